@@ -1,0 +1,65 @@
+/**
+ * The core's errors: one class for what the service (or the proxy, in the service's shape) answered,
+ * one for what went wrong on the client, each with a short closed list of codes. `cause` is kept.
+ * Neither ever carries a secret: no payload, stamp, key, OTP or reveal URL goes into a message.
+ */
+import type { ErrorBody } from './types.ts';
+
+/** An error answer of the service, with its `status`, `code`, `message` and `details` kept as sent. */
+export class ServiceError extends Error {
+  override readonly name = 'ServiceError';
+  readonly status: number;
+  readonly code: string;
+  readonly details: Record<string, unknown> | undefined;
+  /** Seconds from a `Retry-After` header (429, 503), when one came. */
+  readonly retryAfter: number | undefined;
+
+  constructor(body: ErrorBody, options: { retryAfter?: number; cause?: unknown } = {}) {
+    super(body.message, { cause: options.cause });
+    this.status = body.status;
+    this.code = body.code;
+    this.details = body.details;
+    this.retryAfter = options.retryAfter;
+  }
+
+  toJSON(): ErrorBody {
+    return { status: this.status, code: this.code, message: this.message, ...(this.details ? { details: this.details } : {}) };
+  }
+}
+
+export const WALLET_ERROR_CODES = [
+  /** An argument was missing or malformed; the message names it. */
+  'invalid_argument',
+  /** A target bundle, session-key bundle or export envelope failed to parse, verify or decrypt. */
+  'bundle_invalid',
+  /** The session key is not in the key store (storage was evicted or cleared): log in again. */
+  'key_missing',
+  /** There is no live session to sign with, or it expired. */
+  'session_expired',
+  /** A signed retry could not complete within its bounds (expired twice, or too many 202s). */
+  'retry_exhausted',
+  /** The network or the proxy could not be reached. */
+  'network',
+  /** A WebAuthn ceremony failed or was cancelled (see `cause`). */
+  'webauthn',
+  /** The caller aborted through its AbortSignal. */
+  'aborted',
+  /** The answer was not what the interface describes. */
+  'unexpected_response',
+] as const;
+export type WalletErrorCode = (typeof WALLET_ERROR_CODES)[number];
+
+/** Something went wrong on the client side; `code` is one of WALLET_ERROR_CODES. */
+export class WalletError extends Error {
+  override readonly name = 'WalletError';
+  readonly code: WalletErrorCode;
+
+  constructor(code: WalletErrorCode, message: string, options: { cause?: unknown } = {}) {
+    super(message, { cause: options.cause });
+    this.code = code;
+  }
+}
+
+export function isServiceError(e: unknown, code?: string): e is ServiceError {
+  return e instanceof ServiceError && (code === undefined || e.code === code);
+}
