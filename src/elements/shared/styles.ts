@@ -1,0 +1,104 @@
+/**
+ * Base styles shared by every element: the theme's custom properties with their light and dark
+ * defaults, a visible focus ring, reduced motion, and logical properties so right-to-left layouts
+ * hold. Each element maps these to its own prefixed properties (`--wallet-login-*`, `--card-reveal-*`).
+ *
+ * No inline styles anywhere: everything is in constructable stylesheets, so the elements run under
+ * a CSP without 'unsafe-inline' (Lit adopts these sheets; it injects no <style> attribute).
+ */
+import { css } from 'lit';
+
+export const baseStyles = css`
+  :host {
+    --_fg: var(--wallet-color-text, #14161a);
+    --_muted: var(--wallet-color-muted, #5b6270);
+    --_bg: var(--wallet-color-surface, #ffffff);
+    --_border: var(--wallet-color-border, #d5d9e0);
+    --_accent: var(--wallet-color-accent, #3b4fd8);
+    --_accent-fg: var(--wallet-color-on-accent, #ffffff);
+    --_danger: var(--wallet-color-danger, #b3261e);
+    --_success: var(--wallet-color-success, #1b7a3d);
+    --_focus: var(--wallet-focus-ring, 0 0 0 3px color-mix(in srgb, var(--_accent) 45%, transparent));
+    --_radius: var(--wallet-radius, 10px);
+    --_font: var(--wallet-font, system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif);
+    --_space: var(--wallet-space, 12px);
+    display: block;
+    box-sizing: border-box;
+    color: var(--_fg);
+    font-family: var(--_font);
+    font-size: var(--wallet-font-size, 15px);
+    line-height: 1.45;
+  }
+  @media (prefers-color-scheme: dark) {
+    :host {
+      --_fg: var(--wallet-color-text, #eceef2);
+      --_muted: var(--wallet-color-muted, #a3aab8);
+      --_bg: var(--wallet-color-surface, #17191e);
+      --_border: var(--wallet-color-border, #363b46);
+      --_accent: var(--wallet-color-accent, #8c9bff);
+      --_accent-fg: var(--wallet-color-on-accent, #0d0f14);
+      --_danger: var(--wallet-color-danger, #ff8a80);
+      --_success: var(--wallet-color-success, #7bd88f);
+    }
+  }
+  :host([hidden]) {
+    display: none;
+  }
+  *,
+  *::before,
+  *::after {
+    box-sizing: inherit;
+  }
+  button,
+  input,
+  select {
+    font: inherit;
+    color: inherit;
+  }
+  button {
+    cursor: pointer;
+    border-radius: calc(var(--_radius) * 0.8);
+    border: 1px solid var(--_border);
+    background: transparent;
+    padding-block: 0.55em;
+    padding-inline: 1em;
+    min-block-size: 44px;
+  }
+  button.primary {
+    background: var(--_accent);
+    border-color: var(--_accent);
+    color: var(--_accent-fg);
+    font-weight: 600;
+  }
+  button:disabled {
+    opacity: 0.55;
+    cursor: not-allowed;
+  }
+  input {
+    border: 1px solid var(--_border);
+    border-radius: calc(var(--_radius) * 0.8);
+    background: var(--_bg);
+    padding-block: 0.55em;
+    padding-inline: 0.8em;
+    min-block-size: 44px;
+    inline-size: 100%;
+  }
+  :focus-visible {
+    outline: 2px solid var(--_accent);
+    outline-offset: 2px;
+    box-shadow: var(--_focus);
+  }
+  .visually-hidden {
+    position: absolute;
+    inline-size: 1px;
+    block-size: 1px;
+    overflow: hidden;
+    clip-path: inset(50%);
+    white-space: nowrap;
+  }
+  @media (prefers-reduced-motion: no-preference) {
+    button {
+      transition: background-color 120ms ease, border-color 120ms ease;
+    }
+  }
+`;
