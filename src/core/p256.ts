@@ -1,0 +1,303 @@
+/**
+ * P-256 (NIST SP 800-186 §3.2.1.3, SEC 1 v2) keys and ECDSA for the wallet's wire formats, on the
+ * global WebCrypto: key generation, import of a received private scalar, point compression
+ * (SEC 1 §2.3.3-2.3.4), and the project's only minimal-DER encoder and strict DER parser for
+ * ECDSA signatures (SEC 1 §C.8 `ECDSA-Sig-Value`, X.690 §8.3 / §10).
+ *
+ * The BigInt arithmetic is used only where WebCrypto has no operation: decompressing a point and
+ * computing the public point of a received scalar (Jacobian coordinates, one field inversion).
+ * It is deliberately not a signing implementation: every private-key operation happens inside
+ * WebCrypto on a non-extractable CryptoKey. BigInt arithmetic is not constant time; it touches a
+ * private scalar only once, when a session key bundle is imported (DESIGN.md wire format 4).
+ */
+import { WalletError } from './errors.ts';
+import { asBuffer, base64urlEncode, bytesToHex, concatBytes, type Bytes } from './encoding.ts';
+
+export interface KeyPair {
+  privateKey: CryptoKey;
+  /** The 65-byte uncompressed public point `04 || x || y`. */
+  publicKey: Uint8Array;
+}
+
+// Curve parameters: SP 800-186 §3.2.1.3.
+const P = 0xffffffff00000001000000000000000000000000ffffffffffffffffffffffffn;
+const N = 0xffffffff00000000ffffffffffffffffbce6faada7179e84f3b9cac2fc632551n;
+const B = 0x5ac635d8aa3a93e7b3ebbd55769886bc651d06b0cc53b0f63bce3c3e27d2604bn;
+const GX = 0x6b17d1f2e12c4247f8bce6e563a440f277037d812deb33a0f4a13945d898c296n;
+const GY = 0x4fe342e2fe1a7f9b8ee7eb4a7c0f9e162bce33576b315ececbb6406837bf51f5n;
+
+/** The curve order n, for callers that check scalar ranges. */
+export const P256_ORDER = N;
+
+const mod = (a: bigint, m = P): bigint => {
+  const r = a % m;
+  return r < 0n ? r + m : r;
+};
+
+function powMod(base: bigint, exp: bigint, m = P): bigint {
+  let result = 1n;
+  let b = mod(base, m);
+  let e = exp;
+  while (e > 0n) {
+    if (e & 1n) result = (result * b) % m;
+    b = (b * b) % m;
+    e >>= 1n;
+  }
+  return result;
+}
+
+export function bytesToBigInt(b: Uint8Array): bigint {
+  return b.length === 0 ? 0n : BigInt('0x' + bytesToHex(b));
+}
+
+export function bigIntToBytes(n: bigint, length = 32): Bytes {
+  const hex = n.toString(16).padStart(length * 2, '0');
+  if (hex.length > length * 2) throw new RangeError(`integer does not fit in ${length} bytes`);
+  const out = new Uint8Array(length);
+  for (let i = 0; i < length; i++) out[i] = parseInt(hex.slice(2 * i, 2 * i + 2), 16);
+  return out;
+}
+
+/** y^2 = x^3 - 3x + b (mod p). */
+const curveRhs = (x: bigint): bigint => mod(x * x * x - 3n * x + B);
+
+function isOnCurve(x: bigint, y: bigint): boolean {
+  return x < P && y < P && mod(y * y) === curveRhs(x);
+}
+
+// Jacobian point (X, Y, Z) stands for the affine (X/Z^2, Y/Z^3); Z = 0 is the point at infinity.
+type Jacobian = [bigint, bigint, bigint];
+
+/** dbl-2001-b (a = -3), from the Explicit-Formulas Database. */
+function jDouble([x1, y1, z1]: Jacobian): Jacobian {
+  if (z1 === 0n || y1 === 0n) return [0n, 1n, 0n];
+  const delta = (z1 * z1) % P;
+  const gamma = (y1 * y1) % P;
+  const beta = (x1 * gamma) % P;
+  const alpha = mod(3n * (x1 - delta) * (x1 + delta));
+  const x3 = mod(alpha * alpha - 8n * beta);
+  const z3 = mod((y1 + z1) * (y1 + z1) - gamma - delta);
+  const y3 = mod(alpha * (4n * beta - x3) - 8n * gamma * gamma);
+  return [x3, y3, z3];
+}
+
+/** madd-2007-bl: Jacobian plus affine (x2, y2). */
+function jAddAffine(p1: Jacobian, x2: bigint, y2: bigint): Jacobian {
+  const [x1, y1, z1] = p1;
+  if (z1 === 0n) return [x2, y2, 1n];
+  const z1z1 = (z1 * z1) % P;
+  const u2 = (x2 * z1z1) % P;
+  const s2 = (y2 * z1 * z1z1) % P;
+  const h = mod(u2 - x1);
+  const r = mod(2n * (s2 - y1));
+  if (h === 0n) return r === 0n ? jDouble(p1) : [0n, 1n, 0n];
+  const hh = (h * h) % P;
+  const i = (4n * hh) % P;
+  const j = (h * i) % P;
+  const v = (x1 * i) % P;
+  const x3 = mod(r * r - j - 2n * v);
+  const y3 = mod(r * (v - x3) - 2n * y1 * j);
+  const z3 = mod((z1 + h) * (z1 + h) - z1z1 - hh);
+  return [x3, y3, z3];
+}
+
+/** d·G in affine coordinates; d in [1, n-1]. Double-and-add with the addition always computed. */
+function multiplyBase(d: bigint): [bigint, bigint] {
+  let acc: Jacobian = [0n, 1n, 0n];
+  for (let bit = 255; bit >= 0; bit--) {
+    acc = jDouble(acc);
+    const added = jAddAffine(acc, GX, GY);
+    if ((d >> BigInt(bit)) & 1n) acc = added;
+  }
+  const [x, y, z] = acc;
+  const zInv = powMod(z, P - 2n); // the one inversion (Fermat)
+  const zInv2 = (zInv * zInv) % P;
+  return [(x * zInv2) % P, (y * zInv2 * zInv) % P];
+}
+
+function checkScalar(scalar: Uint8Array, name: string): bigint {
+  if (!(scalar instanceof Uint8Array) || scalar.length !== 32) {
+    throw new WalletError('invalid_argument', `${name} must be a 32-byte P-256 private scalar`);
+  }
+  const d = bytesToBigInt(scalar);
+  if (d === 0n || d >= N) throw new WalletError('invalid_argument', `${name} is outside [1, n-1] of P-256`);
+  return d;
+}
+
+/** The 65-byte uncompressed public point of a 32-byte private scalar. */
+export function publicKeyFromScalar(scalar: Uint8Array): Bytes {
+  const [x, y] = multiplyBase(checkScalar(scalar, 'scalar'));
+  return concatBytes(Uint8Array.of(4), bigIntToBytes(x), bigIntToBytes(y));
+}
+
+/** Parses a 33- or 65-byte SEC 1 point, checks it lies on the curve and returns affine x, y. */
+function parsePoint(pub: Uint8Array, name: string): [bigint, bigint] {
+  if (!(pub instanceof Uint8Array)) throw new WalletError('invalid_argument', `${name} must be bytes`);
+  if (pub.length === 65 && pub[0] === 4) {
+    const x = bytesToBigInt(pub.subarray(1, 33));
+    const y = bytesToBigInt(pub.subarray(33));
+    if (!isOnCurve(x, y)) throw new WalletError('invalid_argument', `${name} is not a point on P-256`);
+    return [x, y];
+  }
+  if (pub.length === 33 && (pub[0] === 2 || pub[0] === 3)) {
+    const x = bytesToBigInt(pub.subarray(1));
+    if (x >= P) throw new WalletError('invalid_argument', `${name} is not a point on P-256`);
+    const rhs = curveRhs(x);
+    // p ≡ 3 (mod 4), so a square root is rhs^((p+1)/4) (SEC 1 §2.3.4 step 2.4.1).
+    let y = powMod(rhs, (P + 1n) / 4n);
+    if ((y * y) % P !== rhs) throw new WalletError('invalid_argument', `${name} is not a point on P-256`);
+    if ((y & 1n) !== BigInt(pub[0]! & 1)) y = P - y;
+    return [x, y];
+  }
+  throw new WalletError('invalid_argument', `${name} must be a 33-byte compressed or 65-byte uncompressed P-256 point`);
+}
+
+/** SEC 1 §2.3.3 point compression: `02|03 || x`. Accepts 33 (validated, copied) or 65 bytes. */
+export function compressPublicKey(pub: Uint8Array, name = 'publicKey'): Bytes {
+  const [x, y] = parsePoint(pub, name);
+  return concatBytes(Uint8Array.of(y & 1n ? 3 : 2), bigIntToBytes(x));
+}
+
+/** SEC 1 §2.3.4 point decompression to `04 || x || y`. Accepts 33 or 65 (validated, copied) bytes. */
+export function decompressPublicKey(pub: Uint8Array, name = 'publicKey'): Bytes {
+  const [x, y] = parsePoint(pub, name);
+  return concatBytes(Uint8Array.of(4), bigIntToBytes(x), bigIntToBytes(y));
+}
+
+async function exportPublic(key: CryptoKey): Promise<Bytes> {
+  return new Uint8Array(await crypto.subtle.exportKey('raw', key));
+}
+
+/** A fresh ECDSA P-256 key pair whose private key cannot be exported. */
+export async function generateSigningKey(): Promise<KeyPair> {
+  const pair = await crypto.subtle.generateKey({ name: 'ECDSA', namedCurve: 'P-256' }, false, ['sign', 'verify']);
+  return { privateKey: pair.privateKey, publicKey: await exportPublic(pair.publicKey) };
+}
+
+/** A fresh ECDH P-256 key pair (an HPKE receiver) whose private key cannot be exported. */
+export async function generateEncryptionKey(): Promise<KeyPair> {
+  const pair = await crypto.subtle.generateKey({ name: 'ECDH', namedCurve: 'P-256' }, false, ['deriveBits']);
+  return { privateKey: pair.privateKey, publicKey: await exportPublic(pair.publicKey) };
+}
+
+/**
+ * Imports a 32-byte private scalar as a non-extractable key (DESIGN.md wire format 4): a JWK
+ * (RFC 7518 §6.2.2) with x and y computed here, since WebCrypto cannot import a bare scalar.
+ * The caller's `scalar` bytes are overwritten with zeros afterwards, also when the import fails.
+ * (The JWK's base64url strings cannot be wiped; they become garbage at once.)
+ */
+export async function importKeyFromScalar(scalar: Uint8Array, algorithm: 'ECDSA' | 'ECDH'): Promise<KeyPair> {
+  try {
+    if (algorithm !== 'ECDSA' && algorithm !== 'ECDH') {
+      throw new WalletError('invalid_argument', "algorithm must be 'ECDSA' or 'ECDH'");
+    }
+    const publicKey = publicKeyFromScalar(scalar);
+    const jwk: JsonWebKey = {
+      kty: 'EC',
+      crv: 'P-256',
+      d: base64urlEncode(scalar),
+      x: base64urlEncode(publicKey.subarray(1, 33)),
+      y: base64urlEncode(publicKey.subarray(33)),
+      ext: false,
+    };
+    const usages: KeyUsage[] = algorithm === 'ECDSA' ? ['sign'] : ['deriveBits'];
+    const privateKey = await crypto.subtle.importKey('jwk', jwk, { name: algorithm, namedCurve: 'P-256' }, false, usages);
+    return { privateKey, publicKey };
+  } finally {
+    if (scalar instanceof Uint8Array) scalar.fill(0);
+  }
+}
+
+/**
+ * Encodes a raw `r || s` signature (64 bytes, as WebCrypto returns it) as minimal DER
+ * `SEQUENCE { INTEGER r, INTEGER s }`: leading zero bytes dropped, one 0x00 prepended when the
+ * high bit is set (X.690 §8.3.2: the shortest two's-complement form).
+ */
+export function signatureToDer(raw64: Uint8Array): Bytes {
+  if (!(raw64 instanceof Uint8Array) || raw64.length !== 64) {
+    throw new WalletError('invalid_argument', 'signature must be 64 bytes (r || s)');
+  }
+  const integer = (v: Uint8Array): Bytes => {
+    let i = 0;
+    while (i < v.length - 1 && v[i] === 0) i++;
+    const body = v[i]! & 0x80 ? concatBytes(Uint8Array.of(0), v.subarray(i)) : v.slice(i);
+    return concatBytes(Uint8Array.of(0x02, body.length), body);
+  };
+  const r = integer(raw64.subarray(0, 32));
+  const s = integer(raw64.subarray(32));
+  return concatBytes(Uint8Array.of(0x30, r.length + s.length), r, s);
+}
+
+/**
+ * Parses a DER ECDSA signature strictly (X.690 §10 DER: definite short lengths, minimal positive
+ * INTEGERs, nothing trailing) and returns raw `r || s` (64 bytes). r and s must lie in [1, n-1].
+ */
+export function signatureFromDer(der: Uint8Array, name = 'signature'): Bytes {
+  const fail = (why: string): never => {
+    throw new WalletError('invalid_argument', `${name} is not a DER ECDSA signature: ${why}`);
+  };
+  if (!(der instanceof Uint8Array)) fail('not bytes');
+  // At most 2 + 2 * (2 + 33) = 72 bytes, so every length is in the short form (X.690 §8.1.3.4).
+  if (der.length < 8 || der.length > 72) fail('wrong length');
+  if (der[0] !== 0x30) fail('no SEQUENCE');
+  if (der[1] !== der.length - 2) fail('SEQUENCE length mismatch');
+  let offset = 2;
+  const readInteger = (): Bytes => {
+    if (der[offset] !== 0x02) fail('no INTEGER');
+    const len = der[offset + 1]!;
+    const start = offset + 2;
+    if (len < 1 || len > 33 || start + len > der.length) fail('bad INTEGER length');
+    const body = der.subarray(start, start + len);
+    if (body[0]! & 0x80) fail('negative INTEGER');
+    if (body[0] === 0 && (len === 1 || !(body[1]! & 0x80))) fail('INTEGER not minimally encoded');
+    offset = start + len;
+    const value = body[0] === 0 ? body.subarray(1) : body;
+    if (value.length > 32) fail('INTEGER too large');
+    const n = bytesToBigInt(value);
+    if (n === 0n || n >= N) fail('INTEGER out of range');
+    const out = new Uint8Array(32);
+    out.set(value, 32 - value.length);
+    return out;
+  };
+  const r = readInteger();
+  const s = readInteger();
+  if (offset !== der.length) fail('trailing bytes');
+  return concatBytes(r, s);
+}
+
+const ECDSA_SHA256 = { name: 'ECDSA', hash: 'SHA-256' } as const;
+
+/** ECDSA P-256 with SHA-256 over `data`; returns the minimal DER signature. */
+export async function ecdsaSign(privateKey: CryptoKey, data: Uint8Array): Promise<Bytes> {
+  const raw = new Uint8Array(await crypto.subtle.sign(ECDSA_SHA256, privateKey, asBuffer(data)));
+  return signatureToDer(raw);
+}
+
+// Imported verification keys by uncompressed hex: verifiers (the sandbox) see the same few keys
+// over and over, and importing costs about as much as verifying. Bounded, oldest dropped first.
+const verifyKeys = new Map<string, Promise<CryptoKey>>();
+const VERIFY_KEY_CACHE_SIZE = 256;
+
+function verifyKey(uncompressed: Bytes): Promise<CryptoKey> {
+  const id = bytesToHex(uncompressed);
+  let key = verifyKeys.get(id);
+  if (!key) {
+    key = crypto.subtle.importKey('raw', uncompressed, { name: 'ECDSA', namedCurve: 'P-256' }, false, ['verify']);
+    if (verifyKeys.size >= VERIFY_KEY_CACHE_SIZE) verifyKeys.delete(verifyKeys.keys().next().value!);
+    verifyKeys.set(id, key);
+    key.catch(() => verifyKeys.delete(id));
+  }
+  return key;
+}
+
+/**
+ * Verifies a DER ECDSA P-256/SHA-256 signature. High-S signatures are valid ECDSA (FIPS 186-5
+ * §6.4.2 has no low-S rule) and are accepted; WebCrypto does not normalise S either.
+ * Throws `invalid_argument` when the key or the DER is malformed; returns false when the
+ * signature does not verify.
+ */
+export async function ecdsaVerify(publicKey: Uint8Array, data: Uint8Array, derSignature: Uint8Array): Promise<boolean> {
+  const point = decompressPublicKey(publicKey, 'publicKey');
+  const raw = signatureFromDer(derSignature);
+  return crypto.subtle.verify(ECDSA_SHA256, await verifyKey(point), raw, asBuffer(data));
+}
