@@ -1,0 +1,178 @@
+// The <wallet-login> flow machine, without a DOM: every screen change of api.md's per-type verify
+// flows, re-authentication narrowed to the ended session's type, and the resend cooldown that
+// honours Retry-After (reference.md "429 RATE_LIMITED carries a Retry-After header").
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import {
+  initialState,
+  offeredMethods,
+  parseMethods,
+  resendSecondsLeft,
+  transition,
+  RESEND_COOLDOWN_MS,
+  type LoginEvent,
+  type LoginState,
+  type SessionInfo,
+} from '../../../src/elements/wallet-login/wallet-login.machine.ts';
+
+const session: SessionInfo = { sessionId: 'Session:1', credentialType: 'EMAIL_OTP', expiresAt: '2030-01-01T00:00:00Z' };
+const passkeySession: SessionInfo = { ...session, sessionId: 'Session:2', credentialType: 'PASSKEY' };
+
+function run(state: LoginState, ...events: LoginEvent[]): LoginState {
+  return events.reduce(transition, state);
+}
+
+test('methods attribute: order kept, unknown and duplicate names dropped, empty offers all', () => {
+  assert.deepEqual(parseMethods('passkey email-otp passkey bogus'), ['passkey', 'email-otp']);
+  assert.deepEqual(parseMethods('OAUTH, sms-otp'), ['oauth', 'sms-otp']);
+  assert.deepEqual(parseMethods(''), ['email-otp', 'sms-otp', 'passkey', 'oauth']);
+  assert.deepEqual(parseMethods(null), ['email-otp', 'sms-otp', 'passkey', 'oauth']);
+  assert.deepEqual(parseMethods('nothing known'), ['email-otp', 'sms-otp', 'passkey', 'oauth']);
+});
+
+test('start-up: a stored session logs in, none offers the configured methods', () => {
+  assert.deepEqual(run(initialState(), { type: 'RESTORED', session }), { kind: 'logged-in', session, expiring: false });
+  const none = run(initialState(), { type: 'RESTORED', session: null });
+  assert.equal(none.kind, 'choosing');
+  assert.deepEqual(offeredMethods(none, ['passkey', 'oauth']), ['passkey', 'oauth']);
+});
+
+test('start-up: a session whose key storage lost asks again for that type only, saying why', () => {
+  const s = run(initialState(), { type: 'RESTORED', session: null, missingKey: 'PASSKEY' });
+  assert.equal(s.kind, 'choosing');
+  assert.deepEqual(s.kind === 'choosing' && s.reauth, { why: 'key-missing', credentialType: 'PASSKEY' });
+  assert.deepEqual(offeredMethods(s, ['email-otp', 'passkey']), ['passkey']);
+});
+
+test('email OTP: choose, code sent, submit, logged in', () => {
+  const now = 1_000_000;
+  let s = run(initialState(), { type: 'RESTORED', session: null }, { type: 'CHOOSE', method: 'email-otp' });
+  assert.deepEqual(s, { kind: 'sending-code', method: 'email-otp' });
+  s = transition(s, { type: 'CODE_SENT', now });
+  assert.deepEqual(s, { kind: 'code-entry', method: 'email-otp', resendAt: now + RESEND_COOLDOWN_MS });
+  s = transition(s, { type: 'SUBMIT_CODE' });
+  assert.equal(s.kind, 'verifying-code');
+  s = transition(s, { type: 'LOGGED_IN', session });
+  assert.deepEqual(s, { kind: 'logged-in', session, expiring: false });
+});
+
+test('a wrong code returns to code entry with the failure, keeping the cooldown', () => {
+  const now = 5_000;
+  const s = run(
+    { kind: 'choosing' },
+    { type: 'CHOOSE', method: 'sms-otp' },
+    { type: 'CODE_SENT', now },
+    { type: 'SUBMIT_CODE' },
+    { type: 'FAILED', failure: { code: 'wrong_code', status: 401 }, now: now + 1000 },
+  );
+  assert.deepEqual(s, { kind: 'code-entry', method: 'sms-otp', resendAt: now + RESEND_COOLDOWN_MS, failure: { code: 'wrong_code', status: 401 } });
+});
+
+test('resend: refused during the cooldown, allowed after it; Retry-After sets the cooldown', () => {
+  const now = 10_000;
+  const entry = run({ kind: 'choosing' }, { type: 'CHOOSE', method: 'email-otp' }, { type: 'CODE_SENT', now, retryAfter: 90 });
+  assert.equal(resendSecondsLeft(entry, now), 90);
+  assert.equal(resendSecondsLeft(entry, now + 89_001), 1);
+  assert.equal(transition(entry, { type: 'RESEND', now: now + 89_999 }), entry);
+  assert.deepEqual(transition(entry, { type: 'RESEND', now: now + 90_000 }), { kind: 'sending-code', method: 'email-otp' });
+});
+
+test('a 429 on verify pushes the resend cooldown to Retry-After', () => {
+  const now = 0;
+  const s = run(
+    { kind: 'choosing' },
+    { type: 'CHOOSE', method: 'email-otp' },
+    { type: 'CODE_SENT', now },
+    { type: 'SUBMIT_CODE' },
+    { type: 'FAILED', failure: { code: 'rate_limited', status: 429, retryAfter: 120 }, now: 1000 },
+  );
+  assert.equal(s.kind, 'code-entry');
+  assert.equal(resendSecondsLeft(s, 1000), 120);
+});
+
+test('a failure to send the code returns to the choice with the failure', () => {
+  const s = run({ kind: 'choosing' }, { type: 'CHOOSE', method: 'email-otp' }, { type: 'FAILED', failure: { code: 'rate_limited', retryAfter: 3 }, now: 0 });
+  assert.deepEqual(s, { kind: 'choosing', failure: { code: 'rate_limited', retryAfter: 3 } });
+});
+
+test('a cancelled passkey ceremony returns to a usable choice without an error', () => {
+  const s = run({ kind: 'choosing' }, { type: 'CHOOSE', method: 'passkey' }, { type: 'CANCELLED' });
+  assert.deepEqual(s, { kind: 'choosing' });
+  const again = transition(s, { type: 'CHOOSE', method: 'passkey' });
+  assert.deepEqual(again, { kind: 'authenticating', method: 'passkey' });
+});
+
+test('OAuth: a refused token shows its failure on the choice screen', () => {
+  const s = run({ kind: 'choosing' }, { type: 'CHOOSE', method: 'oauth' }, { type: 'FAILED', failure: { code: 'oauth_rejected', status: 401 }, now: 0 });
+  assert.deepEqual(s, { kind: 'choosing', failure: { code: 'oauth_rejected', status: 401 } });
+});
+
+test('session: expiring, refresh, refreshed; a failed refresh keeps the user in, told why', () => {
+  const logged: LoginState = { kind: 'logged-in', session, expiring: false };
+  assert.deepEqual(transition(logged, { type: 'EXPIRING' }), { ...logged, expiring: true });
+  const refreshing = transition(logged, { type: 'REFRESH' });
+  assert.deepEqual(refreshing, { kind: 'refreshing', session });
+  const next = { ...session, sessionId: 'Session:3' };
+  assert.deepEqual(transition(refreshing, { type: 'REFRESHED', session: next }), { kind: 'logged-in', session: next, expiring: false });
+  const failed = transition(refreshing, { type: 'FAILED', failure: { code: 'network' }, now: 0 });
+  assert.deepEqual(failed, { kind: 'logged-in', session, expiring: true, failure: { code: 'network' } });
+});
+
+test('expiry asks only for the ended type; a passkey session re-authenticates by passkey', () => {
+  const s = transition({ kind: 'logged-in', session: passkeySession, expiring: true }, { type: 'EXPIRED' });
+  assert.deepEqual(s, { kind: 'choosing', reauth: { why: 'expired', credentialType: 'PASSKEY' } });
+  assert.deepEqual(offeredMethods(s, ['email-otp', 'sms-otp', 'passkey', 'oauth']), ['passkey']);
+  // Another type is refused on this screen ...
+  assert.equal(transition(s, { type: 'CHOOSE', method: 'email-otp' }), s);
+  // ... and the re-auth reason follows the ceremony, so a cancel lands back on the same screen.
+  const cer = transition(s, { type: 'CHOOSE', method: 'passkey' });
+  assert.deepEqual(cer, { kind: 'authenticating', method: 'passkey', reauth: { why: 'expired', credentialType: 'PASSKEY' } });
+  assert.deepEqual(transition(cer, { type: 'CANCELLED' }), s);
+  // "Use another method" offers every configured one again.
+  const all = transition(s, { type: 'BACK' });
+  assert.deepEqual(offeredMethods(all, ['email-otp', 'passkey']), ['email-otp', 'passkey']);
+});
+
+test('expiry of an email session goes through a fresh code', () => {
+  const s = run({ kind: 'logged-in', session, expiring: false }, { type: 'EXPIRED' }, { type: 'CHOOSE', method: 'email-otp' });
+  assert.deepEqual(s, { kind: 'sending-code', method: 'email-otp', reauth: { why: 'expired', credentialType: 'EMAIL_OTP' } });
+});
+
+test('a key lost while logged in is reported with a way back in', () => {
+  const s = transition({ kind: 'logged-in', session, expiring: false }, { type: 'KEY_MISSING' });
+  assert.deepEqual(s, { kind: 'choosing', reauth: { why: 'key-missing', credentialType: 'EMAIL_OTP' } });
+});
+
+test('logout: logging out, logged out; a failed logout keeps the session and says so', () => {
+  const out = transition({ kind: 'logged-in', session, expiring: false }, { type: 'LOGOUT' });
+  assert.deepEqual(out, { kind: 'logging-out', session });
+  assert.deepEqual(transition(out, { type: 'LOGGED_OUT' }), { kind: 'choosing' });
+  assert.deepEqual(transition(out, { type: 'FAILED', failure: { code: 'network' }, now: 0 }), {
+    kind: 'logged-in',
+    session,
+    expiring: false,
+    failure: { code: 'network' },
+  });
+});
+
+test('other tabs: a login elsewhere logs this tab in; a logout elsewhere logs it out', () => {
+  assert.deepEqual(transition({ kind: 'choosing' }, { type: 'REMOTE_LOGGED_IN', session }), { kind: 'logged-in', session, expiring: false });
+  assert.deepEqual(transition({ kind: 'logged-in', session, expiring: false }, { type: 'REMOTE_LOGGED_OUT' }), { kind: 'choosing' });
+  // A logout in progress here is not overridden by a login elsewhere.
+  const out: LoginState = { kind: 'logging-out', session };
+  assert.equal(transition(out, { type: 'REMOTE_LOGGED_IN', session }), out);
+});
+
+test('events that do not apply to a screen leave it unchanged', () => {
+  const states: LoginState[] = [
+    { kind: 'restoring' },
+    { kind: 'choosing' },
+    { kind: 'sending-code', method: 'email-otp' },
+    { kind: 'code-entry', method: 'email-otp', resendAt: 0 },
+    { kind: 'authenticating', method: 'passkey' },
+    { kind: 'logged-in', session, expiring: false },
+  ];
+  for (const s of states) {
+    assert.equal(transition(s, { type: 'LOGGED_OUT' }), s, s.kind);
+  }
+});
