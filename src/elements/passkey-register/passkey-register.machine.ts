@@ -1,0 +1,126 @@
+/**
+ * The flow of `<passkey-register>` as a pure state machine (tested under node, no DOM).
+ *
+ * api.md "Adding a credential when another exists" and "Registration of a passkey": options from
+ * the integrator's backend (the proxy), a WebAuthn create that excludes the wallet's passkeys,
+ * POST /auth/credentials (201 on a fresh wallet; 202 then a signed retry with the current session
+ * key), then step (4) "activate the new credential through its own verify flow": a passkey login,
+ * so the user ends with a passkey session.
+ *
+ * The element runs the work each state asks for; the machine only decides what comes next. It does
+ * not hold the attestation, the challenge or any key: those live inside one core call.
+ */
+import type { Failure } from '../shared/failures.ts';
+
+/** What the browser offers, from PublicKeyCredential and getClientCapabilities() where it exists. */
+export type Support = 'checking' | 'none' | 'roaming-only' | 'platform';
+
+export interface RegisteredPasskey {
+  credentialId: string;
+  nickname: string;
+}
+
+export type RegisterState =
+  /** Finding out whether this browser can create passkeys at all. */
+  | { kind: 'checking' }
+  /** No WebAuthn here: say so, offer nothing that would fail. */
+  | { kind: 'unsupported' }
+  /** The nickname form. `support` tells the screen whether to mention security keys. */
+  | { kind: 'ready'; support: Exclude<Support, 'checking' | 'none'>; failure?: Failure }
+  /** Options fetched, the browser's passkey prompt is open. */
+  | { kind: 'creating'; support: Exclude<Support, 'checking' | 'none'> }
+  /** POST /auth/credentials, with the signed retry when the wallet already has a credential. */
+  | { kind: 'saving'; support: Exclude<Support, 'checking' | 'none'> }
+  /** The wallet has credentials and this device has no session to sign with: log in first. */
+  | { kind: 'login-required'; support: Exclude<Support, 'checking' | 'none'> }
+  /** Registered; the passkey login that activates it is running (a second prompt). */
+  | { kind: 'activating'; support: Exclude<Support, 'checking' | 'none'>; passkey: RegisteredPasskey }
+  /** Registered and activated: the user holds a passkey session. */
+  | { kind: 'done'; support: Exclude<Support, 'checking' | 'none'>; passkey: RegisteredPasskey; sessionId: string }
+  /** Registered, but the activation login did not finish: the passkey exists, offer to try it again. */
+  | { kind: 'registered'; support: Exclude<Support, 'checking' | 'none'>; passkey: RegisteredPasskey; failure?: Failure };
+
+export type RegisterEvent =
+  | { type: 'SUPPORT'; support: Exclude<Support, 'checking'> }
+  | { type: 'START' }
+  | { type: 'CREATED' }
+  | { type: 'SAVED'; passkey: RegisteredPasskey }
+  | { type: 'ACTIVATED'; sessionId: string }
+  | { type: 'LOGIN_REQUIRED' }
+  /** A session appeared (the user logged in elsewhere on the page): the form is usable again. */
+  | { type: 'SESSION_AVAILABLE' }
+  | { type: 'ACTIVATE' }
+  | { type: 'FAILED'; failure: Failure }
+  | { type: 'CANCELLED' }
+  | { type: 'RESET' };
+
+export function initialState(): RegisterState {
+  return { kind: 'checking' };
+}
+
+/** The default nickname: the platform's name and the date, so a list of passkeys tells them apart. */
+export function defaultNickname(platform: string, date: Date, locale = 'en'): string {
+  const day = new Intl.DateTimeFormat(locale, { year: 'numeric', month: 'short', day: 'numeric' }).format(date);
+  const name = platform.trim() || 'Passkey';
+  return `${name} · ${day}`.slice(0, 100);
+}
+
+/** reference.md: PASSKEY nickname length 1..100 (after trimming, so a blank label is refused). */
+export function validNickname(nickname: string): boolean {
+  const n = nickname.trim();
+  return n.length >= 1 && n.length <= 100;
+}
+
+export function transition(state: RegisterState, event: RegisterEvent): RegisterState {
+  switch (state.kind) {
+    case 'checking':
+      if (event.type === 'SUPPORT') return event.support === 'none' ? { kind: 'unsupported' } : { kind: 'ready', support: event.support };
+      return state;
+
+    case 'unsupported':
+      return state;
+
+    case 'ready':
+      if (event.type === 'START') return { kind: 'creating', support: state.support };
+      if (event.type === 'LOGIN_REQUIRED') return { kind: 'login-required', support: state.support };
+      return state;
+
+    case 'creating':
+      if (event.type === 'CREATED') return { kind: 'saving', support: state.support };
+      if (event.type === 'CANCELLED') return { kind: 'ready', support: state.support };
+      if (event.type === 'FAILED') return { kind: 'ready', support: state.support, failure: event.failure };
+      if (event.type === 'LOGIN_REQUIRED') return { kind: 'login-required', support: state.support };
+      return state;
+
+    case 'saving':
+      if (event.type === 'SAVED') return { kind: 'activating', support: state.support, passkey: event.passkey };
+      if (event.type === 'LOGIN_REQUIRED') return { kind: 'login-required', support: state.support };
+      if (event.type === 'FAILED') return { kind: 'ready', support: state.support, failure: event.failure };
+      if (event.type === 'CANCELLED') return { kind: 'ready', support: state.support };
+      return state;
+
+    case 'login-required':
+      if (event.type === 'SESSION_AVAILABLE' || event.type === 'RESET') return { kind: 'ready', support: state.support };
+      return state;
+
+    case 'activating':
+      if (event.type === 'ACTIVATED') return { kind: 'done', support: state.support, passkey: state.passkey, sessionId: event.sessionId };
+      if (event.type === 'FAILED') return { kind: 'registered', support: state.support, passkey: state.passkey, failure: event.failure };
+      if (event.type === 'CANCELLED') return { kind: 'registered', support: state.support, passkey: state.passkey };
+      return state;
+
+    case 'registered':
+      if (event.type === 'ACTIVATE') return { kind: 'activating', support: state.support, passkey: state.passkey };
+      if (event.type === 'RESET') return { kind: 'ready', support: state.support };
+      return state;
+
+    case 'done':
+      if (event.type === 'RESET') return { kind: 'ready', support: state.support };
+      return state;
+  }
+}
+
+/** Whether a ceremony or a call is running (buttons disabled, `aria-busy`). */
+export function isBusy(state: RegisterState): boolean {
+  return state.kind === 'checking' || state.kind === 'creating' || state.kind === 'saving' || state.kind === 'activating';
+}

@@ -1,0 +1,145 @@
+/**
+ * The rules and screens of `<wallet-credentials>` as pure functions (tested under node, no DOM).
+ *
+ * Rules from api.md "Credential endpoints" and reference.md "Credentials" / "Sessions":
+ * - at most one EMAIL_OTP and one SMS_OTP per wallet, any number of PASSKEY and OAUTH;
+ * - at least one credential must remain ("If only one credential exists, the call returns 400");
+ * - revoking a credential is signed by a session of a *different* credential, and ends every
+ *   session of the revoked one;
+ * - any active session may sign the revocation of a session, its own included (that is a logout).
+ *
+ * The element runs each operation through core and feeds back the outcome; this module decides
+ * what may be offered, what needs a confirmation, and what the screen shows next.
+ */
+import type { AuthMethod, AuthSession, CredentialType } from '../../core/types.ts';
+import type { Failure } from '../shared/failures.ts';
+
+/** The session this browser holds for the account (from the key store), if any. */
+export interface CurrentSession {
+  sessionId: string;
+  credentialId: string;
+  credentialType: CredentialType;
+}
+
+export interface CredentialsView {
+  credentials: AuthMethod[];
+  sessions: AuthSession[];
+  current: CurrentSession | null;
+}
+
+export type Operation =
+  | { op: 'add'; type: 'SMS_OTP' | 'OAUTH' }
+  | { op: 'revoke-credential'; id: string }
+  | { op: 'revoke-session'; id: string }
+  | { op: 'update-email' };
+
+/** What the last operation achieved, announced politely in the live region. */
+export type Notice =
+  | { kind: 'added'; type: CredentialType }
+  | { kind: 'credential-revoked' }
+  | { kind: 'session-revoked'; own: boolean }
+  | { kind: 'email-updated' };
+
+export type CredentialsState =
+  | { kind: 'loading' }
+  | { kind: 'load-failed'; failure: Failure }
+  /** No account-id yet, or no session on this device: the lists need nothing signed, the changes do. */
+  | { kind: 'ready'; view: CredentialsView; confirming?: Operation; running?: Operation; failure?: Failure; notice?: Notice };
+
+export type CredentialsEvent =
+  | { type: 'LOAD' }
+  | { type: 'LOADED'; view: CredentialsView }
+  | { type: 'LOAD_FAILED'; failure: Failure }
+  /** The user asked for an operation; destructive ones wait for CONFIRM. */
+  | { type: 'REQUEST'; operation: Operation }
+  | { type: 'CONFIRM' }
+  | { type: 'CANCEL' }
+  | { type: 'SUCCEEDED'; view: CredentialsView; notice: Notice }
+  | { type: 'FAILED'; failure: Failure };
+
+/** Why a credential cannot be removed right now; the screen says it next to the button. */
+export type RevokeBlock = 'last' | 'current' | 'login';
+
+/**
+ * Whether the credential may be revoked from this browser, and if not, why:
+ * - `last`: it is the wallet's only credential (api.md: at least one must remain);
+ * - `login`: no session on this device to sign with;
+ * - `current`: this device's session belongs to that credential; the stamp must come from a
+ *   session of a different credential (api.md "Revoking a credential").
+ */
+export function revokeBlock(view: CredentialsView, credentialId: string): RevokeBlock | null {
+  if (view.credentials.length <= 1) return 'last';
+  if (!view.current) return 'login';
+  if (view.current.credentialId === credentialId) return 'current';
+  return null;
+}
+
+/** api.md: at most one EMAIL_OTP and one SMS_OTP; OAUTH per provider identity (any number here). */
+export function canAdd(view: CredentialsView, type: 'SMS_OTP' | 'OAUTH'): boolean {
+  if (type === 'SMS_OTP') return !view.credentials.some((c) => c.type === 'SMS_OTP');
+  return true;
+}
+
+/** Operations that delete something wait for an explicit confirmation. */
+export function needsConfirmation(operation: Operation): boolean {
+  return operation.op === 'revoke-credential' || operation.op === 'revoke-session';
+}
+
+/** Whether an operation may start: not while another runs, and not against the rules above. */
+export function allowed(state: CredentialsState, operation: Operation): boolean {
+  if (state.kind !== 'ready' || state.running) return false;
+  const { view } = state;
+  switch (operation.op) {
+    case 'add':
+      return canAdd(view, operation.type);
+    case 'revoke-credential':
+      return revokeBlock(view, operation.id) === null;
+    case 'revoke-session':
+      return view.current !== null && view.sessions.some((s) => s.id === operation.id);
+    case 'update-email':
+      return true;
+  }
+}
+
+export function initialState(): CredentialsState {
+  return { kind: 'loading' };
+}
+
+export function transition(state: CredentialsState, event: CredentialsEvent): CredentialsState {
+  if (event.type === 'LOAD') return state.kind === 'ready' && state.running ? state : { kind: 'loading' };
+  switch (state.kind) {
+    case 'loading':
+      if (event.type === 'LOADED') return { kind: 'ready', view: event.view };
+      if (event.type === 'LOAD_FAILED') return { kind: 'load-failed', failure: event.failure };
+      return state;
+    case 'load-failed':
+      return state;
+    case 'ready':
+      switch (event.type) {
+        case 'LOADED':
+          // A reload (another tab logged in, say) keeps a running operation's place.
+          return { ...state, view: event.view };
+        case 'REQUEST':
+          if (!allowed(state, event.operation)) return state;
+          if (needsConfirmation(event.operation)) return { kind: 'ready', view: state.view, confirming: event.operation };
+          return { kind: 'ready', view: state.view, running: event.operation };
+        case 'CONFIRM':
+          if (!state.confirming) return state;
+          return { kind: 'ready', view: state.view, running: state.confirming };
+        case 'CANCEL':
+          return { kind: 'ready', view: state.view };
+        case 'SUCCEEDED':
+          if (!state.running) return state;
+          return { kind: 'ready', view: event.view, notice: event.notice };
+        case 'FAILED':
+          return { kind: 'ready', view: state.view, failure: event.failure };
+        default:
+          return state;
+      }
+  }
+}
+
+/** The session listed as "this device", for the label next to it. */
+export function isCurrentSession(view: CredentialsView, sessionId: string): boolean {
+  return view.current?.sessionId === sessionId;
+}

@@ -1,0 +1,94 @@
+// The <passkey-register> flow without a DOM: api.md "Registration of a passkey" and "Adding a
+// credential when another exists" (201 fresh, 202 signed retry, then activation by its own verify).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import {
+  defaultNickname,
+  initialState,
+  isBusy,
+  transition,
+  validNickname,
+  type RegisterEvent,
+  type RegisterState,
+} from '../../../src/elements/passkey-register/passkey-register.machine.ts';
+
+const passkey = { credentialId: 'AuthMethod:1', nickname: 'Laptop' };
+const run = (s: RegisterState, ...events: RegisterEvent[]) => events.reduce(transition, s);
+
+test('no WebAuthn: the unsupported screen, which nothing leaves', () => {
+  const s = run(initialState(), { type: 'SUPPORT', support: 'none' });
+  assert.deepEqual(s, { kind: 'unsupported' });
+  assert.equal(transition(s, { type: 'START' }), s);
+});
+
+test('WebAuthn without a platform authenticator still registers (security keys), saying so', () => {
+  assert.deepEqual(run(initialState(), { type: 'SUPPORT', support: 'roaming-only' }), { kind: 'ready', support: 'roaming-only' });
+});
+
+test('happy path: create, save, activate, done with a passkey session', () => {
+  const steps: RegisterEvent[] = [
+    { type: 'SUPPORT', support: 'platform' },
+    { type: 'START' },
+    { type: 'CREATED' },
+    { type: 'SAVED', passkey },
+    { type: 'ACTIVATED', sessionId: 'Session:9' },
+  ];
+  const kinds: string[] = [];
+  let s = initialState();
+  for (const e of steps) {
+    s = transition(s, e);
+    kinds.push(s.kind);
+  }
+  assert.deepEqual(kinds, ['ready', 'creating', 'saving', 'activating', 'done']);
+  assert.deepEqual(s, { kind: 'done', support: 'platform', passkey, sessionId: 'Session:9' });
+  assert.equal(isBusy({ kind: 'creating', support: 'platform' }), true);
+  assert.equal(isBusy(s), false);
+});
+
+test('a cancelled create returns to a usable form with no error', () => {
+  const s = run(initialState(), { type: 'SUPPORT', support: 'platform' }, { type: 'START' }, { type: 'CANCELLED' });
+  assert.deepEqual(s, { kind: 'ready', support: 'platform' });
+  assert.equal(transition(s, { type: 'START' }).kind, 'creating');
+});
+
+test('an already registered authenticator shows its failure on the form', () => {
+  const s = run(
+    initialState(),
+    { type: 'SUPPORT', support: 'platform' },
+    { type: 'START' },
+    { type: 'CREATED' },
+    { type: 'FAILED', failure: { code: 'passkey_exists', status: 400 } },
+  );
+  assert.deepEqual(s, { kind: 'ready', support: 'platform', failure: { code: 'passkey_exists', status: 400 } });
+});
+
+test('202 without a session on this device asks to log in first; a session makes the form usable again', () => {
+  const s = run(initialState(), { type: 'SUPPORT', support: 'platform' }, { type: 'START' }, { type: 'CREATED' }, { type: 'LOGIN_REQUIRED' });
+  assert.deepEqual(s, { kind: 'login-required', support: 'platform' });
+  assert.deepEqual(transition(s, { type: 'SESSION_AVAILABLE' }), { kind: 'ready', support: 'platform' });
+});
+
+test('activation cancelled: the passkey stays registered and activation can be retried', () => {
+  const s = run(
+    initialState(),
+    { type: 'SUPPORT', support: 'platform' },
+    { type: 'START' },
+    { type: 'CREATED' },
+    { type: 'SAVED', passkey },
+    { type: 'CANCELLED' },
+  );
+  assert.deepEqual(s, { kind: 'registered', support: 'platform', passkey });
+  assert.deepEqual(transition(s, { type: 'ACTIVATE' }), { kind: 'activating', support: 'platform', passkey });
+});
+
+test('nickname: 1 to 100 characters after trimming; the default names platform and day', () => {
+  assert.equal(validNickname(''), false);
+  assert.equal(validNickname('   '), false);
+  assert.equal(validNickname('a'), true);
+  assert.equal(validNickname('x'.repeat(100)), true);
+  assert.equal(validNickname('x'.repeat(101)), false);
+  const name = defaultNickname('Linux', new Date('2026-03-04T12:00:00Z'), 'en');
+  assert.match(name, /^Linux · Mar 4, 2026$/);
+  assert.ok(validNickname(defaultNickname('y'.repeat(200), new Date(), 'en')));
+  assert.match(defaultNickname('', new Date('2026-03-04T12:00:00Z'), 'en'), /^Passkey · /);
+});

@@ -1,0 +1,76 @@
+// <wallet-credentials> rules without a DOM: api.md "Credential endpoints" (one SMS_OTP at most,
+// at least one credential remains, revocation signed by a different credential's session).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { AuthMethod, AuthSession } from '../../../src/core/types.ts';
+import {
+  allowed,
+  canAdd,
+  initialState,
+  revokeBlock,
+  transition,
+  type CredentialsState,
+  type CredentialsView,
+} from '../../../src/elements/wallet-credentials/wallet-credentials.machine.ts';
+
+const t = '2026-01-01T00:00:00Z';
+const email: AuthMethod = { id: 'AuthMethod:e', accountId: 'InternalAccount:a', type: 'EMAIL_OTP', nickname: 'a@example.com', createdAt: t, updatedAt: t };
+const sms: AuthMethod = { ...email, id: 'AuthMethod:s', type: 'SMS_OTP', nickname: '+15550100' };
+const session: AuthSession = { ...email, id: 'Session:1', expiresAt: '2026-01-01T00:15:00Z' };
+const current = { sessionId: 'Session:1', credentialId: email.id, credentialType: 'EMAIL_OTP' as const };
+
+test('the only credential cannot be revoked, whatever the session', () => {
+  const view: CredentialsView = { credentials: [email], sessions: [session], current: null };
+  assert.equal(revokeBlock(view, email.id), 'last');
+  assert.equal(revokeBlock({ ...view, current }, email.id), 'last');
+});
+
+test('revocation needs a session on this device, of a different credential', () => {
+  const view: CredentialsView = { credentials: [email, sms], sessions: [session], current: null };
+  assert.equal(revokeBlock(view, sms.id), 'login');
+  assert.equal(revokeBlock({ ...view, current }, email.id), 'current');
+  assert.equal(revokeBlock({ ...view, current }, sms.id), null);
+});
+
+test('one SMS_OTP at most; OAUTH identities may be added again', () => {
+  const view: CredentialsView = { credentials: [email], sessions: [], current };
+  assert.equal(canAdd(view, 'SMS_OTP'), true);
+  assert.equal(canAdd({ ...view, credentials: [email, sms] }, 'SMS_OTP'), false);
+  assert.equal(canAdd({ ...view, credentials: [email, sms] }, 'OAUTH'), true);
+});
+
+test('revoking asks for confirmation first; adding runs at once; one operation at a time', () => {
+  const view: CredentialsView = { credentials: [email, sms], sessions: [session], current };
+  let s: CredentialsState = transition(initialState(), { type: 'LOADED', view });
+  s = transition(s, { type: 'REQUEST', operation: { op: 'revoke-credential', id: sms.id } });
+  assert.deepEqual(s, { kind: 'ready', view, confirming: { op: 'revoke-credential', id: sms.id } });
+  assert.deepEqual(transition(s, { type: 'CANCEL' }), { kind: 'ready', view });
+  s = transition(s, { type: 'CONFIRM' });
+  assert.deepEqual(s, { kind: 'ready', view, running: { op: 'revoke-credential', id: sms.id } });
+  assert.equal(allowed(s, { op: 'update-email' }), false);
+  assert.equal(transition(s, { type: 'REQUEST', operation: { op: 'update-email' } }), s);
+  const after: CredentialsView = { ...view, credentials: [email] };
+  assert.deepEqual(transition(s, { type: 'SUCCEEDED', view: after, notice: { kind: 'credential-revoked' } }), {
+    kind: 'ready',
+    view: after,
+    notice: { kind: 'credential-revoked' },
+  });
+  const add = transition({ kind: 'ready', view }, { type: 'REQUEST', operation: { op: 'add', type: 'OAUTH' } });
+  assert.deepEqual(add, { kind: 'ready', view, running: { op: 'add', type: 'OAUTH' } });
+});
+
+test('a blocked revocation request is ignored, a failure is shown and clears the operation', () => {
+  const view: CredentialsView = { credentials: [email], sessions: [session], current };
+  const s: CredentialsState = { kind: 'ready', view };
+  assert.equal(transition(s, { type: 'REQUEST', operation: { op: 'revoke-credential', id: email.id } }), s);
+  const failed = transition({ kind: 'ready', view, running: { op: 'update-email' } }, { type: 'FAILED', failure: { code: 'signature_rejected', status: 401 } });
+  assert.deepEqual(failed, { kind: 'ready', view, failure: { code: 'signature_rejected', status: 401 } });
+});
+
+test('sessions: revocable only with a session on this device; loading failures are shown', () => {
+  const view: CredentialsView = { credentials: [email], sessions: [session], current: null };
+  assert.equal(allowed({ kind: 'ready', view }, { op: 'revoke-session', id: session.id }), false);
+  assert.equal(allowed({ kind: 'ready', view: { ...view, current } }, { op: 'revoke-session', id: session.id }), true);
+  assert.equal(allowed({ kind: 'ready', view: { ...view, current } }, { op: 'revoke-session', id: 'Session:other' }), false);
+  assert.deepEqual(transition(initialState(), { type: 'LOAD_FAILED', failure: { code: 'network' } }), { kind: 'load-failed', failure: { code: 'network' } });
+});
