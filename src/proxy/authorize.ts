@@ -1,0 +1,145 @@
+/**
+ * The `authorize` hook's types, and the explicit demo binding: a proxy that lets its callers touch
+ * one customer, one Embedded Wallet internal account and one card, and nothing else.
+ *
+ * DESIGN.md "How a call travels": which account, card and customer the browser's user may touch is
+ * the integrator's decision, asked per request through `authorize`. The demo binding decides it for
+ * a single fixed user (the sandbox's demo user, or one account of a real platform in a demo):
+ *  - account ids in bodies and queries (`accountId`, `internalAccountId`) must be the bound account;
+ *    card ids in paths and bodies must be the bound card; the customer path must be the bound customer;
+ *  - credential, session and delegated-key ids in paths must be among those the service lists for
+ *    the bound account (reference.md: `GET /auth/credentials|sessions|delegated-keys?accountId=`),
+ *    read with a short cache and read again on a miss (an id created a moment ago is found);
+ *  - agent routes carry the agent's own bearer token, which is its own credential (api.md
+ *    "Authentication"), so they are not bound to the account.
+ * An id that is not the account's answers 404 NOT_FOUND, the same as an unknown id, so that the
+ * answer does not tell whether someone else's id exists (and a logout of an expired session, which
+ * the service answers 404, still reads as "already done").
+ *
+ * Deliberately does not: authenticate the browser's user. The demo binding trusts every caller who
+ * can reach the proxy with that one account; real integrators supply their own `authorize`.
+ */
+import type { IncomingMessage } from 'node:http';
+import { isId, type RouteName } from './routes.ts';
+
+export interface AuthorizeContext {
+  request: IncomingMessage;
+  route: RouteName;
+  /** Path ids; every route has at most one, under `id`. */
+  params: Record<string, string>;
+  /** The validated query parameters (GET routes). */
+  query: Record<string, string>;
+  /** The parsed JSON body, or undefined when there is none. */
+  body: unknown;
+}
+
+/** An explicit refusal, answered in the service's error shape. */
+export interface AuthorizeRefusal {
+  status: number;
+  code: string;
+  message: string;
+}
+
+export type AuthorizeDecision = boolean | AuthorizeRefusal;
+export type AuthorizeHook = (ctx: AuthorizeContext) => AuthorizeDecision | Promise<AuthorizeDecision>;
+
+export interface DemoAccount {
+  customerId: string;
+  accountId: string;
+  cardId: string;
+}
+
+/** Reads `{data: [...]}` from a service list path, or throws. */
+export type ListReader = (path: string) => Promise<Array<Record<string, unknown>>>;
+
+const FORBIDDEN: AuthorizeRefusal = { status: 403, code: 'FORBIDDEN', message: 'This proxy only serves its own account, card and customer.' };
+const NOT_FOUND: AuthorizeRefusal = { status: 404, code: 'NOT_FOUND', message: 'No such resource on this account.' };
+
+type Collection = 'credentials' | 'sessions' | 'delegated-keys';
+
+export function validateDemoAccount(binding: DemoAccount): DemoAccount {
+  const ok = binding && isId(binding.customerId, 'Customer') && isId(binding.accountId, 'InternalAccount') && isId(binding.cardId, 'Card');
+  if (!ok) throw new TypeError('demoAccount needs {customerId: "Customer:<uuid>", accountId: "InternalAccount:<uuid>", cardId: "Card:<uuid>"}');
+  return { customerId: binding.customerId, accountId: binding.accountId, cardId: binding.cardId };
+}
+
+export function demoAccountAuthorize(binding: DemoAccount, list: ListReader, cacheMs = 5000): AuthorizeHook {
+  const { customerId, accountId, cardId } = validateDemoAccount(binding);
+  const cache = new Map<Collection, { rows: Array<Record<string, unknown>>; at: number }>();
+  const inflight = new Map<Collection, Promise<Array<Record<string, unknown>>>>();
+
+  function fetchRows(collection: Collection): Promise<Array<Record<string, unknown>>> {
+    let p = inflight.get(collection);
+    if (!p) {
+      p = list(`/auth/${collection}?accountId=${encodeURIComponent(accountId)}`)
+        .then((rows) => {
+          cache.set(collection, { rows, at: Date.now() });
+          return rows;
+        })
+        .finally(() => inflight.delete(collection));
+      inflight.set(collection, p);
+    }
+    return p;
+  }
+
+  /** True when `pick(row)` holds for a listed row; a miss in a cached list is read again once. */
+  async function listed(collection: Collection, pick: (row: Record<string, unknown>) => boolean): Promise<boolean> {
+    const cached = cache.get(collection);
+    if (cached && Date.now() - cached.at < cacheMs && cached.rows.some(pick)) return true;
+    return (await fetchRows(collection)).some(pick);
+  }
+
+  const owns = async (collection: Collection, id: string | undefined) =>
+    id !== undefined && (await listed(collection, (row) => row.id === id)) ? true : NOT_FOUND;
+
+  return async ({ route, params, query, body }) => {
+    if (route === 'listAgentActions' || route === 'getAgentAction') return true;
+
+    // Any account, card or customer id in a body must be the bound one, whatever the route.
+    const fields = isObject(body) ? body : {};
+    for (const [field, expected] of [
+      ['accountId', accountId],
+      ['internalAccountId', accountId],
+      ['cardId', cardId],
+      ['customerId', customerId],
+    ] as const) {
+      if (Object.hasOwn(fields, field) && fields[field] !== expected) return FORBIDDEN;
+    }
+
+    switch (route) {
+      case 'createCredential':
+      case 'webauthnRegistrationOptions':
+        return fields.accountId === accountId || FORBIDDEN;
+      case 'listCredentials':
+      case 'listSessions':
+        return query.accountId === accountId || FORBIDDEN;
+      case 'deleteCredential':
+      case 'credentialChallenge':
+      case 'verifyCredential':
+        return owns('credentials', params.id);
+      case 'refreshSession':
+      case 'deleteSession':
+        return owns('sessions', params.id);
+      case 'createDelegatedKey':
+        return (fields.cardId === cardId && fields.internalAccountId === accountId) || FORBIDDEN;
+      case 'listDelegatedKeys':
+        if (query.accountId !== undefined) return query.accountId === accountId || FORBIDDEN;
+        // Only a funding source: it must be one the account's delegated keys are bound to.
+        return (await listed('delegated-keys', (row) => row.fundingSourceId === query.fundingSourceId)) || FORBIDDEN;
+      case 'getDelegatedKey':
+      case 'deleteDelegatedKey':
+        return owns('delegated-keys', params.id);
+      case 'revealCard':
+        return params.id === cardId || FORBIDDEN;
+      case 'exportWallet':
+      case 'updateInternalAccount':
+        return params.id === accountId || FORBIDDEN;
+      case 'updateCustomer':
+        return params.id === customerId || FORBIDDEN;
+    }
+  };
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}

@@ -1,0 +1,98 @@
+/**
+ * `npm run proxy`: runs the proxy as a small server configured from the environment.
+ *
+ *   SERVICE_BASE_URL        upstream, including the version segment (e.g. http://127.0.0.1:4000/2025-10-13)
+ *   SERVICE_TOKEN_ID        Basic credentials (api.md "Authentication")
+ *   SERVICE_CLIENT_SECRET
+ *   PROXY_DEMO_ACCOUNT      JSON {"customerId","accountId","cardId"}: the explicit demo binding (required;
+ *                           an integrator with real users mounts createProxy with its own `authorize`)
+ *   PROXY_ALLOWED_ORIGINS   comma-separated exact origins allowed cross-origin (default: same origin only)
+ *   SERVICE_SIGNATURE_HEADER upstream name of the wallet-signature header (default Service-Wallet-Signature)
+ *   PROXY_CHALLENGE_SECRET  HMAC key for WebAuthn challenges shared by several instances (default: from the secret)
+ *   PROXY_RP_ID, PROXY_RP_NAME  WebAuthn relying party (default: the request's host name, "Wallet")
+ *   PORT (0 = a free port), HOST (default 127.0.0.1)
+ *
+ * Its first stdout line is `{"url": "http://HOST:PORT/api"}` so that a parent process can find it;
+ * one JSON log line per request goes to stderr.
+ *
+ * Deliberately does not: read a config file, terminate TLS, or start without a binding.
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createProxy, type DemoAccount, type ProxyOptions } from './index.ts';
+
+function fatal(message: string): never {
+  process.stderr.write(`proxy: ${message}\n`);
+  process.exit(1);
+}
+
+function required(name: string): string {
+  const value = process.env[name];
+  if (!value) fatal(`${name} is not set (see src/proxy/cli.ts for the configuration).`);
+  return value;
+}
+
+const upstream = required('SERVICE_BASE_URL');
+const tokenId = required('SERVICE_TOKEN_ID');
+const clientSecret = required('SERVICE_CLIENT_SECRET');
+const bindingJson = process.env.PROXY_DEMO_ACCOUNT;
+if (!bindingJson) {
+  fatal(
+    'refusing to start without an account binding. Set PROXY_DEMO_ACCOUNT=\'{"customerId":"Customer:<uuid>","accountId":"InternalAccount:<uuid>","cardId":"Card:<uuid>"}\' ' +
+      'to serve one demo account, or mount createProxy() from "wallet-elements/proxy" with your own authorize hook.',
+  );
+}
+let demoAccount: DemoAccount;
+try {
+  demoAccount = JSON.parse(bindingJson) as DemoAccount;
+} catch {
+  fatal('PROXY_DEMO_ACCOUNT is not valid JSON.');
+}
+
+const port = Number(process.env.PORT ?? '0');
+if (!Number.isInteger(port) || port < 0 || port > 65535) fatal('PORT must be an integer from 0 to 65535.');
+const host = process.env.HOST || '127.0.0.1';
+
+const options: ProxyOptions = {
+  upstream,
+  tokenId,
+  clientSecret,
+  demoAccount,
+  allowedOrigins: (process.env.PROXY_ALLOWED_ORIGINS ?? '').split(',').map((s) => s.trim()).filter(Boolean),
+  logger: (line) => process.stderr.write(JSON.stringify(line) + '\n'),
+};
+if (process.env.SERVICE_SIGNATURE_HEADER) options.signatureHeader = process.env.SERVICE_SIGNATURE_HEADER;
+if (process.env.PROXY_CHALLENGE_SECRET) options.challengeSecret = process.env.PROXY_CHALLENGE_SECRET;
+if (process.env.PROXY_RP_NAME || process.env.PROXY_RP_ID) {
+  options.rp = { name: process.env.PROXY_RP_NAME || 'Wallet', ...(process.env.PROXY_RP_ID ? { id: process.env.PROXY_RP_ID } : {}) };
+}
+
+let proxy: ReturnType<typeof createProxy>;
+try {
+  proxy = createProxy(options);
+} catch (e) {
+  fatal((e as Error).message);
+}
+
+const server = http.createServer(proxy);
+// Bounds on the client side of the proxy: slow headers or bodies do not hold a connection for long.
+server.headersTimeout = 15_000;
+server.requestTimeout = 30_000;
+server.keepAliveTimeout = 5_000;
+server.on('error', (e) => fatal(e.message));
+server.listen(port, host, () => {
+  const { port: bound } = server.address() as AddressInfo;
+  const shown = host.includes(':') ? `[${host}]` : host;
+  process.stdout.write(JSON.stringify({ url: `http://${shown}:${bound}/api` }) + '\n');
+});
+
+let closing = false;
+function shutdown(): void {
+  if (closing) return;
+  closing = true;
+  server.close(() => void proxy.close().then(() => process.exit(0)));
+  server.closeIdleConnections();
+  setTimeout(() => process.exit(0), 3000).unref();
+}
+process.on('SIGINT', shutdown);
+process.on('SIGTERM', shutdown);

@@ -1,0 +1,498 @@
+/**
+ * The thin proxy between the browser library and the service: a Node request handler that holds
+ * the platform's Basic credentials and relays exactly the routes of routes.ts.
+ *
+ * Follows DESIGN.md ("How a call travels", "Security rules") and spec/api.md + spec/reference.md:
+ *  - the browser never sees the Basic credentials; the proxy never sees a private key: it relays
+ *    opaque strings and forwards request body BYTES unchanged, because a stamp covers exact bytes
+ *    (a parsed copy is only read, by `authorize` and the passkey challenge check);
+ *  - upstream headers are built from an allow-list: `Authorization: Basic` (or, on /agents/me, the
+ *    agent's own Bearer token), Content-Type, Service-Wallet-Signature (renamed to
+ *    `signatureHeader`), Request-Id, Accept. Cookie, the browser's Authorization, hop-by-hop and
+ *    every other header never go upstream;
+ *  - errors are answered in the service's shape `{status, code, message}` (api.md "Errors");
+ *  - every answer carries `Cache-Control: no-store` (reveal URLs are bearer secrets) and
+ *    `Referrer-Policy: no-referrer`;
+ *  - one JSON log line per request: route name, method, status, duration, Request-Id; never a body,
+ *    stamp, credential, token or reveal URL.
+ *
+ * Origin and CSRF policy (documented for integrators who authenticate their users with cookies):
+ *  - a request whose `Sec-Fetch-Site` is `cross-site` or `same-site`, or whose `Origin` is not the
+ *    proxy's own host, is refused with 403 unless its Origin is listed in `allowedOrigins`, which
+ *    then also get CORS answers (credentials allowed, preflight answered for the route's methods);
+ *  - every POST, PATCH and DELETE must carry `Content-Type: application/json` (even without a body)
+ *    or one of the headers `X-Requested-With`, `Request-Id`, `Service-Wallet-Signature`. None of
+ *    them can be sent cross-origin without a CORS preflight (Fetch standard, "CORS-safelisted
+ *    request-header"), which only `allowedOrigins` pass.
+ *
+ * Mounting: node:http `http.createServer(proxy)`; Express `app.use(proxy)` (paths outside
+ * `basePath` call `next()`; mount it before any body parser, which would consume the bytes);
+ * Fastify `fastify.addHook('onRequest', (rq, rp, done) => rq.url.startsWith('/api/') ?
+ * (rp.hijack(), proxy(rq.raw, rp.raw)) : done())` (onRequest runs before Fastify reads the body).
+ *
+ * Deliberately does not: re-serialise JSON, follow redirects, cache, retry non-GET calls,
+ * authenticate the browser's user (that is `authorize`'s job) or trust X-Forwarded-For (see `clientIp`).
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { performance } from 'node:perf_hooks';
+import { demoAccountAuthorize, type AuthorizeDecision, type AuthorizeHook, type AuthorizeRefusal, type DemoAccount } from './authorize.ts';
+import { checkChallenge, deriveChallengeKey, mintChallenge, registrationOptions, userHandle } from './challenge.ts';
+import { BodyParseError, parseStrictJson } from './json.ts';
+import { RateLimiter, type RateLimitOptions } from './rate-limit.ts';
+import { isId, matchRoute, type RouteName } from './routes.ts';
+import { createUpstream, UpstreamError, type UpstreamResponse, type UpstreamTransport } from './upstream.ts';
+
+export interface ProxyOptions {
+  /** The service's base address including the version segment, e.g. `http://127.0.0.1:4000/2025-10-13`. */
+  upstream: string;
+  /** Basic credentials `<api token id>:<api client secret>` (api.md "Authentication"). */
+  tokenId: string;
+  clientSecret: string;
+  /** Decides per request which account, card and customer the caller may touch. */
+  authorize?: AuthorizeHook;
+  /** Explicit demo binding to one customer, account and card (see authorize.ts). */
+  demoAccount?: DemoAccount;
+  /** Where the browser reaches the proxy; default `/api`. */
+  basePath?: string;
+  /** Upstream name of the wallet-signature header; default `Service-Wallet-Signature`. */
+  signatureHeader?: string;
+  /** HMAC key for stateless WebAuthn challenges; default derived from `clientSecret` (HKDF). */
+  challengeSecret?: string;
+  /** WebAuthn relying party; `id` defaults to the request's host name, `name` to "Wallet". */
+  rp?: { id?: string; name: string };
+  /** Cross-origin integrators allowed to call (exact origins, e.g. `https://shop.example`). */
+  allowedOrigins?: string[];
+  /** Request body bound; default 64 KiB. */
+  maxBodyBytes?: number;
+  /** Bound on each upstream exchange (and on reading the request body); default 10 s. */
+  upstreamTimeoutMs?: number;
+  /** Per-client fixed window; default 600 requests per minute; `false` turns it off. */
+  rateLimit?: RateLimitOptions | false;
+  /** Receives one object per request (see ProxyLogLine). */
+  logger?: (line: ProxyLogLine) => void;
+  /** The client's address for rate limiting; default the socket's remote address. */
+  clientIp?: (request: IncomingMessage) => string;
+  /** Upstream transport: node:http keep-alive Agent (default) or an undici Pool. */
+  transport?: UpstreamTransport;
+}
+
+export interface ProxyLogLine {
+  /** The route's name (never the raw path, which carries ids and queries). */
+  route: RouteName | 'unknown';
+  method: string;
+  status: number;
+  durationMs: number;
+  /** The browser's Request-Id header, else the service's. */
+  requestId?: string;
+  /** The error code, when the proxy itself refused or failed the request. */
+  code?: string;
+}
+
+export type ProxyHandler = ((req: IncomingMessage, res: ServerResponse, next?: (err?: unknown) => void) => void) & {
+  close(): Promise<void>;
+};
+
+const DEFAULT_SIGNATURE_HEADER = 'Service-Wallet-Signature';
+const HEADER_TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+const BEARER = /^Bearer ([A-Za-z0-9\-._~+/]+=*)$/;
+const CORS_ALLOW_HEADERS = 'Content-Type, Service-Wallet-Signature, Request-Id, X-Requested-With, Authorization';
+/** Upstream answer headers the browser may see; everything else (Set-Cookie, Server, ...) is dropped. */
+const RELAYED_RESPONSE_HEADERS = ['content-type', 'request-id', 'retry-after'] as const;
+
+/** An answer the proxy gives itself, in the service's error shape. */
+class Refusal extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly headers: Record<string, string> = {},
+    readonly details?: Record<string, unknown>,
+  ) {
+    super(message);
+  }
+}
+
+/** Per-request state shared by the steps and the log line. */
+interface Exchange {
+  req: IncomingMessage;
+  res: ServerResponse;
+  start: number;
+  route: RouteName | 'unknown';
+  requestId: string | undefined;
+  code: string | undefined;
+  corsOrigin: string | undefined;
+}
+
+export function createProxy(options: ProxyOptions): ProxyHandler {
+  const o = validateOptions(options);
+  const upstream = createUpstream(o.upstream, { timeoutMs: o.upstreamTimeoutMs, transport: options.transport });
+  const basic = 'Basic ' + Buffer.from(`${o.tokenId}:${o.clientSecret}`, 'utf8').toString('base64');
+  const challengeKey = deriveChallengeKey(options.challengeSecret ?? o.clientSecret);
+  const limiter = options.rateLimit === false ? undefined : new RateLimiter(options.rateLimit ?? { windowMs: 60_000, max: 600 });
+  const allowedOrigins = new Set(o.allowedOrigins);
+  const signatureHeader = o.signatureHeader;
+
+  /** Reads `{data: [...]}` from the service with the proxy's own credentials (demo binding, passkey list). */
+  async function listUpstream(path: string): Promise<Array<Record<string, unknown>>> {
+    const r = await upstream.send({ method: 'GET', path, headers: { authorization: basic, accept: 'application/json' } });
+    if (r.status !== 200) throw new Refusal(502, 'BAD_GATEWAY', `The service refused a list the proxy needed (status ${r.status}).`);
+    const data = (JSON.parse(r.body.toString('utf8')) as { data?: unknown }).data;
+    if (!Array.isArray(data)) throw new Refusal(502, 'BAD_GATEWAY', 'The service answered a list in an unexpected shape.');
+    return data as Array<Record<string, unknown>>;
+  }
+
+  const hooks: AuthorizeHook[] = [];
+  if (options.demoAccount) hooks.push(demoAccountAuthorize(options.demoAccount, listUpstream));
+  if (options.authorize) hooks.push(options.authorize);
+  if (hooks.length === 0) {
+    throw new TypeError('createProxy needs `authorize` (who may touch which account) or an explicit `demoAccount` binding');
+  }
+
+  const handler = (req: IncomingMessage, res: ServerResponse, next?: (err?: unknown) => void): void => {
+    // Express rewrites req.url below a mount path and keeps the original; plain node:http has only url.
+    const rawUrl = (req as { originalUrl?: unknown }).originalUrl;
+    const target = typeof rawUrl === 'string' ? rawUrl : (req.url ?? '');
+    const q = target.indexOf('?');
+    const rawPath = q === -1 ? target : target.slice(0, q);
+    const rawQuery = q === -1 ? undefined : target.slice(q + 1);
+    const underBase = o.basePath === '' ? rawPath.startsWith('/') : rawPath === o.basePath || rawPath.startsWith(o.basePath + '/');
+    if (!underBase && next) {
+      next();
+      return;
+    }
+    // For the log only; handle() refuses a repeated Request-Id before anything is relayed.
+    const requestId = req.headersDistinct['request-id']?.[0];
+    const x: Exchange = { req, res, start: performance.now(), route: 'unknown', requestId, code: undefined, corsOrigin: undefined };
+    res.once('close', () => log(x));
+    if (!underBase) {
+      fail(x, new Refusal(404, 'NOT_FOUND', 'No such route.'));
+      return;
+    }
+    handle(x, rawPath.slice(o.basePath.length), rawQuery).catch((error: unknown) => fail(x, error));
+  };
+
+  async function handle(x: Exchange, path: string, rawQuery: string | undefined): Promise<void> {
+    const { req } = x;
+    const method = req.method ?? 'GET';
+    singleHeader(req, 'request-id');
+
+    if (limiter) {
+      const verdict = limiter.hit(options.clientIp?.(req) ?? req.socket.remoteAddress ?? 'unknown');
+      if (verdict.limited) {
+        throw new Refusal(429, 'RATE_LIMITED', 'Too many requests; try again later.', { 'retry-after': String(verdict.retryAfterSeconds) });
+      }
+    }
+
+    const origin = singleHeader(req, 'origin');
+    if (origin !== undefined && allowedOrigins.has(origin)) x.corsOrigin = origin;
+
+    if (method === 'OPTIONS') return preflight(x, path, rawQuery);
+
+    const match = matchRoute(method, path, rawQuery);
+    if (match.kind === 'not-found') throw new Refusal(404, 'NOT_FOUND', 'No such route.');
+    if (match.kind === 'method-not-allowed') {
+      throw new Refusal(405, 'METHOD_NOT_ALLOWED', 'This route does not accept that method.', { allow: match.allow.join(', ') });
+    }
+    if (match.kind === 'invalid') throw invalidInput(match.message, match.field);
+    const { route } = match;
+    x.route = route.name;
+
+    checkOrigin(x, method);
+    const bearer = route.auth === 'agent-bearer' ? agentBearer(req) : undefined;
+    const { bytes, contentType } = await readBody(x, method);
+    let body: unknown;
+    if (bytes.length > 0) {
+      try {
+        body = parseStrictJson(bytes);
+      } catch (e) {
+        if (e instanceof BodyParseError) throw invalidInput(e.message);
+        throw e;
+      }
+    }
+
+    for (const hook of hooks) {
+      const decision = await hook({ request: req, route: route.name, params: match.params, query: match.query, body });
+      refuseUnlessAllowed(decision);
+    }
+
+    if (route.auth === 'local') return sendRegistrationOptions(x, body);
+    if (route.name === 'createCredential' && isObject(body) && body.type === 'PASSKEY') checkPasskeyChallenge(body);
+
+    const headers: Record<string, string> = { accept: 'application/json', authorization: bearer ?? basic };
+    if (bytes.length > 0) headers['content-type'] = contentType!;
+    const signature = singleHeader(req, 'service-wallet-signature');
+    if (signature !== undefined) headers[signatureHeader] = signature;
+    if (x.requestId !== undefined) headers['request-id'] = x.requestId;
+
+    const answer = await upstream.send({ method, path: match.upstreamPath, headers, body: method === 'GET' ? undefined : bytes });
+    relay(x, answer);
+  }
+
+  function preflight(x: Exchange, path: string, rawQuery: string | undefined): void {
+    const match = matchRoute('OPTIONS', path, rawQuery);
+    if (match.kind === 'not-found') throw new Refusal(404, 'NOT_FOUND', 'No such route.');
+    if (match.kind === 'invalid') throw invalidInput(match.message, match.field);
+    if (!x.corsOrigin) throw new Refusal(403, 'FORBIDDEN', 'Cross-origin requests from this origin are not allowed.');
+    const allow = match.kind === 'method-not-allowed' ? match.allow : [];
+    const requested = singleHeader(x.req, 'access-control-request-method');
+    if (requested !== undefined && !allow.includes(requested as never)) {
+      throw new Refusal(405, 'METHOD_NOT_ALLOWED', 'This route does not accept that method.', { allow: allow.join(', ') });
+    }
+    send(x, 204, undefined, {
+      'access-control-allow-methods': allow.join(', '),
+      'access-control-allow-headers': CORS_ALLOW_HEADERS,
+      'access-control-max-age': '600',
+    });
+  }
+
+  /** Same-origin by default; listed origins pass (see the file header for the policy). */
+  function checkOrigin(x: Exchange, method: string): void {
+    const { req } = x;
+    if (!x.corsOrigin) {
+      const site = singleHeader(req, 'sec-fetch-site');
+      const origin = singleHeader(req, 'origin');
+      if (site !== undefined && site !== 'same-origin' && site !== 'none') {
+        throw new Refusal(403, 'FORBIDDEN', 'Cross-origin requests from this origin are not allowed.');
+      }
+      if (origin !== undefined && !sameHost(req, origin)) {
+        throw new Refusal(403, 'FORBIDDEN', 'Cross-origin requests from this origin are not allowed.');
+      }
+    }
+    if (method !== 'GET') {
+      const json = isJsonMediaType(singleHeader(req, 'content-type'));
+      const custom = ['x-requested-with', 'request-id', 'service-wallet-signature'].some((h) => req.headers[h] !== undefined);
+      if (!json && !custom) {
+        throw new Refusal(403, 'FORBIDDEN', 'State-changing requests must carry Content-Type: application/json or an X-Requested-With header.');
+      }
+    }
+  }
+
+  async function readBody(x: Exchange, method: string): Promise<{ bytes: Buffer; contentType: string | undefined }> {
+    const { req } = x;
+    const contentType = singleHeader(req, 'content-type');
+    const encoding = singleHeader(req, 'content-encoding');
+    const declared = req.headers['content-length'] === undefined ? undefined : Number(req.headers['content-length']);
+    const hasBody = (declared !== undefined && declared > 0) || req.headers['transfer-encoding'] !== undefined;
+    if (!hasBody) return { bytes: Buffer.alloc(0), contentType };
+    if (method === 'GET') throw invalidInput('GET requests carry no body.');
+    if (declared !== undefined && declared > o.maxBodyBytes) throw tooLarge();
+    if (encoding !== undefined && encoding.toLowerCase() !== 'identity') {
+      throw new Refusal(415, 'UNSUPPORTED_MEDIA_TYPE', 'Request bodies must not be content-encoded.');
+    }
+    if (!isJsonMediaType(contentType)) throw new Refusal(415, 'UNSUPPORTED_MEDIA_TYPE', 'Request bodies must be Content-Type: application/json.');
+    if ((req as { body?: unknown }).body !== undefined || req.readableEnded) {
+      throw new Refusal(500, 'INTERNAL_ERROR', 'The proxy is mounted after a body parser and cannot see the request bytes.');
+    }
+    const bytes = await new Promise<Buffer>((resolve, reject) => {
+      const chunks: Buffer[] = [];
+      let size = 0;
+      const timer = setTimeout(() => done(new Refusal(408, 'REQUEST_TIMEOUT', 'The request body did not arrive in time.', { connection: 'close' })), o.upstreamTimeoutMs);
+      const onData = (chunk: Buffer) => {
+        size += chunk.length;
+        if (size > o.maxBodyBytes) done(tooLarge());
+        else chunks.push(chunk);
+      };
+      const onEnd = () => done(undefined);
+      const onError = (e: unknown) => done(e);
+      const done = (error: unknown) => {
+        clearTimeout(timer);
+        req.off('data', onData).off('end', onEnd).off('error', onError);
+        if (error) {
+          // Keep reading (and dropping) what the client still sends, so it sees the answer rather than a reset.
+          req.resume();
+          reject(error);
+        } else resolve(Buffer.concat(chunks, size));
+      };
+      req.on('data', onData).on('end', onEnd).on('error', onError);
+    });
+    return { bytes, contentType };
+  }
+
+  function checkPasskeyChallenge(body: Record<string, unknown>): void {
+    const accountId = typeof body.accountId === 'string' ? body.accountId : '';
+    const check = checkChallenge(challengeKey, body.challenge, accountId);
+    if (!check.ok) {
+      throw invalidInput(
+        check.reason === 'expired'
+          ? 'The registration challenge has expired; request new registration options.'
+          : 'The registration challenge was not issued by this proxy for this account.',
+        'challenge',
+      );
+    }
+  }
+
+  async function sendRegistrationOptions(x: Exchange, body: unknown): Promise<void> {
+    if (!isObject(body) || !isId(body.accountId, 'InternalAccount')) throw invalidInput('accountId must be an InternalAccount id.', 'accountId');
+    const { accountId } = body;
+    const userName = body.userName ?? accountId;
+    if (typeof userName !== 'string' || userName.length < 1 || userName.length > 64) {
+      throw invalidInput('userName must be a string of 1 to 64 characters.', 'userName');
+    }
+    const rpId = o.rp?.id ?? hostName(x.req);
+    if (!rpId) throw invalidInput('The Host header does not name a relying party.');
+    const credentials = await listUpstream(`/auth/credentials?accountId=${encodeURIComponent(accountId)}`);
+    const exclude = credentials.filter((c) => c.type === 'PASSKEY' && typeof c.credentialId === 'string').map((c) => c.credentialId as string);
+    const json = registrationOptions({
+      challenge: mintChallenge(challengeKey, accountId),
+      rp: { id: rpId, name: o.rp?.name ?? 'Wallet' },
+      userId: userHandle(challengeKey, accountId),
+      userName,
+      excludeCredentialIds: exclude,
+    });
+    send(x, 200, Buffer.from(JSON.stringify(json)), { 'content-type': 'application/json; charset=utf-8' });
+  }
+
+  function relay(x: Exchange, answer: UpstreamResponse): void {
+    const headers: Record<string, string> = {};
+    for (const name of RELAYED_RESPONSE_HEADERS) {
+      const v = answer.headers[name];
+      if (typeof v === 'string') headers[name] = v;
+    }
+    if (x.requestId === undefined && headers['request-id'] !== undefined) x.requestId = headers['request-id'];
+    send(x, answer.status, answer.body, headers);
+  }
+
+  function send(x: Exchange, status: number, body: Buffer | undefined, headers: Record<string, string>): void {
+    const { res } = x;
+    if (res.headersSent || res.destroyed) return;
+    const all: Record<string, string> = {
+      ...headers,
+      'cache-control': 'no-store',
+      'referrer-policy': 'no-referrer',
+      'x-content-type-options': 'nosniff',
+      vary: 'Origin',
+      'content-length': String(body?.length ?? 0),
+    };
+    if (x.corsOrigin) {
+      all['access-control-allow-origin'] = x.corsOrigin;
+      all['access-control-allow-credentials'] = 'true';
+      all['access-control-expose-headers'] = 'Request-Id, Retry-After';
+    }
+    res.writeHead(status, all);
+    res.end(body);
+  }
+
+  function fail(x: Exchange, error: unknown): void {
+    let r: Refusal;
+    if (error instanceof Refusal) r = error;
+    else if (error instanceof UpstreamError) {
+      r = error.kind === 'timeout'
+        ? new Refusal(504, 'GATEWAY_TIMEOUT', 'The service did not answer in time.')
+        : new Refusal(502, 'BAD_GATEWAY', error.kind === 'too-large' ? 'The service answered with too large a body.' : 'The service could not be reached.');
+    } else r = new Refusal(500, 'INTERNAL_ERROR', 'The proxy failed to handle the request.');
+    x.code = r.code;
+    const body: Record<string, unknown> = { status: r.status, code: r.code, message: r.message };
+    if (r.details) body.details = r.details;
+    send(x, r.status, Buffer.from(JSON.stringify(body)), { 'content-type': 'application/json; charset=utf-8', ...r.headers });
+  }
+
+  function log(x: Exchange): void {
+    if (!options.logger) return;
+    const line: ProxyLogLine = {
+      route: x.route,
+      method: x.req.method ?? 'GET',
+      // 499: the client went away before an answer was written (a common convention in access logs).
+      status: x.res.headersSent ? x.res.statusCode : 499,
+      durationMs: Math.round((performance.now() - x.start) * 100) / 100,
+    };
+    if (x.requestId !== undefined) line.requestId = x.requestId.slice(0, 128);
+    if (x.code !== undefined) line.code = x.code;
+    try {
+      options.logger(line);
+    } catch {
+      // A failing logger must not take the proxy down with it.
+    }
+  }
+
+  return Object.assign(handler, {
+    async close() {
+      limiter?.close();
+      await upstream.close();
+    },
+  });
+}
+
+function validateOptions(options: ProxyOptions) {
+  if (!options || typeof options !== 'object') throw new TypeError('createProxy needs an options object');
+  const { upstream, tokenId, clientSecret } = options;
+  if (typeof upstream !== 'string' || !URL.canParse(upstream)) throw new TypeError('upstream must be an absolute http(s) URL');
+  if (typeof tokenId !== 'string' || !tokenId || tokenId.includes(':')) throw new TypeError('tokenId must be a non-empty string without ":" (RFC 7617)');
+  if (typeof clientSecret !== 'string' || !clientSecret) throw new TypeError('clientSecret must be a non-empty string');
+  const basePath = (options.basePath ?? '/api').replace(/\/+$/, '');
+  if (basePath !== '' && !/^(\/[A-Za-z0-9\-._~]+)+$/.test(basePath)) throw new TypeError('basePath must look like /api');
+  const signatureHeader = (options.signatureHeader ?? DEFAULT_SIGNATURE_HEADER).toLowerCase();
+  if (!HEADER_TOKEN.test(signatureHeader)) throw new TypeError('signatureHeader must be a header name');
+  const allowedOrigins = options.allowedOrigins ?? [];
+  for (const origin of allowedOrigins) {
+    if (typeof origin !== 'string' || !URL.canParse(origin) || new URL(origin).origin !== origin) {
+      throw new TypeError(`allowedOrigins entries must be exact origins such as https://shop.example (got ${JSON.stringify(origin)})`);
+    }
+  }
+  const maxBodyBytes = options.maxBodyBytes ?? 64 * 1024;
+  const upstreamTimeoutMs = options.upstreamTimeoutMs ?? 10_000;
+  if (!(Number.isInteger(maxBodyBytes) && maxBodyBytes > 0)) throw new TypeError('maxBodyBytes must be a positive integer');
+  if (!(upstreamTimeoutMs > 0)) throw new TypeError('upstreamTimeoutMs must be positive');
+  if (options.rp !== undefined && (typeof options.rp.name !== 'string' || !options.rp.name)) throw new TypeError('rp.name must be a non-empty string');
+  return { upstream, tokenId, clientSecret, basePath, signatureHeader, allowedOrigins, maxBodyBytes, upstreamTimeoutMs, rp: options.rp };
+}
+
+function refuseUnlessAllowed(decision: AuthorizeDecision): void {
+  if (decision === true) return;
+  if (decision === false || typeof decision !== 'object' || decision === null) {
+    throw new Refusal(403, 'FORBIDDEN', 'This request is not allowed.');
+  }
+  const { status, code, message } = decision as AuthorizeRefusal;
+  const valid = Number.isInteger(status) && status >= 400 && status <= 599 && typeof code === 'string' && typeof message === 'string';
+  if (!valid) throw new Refusal(403, 'FORBIDDEN', 'This request is not allowed.');
+  throw new Refusal(status, code, message);
+}
+
+function agentBearer(req: IncomingMessage): string {
+  const value = singleHeader(req, 'authorization');
+  if (value === undefined || !BEARER.test(value)) {
+    throw new Refusal(401, 'UNAUTHORIZED', 'Agent routes need the agent\'s own "Authorization: Bearer <token>".', { 'www-authenticate': 'Bearer' });
+  }
+  return value;
+}
+
+function invalidInput(message: string, field?: string): Refusal {
+  return new Refusal(400, 'INVALID_INPUT', message, {}, field ? { errors: [{ field, message }] } : undefined);
+}
+
+function tooLarge(): Refusal {
+  return new Refusal(413, 'PAYLOAD_TOO_LARGE', 'The request body is too large.', { connection: 'close' });
+}
+
+/** The one value of a header; a repeated header is refused, since two readers could pick different copies. */
+function singleHeader(req: IncomingMessage, name: string): string | undefined {
+  const values = req.headersDistinct[name];
+  if (values === undefined) return undefined;
+  if (values.length !== 1) throw new Refusal(400, 'INVALID_INPUT', `The ${name} header is repeated.`);
+  return values[0];
+}
+
+function isJsonMediaType(value: string | undefined): boolean {
+  if (value === undefined) return false;
+  const [type, ...params] = value.split(';').map((s) => s.trim().toLowerCase());
+  // RFC 8259 section 11: application/json has no parameters; a charset is tolerated when it is UTF-8.
+  return type === 'application/json' && params.every((p) => p === 'charset=utf-8' || p === 'charset="utf-8"');
+}
+
+/** True when the Origin names the host this request was sent to (Host, or X-Forwarded-Host set by a front proxy). */
+function sameHost(req: IncomingMessage, origin: string): boolean {
+  if (!URL.canParse(origin)) return false;
+  const host = new URL(origin).host.toLowerCase();
+  const candidates = [req.headers.host, req.headers['x-forwarded-host']].filter((h): h is string => typeof h === 'string');
+  return candidates.some((h) => h.split(',')[0]!.trim().toLowerCase() === host);
+}
+
+function hostName(req: IncomingMessage): string | undefined {
+  const host = req.headers.host;
+  if (typeof host !== 'string' || !URL.canParse(`http://${host}`)) return undefined;
+  const name = new URL(`http://${host}`).hostname;
+  return /^[a-z0-9.-]+$/i.test(name) ? name : undefined;
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}

@@ -1,0 +1,67 @@
+/**
+ * A per-client fixed-window request counter for the proxy.
+ *
+ * reference.md ("Shared shapes"): `429 RATE_LIMITED` carries a `Retry-After` header in seconds
+ * (RFC 9110 section 10.2.3); the proxy answers the same way when one client sends more than `max`
+ * requests within `windowMs`. Memory is bounded: windows that ended are swept on a timer, and when
+ * the table is full the oldest clients are dropped first (they lose their count, never gain a refusal).
+ *
+ * Deliberately does not: share counts between proxy instances (each instance limits on its own;
+ * put a shared limiter in front when that matters) or trust X-Forwarded-For (the integrator passes
+ * `clientIp` when the proxy sits behind a trusted reverse proxy).
+ */
+
+export interface RateLimitOptions {
+  windowMs: number;
+  max: number;
+}
+
+const MAX_CLIENTS = 100_000;
+
+export class RateLimiter {
+  readonly #windowMs: number;
+  readonly #max: number;
+  readonly #windows = new Map<string, { count: number; resetAt: number }>();
+  readonly #sweeper: NodeJS.Timeout;
+
+  constructor(options: RateLimitOptions) {
+    if (!(options.windowMs > 0) || !Number.isInteger(options.max) || options.max < 1) {
+      throw new TypeError('rateLimit needs windowMs > 0 and an integer max >= 1');
+    }
+    this.#windowMs = options.windowMs;
+    this.#max = options.max;
+    this.#sweeper = setInterval(() => this.#sweep(Date.now()), Math.max(1000, this.#windowMs)).unref();
+  }
+
+  /** Counts one request of `client`; returns the seconds to wait when it is over the limit. */
+  hit(client: string, now = Date.now()): { limited: false } | { limited: true; retryAfterSeconds: number } {
+    let w = this.#windows.get(client);
+    if (!w || w.resetAt <= now) {
+      if (w) this.#windows.delete(client);
+      if (this.#windows.size >= MAX_CLIENTS) this.#evict(now);
+      w = { count: 0, resetAt: now + this.#windowMs };
+      this.#windows.set(client, w);
+    }
+    w.count++;
+    if (w.count <= this.#max) return { limited: false };
+    return { limited: true, retryAfterSeconds: Math.max(1, Math.ceil((w.resetAt - now) / 1000)) };
+  }
+
+  close(): void {
+    clearInterval(this.#sweeper);
+    this.#windows.clear();
+  }
+
+  #sweep(now: number): void {
+    for (const [client, w] of this.#windows) if (w.resetAt <= now) this.#windows.delete(client);
+  }
+
+  #evict(now: number): void {
+    this.#sweep(now);
+    // Map iteration follows insertion order, so the first entries are the oldest windows.
+    for (const client of this.#windows.keys()) {
+      if (this.#windows.size < MAX_CLIENTS) break;
+      this.#windows.delete(client);
+    }
+  }
+}
