@@ -1,0 +1,105 @@
+/**
+ * An agent's own actions (api.md "GET {base_url}/agents/me/actions", reference.md "Agents"):
+ * an iterator over every cursor page, and a poller for approval decisions with exponential backoff.
+ *
+ * The agent's access token is passed per call and kept only in the closure of a running poller;
+ * it is never stored, logged or put into an error. Cursors are opaque (reference.md).
+ * Not here: approving actions (a platform-side, Basic-auth call the browser never makes).
+ */
+import { WalletError, isServiceError } from './errors.ts';
+import type { IterateAgentActionsOptions, WalletClient } from './client.ts';
+import type { AgentAction, AgentActionStatus } from './types.ts';
+
+/** Every action of the agent over all pages, in the service's order. */
+export function iterateAgentActions(
+  options: { client: WalletClient } & IterateAgentActionsOptions,
+): AsyncGenerator<AgentAction, void, undefined> {
+  const { client, ...rest } = options;
+  return client.iterateAgentActions(rest);
+}
+
+export interface PollAgentActionsOptions {
+  client: WalletClient;
+  agentToken: string;
+  status?: AgentActionStatus;
+  /** Stops the poller; the returned promise then resolves. Required: a poller must be stoppable. */
+  signal: AbortSignal;
+  /** Called with the full list on the first poll and whenever an action appears, leaves or changes. */
+  onChange: (actions: AgentAction[]) => void;
+  /** Called on a failed poll (the poller keeps going, backing off). 401 stops it (the token is no good). */
+  onError?: (error: unknown) => void;
+  /** First delay and the delay after a change. Default 2000 ms. */
+  minDelayMs?: number;
+  /** The backoff's ceiling. Default 60000 ms. */
+  maxDelayMs?: number;
+  /** Page size per request (1-100). */
+  limit?: number;
+}
+
+/** What makes two lists equal for the poller: each action's id, status and updatedAt, in order. */
+function fingerprint(actions: AgentAction[]): string {
+  return JSON.stringify(actions.map((a) => [a.id, a.status, a.updatedAt ?? '', a.rejectionReason ?? '', a.transaction?.status ?? '']));
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve();
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
+    signal.addEventListener('abort', done, { once: true });
+  });
+}
+
+/**
+ * Polls until `signal` aborts. The delay doubles after each unchanged or failed poll, from
+ * minDelayMs up to maxDelayMs, and falls back to minDelayMs after a change; a Retry-After
+ * (429/503) is honoured as a floor. Resolves on abort; rejects only on 401 (a bad or expired
+ * agent token: polling on would not help) or a malformed option.
+ */
+export async function pollAgentActions(options: PollAgentActionsOptions): Promise<void> {
+  const { client, agentToken, status, signal, onChange, onError } = options;
+  const minDelay = options.minDelayMs ?? 2000;
+  const maxDelay = options.maxDelayMs ?? 60000;
+  if (!(signal instanceof AbortSignal)) throw new WalletError('invalid_argument', 'signal must be an AbortSignal.');
+  if (typeof onChange !== 'function') throw new WalletError('invalid_argument', 'onChange must be a function.');
+  if (!(minDelay > 0) || !(maxDelay >= minDelay)) {
+    throw new WalletError('invalid_argument', 'minDelayMs must be > 0 and maxDelayMs >= minDelayMs.');
+  }
+
+  let last: string | undefined;
+  let delay = minDelay;
+  while (!signal.aborted) {
+    let wait = delay;
+    try {
+      const actions: AgentAction[] = [];
+      for await (const a of client.iterateAgentActions({
+        agentToken,
+        signal,
+        ...(status ? { status } : {}),
+        ...(options.limit ? { limit: options.limit } : {}),
+      })) {
+        actions.push(a);
+      }
+      const fp = fingerprint(actions);
+      if (fp !== last) {
+        last = fp;
+        delay = minDelay;
+        onChange(actions);
+      } else {
+        delay = Math.min(delay * 2, maxDelay);
+      }
+      wait = delay;
+    } catch (e) {
+      if (signal.aborted) return;
+      if (isServiceError(e) && e.status === 401) throw e;
+      onError?.(e);
+      delay = Math.min(delay * 2, maxDelay);
+      wait = isServiceError(e) && e.retryAfter !== undefined ? Math.max(delay, e.retryAfter * 1000) : delay;
+    }
+    await sleep(wait, signal);
+  }
+}

@@ -1,0 +1,187 @@
+/**
+ * Where session keys live between page loads (DESIGN.md "Security rules": session keys).
+ *
+ * A KeyStore keeps, per session, the session's metadata (StoredSession) and its key pair. Several
+ * accounts and several sessions per account coexist; `get(accountId)` answers the freshest one.
+ * The browser store is IndexedDB through idb-keyval, in a database of its own; private keys are
+ * stored as the non-extractable CryptoKey objects themselves (structured clone keeps them
+ * non-extractable), never as hex, never in localStorage. `memoryKeyStore()` serves Node and tests.
+ *
+ * Metadata and key are two records: if the key record is gone while the metadata is still there
+ * (storage partly evicted or cleared by another tab, or a browser that cannot persist CryptoKeys),
+ * `get` reports `key: undefined` so the caller can say "log in again" (WalletError 'key_missing').
+ *
+ * Not here: expiry decisions and deletion on expiry (session.ts), any crypto.
+ */
+import { createStore, delMany, entries, get as idbGet, setMany, type UseStore } from 'idb-keyval';
+import { WalletError } from './errors.ts';
+import type { CredentialType } from './types.ts';
+import type { KeyPair } from './p256.ts';
+
+export interface StoredSession {
+  accountId: string;
+  /** The AuthMethod id (`AuthMethod:<uuid>`) the session was obtained with. */
+  credentialId: string;
+  credentialType: CredentialType;
+  /** `Session:<uuid>` */
+  sessionId: string;
+  /** ISO 8601, from the service. */
+  expiresAt: string;
+  /** Compressed P-256 public key of the session key, hex (66 chars). */
+  publicKey: string;
+  /** ISO 8601: when the session was created (the service's createdAt, else the local time). */
+  createdAt: string;
+}
+
+export interface KeyStore {
+  /** Stores a session and its key (replacing a session with the same id). */
+  put(session: StoredSession, key: KeyPair): Promise<void>;
+  /**
+   * The freshest session of the account (latest expiresAt, then createdAt), with its key; `key`
+   * undefined means the key vanished. Undefined when the account has no stored session.
+   */
+  get(accountId: string): Promise<{ session: StoredSession; key: KeyPair | undefined } | undefined>;
+  /** Every stored session, all accounts. */
+  list(): Promise<StoredSession[]>;
+  /** Deletes one session and its key. */
+  delete(sessionId: string): Promise<void>;
+  /** Deletes every session of one account, or of all accounts. */
+  clear(accountId?: string): Promise<void>;
+}
+
+const SESSION_PREFIX = 'session:';
+const KEY_PREFIX = 'key:';
+
+function checkSession(session: StoredSession): void {
+  for (const f of ['accountId', 'credentialId', 'credentialType', 'sessionId', 'expiresAt', 'publicKey', 'createdAt'] as const) {
+    if (typeof session?.[f] !== 'string' || session[f].length === 0) {
+      throw new WalletError('invalid_argument', `session.${f} must be a non-empty string.`);
+    }
+  }
+}
+
+function checkKey(key: KeyPair): void {
+  if (!key || typeof key.privateKey !== 'object' || !(key.publicKey instanceof Uint8Array)) {
+    throw new WalletError('invalid_argument', 'key must be a KeyPair (a CryptoKey and its public key bytes).');
+  }
+  // A key that can be exported would defeat the store's purpose (DESIGN.md: extractable: false).
+  if (key.privateKey.extractable) {
+    throw new WalletError('invalid_argument', 'key.privateKey must be non-extractable.');
+  }
+}
+
+/** Orders by expiresAt, then createdAt, both descending (the freshest first). */
+function freshestFirst(a: StoredSession, b: StoredSession): number {
+  const e = Date.parse(b.expiresAt) - Date.parse(a.expiresAt);
+  if (e !== 0 && !Number.isNaN(e)) return e;
+  return Date.parse(b.createdAt) - Date.parse(a.createdAt) || 0;
+}
+
+/** A copy, so that callers cannot mutate what is stored (and structured clone matches). */
+function copySession(s: StoredSession): StoredSession {
+  const { accountId, credentialId, credentialType, sessionId, expiresAt, publicKey, createdAt } = s;
+  return { accountId, credentialId, credentialType, sessionId, expiresAt, publicKey, createdAt };
+}
+
+export interface IndexedDbKeyStoreOptions {
+  /** Default 'wallet-elements'. */
+  dbName?: string;
+  /** Default 'sessions'. */
+  storeName?: string;
+}
+
+/** The browser's key store: IndexedDB, a database of its own, CryptoKey objects stored as they are. */
+export function indexedDbKeyStore(options: IndexedDbKeyStoreOptions = {}): KeyStore {
+  if (typeof indexedDB === 'undefined') {
+    throw new WalletError('invalid_argument', 'IndexedDB is not available here; use memoryKeyStore() outside browsers.');
+  }
+  const store: UseStore = createStore(options.dbName ?? 'wallet-elements', options.storeName ?? 'sessions');
+
+  async function sessions(): Promise<StoredSession[]> {
+    const all = await entries<IDBValidKey, unknown>(store);
+    const out: StoredSession[] = [];
+    for (const [k, v] of all) if (typeof k === 'string' && k.startsWith(SESSION_PREFIX)) out.push(v as StoredSession);
+    return out;
+  }
+
+  return {
+    async put(session, key) {
+      checkSession(session);
+      checkKey(key);
+      // One transaction for both records: either both are written or neither.
+      await setMany(
+        [
+          [SESSION_PREFIX + session.sessionId, copySession(session)],
+          [KEY_PREFIX + session.sessionId, { privateKey: key.privateKey, publicKey: key.publicKey }],
+        ],
+        store,
+      );
+    },
+    async get(accountId) {
+      const mine = (await sessions()).filter((s) => s.accountId === accountId).sort(freshestFirst);
+      const session = mine[0];
+      if (!session) return undefined;
+      const stored = await idbGet<{ privateKey: CryptoKey; publicKey: Uint8Array }>(KEY_PREFIX + session.sessionId, store);
+      const key = stored && stored.privateKey && stored.publicKey instanceof Uint8Array ? { privateKey: stored.privateKey, publicKey: stored.publicKey } : undefined;
+      return { session, key };
+    },
+    async list() {
+      return (await sessions()).sort(freshestFirst);
+    },
+    async delete(sessionId) {
+      await delMany([SESSION_PREFIX + sessionId, KEY_PREFIX + sessionId], store);
+    },
+    async clear(accountId) {
+      const all = await entries<IDBValidKey, unknown>(store);
+      const doomed: IDBValidKey[] = [];
+      if (accountId === undefined) {
+        for (const [k] of all) doomed.push(k);
+      } else {
+        for (const [k, v] of all) {
+          if (typeof k === 'string' && k.startsWith(SESSION_PREFIX) && (v as StoredSession).accountId === accountId) {
+            const id = k.slice(SESSION_PREFIX.length);
+            doomed.push(k, KEY_PREFIX + id);
+          }
+        }
+      }
+      if (doomed.length) await delMany(doomed, store);
+    },
+  };
+}
+
+/** A key store in memory, for Node and for tests; the same contract as indexedDbKeyStore. */
+export function memoryKeyStore(): KeyStore & { /** Simulates eviction of one key (tests). */ dropKey(sessionId: string): void } {
+  const sessions = new Map<string, StoredSession>();
+  const keys = new Map<string, KeyPair>();
+  return {
+    async put(session, key) {
+      checkSession(session);
+      checkKey(key);
+      sessions.set(session.sessionId, copySession(session));
+      keys.set(session.sessionId, { privateKey: key.privateKey, publicKey: key.publicKey });
+    },
+    async get(accountId) {
+      const session = [...sessions.values()].filter((s) => s.accountId === accountId).sort(freshestFirst)[0];
+      if (!session) return undefined;
+      return { session: copySession(session), key: keys.get(session.sessionId) };
+    },
+    async list() {
+      return [...sessions.values()].map(copySession).sort(freshestFirst);
+    },
+    async delete(sessionId) {
+      sessions.delete(sessionId);
+      keys.delete(sessionId);
+    },
+    async clear(accountId) {
+      for (const [id, s] of sessions) {
+        if (accountId === undefined || s.accountId === accountId) {
+          sessions.delete(id);
+          keys.delete(id);
+        }
+      }
+    },
+    dropKey(sessionId) {
+      keys.delete(sessionId);
+    },
+  };
+}

@@ -1,0 +1,372 @@
+/**
+ * Login, refresh and logout flows of the Embedded Wallet (api.md "Credential endpoints",
+ * "Verify by credential type"; reference.md "Credentials", "Sessions"; DESIGN.md wire formats 2-7).
+ * This is what the login elements call; they never touch keys, fetch or IndexedDB themselves.
+ *
+ * - OTP (EMAIL_OTP, SMS_OTP): /challenge, verify the target bundle against the pinned signer BEFORE
+ *   encrypting anything, generate the non-extractable ECDSA session key, encrypt {code, public key}
+ *   to the target, verify leg 1 (202, a JWT to sign), stamp it with that same key, leg 2 -> session.
+ * - OAUTH: an ECDH receiver key; nonce = sha256 hex of its 130-char public key hex; the integrator's
+ *   `getIdToken(nonce)` supplies a fresh OIDC token; verify -> a bundle holding the session scalar,
+ *   imported at once as a non-extractable ECDSA key.
+ * - PASSKEY: an ECDH receiver key; /challenge with it; WebAuthn get over the hex challenge; verify
+ *   with Request-Id; decrypt as for OAUTH. Registration: proxy options, WebAuthn create, POST
+ *   /auth/credentials (signed with the current session when the account already has a credential).
+ * - refresh: a new ECDSA key, the refresh signed by the current key; logout: revoke upstream, delete.
+ *
+ * Deliberately not here: UI state (the elements' machines), the Basic credentials (proxy), logging.
+ * No secret (code, token, key, stamp) is ever put into an error, an event or a stored record.
+ */
+import { WalletError, isServiceError } from './errors.ts';
+import { bytesToHex, sha256Hex } from './encoding.ts';
+import { compressPublicKey, generateEncryptionKey, generateSigningKey, type KeyPair } from './p256.ts';
+import { keyStamper, type Stamper } from './stamp.ts';
+import { decryptExportEnvelope, encryptOtpBundle, importSessionKeyBundle, verifyTargetBundle, type ExportVerification } from './bundles.ts';
+import { createPasskey, getPasskeyAssertion } from './webauthn.ts';
+import type { WalletClient } from './client.ts';
+import type { KeyStore, StoredSession } from './keystore.ts';
+import type { AuthMethod, AuthMethodResponse, AuthSession, CreateCredentialRequest } from './types.ts';
+
+export interface WalletOptions {
+  client: WalletClient;
+  store: KeyStore;
+  /**
+   * Uncompressed hex of the key that signs OTP target bundles in this environment, pinned by the
+   * page: PRODUCTION_OTP_SIGNER, or SANDBOX_SIGNER_PUBLIC_KEY against the sandbox (bundles.ts).
+   */
+  otpSigner: string;
+  /** Clock for expiry decisions; defaults to Date.now. */
+  now?: () => number;
+  /** A session counts as expired this many ms before its expiresAt (clock skew). Default 5000. */
+  expiryMarginMs?: number;
+}
+
+export interface SignalOption {
+  signal?: AbortSignal;
+}
+
+/** A started OTP login: the code was sent; `submit` may be called again after a wrong code. */
+export interface OtpLogin {
+  accountId: string;
+  credentialId: string;
+  type: 'EMAIL_OTP' | 'SMS_OTP';
+  /** The challenge answer documents no expiry; present only if the service sends one. */
+  expiresAt?: string;
+  /** Encrypts the code to the verified target and completes both verify legs. */
+  submit(code: string, options?: SignalOption): Promise<StoredSession>;
+}
+
+export interface SessionChange {
+  type: 'logged-in' | 'refreshed' | 'logged-out';
+  accountId: string;
+  /** The new session (logged-in, refreshed); absent on logged-out. */
+  session?: StoredSession;
+}
+
+export interface Wallet {
+  /** EMAIL_OTP / SMS_OTP: requests a code and verifies the target bundle; see OtpLogin. */
+  startOtpLogin(options: { credentialId: string } & SignalOption): Promise<OtpLogin>;
+  /** OAUTH: `getIdToken(nonce)` must return a fresh OIDC token whose nonce claim is `nonce`. */
+  loginWithOAuth(
+    options: { credentialId: string; getIdToken: (nonce: string, options: SignalOption) => Promise<string> } & SignalOption,
+  ): Promise<StoredSession>;
+  /** PASSKEY: WebAuthn get through the browser (mediation 'conditional' for autofill). */
+  loginWithPasskey(options: { credentialId: string; mediation?: 'conditional' } & SignalOption): Promise<StoredSession>;
+  /** Adds a passkey to the account; needs a live session when the account already has a credential. */
+  registerPasskey(options: { accountId: string; nickname: string } & SignalOption): Promise<AuthMethod>;
+  /** Adds any credential (e.g. OAUTH with its token), signed by the current session when one is needed. */
+  addCredential(body: CreateCredentialRequest, options?: SignalOption): Promise<AuthMethodResponse>;
+  /** A new session with a new key, signed by the current key; the old local record is deleted. */
+  refresh(accountId: string, options?: SignalOption): Promise<StoredSession>;
+  /** Revokes the account's stored sessions upstream (404 counts as done) and deletes them locally. */
+  logout(accountId: string, options?: SignalOption): Promise<void>;
+  /** The live session of the account, or undefined; throws WalletError('key_missing') if its key vanished. */
+  current(accountId: string): Promise<StoredSession | undefined>;
+  /** A Stamper over the live session's key; WalletError 'session_expired' or 'key_missing' otherwise. */
+  stamper(accountId: string): Promise<Stamper>;
+  /** Exports the wallet's recovery phrase through a fresh receiver key; returns the plaintext. */
+  exportRecoveryPhrase(accountId: string, verification: ExportVerification, options?: SignalOption): Promise<string>;
+  /** Session changes made through this object (login, refresh, logout). Returns the unsubscribe. */
+  subscribe(listener: (change: SessionChange) => void): () => void;
+}
+
+const HEX_UNCOMPRESSED = /^04[0-9a-f]{128}$/;
+
+function throwIfAborted(signal: AbortSignal | undefined): void {
+  if (signal?.aborted) throw new WalletError('aborted', 'The login was aborted.', { cause: signal.reason });
+}
+
+function sig(signal: AbortSignal | undefined): { signal?: AbortSignal } {
+  return signal ? { signal } : {};
+}
+
+export function createWallet(options: WalletOptions): Wallet {
+  const { client, store } = options;
+  if (!client || !store) throw new WalletError('invalid_argument', 'createWallet needs a client and a store.');
+  if (typeof options.otpSigner !== 'string' || !HEX_UNCOMPRESSED.test(options.otpSigner)) {
+    throw new WalletError('invalid_argument', 'otpSigner must be the uncompressed hex public key of the trusted OTP bundle signer.');
+  }
+  const otpSigner = options.otpSigner;
+  const now = options.now ?? Date.now;
+  const margin = options.expiryMarginMs ?? 5000;
+  const listeners = new Set<(change: SessionChange) => void>();
+  // One flow at a time per account for the calls that replace or remove its key.
+  const locks = new Map<string, Promise<unknown>>();
+
+  function emit(change: SessionChange): void {
+    for (const l of [...listeners]) {
+      try {
+        l(change);
+      } catch {
+        // A listener's failure is its own; the flow already succeeded.
+      }
+    }
+  }
+
+  function serialized<T>(accountId: string, run: () => Promise<T>): Promise<T> {
+    const prev = locks.get(accountId) ?? Promise.resolve();
+    const next = prev.then(run, run);
+    const tail = next.catch(() => undefined);
+    locks.set(accountId, tail);
+    void tail.then(() => {
+      if (locks.get(accountId) === tail) locks.delete(accountId);
+    });
+    return next;
+  }
+
+  function isLive(s: StoredSession): boolean {
+    return now() < Date.parse(s.expiresAt) - margin;
+  }
+
+  async function save(session: AuthSession, credentialId: string, key: KeyPair): Promise<StoredSession> {
+    const stored: StoredSession = {
+      accountId: session.accountId,
+      credentialId,
+      credentialType: session.type,
+      sessionId: session.id,
+      expiresAt: session.expiresAt,
+      publicKey: bytesToHex(compressPublicKey(key.publicKey)),
+      createdAt: session.createdAt && !Number.isNaN(Date.parse(session.createdAt)) ? session.createdAt : new Date(now()).toISOString(),
+    };
+    await store.put(stored, key);
+    return stored;
+  }
+
+  /** The live session and its key, or the WalletError that says why there is none. */
+  async function live(accountId: string): Promise<{ session: StoredSession; key: KeyPair }> {
+    const found = await store.get(accountId);
+    if (!found) {
+      throw new WalletError('session_expired', 'There is no session for this wallet on this device. Log in to continue.');
+    }
+    if (!isLive(found.session)) {
+      await store.delete(found.session.sessionId);
+      // An older record may still be live (another login); otherwise report the expiry.
+      const other = await store.get(accountId);
+      if (other && isLive(other.session)) return live(accountId);
+      throw new WalletError('session_expired', 'Your session has expired. Log in again to continue.');
+    }
+    if (!found.key) {
+      // The record outlived its key (storage evicted or cleared): unusable, and said so.
+      await store.delete(found.session.sessionId);
+      throw new WalletError('key_missing', "This device no longer holds your session key (the browser cleared its storage). Log in again.");
+    }
+    return { session: found.session, key: found.key };
+  }
+
+  /** Decrypts an OAUTH/PASSKEY session key bundle to a non-extractable ECDSA key, scalar wiped (wire format 4). */
+  const sessionKeyFrom = importSessionKeyBundle;
+
+  const wallet: Wallet = {
+    async startOtpLogin({ credentialId, signal }) {
+      const challenge = await client.requestOtpChallenge(credentialId, sig(signal));
+      // DESIGN.md security rules: the target is trusted only once its signer is the pinned key.
+      const targetPublic = await verifyTargetBundle(challenge.otpEncryptionTargetBundle, otpSigner);
+      const type = challenge.type as 'EMAIL_OTP' | 'SMS_OTP';
+      const login: OtpLogin = {
+        accountId: challenge.accountId,
+        credentialId: challenge.id,
+        type,
+        async submit(code, submitOptions = {}) {
+          const s = submitOptions.signal;
+          if (typeof code !== 'string' || !/^[0-9A-Za-z]{1,64}$/.test(code.trim())) {
+            throw new WalletError('invalid_argument', 'Enter the code you received.');
+          }
+          throwIfAborted(s);
+          // Wire format 3: the key named in the bundle signs leg 2 and becomes the session key, so
+          // it is born non-extractable. A fresh key per attempt: a refused attempt's key is dropped.
+          const key = await generateSigningKey();
+          const encryptedOtpBundle = await encryptOtpBundle({ otpCode: code.trim(), targetPublic, clientPublicKey: key.publicKey });
+          const session = await client.verifyOtp(credentialId, { type, encryptedOtpBundle }, { stamper: keyStamper(key), ...sig(s) });
+          const stored = await save(session, credentialId, key);
+          emit({ type: 'logged-in', accountId: stored.accountId, session: stored });
+          return stored;
+        },
+      };
+      return login;
+    },
+
+    async loginWithOAuth({ credentialId, getIdToken, signal }) {
+      if (typeof getIdToken !== 'function') throw new WalletError('invalid_argument', 'getIdToken must be a function.');
+      const receiver = await generateEncryptionKey();
+      const clientPublicKey = bytesToHex(receiver.publicKey);
+      // Wire format 5: the token is bound to this receiver key through its nonce.
+      const nonce = await sha256Hex(clientPublicKey);
+      const oidcToken = await getIdToken(nonce, sig(signal));
+      if (typeof oidcToken !== 'string' || oidcToken.split('.').length !== 3) {
+        throw new WalletError('invalid_argument', 'getIdToken must return an OIDC ID token (a JWT).');
+      }
+      throwIfAborted(signal);
+      const session = await client.verifyOAuth(credentialId, { oidcToken, clientPublicKey }, sig(signal));
+      const key = await sessionKeyFrom(session.encryptedSessionSigningKey, receiver);
+      const stored = await save(session, credentialId, key);
+      emit({ type: 'logged-in', accountId: stored.accountId, session: stored });
+      return stored;
+    },
+
+    async loginWithPasskey({ credentialId, signal, mediation }) {
+      const receiver = await generateEncryptionKey();
+      const clientPublicKey = bytesToHex(receiver.publicKey);
+      const challenge = await client.requestPasskeyChallenge(credentialId, clientPublicKey, sig(signal));
+      const assertion = await getPasskeyAssertion({
+        credentialId: challenge.credentialId,
+        challenge: challenge.challenge,
+        ...(mediation ? { mediation } : {}),
+        ...sig(signal),
+      });
+      const session = await client.verifyPasskey(credentialId, { assertion, requestId: challenge.requestId }, sig(signal));
+      const key = await sessionKeyFrom(session.encryptedSessionSigningKey, receiver);
+      const stored = await save(session, credentialId, key);
+      emit({ type: 'logged-in', accountId: stored.accountId, session: stored });
+      return stored;
+    },
+
+    async registerPasskey({ accountId, nickname, signal }) {
+      if (typeof nickname !== 'string' || nickname.trim().length < 1 || nickname.length > 100) {
+        throw new WalletError('invalid_argument', 'nickname must be 1 to 100 characters.');
+      }
+      const existing = await client.listCredentials(accountId, sig(signal));
+      // Find out before the ceremony whether a signature will be needed, so the user is not asked
+      // for a passkey only to be told to log in afterwards.
+      let stamper: Stamper | undefined;
+      if (existing.length > 0) {
+        try {
+          stamper = await wallet.stamper(accountId);
+        } catch (e) {
+          if (e instanceof WalletError && e.code === 'key_missing') throw e;
+          throw new WalletError(
+            'session_expired',
+            'Log in to this wallet first: adding a passkey to a wallet that already has a login needs a signature from an active session.',
+            { cause: e },
+          );
+        }
+      }
+      const optionsJSON = await client.webauthnRegistrationOptions(accountId, sig(signal));
+      const attestation = await createPasskey({
+        optionsJSON,
+        excludeCredentialIds: existing.filter((c) => c.type === 'PASSKEY' && c.credentialId).map((c) => c.credentialId as string),
+        ...sig(signal),
+      });
+      return client.createCredential(
+        { type: 'PASSKEY', accountId, nickname: nickname.trim(), challenge: optionsJSON.challenge, attestation },
+        { ...(stamper ? { stamper } : {}), ...sig(signal) },
+      );
+    },
+
+    async addCredential(body, addOptions = {}) {
+      let stamper: Stamper | undefined;
+      try {
+        stamper = await wallet.stamper(body.accountId);
+      } catch (e) {
+        // No live session: fine for an account without credentials (201); a 202 then says why.
+        if (!(e instanceof WalletError) || (e.code !== 'session_expired' && e.code !== 'key_missing')) throw e;
+      }
+      return client.createCredential(body, { ...(stamper ? { stamper } : {}), ...sig(addOptions.signal) });
+    },
+
+    refresh(accountId, refreshOptions = {}) {
+      return serialized(accountId, async () => {
+        const { session: old, key: oldKey } = await live(accountId);
+        const key = await generateSigningKey();
+        const next = await client.refreshSession(old.sessionId, bytesToHex(key.publicKey), {
+          stamper: keyStamper(oldKey),
+          ...sig(refreshOptions.signal),
+        });
+        // reference.md allows the answer to carry encryptedSessionSigningKey. We never accept it:
+        // the clientPublicKey we sent is an ECDSA signing key, so a bundle sealed to it cannot be
+        // opened (HPKE needs an ECDH key, and WebCrypto binds a key to one algorithm), and taking a
+        // service-chosen key would break the rule that the session key is born in this browser.
+        if (next.encryptedSessionSigningKey !== undefined) {
+          throw new WalletError('unexpected_response', 'The refreshed session came with a service-chosen key; log in again instead.');
+        }
+        if (next.accountId !== old.accountId) {
+          throw new WalletError('unexpected_response', 'The refreshed session belongs to another account.');
+        }
+        const stored = await save(next, old.credentialId, key);
+        await store.delete(old.sessionId);
+        emit({ type: 'refreshed', accountId, session: stored });
+        return stored;
+      });
+    },
+
+    logout(accountId, logoutOptions = {}) {
+      return serialized(accountId, async () => {
+        const signal = logoutOptions.signal;
+        let failure: unknown;
+        try {
+          const { key } = await live(accountId);
+          const stamper = keyStamper(key);
+          // Revoke every stored live session of the account; any active session may sign
+          // (reference.md "Sessions"), the current one included.
+          const mine = (await store.list()).filter((s) => s.accountId === accountId && isLive(s));
+          for (const s of mine) {
+            try {
+              await client.revokeSession(s.sessionId, { stamper, ...sig(signal) });
+            } catch (e) {
+              // 404: unknown, expired or already revoked: done (reference.md).
+              if (!isServiceError(e) || e.status !== 404) throw e;
+            }
+          }
+        } catch (e) {
+          // No live session or no key: nothing can be revoked from here; the local records still go.
+          if (!(e instanceof WalletError && (e.code === 'session_expired' || e.code === 'key_missing'))) failure = e;
+        } finally {
+          // Keys are deleted even if the service could not be reached: this device is logged out.
+          await store.clear(accountId);
+          emit({ type: 'logged-out', accountId });
+        }
+        if (failure) throw failure;
+      });
+    },
+
+    async current(accountId) {
+      try {
+        return (await live(accountId)).session;
+      } catch (e) {
+        if (e instanceof WalletError && e.code === 'session_expired') return undefined;
+        throw e;
+      }
+    },
+
+    async stamper(accountId) {
+      const { key, session } = await live(accountId);
+      const inner = keyStamper(key);
+      return {
+        publicKey: session.publicKey,
+        stamp: (payload: string) => inner.stamp(payload),
+      };
+    },
+
+    async exportRecoveryPhrase(accountId, verification, exportOptions = {}) {
+      const stamper = await wallet.stamper(accountId);
+      const receiver = await generateEncryptionKey();
+      const res = await client.exportWallet(accountId, bytesToHex(receiver.publicKey), { stamper, ...sig(exportOptions.signal) });
+      return decryptExportEnvelope(res.encryptedWalletCredentials, receiver, verification);
+    },
+
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+  };
+  return wallet;
+}
