@@ -1,0 +1,189 @@
+/**
+ * Size measurement: each entry is bundled the way an integrator's production build would bundle
+ * it (esbuild: bundle, minify, ESM, target es2022, platform browser, `NODE_ENV=production`) and
+ * gzipped with node:zlib at level 9. Our figures INCLUDE lit and every other runtime dependency,
+ * so they compare with the alternatives' figures, which include theirs.
+ *
+ * Used by `npm run bench` (beside the alternatives) and by `scripts/size-check.ts` (budgets only).
+ * It deliberately measures from source through one bundler with one set of options, not from
+ * `dist/`, so the figure does not depend on a previous build.
+ */
+import { build, type Metafile } from 'esbuild';
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+
+export const ROOT = new URL('..', import.meta.url).pathname.replace(/\/$/, '');
+
+/** 1 KB = 1000 bytes throughout the reports. */
+export const KB = 1000;
+
+/** Budgets in gzip bytes (the product's promise; a size check fails above them). */
+export const BUDGETS: Readonly<Record<string, number>> = {
+  'wallet-elements (all)': 25 * KB,
+  '<card-reveal>': 9 * KB,
+};
+
+export interface SizeEntry {
+  name: string;
+  /** Who it belongs to: ours, or an alternative an integrator would otherwise pick. */
+  group: 'ours' | 'alternative' | 'reference';
+  /** ESM source handed to esbuild as stdin (imports resolve from the repository root). */
+  contents: string;
+  note?: string;
+}
+
+export interface SizeResult {
+  name: string;
+  group: SizeEntry['group'];
+  minified: number;
+  gzip: number;
+  budget?: number;
+  note?: string;
+  /** Bytes in the minified output per package or per our own module, largest first. */
+  heaviest: Array<{ module: string; bytes: number }>;
+}
+
+/** Element tags that have an entry point `src/elements/<tag>/index.ts`. */
+export function elementTags(): string[] {
+  const dir = join(ROOT, 'src/elements');
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir, { withFileTypes: true })
+    .filter((d) => d.isDirectory() && existsSync(join(dir, d.name, 'index.ts')))
+    .map((d) => d.name)
+    .sort();
+}
+
+/** Our entries: the whole library, the core alone, and each element alone. */
+export function ourEntries(): SizeEntry[] {
+  const entries: SizeEntry[] = [];
+  if (existsSync(join(ROOT, 'src/index.ts'))) {
+    entries.push({
+      name: 'wallet-elements (all)',
+      group: 'ours',
+      // `export *` keeps every element and every core export alive, as a CDN user gets them.
+      contents: `export * from './src/index.ts';`,
+      note: 'every element and the core, lit included',
+    });
+  }
+  if (existsSync(join(ROOT, 'src/core/index.ts'))) {
+    entries.push({ name: 'core', group: 'ours', contents: `export * from './src/core/index.ts';`, note: 'no lit' });
+  }
+  for (const tag of elementTags()) {
+    entries.push({ name: `<${tag}>`, group: 'ours', contents: `export * from './src/elements/${tag}/index.ts';`, note: 'lit included' });
+  }
+  return entries;
+}
+
+/** What an integrator would otherwise install, and the building blocks for scale. */
+export function alternativeEntries(): SizeEntry[] {
+  return [
+    {
+      name: '@teamhanko/hanko-elements (register + <hanko-auth>)',
+      group: 'alternative',
+      contents: `import { register } from '@teamhanko/hanko-elements'; export const r = register;`,
+    },
+    {
+      name: '@turnkey/sdk-browser (Turnkey)',
+      group: 'alternative',
+      contents: `export { Turnkey } from '@turnkey/sdk-browser';`,
+      note: 'viem, an optional peer, left out',
+    },
+    {
+      name: '@turnkey/indexed-db-stamper',
+      group: 'alternative',
+      contents: `export { IndexedDbStamper } from '@turnkey/indexed-db-stamper';`,
+    },
+    { name: 'lit (LitElement, html, css)', group: 'reference', contents: `export { LitElement, html, css } from 'lit';` },
+    {
+      name: '@simplewebauthn/browser',
+      group: 'reference',
+      contents: `export { startRegistration, startAuthentication, browserSupportsWebAuthn } from '@simplewebauthn/browser';`,
+    },
+    { name: '@noble/curves p256', group: 'reference', contents: `export { p256 } from '@noble/curves/nist.js';` },
+    {
+      name: '@hpke/core (P-256 suite)',
+      group: 'reference',
+      contents: `export { CipherSuite, DhkemP256HkdfSha256, HkdfSha256, Aes256Gcm } from '@hpke/core';`,
+    },
+  ];
+}
+
+/** The package (or, for our code, the source file) an input path belongs to. */
+function moduleOf(input: string): string {
+  const nm = input.lastIndexOf('node_modules/');
+  if (nm === -1) return input;
+  const rest = input.slice(nm + 'node_modules/'.length).split('/');
+  return rest[0]!.startsWith('@') ? `${rest[0]}/${rest[1]}` : rest[0]!;
+}
+
+export function heaviestModules(metafile: Metafile): Array<{ module: string; bytes: number }> {
+  const totals = new Map<string, number>();
+  for (const output of Object.values(metafile.outputs)) {
+    for (const [input, { bytesInOutput }] of Object.entries(output.inputs)) {
+      const key = moduleOf(input);
+      totals.set(key, (totals.get(key) ?? 0) + bytesInOutput);
+    }
+  }
+  return [...totals].map(([module, bytes]) => ({ module, bytes })).sort((a, b) => b.bytes - a.bytes);
+}
+
+/** Bundles one entry for production and returns its minified and gzip sizes. */
+export async function measure(entry: SizeEntry): Promise<SizeResult> {
+  const result = await build({
+    stdin: { contents: entry.contents, resolveDir: ROOT, loader: 'ts', sourcefile: `${entry.name}.ts` },
+    bundle: true,
+    minify: true,
+    format: 'esm',
+    target: 'es2022',
+    platform: 'browser',
+    write: false,
+    metafile: true,
+    logLevel: 'silent',
+    legalComments: 'none',
+    tsconfig: join(ROOT, 'tsconfig.json'),
+    define: { 'process.env.NODE_ENV': '"production"' },
+    // Optional peers of the alternatives that are not installed; stated in the report.
+    external: ['viem', 'viem/*'],
+  });
+  const code = result.outputFiles[0]!.contents;
+  return {
+    name: entry.name,
+    group: entry.group,
+    minified: code.length,
+    gzip: gzipSync(code, { level: 9 }).length,
+    budget: BUDGETS[entry.name],
+    note: entry.note,
+    heaviest: heaviestModules(result.metafile).slice(0, 12),
+  };
+}
+
+export async function measureAll(entries: SizeEntry[]): Promise<SizeResult[]> {
+  const results: SizeResult[] = [];
+  for (const entry of entries) results.push(await measure(entry));
+  return results;
+}
+
+export function formatKB(bytes: number): string {
+  return `${(bytes / KB).toFixed(1)} KB`;
+}
+
+/** Budgets exceeded, with what is heavy in each offending bundle. */
+export function budgetFailures(results: SizeResult[]): string[] {
+  const failures: string[] = [];
+  for (const name of Object.keys(BUDGETS)) {
+    const r = results.find((x) => x.name === name);
+    if (!r) {
+      failures.push(`${name}: entry missing, cannot check its budget of ${formatKB(BUDGETS[name]!)}`);
+      continue;
+    }
+    if (r.budget !== undefined && r.gzip > r.budget) {
+      const heavy = r.heaviest
+        .slice(0, 6)
+        .map((h) => `${h.module} ${h.bytes} B min`)
+        .join(', ');
+      failures.push(`${name}: ${r.gzip} B gzip exceeds its budget of ${r.budget} B (heaviest: ${heavy})`);
+    }
+  }
+  return failures;
+}

@@ -1,0 +1,25 @@
+/**
+ * Size budgets (`npm run size`): bundles the whole library and each element for production
+ * (esbuild, minified, lit included) and exits non-zero when a gzip budget of bench/size.ts is
+ * exceeded, naming the heaviest modules of the offending bundle (from esbuild's metafile).
+ *
+ * It does not measure the alternatives; `npm run bench` does, side by side.
+ */
+import { budgetFailures, formatKB, measureAll, ourEntries } from '../bench/size.ts';
+
+const entries = ourEntries();
+if (entries.length === 0) {
+  console.error('size-check: no entry points found (src/index.ts, src/elements/<tag>/index.ts)');
+  process.exit(1);
+}
+const results = await measureAll(entries);
+for (const r of results) {
+  const budget = r.budget === undefined ? '' : ` (budget ${formatKB(r.budget)}, ${((100 * r.gzip) / r.budget).toFixed(0)}%)`;
+  console.log(`${r.name.padEnd(28)} ${formatKB(r.minified).padStart(10)} min ${formatKB(r.gzip).padStart(9)} gzip${budget}`);
+}
+const failures = budgetFailures(results);
+if (failures.length > 0) {
+  for (const f of failures) console.error(`size budget exceeded: ${f}`);
+  process.exit(1);
+}
+console.log('size budgets met');
