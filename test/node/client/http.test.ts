@@ -1,0 +1,169 @@
+/**
+ * The client's HTTP layer and shape checks against a real HTTP server on loopback: how answers map
+ * to ServiceError / WalletError (src/core/client.ts header), and what goes out on the wire.
+ */
+import { describe, it, before, after, beforeEach } from 'node:test';
+import assert from 'node:assert/strict';
+import { createServer } from 'node:net';
+import { createClient } from '../../../src/core/client.ts';
+import { ServiceError, WalletError } from '../../../src/core/errors.ts';
+import { startScriptedServer, type ScriptedServer } from './scripted-server.ts';
+
+async function walletError(p: Promise<unknown>, code: string): Promise<WalletError> {
+  const e = await p.then(
+    () => assert.fail('expected a rejection'),
+    (x: unknown) => x,
+  );
+  assert.ok(e instanceof WalletError, `expected WalletError(${code}), got ${String(e)}`);
+  assert.equal(e.code, code);
+  return e;
+}
+
+const session = (over: Record<string, unknown> = {}) => ({
+  id: 'Session:6b3c5c8e-7a43-4a77-9bd8-2f0f2a1f7c11',
+  accountId: 'InternalAccount:6b3c5c8e-7a43-4a77-9bd8-2f0f2a1f7c12',
+  type: 'OAUTH',
+  nickname: 'a@b.c',
+  createdAt: new Date().toISOString(),
+  updatedAt: new Date().toISOString(),
+  expiresAt: new Date(Date.now() + 900_000).toISOString(),
+  ...over,
+});
+
+describe('client HTTP layer', () => {
+  let server: ScriptedServer;
+  before(async () => {
+    server = await startScriptedServer();
+  });
+  after(() => server.close());
+  beforeEach(() => {
+    server.requests.length = 0;
+  });
+
+  it('maps an error body to ServiceError with status, code, message, details and Retry-After', async () => {
+    server.setScript(() => ({
+      status: 429,
+      headers: { 'retry-after': '7' },
+      body: { status: 429, code: 'RATE_LIMITED', message: 'Slow down.', details: { limit: 5 } },
+    }));
+    const client = createClient({ baseUrl: server.url });
+    const e = await client.listCredentials('InternalAccount:x').catch((x: unknown) => x);
+    assert.ok(e instanceof ServiceError);
+    assert.equal(e.status, 429);
+    assert.equal(e.code, 'RATE_LIMITED');
+    assert.equal(e.message, 'Slow down.');
+    assert.deepEqual(e.details, { limit: 5 });
+    assert.equal(e.retryAfter, 7);
+  });
+
+  it('keeps the HTTP status when an error answer has no error body', async () => {
+    server.setScript(() => ({ status: 502, body: '<html>Bad gateway</html>', headers: { 'content-type': 'text/html' } }));
+    const e = await createClient({ baseUrl: server.url }).getDelegatedKey('DelegatedKey:1').catch((x: unknown) => x);
+    assert.ok(e instanceof ServiceError);
+    assert.equal(e.status, 502);
+    assert.ok(!e.message.includes('<html>'));
+  });
+
+  it('reads an HTTP-date Retry-After as seconds from now', async () => {
+    server.setScript(() => ({
+      status: 503,
+      headers: { 'retry-after': new Date(Date.now() + 30_000).toUTCString() },
+      body: { status: 503, code: 'UNAVAILABLE', message: 'Later.' },
+    }));
+    const e = (await createClient({ baseUrl: server.url }).listSessions('InternalAccount:x').catch((x: unknown) => x)) as ServiceError;
+    assert.ok(e.retryAfter !== undefined && e.retryAfter >= 28 && e.retryAfter <= 31, String(e.retryAfter));
+  });
+
+  it('says network when nothing listens', async () => {
+    const probe = createServer();
+    await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
+    const port = (probe.address() as { port: number }).port;
+    await new Promise<void>((r) => probe.close(() => r()));
+    await walletError(createClient({ baseUrl: `http://127.0.0.1:${port}/api` }).listCredentials('InternalAccount:x'), 'network');
+  });
+
+  it('says aborted when the signal aborts a slow answer', async () => {
+    server.setScript(() => ({ status: 200, body: { data: [] }, delayMs: 2000 }));
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 50);
+    const started = Date.now();
+    await walletError(createClient({ baseUrl: server.url }).listCredentials('InternalAccount:x', { signal: controller.signal }), 'aborted');
+    assert.ok(Date.now() - started < 1500);
+  });
+
+  it('says unexpected_response for a 2xx that is not JSON or not of the documented shape', async () => {
+    const client = createClient({ baseUrl: server.url });
+    server.setScript(() => ({ status: 200, body: 'ok', headers: { 'content-type': 'text/plain' } }));
+    await walletError(client.listCredentials('InternalAccount:x'), 'unexpected_response');
+    server.setScript(() => ({ status: 200, body: { items: [] } }));
+    await walletError(client.listCredentials('InternalAccount:x'), 'unexpected_response');
+    server.setScript(() => ({ status: 200, body: session({ encryptedSessionSigningKey: undefined }) }));
+    await walletError(
+      client.verifyOAuth('AuthMethod:1', { oidcToken: 'a.b.c', clientPublicKey: '04' + 'a'.repeat(128) }),
+      'unexpected_response',
+    );
+    server.setScript(() => ({ status: 200, body: session({ id: 'AuthMethod:1', encryptedSessionSigningKey: 'x' }) }));
+    await walletError(
+      client.verifyOAuth('AuthMethod:1', { oidcToken: 'a.b.c', clientPublicKey: '04' + 'a'.repeat(128) }),
+      'unexpected_response',
+    );
+    server.setScript(() => ({ status: 200, body: { data: [], hasMore: true } }));
+    await walletError(client.listAgentActions({ agentToken: 't' }), 'unexpected_response');
+    server.setScript(() => ({ status: 200, body: { panEmbedUrl: 'not a url', expiresAt: new Date().toISOString() } }));
+    await walletError(client.revealCard('Card:1'), 'unexpected_response');
+  });
+
+  it('sends ids as path segments with their colon, the agent token as Bearer, and bodyless writes marked', async () => {
+    server.setScript((req) =>
+      req.path.startsWith('/api/agents')
+        ? { status: 200, body: { data: [], hasMore: false, totalCount: 0 } }
+        : { status: 204 },
+    );
+    const client = createClient({ baseUrl: server.url + '/api/', headers: { 'X-Custom': '1' } });
+    await client.revokeDelegatedKey('DelegatedKey:1f0e');
+    await client.listAgentActions({ agentToken: 'tok-123', status: 'APPROVED', limit: 5, cursor: 'c/+=' });
+    const [del, list] = server.requests;
+    assert.equal(del!.method, 'DELETE');
+    assert.equal(del!.path, '/api/auth/delegated-keys/DelegatedKey:1f0e');
+    assert.equal(del!.headers['x-requested-with'], 'wallet-elements');
+    assert.equal(del!.headers['x-custom'], '1');
+    assert.equal(del!.headers.authorization, undefined);
+    assert.equal(list!.path, '/api/agents/me/actions?status=APPROVED&limit=5&cursor=c%2F%2B%3D');
+    assert.equal(list!.headers.authorization, 'Bearer tok-123');
+  });
+
+  it('percent-encodes a path id so that it cannot change the path', async () => {
+    const client = createClient({ baseUrl: server.url });
+    server.setScript(() => ({ status: 200, body: {} }));
+    await client.getDelegatedKey('../cards/Card:1').catch(() => undefined);
+    assert.equal(server.requests[0]?.path, '/auth/delegated-keys/..%2Fcards%2FCard:1');
+  });
+
+  it('iterates agent actions over cursor pages and refuses a cursor loop', async () => {
+    const action = (n: number) => ({
+      id: `AgentAction:${n}`,
+      agentId: 'Agent:1',
+      customerId: 'Customer:1',
+      platformCustomerId: 'p',
+      status: 'PENDING_APPROVAL',
+      type: 'EXECUTE_QUOTE',
+      createdAt: '2026-01-01T00:00:00Z',
+      updatedAt: '2026-01-01T00:00:00Z',
+    });
+    server.setScript((req) => {
+      const cursor = new URL(req.path, 'http://x').searchParams.get('cursor');
+      if (!cursor) return { status: 200, body: { data: [action(1), action(2)], hasMore: true, nextCursor: 'p2', totalCount: 3 } };
+      return { status: 200, body: { data: [action(3)], hasMore: false, totalCount: 3 } };
+    });
+    const client = createClient({ baseUrl: server.url });
+    const ids: string[] = [];
+    for await (const a of client.iterateAgentActions({ agentToken: 't', limit: 2 })) ids.push(a.id);
+    assert.deepEqual(ids, ['AgentAction:1', 'AgentAction:2', 'AgentAction:3']);
+
+    server.setScript(() => ({ status: 200, body: { data: [action(1)], hasMore: true, nextCursor: 'same' } }));
+    const loop = (async () => {
+      for await (const _ of client.iterateAgentActions({ agentToken: 't' })) void _;
+    })();
+    await walletError(loop, 'unexpected_response');
+  });
+});

@@ -1,0 +1,257 @@
+/**
+ * The signed retry (api.md "Signed-retry pattern (shared)", DESIGN.md wire format 7) against a real
+ * HTTP server on loopback whose answers each test scripts, with real stamps checked by verifyStamp.
+ */
+import { describe, it, before, after, beforeEach } from 'node:test';
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { createHttp } from '../../../src/core/client.ts';
+import { sendSigned, parseChallenge } from '../../../src/core/signed-retry.ts';
+import { generateSigningKey, type KeyPair } from '../../../src/core/p256.ts';
+import { keyStamper, verifyStamp, type Stamper } from '../../../src/core/stamp.ts';
+import { ServiceError, WalletError } from '../../../src/core/errors.ts';
+import { startScriptedServer, type ScriptedServer, type SeenRequest } from './scripted-server.ts';
+
+const inMinutes = (m: number) => new Date(Date.now() + m * 60_000).toISOString();
+const ago = (s: number) => new Date(Date.now() - s * 1000).toISOString();
+const rid = () => `Request:${randomUUID()}`;
+
+function challenge(payloadToSign: string, requestId = rid(), expiresAt = inMinutes(5)) {
+  return { status: 202, body: { payloadToSign, requestId, expiresAt, type: 'EMAIL_OTP' } };
+}
+
+/** Counts calls, to show what was (not) signed. */
+function countingStamper(inner: Stamper): Stamper & { payloads: string[] } {
+  const payloads: string[] = [];
+  return {
+    payloads,
+    publicKey: inner.publicKey,
+    stamp(p) {
+      payloads.push(p);
+      return inner.stamp(p);
+    },
+  };
+}
+
+async function expectWalletError(p: Promise<unknown>, code: string): Promise<WalletError> {
+  try {
+    await p;
+  } catch (e) {
+    assert.ok(e instanceof WalletError, `expected WalletError(${code}), got ${String(e)}`);
+    assert.equal(e.code, code);
+    return e;
+  }
+  assert.fail(`expected WalletError(${code}), but it resolved`);
+}
+
+describe('signed retry against a scripted HTTP server', () => {
+  let server: ScriptedServer;
+  let key: KeyPair;
+  let send: ReturnType<typeof createHttp>;
+
+  before(async () => {
+    server = await startScriptedServer();
+    key = await generateSigningKey();
+    send = createHttp({ baseUrl: server.url + '/v1' });
+  });
+  after(() => server.close());
+  beforeEach(() => {
+    server.requests.length = 0;
+  });
+
+  it('stamps payloadToSign exactly and resends the same body bytes with both headers', async () => {
+    // A payload with characters a re-serialization would change (spaces, unicode, escapes).
+    const payload = '{"b": 1,  "a":"\\u00e9 é ☃","n":[1.0, 2e3]}';
+    const requestId = rid();
+    server.setScript(async (req, i) => {
+      if (i === 0) return challenge(payload, requestId);
+      const stamp = req.headers['service-wallet-signature'];
+      assert.equal(typeof stamp, 'string');
+      const ok = await verifyStamp(stamp as string, payload);
+      return ok && req.headers['request-id'] === requestId
+        ? { status: 201, body: { id: 'AuthMethod:1', ok: true } }
+        : { status: 401, body: { status: 401, code: 'WALLET_SIGNATURE_INVALID', message: 'bad' } };
+    });
+    const body = { type: 'PASSKEY', nickname: 'Ünïcode ✓', nested: { z: 1, a: [3, 2, 1] } };
+    const res = await sendSigned({ send, method: 'POST', path: '/auth/credentials', body, stamper: keyStamper(key) });
+    assert.equal(res.status, 201);
+    assert.equal(server.requests.length, 2);
+    const [first, second] = server.requests as [SeenRequest, SeenRequest];
+    assert.equal(first.body, JSON.stringify(body));
+    assert.equal(second.body, first.body, 'the retry sends the same bytes');
+    assert.equal(first.headers['service-wallet-signature'], undefined);
+    assert.equal(first.headers['request-id'], undefined);
+    assert.equal(second.headers['request-id'], requestId);
+    assert.equal(first.path, '/v1/auth/credentials');
+  });
+
+  it('serializes the body once even when the object changes during the exchange', async () => {
+    const body: Record<string, unknown> = { clientPublicKey: '04ab' };
+    server.setScript((_req, i) => (i === 0 ? challenge('p') : { status: 201, body: { ok: true } }));
+    const stamper: Stamper = {
+      async stamp(p) {
+        body.clientPublicKey = 'changed';
+        return keyStamper(key).stamp(p);
+      },
+    };
+    await sendSigned({ send, method: 'POST', path: '/x', body, stamper });
+    assert.equal(server.requests[1]!.body, server.requests[0]!.body);
+  });
+
+  it('loops on a second 202 (delegated-key creation) with a fresh signature each round', async () => {
+    const ids = [rid(), rid()];
+    server.setScript(async (req, i) => {
+      if (i === 0) return challenge('round-1', ids[0]);
+      if (i === 1) {
+        assert.ok(await verifyStamp(req.headers['service-wallet-signature'] as string, 'round-1'));
+        return challenge('round-2', ids[1]);
+      }
+      assert.ok(await verifyStamp(req.headers['service-wallet-signature'] as string, 'round-2'));
+      assert.equal(req.headers['request-id'], ids[1]);
+      return { status: 201, body: { id: 'DelegatedKey:1' } };
+    });
+    const stamper = countingStamper(keyStamper(key));
+    const res = await sendSigned({ send, method: 'POST', path: '/auth/delegated-keys', body: { a: 1 }, stamper });
+    assert.equal(res.status, 201);
+    assert.deepEqual(stamper.payloads, ['round-1', 'round-2']);
+    assert.equal(server.requests.length, 3);
+    assert.equal(new Set(server.requests.map((r) => r.body)).size, 1);
+  });
+
+  it('stops after maxRounds signatures (bounded, retry_exhausted)', async () => {
+    server.setScript(() => challenge('again'));
+    const stamper = countingStamper(keyStamper(key));
+    await expectWalletError(sendSigned({ send, method: 'POST', path: '/x', body: {}, stamper }), 'retry_exhausted');
+    assert.equal(stamper.payloads.length, 3);
+    assert.equal(server.requests.length, 4);
+  });
+
+  it('starts over once from the first leg when the challenge expired before signing, never signing the stale one', async () => {
+    server.setScript((_req, i) => (i === 0 ? challenge('stale', rid(), ago(1)) : i === 1 ? challenge('fresh') : { status: 200, body: { ok: 1 } }));
+    const stamper = countingStamper(keyStamper(key));
+    const res = await sendSigned({ send, method: 'PATCH', path: '/x', body: { privateEnabled: true }, stamper });
+    assert.equal(res.status, 200);
+    assert.deepEqual(stamper.payloads, ['fresh']);
+    assert.equal(server.requests[1]!.headers['request-id'], undefined, 'the restart is a first leg');
+  });
+
+  it('gives up (retry_exhausted) when the challenge has expired twice', async () => {
+    server.setScript(() => challenge('stale', rid(), ago(1)));
+    const stamper = countingStamper(keyStamper(key));
+    await expectWalletError(sendSigned({ send, method: 'POST', path: '/x', body: {}, stamper }), 'retry_exhausted');
+    assert.equal(stamper.payloads.length, 0);
+    assert.equal(server.requests.length, 2);
+  });
+
+  it('starts over once when the retry is refused with 401 because the request expired', async () => {
+    const first = rid();
+    server.setScript((req, i) => {
+      if (i === 0) return challenge('one', first);
+      if (i === 1) return { status: 401, body: { status: 401, code: 'REQUEST_EXPIRED', message: 'expired' } };
+      if (i === 2) {
+        assert.equal(req.headers['request-id'], undefined);
+        return challenge('two');
+      }
+      assert.notEqual(req.headers['request-id'], first, 'a consumed requestId is never sent again');
+      return { status: 204 };
+    });
+    const stamper = countingStamper(keyStamper(key));
+    const res = await sendSigned({ send, method: 'DELETE', path: '/auth/sessions/Session:1', stamper });
+    assert.equal(res.status, 204);
+    assert.deepEqual(stamper.payloads, ['one', 'two']);
+    assert.equal(server.requests[0]!.body, '', 'a DELETE has no body on either leg');
+    assert.equal(server.requests[3]!.body, '');
+  });
+
+  it('surfaces the service error when the restarted retry expires again', async () => {
+    server.setScript((_req, i) =>
+      i % 2 === 0 ? challenge('p' + i) : { status: 401, body: { status: 401, code: 'REQUEST_EXPIRED', message: 'expired' } },
+    );
+    await assert.rejects(
+      sendSigned({ send, method: 'POST', path: '/x', body: {}, stamper: keyStamper(key) }),
+      (e: unknown) => e instanceof ServiceError && e.status === 401 && e.code === 'REQUEST_EXPIRED',
+    );
+    assert.equal(server.requests.length, 4);
+  });
+
+  it('does not start over on a 401 that is not an expiry', async () => {
+    server.setScript((_req, i) =>
+      i === 0 ? challenge('p') : { status: 401, body: { status: 401, code: 'WALLET_SIGNATURE_INVALID', message: 'no' } },
+    );
+    await assert.rejects(
+      sendSigned({ send, method: 'POST', path: '/x', body: {}, stamper: keyStamper(key) }),
+      (e: unknown) => e instanceof ServiceError && e.code === 'WALLET_SIGNATURE_INVALID',
+    );
+    assert.equal(server.requests.length, 2);
+  });
+
+  it('refuses a 202 that re-issues a consumed requestId, without resending it', async () => {
+    const same = rid();
+    server.setScript(() => challenge('p', same));
+    await expectWalletError(sendSigned({ send, method: 'POST', path: '/x', body: {}, stamper: keyStamper(key) }), 'unexpected_response');
+    assert.equal(server.requests.filter((r) => r.headers['request-id'] === same).length, 1);
+  });
+
+  it('says session_expired (with the given message) when a 202 comes and there is no stamper', async () => {
+    server.setScript(() => challenge('p'));
+    const e = await expectWalletError(
+      sendSigned({ send, method: 'POST', path: '/x', body: {}, missingStamperMessage: 'Log in first.' }),
+      'session_expired',
+    );
+    assert.equal(e.message, 'Log in first.');
+  });
+
+  it('returns a 2xx other than 202 at once, signing nothing', async () => {
+    server.setScript(() => ({ status: 201, body: { id: 'AuthMethod:1' } }));
+    const stamper = countingStamper(keyStamper(key));
+    const res = await sendSigned({ send, method: 'POST', path: '/x', body: {}, stamper });
+    assert.equal(res.status, 201);
+    assert.equal(stamper.payloads.length, 0);
+  });
+
+  for (const [name, body] of [
+    ['no payloadToSign', { requestId: rid(), expiresAt: inMinutes(5) }],
+    ['an empty payloadToSign', { payloadToSign: '', requestId: rid(), expiresAt: inMinutes(5) }],
+    ['a requestId without the Request: prefix', { payloadToSign: 'p', requestId: randomUUID(), expiresAt: inMinutes(5) }],
+    ['an unparsable expiresAt', { payloadToSign: 'p', requestId: rid(), expiresAt: 'soon' }],
+    ['a JSON array', [1, 2]],
+  ] as const) {
+    it(`treats a 202 with ${name} as unexpected_response`, async () => {
+      server.setScript(() => ({ status: 202, body }));
+      await expectWalletError(sendSigned({ send, method: 'POST', path: '/x', body: {}, stamper: keyStamper(key) }), 'unexpected_response');
+    });
+  }
+
+  it('keeps payloads and stamps out of errors', async () => {
+    const payload = 'SECRET-PAYLOAD-' + randomUUID();
+    let stampValue = '';
+    server.setScript((req, i) => {
+      if (i === 0) return challenge(payload);
+      stampValue = req.headers['service-wallet-signature'] as string;
+      return { status: 401, body: { status: 401, code: 'WALLET_SIGNATURE_INVALID', message: 'Signature invalid.' } };
+    });
+    const err = await sendSigned({ send, method: 'POST', path: '/x', body: {}, stamper: keyStamper(key) }).catch((e: unknown) => e);
+    const text = JSON.stringify(err) + String(err) + (err as Error).stack;
+    assert.ok(stampValue.length > 20);
+    assert.ok(!text.includes(payload));
+    assert.ok(!text.includes(stampValue));
+  });
+
+  it('honours the abort signal between the legs', async () => {
+    const controller = new AbortController();
+    server.setScript((_req, i) => (i === 0 ? challenge('p') : { status: 201, body: {} }));
+    const stamper: Stamper = {
+      async stamp(p) {
+        controller.abort();
+        return keyStamper(key).stamp(p);
+      },
+    };
+    await expectWalletError(sendSigned({ send, method: 'POST', path: '/x', body: {}, stamper, signal: controller.signal }), 'aborted');
+    assert.equal(server.requests.length, 1, 'the signed leg is not sent after an abort');
+  });
+
+  it('parseChallenge keeps the documented fields only', () => {
+    const c = parseChallenge({ payloadToSign: 'p', requestId: 'Request:abc', expiresAt: inMinutes(1), type: 'OAUTH', extra: 'x' });
+    assert.deepEqual(Object.keys(c).sort(), ['expiresAt', 'payloadToSign', 'requestId', 'type']);
+  });
+});
