@@ -259,7 +259,8 @@ export function createProxy(options: ProxyOptions): ProxyHandler {
       }
     }
     if (method !== 'GET') {
-      const json = isJsonMediaType(singleHeader(req, 'content-type'));
+      // Any application/json (whatever its parameters) is a non-safelisted Content-Type, hence preflighted.
+      const json = singleHeader(req, 'content-type')?.split(';')[0]!.trim().toLowerCase() === 'application/json';
       const custom = ['x-requested-with', 'request-id', 'service-wallet-signature'].some((h) => req.headers[h] !== undefined);
       if (!json && !custom) {
         throw new Refusal(403, 'FORBIDDEN', 'State-changing requests must carry Content-Type: application/json or an X-Requested-With header.');

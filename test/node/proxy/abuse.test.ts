@@ -1,0 +1,149 @@
+/**
+ * Path, query, header and body abuse (DESIGN.md "Security rules": only the routes of this
+ * interface, path ids validated as `<Type>:<uuid>`): every case is refused in the service's error
+ * shape and none reaches the recording upstream.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { ACCOUNT, AUTH_METHOD, CARD, JSON_HEADERS, assertErrorShape, raw, startProxy, startRecorder } from './helpers.ts';
+
+describe('proxy refuses abusive requests before anything goes upstream', () => {
+  let up: Awaited<ReturnType<typeof startRecorder>>;
+  let px: Awaited<ReturnType<typeof startProxy>>;
+  before(async () => {
+    up = await startRecorder();
+    px = await startProxy({ upstream: up.url, allowedOrigins: ['https://shop.example'] });
+  });
+  after(async () => {
+    await px.close();
+    await up.close();
+  });
+
+  const cases: Array<[string, { method?: string; path: string; headers?: Record<string, string | string[]>; body?: string }, number, string]> = [
+    // Paths
+    ['encoded slash', { method: 'POST', path: `/api/cards/${CARD}%2F..%2F..%2Fadmin/reveal`, headers: JSON_HEADERS }, 400, 'INVALID_INPUT'],
+    ['encoded slash (lower case)', { path: `/api/auth/delegated-keys%2fDelegatedKey:1` }, 400, 'INVALID_INPUT'],
+    ['dot segment', { method: 'POST', path: `/api/cards/../customers/${CARD}/reveal`, headers: JSON_HEADERS }, 400, 'INVALID_INPUT'],
+    ['single dot segment', { path: '/api/./auth/credentials' }, 400, 'INVALID_INPUT'],
+    ['encoded dot segment', { path: '/api/%2e%2e/auth/credentials' }, 400, 'INVALID_INPUT'],
+    ['double slash', { path: `/api//auth/credentials?accountId=${ACCOUNT}` }, 400, 'INVALID_INPUT'],
+    ['backslash', { path: '/api/auth\\credentials' }, 400, 'INVALID_INPUT'],
+    ['encoded backslash', { path: '/api/auth%5Ccredentials' }, 400, 'INVALID_INPUT'],
+    ['encoded NUL', { method: 'POST', path: `/api/cards/${CARD}%00/reveal`, headers: JSON_HEADERS }, 400, 'INVALID_INPUT'],
+    ['trailing slash', { path: '/api/auth/credentials/' }, 400, 'INVALID_INPUT'],
+    ['wrong id type', { method: 'POST', path: `/api/cards/${ACCOUNT}/reveal`, headers: JSON_HEADERS }, 400, 'INVALID_INPUT'],
+    ['id without uuid', { method: 'POST', path: '/api/cards/Card:1234/reveal', headers: JSON_HEADERS }, 400, 'INVALID_INPUT'],
+    ['id with extra text', { method: 'POST', path: `/api/cards/${CARD}x/reveal`, headers: JSON_HEADERS }, 400, 'INVALID_INPUT'],
+    ['unknown route', { path: '/api/transactions' }, 404, 'NOT_FOUND'],
+    ['unknown nested route', { method: 'POST', path: `/api/cards/${CARD}/freeze`, headers: JSON_HEADERS }, 404, 'NOT_FOUND'],
+    ['platform approve route', { method: 'POST', path: '/api/agents/Agent:77777777-7777-4777-8777-777777777777/actions/x/approve', headers: JSON_HEADERS }, 404, 'NOT_FOUND'],
+    ['base only', { path: '/api' }, 404, 'NOT_FOUND'],
+    ['case-changed route', { path: `/api/AUTH/credentials?accountId=${ACCOUNT}` }, 404, 'NOT_FOUND'],
+    ['wrong method', { method: 'PUT', path: '/api/auth/credentials', headers: JSON_HEADERS }, 405, 'METHOD_NOT_ALLOWED'],
+    ['HEAD on a GET route', { method: 'HEAD', path: `/api/auth/credentials?accountId=${ACCOUNT}` }, 405, 'METHOD_NOT_ALLOWED'],
+    ['GET on reveal', { path: `/api/cards/${CARD}/reveal` }, 405, 'METHOD_NOT_ALLOWED'],
+    // Queries
+    ['unexpected query key', { path: `/api/auth/credentials?accountId=${ACCOUNT}&admin=1` }, 400, 'INVALID_INPUT'],
+    ['repeated query key', { path: `/api/auth/credentials?accountId=${ACCOUNT}&accountId=${ACCOUNT}` }, 400, 'INVALID_INPUT'],
+    ['query smuggling an ampersand', { path: `/api/auth/credentials?accountId=${ACCOUNT}%26accountId%3Dx` }, 400, 'INVALID_INPUT'],
+    ['query on a POST route', { method: 'POST', path: `/api/cards/${CARD}/reveal?cardId=${CARD}`, headers: JSON_HEADERS }, 400, 'INVALID_INPUT'],
+    ['malformed escape', { path: '/api/agents/me/actions?cursor=%zz', headers: { authorization: 'Bearer t' } }, 400, 'INVALID_INPUT'],
+    ['limit out of range', { path: '/api/agents/me/actions?limit=101', headers: { authorization: 'Bearer t' } }, 400, 'INVALID_INPUT'],
+    ['limit not a number', { path: '/api/agents/me/actions?limit=1e2', headers: { authorization: 'Bearer t' } }, 400, 'INVALID_INPUT'],
+    ['unknown status', { path: '/api/agents/me/actions?status=ALL', headers: { authorization: 'Bearer t' } }, 400, 'INVALID_INPUT'],
+    ['key without value', { path: '/api/auth/credentials?accountId' }, 400, 'INVALID_INPUT'],
+    ['malformed account id in query', { path: '/api/auth/sessions?accountId=InternalAccount:x' }, 400, 'INVALID_INPUT'],
+    // Headers
+    ['repeated Request-Id', { method: 'POST', path: '/api/auth/credentials', headers: { 'content-type': 'application/json', 'request-id': ['Request:a', 'Request:b'] }, body: '{}' }, 400, 'INVALID_INPUT'],
+    ['repeated signature', { method: 'DELETE', path: `/api/auth/credentials/${AUTH_METHOD}`, headers: { 'service-wallet-signature': ['a', 'b'] } }, 400, 'INVALID_INPUT'],
+    ['text/plain body (CSRF-able)', { method: 'POST', path: '/api/auth/credentials', headers: { 'content-type': 'text/plain' }, body: `{"type":"EMAIL_OTP","accountId":"${ACCOUNT}"}` }, 403, 'FORBIDDEN'],
+    ['form body', { method: 'POST', path: '/api/auth/credentials', headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-requested-with': 'x' }, body: 'a=b' }, 415, 'UNSUPPORTED_MEDIA_TYPE'],
+    ['bodiless POST without CSRF header', { method: 'POST', path: `/api/cards/${CARD}/reveal` }, 403, 'FORBIDDEN'],
+    ['DELETE without CSRF header', { method: 'DELETE', path: `/api/auth/credentials/${AUTH_METHOD}` }, 403, 'FORBIDDEN'],
+    ['gzip body', { method: 'POST', path: '/api/auth/credentials', headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' }, body: '{}' }, 415, 'UNSUPPORTED_MEDIA_TYPE'],
+    ['cross-site fetch', { method: 'POST', path: `/api/cards/${CARD}/reveal`, headers: { ...JSON_HEADERS, 'sec-fetch-site': 'cross-site', origin: 'https://evil.example' } }, 403, 'FORBIDDEN'],
+    ['same-site sibling', { method: 'POST', path: `/api/cards/${CARD}/reveal`, headers: { ...JSON_HEADERS, 'sec-fetch-site': 'same-site' } }, 403, 'FORBIDDEN'],
+    ['foreign Origin without fetch metadata', { method: 'POST', path: `/api/cards/${CARD}/reveal`, headers: { ...JSON_HEADERS, origin: 'https://evil.example' } }, 403, 'FORBIDDEN'],
+    ['null Origin', { method: 'POST', path: `/api/cards/${CARD}/reveal`, headers: { ...JSON_HEADERS, origin: 'null' } }, 403, 'FORBIDDEN'],
+    ['cross-site GET', { path: `/api/auth/credentials?accountId=${ACCOUNT}`, headers: { 'sec-fetch-site': 'cross-site', origin: 'https://evil.example' } }, 403, 'FORBIDDEN'],
+    ['preflight from a foreign origin', { method: 'OPTIONS', path: '/api/auth/credentials', headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST' } }, 403, 'FORBIDDEN'],
+    // Bodies
+    ['duplicate JSON names', { method: 'POST', path: '/api/auth/credentials', headers: JSON_HEADERS, body: `{"type":"EMAIL_OTP","accountId":"${ACCOUNT}","accountId":"InternalAccount:99999999-9999-4999-8999-999999999999"}` }, 400, 'INVALID_INPUT'],
+    ['duplicate names through escapes', { method: 'POST', path: '/api/auth/credentials', headers: JSON_HEADERS, body: '{"a":{"cardId":1,"card\\u0049d":2}}' }, 400, 'INVALID_INPUT'],
+    ['invalid JSON', { method: 'POST', path: '/api/auth/credentials', headers: JSON_HEADERS, body: '{"type":' }, 400, 'INVALID_INPUT'],
+    ['byte-order mark', { method: 'POST', path: '/api/auth/credentials', headers: JSON_HEADERS, body: '\ufeff{}' }, 400, 'INVALID_INPUT'],
+    ['GET with a body', { path: `/api/auth/credentials?accountId=${ACCOUNT}`, headers: JSON_HEADERS, body: '{}' }, 400, 'INVALID_INPUT'],
+    ['charset other than UTF-8', { method: 'POST', path: '/api/auth/credentials', headers: { 'content-type': 'application/json; charset=latin1' }, body: '{}' }, 415, 'UNSUPPORTED_MEDIA_TYPE'],
+  ];
+
+  for (const [name, request, status, code] of cases) {
+    it(`${name} -> ${status} ${code}`, async () => {
+      const count = up.requests.length;
+      const r = await raw(px.port, request);
+      if (request.method === 'HEAD') assert.equal(r.status, status);
+      else assertErrorShape(r, status, code);
+      assert.equal(up.requests.length, count, 'nothing may reach upstream');
+      assert.equal(r.headers['cache-control'], 'no-store');
+      if (status === 405) assert.ok(r.headers.allow, 'a 405 names the allowed methods');
+    });
+  }
+
+  it('refuses invalid UTF-8 in a body', async () => {
+    const count = up.requests.length;
+    const r = await raw(px.port, { method: 'POST', path: '/api/auth/credentials', headers: JSON_HEADERS, body: Buffer.from([0x7b, 0x22, 0xff, 0x22, 0x3a, 0x31, 0x7d]) });
+    assertErrorShape(r, 400, 'INVALID_INPUT');
+    assert.equal(up.requests.length, count);
+  });
+
+  it('lets same-origin and listed origins through, with CORS only for the listed ones', async () => {
+    const same = await raw(px.port, {
+      method: 'POST',
+      path: `/api/cards/${CARD}/reveal`,
+      headers: { ...JSON_HEADERS, 'sec-fetch-site': 'same-origin', origin: px.origin },
+    });
+    assert.equal(same.status, 200);
+    assert.equal(same.headers['access-control-allow-origin'], undefined);
+    const sameNoFetchMetadata = await raw(px.port, { method: 'POST', path: `/api/cards/${CARD}/reveal`, headers: { ...JSON_HEADERS, origin: px.origin } });
+    assert.equal(sameNoFetchMetadata.status, 200);
+
+    const listed = await raw(px.port, {
+      method: 'POST',
+      path: `/api/cards/${CARD}/reveal`,
+      headers: { ...JSON_HEADERS, 'sec-fetch-site': 'cross-site', origin: 'https://shop.example' },
+    });
+    assert.equal(listed.status, 200);
+    assert.equal(listed.headers['access-control-allow-origin'], 'https://shop.example');
+    assert.equal(listed.headers['access-control-allow-credentials'], 'true');
+    assert.match(String(listed.headers.vary), /Origin/);
+
+    const pre = await raw(px.port, {
+      method: 'OPTIONS',
+      path: `/api/auth/credentials/${AUTH_METHOD}`,
+      headers: { origin: 'https://shop.example', 'access-control-request-method': 'DELETE', 'access-control-request-headers': 'content-type,service-wallet-signature,request-id' },
+    });
+    assert.equal(pre.status, 204);
+    assert.equal(pre.headers['access-control-allow-origin'], 'https://shop.example');
+    assert.equal(pre.headers['access-control-allow-methods'], 'DELETE');
+    assert.match(String(pre.headers['access-control-allow-headers']), /Service-Wallet-Signature/);
+    assert.match(String(pre.headers['access-control-allow-headers']), /Request-Id/);
+    // A listed origin still cannot preflight a method the route does not have.
+    const badPre = await raw(px.port, { method: 'OPTIONS', path: `/api/cards/${CARD}/reveal`, headers: { origin: 'https://shop.example', 'access-control-request-method': 'GET' } });
+    assert.equal(badPre.status, 405);
+  });
+
+  it('accepts the custom headers in place of Content-Type on bodiless state changes', async () => {
+    for (const h of ['x-requested-with', 'request-id', 'service-wallet-signature']) {
+      const r = await raw(px.port, { method: 'POST', path: `/api/cards/${CARD}/reveal`, headers: { [h]: 'XMLHttpRequest' } });
+      assert.equal(r.status, 200, h);
+    }
+  });
+
+  it('calls next() for paths outside the base when mounted as middleware, and 404s them standalone', async () => {
+    let nexted = 0;
+    const req = { url: '/other/page', headersDistinct: {}, headers: {}, method: 'GET' } as never;
+    px.proxy(req, {} as never, () => nexted++);
+    assert.equal(nexted, 1);
+    const r = await raw(px.port, { path: '/apix/auth/credentials' });
+    assertErrorShape(r, 404, 'NOT_FOUND');
+  });
+});

@@ -1,0 +1,183 @@
+/**
+ * The proxy's bounds (DESIGN.md "Security rules": request body size bounded, upstream time bounded,
+ * errors in the service's shape; reference.md: 429 RATE_LIMITED with Retry-After), over real HTTP:
+ * a body too large (declared and streamed), a slow upstream, an upstream that is down, a slow client
+ * body, and the per-client rate limit.
+ */
+import assert from 'node:assert/strict';
+import http from 'node:http';
+import net from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { after, before, describe, it } from 'node:test';
+import { CARD, JSON_HEADERS, assertErrorShape, raw, startProxy, startRecorder } from './helpers.ts';
+
+describe('proxy bounds', () => {
+  let up: Awaited<ReturnType<typeof startRecorder>>;
+  before(async () => {
+    up = await startRecorder();
+  });
+  after(async () => {
+    await up.close();
+  });
+
+  it('answers 413 PAYLOAD_TOO_LARGE for a declared or streamed body over maxBodyBytes', async () => {
+    const px = await startProxy({ upstream: up.url, maxBodyBytes: 1024 });
+    try {
+      const count = up.requests.length;
+      const big = JSON.stringify({ type: 'EMAIL_OTP', pad: 'x'.repeat(2000) });
+      assertErrorShape(await raw(px.port, { method: 'POST', path: '/api/auth/credentials', headers: JSON_HEADERS, body: big }), 413, 'PAYLOAD_TOO_LARGE');
+      assertErrorShape(await raw(px.port, { method: 'POST', path: '/api/auth/credentials', headers: JSON_HEADERS, body: big, chunked: true }), 413, 'PAYLOAD_TOO_LARGE');
+      // Exactly at the bound passes.
+      const exact = JSON.stringify({ pad: 'y'.repeat(1024 - 10) });
+      assert.equal(Buffer.byteLength(exact), 1024);
+      const ok = await raw(px.port, { method: 'POST', path: '/api/auth/credentials', headers: JSON_HEADERS, body: exact });
+      assert.equal(ok.status, 200);
+      assert.equal(up.requests.length, count + 1);
+      assert.equal(px.logs.filter((l) => l.code === 'PAYLOAD_TOO_LARGE').length, 2);
+    } finally {
+      await px.close();
+    }
+  });
+
+  it('uses 64 KiB by default', async () => {
+    const px = await startProxy({ upstream: up.url });
+    try {
+      const body = JSON.stringify({ pad: 'z'.repeat(64 * 1024) });
+      assertErrorShape(await raw(px.port, { method: 'POST', path: '/api/auth/credentials', headers: JSON_HEADERS, body }), 413, 'PAYLOAD_TOO_LARGE');
+      const fits = JSON.stringify({ pad: 'z'.repeat(60 * 1024) });
+      assert.equal((await raw(px.port, { method: 'POST', path: '/api/auth/credentials', headers: JSON_HEADERS, body: fits })).status, 200);
+    } finally {
+      await px.close();
+    }
+  });
+
+  it('answers 504 GATEWAY_TIMEOUT when the upstream is slower than upstreamTimeoutMs', async () => {
+    const slow = await startRecorder((_req, res) => {
+      setTimeout(() => {
+        if (!res.destroyed) {
+          res.writeHead(200, { 'content-type': 'application/json' });
+          res.end('{}');
+        }
+      }, 1500);
+    });
+    const px = await startProxy({ upstream: slow.url, upstreamTimeoutMs: 200 });
+    try {
+      const t0 = Date.now();
+      const r = await raw(px.port, { method: 'POST', path: `/api/cards/${CARD}/reveal`, headers: JSON_HEADERS });
+      const elapsed = Date.now() - t0;
+      assertErrorShape(r, 504, 'GATEWAY_TIMEOUT');
+      assert.ok(elapsed >= 190 && elapsed < 1200, `answered after ${elapsed} ms`);
+      assert.equal(px.logs.at(-1)!.status, 504);
+      assert.equal(px.logs.at(-1)!.route, 'revealCard');
+    } finally {
+      await px.close();
+      await slow.close();
+    }
+  });
+
+  it('times out an upstream that sends headers and then stalls its body', async () => {
+    const stall = await startRecorder((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': '100' });
+      res.write('{"partial":');
+    });
+    const px = await startProxy({ upstream: stall.url, upstreamTimeoutMs: 200 });
+    try {
+      assertErrorShape(await raw(px.port, { path: `/api/auth/delegated-keys/DelegatedKey:66666666-6666-4666-8666-666666666666` }), 504, 'GATEWAY_TIMEOUT');
+    } finally {
+      await px.close();
+      await stall.close();
+    }
+  });
+
+  it('answers 502 BAD_GATEWAY when the upstream is down or cuts the connection', async () => {
+    // A port that was just free: nothing listens there.
+    const probe = net.createServer();
+    await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
+    const { port } = probe.address() as AddressInfo;
+    await new Promise<void>((r) => probe.close(() => r()));
+    const px = await startProxy({ upstream: `http://127.0.0.1:${port}/2025-10-13` });
+    try {
+      assertErrorShape(await raw(px.port, { method: 'POST', path: `/api/cards/${CARD}/reveal`, headers: JSON_HEADERS }), 502, 'BAD_GATEWAY');
+    } finally {
+      await px.close();
+    }
+    const cut = await startRecorder((_req, res) => res.socket?.destroy());
+    const px2 = await startProxy({ upstream: cut.url });
+    try {
+      assertErrorShape(await raw(px2.port, { method: 'POST', path: `/api/cards/${CARD}/reveal`, headers: JSON_HEADERS }), 502, 'BAD_GATEWAY');
+    } finally {
+      await px2.close();
+      await cut.close();
+    }
+  });
+
+  it('answers 408 when the request body trickles in slower than the bound', async () => {
+    const px = await startProxy({ upstream: up.url, upstreamTimeoutMs: 200 });
+    try {
+      const count = up.requests.length;
+      const r = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+        const req = http.request(
+          { host: '127.0.0.1', port: px.port, method: 'POST', path: '/api/auth/credentials', headers: { ...JSON_HEADERS, 'content-length': '10' } },
+          (res) => {
+            let body = '';
+            res.on('data', (c) => (body += c));
+            res.on('end', () => resolve({ status: res.statusCode!, body }));
+          },
+        );
+        req.on('error', reject);
+        req.write('{"a"');
+        // Never finish the body.
+      });
+      assert.equal(r.status, 408);
+      assert.equal(JSON.parse(r.body).code, 'REQUEST_TIMEOUT');
+      assert.equal(up.requests.length, count);
+    } finally {
+      await px.close();
+    }
+  });
+
+  it('rate-limits each client with 429 RATE_LIMITED and Retry-After', async () => {
+    const px = await startProxy({ upstream: up.url, rateLimit: { windowMs: 2000, max: 5 } });
+    try {
+      const statuses: number[] = [];
+      let limited: Awaited<ReturnType<typeof raw>> | undefined;
+      for (let i = 0; i < 8; i++) {
+        const r = await raw(px.port, { method: 'POST', path: `/api/cards/${CARD}/reveal`, headers: JSON_HEADERS });
+        statuses.push(r.status);
+        if (r.status === 429) limited ??= r;
+      }
+      assert.deepEqual(statuses, [200, 200, 200, 200, 200, 429, 429, 429]);
+      assertErrorShape(limited!, 429, 'RATE_LIMITED');
+      const retryAfter = Number(limited!.headers['retry-after']);
+      assert.ok(retryAfter >= 1 && retryAfter <= 2, `Retry-After ${retryAfter}`);
+      // Another client (keyed by clientIp) is not affected.
+      const other = await startProxy({
+        upstream: up.url,
+        rateLimit: { windowMs: 2000, max: 1 },
+        clientIp: (req) => String(req.headers['x-test-client']),
+      });
+      try {
+        assert.equal((await raw(other.port, { method: 'POST', path: `/api/cards/${CARD}/reveal`, headers: { ...JSON_HEADERS, 'x-test-client': 'a' } })).status, 200);
+        assert.equal((await raw(other.port, { method: 'POST', path: `/api/cards/${CARD}/reveal`, headers: { ...JSON_HEADERS, 'x-test-client': 'a' } })).status, 429);
+        assert.equal((await raw(other.port, { method: 'POST', path: `/api/cards/${CARD}/reveal`, headers: { ...JSON_HEADERS, 'x-test-client': 'b' } })).status, 200);
+      } finally {
+        await other.close();
+      }
+      // After the window the client is served again.
+      await new Promise((r) => setTimeout(r, retryAfter * 1000 + 50));
+      assert.equal((await raw(px.port, { method: 'POST', path: `/api/cards/${CARD}/reveal`, headers: JSON_HEADERS })).status, 200);
+    } finally {
+      await px.close();
+    }
+  });
+
+  it('refuses to build without a binding, and with malformed options', async () => {
+    const { createProxy } = await import('../../../src/proxy/index.ts');
+    const base = { upstream: up.url, tokenId: 't', clientSecret: 's' };
+    assert.throws(() => createProxy(base), /authorize|demoAccount/);
+    assert.throws(() => createProxy({ ...base, demoAccount: { customerId: 'x', accountId: 'y', cardId: 'z' } }), /demoAccount/);
+    assert.throws(() => createProxy({ ...base, authorize: () => true, allowedOrigins: ['https://a.example/'] }), /allowedOrigins/);
+    assert.throws(() => createProxy({ ...base, authorize: () => true, upstream: 'ftp://x' }), /upstream/);
+    assert.throws(() => createProxy({ ...base, authorize: () => true, tokenId: 'a:b' }), /tokenId/);
+  });
+});

@@ -1,0 +1,215 @@
+/**
+ * What the proxy sends upstream and back (DESIGN.md "Security rules", "How a call travels"), checked
+ * on a recording upstream over real HTTP: the Basic credentials are added, the browser's
+ * Authorization and Cookie and hop-by-hop headers never pass, the wallet signature and Request-Id
+ * pass untouched (the signature renamed when asked), body bytes pass unchanged, and answers carry
+ * no-store / no-referrer and none of the upstream's private headers.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import {
+  ACCOUNT,
+  AGENT_ACTION,
+  AUTH_METHOD,
+  CARD,
+  CLIENT_SECRET,
+  TOKEN_ID,
+  JSON_HEADERS,
+  raw,
+  startProxy,
+  startRecorder,
+  type RawResponse,
+} from './helpers.ts';
+
+const BASIC = 'Basic ' + Buffer.from(`${TOKEN_ID}:${CLIENT_SECRET}`).toString('base64');
+const STAMP = 'eyJwdWJsaWNLZXkiOiIwMmFi' + 'x'.repeat(40);
+
+describe('proxy headers and bytes', () => {
+  let up: Awaited<ReturnType<typeof startRecorder>>;
+  let px: Awaited<ReturnType<typeof startProxy>>;
+  let renamed: Awaited<ReturnType<typeof startProxy>>;
+  const responses: RawResponse[] = [];
+  const call = async (...a: Parameters<typeof raw>) => {
+    const r = await raw(...a);
+    responses.push(r);
+    return r;
+  };
+
+  before(async () => {
+    up = await startRecorder();
+    px = await startProxy({ upstream: up.url });
+    renamed = await startProxy({ upstream: up.url, signatureHeader: 'X-Grid-Wallet-Signature' });
+  });
+  after(async () => {
+    await px.close();
+    await renamed.close();
+    await up.close();
+  });
+
+  it('adds Basic upstream and strips the browser Authorization, Cookie, hop-by-hop and unknown headers', async () => {
+    const before = up.requests.length;
+    const r = await call(px.port, {
+      method: 'POST',
+      path: `/api/cards/${CARD}/reveal`,
+      headers: {
+        'content-type': 'application/json',
+        authorization: 'Basic ZXZpbDpldmls',
+        cookie: 'session=browser-session',
+        connection: 'keep-alive, x-hop',
+        'x-hop': 'should-not-pass',
+        'keep-alive': 'timeout=5',
+        te: 'trailers',
+        upgrade: 'websocket',
+        'proxy-authorization': 'Basic abc',
+        'x-forwarded-for': '203.0.113.9',
+        'x-custom': 'nope',
+        'accept-encoding': 'gzip',
+      },
+    });
+    assert.equal(r.status, 200);
+    assert.equal(up.requests.length, before + 1);
+    const seen = up.requests.at(-1)!;
+    assert.equal(seen.method, 'POST');
+    assert.equal(seen.url, `/2025-10-13/cards/${CARD}/reveal`);
+    assert.equal(seen.headers.authorization, BASIC);
+    for (const h of ['cookie', 'x-hop', 'keep-alive', 'te', 'upgrade', 'proxy-authorization', 'x-forwarded-for', 'x-custom', 'accept-encoding']) {
+      assert.equal(seen.headers[h], undefined, `${h} must not reach upstream`);
+    }
+    // A bodiless POST: no content-type upstream, an explicit zero length.
+    assert.equal(seen.headers['content-type'], undefined);
+    assert.equal(seen.headers['content-length'], '0');
+    assert.equal(seen.body.length, 0);
+  });
+
+  it('forwards Service-Wallet-Signature and Request-Id untouched, and the body bytes exactly', async () => {
+    // Odd whitespace, escaped characters and key order: any re-serialisation would change them.
+    const body = '{ "type":"EMAIL_OTP" ,\n\t"encryptedOtpBundle" : "{\\"a\\":1}", "x":"\\u00e9t\u00e9 \ud83d\ude00", "n": 1.50 }';
+    const r = await call(px.port, {
+      method: 'POST',
+      path: `/api/auth/credentials/${AUTH_METHOD}/verify`,
+      headers: { 'content-type': 'application/json; charset=utf-8', 'service-wallet-signature': STAMP, 'request-id': 'Request:abc-123' },
+      body,
+    });
+    assert.equal(r.status, 200);
+    const seen = up.requests.at(-1)!;
+    assert.deepEqual(seen.body, Buffer.from(body, 'utf8'));
+    assert.equal(seen.headers['service-wallet-signature'], STAMP);
+    assert.equal(seen.headers['request-id'], 'Request:abc-123');
+    assert.equal(seen.headers['content-type'], 'application/json; charset=utf-8');
+    assert.equal(seen.headers['content-length'], String(Buffer.byteLength(body)));
+    // The log carries the browser's Request-Id and the route name, not the path.
+    const line = px.logs.at(-1)!;
+    assert.equal(line.route, 'verifyCredential');
+    assert.equal(line.requestId, 'Request:abc-123');
+    assert.equal(line.status, 200);
+    assert.equal(line.method, 'POST');
+    assert.equal(typeof line.durationMs, 'number');
+  });
+
+  it('renames the signature header upstream when signatureHeader is set', async () => {
+    await call(renamed.port, {
+      method: 'DELETE',
+      path: `/api/auth/credentials/${AUTH_METHOD}`,
+      headers: { 'service-wallet-signature': STAMP, 'request-id': 'Request:r2' },
+    });
+    const seen = up.requests.at(-1)!;
+    assert.equal(seen.method, 'DELETE');
+    assert.equal(seen.headers['x-grid-wallet-signature'], STAMP);
+    assert.equal(seen.headers['service-wallet-signature'], undefined);
+    assert.equal(seen.headers['request-id'], 'Request:r2');
+  });
+
+  it('passes the agent Bearer token through on /agents/me and never adds Basic there', async () => {
+    const r = await call(px.port, {
+      path: '/api/agents/me/actions?status=PENDING_APPROVAL&limit=5&cursor=abc%2Bdef',
+      headers: { authorization: 'Bearer agent-token.ABC_123', cookie: 'a=b' },
+    });
+    assert.equal(r.status, 200);
+    const seen = up.requests.at(-1)!;
+    assert.equal(seen.headers.authorization, 'Bearer agent-token.ABC_123');
+    assert.equal(seen.headers.cookie, undefined);
+    assert.equal(seen.url, '/2025-10-13/agents/me/actions?status=PENDING_APPROVAL&limit=5&cursor=abc%2Bdef');
+
+    const one = await call(px.port, { path: `/api/agents/me/actions/${AGENT_ACTION}`, headers: { authorization: 'Bearer t0k3n' } });
+    assert.equal(one.status, 200);
+    assert.equal(up.requests.at(-1)!.headers.authorization, 'Bearer t0k3n');
+  });
+
+  it('refuses agent routes without a Bearer token (never falls back to Basic)', async () => {
+    const count = up.requests.length;
+    for (const headers of [{}, { authorization: BASIC }, { authorization: 'Bearer ' }, { authorization: 'Bearer a b' }]) {
+      const r = await call(px.port, { path: '/api/agents/me/actions', headers });
+      assert.equal(r.status, 401);
+      assert.equal(r.json.code, 'UNAUTHORIZED');
+    }
+    assert.equal(up.requests.length, count);
+  });
+
+  it('re-encodes the documented query and forwards nothing else', async () => {
+    await call(px.port, { path: `/api/auth/credentials?accountId=${encodeURIComponent(ACCOUNT)}` });
+    assert.equal(up.requests.at(-1)!.url, `/2025-10-13/auth/credentials?accountId=${encodeURIComponent(ACCOUNT)}`);
+    await call(px.port, { path: `/api/auth/sessions?accountId=${ACCOUNT}` });
+    assert.equal(up.requests.at(-1)!.url, `/2025-10-13/auth/sessions?accountId=${encodeURIComponent(ACCOUNT)}`);
+    // %3A in a path id is the one escape undone (clients using encodeURIComponent on ids).
+    await call(px.port, { method: 'POST', path: `/api/cards/${encodeURIComponent(CARD)}/reveal`, headers: JSON_HEADERS });
+    assert.equal(up.requests.at(-1)!.url, `/2025-10-13/cards/${CARD}/reveal`);
+  });
+
+  it('answers with no-store and no-referrer, and drops the upstream private headers', async () => {
+    const r = await call(px.port, { method: 'POST', path: `/api/cards/${CARD}/reveal`, headers: JSON_HEADERS });
+    assert.equal(r.headers['cache-control'], 'no-store');
+    assert.equal(r.headers['referrer-policy'], 'no-referrer');
+    assert.equal(r.headers['x-content-type-options'], 'nosniff');
+    assert.equal(r.headers['set-cookie'], undefined);
+    assert.equal(r.headers['x-upstream-internal'], undefined);
+    assert.equal(r.headers.server, undefined);
+    assert.equal(r.headers['request-id'], 'Request:upstream-answer');
+    assert.equal(r.headers['content-type'], 'application/json');
+    // Errors too.
+    const e = await call(px.port, { path: '/api/nope' });
+    assert.equal(e.status, 404);
+    assert.equal(e.headers['cache-control'], 'no-store');
+    assert.equal(e.headers['referrer-policy'], 'no-referrer');
+    // The upstream's Request-Id is logged when the browser sent none.
+    assert.equal(px.logs.filter((l) => l.route === 'revealCard').at(-1)!.requestId, 'Request:upstream-answer');
+  });
+
+  it('relays upstream statuses and error bodies as they are', async () => {
+    up.setResponder((_req, res) => {
+      res.writeHead(202, { 'content-type': 'application/json' });
+      res.end('{"payloadToSign":"{\\"x\\":1}","requestId":"Request:9","expiresAt":"2030-01-01T00:00:00Z"}');
+    });
+    const r = await call(px.port, { method: 'POST', path: '/api/auth/delegated-keys', headers: JSON_HEADERS, body: '{}' });
+    assert.equal(r.status, 202);
+    assert.equal(r.text, '{"payloadToSign":"{\\"x\\":1}","requestId":"Request:9","expiresAt":"2030-01-01T00:00:00Z"}');
+    up.setResponder((_req, res) => {
+      res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '7' });
+      res.end('{"status":429,"code":"RATE_LIMITED","message":"slow down"}');
+    });
+    const l = await call(px.port, { method: 'POST', path: `/api/auth/credentials/${AUTH_METHOD}/challenge`, headers: JSON_HEADERS });
+    assert.equal(l.status, 429);
+    assert.equal(l.headers['retry-after'], '7');
+    assert.equal(l.json.code, 'RATE_LIMITED');
+    up.setResponder((_req, res) => {
+      res.writeHead(204);
+      res.end();
+    });
+    const d = await call(px.port, { method: 'DELETE', path: `/api/auth/credentials/${AUTH_METHOD}`, headers: JSON_HEADERS });
+    assert.equal(d.status, 204);
+    assert.equal(d.body.length, 0);
+  });
+
+  it('never shows the client secret or the Basic value in any answer or log line', () => {
+    assert.ok(responses.length > 10);
+    const encoded = Buffer.from(`${TOKEN_ID}:${CLIENT_SECRET}`).toString('base64');
+    for (const r of responses) {
+      const all = JSON.stringify(r.headers) + r.text;
+      assert.ok(!all.includes(CLIENT_SECRET) && !all.includes(encoded), 'secret leaked in a response');
+    }
+    const logs = JSON.stringify([...px.logs, ...renamed.logs]);
+    for (const secret of [CLIENT_SECRET, encoded, STAMP, 'agent-token.ABC_123', ACCOUNT, CARD]) {
+      assert.ok(!logs.includes(secret), `log lines must not carry ${secret.slice(0, 12)}...`);
+    }
+    assert.ok(px.logs.every((l) => Object.keys(l).every((k) => ['route', 'method', 'status', 'durationMs', 'requestId', 'code'].includes(k))));
+  });
+});

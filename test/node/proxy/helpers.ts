@@ -1,0 +1,148 @@
+/**
+ * Test helpers for the proxy: a recording upstream (a real HTTP server on loopback that keeps every
+ * request it receives, headers and exact body bytes), a proxy server, and a raw HTTP client that
+ * sends paths and headers exactly as written (fetch would normalise `..`, `%2e` and friends).
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createProxy, type ProxyHandler, type ProxyLogLine, type ProxyOptions } from '../../../src/proxy/index.ts';
+
+export const ACCOUNT = 'InternalAccount:11111111-1111-4111-8111-111111111111';
+export const CUSTOMER = 'Customer:22222222-2222-4222-8222-222222222222';
+export const CARD = 'Card:33333333-3333-4333-8333-333333333333';
+export const AUTH_METHOD = 'AuthMethod:44444444-4444-4444-8444-444444444444';
+export const SESSION = 'Session:55555555-5555-4555-8555-555555555555';
+export const DELEGATED_KEY = 'DelegatedKey:66666666-6666-4666-8666-666666666666';
+export const AGENT_ACTION = 'AgentAction:77777777-7777-4777-8777-777777777777';
+export const TOKEN_ID = 'token-id-test';
+export const CLIENT_SECRET = 'client-secret-VERY-SECRET-0123456789';
+
+export interface Recorded {
+  method: string;
+  url: string;
+  headers: http.IncomingHttpHeaders;
+  rawHeaders: string[];
+  body: Buffer;
+}
+
+export type Responder = (req: Recorded, res: http.ServerResponse) => void | Promise<void>;
+
+export const okResponder: Responder = (req, res) => {
+  const body = JSON.stringify({ ok: true, method: req.method, url: req.url });
+  res.writeHead(200, {
+    'content-type': 'application/json',
+    'request-id': 'Request:upstream-answer',
+    'set-cookie': 'upstream=1',
+    server: 'upstream/1.0',
+    'x-upstream-internal': 'yes',
+  });
+  res.end(body);
+};
+
+export async function startRecorder(responder: Responder = okResponder) {
+  const requests: Recorded[] = [];
+  let respond = responder;
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const rec: Recorded = { method: req.method!, url: req.url!, headers: req.headers, rawHeaders: req.rawHeaders, body: Buffer.concat(chunks) };
+      requests.push(rec);
+      void Promise.resolve(respond(rec, res)).catch(() => res.destroy());
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/2025-10-13`,
+    port,
+    requests,
+    setResponder(r: Responder) {
+      respond = r;
+    },
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((r) => server.close(() => r()));
+    },
+  };
+}
+
+export async function startProxy(options: Partial<ProxyOptions> & { upstream: string }) {
+  const logs: ProxyLogLine[] = [];
+  const proxy: ProxyHandler = createProxy({
+    tokenId: TOKEN_ID,
+    clientSecret: CLIENT_SECRET,
+    rateLimit: false,
+    logger: (line) => logs.push(line),
+    ...(options.authorize || options.demoAccount ? {} : { authorize: () => true }),
+    ...options,
+  } as ProxyOptions);
+  const server = http.createServer(proxy);
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address() as AddressInfo;
+  return {
+    port,
+    origin: `http://127.0.0.1:${port}`,
+    base: `http://127.0.0.1:${port}/api`,
+    proxy,
+    logs,
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((r) => server.close(() => r()));
+      await proxy.close();
+    },
+  };
+}
+
+export interface RawResponse {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  body: Buffer;
+  text: string;
+  json: any;
+}
+
+/** Sends exactly `path` and `headers` (no defaults added but Host and Content-Length). */
+export function raw(
+  port: number,
+  opts: { method?: string; path: string; headers?: Record<string, string | string[]>; body?: string | Buffer; chunked?: boolean },
+): Promise<RawResponse> {
+  return new Promise((resolve, reject) => {
+    const headers: Record<string, string | string[]> = { ...(opts.headers ?? {}) };
+    if (opts.body !== undefined && !opts.chunked && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-length')) {
+      headers['content-length'] = String(Buffer.byteLength(opts.body));
+    }
+    const req = http.request({ host: '127.0.0.1', port, method: opts.method ?? 'GET', path: opts.path, headers, agent: false }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => {
+        const body = Buffer.concat(chunks);
+        const text = body.toString('utf8');
+        let json: unknown;
+        try {
+          json = text ? JSON.parse(text) : undefined;
+        } catch {
+          json = undefined;
+        }
+        resolve({ status: res.statusCode!, headers: res.headers, body, text, json });
+      });
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    if (opts.chunked && opts.body !== undefined) {
+      const b = Buffer.from(opts.body);
+      const step = 8192;
+      for (let i = 0; i < b.length; i += step) req.write(b.subarray(i, i + step));
+      req.end();
+    } else req.end(opts.body);
+  });
+}
+
+/** JSON headers for a state-changing call from the browser library. */
+export const JSON_HEADERS = { 'content-type': 'application/json' };
+
+export function assertErrorShape(r: RawResponse, status: number, code: string): void {
+  if (r.status !== status || r.json?.status !== status || r.json?.code !== code || typeof r.json?.message !== 'string') {
+    throw new Error(`expected ${status} ${code}, got ${r.status} ${r.text}`);
+  }
+}
