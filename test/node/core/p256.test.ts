@@ -86,7 +86,7 @@ test('SEC 1 §2.3.3/2.3.4: compress/decompress round trips both parities and mat
 test('points off the curve, x >= p, bad prefixes and lengths are rejected', () => {
   const good = p256.getPublicKey(randomScalar(), false);
   const offCurve = new Uint8Array(good);
-  offCurve[64] ^= 1;
+  offCurve[64]! ^= 1;
   assert.throws(() => decompressPublicKey(offCurve, 'clientPublicKey'), invalidArgument('clientPublicKey'));
   assert.throws(() => compressPublicKey(offCurve), invalidArgument('publicKey'));
   // An x for which x^3 - 3x + b is not a square: no point has it.
@@ -206,7 +206,7 @@ test('ECDSA: our DER signatures verify with noble; ecdsaVerify accepts high-S an
   assert.equal(await ecdsaVerify(key.publicKey, utf8Encode('{"type":"SMS_OTP"}'), der), false);
   assert.equal(await ecdsaVerify((await generateSigningKey()).publicKey, data, der), false);
   const tampered = new Uint8Array(der);
-  tampered[10] ^= 1;
+  tampered[10]! ^= 1;
   assert.equal(await ecdsaVerify(key.publicKey, data, tampered), false);
   await assert.rejects(ecdsaVerify(key.publicKey, data, der.subarray(0, der.length - 1)), invalidArgument('signature'));
 });
