@@ -1,0 +1,218 @@
+/**
+ * `authorize` decisions (DESIGN.md "How a call travels": which account, card and customer the
+ * browser's user may touch is the integrator's decision) and the explicit demo binding, over real
+ * HTTP with a recording upstream that lists the bound account's credentials, sessions and keys.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { AuthorizeContext } from '../../../src/proxy/index.ts';
+import {
+  ACCOUNT,
+  AGENT_ACTION,
+  AUTH_METHOD,
+  CARD,
+  CUSTOMER,
+  DELEGATED_KEY,
+  JSON_HEADERS,
+  SESSION,
+  assertErrorShape,
+  raw,
+  startProxy,
+  startRecorder,
+  type Recorded,
+} from './helpers.ts';
+
+const OTHER_ACCOUNT = 'InternalAccount:99999999-9999-4999-8999-999999999999';
+const OTHER_CARD = 'Card:99999999-9999-4999-8999-999999999999';
+const OTHER_CUSTOMER = 'Customer:99999999-9999-4999-8999-999999999999';
+const OTHER_AUTH_METHOD = 'AuthMethod:99999999-9999-4999-8999-999999999999';
+const OTHER_SESSION = 'Session:99999999-9999-4999-8999-999999999999';
+const OTHER_KEY = 'DelegatedKey:99999999-9999-4999-8999-999999999999';
+const NEW_AUTH_METHOD = 'AuthMethod:88888888-8888-4888-8888-888888888888';
+const FUNDING = 'CardFundingSource:12121212-1212-4212-8212-121212121212';
+const OTHER_FUNDING = 'CardFundingSource:99999999-9999-4999-8999-999999999999';
+
+describe('custom authorize hook', () => {
+  let up: Awaited<ReturnType<typeof startRecorder>>;
+  let px: Awaited<ReturnType<typeof startProxy>>;
+  const seen: AuthorizeContext[] = [];
+  let decide: (ctx: AuthorizeContext) => unknown = () => true;
+
+  before(async () => {
+    up = await startRecorder();
+    px = await startProxy({
+      upstream: up.url,
+      authorize: async (ctx) => {
+        seen.push(ctx);
+        return decide(ctx) as boolean;
+      },
+    });
+  });
+  after(async () => {
+    await px.close();
+    await up.close();
+  });
+
+  it('receives the route name, path id, query and parsed body', async () => {
+    await raw(px.port, { method: 'PATCH', path: `/api/internal-accounts/${ACCOUNT}`, headers: JSON_HEADERS, body: '{"privateEnabled":true}' });
+    const ctx = seen.at(-1)!;
+    assert.equal(ctx.route, 'updateInternalAccount');
+    assert.deepEqual(ctx.params, { id: ACCOUNT });
+    assert.deepEqual(ctx.body, { privateEnabled: true });
+    assert.equal(ctx.request.method, 'PATCH');
+    await raw(px.port, { path: `/api/auth/delegated-keys?fundingSourceId=${FUNDING}&accountId=${ACCOUNT}` });
+    assert.deepEqual(seen.at(-1)!.query, { fundingSourceId: FUNDING, accountId: ACCOUNT });
+    assert.equal(seen.at(-1)!.body, undefined);
+  });
+
+  it('false answers 403 FORBIDDEN, a refusal object answers as given, a throw answers 500', async () => {
+    const count = up.requests.length;
+    decide = () => false;
+    assertErrorShape(await raw(px.port, { method: 'POST', path: `/api/cards/${CARD}/reveal`, headers: JSON_HEADERS }), 403, 'FORBIDDEN');
+    decide = () => ({ status: 401, code: 'LOGIN_REQUIRED', message: 'Log in first.' });
+    const r = await raw(px.port, { method: 'POST', path: `/api/cards/${CARD}/reveal`, headers: JSON_HEADERS });
+    assertErrorShape(r, 401, 'LOGIN_REQUIRED');
+    assert.equal(r.json.message, 'Log in first.');
+    decide = () => ({ status: 200, code: 'OK', message: 'not a refusal' });
+    assertErrorShape(await raw(px.port, { method: 'POST', path: `/api/cards/${CARD}/reveal`, headers: JSON_HEADERS }), 403, 'FORBIDDEN');
+    decide = () => 'yes';
+    assertErrorShape(await raw(px.port, { method: 'POST', path: `/api/cards/${CARD}/reveal`, headers: JSON_HEADERS }), 403, 'FORBIDDEN');
+    decide = () => {
+      throw new Error('database is down: password=hunter2');
+    };
+    const e = await raw(px.port, { method: 'POST', path: `/api/cards/${CARD}/reveal`, headers: JSON_HEADERS });
+    assertErrorShape(e, 500, 'INTERNAL_ERROR');
+    assert.ok(!e.text.includes('hunter2'), 'internal error details stay inside');
+    assert.equal(up.requests.length, count, 'a refused request never goes upstream');
+    decide = () => true;
+    assert.equal((await raw(px.port, { method: 'POST', path: `/api/cards/${CARD}/reveal`, headers: JSON_HEADERS })).status, 200);
+  });
+
+  it('is not asked when the request is refused earlier', async () => {
+    const n = seen.length;
+    await raw(px.port, { path: '/api/auth/credentials?admin=1' });
+    await raw(px.port, { method: 'POST', path: `/api/cards/${CARD}/reveal` });
+    assert.equal(seen.length, n);
+  });
+});
+
+describe('demo binding', () => {
+  let up: Awaited<ReturnType<typeof startRecorder>>;
+  let px: Awaited<ReturnType<typeof startProxy>>;
+  const listed = { credentials: [AUTH_METHOD], sessions: [SESSION], 'delegated-keys': [DELEGATED_KEY] } as Record<string, string[]>;
+  // The proxy's own ownership reads: the bound account's lists (a relayed list of another account, or
+  // without an account, is not one of them).
+  const ownListUrl = (r: Recorded) => new RegExp(`^/2025-10-13/auth/(credentials|sessions|delegated-keys)\\?accountId=${encodeURIComponent(ACCOUNT)}$`).test(r.url);
+  const lists = () => up.requests.filter((r) => r.method === 'GET' && ownListUrl(r));
+  const others = () => up.requests.filter((r) => !(r.method === 'GET' && ownListUrl(r))).length;
+
+  before(async () => {
+    up = await startRecorder((req: Recorded, res) => {
+      const m = /^\/2025-10-13\/auth\/(credentials|sessions|delegated-keys)\?accountId=(.*)$/.exec(req.url);
+      res.writeHead(200, { 'content-type': 'application/json' });
+      if (m && req.method === 'GET') {
+        const accountId = decodeURIComponent(m[2]!);
+        const rows = accountId === ACCOUNT ? listed[m[1]!]!.map((id) => ({ id, accountId, fundingSourceId: FUNDING })) : [];
+        res.end(JSON.stringify({ data: rows }));
+      } else res.end('{"relayed":true}');
+    });
+    px = await startProxy({ upstream: up.url, demoAccount: { customerId: CUSTOMER, accountId: ACCOUNT, cardId: CARD } });
+  });
+  after(async () => {
+    await px.close();
+    await up.close();
+  });
+
+  const allowed: Array<[string, Parameters<typeof raw>[1]]> = [
+    ['createCredential', { method: 'POST', path: '/api/auth/credentials', headers: JSON_HEADERS, body: JSON.stringify({ type: 'EMAIL_OTP', accountId: ACCOUNT }) }],
+    ['listCredentials', { path: `/api/auth/credentials?accountId=${ACCOUNT}` }],
+    ['deleteCredential', { method: 'DELETE', path: `/api/auth/credentials/${AUTH_METHOD}`, headers: JSON_HEADERS }],
+    ['credentialChallenge', { method: 'POST', path: `/api/auth/credentials/${AUTH_METHOD}/challenge`, headers: JSON_HEADERS }],
+    ['verifyCredential', { method: 'POST', path: `/api/auth/credentials/${AUTH_METHOD}/verify`, headers: JSON_HEADERS, body: '{"type":"EMAIL_OTP","encryptedOtpBundle":"x"}' }],
+    ['listSessions', { path: `/api/auth/sessions?accountId=${ACCOUNT}` }],
+    ['refreshSession', { method: 'POST', path: `/api/auth/sessions/${SESSION}/refresh`, headers: JSON_HEADERS, body: '{"clientPublicKey":"04ab"}' }],
+    ['deleteSession', { method: 'DELETE', path: `/api/auth/sessions/${SESSION}`, headers: JSON_HEADERS }],
+    ['createDelegatedKey', { method: 'POST', path: '/api/auth/delegated-keys', headers: JSON_HEADERS, body: JSON.stringify({ cardId: CARD, internalAccountId: ACCOUNT, nickname: 'k' }) }],
+    ['listDelegatedKeys', { path: `/api/auth/delegated-keys?accountId=${ACCOUNT}` }],
+    ['listDelegatedKeys by funding source', { path: `/api/auth/delegated-keys?fundingSourceId=${FUNDING}` }],
+    ['getDelegatedKey', { path: `/api/auth/delegated-keys/${DELEGATED_KEY}` }],
+    ['deleteDelegatedKey', { method: 'DELETE', path: `/api/auth/delegated-keys/${DELEGATED_KEY}`, headers: JSON_HEADERS }],
+    ['revealCard', { method: 'POST', path: `/api/cards/${CARD}/reveal`, headers: JSON_HEADERS }],
+    ['exportWallet', { method: 'POST', path: `/api/internal-accounts/${ACCOUNT}/export`, headers: JSON_HEADERS, body: '{"clientPublicKey":"04ab"}' }],
+    ['updateInternalAccount', { method: 'PATCH', path: `/api/internal-accounts/${ACCOUNT}`, headers: JSON_HEADERS, body: '{"privateEnabled":true}' }],
+    ['updateCustomer', { method: 'PATCH', path: `/api/customers/${CUSTOMER}`, headers: JSON_HEADERS, body: '{"email":"a@b.example"}' }],
+    ['listAgentActions', { path: '/api/agents/me/actions', headers: { authorization: 'Bearer agent' } }],
+    ['getAgentAction', { path: `/api/agents/me/actions/${AGENT_ACTION}`, headers: { authorization: 'Bearer agent' } }],
+  ];
+  for (const [name, request] of allowed) {
+    it(`allows its own ${name}`, async () => {
+      const r = await raw(px.port, request);
+      assert.equal(r.status, 200, r.text);
+      // The bound account's own lists come back as the recorder lists them; everything else as relayed.
+      if (name.startsWith('list') && name !== 'listAgentActions' && !name.includes('funding')) assert.ok(Array.isArray(r.json.data));
+      else assert.deepEqual(r.json, { relayed: true });
+    });
+  }
+
+  const refused: Array<[string, Parameters<typeof raw>[1], number]> = [
+    ['credential on another account', { method: 'POST', path: '/api/auth/credentials', headers: JSON_HEADERS, body: JSON.stringify({ type: 'EMAIL_OTP', accountId: OTHER_ACCOUNT }) }, 403],
+    ['credential without account', { method: 'POST', path: '/api/auth/credentials', headers: JSON_HEADERS, body: '{"type":"EMAIL_OTP"}' }, 403],
+    ['credentials of another account', { path: `/api/auth/credentials?accountId=${OTHER_ACCOUNT}` }, 403],
+    ['credentials without account', { path: '/api/auth/credentials' }, 403],
+    ['sessions of another account', { path: `/api/auth/sessions?accountId=${OTHER_ACCOUNT}` }, 403],
+    ['someone else\'s credential', { method: 'DELETE', path: `/api/auth/credentials/${OTHER_AUTH_METHOD}`, headers: JSON_HEADERS }, 404],
+    ['someone else\'s challenge', { method: 'POST', path: `/api/auth/credentials/${OTHER_AUTH_METHOD}/challenge`, headers: JSON_HEADERS }, 404],
+    ['someone else\'s verify', { method: 'POST', path: `/api/auth/credentials/${OTHER_AUTH_METHOD}/verify`, headers: JSON_HEADERS, body: '{}' }, 404],
+    ['someone else\'s session', { method: 'DELETE', path: `/api/auth/sessions/${OTHER_SESSION}`, headers: JSON_HEADERS }, 404],
+    ['someone else\'s refresh', { method: 'POST', path: `/api/auth/sessions/${OTHER_SESSION}/refresh`, headers: JSON_HEADERS, body: '{}' }, 404],
+    ['someone else\'s delegated key', { path: `/api/auth/delegated-keys/${OTHER_KEY}` }, 404],
+    ['revoking someone else\'s delegated key', { method: 'DELETE', path: `/api/auth/delegated-keys/${OTHER_KEY}`, headers: JSON_HEADERS }, 404],
+    ['delegated key on another card', { method: 'POST', path: '/api/auth/delegated-keys', headers: JSON_HEADERS, body: JSON.stringify({ cardId: OTHER_CARD, internalAccountId: ACCOUNT, nickname: 'k' }) }, 403],
+    ['delegated key on another account', { method: 'POST', path: '/api/auth/delegated-keys', headers: JSON_HEADERS, body: JSON.stringify({ cardId: CARD, internalAccountId: OTHER_ACCOUNT, nickname: 'k' }) }, 403],
+    ['delegated keys of another account', { path: `/api/auth/delegated-keys?accountId=${OTHER_ACCOUNT}` }, 403],
+    ['delegated keys of a foreign funding source', { path: `/api/auth/delegated-keys?fundingSourceId=${OTHER_FUNDING}` }, 403],
+    ['delegated keys with a foreign account and own funding source', { path: `/api/auth/delegated-keys?accountId=${OTHER_ACCOUNT}&fundingSourceId=${FUNDING}` }, 403],
+    ['another card\'s reveal', { method: 'POST', path: `/api/cards/${OTHER_CARD}/reveal`, headers: JSON_HEADERS }, 403],
+    ['another wallet\'s export', { method: 'POST', path: `/api/internal-accounts/${OTHER_ACCOUNT}/export`, headers: JSON_HEADERS, body: '{}' }, 403],
+    ['another wallet\'s privacy', { method: 'PATCH', path: `/api/internal-accounts/${OTHER_ACCOUNT}`, headers: JSON_HEADERS, body: '{"privateEnabled":false}' }, 403],
+    ['another customer\'s email', { method: 'PATCH', path: `/api/customers/${OTHER_CUSTOMER}`, headers: JSON_HEADERS, body: '{"email":"x@y.example"}' }, 403],
+    ['a foreign account id hidden in a body', { method: 'POST', path: `/api/internal-accounts/${ACCOUNT}/export`, headers: JSON_HEADERS, body: JSON.stringify({ clientPublicKey: '04', accountId: OTHER_ACCOUNT }) }, 403],
+    ['a foreign customer id hidden in a body', { method: 'PATCH', path: `/api/customers/${CUSTOMER}`, headers: JSON_HEADERS, body: JSON.stringify({ email: 'a@b.example', customerId: OTHER_CUSTOMER }) }, 403],
+    ['registration options for another account', { method: 'POST', path: '/api/webauthn/registration-options', headers: JSON_HEADERS, body: JSON.stringify({ accountId: OTHER_ACCOUNT }) }, 403],
+  ];
+  for (const [name, request, status] of refused) {
+    it(`refuses ${name} (${status})`, async () => {
+      const before = others();
+      const r = await raw(px.port, request);
+      assertErrorShape(r, status, status === 403 ? 'FORBIDDEN' : 'NOT_FOUND');
+      assert.equal(others(), before, 'nothing relayed');
+    });
+  }
+
+  it('reads the account lists with a short cache and reads again on a miss', async () => {
+    const n = lists().length;
+    await raw(px.port, { path: `/api/auth/delegated-keys/${DELEGATED_KEY}` });
+    await raw(px.port, { path: `/api/auth/delegated-keys/${DELEGATED_KEY}` });
+    assert.equal(lists().length, n, 'hits are served from the cache');
+    // A credential created a moment ago is not in the cached list: a miss reads the list again.
+    listed.credentials!.push(NEW_AUTH_METHOD);
+    const r = await raw(px.port, { method: 'POST', path: `/api/auth/credentials/${NEW_AUTH_METHOD}/challenge`, headers: JSON_HEADERS });
+    assert.equal(r.status, 200);
+    assert.equal(lists().length, n + 1);
+    const list = lists().at(-1)!;
+    assert.equal(list.url, `/2025-10-13/auth/credentials?accountId=${encodeURIComponent(ACCOUNT)}`);
+    assert.match(String(list.headers.authorization), /^Basic /);
+  });
+
+  it('answers 502 when the ownership list cannot be read', async () => {
+    up.setResponder((_req, res) => {
+      res.writeHead(500, { 'content-type': 'application/json' });
+      res.end('{"status":500,"code":"INTERNAL_ERROR","message":"x"}');
+    });
+    try {
+      assertErrorShape(await raw(px.port, { method: 'DELETE', path: `/api/auth/sessions/${OTHER_SESSION}`, headers: JSON_HEADERS }), 502, 'BAD_GATEWAY');
+    } finally {
+      up.setResponder((_req, res) => res.end('{}'));
+    }
+  });
+});
