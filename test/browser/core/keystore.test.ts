@@ -1,0 +1,154 @@
+/**
+ * The IndexedDB key store in real Chromium (DESIGN.md "Security rules", session keys): keys are
+ * stored as non-extractable CryptoKey objects (never hex, never localStorage), survive a new
+ * document, still sign, several accounts coexist, and a vanished key is reported as such.
+ */
+import { expect } from 'chai';
+import { createStore, entries, del } from 'idb-keyval';
+import { indexedDbKeyStore, type StoredSession } from '../../../src/core/keystore.ts';
+import { generateSigningKey, type KeyPair } from '../../../src/core/p256.ts';
+import { createStamp, verifyStamp, publicKeyHex } from '../../../src/core/stamp.ts';
+import { WalletError } from '../../../src/core/errors.ts';
+
+const uid = () => crypto.randomUUID();
+
+function sessionFor(accountId: string, key: KeyPair, over: Partial<StoredSession> = {}): StoredSession {
+  return {
+    accountId,
+    credentialId: `AuthMethod:${uid()}`,
+    credentialType: 'EMAIL_OTP',
+    sessionId: `Session:${uid()}`,
+    expiresAt: new Date(Date.now() + 900_000).toISOString(),
+    publicKey: publicKeyHex(key),
+    createdAt: new Date().toISOString(),
+    ...over,
+  };
+}
+
+/** Opens the store from a new document (an iframe of this origin) and has it sign `payload`. */
+function signFromNewDocument(db: string, account: string, payload: string): Promise<{ stamp?: string; error?: string; exportable?: boolean; sessionId?: string }> {
+  return new Promise((resolve, reject) => {
+    const frame = document.createElement('iframe');
+    const timer = setTimeout(() => reject(new Error('the frame did not answer')), 10000);
+    addEventListener('message', function onMessage(ev: MessageEvent) {
+      if (ev.source !== frame.contentWindow || ev.data?.kind !== 'keystore-frame') return;
+      removeEventListener('message', onMessage);
+      clearTimeout(timer);
+      frame.remove();
+      resolve(ev.data);
+    });
+    frame.src = `/test/browser/support/keystore-frame.html?${new URLSearchParams({ db, account, payload })}`;
+    document.body.append(frame);
+  });
+}
+
+describe('indexedDbKeyStore (real IndexedDB)', () => {
+  let dbName: string;
+  beforeEach(() => {
+    dbName = `wallet-elements-test-${uid()}`;
+  });
+
+  it('stores the private key as a non-extractable CryptoKey, never as hex, never in localStorage', async () => {
+    const store = indexedDbKeyStore({ dbName });
+    const key = await generateSigningKey();
+    const account = `InternalAccount:${uid()}`;
+    const s = sessionFor(account, key);
+    localStorage.clear();
+    await store.put(s, key);
+
+    const got = await store.get(account);
+    expect(got?.session).to.deep.equal(s);
+    expect(got?.key?.privateKey).to.be.instanceOf(CryptoKey);
+    expect(got?.key?.privateKey.extractable).to.equal(false);
+    let rejected = false;
+    await crypto.subtle.exportKey('jwk', got!.key!.privateKey).catch(() => (rejected = true));
+    expect(rejected, 'exportKey rejects').to.equal(true);
+    await crypto.subtle.exportKey('pkcs8', got!.key!.privateKey).then(
+      () => expect.fail('pkcs8 export must reject'),
+      () => undefined,
+    );
+
+    // What IndexedDB holds: the CryptoKey object itself; no string anywhere looks like a private scalar.
+    const raw = await entries(createStore(dbName, 'sessions'));
+    const keyRecord = raw.find(([k]) => String(k).startsWith('key:'))?.[1] as { privateKey: unknown };
+    expect(keyRecord.privateKey).to.be.instanceOf(CryptoKey);
+    const strings = JSON.stringify(raw.map(([k, v]) => [k, v]));
+    expect(strings).not.to.match(/"d"\s*:/);
+    expect(localStorage.length).to.equal(0);
+  });
+
+  it('refuses an extractable key', async () => {
+    const store = indexedDbKeyStore({ dbName });
+    const pair = (await crypto.subtle.generateKey({ name: 'ECDSA', namedCurve: 'P-256' }, true, ['sign', 'verify'])) as CryptoKeyPair;
+    const pub = new Uint8Array(await crypto.subtle.exportKey('raw', pair.publicKey));
+    const key = { privateKey: pair.privateKey, publicKey: pub };
+    try {
+      await store.put(sessionFor(`InternalAccount:${uid()}`, key), key);
+      expect.fail('put must refuse');
+    } catch (e) {
+      expect(e).to.be.instanceOf(WalletError);
+      expect((e as WalletError).code).to.equal('invalid_argument');
+    }
+  });
+
+  it('survives a new document: the store reopened elsewhere signs, and the signature verifies', async () => {
+    const key = await generateSigningKey();
+    const account = `InternalAccount:${uid()}`;
+    const s = sessionFor(account, key);
+    await indexedDbKeyStore({ dbName }).put(s, key);
+
+    const payload = `{"requestId":"Request:${uid()}"}`;
+    const answer = await signFromNewDocument(dbName, account, payload);
+    expect(answer.error).to.equal(undefined);
+    expect(answer.sessionId).to.equal(s.sessionId);
+    expect(answer.exportable).to.equal(false);
+    const parsed = await verifyStamp(answer.stamp!, payload);
+    expect(parsed?.publicKey).to.equal(s.publicKey);
+    // And a different payload does not verify with that stamp.
+    expect(await verifyStamp(answer.stamp!, payload + ' ')).to.equal(null);
+  });
+
+  it('keeps several accounts and sessions apart, answers the freshest, deletes and clears', async () => {
+    const store = indexedDbKeyStore({ dbName });
+    const a = `InternalAccount:${uid()}`;
+    const b = `InternalAccount:${uid()}`;
+    const k1 = await generateSigningKey();
+    const k2 = await generateSigningKey();
+    const k3 = await generateSigningKey();
+    const older = sessionFor(a, k1, { expiresAt: new Date(Date.now() + 60_000).toISOString() });
+    const newer = sessionFor(a, k2, { expiresAt: new Date(Date.now() + 600_000).toISOString() });
+    const other = sessionFor(b, k3);
+    await store.put(newer, k2);
+    await store.put(older, k1);
+    await store.put(other, k3);
+
+    expect((await store.get(a))?.session.sessionId).to.equal(newer.sessionId);
+    expect((await store.get(b))?.session.sessionId).to.equal(other.sessionId);
+    expect((await store.list()).map((s) => s.sessionId)).to.have.members([older.sessionId, newer.sessionId, other.sessionId]);
+    // The key answered is the one of that session: its stamp verifies under the session's public key.
+    const got = await store.get(a);
+    const stamp = await createStamp('x', got!.key!);
+    expect((await verifyStamp(stamp, 'x'))?.publicKey).to.equal(newer.publicKey);
+
+    await store.delete(newer.sessionId);
+    expect((await store.get(a))?.session.sessionId).to.equal(older.sessionId);
+    await store.clear(a);
+    expect(await store.get(a)).to.equal(undefined);
+    expect((await store.get(b))?.session.sessionId).to.equal(other.sessionId);
+    await store.clear();
+    expect(await store.list()).to.deep.equal([]);
+    expect(await entries(createStore(dbName, 'sessions'))).to.deep.equal([]);
+  });
+
+  it('reports a key that vanished (partial eviction) as key undefined', async () => {
+    const store = indexedDbKeyStore({ dbName });
+    const key = await generateSigningKey();
+    const account = `InternalAccount:${uid()}`;
+    const s = sessionFor(account, key);
+    await store.put(s, key);
+    await del(`key:${s.sessionId}`, createStore(dbName, 'sessions'));
+    const got = await store.get(account);
+    expect(got?.session.sessionId).to.equal(s.sessionId);
+    expect(got?.key).to.equal(undefined);
+  });
+});

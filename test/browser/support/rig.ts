@@ -1,0 +1,76 @@
+/**
+ * The browser test rig's page side: typed handles on the server commands of wallet-rig.ts (real
+ * sandbox, real proxy at `/api` on this page's origin, Chromium's virtual authenticator over CDP),
+ * plus small helpers that every wallet test needs. See README.md next to this file.
+ */
+import { executeServerCommand } from '@web/test-runner-commands';
+import type { RigAccount, RigFixtures } from './wallet-rig.ts';
+
+export type { RigAccount, RigFixtures };
+
+let cachedFixtures: Promise<RigFixtures> | undefined;
+
+/** Ids of the seeded demo customer, account, card and agent, the signer key and the OIDC issuer. */
+export function fixtures(): Promise<RigFixtures> {
+  cachedFixtures ??= executeServerCommand<RigFixtures, undefined>('sandbox-fixtures');
+  return cachedFixtures;
+}
+
+/** A fresh customer with its own wallet (one EMAIL_OTP credential), card and agent, so tests do not interfere. */
+export function newAccount(options: { email?: string; actions?: number } = {}): Promise<RigAccount> {
+  return executeServerCommand<RigAccount, typeof options>('sandbox-new-account', options);
+}
+
+/** Moves the sandbox's clock forward (sessions, signed-retry windows, reveal URLs expire on it). */
+export function advanceClock(ms: number): Promise<{ now: string }> {
+  return executeServerCommand<{ now: string }, { ms: number }>('sandbox-advance-clock', { ms });
+}
+
+/** Platform-side approval of an agent action (the proxy never relays this Basic-only call). */
+export function approveAction(agentId: string, actionId: string): Promise<unknown> {
+  return executeServerCommand('sandbox-approve-action', { agentId, actionId });
+}
+
+export function rejectAction(agentId: string, actionId: string, reason?: string): Promise<unknown> {
+  return executeServerCommand('sandbox-reject-action', { agentId, actionId, ...(reason ? { reason } : {}) });
+}
+
+/** Adds a CTAP2 platform authenticator (resident keys, user verified, presence simulated) to this page. */
+export function addVirtualAuthenticator(options: Record<string, unknown> = {}): Promise<{ authenticatorId: string }> {
+  return executeServerCommand<{ authenticatorId: string }, { options: Record<string, unknown> }>('webauthn-add-virtual-authenticator', {
+    options,
+  });
+}
+
+export function removeVirtualAuthenticator(): Promise<boolean> {
+  return executeServerCommand<boolean, undefined>('webauthn-remove-virtual-authenticator');
+}
+
+/** The credentials held by this page's virtual authenticator (ids, RP id, sign counters). */
+export function authenticatorCredentials(): Promise<{
+  credentials: Array<{ credentialId: string; rpId?: string; signCount: number; isResidentCredential: boolean }>;
+}> {
+  return executeServerCommand('webauthn-credentials');
+}
+
+/** Whether the virtual authenticator reports the user as verified (false makes UV-required ceremonies fail). */
+export function setUserVerified(isUserVerified: boolean): Promise<boolean> {
+  return executeServerCommand('webauthn-set-user-verified', { isUserVerified });
+}
+
+/**
+ * An ID token from the sandbox's test issuer (its `POST {issuer}/token`, over real HTTP).
+ * For OAUTH verify pass `nonce` = sha256Hex(clientPublicKey hex) (DESIGN.md wire format 5).
+ */
+export async function oidcToken(claims: { sub: string; aud?: string; email?: string; nonce?: string }): Promise<string> {
+  const { oidcIssuer } = await fixtures();
+  const res = await fetch(`${oidcIssuer}/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(claims),
+  });
+  if (!res.ok) throw new Error(`the test issuer answered ${res.status}`);
+  const body = (await res.json()) as { id_token?: string };
+  if (typeof body.id_token !== 'string') throw new Error('the test issuer answered no id_token');
+  return body.id_token;
+}

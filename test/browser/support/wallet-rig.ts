@@ -1,0 +1,249 @@
+/**
+ * The browser test rig's server side: a @web/test-runner plugin that starts the real sandbox and
+ * the real proxy in the test runner's own process, mounts the proxy at `/api` on the test server's
+ * origin (same origin, as in production; the page is http://localhost:PORT so that the WebAuthn
+ * RP id is `localhost`), and answers the server commands that tests send with
+ * `executeServerCommand` (see README.md next to this file for the list).
+ *
+ * The Basic credentials stay in this process: `sandbox-fixtures` hands tests ids (and the agent's
+ * own token, which is the agent's credential, not the platform's), never the client secret.
+ * Deliberately not here: any test logic; the commands are thin handles on real parts.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Context, Next } from 'koa';
+import type { TestRunnerPlugin } from '@web/test-runner-core';
+import { startSandbox } from '../../../src/sandbox/index.ts';
+import { createProxy, type ProxyHandler } from '../../../src/proxy/index.ts';
+import type { SandboxFixtures } from '../../../src/core/types.ts';
+
+export interface WalletRigOptions {
+  /** Where the proxy is mounted on the test server. Default '/api'. */
+  basePath?: string;
+  /** Options passed to startSandbox (lifetimes etc.); the test clock is always enabled. */
+  sandbox?: Record<string, unknown>;
+}
+
+type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
+
+interface VirtualAuthenticator {
+  cdp: { send(method: string, params?: Record<string, unknown>): Promise<unknown>; detach(): Promise<void> };
+  authenticatorId: string;
+}
+
+/** What `sandbox-fixtures` answers: ids and public values only. */
+export interface RigFixtures {
+  /** The proxy's base on the test page's origin, e.g. '/api'. */
+  apiBase: string;
+  signerPublicKey: string;
+  processorOrigin: string;
+  oidcIssuer: string;
+  customerId: string;
+  accountId: string;
+  emailCredentialId: string;
+  cardId: string;
+  agentId: string;
+  agentToken: string;
+}
+
+/** What `sandbox-new-account` answers: a fresh customer set of its own. */
+export interface RigAccount {
+  customerId: string;
+  accountId: string;
+  emailCredentialId: string;
+  cardId: string;
+  fundingSourceId: string;
+  agentId: string;
+  agentToken: string;
+}
+
+export function walletRig(options: WalletRigOptions = {}): {
+  plugin: TestRunnerPlugin;
+  middleware: (ctx: Context, next: Next) => Promise<void>;
+} {
+  const basePath = options.basePath ?? '/api';
+  let sandbox: Sandbox | undefined;
+  let proxy: ProxyHandler | undefined;
+  let fixtures: SandboxFixtures | undefined;
+  const authenticators = new Map<string, VirtualAuthenticator>();
+
+  /** A platform-side call to the sandbox with the Basic credentials (never relayed to tests). */
+  async function platform(method: string, path: string, body?: unknown): Promise<unknown> {
+    if (!fixtures) throw new Error('the sandbox is not started');
+    const basic = 'Basic ' + Buffer.from(`${fixtures.tokenId}:${fixtures.clientSecret}`).toString('base64');
+    const res = await fetch(fixtures.baseUrl + path, {
+      method,
+      headers: { authorization: basic, accept: 'application/json', ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    const text = await res.text();
+    const parsed = text ? (JSON.parse(text) as unknown) : undefined;
+    if (!res.ok) {
+      const b = parsed as { code?: string; message?: string } | undefined;
+      throw new Error(`sandbox ${method} ${path.replace(/\?.*/, '')} answered ${res.status} ${b?.code ?? ''} ${b?.message ?? ''}`);
+    }
+    return parsed;
+  }
+
+  /** The sandbox's own test routes live at its origin, not under the versioned base. */
+  function sandboxOrigin(): string {
+    if (!fixtures) throw new Error('the sandbox is not started');
+    return new URL(fixtures.baseUrl).origin;
+  }
+
+  async function sandboxRoute(method: string, path: string, body?: unknown): Promise<unknown> {
+    if (!fixtures) throw new Error('the sandbox is not started');
+    const basic = 'Basic ' + Buffer.from(`${fixtures.tokenId}:${fixtures.clientSecret}`).toString('base64');
+    const res = await fetch(sandboxOrigin() + path, {
+      method,
+      headers: { authorization: basic, accept: 'application/json', 'content-type': 'application/json' },
+      body: JSON.stringify(body ?? {}),
+    });
+    const text = await res.text();
+    if (!res.ok) throw new Error(`sandbox ${method} ${path} answered ${res.status}: ${text.slice(0, 200)}`);
+    return text ? (JSON.parse(text) as unknown) : undefined;
+  }
+
+  const middleware = async (ctx: Context, next: Next): Promise<void> => {
+    const path = ctx.path;
+    if (!proxy || !(path === basePath || path.startsWith(basePath + '/'))) {
+      await next();
+      return;
+    }
+    // Hand the raw request to the proxy (it reads the body bytes itself) and keep koa out of the answer.
+    ctx.respond = false;
+    const handler = proxy;
+    await new Promise<void>((resolve) => {
+      const res: ServerResponse = ctx.res;
+      res.once('finish', () => resolve());
+      res.once('close', () => resolve());
+      handler(ctx.req as IncomingMessage, res, (err?: unknown) => {
+        if (!res.headersSent) {
+          res.writeHead(err ? 500 : 404, { 'content-type': 'application/json' });
+          res.end(JSON.stringify({ status: err ? 500 : 404, code: err ? 'INTERNAL_ERROR' : 'NOT_FOUND', message: 'Not handled by the proxy.' }));
+        }
+        resolve();
+      });
+    });
+  };
+
+  const plugin: TestRunnerPlugin = {
+    name: 'wallet-rig',
+
+    async serverStart() {
+      sandbox = await startSandbox({ testClock: true, ...(options.sandbox ?? {}) } as Parameters<typeof startSandbox>[0]);
+      fixtures = sandbox.fixtures as SandboxFixtures;
+      proxy = createProxy({
+        upstream: fixtures.baseUrl,
+        tokenId: fixtures.tokenId,
+        clientSecret: fixtures.clientSecret,
+        // Tests create fresh accounts (sandbox-new-account); the binding to one account is the
+        // proxy's own tests' subject, so here every account of the sandbox may be touched.
+        authorize: () => true,
+        basePath,
+        rateLimit: false,
+        logger: () => {},
+      });
+    },
+
+    async serverStop() {
+      for (const a of authenticators.values()) await a.cdp.detach().catch(() => undefined);
+      authenticators.clear();
+      await proxy?.close();
+      await sandbox?.close();
+    },
+
+    async executeCommand({ command, payload, session }) {
+      const p = (payload ?? {}) as Record<string, unknown>;
+      switch (command) {
+        case 'sandbox-fixtures': {
+          if (!fixtures) throw new Error('the sandbox is not started');
+          const f = fixtures;
+          const answer: RigFixtures = {
+            apiBase: basePath,
+            signerPublicKey: f.signerPublicKey,
+            processorOrigin: f.processorOrigin,
+            oidcIssuer: f.oidcIssuer,
+            customerId: f.customerId,
+            accountId: f.accountId,
+            emailCredentialId: f.emailCredentialId,
+            cardId: f.cardId,
+            agentId: f.agentId,
+            agentToken: f.agentToken,
+          };
+          return answer;
+        }
+        case 'sandbox-advance-clock': {
+          const ms = Number(p.ms);
+          if (!Number.isFinite(ms) || ms < 0) throw new Error('sandbox-advance-clock needs {ms >= 0}');
+          sandbox!.clock.advance(ms);
+          return { now: new Date(sandbox!.clock.now()).toISOString() };
+        }
+        case 'sandbox-new-account': {
+          const set = (await sandboxRoute('POST', '/sandbox/accounts', p)) as RigAccount;
+          return {
+            customerId: set.customerId,
+            accountId: set.accountId,
+            emailCredentialId: set.emailCredentialId,
+            cardId: set.cardId,
+            fundingSourceId: set.fundingSourceId,
+            agentId: set.agentId,
+            agentToken: set.agentToken,
+          } satisfies RigAccount;
+        }
+        case 'sandbox-approve-action':
+        case 'sandbox-reject-action': {
+          const { agentId, actionId, reason } = p as { agentId?: string; actionId?: string; reason?: string };
+          if (typeof agentId !== 'string' || typeof actionId !== 'string') throw new Error(`${command} needs {agentId, actionId}`);
+          const verb = command === 'sandbox-approve-action' ? 'approve' : 'reject';
+          return platform('POST', `/agents/${agentId}/actions/${actionId}/${verb}`, verb === 'reject' ? { ...(reason ? { reason } : {}) } : {});
+        }
+        case 'webauthn-add-virtual-authenticator': {
+          const existing = authenticators.get(session.id);
+          if (existing) return { authenticatorId: existing.authenticatorId };
+          const page = (session.browser as unknown as { getPage(id: string): import('playwright').Page }).getPage(session.id);
+          const cdp = await page.context().newCDPSession(page);
+          await cdp.send('WebAuthn.enable', { enableUI: false });
+          const { authenticatorId } = (await cdp.send('WebAuthn.addVirtualAuthenticator', {
+            options: {
+              protocol: 'ctap2',
+              transport: 'internal',
+              hasResidentKey: true,
+              hasUserVerification: true,
+              isUserVerified: true,
+              automaticPresenceSimulation: true,
+              ...((p.options as Record<string, unknown> | undefined) ?? {}),
+            },
+          })) as { authenticatorId: string };
+          authenticators.set(session.id, { cdp, authenticatorId });
+          return { authenticatorId };
+        }
+        case 'webauthn-credentials': {
+          const a = authenticators.get(session.id);
+          if (!a) return { credentials: [] };
+          const { credentials } = (await a.cdp.send('WebAuthn.getCredentials', { authenticatorId: a.authenticatorId })) as {
+            credentials: Array<{ credentialId: string; rpId?: string; signCount: number; isResidentCredential: boolean }>;
+          };
+          // Ids, RP and counters only; the private keys stay in the authenticator.
+          return { credentials: credentials.map(({ credentialId, rpId, signCount, isResidentCredential }) => ({ credentialId, rpId, signCount, isResidentCredential })) };
+        }
+        case 'webauthn-set-user-verified': {
+          const a = authenticators.get(session.id);
+          if (!a) throw new Error('no virtual authenticator on this page');
+          await a.cdp.send('WebAuthn.setUserVerified', { authenticatorId: a.authenticatorId, isUserVerified: p.isUserVerified !== false });
+          return true;
+        }
+        case 'webauthn-remove-virtual-authenticator': {
+          const a = authenticators.get(session.id);
+          if (!a) return false;
+          authenticators.delete(session.id);
+          await a.cdp.send('WebAuthn.removeVirtualAuthenticator', { authenticatorId: a.authenticatorId });
+          await a.cdp.detach().catch(() => undefined);
+          return true;
+        }
+        default:
+          return undefined;
+      }
+    },
+  };
+  return { plugin, middleware };
+}
