@@ -1,0 +1,49 @@
+/**
+ * Load harness (runs in Chromium, loaded before the clock starts): `measure(url)` records the time
+ * from `import(url)` to the first render of the element that module mounts, where "first render"
+ * is the same observable event for every contender: the element's shadow root (or, without one,
+ * the element) first holds an element node. The check runs on every macrotask turn (a
+ * MessageChannel tick, which is not clamped like setTimeout), so the resolution is a few
+ * microseconds and no contender is favoured by a framework's own scheduler.
+ */
+interface Mountable {
+  mount(parent: HTMLElement): Promise<HTMLElement>;
+}
+
+export interface LoadSample {
+  /** import() resolved: fetched, parsed, evaluated. */
+  importMs: number;
+  /** mount() resolved (element created and attached). */
+  mountMs: number;
+  /** First rendered content in the element's shadow root. */
+  firstRenderMs: number;
+  /** The first rendered markup, truncated, so the report can say what was rendered. */
+  firstMarkup: string;
+}
+
+const channel = new MessageChannel();
+const tick = (): Promise<unknown> =>
+  new Promise((resolve) => {
+    channel.port1.onmessage = resolve;
+    channel.port2.postMessage(0);
+  });
+
+async function measure(url: string, timeoutMs = 5000): Promise<LoadSample> {
+  const t0 = performance.now();
+  const mod = (await import(url)) as Mountable;
+  const importMs = performance.now() - t0;
+  const el = await mod.mount(document.body);
+  const mountMs = performance.now() - t0;
+  for (;;) {
+    const root: ParentNode = el.shadowRoot ?? el;
+    const first = root.querySelector('*');
+    if (first) {
+      const firstRenderMs = performance.now() - t0;
+      return { importMs, mountMs, firstRenderMs, firstMarkup: (el.shadowRoot ?? el).innerHTML.replace(/\s+/g, ' ').slice(0, 160) };
+    }
+    if (performance.now() - t0 > timeoutMs) throw new Error(`${url}: nothing rendered within ${timeoutMs} ms`);
+    await tick();
+  }
+}
+
+Object.assign(globalThis, { bench: { measure } });

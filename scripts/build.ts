@@ -1,0 +1,323 @@
+/**
+ * The package build (`npm run build`) and the generated interfaces (`npm run manifest`).
+ *
+ * `build` writes dist/:
+ * - dist/index.js, dist/core.js, dist/elements/<tag>.js, dist/react.js: ESM for browsers and
+ *   bundlers, unminified, runtime dependencies (lit, @lit/task, idb-keyval, @simplewebauthn/browser,
+ *   react) left as imports so an application shares one copy; shared code in dist/chunks/, so that
+ *   `import 'wallet-elements/card-reveal'` pulls only what <card-reveal> needs;
+ * - dist/cdn/wallet-elements.js: one minified ES module with lit and everything inlined, for a
+ *   `<script type="module" src="https://cdn…">` page with no build step;
+ * - dist/proxy.js, dist/sandbox.js, dist/bin/{proxy,sandbox}.js: Node ESM; packages outside
+ *   "dependencies" (e.g. @simplewebauthn/server, which the sandbox uses) are bundled in, so the
+ *   published package runs without dev-dependencies;
+ * - dist/types/**: declarations emitted by the TypeScript compiler from src/ (the project's own
+ *   tsconfig, declaration-only), with `.ts` import specifiers rewritten to `.js`.
+ *
+ * `manifest` regenerates custom-elements.json with the analyzer (custom-elements-manifest.config.mjs)
+ * and, from it, the React wrappers in src/react/ (@lit/react `createComponent`, events as `onX`).
+ *
+ * Deliberately not here: publishing, minifying the npm build (bundlers minify), source maps.
+ */
+import { build as esbuild, type BuildOptions } from 'esbuild';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { builtinModules } from 'node:module';
+import { join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
+import { ROOT, elementTags } from '../bench/size.ts';
+
+export const DIST = join(ROOT, 'dist');
+const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+  dependencies?: Record<string, string>;
+  peerDependencies?: Record<string, string>;
+};
+
+/** Packages an application installs beside us; never bundled into the npm build. */
+export const RUNTIME_EXTERNALS = [...Object.keys(pkg.dependencies ?? {}), ...Object.keys(pkg.peerDependencies ?? {}), 'react'];
+const withSubpaths = (names: string[]): string[] => names.flatMap((n) => [n, `${n}/*`]);
+
+/** Browser entries: output name (under dist/, without .js) -> source. Only those that exist. */
+export function browserEntries(): Record<string, string> {
+  const entries: Record<string, string> = {};
+  const add = (out: string, src: string): void => {
+    if (existsSync(join(ROOT, src))) entries[out] = src;
+  };
+  add('index', 'src/index.ts');
+  add('core', 'src/core/index.ts');
+  for (const tag of elementTags()) add(`elements/${tag}`, `src/elements/${tag}/index.ts`);
+  add('react', 'src/react/index.ts');
+  return entries;
+}
+
+/** Node entries: the proxy and the sandbox, as libraries and as command-line programs. */
+export function nodeEntries(): Record<string, string> {
+  const entries: Record<string, string> = {};
+  const add = (out: string, src: string): void => {
+    if (existsSync(join(ROOT, src))) entries[out] = src;
+  };
+  add('proxy', 'src/proxy/index.ts');
+  add('sandbox', 'src/sandbox/index.ts');
+  add('bin/proxy', 'src/proxy/cli.ts');
+  add('bin/sandbox', 'src/sandbox/cli.ts');
+  return entries;
+}
+
+const common: BuildOptions = {
+  bundle: true,
+  format: 'esm',
+  target: 'es2022',
+  write: true,
+  legalComments: 'inline',
+  logLevel: 'warning',
+  tsconfig: join(ROOT, 'tsconfig.json'),
+};
+
+const toEntryPoints = (entries: Record<string, string>) => Object.entries(entries).map(([out, src]) => ({ out, in: join(ROOT, src) }));
+
+async function buildBrowser(): Promise<void> {
+  await esbuild({
+    ...common,
+    entryPoints: toEntryPoints(browserEntries()),
+    outdir: DIST,
+    // Runs in browsers and, for the core, in Node >= 20: no platform shims either way.
+    platform: 'neutral',
+    splitting: true,
+    chunkNames: 'chunks/[name]-[hash]',
+    external: withSubpaths(RUNTIME_EXTERNALS),
+  });
+}
+
+async function buildCdn(): Promise<void> {
+  if (!existsSync(join(ROOT, 'src/index.ts'))) return;
+  await esbuild({
+    ...common,
+    entryPoints: { 'wallet-elements': join(ROOT, 'src/index.ts') },
+    outdir: join(DIST, 'cdn'),
+    platform: 'browser',
+    minify: true,
+    legalComments: 'eof',
+    define: { 'process.env.NODE_ENV': '"production"' },
+  });
+}
+
+async function buildNode(): Promise<void> {
+  const entries = nodeEntries();
+  if (Object.keys(entries).length === 0) return;
+  await esbuild({
+    ...common,
+    entryPoints: toEntryPoints(entries),
+    outdir: DIST,
+    platform: 'node',
+    splitting: true,
+    chunkNames: 'chunks/node-[name]-[hash]',
+    // undici: the proxy's optional upstream transport, imported only when chosen; an application
+    // that selects it installs it (bundling it would add 1.4 MB to every install).
+    external: [...withSubpaths(RUNTIME_EXTERNALS), 'undici', ...builtinModules, 'node:*'],
+    // Bundled CommonJS dependencies may call require(); give ESM output a real one.
+    banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
+  });
+}
+
+function sourceFiles(dir: string): string[] {
+  const out: string[] = [];
+  for (const name of readdirSync(dir)) {
+    const p = join(dir, name);
+    if (statSync(p).isDirectory()) out.push(...sourceFiles(p));
+    else if (p.endsWith('.ts') && !p.endsWith('.test.ts') && !p.endsWith('.d.ts')) out.push(p);
+  }
+  return out;
+}
+
+/** Declarations for src/ into dist/types; returns the number of type errors seen (not fatal here). */
+function buildTypes(): number {
+  const configPath = join(ROOT, 'tsconfig.json');
+  const parsed = ts.getParsedCommandLineOfConfigFile(configPath, {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => undefined });
+  if (!parsed) throw new Error('tsconfig.json could not be read');
+  const outDir = join(DIST, 'types');
+  const options: ts.CompilerOptions = {
+    ...parsed.options,
+    noEmit: false,
+    declaration: true,
+    emitDeclarationOnly: true,
+    declarationMap: false,
+    outDir,
+    rootDir: join(ROOT, 'src'),
+    types: ['node'],
+  };
+  const program = ts.createProgram(sourceFiles(join(ROOT, 'src')), options);
+  const emitted = program.emit();
+  const diagnostics = [...ts.getPreEmitDiagnostics(program), ...emitted.diagnostics].filter((d) => d.category === ts.DiagnosticCategory.Error);
+  if (diagnostics.length > 0) {
+    console.warn(
+      ts.formatDiagnostics(diagnostics.slice(0, 20), {
+        getCanonicalFileName: (f) => f,
+        getCurrentDirectory: () => ROOT,
+        getNewLine: () => '\n',
+      }),
+    );
+  }
+  // The sources import each other as `./x.ts` (allowImportingTsExtensions); published declarations
+  // must name the files consumers have, `./x.js`, which resolve to `./x.d.ts`.
+  for (const file of declarationFiles(outDir)) {
+    const text = readFileSync(file, 'utf8');
+    const fixed = text.replace(/((?:from|import)\s*\(?\s*['"])(\.{1,2}\/[^'"]+?)\.ts(['"])/g, '$1$2.js$3');
+    if (fixed !== text) writeFileSync(file, fixed);
+  }
+  return diagnostics.length;
+}
+
+function declarationFiles(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  const out: string[] = [];
+  for (const name of readdirSync(dir)) {
+    const p = join(dir, name);
+    if (statSync(p).isDirectory()) out.push(...declarationFiles(p));
+    else if (p.endsWith('.d.ts')) out.push(p);
+  }
+  return out;
+}
+
+export async function buildPackage(): Promise<{ files: string[]; typeErrors: number }> {
+  rmSync(DIST, { recursive: true, force: true });
+  mkdirSync(DIST, { recursive: true });
+  await buildBrowser();
+  await buildCdn();
+  await buildNode();
+  const typeErrors = buildTypes();
+  const files = listFiles(DIST).map((f) => relative(ROOT, f));
+  return { files, typeErrors };
+}
+
+function listFiles(dir: string): string[] {
+  const out: string[] = [];
+  for (const name of readdirSync(dir)) {
+    const p = join(dir, name);
+    if (statSync(p).isDirectory()) out.push(...listFiles(p));
+    else out.push(p);
+  }
+  return out.sort();
+}
+
+// ---------------------------------------------------------------------------------------------
+// custom-elements.json and the React wrappers
+
+export const MANIFEST = join(ROOT, 'custom-elements.json');
+export const REACT_DIR = join(ROOT, 'src/react');
+
+/** Runs the analyzer and returns the manifest text, written to `<outDir>/custom-elements.json`. */
+export function generateManifest(outDir: string): string {
+  mkdirSync(outDir, { recursive: true });
+  const cli = join(ROOT, 'node_modules/@custom-elements-manifest/analyzer/cem.js');
+  // The analyzer resolves --outdir against the working directory.
+  execFileSync(process.execPath, [cli, 'analyze', '--config', 'custom-elements-manifest.config.mjs', '--outdir', relative(ROOT, outDir) || '.', '--quiet'], {
+    cwd: ROOT,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  return readFileSync(join(outDir, 'custom-elements.json'), 'utf8');
+}
+
+interface ManifestEvent {
+  name?: string;
+  description?: string;
+  type?: { text: string };
+}
+interface ManifestDeclaration {
+  kind: string;
+  name: string;
+  tagName?: string;
+  customElement?: boolean;
+  summary?: string;
+  description?: string;
+  events?: ManifestEvent[];
+}
+interface Manifest {
+  modules: Array<{
+    path: string;
+    declarations?: ManifestDeclaration[];
+    exports?: Array<{ kind: string; name: string; declaration: { name: string; module?: string } }>;
+  }>;
+}
+
+/** `wallet-logged-in` -> `onWalletLoggedIn` (the React prop that listens to it). */
+export function eventProp(eventName: string): string {
+  return 'on' + eventName.replace(/(^|[-:.])([a-z0-9])/g, (_, __, c: string) => c.toUpperCase());
+}
+
+const pascal = (tag: string): string => tag.replace(/(^|-)([a-z0-9])/g, (_, __, c: string) => c.toUpperCase());
+
+const HEADER = '// Generated by `npm run manifest` (scripts/build.ts) from custom-elements.json. Do not edit.\n';
+
+/** The React wrapper files (name -> text) for every custom element the manifest defines. */
+export function reactWrappers(manifestText: string): Record<string, string> {
+  const manifest = JSON.parse(manifestText) as Manifest;
+  const files: Record<string, string> = {};
+  const index: string[] = [];
+  const elements: Array<{ tag: string; className: string; module: string; decl: ManifestDeclaration }> = [];
+  for (const mod of manifest.modules) {
+    for (const ex of mod.exports ?? []) {
+      if (ex.kind !== 'custom-element-definition') continue;
+      const module = ex.declaration.module ?? mod.path;
+      const decl = manifest.modules.find((m) => m.path === module)?.declarations?.find((d) => d.name === ex.declaration.name);
+      if (decl) elements.push({ tag: ex.name, className: ex.declaration.name, module, decl });
+    }
+  }
+  elements.sort((a, b) => a.tag.localeCompare(b.tag));
+  for (const { tag, className, module, decl } of elements) {
+    const name = pascal(tag);
+    const rel = relative(REACT_DIR, join(ROOT, module)).replace(/\\/g, '/');
+    const from = rel.startsWith('.') ? rel : `./${rel}`;
+    const events = (decl.events ?? []).filter((e): e is ManifestEvent & { name: string } => typeof e.name === 'string');
+    const eventLines = events.map((e) => `    ${eventProp(e.name)}: '${e.name}' as EventName<EventOf<'${e.name}'>>,`);
+    const doc = (decl.summary ?? decl.description ?? '').replace(/\*\//g, '*\\/').replace(/\s+/g, ' ').trim();
+    files[`${tag}.ts`] =
+      HEADER +
+      `import * as React from 'react';\n` +
+      `import { createComponent${events.length ? ', type EventName' : ''} } from '@lit/react';\n` +
+      `import { ${className} as ${className}Element } from '${from}';\n` +
+      (events.length ? `import type { EventOf } from './events.ts';\n` : '') +
+      `\n/** \`<${tag}>\` as a React component${doc ? `: ${doc}` : '.'} */\n` +
+      `export const ${name} = createComponent({\n` +
+      `  tagName: '${tag}',\n` +
+      `  elementClass: ${className}Element,\n` +
+      `  react: React,\n` +
+      `  events: {\n${eventLines.join('\n')}${eventLines.length ? '\n' : ''}  },\n` +
+      `  displayName: '${name}',\n` +
+      `});\n`;
+    index.push(`export { ${name} } from './${tag}.ts';`);
+  }
+  files['events.ts'] =
+    HEADER +
+    `/** The event class an element declares for \`name\` in GlobalEventHandlersEventMap, else CustomEvent. */\n` +
+    `export type EventOf<K extends string> = K extends keyof GlobalEventHandlersEventMap ? GlobalEventHandlersEventMap[K] : CustomEvent;\n`;
+  files['index.ts'] =
+    HEADER +
+    `// React components for every element: \`import { CardReveal } from 'wallet-elements/react'\`.\n` +
+    `// Needs react (>= 17) installed by the application.\n` +
+    index.join('\n') +
+    '\n';
+  return files;
+}
+
+/** Regenerates custom-elements.json and src/react/ in place. */
+export function writeManifestAndWrappers(): void {
+  const text = generateManifest(ROOT);
+  const files = reactWrappers(text);
+  rmSync(REACT_DIR, { recursive: true, force: true });
+  mkdirSync(REACT_DIR, { recursive: true });
+  for (const [name, content] of Object.entries(files)) writeFileSync(join(REACT_DIR, name), content);
+  console.log(`custom-elements.json and ${Object.keys(files).length} files in src/react/ written`);
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  if (process.argv[2] === 'manifest') {
+    writeManifestAndWrappers();
+  } else {
+    const started = Date.now();
+    const { files, typeErrors } = await buildPackage();
+    console.log(`dist/ built in ${Date.now() - started} ms: ${files.length} files${typeErrors ? `, ${typeErrors} type errors (see above)` : ''}`);
+    if (typeErrors && process.argv.includes('--strict')) process.exit(1);
+  }
+}
+
