@@ -7,15 +7,13 @@
  *
  * Deliberately not here: any key handling (core/session.ts refreshes and stores the new key).
  */
-import { createWallet } from '../../core/session.ts';
 import { WalletError } from '../../core/errors.ts';
-import { clientFor, keyStore, signerKeys } from '../shared/config.ts';
+import { walletFor } from '../shared/config.ts';
 
 export async function proveSession(options: { apiBase?: string | undefined; accountId?: string | undefined; signal?: AbortSignal }): Promise<void> {
   const { accountId, signal } = options;
   if (!accountId) {
     throw new WalletError('session_expired', 'card-reveal with require-session needs the account-id of the wallet to prove.');
   }
-  const wallet = createWallet({ client: clientFor(options.apiBase), store: keyStore(), otpSigner: signerKeys().otpSigner });
-  await wallet.refresh(accountId, signal ? { signal } : {});
+  await walletFor(options.apiBase).refresh(accountId, signal ? { signal } : {});
 }

@@ -1,0 +1,161 @@
+// The <delegated-keys> machine and form rules without a DOM: api.md "POST /auth/delegated-keys"
+// (nickname 1..256, one limit per currency, duplicates rejected) and reference.md "Delegated keys"
+// (currencyCode /^[A-Z0-9]{3,16}$/, maxPerTransaction integer >= 1, 409 on an ACTIVE key, DELETE 400).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import {
+  errorCodeOf,
+  hasActiveKey,
+  initialState,
+  sortKeys,
+  transition,
+  validateKeyForm,
+  type DelegatedKeysState,
+} from '../../../src/elements/delegated-keys/delegated-keys.machine.ts';
+import { formatMinor } from '../../../src/elements/delegated-keys/money.ts';
+import { ServiceError, WalletError } from '../../../src/core/errors.ts';
+import type { DelegatedKey } from '../../../src/core/types.ts';
+
+const target = { cardId: 'Card:00000000-0000-4000-8000-000000000001', accountId: 'InternalAccount:00000000-0000-4000-8000-000000000002' };
+
+function key(n: number, status: DelegatedKey['status'], createdAt: string): DelegatedKey {
+  return {
+    id: `DelegatedKey:00000000-0000-4000-8000-00000000000${n}`,
+    cardId: target.cardId as DelegatedKey['cardId'],
+    fundingSourceId: 'CardFundingSource:00000000-0000-4000-8000-000000000009',
+    accountId: target.accountId as DelegatedKey['accountId'],
+    publicKey: '02' + 'ab'.repeat(32),
+    nickname: `key ${n}`,
+    status,
+    createdAt,
+    updatedAt: createdAt,
+  };
+}
+
+test('a valid form becomes the request body: trimmed nickname, upper-cased codes, integer amounts', () => {
+  const v = validateKeyForm(
+    { nickname: '  Groceries  ', limits: [{ currencyCode: ' usd', maxPerTransaction: '5000 ' }, { currencyCode: 'USDC', maxPerTransaction: '1' }] },
+    target,
+  );
+  assert.deepEqual(v, {
+    ok: true,
+    request: {
+      cardId: target.cardId,
+      internalAccountId: target.accountId,
+      nickname: 'Groceries',
+      spendingLimits: [
+        { currencyCode: 'USD', maxPerTransaction: 5000 },
+        { currencyCode: 'USDC', maxPerTransaction: 1 },
+      ],
+    },
+  });
+});
+
+test('no limits (or only blank rows) sends no spendingLimits field at all', () => {
+  const v = validateKeyForm({ nickname: 'x', limits: [{ currencyCode: '', maxPerTransaction: ' ' }] }, target);
+  assert.ok(v.ok);
+  assert.equal('spendingLimits' in v.request, false);
+});
+
+test('nickname: 1 to 256 characters after trimming', () => {
+  assert.deepEqual(validateKeyForm({ nickname: '   ', limits: [] }, target), { ok: false, errors: [{ field: 'nickname', problem: 'required' }] });
+  assert.equal(validateKeyForm({ nickname: 'a'.repeat(256), limits: [] }, target).ok, true);
+  assert.deepEqual(validateKeyForm({ nickname: 'a'.repeat(257), limits: [] }, target), { ok: false, errors: [{ field: 'nickname', problem: 'too_long' }] });
+});
+
+test('duplicate currencies are refused before sending, whatever their case or spacing', () => {
+  const v = validateKeyForm(
+    { nickname: 'x', limits: [{ currencyCode: 'USD', maxPerTransaction: '100' }, { currencyCode: ' usd ', maxPerTransaction: '200' }] },
+    target,
+  );
+  assert.deepEqual(v, { ok: false, errors: [{ field: 'limits.1.currencyCode', problem: 'duplicate_currency' }] });
+});
+
+test('currency codes and amounts follow reference.md', () => {
+  const bad = (currencyCode: string, maxPerTransaction: string) => validateKeyForm({ nickname: 'x', limits: [{ currencyCode, maxPerTransaction }] }, target);
+  assert.deepEqual((bad('US', '1') as { errors: unknown }).errors, [{ field: 'limits.0.currencyCode', problem: 'invalid_currency' }]);
+  assert.deepEqual((bad('U$D', '1') as { errors: unknown }).errors, [{ field: 'limits.0.currencyCode', problem: 'invalid_currency' }]);
+  assert.deepEqual((bad('A'.repeat(17), '1') as { errors: unknown }).errors, [{ field: 'limits.0.currencyCode', problem: 'invalid_currency' }]);
+  assert.equal(bad('A'.repeat(16), '1').ok, true);
+  for (const amount of ['0', '-5', '1.5', '1e3', '12a', '99999999999999999']) {
+    assert.deepEqual((bad('USD', amount) as { errors: unknown }).errors, [{ field: 'limits.0.maxPerTransaction', problem: 'invalid_amount' }], amount);
+  }
+  assert.deepEqual((bad('', '5') as { errors: unknown }).errors, [{ field: 'limits.0.currencyCode', problem: 'required' }]);
+  assert.deepEqual((bad('EUR', '') as { errors: unknown }).errors, [{ field: 'limits.0.maxPerTransaction', problem: 'required' }]);
+});
+
+test('list: active keys first, then newest first', () => {
+  const keys = sortKeys([key(1, 'REVOKED', '2026-01-03T00:00:00Z'), key(2, 'ACTIVE', '2026-01-01T00:00:00Z'), key(3, 'REVOKED', '2026-01-05T00:00:00Z')]);
+  assert.deepEqual(keys.map((k) => k.nickname), ['key 2', 'key 3', 'key 1']);
+});
+
+test('create: editing -> invalid stays editing with errors -> valid submits -> created adds the key on top', () => {
+  let s: DelegatedKeysState = transition(initialState, { type: 'loaded', keys: [key(1, 'REVOKED', '2026-01-01T00:00:00Z')] });
+  s = transition(s, { type: 'open-form' });
+  assert.equal(s.mode.kind, 'editing');
+  const invalid = validateKeyForm({ nickname: '', limits: [] }, target);
+  s = transition(s, { type: 'submit', verdict: invalid });
+  assert.deepEqual(s.mode, { kind: 'editing', errors: [{ field: 'nickname', problem: 'required' }] });
+  s = transition(s, { type: 'submit', verdict: validateKeyForm({ nickname: 'new', limits: [] }, target) });
+  assert.equal(s.mode.kind, 'submitting');
+  // A second submit while one is in flight does nothing.
+  assert.equal(transition(s, { type: 'submit', verdict: validateKeyForm({ nickname: 'new', limits: [] }, target) }), s);
+  s = transition(s, { type: 'created', key: { ...key(2, 'ACTIVE', '2026-01-02T00:00:00Z'), nickname: 'new' } });
+  assert.equal(s.mode.kind, 'browsing');
+  assert.deepEqual(s.notice, { kind: 'created', nickname: 'new' });
+  assert.equal(s.list.kind === 'ready' && s.list.keys[0]!.nickname, 'new');
+  assert.equal(hasActiveKey(s), true);
+});
+
+test('a 409 on create returns to the form with the conflict, the form kept', () => {
+  let s = transition(transition(initialState, { type: 'loaded', keys: [] }), { type: 'open-form' });
+  s = transition(s, { type: 'submit', verdict: validateKeyForm({ nickname: 'n', limits: [] }, target) });
+  s = transition(s, { type: 'create-failed', code: errorCodeOf(new ServiceError({ status: 409, code: 'CONFLICT', message: 'x' }), 'create') });
+  assert.deepEqual(s.mode, { kind: 'editing', errors: [], failure: 'conflict' });
+});
+
+test('revoke: only an ACTIVE key, confirm first, then REVOKED in place', () => {
+  const active = key(1, 'ACTIVE', '2026-01-01T00:00:00Z');
+  const revoked = key(2, 'REVOKED', '2026-01-02T00:00:00Z');
+  let s = transition(initialState, { type: 'loaded', keys: [active, revoked] });
+  assert.equal(transition(s, { type: 'ask-revoke', keyId: revoked.id }), s);
+  s = transition(s, { type: 'ask-revoke', keyId: active.id });
+  assert.deepEqual(s.mode, { kind: 'confirming-revoke', keyId: active.id });
+  assert.equal(transition(s, { type: 'cancel' }).mode.kind, 'browsing');
+  s = transition(s, { type: 'confirm-revoke' });
+  assert.deepEqual(s.mode, { kind: 'revoking', keyId: active.id });
+  s = transition(s, { type: 'revoked', keyId: active.id, at: '2026-01-03T00:00:00Z' });
+  assert.equal(s.list.kind === 'ready' && s.list.keys.every((k) => k.status === 'REVOKED'), true);
+  assert.deepEqual(s.notice, { kind: 'revoked', nickname: 'key 1' });
+  assert.equal(hasActiveKey(s), false);
+});
+
+test('a failed revoke returns to browsing with the failure for the alert', () => {
+  let s = transition(initialState, { type: 'loaded', keys: [key(1, 'ACTIVE', '2026-01-01T00:00:00Z')] });
+  s = transition(transition(s, { type: 'ask-revoke', keyId: key(1, 'ACTIVE', '').id }), { type: 'confirm-revoke' });
+  s = transition(s, { type: 'revoke-failed', code: errorCodeOf(new ServiceError({ status: 400, code: 'INVALID_INPUT', message: 'x' }), 'revoke') });
+  assert.deepEqual({ mode: s.mode, failure: s.failure }, { mode: { kind: 'browsing' }, failure: 'not_active' });
+});
+
+test('errorCodeOf: statuses and client failures', () => {
+  const se = (status: number) => new ServiceError({ status, code: 'X', message: 'x' });
+  assert.equal(errorCodeOf(se(409), 'create'), 'conflict');
+  assert.equal(errorCodeOf(se(404), 'create'), 'not_found');
+  assert.equal(errorCodeOf(se(400), 'create'), 'invalid');
+  assert.equal(errorCodeOf(se(400), 'revoke'), 'not_active');
+  assert.equal(errorCodeOf(se(401), 'create'), 'session_required');
+  assert.equal(errorCodeOf(se(503), 'load'), 'server');
+  assert.equal(errorCodeOf(new WalletError('session_expired', 'x'), 'create'), 'session_required');
+  assert.equal(errorCodeOf(new WalletError('key_missing', 'x'), 'create'), 'session_required');
+  assert.equal(errorCodeOf(new WalletError('retry_exhausted', 'x'), 'create'), 'retry_exhausted');
+  assert.equal(errorCodeOf(new WalletError('network', 'x'), 'load'), 'network');
+});
+
+test('formatMinor places digits exactly and leaves unknown currencies as smallest units', () => {
+  assert.equal(formatMinor(5000, 'USD', 'en'), '$50.00');
+  assert.equal(formatMinor(5000, 'JPY', 'en'), '¥5,000');
+  assert.equal(formatMinor(1, 'BHD', 'en').replace(/\s/g, ' '), 'BHD 0.001');
+  assert.equal(formatMinor(9007199254740991, 'USD', 'en'), '$90,071,992,547,409.91');
+  assert.equal(formatMinor(5000, 'USDC', 'en'), '5,000 USDC');
+  assert.equal(formatMinor(123456789, 'USDC', 'en', 6), '123.456789 USDC');
+});
