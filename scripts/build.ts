@@ -19,7 +19,7 @@
  *
  * Deliberately not here: publishing, minifying the npm build (bundlers minify), source maps.
  */
-import { build as esbuild, type BuildOptions } from 'esbuild';
+import { build as esbuild, type BuildOptions, type Metafile } from 'esbuild';
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
@@ -69,6 +69,7 @@ const common: BuildOptions = {
   format: 'esm',
   target: 'es2022',
   write: true,
+  metafile: true,
   legalComments: 'inline',
   logLevel: 'warning',
   tsconfig: join(ROOT, 'tsconfig.json'),
@@ -76,8 +77,8 @@ const common: BuildOptions = {
 
 const toEntryPoints = (entries: Record<string, string>) => Object.entries(entries).map(([out, src]) => ({ out, in: join(ROOT, src) }));
 
-async function buildBrowser(): Promise<void> {
-  await esbuild({
+async function buildBrowser(): Promise<Metafile | undefined> {
+  return (await esbuild({
     ...common,
     entryPoints: toEntryPoints(browserEntries()),
     outdir: DIST,
@@ -86,12 +87,12 @@ async function buildBrowser(): Promise<void> {
     splitting: true,
     chunkNames: 'chunks/[name]-[hash]',
     external: withSubpaths(RUNTIME_EXTERNALS),
-  });
+  })).metafile;
 }
 
-async function buildCdn(): Promise<void> {
-  if (!existsSync(join(ROOT, 'src/index.ts'))) return;
-  await esbuild({
+async function buildCdn(): Promise<Metafile | undefined> {
+  if (!existsSync(join(ROOT, 'src/index.ts'))) return undefined;
+  return (await esbuild({
     ...common,
     entryPoints: { 'wallet-elements': join(ROOT, 'src/index.ts') },
     outdir: join(DIST, 'cdn'),
@@ -99,13 +100,13 @@ async function buildCdn(): Promise<void> {
     minify: true,
     legalComments: 'eof',
     define: { 'process.env.NODE_ENV': '"production"' },
-  });
+  })).metafile;
 }
 
-async function buildNode(): Promise<void> {
+async function buildNode(): Promise<Metafile | undefined> {
   const entries = nodeEntries();
-  if (Object.keys(entries).length === 0) return;
-  await esbuild({
+  if (Object.keys(entries).length === 0) return undefined;
+  return (await esbuild({
     ...common,
     entryPoints: toEntryPoints(entries),
     outdir: DIST,
@@ -117,7 +118,7 @@ async function buildNode(): Promise<void> {
     external: [...withSubpaths(RUNTIME_EXTERNALS), 'undici', ...builtinModules, 'node:*'],
     // Bundled CommonJS dependencies may call require(); give ESM output a real one.
     banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
-  });
+  })).metafile;
 }
 
 function sourceFiles(dir: string): string[] {
@@ -179,15 +180,26 @@ function declarationFiles(dir: string): string[] {
   return out;
 }
 
-export async function buildPackage(): Promise<{ files: string[]; typeErrors: number }> {
+export interface BuildResult {
+  files: string[];
+  typeErrors: number;
+  /** Output file (relative to the root) -> the packages it still imports (left external). */
+  externalImports: Record<string, string[]>;
+}
+
+export async function buildPackage(): Promise<BuildResult> {
   rmSync(DIST, { recursive: true, force: true });
   mkdirSync(DIST, { recursive: true });
-  await buildBrowser();
-  await buildCdn();
-  await buildNode();
+  const metafiles = [await buildBrowser(), await buildCdn(), await buildNode()];
   const typeErrors = buildTypes();
+  const externalImports: Record<string, string[]> = {};
+  for (const metafile of metafiles) {
+    for (const [out, { imports }] of Object.entries(metafile?.outputs ?? {})) {
+      externalImports[out] = imports.filter((i) => i.external).map((i) => i.path);
+    }
+  }
   const files = listFiles(DIST).map((f) => relative(ROOT, f));
-  return { files, typeErrors };
+  return { files, typeErrors, externalImports };
 }
 
 function listFiles(dir: string): string[] {
