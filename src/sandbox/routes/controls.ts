@@ -1,0 +1,101 @@
+/**
+ * Test controls of the sandbox under `/sandbox/*` (Basic auth, outside the versioned base; not
+ * part of the service): the fixtures, the clock (so expiry tests take milliseconds), fresh
+ * customer sets so tests do not interfere, new pending agent actions, and the reveal audit log.
+ *
+ * Deliberately not here: anything that reads secrets back (session keys, OTP targets, delegated
+ * private keys, reveal URLs stay inside).
+ */
+import { AGENT_ACTION_TYPES, type AgentActionType, type SandboxFixtures } from '../../core/types.ts';
+import { buildAction } from '../agent-actions.ts';
+import { requireBasic } from '../auth.ts';
+import { HttpError, json, jsonObject, notFound, type Router } from '../http.ts';
+import { issuerUrl } from '../oidc.ts';
+import { SANDBOX_SIGNER_PUBLIC_KEY } from '../signer.ts';
+import { E164, EMAIL, Fields, requireId } from '../validate.ts';
+import { createCustomerSet, type World } from '../world.ts';
+
+const MAX_ADVANCE_MS = 10 * 365 * 24 * 60 * 60 * 1000;
+
+export function fixturesOf(world: World, seeded: { customerId: string; accountId: string; emailCredentialId: string; cardId: string; agentId: string; agentToken: string }): SandboxFixtures {
+  return {
+    baseUrl: `${world.origin}/2025-10-13`,
+    tokenId: world.platform.tokenId,
+    clientSecret: world.platform.clientSecret,
+    impersonation: { tokenId: world.impersonation.tokenId, clientSecret: world.impersonation.clientSecret },
+    signerPublicKey: SANDBOX_SIGNER_PUBLIC_KEY,
+    processorOrigin: world.origin,
+    oidcIssuer: issuerUrl(world),
+    customerId: seeded.customerId as SandboxFixtures['customerId'],
+    accountId: seeded.accountId as SandboxFixtures['accountId'],
+    emailCredentialId: seeded.emailCredentialId as SandboxFixtures['emailCredentialId'],
+    cardId: seeded.cardId as SandboxFixtures['cardId'],
+    agentId: seeded.agentId as SandboxFixtures['agentId'],
+    agentToken: seeded.agentToken,
+  };
+}
+
+export function registerControlRoutes(router: Router, world: World, fixtures: () => SandboxFixtures): void {
+  router.on('GET', '/sandbox/fixtures', (ctx) => {
+    requireBasic(world, ctx);
+    return json(200, fixtures());
+  });
+
+  router.on('GET', '/sandbox/clock', (ctx) => {
+    requireBasic(world, ctx);
+    return json(200, { now: new Date(world.clock.now()).toISOString(), nowMs: world.clock.now() });
+  });
+
+  router.on('POST', '/sandbox/clock', (ctx) => {
+    requireBasic(world, ctx);
+    if (!world.options.testClock) throw new HttpError(403, 'FORBIDDEN', 'The clock can be moved only when the sandbox runs with the test clock');
+    const body = jsonObject(ctx);
+    const advanceMs = body.advanceMs;
+    if (typeof advanceMs !== 'number' || !Number.isSafeInteger(advanceMs) || advanceMs < 0 || advanceMs > MAX_ADVANCE_MS) {
+      throw new HttpError(400, 'INVALID_INPUT', 'advanceMs: must be a non-negative integer of milliseconds', { errors: [{ field: 'advanceMs', message: 'must be a non-negative integer (ms)' }] });
+    }
+    world.clock.advance(advanceMs);
+    return json(200, { now: new Date(world.clock.now()).toISOString(), nowMs: world.clock.now() });
+  });
+
+  // A fresh customer, wallet (with its EMAIL_OTP credential), card, funding source and agent.
+  router.on('POST', '/sandbox/accounts', (ctx) => {
+    requireBasic(world, ctx);
+    const f = new Fields(jsonObject(ctx, true));
+    const email = f.string('email', { optional: true, max: 320, pattern: EMAIL });
+    const phone = f.string('phone', { optional: true, max: 16, pattern: E164 });
+    const name = f.string('name', { optional: true, max: 200 });
+    f.check();
+    const set = createCustomerSet(world, { ...(email ? { email } : {}), ...(phone ? { phone } : {}), ...(name ? { name } : {}) });
+    return json(201, set);
+  });
+
+  // A new PENDING_APPROVAL action of an agent (for approval-polling tests and the demo).
+  router.on('POST', '/sandbox/agents/:agentId/actions', (ctx) => {
+    requireBasic(world, ctx);
+    const agentId = requireId('Agent', ctx.params.agentId, 'agentId');
+    const f = new Fields(jsonObject(ctx, true));
+    const body = jsonObject(ctx, true);
+    let type: AgentActionType = 'EXECUTE_QUOTE';
+    if (body.type !== undefined) type = f.enumOf('type', AGENT_ACTION_TYPES) ?? type;
+    f.check();
+    const agent = world.store.agents.get(agentId);
+    if (!agent) throw notFound('Agent not found');
+    const customer = world.store.customers.get(agent.customerId)!;
+    const account = [...world.store.accounts.values()].find((a) => a.customerId === agent.customerId)!;
+    const record = buildAction(
+      world.prng,
+      { agentId, customerId: agent.customerId, platformCustomerId: customer.platformCustomerId, accountId: account.id },
+      type,
+      'PENDING_APPROVAL',
+      world.clock.now(),
+    );
+    world.store.actions.set(record.action.id, record);
+    return json(201, record.action);
+  });
+
+  router.on('GET', '/sandbox/audit/reveals', (ctx) => {
+    requireBasic(world, ctx);
+    return json(200, { data: world.store.revealAudit });
+  });
+}
