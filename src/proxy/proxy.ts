@@ -72,7 +72,10 @@ export interface ProxyOptions {
   logger?: (line: ProxyLogLine) => void;
   /** The client's address for rate limiting; default the socket's remote address. */
   clientIp?: (request: IncomingMessage) => string;
-  /** Upstream transport: node:http keep-alive Agent (default) or an undici Pool. */
+  /**
+   * Upstream transport: `'node'` (default, a keep-alive node:http Agent) or an undici Pool/Agent you
+   * created for the upstream origin (you close it). bench/proxy.ts compares the two.
+   */
   transport?: UpstreamTransport;
 }
 

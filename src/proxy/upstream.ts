@@ -8,7 +8,8 @@
  * documents, so they are read whole (at most MAX_RESPONSE_BYTES) and relayed with a Content-Length.
  *
  * Two transports with the same contract: node:http(s) with a keep-alive Agent (no dependency, the
- * default) and an undici Pool (loaded on demand; bench/proxy.ts measures both).
+ * default), or an undici Pool/Agent the integrator created and passes in (its `request` method is
+ * all that is used; the integrator owns and closes it). bench/proxy.ts measures both.
  *
  * Deliberately does not: follow redirects, decompress (no Accept-Encoding is sent, so the service
  * answers identity), or retry anything but a GET whose reused keep-alive socket was closed by the
@@ -19,7 +20,19 @@ import https from 'node:https';
 
 export const MAX_RESPONSE_BYTES = 4 * 1024 * 1024;
 
-export type UpstreamTransport = 'node' | 'undici';
+/** The part of an undici Dispatcher (Pool, Agent, Client) the proxy uses. */
+export interface UndiciLikeDispatcher {
+  request(options: {
+    origin?: string;
+    method: string;
+    path: string;
+    headers: Record<string, string>;
+    body: Buffer | null;
+    signal: AbortSignal;
+  }): Promise<{ statusCode: number; headers: Record<string, string | string[] | undefined>; body: AsyncIterable<Buffer> & { destroy(): unknown } }>;
+}
+
+export type UpstreamTransport = 'node' | UndiciLikeDispatcher;
 
 export interface UpstreamRequest {
   method: string;
@@ -57,9 +70,8 @@ export function createUpstream(base: string, options: { timeoutMs: number; trans
   if (url.username || url.password || url.search || url.hash) throw new TypeError('upstream must not carry credentials, a query or a fragment');
   const basePath = url.pathname.replace(/\/+$/, '');
   const connections = options.connections ?? 64;
-  return options.transport === 'undici'
-    ? undiciUpstream(url, basePath, options.timeoutMs, connections)
-    : nodeUpstream(url, basePath, options.timeoutMs, connections);
+  const transport = options.transport ?? 'node';
+  return transport === 'node' ? nodeUpstream(url, basePath, options.timeoutMs, connections) : undiciUpstream(transport, url, basePath, options.timeoutMs);
 }
 
 function nodeUpstream(url: URL, basePath: string, timeoutMs: number, connections: number): Upstream {
@@ -128,25 +140,22 @@ function nodeUpstream(url: URL, basePath: string, timeoutMs: number, connections
   };
 }
 
-function undiciUpstream(url: URL, basePath: string, timeoutMs: number, connections: number): Upstream {
-  type UndiciPool = import('undici').Pool;
-  let pool: Promise<UndiciPool> | undefined;
-  const getPool = () => (pool ??= import('undici').then(({ Pool }) => new Pool(url.origin, { connections, pipelining: 1 })));
+function undiciUpstream(dispatcher: UndiciLikeDispatcher, url: URL, basePath: string, timeoutMs: number): Upstream {
   return {
     async send(request) {
-      const p = await getPool();
       const signal = AbortSignal.timeout(timeoutMs);
       try {
-        const res = await p.request({
-          method: request.method as 'GET',
+        const res = await dispatcher.request({
+          origin: url.origin,
+          method: request.method,
           path: basePath + request.path,
-          headers: request.headers,
+          headers: request.body ? { ...request.headers, 'content-length': String(request.body.byteLength) } : request.headers,
           body: request.body ? Buffer.from(request.body.buffer, request.body.byteOffset, request.body.byteLength) : null,
           signal,
         });
         const chunks: Buffer[] = [];
         let size = 0;
-        for await (const chunk of res.body as AsyncIterable<Buffer>) {
+        for await (const chunk of res.body) {
           size += chunk.length;
           if (size > MAX_RESPONSE_BYTES) {
             res.body.destroy();
@@ -162,7 +171,7 @@ function undiciUpstream(url: URL, basePath: string, timeoutMs: number, connectio
       }
     },
     async close() {
-      if (pool) await (await pool).destroy();
+      // The dispatcher belongs to the integrator, who closes it.
     },
   };
 }

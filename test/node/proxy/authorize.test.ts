@@ -212,7 +212,7 @@ describe('demo binding', () => {
     try {
       assertErrorShape(await raw(px.port, { method: 'DELETE', path: `/api/auth/sessions/${OTHER_SESSION}`, headers: JSON_HEADERS }), 502, 'BAD_GATEWAY');
     } finally {
-      up.setResponder((_req, res) => res.end('{}'));
+      up.setResponder((_req, res) => void res.end('{}'));
     }
   });
 });

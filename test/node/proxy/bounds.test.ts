@@ -101,7 +101,7 @@ describe('proxy bounds', () => {
     } finally {
       await px.close();
     }
-    const cut = await startRecorder((_req, res) => res.socket?.destroy());
+    const cut = await startRecorder((_req, res) => void res.socket?.destroy());
     const px2 = await startProxy({ upstream: cut.url });
     try {
       assertErrorShape(await raw(px2.port, { method: 'POST', path: `/api/cards/${CARD}/reveal`, headers: JSON_HEADERS }), 502, 'BAD_GATEWAY');

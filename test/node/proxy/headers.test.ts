@@ -137,7 +137,7 @@ describe('proxy headers and bytes', () => {
 
   it('refuses agent routes without a Bearer token (never falls back to Basic)', async () => {
     const count = up.requests.length;
-    for (const headers of [{}, { authorization: BASIC }, { authorization: 'Bearer ' }, { authorization: 'Bearer a b' }]) {
+    for (const headers of [{}, { authorization: BASIC }, { authorization: 'Bearer ' }, { authorization: 'Bearer a b' }] as Array<Record<string, string>>) {
       const r = await call(px.port, { path: '/api/agents/me/actions', headers });
       assert.equal(r.status, 401);
       assert.equal(r.json.code, 'UNAUTHORIZED');
