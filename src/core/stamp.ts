@@ -10,7 +10,9 @@
  */
 import { WalletError } from './errors.ts';
 import { base64urlDecode, base64urlEncode, bytesToHex, hexToBytes, utf8Decode, utf8Encode } from './encoding.ts';
-import { compressPublicKey, ecdsaSign, ecdsaVerify, type KeyPair } from './p256.ts';
+import { compressPublicKey, ecdsaVerify, signatureToDer, type KeyPair } from './p256.ts';
+
+const ECDSA_SHA256 = { name: 'ECDSA', hash: 'SHA-256' } as const;
 
 export const WALLET_SIGNATURE_HEADER = 'Service-Wallet-Signature';
 export const REQUEST_ID_HEADER = 'Request-Id';
@@ -75,8 +77,9 @@ export function createStamp(payload: string, key: KeyPair): Promise<string> {
     return Promise.reject(e);
   }
   const { publicKey, prefix } = cache;
-  return ecdsaSign(key.privateKey, utf8Encode(payload)).then((der) => {
-    const signature = bytesToHex(der);
+  // ecdsaSign's steps inlined into a single continuation (same DER encoder).
+  return crypto.subtle.sign(ECDSA_SHA256, key.privateKey, utf8Encode(payload)).then((raw) => {
+    const signature = bytesToHex(signatureToDer(new Uint8Array(raw)));
     if (prefix) return prefix + base64urlEncode(utf8Encode(`${signature}"}`));
     return base64urlEncode(utf8Encode(JSON.stringify({ publicKey, scheme: STAMP_SCHEME, signature })));
   });
