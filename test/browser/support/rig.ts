@@ -17,13 +17,18 @@ export function fixtures(): Promise<RigFixtures> {
 }
 
 /** A fresh customer with its own wallet (one EMAIL_OTP credential), card and agent, so tests do not interfere. */
-export function newAccount(options: { email?: string; actions?: number } = {}): Promise<RigAccount> {
+export function newAccount(options: { email?: string; phone?: string; name?: string } = {}): Promise<RigAccount> {
   return executeServerCommand<RigAccount, typeof options>('sandbox-new-account', options);
 }
 
 /** Moves the sandbox's clock forward (sessions, signed-retry windows, reveal URLs expire on it). */
 export function advanceClock(ms: number): Promise<{ now: string }> {
   return executeServerCommand<{ now: string }, { ms: number }>('sandbox-advance-clock', { ms });
+}
+
+/** A new PENDING_APPROVAL action of an agent (type EXECUTE_QUOTE unless given). */
+export function newAgentAction(agentId: string, type?: 'EXECUTE_QUOTE' | 'TRANSFER_OUT' | 'TRANSFER_IN'): Promise<{ id: string; status: string }> {
+  return executeServerCommand('sandbox-new-action', { agentId, ...(type ? { type } : {}) });
 }
 
 /** Platform-side approval of an agent action (the proxy never relays this Basic-only call). */
@@ -60,14 +65,16 @@ export function setUserVerified(isUserVerified: boolean): Promise<boolean> {
 
 /**
  * An ID token from the sandbox's test issuer (its `POST {issuer}/token`, over real HTTP).
- * For OAUTH verify pass `nonce` = sha256Hex(clientPublicKey hex) (DESIGN.md wire format 5).
+ * For OAUTH verify pass `nonce` = sha256Hex(clientPublicKey hex) (DESIGN.md wire format 5); without
+ * one a random nonce is sent (fine for POST /auth/credentials, which checks no nonce).
  */
 export async function oidcToken(claims: { sub: string; aud?: string; email?: string; nonce?: string }): Promise<string> {
   const { oidcIssuer } = await fixtures();
   const res = await fetch(`${oidcIssuer}/token`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(claims),
+    // The issuer's token endpoint always wants a nonce; one that binds nothing suits credential creation.
+    body: JSON.stringify({ ...claims, nonce: claims.nonce ?? [...crypto.getRandomValues(new Uint8Array(32))].map((b) => b.toString(16).padStart(2, '0')).join('') }),
   });
   if (!res.ok) throw new Error(`the test issuer answered ${res.status}`);
   const body = (await res.json()) as { id_token?: string };

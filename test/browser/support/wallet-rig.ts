@@ -190,6 +190,11 @@ export function walletRig(options: WalletRigOptions = {}): {
             agentToken: set.agentToken,
           } satisfies RigAccount;
         }
+        case 'sandbox-new-action': {
+          const { agentId, type } = p as { agentId?: string; type?: string };
+          if (typeof agentId !== 'string') throw new Error('sandbox-new-action needs {agentId}');
+          return sandboxRoute('POST', `/sandbox/agents/${agentId}/actions`, type ? { type } : {});
+        }
         case 'sandbox-approve-action':
         case 'sandbox-reject-action': {
           const { agentId, actionId, reason } = p as { agentId?: string; actionId?: string; reason?: string };

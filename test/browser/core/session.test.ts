@@ -1,0 +1,169 @@
+/**
+ * Session flows in real Chromium against the real sandbox through the real proxy at /api
+ * (reference.md "Credentials", "Sessions"; DESIGN.md wire formats 2-5, 7): OTP login, OAuth login
+ * with a token from the sandbox's test issuer, refresh, logout, and what a page sees when a key
+ * vanished or a session expired. Each test uses a fresh sandbox account.
+ */
+import { expect } from 'chai';
+import { createClient } from '../../../src/core/client.ts';
+import { indexedDbKeyStore } from '../../../src/core/keystore.ts';
+import { createWallet, type Wallet } from '../../../src/core/session.ts';
+import { PRODUCTION_OTP_SIGNER } from '../../../src/core/bundles.ts';
+import { ServiceError, WalletError } from '../../../src/core/errors.ts';
+import { verifyStamp } from '../../../src/core/stamp.ts';
+import { createStore, del } from 'idb-keyval';
+import { fixtures, newAccount, oidcToken, advanceClock, type RigAccount, type RigFixtures } from '../support/rig.ts';
+
+async function rejection(p: Promise<unknown>): Promise<unknown> {
+  return p.then(
+    () => expect.fail('expected a rejection'),
+    (e: unknown) => e,
+  );
+}
+
+describe('session flows against the sandbox through the proxy', () => {
+  let f: RigFixtures;
+  let acct: RigAccount;
+  let wallet: Wallet;
+  let dbName: string;
+  const client = () => createClient({ baseUrl: f.apiBase });
+
+  beforeEach(async () => {
+    f = await fixtures();
+    acct = await newAccount();
+    dbName = `wallet-elements-test-${crypto.randomUUID()}`;
+    wallet = createWallet({ client: client(), store: indexedDbKeyStore({ dbName }), otpSigner: f.signerPublicKey });
+  });
+
+  it('logs in with email OTP: pinned target, non-extractable key, session live upstream and usable for a signed call', async () => {
+    const changes: string[] = [];
+    wallet.subscribe((c) => changes.push(c.type));
+    const login = await wallet.startOtpLogin({ credentialId: acct.emailCredentialId });
+    expect(login.accountId).to.equal(acct.accountId);
+    expect(login.type).to.equal('EMAIL_OTP');
+    const session = await login.submit('000000');
+    expect(session.sessionId).to.match(/^Session:/);
+    expect(session.accountId).to.equal(acct.accountId);
+    expect(session.credentialType).to.equal('EMAIL_OTP');
+    expect(session.publicKey).to.match(/^0[23][0-9a-f]{64}$/);
+    expect(changes).to.deep.equal(['logged-in']);
+
+    const stored = await indexedDbKeyStore({ dbName }).get(acct.accountId);
+    expect(stored?.key?.privateKey.extractable).to.equal(false);
+
+    const upstream = await client().listSessions(acct.accountId);
+    expect(upstream.map((s) => s.id)).to.include(session.sessionId);
+
+    // The session key authorizes a signed retry (wallet privacy) and its stamps name that key.
+    const stamper = await wallet.stamper(acct.accountId);
+    expect(stamper.publicKey).to.equal(session.publicKey);
+    const account = await client().setWalletPrivacy(acct.accountId, true, { stamper });
+    expect(account.privateEnabled).to.equal(true);
+    const stamp = await stamper.stamp('payload');
+    expect((await verifyStamp(stamp.headerValue, 'payload'))?.publicKey).to.equal(session.publicKey);
+  });
+
+  it('refuses a wrong code with 401 and accepts the right one afterwards', async () => {
+    const login = await wallet.startOtpLogin({ credentialId: acct.emailCredentialId });
+    const e = await rejection(login.submit('123456'));
+    expect(e).to.be.instanceOf(ServiceError);
+    expect((e as ServiceError).status).to.equal(401);
+    expect(await wallet.current(acct.accountId)).to.equal(undefined);
+    const session = await login.submit('000000');
+    expect(session.accountId).to.equal(acct.accountId);
+  });
+
+  it('refuses a target bundle not signed by the pinned signer, before encrypting anything', async () => {
+    const pinnedElsewhere = createWallet({ client: client(), store: indexedDbKeyStore({ dbName }), otpSigner: PRODUCTION_OTP_SIGNER });
+    const e = await rejection(pinnedElsewhere.startOtpLogin({ credentialId: acct.emailCredentialId }));
+    expect(e).to.be.instanceOf(WalletError);
+    expect((e as WalletError).code).to.equal('bundle_invalid');
+  });
+
+  it('logs in with OAuth: token bound to the receiver key by its nonce, session key decrypted and stored', async () => {
+    await (await wallet.startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000');
+    const sub = `user-${crypto.randomUUID()}`;
+    const email = `${sub}@sandbox.test`;
+    const credential = await wallet.addCredential({ type: 'OAUTH', accountId: acct.accountId, oidcToken: await oidcToken({ sub, email }) });
+    expect(credential.type).to.equal('OAUTH');
+    expect(credential.nickname).to.equal(email);
+
+    const nonces: string[] = [];
+    const session = await wallet.loginWithOAuth({
+      credentialId: credential.id,
+      getIdToken: async (nonce) => {
+        nonces.push(nonce);
+        return oidcToken({ sub, email, nonce });
+      },
+    });
+    expect(nonces).to.have.length(1);
+    expect(nonces[0]).to.match(/^[0-9a-f]{64}$/);
+    expect(session.credentialType).to.equal('OAUTH');
+    expect(session.credentialId).to.equal(credential.id);
+    const stored = await indexedDbKeyStore({ dbName }).get(acct.accountId);
+    expect(stored?.session.sessionId).to.equal(session.sessionId);
+    expect(stored?.key?.privateKey.extractable).to.equal(false);
+    // The decrypted key is the session's: the service accepts its signature.
+    const account = await client().setWalletPrivacy(acct.accountId, true, { stamper: await wallet.stamper(acct.accountId) });
+    expect(account.privateEnabled).to.equal(true);
+  });
+
+  it('refuses an OAuth token whose nonce is bound to another key', async () => {
+    await (await wallet.startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000');
+    const sub = `user-${crypto.randomUUID()}`;
+    const credential = await wallet.addCredential({ type: 'OAUTH', accountId: acct.accountId, oidcToken: await oidcToken({ sub }) });
+    const e = await rejection(
+      wallet.loginWithOAuth({ credentialId: credential.id, getIdToken: () => oidcToken({ sub, nonce: 'f'.repeat(64) }) }),
+    );
+    expect(e).to.be.instanceOf(ServiceError);
+    expect((e as ServiceError).status).to.equal(401);
+  });
+
+  it('refreshes: a new session with a new key, signed by the old; the old record is gone', async () => {
+    const first = await (await wallet.startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000');
+    const next = await wallet.refresh(acct.accountId);
+    expect(next.sessionId).not.to.equal(first.sessionId);
+    expect(next.publicKey).not.to.equal(first.publicKey);
+    expect(next.credentialId).to.equal(first.credentialId);
+    const list = await indexedDbKeyStore({ dbName }).list();
+    expect(list.map((s) => s.sessionId)).to.deep.equal([next.sessionId]);
+    const stamper = await wallet.stamper(acct.accountId);
+    expect(stamper.publicKey).to.equal(next.publicKey);
+    const account = await client().setWalletPrivacy(acct.accountId, false, { stamper });
+    expect(account.privateEnabled).to.equal(false);
+  });
+
+  it('logs out: revoked upstream, key deleted, no stamper any more', async () => {
+    const session = await (await wallet.startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000');
+    const changes: string[] = [];
+    wallet.subscribe((c) => changes.push(c.type));
+    await wallet.logout(acct.accountId);
+    expect(changes).to.deep.equal(['logged-out']);
+    expect((await client().listSessions(acct.accountId)).map((s) => s.id)).not.to.include(session.sessionId);
+    expect(await indexedDbKeyStore({ dbName }).list()).to.deep.equal([]);
+    expect(await wallet.current(acct.accountId)).to.equal(undefined);
+    const e = await rejection(wallet.stamper(acct.accountId));
+    expect((e as WalletError).code).to.equal('session_expired');
+    // Logging out again is harmless.
+    await wallet.logout(acct.accountId);
+  });
+
+  it('reports a vanished key as key_missing (and then as logged out)', async () => {
+    const session = await (await wallet.startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000');
+    await del(`key:${session.sessionId}`, createStore(dbName, 'sessions'));
+    const e = await rejection(wallet.current(acct.accountId));
+    expect(e).to.be.instanceOf(WalletError);
+    expect((e as WalletError).code).to.equal('key_missing');
+    expect(await wallet.current(acct.accountId)).to.equal(undefined);
+  });
+
+  it('refresh of a session the service has expired fails with 401 and keeps nothing new', async () => {
+    await (await wallet.startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000');
+    // Past the sandbox's 15-minute session lifetime (its clock only; this page's clock is real).
+    await advanceClock(16 * 60_000);
+    const e = await rejection(wallet.refresh(acct.accountId));
+    expect(e).to.be.instanceOf(ServiceError);
+    expect((e as ServiceError).status).to.equal(401);
+    expect((await indexedDbKeyStore({ dbName }).list()).length).to.equal(1);
+  });
+});
