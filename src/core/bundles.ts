@@ -119,8 +119,10 @@ export function parseSignedEnvelope(envelope: string, name = 'bundle'): SignedEn
   const version = obj.version === undefined ? ENVELOPE_VERSION : stringField(obj, 'version', name);
   const data = stringField(obj, 'data', name);
   const dataBytes = hexField(obj, 'data', name);
-  const dataSignature = stringField(obj, 'dataSignature', name);
-  const enclaveQuorumPublic = stringField(obj, 'enclaveQuorumPublic', name);
+  // Absent signature fields read as empty (the service's own sandbox may leave them out); an empty
+  // signer or signature never passes verification, so only the explicit skip option gets past.
+  const dataSignature = obj.dataSignature === undefined ? '' : stringField(obj, 'dataSignature', name);
+  const enclaveQuorumPublic = obj.enclaveQuorumPublic === undefined ? '' : stringField(obj, 'enclaveQuorumPublic', name);
   return { version, data, dataSignature, enclaveQuorumPublic, dataBytes };
 }
 

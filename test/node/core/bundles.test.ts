@@ -260,6 +260,12 @@ test('export envelope: wrong signer, organization, receiver or tampering are ref
   const unsigned = editJson(envelope, (o) => (o.dataSignature = ''));
   await assert.rejects(decryptExportEnvelope(unsigned, receiver, sandbox), bundleInvalid);
   assert.equal(await decryptExportEnvelope(unsigned, receiver, { dangerouslySkipSignatureVerification: true }), PHRASE);
+  const bare = editJson(envelope, (o) => {
+    delete o.dataSignature;
+    delete o.enclaveQuorumPublic;
+  });
+  await assert.rejects(decryptExportEnvelope(bare, receiver, sandbox), bundleInvalid);
+  assert.equal(await decryptExportEnvelope(bare, receiver, { dangerouslySkipSignatureVerification: true }), PHRASE);
   // Skipping the signature does not skip decryption: tampered ciphertext still fails.
   const tamperedInner = editJson(unsigned, (o) => {
     const inner = JSON.parse(utf8Decode(hexToBytes(o.data!))) as Record<string, string>;
