@@ -1,0 +1,185 @@
+/**
+ * The state of <agent-actions> as a pure machine: the first page for a status filter, cursor pages
+ * appended by "load more", and approval decisions merged in as the poller sees them.
+ *
+ * Follows api.md "GET {base_url}/agents/me/actions" (status filter, limit 1..100, cursor from
+ * nextCursor, hasMore, totalCount) and "AgentAction.status" (PENDING_APPROVAL -> APPROVED | REJECTED,
+ * APPROVED -> FAILED). Cursors are opaque (reference.md "Agents").
+ *
+ * Deliberately not here: the agent's token (a property of the element, passed per call and never
+ * in this state), HTTP and timers (core/agent.ts polls with backoff).
+ */
+import { ServiceError, WalletError } from '../../core/errors.ts';
+import type { AgentAction, AgentActionList, AgentActionStatus } from '../../core/types.ts';
+
+export type StatusFilter = AgentActionStatus | 'ALL';
+
+export const AGENT_ACTIONS_ERROR_CODES = [
+  /** 401: the agent's token is missing, expired or revoked; polling stops. */
+  'unauthorized',
+  'rate_limited',
+  'server',
+  'network',
+  'unexpected',
+] as const;
+export type AgentActionsErrorCode = (typeof AGENT_ACTIONS_ERROR_CODES)[number];
+
+export type ListStatus =
+  | { readonly kind: 'idle' }
+  | { readonly kind: 'loading' }
+  | { readonly kind: 'ready' }
+  | { readonly kind: 'failed'; readonly code: AgentActionsErrorCode };
+
+export interface AgentActionsState {
+  readonly filter: StatusFilter;
+  readonly status: ListStatus;
+  /** Loaded actions, in the service's order, each id once. */
+  readonly actions: readonly AgentAction[];
+  readonly hasMore: boolean;
+  readonly nextCursor?: string;
+  readonly totalCount?: number;
+  readonly loadingMore: boolean;
+  /** The last "load more" failed (the loaded list stays). */
+  readonly moreFailed?: AgentActionsErrorCode;
+  /** Bumped by every load/filter so that a page for an older request is dropped. */
+  readonly generation: number;
+}
+
+export type AgentActionsEvent =
+  | { readonly type: 'load'; readonly filter?: StatusFilter }
+  | { readonly type: 'page'; readonly generation: number; readonly page: AgentActionList; readonly append: boolean }
+  | { readonly type: 'failed'; readonly generation: number; readonly code: AgentActionsErrorCode; readonly append: boolean }
+  | { readonly type: 'load-more' }
+  /** Fresh copies of actions (from the poller or GET /agents/me/actions/{id}); new ones are prepended. */
+  | { readonly type: 'updated'; readonly actions: readonly AgentAction[] }
+  | { readonly type: 'reset' };
+
+export const initialState: AgentActionsState = {
+  filter: 'ALL',
+  status: { kind: 'idle' },
+  actions: [],
+  hasMore: false,
+  loadingMore: false,
+  generation: 0,
+};
+
+export function matchesFilter(action: AgentAction, filter: StatusFilter): boolean {
+  return filter === 'ALL' || action.status === filter;
+}
+
+export function transition(state: AgentActionsState, event: AgentActionsEvent): AgentActionsState {
+  switch (event.type) {
+    case 'reset':
+      return { ...initialState, filter: state.filter, generation: state.generation + 1 };
+    case 'load':
+      return {
+        ...initialState,
+        filter: event.filter ?? state.filter,
+        status: { kind: 'loading' },
+        generation: state.generation + 1,
+      };
+    case 'load-more':
+      if (state.status.kind !== 'ready' || !state.hasMore || state.loadingMore || !state.nextCursor) return state;
+      return { ...withoutMoreFailed(state), loadingMore: true };
+    case 'page': {
+      if (event.generation !== state.generation) return state;
+      if (event.append && !state.loadingMore) return state;
+      if (!event.append && state.status.kind !== 'loading') return state;
+      const base = event.append ? state.actions : [];
+      const seen = new Set(base.map((a) => a.id));
+      // A page may repeat an action that moved while paging; the first copy keeps its place.
+      const added = event.page.data.filter((a) => !seen.has(a.id) && (seen.add(a.id), true));
+      const next: AgentActionsState = {
+        ...withoutMoreFailed(state),
+        status: { kind: 'ready' },
+        actions: [...base, ...added],
+        hasMore: event.page.hasMore && Boolean(event.page.nextCursor),
+        loadingMore: false,
+      };
+      return withPaging(next, event.page.hasMore ? event.page.nextCursor : undefined, event.page.totalCount ?? state.totalCount);
+    }
+    case 'failed':
+      if (event.generation !== state.generation) return state;
+      if (event.append) return state.loadingMore ? { ...state, loadingMore: false, moreFailed: event.code } : state;
+      return state.status.kind === 'loading' ? { ...state, status: { kind: 'failed', code: event.code } } : state;
+    case 'updated': {
+      if (state.status.kind !== 'ready') return state;
+      const byId = new Map(event.actions.map((a) => [a.id, a]));
+      let changed = false;
+      const actions = state.actions.map((a) => {
+        const fresh = byId.get(a.id);
+        byId.delete(a.id);
+        if (!fresh || sameVersion(a, fresh)) return a;
+        changed = true;
+        return fresh;
+      });
+      // Actions not loaded yet that match the filter are new submissions: newest first, on top.
+      const fresh = [...byId.values()].filter((a) => matchesFilter(a, state.filter));
+      if (!changed && fresh.length === 0) return state;
+      const totalCount = state.totalCount === undefined ? undefined : state.totalCount + fresh.length;
+      return withPaging({ ...state, actions: [...fresh, ...actions] }, state.nextCursor, totalCount);
+    }
+  }
+}
+
+function withoutMoreFailed(state: AgentActionsState): AgentActionsState {
+  if (state.moreFailed === undefined) return state;
+  const { moreFailed: _drop, ...rest } = state;
+  return rest;
+}
+
+function withPaging(state: AgentActionsState, nextCursor: string | undefined, totalCount: number | undefined): AgentActionsState {
+  const { nextCursor: _c, totalCount: _t, ...rest } = state;
+  return { ...rest, ...(nextCursor ? { nextCursor } : {}), ...(totalCount !== undefined ? { totalCount } : {}) };
+}
+
+/** Same id, status, update time, rejection and transaction status: nothing to show again. */
+export function sameVersion(a: AgentAction, b: AgentAction): boolean {
+  return (
+    a.status === b.status &&
+    a.updatedAt === b.updatedAt &&
+    a.rejectionReason === b.rejectionReason &&
+    a.transaction?.id === b.transaction?.id &&
+    a.transaction?.status === b.transaction?.status
+  );
+}
+
+export interface ActionChange {
+  action: AgentAction;
+  previousStatus: AgentActionStatus;
+}
+
+/** The status changes between two states (for `agent-action-changed` events). */
+export function statusChanges(before: AgentActionsState, after: AgentActionsState): ActionChange[] {
+  const old = new Map(before.actions.map((a) => [a.id, a.status]));
+  const changes: ActionChange[] = [];
+  for (const action of after.actions) {
+    const previousStatus = old.get(action.id);
+    if (previousStatus !== undefined && previousStatus !== action.status) changes.push({ action, previousStatus });
+  }
+  return changes;
+}
+
+/**
+ * Which loaded actions were pending and are missing from the poller's fresh list of pending
+ * actions: their decision came in, so each is read again (GET /agents/me/actions/{id}).
+ */
+export function decidedSince(state: AgentActionsState, stillPending: readonly AgentAction[]): string[] {
+  const pending = new Set(stillPending.map((a) => a.id));
+  return state.actions.filter((a) => a.status === 'PENDING_APPROVAL' && !pending.has(a.id)).map((a) => a.id);
+}
+
+export function errorCodeOf(error: unknown): AgentActionsErrorCode {
+  if (error instanceof ServiceError) {
+    if (error.status === 401) return 'unauthorized';
+    if (error.status === 429) return 'rate_limited';
+    if (error.status >= 500) return 'server';
+    return 'unexpected';
+  }
+  if (error instanceof WalletError) {
+    if (error.code === 'network') return 'network';
+    // invalid_argument: an empty or malformed token never reaches the service.
+    if (error.code === 'invalid_argument') return 'unauthorized';
+  }
+  return 'unexpected';
+}

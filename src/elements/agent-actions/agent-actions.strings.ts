@@ -1,0 +1,130 @@
+/**
+ * The words of <agent-actions>, in English and Arabic; every key is replaceable with
+ * `setStrings(locale, {...})` (src/elements/shared/i18n.ts).
+ */
+import { registerDefaultStrings } from '../shared/i18n.ts';
+import type { AgentActionsErrorCode } from './agent-actions.machine.ts';
+import type { AgentActionStatus, AgentActionType } from '../../core/types.ts';
+
+type Keys =
+  | 'agent-actions.title'
+  | 'agent-actions.filter'
+  | 'agent-actions.filter.ALL'
+  | `agent-actions.filter.${AgentActionStatus}`
+  | `agent-actions.status.${AgentActionStatus}`
+  | `agent-actions.type.${AgentActionType}`
+  | 'agent-actions.type.other'
+  | 'agent-actions.loading'
+  | 'agent-actions.empty'
+  | 'agent-actions.no-token'
+  | 'agent-actions.count'
+  | 'agent-actions.load-more'
+  | 'agent-actions.loading-more'
+  | 'agent-actions.retry'
+  | 'agent-actions.submitted'
+  | 'agent-actions.amount'
+  | 'agent-actions.from'
+  | 'agent-actions.to'
+  | 'agent-actions.send'
+  | 'agent-actions.receive'
+  | 'agent-actions.rate'
+  | 'agent-actions.fees'
+  | 'agent-actions.rejection'
+  | 'agent-actions.transaction'
+  | 'agent-actions.transaction-failed'
+  | 'agent-actions.waiting'
+  | 'agent-actions.changed'
+  | 'agent-actions.poll-trouble'
+  | `agent-actions.error.${AgentActionsErrorCode}`;
+
+const en: Record<Keys, string> = {
+  'agent-actions.title': 'Agent activity',
+  'agent-actions.filter': 'Show',
+  'agent-actions.filter.ALL': 'All actions',
+  'agent-actions.filter.PENDING_APPROVAL': 'Waiting for approval',
+  'agent-actions.filter.APPROVED': 'Approved',
+  'agent-actions.filter.REJECTED': 'Rejected',
+  'agent-actions.filter.FAILED': 'Failed',
+  'agent-actions.status.PENDING_APPROVAL': 'Waiting for approval',
+  'agent-actions.status.APPROVED': 'Approved',
+  'agent-actions.status.REJECTED': 'Rejected',
+  'agent-actions.status.FAILED': 'Failed',
+  'agent-actions.type.EXECUTE_QUOTE': 'Currency exchange',
+  'agent-actions.type.TRANSFER_OUT': 'Payment out',
+  'agent-actions.type.TRANSFER_IN': 'Payment in',
+  'agent-actions.type.other': 'Action',
+  'agent-actions.loading': 'Loading actions…',
+  'agent-actions.empty': 'No actions to show.',
+  'agent-actions.no-token': 'Connect an agent to see its actions.',
+  'agent-actions.count': 'Showing {shown} of {total}',
+  'agent-actions.load-more': 'Load more',
+  'agent-actions.loading-more': 'Loading more…',
+  'agent-actions.retry': 'Try again',
+  'agent-actions.submitted': 'Submitted {date}',
+  'agent-actions.amount': 'Amount',
+  'agent-actions.from': 'From',
+  'agent-actions.to': 'To',
+  'agent-actions.send': 'Sends',
+  'agent-actions.receive': 'Receives',
+  'agent-actions.rate': 'Rate',
+  'agent-actions.fees': 'Fees',
+  'agent-actions.rejection': 'Reason',
+  'agent-actions.transaction': 'Transaction',
+  'agent-actions.transaction-failed': 'Why it failed',
+  'agent-actions.waiting': 'Checking for a decision…',
+  'agent-actions.changed': '{type}: {status}',
+  'agent-actions.poll-trouble': 'Can’t check for updates right now. Retrying…',
+  'agent-actions.error.unauthorized': 'The agent’s access has expired or was revoked. Connect it again.',
+  'agent-actions.error.rate_limited': 'Too many requests. Updates resume shortly.',
+  'agent-actions.error.server': 'Something went wrong on our side. Try again in a moment.',
+  'agent-actions.error.network': 'We couldn’t reach the server. Check your connection and try again.',
+  'agent-actions.error.unexpected': 'Something unexpected happened. Try again.',
+};
+
+const ar: Record<Keys, string> = {
+  'agent-actions.title': 'نشاط الوكيل',
+  'agent-actions.filter': 'عرض',
+  'agent-actions.filter.ALL': 'كل الإجراءات',
+  'agent-actions.filter.PENDING_APPROVAL': 'بانتظار الموافقة',
+  'agent-actions.filter.APPROVED': 'تمت الموافقة',
+  'agent-actions.filter.REJECTED': 'مرفوضة',
+  'agent-actions.filter.FAILED': 'فشلت',
+  'agent-actions.status.PENDING_APPROVAL': 'بانتظار الموافقة',
+  'agent-actions.status.APPROVED': 'تمت الموافقة',
+  'agent-actions.status.REJECTED': 'مرفوض',
+  'agent-actions.status.FAILED': 'فشل',
+  'agent-actions.type.EXECUTE_QUOTE': 'تحويل عملة',
+  'agent-actions.type.TRANSFER_OUT': 'دفعة صادرة',
+  'agent-actions.type.TRANSFER_IN': 'دفعة واردة',
+  'agent-actions.type.other': 'إجراء',
+  'agent-actions.loading': 'جارٍ تحميل الإجراءات…',
+  'agent-actions.empty': 'لا توجد إجراءات لعرضها.',
+  'agent-actions.no-token': 'اربط وكيلًا لرؤية إجراءاته.',
+  'agent-actions.count': 'يُعرض {shown} من {total}',
+  'agent-actions.load-more': 'تحميل المزيد',
+  'agent-actions.loading-more': 'جارٍ تحميل المزيد…',
+  'agent-actions.retry': 'إعادة المحاولة',
+  'agent-actions.submitted': 'قُدّم في {date}',
+  'agent-actions.amount': 'المبلغ',
+  'agent-actions.from': 'من',
+  'agent-actions.to': 'إلى',
+  'agent-actions.send': 'يُرسل',
+  'agent-actions.receive': 'يستلم',
+  'agent-actions.rate': 'السعر',
+  'agent-actions.fees': 'الرسوم',
+  'agent-actions.rejection': 'السبب',
+  'agent-actions.transaction': 'المعاملة',
+  'agent-actions.transaction-failed': 'سبب الفشل',
+  'agent-actions.waiting': 'جارٍ التحقق من القرار…',
+  'agent-actions.changed': '{type}: {status}',
+  'agent-actions.poll-trouble': 'يتعذّر التحقق من التحديثات الآن. جارٍ إعادة المحاولة…',
+  'agent-actions.error.unauthorized': 'انتهت صلاحية وصول الوكيل أو أُلغيت. اربطه مرة أخرى.',
+  'agent-actions.error.rate_limited': 'طلبات كثيرة جدًا. ستُستأنف التحديثات قريبًا.',
+  'agent-actions.error.server': 'حدث خطأ من جهتنا. أعد المحاولة بعد قليل.',
+  'agent-actions.error.network': 'تعذّر الوصول إلى الخادم. تحقّق من اتصالك ثم أعد المحاولة.',
+  'agent-actions.error.unexpected': 'حدث أمر غير متوقع. أعد المحاولة.',
+};
+
+registerDefaultStrings({ en, ar });
+
+export const agentActionsStrings = { en, ar } as const;

@@ -1,0 +1,158 @@
+/**
+ * Styles of <agent-actions>: a header with the status filter, the list of actions as cards with a
+ * status badge, and the "load more" row. Logical properties only, no inline styles (strict CSP),
+ * states through custom states (`:state(loading)`, `:state(polling)`).
+ */
+import { css } from 'lit';
+
+export const agentActionsStyles = css`
+  :host {
+    --_gap: var(--agent-actions-gap, var(--_space));
+    --_item-bg: var(--agent-actions-item-background, color-mix(in srgb, var(--_fg) 3%, var(--_bg)));
+    --_pending: var(--agent-actions-pending-color, #9a5b00);
+    --_approved: var(--agent-actions-approved-color, var(--_success));
+    --_rejected: var(--agent-actions-rejected-color, var(--_danger));
+  }
+  @media (prefers-color-scheme: dark) {
+    :host {
+      --_pending: var(--agent-actions-pending-color, #f2b662);
+    }
+  }
+  .base {
+    display: grid;
+    gap: var(--_gap);
+  }
+  .header {
+    display: flex;
+    flex-wrap: wrap;
+    align-items: end;
+    justify-content: space-between;
+    gap: var(--_gap);
+  }
+  h2 {
+    margin: 0;
+    font-size: 1.1em;
+  }
+  h3 {
+    margin: 0;
+    font-size: 1em;
+  }
+  p {
+    margin: 0;
+  }
+  label {
+    display: grid;
+    gap: 0.3em;
+    font-weight: 500;
+  }
+  select {
+    font: inherit;
+    color: inherit;
+    background: var(--_bg);
+    border: 1px solid var(--_border);
+    border-radius: calc(var(--_radius) * 0.8);
+    padding-block: 0.5em;
+    padding-inline: 0.7em;
+    min-block-size: 44px;
+  }
+  .muted {
+    color: var(--_muted);
+  }
+  .list {
+    list-style: none;
+    margin: 0;
+    padding: 0;
+    display: grid;
+    gap: var(--_gap);
+  }
+  .action {
+    display: grid;
+    gap: 0.5em;
+    padding: 0.9em 1em;
+    border: 1px solid var(--_border);
+    border-radius: var(--_radius);
+    background: var(--_item-bg);
+  }
+  .action-head {
+    display: flex;
+    flex-wrap: wrap;
+    align-items: center;
+    justify-content: space-between;
+    gap: 0.5em;
+  }
+  .status {
+    font-size: 0.8em;
+    font-weight: 600;
+    padding-block: 0.15em;
+    padding-inline: 0.6em;
+    border-radius: 999px;
+    border: 1px solid currentColor;
+  }
+  .status.PENDING_APPROVAL {
+    color: var(--_pending);
+  }
+  .status.APPROVED {
+    color: var(--_approved);
+  }
+  .status.REJECTED,
+  .status.FAILED {
+    color: var(--_rejected);
+  }
+  dl {
+    margin: 0;
+    display: grid;
+    grid-template-columns: max-content 1fr;
+    gap: 0.2em 1em;
+    font-size: 0.93em;
+  }
+  dt {
+    color: var(--_muted);
+  }
+  dd {
+    margin: 0;
+    overflow-wrap: anywhere;
+  }
+  .id {
+    direction: ltr;
+    unicode-bidi: isolate;
+    font-family: ui-monospace, 'SFMono-Regular', Menlo, Consolas, monospace;
+    font-size: 0.92em;
+  }
+  .amount {
+    font-weight: 600;
+    font-variant-numeric: tabular-nums;
+  }
+  .footer {
+    display: flex;
+    flex-wrap: wrap;
+    align-items: center;
+    justify-content: space-between;
+    gap: var(--_gap);
+  }
+  .alert:empty,
+  .notice:empty {
+    display: none;
+  }
+  .alert {
+    display: grid;
+    gap: 0.5em;
+    justify-items: start;
+    padding: 0.75em 1em;
+    border-radius: var(--_radius);
+    border: 1px solid color-mix(in srgb, var(--_danger) 40%, transparent);
+    background: color-mix(in srgb, var(--_danger) 8%, transparent);
+    color: var(--_danger);
+  }
+  button[aria-disabled='true'] {
+    opacity: 0.7;
+    cursor: progress;
+  }
+  @media (prefers-reduced-motion: no-preference) {
+    .action {
+      transition: border-color 300ms ease;
+    }
+  }
+  .action.changed {
+    border-color: var(--_accent);
+  }
+`;

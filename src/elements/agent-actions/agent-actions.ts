@@ -1,0 +1,454 @@
+/**
+ * <agent-actions>: an agent's own actions (api.md "GET {base_url}/agents/me/actions") with a status
+ * filter and cursor paging ("load more"), kept up to date by polling for approval decisions with
+ * backoff (core/agent.ts `pollAgentActions`), which stops when the element disconnects.
+ *
+ * The poller watches the agent's PENDING_APPROVAL actions: a loaded pending action that leaves that
+ * list has been decided, so it is read again (GET /agents/me/actions/{id}) and shown with its new
+ * status, rejection reason or resulting transaction, and `agent-action-changed` is dispatched.
+ * A new pending action that matches the filter appears on top.
+ *
+ * The agent's Bearer token is the `agentToken` property, supplied by the integrator: it is passed to
+ * core per call and never reflected to an attribute, stored, logged or put into an event.
+ * Deliberately not here: approving or rejecting (a platform-side call with Basic credentials).
+ */
+import { LitElement, html, nothing, type PropertyValues } from 'lit';
+import { customElement, property, state } from 'lit/decorators.js';
+import { repeat } from 'lit/directives/repeat.js';
+import { Task, initialState as taskInitial } from '@lit/task';
+import { baseStyles } from '../shared/styles.ts';
+import { LocaleController } from '../shared/i18n.ts';
+import { clientFor } from '../shared/config.ts';
+import { pollAgentActions } from '../../core/agent.ts';
+import { AGENT_ACTION_STATUSES, AGENT_ACTION_TYPES, type AgentAction, type AgentActionList } from '../../core/types.ts';
+import { formatMinor } from '../delegated-keys/money.ts';
+import { agentActionsStyles } from './agent-actions.styles.ts';
+import './agent-actions.strings.ts';
+import {
+  decidedSince,
+  errorCodeOf,
+  initialState,
+  statusChanges,
+  transition,
+  type AgentActionsEvent,
+  type AgentActionsState,
+  type StatusFilter,
+} from './agent-actions.machine.ts';
+import { AgentActionChangedEvent, AgentActionsErrorEvent } from './agent-actions.events.ts';
+
+export { AgentActionChangedEvent, AgentActionsErrorEvent } from './agent-actions.events.ts';
+
+const FILTERS: readonly StatusFilter[] = ['ALL', ...AGENT_ACTION_STATUSES];
+
+function isFilter(v: unknown): v is StatusFilter {
+  return typeof v === 'string' && (FILTERS as readonly string[]).includes(v);
+}
+
+/**
+ * An agent's actions, with approval decisions arriving live.
+ *
+ * @summary Lists an agent's own actions with a status filter and "load more", and polls for approval decisions.
+ *
+ * @event agent-action-changed - An action's status changed while shown. `detail: { action, previousStatus }`.
+ * @event agent-actions-error - Loading, "load more" or polling failed. `detail: { code, message, operation, status? }`.
+ *
+ * @csspart base - The wrapper of everything.
+ * @csspart header - Title and filter.
+ * @csspart filter - The status `<select>`.
+ * @csspart list - The list of actions.
+ * @csspart action - One action.
+ * @csspart status - An action's status badge.
+ * @csspart footer - Count and "load more".
+ * @csspart load-more-button - The "load more" button.
+ * @csspart error - The alert region.
+ *
+ * @cssproperty --agent-actions-gap - Space between parts.
+ * @cssproperty --agent-actions-item-background - Background of an action card.
+ * @cssproperty --agent-actions-pending-color - Color of the "waiting for approval" badge.
+ * @cssproperty --agent-actions-approved-color - Color of the "approved" badge.
+ * @cssproperty --agent-actions-rejected-color - Color of the "rejected" and "failed" badges.
+ *
+ * Custom states: `:state(idle)`, `:state(loading)`, `:state(ready)`, `:state(failed)`, `:state(polling)`.
+ */
+@customElement('agent-actions')
+export class AgentActions extends LitElement {
+  static override styles = [baseStyles, agentActionsStyles];
+
+  /**
+   * The agent's access token (api.md "Authentication": agent bearer). A property only: never an
+   * attribute, never stored; set it to '' to stop.
+   */
+  @property({ attribute: false }) agentToken = '';
+
+  /** The status shown first (`ALL`, `PENDING_APPROVAL`, `APPROVED`, `REJECTED`, `FAILED`). */
+  @property({ reflect: true }) status: StatusFilter = 'ALL';
+
+  /** Actions per page, 1 to 100 (api.md "Limits"). */
+  @property({ attribute: 'page-size', type: Number }) pageSize = 20;
+
+  /** First delay between polls, and the delay after a change (ms). */
+  @property({ attribute: 'poll-interval', type: Number }) pollInterval = 2000;
+
+  /** The backoff's ceiling (ms). */
+  @property({ attribute: 'poll-max-interval', type: Number }) pollMaxInterval = 60000;
+
+  /** The proxy's base path for this element (overrides configureWallet's `apiBase`). */
+  @property({ attribute: 'api-base' }) apiBase: string | undefined;
+
+  @state() private view: AgentActionsState = initialState;
+  @state() private pollTrouble = false;
+  @state() private recentlyChanged: ReadonlySet<string> = new Set();
+
+  private readonly i18n = new LocaleController(this);
+  private readonly internals: ElementInternals | undefined;
+  private poller: AbortController | undefined;
+  private focusAfterMore: number | undefined;
+  private needsLoad = true;
+
+  /** One page: the first (cursor undefined) or the next. The generation drops stale pages. */
+  private readonly pageTask = new Task(this, {
+    autoRun: false,
+    args: (): readonly [number, string | undefined] => [0, undefined],
+    task: async ([generation, cursor], { signal }) => {
+      const token = this.agentToken;
+      if (!token) return taskInitial;
+      const filter = this.view.filter;
+      const page: AgentActionList = await clientFor(this.apiBase).listAgentActions({
+        agentToken: token,
+        limit: clampPageSize(this.pageSize),
+        ...(filter === 'ALL' ? {} : { status: filter }),
+        ...(cursor ? { cursor } : {}),
+        signal,
+      });
+      return { generation, page, append: cursor !== undefined };
+    },
+    onComplete: ({ generation, page, append }) => {
+      this.send({ type: 'page', generation, page, append });
+      if (!append) this.startPolling();
+    },
+    onError: (error) => {
+      if (isAbort(error)) return;
+      const append = this.view.loadingMore;
+      const code = errorCodeOf(error);
+      this.send({ type: 'failed', generation: this.view.generation, code, append });
+      this.reportError(append ? 'load-more' : 'load', code, error);
+      if (code === 'unauthorized') this.stopPolling();
+    },
+  });
+
+  constructor() {
+    super();
+    this.internals = typeof this.attachInternals === 'function' ? this.attachInternals() : undefined;
+  }
+
+  /** Reloads the first page (keeps the filter). */
+  reload(): void {
+    this.load();
+  }
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    // (Re)connected: load in the next update, once every property set before connecting is known.
+    this.needsLoad = true;
+    this.requestUpdate();
+    this.syncStates();
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    // Polling is for while someone watches; nothing runs once the element is gone.
+    this.stopPolling();
+    this.pageTask.abort();
+    this.send({ type: 'reset' });
+  }
+
+  protected override willUpdate(changed: PropertyValues<this>): void {
+    if (changed.has('agentToken') || changed.has('status') || changed.has('apiBase') || changed.has('pageSize')) this.needsLoad = true;
+    if (!this.needsLoad || !this.isConnected) return;
+    this.needsLoad = false;
+    if (this.agentToken) {
+      this.load();
+    } else {
+      this.stopPolling();
+      this.pageTask.abort();
+      this.send({ type: 'reset' });
+    }
+  }
+
+  private load(): void {
+    this.stopPolling();
+    const filter = isFilter(this.status) ? this.status : 'ALL';
+    this.send({ type: 'load', filter });
+    if (!this.agentToken) return;
+    void this.pageTask.run([this.view.generation, undefined]);
+  }
+
+  private loadMore(): void {
+    const before = this.view;
+    this.send({ type: 'load-more' });
+    if (this.view === before) return;
+    this.focusAfterMore = before.actions.length;
+    void this.pageTask.run([this.view.generation, this.view.nextCursor]);
+  }
+
+  private onFilter(e: Event): void {
+    const value = (e.target as HTMLSelectElement).value;
+    if (isFilter(value)) this.status = value;
+  }
+
+  private send(event: AgentActionsEvent): void {
+    const before = this.view;
+    const next = transition(before, event);
+    if (next === before) return;
+    this.view = next;
+    if (event.type === 'updated') {
+      const changes = statusChanges(before, next);
+      for (const { action, previousStatus } of changes) this.dispatchEvent(new AgentActionChangedEvent(action, previousStatus));
+      if (changes.length > 0) this.recentlyChanged = new Set(changes.map((c) => c.action.id));
+    }
+    this.syncStates();
+  }
+
+  private reportError(operation: 'load' | 'load-more' | 'poll', code: ReturnType<typeof errorCodeOf>, error: unknown): void {
+    const status = (error as { status?: unknown }).status;
+    this.dispatchEvent(
+      new AgentActionsErrorEvent({
+        code,
+        operation,
+        message: this.i18n.t(`agent-actions.error.${code}`),
+        ...(typeof status === 'number' ? { status } : {}),
+      }),
+    );
+  }
+
+  private startPolling(): void {
+    this.stopPolling();
+    const token = this.agentToken;
+    if (!token || !this.isConnected) return;
+    const controller = new AbortController();
+    this.poller = controller;
+    const client = clientFor(this.apiBase);
+    const signal = controller.signal;
+    this.syncStates();
+    pollAgentActions({
+      client,
+      agentToken: token,
+      status: 'PENDING_APPROVAL',
+      signal,
+      limit: 100,
+      minDelayMs: Math.max(100, this.pollInterval),
+      maxDelayMs: Math.max(this.pollInterval, this.pollMaxInterval),
+      onChange: (pending) => void this.onPending(pending, signal),
+      onError: (error) => {
+        if (signal.aborted) return;
+        if (!this.pollTrouble) this.reportError('poll', errorCodeOf(error), error);
+        this.pollTrouble = true;
+      },
+    }).catch((error: unknown) => {
+      // Only a 401 ends the poller with an error: the token is no good any more.
+      if (signal.aborted || isAbort(error)) return;
+      const code = errorCodeOf(error);
+      this.stopPolling();
+      this.reportError('poll', code, error);
+      this.pollTrouble = false;
+      this.send({ type: 'load' });
+      this.send({ type: 'failed', generation: this.view.generation, code, append: false });
+    });
+  }
+
+  private stopPolling(): void {
+    this.poller?.abort();
+    this.poller = undefined;
+    this.syncStates();
+  }
+
+  /** The poller's fresh list of pending actions: re-read the ones that were decided. */
+  private async onPending(pending: AgentAction[], signal: AbortSignal): Promise<void> {
+    this.pollTrouble = false;
+    const decided = decidedSince(this.view, pending);
+    const client = clientFor(this.apiBase);
+    const fresh: AgentAction[] = [];
+    for (const id of decided) {
+      try {
+        fresh.push(await client.getAgentAction(id, { agentToken: this.agentToken, signal }));
+      } catch (error) {
+        if (signal.aborted || isAbort(error)) return;
+        // Read again at the next change; the pending copy stays meanwhile.
+      }
+    }
+    if (signal.aborted) return;
+    this.send({ type: 'updated', actions: [...pending, ...fresh] });
+  }
+
+  private syncStates(): void {
+    const states = this.internals?.states;
+    if (!states) return;
+    const on = new Set<string>([this.view.status.kind]);
+    if (this.poller) on.add('polling');
+    for (const name of ['idle', 'loading', 'ready', 'failed', 'polling']) {
+      if (on.has(name)) states.add(name);
+      else states.delete(name);
+    }
+  }
+
+  protected override updated(changed: PropertyValues<this>): void {
+    super.updated(changed);
+    if (this.focusAfterMore !== undefined && !this.view.loadingMore) {
+      // After "load more", move to the first new action so keyboard users continue where they were.
+      const index = this.focusAfterMore;
+      this.focusAfterMore = undefined;
+      this.renderRoot.querySelectorAll<HTMLElement>('li.action')[index]?.focus();
+    }
+  }
+
+  // ---- rendering
+
+  override render() {
+    const t = this.i18n.t;
+    const { status, filter } = this.view;
+    return html`
+      <section part="base" class="base" aria-labelledby="title">
+        <div part="header" class="header">
+          <h2 id="title">${t('agent-actions.title')}</h2>
+          <label>
+            ${t('agent-actions.filter')}
+            <select part="filter" .value=${filter} @change=${this.onFilter} ?disabled=${!this.agentToken}>
+              ${FILTERS.map((f) => html`<option value=${f} ?selected=${f === filter}>${t(`agent-actions.filter.${f}`)}</option>`)}
+            </select>
+          </label>
+        </div>
+        <div part="error" class="alert" role="alert">
+          ${status.kind === 'failed'
+            ? html`<p>${t(`agent-actions.error.${status.code}`)}</p>
+                ${status.code === 'unauthorized' ? nothing : html`<button type="button" @click=${this.reload}>${t('agent-actions.retry')}</button>`}`
+            : nothing}
+        </div>
+        <p class="muted notice" role="status">${this.pollTrouble ? t('agent-actions.poll-trouble') : nothing}</p>
+        ${this.renderBody()}
+      </section>
+    `;
+  }
+
+  private renderBody() {
+    const t = this.i18n.t;
+    const view = this.view;
+    if (!this.agentToken) return html`<p class="muted">${t('agent-actions.no-token')}</p>`;
+    if (view.status.kind === 'loading') return html`<p class="muted" role="status">${t('agent-actions.loading')}</p>`;
+    if (view.status.kind !== 'ready') return nothing;
+    if (view.actions.length === 0) return html`<p class="muted">${t('agent-actions.empty')}</p>`;
+    const total = view.totalCount;
+    return html`
+      <ul part="list" class="list" aria-live="off">
+        ${repeat(
+          view.actions,
+          (a) => a.id,
+          (a) => this.renderAction(a),
+        )}
+      </ul>
+      <div part="footer" class="footer">
+        <span class="muted">${total !== undefined ? t('agent-actions.count', { shown: view.actions.length, total }) : nothing}</span>
+        ${view.hasMore
+          ? html`<button
+              part="load-more-button"
+              type="button"
+              aria-disabled=${view.loadingMore ? 'true' : 'false'}
+              @click=${view.loadingMore ? undefined : this.loadMore}
+            >
+              ${view.loadingMore ? t('agent-actions.loading-more') : t('agent-actions.load-more')}
+            </button>`
+          : nothing}
+      </div>
+      ${view.moreFailed ? html`<div class="alert" role="alert"><p>${t(`agent-actions.error.${view.moreFailed}`)}</p></div>` : nothing}
+    `;
+  }
+
+  private renderAction(a: AgentAction) {
+    const t = this.i18n.t;
+    const locale = this.i18n.locale;
+    const typeLabel = (AGENT_ACTION_TYPES as readonly string[]).includes(a.type) ? t(`agent-actions.type.${a.type}`) : t('agent-actions.type.other');
+    const headingId = `action-${a.id.replace(/[^A-Za-z0-9-]/g, '-')}`;
+    const submitted = a.createdAt ? formatDate(a.createdAt, locale) : '';
+    return html`
+      <li part="action" class="action ${this.recentlyChanged.has(a.id) ? 'changed' : ''}" tabindex="-1" aria-labelledby=${headingId}>
+        <div class="action-head">
+          <h3 id=${headingId}>${typeLabel}</h3>
+          <span part="status" class="status ${a.status}">${t(`agent-actions.status.${a.status}`)}</span>
+        </div>
+        ${submitted ? html`<p class="muted">${t('agent-actions.submitted', { date: submitted })}</p>` : nothing}
+        <dl>
+          ${this.renderSummary(a)}
+          ${a.status === 'REJECTED' && a.rejectionReason ? html`<dt>${t('agent-actions.rejection')}</dt><dd>${a.rejectionReason}</dd>` : nothing}
+          ${a.transaction
+            ? html`<dt>${t('agent-actions.transaction')}</dt>
+                <dd><span class="id">${shortId(a.transaction.id)}</span> · ${a.transaction.status}</dd>
+                ${a.transaction.failureReason ? html`<dt>${t('agent-actions.transaction-failed')}</dt><dd>${a.transaction.failureReason}</dd>` : nothing}`
+            : nothing}
+        </dl>
+        ${a.status === 'PENDING_APPROVAL' && this.poller ? html`<p class="muted">${t('agent-actions.waiting')}</p>` : nothing}
+      </li>
+    `;
+  }
+
+  private renderSummary(a: AgentAction) {
+    const t = this.i18n.t;
+    const locale = this.i18n.locale;
+    const d = a.transferDetails;
+    if (d) {
+      return html`
+        <dt>${t('agent-actions.amount')}</dt>
+        <dd class="amount">${formatMinor(d.amount, d.currency, locale)}</dd>
+        <dt>${t('agent-actions.from')}</dt>
+        <dd class="id">${shortId(d.sourceAccountId)}</dd>
+        <dt>${t('agent-actions.to')}</dt>
+        <dd class="id">${shortId(d.destinationAccountId)}</dd>
+      `;
+    }
+    const q = a.quote;
+    if (q) {
+      // api.md leaves the unit of amounts unstated; the service's integer amounts are in the
+      // currency's smallest unit, placed with the Currency object's own `decimals`.
+      const send = q.sendingCurrency && typeof q.totalSendingAmount === 'number' ? formatMinor(q.totalSendingAmount, q.sendingCurrency.code, locale, q.sendingCurrency.decimals) : undefined;
+      const receive =
+        q.receivingCurrency && typeof q.totalReceivingAmount === 'number'
+          ? formatMinor(q.totalReceivingAmount, q.receivingCurrency.code, locale, q.receivingCurrency.decimals)
+          : undefined;
+      return html`
+        ${send ? html`<dt>${t('agent-actions.send')}</dt><dd class="amount">${send}</dd>` : nothing}
+        ${receive ? html`<dt>${t('agent-actions.receive')}</dt><dd class="amount">${receive}</dd>` : nothing}
+        ${typeof q.exchangeRate === 'number'
+          ? html`<dt>${t('agent-actions.rate')}</dt><dd>${new Intl.NumberFormat(locale, { maximumSignificantDigits: 8 }).format(q.exchangeRate)}</dd>`
+          : nothing}
+        ${typeof q.feesIncluded === 'number' && q.sendingCurrency
+          ? html`<dt>${t('agent-actions.fees')}</dt><dd>${formatMinor(q.feesIncluded, q.sendingCurrency.code, locale, q.sendingCurrency.decimals)}</dd>`
+          : nothing}
+      `;
+    }
+    return nothing;
+  }
+}
+
+function clampPageSize(n: number): number {
+  return Number.isInteger(n) ? Math.min(100, Math.max(1, n)) : 20;
+}
+
+function isAbort(error: unknown): boolean {
+  return (error as { code?: unknown })?.code === 'aborted' || (error as { name?: unknown })?.name === 'AbortError';
+}
+
+function formatDate(iso: string, locale: string): string {
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? '' : new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' }).format(date);
+}
+
+/** `InternalAccount:0b9c…41f2`: the type and enough of the uuid to tell ids apart. */
+function shortId(id: string): string {
+  const [type, uuid] = id.includes(':') ? (id.split(':', 2) as [string, string]) : ['', id];
+  const short = uuid.length > 12 ? `${uuid.slice(0, 4)}…${uuid.slice(-4)}` : uuid;
+  return type ? `${type}:${short}` : short;
+}
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'agent-actions': AgentActions;
+  }
+}

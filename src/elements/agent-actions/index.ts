@@ -1,0 +1,6 @@
+/**
+ * Entry of <agent-actions>: importing this module defines the element (and registers its strings).
+ * Safe to import on a server: nothing here touches the DOM, storage or the network at import.
+ */
+export * from './agent-actions.ts';
+export { AGENT_ACTIONS_ERROR_CODES, type StatusFilter } from './agent-actions.machine.ts';

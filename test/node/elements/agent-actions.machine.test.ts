@@ -1,0 +1,124 @@
+// The <agent-actions> machine without a DOM: api.md "GET /agents/me/actions" paging (hasMore,
+// nextCursor, totalCount), the status filter, and approval decisions merged from the poller
+// (api.md "AgentAction.status": PENDING_APPROVAL -> APPROVED | REJECTED).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import {
+  decidedSince,
+  errorCodeOf,
+  initialState,
+  statusChanges,
+  transition,
+  type AgentActionsState,
+} from '../../../src/elements/agent-actions/agent-actions.machine.ts';
+import { ServiceError, WalletError } from '../../../src/core/errors.ts';
+import type { AgentAction, AgentActionStatus } from '../../../src/core/types.ts';
+
+function action(n: number, status: AgentActionStatus = 'PENDING_APPROVAL', extra: Partial<AgentAction> = {}): AgentAction {
+  const id = `AgentAction:00000000-0000-4000-8000-${String(n).padStart(12, '0')}` as AgentAction['id'];
+  return {
+    id,
+    agentId: 'Agent:00000000-0000-4000-8000-0000000000aa',
+    customerId: 'Customer:00000000-0000-4000-8000-0000000000bb',
+    platformCustomerId: 'p-1',
+    status,
+    type: 'TRANSFER_OUT',
+    createdAt: '2026-01-01T00:00:00Z',
+    updatedAt: '2026-01-01T00:00:00Z',
+    ...extra,
+  };
+}
+
+function loaded(actions: AgentAction[], more?: string, totalCount?: number): AgentActionsState {
+  const s = transition(initialState, { type: 'load' });
+  return transition(s, {
+    type: 'page',
+    generation: s.generation,
+    append: false,
+    page: { data: actions, hasMore: Boolean(more), ...(more ? { nextCursor: more } : {}), ...(totalCount !== undefined ? { totalCount } : {}) },
+  });
+}
+
+test('first page, then load more appends the next page and keeps the total', () => {
+  let s = loaded([action(1), action(2)], 'c1', 3);
+  assert.deepEqual({ kind: s.status.kind, n: s.actions.length, hasMore: s.hasMore, cursor: s.nextCursor, total: s.totalCount }, {
+    kind: 'ready',
+    n: 2,
+    hasMore: true,
+    cursor: 'c1',
+    total: 3,
+  });
+  s = transition(s, { type: 'load-more' });
+  assert.equal(s.loadingMore, true);
+  assert.equal(transition(s, { type: 'load-more' }), s, 'a second click while loading does nothing');
+  s = transition(s, { type: 'page', generation: s.generation, append: true, page: { data: [action(2), action(3)], hasMore: false } });
+  assert.deepEqual(s.actions.map((a) => a.id.slice(-1)), ['1', '2', '3'], 'an action repeated across pages is shown once');
+  assert.equal(s.hasMore, false);
+  assert.equal(s.nextCursor, undefined);
+  assert.equal(s.totalCount, 3);
+  assert.equal(transition(s, { type: 'load-more' }), s, 'nothing more to load');
+});
+
+test('a page for an older filter is dropped', () => {
+  const first = transition(initialState, { type: 'load', filter: 'ALL' });
+  const second = transition(first, { type: 'load', filter: 'REJECTED' });
+  const stale = transition(second, { type: 'page', generation: first.generation, append: false, page: { data: [action(1)], hasMore: false } });
+  assert.equal(stale, second);
+  assert.equal(second.filter, 'REJECTED');
+  assert.equal(second.actions.length, 0);
+});
+
+test('a failed first page shows the error; a failed "load more" keeps the list', () => {
+  const s = transition(initialState, { type: 'load' });
+  assert.deepEqual(transition(s, { type: 'failed', generation: s.generation, code: 'network', append: false }).status, { kind: 'failed', code: 'network' });
+  let r = transition(loaded([action(1)], 'c1'), { type: 'load-more' });
+  r = transition(r, { type: 'failed', generation: r.generation, code: 'server', append: true });
+  assert.equal(r.status.kind, 'ready');
+  assert.equal(r.actions.length, 1);
+  assert.equal(r.moreFailed, 'server');
+  assert.equal(r.loadingMore, false);
+});
+
+test('a decision from the poller replaces the action in place and is reported as a status change', () => {
+  const before = loaded([action(1), action(2)]);
+  // The poller's fresh pending list no longer has action 1: it was decided.
+  assert.deepEqual(decidedSince(before, [action(2)]), [action(1).id]);
+  const approved = action(1, 'APPROVED', {
+    updatedAt: '2026-01-01T00:01:00Z',
+    transaction: { id: 'Transaction:00000000-0000-4000-8000-000000000777', status: 'PENDING' },
+  });
+  const after = transition(before, { type: 'updated', actions: [action(2), approved] });
+  assert.equal(after.actions[0], approved);
+  assert.deepEqual(statusChanges(before, after), [{ action: approved, previousStatus: 'PENDING_APPROVAL' }]);
+  // The same copy again changes nothing.
+  assert.equal(transition(after, { type: 'updated', actions: [approved] }), after);
+});
+
+test('a new pending action appears on top when it matches the filter, and counts in the total', () => {
+  const s = loaded([action(1, 'APPROVED')], undefined, 1);
+  const next = transition(s, { type: 'updated', actions: [action(9)] });
+  assert.deepEqual(next.actions.map((a) => a.id.slice(-1)), ['9', '1']);
+  assert.equal(next.totalCount, 2);
+  assert.deepEqual(statusChanges(s, next), []);
+  const rejectedOnly = transition(transition(initialState, { type: 'load', filter: 'REJECTED' }), {
+    type: 'page',
+    generation: 1,
+    append: false,
+    page: { data: [], hasMore: false },
+  });
+  assert.equal(transition(rejectedOnly, { type: 'updated', actions: [action(9)] }), rejectedOnly);
+});
+
+test('updates before the first page are ignored (the poller starts after it)', () => {
+  const s = transition(initialState, { type: 'load' });
+  assert.equal(transition(s, { type: 'updated', actions: [action(1)] }), s);
+});
+
+test('errorCodeOf: 401 stops (unauthorized), transient failures are named', () => {
+  assert.equal(errorCodeOf(new ServiceError({ status: 401, code: 'UNAUTHORIZED', message: 'x' })), 'unauthorized');
+  assert.equal(errorCodeOf(new ServiceError({ status: 429, code: 'RATE_LIMITED', message: 'x' })), 'rate_limited');
+  assert.equal(errorCodeOf(new ServiceError({ status: 500, code: 'INTERNAL_ERROR', message: 'x' })), 'server');
+  assert.equal(errorCodeOf(new WalletError('network', 'x')), 'network');
+  assert.equal(errorCodeOf(new WalletError('invalid_argument', 'x')), 'unauthorized');
+  assert.equal(errorCodeOf(new Error('x')), 'unexpected');
+});
