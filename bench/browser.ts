@@ -56,7 +56,10 @@ const TYPES: Record<string, string> = {
 export type Mount = (req: IncomingMessage, res: ServerResponse) => void | Promise<void>;
 
 export interface StaticServer {
+  /** http://127.0.0.1:PORT */
   origin: string;
+  /** http://localhost:PORT, the same server (WebAuthn needs a domain as RP id, not an IP). */
+  localhostOrigin: string;
   close(): Promise<void>;
 }
 
@@ -94,6 +97,7 @@ export async function startStaticServer(mounts: Record<string, Mount> = {}): Pro
   const { port } = server.address() as AddressInfo;
   return {
     origin: `http://127.0.0.1:${port}`,
+    localhostOrigin: `http://localhost:${port}`,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

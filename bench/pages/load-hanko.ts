@@ -5,9 +5,10 @@
  */
 import { register } from '@teamhanko/hanko-elements';
 
-export async function mount(parent: HTMLElement): Promise<HTMLElement> {
+export async function mount(parent: HTMLElement, attributes: Record<string, string>): Promise<HTMLElement> {
   await register(`${location.origin}/hanko`);
   const el = document.createElement('hanko-auth');
+  for (const [name, value] of Object.entries(attributes)) el.setAttribute(name, value);
   parent.append(el);
   return el;
 }

@@ -7,7 +7,7 @@
  * microseconds and no contender is favoured by a framework's own scheduler.
  */
 interface Mountable {
-  mount(parent: HTMLElement): Promise<HTMLElement>;
+  mount(parent: HTMLElement, attributes: Record<string, string>): Promise<HTMLElement>;
 }
 
 export interface LoadSample {
@@ -28,11 +28,11 @@ const tick = (): Promise<unknown> =>
     channel.port2.postMessage(0);
   });
 
-async function measure(url: string, timeoutMs = 5000): Promise<LoadSample> {
+async function measure(url: string, attributes: Record<string, string> = {}, timeoutMs = 5000): Promise<LoadSample> {
   const t0 = performance.now();
   const mod = (await import(url)) as Mountable;
   const importMs = performance.now() - t0;
-  const el = await mod.mount(document.body);
+  const el = await mod.mount(document.body, attributes);
   const mountMs = performance.now() - t0;
   for (;;) {
     const root: ParentNode = el.shadowRoot ?? el;
