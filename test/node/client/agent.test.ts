@@ -1,0 +1,116 @@
+/**
+ * The agent action poller (src/core/agent.ts) against a scripted loopback server: exponential
+ * backoff while nothing changes, back to the minimum after a change, Retry-After as a floor, a stop
+ * on 401 and on abort (no request after it).
+ */
+import { describe, it, before, after, beforeEach } from 'node:test';
+import assert from 'node:assert/strict';
+import { createClient } from '../../../src/core/client.ts';
+import { pollAgentActions } from '../../../src/core/agent.ts';
+import { ServiceError } from '../../../src/core/errors.ts';
+import type { AgentAction } from '../../../src/core/types.ts';
+import { startScriptedServer, type ScriptedServer } from './scripted-server.ts';
+
+const action = (status: string) => ({
+  id: 'AgentAction:1',
+  agentId: 'Agent:1',
+  customerId: 'Customer:1',
+  platformCustomerId: 'p',
+  status,
+  type: 'EXECUTE_QUOTE',
+  createdAt: '2026-01-01T00:00:00Z',
+  updatedAt: status === 'PENDING_APPROVAL' ? '2026-01-01T00:00:00Z' : '2026-01-01T00:01:00Z',
+});
+
+describe('pollAgentActions', () => {
+  let server: ScriptedServer;
+  const times: number[] = [];
+  before(async () => {
+    server = await startScriptedServer();
+  });
+  after(() => server.close());
+  beforeEach(() => {
+    server.requests.length = 0;
+    times.length = 0;
+  });
+
+  it('backs off exponentially while nothing changes, resets after a change, and stops on abort', async () => {
+    let status = 'PENDING_APPROVAL';
+    server.setScript(() => {
+      times.push(performance.now());
+      return { status: 200, body: { data: [action(status)], hasMore: false, totalCount: 1 } };
+    });
+    const controller = new AbortController();
+    const changes: AgentAction[][] = [];
+    const done = pollAgentActions({
+      client: createClient({ baseUrl: server.url }),
+      agentToken: 't',
+      signal: controller.signal,
+      minDelayMs: 50,
+      maxDelayMs: 200,
+      onChange: (a) => changes.push(a),
+    });
+    // A change (the first answer) sets the delay to the minimum; each unchanged poll doubles it:
+    // gaps of about 50, 100, 200, 200, ... (bounds below leave room for a busy machine).
+    await new Promise((r) => setTimeout(r, 700));
+    status = 'APPROVED';
+    await new Promise((r) => setTimeout(r, 500));
+    controller.abort();
+    await done;
+    const afterAbort = server.requests.length;
+    await new Promise((r) => setTimeout(r, 200));
+    assert.equal(server.requests.length, afterAbort, 'no request after abort');
+
+    assert.equal(changes.length, 2);
+    assert.equal(changes[0]![0]!.status, 'PENDING_APPROVAL');
+    assert.equal(changes[1]![0]!.status, 'APPROVED');
+    const gaps = times.slice(1).map((t, i) => t - times[i]!);
+    assert.ok(gaps[0]! >= 45 && gaps[0]! < 150, `first gap: ${gaps.join(',')}`);
+    assert.ok(gaps[1]! >= 95, `second gap: ${gaps.join(',')}`);
+    assert.ok(gaps[2]! >= 195, `third gap: ${gaps.join(',')}`);
+    assert.ok(gaps.every((g) => g < 200 + 150), `never far above the ceiling: ${gaps.join(',')}`);
+    // The poll that saw the change is followed by a minimum-delay gap again.
+    assert.ok(gaps.slice(3).some((g) => g < 150), `a short gap after the change: ${gaps.join(',')}`);
+  });
+
+  it('honours Retry-After as a floor on errors and reports them', async () => {
+    let n = 0;
+    server.setScript(() => {
+      times.push(performance.now());
+      n += 1;
+      return n === 1
+        ? { status: 429, headers: { 'retry-after': '1' }, body: { status: 429, code: 'RATE_LIMITED', message: 'Slow down.' } }
+        : { status: 200, body: { data: [], hasMore: false } };
+    });
+    const controller = new AbortController();
+    const errors: unknown[] = [];
+    let changed = 0;
+    const done = pollAgentActions({
+      client: createClient({ baseUrl: server.url }),
+      agentToken: 't',
+      signal: controller.signal,
+      minDelayMs: 20,
+      maxDelayMs: 40,
+      onError: (e) => errors.push(e),
+      onChange: () => {
+        changed += 1;
+        controller.abort();
+      },
+    });
+    await done;
+    assert.equal(errors.length, 1);
+    assert.ok(errors[0] instanceof ServiceError && errors[0].code === 'RATE_LIMITED');
+    assert.equal(changed, 1);
+    assert.ok(times[1]! - times[0]! >= 950, `waited ${times[1]! - times[0]!} ms`);
+  });
+
+  it('stops with the ServiceError on 401 (a bad agent token)', async () => {
+    server.setScript(() => ({ status: 401, body: { status: 401, code: 'UNAUTHORIZED', message: 'Bad token.' } }));
+    const controller = new AbortController();
+    await assert.rejects(
+      pollAgentActions({ client: createClient({ baseUrl: server.url }), agentToken: 't', signal: controller.signal, onChange: () => {} }),
+      (e: unknown) => e instanceof ServiceError && e.status === 401,
+    );
+    assert.equal(server.requests.length, 1);
+  });
+});

@@ -1,0 +1,243 @@
+/**
+ * The client, the signed retry and the Node-capable session flows against the real sandbox behind
+ * the real proxy, both on loopback (reference.md "Credentials", "Sessions", "Delegated keys";
+ * api.md "Signed-retry pattern"). The sandbox's own clock is moved to expire things.
+ */
+import { describe, it, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { startSandbox, type Sandbox } from '../../../src/sandbox/index.ts';
+import { createProxy, type ProxyHandler } from '../../../src/proxy/index.ts';
+import { createClient, type WalletClient } from '../../../src/core/client.ts';
+import { sendSigned } from '../../../src/core/signed-retry.ts';
+import { memoryKeyStore } from '../../../src/core/keystore.ts';
+import { createWallet, type Wallet } from '../../../src/core/session.ts';
+import { keyStamper, type Stamper } from '../../../src/core/stamp.ts';
+import { generateSigningKey } from '../../../src/core/p256.ts';
+import { ServiceError, WalletError } from '../../../src/core/errors.ts';
+
+interface Account {
+  customerId: string;
+  accountId: string;
+  emailCredentialId: string;
+  cardId: string;
+  agentId: string;
+  agentToken: string;
+}
+
+async function rejection(p: Promise<unknown>): Promise<unknown> {
+  return p.then(
+    () => assert.fail('expected a rejection'),
+    (e: unknown) => e,
+  );
+}
+
+describe('client and signed retry against the sandbox through the proxy', () => {
+  let sandbox: Sandbox;
+  let proxy: ProxyHandler;
+  let server: Server;
+  let client: WalletClient;
+  const requests: Array<{ route: string; status: number }> = [];
+
+  async function newAccount(): Promise<Account> {
+    const f = sandbox.fixtures;
+    const res = await fetch(`${sandbox.url}/sandbox/accounts`, {
+      method: 'POST',
+      headers: { authorization: 'Basic ' + Buffer.from(`${f.tokenId}:${f.clientSecret}`).toString('base64'), 'content-type': 'application/json' },
+      body: '{}',
+    });
+    assert.equal(res.status, 201);
+    return (await res.json()) as Account;
+  }
+
+  async function loggedIn(): Promise<{ acct: Account; wallet: Wallet; store: ReturnType<typeof memoryKeyStore> }> {
+    const acct = await newAccount();
+    const store = memoryKeyStore();
+    const wallet = createWallet({ client, store, otpSigner: sandbox.fixtures.signerPublicKey });
+    await (await wallet.startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000');
+    return { acct, wallet, store };
+  }
+
+  before(async () => {
+    sandbox = await startSandbox({});
+    const f = sandbox.fixtures;
+    proxy = createProxy({
+      upstream: f.baseUrl,
+      tokenId: f.tokenId,
+      clientSecret: f.clientSecret,
+      authorize: () => true,
+      basePath: '/api',
+      rateLimit: false,
+      logger: (line) => requests.push({ route: line.route, status: line.status }),
+    });
+    server = createServer((req, res) => proxy(req, res));
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    client = createClient({ baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/api` });
+  });
+  after(async () => {
+    server.closeAllConnections();
+    await new Promise<void>((r) => server.close(() => r()));
+    await proxy.close();
+    await sandbox.close();
+  });
+
+  it('logs in with OTP in Node: the session key is a non-extractable CryptoKey in the store', async () => {
+    const { acct, store } = await loggedIn();
+    const got = await store.get(acct.accountId);
+    assert.equal(got?.session.credentialType, 'EMAIL_OTP');
+    assert.equal(got?.key?.privateKey.extractable, false);
+    await assert.rejects(crypto.subtle.exportKey('pkcs8', got!.key!.privateKey));
+    const sessions = await client.listSessions(acct.accountId);
+    assert.ok(sessions.some((s) => s.id === got!.session.sessionId));
+    assert.ok(sessions.every((s) => s.encryptedSessionSigningKey === undefined));
+  });
+
+  it('starts over once when the retry comes after the request id expired (401 REQUEST_ID_EXPIRED)', async () => {
+    const { acct, wallet } = await loggedIn();
+    const inner = await wallet.stamper(acct.accountId);
+    const payloads: string[] = [];
+    // The first signature takes "6 minutes" on the sandbox's clock: past the 5-minute window.
+    const slow: Stamper = {
+      async stamp(p) {
+        payloads.push(p);
+        if (payloads.length === 1) sandbox.clock.advance(6 * 60_000);
+        return inner.stamp(p);
+      },
+    };
+    requests.length = 0;
+    const account = await client.setWalletPrivacy(acct.accountId, true, { stamper: slow });
+    assert.equal(account.privateEnabled, true);
+    assert.equal(payloads.length, 2);
+    assert.deepEqual(
+      requests.map((r) => r.status),
+      [202, 401, 202, 200],
+    );
+  });
+
+  it('the service refuses a replayed request id and a retry with other bytes: why the client never does either', async () => {
+    const { acct, wallet } = await loggedIn();
+    const stamper = await wallet.stamper(acct.accountId);
+    const path = `/internal-accounts/${acct.accountId}`;
+    const body = JSON.stringify({ privateEnabled: true });
+    const first = await client.send({ method: 'PATCH', path, body });
+    assert.equal(first.status, 202);
+    const { payloadToSign, requestId } = first.body as { payloadToSign: string; requestId: string };
+    const { headerName, headerValue } = await stamper.stamp(payloadToSign);
+    const headers = { [headerName]: headerValue, 'Request-Id': requestId };
+
+    const other = await rejection(client.send({ method: 'PATCH', path, body: JSON.stringify({ privateEnabled: true }, null, 1), headers }));
+    assert.ok(other instanceof ServiceError);
+    assert.equal(other.status, 401);
+
+    const again = await client.send({ method: 'PATCH', path, body });
+    const c2 = again.body as { payloadToSign: string; requestId: string };
+    const s2 = await stamper.stamp(c2.payloadToSign);
+    const h2 = { [s2.headerName]: s2.headerValue, 'Request-Id': c2.requestId };
+    assert.equal((await client.send({ method: 'PATCH', path, body, headers: h2 })).status, 200);
+    const replay = await rejection(client.send({ method: 'PATCH', path, body, headers: h2 }));
+    assert.ok(replay instanceof ServiceError);
+    assert.equal(replay.status, 401);
+  });
+
+  it('creates a delegated key through two signatures and refuses a second active one with 409', async () => {
+    const { acct, wallet } = await loggedIn();
+    const inner = await wallet.stamper(acct.accountId);
+    let signatures = 0;
+    const counting: Stamper = { stamp: (p) => ((signatures += 1), inner.stamp(p)) };
+    const key = await client.createDelegatedKey({ cardId: acct.cardId, internalAccountId: acct.accountId, nickname: 'Card key' }, { stamper: counting });
+    assert.equal(key.status, 'ACTIVE');
+    assert.equal(signatures, 2);
+    const e = await rejection(client.createDelegatedKey({ cardId: acct.cardId, internalAccountId: acct.accountId, nickname: 'Again' }, { stamper: inner }));
+    assert.ok(e instanceof ServiceError && e.status === 409);
+    // A signature from a key the account does not know is refused.
+    const stranger = keyStamper(await generateSigningKey());
+    await client.revokeDelegatedKey(key.id);
+    const refused = await rejection(client.createDelegatedKey({ cardId: acct.cardId, internalAccountId: acct.accountId, nickname: 'Stranger' }, { stamper: stranger }));
+    assert.ok(refused instanceof ServiceError && refused.status === 401, String(refused));
+  });
+
+  it('credentials: create needs a session once one exists, OAuth login in Node, revoke signed by another credential, the last one stays', async () => {
+    const acct = await newAccount();
+    const store = memoryKeyStore();
+    const wallet = createWallet({ client, store, otpSigner: sandbox.fixtures.signerPublicKey });
+    const sub = `node-${crypto.randomUUID()}`;
+    const token = await sandbox.oidc.mintIdToken({ sub, email: `${sub}@sandbox.test` });
+    const noSession = await rejection(client.createCredential({ type: 'OAUTH', accountId: acct.accountId, oidcToken: token }));
+    assert.ok(noSession instanceof WalletError && noSession.code === 'session_expired');
+
+    await (await wallet.startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000');
+    const oauth = await wallet.addCredential({ type: 'OAUTH', accountId: acct.accountId, oidcToken: token });
+    assert.equal(oauth.type, 'OAUTH');
+
+    const session = await wallet.loginWithOAuth({
+      credentialId: oauth.id,
+      getIdToken: (nonce) => sandbox.oidc.mintIdToken({ sub, email: `${sub}@sandbox.test`, nonce }),
+    });
+    assert.equal(session.credentialType, 'OAUTH');
+    // The nonce the wallet asked for is the hash of a 130-character key hex (wire format 5).
+    let asked = '';
+    await wallet.loginWithOAuth({
+      credentialId: oauth.id,
+      getIdToken: (nonce) => ((asked = nonce), sandbox.oidc.mintIdToken({ sub, nonce })),
+    });
+    assert.match(asked, /^[0-9a-f]{64}$/);
+
+    // The OAuth session (now the freshest) revokes the EMAIL_OTP credential; then OAUTH is the last one.
+    await client.revokeCredential(acct.emailCredentialId, { stamper: await wallet.stamper(acct.accountId) });
+    const left = await client.listCredentials(acct.accountId);
+    assert.deepEqual(left.map((c) => c.id), [oauth.id]);
+    const last = await rejection(client.revokeCredential(oauth.id, { stamper: await wallet.stamper(acct.accountId) }));
+    assert.ok(last instanceof ServiceError && last.status === 400);
+  });
+
+  it('logout treats an already revoked session (404) as done and deletes the key', async () => {
+    const { acct, wallet, store } = await loggedIn();
+    const current = (await store.get(acct.accountId))!;
+    await client.revokeSession(current.session.sessionId, { stamper: keyStamper(current.key!) });
+    await wallet.logout(acct.accountId);
+    assert.deepEqual(await store.list(), []);
+  });
+
+  it('a vanished key is key_missing; an expired session is session_expired; refresh after expiry is refused upstream', async () => {
+    const { acct, wallet, store } = await loggedIn();
+    const s = (await store.get(acct.accountId))!.session;
+    store.dropKey(s.sessionId);
+    const missing = await rejection(wallet.stamper(acct.accountId));
+    assert.ok(missing instanceof WalletError && missing.code === 'key_missing');
+
+    // A wallet whose clock is the sandbox's sees expiry locally, before any request.
+    const second = await loggedIn();
+    const local = createWallet({ client, store: second.store, otpSigner: sandbox.fixtures.signerPublicKey, now: () => sandbox.clock.now() });
+    sandbox.clock.advance(16 * 60_000);
+    assert.equal(await local.current(second.acct.accountId), undefined);
+    const expired = await rejection(local.refresh(second.acct.accountId));
+    assert.ok(expired instanceof WalletError && expired.code === 'session_expired');
+
+    // With the real clock the record still looks live here; the service says 401.
+    const third = await loggedIn();
+    sandbox.clock.advance(16 * 60_000);
+    const refused = await rejection(third.wallet.refresh(third.acct.accountId));
+    assert.ok(refused instanceof ServiceError && refused.status === 401);
+  });
+
+  it('lists agent actions over all pages with the agent token', async () => {
+    const acct = await newAccount();
+    const page = await client.listAgentActions({ agentToken: acct.agentToken, limit: 10 });
+    const ids: string[] = [];
+    for await (const a of client.iterateAgentActions({ agentToken: acct.agentToken, limit: 10 })) ids.push(a.id);
+    assert.equal(new Set(ids).size, ids.length);
+    if (page.totalCount !== undefined) assert.equal(ids.length, page.totalCount);
+    assert.ok(ids.length > 10, 'more than one page');
+  });
+
+  it('maps service errors with their status and code', async () => {
+    const e = await rejection(client.getDelegatedKey('DelegatedKey:00000000-0000-4000-8000-000000000000'));
+    assert.ok(e instanceof ServiceError);
+    assert.equal(e.status, 404);
+    assert.equal(typeof e.code, 'string');
+    // sendSigned on a route that answers 2xx directly returns it untouched.
+    const direct = await sendSigned({ send: client.send, method: 'POST', path: `/cards/${sandbox.fixtures.cardId}/reveal` });
+    assert.equal(direct.status, 200);
+  });
+});
