@@ -81,3 +81,18 @@ export async function oidcToken(claims: { sub: string; aud?: string; email?: str
   if (typeof body.id_token !== 'string') throw new Error('the test issuer answered no id_token');
   return body.id_token;
 }
+
+/**
+ * Another sandbox with its own options, behind its own proxy on this page's origin (answer's
+ * `apiBase`): `revealLifetimeMs` for expiry tests, `cardIssuer: false` for 501, `credentials:
+ * 'impersonation'` for a proxy relaying with the pair that has no attributable actor (403).
+ */
+export function sandboxVariant(options: {
+  revealLifetimeMs?: number;
+  cardIssuer?: boolean;
+  sessionLifetimeMs?: number;
+  signedRetryWindowMs?: number;
+  credentials?: 'platform' | 'impersonation';
+}): Promise<RigFixtures> {
+  return executeServerCommand<RigFixtures, typeof options>('sandbox-variant', options);
+}

@@ -65,6 +65,8 @@ export function walletRig(options: WalletRigOptions = {}): {
   let proxy: ProxyHandler | undefined;
   let fixtures: SandboxFixtures | undefined;
   const authenticators = new Map<string, VirtualAuthenticator>();
+  /** Extra sandboxes started by `sandbox-variant`, each behind its own proxy at `/variant-<n>/api`. */
+  const variants = new Map<string, { sandbox: Sandbox; proxy: ProxyHandler }>();
 
   /** A platform-side call to the sandbox with the Basic credentials (never relayed to tests). */
   async function platform(method: string, path: string, body?: unknown): Promise<unknown> {
@@ -105,13 +107,15 @@ export function walletRig(options: WalletRigOptions = {}): {
 
   const middleware = async (ctx: Context, next: Next): Promise<void> => {
     const path = ctx.path;
-    if (!proxy || !(path === basePath || path.startsWith(basePath + '/'))) {
+    const variant = /^(\/variant-\d+)\/api(\/|$)/.exec(path);
+    const target = variant ? variants.get(variant[1]!)?.proxy : path === basePath || path.startsWith(basePath + '/') ? proxy : undefined;
+    if (!target) {
       await next();
       return;
     }
     // Hand the raw request to the proxy (it reads the body bytes itself) and keep koa out of the answer.
     ctx.respond = false;
-    const handler = proxy;
+    const handler = target;
     await new Promise<void>((resolve) => {
       const res: ServerResponse = ctx.res;
       res.once('finish', () => resolve());
@@ -148,6 +152,11 @@ export function walletRig(options: WalletRigOptions = {}): {
     async serverStop() {
       for (const a of authenticators.values()) await a.cdp.detach().catch(() => undefined);
       authenticators.clear();
+      for (const v of variants.values()) {
+        await v.proxy.close();
+        await v.sandbox.close();
+      }
+      variants.clear();
       await proxy?.close();
       await sandbox?.close();
     },
@@ -160,6 +169,39 @@ export function walletRig(options: WalletRigOptions = {}): {
           const f = fixtures;
           const answer: RigFixtures = {
             apiBase: basePath,
+            signerPublicKey: f.signerPublicKey,
+            processorOrigin: f.processorOrigin,
+            oidcIssuer: f.oidcIssuer,
+            customerId: f.customerId,
+            accountId: f.accountId,
+            emailCredentialId: f.emailCredentialId,
+            cardId: f.cardId,
+            agentId: f.agentId,
+            agentToken: f.agentToken,
+          };
+          return answer;
+        }
+        case 'sandbox-variant': {
+          // Another sandbox with its own options (a short reveal lifetime, no card issuer), relayed
+          // by its own proxy with the platform pair or the impersonation pair (no attributable actor).
+          const allowed = ['revealLifetimeMs', 'cardIssuer', 'sessionLifetimeMs', 'signedRetryWindowMs'];
+          const sandboxOptions = Object.fromEntries(Object.entries(p).filter(([k]) => allowed.includes(k)));
+          const v = await startSandbox({ testClock: true, ...sandboxOptions } as Parameters<typeof startSandbox>[0]);
+          const f = v.fixtures as SandboxFixtures;
+          const pair = p.credentials === 'impersonation' ? f.impersonation : { tokenId: f.tokenId, clientSecret: f.clientSecret };
+          const mount = `/variant-${variants.size + 1}`;
+          const variantProxy = createProxy({
+            upstream: f.baseUrl,
+            tokenId: pair.tokenId,
+            clientSecret: pair.clientSecret,
+            authorize: () => true,
+            basePath: `${mount}/api`,
+            rateLimit: false,
+            logger: () => {},
+          });
+          variants.set(mount, { sandbox: v, proxy: variantProxy });
+          const answer: RigFixtures = {
+            apiBase: `${mount}/api`,
             signerPublicKey: f.signerPublicKey,
             processorOrigin: f.processorOrigin,
             oidcIssuer: f.oidcIssuer,
