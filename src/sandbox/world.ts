@@ -98,7 +98,8 @@ export interface CustomerSet {
   customerId: string;
   platformCustomerId: string;
   accountId: string;
-  emailCredentialId: string;
+  /** Absent when the set was made without a credential (to exercise the first-credential path). */
+  emailCredentialId?: string;
   cardId: string;
   fundingSourceId: string;
   agentId: string;
@@ -124,7 +125,7 @@ function testPan(prng: Prng): string {
 
 export function createCustomerSet(
   world: World,
-  input: { email?: string; phone?: string; name?: string; actions?: number } = {},
+  input: { email?: string; phone?: string; name?: string; actions?: number; emailCredential?: boolean } = {},
 ): CustomerSet {
   const { store, prng } = world;
   const now = world.clock.now();
@@ -154,16 +155,19 @@ export function createCustomerSet(
     updatedAt: at,
   });
   // reference.md "Sandbox behaviour": every wallet starts with one EMAIL_OTP credential.
-  const emailCredentialId = `AuthMethod:${prng.uuid()}`;
-  const method: AuthMethod = {
-    id: emailCredentialId as AuthMethod['id'],
-    accountId: accountId as AuthMethod['accountId'],
-    type: 'EMAIL_OTP',
-    nickname: email,
-    createdAt: at,
-    updatedAt: at,
-  };
-  store.credentials.set(emailCredentialId, { method, revoked: false });
+  let emailCredentialId: string | undefined;
+  if (input.emailCredential !== false) {
+    emailCredentialId = `AuthMethod:${prng.uuid()}`;
+    const method: AuthMethod = {
+      id: emailCredentialId as AuthMethod['id'],
+      accountId: accountId as AuthMethod['accountId'],
+      type: 'EMAIL_OTP',
+      nickname: email,
+      createdAt: at,
+      updatedAt: at,
+    };
+    store.credentials.set(emailCredentialId, { method, revoked: false });
+  }
 
   const cardId = `Card:${prng.uuid()}`;
   const expiry = new Date(now);
@@ -187,7 +191,7 @@ export function createCustomerSet(
   const owner = { agentId, customerId, platformCustomerId, accountId };
   for (const record of seedActions(prng, owner, now, input.actions ?? 45)) store.actions.set(record.action.id, record);
 
-  return { customerId, platformCustomerId, accountId, emailCredentialId, cardId, fundingSourceId, agentId, agentToken };
+  return { customerId, platformCustomerId, accountId, ...(emailCredentialId ? { emailCredentialId } : {}), cardId, fundingSourceId, agentId, agentToken };
 }
 
 export function actionsOf(world: World, agentId: string): ActionRecord[] {

@@ -13,11 +13,11 @@ import { HttpError, json, jsonObject, notFound, type Router } from '../http.ts';
 import { issuerUrl } from '../oidc.ts';
 import { SANDBOX_SIGNER_PUBLIC_KEY } from '../signer.ts';
 import { E164, EMAIL, Fields, requireId } from '../validate.ts';
-import { createCustomerSet, type World } from '../world.ts';
+import { createCustomerSet, type CustomerSet, type World } from '../world.ts';
 
 const MAX_ADVANCE_MS = 10 * 365 * 24 * 60 * 60 * 1000;
 
-export function fixturesOf(world: World, seeded: { customerId: string; accountId: string; emailCredentialId: string; cardId: string; agentId: string; agentToken: string }): SandboxFixtures {
+export function fixturesOf(world: World, seeded: CustomerSet): SandboxFixtures {
   return {
     baseUrl: `${world.origin}/2025-10-13`,
     tokenId: world.platform.tokenId,
@@ -58,15 +58,24 @@ export function registerControlRoutes(router: Router, world: World, fixtures: ()
     return json(200, { now: new Date(world.clock.now()).toISOString(), nowMs: world.clock.now() });
   });
 
-  // A fresh customer, wallet (with its EMAIL_OTP credential), card, funding source and agent.
+  // A fresh customer, wallet (with its EMAIL_OTP credential unless `emailCredential: false`), card,
+  // funding source and agent with seeded actions (`actions`: how many, 0..200, default 45).
   router.on('POST', '/sandbox/accounts', (ctx) => {
     requireBasic(world, ctx);
-    const f = new Fields(jsonObject(ctx, true));
+    const body = jsonObject(ctx, true);
+    const f = new Fields(body);
     const email = f.string('email', { optional: true, max: 320, pattern: EMAIL });
     const phone = f.string('phone', { optional: true, max: 16, pattern: E164 });
     const name = f.string('name', { optional: true, max: 200 });
+    let emailCredential = true;
+    if (body.emailCredential !== undefined) emailCredential = f.boolean('emailCredential') ?? true;
+    let actions = 45;
+    if (body.actions !== undefined) {
+      if (typeof body.actions !== 'number' || !Number.isInteger(body.actions) || body.actions < 0 || body.actions > 200) f.fail('actions', 'must be an integer from 0 to 200');
+      else actions = body.actions;
+    }
     f.check();
-    const set = createCustomerSet(world, { ...(email ? { email } : {}), ...(phone ? { phone } : {}), ...(name ? { name } : {}) });
+    const set = createCustomerSet(world, { ...(email ? { email } : {}), ...(phone ? { phone } : {}), ...(name ? { name } : {}), emailCredential, actions });
     return json(201, set);
   });
 
