@@ -7,7 +7,8 @@
  * stored as the non-extractable CryptoKey objects themselves (structured clone keeps them
  * non-extractable), never as hex, never in localStorage. `memoryKeyStore()` serves Node and tests.
  *
- * Metadata and key are two records: if the key record is gone while the metadata is still there
+ * Metadata and key are two records, `session:<sessionId>` and `key:<sessionId>`, written in one
+ * transaction. If the key record is gone while the metadata is still there
  * (storage partly evicted or cleared by another tab, or a browser that cannot persist CryptoKeys),
  * `get` reports `key: undefined` so the caller can say "log in again" (WalletError 'key_missing').
  *
