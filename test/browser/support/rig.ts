@@ -96,3 +96,8 @@ export function sandboxVariant(options: {
 }): Promise<RigFixtures> {
   return executeServerCommand<RigFixtures, typeof options>('sandbox-variant', options);
 }
+
+/** Origin, path and visible text of the page's child frames (read through Playwright; never the query). */
+export function pageFrames(): Promise<{ frames: Array<{ origin: string; pathname: string; text: string }> }> {
+  return executeServerCommand('page-frames');
+}

@@ -244,6 +244,24 @@ export function walletRig(options: WalletRigOptions = {}): {
           const verb = command === 'sandbox-approve-action' ? 'approve' : 'reject';
           return platform('POST', `/agents/${agentId}/actions/${actionId}/${verb}`, verb === 'reject' ? { ...(reason ? { reason } : {}) } : {});
         }
+        case 'page-frames': {
+          // The text of the page's child frames (the processor iframe is cross-origin to the test
+          // page): origin and path only, never the query, which may carry a reveal token.
+          const page = (session.browser as unknown as { getPage(id: string): import('playwright').Page }).getPage(session.id);
+          const frames: Array<{ origin: string; pathname: string; text: string }> = [];
+          for (const frame of page.frames()) {
+            if (frame === page.mainFrame() || frame.parentFrame() === null) continue;
+            let url: URL;
+            try {
+              url = new URL(frame.url());
+            } catch {
+              continue;
+            }
+            const text = await frame.evaluate(() => document.body?.innerText ?? '').catch(() => '');
+            frames.push({ origin: url.origin, pathname: url.pathname, text });
+          }
+          return { frames };
+        }
         case 'webauthn-add-virtual-authenticator': {
           const existing = authenticators.get(session.id);
           if (existing) return { authenticatorId: existing.authenticatorId };
