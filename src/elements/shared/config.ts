@@ -9,6 +9,8 @@
  */
 import { createClient, type WalletClient } from '../../core/client.ts';
 import { indexedDbKeyStore, type KeyStore } from '../../core/keystore.ts';
+import { createWallet, type Wallet } from '../../core/session.ts';
+import { broadcastSessionChange } from './session-channel.ts';
 import { PRODUCTION_EXPORT_SIGNER, PRODUCTION_OTP_SIGNER, SANDBOX_SIGNER_PUBLIC_KEY } from '../../core/bundles.ts';
 
 export type Environment = 'production' | 'sandbox';
@@ -29,11 +31,13 @@ export interface WalletConfig {
 let config: WalletConfig = { apiBase: '/api', environment: 'production' };
 let store: KeyStore | undefined;
 const clients = new Map<string, WalletClient>();
+const wallets = new Map<string, Wallet>();
 
 export function configureWallet(options: Partial<WalletConfig>): void {
   config = { ...config, ...options };
   if (options.store) store = options.store;
   clients.clear();
+  wallets.clear();
 }
 
 export function walletConfig(): Readonly<WalletConfig> {
@@ -57,6 +61,23 @@ export function clientFor(apiBase?: string | null): WalletClient {
     clients.set(base, client);
   }
   return client;
+}
+
+/**
+ * The session flows (core/session.ts) for a base path, over the shared key store and the pinned
+ * OTP signer. One object per base, so that every element of the page sees the same session
+ * changes through `subscribe`.
+ */
+export function walletFor(apiBase?: string | null): Wallet {
+  const base = apiBase || config.apiBase;
+  let wallet = wallets.get(base);
+  if (!wallet) {
+    wallet = createWallet({ client: clientFor(base), store: keyStore(), otpSigner: signerKeys().otpSigner });
+    // Other tabs learn of this page's logins and logouts (session-channel.ts).
+    wallet.subscribe(broadcastSessionChange);
+    wallets.set(base, wallet);
+  }
+  return wallet;
 }
 
 /** The shared key store, created on first use so that importing never touches IndexedDB. */

@@ -3,25 +3,42 @@
  * defaults, a visible focus ring, reduced motion, and logical properties so right-to-left layouts
  * hold. Each element maps these to its own prefixed properties (`--wallet-login-*`, `--card-reveal-*`).
  *
+ * Light and dark follow `prefers-color-scheme`; a page may force one with `theme="light"` or
+ * `theme="dark"` on the element. Shared layout classes (`.panel`, `.stack`, `.row`, `.muted`,
+ * `.error`) keep the elements' own sheets short.
+ *
  * No inline styles anywhere: everything is in constructable stylesheets, so the elements run under
  * a CSP without 'unsafe-inline' (Lit adopts these sheets; it injects no <style> attribute).
  */
 import { css } from 'lit';
 
+const dark = css`
+  --_fg: var(--wallet-color-text, #eceef2);
+  --_muted: var(--wallet-color-muted, #a3aab8);
+  --_bg: var(--wallet-color-surface, #17191e);
+  --_border: var(--wallet-color-border, #6b7283);
+  --_accent: var(--wallet-color-accent, #8c9bff);
+  --_accent-fg: var(--wallet-color-on-accent, #0d0f14);
+  --_danger: var(--wallet-color-danger, #ff8a80);
+  --_success: var(--wallet-color-success, #7bd88f);
+  color-scheme: dark;
+`;
+
 export const baseStyles = css`
   :host {
     --_fg: var(--wallet-color-text, #14161a);
-    --_muted: var(--wallet-color-muted, #5b6270);
+    --_muted: var(--wallet-color-muted, #535a68);
     --_bg: var(--wallet-color-surface, #ffffff);
-    --_border: var(--wallet-color-border, #d5d9e0);
+    --_border: var(--wallet-color-border, #8a92a3);
     --_accent: var(--wallet-color-accent, #3b4fd8);
     --_accent-fg: var(--wallet-color-on-accent, #ffffff);
     --_danger: var(--wallet-color-danger, #b3261e);
     --_success: var(--wallet-color-success, #1b7a3d);
     --_focus: var(--wallet-focus-ring, 0 0 0 3px color-mix(in srgb, var(--_accent) 45%, transparent));
     --_radius: var(--wallet-radius, 10px);
-    --_font: var(--wallet-font, system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif);
+    --_font: var(--wallet-font, system-ui, -apple-system, 'Segoe UI', Roboto, 'Noto Sans Arabic', sans-serif);
     --_space: var(--wallet-space, 12px);
+    color-scheme: light;
     display: block;
     box-sizing: border-box;
     color: var(--_fg);
@@ -30,16 +47,12 @@ export const baseStyles = css`
     line-height: 1.45;
   }
   @media (prefers-color-scheme: dark) {
-    :host {
-      --_fg: var(--wallet-color-text, #eceef2);
-      --_muted: var(--wallet-color-muted, #a3aab8);
-      --_bg: var(--wallet-color-surface, #17191e);
-      --_border: var(--wallet-color-border, #363b46);
-      --_accent: var(--wallet-color-accent, #8c9bff);
-      --_accent-fg: var(--wallet-color-on-accent, #0d0f14);
-      --_danger: var(--wallet-color-danger, #ff8a80);
-      --_success: var(--wallet-color-success, #7bd88f);
+    :host(:not([theme='light'])) {
+      ${dark}
     }
+  }
+  :host([theme='dark']) {
+    ${dark}
   }
   :host([hidden]) {
     display: none;
@@ -70,8 +83,19 @@ export const baseStyles = css`
     color: var(--_accent-fg);
     font-weight: 600;
   }
+  button.link {
+    border-color: transparent;
+    color: var(--_accent);
+    text-decoration: underline;
+    text-underline-offset: 0.2em;
+    padding-inline: 0.25em;
+  }
+  button.danger {
+    border-color: var(--_danger);
+    color: var(--_danger);
+  }
   button:disabled {
-    opacity: 0.55;
+    opacity: 0.6;
     cursor: not-allowed;
   }
   input {
@@ -83,10 +107,51 @@ export const baseStyles = css`
     min-block-size: 44px;
     inline-size: 100%;
   }
+  input[aria-invalid='true'] {
+    border-color: var(--_danger);
+  }
+  label {
+    font-weight: 600;
+  }
   :focus-visible {
     outline: 2px solid var(--_accent);
     outline-offset: 2px;
     box-shadow: var(--_focus);
+  }
+  h2 {
+    font-size: 1.25em;
+    margin: 0;
+    line-height: 1.25;
+  }
+  p {
+    margin: 0;
+  }
+  .panel {
+    background: var(--_bg);
+    border: 1px solid var(--_border);
+    border-radius: var(--_radius);
+    padding: calc(var(--_space) * 1.5);
+  }
+  .stack {
+    display: flex;
+    flex-direction: column;
+    gap: var(--_space);
+  }
+  .row {
+    display: flex;
+    flex-wrap: wrap;
+    align-items: center;
+    gap: calc(var(--_space) * 0.75);
+  }
+  .muted {
+    color: var(--_muted);
+  }
+  .error {
+    color: var(--_danger);
+    font-weight: 500;
+  }
+  .success {
+    color: var(--_success);
   }
   .visually-hidden {
     position: absolute;

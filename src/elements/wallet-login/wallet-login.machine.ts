@@ -61,8 +61,11 @@ export type LoginState =
   | { kind: 'restoring' }
   /** Offering the methods. `reauth` narrows them to the type of a session that ended. */
   | { kind: 'choosing'; failure?: Failure; reauth?: ReauthReason }
-  /** Asking the service for a code (api.md: EMAIL_OTP re-auth needs /challenge first). */
-  | { kind: 'sending-code'; method: OtpMethod; reauth?: ReauthReason }
+  /**
+   * Asking the service for a code (api.md: EMAIL_OTP re-auth needs /challenge first). `resendAt`
+   * is present on a resend: a failure then returns to the code already sent, which still works.
+   */
+  | { kind: 'sending-code'; method: OtpMethod; reauth?: ReauthReason; resendAt?: number }
   /** Waiting for the user's code. `resendAt` is when "send again" becomes available. */
   | { kind: 'code-entry'; method: OtpMethod; resendAt: number; failure?: Failure; reauth?: ReauthReason }
   /** Verifying the code with the signed retry. */
@@ -79,7 +82,8 @@ export type ReauthReason = { why: 'expired' | 'key-missing'; credentialType: Cre
 export type LoginEvent =
   | { type: 'RESTORED'; session: SessionInfo | null; missingKey?: CredentialType; expired?: CredentialType }
   | { type: 'CHOOSE'; method: LoginMethod }
-  | { type: 'CODE_SENT'; now: number; retryAfter?: number }
+  /** `cooldownMs`: the page's resend cooldown (default RESEND_COOLDOWN_MS). */
+  | { type: 'CODE_SENT'; now: number; cooldownMs?: number }
   | { type: 'SUBMIT_CODE' }
   | { type: 'RESEND'; now: number }
   | { type: 'BACK' }
@@ -125,6 +129,12 @@ export function resendSecondsLeft(state: LoginState, now: number): number {
   return Math.max(0, Math.ceil((state.resendAt - now) / 1000));
 }
 
+/** A 429 pushes the resend cooldown out to what the service asked (reference.md: Retry-After). */
+function cooldownAfter(resendAt: number, event: { failure: Failure; now: number }): number {
+  const { failure } = event;
+  return failure.code === 'rate_limited' && failure.retryAfter !== undefined ? Math.max(resendAt, event.now + failure.retryAfter * 1000) : resendAt;
+}
+
 function reauthOf(state: LoginState): { reauth?: ReauthReason } {
   return 'reauth' in state && state.reauth ? { reauth: state.reauth } : {};
 }
@@ -162,14 +172,18 @@ export function transition(state: LoginState, event: LoginEvent): LoginState {
         return { kind: 'authenticating', method: event.method, ...common };
       }
       if (event.type === 'LOGGED_IN') return { kind: 'logged-in', session: event.session, expiring: false };
+      // A background step (passkey autofill, a failed start-up check) reports here.
+      if (event.type === 'FAILED') return choosing({ failure: event.failure, ...reauthOf(state) });
       // "Use another method" on a re-auth screen offers every configured method again.
       if (event.type === 'BACK' && state.reauth) return choosing();
       return state;
 
     case 'sending-code':
       if (event.type === 'CODE_SENT') {
-        const wait = event.retryAfter !== undefined ? event.retryAfter * 1000 : RESEND_COOLDOWN_MS;
-        return { kind: 'code-entry', method: state.method, resendAt: event.now + wait, ...reauthOf(state) };
+        return { kind: 'code-entry', method: state.method, resendAt: event.now + (event.cooldownMs ?? RESEND_COOLDOWN_MS), ...reauthOf(state) };
+      }
+      if (event.type === 'FAILED' && state.resendAt !== undefined) {
+        return { kind: 'code-entry', method: state.method, resendAt: cooldownAfter(state.resendAt, event), failure: event.failure, ...reauthOf(state) };
       }
       if (event.type === 'FAILED') return choosing({ failure: event.failure, ...reauthOf(state) });
       if (event.type === 'CANCELLED' || event.type === 'BACK') return choosing(reauthOf(state));
@@ -181,7 +195,7 @@ export function transition(state: LoginState, event: LoginEvent): LoginState {
       }
       if (event.type === 'RESEND') {
         if (event.now < state.resendAt) return state;
-        return { kind: 'sending-code', method: state.method, ...reauthOf(state) };
+        return { kind: 'sending-code', method: state.method, resendAt: state.resendAt, ...reauthOf(state) };
       }
       if (event.type === 'BACK' || event.type === 'CANCELLED') return choosing(reauthOf(state));
       if (event.type === 'LOGGED_IN') return { kind: 'logged-in', session: event.session, expiring: false };
@@ -190,12 +204,7 @@ export function transition(state: LoginState, event: LoginEvent): LoginState {
     case 'verifying-code':
       if (event.type === 'LOGGED_IN') return { kind: 'logged-in', session: event.session, expiring: false };
       if (event.type === 'FAILED') {
-        // A 429 pushes the resend cooldown out to what the service asked (reference.md: Retry-After).
-        const resendAt =
-          event.failure.code === 'rate_limited' && event.failure.retryAfter !== undefined
-            ? Math.max(state.resendAt, event.now + event.failure.retryAfter * 1000)
-            : state.resendAt;
-        return { kind: 'code-entry', method: state.method, resendAt, failure: event.failure, ...reauthOf(state) };
+        return { kind: 'code-entry', method: state.method, resendAt: cooldownAfter(state.resendAt, event), failure: event.failure, ...reauthOf(state) };
       }
       if (event.type === 'CANCELLED') {
         return { kind: 'code-entry', method: state.method, resendAt: state.resendAt, ...reauthOf(state) };

@@ -68,13 +68,26 @@ test('a wrong code returns to code entry with the failure, keeping the cooldown'
   assert.deepEqual(s, { kind: 'code-entry', method: 'sms-otp', resendAt: now + RESEND_COOLDOWN_MS, failure: { code: 'wrong_code', status: 401 } });
 });
 
-test('resend: refused during the cooldown, allowed after it; Retry-After sets the cooldown', () => {
+test('resend: refused during the cooldown, allowed after it; the page may set the cooldown', () => {
   const now = 10_000;
-  const entry = run({ kind: 'choosing' }, { type: 'CHOOSE', method: 'email-otp' }, { type: 'CODE_SENT', now, retryAfter: 90 });
+  const entry = run({ kind: 'choosing' }, { type: 'CHOOSE', method: 'email-otp' }, { type: 'CODE_SENT', now, cooldownMs: 90_000 });
   assert.equal(resendSecondsLeft(entry, now), 90);
   assert.equal(resendSecondsLeft(entry, now + 89_001), 1);
   assert.equal(transition(entry, { type: 'RESEND', now: now + 89_999 }), entry);
-  assert.deepEqual(transition(entry, { type: 'RESEND', now: now + 90_000 }), { kind: 'sending-code', method: 'email-otp' });
+  assert.deepEqual(transition(entry, { type: 'RESEND', now: now + 90_000 }), { kind: 'sending-code', method: 'email-otp', resendAt: now + 90_000 });
+});
+
+test('a resend refused with 429 returns to the code already sent, cooldown set by Retry-After', () => {
+  const now = 0;
+  const s = run(
+    { kind: 'choosing' },
+    { type: 'CHOOSE', method: 'email-otp' },
+    { type: 'CODE_SENT', now, cooldownMs: 0 },
+    { type: 'RESEND', now: 100 },
+    { type: 'FAILED', failure: { code: 'rate_limited', status: 429, retryAfter: 29 }, now: 200 },
+  );
+  assert.deepEqual(s, { kind: 'code-entry', method: 'email-otp', resendAt: 29_200, failure: { code: 'rate_limited', status: 429, retryAfter: 29 } });
+  assert.equal(resendSecondsLeft(s, 200), 29);
 });
 
 test('a 429 on verify pushes the resend cooldown to Retry-After', () => {

@@ -1,0 +1,122 @@
+/**
+ * Helpers the element tests share: mounting an element against the rig (real proxy at /api, real
+ * sandbox), waiting for events and screens, reading the shadow DOM, and running axe-core on an
+ * element (axe traverses open shadow roots). No mock of anything that runs for real.
+ */
+import { configureWallet } from '../../../../src/elements/shared/config.ts';
+import { indexedDbKeyStore, type KeyStore } from '../../../../src/core/keystore.ts';
+import { fixtures } from '../../support/rig.ts';
+
+/** Points the elements at the rig's proxy, pinned to the sandbox signer, with a fresh key store. */
+export async function useRig(): Promise<{ store: KeyStore; dbName: string }> {
+  const f = await fixtures();
+  const dbName = `wallet-elements-test-${crypto.randomUUID()}`;
+  const store = indexedDbKeyStore({ dbName });
+  configureWallet({ apiBase: f.apiBase, environment: 'sandbox', store });
+  return { store, dbName };
+}
+
+export async function mount<T extends HTMLElement>(tag: string, attributes: Record<string, string> = {}, setup?: (el: T) => void): Promise<T> {
+  const el = document.createElement(tag) as T;
+  for (const [k, v] of Object.entries(attributes)) el.setAttribute(k, v);
+  setup?.(el);
+  document.body.append(el);
+  await (el as unknown as { updateComplete?: Promise<unknown> }).updateComplete;
+  return el;
+}
+
+export function cleanup(): void {
+  for (const el of [...document.body.children]) if (el.tagName.includes('-')) el.remove();
+}
+
+/** Resolves with the next event of that name (rejects after `ms`). */
+export function nextEvent<E extends Event = CustomEvent>(target: EventTarget, name: string, ms = 15000): Promise<E> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no ${name} event within ${ms} ms`)), ms);
+    target.addEventListener(
+      name,
+      (e) => {
+        clearTimeout(timer);
+        resolve(e as E);
+      },
+      { once: true },
+    );
+  });
+}
+
+/** Polls until `check` returns a truthy value (rejects with `what` after `ms`). */
+export async function waitFor<T>(check: () => T | undefined | null | false, what: string, ms = 15000): Promise<T> {
+  const start = performance.now();
+  for (;;) {
+    const value = check();
+    if (value) return value;
+    if (performance.now() - start > ms) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+export function shadow(el: Element): ShadowRoot {
+  if (!el.shadowRoot) throw new Error(`${el.tagName} has no open shadow root`);
+  return el.shadowRoot;
+}
+
+export function part(el: Element, name: string): HTMLElement | null {
+  return shadow(el).querySelector<HTMLElement>(`[part~='${name}']`);
+}
+
+export function parts(el: Element, name: string): HTMLElement[] {
+  return [...shadow(el).querySelectorAll<HTMLElement>(`[part~='${name}']`)];
+}
+
+export function text(el: Element, name: string): string {
+  return part(el, name)?.textContent?.replace(/\s+/g, ' ').trim() ?? '';
+}
+
+/** Whether the element currently matches `:state(name)`. */
+export function inState(el: Element, name: string): boolean {
+  return el.matches(`:state(${name})`);
+}
+
+export async function waitForState(el: Element, name: string, ms = 15000): Promise<void> {
+  await waitFor(() => inState(el, name), `:state(${name}) on ${el.tagName.toLowerCase()}`, ms);
+}
+
+/** Types into an input as a user would (value, then an input event). */
+export function type(input: HTMLInputElement, value: string): void {
+  input.focus();
+  input.value = value;
+  input.dispatchEvent(new InputEvent('input', { bubbles: true, composed: true, inputType: 'insertText', data: value }));
+}
+
+/** Pastes text onto a target inside the element (a real ClipboardEvent with a DataTransfer). */
+export function paste(target: EventTarget, value: string): void {
+  const data = new DataTransfer();
+  data.setData('text/plain', value);
+  target.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, composed: true, cancelable: true }));
+}
+
+interface AxeResults {
+  violations: Array<{ id: string; impact: string; help: string; nodes: Array<{ target: unknown; failureSummary?: string }> }>;
+}
+interface Axe {
+  run(context: Element, options?: Record<string, unknown>): Promise<AxeResults>;
+}
+
+let axeLoaded: Promise<void> | undefined;
+
+/** axe-core, loaded into the page from node_modules by a script import. */
+async function axe(): Promise<Axe> {
+  axeLoaded ??= import('axe-core/axe.min.js' as string).then(() => undefined);
+  await axeLoaded;
+  const found = (globalThis as unknown as { axe?: Axe }).axe;
+  if (!found) throw new Error('axe-core did not load');
+  return found;
+}
+
+/** Runs axe on the element; resolves with readable violations (empty when clean). */
+export async function axeViolations(el: Element): Promise<string[]> {
+  const results = await (await axe()).run(el, { resultTypes: ['violations'] });
+  return results.violations.map(
+    (v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => JSON.stringify(n.target) + ' ' + (n.failureSummary ?? '')).join('; ')}`,
+  );
+}

@@ -1,0 +1,385 @@
+/**
+ * <wallet-login> in Chromium against the real sandbox through the real proxy at /api: every login
+ * method (email and SMS codes 000000, OAuth with a token from the sandbox's test issuer, a passkey
+ * through Chromium's virtual authenticator), sessions that survive a reload, expiry on the sandbox
+ * clock, logout upstream, other tabs, error sentences, non-extractable keys, axe.
+ */
+import { expect } from 'chai';
+import '../../../../src/elements/wallet-login/wallet-login.ts';
+import type { WalletLogin } from '../../../../src/elements/wallet-login/wallet-login.ts';
+import type { LoggedInDetail, LoggedOutDetail } from '../../../../src/elements/wallet-login/wallet-login.events.ts';
+import { clientFor, walletFor } from '../../../../src/elements/shared/config.ts';
+import type { KeyStore } from '../../../../src/core/keystore.ts';
+import { createStore, del } from 'idb-keyval';
+import { SESSION_CHANNEL_NAME } from '../../../../src/elements/shared/session-channel.ts';
+import { newAccount, advanceClock, oidcToken, addVirtualAuthenticator, removeVirtualAuthenticator, type RigAccount } from '../../support/rig.ts';
+import { axeViolations, cleanup, inState, mount, nextEvent, part, parts, paste, shadow, text, type, useRig, waitFor, waitForState } from '../shared/helpers.ts';
+
+function methodButton(el: WalletLogin, method: string): HTMLButtonElement {
+  const b = shadow(el).querySelector<HTMLButtonElement>(`button[data-method='${method}']`);
+  if (!b) throw new Error(`no ${method} button`);
+  return b;
+}
+
+function codeInput(el: WalletLogin): HTMLInputElement {
+  return part(el, 'code-input') as HTMLInputElement;
+}
+
+async function loginWithEmail(el: WalletLogin): Promise<LoggedInDetail> {
+  await waitForState(el, 'choosing');
+  const loggedIn = nextEvent<CustomEvent<LoggedInDetail>>(el, 'wallet-logged-in');
+  methodButton(el, 'email-otp').click();
+  await waitForState(el, 'code-entry');
+  type(codeInput(el), '000000');
+  return (await loggedIn).detail;
+}
+
+describe('<wallet-login>', function () {
+  this.timeout(60000);
+  let acct: RigAccount;
+  let store: KeyStore;
+  let dbName: string;
+
+  beforeEach(async () => {
+    ({ store, dbName } = await useRig());
+    acct = await newAccount();
+  });
+  afterEach(async () => {
+    cleanup();
+    await removeVirtualAuthenticator().catch(() => undefined);
+  });
+
+  it('logs in by email code: one-time-code input, auto-submit, a non-extractable key, a live session upstream', async () => {
+    const el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId });
+    await waitForState(el, 'choosing');
+    methodButton(el, 'email-otp').click();
+    await waitForState(el, 'code-entry');
+    const input = codeInput(el);
+    expect(input.getAttribute('autocomplete')).to.equal('one-time-code');
+    expect(input.getAttribute('inputmode')).to.equal('numeric');
+    expect(shadow(el).activeElement).to.equal(input, 'focus moves to the code');
+    expect(text(el, 'status')).to.contain('Code sent');
+
+    const loggedIn = nextEvent<CustomEvent<LoggedInDetail>>(el, 'wallet-logged-in');
+    type(input, '000000');
+    const { detail } = await loggedIn;
+    expect(detail.accountId).to.equal(acct.accountId);
+    expect(detail.sessionId).to.match(/^Session:/);
+    expect(detail.credentialType).to.equal('EMAIL_OTP');
+    expect(detail.source).to.equal('login');
+    expect(Date.parse(detail.expiresAt)).to.be.greaterThan(Date.now());
+    expect(Object.keys(detail).sort()).to.deep.equal(['accountId', 'credentialType', 'expiresAt', 'sessionId', 'source']);
+    expect(JSON.stringify(detail)).not.to.contain('000000');
+
+    expect(inState(el, 'logged-in')).to.equal(true);
+    expect(text(el, 'heading')).to.equal('You’re logged in');
+    const stored = await store.get(acct.accountId);
+    expect(stored?.key?.privateKey.extractable).to.equal(false);
+    expect(stored?.session.sessionId).to.equal(detail.sessionId);
+    const upstream = await clientFor().listSessions(acct.accountId);
+    expect(upstream.map((s) => s.id)).to.include(detail.sessionId);
+    // Nothing secret on attributes either.
+    expect(el.outerHTML).not.to.contain('000000');
+  });
+
+  it('says a wrong code is wrong, keeps the screen usable, then accepts the right code', async () => {
+    const el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId });
+    await waitForState(el, 'choosing');
+    methodButton(el, 'email-otp').click();
+    await waitForState(el, 'code-entry');
+    const error = nextEvent<CustomEvent<{ code: string; message: string; status?: number }>>(el, 'wallet-login-error');
+    type(codeInput(el), '123456');
+    const e = await error;
+    expect(e.detail.code).to.equal('wrong_code');
+    expect(e.detail.status).to.equal(401);
+    await waitFor(() => text(el, 'error').includes('That code is not right'), 'the wrong-code sentence');
+    expect(part(el, 'error')?.getAttribute('role')).to.equal('alert');
+    expect(codeInput(el).getAttribute('aria-invalid')).to.equal('true');
+    await waitFor(() => shadow(el).activeElement === codeInput(el), 'focus back on the code');
+    const loggedIn = nextEvent(el, 'wallet-logged-in');
+    type(codeInput(el), '000000');
+    await loggedIn;
+    expect(text(el, 'error')).to.equal('');
+  });
+
+  it('accepts the whole code pasted anywhere in the element', async () => {
+    const el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId });
+    await waitForState(el, 'choosing');
+    methodButton(el, 'email-otp').click();
+    await waitForState(el, 'code-entry');
+    const loggedIn = nextEvent(el, 'wallet-logged-in');
+    paste(part(el, 'heading')!, ' 000 000 ');
+    await loggedIn;
+    expect(inState(el, 'logged-in')).to.equal(true);
+  });
+
+  it('offers a new code only after the cooldown, and honours a 429 Retry-After from the service', async () => {
+    const el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId, 'resend-after': '0' });
+    await waitForState(el, 'choosing');
+    methodButton(el, 'email-otp').click();
+    await waitForState(el, 'code-entry');
+    const resend = () => parts(el, 'button').find((b) => /new code/.test(b.textContent ?? '')) as HTMLButtonElement;
+    expect(resend().disabled).to.equal(false);
+    // The sandbox allows one code per 30 s: it answers 429 with Retry-After.
+    const error = nextEvent<CustomEvent<{ code: string }>>(el, 'wallet-login-error');
+    resend().click();
+    expect((await error).detail.code).to.equal('rate_limited');
+    await waitForState(el, 'code-entry');
+    await waitFor(() => /Wait \d+ seconds/.test(text(el, 'error')), 'the wait sentence');
+    await waitFor(() => resend().disabled && /in \d+ s/.test(resend().textContent ?? ''), 'a visible countdown');
+    // The first code still logs in.
+    const loggedIn = nextEvent(el, 'wallet-logged-in');
+    type(codeInput(el), '000000');
+    await loggedIn;
+  });
+
+  it('keeps the session across a reload (a new element finds the stored key) and logs out upstream', async () => {
+    let el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId });
+    const first = await loginWithEmail(el);
+    el.remove();
+
+    const restored = nextEvent<CustomEvent<LoggedInDetail>>(document.body, 'wallet-logged-in');
+    el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId });
+    const { detail } = await restored;
+    expect(detail.source).to.equal('restored');
+    expect(detail.sessionId).to.equal(first.sessionId);
+    await waitForState(el, 'logged-in');
+
+    const loggedOut = nextEvent<CustomEvent<LoggedOutDetail>>(el, 'wallet-logged-out');
+    (parts(el, 'button').find((b) => b.textContent?.includes('Log out')) as HTMLButtonElement).click();
+    expect((await loggedOut).detail).to.deep.equal({ accountId: acct.accountId, reason: 'logout' });
+    await waitForState(el, 'choosing');
+    expect(await store.get(acct.accountId)).to.equal(undefined);
+    const upstream = await clientFor().listSessions(acct.accountId);
+    expect(upstream.map((s) => s.id)).not.to.include(first.sessionId);
+    expect(text(el, 'status')).to.contain('logged out');
+  });
+
+  it('after expiry on the sandbox clock asks again for the same credential type only, and re-authenticates', async () => {
+    let el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId, methods: 'passkey email-otp oauth' });
+    await loginWithEmail(el);
+    el.remove();
+    await advanceClock(16 * 60 * 1000);
+
+    el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId, methods: 'passkey email-otp oauth' });
+    await waitForState(el, 'reauth');
+    expect(text(el, 'intro')).to.contain('Your session has ended');
+    const offered = parts(el, 'method-button').map((b) => b.dataset['method']);
+    expect(offered).to.deep.equal(['email-otp']);
+    const again = await loginWithEmail(el);
+    expect(again.credentialType).to.equal('EMAIL_OTP');
+  });
+
+  it('a refresh refused because the session ended upstream leads to re-authentication', async () => {
+    const el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId });
+    await loginWithEmail(el);
+    await advanceClock(16 * 60 * 1000);
+    const loggedOut = nextEvent<CustomEvent<LoggedOutDetail>>(el, 'wallet-logged-out');
+    el.refresh();
+    expect((await loggedOut).detail.reason).to.equal('expired');
+    await waitForState(el, 'reauth');
+    expect(parts(el, 'method-button').map((b) => b.dataset['method'])).to.deep.equal(['email-otp']);
+  });
+
+  it('renews the session before expiry, or with no-auto-refresh warns with session-expiring', async () => {
+    // refresh-before just under the 15-minute lifetime: the renewal is due at once.
+    let el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId, 'refresh-before': '899' });
+    const first = await loginWithEmail(el);
+    await waitFor(() => el.session && el.session.sessionId !== first.sessionId, 'a renewed session', 20000);
+    const renewed = el.session!;
+    expect((await store.get(acct.accountId))?.session.sessionId).to.equal(renewed.sessionId);
+    el.remove();
+
+    const expiring = nextEvent<CustomEvent<{ sessionId: string }>>(document.body, 'session-expiring', 20000);
+    el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId, 'refresh-before': '899', 'no-auto-refresh': '' });
+    expect((await expiring).detail.sessionId).to.equal(renewed.sessionId);
+    await waitForState(el, 'expiring');
+    const stay = parts(el, 'submit').find((b) => b.textContent?.includes('Stay logged in')) as HTMLButtonElement;
+    expect(shadow(el).activeElement).to.equal(stay);
+    stay.click();
+    await waitFor(() => el.session && el.session.sessionId !== renewed.sessionId && inState(el, 'logged-in'), 'a session renewed on request');
+  });
+
+  it('reports a key the storage lost and offers the way back in', async () => {
+    let el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId });
+    const first = await loginWithEmail(el);
+    el.remove();
+    // What storage eviction looks like: the key record gone, the session record left.
+    await del(`key:${first.sessionId}`, createStore(dbName, 'sessions'));
+    el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId });
+    await waitForState(el, 'reauth');
+    expect(text(el, 'intro')).to.contain('no longer holds your session key');
+    await loginWithEmail(el);
+  });
+
+  it('logs in with an SMS code once the wallet has an SMS credential', async () => {
+    const wallet = walletFor();
+    const login = await wallet.startOtpLogin({ credentialId: acct.emailCredentialId });
+    await login.submit('000000');
+    const sms = await wallet.addCredential({ type: 'SMS_OTP', accountId: acct.accountId });
+    expect(sms.type).to.equal('SMS_OTP');
+    await wallet.logout(acct.accountId);
+
+    const el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId, methods: 'sms-otp email-otp' });
+    await waitForState(el, 'choosing');
+    expect(parts(el, 'method-button').map((b) => b.dataset['method'])).to.deep.equal(['sms-otp', 'email-otp']);
+    const loggedIn = nextEvent<CustomEvent<LoggedInDetail>>(el, 'wallet-logged-in');
+    methodButton(el, 'sms-otp').click();
+    await waitForState(el, 'code-entry');
+    expect(text(el, 'heading')).to.equal('Check your phone');
+    type(codeInput(el), '000000');
+    expect((await loggedIn).detail.credentialType).to.equal('SMS_OTP');
+  });
+
+  it('says so when the wallet has no credential of the chosen kind', async () => {
+    const el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId, methods: 'sms-otp' });
+    await waitForState(el, 'choosing');
+    const error = nextEvent<CustomEvent<{ code: string }>>(el, 'wallet-login-error');
+    methodButton(el, 'sms-otp').click();
+    expect((await error).detail.code).to.equal('no_credential');
+    expect(text(el, 'error')).to.contain('no login of that kind');
+    expect(methodButton(el, 'sms-otp').disabled).to.equal(false);
+  });
+
+  it('logs in with OAuth: the token comes from the page’s provider, bound to the key by its nonce', async () => {
+    const sub = `user-${crypto.randomUUID()}`;
+    const wallet = walletFor();
+    await (await wallet.startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000');
+    await wallet.addCredential({ type: 'OAUTH', accountId: acct.accountId, oidcToken: await oidcToken({ sub, email: 'oauth@example.com' }) });
+    await wallet.logout(acct.accountId);
+
+    const nonces: string[] = [];
+    const el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId, methods: 'oauth' }, (e) => {
+      (e as WalletLogin).oidcTokenProvider = async (nonce) => {
+        nonces.push(nonce);
+        return oidcToken({ sub, nonce });
+      };
+    });
+    await waitForState(el, 'choosing');
+    const loggedIn = nextEvent<CustomEvent<LoggedInDetail>>(el, 'wallet-logged-in');
+    methodButton(el, 'oauth').click();
+    expect((await loggedIn).detail.credentialType).to.equal('OAUTH');
+    expect(nonces).to.have.length(1);
+    expect(nonces[0]).to.match(/^[0-9a-f]{64}$/);
+    expect((await store.get(acct.accountId))?.key?.privateKey.extractable).to.equal(false);
+  });
+
+  it('OAuth without a token provider, or with a token for another identity, shows its sentence', async () => {
+    const sub = `user-${crypto.randomUUID()}`;
+    const wallet = walletFor();
+    await (await wallet.startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000');
+    await wallet.addCredential({ type: 'OAUTH', accountId: acct.accountId, oidcToken: await oidcToken({ sub }) });
+    await wallet.logout(acct.accountId);
+
+    const el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId, methods: 'oauth' });
+    await waitForState(el, 'choosing');
+    let error = nextEvent<CustomEvent<{ code: string }>>(el, 'wallet-login-error');
+    methodButton(el, 'oauth').click();
+    expect((await error).detail.code).to.equal('oauth_unavailable');
+    expect(text(el, 'error')).to.contain('identity provider is not available');
+
+    el.oidcTokenProvider = (nonce) => oidcToken({ sub: 'someone-else', nonce });
+    error = nextEvent<CustomEvent<{ code: string }>>(el, 'wallet-login-error');
+    methodButton(el, 'oauth').click();
+    expect((await error).detail.code).to.equal('oauth_rejected');
+    expect(text(el, 'error')).to.contain('was not accepted');
+  });
+
+  it('logs in with a passkey through the virtual authenticator', async () => {
+    await addVirtualAuthenticator();
+    const wallet = walletFor();
+    await (await wallet.startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000');
+    await wallet.registerPasskey({ accountId: acct.accountId, nickname: 'Test key' });
+    await wallet.logout(acct.accountId);
+
+    const el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId, methods: 'passkey email-otp' });
+    await waitForState(el, 'choosing');
+    const loggedIn = nextEvent<CustomEvent<LoggedInDetail>>(el, 'wallet-logged-in');
+    methodButton(el, 'passkey').click();
+    expect((await loggedIn).detail.credentialType).to.equal('PASSKEY');
+    expect((await store.get(acct.accountId))?.key?.privateKey.extractable).to.equal(false);
+  });
+
+  it('a cancelled passkey prompt returns to a usable screen without an error', async () => {
+    // A wallet with a passkey, and no authenticator to answer: the prompt waits until cancelled.
+    await addVirtualAuthenticator();
+    const wallet = walletFor();
+    await (await wallet.startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000');
+    await wallet.registerPasskey({ accountId: acct.accountId, nickname: 'Test key' });
+    await wallet.logout(acct.accountId);
+    await removeVirtualAuthenticator();
+
+    const el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId, methods: 'passkey email-otp', 'no-autofill': '' });
+    await waitForState(el, 'choosing');
+    let errors = 0;
+    el.addEventListener('wallet-login-error', () => errors++);
+    methodButton(el, 'passkey').click();
+    await waitForState(el, 'authenticating');
+    await new Promise((r) => setTimeout(r, 300));
+    const cancel = parts(el, 'button').find((b) => b.textContent?.includes('Cancel')) as HTMLButtonElement;
+    cancel.click();
+    await waitForState(el, 'choosing');
+    expect(errors).to.equal(0);
+    expect(methodButton(el, 'email-otp').disabled).to.equal(false);
+    // And the other method still works after the cancelled ceremony.
+    await loginWithEmail(el);
+  });
+
+  it('learns of a login and a logout in another tab (BroadcastChannel)', async () => {
+    const el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId });
+    await waitForState(el, 'choosing');
+    // Another tab: its own channel object, the same origin's key store.
+    const otherTab = new BroadcastChannel(SESSION_CHANNEL_NAME);
+    try {
+      const session = await (await walletFor().startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000');
+      const loggedIn = nextEvent<CustomEvent<LoggedInDetail>>(el, 'wallet-logged-in');
+      otherTab.postMessage({ type: 'logged-in', accountId: acct.accountId, sessionId: session.sessionId });
+      const { detail } = await loggedIn;
+      expect(detail.source).to.equal('elsewhere');
+      expect(detail.sessionId).to.equal(session.sessionId);
+
+      const loggedOut = nextEvent<CustomEvent<LoggedOutDetail>>(el, 'wallet-logged-out');
+      otherTab.postMessage({ type: 'logged-out', accountId: acct.accountId });
+      expect((await loggedOut).detail.reason).to.equal('elsewhere');
+      await waitForState(el, 'choosing');
+    } finally {
+      otherTab.close();
+    }
+  });
+
+  it('offers the methods of the attribute in its order and is axe-clean on each screen', async () => {
+    const el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId, methods: 'oauth email-otp bogus passkey' });
+    await waitForState(el, 'choosing');
+    expect(parts(el, 'method-button').map((b) => b.dataset['method'])).to.deep.equal(['oauth', 'email-otp', 'passkey']);
+    expect(await axeViolations(el)).to.deep.equal([]);
+    methodButton(el, 'email-otp').click();
+    await waitForState(el, 'code-entry');
+    expect(await axeViolations(el)).to.deep.equal([]);
+    type(codeInput(el), '000000');
+    await waitForState(el, 'logged-in');
+    expect(await axeViolations(el)).to.deep.equal([]);
+  });
+
+  it('speaks Arabic right to left and stays axe-clean', async () => {
+    const el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId, lang: 'ar' });
+    await waitForState(el, 'choosing');
+    expect(el.getAttribute('dir')).to.equal('rtl');
+    expect(text(el, 'heading')).to.equal('سجّل الدخول إلى محفظتك');
+    expect(getComputedStyle(part(el, 'base')!).direction).to.equal('rtl');
+    expect(await axeViolations(el)).to.deep.equal([]);
+  });
+
+  it('is fully usable from the keyboard: method buttons are focusable and Enter submits the code', async () => {
+    const el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId });
+    await waitForState(el, 'choosing');
+    for (const b of parts(el, 'method-button')) expect(b.tabIndex).to.equal(0);
+    methodButton(el, 'email-otp').focus();
+    methodButton(el, 'email-otp').click();
+    await waitForState(el, 'code-entry');
+    const input = codeInput(el);
+    input.value = '000000';
+    const loggedIn = nextEvent(el, 'wallet-logged-in');
+    (part(el, 'form') as HTMLFormElement).requestSubmit();
+    await loggedIn;
+  });
+});
