@@ -9,7 +9,7 @@ import { bytesToHex, hexToBytes, sha256Hex, utf8Encode } from '../../../src/core
 import { compressPublicKey, generateEncryptionKey, generateSigningKey, type KeyPair } from '../../../src/core/p256.ts';
 import { createStamp, REQUEST_ID_HEADER, WALLET_SIGNATURE_HEADER } from '../../../src/core/stamp.ts';
 import { encryptOtpBundle, importSessionKeyBundle, verifyTargetBundle } from '../../../src/core/bundles.ts';
-import { startSandbox, type Sandbox, type SandboxOptions } from '../../../src/sandbox/index.ts';
+import { mintIdToken, startSandbox, type Sandbox, type SandboxOptions } from '../../../src/sandbox/index.ts';
 
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 export const idOf = (type: string) => new RegExp(`^${type}:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$`);
@@ -119,11 +119,11 @@ export class Api {
     return { session: r.body, key };
   }
 
-  /** OAUTH verify with a token bound to a fresh client key; returns the session and the imported key. */
+  /** OAUTH verify with a token (Google issuer unless `claims.iss`) bound to a fresh client key; returns the session and the imported key. */
   async oauthLogin(credentialId: string, claims: Record<string, unknown>): Promise<{ session: any; key: KeyPair; res: Res }> {
     const receiver = await generateEncryptionKey();
     const clientPublicKey = bytesToHex(receiver.publicKey);
-    const oidcToken = await this.sandbox.oidc.mintIdToken({ ...claims, nonce: await sha256Hex(clientPublicKey) });
+    const oidcToken = await mintIdToken({ ...claims, nonce: await sha256Hex(clientPublicKey) }, { now: this.sandbox.clock.now() });
     const res = await this.call('POST', `/auth/credentials/${credentialId}/verify`, { body: { type: 'OAUTH', oidcToken, clientPublicKey } });
     if (res.status !== 200) return { session: undefined, key: receiver, res };
     assertAuthSession(res.body, { withKey: true });
