@@ -28,7 +28,7 @@ export class NoCredentialError extends Error {
 }
 
 export function sessionInfo(s: StoredSession): SessionInfo {
-  return { sessionId: s.sessionId, credentialType: s.credentialType, expiresAt: s.expiresAt };
+  return { sessionId: s.sessionId, credentialType: s.credentialType, expiresAt: s.expiresAt, createdAt: s.createdAt };
 }
 
 /** The failure a step's error means, with what a 401 means in that step. */

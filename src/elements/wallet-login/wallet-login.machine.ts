@@ -51,6 +51,8 @@ export interface SessionInfo {
   credentialType: CredentialType;
   /** ISO 8601, as the service sent it. */
   expiresAt: string;
+  /** ISO 8601 on the service's clock; with expiresAt it gives the lifetime whatever the local clock says. */
+  createdAt?: string;
 }
 
 /** Default code-resend cooldown when the service sends no Retry-After. */

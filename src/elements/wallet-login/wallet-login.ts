@@ -150,6 +150,8 @@ export class WalletLogin extends LitElement {
   private ticker: ReturnType<typeof setInterval> | undefined;
   private background: AbortController | undefined;
   private unsubscribe: Array<() => void> = [];
+  /** Service clock minus this page's clock, learnt from a session just issued (0 until then). */
+  private skew = 0;
   /** `accountId|apiBase` the element is bound to; '' while disconnected. */
   private bound = '';
 
@@ -367,13 +369,14 @@ export class WalletLogin extends LitElement {
         if (before.kind !== 'logged-in' && before.kind !== 'refreshing' && before.kind !== 'logging-out') {
           this.notice = t('login.notice.logged-in');
           const source = event.type === 'RESTORED' ? 'restored' : remote ? 'elsewhere' : 'login';
-          this.dispatchEvent(new WalletLoggedInEvent({ accountId: this.accountId, ...after.session, source }));
+          const { sessionId, credentialType, expiresAt } = after.session;
+          this.dispatchEvent(new WalletLoggedInEvent({ accountId: this.accountId, sessionId, credentialType, expiresAt, source }));
         } else if (before.kind === 'refreshing') {
           this.notice = after.failure ? '' : t('login.notice.refreshed');
         } else {
           this.notice = '';
         }
-        if (before.kind !== 'logged-in' || before.session !== after.session) this.schedule(after.session);
+        if (before.kind !== 'logged-in' || before.session !== after.session) this.schedule(after.session, event.type !== 'RESTORED');
         break;
       case 'choosing':
         this.notice = before.kind === 'logging-out' && event.type === 'LOGGED_OUT' ? t('login.notice.logged-out') : '';
@@ -398,9 +401,11 @@ export class WalletLogin extends LitElement {
   // -------------------------------------------------------------------------------------------
   // Session timers (reference.md: sessions last 15 minutes by default)
 
-  private schedule(session: SessionInfo): void {
+  private schedule(session: SessionInfo, fresh: boolean): void {
     this.clearTimers();
-    const left = Date.parse(session.expiresAt) - Date.now();
+    // A session just issued tells how far the service's clock is from ours; expiry is on its clock.
+    if (fresh && session.createdAt && !Number.isNaN(Date.parse(session.createdAt))) this.skew = Date.parse(session.createdAt) - Date.now();
+    const left = Date.parse(session.expiresAt) - this.skew - Date.now();
     // At least a second between renewals, so a `refresh-before` longer than a session cannot spin.
     const warnIn = Math.max(1000, left - this.refreshBefore * 1000);
     const clamp = (ms: number) => Math.min(ms, 2 ** 31 - 1);
@@ -415,8 +420,11 @@ export class WalletLogin extends LitElement {
   private onExpiring(session: SessionInfo): void {
     if (this.machine.kind !== 'logged-in' || this.machine.session !== session) return;
     if (this.noAutoRefresh) {
+      // The user must act ("Stay logged in"), so focus moves there.
+      this.focusPending = true;
       this.send({ type: 'EXPIRING' });
-      this.dispatchEvent(new SessionExpiringEvent({ accountId: this.accountId, ...session }));
+      const { sessionId, credentialType, expiresAt } = session;
+      this.dispatchEvent(new SessionExpiringEvent({ accountId: this.accountId, sessionId, credentialType, expiresAt }));
     } else {
       this.send({ type: 'REFRESH' });
     }

@@ -12,7 +12,9 @@ import { clientFor, walletFor } from '../../../../src/elements/shared/config.ts'
 import type { KeyStore } from '../../../../src/core/keystore.ts';
 import { createStore, del } from 'idb-keyval';
 import { SESSION_CHANNEL_NAME } from '../../../../src/elements/shared/session-channel.ts';
-import { newAccount, advanceClock, oidcToken, addVirtualAuthenticator, removeVirtualAuthenticator, type RigAccount } from '../../support/rig.ts';
+import { createWallet } from '../../../../src/core/session.ts';
+import { createClient } from '../../../../src/core/client.ts';
+import { fixtures, newAccount, advanceClock, oidcToken, addVirtualAuthenticator, removeVirtualAuthenticator, type RigAccount } from '../../support/rig.ts';
 import { axeViolations, cleanup, inState, mount, nextEvent, part, parts, paste, shadow, text, type, useRig, waitFor, waitForState } from '../shared/helpers.ts';
 
 function methodButton(el: WalletLogin, method: string): HTMLButtonElement {
@@ -182,22 +184,26 @@ describe('<wallet-login>', function () {
   });
 
   it('renews the session before expiry, or with no-auto-refresh warns with session-expiring', async () => {
-    // refresh-before just under the 15-minute lifetime: the renewal is due at once.
+    // refresh-before just under the 15-minute lifetime: the renewal is due at once. Earlier tests
+    // moved the sandbox clock ahead of this page's: expiry is counted on the service's clock.
     let el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId, 'refresh-before': '899' });
     const first = await loginWithEmail(el);
     await waitFor(() => el.session && el.session.sessionId !== first.sessionId, 'a renewed session', 20000);
     const renewed = el.session!;
     expect((await store.get(acct.accountId))?.session.sessionId).to.equal(renewed.sessionId);
     el.remove();
+    await walletFor().logout(acct.accountId);
+    await advanceClock(31_000);
 
-    const expiring = nextEvent<CustomEvent<{ sessionId: string }>>(document.body, 'session-expiring', 20000);
     el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId, 'refresh-before': '899', 'no-auto-refresh': '' });
-    expect((await expiring).detail.sessionId).to.equal(renewed.sessionId);
+    const expiring = nextEvent<CustomEvent<{ sessionId: string }>>(el, 'session-expiring', 20000);
+    const second = await loginWithEmail(el);
+    expect((await expiring).detail.sessionId).to.equal(second.sessionId);
     await waitForState(el, 'expiring');
     const stay = parts(el, 'submit').find((b) => b.textContent?.includes('Stay logged in')) as HTMLButtonElement;
     expect(shadow(el).activeElement).to.equal(stay);
     stay.click();
-    await waitFor(() => el.session && el.session.sessionId !== renewed.sessionId && inState(el, 'logged-in'), 'a session renewed on request');
+    await waitFor(() => el.session && el.session.sessionId !== second.sessionId && inState(el, 'logged-in'), 'a session renewed on request');
   });
 
   it('reports a key the storage lost and offers the way back in', async () => {
@@ -206,6 +212,7 @@ describe('<wallet-login>', function () {
     el.remove();
     // What storage eviction looks like: the key record gone, the session record left.
     await del(`key:${first.sessionId}`, createStore(dbName, 'sessions'));
+    await advanceClock(31_000); // the sandbox sends one code per 30 s
     el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId });
     await waitForState(el, 'reauth');
     expect(text(el, 'intro')).to.contain('no longer holds your session key');
@@ -308,6 +315,7 @@ describe('<wallet-login>', function () {
     await wallet.registerPasskey({ accountId: acct.accountId, nickname: 'Test key' });
     await wallet.logout(acct.accountId);
     await removeVirtualAuthenticator();
+    await advanceClock(31_000); // the sandbox sends one code per 30 s
 
     const el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId, methods: 'passkey email-otp', 'no-autofill': '' });
     await waitForState(el, 'choosing');
@@ -330,8 +338,9 @@ describe('<wallet-login>', function () {
     await waitForState(el, 'choosing');
     // Another tab: its own channel object, the same origin's key store.
     const otherTab = new BroadcastChannel(SESSION_CHANNEL_NAME);
+    const otherWallet = createWallet({ client: createClient({ baseUrl: '/api' }), store, otpSigner: (await fixtures()).signerPublicKey });
     try {
-      const session = await (await walletFor().startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000');
+      const session = await (await otherWallet.startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000');
       const loggedIn = nextEvent<CustomEvent<LoggedInDetail>>(el, 'wallet-logged-in');
       otherTab.postMessage({ type: 'logged-in', accountId: acct.accountId, sessionId: session.sessionId });
       const { detail } = await loggedIn;
