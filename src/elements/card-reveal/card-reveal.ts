@@ -49,6 +49,18 @@ class RevealRefused extends Error {
 const CUSTOM_STATES = ['idle', 'loading', 'revealed', 'expired', 'error'] as const;
 
 /**
+ * The parent page's Resource Timing buffer records the frame's navigation under its full URL
+ * (W3C Resource Timing; Chromium reports iframe navigations to the parent), where any script
+ * reading `performance.getEntriesByType('resource')` - analytics, monitoring - would find the
+ * bearer URL. The buffer has no per-entry removal, so it is cleared once the frame has loaded and
+ * again when it is removed. A PerformanceObserver the page registered earlier still receives the
+ * entry when it is created: pages that ship resource timings somewhere should skip iframe entries.
+ */
+function forgetResourceTimings(): void {
+  globalThis.performance?.clearResourceTimings?.();
+}
+
+/**
  * Shows a card's details in the processor's iframe for a short time, on request.
  *
  * @summary A "show card details" button that renders the processor's secure card view, with a countdown, and removes it at expiry.
@@ -126,6 +138,8 @@ export class CardReveal extends LitElement {
   private ticker: ReturnType<typeof setInterval> | undefined;
   private deadline: ReturnType<typeof setTimeout> | undefined;
   private focusAfterUpdate: 'reveal' | 'hide' | 'retry' | undefined;
+  /** The service's status of the last failure, for the error event (never its message). */
+  private failedStatus: number | undefined;
 
   /**
    * The reveal request. Its value is `{ expiresAt }` only: the task function attaches the iframe
@@ -148,6 +162,8 @@ export class CardReveal extends LitElement {
       this.send({ type: 'revealed', expiresAt, now: Date.now(), ...(hideAfterMs ? { hideAfterMs } : {}) });
     },
     onError: (error) => {
+      const status = (error as { status?: unknown } | undefined)?.status;
+      this.failedStatus = typeof status === 'number' ? status : undefined;
       this.send({ type: 'failed', code: error instanceof RevealRefused ? error.code : errorCodeOf(error) });
     },
   });
@@ -230,16 +246,11 @@ export class CardReveal extends LitElement {
     if (next.kind === 'error') {
       this.unmountFrame();
       const message = this.i18n.t(`card-reveal.error.${next.code}`);
-      const status = event.type === 'failed' ? this.statusOfLastError() : undefined;
+      const status = event.type === 'failed' ? this.failedStatus : undefined;
       this.dispatchEvent(new CardRevealErrorEvent({ code: next.code, message, ...(status ? { status } : {}) }));
       if (focusWithin) this.focusAfterUpdate = next.retryable ? 'retry' : 'reveal';
     }
     this.syncStates();
-  }
-
-  private statusOfLastError(): number | undefined {
-    const e = this.reveal.error as { status?: unknown } | undefined;
-    return e && typeof e.status === 'number' ? e.status : undefined;
   }
 
   private syncStates(): void {
@@ -262,6 +273,7 @@ export class CardReveal extends LitElement {
     frame.setAttribute('referrerpolicy', 'no-referrer');
     frame.setAttribute('loading', 'eager');
     frame.title = this.i18n.t('card-reveal.frame-title');
+    frame.addEventListener('load', forgetResourceTimings);
     frame.src = url;
     container.append(frame);
     this.frame = frame;
@@ -272,8 +284,10 @@ export class CardReveal extends LitElement {
     this.frame = undefined;
     if (!frame) return;
     // Drop the URL from the element before removing it, so that no detached node keeps it.
+    frame.removeEventListener('load', forgetResourceTimings);
     frame.removeAttribute('src');
     frame.remove();
+    forgetResourceTimings();
   }
 
   private startTimers(hideAt: number): void {

@@ -1,0 +1,344 @@
+/**
+ * <card-reveal> in real Chromium against the real sandbox through the real proxy (api.md "POST
+ * /cards/{id}/reveal"; DESIGN.md "Security rules / The reveal URL"): the iframe's attributes, the
+ * sandbox's test card inside it, removal at expiry (a sandbox with a 3-second reveal lifetime), on
+ * hide, after hide-after and on disconnect, a fresh URL per reveal, no trace of the URL anywhere
+ * the page can read afterwards, refusal of non-https URLs, and what a cardholder reads for 403
+ * (a proxy relaying with the impersonation pair), 404, 501 (a sandbox without a card issuer) and a
+ * network failure. axe-core runs on each state; Arabic lays out right to left.
+ */
+import { expect } from 'chai';
+import '../../../../src/elements/card-reveal/index.ts';
+import type { CardReveal } from '../../../../src/elements/card-reveal/index.ts';
+import { setLocale } from '../../../../src/elements/shared/i18n.ts';
+import { fixtures, pageFrames, sandboxVariant, type RigFixtures } from '../../support/rig.ts';
+import { axeViolations, cleanup, mount, nextEvent, part, shadow, text, useRig } from '../shared/helpers.ts';
+
+const UNKNOWN_CARD = 'Card:00000000-0000-4000-8000-000000000000';
+
+async function poll<T>(check: () => Promise<T | undefined>, what: string, ms = 10000): Promise<T> {
+  const start = performance.now();
+  for (;;) {
+    const value = await check();
+    if (value) return value;
+    if (performance.now() - start > ms) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+function frameOf(el: Element): HTMLIFrameElement | null {
+  return shadow(el).querySelector('iframe');
+}
+
+function click(el: Element, name: string): void {
+  const button = part(el, name) as HTMLButtonElement | null;
+  if (!button) throw new Error(`no ${name} in ${el.tagName}`);
+  button.click();
+}
+
+/** Everything the page can read that might keep a URL: DOM (light and shadow), storage, IndexedDB. */
+async function pageTraces(): Promise<string> {
+  const chunks: string[] = [];
+  const walk = (root: Document | ShadowRoot | Element) => {
+    for (const node of root.querySelectorAll('*')) {
+      for (const attr of node.attributes) chunks.push(attr.value);
+      if (node.shadowRoot) {
+        chunks.push(node.shadowRoot.innerHTML);
+        walk(node.shadowRoot);
+      }
+    }
+  };
+  chunks.push(document.documentElement.outerHTML);
+  walk(document);
+  for (const storage of [localStorage, sessionStorage]) {
+    for (let i = 0; i < storage.length; i++) chunks.push(String(storage.key(i)), String(storage.getItem(storage.key(i)!)));
+  }
+  chunks.push(document.cookie, location.href, String(history.state ?? ''));
+  for (const info of await indexedDB.databases()) {
+    if (!info.name) continue;
+    const db = await new Promise<IDBDatabase>((resolve, reject) => {
+      const r = indexedDB.open(info.name!);
+      r.onsuccess = () => resolve(r.result);
+      r.onerror = () => reject(r.error);
+    });
+    for (const name of db.objectStoreNames) {
+      const all = await new Promise<unknown[]>((resolve, reject) => {
+        const r = db.transaction(name).objectStore(name).getAll();
+        r.onsuccess = () => resolve(r.result);
+        r.onerror = () => reject(r.error);
+      });
+      chunks.push(JSON.stringify(all));
+    }
+    db.close();
+  }
+  return chunks.join('\n');
+}
+
+/** Every own property value of the element, as JSON where possible. */
+function elementProperties(el: Element): string {
+  const out: string[] = [];
+  for (const key of Object.getOwnPropertyNames(el)) {
+    const value = (el as unknown as Record<string, unknown>)[key];
+    try {
+      out.push(`${key}=${typeof value === 'string' ? value : JSON.stringify(value)}`);
+    } catch {
+      out.push(`${key}=<unserialisable>`);
+    }
+  }
+  return out.join('\n');
+}
+
+/** Records console output and every card-* event detail for the duration of a test. */
+function recorder(target: EventTarget) {
+  const lines: string[] = [];
+  const methods = ['log', 'info', 'warn', 'error', 'debug'] as const;
+  const originals = methods.map((m) => console[m]);
+  methods.forEach((m, i) => {
+    console[m] = (...args: unknown[]) => {
+      lines.push(args.map((a) => (a instanceof Error ? `${a.message} ${String(a.cause ?? '')}` : String(a))).join(' '));
+      (originals[i] as (...a: unknown[]) => void).apply(console, args);
+    };
+  });
+  const events: string[] = [];
+  const names = ['card-revealed', 'card-hidden', 'card-reveal-error'];
+  const onEvent = (e: Event) => events.push(`${e.type} ${JSON.stringify((e as CustomEvent).detail)}`);
+  for (const n of names) target.addEventListener(n, onEvent);
+  return {
+    lines,
+    events,
+    stop() {
+      methods.forEach((m, i) => (console[m] = originals[i] as never));
+      for (const n of names) target.removeEventListener(n, onEvent);
+    },
+  };
+}
+
+async function reveal(el: CardReveal): Promise<{ detail: { cardId: string; expiresAt: string }; token: string }> {
+  const revealed = nextEvent<CustomEvent>(el, 'card-revealed');
+  click(el, 'reveal-button');
+  const { detail } = await revealed;
+  const frame = frameOf(el);
+  if (!frame) throw new Error('no iframe after card-revealed');
+  const token = new URL(frame.src).searchParams.get('token');
+  if (!token) throw new Error('the reveal URL carried no token');
+  return { detail, token };
+}
+
+describe('<card-reveal>', () => {
+  let f: RigFixtures;
+
+  before(async () => {
+    f = await fixtures();
+    await useRig();
+  });
+
+  afterEach(() => {
+    cleanup();
+    setLocale(undefined);
+  });
+
+  it('renders the processor iframe with the required attributes, and the sandbox page shows the test card', async () => {
+    const el = await mount<CardReveal>('card-reveal', { 'card-id': f.cardId, 'allowed-origins': f.processorOrigin });
+    expect(el.matches(':state(idle)')).to.equal(true);
+    expect(frameOf(el)).to.equal(null);
+    expect(await axeViolations(el)).to.deep.equal([]);
+
+    const { detail } = await reveal(el);
+    expect(detail.cardId).to.equal(f.cardId);
+    expect(Date.parse(detail.expiresAt)).to.be.greaterThan(Date.now());
+    expect(Object.keys(detail).sort()).to.deep.equal(['cardId', 'expiresAt']);
+    expect(el.matches(':state(revealed)')).to.equal(true);
+
+    const frame = frameOf(el)!;
+    expect(frame.getAttribute('sandbox')).to.equal('allow-scripts allow-same-origin');
+    expect(frame.getAttribute('allow')).to.equal('clipboard-write');
+    expect(frame.getAttribute('referrerpolicy')).to.equal('no-referrer');
+    expect(frame.title.length).to.be.greaterThan(5);
+    expect(new URL(frame.src).origin).to.equal(f.processorOrigin);
+    expect(new URL(frame.src).pathname).to.equal('/processor/card');
+
+    // The sandbox's processor page really rendered the test card inside the frame.
+    const found = await poll(async () => {
+      const { frames } = await pageFrames();
+      return frames.find((x) => x.origin === f.processorOrigin && /\d{4} \d{4} \d{4} \d{4}/.test(x.text));
+    }, 'the test card inside the processor frame');
+    expect(found.pathname).to.equal('/processor/card');
+    expect(found.text).to.match(/Sandbox test card/i);
+    expect(found.text).to.match(/CVV/);
+
+    expect(text(el, 'countdown')).to.match(/\d+:\d\d/);
+    expect(await axeViolations(el)).to.deep.equal([]);
+  });
+
+  it('removes the iframe at expiresAt (3-second lifetime) and leaves no trace of the URL in DOM, storage, properties, console or events', async () => {
+    const v = await sandboxVariant({ revealLifetimeMs: 3000 });
+    const rec = recorder(document);
+    try {
+      const el = await mount<CardReveal>('card-reveal', { 'card-id': v.cardId, 'api-base': v.apiBase, 'allowed-origins': v.processorOrigin });
+      const hidden = nextEvent<CustomEvent>(el, 'card-hidden', 8000);
+      const started = Date.now();
+      const { detail, token } = await reveal(el);
+      const lifetime = Date.parse(detail.expiresAt) - started;
+      expect(lifetime).to.be.within(1000, 3500);
+      expect((await hidden).detail).to.deep.equal({ reason: 'expired' });
+      // Removed at expiry, give or take the timer's latency.
+      expect(Date.now()).to.be.at.least(Date.parse(detail.expiresAt) - 50);
+      expect(frameOf(el)).to.equal(null);
+      expect(el.matches(':state(expired)')).to.equal(true);
+      expect(text(el, 'message')).to.match(/expired/i);
+      expect(text(el, 'reveal-button')).to.match(/again/i);
+
+      const traces = await pageTraces();
+      expect(traces.includes(token), 'token in DOM or storage').to.equal(false);
+      expect(traces.includes('/processor/card'), 'processor path in DOM or storage').to.equal(false);
+      expect(elementProperties(el).includes(token), 'token in an element property').to.equal(false);
+      expect(rec.lines.join('\n').includes(token), 'token in the console').to.equal(false);
+      expect(rec.events.join('\n').includes(token), 'token in an event').to.equal(false);
+      expect(rec.events.join('\n').includes('processor'), 'URL in an event').to.equal(false);
+      expect(rec.events.map((e) => e.split(' ')[0])).to.deep.equal(['card-revealed', 'card-hidden']);
+      // The Resource Timing buffer would keep the frame's URL for any analytics script to read.
+      const timings = performance.getEntriesByType('resource').map((e) => e.name).join('\n');
+      expect(timings.includes(token), 'token in the Resource Timing buffer').to.equal(false);
+      expect(await axeViolations(el)).to.deep.equal([]);
+    } finally {
+      rec.stop();
+    }
+  });
+
+  it('asks for a fresh URL on every reveal, and "Hide" removes the iframe at once', async () => {
+    const el = await mount<CardReveal>('card-reveal', { 'card-id': f.cardId, 'allowed-origins': f.processorOrigin });
+    const first = await reveal(el);
+    const hidden = nextEvent<CustomEvent>(el, 'card-hidden');
+    click(el, 'hide-button');
+    expect((await hidden).detail).to.deep.equal({ reason: 'user' });
+    expect(frameOf(el)).to.equal(null);
+    expect(el.matches(':state(idle)')).to.equal(true);
+    const second = await reveal(el);
+    expect(second.token).to.not.equal(first.token);
+  });
+
+  it('hides after hide-after seconds when that is shorter than the URL lifetime', async () => {
+    const el = await mount<CardReveal>('card-reveal', { 'card-id': f.cardId, 'allowed-origins': f.processorOrigin, 'hide-after': '1' });
+    const hidden = nextEvent<CustomEvent>(el, 'card-hidden', 5000);
+    const started = performance.now();
+    await reveal(el);
+    expect((await hidden).detail).to.deep.equal({ reason: 'timeout' });
+    expect(performance.now() - started).to.be.within(900, 3000);
+    expect(frameOf(el)).to.equal(null);
+  });
+
+  it('removes the iframe when the element is disconnected and when the page is left', async () => {
+    const el = await mount<CardReveal>('card-reveal', { 'card-id': f.cardId, 'allowed-origins': f.processorOrigin });
+    await reveal(el);
+    const frame = frameOf(el)!;
+    el.remove();
+    expect(frame.isConnected).to.equal(false);
+    expect(frame.hasAttribute('src')).to.equal(false);
+    expect(frameOf(el)).to.equal(null);
+
+    const again = await mount<CardReveal>('card-reveal', { 'card-id': f.cardId, 'allowed-origins': f.processorOrigin });
+    await reveal(again);
+    const hidden = nextEvent<CustomEvent>(again, 'card-hidden');
+    window.dispatchEvent(new PageTransitionEvent('pagehide', { persisted: true }));
+    expect((await hidden).detail).to.deep.equal({ reason: 'page-hidden' });
+    expect(frameOf(again)).to.equal(null);
+  });
+
+  it('refuses a URL that is not https on an origin the page did not allow-list, without ever creating an iframe', async () => {
+    const el = await mount<CardReveal>('card-reveal', { 'card-id': f.cardId });
+    const created: string[] = [];
+    const observer = new MutationObserver((records) => {
+      for (const r of records) for (const n of r.addedNodes) created.push(n.nodeName);
+    });
+    observer.observe(shadow(el), { childList: true, subtree: true });
+    const error = nextEvent<CustomEvent>(el, 'card-reveal-error');
+    click(el, 'reveal-button');
+    const { detail } = await error;
+    observer.disconnect();
+    expect(detail.code).to.equal('insecure_url');
+    expect(JSON.stringify(detail)).to.not.match(/processor|token|http/);
+    expect(created).to.not.include('IFRAME');
+    expect(el.matches(':state(error)')).to.equal(true);
+    expect(text(el, 'error')).to.match(/trusted address/);
+  });
+
+  describe('errors in words', () => {
+    async function failWith(attributes: Record<string, string>): Promise<{ el: CardReveal; detail: { code: string; message: string; status?: number } }> {
+      const el = await mount<CardReveal>('card-reveal', attributes);
+      const error = nextEvent<CustomEvent>(el, 'card-reveal-error');
+      click(el, 'reveal-button');
+      const { detail } = await error;
+      expect(frameOf(el)).to.equal(null);
+      expect(el.matches(':state(error)')).to.equal(true);
+      expect(part(el, 'error')?.querySelector('p')?.textContent).to.equal(detail.message);
+      return { el, detail };
+    }
+
+    it('403 (a proxy relaying with the impersonation pair): "can\'t be shown in this session", no retry', async () => {
+      const v = await sandboxVariant({ credentials: 'impersonation' });
+      const { el, detail } = await failWith({ 'card-id': v.cardId, 'api-base': v.apiBase, 'allowed-origins': v.processorOrigin });
+      expect(detail).to.include({ code: 'forbidden', status: 403 });
+      expect(detail.message).to.match(/can’t be shown in this session/);
+      expect(part(el, 'retry-button')).to.equal(null);
+      expect(await axeViolations(el)).to.deep.equal([]);
+    });
+
+    it('404: the card is unknown', async () => {
+      const { detail } = await failWith({ 'card-id': UNKNOWN_CARD, 'allowed-origins': f.processorOrigin });
+      expect(detail).to.include({ code: 'not_found', status: 404 });
+      expect(detail.message).to.match(/couldn’t find this card/);
+    });
+
+    it('501 (a sandbox without a card issuer): "not available in this environment"', async () => {
+      const v = await sandboxVariant({ cardIssuer: false });
+      const { el, detail } = await failWith({ 'card-id': v.cardId, 'api-base': v.apiBase, 'allowed-origins': v.processorOrigin });
+      expect(detail).to.include({ code: 'not_available', status: 501 });
+      expect(detail.message).to.match(/aren’t available in this environment/);
+      expect(part(el, 'retry-button')).to.equal(null);
+    });
+
+    it('a network failure offers "Try again", which asks again', async () => {
+      const { el, detail } = await failWith({ 'card-id': f.cardId, 'api-base': 'http://127.0.0.1:9/api' });
+      expect(detail.code).to.equal('network');
+      expect(detail.message).to.match(/couldn’t reach the server/);
+      const retry = part(el, 'retry-button') as HTMLButtonElement;
+      expect(retry).to.not.equal(null);
+      // Retry against a reachable proxy now.
+      el.apiBase = f.apiBase;
+      el.allowedOrigins = [f.processorOrigin];
+      const revealed = nextEvent(el, 'card-revealed');
+      retry.click();
+      await revealed;
+      expect(frameOf(el)).to.not.equal(null);
+    });
+  });
+
+  it('keyboard: Enter on the button reveals, focus moves to "Hide", then back to the button', async () => {
+    const el = await mount<CardReveal>('card-reveal', { 'card-id': f.cardId, 'allowed-origins': f.processorOrigin });
+    const button = part(el, 'reveal-button') as HTMLButtonElement;
+    button.focus();
+    expect(shadow(el).activeElement).to.equal(button);
+    const revealed = nextEvent(el, 'card-revealed');
+    button.click();
+    await revealed;
+    await el.updateComplete;
+    expect(shadow(el).activeElement).to.equal(part(el, 'hide-button'));
+    const hidden = nextEvent(el, 'card-hidden');
+    (part(el, 'hide-button') as HTMLButtonElement).click();
+    await hidden;
+    await el.updateComplete;
+    expect(shadow(el).activeElement).to.equal(part(el, 'reveal-button'));
+  });
+
+  it('speaks Arabic right to left, with the strings shipped', async () => {
+    setLocale('ar');
+    const el = await mount<CardReveal>('card-reveal', { 'card-id': f.cardId, 'allowed-origins': f.processorOrigin });
+    expect(el.getAttribute('dir')).to.equal('rtl');
+    expect(text(el, 'reveal-button')).to.equal('إظهار تفاصيل البطاقة');
+    const base = part(el, 'controls')!;
+    expect(getComputedStyle(base).direction).to.equal('rtl');
+    await reveal(el);
+    expect(text(el, 'hide-button')).to.equal('إخفاء');
+    expect(await axeViolations(el)).to.deep.equal([]);
+  });
+});
