@@ -106,7 +106,7 @@ export class SoftAuthenticator {
     const signed = concatBytes(authData, await sha256(clientDataJson));
     const raw = new Uint8Array(await crypto.subtle.sign({ name: 'ECDSA', hash: 'SHA-256' }, this.keys.privateKey, signed));
     const der = signatureToDer(raw);
-    if (o.corruptSignature) der[der.length - 1] ^= 0x01;
+    if (o.corruptSignature) der[der.length - 1] = der[der.length - 1]! ^ 0x01;
     return {
       credentialId: this.credentialIdB64,
       clientDataJson: base64urlEncode(clientDataJson),

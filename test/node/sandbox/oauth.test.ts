@@ -189,7 +189,7 @@ describe('test OIDC issuer', () => {
       { response_type: 'id_token', redirect_uri: 'https://evil.example/cb', nonce: 'a' },
       { response_type: 'id_token', redirect_uri: 'not a url', nonce: 'a' },
       { response_type: 'id_token', redirect_uri: 'http://localhost:5173/cb' },
-    ]) {
+    ] as Array<Record<string, string>>) {
       const r = await fetch(`${api.sandbox.url}/oidc/authorize?${new URLSearchParams(q)}`);
       assert.equal(r.status, 400);
       const post = await fetch(`${api.sandbox.url}/oidc/authorize`, { method: 'POST', body: new URLSearchParams(q), redirect: 'manual' });
