@@ -40,8 +40,14 @@ export interface SizeResult {
   gzip: number;
   budget?: number;
   note?: string;
-  /** Bytes in the minified output per package or per our own module, largest first. */
-  heaviest: Array<{ module: string; bytes: number }>;
+  /**
+   * Bytes in the minified output per package or per our own module, largest first, with an
+   * estimate of each one's gzip bytes (its share of the minified bytes times the gzip size; gzip
+   * is not additive, so this is an attribution, not a measurement).
+   */
+  heaviest: Array<{ module: string; bytes: number; gzipShare: number }>;
+  /** The same, summed by part: lit, other dependencies, the core, shared element code, each element. */
+  parts: Array<{ part: string; bytes: number; gzipShare: number }>;
 }
 
 /** Element tags that have an entry point `src/elements/<tag>/index.ts`. */
@@ -128,6 +134,16 @@ export function heaviestModules(metafile: Metafile): Array<{ module: string; byt
   return [...totals].map(([module, bytes]) => ({ module, bytes })).sort((a, b) => b.bytes - a.bytes);
 }
 
+/** Which part of the bundle a module belongs to. */
+export function partOf(module: string): string {
+  if (/^(lit|lit-html|lit-element|@lit\/reactive-element|@lit\/task)$/.test(module)) return 'lit (lit-html, reactive-element, lit-element, @lit/task)';
+  if (!module.startsWith('src/')) return module.endsWith('.ts') ? 'entry' : module;
+  if (module.startsWith('src/core/')) return 'src/core';
+  const el = /^src\/elements\/([^/]+)\//.exec(module);
+  if (el) return `src/elements/${el[1]}`;
+  return module;
+}
+
 /** Bundles one entry for production and returns its minified and gzip sizes. */
 export async function measure(entry: SizeEntry): Promise<SizeResult> {
   const result = await build({
@@ -147,14 +163,23 @@ export async function measure(entry: SizeEntry): Promise<SizeResult> {
     external: ['viem', 'viem/*'],
   });
   const code = result.outputFiles[0]!.contents;
+  const gzip = gzipSync(code, { level: 9 }).length;
+  const share = (bytes: number) => Math.round((bytes / code.length) * gzip);
+  const modules = heaviestModules(result.metafile);
+  const parts = new Map<string, number>();
+  for (const m of modules) parts.set(partOf(m.module), (parts.get(partOf(m.module)) ?? 0) + m.bytes);
   return {
     name: entry.name,
     group: entry.group,
     minified: code.length,
-    gzip: gzipSync(code, { level: 9 }).length,
+    gzip,
     budget: BUDGETS[entry.name],
     note: entry.note,
-    heaviest: heaviestModules(result.metafile).slice(0, 12),
+    heaviest: modules.slice(0, 15).map((m) => ({ ...m, gzipShare: share(m.bytes) })),
+    parts: [...parts]
+      .filter(([part]) => part !== 'entry')
+      .map(([part, bytes]) => ({ part, bytes, gzipShare: share(bytes) }))
+      .sort((a, b) => b.bytes - a.bytes),
   };
 }
 
@@ -179,10 +204,11 @@ export function budgetFailures(results: SizeResult[]): string[] {
     }
     if (r.budget !== undefined && r.gzip > r.budget) {
       const heavy = r.heaviest
-        .slice(0, 6)
-        .map((h) => `${h.module} ${h.bytes} B min`)
-        .join(', ');
-      failures.push(`${name}: ${r.gzip} B gzip exceeds its budget of ${r.budget} B (heaviest: ${heavy})`);
+        .slice(0, 8)
+        .map((h) => `\n    ${h.module}: ${h.bytes} B min, ~${h.gzipShare} B gzip`)
+        .join('');
+      const parts = r.parts.map((p) => `\n    ${p.part}: ${p.bytes} B min, ~${p.gzipShare} B gzip`).join('');
+      failures.push(`${name}: ${r.gzip} B gzip exceeds its budget of ${r.budget} B by ${r.gzip - r.budget} B.\n  By part:${parts}\n  Heaviest modules:${heavy}`);
     }
   }
   return failures;
