@@ -14,8 +14,8 @@
  * Errors never carry request or response bodies, stamps, tokens or reveal URLs.
  */
 import { ServiceError, WalletError } from './errors.ts';
-import { sendSigned, REQUEST_ID_HEADER_NAME, type HttpRequest, type HttpResponse, type Send } from './signed-retry.ts';
-import type { Stamper } from './stamp.ts';
+import { sendSigned, type HttpRequest, type HttpResponse, type Send } from './signed-retry.ts';
+import { REQUEST_ID_HEADER, type Stamper } from './stamp.ts';
 import {
   AGENT_ACTION_STATUSES,
   CREDENTIAL_TYPES,
@@ -48,6 +48,10 @@ export interface ClientOptions {
   fetch?: typeof fetch;
   /** Extra headers on every request (e.g. an integrator's CSRF header). */
   headers?: Record<string, string>;
+  /** fetch's credentials mode: 'same-origin' (default) or 'include' for a proxy on another origin. */
+  credentials?: RequestCredentials;
+  /** Bound on each HTTP exchange, answer body included; WalletError('network') past it. Default 30000 ms. */
+  timeoutMs?: number;
 }
 
 export interface CallOptions {
@@ -194,31 +198,59 @@ export function createHttp(options: ClientOptions): Send {
   const base = options.baseUrl.replace(/\/+$/, '');
   const doFetch = options.fetch ?? ((input: RequestInfo | URL, init?: RequestInit) => globalThis.fetch(input, init));
   const fixedHeaders = options.headers ?? {};
+  const timeoutMs = options.timeoutMs ?? 30_000;
+  if (!(timeoutMs > 0)) throw new WalletError('invalid_argument', 'timeoutMs must be a positive number of milliseconds.');
 
   return async (request: HttpRequest): Promise<HttpResponse> => {
     const { signal } = request;
     if (signal?.aborted) throw abortError(signal);
     const headers: Record<string, string> = { Accept: 'application/json', ...fixedHeaders, ...request.headers };
     if (request.body !== undefined) headers['Content-Type'] = 'application/json';
-    const init: RequestInit = { method: request.method, headers, credentials: 'same-origin', cache: 'no-store' };
+    // A bodyless POST/PATCH/DELETE still says it is an API call: a header a cross-site form cannot
+    // send, which the proxy's CSRF check looks for (src/proxy/proxy.ts "Origin and CSRF policy").
+    else if (request.method !== 'GET') headers['X-Requested-With'] = 'wallet-elements';
+
+    // One controller for the caller's signal and the time bound, so that either stops fetch and body.
+    const controller = new AbortController();
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      controller.abort();
+    }, timeoutMs);
+    const onAbort = () => controller.abort();
+    signal?.addEventListener('abort', onAbort, { once: true });
+    const failure = (e: unknown, what: string): WalletError => {
+      if (signal?.aborted) return abortError(signal);
+      if (timedOut) return new WalletError('network', `The wallet service did not answer within ${Math.round(timeoutMs / 1000)} s. Try again.`, { cause: e });
+      return new WalletError('network', what, { cause: e });
+    };
+
+    const init: RequestInit = {
+      method: request.method,
+      headers,
+      credentials: options.credentials ?? 'same-origin',
+      cache: 'no-store',
+      signal: controller.signal,
+    };
     if (request.body !== undefined) init.body = request.body;
-    if (signal) init.signal = signal;
 
     let response: Response;
-    try {
-      response = await doFetch(base + request.path, init);
-    } catch (e) {
-      if (signal?.aborted) throw abortError(signal);
-      // The cause is kept for debugging; a fetch TypeError names no body, header or token.
-      throw new WalletError('network', 'The wallet service could not be reached. Check the connection and try again.', { cause: e });
-    }
-
     let text: string;
     try {
-      text = await response.text();
-    } catch (e) {
-      if (signal?.aborted) throw abortError(signal);
-      throw new WalletError('network', 'The connection broke while reading the answer. Try again.', { cause: e });
+      try {
+        response = await doFetch(base + request.path, init);
+      } catch (e) {
+        // The cause is kept for debugging; a fetch TypeError names no body, header or token.
+        throw failure(e, 'The wallet service could not be reached. Check the connection and try again.');
+      }
+      try {
+        text = await response.text();
+      } catch (e) {
+        throw failure(e, 'The connection broke while reading the answer. Try again.');
+      }
+    } finally {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
     }
 
     let body: unknown = undefined;
@@ -536,7 +568,7 @@ export function createClient(options: ClientOptions): WalletClient {
         `/auth/credentials/${seg(credentialId, 'credentialId')}/verify`,
         { type: 'PASSKEY', assertion: body.assertion },
         opts,
-        { [REQUEST_ID_HEADER_NAME]: body.requestId },
+        { [REQUEST_ID_HEADER]: body.requestId },
       );
       expectStatus(res, [200, 201], 'passkey verification');
       return withSigningKey(asSession(res.body), 'passkey session');

@@ -18,9 +18,7 @@
  */
 import { WalletError, ServiceError } from './errors.ts';
 import type { SignedRequestChallenge } from './types.ts';
-import type { Stamper } from './stamp.ts';
-
-export const REQUEST_ID_HEADER_NAME = 'Request-Id';
+import { REQUEST_ID_HEADER, type Stamper } from './stamp.ts';
 
 /** One HTTP exchange as the client's transport sees it. */
 export interface HttpRequest {
@@ -163,7 +161,7 @@ export async function sendSigned(options: SignedRequestOptions): Promise<HttpRes
       consumed.add(challenge.requestId);
       rounds += 1;
       try {
-        response = await leg({ [headerName]: headerValue, [REQUEST_ID_HEADER_NAME]: challenge.requestId });
+        response = await leg({ [headerName]: headerValue, [REQUEST_ID_HEADER]: challenge.requestId });
       } catch (e) {
         // Start over once; a second expiry surfaces the service's own error.
         if (restarts < 1 && isExpiredRetry(e, challenge, now())) {

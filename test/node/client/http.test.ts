@@ -91,6 +91,14 @@ describe('client HTTP layer', () => {
     assert.ok(Date.now() - started < 1500);
   });
 
+  it('says network when the answer does not come within timeoutMs', async () => {
+    server.setScript(() => ({ status: 200, body: { data: [] }, delayMs: 1500 }));
+    const started = Date.now();
+    const e = await walletError(createClient({ baseUrl: server.url, timeoutMs: 100 }).listCredentials('InternalAccount:x'), 'network');
+    assert.match(e.message, /did not answer/);
+    assert.ok(Date.now() - started < 1000);
+  });
+
   it('says unexpected_response for a 2xx that is not JSON or not of the documented shape', async () => {
     const client = createClient({ baseUrl: server.url });
     server.setScript(() => ({ status: 200, body: 'ok', headers: { 'content-type': 'text/plain' } }));
