@@ -1,0 +1,123 @@
+// Delegated signing keys of the sandbox (api.md "POST {base_url}/auth/delegated-keys",
+// "DelegatedKey.status"; reference.md "Delegated keys").
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { Api, assertDelegatedKey, assertError, assertFieldError, withSandbox } from './helpers.ts';
+
+let api: Api;
+
+before(async () => {
+  api = await withSandbox();
+});
+after(() => api.sandbox.close());
+
+async function setup() {
+  const acct = await api.newAccount();
+  const { key } = await api.otpLogin(acct.emailCredentialId);
+  return { acct, key };
+}
+
+describe('delegated keys', () => {
+  test('create takes two signatures: 202, retry, 202 with a new payload, retry, 201 ACTIVE', async () => {
+    const { acct, key } = await setup();
+    const body = { cardId: acct.cardId, internalAccountId: acct.accountId, nickname: 'Card payments', spendingLimits: [{ currencyCode: 'USD', maxPerTransaction: 50_000 }, { currencyCode: 'USDB', maxPerTransaction: 1 }] };
+    const first = await api.challenge('POST', '/auth/delegated-keys', body);
+    const second = await api.retry('POST', '/auth/delegated-keys', body, first, key);
+    assert.equal(second.status, 202, second.text);
+    assert.notEqual(second.body.requestId, first.requestId);
+    assert.notEqual(second.body.payloadToSign, first.payloadToSign);
+    // The first request id cannot be used for the second signature.
+    const replay = await api.retry('POST', '/auth/delegated-keys', body, first, key);
+    assertError(replay, 401, 'UNAUTHORIZED');
+    // Nothing exists yet.
+    assert.equal((await api.call('GET', `/auth/delegated-keys?accountId=${acct.accountId}`)).body.data.length, 0);
+    const done = await api.retry('POST', '/auth/delegated-keys', body, second.body, key);
+    assert.equal(done.status, 201, done.text);
+    assertDelegatedKey(done.body);
+    assert.equal(done.body.status, 'ACTIVE');
+    assert.equal(done.body.cardId, acct.cardId);
+    assert.equal(done.body.accountId, acct.accountId);
+    assert.equal(done.body.fundingSourceId, acct.fundingSourceId);
+    assert.equal(done.body.nickname, 'Card payments');
+    assert.deepEqual(done.body.spendingLimits, body.spendingLimits);
+  });
+
+  test('no spendingLimits (or an empty list): the field is absent', async () => {
+    const { acct, key } = await setup();
+    const r = await api.signed('POST', '/auth/delegated-keys', { cardId: acct.cardId, internalAccountId: acct.accountId, nickname: 'n', spendingLimits: [] }, key);
+    assert.equal(r.status, 201, r.text);
+    assert.equal('spendingLimits' in r.body, false);
+  });
+
+  test('409 when an ACTIVE key exists for the funding source; after DELETE a new one can be made', async () => {
+    const { acct, key } = await setup();
+    const body = { cardId: acct.cardId, internalAccountId: acct.accountId, nickname: 'k1' };
+    const k1 = await api.signed('POST', '/auth/delegated-keys', body, key);
+    assert.equal(k1.status, 201);
+    assertError(await api.call('POST', '/auth/delegated-keys', { body }), 409);
+    const del = await api.call('DELETE', `/auth/delegated-keys/${k1.body.id}`);
+    assert.equal(del.status, 204);
+    const got = await api.call('GET', `/auth/delegated-keys/${k1.body.id}`);
+    assert.equal(got.body.status, 'REVOKED');
+    assertDelegatedKey(got.body);
+    assertError(await api.call('DELETE', `/auth/delegated-keys/${k1.body.id}`), 400);
+    const k2 = await api.signed('POST', '/auth/delegated-keys', { ...body, nickname: 'k2' }, key);
+    assert.equal(k2.status, 201, k2.text);
+    assert.notEqual(k2.body.publicKey, k1.body.publicKey);
+  });
+
+  test('validation: nickname 1..256, currency pattern, integer >= 1, duplicate currency, all with details.errors', async () => {
+    const { acct } = await setup();
+    const base = { cardId: acct.cardId, internalAccountId: acct.accountId, nickname: 'n' };
+    const post = (b: Record<string, unknown>) => api.call('POST', '/auth/delegated-keys', { body: { ...base, ...b } });
+    assertFieldError(await post({ nickname: '' }), 'nickname');
+    assertFieldError(await post({ nickname: 'x'.repeat(257) }), 'nickname');
+    assert.equal((await post({ nickname: 'x'.repeat(256) })).status, 202);
+    assertFieldError(await post({ nickname: 7 }), 'nickname');
+    assertFieldError(await post({ spendingLimits: [{ currencyCode: 'usd', maxPerTransaction: 1 }] }), 'spendingLimits[0].currencyCode');
+    assertFieldError(await post({ spendingLimits: [{ currencyCode: 'US', maxPerTransaction: 1 }] }), 'spendingLimits[0].currencyCode');
+    assertFieldError(await post({ spendingLimits: [{ currencyCode: 'A'.repeat(17), maxPerTransaction: 1 }] }), 'spendingLimits[0].currencyCode');
+    assertFieldError(await post({ spendingLimits: [{ currencyCode: 'USD', maxPerTransaction: 0 }] }), 'spendingLimits[0].maxPerTransaction');
+    assertFieldError(await post({ spendingLimits: [{ currencyCode: 'USD', maxPerTransaction: 1.5 }] }), 'spendingLimits[0].maxPerTransaction');
+    assertFieldError(await post({ spendingLimits: [{ currencyCode: 'USD', maxPerTransaction: '5' }] }), 'spendingLimits[0].maxPerTransaction');
+    assertFieldError(await post({ spendingLimits: { USD: 5 } }), 'spendingLimits');
+    const dup = await post({ spendingLimits: [{ currencyCode: 'USD', maxPerTransaction: 1 }, { currencyCode: 'EUR', maxPerTransaction: 2 }, { currencyCode: 'USD', maxPerTransaction: 3 }] });
+    assertFieldError(dup, 'spendingLimits[2].currencyCode');
+    assertFieldError(await post({ cardId: 'card_1' }), 'cardId');
+    assertFieldError(await post({ internalAccountId: undefined }), 'internalAccountId');
+  });
+
+  test('404: unknown card, unknown account, or a card not bound to the account', async () => {
+    const a = await setup();
+    const b = await api.newAccount();
+    const post = (cardId: string, internalAccountId: string) => api.call('POST', '/auth/delegated-keys', { body: { cardId, internalAccountId, nickname: 'n' } });
+    assertError(await post('Card:00000000-0000-4000-8000-000000000000', a.acct.accountId), 404);
+    assertError(await post(a.acct.cardId, 'InternalAccount:00000000-0000-4000-8000-000000000000'), 404);
+    assertError(await post(b.cardId, a.acct.accountId), 404);
+  });
+
+  test('the signatures must come from a session of the funding account', async () => {
+    const { acct } = await setup();
+    const other = await setup();
+    const body = { cardId: acct.cardId, internalAccountId: acct.accountId, nickname: 'n' };
+    const ch = await api.challenge('POST', '/auth/delegated-keys', body);
+    assertError(await api.retry('POST', '/auth/delegated-keys', body, ch, other.key), 401, 'WALLET_SIGNATURE_INVALID');
+  });
+
+  test('list needs accountId or fundingSourceId; filters; get and delete 404 for unknown ids', async () => {
+    const { acct, key } = await setup();
+    const created = await api.signed('POST', '/auth/delegated-keys', { cardId: acct.cardId, internalAccountId: acct.accountId, nickname: 'n' }, key);
+    assertFieldError(await api.call('GET', '/auth/delegated-keys'), 'accountId');
+    assertFieldError(await api.call('GET', '/auth/delegated-keys?accountId=x'), 'accountId');
+    const byAccount = await api.call('GET', `/auth/delegated-keys?accountId=${acct.accountId}`);
+    assert.deepEqual(byAccount.body.data.map((k: { id: string }) => k.id), [created.body.id]);
+    byAccount.body.data.forEach(assertDelegatedKey);
+    const bySource = await api.call('GET', `/auth/delegated-keys?fundingSourceId=${acct.fundingSourceId}`);
+    assert.deepEqual(bySource.body.data.map((k: { id: string }) => k.id), [created.body.id]);
+    const other = await api.newAccount();
+    assert.equal((await api.call('GET', `/auth/delegated-keys?accountId=${acct.accountId}&fundingSourceId=${other.fundingSourceId}`)).body.data.length, 0);
+    assertError(await api.call('GET', '/auth/delegated-keys/DelegatedKey:00000000-0000-4000-8000-000000000000'), 404);
+    assertError(await api.call('DELETE', '/auth/delegated-keys/DelegatedKey:00000000-0000-4000-8000-000000000000'), 404);
+    assertFieldError(await api.call('GET', '/auth/delegated-keys/Card:00000000-0000-4000-8000-000000000000'), 'id');
+  });
+});
