@@ -10,7 +10,8 @@
  */
 import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import ts from 'typescript';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { builtinModules } from 'node:module';
@@ -18,6 +19,7 @@ import { DIST, buildPackage, type BuildResult } from '../../../scripts/build.ts'
 import { ROOT } from '../../../bench/size.ts';
 
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+  name: string;
   exports: Record<string, string | { types?: string; default?: string }>;
   files: string[];
   dependencies: Record<string, string>;
@@ -92,5 +94,48 @@ test('dist/ imports only declared dependencies, react (React entry) and undici (
       assert.ok(allowed.has(name), `${file} imports ${spec}, which is not a dependency`);
       assert.ok(!file.includes('/cdn/'), `the CDN bundle must be self-contained, but imports ${spec}`);
     }
+  }
+});
+
+test('an integrator gets typed tags and events from the published declarations', () => {
+  const manifest = JSON.parse(readFileSync(join(ROOT, 'custom-elements.json'), 'utf8')) as {
+    modules: Array<{ declarations?: Array<{ customElement?: boolean; tagName?: string; events?: Array<{ name?: string }> }> }>;
+  };
+  const exported = new Set(Object.keys(pkg.exports));
+  const elements = manifest.modules
+    .flatMap((m) => m.declarations ?? [])
+    .filter((d) => d.customElement && d.tagName && exported.has(`./${d.tagName}`));
+  assert.ok(elements.length > 0, 'no element of the manifest has a package entry');
+  // A consumer module inside the package scope, importing the package by its own name, as an
+  // application would after `npm install`; compiled against dist/types only.
+  const lines = [
+    `type Specific<T, Base> = Base extends T ? false : true;`,
+    ...elements.flatMap((d) => [
+      `import '${pkg.name}/${d.tagName}';`,
+      `export const tag_${d.tagName!.replace(/-/g, '_')}: Specific<HTMLElementTagNameMap['${d.tagName}'], HTMLElement> = true;`,
+      ...(d.events ?? [])
+        .filter((e) => e.name)
+        .map((e) => `export const event_${e.name!.replace(/-/g, '_')}: Specific<GlobalEventHandlersEventMap['${e.name}'], Event> = true;`),
+    ]),
+  ];
+  const dir = join(DIST, '.typecheck');
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, 'consumer.ts');
+  writeFileSync(file, lines.join('\n') + '\n');
+  try {
+    const program = ts.createProgram([file], {
+      strict: true,
+      noEmit: true,
+      target: ts.ScriptTarget.ES2022,
+      module: ts.ModuleKind.ESNext,
+      moduleResolution: ts.ModuleResolutionKind.Bundler,
+      lib: ['lib.es2023.d.ts', 'lib.dom.d.ts', 'lib.dom.iterable.d.ts'],
+      types: [],
+      skipLibCheck: true,
+    });
+    const diagnostics = ts.getPreEmitDiagnostics(program).map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));
+    assert.deepEqual(diagnostics, []);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
   }
 });
