@@ -41,6 +41,7 @@ import { BodyParseError, parseStrictJson } from './json.ts';
 import { RateLimiter, type RateLimitOptions } from './rate-limit.ts';
 import { isId, matchRoute, type RouteName } from './routes.ts';
 import { createUpstream, UpstreamError, type UpstreamResponse, type UpstreamTransport } from './upstream.ts';
+import { createStepUp, type StepUpOptions } from './step-up.ts';
 
 export interface ProxyOptions {
   /** The service's base address including the version segment, e.g. `http://127.0.0.1:4000/2025-10-13`. */
@@ -77,6 +78,8 @@ export interface ProxyOptions {
    * created for the upstream origin (you close it). bench/proxy.ts compares the two.
    */
   transport?: UpstreamTransport;
+  /** Card reveal only after a fresh wallet-session proof (a relayed session refresh); see step-up.ts. */
+  stepUp?: StepUpOptions;
 }
 
 export interface ProxyLogLine {
@@ -150,6 +153,8 @@ export function createProxy(options: ProxyOptions): ProxyHandler {
   if (hooks.length === 0) {
     throw new TypeError('createProxy needs `authorize` (who may touch which account) or an explicit `demoAccount` binding');
   }
+  const stepUp = options.stepUp ? createStepUp(options.stepUp, { basePath: o.basePath, clientSecret: o.clientSecret, demoAccount: options.demoAccount }) : undefined;
+  if (stepUp) hooks.push(stepUp.authorize);
 
   const handler = (req: IncomingMessage, res: ServerResponse, next?: (err?: unknown) => void): void => {
     // Express rewrites req.url below a mount path and keeps the original; plain node:http has only url.
@@ -353,6 +358,7 @@ export function createProxy(options: ProxyOptions): ProxyHandler {
       if (typeof v === 'string') headers[name] = v;
     }
     if (x.requestId === undefined && headers['request-id'] !== undefined) x.requestId = headers['request-id'];
+    if (stepUp) Object.assign(headers, stepUp.grantHeaders(x.route, answer.status, answer.body, x.req));
     send(x, answer.status, answer.body, headers);
   }
 

@@ -1,0 +1,152 @@
+/**
+ * Step-up for card reveal: the proxy relays `POST /cards/{id}/reveal` only after a fresh proof that
+ * the caller holds a live wallet session of the account that owns the card.
+ *
+ * Why this proof: api.md "Card reveal" authenticates with the platform's Basic credentials only, so
+ * anyone who can reach the proxy could ask for a reveal URL. The service itself verifies wallet
+ * stamps; the cheapest signed call that proves a live session without side effects on other
+ * devices is the session refresh (reference.md "Sessions": `POST /auth/sessions/{id}/refresh`,
+ * stamped with the current session key, answered `201 AuthSession`). The proxy already relays it;
+ * when the service answers 201, the proxy grants a step-up for the session's `accountId`.
+ *
+ * The grant is stateless (any instance holding the key can check it, like challenge.ts):
+ *
+ *   payload = base64url(JSON {a: accountId, e: expiry ms, n: 12 random bytes})
+ *   grant   = payload "." base64url(HMAC-SHA256(key, "wallet-elements step-up v1\0" || payload))
+ *
+ * It travels as a cookie, `HttpOnly; SameSite=Strict; Path={base}/cards; Max-Age=ttl` (plus
+ * `Secure` over TLS): page scripts cannot read it (an injected script cannot carry it elsewhere)
+ * and a cross-site page cannot send it. The reveal route then needs a grant whose account owns
+ * the card (`accountForCard`, the integrator's knowledge; the demo binding's one card by default),
+ * else 403 `STEP_UP_REQUIRED`. The key is `secret`, or else derived from the API client secret with
+ * HKDF-SHA256 (RFC 5869) under a label of its own.
+ *
+ * Deliberately does not: remember grants (one is reusable until it expires, 60 s by default; a
+ * stateless design cannot make it single use), replace `authorize` (it only adds a condition), or
+ * read the session's key: it trusts the service's 201, which is what a stamp check upstream means.
+ */
+import { createHmac, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import type { AuthorizeHook, AuthorizeRefusal } from './authorize.ts';
+import { isId, type RouteName } from './routes.ts';
+
+export interface StepUpOptions {
+  /** HMAC key for grants shared by several instances; default derived from the client secret. */
+  secret?: string;
+  /** How long a grant lasts; default 60 seconds. */
+  ttlSeconds?: number;
+  /**
+   * The Embedded Wallet account that owns a card (`InternalAccount:<uuid>`), or undefined when
+   * unknown (refused). Default: the demo binding's card maps to its account, nothing else.
+   */
+  accountForCard?: (cardId: string, request: IncomingMessage) => string | undefined | Promise<string | undefined>;
+  /** Cookie name; default `wallet_step_up`. */
+  cookieName?: string;
+}
+
+export interface StepUp {
+  /** An authorize hook: refuses `revealCard` without a valid grant for the card's account. */
+  authorize: AuthorizeHook;
+  /** The headers to add to an answer: a `Set-Cookie` grant after a successful session refresh. */
+  grantHeaders(route: RouteName | 'unknown', status: number, body: Buffer | undefined, request: IncomingMessage): Record<string, string>;
+}
+
+export const STEP_UP_REQUIRED: AuthorizeRefusal = {
+  status: 403,
+  code: 'STEP_UP_REQUIRED',
+  message: 'Card details need a fresh proof of a wallet session: refresh the session, then ask again.',
+};
+
+const LABEL = 'wallet-elements step-up v1\u0000';
+const COOKIE_NAME = /^[A-Za-z0-9_-]{1,64}$/;
+
+export function deriveStepUpKey(secret: string): Buffer {
+  if (!secret) throw new TypeError('stepUp.secret (or clientSecret) must be a non-empty string');
+  return Buffer.from(hkdfSync('sha256', Buffer.from(secret, 'utf8'), Buffer.from('wallet-elements proxy'), Buffer.from('step-up grant key v1'), 32));
+}
+
+function mac(key: Buffer, payload: string): Buffer {
+  return createHmac('sha256', key).update(LABEL).update(payload, 'utf8').digest();
+}
+
+/** Mints a grant for `accountId` valid until `now + ttlMs`. */
+export function mintGrant(key: Buffer, accountId: string, now: number, ttlMs: number): string {
+  const payload = Buffer.from(JSON.stringify({ a: accountId, e: now + ttlMs, n: randomBytes(12).toString('base64url') })).toString('base64url');
+  return `${payload}.${mac(key, payload).toString('base64url')}`;
+}
+
+export type GrantCheck = { ok: true; accountId: string } | { ok: false; reason: 'malformed' | 'forged' | 'expired' };
+
+/** Checks a grant's MAC first, then its expiry. */
+export function checkGrant(key: Buffer, grant: unknown, now: number): GrantCheck {
+  if (typeof grant !== 'string' || grant.length > 512 || !/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/.test(grant)) return { ok: false, reason: 'malformed' };
+  const [payload, sig] = grant.split('.') as [string, string];
+  const given = Buffer.from(sig, 'base64url');
+  const expected = mac(key, payload);
+  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return { ok: false, reason: 'forged' };
+  let claims: unknown;
+  try {
+    claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
+  } catch {
+    return { ok: false, reason: 'malformed' };
+  }
+  const c = claims as { a?: unknown; e?: unknown };
+  if (typeof c !== 'object' || c === null || typeof c.a !== 'string' || typeof c.e !== 'number') return { ok: false, reason: 'malformed' };
+  if (!(c.e > now)) return { ok: false, reason: 'expired' };
+  return { ok: true, accountId: c.a };
+}
+
+/** The value of one cookie from the Cookie header(s) (RFC 6265 section 5.4), or undefined. */
+export function readCookie(request: IncomingMessage, name: string): string | undefined {
+  const header = request.headers.cookie;
+  if (typeof header !== 'string') return undefined;
+  for (const pair of header.split(';')) {
+    const eq = pair.indexOf('=');
+    if (eq === -1) continue;
+    if (pair.slice(0, eq).trim() === name) return pair.slice(eq + 1).trim();
+  }
+  return undefined;
+}
+
+export function createStepUp(
+  options: StepUpOptions,
+  context: { basePath: string; clientSecret: string; demoAccount?: { accountId: string; cardId: string } | undefined; now?: () => number },
+): StepUp {
+  const key = deriveStepUpKey(options.secret ?? context.clientSecret);
+  const ttlSeconds = options.ttlSeconds ?? 60;
+  if (!(Number.isInteger(ttlSeconds) && ttlSeconds >= 1 && ttlSeconds <= 3600)) throw new TypeError('stepUp.ttlSeconds must be an integer from 1 to 3600');
+  const cookieName = options.cookieName ?? 'wallet_step_up';
+  if (!COOKIE_NAME.test(cookieName)) throw new TypeError('stepUp.cookieName must be a cookie token of letters, digits, "_" or "-"');
+  const now = context.now ?? Date.now;
+  const demo = context.demoAccount;
+  const accountForCard =
+    options.accountForCard ?? ((cardId: string) => (demo && cardId === demo.cardId ? demo.accountId : undefined));
+  if (!options.accountForCard && !demo) throw new TypeError('stepUp needs accountForCard (which account owns a card) or a demoAccount binding');
+  const cookiePath = `${context.basePath}/cards`;
+
+  return {
+    async authorize({ route, params, request }) {
+      if (route !== 'revealCard') return true;
+      const check = checkGrant(key, readCookie(request, cookieName), now());
+      if (!check.ok) return STEP_UP_REQUIRED;
+      const cardId = params.id;
+      const owner = cardId ? await accountForCard(cardId, request) : undefined;
+      return owner !== undefined && owner === check.accountId ? true : STEP_UP_REQUIRED;
+    },
+
+    grantHeaders(route, status, body, request): Record<string, string> {
+      if (route !== 'refreshSession' || status !== 201 || !body) return {};
+      let accountId: unknown;
+      try {
+        accountId = (JSON.parse(body.toString('utf8')) as { accountId?: unknown }).accountId;
+      } catch {
+        return {};
+      }
+      if (!isId(accountId, 'InternalAccount')) return {};
+      const grant = mintGrant(key, accountId, now(), ttlSeconds * 1000);
+      const secure = (request.socket as { encrypted?: boolean }).encrypted === true;
+      const attributes = [`Path=${cookiePath}`, `Max-Age=${ttlSeconds}`, 'HttpOnly', 'SameSite=Strict', ...(secure ? ['Secure'] : [])];
+      return { 'set-cookie': `${cookieName}=${grant}; ${attributes.join('; ')}` };
+    },
+  };
+}

@@ -1,0 +1,189 @@
+/**
+ * The proxy's card-reveal step-up (src/proxy/step-up.ts) against the real sandbox over loopback:
+ * without a grant the reveal is refused (403 STEP_UP_REQUIRED); a signed session refresh relayed by
+ * the proxy (reference.md "Sessions") grants an HttpOnly, SameSite=Strict cookie for that account,
+ * with which the reveal passes; a grant for another account, a forged one or an expired one does
+ * not. The login, the refresh and its stamp are the real core flows.
+ */
+import assert from 'node:assert/strict';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { after, before, describe, it } from 'node:test';
+import { startSandbox, type Sandbox } from '../../../src/sandbox/index.ts';
+import { createProxy, type ProxyHandler } from '../../../src/proxy/index.ts';
+import { checkGrant, deriveStepUpKey, mintGrant } from '../../../src/proxy/step-up.ts';
+import { createClient } from '../../../src/core/client.ts';
+import { createWallet } from '../../../src/core/session.ts';
+import { memoryKeyStore } from '../../../src/core/keystore.ts';
+import { ServiceError } from '../../../src/core/errors.ts';
+import type { SandboxFixtures } from '../../../src/core/types.ts';
+
+/** A fetch with a cookie jar, as a browser keeps one per origin (RFC 6265, name=value only). */
+function jarFetch(): { fetch: typeof fetch; jar: Map<string, string>; setCookies: string[] } {
+  const jar = new Map<string, string>();
+  const setCookies: string[] = [];
+  const f: typeof fetch = async (input, init) => {
+    const headers = new Headers(init?.headers);
+    if (jar.size > 0) headers.set('cookie', [...jar].map(([k, v]) => `${k}=${v}`).join('; '));
+    const res = await fetch(input, { ...init, headers });
+    for (const line of res.headers.getSetCookie()) {
+      setCookies.push(line);
+      const [pair] = line.split(';');
+      const eq = pair!.indexOf('=');
+      jar.set(pair!.slice(0, eq), pair!.slice(eq + 1));
+    }
+    return res;
+  };
+  return { fetch: f, jar, setCookies };
+}
+
+async function listen(handler: ProxyHandler): Promise<{ url: string; close(): Promise<void> }> {
+  const server = http.createServer(handler);
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/api`,
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise<void>((r) => server.close(() => r()));
+      await handler.close();
+    },
+  };
+}
+
+describe('card reveal step-up', () => {
+  let sandbox: Sandbox;
+  let f: SandboxFixtures;
+  let proxy: { url: string; close(): Promise<void> };
+  const secret = 'step-up test secret';
+
+  before(async () => {
+    // Each test logs in anew with the same credential: no OTP resend interval.
+    sandbox = await startSandbox({ otpResendIntervalMs: 1 });
+    f = sandbox.fixtures;
+    proxy = await listen(
+      createProxy({
+        upstream: f.baseUrl,
+        tokenId: f.tokenId,
+        clientSecret: f.clientSecret,
+        demoAccount: { customerId: f.customerId, accountId: f.accountId, cardId: f.cardId },
+        stepUp: { secret, ttlSeconds: 2 },
+        rateLimit: false,
+      }),
+    );
+  });
+
+  after(async () => {
+    await proxy.close();
+    await sandbox.close();
+  });
+
+  async function loggedIn() {
+    const http = jarFetch();
+    const client = createClient({ baseUrl: proxy.url, fetch: http.fetch });
+    const wallet = createWallet({ client, store: memoryKeyStore(), otpSigner: f.signerPublicKey });
+    const login = await wallet.startOtpLogin({ credentialId: f.emailCredentialId });
+    await login.submit('000000');
+    return { http, client, wallet };
+  }
+
+  it('refuses a reveal without a grant, even with a live session, with 403 STEP_UP_REQUIRED', async () => {
+    const { client } = await loggedIn();
+    await assert.rejects(client.revealCard(f.cardId), (e: unknown) => e instanceof ServiceError && e.status === 403 && e.code === 'STEP_UP_REQUIRED');
+  });
+
+  it('a relayed session refresh grants an HttpOnly SameSite=Strict cookie scoped to the card routes, and the reveal passes', async () => {
+    const { http: h, client, wallet } = await loggedIn();
+    assert.equal(h.setCookies.length, 0, 'logging in grants nothing');
+    await wallet.refresh(f.accountId);
+    assert.equal(h.setCookies.length, 1);
+    const cookie = h.setCookies[0]!;
+    assert.match(cookie, /^wallet_step_up=[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+; /);
+    assert.match(cookie, /; Path=\/api\/cards(;|$)/);
+    assert.match(cookie, /; Max-Age=2(;|$)/);
+    assert.match(cookie, /; HttpOnly(;|$)/);
+    assert.match(cookie, /; SameSite=Strict(;|$)/);
+    // Plain HTTP on loopback: no Secure attribute (it is added over TLS).
+    assert.doesNotMatch(cookie, /Secure/);
+    const grant = checkGrant(deriveStepUpKey(secret), h.jar.get('wallet_step_up'), Date.now());
+    assert.deepEqual(grant, { ok: true, accountId: f.accountId });
+
+    const reveal = await client.revealCard(f.cardId);
+    assert.match(reveal.panEmbedUrl, /\/processor\/card\?token=/);
+  });
+
+  it('an expired grant is refused (2-second lifetime)', async () => {
+    const { client, wallet } = await loggedIn();
+    await wallet.refresh(f.accountId);
+    await client.revealCard(f.cardId);
+    await new Promise((r) => setTimeout(r, 2100));
+    await assert.rejects(client.revealCard(f.cardId), (e: unknown) => e instanceof ServiceError && e.code === 'STEP_UP_REQUIRED');
+  });
+
+  it('a forged grant, or a valid grant for another account, is refused', async () => {
+    const key = deriveStepUpKey(secret);
+    const other = mintGrant(key, 'InternalAccount:00000000-0000-4000-8000-000000000001', Date.now(), 60_000);
+    const mine = mintGrant(key, f.accountId, Date.now(), 60_000);
+    const [payload] = mine.split('.');
+    const forged = `${payload}.${mintGrant(deriveStepUpKey('another secret'), f.accountId, Date.now(), 60_000).split('.')[1]}`;
+    for (const [grant, expected] of [
+      [other, 403],
+      [forged, 403],
+      ['garbage', 403],
+      [mine, 200],
+    ] as const) {
+      const res = await fetch(`${proxy.url}/cards/${f.cardId}/reveal`, {
+        method: 'POST',
+        headers: { 'x-requested-with': 'test', cookie: `wallet_step_up=${grant}` },
+      });
+      assert.equal(res.status, expected, grant.slice(0, 20));
+      const body = (await res.json()) as { code?: string };
+      if (expected === 403) assert.equal(body.code, 'STEP_UP_REQUIRED');
+    }
+  });
+
+  it('the browser cookie never goes upstream (the service sees Basic only)', async () => {
+    // The sandbox would answer 401 to anything but the platform pair; a 200 with the cookie present
+    // shows the proxy relayed Basic and dropped the Cookie header (DESIGN.md security rules).
+    const key = deriveStepUpKey(secret);
+    const res = await fetch(`${proxy.url}/cards/${f.cardId}/reveal`, {
+      method: 'POST',
+      headers: { 'x-requested-with': 'test', cookie: `wallet_step_up=${mintGrant(key, f.accountId, Date.now(), 60_000)}; other=1` },
+    });
+    assert.equal(res.status, 200);
+    assert.equal(res.headers.get('cache-control'), 'no-store');
+  });
+
+  it('checkGrant: tampered payload, wrong key, expiry', () => {
+    const key = deriveStepUpKey(secret);
+    const now = Date.now();
+    const grant = mintGrant(key, f.accountId, now, 1000);
+    assert.deepEqual(checkGrant(key, grant, now), { ok: true, accountId: f.accountId });
+    assert.deepEqual(checkGrant(key, grant, now + 1000), { ok: false, reason: 'expired' });
+    assert.deepEqual(checkGrant(deriveStepUpKey('x'), grant, now), { ok: false, reason: 'forged' });
+    const [payload, sig] = grant.split('.') as [string, string];
+    const tampered = Buffer.from(JSON.stringify({ a: 'InternalAccount:00000000-0000-4000-8000-000000000002', e: now + 1000, n: 'x' })).toString('base64url');
+    assert.deepEqual(checkGrant(key, `${tampered}.${sig}`, now), { ok: false, reason: 'forged' });
+    assert.deepEqual(checkGrant(key, `${payload}`, now), { ok: false, reason: 'malformed' });
+    assert.deepEqual(checkGrant(key, undefined, now), { ok: false, reason: 'malformed' });
+  });
+
+  it('without stepUp the proxy relays reveals as before', async () => {
+    const plain = await listen(
+      createProxy({
+        upstream: f.baseUrl,
+        tokenId: f.tokenId,
+        clientSecret: f.clientSecret,
+        demoAccount: { customerId: f.customerId, accountId: f.accountId, cardId: f.cardId },
+        rateLimit: false,
+      }),
+    );
+    try {
+      const res = await fetch(`${plain.url}/cards/${f.cardId}/reveal`, { method: 'POST', headers: { 'x-requested-with': 'test' } });
+      assert.equal(res.status, 200);
+      assert.equal(res.headers.get('set-cookie'), null);
+    } finally {
+      await plain.close();
+    }
+  });
+});
