@@ -10,12 +10,14 @@ import { createClient } from '../../../src/core/client.ts';
 import { indexedDbKeyStore } from '../../../src/core/keystore.ts';
 import { createWallet, type Wallet } from '../../../src/core/session.ts';
 import { WalletError } from '../../../src/core/errors.ts';
+import { browserSupportsWebAuthnAutofill } from '../../../src/core/webauthn.ts';
 import { base64urlDecode, bytesToHex } from '../../../src/core/encoding.ts';
 import {
   fixtures,
   newAccount,
   addVirtualAuthenticator,
   removeVirtualAuthenticator,
+  setAutomaticPresence,
   authenticatorCredentials,
   type RigAccount,
   type RigFixtures,
@@ -107,6 +109,49 @@ describe('passkeys through the virtual authenticator', () => {
     expect(e).to.be.instanceOf(WalletError);
     expect((e as WalletError).code).to.equal('webauthn');
     expect(((e as WalletError).cause as Error).name).to.equal('NotAllowedError');
+    expect(await wallet.current(acct.accountId)).to.equal(undefined);
+  });
+
+  it('logs in through a conditional (autofill) request', async function () {
+    if (!(await browserSupportsWebAuthnAutofill())) this.skip();
+    await (await wallet.startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000');
+    const method = await wallet.registerPasskey({ accountId: acct.accountId, nickname: 'Autofill' });
+    await wallet.logout(acct.accountId);
+    const input = Object.assign(document.createElement('input'), { autocomplete: 'username webauthn' });
+    document.body.append(input);
+    try {
+      // The virtual authenticator answers a conditional request at once (presence simulated).
+      const session = await wallet.loginWithPasskey({ credentialId: method.id, mediation: 'conditional' });
+      expect(session.credentialType).to.equal('PASSKEY');
+    } finally {
+      input.remove();
+    }
+  });
+
+  it('never runs two ceremonies at once, and the caller\'s signal stops a waiting one', async () => {
+    await (await wallet.startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000');
+    const method = await wallet.registerPasskey({ accountId: acct.accountId, nickname: 'Waiting' });
+    await wallet.logout(acct.accountId);
+    await setAutomaticPresence(false);
+    const first = wallet.loginWithPasskey({ credentialId: method.id }).then(
+      () => 'resolved',
+      (e: unknown) => e,
+    );
+    await new Promise((r) => setTimeout(r, 300));
+    const controller = new AbortController();
+    const second = wallet.loginWithPasskey({ credentialId: method.id, signal: controller.signal }).then(
+      () => 'resolved',
+      (e: unknown) => e,
+    );
+    // Starting the second cancelled the first (WebAuthnAbortService), with the AbortError kept.
+    const e1 = await first;
+    expect(e1).to.be.instanceOf(WalletError);
+    expect((e1 as WalletError).code).to.equal('webauthn');
+    expect(((e1 as WalletError).cause as Error).name).to.equal('AbortError');
+    await new Promise((r) => setTimeout(r, 300));
+    controller.abort();
+    const e2 = await second;
+    expect((e2 as WalletError).code).to.equal('aborted');
     expect(await wallet.current(acct.accountId)).to.equal(undefined);
   });
 

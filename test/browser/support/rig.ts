@@ -63,6 +63,11 @@ export function setUserVerified(isUserVerified: boolean): Promise<boolean> {
   return executeServerCommand('webauthn-set-user-verified', { isUserVerified });
 }
 
+/** With presence simulation off, ceremonies wait (as for a user who has not touched the key yet). */
+export function setAutomaticPresence(enabled: boolean): Promise<boolean> {
+  return executeServerCommand('webauthn-set-presence', { enabled });
+}
+
 /**
  * An ID token from the sandbox's test issuer (its `POST {issuer}/token`, over real HTTP).
  * For OAUTH verify pass `nonce` = sha256Hex(clientPublicKey hex) (DESIGN.md wire format 5); without
@@ -93,6 +98,8 @@ export function sandboxVariant(options: {
   sessionLifetimeMs?: number;
   signedRetryWindowMs?: number;
   credentials?: 'platform' | 'impersonation';
+  /** The variant's proxy requires the card-reveal step-up (a relayed session refresh first). */
+  stepUp?: boolean;
 }): Promise<RigFixtures> {
   return executeServerCommand<RigFixtures, typeof options>('sandbox-variant', options);
 }

@@ -198,6 +198,8 @@ export function walletRig(options: WalletRigOptions = {}): {
             basePath: `${mount}/api`,
             rateLimit: false,
             logger: () => {},
+            // Reveal only after a relayed session refresh (src/proxy/step-up.ts); the card is the seeded one's.
+            ...(p.stepUp === true ? { stepUp: { accountForCard: (cardId: string) => (cardId === f.cardId ? f.accountId : undefined) } } : {}),
           });
           variants.set(mount, { sandbox: v, proxy: variantProxy });
           const answer: RigFixtures = {
@@ -295,6 +297,12 @@ export function walletRig(options: WalletRigOptions = {}): {
           const a = authenticators.get(session.id);
           if (!a) throw new Error('no virtual authenticator on this page');
           await a.cdp.send('WebAuthn.setUserVerified', { authenticatorId: a.authenticatorId, isUserVerified: p.isUserVerified !== false });
+          return true;
+        }
+        case 'webauthn-set-presence': {
+          const a = authenticators.get(session.id);
+          if (!a) throw new Error('no virtual authenticator on this page');
+          await a.cdp.send('WebAuthn.setAutomaticPresenceSimulation', { authenticatorId: a.authenticatorId, enabled: p.enabled !== false });
           return true;
         }
         case 'webauthn-remove-virtual-authenticator': {
