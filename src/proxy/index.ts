@@ -9,4 +9,5 @@ export type { AuthorizeContext, AuthorizeDecision, AuthorizeHook, AuthorizeRefus
 export { ROUTES, ROUTE_NAMES, isId } from './routes.ts';
 export type { RouteDef, RouteName, HttpMethod } from './routes.ts';
 export type { RateLimitOptions } from './rate-limit.ts';
+export type { StepUpOptions } from './step-up.ts';
 export type { UndiciLikeDispatcher, UpstreamTransport } from './upstream.ts';
