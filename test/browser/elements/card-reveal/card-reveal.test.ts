@@ -11,6 +11,7 @@ import { expect } from 'chai';
 import '../../../../src/elements/card-reveal/index.ts';
 import type { CardReveal } from '../../../../src/elements/card-reveal/index.ts';
 import { setLocale } from '../../../../src/elements/shared/i18n.ts';
+import { walletFor } from '../../../../src/elements/shared/config.ts';
 import { fixtures, pageFrames, sandboxVariant, type RigFixtures } from '../../support/rig.ts';
 import { axeViolations, cleanup, mount, nextEvent, part, shadow, text, useRig } from '../shared/helpers.ts';
 
@@ -311,6 +312,40 @@ describe('<card-reveal>', () => {
       await revealed;
       expect(frameOf(el)).to.not.equal(null);
     });
+  });
+
+  it('require-session: refused until the wallet session is proven by a refresh, which the proxy turns into an HttpOnly grant', async () => {
+    const v = await sandboxVariant({ stepUp: true });
+    const attrs = { 'card-id': v.cardId, 'api-base': v.apiBase, 'allowed-origins': v.processorOrigin, 'account-id': v.accountId };
+
+    // Without the attribute, the step-up proxy refuses the reveal outright.
+    const plain = await mount<CardReveal>('card-reveal', { 'card-id': v.cardId, 'api-base': v.apiBase, 'allowed-origins': v.processorOrigin });
+    let error = nextEvent<CustomEvent>(plain, 'card-reveal-error');
+    click(plain, 'reveal-button');
+    expect((await error).detail).to.include({ code: 'session_required', status: 403 });
+    plain.remove();
+
+    // With it, but not logged in: the proof cannot be made; the cardholder is told to sign in.
+    const el = await mount<CardReveal>('card-reveal', { ...attrs, 'require-session': '' });
+    error = nextEvent<CustomEvent>(el, 'card-reveal-error');
+    click(el, 'reveal-button');
+    const { detail } = await error;
+    expect(detail.code).to.equal('session_required');
+    expect(detail.message).to.match(/confirm it’s you/);
+
+    // Logged in: "Try again" refreshes the session (a signed retry), then the reveal passes.
+    const wallet = walletFor(v.apiBase);
+    const login = await wallet.startOtpLogin({ credentialId: v.emailCredentialId });
+    const before = await login.submit('000000');
+    const revealed = nextEvent(el, 'card-revealed');
+    (part(el, 'retry-button') as HTMLButtonElement).click();
+    await revealed;
+    expect(frameOf(el)).to.not.equal(null);
+    const after = await wallet.current(v.accountId);
+    expect(after?.sessionId).to.not.equal(before.sessionId);
+    // The grant is HttpOnly: no page script can read it.
+    expect(document.cookie).to.not.match(/wallet_step_up/);
+    await wallet.logout(v.accountId);
   });
 
   it('keyboard: Enter on the button reveals, focus moves to "Hide", then back to the button', async () => {
