@@ -15,6 +15,8 @@ import ts from 'typescript';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { builtinModules } from 'node:module';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { DIST, buildPackage, type BuildResult } from '../../../scripts/build.ts';
 import { ROOT } from '../../../bench/size.ts';
 
@@ -137,5 +139,29 @@ test('an integrator gets typed tags and events from the published declarations',
     assert.deepEqual(diagnostics, []);
   } finally {
     rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('the built proxy relays a browser call to the built sandbox (no dev-dependency needed at run time)', async () => {
+  const sandboxJs = pkg.exports['./sandbox'];
+  const proxyJs = pkg.exports['./proxy'];
+  const { startSandbox } = (await import(pathToFileURL(join(ROOT, typeof sandboxJs === 'string' ? sandboxJs : sandboxJs!.default!)).href)) as typeof import('../../../src/sandbox/index.ts');
+  const { createProxy } = (await import(pathToFileURL(join(ROOT, typeof proxyJs === 'string' ? proxyJs : proxyJs!.default!)).href)) as typeof import('../../../src/proxy/index.ts');
+  const sandbox = await startSandbox({});
+  const f = sandbox.fixtures;
+  const proxy = createProxy({ upstream: f.baseUrl, tokenId: f.tokenId, clientSecret: f.clientSecret, authorize: () => true, basePath: '/api', rateLimit: false, logger: () => {} });
+  const server = createServer((req, res) => proxy(req, res));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  try {
+    const { port } = server.address() as AddressInfo;
+    const res = await fetch(`http://127.0.0.1:${port}/api/auth/credentials?accountId=${encodeURIComponent(f.accountId)}`);
+    assert.equal(res.status, 200);
+    const body = (await res.json()) as { data: Array<{ id: string; type: string }> };
+    assert.ok(body.data.some((c) => c.id === f.emailCredentialId && c.type === 'EMAIL_OTP'));
+  } finally {
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await proxy.close();
+    await sandbox.close();
   }
 });
