@@ -313,11 +313,14 @@ export function createWallet(options: WalletOptions): Wallet {
         const signal = logoutOptions.signal;
         let failure: unknown;
         try {
-          const { key } = await live(accountId);
+          const { key, session: signer } = await live(accountId);
           const stamper = keyStamper(key);
           // Revoke every stored live session of the account; any active session may sign
-          // (reference.md "Sessions"), the current one included.
-          const mine = (await store.list()).filter((s) => s.accountId === accountId && isLive(s));
+          // (reference.md "Sessions"), the current one included, which therefore goes last:
+          // once revoked, its key can sign nothing more.
+          const mine = (await store.list())
+            .filter((s) => s.accountId === accountId && isLive(s))
+            .sort((a, b) => Number(a.sessionId === signer.sessionId) - Number(b.sessionId === signer.sessionId));
           for (const s of mine) {
             try {
               await client.revokeSession(s.sessionId, { stamper, ...sig(signal) });

@@ -16,6 +16,7 @@ import type { Failure } from '../shared/failures.ts';
 export type Support = 'checking' | 'none' | 'roaming-only' | 'platform';
 
 export interface RegisteredPasskey {
+  /** The AuthMethod id (`AuthMethod:<uuid>`). */
   credentialId: string;
   nickname: string;
 }
@@ -27,10 +28,11 @@ export type RegisterState =
   | { kind: 'unsupported' }
   /** The nickname form. `support` tells the screen whether to mention security keys. */
   | { kind: 'ready'; support: Exclude<Support, 'checking' | 'none'>; failure?: Failure }
-  /** Options fetched, the browser's passkey prompt is open. */
+  /**
+   * One core call: registration options, the browser's passkey prompt, then POST /auth/credentials
+   * (with the signed retry when the wallet already has a credential).
+   */
   | { kind: 'creating'; support: Exclude<Support, 'checking' | 'none'> }
-  /** POST /auth/credentials, with the signed retry when the wallet already has a credential. */
-  | { kind: 'saving'; support: Exclude<Support, 'checking' | 'none'> }
   /** The wallet has credentials and this device has no session to sign with: log in first. */
   | { kind: 'login-required'; support: Exclude<Support, 'checking' | 'none'> }
   /** Registered; the passkey login that activates it is running (a second prompt). */
@@ -43,7 +45,6 @@ export type RegisterState =
 export type RegisterEvent =
   | { type: 'SUPPORT'; support: Exclude<Support, 'checking'> }
   | { type: 'START' }
-  | { type: 'CREATED' }
   | { type: 'SAVED'; passkey: RegisteredPasskey }
   | { type: 'ACTIVATED'; sessionId: string }
   | { type: 'LOGIN_REQUIRED' }
@@ -86,17 +87,10 @@ export function transition(state: RegisterState, event: RegisterEvent): Register
       return state;
 
     case 'creating':
-      if (event.type === 'CREATED') return { kind: 'saving', support: state.support };
-      if (event.type === 'CANCELLED') return { kind: 'ready', support: state.support };
-      if (event.type === 'FAILED') return { kind: 'ready', support: state.support, failure: event.failure };
-      if (event.type === 'LOGIN_REQUIRED') return { kind: 'login-required', support: state.support };
-      return state;
-
-    case 'saving':
       if (event.type === 'SAVED') return { kind: 'activating', support: state.support, passkey: event.passkey };
-      if (event.type === 'LOGIN_REQUIRED') return { kind: 'login-required', support: state.support };
-      if (event.type === 'FAILED') return { kind: 'ready', support: state.support, failure: event.failure };
       if (event.type === 'CANCELLED') return { kind: 'ready', support: state.support };
+      if (event.type === 'FAILED') return { kind: 'ready', support: state.support, failure: event.failure };
+      if (event.type === 'LOGIN_REQUIRED') return { kind: 'login-required', support: state.support };
       return state;
 
     case 'login-required':
@@ -122,5 +116,5 @@ export function transition(state: RegisterState, event: RegisterEvent): Register
 
 /** Whether a ceremony or a call is running (buttons disabled, `aria-busy`). */
 export function isBusy(state: RegisterState): boolean {
-  return state.kind === 'checking' || state.kind === 'creating' || state.kind === 'saving' || state.kind === 'activating';
+  return state.kind === 'checking' || state.kind === 'creating' || state.kind === 'activating';
 }

@@ -102,6 +102,8 @@ export type LoginEvent =
   | { type: 'LOGGED_OUT' }
   /** Another tab logged in or out for the same account (BroadcastChannel). */
   | { type: 'REMOTE_LOGGED_IN'; session: SessionInfo }
+  /** Another tab renewed the session: same login, new session id and expiry. */
+  | { type: 'REMOTE_REFRESHED'; session: SessionInfo }
   | { type: 'REMOTE_LOGGED_OUT' };
 
 export function initialState(): LoginState {
@@ -150,6 +152,9 @@ export function transition(state: LoginState, event: LoginEvent): LoginState {
   switch (event.type) {
     case 'REMOTE_LOGGED_IN':
       if (state.kind === 'logging-out') return state;
+      return { kind: 'logged-in', session: event.session, expiring: false };
+    case 'REMOTE_REFRESHED':
+      if (state.kind !== 'logged-in' && state.kind !== 'refreshing') return state;
       return { kind: 'logged-in', session: event.session, expiring: false };
     default:
       break;

@@ -329,7 +329,7 @@ export class WalletLogin extends LitElement {
   /** What entering a state starts, and what the page is told. */
   private effects(before: LoginState, after: LoginState, event: LoginEvent): void {
     const t = this.i18n.t;
-    const remote = event.type === 'REMOTE_LOGGED_IN' || event.type === 'REMOTE_LOGGED_OUT';
+    const remote = event.type === 'REMOTE_LOGGED_IN' || event.type === 'REMOTE_LOGGED_OUT' || event.type === 'REMOTE_REFRESHED';
     if (after.kind !== before.kind && before.kind !== 'restoring' && !remote) this.focusPending = true;
     if (after.kind !== 'choosing') this.background?.abort();
     if (after.kind !== 'code-entry' && after.kind !== 'verifying-code') this.stopCodeHelpers();
@@ -366,7 +366,7 @@ export class WalletLogin extends LitElement {
         this.start({ kind: 'logout' });
         break;
       case 'logged-in':
-        if (before.kind !== 'logged-in' && before.kind !== 'refreshing' && before.kind !== 'logging-out') {
+        if ((before.kind !== 'logged-in' && before.kind !== 'refreshing' && before.kind !== 'logging-out') || event.type === 'REMOTE_LOGGED_IN') {
           this.notice = t('login.notice.logged-in');
           const source = event.type === 'RESTORED' ? 'restored' : remote ? 'elsewhere' : 'login';
           const { sessionId, credentialType, expiresAt } = after.session;
@@ -452,20 +452,22 @@ export class WalletLogin extends LitElement {
       this.send({ type: 'REMOTE_LOGGED_OUT' });
       return;
     }
-    await this.adoptStoredSession();
+    await this.adoptStoredSession(message.type === 'refreshed');
   }
 
   private async onSamePage(change: { type: string; accountId: string; session?: StoredSession }): Promise<void> {
     // Our own steps report through the Task; only other elements' changes matter here.
     if (change.accountId !== this.accountId || this.flow.status === TaskStatus.PENDING) return;
     if (change.type === 'logged-out') this.send({ type: 'REMOTE_LOGGED_OUT' });
-    else if (change.session) this.send({ type: 'REMOTE_LOGGED_IN', session: sessionInfo(change.session) });
+    else if (change.session) this.send({ type: change.type === 'refreshed' ? 'REMOTE_REFRESHED' : 'REMOTE_LOGGED_IN', session: sessionInfo(change.session) });
   }
 
-  private async adoptStoredSession(): Promise<void> {
+  private async adoptStoredSession(refreshed: boolean): Promise<void> {
     try {
       const live = await walletFor(this.apiBase).current(this.accountId);
-      if (live) this.send({ type: 'REMOTE_LOGGED_IN', session: sessionInfo(live) });
+      if (live && live.sessionId !== this.session?.sessionId) {
+        this.send({ type: refreshed ? 'REMOTE_REFRESHED' : 'REMOTE_LOGGED_IN', session: sessionInfo(live) });
+      }
     } catch {
       // A key another tab stored but this one cannot read: the next step reports it.
     }

@@ -29,7 +29,6 @@ test('happy path: create, save, activate, done with a passkey session', () => {
   const steps: RegisterEvent[] = [
     { type: 'SUPPORT', support: 'platform' },
     { type: 'START' },
-    { type: 'CREATED' },
     { type: 'SAVED', passkey },
     { type: 'ACTIVATED', sessionId: 'Session:9' },
   ];
@@ -39,7 +38,7 @@ test('happy path: create, save, activate, done with a passkey session', () => {
     s = transition(s, e);
     kinds.push(s.kind);
   }
-  assert.deepEqual(kinds, ['ready', 'creating', 'saving', 'activating', 'done']);
+  assert.deepEqual(kinds, ['ready', 'creating', 'activating', 'done']);
   assert.deepEqual(s, { kind: 'done', support: 'platform', passkey, sessionId: 'Session:9' });
   assert.equal(isBusy({ kind: 'creating', support: 'platform' }), true);
   assert.equal(isBusy(s), false);
@@ -56,14 +55,13 @@ test('an already registered authenticator shows its failure on the form', () => 
     initialState(),
     { type: 'SUPPORT', support: 'platform' },
     { type: 'START' },
-    { type: 'CREATED' },
     { type: 'FAILED', failure: { code: 'passkey_exists', status: 400 } },
   );
   assert.deepEqual(s, { kind: 'ready', support: 'platform', failure: { code: 'passkey_exists', status: 400 } });
 });
 
 test('202 without a session on this device asks to log in first; a session makes the form usable again', () => {
-  const s = run(initialState(), { type: 'SUPPORT', support: 'platform' }, { type: 'START' }, { type: 'CREATED' }, { type: 'LOGIN_REQUIRED' });
+  const s = run(initialState(), { type: 'SUPPORT', support: 'platform' }, { type: 'START' }, { type: 'LOGIN_REQUIRED' });
   assert.deepEqual(s, { kind: 'login-required', support: 'platform' });
   assert.deepEqual(transition(s, { type: 'SESSION_AVAILABLE' }), { kind: 'ready', support: 'platform' });
 });
@@ -73,7 +71,6 @@ test('activation cancelled: the passkey stays registered and activation can be r
     initialState(),
     { type: 'SUPPORT', support: 'platform' },
     { type: 'START' },
-    { type: 'CREATED' },
     { type: 'SAVED', passkey },
     { type: 'CANCELLED' },
   );

@@ -189,3 +189,14 @@ test('events that do not apply to a screen leave it unchanged', () => {
     assert.equal(transition(s, { type: 'LOGGED_OUT' }), s, s.kind);
   }
 });
+
+test('a renewal in another tab replaces the session quietly; it does not log in a logged-out tab', () => {
+  const next = { ...session, sessionId: 'Session:4' };
+  assert.deepEqual(transition({ kind: 'logged-in', session, expiring: true }, { type: 'REMOTE_REFRESHED', session: next }), {
+    kind: 'logged-in',
+    session: next,
+    expiring: false,
+  });
+  const out: LoginState = { kind: 'choosing' };
+  assert.equal(transition(out, { type: 'REMOTE_REFRESHED', session: next }), out);
+});

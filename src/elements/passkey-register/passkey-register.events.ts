@@ -1,0 +1,33 @@
+/**
+ * The events of `<passkey-register>` (STYLE.md 7: composed, past tense, typed, no secrets). The
+ * detail names the new credential by its ids and the user's label; never the attestation.
+ */
+import { WalletEvent, type ErrorDetail } from '../shared/events.ts';
+
+export interface PasskeyRegisteredDetail {
+  accountId: string;
+  /** The new AuthMethod (`AuthMethod:<uuid>`). */
+  credentialId: string;
+  nickname: string;
+  /** The passkey session that activated it (api.md step 4), when activation finished. */
+  sessionId?: string;
+}
+
+export class PasskeyRegisteredEvent extends WalletEvent<PasskeyRegisteredDetail> {
+  constructor(detail: PasskeyRegisteredDetail) {
+    super('passkey-registered', detail);
+  }
+}
+
+export class PasskeyRegisterErrorEvent extends WalletEvent<ErrorDetail> {
+  constructor(detail: ErrorDetail) {
+    super('passkey-register-error', detail);
+  }
+}
+
+declare global {
+  interface GlobalEventHandlersEventMap {
+    'passkey-registered': PasskeyRegisteredEvent;
+    'passkey-register-error': PasskeyRegisterErrorEvent;
+  }
+}

@@ -1,0 +1,184 @@
+/**
+ * <passkey-register> in Chromium against the real sandbox through the real proxy, with Chromium's
+ * virtual authenticator performing real WebAuthn ceremonies: the signed retry with the current
+ * session key (202), activation by a passkey login, then a later login with that passkey in
+ * <wallet-login>; "log in first", an authenticator that already holds the passkey, a cancelled
+ * prompt, a browser without WebAuthn, axe and Arabic.
+ */
+import { expect } from 'chai';
+import '../../../../src/elements/passkey-register/passkey-register.ts';
+import '../../../../src/elements/wallet-login/wallet-login.ts';
+import type { PasskeyRegister } from '../../../../src/elements/passkey-register/passkey-register.ts';
+import type { WalletLogin } from '../../../../src/elements/wallet-login/wallet-login.ts';
+import type { PasskeyRegisteredDetail } from '../../../../src/elements/passkey-register/passkey-register.events.ts';
+import type { LoggedInDetail } from '../../../../src/elements/wallet-login/wallet-login.events.ts';
+import { clientFor, walletFor } from '../../../../src/elements/shared/config.ts';
+import type { KeyStore } from '../../../../src/core/keystore.ts';
+import { newAccount, addVirtualAuthenticator, removeVirtualAuthenticator, authenticatorCredentials, advanceClock, type RigAccount } from '../../support/rig.ts';
+import { axeViolations, cleanup, mount, nextEvent, part, parts, shadow, text, type, useRig, waitFor, waitForState } from '../shared/helpers.ts';
+
+async function loginByEmail(acct: RigAccount): Promise<void> {
+  await (await walletFor().startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000');
+}
+
+function submit(el: PasskeyRegister): void {
+  (part(el, 'submit') as HTMLButtonElement).click();
+}
+
+describe('<passkey-register>', function () {
+  this.timeout(60000);
+  let acct: RigAccount;
+  let store: KeyStore;
+
+  beforeEach(async () => {
+    ({ store } = await useRig());
+    acct = await newAccount();
+  });
+  afterEach(async () => {
+    cleanup();
+    await removeVirtualAuthenticator().catch(() => undefined);
+  });
+
+  it('registers with the signed retry of the current session, activates it, and the passkey then logs in', async () => {
+    await addVirtualAuthenticator();
+    await loginByEmail(acct);
+    const el = await mount<PasskeyRegister>('passkey-register', { 'account-id': acct.accountId });
+    await waitForState(el, 'ready');
+    const input = part(el, 'input') as HTMLInputElement;
+    expect(input.value.length).to.be.greaterThan(0, 'a default nickname is offered');
+    type(input, 'Work laptop');
+
+    const events: PasskeyRegisteredDetail[] = [];
+    el.addEventListener('passkey-registered', (e) => events.push(e.detail));
+    submit(el);
+    await waitForState(el, 'done', 20000);
+    expect(events).to.have.length(2);
+    expect(events[0]).to.deep.equal({ accountId: acct.accountId, credentialId: events[0]!.credentialId, nickname: 'Work laptop' });
+    expect(events[0]!.credentialId).to.match(/^AuthMethod:/);
+    expect(events[1]!.sessionId).to.match(/^Session:/);
+    expect(text(el, 'done')).to.contain('Work laptop');
+
+    // The wallet now lists the passkey, and this device holds a passkey session.
+    const creds = await clientFor().listCredentials(acct.accountId);
+    expect(creds.filter((c) => c.type === 'PASSKEY').map((c) => c.nickname)).to.deep.equal(['Work laptop']);
+    const stored = await store.get(acct.accountId);
+    expect(stored?.session.credentialType).to.equal('PASSKEY');
+    expect(stored?.session.sessionId).to.equal(events[1]!.sessionId);
+    expect(stored?.key?.privateKey.extractable).to.equal(false);
+    expect((await authenticatorCredentials()).credentials).to.have.length(1);
+
+    // Later: log out, then log in with that passkey.
+    await walletFor().logout(acct.accountId);
+    const login = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId, methods: 'passkey email-otp' });
+    await waitForState(login, 'choosing');
+    const loggedIn = nextEvent<CustomEvent<LoggedInDetail>>(login, 'wallet-logged-in');
+    shadow(login).querySelector<HTMLButtonElement>("button[data-method='passkey']")!.click();
+    expect((await loggedIn).detail.credentialType).to.equal('PASSKEY');
+  });
+
+  it('a <wallet-login> on the same page sees the activated passkey session', async () => {
+    await addVirtualAuthenticator();
+    const login = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId, 'no-autofill': '' });
+    await waitForState(login, 'choosing');
+    shadow(login).querySelector<HTMLButtonElement>("button[data-method='email-otp']")!.click();
+    await waitForState(login, 'code-entry');
+    type(part(login, 'code-input') as HTMLInputElement, '000000');
+    await waitForState(login, 'logged-in');
+
+    const el = await mount<PasskeyRegister>('passkey-register', { 'account-id': acct.accountId, nickname: 'Phone' });
+    await waitForState(el, 'ready');
+    const passkeySession = nextEvent<CustomEvent<LoggedInDetail>>(login, 'wallet-logged-in', 20000);
+    submit(el);
+    const { detail } = await passkeySession;
+    expect(detail.credentialType).to.equal('PASSKEY');
+    expect(detail.source).to.equal('elsewhere');
+  });
+
+  it('asks to log in first when the wallet has a login and this device no session, then recovers', async () => {
+    await addVirtualAuthenticator();
+    const el = await mount<PasskeyRegister>('passkey-register', { 'account-id': acct.accountId });
+    await waitForState(el, 'ready');
+    const error = nextEvent<CustomEvent<{ code: string }>>(el, 'passkey-register-error');
+    submit(el);
+    expect((await error).detail.code).to.equal('login_required');
+    await waitForState(el, 'login-required');
+    expect(text(el, 'note')).to.contain('Log in to your wallet first');
+    await waitFor(() => shadow(el).activeElement === part(el, 'note'), 'focus on the prompt');
+    // No prompt was shown: the authenticator holds nothing.
+    expect((await authenticatorCredentials()).credentials).to.have.length(0);
+
+    await loginByEmail(acct);
+    await waitForState(el, 'ready');
+    submit(el);
+    await waitForState(el, 'done', 20000);
+  });
+
+  it('says so when this authenticator already holds a passkey for the wallet', async () => {
+    await addVirtualAuthenticator();
+    await loginByEmail(acct);
+    await walletFor().registerPasskey({ accountId: acct.accountId, nickname: 'First' });
+    const el = await mount<PasskeyRegister>('passkey-register', { 'account-id': acct.accountId });
+    await waitForState(el, 'ready');
+    const error = nextEvent<CustomEvent<{ code: string }>>(el, 'passkey-register-error');
+    submit(el);
+    expect((await error).detail.code).to.equal('passkey_exists');
+    await waitForState(el, 'ready');
+    expect(text(el, 'error')).to.contain('already holds a passkey');
+    expect((part(el, 'submit') as HTMLButtonElement).disabled).to.equal(false);
+  });
+
+  it('a cancelled prompt returns to a usable form without an error', async () => {
+    await loginByEmail(acct);
+    // No authenticator: the browser's prompt waits until it is cancelled.
+    const el = await mount<PasskeyRegister>('passkey-register', { 'account-id': acct.accountId });
+    await waitForState(el, 'ready');
+    let errors = 0;
+    el.addEventListener('passkey-register-error', () => errors++);
+    submit(el);
+    await waitForState(el, 'creating');
+    await new Promise((r) => setTimeout(r, 500));
+    (parts(el, 'button').find((b) => b.textContent?.includes('Cancel')) as HTMLButtonElement).click();
+    await waitForState(el, 'ready');
+    expect(errors).to.equal(0);
+    expect((part(el, 'submit') as HTMLButtonElement).disabled).to.equal(false);
+  });
+
+  it('refuses a blank nickname with a sentence and keeps focus on the field', async () => {
+    await loginByEmail(acct);
+    const el = await mount<PasskeyRegister>('passkey-register', { 'account-id': acct.accountId });
+    await waitForState(el, 'ready');
+    const input = part(el, 'input') as HTMLInputElement;
+    type(input, '   ');
+    submit(el);
+    await waitFor(() => text(el, 'error').includes('Give the passkey a name'), 'the nickname sentence');
+    expect(input.getAttribute('aria-invalid')).to.equal('true');
+    expect(shadow(el).activeElement).to.equal(input);
+    expect(el.matches(':state(ready)')).to.equal(true);
+  });
+
+  it('in a browser without WebAuthn says so and offers nothing that would fail', async () => {
+    const saved = Object.getOwnPropertyDescriptor(window, 'PublicKeyCredential')!;
+    // The one way to be such a browser here: hide the API for this element's check.
+    delete (window as { PublicKeyCredential?: unknown }).PublicKeyCredential;
+    try {
+      const el = await mount<PasskeyRegister>('passkey-register', { 'account-id': acct.accountId });
+      await waitForState(el, 'unsupported');
+      expect(text(el, 'note')).to.contain('cannot create passkeys');
+      expect(part(el, 'submit')).to.equal(null);
+    } finally {
+      Object.defineProperty(window, 'PublicKeyCredential', saved);
+    }
+  });
+
+  it('is axe-clean in English and in Arabic (right to left)', async () => {
+    await advanceClock(1000);
+    const el = await mount<PasskeyRegister>('passkey-register', { 'account-id': acct.accountId });
+    await waitForState(el, 'ready');
+    expect(await axeViolations(el)).to.deep.equal([]);
+    const ar = await mount<PasskeyRegister>('passkey-register', { 'account-id': acct.accountId, lang: 'ar' });
+    await waitForState(ar, 'ready');
+    expect(ar.getAttribute('dir')).to.equal('rtl');
+    expect(text(ar, 'heading')).to.equal('أضف مفتاح مرور');
+    expect(await axeViolations(ar)).to.deep.equal([]);
+  });
+});
