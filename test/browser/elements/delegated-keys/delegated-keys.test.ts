@@ -1,0 +1,237 @@
+/**
+ * <delegated-keys> in real Chromium against the real sandbox through the real proxy (api.md
+ * "POST {base_url}/auth/delegated-keys", reference.md "Delegated keys"): list, create with limits
+ * through the signed retry that takes two signatures of the wallet's session, limits shown as
+ * immutable, duplicate currencies and an over-long nickname refused before anything is sent, 409
+ * in words while an ACTIVE key exists, revoke with confirmation, and "log in first" without a
+ * session. Each test uses a fresh sandbox account. axe-core runs on each screen; Arabic is RTL.
+ */
+import { expect } from 'chai';
+import '../../../../src/elements/delegated-keys/index.ts';
+import type { DelegatedKeys } from '../../../../src/elements/delegated-keys/index.ts';
+import { walletFor } from '../../../../src/elements/shared/config.ts';
+import { setLocale } from '../../../../src/elements/shared/i18n.ts';
+import { createClient } from '../../../../src/core/client.ts';
+import { newAccount, fixtures, type RigAccount, type RigFixtures } from '../../support/rig.ts';
+import { axeViolations, cleanup, mount, nextEvent, part, parts, shadow, text, type, useRig, waitFor } from '../shared/helpers.ts';
+
+/** Counts the requests the page sends to a path (a pass-through wrapper: every call still goes out). */
+function countRequests(fragment: string, method: string) {
+  const original = window.fetch;
+  let count = 0;
+  window.fetch = (input: RequestInfo | URL, init?: RequestInit) => {
+    const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+    if (url.includes(fragment) && (init?.method ?? 'GET') === method) count++;
+    return original(input, init);
+  };
+  return {
+    get count() {
+      return count;
+    },
+    restore() {
+      window.fetch = original;
+    },
+  };
+}
+
+function input(el: Element, name: string, index = 0): HTMLInputElement {
+  const found = shadow(el).querySelectorAll<HTMLInputElement>(`input[name='${name}']`)[index];
+  if (!found) throw new Error(`no input ${name}[${index}]`);
+  return found;
+}
+
+function button(el: Element, label: RegExp): HTMLButtonElement {
+  const found = [...shadow(el).querySelectorAll<HTMLButtonElement>('button')].find((b) => label.test(b.textContent ?? '') || label.test(b.getAttribute('aria-label') ?? ''));
+  if (!found) throw new Error(`no button ${label}`);
+  return found;
+}
+
+async function settle(el: DelegatedKeys): Promise<void> {
+  await el.updateComplete;
+  await new Promise((r) => setTimeout(r, 0));
+  await el.updateComplete;
+}
+
+async function fillForm(el: DelegatedKeys, nickname: string, limits: Array<[string, string]>): Promise<void> {
+  if (!part(el, 'form')) {
+    (part(el, 'new-button') as HTMLButtonElement).click();
+    await settle(el);
+  }
+  type(input(el, 'nickname'), nickname);
+  for (let i = 0; i < limits.length; i++) {
+    button(el, /Add a limit/).click();
+    await settle(el);
+    type(input(el, 'currencyCode', i), limits[i]![0]);
+    type(input(el, 'maxPerTransaction', i), limits[i]![1]);
+  }
+  await settle(el);
+}
+
+describe('<delegated-keys>', () => {
+  let f: RigFixtures;
+  let acct: RigAccount;
+
+  before(async () => {
+    f = await fixtures();
+    await useRig();
+  });
+
+  beforeEach(async () => {
+    acct = await newAccount();
+  });
+
+  afterEach(async () => {
+    cleanup();
+    setLocale(undefined);
+    await walletFor().logout(acct.accountId).catch(() => undefined);
+  });
+
+  async function login(): Promise<void> {
+    const l = await walletFor().startOtpLogin({ credentialId: acct.emailCredentialId });
+    await l.submit('000000');
+  }
+
+  async function mountReady(): Promise<DelegatedKeys> {
+    const el = await mount<DelegatedKeys>('delegated-keys', { 'card-id': acct.cardId, 'account-id': acct.accountId });
+    await waitFor(() => el.matches(':state(ready)'), 'the list');
+    await settle(el);
+    return el;
+  }
+
+  it('lists none, creates a key with two limits through the signed retry, and shows the limits as immutable', async () => {
+    await login();
+    const el = await mountReady();
+    expect(text(el, 'base')).to.match(/no delegated keys yet/);
+    expect(await axeViolations(el)).to.deep.equal([]);
+
+    await fillForm(el, 'Groceries', [
+      ['usd', '5000'],
+      ['EUR', '1200'],
+    ]);
+    expect(text(el, 'form')).to.match(/= \$50\.00/);
+    expect(await axeViolations(el)).to.deep.equal([]);
+    const created = nextEvent<CustomEvent>(el, 'delegated-key-created');
+    (part(el, 'submit-button') as HTMLButtonElement).click();
+    const { detail } = await created;
+    expect(detail.key.status).to.equal('ACTIVE');
+    expect(detail.key.nickname).to.equal('Groceries');
+    expect(detail.key.cardId).to.equal(acct.cardId);
+    expect(detail.key.spendingLimits).to.deep.equal([
+      { currencyCode: 'USD', maxPerTransaction: 5000 },
+      { currencyCode: 'EUR', maxPerTransaction: 1200 },
+    ]);
+    expect(Object.keys(detail.key)).to.not.include('privateKey');
+    await settle(el);
+
+    const keys = parts(el, 'key');
+    expect(keys).to.have.length(1);
+    expect(keys[0]!.textContent).to.match(/Groceries/);
+    expect(keys[0]!.textContent).to.match(/\$50\.00 per payment/);
+    expect(keys[0]!.textContent).to.match(/€12\.00 per payment/);
+    expect(keys[0]!.textContent).to.match(/revoke this key and create a new one/);
+    expect(text(el, 'status')).to.equal('Active');
+    expect(text(el, 'notice')).to.match(/Groceries.*created/);
+    // Focus returns to "New key" after the form closes.
+    expect(shadow(el).activeElement).to.equal(part(el, 'new-button'));
+
+    // The service lists it too (the element showed what the service holds).
+    const listed = await createClient({ baseUrl: f.apiBase }).listDelegatedKeys({ accountId: acct.accountId });
+    expect(listed.map((k) => k.id)).to.deep.equal([detail.key.id]);
+    expect(await axeViolations(el)).to.deep.equal([]);
+  });
+
+  it('refuses duplicate currencies and an over-long nickname before sending anything', async () => {
+    await login();
+    const el = await mountReady();
+    const spy = countRequests('/auth/delegated-keys', 'POST');
+    try {
+      await fillForm(el, 'x'.repeat(257), [
+        ['USD', '100'],
+        [' usd ', '200'],
+        ['EUR', '0'],
+      ]);
+      (part(el, 'submit-button') as HTMLButtonElement).click();
+      await settle(el);
+      expect(spy.count).to.equal(0);
+      expect(input(el, 'nickname').getAttribute('aria-invalid')).to.equal('true');
+      expect(input(el, 'currencyCode', 1).getAttribute('aria-invalid')).to.equal('true');
+      expect(input(el, 'currencyCode', 0).getAttribute('aria-invalid')).to.equal('false');
+      expect(input(el, 'maxPerTransaction', 2).getAttribute('aria-invalid')).to.equal('true');
+      expect(text(el, 'form')).to.match(/already has a limit/);
+      expect(text(el, 'form')).to.match(/256 characters or fewer/);
+      expect(text(el, 'form')).to.match(/whole number of at least 1/);
+      // The first invalid field gets the focus, and its message is tied to it.
+      expect(shadow(el).activeElement).to.equal(input(el, 'nickname'));
+      const describedBy = input(el, 'currencyCode', 1).getAttribute('aria-describedby')!.split(' ');
+      expect(shadow(el).getElementById(describedBy[0]!)?.textContent).to.match(/already has a limit/);
+      expect(await axeViolations(el)).to.deep.equal([]);
+    } finally {
+      spy.restore();
+    }
+  });
+
+  it('answers 409 in words while an active key exists; after revoking it, a new key can be created', async () => {
+    await login();
+    const el = await mountReady();
+    await fillForm(el, 'First', []);
+    let created = nextEvent<CustomEvent>(el, 'delegated-key-created');
+    (part(el, 'submit-button') as HTMLButtonElement).click();
+    const first = (await created).detail.key;
+    await settle(el);
+
+    await fillForm(el, 'Second', [['USD', '100']]);
+    const failed = nextEvent<CustomEvent>(el, 'delegated-keys-error');
+    (part(el, 'submit-button') as HTMLButtonElement).click();
+    const { detail } = await failed;
+    expect(detail).to.include({ code: 'conflict', operation: 'create', status: 409 });
+    await settle(el);
+    expect(text(el, 'form')).to.match(/already has an active key\. Revoke it first/);
+    // The form keeps what was typed.
+    expect(input(el, 'nickname').value).to.equal('Second');
+    expect(await axeViolations(el)).to.deep.equal([]);
+    button(el, /^\s*Cancel\s*$/).click();
+    await settle(el);
+
+    // Revoke, with a confirmation whose least destructive choice has the focus.
+    (part(el, 'revoke-button') as HTMLButtonElement).click();
+    await settle(el);
+    expect(text(el, 'confirm')).to.match(/Revoke “First”\?/);
+    expect(shadow(el).activeElement?.textContent?.trim()).to.equal('Cancel');
+    const revoked = nextEvent<CustomEvent>(el, 'delegated-key-revoked');
+    button(el, /Revoke key/).click();
+    expect((await revoked).detail).to.deep.equal({ keyId: first.id });
+    await settle(el);
+    expect(text(el, 'status')).to.equal('Revoked');
+    expect(part(el, 'revoke-button')).to.equal(null);
+    expect((await createClient({ baseUrl: f.apiBase }).getDelegatedKey(first.id)).status).to.equal('REVOKED');
+
+    await fillForm(el, 'Second', [['USD', '100']]);
+    created = nextEvent<CustomEvent>(el, 'delegated-key-created');
+    (part(el, 'submit-button') as HTMLButtonElement).click();
+    expect((await created).detail.key.nickname).to.equal('Second');
+    await settle(el);
+    expect(parts(el, 'key').map((k) => k.querySelector('h3')?.textContent)).to.deep.equal(['Second', 'First']);
+  });
+
+  it('without a wallet session, says to sign in first and sends no signed request', async () => {
+    const el = await mountReady();
+    await fillForm(el, 'No session', []);
+    const failed = nextEvent<CustomEvent>(el, 'delegated-keys-error');
+    (part(el, 'submit-button') as HTMLButtonElement).click();
+    const { detail } = await failed;
+    expect(detail.code).to.equal('session_required');
+    await settle(el);
+    expect(text(el, 'form')).to.match(/Sign in to your wallet first/);
+  });
+
+  it('speaks Arabic right to left', async () => {
+    setLocale('ar');
+    const el = await mountReady();
+    expect(el.getAttribute('dir')).to.equal('rtl');
+    expect(shadow(el).querySelector('h2')?.textContent).to.equal('المفاتيح المفوَّضة');
+    (part(el, 'new-button') as HTMLButtonElement).click();
+    await settle(el);
+    expect(getComputedStyle(part(el, 'form')!).direction).to.equal('rtl');
+    expect(await axeViolations(el)).to.deep.equal([]);
+  });
+});
