@@ -10,9 +10,9 @@
  *
  * The route is `GET {base}/auth/delegated-keys/{id}` answered by a minimal upstream with a small
  * DelegatedKey JSON, so that the relays' own cost shows. Every relay adds a Basic header. The
- * upstream runs in one worker thread, the relays in another, autocannon in the main thread (the
- * machine has 2 cores: absolute figures are modest; the ratios are the point). Each case is bounded
- * (`durationSec`, default 3 s, after a 1 s warm-up).
+ * upstream and each relay run in their own child process, autocannon in this one (the machine has
+ * 2 cores: absolute figures are modest; the ratios are the point). Each case is bounded:
+ * a 1 s warm-up, then 3 interleaved rounds of 2 s; the median round is reported.
  *
  * Run: `node --import tsx bench/proxy.ts` (writes bench/results/proxy.json), or import runProxyBench.
  * Deliberately does not: benchmark the sandbox's own crypto, or pipeline requests (browsers do not).
@@ -24,7 +24,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
+import { fork, type ChildProcess } from 'node:child_process';
 
 const ROUTE_ID = 'DelegatedKey:66666666-6666-4666-8666-666666666666';
 const SERVICE_PATH = `/auth/delegated-keys/${ROUTE_ID}`;
@@ -32,8 +32,10 @@ const VERSION = '/2025-10-13';
 const BASIC = 'Basic ' + Buffer.from('bench-token:bench-secret').toString('base64');
 
 export interface ProxyBenchOptions {
-  /** Seconds per case (default 3). */
+  /** Measured seconds per case, split over the rounds (default 6). */
   durationSec?: number;
+  /** Interleaved rounds; each case reports its median round (default 3). */
+  rounds?: number;
   /** Seconds of warm-up per case, not measured (default 1). */
   warmupSec?: number;
   /** Concurrent connections (default 16). */
@@ -47,9 +49,13 @@ export interface ProxyBenchCase {
   requestsPerSec: number;
   p50Ms: number;
   p99Ms: number;
+  /** Median CPU time (user + system) the serving process spent per request, in microseconds. */
+  cpuMicrosPerRequest: number;
   requests: number;
   errors: number;
   non2xx: number;
+  /** req/s of each round, for judging the noise. */
+  roundsRequestsPerSec: number[];
 }
 
 export interface ProxyBenchResult {
@@ -58,10 +64,19 @@ export interface ProxyBenchResult {
   cpus: number;
   cpuModel: string;
   durationSec: number;
+  rounds: number;
   connections: number;
   route: string;
   cases: ProxyBenchCase[];
-  ratios: { oursOverBareRelay: number; oursOverFastify: number; oursUndiciOverBareRelay: number; oursOverDirect: number };
+  /** Throughput ratios (higher is better for ours) and CPU-per-request ratios (lower is better for ours). */
+  ratios: {
+    oursOverBareRelay: number;
+    oursOverFastify: number;
+    oursUndiciOverBareRelay: number;
+    oursOverDirect: number;
+    cpuOursOverBareRelay: number;
+    cpuOursOverFastify: number;
+  };
 }
 
 interface AutocannonResult {
@@ -74,7 +89,7 @@ interface AutocannonResult {
 type Autocannon = (opts: { url: string; connections: number; duration: number; pipelining: number; headers?: Record<string, string> }) => Promise<AutocannonResult>;
 
 // ---------------------------------------------------------------------------------------------
-// Worker side: the upstream, and the relays.
+// Child side: the upstream, or one relay.
 
 /**
  * undici 8 (the top-level devDependency) needs Node >= 22.19 and throws on import under Node 20;
@@ -119,9 +134,10 @@ async function startUpstream(): Promise<Record<string, number>> {
   return { upstream: await listen(server) };
 }
 
-async function startRelays(upstreamPort: number): Promise<Record<string, number>> {
+type RelayName = 'ours' | 'oursUndici' | 'bare' | 'fastify';
+
+async function startRelay(name: RelayName, upstreamPort: number): Promise<Record<string, number>> {
   const upstreamOrigin = `http://127.0.0.1:${upstreamPort}`;
-  const { createProxy } = await import('../src/proxy/index.ts');
   const common = {
     upstream: upstreamOrigin + VERSION,
     tokenId: 'bench-token',
@@ -129,27 +145,30 @@ async function startRelays(upstreamPort: number): Promise<Record<string, number>
     authorize: () => true,
     rateLimit: false as const,
   };
-  const ours = http.createServer(createProxy(common));
-  const { Pool } = loadUndici();
-  const oursUndici = http.createServer(createProxy({ ...common, transport: new Pool(upstreamOrigin, { connections: 64 }) as never }));
-
-  // The bare relay: what an integrator would write by hand with undici, nothing checked.
-  const pool = new Pool(upstreamOrigin, { connections: 64 });
-  const bare = http.createServer((req, res) => {
-    const url = req.url ?? '/';
-    pool
-      .request({ method: 'GET', path: VERSION + url.slice('/api'.length), headers: { authorization: BASIC, accept: 'application/json' } })
-      .then(async (r) => {
-        res.writeHead(r.statusCode, { 'content-type': String(r.headers['content-type'] ?? 'application/json') });
-        for await (const chunk of r.body) res.write(chunk);
-        res.end();
-      })
-      .catch(() => {
-        res.writeHead(502);
-        res.end();
-      });
-  });
-
+  if (name === 'ours' || name === 'oursUndici') {
+    const { createProxy } = await import('../src/proxy/index.ts');
+    const transport = name === 'ours' ? ('node' as const) : (new (loadUndici().Pool)(upstreamOrigin, { connections: 64 }) as never);
+    return { [name]: await listen(http.createServer(createProxy({ ...common, transport }))) };
+  }
+  if (name === 'bare') {
+    // What an integrator would write by hand with undici: nothing checked, nothing bounded.
+    const pool = new (loadUndici().Pool)(upstreamOrigin, { connections: 64 });
+    const bare = http.createServer((req, res) => {
+      const url = req.url ?? '/';
+      pool
+        .request({ method: 'GET', path: VERSION + url.slice('/api'.length), headers: { authorization: BASIC, accept: 'application/json' } })
+        .then(async (r) => {
+          res.writeHead(r.statusCode, { 'content-type': String(r.headers['content-type'] ?? 'application/json') });
+          for await (const chunk of r.body) res.write(chunk);
+          res.end();
+        })
+        .catch(() => {
+          res.writeHead(502);
+          res.end();
+        });
+    });
+    return { bare: await listen(bare) };
+  }
   const { default: Fastify } = await import('fastify');
   const { default: replyFrom } = await import('@fastify/reply-from');
   const fastify = Fastify({ logger: false });
@@ -160,74 +179,136 @@ async function startRelays(upstreamPort: number): Promise<Record<string, number>
     });
   });
   await fastify.listen({ port: 0, host: '127.0.0.1' });
-  const fastifyPort = (fastify.server.address() as AddressInfo).port;
-
-  return { ours: await listen(ours), oursUndici: await listen(oursUndici), bare: await listen(bare), fastify: fastifyPort };
+  return { fastify: (fastify.server.address() as AddressInfo).port };
 }
 
-if (!isMainThread && (workerData as { benchRole?: string })?.benchRole) {
-  const { benchRole, upstreamPort } = workerData as { benchRole: 'upstream' | 'relays'; upstreamPort?: number };
-  const ports = benchRole === 'upstream' ? await startUpstream() : await startRelays(upstreamPort!);
-  parentPort!.postMessage(ports);
+const ROLE_FLAG = '--proxy-bench-role=';
+const role = process.argv.find((a) => a.startsWith(ROLE_FLAG))?.slice(ROLE_FLAG.length);
+if (role && process.send) {
+  const ports = role === 'upstream' ? await startUpstream() : await startRelay(role as RelayName, Number(process.env.PROXY_BENCH_UPSTREAM_PORT));
+  // The parent asks for this process's CPU time around each measured round.
+  process.on('message', (m) => {
+    if (m === 'cpu') {
+      const u = process.cpuUsage();
+      process.send!({ cpuMicros: u.user + u.system });
+    }
+  });
+  process.send({ ports });
 }
 
 // ---------------------------------------------------------------------------------------------
 // Main side.
 
-function startWorker(data: Record<string, unknown>): Promise<{ worker: Worker; ports: Record<string, number> }> {
+interface Child {
+  proc: ChildProcess;
+  port: number;
+  cpu(): Promise<number>;
+}
+
+function startChild(roleName: string, env: Record<string, string> = {}): Promise<Child> {
   return new Promise((resolve, reject) => {
-    // Worker threads do not inherit tsx's loader hooks on Node 20: register them, then load this file.
-    const bootstrap = `import('tsx/esm/api').then((m) => { m.register(); return import(${JSON.stringify(import.meta.url)}); })`;
-    const worker = new Worker(bootstrap, { eval: true, workerData: data });
-    worker.once('message', (ports: Record<string, number>) => resolve({ worker, ports }));
-    worker.once('error', reject);
+    const proc = fork(fileURLToPath(import.meta.url), [ROLE_FLAG + roleName], {
+      execArgv: ['--import', 'tsx'],
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
+    proc.once('error', reject);
+    proc.once('exit', (code) => reject(new Error(`bench ${roleName} exited with ${code}`)));
+    proc.once('message', (m: { ports: Record<string, number> }) => {
+      const port = Object.values(m.ports)[0]!;
+      resolve({
+        proc,
+        port,
+        cpu: () =>
+          new Promise((res) => {
+            proc.once('message', (r: { cpuMicros: number }) => res(r.cpuMicros));
+            proc.send('cpu');
+          }),
+      });
+    });
   });
 }
 
 const round = (n: number, d = 2) => Math.round(n * 10 ** d) / 10 ** d;
 
 export async function runProxyBench(opts: ProxyBenchOptions = {}): Promise<ProxyBenchResult> {
-  const durationSec = opts.durationSec ?? 3;
+  const durationSec = opts.durationSec ?? 6;
+  const roundCount = Math.max(1, opts.rounds ?? 3);
+  const roundSec = Math.max(1, Math.round(durationSec / roundCount));
   const warmupSec = opts.warmupSec ?? 1;
   const connections = opts.connections ?? 16;
   const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
 
-  const up = await startWorker({ benchRole: 'upstream' });
-  const relays = await startWorker({ benchRole: 'relays', upstreamPort: up.ports.upstream });
-  const targets: Array<[string, string, Record<string, string>]> = [
-    ['direct', `http://127.0.0.1:${up.ports.upstream}${VERSION}${SERVICE_PATH}`, { authorization: BASIC }],
-    ['ours (node:http Agent)', `http://127.0.0.1:${relays.ports.ours}/api${SERVICE_PATH}`, {}],
-    ['ours (undici Pool)', `http://127.0.0.1:${relays.ports.oursUndici}/api${SERVICE_PATH}`, {}],
-    ['bare undici relay', `http://127.0.0.1:${relays.ports.bare}/api${SERVICE_PATH}`, {}],
-    ['fastify + reply-from', `http://127.0.0.1:${relays.ports.fastify}/api${SERVICE_PATH}`, {}],
-  ];
-
-  const cases: ProxyBenchCase[] = [];
+  const up = await startChild('upstream');
+  const children: Child[] = [up];
+  const targets: Array<{ name: string; url: string; headers: Record<string, string>; child: Child }> = [];
   try {
-    for (const [name, url, headers] of targets) {
-      if (warmupSec > 0) await autocannon({ url, connections, duration: warmupSec, pipelining: 1, headers });
-      const r = await autocannon({ url, connections, duration: durationSec, pipelining: 1, headers });
-      cases.push({
-        name,
-        requestsPerSec: round(r.requests.average, 0),
-        p50Ms: r.latency.p50,
-        p99Ms: r.latency.p99,
-        requests: r.requests.total,
-        errors: r.errors + r.timeouts,
-        non2xx: r.non2xx,
-      });
+    targets.push({ name: 'direct', url: `http://127.0.0.1:${up.port}${VERSION}${SERVICE_PATH}`, headers: { authorization: BASIC }, child: up });
+    for (const [name, relay] of [
+      ['ours (node:http Agent)', 'ours'],
+      ['ours (undici Pool)', 'oursUndici'],
+      ['bare undici relay', 'bare'],
+      ['fastify + reply-from', 'fastify'],
+    ] as const) {
+      const child = await startChild(relay, { PROXY_BENCH_UPSTREAM_PORT: String(up.port) });
+      children.push(child);
+      targets.push({ name, url: `http://127.0.0.1:${child.port}/api${SERVICE_PATH}`, headers: {}, child });
     }
-  } finally {
-    await Promise.all([up.worker.terminate(), relays.worker.terminate()]);
+  } catch (e) {
+    for (const c of children) c.proc.kill();
+    throw e;
   }
 
+  // Cases run interleaved, round after round, and each reports its median round: the machine is
+  // shared, and a load spike then hurts every case in that round instead of one case. The relay's
+  // own CPU time per request (its process only, upstream excluded) is far less sensitive to other
+  // load than req/s, so it is reported too.
+  const rounds: Array<Array<{ r: AutocannonResult; cpuMicrosPerRequest: number }>> = targets.map(() => []);
+  try {
+    for (const t of targets) {
+      if (warmupSec > 0) await autocannon({ url: t.url, connections, duration: warmupSec, pipelining: 1, headers: t.headers });
+    }
+    for (let n = 0; n < roundCount; n++) {
+      for (const [i, t] of targets.entries()) {
+        const cpu0 = await t.child.cpu();
+        const r = await autocannon({ url: t.url, connections, duration: roundSec, pipelining: 1, headers: t.headers });
+        const cpu1 = await t.child.cpu();
+        rounds[i]!.push({ r, cpuMicrosPerRequest: (cpu1 - cpu0) / Math.max(1, r.requests.total) });
+      }
+    }
+  } finally {
+    for (const c of children) {
+      c.proc.removeAllListeners('exit');
+      c.proc.kill();
+    }
+  }
+  const cases: ProxyBenchCase[] = targets.map(({ name }, i) => {
+    const all = rounds[i]!;
+    const byRps = [...all].sort((a, b) => a.r.requests.average - b.r.requests.average);
+    const median = byRps[Math.floor(byRps.length / 2)]!.r;
+    const cpus = all.map((x) => x.cpuMicrosPerRequest).sort((a, b) => a - b);
+    return {
+      name,
+      requestsPerSec: round(median.requests.average, 0),
+      p50Ms: median.latency.p50,
+      p99Ms: median.latency.p99,
+      cpuMicrosPerRequest: round(cpus[Math.floor(cpus.length / 2)]!, 1),
+      requests: all.reduce((s, x) => s + x.r.requests.total, 0),
+      errors: all.reduce((s, x) => s + x.r.errors + x.r.timeouts, 0),
+      non2xx: all.reduce((s, x) => s + x.r.non2xx, 0),
+      roundsRequestsPerSec: all.map((x) => round(x.r.requests.average, 0)),
+    };
+  });
+
   const rps = (name: string) => cases.find((c) => c.name === name)!.requestsPerSec;
+  const cpu = (name: string) => cases.find((c) => c.name === name)!.cpuMicrosPerRequest;
   const result: ProxyBenchResult = {
     date: new Date().toISOString(),
     node: process.version,
     cpus: os.cpus().length,
     cpuModel: os.cpus()[0]?.model ?? 'unknown',
     durationSec,
+    rounds: roundCount,
     connections,
     route: `GET /api${SERVICE_PATH.replace(ROUTE_ID, '{DelegatedKey id}')}`,
     cases,
@@ -236,6 +317,8 @@ export async function runProxyBench(opts: ProxyBenchOptions = {}): Promise<Proxy
       oursOverFastify: round(rps('ours (node:http Agent)') / rps('fastify + reply-from')),
       oursUndiciOverBareRelay: round(rps('ours (undici Pool)') / rps('bare undici relay')),
       oursOverDirect: round(rps('ours (node:http Agent)') / rps('direct')),
+      cpuOursOverBareRelay: round(cpu('ours (node:http Agent)') / cpu('bare undici relay')),
+      cpuOursOverFastify: round(cpu('ours (node:http Agent)') / cpu('fastify + reply-from')),
     },
   };
   if (opts.write !== false) {
@@ -248,18 +331,19 @@ export async function runProxyBench(opts: ProxyBenchOptions = {}): Promise<Proxy
 
 export function formatProxyBench(r: ProxyBenchResult): string {
   const rows = r.cases.map((c) =>
-    `| ${c.name.padEnd(22)} | ${String(c.requestsPerSec).padStart(7)} | ${String(c.p50Ms).padStart(6)} | ${String(c.p99Ms).padStart(6)} | ${String(c.errors + c.non2xx).padStart(6)} |`,
+    `| ${c.name.padEnd(22)} | ${String(c.requestsPerSec).padStart(7)} | ${String(c.p50Ms).padStart(6)} | ${String(c.p99Ms).padStart(6)} | ${String(c.cpuMicrosPerRequest).padStart(9)} | ${String(c.errors + c.non2xx).padStart(6)} | ${c.roundsRequestsPerSec.join(' / ')}`,
   );
   return [
-    `Proxy bench: ${r.route}, ${r.connections} connections, ${r.durationSec} s per case, Node ${r.node}, ${r.cpus} x ${r.cpuModel}`,
-    '| case                   |   req/s | p50 ms | p99 ms | failed |',
-    '|------------------------|---------|--------|--------|--------|',
+    `Proxy bench: ${r.route}, ${r.connections} connections, median of ${r.rounds} rounds (${r.durationSec} s per case), Node ${r.node}, ${r.cpus} x ${r.cpuModel}`,
+    '| case                   |   req/s | p50 ms | p99 ms | CPU us/req | failed | rounds req/s',
+    '|------------------------|---------|--------|--------|-----------|--------|-------------',
     ...rows,
-    `ours/bare relay ${r.ratios.oursOverBareRelay}, ours/fastify ${r.ratios.oursOverFastify}, ours(undici)/bare relay ${r.ratios.oursUndiciOverBareRelay}, ours/direct ${r.ratios.oursOverDirect}`,
+    `req/s: ours/bare relay ${r.ratios.oursOverBareRelay}, ours/fastify ${r.ratios.oursOverFastify}, ours(undici)/bare relay ${r.ratios.oursUndiciOverBareRelay}, ours/direct ${r.ratios.oursOverDirect}`,
+    `CPU per request: ours/bare relay ${r.ratios.cpuOursOverBareRelay}, ours/fastify ${r.ratios.cpuOursOverFastify}`,
   ].join('\n');
 }
 
-if (isMainThread && process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+if (!role && process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const result = await runProxyBench();
   console.log(formatProxyBench(result));
 }

@@ -365,20 +365,18 @@ export function createProxy(options: ProxyOptions): ProxyHandler {
   function send(x: Exchange, status: number, body: Buffer | undefined, headers: Record<string, string>): void {
     const { res } = x;
     if (res.headersSent || res.destroyed) return;
-    const all: Record<string, string> = {
-      ...headers,
-      'cache-control': 'no-store',
-      'referrer-policy': 'no-referrer',
-      'x-content-type-options': 'nosniff',
-      vary: 'Origin',
-      'content-length': String(body?.length ?? 0),
-    };
+    // `headers` is always a fresh object of this request: add to it rather than copy it.
+    headers['cache-control'] = 'no-store';
+    headers['referrer-policy'] = 'no-referrer';
+    headers['x-content-type-options'] = 'nosniff';
+    headers.vary = 'Origin';
+    headers['content-length'] = String(body?.length ?? 0);
     if (x.corsOrigin) {
-      all['access-control-allow-origin'] = x.corsOrigin;
-      all['access-control-allow-credentials'] = 'true';
-      all['access-control-expose-headers'] = 'Request-Id, Retry-After';
+      headers['access-control-allow-origin'] = x.corsOrigin;
+      headers['access-control-allow-credentials'] = 'true';
+      headers['access-control-expose-headers'] = 'Request-Id, Retry-After';
     }
-    res.writeHead(status, all);
+    res.writeHead(status, headers);
     res.end(body);
   }
 

@@ -160,7 +160,7 @@ export function matchRoute(method: string, rawPath: string, rawQuery: string | u
 
   const parsed = parseQuery(rawQuery, route.query ?? {});
   if ('error' in parsed) return { kind: 'invalid', message: parsed.error, field: parsed.field };
-  const encoded = new URLSearchParams(Object.entries(parsed.query)).toString();
+  const encoded = rawQuery ? new URLSearchParams(Object.entries(parsed.query)).toString() : '';
   const servicePath = '/' + segments.join('/');
   return { kind: 'route', route, params, query: parsed.query, upstreamPath: encoded ? `${servicePath}?${encoded}` : servicePath };
 }

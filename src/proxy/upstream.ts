@@ -143,7 +143,10 @@ function nodeUpstream(url: URL, basePath: string, timeoutMs: number, connections
 function undiciUpstream(dispatcher: UndiciLikeDispatcher, url: URL, basePath: string, timeoutMs: number): Upstream {
   return {
     async send(request) {
-      const signal = AbortSignal.timeout(timeoutMs);
+      // A controller and a cleared timer: AbortSignal.timeout costs far more per call (weak refs, GC).
+      const controller = new AbortController();
+      const signal = controller.signal;
+      const timer = setTimeout(() => controller.abort(), timeoutMs);
       try {
         const res = await dispatcher.request({
           origin: url.origin,
@@ -168,6 +171,8 @@ function undiciUpstream(dispatcher: UndiciLikeDispatcher, url: URL, basePath: st
         if (cause instanceof UpstreamError) throw cause;
         if (signal.aborted) throw new UpstreamError('timeout', 'The service did not answer in time.', { cause });
         throw new UpstreamError('unreachable', 'The service could not be reached.', { cause });
+      } finally {
+        clearTimeout(timer);
       }
     },
     async close() {
