@@ -113,8 +113,15 @@ export function transition(state: AgentActionsState, event: AgentActionsEvent): 
         changed = true;
         return fresh;
       });
-      // Actions not loaded yet that match the filter are new submissions: newest first, on top.
-      const fresh = [...byId.values()].filter((a) => matchesFilter(a, state.filter));
+      // The list is newest first (the service's order), so an action not loaded yet is a new
+      // submission only when it is newer than everything loaded; older ones sit on later pages
+      // and arrive with "load more".
+      const newest = Math.max(...state.actions.map((a) => Date.parse(a.createdAt)).filter((t) => !Number.isNaN(t)));
+      const isNew = (a: AgentAction) =>
+        state.actions.length === 0 ? !state.hasMore : Number.isFinite(newest) && Date.parse(a.createdAt) > newest;
+      const fresh = [...byId.values()]
+        .filter((a) => matchesFilter(a, state.filter) && isNew(a))
+        .sort((a, b) => Date.parse(b.createdAt) - Date.parse(a.createdAt));
       if (!changed && fresh.length === 0) return state;
       const totalCount = state.totalCount === undefined ? undefined : state.totalCount + fresh.length;
       return withPaging({ ...state, actions: [...fresh, ...actions] }, state.nextCursor, totalCount);

@@ -96,7 +96,7 @@ test('a decision from the poller replaces the action in place and is reported as
 
 test('a new pending action appears on top when it matches the filter, and counts in the total', () => {
   const s = loaded([action(1, 'APPROVED')], undefined, 1);
-  const next = transition(s, { type: 'updated', actions: [action(9)] });
+  const next = transition(s, { type: 'updated', actions: [action(9, 'PENDING_APPROVAL', { createdAt: '2026-01-01T00:05:00Z' })] });
   assert.deepEqual(next.actions.map((a) => a.id.slice(-1)), ['9', '1']);
   assert.equal(next.totalCount, 2);
   assert.deepEqual(statusChanges(s, next), []);
@@ -107,6 +107,14 @@ test('a new pending action appears on top when it matches the filter, and counts
     page: { data: [], hasMore: false },
   });
   assert.equal(transition(rejectedOnly, { type: 'updated', actions: [action(9)] }), rejectedOnly);
+});
+
+test('a pending action older than the loaded ones is on a later page, not new: it waits for "load more"', () => {
+  const s = loaded([action(1, 'APPROVED', { createdAt: '2026-01-02T00:00:00Z' })], 'c1', 3);
+  const older = action(7, 'PENDING_APPROVAL', { createdAt: '2026-01-01T00:00:00Z' });
+  assert.equal(transition(s, { type: 'updated', actions: [older] }), s);
+  const newer = action(8, 'PENDING_APPROVAL', { createdAt: '2026-01-03T00:00:00Z' });
+  assert.deepEqual(transition(s, { type: 'updated', actions: [older, newer] }).actions.map((a) => a.id.slice(-1)), ['8', '1']);
 });
 
 test('updates before the first page are ignored (the poller starts after it)', () => {

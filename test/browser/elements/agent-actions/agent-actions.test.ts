@@ -1,0 +1,202 @@
+/**
+ * <agent-actions> in real Chromium against the real sandbox through the real proxy (api.md "GET
+ * {base_url}/agents/me/actions", "AgentAction.status"): cursor paging with "load more" until the
+ * last page, the status filter, a new pending action and its approval or rejection arriving while
+ * the element polls (core/agent.ts backoff poller), polling stopping on disconnect, a bad token
+ * in words, and the token never reflected or carried by an event. Each test uses a fresh account.
+ */
+import { expect } from 'chai';
+import '../../../../src/elements/agent-actions/index.ts';
+import type { AgentActions } from '../../../../src/elements/agent-actions/index.ts';
+import { setLocale } from '../../../../src/elements/shared/i18n.ts';
+import { createClient } from '../../../../src/core/client.ts';
+import type { AgentAction } from '../../../../src/core/types.ts';
+import { approveAction, fixtures, newAccount, newAgentAction, rejectAction, type RigAccount, type RigFixtures } from '../../support/rig.ts';
+import { axeViolations, cleanup, nextEvent, part, parts, shadow, text, useRig, waitFor } from '../shared/helpers.ts';
+
+async function mountActions(token: string, attributes: Record<string, string> = {}): Promise<AgentActions> {
+  const el = document.createElement('agent-actions') as AgentActions;
+  for (const [k, v] of Object.entries(attributes)) el.setAttribute(k, v);
+  el.agentToken = token;
+  document.body.append(el);
+  await el.updateComplete;
+  return el;
+}
+
+async function ready(el: AgentActions): Promise<void> {
+  await waitFor(() => el.matches(':state(ready)') || el.matches(':state(failed)'), 'the first page');
+  await el.updateComplete;
+}
+
+function shownIds(el: AgentActions): string[] {
+  return parts(el, 'action').map((li) => li.getAttribute('aria-labelledby') ?? '');
+}
+
+function statuses(el: AgentActions): string[] {
+  return parts(el, 'status').map((s) => s.className.replace('status', '').trim());
+}
+
+/** Counts requests to a path fragment (a pass-through wrapper: every call still goes out). */
+function countRequests(fragment: string) {
+  const original = window.fetch;
+  let count = 0;
+  window.fetch = (input: RequestInfo | URL, init?: RequestInit) => {
+    const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+    if (url.includes(fragment)) count++;
+    return original(input, init);
+  };
+  return {
+    get count() {
+      return count;
+    },
+    restore() {
+      window.fetch = original;
+    },
+  };
+}
+
+describe('<agent-actions>', () => {
+  let f: RigFixtures;
+  let acct: RigAccount;
+
+  before(async () => {
+    f = await fixtures();
+    await useRig();
+  });
+
+  beforeEach(async () => {
+    acct = await newAccount({ actions: 23 } as Parameters<typeof newAccount>[0]);
+  });
+
+  afterEach(() => {
+    cleanup();
+    setLocale(undefined);
+  });
+
+  it('pages with "load more" until the last page, in the service\'s order, each action once', async () => {
+    const el = await mountActions(acct.agentToken, { 'page-size': '10', 'poll-interval': '60000' });
+    await ready(el);
+    expect(parts(el, 'action')).to.have.length(10);
+    expect(text(el, 'footer')).to.match(/Showing 10 of 23/);
+    expect(await axeViolations(el)).to.deep.equal([]);
+
+    for (const expected of [20, 23]) {
+      const more = part(el, 'load-more-button') as HTMLButtonElement;
+      more.click();
+      await waitFor(() => parts(el, 'action').length === expected, `${expected} actions`);
+      await el.updateComplete;
+      // Keyboard users continue at the first new action.
+      expect(shadow(el).activeElement).to.equal(parts(el, 'action')[expected === 20 ? 10 : 20]);
+    }
+    expect(part(el, 'load-more-button')).to.equal(null);
+    expect(text(el, 'footer')).to.match(/Showing 23 of 23/);
+
+    const all: AgentAction[] = [];
+    for await (const a of createClient({ baseUrl: f.apiBase }).iterateAgentActions({ agentToken: acct.agentToken, limit: 100 })) all.push(a);
+    expect(shownIds(el)).to.deep.equal(all.map((a) => `action-${a.id.replace(/[^A-Za-z0-9-]/g, '-')}`));
+  });
+
+  it('filters by status, with the count of the filtered set', async () => {
+    const el = await mountActions(acct.agentToken, { 'page-size': '100', 'poll-interval': '60000' });
+    await ready(el);
+    const everything = statuses(el);
+    const select = part(el, 'filter') as HTMLSelectElement;
+    for (const status of ['REJECTED', 'APPROVED', 'PENDING_APPROVAL', 'FAILED']) {
+      select.value = status;
+      select.dispatchEvent(new Event('change'));
+      await el.updateComplete;
+      await ready(el);
+      const shown = statuses(el);
+      expect(shown.every((s) => s === status)).to.equal(true);
+      expect(shown.length).to.equal(everything.filter((s) => s === status).length);
+      expect(el.getAttribute('status')).to.equal(status);
+    }
+  });
+
+  it('shows a new pending action and its approval while polling, and dispatches agent-action-changed', async () => {
+    const el = await mountActions(acct.agentToken, { 'page-size': '5', 'poll-interval': '150', 'poll-max-interval': '400' });
+    await ready(el);
+    await waitFor(() => el.matches(':state(polling)'), 'polling');
+    const created = await newAgentAction(acct.agentId, 'TRANSFER_OUT');
+    const headingId = `action-${created.id.replace(/[^A-Za-z0-9-]/g, '-')}`;
+    await waitFor(() => shownIds(el)[0] === headingId, 'the new pending action on top', 8000);
+    await el.updateComplete;
+    expect(statuses(el)[0]).to.equal('PENDING_APPROVAL');
+    expect(parts(el, 'action')[0]!.textContent).to.match(/Payment out/);
+    expect(parts(el, 'action')[0]!.textContent).to.match(/Checking for a decision/);
+
+    const changed = nextEvent<CustomEvent>(el, 'agent-action-changed', 10000);
+    await approveAction(acct.agentId, created.id);
+    const { detail } = await changed;
+    expect(detail.action.id).to.equal(created.id);
+    expect(detail.previousStatus).to.equal('PENDING_APPROVAL');
+    expect(['APPROVED', 'FAILED']).to.include(detail.action.status);
+    expect(JSON.stringify(detail)).to.not.include(acct.agentToken);
+    await el.updateComplete;
+    const item = parts(el, 'action')[0]!;
+    expect(item.textContent).to.match(/Transaction/);
+    expect(item.textContent).to.not.match(/Checking for a decision/);
+    expect(await axeViolations(el)).to.deep.equal([]);
+  });
+
+  it('shows the rejection reason of a rejected action', async () => {
+    const el = await mountActions(acct.agentToken, { 'page-size': '5', 'poll-interval': '150', 'poll-max-interval': '400' });
+    await ready(el);
+    const created = await newAgentAction(acct.agentId, 'EXECUTE_QUOTE');
+    await waitFor(() => shownIds(el)[0] === `action-${created.id.replace(/[^A-Za-z0-9-]/g, '-')}`, 'the new action', 8000);
+    const changed = nextEvent<CustomEvent>(el, 'agent-action-changed', 10000);
+    await rejectAction(acct.agentId, created.id, 'Over the daily budget');
+    expect((await changed).detail.action.status).to.equal('REJECTED');
+    await el.updateComplete;
+    const item = parts(el, 'action')[0]!;
+    expect(item.textContent).to.match(/Rejected/);
+    expect(item.textContent).to.match(/Over the daily budget/);
+    expect(item.textContent).to.match(/Currency exchange/);
+  });
+
+  it('stops polling when disconnected', async () => {
+    const el = await mountActions(acct.agentToken, { 'page-size': '5', 'poll-interval': '100', 'poll-max-interval': '100' });
+    await ready(el);
+    await waitFor(() => el.matches(':state(polling)'), 'polling');
+    const spy = countRequests('/agents/me/actions');
+    try {
+      await new Promise((r) => setTimeout(r, 500));
+      expect(spy.count).to.be.greaterThan(1);
+      el.remove();
+      const atRemoval = spy.count;
+      await new Promise((r) => setTimeout(r, 600));
+      // At most one request that was already in flight.
+      expect(spy.count - atRemoval).to.be.at.most(1);
+      expect(el.matches(':state(polling)')).to.equal(false);
+    } finally {
+      spy.restore();
+    }
+  });
+
+  it('a bad token is refused in words; the token never appears in an attribute or the DOM', async () => {
+    const errors: string[] = [];
+    document.addEventListener('agent-actions-error', (e) => errors.push(JSON.stringify((e as CustomEvent).detail)));
+    const el = await mountActions('not-a-valid-token');
+    await ready(el);
+    expect(el.matches(':state(failed)')).to.equal(true);
+    expect(text(el, 'error')).to.match(/access has expired or was revoked/);
+    expect(errors.some((e) => e.includes('"code":"unauthorized"'))).to.equal(true);
+    expect(errors.join('').includes('not-a-valid-token')).to.equal(false);
+
+    const good = await mountActions(acct.agentToken);
+    await ready(good);
+    const markup = document.documentElement.outerHTML + [...document.querySelectorAll('agent-actions')].map((x) => x.shadowRoot!.innerHTML).join('');
+    expect(markup.includes(acct.agentToken)).to.equal(false);
+    expect([...good.attributes].some((a) => a.value.includes(acct.agentToken))).to.equal(false);
+  });
+
+  it('speaks Arabic right to left', async () => {
+    setLocale('ar');
+    const el = await mountActions(acct.agentToken, { 'page-size': '3', 'poll-interval': '60000' });
+    await ready(el);
+    expect(el.getAttribute('dir')).to.equal('rtl');
+    expect(shadow(el).querySelector('h2')?.textContent).to.equal('نشاط الوكيل');
+    expect(getComputedStyle(part(el, 'list')!).direction).to.equal('rtl');
+    expect(await axeViolations(el)).to.deep.equal([]);
+  });
+});
