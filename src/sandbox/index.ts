@@ -211,7 +211,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     oidc: {
       issuer: issuerUrl(world),
       mintIdToken: (claims: IdTokenClaims = {}) =>
-        mintIdToken({ iss: issuerUrl(world), email: fixtures!.customerId ? world.store.customers.get(seeded.customerId)?.email : undefined, ...claims }, {
+        mintIdToken({ iss: issuerUrl(world), email: world.store.customers.get(seeded.customerId)?.email, ...claims }, {
           key: world.oidcKey,
           kid: world.oidcKid,
           now: clock.now(),

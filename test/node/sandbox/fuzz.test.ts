@@ -79,23 +79,26 @@ describe('fuzz', () => {
     );
     const headers = fc.record(
       {
-        auth: fc.constantFrom('basic', 'impersonation', 'none', 'agent', 'garbage', 'bearer-garbage'),
+        auth: fc.oneof({ arbitrary: fc.constant('route'), weight: 4 }, { arbitrary: fc.constantFrom('basic', 'impersonation', 'none', 'agent', 'garbage', 'bearer-garbage'), weight: 1 }),
         signature: fc.option(stampLike, { nil: undefined }),
         requestId: fc.option(fc.oneof(fc.constant(`Request:${z}`), fc.string({ maxLength: 60 }).map(printable)), { nil: undefined }),
         contentType: fc.option(fc.constantFrom('application/json', 'text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', ''), { nil: undefined }),
       },
       { requiredKeys: ['auth'] },
     );
-    const method = fc.oneof(fc.constantFrom('GET', 'POST', 'PATCH', 'DELETE', 'PUT', 'OPTIONS'), fc.constant('ROUTE'));
+    // Mostly the route's own method and caller, so requests reach the handlers.
+    const method = fc.oneof({ arbitrary: fc.constant('ROUTE'), weight: 4 }, { arbitrary: fc.constantFrom('GET', 'POST', 'PATCH', 'DELETE', 'PUT', 'OPTIONS'), weight: 1 });
 
     let count = 0;
+    const statuses = new Map<number, number>();
     const started = Date.now();
     await fc.assert(
       fc.asyncProperty(path, method, body, headers, async (p, m, b, h) => {
         count++;
         const actualMethod = m === 'ROUTE' ? p.route.method : m;
         const hdr: Record<string, string> = {};
-        const auth = h.auth === 'basic' || h.auth === 'impersonation' ? api.authHeader(h.auth) : h.auth === 'agent' ? `Bearer ${fx.agentToken}` : h.auth === 'garbage' ? 'Basic Zm9v' : h.auth === 'bearer-garbage' ? 'Bearer x' : undefined;
+        const who = h.auth === 'route' ? (p.route.auth === 'agent' ? 'agent' : p.route.auth === 'none' ? 'none' : 'basic') : h.auth;
+        const auth = who === 'basic' || who === 'impersonation' ? api.authHeader(who) : who === 'agent' ? `Bearer ${fx.agentToken}` : who === 'garbage' ? 'Basic Zm9v' : who === 'bearer-garbage' ? 'Bearer x' : undefined;
         if (auth) hdr.authorization = auth;
         if (h.signature !== undefined) hdr['Service-Wallet-Signature'] = h.signature;
         if (h.requestId !== undefined) hdr['Request-Id'] = h.requestId;
@@ -104,6 +107,7 @@ describe('fuzz', () => {
         const sendBody = actualMethod === 'GET' || actualMethod === 'HEAD' ? undefined : b;
         const res = await fetch(url, { method: actualMethod, headers: hdr, body: sendBody, redirect: 'manual' });
         const text = await res.text();
+        statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
         assert.ok(res.status < 500, `${actualMethod} ${p.path} -> ${res.status} ${text.slice(0, 300)}`);
         if ((res.headers.get('content-type') ?? '').includes('application/json') && res.status >= 400) {
           const e = JSON.parse(text);
@@ -116,6 +120,11 @@ describe('fuzz', () => {
     );
     const ms = Date.now() - started;
     assert.equal(count, RUNS);
+    // The requests reached the handlers, not only the auth and routing layers.
+    const reached = [...statuses].filter(([st]) => st !== 401 && st !== 404 && st !== 405).reduce((n, [, c]) => n + c, 0);
+    assert.ok(reached >= RUNS / 5, `at least a fifth got past auth and routing: ${JSON.stringify([...statuses])}`);
+    assert.ok([...statuses.keys()].some((st) => st >= 200 && st < 300), 'some succeeded');
+    assert.ok((statuses.get(400) ?? 0) > 0, 'some were refused as invalid input');
     assert.equal(internalErrors, 0, 'no internal error was logged');
     assert.ok(ms < 30_000, `bounded in time (${ms} ms)`);
     // Still serving, and still right.
