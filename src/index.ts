@@ -1,0 +1,24 @@
+/**
+ * The browser entry (`wallet-elements`): importing it defines every element of the library and
+ * re-exports the public core API, the page-wide configuration and the string/locale functions.
+ *
+ *   <wallet-login>, <passkey-register>, <wallet-credentials>   log in, add passkeys, manage logins
+ *   <card-reveal>, <delegated-keys>, <agent-actions>          card details, delegated keys, agent actions
+ *
+ * Each element also has its own entry (`src/elements/<tag>/index.ts`) for pages that want one
+ * element only. Safe to import on a server: defining elements touches no DOM, storage or network
+ * (the Lit build for Node provides the registry), and every event class falls back cleanly.
+ * Deliberately not here: the proxy and the sandbox (Node only, entries `./proxy` and `./sandbox`).
+ */
+export * from './elements/wallet-login/index.ts';
+export * from './elements/passkey-register/index.ts';
+export * from './elements/wallet-credentials/index.ts';
+export * from './elements/card-reveal/index.ts';
+export * from './elements/delegated-keys/index.ts';
+export * from './elements/agent-actions/index.ts';
+
+export { configureWallet, walletConfig, walletFor, clientFor, type WalletConfig, type Environment } from './elements/shared/config.ts';
+export { setStrings, setLocale, type Strings } from './elements/shared/i18n.ts';
+export type { ErrorDetail } from './elements/shared/events.ts';
+
+export * from './core/index.ts';
