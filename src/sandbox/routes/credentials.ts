@@ -131,17 +131,20 @@ export function registerCredentialRoutes(router: Router, world: World): void {
     return createTargetBundle(key.publicKey, world.signer);
   }
 
-  /** The OTP verification token (a JWT signed by the sandbox signer) that the client key stamps. */
+  /**
+   * The OTP verification token that the client key stamps: an ES256 JWT signed by the sandbox
+   * signer with the claims of the service's enclave tokens (`id`, `verification_type`, `contact`,
+   * `organization_id`, `public_key`, and `exp` as a millisecond-epoch string, not NumericDate).
+   */
   async function verificationToken(cred: CredentialRecord, publicKey: string): Promise<string> {
-    const iat = Math.floor(now() / 1000);
     return signJwt(
       {
         id: randomUUID(),
         verification_type: cred.method.type === 'EMAIL_OTP' ? 'OTP_TYPE_EMAIL' : 'OTP_TYPE_SMS',
         contact: cred.method.nickname,
+        organization_id: cred.method.accountId,
         public_key: publicKey,
-        iat,
-        exp: iat + Math.ceil(world.options.signedRetryWindowMs / 1000),
+        exp: String(now() + world.options.signedRetryWindowMs),
       },
       world.signer,
     );
