@@ -29,6 +29,10 @@ export interface CredentialsView {
 
 export type Operation =
   | { op: 'add'; type: 'SMS_OTP' | 'OAUTH' }
+  /** api.md step (4): activate an added OTP credential through its own verify flow: send a code ... */
+  | { op: 'send-code'; id: string }
+  /** ... and verify it (a session of the new credential). */
+  | { op: 'verify-code'; id: string }
   | { op: 'revoke-credential'; id: string }
   | { op: 'revoke-session'; id: string }
   | { op: 'update-email' };
@@ -36,6 +40,8 @@ export type Operation =
 /** What the last operation achieved, announced politely in the live region. */
 export type Notice =
   | { kind: 'added'; type: CredentialType }
+  | { kind: 'code-sent' }
+  | { kind: 'activated'; type: CredentialType }
   | { kind: 'credential-revoked' }
   | { kind: 'session-revoked'; own: boolean }
   | { kind: 'email-updated' };
@@ -44,7 +50,16 @@ export type CredentialsState =
   | { kind: 'loading' }
   | { kind: 'load-failed'; failure: Failure }
   /** No account-id yet, or no session on this device: the lists need nothing signed, the changes do. */
-  | { kind: 'ready'; view: CredentialsView; confirming?: Operation; running?: Operation; failure?: Failure; notice?: Notice };
+  | {
+      kind: 'ready';
+      view: CredentialsView;
+      confirming?: Operation;
+      running?: Operation;
+      failure?: Failure;
+      notice?: Notice;
+      /** An added OTP credential whose activation code is awaited. */
+      codeFor?: string;
+    };
 
 export type CredentialsEvent =
   | { type: 'LOAD' }
@@ -54,7 +69,8 @@ export type CredentialsEvent =
   | { type: 'REQUEST'; operation: Operation }
   | { type: 'CONFIRM' }
   | { type: 'CANCEL' }
-  | { type: 'SUCCEEDED'; view: CredentialsView; notice: Notice }
+  /** `codeFor`: the operation sent an activation code for that credential; the code form opens. */
+  | { type: 'SUCCEEDED'; view: CredentialsView; notice: Notice; codeFor?: string }
   | { type: 'FAILED'; failure: Failure };
 
 /** Why a credential cannot be removed right now; the screen says it next to the button. */
@@ -98,6 +114,10 @@ export function allowed(state: CredentialsState, operation: Operation): boolean 
       return view.current !== null && view.sessions.some((s) => s.id === operation.id);
     case 'update-email':
       return true;
+    case 'send-code':
+      return view.credentials.some((c) => c.id === operation.id && (c.type === 'SMS_OTP' || c.type === 'EMAIL_OTP'));
+    case 'verify-code':
+      return state.codeFor === operation.id;
   }
 }
 
@@ -119,10 +139,13 @@ export function transition(state: CredentialsState, event: CredentialsEvent): Cr
         case 'LOADED':
           // A reload (another tab logged in, say) keeps a running operation's place.
           return { ...state, view: event.view };
-        case 'REQUEST':
+        case 'REQUEST': {
           if (!allowed(state, event.operation)) return state;
+          // A code being awaited stays open while it is verified (and after a wrong code).
+          const keep = event.operation.op === 'verify-code' && state.codeFor ? { codeFor: state.codeFor } : {};
           if (needsConfirmation(event.operation)) return { kind: 'ready', view: state.view, confirming: event.operation };
-          return { kind: 'ready', view: state.view, running: event.operation };
+          return { kind: 'ready', view: state.view, running: event.operation, ...keep };
+        }
         case 'CONFIRM':
           if (!state.confirming) return state;
           return { kind: 'ready', view: state.view, running: state.confirming };
@@ -130,9 +153,9 @@ export function transition(state: CredentialsState, event: CredentialsEvent): Cr
           return { kind: 'ready', view: state.view };
         case 'SUCCEEDED':
           if (!state.running) return state;
-          return { kind: 'ready', view: event.view, notice: event.notice };
+          return { kind: 'ready', view: event.view, notice: event.notice, ...(event.codeFor ? { codeFor: event.codeFor } : {}) };
         case 'FAILED':
-          return { kind: 'ready', view: state.view, failure: event.failure };
+          return { kind: 'ready', view: state.view, failure: event.failure, ...(state.codeFor ? { codeFor: state.codeFor } : {}) };
         default:
           return state;
       }

@@ -74,3 +74,20 @@ test('sessions: revocable only with a session on this device; loading failures a
   assert.equal(allowed({ kind: 'ready', view: { ...view, current } }, { op: 'revoke-session', id: 'Session:other' }), false);
   assert.deepEqual(transition(initialState(), { type: 'LOAD_FAILED', failure: { code: 'network' } }), { kind: 'load-failed', failure: { code: 'network' } });
 });
+
+test('an added SMS credential is activated through its own verify flow: code sent, code verified', () => {
+  const view: CredentialsView = { credentials: [email, sms], sessions: [session], current };
+  let s: CredentialsState = { kind: 'ready', view, running: { op: 'send-code', id: sms.id } };
+  s = transition(s, { type: 'SUCCEEDED', view, notice: { kind: 'code-sent' }, codeFor: sms.id });
+  assert.deepEqual(s, { kind: 'ready', view, notice: { kind: 'code-sent' }, codeFor: sms.id });
+  assert.equal(allowed(s, { op: 'verify-code', id: email.id }), false);
+  s = transition(s, { type: 'REQUEST', operation: { op: 'verify-code', id: sms.id } });
+  assert.deepEqual(s, { kind: 'ready', view, running: { op: 'verify-code', id: sms.id }, codeFor: sms.id });
+  // A wrong code keeps the form open with the failure.
+  const wrong = transition(s, { type: 'FAILED', failure: { code: 'wrong_code', status: 401 } });
+  assert.deepEqual(wrong, { kind: 'ready', view, failure: { code: 'wrong_code', status: 401 }, codeFor: sms.id });
+  const done = transition(s, { type: 'SUCCEEDED', view, notice: { kind: 'activated', type: 'SMS_OTP' } });
+  assert.deepEqual(done, { kind: 'ready', view, notice: { kind: 'activated', type: 'SMS_OTP' } });
+  // Cancel closes the form.
+  assert.deepEqual(transition(wrong, { type: 'CANCEL' }), { kind: 'ready', view });
+});

@@ -1,0 +1,8 @@
+/**
+ * Entry of <wallet-credentials>: importing this module defines the element and registers its strings.
+ * Safe to import on a server: nothing here touches the DOM, storage or the network at import.
+ */
+export * from './wallet-credentials.ts';
+export * from './wallet-credentials.events.ts';
+export { revokeBlock, canAdd, type RevokeBlock, type CredentialsView } from './wallet-credentials.machine.ts';
+export { walletCredentialsStrings } from './wallet-credentials.strings.ts';

@@ -1,0 +1,53 @@
+/**
+ * The events of `<wallet-credentials>` (STYLE.md 7: composed, past tense, typed, no secrets):
+ * ids and credential types only.
+ */
+import type { CredentialType } from '../../core/types.ts';
+import { WalletEvent, type ErrorDetail } from '../shared/events.ts';
+
+export interface CredentialChangeDetail {
+  accountId: string;
+  /** `AuthMethod:<uuid>` */
+  credentialId: string;
+  type: CredentialType;
+}
+
+export interface SessionRevokedDetail {
+  accountId: string;
+  sessionId: string;
+  /** True when it was this device's session (a logout). */
+  current: boolean;
+}
+
+export class CredentialAddedEvent extends WalletEvent<CredentialChangeDetail> {
+  constructor(detail: CredentialChangeDetail) {
+    super('credential-added', detail);
+  }
+}
+
+export class CredentialRevokedEvent extends WalletEvent<CredentialChangeDetail> {
+  constructor(detail: CredentialChangeDetail) {
+    super('credential-revoked', detail);
+  }
+}
+
+export class SessionRevokedEvent extends WalletEvent<SessionRevokedDetail> {
+  constructor(detail: SessionRevokedDetail) {
+    super('session-revoked', detail);
+  }
+}
+
+export class WalletCredentialsErrorEvent extends WalletEvent<ErrorDetail> {
+  constructor(detail: ErrorDetail) {
+    super('wallet-credentials-error', detail);
+  }
+}
+
+declare global {
+  interface GlobalEventHandlersEventMap {
+    'credential-added': CredentialAddedEvent;
+    'credential-revoked': CredentialRevokedEvent;
+    'session-revoked': SessionRevokedEvent;
+    'wallet-credentials-error': WalletCredentialsErrorEvent;
+  }
+}

@@ -1,0 +1,91 @@
+/**
+ * The calls `<wallet-credentials>` makes, through core (client.ts for lists and signed calls,
+ * session.ts for the stamper and the activation login). Each returns what the machine needs.
+ *
+ * api.md "Adding a credential when another exists" (signed retry, then activation through the
+ * credential's own verify flow), "Revoking a credential" (stamped by a session of a different
+ * credential), reference.md "Sessions" (any active session may revoke one, its own included).
+ */
+import { WalletError } from '../../core/errors.ts';
+import type { WalletClient } from '../../core/client.ts';
+import type { OtpLogin, Wallet } from '../../core/session.ts';
+import type { AuthMethod } from '../../core/types.ts';
+import { bytesToHex, randomBytes } from '../../core/encoding.ts';
+import { classifyError, type Failure, type FailureContext } from '../shared/failures.ts';
+import type { CredentialsView, CurrentSession } from './wallet-credentials.machine.ts';
+
+export interface Services {
+  accountId: string;
+  customerId: string;
+  client: WalletClient;
+  wallet: Wallet;
+  signal: AbortSignal;
+}
+
+export async function loadView(s: Services): Promise<CredentialsView> {
+  const [credentials, sessions, current] = await Promise.all([
+    s.client.listCredentials(s.accountId, { signal: s.signal }),
+    s.client.listSessions(s.accountId, { signal: s.signal }),
+    currentSession(s),
+  ]);
+  // Only a session the service still lists counts as this device's.
+  const live = current && sessions.some((x) => x.id === current.sessionId) ? current : null;
+  return { credentials, sessions, current: live };
+}
+
+async function currentSession(s: Services): Promise<CurrentSession | null> {
+  try {
+    const stored = await s.wallet.current(s.accountId);
+    return stored ? { sessionId: stored.sessionId, credentialId: stored.credentialId, credentialType: stored.credentialType } : null;
+  } catch (e) {
+    if (e instanceof WalletError && e.code === 'key_missing') return null;
+    throw e;
+  }
+}
+
+/** POST /auth/credentials with the signed retry; OAUTH takes a fresh token from the page's provider. */
+export async function addCredential(s: Services, type: 'SMS_OTP' | 'OAUTH', provider: ((nonce: string) => Promise<string>) | undefined): Promise<AuthMethod> {
+  if (type === 'OAUTH') {
+    if (typeof provider !== 'function') throw new WalletError('invalid_argument', 'No oidcTokenProvider was given.');
+    // Registration binds no key, so the nonce only keeps the token single-purpose.
+    const oidcToken = await provider(bytesToHex(randomBytes(32)));
+    return s.wallet.addCredential({ type: 'OAUTH', accountId: s.accountId, oidcToken }, { signal: s.signal });
+  }
+  return s.wallet.addCredential({ type, accountId: s.accountId }, { signal: s.signal });
+}
+
+/** Activation, first half: a code is sent to the new credential. */
+export function sendActivationCode(s: Services, credentialId: string): Promise<OtpLogin> {
+  return s.wallet.startOtpLogin({ credentialId, signal: s.signal });
+}
+
+export async function revokeCredential(s: Services, credentialId: string): Promise<void> {
+  const stamper = await s.wallet.stamper(s.accountId);
+  await s.client.revokeCredential(credentialId, { stamper, signal: s.signal });
+}
+
+/** Ending this device's own session is a logout: revoked upstream and its key deleted. */
+export async function revokeSession(s: Services, sessionId: string, own: boolean): Promise<void> {
+  if (own) return s.wallet.logout(s.accountId, { signal: s.signal });
+  const stamper = await s.wallet.stamper(s.accountId);
+  await s.client.revokeSession(sessionId, { stamper, signal: s.signal });
+}
+
+export async function updateEmail(s: Services, email: string): Promise<void> {
+  let stamper;
+  try {
+    stamper = await s.wallet.stamper(s.accountId);
+  } catch {
+    // Without a session the first leg still succeeds when no OTP credential is tied to the email.
+  }
+  await s.client.updateCustomerEmail(s.customerId, email, { ...(stamper ? { stamper } : {}), signal: s.signal });
+}
+
+/** What a failure means for an operation (`add-oauth` for adding single sign-on): no session is "log in first", 400 on revoke is the last credential. */
+export function failureOf(e: unknown, op: string): Failure {
+  if (e instanceof WalletError && (e.code === 'session_expired' || e.code === 'key_missing')) return { code: 'login_required' };
+  if (op === 'add-oauth' && e instanceof WalletError && e.code === 'invalid_argument') return { code: 'oauth_unavailable' };
+  const context: FailureContext =
+    op === 'revoke-credential' ? { badRequest: 'last_credential' } : op === 'verify-code' ? { unauthorized: 'wrong_code' } : op === 'add-oauth' ? { unauthorized: 'oauth_rejected' } : {};
+  return classifyError(e, context);
+}

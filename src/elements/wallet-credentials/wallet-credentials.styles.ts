@@ -1,0 +1,84 @@
+/**
+ * Styles of `<wallet-credentials>` on top of the shared base; its custom properties are
+ * documented on the class. No inline style anywhere.
+ */
+import { css } from 'lit';
+
+export const walletCredentialsStyles = css`
+  :host {
+    max-inline-size: var(--wallet-credentials-max-width, 36rem);
+  }
+  [part='base'] {
+    padding: var(--wallet-credentials-padding, calc(var(--_space) * 1.5));
+    border-radius: var(--wallet-credentials-radius, var(--_radius));
+  }
+  h3 {
+    font-size: 1em;
+    margin: 0;
+  }
+  [part='credentials'],
+  [part='sessions'] {
+    list-style: none;
+    margin: 0;
+    padding: 0;
+    display: flex;
+    flex-direction: column;
+    gap: calc(var(--_space) * 0.5);
+  }
+  [part='credential'],
+  [part='session'] {
+    display: grid;
+    grid-template-columns: 1fr auto;
+    align-items: center;
+    gap: 0.25em calc(var(--_space) * 0.75);
+    padding-block: calc(var(--_space) * 0.66);
+    border-block-end: 1px solid var(--wallet-credentials-divider, var(--_border));
+  }
+  .name {
+    display: flex;
+    flex-direction: column;
+    min-inline-size: 0;
+  }
+  [part='credential-name'] {
+    color: var(--_muted);
+    overflow-wrap: anywhere;
+  }
+  [part='badge'] {
+    display: inline-block;
+    margin-inline-start: 0.5em;
+    padding-inline: 0.5em;
+    border-radius: 999px;
+    border: 1px solid var(--_accent);
+    color: var(--_accent);
+    font-size: 0.85em;
+    font-weight: 600;
+  }
+  [part='hint'] {
+    grid-column: 1 / -1;
+    color: var(--_muted);
+    font-size: 0.9em;
+  }
+  [part='confirm'] {
+    border: 2px solid var(--_danger);
+    border-radius: var(--_radius);
+    padding: var(--_space);
+  }
+  [part='error'] {
+    color: var(--_danger);
+    font-weight: 500;
+  }
+  [part='status'] {
+    color: var(--_muted);
+  }
+  [part='code-input'] {
+    direction: ltr;
+    letter-spacing: 0.3em;
+    font-variant-numeric: tabular-nums;
+    max-inline-size: 12em;
+  }
+  .field {
+    display: flex;
+    flex-direction: column;
+    gap: 0.35em;
+  }
+`;

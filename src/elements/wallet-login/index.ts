@@ -1,0 +1,8 @@
+/**
+ * Entry of <wallet-login>: importing this module defines the element and registers its strings.
+ * Safe to import on a server: nothing here touches the DOM, storage or the network at import.
+ */
+export * from './wallet-login.ts';
+export * from './wallet-login.events.ts';
+export { LOGIN_METHODS, parseMethods, type LoginMethod, type SessionInfo } from './wallet-login.machine.ts';
+export { walletLoginStrings } from './wallet-login.strings.ts';
