@@ -5,6 +5,10 @@
  */
 import { css } from 'lit';
 
+const darkPending = css`
+  --_pending: var(--agent-actions-pending-color, #f2b662);
+`;
+
 export const agentActionsStyles = css`
   :host {
     --_gap: var(--agent-actions-gap, var(--_space));
@@ -14,9 +18,12 @@ export const agentActionsStyles = css`
     --_rejected: var(--agent-actions-rejected-color, var(--_danger));
   }
   @media (prefers-color-scheme: dark) {
-    :host {
-      --_pending: var(--agent-actions-pending-color, #f2b662);
+    :host(:not([theme='light'])) {
+      ${darkPending}
     }
+  }
+  :host([theme='dark']) {
+    ${darkPending}
   }
   .base {
     display: grid;

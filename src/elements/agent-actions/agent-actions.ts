@@ -95,6 +95,9 @@ export class AgentActions extends LitElement {
   /** The proxy's base path for this element (overrides configureWallet's `apiBase`). */
   @property({ attribute: 'api-base' }) apiBase: string | undefined;
 
+  /** Light or dark regardless of the system setting (shared base styles). */
+  @property({ reflect: true }) theme: 'light' | 'dark' | undefined;
+
   @state() private view: AgentActionsState = initialState;
   @state() private pollTrouble = false;
   @state() private recentlyChanged: ReadonlySet<string> = new Set();
@@ -307,7 +310,7 @@ export class AgentActions extends LitElement {
     const t = this.i18n.t;
     const { status, filter } = this.view;
     return html`
-      <section part="base" class="base" aria-labelledby="title">
+      <section part="base" class="base panel" aria-labelledby="title">
         <div part="header" class="header">
           <h2 id="title">${t('agent-actions.title')}</h2>
           <label>

@@ -7,6 +7,10 @@
  */
 import { css } from 'lit';
 
+const darkCard = css`
+  --_card-bg: var(--card-reveal-card-background, linear-gradient(135deg, #1b2150 0%, #2c3aa6 60%, #4856c9 100%));
+`;
+
 export const cardRevealStyles = css`
   :host {
     --_card-bg: var(--card-reveal-card-background, linear-gradient(135deg, #27336f 0%, #3b4fd8 55%, #6f7ff0 100%));
@@ -18,9 +22,12 @@ export const cardRevealStyles = css`
     max-inline-size: var(--card-reveal-max-width, 380px);
   }
   @media (prefers-color-scheme: dark) {
-    :host {
-      --_card-bg: var(--card-reveal-card-background, linear-gradient(135deg, #1b2150 0%, #2c3aa6 60%, #4856c9 100%));
+    :host(:not([theme='light'])) {
+      ${darkCard}
     }
+  }
+  :host([theme='dark']) {
+    ${darkCard}
   }
   .base {
     display: grid;

@@ -104,6 +104,9 @@ export class CardReveal extends LitElement {
   /** The proxy's base path for this element (overrides configureWallet's `apiBase`). */
   @property({ attribute: 'api-base' }) apiBase: string | undefined;
 
+  /** Light or dark regardless of the system setting (shared base styles). */
+  @property({ reflect: true }) theme: 'light' | 'dark' | undefined;
+
   /** Hide after this many seconds even when the URL lives longer. */
   @property({ attribute: 'hide-after', type: Number }) hideAfter: number | undefined;
 
@@ -322,7 +325,7 @@ export class CardReveal extends LitElement {
     const t = this.i18n.t;
     const view = this.view;
     return html`
-      <section part="base" class="base" aria-label=${t('card-reveal.label')} aria-busy=${view.kind === 'loading' ? 'true' : 'false'}>
+      <section part="base" class="base panel" aria-label=${t('card-reveal.label')} aria-busy=${view.kind === 'loading' ? 'true' : 'false'}>
         <div part="card" class="card">
           <div part="face" class="face" aria-hidden="true">
             <slot name="face">

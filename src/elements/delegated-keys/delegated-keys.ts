@@ -89,6 +89,9 @@ export class DelegatedKeys extends LitElement {
   /** The proxy's base path for this element (overrides configureWallet's `apiBase`). */
   @property({ attribute: 'api-base' }) apiBase: string | undefined;
 
+  /** Light or dark regardless of the system setting (shared base styles). */
+  @property({ reflect: true }) theme: 'light' | 'dark' | undefined;
+
   @state() private view: DelegatedKeysState = initialState;
   @state() private form: KeyForm = emptyForm();
 
@@ -281,7 +284,7 @@ export class DelegatedKeys extends LitElement {
     const { list, mode } = this.view;
     const ready = Boolean(this.cardId && this.accountId);
     return html`
-      <section part="base" class="base" aria-labelledby="title">
+      <section part="base" class="base panel" aria-labelledby="title">
         <div part="header" class="header">
           <h2 id="title">${t('delegated-keys.title')}</h2>
           ${ready && mode.kind === 'browsing' && list.kind === 'ready'
