@@ -52,8 +52,9 @@ test('every exports target and its declarations exist after the build, and are i
   for (const { key, js, types } of targets) {
     assert.ok(existsSync(join(ROOT, js)), `${key}: ${js} was not built`);
     if (types) assert.ok(existsSync(join(ROOT, types)), `${key}: ${types} was not emitted`);
+    // npm always packs package.json; everything else must be listed in "files".
     assert.ok(
-      pkg.files.some((f) => js.replace(/^\.\//, '').startsWith(f.replace(/\/$/, ''))),
+      js === './package.json' || pkg.files.some((f) => js.replace(/^\.\//, '').startsWith(f.replace(/\/$/, ''))),
       `${key}: ${js} is not covered by "files"`,
     );
   }
