@@ -6,16 +6,7 @@
  *
  * Deliberately not here: persistence. Every start is a fresh world.
  */
-import type {
-  AgentAction,
-  AuthMethod,
-  AuthSession,
-  CredentialType,
-  Customer,
-  DelegatedKey,
-  InternalAccount,
-  SpendingLimit,
-} from '../core/types.ts';
+import type { AgentAction, AuthMethod, AuthSession, Customer, DelegatedKey, InternalAccount } from '../core/types.ts';
 import type { KeyPair } from '../core/p256.ts';
 
 /** Deterministic when seeded (mulberry32), so seeded data is reproducible; never used for secrets. */
@@ -140,8 +131,6 @@ export interface RevealAudit {
   at: string;
 }
 
-export interface SpendingLimitInput extends SpendingLimit {}
-
 export class Store {
   readonly customers = new Map<string, CustomerRecord>();
   readonly accounts = new Map<string, AccountRecord>();
@@ -179,5 +168,3 @@ export function publicSession(s: SessionRecord): AuthSession {
   const { encryptedSessionSigningKey: _omit, ...rest } = s.session;
   return rest;
 }
-
-export type { CredentialType };

@@ -83,8 +83,8 @@ export function registerControlRoutes(router: Router, world: World, fixtures: ()
   router.on('POST', '/sandbox/agents/:agentId/actions', (ctx) => {
     requireBasic(world, ctx);
     const agentId = requireId('Agent', ctx.params.agentId, 'agentId');
-    const f = new Fields(jsonObject(ctx, true));
     const body = jsonObject(ctx, true);
+    const f = new Fields(body);
     let type: AgentActionType = 'EXECUTE_QUOTE';
     if (body.type !== undefined) type = f.enumOf('type', AGENT_ACTION_TYPES) ?? type;
     f.check();
