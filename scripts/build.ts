@@ -90,12 +90,13 @@ async function buildBrowser(): Promise<Metafile | undefined> {
   })).metafile;
 }
 
-async function buildCdn(): Promise<Metafile | undefined> {
+/** The CDN bundle, `<outdir>/wallet-elements.js`: everything inlined, minified, production. */
+export async function buildCdn(outdir = join(DIST, 'cdn')): Promise<Metafile | undefined> {
   if (!existsSync(join(ROOT, 'src/index.ts'))) return undefined;
   return (await esbuild({
     ...common,
     entryPoints: { 'wallet-elements': join(ROOT, 'src/index.ts') },
-    outdir: join(DIST, 'cdn'),
+    outdir,
     platform: 'browser',
     minify: true,
     legalComments: 'eof',
