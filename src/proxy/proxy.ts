@@ -25,7 +25,8 @@
  *    them can be sent cross-origin without a CORS preflight (Fetch standard, "CORS-safelisted
  *    request-header"), which only `allowedOrigins` pass.
  *
- * Mounting: node:http `http.createServer(proxy)`; Express `app.use(proxy)` (paths outside
+ * Mounting: node:http `http.createServer(proxy)`; Express `app.use(proxy)` or `app.use('/api', proxy)`
+ * (the proxy reads `req.originalUrl`, so basePath is the whole browser path; paths outside
  * `basePath` call `next()`; mount it before any body parser, which would consume the bytes);
  * Fastify `fastify.addHook('onRequest', (rq, rp, done) => rq.url.startsWith('/api/') ?
  * (rp.hijack(), proxy(rq.raw, rp.raw)) : done())` (onRequest runs before Fastify reads the body).

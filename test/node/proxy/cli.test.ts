@@ -1,0 +1,100 @@
+/**
+ * The proxy CLI (`npm run proxy`, src/proxy/cli.ts) as a child process against the real sandbox:
+ * refuses to start without a binding or its credentials, prints `{"url": ...}` as its first stdout
+ * line, relays, logs one JSON line per request on stderr (no secret), and stops on SIGTERM.
+ */
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { once } from 'node:events';
+import { createInterface } from 'node:readline';
+import { after, before, describe, it } from 'node:test';
+import { startSandbox, type Sandbox } from '../../../src/sandbox/index.ts';
+
+function run(env: Record<string, string>): ChildProcessWithoutNullStreams {
+  const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(SERVICE_|PROXY_|PORT$|HOST$)/.test(k))) as Record<string, string>;
+  return spawn(process.execPath, ['--import', 'tsx', 'src/proxy/cli.ts'], { env: { ...clean, ...env }, cwd: new URL('../../../', import.meta.url).pathname });
+}
+
+async function exitOf(child: ChildProcessWithoutNullStreams): Promise<{ code: number | null; stderr: string; stdout: string }> {
+  let stderr = '';
+  let stdout = '';
+  child.stderr.on('data', (d) => (stderr += d));
+  child.stdout.on('data', (d) => (stdout += d));
+  const [code] = (await once(child, 'exit')) as [number | null];
+  return { code, stderr, stdout };
+}
+
+describe('proxy CLI', () => {
+  let sandbox: Sandbox;
+  let env: Record<string, string>;
+  before(async () => {
+    sandbox = await startSandbox();
+    const f = sandbox.fixtures;
+    env = {
+      SERVICE_BASE_URL: f.baseUrl,
+      SERVICE_TOKEN_ID: f.tokenId,
+      SERVICE_CLIENT_SECRET: f.clientSecret,
+      PORT: '0',
+      PROXY_DEMO_ACCOUNT: JSON.stringify({ customerId: f.customerId, accountId: f.accountId, cardId: f.cardId }),
+    };
+  });
+  after(async () => {
+    await sandbox.close();
+  });
+
+  it('refuses to start without a binding, with a clear message', async () => {
+    const { PROXY_DEMO_ACCOUNT: _, ...rest } = env;
+    const r = await exitOf(run(rest));
+    assert.equal(r.code, 1);
+    assert.match(r.stderr, /refusing to start without an account binding/);
+    assert.match(r.stderr, /PROXY_DEMO_ACCOUNT/);
+    assert.equal(r.stdout, '');
+    assert.ok(!r.stderr.includes(sandbox.fixtures.clientSecret));
+  });
+
+  it('refuses a malformed binding and missing credentials', async () => {
+    const bad = await exitOf(run({ ...env, PROXY_DEMO_ACCOUNT: '{"customerId":"x"' }));
+    assert.equal(bad.code, 1);
+    assert.match(bad.stderr, /PROXY_DEMO_ACCOUNT is not valid JSON/);
+    const wrong = await exitOf(run({ ...env, PROXY_DEMO_ACCOUNT: '{"customerId":"x","accountId":"y","cardId":"z"}' }));
+    assert.equal(wrong.code, 1);
+    assert.match(wrong.stderr, /demoAccount needs/);
+    const { SERVICE_CLIENT_SECRET: _, ...noSecret } = env;
+    const missing = await exitOf(run(noSecret));
+    assert.equal(missing.code, 1);
+    assert.match(missing.stderr, /SERVICE_CLIENT_SECRET is not set/);
+  });
+
+  it('prints its URL first, relays, logs JSON lines without secrets, and stops on SIGTERM', async () => {
+    const child = run({ ...env, PROXY_ALLOWED_ORIGINS: 'https://shop.example' });
+    const lines = createInterface({ input: child.stdout });
+    const [first] = (await once(lines, 'line')) as [string];
+    const { url } = JSON.parse(first) as { url: string };
+    assert.match(url, /^http:\/\/127\.0\.0\.1:\d+\/api$/);
+    let stderr = '';
+    child.stderr.on('data', (d) => (stderr += d));
+
+    const reveal = await fetch(`${url}/cards/${sandbox.fixtures.cardId}/reveal`, { method: 'POST', headers: { 'x-requested-with': 'test', origin: 'https://shop.example' } });
+    assert.equal(reveal.status, 200);
+    assert.equal(reveal.headers.get('access-control-allow-origin'), 'https://shop.example');
+    const { panEmbedUrl } = (await reveal.json()) as { panEmbedUrl: string };
+    const list = await fetch(`${url}/auth/credentials?accountId=${sandbox.fixtures.accountId}`);
+    assert.equal(list.status, 200);
+    const refused = await fetch(`${url}/cards/${sandbox.fixtures.cardId}/reveal`, { method: 'POST', headers: { 'x-requested-with': 'test', origin: 'https://evil.example' } });
+    assert.equal(refused.status, 403);
+
+    child.kill('SIGTERM');
+    const [code] = (await once(child, 'exit')) as [number | null];
+    assert.equal(code, 0);
+    const logLines = stderr.trim().split('\n').map((l) => JSON.parse(l) as { route: string; status: number });
+    assert.deepEqual(
+      logLines.map((l) => [l.route, l.status]),
+      [
+        ['revealCard', 200],
+        ['listCredentials', 200],
+        ['revealCard', 403],
+      ],
+    );
+    for (const s of [sandbox.fixtures.clientSecret, panEmbedUrl, sandbox.fixtures.accountId]) assert.ok(!stderr.includes(s));
+  });
+});
