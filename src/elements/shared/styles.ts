@@ -84,6 +84,7 @@ export const baseStyles = css`
     font-weight: 600;
   }
   button.link {
+    align-self: flex-start;
     border-color: transparent;
     color: var(--_accent);
     text-decoration: underline;
@@ -145,6 +146,10 @@ export const baseStyles = css`
   }
   .muted {
     color: var(--_muted);
+  }
+  /* An empty live region stays in the accessibility tree but takes no room in a flex layout. */
+  .live:empty {
+    position: absolute;
   }
   .error {
     color: var(--_danger);

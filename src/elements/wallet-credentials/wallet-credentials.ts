@@ -46,6 +46,9 @@ import './wallet-credentials.strings.ts';
 
 type Ready = Extract<CredentialsState, { kind: 'ready' }>;
 
+/** Unicode isolates (FSI ... PDI) keep an email or a `+1...` phone whole inside right-to-left text. */
+const isolate = (s: string) => `\u2068${s}\u2069`;
+
 /**
  * Lists and manages a wallet's credentials and sessions.
  *
@@ -322,11 +325,11 @@ export class WalletCredentials extends LitElement {
       ${s.confirming ? this.confirmation(s, s.confirming) : nothing}
       ${s.codeFor ? this.codeForm(s) : nothing}
       <h3>${t('credentials.add.heading')}</h3>
-      <div class="row">
+      <div class="stack">
         ${(['SMS_OTP', 'OAUTH'] as const).map((type) => {
           const possible = canAdd(view, type) && (type !== 'OAUTH' || !!this.oidcTokenProvider);
           const hint = !canAdd(view, type) ? t(`credentials.add.${type}.exists`) : type === 'OAUTH' && !this.oidcTokenProvider ? t('credentials.add.OAUTH.missing') : '';
-          return html`<button
+          return html`<div class="row"><button
               part="add-button"
               type="button"
               data-type=${type}
@@ -336,7 +339,7 @@ export class WalletCredentials extends LitElement {
             >
               ${t(`credentials.add.${type}`)}
             </button>
-            ${hint ? html`<span part="hint" id="add-hint-${type}">${hint}</span>` : nothing}`;
+            ${hint ? html`<span part="hint" id="add-hint-${type}">${hint}</span>` : nothing}</div>`;
         })}
       </div>
       ${view.current ? nothing : html`<p part="hint">${t('credentials.block.login')}</p>`}
@@ -353,13 +356,13 @@ export class WalletCredentials extends LitElement {
   private credentialRow(s: Ready, c: AuthMethod): TemplateResult {
     const t = this.i18n.t;
     const block = revokeBlock(s.view, c.id);
-    const name = `${t(`credential.${c.type}`)}${c.nickname ? ` (${c.nickname})` : ''}`;
+    const name = `${t(`credential.${c.type}`)}${c.nickname ? ` (${isolate(c.nickname)})` : ''}`;
     const hintId = `hint-${c.id.replace(/[^a-zA-Z0-9-]/g, '')}`;
     const current = s.view.current?.credentialId === c.id;
     return html`<li part="credential" data-id=${c.id} data-type=${c.type}>
       <span class="name">
         <span part="credential-type">${t(`credential.${c.type}`)}${current ? html`<span part="badge">${t('credentials.this-device')}</span>` : nothing}</span>
-        <span part="credential-name">${c.nickname}</span>
+        <span part="credential-name"><bdi>${c.nickname}</bdi></span>
       </span>
       <button
         part="revoke-button"
@@ -402,7 +405,7 @@ export class WalletCredentials extends LitElement {
     let question = '';
     if (op.op === 'revoke-credential') {
       const c = s.view.credentials.find((x) => x.id === op.id);
-      question = t('credentials.confirm.credential', { name: c ? `${t(`credential.${c.type}`)}${c.nickname ? ` (${c.nickname})` : ''}` : '' });
+      question = t('credentials.confirm.credential', { name: c ? `${t(`credential.${c.type}`)}${c.nickname ? ` (${isolate(c.nickname)})` : ''}` : '' });
     } else if (op.op === 'revoke-session') {
       question = t(isCurrentSession(s.view, op.id) ? 'credentials.confirm.own-session' : 'credentials.confirm.session');
     }
