@@ -10,6 +10,7 @@
  *   SERVICE_SIGNATURE_HEADER upstream name of the wallet-signature header (default Service-Wallet-Signature)
  *   PROXY_CHALLENGE_SECRET  HMAC key for WebAuthn challenges shared by several instances (default: from the secret)
  *   PROXY_RP_ID, PROXY_RP_NAME  WebAuthn relying party (default: the request's host name, "Wallet")
+ *   PROXY_RATE_LIMIT        `<max>/<seconds>` per client address (default 600/60), or `off`
  *   PORT (0 = a free port), HOST (default 127.0.0.1)
  *
  * Its first stdout line is `{"url": "http://HOST:PORT/api"}` so that a parent process can find it;
@@ -65,6 +66,14 @@ if (process.env.SERVICE_SIGNATURE_HEADER) options.signatureHeader = process.env.
 if (process.env.PROXY_CHALLENGE_SECRET) options.challengeSecret = process.env.PROXY_CHALLENGE_SECRET;
 if (process.env.PROXY_RP_NAME || process.env.PROXY_RP_ID) {
   options.rp = { name: process.env.PROXY_RP_NAME || 'Wallet', ...(process.env.PROXY_RP_ID ? { id: process.env.PROXY_RP_ID } : {}) };
+}
+
+const rateLimit = process.env.PROXY_RATE_LIMIT?.trim();
+if (rateLimit === 'off') options.rateLimit = false;
+else if (rateLimit) {
+  const m = /^(\d+)\/(\d+)$/.exec(rateLimit);
+  if (!m || Number(m[1]) < 1 || Number(m[2]) < 1) fatal('PROXY_RATE_LIMIT must be <max>/<seconds> (for example 600/60) or off.');
+  options.rateLimit = { max: Number(m[1]), windowMs: Number(m[2]) * 1000 };
 }
 
 let proxy: ReturnType<typeof createProxy>;

@@ -40,7 +40,7 @@ import { demoAccountAuthorize, type AuthorizeDecision, type AuthorizeHook, type 
 import { checkChallenge, deriveChallengeKey, mintChallenge, registrationOptions, userHandle } from './challenge.ts';
 import { BodyParseError, parseStrictJson } from './json.ts';
 import { RateLimiter, type RateLimitOptions } from './rate-limit.ts';
-import { isId, matchRoute, type RouteName } from './routes.ts';
+import { isId, matchRoute, type RouteMatch, type RouteName } from './routes.ts';
 import { createUpstream, UpstreamError, type UpstreamResponse, type UpstreamTransport } from './upstream.ts';
 import { createStepUp, type StepUpOptions } from './step-up.ts';
 
@@ -143,7 +143,12 @@ export function createProxy(options: ProxyOptions): ProxyHandler {
   async function listUpstream(path: string): Promise<Array<Record<string, unknown>>> {
     const r = await upstream.send({ method: 'GET', path, headers: { authorization: basic, accept: 'application/json' } });
     if (r.status !== 200) throw new Refusal(502, 'BAD_GATEWAY', `The service refused a list the proxy needed (status ${r.status}).`);
-    const data = (JSON.parse(r.body.toString('utf8')) as { data?: unknown }).data;
+    let data: unknown;
+    try {
+      data = (JSON.parse(r.body.toString('utf8')) as { data?: unknown } | null)?.data;
+    } catch {
+      data = undefined;
+    }
     if (!Array.isArray(data)) throw new Refusal(502, 'BAD_GATEWAY', 'The service answered a list in an unexpected shape.');
     return data as Array<Record<string, unknown>>;
   }
@@ -184,6 +189,13 @@ export function createProxy(options: ProxyOptions): ProxyHandler {
     const { req } = x;
     const method = req.method ?? 'GET';
     singleHeader(req, 'request-id');
+    // First, so that a listed origin can read every answer, refusals included.
+    const origin = singleHeader(req, 'origin');
+    if (origin !== undefined && allowedOrigins.has(origin)) x.corsOrigin = origin;
+
+    // Matching is cheap and names the route in the log line even when the request is refused.
+    const match = matchRoute(method, path, rawQuery);
+    if (match.kind === 'route') x.route = match.route.name;
 
     if (limiter) {
       const verdict = limiter.hit(options.clientIp?.(req) ?? req.socket.remoteAddress ?? 'unknown');
@@ -192,19 +204,14 @@ export function createProxy(options: ProxyOptions): ProxyHandler {
       }
     }
 
-    const origin = singleHeader(req, 'origin');
-    if (origin !== undefined && allowedOrigins.has(origin)) x.corsOrigin = origin;
+    if (method === 'OPTIONS') return preflight(x, match);
 
-    if (method === 'OPTIONS') return preflight(x, path, rawQuery);
-
-    const match = matchRoute(method, path, rawQuery);
     if (match.kind === 'not-found') throw new Refusal(404, 'NOT_FOUND', 'No such route.');
     if (match.kind === 'method-not-allowed') {
       throw new Refusal(405, 'METHOD_NOT_ALLOWED', 'This route does not accept that method.', { allow: match.allow.join(', ') });
     }
     if (match.kind === 'invalid') throw invalidInput(match.message, match.field);
     const { route } = match;
-    x.route = route.name;
 
     checkOrigin(x, method);
     const bearer = route.auth === 'agent-bearer' ? agentBearer(req) : undefined;
@@ -237,8 +244,7 @@ export function createProxy(options: ProxyOptions): ProxyHandler {
     relay(x, answer);
   }
 
-  function preflight(x: Exchange, path: string, rawQuery: string | undefined): void {
-    const match = matchRoute('OPTIONS', path, rawQuery);
+  function preflight(x: Exchange, match: RouteMatch): void {
     if (match.kind === 'not-found') throw new Refusal(404, 'NOT_FOUND', 'No such route.');
     if (match.kind === 'invalid') throw invalidInput(match.message, match.field);
     if (!x.corsOrigin) throw new Refusal(403, 'FORBIDDEN', 'Cross-origin requests from this origin are not allowed.');

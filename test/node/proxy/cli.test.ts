@@ -59,6 +59,9 @@ describe('proxy CLI', () => {
     const wrong = await exitOf(run({ ...env, PROXY_DEMO_ACCOUNT: '{"customerId":"x","accountId":"y","cardId":"z"}' }));
     assert.equal(wrong.code, 1);
     assert.match(wrong.stderr, /demoAccount needs/);
+    const limit = await exitOf(run({ ...env, PROXY_RATE_LIMIT: 'lots' }));
+    assert.equal(limit.code, 1);
+    assert.match(limit.stderr, /PROXY_RATE_LIMIT/);
     const { SERVICE_CLIENT_SECRET: _, ...noSecret } = env;
     const missing = await exitOf(run(noSecret));
     assert.equal(missing.code, 1);
@@ -66,7 +69,7 @@ describe('proxy CLI', () => {
   });
 
   it('prints its URL first, relays, logs JSON lines without secrets, and stops on SIGTERM', async () => {
-    const child = run({ ...env, PROXY_ALLOWED_ORIGINS: 'https://shop.example' });
+    const child = run({ ...env, PROXY_ALLOWED_ORIGINS: 'https://shop.example', PROXY_RATE_LIMIT: '3/60' });
     const lines = createInterface({ input: child.stdout });
     const [first] = (await once(lines, 'line')) as [string];
     const { url } = JSON.parse(first) as { url: string };
@@ -82,6 +85,9 @@ describe('proxy CLI', () => {
     assert.equal(list.status, 200);
     const refused = await fetch(`${url}/cards/${sandbox.fixtures.cardId}/reveal`, { method: 'POST', headers: { 'x-requested-with': 'test', origin: 'https://evil.example' } });
     assert.equal(refused.status, 403);
+    const limited = await fetch(`${url}/auth/credentials?accountId=${sandbox.fixtures.accountId}`);
+    assert.equal(limited.status, 429);
+    assert.ok(Number(limited.headers.get('retry-after')) >= 1);
 
     child.kill('SIGTERM');
     const [code] = (await once(child, 'exit')) as [number | null];
@@ -93,6 +99,7 @@ describe('proxy CLI', () => {
         ['revealCard', 200],
         ['listCredentials', 200],
         ['revealCard', 403],
+        ['listCredentials', 429],
       ],
     );
     for (const s of [sandbox.fixtures.clientSecret, panEmbedUrl, sandbox.fixtures.accountId]) assert.ok(!stderr.includes(s));
