@@ -15,6 +15,8 @@ export interface StampResult {
   opsPerSecond: Record<string, number>;
   /** Median over rounds of (contender / floor) measured in the same round. */
   ratioToFloor: Record<string, number>;
+  /** Median over rounds of (ours / turnkey) measured in the same round. */
+  oursToTurnkey: number;
 }
 
 interface BenchGlobal {
@@ -47,6 +49,7 @@ export async function runStampBench(browser: Browser, server: StaticServer, opts
 
     const samples: Record<string, number[]> = Object.fromEntries(STAMP_CONTENDERS.map((n) => [n, []]));
     const ratios: Record<string, number[]> = Object.fromEntries(STAMP_CONTENDERS.map((n) => [n, []]));
+    const oursToTurnkey: number[] = [];
     for (let r = 0; r < rounds; r++) {
       const order = STAMP_CONTENDERS.map((_, i) => STAMP_CONTENDERS[(i + r) % STAMP_CONTENDERS.length]!);
       const round: Record<string, number> = {};
@@ -57,6 +60,7 @@ export async function runStampBench(browser: Browser, server: StaticServer, opts
         samples[name]!.push(round[name]!);
         ratios[name]!.push(round[name]! / round.floor!);
       }
+      oursToTurnkey.push(round.ours! / round.turnkey!);
     }
     return {
       payloadBytes,
@@ -65,6 +69,7 @@ export async function runStampBench(browser: Browser, server: StaticServer, opts
       checks,
       opsPerSecond: Object.fromEntries(STAMP_CONTENDERS.map((n) => [n, Math.round(median(samples[n]!))])),
       ratioToFloor: Object.fromEntries(STAMP_CONTENDERS.map((n) => [n, median(ratios[n]!)])),
+      oursToTurnkey: median(oursToTurnkey),
     };
   } finally {
     await page.close();
