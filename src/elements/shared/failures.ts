@@ -68,12 +68,16 @@ export interface FailureContext {
   badRequest?: FailureCode;
 }
 
-/** The DOMException names of a WebAuthn ceremony, looked for along the `cause` chain. */
+/** The DOMException names a WebAuthn ceremony rejects with (WebAuthn L3 §5.1.3, §5.1.4). */
+const WEBAUTHN_NAMES = new Set(['AbortError', 'NotAllowedError', 'InvalidStateError', 'NotSupportedError', 'SecurityError', 'ConstraintError', 'UnknownError']);
+
+/** The WebAuthn DOMException name, looked for along the `cause` chain. */
 function domName(e: unknown): string | undefined {
   for (let cur = e, depth = 0; cur && depth < 5; depth++) {
-    if (typeof cur === 'object' && 'name' in cur) {
-      const name = String((cur as { name: unknown }).name);
-      if (name.endsWith('Error') && name !== 'Error' && name !== 'WalletError' && name !== 'ServiceError' && name !== 'WebAuthnError') return name;
+    if (typeof cur === 'object') {
+      const name = 'name' in cur ? String((cur as { name: unknown }).name) : '';
+      if (WEBAUTHN_NAMES.has(name)) return name;
+      // @simplewebauthn/browser's WebAuthnError codes.
       const code = (cur as { code?: unknown }).code;
       if (code === 'ERROR_CEREMONY_ABORTED') return 'AbortError';
       if (code === 'ERROR_AUTHENTICATOR_PREVIOUSLY_REGISTERED') return 'InvalidStateError';
@@ -139,9 +143,11 @@ function webauthnFailure(e: unknown): Failure {
       return { code: 'passkey_exists' };
     case 'NotSupportedError':
     case 'SecurityError':
+    case 'ConstraintError':
       return { code: 'passkey_unsupported' };
     default:
-      return { code: 'cancelled' };
+      // No browser reason (e.g. the user picked a passkey of another wallet): refused, try again.
+      return { code: 'passkey_rejected' };
   }
 }
 

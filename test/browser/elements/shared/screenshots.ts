@@ -16,7 +16,12 @@ import { build } from 'esbuild';
 import { chromium, type Page } from 'playwright';
 import { startSandbox } from '../../../../src/sandbox/index.ts';
 import { createProxy } from '../../../../src/proxy/index.ts';
-import { findChromium, chromiumArgs } from '../../../../scripts/chromium.mjs';
+
+// The project's Chromium finder (plain JS, shared with the test runner's config).
+const { findChromium, chromiumArgs } = (await import('../../../../scripts/chromium.mjs' as string)) as {
+  findChromium(): string;
+  chromiumArgs: string[];
+};
 
 const root = fileURLToPath(new URL('../../../../', import.meta.url));
 const out = (tag: string) => `${root}docs/screenshots/${tag}`;

@@ -1,0 +1,74 @@
+// The mapping from what core throws to the closed list of failure codes the elements show
+// (STYLE.md 6): service errors by status and code (api.md "Errors", reference.md "Shared shapes"),
+// client errors by WalletError code, WebAuthn DOMException names (WebAuthn L3 §5.1.3/5.1.4) along
+// the `cause` chain.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { ServiceError, WalletError } from '../../../src/core/errors.ts';
+import { classifyError, failureKey, isCancellation } from '../../../src/elements/shared/failures.ts';
+
+const service = (status: number, code: string, retryAfter?: number) =>
+  new ServiceError({ status, code, message: 'm' }, retryAfter === undefined ? {} : { retryAfter });
+
+test('429 keeps Retry-After', () => {
+  assert.deepEqual(classifyError(service(429, 'RATE_LIMITED', 17)), { code: 'rate_limited', status: 429, retryAfter: 17 });
+  assert.deepEqual(classifyError(service(429, 'RATE_LIMITED')), { code: 'rate_limited', status: 429 });
+});
+
+test('401: wallet-signature codes are signature failures; a plain 401 means what the step says', () => {
+  for (const code of ['WALLET_SIGNATURE_INVALID', 'WALLET_SIGNATURE_MISSING', 'INVALID_SIGNATURE', 'REQUEST_ID_MISSING']) {
+    assert.equal(classifyError(service(401, code), { unauthorized: 'wrong_code' }).code, 'signature_rejected', code);
+  }
+  assert.equal(classifyError(service(401, 'UNAUTHORIZED'), { unauthorized: 'wrong_code' }).code, 'wrong_code');
+  assert.equal(classifyError(service(401, 'UNAUTHORIZED')).code, 'signature_rejected');
+});
+
+test('400s: already-existing credentials by code, the last credential by context', () => {
+  assert.equal(classifyError(service(400, 'PASSKEY_CREDENTIAL_ALREADY_EXISTS')).code, 'passkey_exists');
+  assert.equal(classifyError(service(400, 'SMS_OTP_CREDENTIAL_ALREADY_EXISTS')).code, 'credential_exists');
+  assert.equal(classifyError(service(400, 'EMAIL_OTP_CREDENTIAL_ALREADY_EXISTS')).code, 'credential_exists');
+  assert.equal(classifyError(service(400, 'INVALID_INPUT')).code, 'invalid_input');
+  assert.equal(classifyError(service(400, 'BAD_REQUEST'), { badRequest: 'last_credential' }).code, 'last_credential');
+});
+
+test('other statuses', () => {
+  assert.equal(classifyError(service(403, 'FORBIDDEN')).code, 'forbidden');
+  assert.equal(classifyError(service(404, 'NOT_FOUND')).code, 'no_credential');
+  assert.equal(classifyError(service(502, 'BAD_GATEWAY')).code, 'network');
+  assert.equal(classifyError(service(500, 'INTERNAL_ERROR')).code, 'unexpected');
+});
+
+test('client errors by code', () => {
+  assert.equal(classifyError(new WalletError('key_missing', 'm')).code, 'key_missing');
+  assert.equal(classifyError(new WalletError('session_expired', 'm')).code, 'session_expired');
+  assert.equal(classifyError(new WalletError('network', 'm')).code, 'network');
+  assert.equal(classifyError(new WalletError('aborted', 'm')).code, 'cancelled');
+  assert.equal(classifyError(new WalletError('bundle_invalid', 'm')).code, 'unexpected');
+  assert.equal(classifyError(new TypeError('Failed to fetch')).code, 'network');
+});
+
+test('WebAuthn: the DOMException name along the cause chain decides', () => {
+  const dom = (name: string) => Object.assign(new Error('x'), { name });
+  const wrapped = (name: string) => new WalletError('webauthn', 'm', { cause: dom(name) });
+  assert.equal(classifyError(wrapped('NotAllowedError')).code, 'cancelled');
+  assert.equal(classifyError(wrapped('AbortError')).code, 'cancelled');
+  assert.equal(classifyError(wrapped('InvalidStateError')).code, 'passkey_exists');
+  assert.equal(classifyError(wrapped('NotSupportedError')).code, 'passkey_unsupported');
+  assert.equal(classifyError(wrapped('SecurityError')).code, 'passkey_unsupported');
+  assert.equal(isCancellation(wrapped('NotAllowedError')), true);
+  assert.equal(isCancellation(wrapped('InvalidStateError')), false);
+  assert.equal(isCancellation(new WalletError('aborted', 'm')), true);
+  // @simplewebauthn/browser's own codes count too.
+  assert.equal(classifyError(Object.assign(new Error('x'), { name: 'WebAuthnError', code: 'ERROR_AUTHENTICATOR_PREVIOUSLY_REGISTERED' })).code, 'passkey_exists');
+});
+
+test('nothing of the thrown error but status, code and Retry-After is kept', () => {
+  const f = classifyError(new ServiceError({ status: 401, code: 'UNAUTHORIZED', message: 'code 123456 wrong', details: { otp: '123456' } }), { unauthorized: 'wrong_code' });
+  assert.deepEqual(f, { code: 'wrong_code', status: 401 });
+  assert.equal(failureKey(f), 'error.wrong_code');
+});
+
+test('a WebAuthn failure without a browser reason is a refused passkey, not a cancellation', () => {
+  assert.equal(classifyError(new WalletError('webauthn', 'That passkey belongs to another login.')).code, 'passkey_rejected');
+  assert.equal(isCancellation(new WalletError('webauthn', 'm')), false);
+});
