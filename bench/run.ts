@@ -228,7 +228,20 @@ writeFileSync(join(ROOT, 'bench/results/latest.json'), JSON.stringify(result, nu
 const sizeTable = (sizes ?? [])
   .map((s) => `| ${s.name} | ${s.group} | ${formatKB(s.minified)} | ${formatKB(s.gzip)} | ${s.budget ? `${formatKB(s.budget)} (${s.gzip <= s.budget ? 'met' : 'NOT MET'})` : ''} | ${s.note ?? ''} |`)
   .join('\n');
-const heavy = (all?.heaviest ?? []).map((h) => `| ${h.module} | ${h.bytes} | ${all ? ((100 * h.bytes) / all.minified).toFixed(1) : ''}% |`).join('\n');
+const breakdown = (r: SizeResult | undefined): string =>
+  r
+    ? `By part (minified bytes from esbuild's metafile; gzip share estimated in proportion, since gzip is not additive):
+
+| Part | Minified | ~Gzip |
+|---|---|---|
+${r.parts.map((p) => `| ${p.part} | ${p.bytes} | ${p.gzipShare} |`).join('\n')}
+
+Heaviest modules:
+
+| Module or package | Minified | ~Gzip |
+|---|---|---|
+${r.heaviest.map((h) => `| ${h.module} | ${h.bytes} | ${h.gzipShare} |`).join('\n')}`
+    : 'Not measured.';
 
 const doc = `# Benchmarks
 
@@ -256,11 +269,13 @@ enforced by \`npm run size\` (scripts/size-check.ts), which exits non-zero when 
 |---|---|---|---|---|---|
 ${sizeTable}
 
-Heaviest parts of the whole library (minified bytes in the bundle, from esbuild's metafile):
+### What the whole library is made of (${all ? formatKB(all.gzip) : '?'} gzip)
 
-| Module or package | Bytes | Share |
-|---|---|---|
-${heavy}
+${breakdown(all)}
+
+### What <card-reveal> is made of (${cardReveal ? formatKB(cardReveal.gzip) : '?'} gzip)
+
+${breakdown(cardReveal)}
 
 ## Stamp throughput (Chromium)
 
