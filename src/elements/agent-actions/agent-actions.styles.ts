@@ -32,7 +32,7 @@ export const agentActionsStyles = css`
   .header {
     display: flex;
     flex-wrap: wrap;
-    align-items: end;
+    align-items: center;
     justify-content: space-between;
     gap: var(--_gap);
   }
@@ -48,8 +48,9 @@ export const agentActionsStyles = css`
     margin: 0;
   }
   label {
-    display: grid;
-    gap: 0.3em;
+    display: flex;
+    align-items: center;
+    gap: 0.5em;
     font-weight: 500;
   }
   select {

@@ -320,12 +320,10 @@ export class AgentActions extends LitElement {
             </select>
           </label>
         </div>
-        <div part="error" class="alert" role="alert">
-          ${status.kind === 'failed'
+        <div part="error" class="alert" role="alert">${status.kind === 'failed'
             ? html`<p>${t(`agent-actions.error.${status.code}`)}</p>
                 ${status.code === 'unauthorized' ? nothing : html`<button type="button" @click=${this.reload}>${t('agent-actions.retry')}</button>`}`
-            : nothing}
-        </div>
+            : nothing}</div>
         <p class="muted notice" role="status">${this.pollTrouble ? t('agent-actions.poll-trouble') : nothing}</p>
         ${this.renderBody()}
       </section>
