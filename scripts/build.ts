@@ -21,7 +21,7 @@
  */
 import { build as esbuild, type BuildOptions, type Metafile } from 'esbuild';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -192,6 +192,13 @@ export async function buildPackage(): Promise<BuildResult> {
   rmSync(DIST, { recursive: true, force: true });
   mkdirSync(DIST, { recursive: true });
   const metafiles = [await buildBrowser(), await buildCdn(), await buildNode()];
+  // The command-line programs run as `npx …` once package.json "bin" names them.
+  const bin = join(DIST, 'bin');
+  for (const name of existsSync(bin) ? readdirSync(bin) : []) {
+    const file = join(bin, name);
+    writeFileSync(file, '#!/usr/bin/env node\n' + readFileSync(file, 'utf8'));
+    chmodSync(file, 0o755);
+  }
   const typeErrors = buildTypes();
   const externalImports: Record<string, string[]> = {};
   for (const metafile of metafiles) {
