@@ -5,6 +5,7 @@
  * clock, logout upstream, other tabs, error sentences, non-extractable keys, axe.
  */
 import { expect } from 'chai';
+import { sendKeys } from '@web/test-runner-commands';
 import '../../../../src/elements/wallet-login/wallet-login.ts';
 import type { WalletLogin } from '../../../../src/elements/wallet-login/wallet-login.ts';
 import type { LoggedInDetail, LoggedOutDetail } from '../../../../src/elements/wallet-login/wallet-login.events.ts';
@@ -301,6 +302,10 @@ describe('<wallet-login>', function () {
 
     const el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId, methods: 'passkey email-otp' });
     await waitForState(el, 'choosing');
+    // This Chromium supports WebAuthn autofill: the saved-passkey field is offered from inside the
+    // shadow root, and its conditional request is pending while the user picks the button instead.
+    const autofill = await waitFor(() => part(el, 'autofill')?.querySelector('input'), 'the autofill field');
+    expect(autofill.getAttribute('autocomplete')).to.equal('username webauthn');
     const loggedIn = nextEvent<CustomEvent<LoggedInDetail>>(el, 'wallet-logged-in');
     methodButton(el, 'passkey').click();
     expect((await loggedIn).detail.credentialType).to.equal('PASSKEY');
@@ -378,17 +383,39 @@ describe('<wallet-login>', function () {
     expect(await axeViolations(el)).to.deep.equal([]);
   });
 
-  it('is fully usable from the keyboard: method buttons are focusable and Enter submits the code', async () => {
-    const el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId });
+  it('is fully usable from the keyboard: Tab to a method, Enter, type the code', async () => {
+    const el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId, methods: 'email-otp passkey', 'no-autofill': '' });
     await waitForState(el, 'choosing');
     for (const b of parts(el, 'method-button')) expect(b.tabIndex).to.equal(0);
-    methodButton(el, 'email-otp').focus();
-    methodButton(el, 'email-otp').click();
-    await waitForState(el, 'code-entry');
-    const input = codeInput(el);
-    input.value = '000000';
-    const loggedIn = nextEvent(el, 'wallet-logged-in');
-    (part(el, 'form') as HTMLFormElement).requestSubmit();
-    await loggedIn;
+    const before = document.createElement('button');
+    before.textContent = 'before';
+    document.body.prepend(before);
+    try {
+      before.focus();
+      await sendKeys({ press: 'Tab' });
+      expect(shadow(el).activeElement).to.equal(methodButton(el, 'email-otp'));
+      expect(getComputedStyle(methodButton(el, 'email-otp')).outlineStyle).to.equal('solid', 'a visible focus ring');
+      await sendKeys({ press: 'Enter' });
+      await waitForState(el, 'code-entry');
+      expect(shadow(el).activeElement).to.equal(codeInput(el));
+      const loggedIn = nextEvent(el, 'wallet-logged-in');
+      await sendKeys({ type: '000000' });
+      await loggedIn;
+    } finally {
+      before.remove();
+    }
+  });
+
+  it('takes a forced dark theme and the documented custom properties', async () => {
+    const el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId, theme: 'dark' });
+    await waitForState(el, 'choosing');
+    expect(getComputedStyle(part(el, 'heading')!).color).to.equal('rgb(236, 238, 242)');
+    el.style.setProperty('--wallet-color-accent', 'rgb(255, 180, 0)');
+    el.style.setProperty('--wallet-login-max-width', '300px');
+    await el.updateComplete;
+    // (after the button's colour transition)
+    await waitFor(() => getComputedStyle(parts(el, 'method-button')[0]!).backgroundColor === 'rgb(255, 180, 0)', 'the accent colour', 2000);
+    expect(el.getBoundingClientRect().width).to.be.at.most(300);
+    expect(await axeViolations(el)).to.deep.equal([]);
   });
 });
