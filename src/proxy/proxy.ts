@@ -138,6 +138,7 @@ export function createProxy(options: ProxyOptions): ProxyHandler {
   const limiter = options.rateLimit === false ? undefined : new RateLimiter(options.rateLimit ?? { windowMs: 60_000, max: 600 });
   const allowedOrigins = new Set(o.allowedOrigins);
   const signatureHeader = o.signatureHeader;
+  const logger = options.logger;
 
   /** Reads `{data: [...]}` from the service with the proxy's own credentials (demo binding, passkey list). */
   async function listUpstream(path: string): Promise<Array<Record<string, unknown>>> {
@@ -176,8 +177,9 @@ export function createProxy(options: ProxyOptions): ProxyHandler {
     }
     // For the log only; handle() refuses a repeated Request-Id before anything is relayed.
     const requestId = req.headersDistinct['request-id']?.[0];
-    const x: Exchange = { req, res, start: performance.now(), route: 'unknown', requestId, code: undefined, corsOrigin: undefined };
-    res.once('close', () => log(x));
+    const x: Exchange = { req, res, start: logger ? performance.now() : 0, route: 'unknown', requestId, code: undefined, corsOrigin: undefined };
+    // 'close' fires after the answer or when the client went away, so both are logged.
+    if (logger) res.once('close', () => log(x, logger));
     if (!underBase) {
       fail(x, new Refusal(404, 'NOT_FOUND', 'No such route.'));
       return;
@@ -401,8 +403,7 @@ export function createProxy(options: ProxyOptions): ProxyHandler {
     send(x, r.status, Buffer.from(JSON.stringify(body)), { 'content-type': 'application/json; charset=utf-8', ...r.headers });
   }
 
-  function log(x: Exchange): void {
-    if (!options.logger) return;
+  function log(x: Exchange, logger: (line: ProxyLogLine) => void): void {
     const line: ProxyLogLine = {
       route: x.route,
       method: x.req.method ?? 'GET',
@@ -413,7 +414,7 @@ export function createProxy(options: ProxyOptions): ProxyHandler {
     if (x.requestId !== undefined) line.requestId = x.requestId.slice(0, 128);
     if (x.code !== undefined) line.code = x.code;
     try {
-      options.logger(line);
+      logger(line);
     } catch {
       // A failing logger must not take the proxy down with it.
     }

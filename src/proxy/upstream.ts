@@ -15,6 +15,7 @@
  * answers identity), or retry anything but a GET whose reused keep-alive socket was closed by the
  * server before it could be read (the request never reached it; Node's http docs, "agent.reuse").
  */
+import { EventEmitter } from 'node:events';
 import http from 'node:http';
 import https from 'node:https';
 
@@ -28,7 +29,8 @@ export interface UndiciLikeDispatcher {
     path: string;
     headers: Record<string, string>;
     body: Buffer | null;
-    signal: AbortSignal;
+    /** undici accepts an AbortSignal or an EventEmitter that emits 'abort'. */
+    signal: EventEmitter;
   }): Promise<{ statusCode: number; headers: Record<string, string | string[] | undefined>; body: AsyncIterable<Buffer> & { destroy(): unknown } }>;
 }
 
@@ -143,10 +145,13 @@ function nodeUpstream(url: URL, basePath: string, timeoutMs: number, connections
 function undiciUpstream(dispatcher: UndiciLikeDispatcher, url: URL, basePath: string, timeoutMs: number): Upstream {
   return {
     async send(request) {
-      // A controller and a cleared timer: AbortSignal.timeout costs far more per call (weak refs, GC).
-      const controller = new AbortController();
-      const signal = controller.signal;
-      const timer = setTimeout(() => controller.abort(), timeoutMs);
+      // undici takes an EventEmitter as its abort signal: far cheaper per call than an AbortController
+      // (and AbortSignal.timeout, with its weak refs, costs more still).
+      const signal = Object.assign(new EventEmitter(), { aborted: false });
+      const timer = setTimeout(() => {
+        signal.aborted = true;
+        signal.emit('abort');
+      }, timeoutMs);
       try {
         const res = await dispatcher.request({
           origin: url.origin,

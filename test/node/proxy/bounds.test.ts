@@ -9,7 +9,7 @@ import http from 'node:http';
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import { CARD, JSON_HEADERS, assertErrorShape, raw, startProxy, startRecorder } from './helpers.ts';
+import { CARD, JSON_HEADERS, assertErrorShape, loadUndici, raw, startProxy, startRecorder } from './helpers.ts';
 
 describe('proxy bounds', () => {
   let up: Awaited<ReturnType<typeof startRecorder>>;
@@ -108,6 +108,37 @@ describe('proxy bounds', () => {
     } finally {
       await px2.close();
       await cut.close();
+    }
+  });
+
+  it('bounds the injected undici transport the same way (relay, 504, 502)', async () => {
+    const { Pool } = loadUndici();
+    const slow = await startRecorder((req, res) => {
+      const delay = req.url.includes('/reveal') ? 1500 : 0;
+      setTimeout(() => {
+        if (res.destroyed) return;
+        res.writeHead(200, { 'content-type': 'application/json', 'request-id': 'Request:u' });
+        res.end(`{"echo":${JSON.stringify(req.body.toString())}}`);
+      }, delay);
+    });
+    const pool = new Pool(new URL(slow.url).origin, { connections: 4 });
+    const px = await startProxy({ upstream: slow.url, upstreamTimeoutMs: 200, transport: pool as never });
+    try {
+      const body = '{ "type":"EMAIL_OTP",  "accountId":"x" }';
+      const ok = await raw(px.port, { method: 'POST', path: '/api/auth/credentials', headers: JSON_HEADERS, body });
+      assert.equal(ok.status, 200);
+      assert.equal(ok.json.echo, body);
+      assert.equal(slow.requests.at(-1)!.headers['content-length'], String(body.length));
+      assert.match(String(slow.requests.at(-1)!.headers.authorization), /^Basic /);
+      const t0 = Date.now();
+      assertErrorShape(await raw(px.port, { method: 'POST', path: `/api/cards/${CARD}/reveal`, headers: JSON_HEADERS }), 504, 'GATEWAY_TIMEOUT');
+      assert.ok(Date.now() - t0 < 1200);
+      await slow.close();
+      assertErrorShape(await raw(px.port, { method: 'POST', path: '/api/auth/credentials', headers: JSON_HEADERS, body }), 502, 'BAD_GATEWAY');
+    } finally {
+      await px.close();
+      await pool.destroy();
+      await slow.close().catch(() => {});
     }
   });
 
