@@ -35,7 +35,7 @@ import {
   type LoginState,
   type SessionInfo,
 } from './wallet-login.machine.ts';
-import { endedSession, failureOf, oauthLogin, passkeyLogin, restore, sendCode, sessionInfo, type FlowContext } from './wallet-login.flows.ts';
+import { endedSession, failureOf, findCredential, oauthLogin, passkeyLogin, restore, sendCode, sessionInfo, type FlowContext } from './wallet-login.flows.ts';
 import { SessionExpiringEvent, WalletLoggedInEvent, WalletLoggedOutEvent, WalletLoginErrorEvent } from './wallet-login.events.ts';
 import { walletLoginStyles } from './wallet-login.styles.ts';
 import './wallet-login.strings.ts';
@@ -539,17 +539,21 @@ export class WalletLogin extends LitElement {
     }
     const controller = new AbortController();
     this.background = controller;
+    this.autofill = false;
     let supported = false;
     try {
       supported = await browserSupportsWebAuthnAutofill();
     } catch {
       supported = false;
     }
-    if (controller.signal.aborted) return;
-    this.autofill = supported;
-    if (!supported) return;
+    if (controller.signal.aborted || !supported) return;
     try {
-      const session = await passkeyLogin(this.context(controller.signal), 'conditional');
+      const ctx = this.context(controller.signal);
+      // Offered only when the wallet has a passkey to pick.
+      const credential = await findCredential(ctx, 'PASSKEY');
+      if (controller.signal.aborted) return;
+      this.autofill = true;
+      const session = await ctx.wallet.loginWithPasskey({ credentialId: credential.id, mediation: 'conditional', signal: controller.signal });
       if (!controller.signal.aborted) this.send({ type: 'LOGGED_IN', session: sessionInfo(session) });
     } catch (e) {
       // Autofill is an offer: a superseded or declined request is silent, a real refusal is shown.
