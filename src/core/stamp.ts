@@ -80,7 +80,9 @@ export function createStamp(payload: string, key: KeyPair): Promise<string> {
   // ecdsaSign's steps inlined into a single continuation (same DER encoder).
   return crypto.subtle.sign(ECDSA_SHA256, key.privateKey, utf8Encode(payload)).then((raw) => {
     const signature = bytesToHex(signatureToDer(new Uint8Array(raw)));
-    if (prefix) return prefix + base64urlEncode(utf8Encode(`${signature}"}`));
+    // The tail is ASCII (hex digits and `"}`), so the platform's btoa encodes it directly: several
+    // microseconds less than byte-wise base64url on a ~50 µs signature (bench/stamp.ts).
+    if (prefix) return prefix + btoa(`${signature}"}`).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
     return base64urlEncode(utf8Encode(JSON.stringify({ publicKey, scheme: STAMP_SCHEME, signature })));
   });
 }
