@@ -26,6 +26,9 @@ function documentedEvents() {
       }
     },
     packageLinkPhase({ customElementsManifest }) {
+      // The analyzer lists modules in the order its file globbing returns them, which varies from
+      // run to run; sorted, the committed file can be compared with a fresh one.
+      customElementsManifest.modules?.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
       for (const mod of customElementsManifest.modules ?? []) {
         for (const decl of mod.declarations ?? []) {
           if (!decl.customElement || !decl.events) continue;
