@@ -2,11 +2,11 @@
  * Throughput and latency of the proxy on loopback, against the same upstream reached directly and
  * through two reference relays, all in one run:
  *
- *   direct            autocannon -> upstream
- *   ours (node:http)  autocannon -> createProxy (keep-alive http.Agent) -> upstream
- *   ours (undici)     autocannon -> createProxy (transport: 'undici', an undici Pool) -> upstream
- *   bare undici relay autocannon -> node:http server doing undici.request + pipe -> upstream
- *   fastify           autocannon -> fastify + @fastify/reply-from -> upstream
+ *   direct                 autocannon -> upstream
+ *   ours                   autocannon -> createProxy (its default transport, an undici Pool) -> upstream
+ *   ours (node:http Agent) autocannon -> createProxy (transport: 'node', a keep-alive http.Agent) -> upstream
+ *   bare undici relay      autocannon -> node:http server doing undici.request + pipe -> upstream
+ *   fastify + reply-from   autocannon -> fastify + @fastify/reply-from -> upstream
  *
  * The route is `GET {base}/auth/delegated-keys/{id}` answered by a minimal upstream with a small
  * DelegatedKey JSON, so that the relays' own cost shows. Every relay adds a Basic header. The
@@ -15,6 +15,9 @@
  * a 1 s warm-up, then 3 interleaved rounds of 2 s; the median round is reported.
  *
  * Run: `node --import tsx bench/proxy.ts` (writes bench/results/proxy.json), or import runProxyBench.
+ * Profiling: `PROXY_BENCH_CPU_PROF=<dir>` runs every relay under `node --cpu-prof` and writes its
+ * profile there when the bench ends; `PROXY_BENCH_CASES=ours,bare` runs only those relays (and then
+ * writes no results file).
  * Deliberately does not: benchmark the sandbox's own crypto, or pipeline requests (browsers do not).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -40,8 +43,12 @@ export interface ProxyBenchOptions {
   warmupSec?: number;
   /** Concurrent connections (default 16). */
   connections?: number;
-  /** Write bench/results/proxy.json (default true). */
+  /** Write bench/results/proxy.json (default true; never when `only` is given). */
   write?: boolean;
+  /** Relays to run (default all): 'ours', 'oursNode', 'bare', 'fastify'; direct always runs. */
+  only?: RelayName[];
+  /** Directory for a `--cpu-prof` profile of each relay (default none). */
+  cpuProfDir?: string;
 }
 
 export interface ProxyBenchCase {
@@ -72,7 +79,7 @@ export interface ProxyBenchResult {
   ratios: {
     oursOverBareRelay: number;
     oursOverFastify: number;
-    oursUndiciOverBareRelay: number;
+    oursNodeOverBareRelay: number;
     oursOverDirect: number;
     cpuOursOverBareRelay: number;
     cpuOursOverFastify: number;
@@ -90,19 +97,6 @@ type Autocannon = (opts: { url: string; connections: number; duration: number; p
 
 // ---------------------------------------------------------------------------------------------
 // Child side: the upstream, or one relay.
-
-/**
- * undici 8 (the top-level devDependency) needs Node >= 22.19 and throws on import under Node 20;
- * @fastify/reply-from carries undici 7, which runs here. Use whichever loads.
- */
-function loadUndici(): typeof import('undici') {
-  const require = createRequire(import.meta.url);
-  try {
-    return require('undici') as typeof import('undici');
-  } catch {
-    return createRequire(require.resolve('@fastify/reply-from'))('undici') as typeof import('undici');
-  }
-}
 
 async function listen(server: http.Server): Promise<number> {
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
@@ -134,7 +128,7 @@ async function startUpstream(): Promise<Record<string, number>> {
   return { upstream: await listen(server) };
 }
 
-type RelayName = 'ours' | 'oursUndici' | 'bare' | 'fastify';
+export type RelayName = 'ours' | 'oursNode' | 'bare' | 'fastify';
 
 async function startRelay(name: RelayName, upstreamPort: number): Promise<Record<string, number>> {
   const upstreamOrigin = `http://127.0.0.1:${upstreamPort}`;
@@ -145,14 +139,16 @@ async function startRelay(name: RelayName, upstreamPort: number): Promise<Record
     authorize: () => true,
     rateLimit: false as const,
   };
-  if (name === 'ours' || name === 'oursUndici') {
+  if (name === 'ours' || name === 'oursNode') {
     const { createProxy } = await import('../src/proxy/index.ts');
-    const transport = name === 'ours' ? ('node' as const) : (new (loadUndici().Pool)(upstreamOrigin, { connections: 64 }) as never);
-    return { [name]: await listen(http.createServer(createProxy({ ...common, transport }))) };
+    // 'ours' is the proxy as integrators get it: no transport option, so its own undici Pool.
+    const options = name === 'ours' ? common : { ...common, transport: 'node' as const };
+    return { [name]: await listen(http.createServer(createProxy(options))) };
   }
   if (name === 'bare') {
     // What an integrator would write by hand with undici: nothing checked, nothing bounded.
-    const pool = new (loadUndici().Pool)(upstreamOrigin, { connections: 64 });
+    const { Pool } = await import('undici');
+    const pool = new Pool(upstreamOrigin, { connections: 64 });
     const bare = http.createServer((req, res) => {
       const url = req.url ?? '/';
       pool
@@ -192,6 +188,8 @@ if (role && process.send) {
       const u = process.cpuUsage();
       process.send!({ cpuMicros: u.user + u.system });
     }
+    // A normal exit, so that --cpu-prof writes its profile (a signal would lose it).
+    if (m === 'exit') process.exit(0);
   });
   process.send({ ports });
 }
@@ -205,10 +203,11 @@ interface Child {
   cpu(): Promise<number>;
 }
 
-function startChild(roleName: string, env: Record<string, string> = {}): Promise<Child> {
+function startChild(roleName: string, env: Record<string, string> = {}, cpuProfDir?: string): Promise<Child> {
   return new Promise((resolve, reject) => {
+    const prof = cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${cpuProfDir}`, `--cpu-prof-name=${roleName}.${Date.now()}.cpuprofile`] : [];
     const proc = fork(fileURLToPath(import.meta.url), [ROLE_FLAG + roleName], {
-      execArgv: ['--import', 'tsx'],
+      execArgv: ['--import', 'tsx', ...prof],
       env: { ...process.env, ...env },
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
@@ -245,12 +244,13 @@ export async function runProxyBench(opts: ProxyBenchOptions = {}): Promise<Proxy
   try {
     targets.push({ name: 'direct', url: `http://127.0.0.1:${up.port}${VERSION}${SERVICE_PATH}`, headers: { authorization: BASIC }, child: up });
     for (const [name, relay] of [
-      ['ours (node:http Agent)', 'ours'],
-      ['ours (undici Pool)', 'oursUndici'],
+      ['ours', 'ours'],
+      ['ours (node:http Agent)', 'oursNode'],
       ['bare undici relay', 'bare'],
       ['fastify + reply-from', 'fastify'],
     ] as const) {
-      const child = await startChild(relay, { PROXY_BENCH_UPSTREAM_PORT: String(up.port) });
+      if (opts.only && !opts.only.includes(relay)) continue;
+      const child = await startChild(relay, { PROXY_BENCH_UPSTREAM_PORT: String(up.port) }, opts.cpuProfDir);
       children.push(child);
       targets.push({ name, url: `http://127.0.0.1:${child.port}/api${SERVICE_PATH}`, headers: {}, child });
     }
@@ -279,7 +279,11 @@ export async function runProxyBench(opts: ProxyBenchOptions = {}): Promise<Proxy
   } finally {
     for (const c of children) {
       c.proc.removeAllListeners('exit');
-      c.proc.kill();
+      if (opts.cpuProfDir && c !== up) {
+        const exited = new Promise((r) => c.proc.once('exit', r));
+        c.proc.send('exit');
+        await exited;
+      } else c.proc.kill();
     }
   }
   const cases: ProxyBenchCase[] = targets.map(({ name }, i) => {
@@ -300,8 +304,9 @@ export async function runProxyBench(opts: ProxyBenchOptions = {}): Promise<Proxy
     };
   });
 
-  const rps = (name: string) => cases.find((c) => c.name === name)!.requestsPerSec;
-  const cpu = (name: string) => cases.find((c) => c.name === name)!.cpuMicrosPerRequest;
+  // NaN (JSON null) for a case left out by `only`.
+  const rps = (name: string) => cases.find((c) => c.name === name)?.requestsPerSec ?? NaN;
+  const cpu = (name: string) => cases.find((c) => c.name === name)?.cpuMicrosPerRequest ?? NaN;
   const result: ProxyBenchResult = {
     date: new Date().toISOString(),
     node: process.version,
@@ -313,15 +318,15 @@ export async function runProxyBench(opts: ProxyBenchOptions = {}): Promise<Proxy
     route: `GET /api${SERVICE_PATH.replace(ROUTE_ID, '{DelegatedKey id}')}`,
     cases,
     ratios: {
-      oursOverBareRelay: round(rps('ours (node:http Agent)') / rps('bare undici relay')),
-      oursOverFastify: round(rps('ours (node:http Agent)') / rps('fastify + reply-from')),
-      oursUndiciOverBareRelay: round(rps('ours (undici Pool)') / rps('bare undici relay')),
-      oursOverDirect: round(rps('ours (node:http Agent)') / rps('direct')),
-      cpuOursOverBareRelay: round(cpu('ours (node:http Agent)') / cpu('bare undici relay')),
-      cpuOursOverFastify: round(cpu('ours (node:http Agent)') / cpu('fastify + reply-from')),
+      oursOverBareRelay: round(rps('ours') / rps('bare undici relay')),
+      oursOverFastify: round(rps('ours') / rps('fastify + reply-from')),
+      oursNodeOverBareRelay: round(rps('ours (node:http Agent)') / rps('bare undici relay')),
+      oursOverDirect: round(rps('ours') / rps('direct')),
+      cpuOursOverBareRelay: round(cpu('ours') / cpu('bare undici relay')),
+      cpuOursOverFastify: round(cpu('ours') / cpu('fastify + reply-from')),
     },
   };
-  if (opts.write !== false) {
+  if (opts.write !== false && !opts.only) {
     const dir = path.join(path.dirname(fileURLToPath(import.meta.url)), 'results');
     mkdirSync(dir, { recursive: true });
     writeFileSync(path.join(dir, 'proxy.json'), JSON.stringify(result, null, 2) + '\n');
@@ -338,12 +343,14 @@ export function formatProxyBench(r: ProxyBenchResult): string {
     '| case                   |   req/s | p50 ms | p99 ms | CPU us/req | failed | rounds req/s',
     '|------------------------|---------|--------|--------|-----------|--------|-------------',
     ...rows,
-    `req/s: ours/bare relay ${r.ratios.oursOverBareRelay}, ours/fastify ${r.ratios.oursOverFastify}, ours(undici)/bare relay ${r.ratios.oursUndiciOverBareRelay}, ours/direct ${r.ratios.oursOverDirect}`,
+    `req/s: ours/bare relay ${r.ratios.oursOverBareRelay}, ours/fastify ${r.ratios.oursOverFastify}, ours(node:http)/bare relay ${r.ratios.oursNodeOverBareRelay}, ours/direct ${r.ratios.oursOverDirect}`,
     `CPU per request: ours/bare relay ${r.ratios.cpuOursOverBareRelay}, ours/fastify ${r.ratios.cpuOursOverFastify}`,
   ].join('\n');
 }
 
 if (!role && process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const result = await runProxyBench();
+  const only = process.env.PROXY_BENCH_CASES?.split(',').filter(Boolean) as RelayName[] | undefined;
+  const cpuProfDir = process.env.PROXY_BENCH_CPU_PROF || undefined;
+  const result = await runProxyBench({ ...(only?.length ? { only } : {}), ...(cpuProfDir ? { cpuProfDir: path.resolve(cpuProfDir) } : {}) });
   console.log(formatProxyBench(result));
 }

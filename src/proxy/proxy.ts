@@ -75,8 +75,9 @@ export interface ProxyOptions {
   /** The client's address for rate limiting; default the socket's remote address. */
   clientIp?: (request: IncomingMessage) => string;
   /**
-   * Upstream transport: `'node'` (default, a keep-alive node:http Agent) or an undici Pool/Agent you
-   * created for the upstream origin (you close it). bench/proxy.ts compares the two.
+   * Upstream transport: `'undici'` (default, an undici Pool the proxy creates and closes), `'node'`
+   * (a keep-alive node:http Agent), or an undici Pool/Agent you created for the upstream origin (you
+   * close it). All are bounded the same way; bench/proxy.ts compares them.
    */
   transport?: UpstreamTransport;
   /** Card reveal only after a fresh wallet-session proof (a relayed session refresh); see step-up.ts. */

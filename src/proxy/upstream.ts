@@ -7,41 +7,40 @@
  * 504); a refused or reset connection is reported as unreachable (502). Answers are small JSON
  * documents, so they are read whole (at most MAX_RESPONSE_BYTES) and relayed with a Content-Length.
  *
- * Two transports with the same contract: node:http(s) with a keep-alive Agent (no dependency, the
- * default), or an undici Pool/Agent the integrator created and passes in (its `request` method is
- * all that is used; the integrator owns and closes it). bench/proxy.ts measures both.
+ * Transports with the same contract:
+ *  - `'undici'` (the default): an undici Pool for the upstream origin, created and closed here, driven
+ *    through `dispatch` with one handler object per exchange: no response stream, no promise per
+ *    chunk, no AbortController (undici docs, "Dispatcher.dispatch"; the handler API of undici 7 and 8);
+ *  - an undici Dispatcher (Pool, Agent, Client) the integrator created and passes in; the same
+ *    handler is dispatched to it, and the integrator owns and closes it;
+ *  - `'node'`: node:http(s) with a keep-alive Agent, no dependency beyond Node.
+ * bench/proxy.ts measures them side by side.
  *
  * Deliberately does not: follow redirects, decompress (no Accept-Encoding is sent, so the service
  * answers identity), or retry anything but a GET whose reused keep-alive socket was closed by the
- * server before it could be read (the request never reached it; Node's http docs, "agent.reuse").
+ * server before it could be read (node: Node's http docs, "agent.reuse"; undici retries that case
+ * itself and closes idle sockets ahead of the server's Keep-Alive timeout).
  */
-import { EventEmitter } from 'node:events';
 import http from 'node:http';
 import https from 'node:https';
+import { Pool, type Dispatcher } from 'undici';
 
 export const MAX_RESPONSE_BYTES = 4 * 1024 * 1024;
 
-/** The part of an undici Dispatcher (Pool, Agent, Client) the proxy uses. */
+/** The part of an undici Dispatcher (Pool, Agent, Client; undici 7 or 8) the proxy uses. */
 export interface UndiciLikeDispatcher {
-  request(options: {
-    origin?: string;
-    method: string;
-    path: string;
-    headers: Record<string, string>;
-    body: Buffer | null;
-    /** undici accepts an AbortSignal or an EventEmitter that emits 'abort'. */
-    signal: EventEmitter;
-  }): Promise<{ statusCode: number; headers: Record<string, string | string[] | undefined>; body: AsyncIterable<Buffer> & { destroy(): unknown } }>;
+  dispatch(options: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandler): boolean;
 }
 
-export type UpstreamTransport = 'node' | UndiciLikeDispatcher;
+/** `'undici'` (default): a Pool owned by the proxy; `'node'`: a node:http Agent; or your own undici Dispatcher. */
+export type UpstreamTransport = 'undici' | 'node' | UndiciLikeDispatcher;
 
 export interface UpstreamRequest {
   method: string;
   /** Service path with its query, appended to the upstream base path. */
   path: string;
   headers: Record<string, string>;
-  body?: Uint8Array | undefined;
+  body?: Buffer | undefined;
 }
 
 export interface UpstreamResponse {
@@ -72,8 +71,17 @@ export function createUpstream(base: string, options: { timeoutMs: number; trans
   if (url.username || url.password || url.search || url.hash) throw new TypeError('upstream must not carry credentials, a query or a fragment');
   const basePath = url.pathname.replace(/\/+$/, '');
   const connections = options.connections ?? 64;
-  const transport = options.transport ?? 'node';
-  return transport === 'node' ? nodeUpstream(url, basePath, options.timeoutMs, connections) : undiciUpstream(transport, url, basePath, options.timeoutMs);
+  const transport = options.transport ?? 'undici';
+  if (transport === 'node') return nodeUpstream(url, basePath, options.timeoutMs, connections);
+  if (transport === 'undici') {
+    // The Pool's own timers bound what the exchange timer already bounds, so that nothing stays
+    // queued or connected for longer than one exchange may take.
+    const pool = new Pool(url.origin, { connections, connectTimeout: options.timeoutMs, headersTimeout: options.timeoutMs, bodyTimeout: options.timeoutMs });
+    return undiciUpstream(pool, url, basePath, options.timeoutMs, () => pool.destroy());
+  }
+  if (typeof transport?.dispatch !== 'function') throw new TypeError("transport must be 'undici', 'node' or an undici Dispatcher");
+  // The dispatcher belongs to the integrator, who closes it.
+  return undiciUpstream(transport, url, basePath, options.timeoutMs, async () => {});
 }
 
 function nodeUpstream(url: URL, basePath: string, timeoutMs: number, connections: number): Upstream {
@@ -85,7 +93,8 @@ function nodeUpstream(url: URL, basePath: string, timeoutMs: number, connections
 
   function once(request: UpstreamRequest, deadline: number): Promise<UpstreamResponse> {
     return new Promise((resolve, reject) => {
-      const headers: Record<string, string> = { ...request.headers };
+      // `request.headers` is a fresh object of this exchange: add to it rather than copy it.
+      const headers = request.headers;
       if (request.body) headers['content-length'] = String(request.body.byteLength);
       const req = mod.request({ hostname, port, method: request.method, path: basePath + request.path, headers, agent });
       let settled = false;
@@ -142,46 +151,86 @@ function nodeUpstream(url: URL, basePath: string, timeoutMs: number, connections
   };
 }
 
-function undiciUpstream(dispatcher: UndiciLikeDispatcher, url: URL, basePath: string, timeoutMs: number): Upstream {
+function undiciUpstream(dispatcher: UndiciLikeDispatcher, url: URL, basePath: string, timeoutMs: number, close: () => Promise<void>): Upstream {
+  const origin = url.origin;
   return {
-    async send(request) {
-      // undici takes an EventEmitter as its abort signal: far cheaper per call than an AbortController
-      // (and AbortSignal.timeout, with its weak refs, costs more still).
-      const signal = Object.assign(new EventEmitter(), { aborted: false });
-      const timer = setTimeout(() => {
-        signal.aborted = true;
-        signal.emit('abort');
-      }, timeoutMs);
-      try {
-        const res = await dispatcher.request({
-          origin: url.origin,
-          method: request.method,
-          path: basePath + request.path,
-          headers: request.body ? { ...request.headers, 'content-length': String(request.body.byteLength) } : request.headers,
-          body: request.body ? Buffer.from(request.body.buffer, request.body.byteOffset, request.body.byteLength) : null,
-          signal,
-        });
-        const chunks: Buffer[] = [];
-        let size = 0;
-        for await (const chunk of res.body) {
-          size += chunk.length;
-          if (size > MAX_RESPONSE_BYTES) {
-            res.body.destroy();
-            throw new UpstreamError('too-large', 'The service answered with too large a body.');
-          }
-          chunks.push(chunk);
-        }
-        return { status: res.statusCode, headers: res.headers, body: Buffer.concat(chunks, size) };
-      } catch (cause) {
-        if (cause instanceof UpstreamError) throw cause;
-        if (signal.aborted) throw new UpstreamError('timeout', 'The service did not answer in time.', { cause });
-        throw new UpstreamError('unreachable', 'The service could not be reached.', { cause });
-      } finally {
-        clearTimeout(timer);
-      }
+    send(request) {
+      return new Promise<UpstreamResponse>((resolve, reject) => {
+        const exchange = new BufferedExchange(resolve, reject, timeoutMs);
+        // undici computes Content-Length from a Buffer body and sets Host from the origin.
+        dispatcher.dispatch({ origin, method: request.method as Dispatcher.HttpMethod, path: basePath + request.path, headers: request.headers, body: request.body ?? null }, exchange);
+      });
     },
-    async close() {
-      // The dispatcher belongs to the integrator, who closes it.
-    },
+    close,
   };
+}
+
+/**
+ * One upstream exchange as an undici dispatch handler (the handler API shared by undici 7 and 8):
+ * collects the answer, bounded in size, and settles once. Its methods live on the prototype and the
+ * timer gets the exchange as its argument, so an exchange allocates no closures.
+ */
+class BufferedExchange implements Dispatcher.DispatchHandler {
+  private controller: Dispatcher.DispatchController | undefined;
+  private readonly timer: NodeJS.Timeout;
+  private settled = false;
+  private status = 0;
+  private headers: Record<string, string | string[] | undefined> = {};
+  private chunks: Buffer[] = [];
+  private size = 0;
+
+  constructor(
+    private readonly resolve: (r: UpstreamResponse) => void,
+    private readonly reject: (e: UpstreamError) => void,
+    timeoutMs: number,
+  ) {
+    this.timer = setTimeout(timeOut, timeoutMs, this);
+  }
+
+  onRequestStart(controller: Dispatcher.DispatchController): void {
+    this.controller = controller;
+    // Timed out while queued for a connection: do not send it now.
+    if (this.settled) controller.abort(new UpstreamError('timeout', 'The service did not answer in time.'));
+  }
+
+  onResponseStart(_controller: Dispatcher.DispatchController, statusCode: number, headers: Record<string, string | string[] | undefined>): void {
+    // 1xx interim answers are reported here too; only the final status counts (RFC 9110 section 15.2).
+    if (statusCode < 200) return;
+    this.status = statusCode;
+    this.headers = headers;
+  }
+
+  onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
+    if (this.settled) return;
+    this.size += chunk.length;
+    if (this.size > MAX_RESPONSE_BYTES) {
+      this.fail(new UpstreamError('too-large', 'The service answered with too large a body.'));
+      controller.abort(new UpstreamError('too-large', 'The service answered with too large a body.'));
+    } else this.chunks.push(chunk);
+  }
+
+  onResponseEnd(): void {
+    if (this.settled) return;
+    this.settled = true;
+    clearTimeout(this.timer);
+    const body = this.chunks.length === 1 ? this.chunks[0]! : Buffer.concat(this.chunks, this.size);
+    this.resolve({ status: this.status, headers: this.headers, body });
+  }
+
+  onResponseError(_controller: Dispatcher.DispatchController, error: Error): void {
+    this.fail(error instanceof UpstreamError ? error : new UpstreamError('unreachable', 'The service could not be reached.', { cause: error }));
+  }
+
+  /** Settles with `error`; on a timeout also aborts the exchange, which undici then reports to onResponseError (ignored). */
+  fail(error: UpstreamError): void {
+    if (this.settled) return;
+    this.settled = true;
+    clearTimeout(this.timer);
+    this.reject(error);
+    if (error.kind === 'timeout') this.controller?.abort(error);
+  }
+}
+
+function timeOut(exchange: BufferedExchange): void {
+  exchange.fail(new UpstreamError('timeout', 'The service did not answer in time.'));
 }

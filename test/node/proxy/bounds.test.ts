@@ -51,65 +51,92 @@ describe('proxy bounds', () => {
     }
   });
 
-  it('answers 504 GATEWAY_TIMEOUT when the upstream is slower than upstreamTimeoutMs', async () => {
-    const slow = await startRecorder((_req, res) => {
-      setTimeout(() => {
-        if (!res.destroyed) {
-          res.writeHead(200, { 'content-type': 'application/json' });
-          res.end('{}');
+  // The default transport (an undici Pool the proxy owns) and the node:http one keep the same bounds.
+  for (const transport of ['undici', 'node'] as const) {
+    describe(`upstream transport '${transport}'`, () => {
+      it('answers 504 GATEWAY_TIMEOUT when the upstream is slower than upstreamTimeoutMs', async () => {
+        const slow = await startRecorder((_req, res) => {
+          setTimeout(() => {
+            if (!res.destroyed) {
+              res.writeHead(200, { 'content-type': 'application/json' });
+              res.end('{}');
+            }
+          }, 1500);
+        });
+        const px = await startProxy({ upstream: slow.url, upstreamTimeoutMs: 200, transport });
+        try {
+          const t0 = Date.now();
+          const r = await raw(px.port, { method: 'POST', path: `/api/cards/${CARD}/reveal`, headers: JSON_HEADERS });
+          const elapsed = Date.now() - t0;
+          assertErrorShape(r, 504, 'GATEWAY_TIMEOUT');
+          assert.ok(elapsed >= 190 && elapsed < 1200, `answered after ${elapsed} ms`);
+          assert.equal(px.logs.at(-1)!.status, 504);
+          assert.equal(px.logs.at(-1)!.route, 'revealCard');
+        } finally {
+          await px.close();
+          await slow.close();
         }
-      }, 1500);
-    });
-    const px = await startProxy({ upstream: slow.url, upstreamTimeoutMs: 200 });
-    try {
-      const t0 = Date.now();
-      const r = await raw(px.port, { method: 'POST', path: `/api/cards/${CARD}/reveal`, headers: JSON_HEADERS });
-      const elapsed = Date.now() - t0;
-      assertErrorShape(r, 504, 'GATEWAY_TIMEOUT');
-      assert.ok(elapsed >= 190 && elapsed < 1200, `answered after ${elapsed} ms`);
-      assert.equal(px.logs.at(-1)!.status, 504);
-      assert.equal(px.logs.at(-1)!.route, 'revealCard');
-    } finally {
-      await px.close();
-      await slow.close();
-    }
-  });
+      });
 
-  it('times out an upstream that sends headers and then stalls its body', async () => {
-    const stall = await startRecorder((_req, res) => {
-      res.writeHead(200, { 'content-type': 'application/json', 'content-length': '100' });
-      res.write('{"partial":');
-    });
-    const px = await startProxy({ upstream: stall.url, upstreamTimeoutMs: 200 });
-    try {
-      assertErrorShape(await raw(px.port, { path: `/api/auth/delegated-keys/DelegatedKey:66666666-6666-4666-8666-666666666666` }), 504, 'GATEWAY_TIMEOUT');
-    } finally {
-      await px.close();
-      await stall.close();
-    }
-  });
+      it('times out an upstream that sends headers and then stalls its body', async () => {
+        const stall = await startRecorder((_req, res) => {
+          res.writeHead(200, { 'content-type': 'application/json', 'content-length': '100' });
+          res.write('{"partial":');
+        });
+        const px = await startProxy({ upstream: stall.url, upstreamTimeoutMs: 200, transport });
+        try {
+          assertErrorShape(await raw(px.port, { path: `/api/auth/delegated-keys/DelegatedKey:66666666-6666-4666-8666-666666666666` }), 504, 'GATEWAY_TIMEOUT');
+        } finally {
+          await px.close();
+          await stall.close();
+        }
+      });
 
-  it('answers 502 BAD_GATEWAY when the upstream is down or cuts the connection', async () => {
-    // A port that was just free: nothing listens there.
-    const probe = net.createServer();
-    await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
-    const { port } = probe.address() as AddressInfo;
-    await new Promise<void>((r) => probe.close(() => r()));
-    const px = await startProxy({ upstream: `http://127.0.0.1:${port}/2025-10-13` });
-    try {
-      assertErrorShape(await raw(px.port, { method: 'POST', path: `/api/cards/${CARD}/reveal`, headers: JSON_HEADERS }), 502, 'BAD_GATEWAY');
-    } finally {
-      await px.close();
-    }
-    const cut = await startRecorder((_req, res) => void res.socket?.destroy());
-    const px2 = await startProxy({ upstream: cut.url });
-    try {
-      assertErrorShape(await raw(px2.port, { method: 'POST', path: `/api/cards/${CARD}/reveal`, headers: JSON_HEADERS }), 502, 'BAD_GATEWAY');
-    } finally {
-      await px2.close();
-      await cut.close();
-    }
-  });
+      it('answers 502 BAD_GATEWAY when the upstream is down or cuts the connection', async () => {
+        // A port that was just free: nothing listens there.
+        const probe = net.createServer();
+        await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
+        const { port } = probe.address() as AddressInfo;
+        await new Promise<void>((r) => probe.close(() => r()));
+        const px = await startProxy({ upstream: `http://127.0.0.1:${port}/2025-10-13`, transport });
+        try {
+          assertErrorShape(await raw(px.port, { method: 'POST', path: `/api/cards/${CARD}/reveal`, headers: JSON_HEADERS }), 502, 'BAD_GATEWAY');
+        } finally {
+          await px.close();
+        }
+        const cut = await startRecorder((_req, res) => void res.socket?.destroy());
+        const px2 = await startProxy({ upstream: cut.url, transport });
+        try {
+          assertErrorShape(await raw(px2.port, { method: 'POST', path: `/api/cards/${CARD}/reveal`, headers: JSON_HEADERS }), 502, 'BAD_GATEWAY');
+        } finally {
+          await px2.close();
+          await cut.close();
+        }
+      });
+
+      it('answers 502 BAD_GATEWAY when the upstream answers more than 4 MiB, and relays one just under', async () => {
+        const limit = 4 * 1024 * 1024;
+        const big = await startRecorder((req, res) => {
+          const size = req.url.includes('/cards/') ? limit + 1 : limit;
+          res.writeHead(200, { 'content-type': 'application/json' });
+          // Written in pieces, as a real service streams a large answer.
+          const piece = Buffer.alloc(64 * 1024, 0x20);
+          for (let sent = 0; sent < size; sent += piece.length) res.write(piece.subarray(0, Math.min(piece.length, size - sent)));
+          res.end();
+        });
+        const px = await startProxy({ upstream: big.url, transport });
+        try {
+          assertErrorShape(await raw(px.port, { method: 'POST', path: `/api/cards/${CARD}/reveal`, headers: JSON_HEADERS }), 502, 'BAD_GATEWAY');
+          const ok = await raw(px.port, { path: '/api/auth/delegated-keys/DelegatedKey:66666666-6666-4666-8666-666666666666' });
+          assert.equal(ok.status, 200);
+          assert.equal(ok.body.length, limit);
+        } finally {
+          await px.close();
+          await big.close();
+        }
+      });
+    });
+  }
 
   it('bounds the injected undici transport the same way (relay, 504, 502)', async () => {
     const { Pool } = loadUndici();
