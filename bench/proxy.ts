@@ -16,7 +16,7 @@
  *
  * Run: `node --import tsx bench/proxy.ts` (writes bench/results/proxy.json), or import runProxyBench.
  * Profiling: `PROXY_BENCH_CPU_PROF=<dir>` runs every relay under `node --cpu-prof` and writes its
- * profile there when the bench ends; `PROXY_BENCH_CASES=ours,bare` runs only those relays (and then
+ * profiles to `<dir>/<relay>/` when the bench ends (the largest is the main thread's); `PROXY_BENCH_CASES=ours,bare` runs only those relays (and then
  * writes no results file).
  * Deliberately does not: benchmark the sandbox's own crypto, or pipeline requests (browsers do not).
  */
@@ -205,7 +205,8 @@ interface Child {
 
 function startChild(roleName: string, env: Record<string, string> = {}, cpuProfDir?: string): Promise<Child> {
   return new Promise((resolve, reject) => {
-    const prof = cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${cpuProfDir}`, `--cpu-prof-name=${roleName}.${Date.now()}.cpuprofile`] : [];
+    // One directory per role: tsx's loader thread writes a profile of its own next to the main one.
+    const prof = cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${path.join(cpuProfDir, roleName)}`] : [];
     const proc = fork(fileURLToPath(import.meta.url), [ROLE_FLAG + roleName], {
       execArgv: ['--import', 'tsx', ...prof],
       env: { ...process.env, ...env },
