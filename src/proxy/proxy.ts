@@ -36,7 +36,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
-import { demoAccountAuthorize, type AuthorizeDecision, type AuthorizeHook, type AuthorizeRefusal, type DemoAccount } from './authorize.ts';
+import { demoAccountAuthorize, type AuthorizeContext, type AuthorizeDecision, type AuthorizeHook, type AuthorizeRefusal, type DemoAccount } from './authorize.ts';
 import { checkChallenge, deriveChallengeKey, mintChallenge, registrationOptions, userHandle } from './challenge.ts';
 import { BodyParseError, parseStrictJson } from './json.ts';
 import { RateLimiter, type RateLimitOptions } from './rate-limit.ts';
@@ -124,12 +124,35 @@ class Refusal extends Error {
 interface Exchange {
   req: IncomingMessage;
   res: ServerResponse;
+  /** The request headers the proxy reads, gathered in one pass (see readHeaders). */
+  h: RequestHeaders;
   start: number;
   route: RouteName | 'unknown';
   requestId: string | undefined;
   code: string | undefined;
   corsOrigin: string | undefined;
 }
+
+/**
+ * The request headers the proxy reads, each with its one value; null when the request repeats it,
+ * which is refused where the header is read (two readers, here and upstream, could pick different
+ * copies). Node's `req.headers` silently keeps the first Content-Type or Authorization and joins
+ * others, so repeats are counted on `req.rawHeaders`.
+ */
+interface RequestHeaders {
+  'request-id': string | null | undefined;
+  origin: string | null | undefined;
+  'sec-fetch-site': string | null | undefined;
+  'content-type': string | null | undefined;
+  'content-encoding': string | null | undefined;
+  authorization: string | null | undefined;
+  'service-wallet-signature': string | null | undefined;
+  'access-control-request-method': string | null | undefined;
+}
+type HeaderName = keyof RequestHeaders;
+
+/** Lengths of the HeaderName strings: other header names are skipped without lower-casing them. */
+const READ_HEADER_LENGTHS = new Set([10, 6, 14, 12, 16, 13, 24, 29]);
 
 export function createProxy(options: ProxyOptions): ProxyHandler {
   const o = validateOptions(options);
@@ -176,24 +199,44 @@ export function createProxy(options: ProxyOptions): ProxyHandler {
       next();
       return;
     }
-    // For the log only; handle() refuses a repeated Request-Id before anything is relayed.
-    const requestId = req.headersDistinct['request-id']?.[0];
-    const x: Exchange = { req, res, start: logger ? performance.now() : 0, route: 'unknown', requestId, code: undefined, corsOrigin: undefined };
+    const h = readHeaders(req.rawHeaders);
+    // For the log and the upstream call; handle() refuses a repeated Request-Id (null here) first.
+    const requestId = h['request-id'] ?? undefined;
+    const x: Exchange = { req, res, h, start: logger ? performance.now() : 0, route: 'unknown', requestId, code: undefined, corsOrigin: undefined };
     // 'close' fires after the answer or when the client went away, so both are logged.
-    if (logger) res.once('close', () => log(x, logger));
+    if (logger) {
+      exchanges.set(res, x);
+      res.once('close', logOnClose);
+    }
     if (!underBase) {
       fail(x, new Refusal(404, 'NOT_FOUND', 'No such route.'));
       return;
     }
-    handle(x, rawPath.slice(o.basePath.length), rawQuery).catch((error: unknown) => fail(x, error));
+    void handle(x, rawPath.slice(o.basePath.length), rawQuery);
   };
 
+  /** The exchange of each open response, for the shared 'close' listener (only with a logger). */
+  const exchanges = new WeakMap<ServerResponse, Exchange>();
+  function logOnClose(this: ServerResponse): void {
+    const x = exchanges.get(this);
+    if (x && logger) log(x, logger);
+  }
+
+  /** Answers the request; never rejects (every error becomes an answer in the service's shape). */
   async function handle(x: Exchange, path: string, rawQuery: string | undefined): Promise<void> {
-    const { req } = x;
+    try {
+      await steps(x, path, rawQuery);
+    } catch (error) {
+      fail(x, error);
+    }
+  }
+
+  async function steps(x: Exchange, path: string, rawQuery: string | undefined): Promise<void> {
+    const { req, h } = x;
     const method = req.method ?? 'GET';
-    singleHeader(req, 'request-id');
+    single(h, 'request-id');
     // First, so that a listed origin can read every answer, refusals included.
-    const origin = singleHeader(req, 'origin');
+    const origin = single(h, 'origin');
     if (origin !== undefined && allowedOrigins.has(origin)) x.corsOrigin = origin;
 
     // Matching is cheap and names the route in the log line even when the request is refused.
@@ -217,8 +260,11 @@ export function createProxy(options: ProxyOptions): ProxyHandler {
     const { route } = match;
 
     checkOrigin(x, method);
-    const bearer = route.auth === 'agent-bearer' ? agentBearer(req) : undefined;
-    const { bytes, contentType } = await readBody(x, method);
+    const bearer = route.auth === 'agent-bearer' ? agentBearer(h) : undefined;
+    const contentType = single(h, 'content-type');
+    const encoding = single(h, 'content-encoding');
+    // Without a body (every GET, most DELETEs) nothing is awaited, allocated or parsed.
+    const bytes = hasBody(req) ? await readBody(x, method, contentType, encoding) : NO_BODY;
     let body: unknown;
     if (bytes.length > 0) {
       try {
@@ -229,9 +275,11 @@ export function createProxy(options: ProxyOptions): ProxyHandler {
       }
     }
 
+    const context: AuthorizeContext = { request: req, route: route.name, params: match.params, query: match.query, body };
     for (const hook of hooks) {
-      const decision = await hook({ request: req, route: route.name, params: match.params, query: match.query, body });
-      refuseUnlessAllowed(decision);
+      const decision = hook(context);
+      // A synchronous decision is used as it is: awaiting it would only add a turn of the event loop.
+      refuseUnlessAllowed(decision instanceof Promise ? await decision : (decision as AuthorizeDecision));
     }
 
     if (route.auth === 'local') return sendRegistrationOptions(x, body);
@@ -239,7 +287,7 @@ export function createProxy(options: ProxyOptions): ProxyHandler {
 
     const headers: Record<string, string> = { accept: 'application/json', authorization: bearer ?? basic };
     if (bytes.length > 0) headers['content-type'] = contentType!;
-    const signature = singleHeader(req, 'service-wallet-signature');
+    const signature = single(h, 'service-wallet-signature');
     if (signature !== undefined) headers[signatureHeader] = signature;
     if (x.requestId !== undefined) headers['request-id'] = x.requestId;
 
@@ -252,7 +300,7 @@ export function createProxy(options: ProxyOptions): ProxyHandler {
     if (match.kind === 'invalid') throw invalidInput(match.message, match.field);
     if (!x.corsOrigin) throw new Refusal(403, 'FORBIDDEN', 'Cross-origin requests from this origin are not allowed.');
     const allow = match.kind === 'method-not-allowed' ? match.allow : [];
-    const requested = singleHeader(x.req, 'access-control-request-method');
+    const requested = single(x.h, 'access-control-request-method');
     if (requested !== undefined && !allow.includes(requested as never)) {
       throw new Refusal(405, 'METHOD_NOT_ALLOWED', 'This route does not accept that method.', { allow: allow.join(', ') });
     }
@@ -265,10 +313,10 @@ export function createProxy(options: ProxyOptions): ProxyHandler {
 
   /** Same-origin by default; listed origins pass (see the file header for the policy). */
   function checkOrigin(x: Exchange, method: string): void {
-    const { req } = x;
+    const { req, h } = x;
     if (!x.corsOrigin) {
-      const site = singleHeader(req, 'sec-fetch-site');
-      const origin = singleHeader(req, 'origin');
+      const site = single(h, 'sec-fetch-site');
+      const origin = single(h, 'origin');
       if (site !== undefined && site !== 'same-origin' && site !== 'none') {
         throw new Refusal(403, 'FORBIDDEN', 'Cross-origin requests from this origin are not allowed.');
       }
@@ -278,21 +326,18 @@ export function createProxy(options: ProxyOptions): ProxyHandler {
     }
     if (method !== 'GET') {
       // Any application/json (whatever its parameters) is a non-safelisted Content-Type, hence preflighted.
-      const json = singleHeader(req, 'content-type')?.split(';')[0]!.trim().toLowerCase() === 'application/json';
-      const custom = ['x-requested-with', 'request-id', 'service-wallet-signature'].some((h) => req.headers[h] !== undefined);
+      const json = single(h, 'content-type')?.split(';')[0]!.trim().toLowerCase() === 'application/json';
+      const custom = req.headers['x-requested-with'] !== undefined || h['request-id'] !== undefined || h['service-wallet-signature'] !== undefined;
       if (!json && !custom) {
         throw new Refusal(403, 'FORBIDDEN', 'State-changing requests must carry Content-Type: application/json or an X-Requested-With header.');
       }
     }
   }
 
-  async function readBody(x: Exchange, method: string): Promise<{ bytes: Buffer; contentType: string | undefined }> {
+  /** Reads the body of a request for which hasBody() holds, within the size and time bounds. */
+  async function readBody(x: Exchange, method: string, contentType: string | undefined, encoding: string | undefined): Promise<Buffer> {
     const { req } = x;
-    const contentType = singleHeader(req, 'content-type');
-    const encoding = singleHeader(req, 'content-encoding');
     const declared = req.headers['content-length'] === undefined ? undefined : Number(req.headers['content-length']);
-    const hasBody = (declared !== undefined && declared > 0) || req.headers['transfer-encoding'] !== undefined;
-    if (!hasBody) return { bytes: Buffer.alloc(0), contentType };
     if (method === 'GET') throw invalidInput('GET requests carry no body.');
     if (declared !== undefined && declared > o.maxBodyBytes) throw tooLarge();
     if (encoding !== undefined && encoding.toLowerCase() !== 'identity') {
@@ -302,7 +347,7 @@ export function createProxy(options: ProxyOptions): ProxyHandler {
     if ((req as { body?: unknown }).body !== undefined || req.readableEnded) {
       throw new Refusal(500, 'INTERNAL_ERROR', 'The proxy is mounted after a body parser and cannot see the request bytes.');
     }
-    const bytes = await new Promise<Buffer>((resolve, reject) => {
+    return new Promise<Buffer>((resolve, reject) => {
       const chunks: Buffer[] = [];
       let size = 0;
       const timer = setTimeout(() => done(new Refusal(408, 'REQUEST_TIMEOUT', 'The request body did not arrive in time.', { connection: 'close' })), o.upstreamTimeoutMs);
@@ -324,7 +369,6 @@ export function createProxy(options: ProxyOptions): ProxyHandler {
       };
       req.on('data', onData).on('end', onEnd).on('error', onError);
     });
-    return { bytes, contentType };
   }
 
   function checkPasskeyChallenge(body: Record<string, unknown>): void {
@@ -464,8 +508,8 @@ function refuseUnlessAllowed(decision: AuthorizeDecision): void {
   throw new Refusal(status, code, message);
 }
 
-function agentBearer(req: IncomingMessage): string {
-  const value = singleHeader(req, 'authorization');
+function agentBearer(h: RequestHeaders): string {
+  const value = single(h, 'authorization');
   if (value === undefined || !BEARER.test(value)) {
     throw new Refusal(401, 'UNAUTHORIZED', 'Agent routes need the agent\'s own "Authorization: Bearer <token>".', { 'www-authenticate': 'Bearer' });
   }
@@ -480,12 +524,43 @@ function tooLarge(): Refusal {
   return new Refusal(413, 'PAYLOAD_TOO_LARGE', 'The request body is too large.', { connection: 'close' });
 }
 
+/** One pass over the raw header lines (name, value, name, value, ...); see RequestHeaders. */
+function readHeaders(raw: string[]): RequestHeaders {
+  const h: RequestHeaders = {
+    'request-id': undefined,
+    origin: undefined,
+    'sec-fetch-site': undefined,
+    'content-type': undefined,
+    'content-encoding': undefined,
+    authorization: undefined,
+    'service-wallet-signature': undefined,
+    'access-control-request-method': undefined,
+  };
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i]!;
+    if (!READ_HEADER_LENGTHS.has(name.length)) continue;
+    // Header names are case-insensitive (RFC 9110 section 5.1).
+    const key = name.toLowerCase();
+    if (!Object.hasOwn(h, key)) continue;
+    const k = key as HeaderName;
+    h[k] = h[k] === undefined ? raw[i + 1]! : null;
+  }
+  return h;
+}
+
 /** The one value of a header; a repeated header is refused, since two readers could pick different copies. */
-function singleHeader(req: IncomingMessage, name: string): string | undefined {
-  const values = req.headersDistinct[name];
-  if (values === undefined) return undefined;
-  if (values.length !== 1) throw new Refusal(400, 'INVALID_INPUT', `The ${name} header is repeated.`);
-  return values[0];
+function single(h: RequestHeaders, name: HeaderName): string | undefined {
+  const value = h[name];
+  if (value === null) throw new Refusal(400, 'INVALID_INPUT', `The ${name} header is repeated.`);
+  return value;
+}
+
+const NO_BODY = Buffer.alloc(0);
+
+/** RFC 9112 section 6.3: a request has a body when it declares a non-zero length or a transfer coding. */
+function hasBody(req: IncomingMessage): boolean {
+  const length = req.headers['content-length'];
+  return (length !== undefined && Number(length) > 0) || req.headers['transfer-encoding'] !== undefined;
 }
 
 function isJsonMediaType(value: string | undefined): boolean {

@@ -4,6 +4,7 @@
  * shape and none reaches the recording upstream.
  */
 import assert from 'node:assert/strict';
+import net from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { ACCOUNT, AUTH_METHOD, CARD, JSON_HEADERS, assertErrorShape, raw, startProxy, startRecorder } from './helpers.ts';
 
@@ -56,6 +57,13 @@ describe('proxy refuses abusive requests before anything goes upstream', () => {
     // Headers
     ['repeated Request-Id', { method: 'POST', path: '/api/auth/credentials', headers: { 'content-type': 'application/json', 'request-id': ['Request:a', 'Request:b'] }, body: '{}' }, 400, 'INVALID_INPUT'],
     ['repeated signature', { method: 'DELETE', path: `/api/auth/credentials/${AUTH_METHOD}`, headers: { 'service-wallet-signature': ['a', 'b'] } }, 400, 'INVALID_INPUT'],
+    // Node keeps only the first Content-Type or Authorization in req.headers: the repeat must still be seen.
+    ['repeated Content-Type', { method: 'POST', path: '/api/auth/credentials', headers: { 'content-type': ['application/json', 'text/plain'] }, body: '{}' }, 400, 'INVALID_INPUT'],
+    ['repeated Content-Encoding', { method: 'POST', path: '/api/auth/credentials', headers: { ...JSON_HEADERS, 'content-encoding': ['identity', 'gzip'] }, body: '{}' }, 400, 'INVALID_INPUT'],
+    ['repeated Origin', { method: 'POST', path: `/api/cards/${CARD}/reveal`, headers: { ...JSON_HEADERS, origin: ['https://shop.example', 'https://evil.example'] } }, 400, 'INVALID_INPUT'],
+    ['repeated Sec-Fetch-Site', { method: 'POST', path: `/api/cards/${CARD}/reveal`, headers: { ...JSON_HEADERS, 'sec-fetch-site': ['same-origin', 'cross-site'] } }, 400, 'INVALID_INPUT'],
+    ['repeated agent Authorization', { path: '/api/agents/me/actions', headers: { authorization: ['Bearer a', 'Bearer b'] } }, 400, 'INVALID_INPUT'],
+    ['repeated preflight method', { method: 'OPTIONS', path: '/api/auth/credentials', headers: { origin: 'https://shop.example', 'access-control-request-method': ['POST', 'GET'] } }, 400, 'INVALID_INPUT'],
     ['text/plain body (CSRF-able)', { method: 'POST', path: '/api/auth/credentials', headers: { 'content-type': 'text/plain' }, body: `{"type":"EMAIL_OTP","accountId":"${ACCOUNT}"}` }, 403, 'FORBIDDEN'],
     ['form body', { method: 'POST', path: '/api/auth/credentials', headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-requested-with': 'x' }, body: 'a=b' }, 415, 'UNSUPPORTED_MEDIA_TYPE'],
     ['bodiless POST without CSRF header', { method: 'POST', path: `/api/cards/${CARD}/reveal` }, 403, 'FORBIDDEN'],
@@ -129,6 +137,27 @@ describe('proxy refuses abusive requests before anything goes upstream', () => {
     // A listed origin still cannot preflight a method the route does not have.
     const badPre = await raw(px.port, { method: 'OPTIONS', path: `/api/cards/${CARD}/reveal`, headers: { origin: 'https://shop.example', 'access-control-request-method': 'GET' } });
     assert.equal(badPre.status, 405);
+  });
+
+  it('sees a header repeated under another spelling of its name (RFC 9110 section 5.1)', async () => {
+    const count = up.requests.length;
+    const body = '{}';
+    const answer = await new Promise<string>((resolve, reject) => {
+      const socket = net.connect(px.port, '127.0.0.1', () => {
+        socket.end(
+          `POST /api/auth/credentials HTTP/1.1\r\nHost: 127.0.0.1:${px.port}\r\nContent-Type: application/json\r\ncontent-TYPE: text/plain\r\n` +
+            `Content-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`,
+        );
+      });
+      let text = '';
+      socket.on('data', (c: Buffer) => (text += c.toString('latin1')));
+      socket.on('end', () => resolve(text));
+      socket.on('error', reject);
+    });
+    assert.match(answer, /^HTTP\/1\.1 400 /);
+    assert.match(answer, /"code":"INVALID_INPUT"/);
+    assert.match(answer, /content-type header is repeated/);
+    assert.equal(up.requests.length, count);
   });
 
   it('accepts the custom headers in place of Content-Type on bodiless state changes', async () => {
