@@ -124,6 +124,39 @@ export type RouteMatch =
   | { kind: 'invalid'; message: string; field?: string };
 
 const SAFE_PATH = /^[A-Za-z0-9\-._~:/]*$/;
+/** What an id segment looks like before its type is checked: `Word:...` (literal segments have no ':'). */
+const ID_SHAPED = /^[A-Za-z]+:/;
+
+/** The routes sharing one shape (their literal segments, ids as `{}`), by method. */
+interface ShapeEntry {
+  byMethod: Map<string, RouteDef>;
+  allow: HttpMethod[];
+}
+
+/** A route's id segment, if any, checked with its own compiled pattern. */
+interface IdSlot {
+  index: number;
+  type: string;
+  pattern: RegExp;
+}
+
+const shapeKey = (segments: readonly string[]) => segments.map((s) => (s.startsWith('{') ? '{}' : s)).join('/');
+
+/** Built once: matching a path is one Map lookup instead of a scan of the table. */
+const SHAPES = new Map<string, ShapeEntry>();
+const ID_SLOTS = new Map<RouteDef, IdSlot | undefined>();
+for (const route of ROUTES) {
+  const key = shapeKey(route.segments);
+  let entry = SHAPES.get(key);
+  if (!entry) SHAPES.set(key, (entry = { byMethod: new Map(), allow: [] }));
+  entry.byMethod.set(route.method, route);
+  if (!entry.allow.includes(route.method)) entry.allow.push(route.method);
+  const index = route.segments.findIndex((s) => s.startsWith('{'));
+  // Every route has at most one path id (kept under `id`).
+  if (route.segments.filter((s) => s.startsWith('{')).length > 1) throw new Error(`route ${route.name} has more than one path id`);
+  const type = index === -1 ? '' : route.segments[index]!.slice(1, -1);
+  ID_SLOTS.set(route, index === -1 ? undefined : { index, type, pattern: new RegExp(`^${type}:${UUID}$`) });
+}
 
 /**
  * Splits and validates `rawPath` (the part of the request-target after the base, starting with `/`)
@@ -135,40 +168,44 @@ export function matchRoute(method: string, rawPath: string, rawQuery: string | u
   if (rawPath.includes('//')) return { kind: 'invalid', message: 'Empty path segments are not allowed.' };
   // Ids contain ':', which some clients percent-encode (encodeURIComponent); that one escape is
   // undone. Any other escape (%2F, %2E, %5C, %00, ...) could change the path's meaning upstream.
-  const path = rawPath.replace(/%3a/gi, ':');
+  const path = rawPath.includes('%') ? rawPath.replace(/%3a/gi, ':') : rawPath;
   if (path.includes('%')) return { kind: 'invalid', message: 'Percent-encoded characters are not allowed in the path.' };
   if (!SAFE_PATH.test(path)) return { kind: 'invalid', message: 'The path contains characters that are not allowed.' };
   if (path === '' || path === '/') return { kind: 'not-found' };
   const segments = path.slice(1).split('/');
-  if (segments.some((s) => s === '.' || s === '..')) return { kind: 'invalid', message: 'Dot segments are not allowed in the path.' };
-  if (segments.at(-1) === '') return { kind: 'invalid', message: 'A trailing slash is not allowed in the path.' };
+  // Literal segments equal, id segments at least shaped like `Word:...` (else the path is unknown).
+  let key = '';
+  let shaped = true;
+  for (let i = 0; i < segments.length; i++) {
+    const segment = segments[i]!;
+    if (segment === '.' || segment === '..') return { kind: 'invalid', message: 'Dot segments are not allowed in the path.' };
+    let part = segment;
+    if (segment.includes(':')) {
+      if (ID_SHAPED.test(segment)) part = '{}';
+      else shaped = false;
+    }
+    key = i === 0 ? part : key + '/' + part;
+  }
+  if (segments[segments.length - 1] === '') return { kind: 'invalid', message: 'A trailing slash is not allowed in the path.' };
 
-  const shapeMatches = ROUTES.filter((r) => sameShape(r.segments, segments));
-  if (shapeMatches.length === 0) return { kind: 'not-found' };
-  const route = shapeMatches.find((r) => r.method === method);
-  if (!route) return { kind: 'method-not-allowed', allow: [...new Set(shapeMatches.map((r) => r.method))] };
+  const entry = shaped ? SHAPES.get(key) : undefined;
+  if (!entry) return { kind: 'not-found' };
+  const route = entry.byMethod.get(method);
+  if (!route) return { kind: 'method-not-allowed', allow: [...entry.allow] };
 
   const params: Record<string, string> = {};
-  for (let i = 0; i < route.segments.length; i++) {
-    const pattern = route.segments[i]!;
-    if (!pattern.startsWith('{')) continue;
-    const type = pattern.slice(1, -1);
-    const value = segments[i]!;
-    if (!isId(value, type)) return { kind: 'invalid', message: `The path id must be a ${type} id (${type}:<uuid>).`, field: 'id' };
+  const slot = ID_SLOTS.get(route);
+  if (slot) {
+    const value = segments[slot.index]!;
+    if (!slot.pattern.test(value)) return { kind: 'invalid', message: `The path id must be a ${slot.type} id (${slot.type}:<uuid>).`, field: 'id' };
     params.id = value;
   }
 
+  if (rawQuery === undefined || rawQuery === '') return { kind: 'route', route, params, query: {}, upstreamPath: path };
   const parsed = parseQuery(rawQuery, route.query ?? {});
   if ('error' in parsed) return { kind: 'invalid', message: parsed.error, field: parsed.field };
-  const encoded = rawQuery ? new URLSearchParams(Object.entries(parsed.query)).toString() : '';
-  const servicePath = '/' + segments.join('/');
-  return { kind: 'route', route, params, query: parsed.query, upstreamPath: encoded ? `${servicePath}?${encoded}` : servicePath };
-}
-
-/** Literal segments equal, id segments at least shaped like `Word:...` (else the path is unknown). */
-function sameShape(pattern: readonly string[], segments: string[]): boolean {
-  if (pattern.length !== segments.length) return false;
-  return pattern.every((p, i) => (p.startsWith('{') ? /^[A-Za-z]+:/.test(segments[i]!) : p === segments[i]));
+  const encoded = new URLSearchParams(Object.entries(parsed.query)).toString();
+  return { kind: 'route', route, params, query: parsed.query, upstreamPath: encoded ? `${path}?${encoded}` : path };
 }
 
 function parseQuery(
