@@ -17,6 +17,8 @@ export interface RateLimitOptions {
 }
 
 const MAX_CLIENTS = 100_000;
+/** The common answer, shared rather than allocated per request. */
+const NOT_LIMITED = Object.freeze({ limited: false as const });
 
 export class RateLimiter {
   readonly #windowMs: number;
@@ -43,7 +45,7 @@ export class RateLimiter {
       this.#windows.set(client, w);
     }
     w.count++;
-    if (w.count <= this.#max) return { limited: false };
+    if (w.count <= this.#max) return NOT_LIMITED;
     return { limited: true, retryAfterSeconds: Math.max(1, Math.ceil((w.resetAt - now) / 1000)) };
   }
 
