@@ -8,9 +8,9 @@
  * It deliberately measures from source through one bundler with one set of options, not from
  * `dist/`, so the figure does not depend on a previous build.
  */
-import { build, type Metafile } from 'esbuild';
+import { build, type Metafile, type Plugin } from 'esbuild';
 import { existsSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { gzipSync } from 'node:zlib';
 
 export const ROOT = new URL('..', import.meta.url).pathname.replace(/\/$/, '');
@@ -31,13 +31,18 @@ export interface SizeEntry {
   /** ESM source handed to esbuild as stdin (imports resolve from the repository root). */
   contents: string;
   note?: string;
+  /** esbuild plugins for this entry (our entries: the literal minifier of the build). */
+  plugins?: Plugin[];
 }
 
 export interface SizeResult {
   name: string;
   group: SizeEntry['group'];
+  /** What a page loads up front: the entry and the chunks it imports statically. */
   minified: number;
   gzip: number;
+  /** What the entry loads only on demand, with import() (absent when nothing is). */
+  lazy?: { minified: number; gzip: number };
   budget?: number;
   note?: string;
   /**
@@ -123,9 +128,10 @@ function moduleOf(input: string): string {
   return rest[0]!.startsWith('@') ? `${rest[0]}/${rest[1]}` : rest[0]!;
 }
 
-export function heaviestModules(metafile: Metafile): Array<{ module: string; bytes: number }> {
+/** Bytes per package or per our own source file, over the given outputs (all by default). */
+export function heaviestModules(metafile: Metafile, outputs = Object.keys(metafile.outputs)): Array<{ module: string; bytes: number }> {
   const totals = new Map<string, number>();
-  for (const output of Object.values(metafile.outputs)) {
+  for (const output of outputs.map((o) => metafile.outputs[o]!)) {
     for (const [input, { bytesInOutput }] of Object.entries(output.inputs)) {
       const key = moduleOf(input);
       totals.set(key, (totals.get(key) ?? 0) + bytesInOutput);
@@ -144,37 +150,86 @@ export function partOf(module: string): string {
   return module;
 }
 
-/** Bundles one entry for production and returns its minified and gzip sizes. */
-export async function measure(entry: SizeEntry): Promise<SizeResult> {
-  const result = await build({
+/**
+ * The output files a page loads before the entry runs (the entry and the chunks it imports
+ * statically, transitively), and those it may load later through an import() that survived tree
+ * shaking. A chunk nothing reaches (esbuild emits one for an import() in code it then dropped) is in
+ * neither list: no page ever loads it.
+ */
+export function splitOutputs(metafile: Metafile, entryPoint: string): { initial: string[]; lazy: string[] } {
+  const outputs = metafile.outputs;
+  const reach = (from: string[], kinds: string[]): Set<string> => {
+    const seen = new Set<string>();
+    const visit = (o: string): void => {
+      if (seen.has(o) || !outputs[o]) return;
+      seen.add(o);
+      for (const i of outputs[o]!.imports) if (kinds.includes(i.kind) && !i.external) visit(i.path);
+    };
+    from.forEach(visit);
+    return seen;
+  };
+  // Chunks of import() targets also name an entryPoint; only the bundle's own entry is a root.
+  const entries = Object.keys(outputs).filter((o) => outputs[o]!.entryPoint === entryPoint);
+  const initial = reach(entries, ['import-statement']);
+  const all = reach(entries, ['import-statement', 'dynamic-import']);
+  return { initial: [...initial], lazy: [...all].filter((o) => !initial.has(o)) };
+}
+
+/** One production build of an entry (not written to disk). */
+function bundle(entry: SizeEntry) {
+  return build({
     stdin: { contents: entry.contents, resolveDir: ROOT, loader: 'ts', sourcefile: `${entry.name}.ts` },
+    absWorkingDir: ROOT,
     bundle: true,
     minify: true,
+    splitting: true,
     format: 'esm',
     target: 'es2022',
     platform: 'browser',
+    outdir: join(ROOT, 'bench/.tmp/size'),
     write: false,
     metafile: true,
     logLevel: 'silent',
     legalComments: 'none',
     tsconfig: join(ROOT, 'tsconfig.json'),
     define: { 'process.env.NODE_ENV': '"production"' },
+    plugins: entry.plugins ?? [],
     // Optional peers of the alternatives that are not installed; stated in the report.
     external: ['viem', 'viem/*'],
   });
-  const code = result.outputFiles[0]!.contents;
-  const gzip = gzipSync(code, { level: 9 }).length;
-  const share = (bytes: number) => Math.round((bytes / code.length) * gzip);
-  const modules = heaviestModules(result.metafile);
+}
+
+/**
+ * Bundles one entry for production, with code splitting, so that what the entry loads with import()
+ * lands in chunks of its own, as an integrator's bundler would emit it. `minified` and `gzip` are
+ * what a page loads up front (the entry and the chunks it imports statically), `lazy` what it may
+ * load later, on demand. Each is gzipped as one stream (the files concatenated): how a bundler
+ * cuts shared code into chunks should not change the figure, and without lazy code it is the
+ * figure of one file. The module breakdown is of the up-front part.
+ */
+export async function measure(entry: SizeEntry): Promise<SizeResult> {
+  const result = await bundle(entry);
+  const { initial, lazy } = splitOutputs(result.metafile, `${entry.name}.ts`);
+  const files = new Map(result.outputFiles.map((f) => [relative(ROOT, f.path), f.contents]));
+  const sum = (names: string[]) => {
+    const code = Buffer.concat(names.map((name) => files.get(name)!));
+    return { minified: code.length, gzip: gzipSync(code, { level: 9 }).length };
+  };
+  const upFront = sum(initial);
+  const later = sum(lazy);
+  const share = (bytes: number) => Math.round((bytes / upFront.minified) * upFront.gzip);
+  const modules = heaviestModules(result.metafile, initial);
   const parts = new Map<string, number>();
   for (const m of modules) parts.set(partOf(m.module), (parts.get(partOf(m.module)) ?? 0) + m.bytes);
+  const lazyNote = lazy.length ? `+${formatKB(later.gzip)} gzip loaded on demand (${lazy.length} chunk${lazy.length > 1 ? 's' : ''})` : '';
   return {
     name: entry.name,
     group: entry.group,
-    minified: code.length,
-    gzip,
+    minified: upFront.minified,
+    gzip: upFront.gzip,
+    ...(lazy.length ? { lazy: later } : {}),
     budget: BUDGETS[entry.name],
-    note: entry.note,
+    note: [entry.note, lazyNote].filter(Boolean).join('; ') || undefined,
     heaviest: modules.slice(0, 15).map((m) => ({ ...m, gzipShare: share(m.bytes) })),
     parts: [...parts]
       .filter(([part]) => part !== 'entry')

@@ -18,7 +18,10 @@
  */
 import { WalletError, ServiceError } from './errors.ts';
 import type { SignedRequestChallenge } from './types.ts';
-import { REQUEST_ID_HEADER, type Stamper } from './stamp.ts';
+import type { Stamper } from './stamp.ts';
+
+/** The header naming the challenge a signed retry answers (api.md "Signed-retry pattern"). */
+export const REQUEST_ID_HEADER = 'Request-Id';
 
 /** One HTTP exchange as the client's transport sees it. */
 export interface HttpRequest {

@@ -15,7 +15,8 @@ import { compressPublicKey, ecdsaVerify, signatureToDer, type KeyPair } from './
 const ECDSA_SHA256 = { name: 'ECDSA', hash: 'SHA-256' } as const;
 
 export const WALLET_SIGNATURE_HEADER = 'Service-Wallet-Signature';
-export const REQUEST_ID_HEADER = 'Request-Id';
+// Defined with the signed retry, which sends it beside the stamp; re-exported for the sandbox's checks.
+export { REQUEST_ID_HEADER } from './signed-retry.ts';
 export const STAMP_SCHEME = 'SIGNATURE_SCHEME_TK_API_P256';
 
 /** Signs payloads for the signed retry; where the key lives is the implementation's business. */

@@ -17,8 +17,8 @@ import { customElement, property, state } from 'lit/decorators.js';
 import { Task } from '@lit/task';
 import { baseStyles } from '../shared/styles.ts';
 import { LocaleController } from '../shared/i18n.ts';
-import { clientFor } from '../shared/config.ts';
-import { proveSession } from './step-up-proof.ts';
+import { sendFor } from '../shared/config.ts';
+import { revealCard } from '../../core/cards.ts';
 import { cardRevealStyles } from './card-reveal.styles.ts';
 import './card-reveal.strings.ts';
 import {
@@ -152,8 +152,12 @@ export class CardReveal extends LitElement {
     autoRun: false,
     args: () => [this.cardId] as const,
     task: async ([cardId], { signal }) => {
-      if (this.requireSession) await proveSession({ apiBase: this.apiBase, accountId: this.accountId, signal });
-      const answer = await clientFor(this.apiBase).revealCard(cardId, { signal });
+      if (this.requireSession) {
+        // The step-up needs the session flows (keys, stamps); a page that never asks for it never loads them.
+        const { proveSession } = await import('./step-up-proof.ts');
+        await proveSession({ apiBase: this.apiBase, accountId: this.accountId, signal });
+      }
+      const answer = await revealCard(sendFor(this.apiBase), cardId, { signal });
       const verdict = checkRevealUrl(answer, this.allowedOrigins, Date.now());
       if (!verdict.ok) throw new RevealRefused(verdict.code);
       signal.throwIfAborted();

@@ -8,7 +8,7 @@
  * Deliberately not here: any key handling (core/session.ts refreshes and stores the new key).
  */
 import { WalletError } from '../../core/errors.ts';
-import { walletFor } from '../shared/config.ts';
+import { walletFor } from '../shared/wallet.ts';
 
 export async function proveSession(options: { apiBase?: string | undefined; accountId?: string | undefined; signal?: AbortSignal }): Promise<void> {
   const { accountId, signal } = options;

@@ -13,7 +13,7 @@ import { customElement, property, query, state } from 'lit/decorators.js';
 import { Task, TaskStatus } from '@lit/task';
 import { baseStyles } from '../shared/styles.ts';
 import { LocaleController } from '../shared/i18n.ts';
-import { walletFor } from '../shared/config.ts';
+import { walletFor } from '../shared/wallet.ts';
 import { failureMessage } from '../shared/strings.ts';
 import { isCancellation } from '../shared/failures.ts';
 import { beginCeremony, cancelCeremony } from '../shared/ceremony.ts';

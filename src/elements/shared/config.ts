@@ -6,12 +6,14 @@
  * The signer keys are pinned here, in the page's code, and never fetched from the proxy: a
  * compromised relay must not be able to swap the key it is checked against (DESIGN.md,
  * "Target bundles are verified against a pinned signer key").
+ *
+ * The client, the session flows and the key store are in wallet.ts: an element that needs one
+ * endpoint (<card-reveal>: `sendFor` and core/cards.ts) imports this module and loads none of them.
  */
-import { createClient, type WalletClient } from '../../core/client.ts';
-import { indexedDbKeyStore, type KeyStore } from '../../core/keystore.ts';
-import { createWallet, type Wallet } from '../../core/session.ts';
-import { broadcastSessionChange } from './session-channel.ts';
-import { PRODUCTION_EXPORT_SIGNER, PRODUCTION_OTP_SIGNER, SANDBOX_SIGNER_PUBLIC_KEY } from '../../core/bundles.ts';
+import { createHttp } from '../../core/http.ts';
+import type { Send } from '../../core/signed-retry.ts';
+import type { KeyStore } from '../../core/keystore.ts';
+import { PRODUCTION_EXPORT_SIGNER, PRODUCTION_OTP_SIGNER, SANDBOX_SIGNER_PUBLIC_KEY } from '../../core/signers.ts';
 
 export type Environment = 'production' | 'sandbox';
 
@@ -29,15 +31,13 @@ export interface WalletConfig {
 }
 
 let config: WalletConfig = { apiBase: '/api', environment: 'production' };
-let store: KeyStore | undefined;
-const clients = new Map<string, WalletClient>();
-const wallets = new Map<string, Wallet>();
+const senders = new Map<string, Send>();
 
+/** Replaces parts of the configuration; transports, clients and wallets made before are not reused. */
 export function configureWallet(options: Partial<WalletConfig>): void {
+  // A new object each time: wallet.ts keys its clients and wallets by it, so they follow the change.
   config = { ...config, ...options };
-  if (options.store) store = options.store;
-  clients.clear();
-  wallets.clear();
+  senders.clear();
 }
 
 export function walletConfig(): Readonly<WalletConfig> {
@@ -52,36 +52,19 @@ export function signerKeys(): { otpSigner: string; exportSigner: string } {
   };
 }
 
-/** The client for a base path (the element's `api-base`, or the configured one). */
-export function clientFor(apiBase?: string | null): WalletClient {
-  const base = apiBase || config.apiBase;
-  let client = clients.get(base);
-  if (!client) {
-    client = createClient({ baseUrl: base });
-    clients.set(base, client);
-  }
-  return client;
-}
-
 /**
- * The session flows (core/session.ts) for a base path, over the shared key store and the pinned
- * OTP signer. One object per base, so that every element of the page sees the same session
- * changes through `subscribe`.
+ * The bare transport for a base path, for an element that needs one endpoint function (core/cards.ts)
+ * and not the whole client: the same requests, the same errors.
  */
-export function walletFor(apiBase?: string | null): Wallet {
+export function sendFor(apiBase?: string | null): Send {
   const base = apiBase || config.apiBase;
-  let wallet = wallets.get(base);
-  if (!wallet) {
-    wallet = createWallet({ client: clientFor(base), store: keyStore(), otpSigner: signerKeys().otpSigner });
-    // Other tabs learn of this page's logins and logouts (session-channel.ts).
-    wallet.subscribe(broadcastSessionChange);
-    wallets.set(base, wallet);
+  let send = senders.get(base);
+  if (!send) {
+    send = createHttp({ baseUrl: base });
+    senders.set(base, send);
   }
-  return wallet;
+  return send;
 }
 
-/** The shared key store, created on first use so that importing never touches IndexedDB. */
-export function keyStore(): KeyStore {
-  store ??= config.store ?? indexedDbKeyStore();
-  return store;
-}
+// Before wallet.ts existed these lived here; kept until every element imports them from there.
+export { clientFor, keyStore, walletFor } from './wallet.ts';

@@ -14,7 +14,8 @@ import type { OtpLogin } from '../../core/session.ts';
 import type { AuthMethod, AuthSession } from '../../core/types.ts';
 import { baseStyles } from '../shared/styles.ts';
 import { LocaleController } from '../shared/i18n.ts';
-import { clientFor, walletFor } from '../shared/config.ts';
+import { clientFor } from '../shared/config.ts';
+import { walletFor } from '../shared/wallet.ts';
 import { failureMessage } from '../shared/strings.ts';
 import { onSessionBroadcast } from '../shared/session-channel.ts';
 import {

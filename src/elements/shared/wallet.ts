@@ -1,0 +1,104 @@
+/**
+ * The service client and the session flows of the page, per base path (`clientFor`, `walletFor`),
+ * and the shared key store. One of each per base and configuration (config.ts), so that every
+ * element of the page sees the same session changes through `subscribe`; other tabs hear of them
+ * through session-channel.ts.
+ *
+ * The flows (core/session.ts, with WebAuthn, HPKE and the bundle formats) are not imported here:
+ * `walletFor` answers at once with a Wallet whose methods load them with import() on first use, so
+ * that an element renders before they arrive. Importing this module touches no storage either: the
+ * IndexedDB store opens on its first read (idb-keyval opens lazily).
+ */
+import { createClient, type WalletClient } from '../../core/client.ts';
+import { WalletError } from '../../core/errors.ts';
+import { indexedDbKeyStore, type KeyStore } from '../../core/keystore.ts';
+import type { SessionChange, Wallet, WalletOptions } from '../../core/session.ts';
+import { signerKeys, walletConfig, type WalletConfig } from './config.ts';
+import { broadcastSessionChange } from './session-channel.ts';
+
+/** Clients and wallets per configuration object (configureWallet makes a new one), then per base. */
+const made = new WeakMap<Readonly<WalletConfig>, Map<string, { client: WalletClient; wallet?: Wallet }>>();
+let defaultStore: KeyStore | undefined;
+
+function slot(apiBase: string | null | undefined): { client: WalletClient; wallet?: Wallet } {
+  const config = walletConfig();
+  const base = apiBase || config.apiBase;
+  let byBase = made.get(config);
+  if (!byBase) made.set(config, (byBase = new Map()));
+  let found = byBase.get(base);
+  if (!found) byBase.set(base, (found = { client: createClient({ baseUrl: base }) }));
+  return found;
+}
+
+/** The client for a base path (the element's `api-base`, or the configured one). */
+export function clientFor(apiBase?: string | null): WalletClient {
+  return slot(apiBase).client;
+}
+
+/**
+ * The session flows (core/session.ts) for a base path (the element's `api-base`, or the configured
+ * one), over the shared key store and the pinned OTP signer.
+ */
+export function walletFor(apiBase?: string | null): Wallet {
+  const found = slot(apiBase);
+  found.wallet ??= deferredWallet({ client: found.client, store: keyStore(), otpSigner: signerKeys().otpSigner });
+  return found.wallet;
+}
+
+/** The configured key store, else one IndexedDB store for the page, created on first use. */
+export function keyStore(): KeyStore {
+  return walletConfig().store ?? (defaultStore ??= indexedDbKeyStore());
+}
+
+/**
+ * A Wallet whose flows load on the first call. The options are taken now, so that a later
+ * configureWallet() does not change a wallet already handed out (it gets a new one instead).
+ */
+function deferredWallet(options: WalletOptions): Wallet {
+  const listeners = new Set<(change: SessionChange) => void>();
+  let loading: Promise<Wallet> | undefined;
+  const load = (): Promise<Wallet> =>
+    (loading ??= import('../../core/session.ts').then(
+      ({ createWallet }) => {
+        const wallet = createWallet(options);
+        wallet.subscribe((change) => {
+          broadcastSessionChange(change);
+          for (const listener of [...listeners]) {
+            try {
+              listener(change);
+            } catch {
+              // A listener's failure is its own; the flow already succeeded (as in createWallet).
+            }
+          }
+        });
+        return wallet;
+      },
+      (e: unknown) => {
+        // The code could not be fetched (offline, a deploy replaced it): the next call tries again.
+        loading = undefined;
+        throw new WalletError('network', 'Part of the wallet could not be loaded. Check the connection and try again.', { cause: e });
+      },
+    ));
+  // Each flow forwards its arguments as they are; only `subscribe` answers without loading.
+  const later = <K extends Exclude<keyof Wallet, 'subscribe'>>(name: K): Wallet[K] =>
+    (async (...args: unknown[]) => {
+      const wallet = await load();
+      return (wallet[name] as (...a: unknown[]) => unknown).apply(wallet, args);
+    }) as Wallet[K];
+  return {
+    startOtpLogin: later('startOtpLogin'),
+    loginWithOAuth: later('loginWithOAuth'),
+    loginWithPasskey: later('loginWithPasskey'),
+    registerPasskey: later('registerPasskey'),
+    addCredential: later('addCredential'),
+    refresh: later('refresh'),
+    logout: later('logout'),
+    current: later('current'),
+    stamper: later('stamper'),
+    exportRecoveryPhrase: later('exportRecoveryPhrase'),
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+  };
+}
