@@ -12,12 +12,13 @@
  * DelegatedKey JSON, so that the relays' own cost shows. Every relay adds a Basic header. The
  * upstream and each relay run in their own child process, autocannon in this one (the machine has
  * 2 cores: absolute figures are modest; the ratios are the point). Each case is bounded:
- * a 1 s warm-up, then 3 interleaved rounds of 2 s; the median round is reported.
+ * a 1 s warm-up, then 5 interleaved rounds of 2 s (every other one in reverse order); the median round
+ * is reported, and the throughput ratios are also taken round by round (their median).
  *
  * Run: `node --import tsx bench/proxy.ts` (writes bench/results/proxy.json), or import runProxyBench.
  * Profiling: `PROXY_BENCH_CPU_PROF=<dir>` runs every relay under `node --cpu-prof` and writes its
- * profiles to `<dir>/<relay>/` when the bench ends (the largest is the main thread's); `PROXY_BENCH_CASES=ours,bare` runs only those relays (and then
- * writes no results file).
+ * profiles to `<dir>/<relay>/` when the bench ends (the largest is the main thread's);
+ * `PROXY_BENCH_CASES=ours,bare` runs only those relays (and then writes no results file).
  * Deliberately does not: benchmark the sandbox's own crypto, or pipeline requests (browsers do not).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -35,9 +36,9 @@ const VERSION = '/2025-10-13';
 const BASIC = 'Basic ' + Buffer.from('bench-token:bench-secret').toString('base64');
 
 export interface ProxyBenchOptions {
-  /** Measured seconds per case, split over the rounds (default 6). */
+  /** Measured seconds per case, split over the rounds (default 10). */
   durationSec?: number;
-  /** Interleaved rounds; each case reports its median round (default 3). */
+  /** Interleaved rounds; each case reports its median round (default 5). */
   rounds?: number;
   /** Seconds of warm-up per case, not measured (default 1). */
   warmupSec?: number;
@@ -75,8 +76,14 @@ export interface ProxyBenchResult {
   connections: number;
   route: string;
   cases: ProxyBenchCase[];
-  /** Throughput ratios (higher is better for ours) and CPU-per-request ratios (lower is better for ours). */
+  /**
+   * Throughput ratios of each case's median round (higher is better for ours), the same ratios taken
+   * round by round and then their median (`...ByRound`: both cases of a round share its load), and
+   * CPU-per-request ratios (lower is better for ours).
+   */
   ratios: {
+    oursOverBareRelayByRound: number;
+    oursOverFastifyByRound: number;
     oursOverBareRelay: number;
     oursOverFastify: number;
     oursNodeOverBareRelay: number;
@@ -232,8 +239,8 @@ function startChild(roleName: string, env: Record<string, string> = {}, cpuProfD
 const round = (n: number, d = 2) => Math.round(n * 10 ** d) / 10 ** d;
 
 export async function runProxyBench(opts: ProxyBenchOptions = {}): Promise<ProxyBenchResult> {
-  const durationSec = opts.durationSec ?? 6;
-  const roundCount = Math.max(1, opts.rounds ?? 3);
+  const durationSec = opts.durationSec ?? 10;
+  const roundCount = Math.max(1, opts.rounds ?? 5);
   const roundSec = Math.max(1, Math.round(durationSec / roundCount));
   const warmupSec = opts.warmupSec ?? 1;
   const connections = opts.connections ?? 16;
@@ -270,7 +277,10 @@ export async function runProxyBench(opts: ProxyBenchOptions = {}): Promise<Proxy
       if (warmupSec > 0) await autocannon({ url: t.url, connections, duration: warmupSec, pipelining: 1, headers: t.headers });
     }
     for (let n = 0; n < roundCount; n++) {
-      for (const [i, t] of targets.entries()) {
+      // Every other round runs the cases in reverse, so that no case always follows the same one.
+      const order = [...targets.entries()];
+      if (n % 2 === 1) order.reverse();
+      for (const [i, t] of order) {
         const cpu0 = await t.child.cpu();
         const r = await autocannon({ url: t.url, connections, duration: roundSec, pipelining: 1, headers: t.headers });
         const cpu1 = await t.child.cpu();
@@ -308,6 +318,13 @@ export async function runProxyBench(opts: ProxyBenchOptions = {}): Promise<Proxy
   // NaN (JSON null) for a case left out by `only`.
   const rps = (name: string) => cases.find((c) => c.name === name)?.requestsPerSec ?? NaN;
   const cpu = (name: string) => cases.find((c) => c.name === name)?.cpuMicrosPerRequest ?? NaN;
+  const byRound = (a: string, b: string) => {
+    const ra = cases.find((c) => c.name === a)?.roundsRequestsPerSec;
+    const rb = cases.find((c) => c.name === b)?.roundsRequestsPerSec;
+    if (!ra || !rb) return NaN;
+    const each = ra.map((v, n) => v / rb[n]!).sort((x, y) => x - y);
+    return each[Math.floor(each.length / 2)]!;
+  };
   const result: ProxyBenchResult = {
     date: new Date().toISOString(),
     node: process.version,
@@ -319,6 +336,8 @@ export async function runProxyBench(opts: ProxyBenchOptions = {}): Promise<Proxy
     route: `GET /api${SERVICE_PATH.replace(ROUTE_ID, '{DelegatedKey id}')}`,
     cases,
     ratios: {
+      oursOverBareRelayByRound: round(byRound('ours', 'bare undici relay')),
+      oursOverFastifyByRound: round(byRound('ours', 'fastify + reply-from')),
       oursOverBareRelay: round(rps('ours') / rps('bare undici relay')),
       oursOverFastify: round(rps('ours') / rps('fastify + reply-from')),
       oursNodeOverBareRelay: round(rps('ours (node:http Agent)') / rps('bare undici relay')),
@@ -344,7 +363,8 @@ export function formatProxyBench(r: ProxyBenchResult): string {
     '| case                   |   req/s | p50 ms | p99 ms | CPU us/req | failed | rounds req/s',
     '|------------------------|---------|--------|--------|-----------|--------|-------------',
     ...rows,
-    `req/s: ours/bare relay ${r.ratios.oursOverBareRelay}, ours/fastify ${r.ratios.oursOverFastify}, ours(node:http)/bare relay ${r.ratios.oursNodeOverBareRelay}, ours/direct ${r.ratios.oursOverDirect}`,
+    `req/s, median round by round: ours/bare relay ${r.ratios.oursOverBareRelayByRound}, ours/fastify ${r.ratios.oursOverFastifyByRound}`,
+    `req/s of the median rounds: ours/bare relay ${r.ratios.oursOverBareRelay}, ours/fastify ${r.ratios.oursOverFastify}, ours(node:http)/bare relay ${r.ratios.oursNodeOverBareRelay}, ours/direct ${r.ratios.oursOverDirect}`,
     `CPU per request: ours/bare relay ${r.ratios.cpuOursOverBareRelay}, ours/fastify ${r.ratios.cpuOursOverFastify}`,
   ].join('\n');
 }
