@@ -572,6 +572,9 @@ function isJsonMediaType(value: string | undefined): boolean {
 
 /** True when the Origin names the host this request was sent to (Host, or X-Forwarded-Host set by a front proxy). */
 function sameHost(req: IncomingMessage, origin: string): boolean {
+  // What a browser sends for a same-host call: exactly scheme://Host (RFC 6454 section 6.1), with no parsing.
+  const direct = req.headers.host;
+  if (direct !== undefined && (origin === 'https://' + direct || origin === 'http://' + direct)) return true;
   if (!URL.canParse(origin)) return false;
   const host = new URL(origin).host.toLowerCase();
   const candidates = [req.headers.host, req.headers['x-forwarded-host']].filter((h): h is string => typeof h === 'string');

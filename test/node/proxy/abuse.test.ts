@@ -160,6 +160,18 @@ describe('proxy refuses abusive requests before anything goes upstream', () => {
     assert.equal(up.requests.length, count);
   });
 
+  it('compares Origin with Host, or with X-Forwarded-Host from a front proxy, host for host', async () => {
+    const post = (headers: Record<string, string>) => raw(px.port, { method: 'POST', path: `/api/cards/${CARD}/reveal`, headers: { ...JSON_HEADERS, ...headers } });
+    assert.equal((await post({ origin: `http://127.0.0.1:${px.port}` })).status, 200);
+    assert.equal((await post({ origin: `https://127.0.0.1:${px.port}` })).status, 200);
+    assert.equal((await post({ origin: 'https://Shop.Internal', 'x-forwarded-host': 'shop.internal' })).status, 200);
+    // Look-alikes of the proxy's own host are foreign.
+    assertErrorShape(await post({ origin: `http://127.0.0.1:${px.port}.evil.example` }), 403, 'FORBIDDEN');
+    assertErrorShape(await post({ origin: `http://127.0.0.1:${px.port}@evil.example` }), 403, 'FORBIDDEN');
+    assertErrorShape(await post({ origin: `http://127.0.0.1:${px.port + 1}` }), 403, 'FORBIDDEN');
+    assertErrorShape(await post({ origin: 'https://shop.internal.evil.example', 'x-forwarded-host': 'shop.internal' }), 403, 'FORBIDDEN');
+  });
+
   it('accepts the custom headers in place of Content-Type on bodiless state changes', async () => {
     for (const h of ['x-requested-with', 'request-id', 'service-wallet-signature']) {
       const r = await raw(px.port, { method: 'POST', path: `/api/cards/${CARD}/reveal`, headers: { [h]: 'XMLHttpRequest' } });
