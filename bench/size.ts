@@ -65,7 +65,24 @@ export function elementTags(): string[] {
     .sort();
 }
 
-/** Our entries: the whole library, the core alone, and each element alone. */
+/** Optional translations: `src/locales/<locale>.ts`, each its own entry (`wallet-elements/locales/<locale>`). */
+export function localeNames(): string[] {
+  const dir = join(ROOT, 'src/locales');
+  return existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.ts')).map((f) => f.slice(0, -3)).sort() : [];
+}
+
+/** Leaves the elements' string catalog (i18n.ts) out of a translation's figure: the page has it already. */
+const catalogExternal: Plugin = {
+  name: 'catalog-external',
+  setup(b) {
+    b.onResolve({ filter: /\/elements\/shared\/i18n\.ts$/ }, (args) => ({ path: args.path, external: true }));
+  },
+};
+
+/**
+ * Our entries: the whole library, the core alone, each element alone (all without the optional
+ * translations, which a page adds only for the languages it serves), and each translation alone.
+ */
 export function ourEntries(): SizeEntry[] {
   const entries: SizeEntry[] = [];
   if (existsSync(join(ROOT, 'src/index.ts'))) {
@@ -82,6 +99,15 @@ export function ourEntries(): SizeEntry[] {
   }
   for (const tag of elementTags()) {
     entries.push({ name: `<${tag}>`, group: 'ours', contents: `export * from './src/elements/${tag}/index.ts';`, note: 'lit included' });
+  }
+  for (const locale of localeNames()) {
+    entries.push({
+      name: `locales/${locale} (optional)`,
+      group: 'ours',
+      contents: `import './src/locales/${locale}.ts';`,
+      note: 'the strings of every element in this language; added to a page that serves it',
+      plugins: [catalogExternal],
+    });
   }
   return entries;
 }

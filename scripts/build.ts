@@ -7,7 +7,9 @@
  *   react) left as imports so an application shares one copy; shared code in dist/chunks/, so that
  *   `import 'wallet-elements/card-reveal'` pulls only what <card-reveal> needs;
  * - dist/cdn/wallet-elements.js: one minified ES module with lit and everything inlined, for a
- *   `<script type="module" src="https://cdn…">` page with no build step;
+ *   `<script type="module" src="https://cdn…">` page with no build step; dist/cdn/locales/<locale>.js
+ *   beside it, one per translation;
+ * - dist/locales/<locale>.js: the optional translations (src/locales/), `wallet-elements/locales/<locale>`;
  * - dist/proxy.js, dist/sandbox.js, dist/bin/{proxy,sandbox}.js: Node ESM; packages outside
  *   "dependencies" (e.g. @simplewebauthn/server, which the sandbox uses) are bundled in, so the
  *   published package runs without dev-dependencies;
@@ -26,7 +28,7 @@ import { builtinModules } from 'node:module';
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
-import { ROOT, elementTags } from '../bench/size.ts';
+import { ROOT, elementTags, localeNames } from '../bench/size.ts';
 
 export const DIST = join(ROOT, 'dist');
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
@@ -47,9 +49,11 @@ export function browserEntries(): Record<string, string> {
   add('index', 'src/index.ts');
   add('core', 'src/core/index.ts');
   for (const tag of elementTags()) add(`elements/${tag}`, `src/elements/${tag}/index.ts`);
+  for (const locale of localeNames()) add(`locales/${locale}`, `src/locales/${locale}.ts`);
   add('react', 'src/react/index.ts');
   return entries;
 }
+
 
 /** Node entries: the proxy and the sandbox, as libraries and as command-line programs. */
 export function nodeEntries(): Record<string, string> {
@@ -90,18 +94,41 @@ async function buildBrowser(): Promise<Metafile | undefined> {
   })).metafile;
 }
 
-/** The CDN bundle, `<outdir>/wallet-elements.js`: everything inlined, minified, production. */
+/**
+ * The CDN bundle, `<outdir>/wallet-elements.js`: everything inlined, minified, production; and
+ * each translation as `<outdir>/locales/<locale>.js`, which registers its strings through the
+ * bundle's own `setStrings` (imported from `../wallet-elements.js`, so one string catalog serves both).
+ */
 export async function buildCdn(outdir = join(DIST, 'cdn')): Promise<Metafile | undefined> {
   if (!existsSync(join(ROOT, 'src/index.ts'))) return undefined;
-  return (await esbuild({
+  const cdn: BuildOptions = {
     ...common,
-    entryPoints: { 'wallet-elements': join(ROOT, 'src/index.ts') },
-    outdir,
     platform: 'browser',
     minify: true,
+    // Module scripts are always decoded as UTF-8 (HTML, "fetch a single module script"): the
+    // translations' letters stay letters instead of six-byte \u escapes.
+    charset: 'utf8',
     legalComments: 'eof',
     define: { 'process.env.NODE_ENV': '"production"' },
-  })).metafile;
+  };
+  const main = (await esbuild({ ...cdn, entryPoints: { 'wallet-elements': join(ROOT, 'src/index.ts') }, outdir })).metafile;
+  const locales = localeNames();
+  if (locales.length > 0) {
+    await esbuild({
+      ...cdn,
+      entryPoints: Object.fromEntries(locales.map((l) => [l, join(ROOT, `src/locales/${l}.ts`)])),
+      outdir: join(outdir, 'locales'),
+      plugins: [
+        {
+          name: 'strings-from-the-cdn-bundle',
+          setup(b) {
+            b.onResolve({ filter: /\/elements\/shared\/i18n\.ts$/ }, () => ({ path: '../wallet-elements.js', external: true }));
+          },
+        },
+      ],
+    });
+  }
+  return main;
 }
 
 async function buildNode(): Promise<Metafile | undefined> {

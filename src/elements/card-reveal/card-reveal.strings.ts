@@ -1,6 +1,6 @@
 /**
- * The words of <card-reveal>, in English and Arabic. Every key can be replaced with
- * `setStrings(locale, { 'card-reveal.show': '...' })` (src/elements/shared/i18n.ts).
+ * The words of <card-reveal>, in English (translations: src/locales/). Every key can be replaced
+ * with `setStrings(locale, { 'card-reveal.show': '...' })` (src/elements/shared/i18n.ts).
  * Error sentences say what happened and what to do next, in the cardholder's terms; none of them
  * ever includes the reveal URL or a raw service message.
  */
@@ -63,41 +63,9 @@ const en: Record<Keys, string> = {
   'card-reveal.error.unexpected': 'Something unexpected happened while loading the card details. Try again.',
 };
 
-const ar: Record<Keys, string> = {
-  'card-reveal.label': 'تفاصيل البطاقة',
-  'card-reveal.show': 'إظهار تفاصيل البطاقة',
-  'card-reveal.show-again': 'إظهار مرة أخرى',
-  'card-reveal.loading': 'جارٍ تحميل تفاصيل البطاقة…',
-  'card-reveal.hide': 'إخفاء',
-  'card-reveal.retry': 'إعادة المحاولة',
-  'card-reveal.countdown': 'تختفي بعد {time}',
-  'card-reveal.countdown-label': 'الوقت المتبقي قبل إخفاء تفاصيل البطاقة',
-  'card-reveal.frame-title': 'رقم بطاقتك وتاريخ انتهائها ورمز الأمان',
-  'card-reveal.placeholder-number': 'رقم البطاقة',
-  'card-reveal.placeholder-expiry': 'تنتهي في',
-  'card-reveal.placeholder-cvv': 'رمز الأمان',
-  'card-reveal.expired': 'أُخفيت تفاصيل البطاقة لانتهاء صلاحية العرض الآمن. أظهرها مرة أخرى إن كنت لا تزال بحاجة إليها.',
-  'card-reveal.revealed': 'تظهر تفاصيل البطاقة الآن، وستختفي تلقائيًا.',
-  'card-reveal.no-card': 'لم يتم اختيار أي بطاقة.',
-  'card-reveal.hidden.user': 'أُخفيت تفاصيل البطاقة.',
-  'card-reveal.hidden.expired': 'أُخفيت تفاصيل البطاقة: انتهت صلاحية العرض الآمن.',
-  'card-reveal.hidden.timeout': 'أُخفيت تفاصيل البطاقة بعد انقضاء المهلة.',
-  'card-reveal.hidden.page-hidden': 'أُخفيت تفاصيل البطاقة أثناء ابتعادك عن هذه الصفحة.',
-  'card-reveal.hidden.disconnected': 'أُخفيت تفاصيل البطاقة.',
-  'card-reveal.hidden.card-changed': 'أُخفيت تفاصيل البطاقة لأنه تم اختيار بطاقة أخرى.',
-  'card-reveal.error.unauthorized': 'تعذّر عرض تفاصيل البطاقة الآن بسبب مشكلة في الإعداد لدينا. يُرجى التواصل مع الدعم.',
-  'card-reveal.error.forbidden': 'لا يمكن عرض تفاصيل هذه البطاقة في هذه الجلسة. سجّل الدخول إلى حسابك لرؤيتها.',
-  'card-reveal.error.session_required': 'لحمايتك، أكّد هويتك: سجّل الدخول إلى محفظتك مرة أخرى ثم أعد المحاولة.',
-  'card-reveal.error.not_found': 'لم نعثر على هذه البطاقة. ربما تم استبدالها أو إغلاقها.',
-  'card-reveal.error.not_available': 'تفاصيل البطاقة غير متاحة في هذه البيئة.',
-  'card-reveal.error.rate_limited': 'طلبات كثيرة جدًا. انتظر قليلًا ثم أعد المحاولة.',
-  'card-reveal.error.server': 'حدث خطأ من جهتنا. أعد المحاولة بعد قليل.',
-  'card-reveal.error.network': 'تعذّر الوصول إلى الخادم. تحقّق من اتصالك ثم أعد المحاولة.',
-  'card-reveal.error.expired_url': 'انتهت صلاحية العرض الآمن قبل فتحه. أعد المحاولة.',
-  'card-reveal.error.insecure_url': 'لم تُعرض تفاصيل البطاقة لأن العرض الآمن لم يأتِ من عنوان موثوق.',
-  'card-reveal.error.unexpected': 'حدث أمر غير متوقع أثناء تحميل تفاصيل البطاقة. أعد المحاولة.',
-};
+registerDefaultStrings({ en });
 
-registerDefaultStrings({ en, ar });
+export const cardRevealStrings = { en } as const;
 
-export const cardRevealStrings = { en, ar } as const;
+/** The keys of these strings (a translation, src/locales/, covers every one). */
+export type { Keys as CardRevealStringKey };

@@ -1,10 +1,10 @@
 /**
- * Every visible string of `<passkey-register>`, in English and Arabic; replace any with
- * `setStrings(locale, {...})`. `{name}` marks a placeholder.
+ * Every visible string of `<passkey-register>`, in English (translations: src/locales/); replace
+ * any with `setStrings(locale, {...})`. `{name}` marks a placeholder.
  */
 import { registerDefaultStrings, type Strings } from '../shared/i18n.ts';
 
-export const passkeyRegisterStrings: Record<'en' | 'ar', Strings> = {
+export const passkeyRegisterStrings = {
   en: {
     'passkey.heading': 'Add a passkey',
     'passkey.intro': 'Log in with your fingerprint, face or screen lock instead of a code.',
@@ -23,24 +23,9 @@ export const passkeyRegisterStrings: Record<'en' | 'ar', Strings> = {
     'passkey.done': 'Your passkey “{nickname}” is ready, and you are logged in with it.',
     'passkey.another': 'Add another passkey',
   },
-  ar: {
-    'passkey.heading': 'أضف مفتاح مرور',
-    'passkey.intro': 'سجّل الدخول ببصمتك أو وجهك أو قفل الشاشة بدلًا من الرمز.',
-    'passkey.checking': 'جارٍ التحقق مما يدعمه هذا الجهاز…',
-    'passkey.unsupported': 'لا يستطيع هذا المتصفح إنشاء مفاتيح المرور. جرّب متصفحًا أو جهازًا آخر، أو واصل استخدام طريقة دخولك الحالية.',
-    'passkey.roaming-only': 'لا يدعم هذا الجهاز مفاتيح المرور المدمجة. لا يزال بإمكانك استخدام مفتاح أمان أو هاتفك.',
-    'passkey.nickname.label': 'سمِّ مفتاح المرور هذا',
-    'passkey.nickname.help': 'يساعدك الاسم على التمييز بين مفاتيح المرور، مثل «حاسوب العمل».',
-    'passkey.nickname.invalid': 'اختر لمفتاح المرور اسمًا من 1 إلى 100 حرف.',
-    'passkey.submit': 'أنشئ مفتاح المرور',
-    'passkey.creating': 'اتبع تعليمات المتصفح لإنشاء مفتاح المرور…',
-    'passkey.login-required': 'سجّل الدخول إلى محفظتك أولًا: تتطلب إضافة مفتاح مرور إلى محفظة لها طريقة دخول جلستك الحالية.',
-    'passkey.activating': 'حُفظ مفتاح المرور. أكّده مرة أخرى لتسجيل الدخول به…',
-    'passkey.registered': 'حُفظ مفتاح المرور «{nickname}»، لكن تسجيل الدخول به لم يكتمل.',
-    'passkey.activate': 'سجّل الدخول بمفتاح المرور',
-    'passkey.done': 'مفتاح المرور «{nickname}» جاهز، وقد سجّلت الدخول به.',
-    'passkey.another': 'أضف مفتاح مرور آخر',
-  },
-};
+} satisfies Record<'en', Strings>;
 
 registerDefaultStrings(passkeyRegisterStrings);
+
+/** The keys of these strings (a translation, src/locales/, covers every one). */
+export type PasskeyRegisterStringKey = keyof typeof passkeyRegisterStrings.en;

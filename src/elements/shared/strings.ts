@@ -1,6 +1,7 @@
 /**
  * Strings every wallet element shares: the sentence of each failure code (failures.ts) and the
- * names of the credential types, in English and Arabic (the shipped right-to-left language).
+ * names of the credential types, in English; translations are modules of src/locales/ (Arabic,
+ * right to left, in src/locales/ar.ts).
  * Registered as defaults at import, so an integrator's `setStrings()` always wins.
  *
  * Sentences say what to do next (STYLE.md 6); none repeats a raw code, status or value.
@@ -8,7 +9,7 @@
 import { registerDefaultStrings, type Strings } from './i18n.ts';
 import { failureKey, type Failure } from './failures.ts';
 
-export const sharedStrings: Record<'en' | 'ar', Strings> = {
+export const sharedStrings = {
   en: {
     'error.wrong_code': 'That code is not right. Check it and try again, or ask for a new code.',
     'error.rate_limited': 'Too many attempts. Wait a moment, then try again.',
@@ -38,38 +39,12 @@ export const sharedStrings: Record<'en' | 'ar', Strings> = {
     'common.retry': 'Try again',
     'common.missing-account': 'This element needs an account id (the account-id attribute).',
   },
-  ar: {
-    'error.wrong_code': 'الرمز غير صحيح. تحقّق منه وحاول مرة أخرى، أو اطلب رمزًا جديدًا.',
-    'error.rate_limited': 'محاولات كثيرة جدًا. انتظر قليلًا ثم حاول مرة أخرى.',
-    'error.rate_limited_wait': 'محاولات كثيرة جدًا. انتظر {seconds} ثانية ثم حاول مرة أخرى.',
-    'error.cancelled': 'أُلغي الطلب. يمكنك المحاولة مرة أخرى.',
-    'error.passkey_unsupported': 'لا يستطيع هذا المتصفح استخدام مفاتيح المرور هنا. استخدم طريقة أخرى أو متصفحًا آخر.',
-    'error.passkey_exists': 'يحتفظ هذا الجهاز بالفعل بمفتاح مرور لهذه المحفظة. استخدمه لتسجيل الدخول.',
-    'error.passkey_rejected': 'لم يُقبل مفتاح المرور هذا. حاول مرة أخرى أو استخدم طريقة أخرى لتسجيل الدخول.',
-    'error.no_credential': 'لا توجد لهذه المحفظة طريقة دخول من هذا النوع بعد. اختر طريقة أخرى.',
-    'error.oauth_unavailable': 'تسجيل الدخول عبر مزوّد الهوية غير متاح الآن. جرّب طريقة أخرى.',
-    'error.oauth_rejected': 'لم يُقبل تسجيل الدخول عبر مزوّد الهوية. حاول مرة أخرى.',
-    'error.login_required': 'سجّل الدخول إلى محفظتك أولًا، ثم حاول مرة أخرى.',
-    'error.session_expired': 'انتهت جلستك. سجّل الدخول مرة أخرى للمتابعة.',
-    'error.key_missing': 'لم يعد هذا المتصفح يحتفظ بمفتاح جلستك. سجّل الدخول مرة أخرى للمتابعة.',
-    'error.signature_rejected': 'تعذّر على المحفظة تأكيد هذا التغيير. سجّل الدخول مرة أخرى ثم أعد المحاولة.',
-    'error.last_credential': 'هذه طريقتك الوحيدة لتسجيل الدخول، لذا لا يمكن إزالتها. أضف طريقة أخرى أولًا.',
-    'error.credential_exists': 'لدى هذه المحفظة طريقة دخول من هذا النوع بالفعل.',
-    'error.invalid_input': 'لم تُقبل بعض البيانات. تحقّق منها وحاول مرة أخرى.',
-    'error.forbidden': 'هذا الإجراء غير مسموح به هنا.',
-    'error.network': 'تعذّر الوصول إلى خدمة المحفظة. تحقّق من اتصالك وحاول مرة أخرى.',
-    'error.unexpected': 'حدث خطأ ما. حاول مرة أخرى بعد قليل.',
-    'credential.EMAIL_OTP': 'رمز عبر البريد الإلكتروني',
-    'credential.SMS_OTP': 'رمز عبر رسالة نصية',
-    'credential.PASSKEY': 'مفتاح المرور',
-    'credential.OAUTH': 'الدخول الموحّد',
-    'common.cancel': 'إلغاء',
-    'common.retry': 'حاول مرة أخرى',
-    'common.missing-account': 'يحتاج هذا العنصر إلى معرّف حساب (السمة account-id).',
-  },
-};
+} satisfies Record<'en', Strings>;
 
 registerDefaultStrings(sharedStrings);
+
+/** The keys of these strings (a translation, src/locales/, covers every one). */
+export type SharedStringKey = keyof typeof sharedStrings.en;
 
 /** The sentence for a failure, with the Retry-After wait when the service sent one. */
 export function failureMessage(t: (key: string, params?: Record<string, string | number>) => string, failure: Failure): string {

@@ -1,10 +1,10 @@
 /**
- * Every visible string of `<wallet-credentials>`, in English and Arabic; replace any with
- * `setStrings(locale, {...})`. `{name}` marks a placeholder.
+ * Every visible string of `<wallet-credentials>`, in English (translations: src/locales/);
+ * replace any with `setStrings(locale, {...})`. `{name}` marks a placeholder.
  */
 import { registerDefaultStrings, type Strings } from '../shared/i18n.ts';
 
-export const walletCredentialsStrings: Record<'en' | 'ar', Strings> = {
+export const walletCredentialsStrings = {
   en: {
     'credentials.heading': 'Ways to log in',
     'credentials.loading': 'Loading your logins…',
@@ -46,47 +46,9 @@ export const walletCredentialsStrings: Record<'en' | 'ar', Strings> = {
     'credentials.notice.own-session-revoked': 'You are logged out on this device.',
     'credentials.notice.email-updated': 'Email address saved.',
   },
-  ar: {
-    'credentials.heading': 'طرق تسجيل الدخول',
-    'credentials.loading': 'جارٍ تحميل طرق الدخول…',
-    'credentials.load-failed': 'تعذّر تحميل طرق الدخول.',
-    'credentials.reload': 'حاول مرة أخرى',
-    'credentials.this-device': 'هذا الجهاز',
-    'credentials.remove': 'إزالة',
-    'credentials.remove-label': 'إزالة {name}',
-    'credentials.block.last': 'هذه طريقتك الوحيدة لتسجيل الدخول، لذا لا يمكن إزالتها. أضف طريقة أخرى أولًا.',
-    'credentials.block.current': 'أنت مسجّل الدخول بهذه الطريقة هنا. سجّل الدخول بطريقة أخرى لإزالتها.',
-    'credentials.block.login': 'سجّل الدخول لإجراء التغييرات.',
-    'credentials.add.heading': 'أضف طريقة لتسجيل الدخول',
-    'credentials.add.SMS_OTP': 'أضف الرموز عبر الرسائل النصية',
-    'credentials.add.OAUTH': 'أضف الدخول الموحّد',
-    'credentials.add.SMS_OTP.exists': 'تتلقى هذه المحفظة الرموز عبر الرسائل النصية بالفعل.',
-    'credentials.add.OAUTH.missing': 'الدخول الموحّد غير مُعدّ في هذه الصفحة.',
-    'credentials.code.label': 'الرمز المرسل برسالة نصية',
-    'credentials.code.help': 'أدخل الرمز لإكمال إضافة الرموز عبر الرسائل النصية.',
-    'credentials.code.submit': 'تأكيد',
-    'credentials.sessions.heading': 'الجلسات النشطة',
-    'credentials.sessions.none': 'لا توجد جلسات نشطة.',
-    'credentials.sessions.until': 'حتى {time}',
-    'credentials.sessions.end': 'إنهاء الجلسة',
-    'credentials.sessions.end-label': 'إنهاء جلسة {name}',
-    'credentials.sessions.logout': 'تسجيل الخروج هنا',
-    'credentials.email.heading': 'البريد الإلكتروني',
-    'credentials.email.label': 'البريد الإلكتروني الجديد',
-    'credentials.email.submit': 'احفظ البريد الإلكتروني',
-    'credentials.email.invalid': 'أدخل بريدًا إلكترونيًا مثل name@example.com.',
-    'credentials.confirm.credential': 'إزالة «{name}»؟ لن تتمكن من تسجيل الدخول بها بعد الآن، وستنتهي جلساتها.',
-    'credentials.confirm.session': 'إنهاء هذه الجلسة؟ سيُسجَّل خروج الجهاز الذي يحملها.',
-    'credentials.confirm.own-session': 'تسجيل الخروج على هذا الجهاز؟',
-    'credentials.confirm.yes': 'نعم، تابع',
-    'credentials.notice.added': 'أُضيفت طريقة: {type}.',
-    'credentials.notice.code-sent': 'أُرسل الرمز.',
-    'credentials.notice.activated': 'أصبحت طريقة {type} جاهزة للاستخدام.',
-    'credentials.notice.credential-revoked': 'أُزيلت.',
-    'credentials.notice.session-revoked': 'انتهت الجلسة.',
-    'credentials.notice.own-session-revoked': 'سجّلت الخروج على هذا الجهاز.',
-    'credentials.notice.email-updated': 'حُفظ البريد الإلكتروني.',
-  },
-};
+} satisfies Record<'en', Strings>;
 
 registerDefaultStrings(walletCredentialsStrings);
+
+/** The keys of these strings (a translation, src/locales/, covers every one). */
+export type WalletCredentialsStringKey = keyof typeof walletCredentialsStrings.en;

@@ -1,10 +1,11 @@
 /**
- * Every visible string of `<wallet-login>`, in English and Arabic. Keys are stable API: replace any
- * of them with `setStrings(locale, {...})` from the package entry. `{name}` marks a placeholder.
+ * Every visible string of `<wallet-login>`, in English (translations: src/locales/). Keys are
+ * stable API: replace any of them with `setStrings(locale, {...})` from the package entry.
+ * `{name}` marks a placeholder.
  */
 import { registerDefaultStrings, type Strings } from '../shared/i18n.ts';
 
-export const walletLoginStrings: Record<'en' | 'ar', Strings> = {
+export const walletLoginStrings = {
   en: {
     'login.heading': 'Log in to your wallet',
     'login.intro': 'Choose how you want to log in.',
@@ -44,45 +45,9 @@ export const walletLoginStrings: Record<'en' | 'ar', Strings> = {
     'login.notice.logged-out': 'You’re logged out.',
     'login.notice.refreshed': 'Your session was renewed.',
   },
-  ar: {
-    'login.heading': 'سجّل الدخول إلى محفظتك',
-    'login.intro': 'اختر طريقة تسجيل الدخول.',
-    'login.methods': 'طرق تسجيل الدخول',
-    'login.method.email-otp': 'أرسل لي رمزًا بالبريد الإلكتروني',
-    'login.method.sms-otp': 'أرسل لي رمزًا برسالة نصية',
-    'login.method.passkey': 'استخدم مفتاح مرور',
-    'login.method.oauth': 'المتابعة بالدخول الموحّد',
-    'login.autofill.label': 'مفتاح مرور محفوظ',
-    'login.autofill.hint': 'يمكن لمتصفحك أن يقترح هنا مفتاح مرور محفوظًا.',
-    'login.reauth.expired': 'انتهت جلستك. سجّل الدخول مرة أخرى باستخدام {method}.',
-    'login.reauth.key-missing': 'لم يعد هذا المتصفح يحتفظ بمفتاح جلستك. سجّل الدخول مرة أخرى باستخدام {method} للعودة.',
-    'login.reauth.other': 'استخدم طريقة أخرى لتسجيل الدخول',
-    'login.restoring': 'جارٍ البحث عن جلستك…',
-    'login.sending': 'جارٍ إرسال الرمز…',
-    'login.code.heading.email-otp': 'تحقّق من بريدك الإلكتروني',
-    'login.code.heading.sms-otp': 'تحقّق من هاتفك',
-    'login.code.sent.email-otp': 'أرسلنا رمزًا من {length} أرقام إلى البريد الإلكتروني المرتبط بمحفظتك.',
-    'login.code.sent.sms-otp': 'أرسلنا رمزًا من {length} أرقام في رسالة نصية إلى الهاتف المرتبط بمحفظتك.',
-    'login.code.label': 'الرمز',
-    'login.code.submit': 'تسجيل الدخول',
-    'login.code.verifying': 'جارٍ التحقق من الرمز…',
-    'login.code.resend': 'أرسل رمزًا جديدًا',
-    'login.code.resend-wait': 'أرسل رمزًا جديدًا بعد {seconds} ث',
-    'login.code.back': 'استخدم طريقة أخرى',
-    'login.passkey.waiting': 'اتبع تعليمات المتصفح لاستخدام مفتاح المرور.',
-    'login.oauth.waiting': 'في انتظار مزوّد الهوية…',
-    'login.session.heading': 'لقد سجّلت الدخول',
-    'login.session.detail': 'سجّلت الدخول باستخدام {method}. تستمر جلستك حتى {time}.',
-    'login.session.expiring': 'ستنتهي جلستك قريبًا.',
-    'login.session.stay': 'ابقَ متصلًا',
-    'login.session.logout': 'تسجيل الخروج',
-    'login.session.refreshing': 'جارٍ تجديد جلستك…',
-    'login.session.logging-out': 'جارٍ تسجيل الخروج…',
-    'login.notice.code-sent': 'أُرسل الرمز.',
-    'login.notice.logged-in': 'لقد سجّلت الدخول.',
-    'login.notice.logged-out': 'لقد سجّلت الخروج.',
-    'login.notice.refreshed': 'جُدّدت جلستك.',
-  },
-};
+} satisfies Record<'en', Strings>;
 
 registerDefaultStrings(walletLoginStrings);
+
+/** The keys of these strings (a translation, src/locales/, covers every one). */
+export type WalletLoginStringKey = keyof typeof walletLoginStrings.en;

@@ -9,6 +9,7 @@ import { expect } from 'chai';
 import '../../../../src/elements/agent-actions/index.ts';
 import type { AgentActions } from '../../../../src/elements/agent-actions/index.ts';
 import { setLocale } from '../../../../src/elements/shared/i18n.ts';
+import '../../../../src/locales/ar.ts';
 import { createClient } from '../../../../src/core/client.ts';
 import type { AgentAction } from '../../../../src/core/types.ts';
 import { approveAction, fixtures, newAccount, newAgentAction, rejectAction, type RigAccount, type RigFixtures } from '../../support/rig.ts';

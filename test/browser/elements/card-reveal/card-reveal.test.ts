@@ -11,7 +11,8 @@ import { expect } from 'chai';
 import '../../../../src/elements/card-reveal/index.ts';
 import type { CardReveal } from '../../../../src/elements/card-reveal/index.ts';
 import { setLocale } from '../../../../src/elements/shared/i18n.ts';
-import { walletFor } from '../../../../src/elements/shared/config.ts';
+import { walletFor } from '../../../../src/elements/shared/wallet.ts';
+import '../../../../src/locales/ar.ts';
 import { fixtures, pageFrames, sandboxVariant, type RigFixtures } from '../../support/rig.ts';
 import { axeViolations, cleanup, mount, nextEvent, part, shadow, text, useRig } from '../shared/helpers.ts';
 

@@ -9,7 +9,8 @@
 import { expect } from 'chai';
 import '../../../../src/elements/delegated-keys/index.ts';
 import type { DelegatedKeys } from '../../../../src/elements/delegated-keys/index.ts';
-import { walletFor } from '../../../../src/elements/shared/config.ts';
+import { walletFor } from '../../../../src/elements/shared/wallet.ts';
+import '../../../../src/locales/ar.ts';
 import { setLocale } from '../../../../src/elements/shared/i18n.ts';
 import { createClient } from '../../../../src/core/client.ts';
 import { newAccount, fixtures, type RigAccount, type RigFixtures } from '../../support/rig.ts';

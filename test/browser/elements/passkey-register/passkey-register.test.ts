@@ -12,7 +12,8 @@ import type { PasskeyRegister } from '../../../../src/elements/passkey-register/
 import type { WalletLogin } from '../../../../src/elements/wallet-login/wallet-login.ts';
 import type { PasskeyRegisteredDetail } from '../../../../src/elements/passkey-register/passkey-register.events.ts';
 import type { LoggedInDetail } from '../../../../src/elements/wallet-login/wallet-login.events.ts';
-import { clientFor, walletFor } from '../../../../src/elements/shared/config.ts';
+import { clientFor, walletFor } from '../../../../src/elements/shared/wallet.ts';
+import '../../../../src/locales/ar.ts';
 import type { KeyStore } from '../../../../src/core/keystore.ts';
 import { newAccount, addVirtualAuthenticator, removeVirtualAuthenticator, authenticatorCredentials, advanceClock, type RigAccount } from '../../support/rig.ts';
 import { axeViolations, cleanup, mount, nextEvent, part, parts, shadow, text, type, useRig, waitFor, waitForState } from '../shared/helpers.ts';

@@ -6,7 +6,9 @@
 import '../../../../src/elements/wallet-login/index.ts';
 import '../../../../src/elements/passkey-register/index.ts';
 import '../../../../src/elements/wallet-credentials/index.ts';
-import { configureWallet, walletFor } from '../../../../src/elements/shared/config.ts';
+import { configureWallet } from '../../../../src/elements/shared/config.ts';
+import { walletFor } from '../../../../src/elements/shared/wallet.ts';
+import '../../../../src/locales/ar.ts';
 import { indexedDbKeyStore } from '../../../../src/core/keystore.ts';
 
 const shots = {
