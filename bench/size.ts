@@ -1,7 +1,8 @@
 /**
  * Size measurement: each entry is bundled the way an integrator's production build would bundle
  * it (esbuild: bundle, minify, ESM, target es2022, platform browser, `NODE_ENV=production`) and
- * gzipped with node:zlib at level 9. Our figures INCLUDE lit and every other runtime dependency,
+ * gzipped with node:zlib at level 9. Our entries go through the Lit literal minifier of the
+ * package build (scripts/minify-literals.ts), as the published files do. Our figures INCLUDE lit and every other runtime dependency,
  * so they compare with the alternatives' figures, which include theirs.
  *
  * Used by `npm run bench` (beside the alternatives) and by `scripts/size-check.ts` (budgets only).
@@ -12,6 +13,7 @@ import { build, type Metafile, type Plugin } from 'esbuild';
 import { existsSync, readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { minifyLiterals } from '../scripts/minify-literals.ts';
 
 export const ROOT = new URL('..', import.meta.url).pathname.replace(/\/$/, '');
 
@@ -92,13 +94,20 @@ export function ourEntries(): SizeEntry[] {
       // `export *` keeps every element and every core export alive, as a CDN user gets them.
       contents: `export * from './src/index.ts';`,
       note: 'every element and the core, lit included',
+      plugins: [minifyLiterals()],
     });
   }
   if (existsSync(join(ROOT, 'src/core/index.ts'))) {
     entries.push({ name: 'core', group: 'ours', contents: `export * from './src/core/index.ts';`, note: 'no lit' });
   }
   for (const tag of elementTags()) {
-    entries.push({ name: `<${tag}>`, group: 'ours', contents: `export * from './src/elements/${tag}/index.ts';`, note: 'lit included' });
+    entries.push({
+      name: `<${tag}>`,
+      group: 'ours',
+      contents: `export * from './src/elements/${tag}/index.ts';`,
+      note: 'lit included',
+      plugins: [minifyLiterals()],
+    });
   }
   for (const locale of localeNames()) {
     entries.push({

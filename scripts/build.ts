@@ -19,7 +19,10 @@
  * `manifest` regenerates custom-elements.json with the analyzer (custom-elements-manifest.config.mjs)
  * and, from it, the React wrappers in src/react/ (@lit/react `createComponent`, events as `onX`).
  *
- * Deliberately not here: publishing, minifying the npm build (bundlers minify), source maps.
+ * The browser builds collapse the white space of Lit's html`` and css`` templates
+ * (scripts/minify-literals.ts), which a consumer's minifier leaves alone.
+ *
+ * Deliberately not here: publishing, minifying the npm build's code (bundlers do), source maps.
  */
 import { build as esbuild, type BuildOptions, type Metafile } from 'esbuild';
 import { execFileSync } from 'node:child_process';
@@ -29,6 +32,7 @@ import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { ROOT, elementTags, localeNames } from '../bench/size.ts';
+import { minifyLiterals } from './minify-literals.ts';
 
 export const DIST = join(ROOT, 'dist');
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
@@ -91,6 +95,8 @@ async function buildBrowser(): Promise<Metafile | undefined> {
     splitting: true,
     chunkNames: 'chunks/[name]-[hash]',
     external: withSubpaths(RUNTIME_EXTERNALS),
+    // The templates' white space is the one thing a consumer's minifier cannot remove.
+    plugins: [minifyLiterals()],
   })).metafile;
 }
 
@@ -110,6 +116,7 @@ export async function buildCdn(outdir = join(DIST, 'cdn')): Promise<Metafile | u
     charset: 'utf8',
     legalComments: 'eof',
     define: { 'process.env.NODE_ENV': '"production"' },
+    plugins: [minifyLiterals()],
   };
   const main = (await esbuild({ ...cdn, entryPoints: { 'wallet-elements': join(ROOT, 'src/index.ts') }, outdir })).metafile;
   const locales = localeNames();
@@ -119,6 +126,7 @@ export async function buildCdn(outdir = join(DIST, 'cdn')): Promise<Metafile | u
       entryPoints: Object.fromEntries(locales.map((l) => [l, join(ROOT, `src/locales/${l}.ts`)])),
       outdir: join(outdir, 'locales'),
       plugins: [
+        ...(cdn.plugins ?? []),
         {
           name: 'strings-from-the-cdn-bundle',
           setup(b) {
