@@ -8,6 +8,10 @@
  * BroadcastChannel for other tabs, WebOTP and paste for codes, WebAuthn autofill for passkeys.
  * It never calls fetch or IndexedDB and never holds a key; a typed code stays in its input until
  * it is handed to core.
+ *
+ * The first screen renders before anything else happens: the client, the key store, the other-tab
+ * channel and the session flows (shared/wallet.ts and what it loads) come with import() once that
+ * screen is on the page, and only then is the stored session looked up.
  */
 import { LitElement, html, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import { customElement, property, query, state } from 'lit/decorators.js';
@@ -15,11 +19,9 @@ import { Task, TaskStatus } from '@lit/task';
 import type { OtpLogin } from '../../core/session.ts';
 import type { StoredSession } from '../../core/keystore.ts';
 import { WalletError } from '../../core/errors.ts';
-import { browserSupportsWebAuthnAutofill } from '../../core/webauthn.ts';
+import type { Wallet } from '../../core/session.ts';
 import { baseStyles } from '../shared/styles.ts';
 import { LocaleController } from '../shared/i18n.ts';
-import { clientFor } from '../shared/config.ts';
-import { keyStore, walletFor } from '../shared/wallet.ts';
 import { failureMessage } from '../shared/strings.ts';
 import { isCancellation, type Failure, type FailureContext } from '../shared/failures.ts';
 import { beginCeremony } from '../shared/ceremony.ts';
@@ -57,6 +59,9 @@ const STEP_CONTEXT: Partial<Record<Step['kind'], FailureContext>> = {
   passkey: { unauthorized: 'passkey_rejected' },
   oauth: { unauthorized: 'oauth_rejected' },
 };
+
+/** The client, key store and session flows of the page, loaded after the first render. */
+const services = () => import('../shared/wallet.ts');
 
 /** Browsers with WebOTP (WICG "WebOTP API") return an OTPCredential carrying `code`. */
 interface OtpCredentialLike {
@@ -206,17 +211,26 @@ export class WalletLogin extends LitElement {
     if (changed.has('accountId') || changed.has('apiBase')) this.bind();
   }
 
-  /** (Re)starts for the current account: listeners, then the stored session. */
+  /** (Re)starts for the current account: the first screen, then listeners and the stored session. */
   private bind(): void {
     const key = `${this.accountId}|${this.apiBase ?? ''}`;
     if (!this.isConnected || key === this.bound) return;
     this.unbind();
     this.bound = key;
     this.machine = initialState();
+    // The restoring screen needs none of what follows (code to load, IndexedDB to open, a channel),
+    // so it goes on the page first.
+    void this.updateComplete.then(() => this.attach(key));
+  }
+
+  private async attach(key: string): Promise<void> {
+    if (this.bound !== key) return;
+    // The restore step loads what it needs (run()); a failure to load is that step's failure.
+    if (this.accountId) this.start({ kind: 'restore' });
     // Other tabs (BroadcastChannel) and other elements of this page (a passkey activated).
     this.unsubscribe.push(onSessionBroadcast((m) => void this.onOtherTab(m)));
-    this.unsubscribe.push(walletFor(this.apiBase).subscribe((change) => void this.onSamePage(change)));
-    if (this.accountId) this.start({ kind: 'restore' });
+    const wallet = await this.wallet().catch(() => undefined);
+    if (wallet && this.bound === key) this.unsubscribe.push(wallet.subscribe((change) => void this.onSamePage(change)));
   }
 
   private unbind(): void {
@@ -256,8 +270,13 @@ export class WalletLogin extends LitElement {
   // -------------------------------------------------------------------------------------------
   // Machine wiring
 
-  private context(signal: AbortSignal): FlowContext {
+  private async context(signal: AbortSignal): Promise<FlowContext> {
+    const { clientFor, keyStore, walletFor } = await services();
     return { accountId: this.accountId, wallet: walletFor(this.apiBase), client: clientFor(this.apiBase), store: keyStore(), signal };
+  }
+
+  private async wallet(): Promise<Wallet> {
+    return (await services()).walletFor(this.apiBase);
   }
 
   private start(step: Step): void {
@@ -266,12 +285,12 @@ export class WalletLogin extends LitElement {
   }
 
   private async run(step: Step, signal: AbortSignal): Promise<LoginEvent> {
-    const wallet = walletFor(this.apiBase);
+    const wallet = await this.wallet();
     switch (step.kind) {
       case 'restore':
-        return restore(this.context(signal));
+        return restore(await this.context(signal));
       case 'send-code': {
-        this.otp = await sendCode(this.context(signal), step.type);
+        this.otp = await sendCode(await this.context(signal), step.type);
         return { type: 'CODE_SENT', now: Date.now(), cooldownMs: Math.max(0, this.resendAfter) * 1000 };
       }
       case 'verify-code': {
@@ -282,13 +301,13 @@ export class WalletLogin extends LitElement {
         this.background?.abort();
         const ceremony = beginCeremony(signal);
         try {
-          return { type: 'LOGGED_IN', session: sessionInfo(await passkeyLogin(this.context(ceremony.signal))) };
+          return { type: 'LOGGED_IN', session: sessionInfo(await passkeyLogin(await this.context(ceremony.signal))) };
         } finally {
           ceremony.end();
         }
       }
       case 'oauth':
-        return { type: 'LOGGED_IN', session: sessionInfo(await oauthLogin(this.context(signal), this.oidcTokenProvider)) };
+        return { type: 'LOGGED_IN', session: sessionInfo(await oauthLogin(await this.context(signal), this.oidcTokenProvider)) };
       case 'refresh':
         return { type: 'REFRESHED', session: sessionInfo(await wallet.refresh(this.accountId, { signal })) };
       case 'logout':
@@ -437,7 +456,7 @@ export class WalletLogin extends LitElement {
     this.flow.abort();
     try {
       // Core deletes an expired session's key when asked for it (DESIGN.md: deleted on expiry).
-      await walletFor(this.apiBase).current(this.accountId);
+      await (await this.wallet()).current(this.accountId);
     } catch {
       // A missing key is gone already.
     }
@@ -465,7 +484,7 @@ export class WalletLogin extends LitElement {
 
   private async adoptStoredSession(refreshed: boolean): Promise<void> {
     try {
-      const live = await walletFor(this.apiBase).current(this.accountId);
+      const live = await (await this.wallet()).current(this.accountId);
       if (live && live.sessionId !== this.session?.sessionId) {
         this.send({ type: refreshed ? 'REMOTE_REFRESHED' : 'REMOTE_LOGGED_IN', session: sessionInfo(live) });
       }
@@ -543,13 +562,14 @@ export class WalletLogin extends LitElement {
     this.autofill = false;
     let supported = false;
     try {
+      const { browserSupportsWebAuthnAutofill } = await import('../../core/webauthn.ts');
       supported = await browserSupportsWebAuthnAutofill();
     } catch {
       supported = false;
     }
     if (controller.signal.aborted || !supported) return;
     try {
-      const ctx = this.context(controller.signal);
+      const ctx = await this.context(controller.signal);
       // Offered only when the wallet has a passkey to pick.
       const credential = await findCredential(ctx, 'PASSKEY');
       if (controller.signal.aborted) return;
