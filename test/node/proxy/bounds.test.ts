@@ -9,7 +9,8 @@ import http from 'node:http';
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import { CARD, JSON_HEADERS, assertErrorShape, loadUndici, raw, startProxy, startRecorder } from './helpers.ts';
+import { Pool } from 'undici';
+import { CARD, JSON_HEADERS, assertErrorShape, raw, startProxy, startRecorder } from './helpers.ts';
 
 describe('proxy bounds', () => {
   let up: Awaited<ReturnType<typeof startRecorder>>;
@@ -139,7 +140,6 @@ describe('proxy bounds', () => {
   }
 
   it('bounds the injected undici transport the same way (relay, 504, 502)', async () => {
-    const { Pool } = loadUndici();
     const slow = await startRecorder((req, res) => {
       const delay = req.url.includes('/reveal') ? 1500 : 0;
       setTimeout(() => {

@@ -4,7 +4,6 @@
  * sends paths and headers exactly as written (fetch would normalise `..`, `%2e` and friends).
  */
 import http from 'node:http';
-import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { createProxy, type ProxyHandler, type ProxyLogLine, type ProxyOptions } from '../../../src/proxy/index.ts';
 
@@ -145,19 +144,5 @@ export const JSON_HEADERS = { 'content-type': 'application/json' };
 export function assertErrorShape(r: RawResponse, status: number, code: string): void {
   if (r.status !== status || r.json?.status !== status || r.json?.code !== code || typeof r.json?.message !== 'string') {
     throw new Error(`expected ${status} ${code}, got ${r.status} ${r.text}`);
-  }
-}
-
-/**
- * An undici module for the proxy's injected-dispatcher transport. undici 8 (the top-level
- * devDependency) needs Node >= 22.19 and throws on import under Node 20; @fastify/reply-from
- * carries undici 7, which runs here.
- */
-export function loadUndici(): typeof import('undici') {
-  const require = createRequire(import.meta.url);
-  try {
-    return require('undici') as typeof import('undici');
-  } catch {
-    return createRequire(require.resolve('@fastify/reply-from'))('undici') as typeof import('undici');
   }
 }
