@@ -9,7 +9,7 @@ import { build } from 'esbuild';
 import { join } from 'node:path';
 import type { Browser } from 'playwright';
 import { TMP, bundlePages, median, type StaticServer } from './browser.ts';
-import { ROOT } from './size.ts';
+import { PRODUCTION_BUILD, ROOT } from './size.ts';
 import { minifyLiterals } from '../scripts/minify-literals.ts';
 import type { LoadSample } from './pages/load.ts';
 
@@ -42,17 +42,9 @@ export async function prepareLoadBench(): Promise<void> {
   await bundlePages({ load: 'bench/pages/load.ts' });
   await bundlePages({ 'load-hanko': 'bench/pages/load-hanko.ts' }, { splitting: true });
   await build({
+    ...PRODUCTION_BUILD,
     entryPoints: [{ out: 'load-ours', in: join(ROOT, 'bench/pages/load-ours.ts') }],
     outdir: TMP,
-    bundle: true,
-    minify: true,
-    splitting: true,
-    format: 'esm',
-    target: 'es2022',
-    platform: 'browser',
-    legalComments: 'none',
-    tsconfig: join(ROOT, 'tsconfig.json'),
-    define: { 'process.env.NODE_ENV': '"production"' },
     plugins: [minifyLiterals()],
     logLevel: 'warning',
   });

@@ -9,7 +9,7 @@
  * It deliberately measures from source through one bundler with one set of options, not from
  * `dist/`, so the figure does not depend on a previous build.
  */
-import { build, type Metafile, type Plugin } from 'esbuild';
+import { build, type BuildOptions, type Metafile, type Plugin } from 'esbuild';
 import { existsSync, readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -211,23 +211,32 @@ export function splitOutputs(metafile: Metafile, entryPoint: string): { initial:
 }
 
 /** One production build of an entry (not written to disk). */
+/**
+ * An integrator's production build: bundled, minified, split at import(), ESM for current
+ * browsers, lit's production build. Shared with the load bench (bench/load.ts).
+ */
+export const PRODUCTION_BUILD = {
+  absWorkingDir: ROOT,
+  bundle: true,
+  minify: true,
+  splitting: true,
+  format: 'esm',
+  target: 'es2022',
+  platform: 'browser',
+  legalComments: 'none',
+  tsconfig: join(ROOT, 'tsconfig.json'),
+  define: { 'process.env.NODE_ENV': '"production"' },
+} as const satisfies BuildOptions;
+
+/** One production build of an entry (not written to disk). */
 function bundle(entry: SizeEntry) {
   return build({
+    ...PRODUCTION_BUILD,
     stdin: { contents: entry.contents, resolveDir: ROOT, loader: 'ts', sourcefile: `${entry.name}.ts` },
-    absWorkingDir: ROOT,
-    bundle: true,
-    minify: true,
-    splitting: true,
-    format: 'esm',
-    target: 'es2022',
-    platform: 'browser',
     outdir: join(ROOT, 'bench/.tmp/size'),
     write: false,
     metafile: true,
     logLevel: 'silent',
-    legalComments: 'none',
-    tsconfig: join(ROOT, 'tsconfig.json'),
-    define: { 'process.env.NODE_ENV': '"production"' },
     plugins: entry.plugins ?? [],
     // Optional peers of the alternatives that are not installed; stated in the report.
     external: ['viem', 'viem/*'],

@@ -6,14 +6,15 @@
  * wallet's passkeys, the credential is saved with the signed retry when the wallet already has a
  * login (the current session key signs it), then activated by a passkey login. The flow is
  * passkey-register.machine.ts; the calls are passkey-register.flows.ts. This file renders.
- * It never calls fetch or IndexedDB and never sees a key or an attestation.
+ * It never calls fetch or IndexedDB and never sees a key or an attestation. The session flows
+ * (shared/wallet.ts) and the other-tab channel come after the first render.
  */
 import { LitElement, html, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import { customElement, property, query, state } from 'lit/decorators.js';
 import { Task, TaskStatus } from '@lit/task';
 import { baseStyles } from '../shared/styles.ts';
 import { LocaleController } from '../shared/i18n.ts';
-import { walletFor } from '../shared/wallet.ts';
+import type { Wallet } from '../../core/session.ts';
 import { failureMessage } from '../shared/strings.ts';
 import { isCancellation } from '../shared/failures.ts';
 import { beginCeremony, cancelCeremony } from '../shared/ceremony.ts';
@@ -23,6 +24,9 @@ import { activate, detectSupport, failureOf, platformName, register } from './pa
 import { PasskeyRegisterErrorEvent, PasskeyRegisteredEvent } from './passkey-register.events.ts';
 import { passkeyRegisterStyles } from './passkey-register.styles.ts';
 import './passkey-register.strings.ts';
+
+/** The page's session flows (shared/wallet.ts and what it loads), fetched after the first render. */
+const walletFor = async (apiBase: string | null | undefined): Promise<Wallet> => (await import('../shared/wallet.ts')).walletFor(apiBase);
 
 type Step = { kind: 'register'; nickname: string } | { kind: 'activate'; credentialId: string };
 
@@ -81,6 +85,8 @@ export class PasskeyRegister extends LitElement {
   private readonly internals: ElementInternals | undefined;
   private focusPending = false;
   private unsubscribe: Array<() => void> = [];
+  /** A token per connection, so that listeners set up after a render belong to the live one. */
+  private connection: object | undefined;
 
   private readonly flow = new Task<[Step], RegisterEvent>(this, {
     autoRun: false,
@@ -106,13 +112,20 @@ export class PasskeyRegister extends LitElement {
     const onSession = (change: { type: string; accountId: string }) => {
       if (change.accountId === this.accountId && change.type !== 'logged-out') this.send({ type: 'SESSION_AVAILABLE' });
     };
-    this.unsubscribe.push(onSessionBroadcast(onSession));
-    this.unsubscribe.push(walletFor(this.apiBase).subscribe(onSession));
+    // After the first render: the form needs neither the channel nor the flows' code to show.
+    const connection = (this.connection = {});
+    void this.updateComplete.then(async () => {
+      if (this.connection !== connection) return;
+      this.unsubscribe.push(onSessionBroadcast(onSession));
+      const wallet = await walletFor(this.apiBase).catch(() => undefined);
+      if (wallet && this.connection === connection) this.unsubscribe.push(wallet.subscribe(onSession));
+    });
     if (this.machine.kind === 'checking') void detectSupport().then((support) => this.send({ type: 'SUPPORT', support }));
   }
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
+    this.connection = undefined;
     this.flow.abort();
     for (const u of this.unsubscribe.splice(0)) u();
   }
@@ -139,7 +152,7 @@ export class PasskeyRegister extends LitElement {
   }
 
   private async run(step: Step, signal: AbortSignal): Promise<RegisterEvent> {
-    const wallet = walletFor(this.apiBase);
+    const wallet = await walletFor(this.apiBase);
     // One ceremony at a time on the page (shared/ceremony.ts).
     const ceremony = beginCeremony(signal);
     try {

@@ -5,7 +5,8 @@
  * end sessions, and change the customer's email (signed retry when an OTP login is tied to it).
  *
  * The rules are wallet-credentials.machine.ts, the calls wallet-credentials.flows.ts; this file
- * renders and wires them. It never calls fetch or IndexedDB and never holds a key.
+ * renders and wires them. It never calls fetch or IndexedDB and never holds a key. The client and
+ * session flows (shared/wallet.ts) load with import() when the lists are first fetched.
  */
 import { LitElement, html, nothing, type TemplateResult } from 'lit';
 import { customElement, property, query, state } from 'lit/decorators.js';
@@ -14,8 +15,6 @@ import type { OtpLogin } from '../../core/session.ts';
 import type { AuthMethod, AuthSession } from '../../core/types.ts';
 import { baseStyles } from '../shared/styles.ts';
 import { LocaleController } from '../shared/i18n.ts';
-import { clientFor } from '../shared/config.ts';
-import { walletFor } from '../shared/wallet.ts';
 import { failureMessage } from '../shared/strings.ts';
 import { onSessionBroadcast } from '../shared/session-channel.ts';
 import {
@@ -44,6 +43,9 @@ import {
 import { CredentialAddedEvent, CredentialRevokedEvent, SessionRevokedEvent, WalletCredentialsErrorEvent } from './wallet-credentials.events.ts';
 import { walletCredentialsStyles } from './wallet-credentials.styles.ts';
 import './wallet-credentials.strings.ts';
+
+/** The page's client and session flows (shared/wallet.ts and what it loads), fetched on first use. */
+const services = () => import('../shared/wallet.ts');
 
 type Ready = Extract<CredentialsState, { kind: 'ready' }>;
 
@@ -120,11 +122,13 @@ export class WalletCredentials extends LitElement {
   private otp: OtpLogin | undefined;
   private focusTarget: string | undefined;
   private unsubscribe: Array<() => void> = [];
+  /** A token per connection, so that listeners set up after a render belong to the live one. */
+  private connection: object | undefined;
 
   /** The lists, reloaded when the account changes or after a change; stale answers are dropped. */
   private readonly loader = new Task(this, {
     args: () => [this.accountId, this.apiBase, this.reloads] as const,
-    task: async ([accountId], { signal }) => (accountId ? loadView(this.services(signal)) : undefined),
+    task: async ([accountId], { signal }) => (accountId ? loadView(await this.services(signal)) : undefined),
     onComplete: (view) => view && this.send({ type: 'LOADED', view }),
     onError: (e) => this.send({ type: 'LOAD_FAILED', failure: failureOf(e, 'load') }),
   });
@@ -157,11 +161,19 @@ export class WalletCredentials extends LitElement {
     const onSession = (change: { accountId: string }) => {
       if (change.accountId === this.accountId && this.operation.status !== TaskStatus.PENDING) this.reloads++;
     };
-    this.unsubscribe.push(onSessionBroadcast(onSession), walletFor(this.apiBase).subscribe(onSession));
+    // After the first render: the lists' screen needs neither the channel nor the flows' code.
+    const connection = (this.connection = {});
+    void this.updateComplete.then(async () => {
+      if (this.connection !== connection) return;
+      this.unsubscribe.push(onSessionBroadcast(onSession));
+      const wallet = await services().then((m) => m.walletFor(this.apiBase), () => undefined);
+      if (wallet && this.connection === connection) this.unsubscribe.push(wallet.subscribe(onSession));
+    });
   }
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
+    this.connection = undefined;
     this.operation.abort();
     for (const u of this.unsubscribe.splice(0)) u();
   }
@@ -194,7 +206,8 @@ export class WalletCredentials extends LitElement {
     }
   }
 
-  private services(signal: AbortSignal): Services {
+  private async services(signal: AbortSignal): Promise<Services> {
+    const { clientFor, walletFor } = await services();
     return { accountId: this.accountId, customerId: this.customerId, client: clientFor(this.apiBase), wallet: walletFor(this.apiBase), signal };
   }
 
@@ -214,7 +227,7 @@ export class WalletCredentials extends LitElement {
   }
 
   private async perform(op: Operation, input: string, signal: AbortSignal): Promise<CredentialsEvent> {
-    const svc = this.services(signal);
+    const svc = await this.services(signal);
     const view = () => loadView(svc);
     const before = this.machine.kind === 'ready' ? this.machine.view : undefined;
     switch (op.op) {
