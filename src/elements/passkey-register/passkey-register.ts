@@ -18,6 +18,7 @@ import type { Wallet } from '../../core/session.ts';
 import { failureMessage } from '../shared/strings.ts';
 import { isCancellation } from '../shared/failures.ts';
 import { beginCeremony, cancelCeremony } from '../shared/ceremony.ts';
+import { afterFirstPaint, onceAfterFirstPaint } from '../shared/idle.ts';
 import { onSessionBroadcast } from '../shared/session-channel.ts';
 import { defaultNickname, initialState, isBusy, transition, validNickname, type RegisterEvent, type RegisterState } from './passkey-register.machine.ts';
 import { activate, detectSupport, failureOf, platformName, register } from './passkey-register.flows.ts';
@@ -25,8 +26,9 @@ import { PasskeyRegisterErrorEvent, PasskeyRegisteredEvent } from './passkey-reg
 import { passkeyRegisterStyles } from './passkey-register.styles.ts';
 import './passkey-register.strings.ts';
 
-/** The page's session flows (shared/wallet.ts and what it loads), fetched after the first render. */
-const walletFor = async (apiBase: string | null | undefined): Promise<Wallet> => (await import('../shared/wallet.ts')).walletFor(apiBase);
+/** The page's session flows (shared/wallet.ts and what it loads), once the first screen is painted. */
+const services = onceAfterFirstPaint(() => import('../shared/wallet.ts'));
+const walletFor = async (apiBase: string | null | undefined): Promise<Wallet> => (await services()).walletFor(apiBase);
 
 type Step = { kind: 'register'; nickname: string } | { kind: 'activate'; credentialId: string };
 
@@ -114,7 +116,7 @@ export class PasskeyRegister extends LitElement {
     };
     // After the first render: the form needs neither the channel nor the flows' code to show.
     const connection = (this.connection = {});
-    void this.updateComplete.then(async () => {
+    void this.updateComplete.then(afterFirstPaint).then(async () => {
       if (this.connection !== connection) return;
       this.unsubscribe.push(onSessionBroadcast(onSession));
       const wallet = await walletFor(this.apiBase).catch(() => undefined);

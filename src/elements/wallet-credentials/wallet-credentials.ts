@@ -16,6 +16,7 @@ import type { AuthMethod, AuthSession } from '../../core/types.ts';
 import { baseStyles } from '../shared/styles.ts';
 import { LocaleController } from '../shared/i18n.ts';
 import { failureMessage } from '../shared/strings.ts';
+import { afterFirstPaint, onceAfterFirstPaint } from '../shared/idle.ts';
 import { onSessionBroadcast } from '../shared/session-channel.ts';
 import {
   allowed,
@@ -44,8 +45,8 @@ import { CredentialAddedEvent, CredentialRevokedEvent, SessionRevokedEvent, Wall
 import { walletCredentialsStyles } from './wallet-credentials.styles.ts';
 import './wallet-credentials.strings.ts';
 
-/** The page's client and session flows (shared/wallet.ts and what it loads), fetched on first use. */
-const services = () => import('../shared/wallet.ts');
+/** The page's client and session flows (shared/wallet.ts and what it loads), once the first screen is painted. */
+const services = onceAfterFirstPaint(() => import('../shared/wallet.ts'));
 
 type Ready = Extract<CredentialsState, { kind: 'ready' }>;
 
@@ -163,7 +164,7 @@ export class WalletCredentials extends LitElement {
     };
     // After the first render: the lists' screen needs neither the channel nor the flows' code.
     const connection = (this.connection = {});
-    void this.updateComplete.then(async () => {
+    void this.updateComplete.then(afterFirstPaint).then(async () => {
       if (this.connection !== connection) return;
       this.unsubscribe.push(onSessionBroadcast(onSession));
       const wallet = await services().then((m) => m.walletFor(this.apiBase), () => undefined);

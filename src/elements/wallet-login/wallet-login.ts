@@ -25,6 +25,7 @@ import { LocaleController } from '../shared/i18n.ts';
 import { failureMessage } from '../shared/strings.ts';
 import { isCancellation, type Failure, type FailureContext } from '../shared/failures.ts';
 import { beginCeremony } from '../shared/ceremony.ts';
+import { afterFirstPaint, onceAfterFirstPaint } from '../shared/idle.ts';
 import { onSessionBroadcast, type SessionMessage } from '../shared/session-channel.ts';
 import {
   METHOD_CREDENTIAL,
@@ -60,8 +61,8 @@ const STEP_CONTEXT: Partial<Record<Step['kind'], FailureContext>> = {
   oauth: { unauthorized: 'oauth_rejected' },
 };
 
-/** The client, key store and session flows of the page, loaded after the first render. */
-const services = () => import('../shared/wallet.ts');
+/** The client, key store and session flows of the page, loaded once the first screen is painted. */
+const services = onceAfterFirstPaint(() => import('../shared/wallet.ts'));
 
 /** Browsers with WebOTP (WICG "WebOTP API") return an OTPCredential carrying `code`. */
 interface OtpCredentialLike {
@@ -220,7 +221,7 @@ export class WalletLogin extends LitElement {
     this.machine = initialState();
     // The restoring screen needs none of what follows (code to load, IndexedDB to open, a channel),
     // so it goes on the page first.
-    void this.updateComplete.then(() => this.attach(key));
+    void this.updateComplete.then(afterFirstPaint).then(() => this.attach(key));
   }
 
   private async attach(key: string): Promise<void> {
