@@ -16,28 +16,8 @@ export const passkeyRegisterStyles = css`
     border-inline-start: 3px solid var(--_accent);
     padding-inline-start: 0.75em;
   }
-  [part='error'] {
-    color: var(--_danger);
-    font-weight: 500;
-  }
-  [part='status'] {
-    color: var(--_muted);
-  }
   [part='done'] {
     color: var(--_success);
     font-weight: 600;
-  }
-  .field {
-    display: flex;
-    flex-direction: column;
-    gap: 0.35em;
-  }
-  .actions {
-    display: flex;
-    flex-wrap: wrap;
-    gap: calc(var(--_space) * 0.66);
-  }
-  .actions .primary {
-    flex: 1 1 10rem;
   }
 `;

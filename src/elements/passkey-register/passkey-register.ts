@@ -13,6 +13,7 @@ import { LitElement, html, nothing, type PropertyValues, type TemplateResult } f
 import { customElement, property, query, state } from 'lit/decorators.js';
 import { Task, TaskStatus } from '@lit/task';
 import { baseStyles } from '../shared/styles.ts';
+import { formStyles } from '../shared/form-styles.ts';
 import { LocaleController } from '../shared/i18n.ts';
 import type { Wallet } from '../../core/session.ts';
 import { failureMessage } from '../shared/strings.ts';
@@ -67,7 +68,7 @@ type Step = { kind: 'register'; nickname: string } | { kind: 'activate'; credent
  */
 @customElement('passkey-register')
 export class PasskeyRegister extends LitElement {
-  static override styles = [baseStyles, passkeyRegisterStyles];
+  static override styles = [baseStyles, formStyles, passkeyRegisterStyles];
 
   /** The Embedded Wallet internal account (`InternalAccount:<uuid>`). */
   @property({ attribute: 'account-id', reflect: true }) accountId = '';

@@ -5,7 +5,8 @@
  *
  * Light and dark follow `prefers-color-scheme`; a page may force one with `theme="light"` or
  * `theme="dark"` on the element. Shared layout classes (`.panel`, `.stack`, `.row`, `.muted`,
- * `.error`) keep the elements' own sheets short.
+ * `.error`) keep the elements' own sheets short; form-styles.ts adds fields, action rows and the
+ * `error`/`status` live regions for the elements with forms.
  *
  * No inline styles anywhere: everything is in constructable stylesheets, so the elements run under
  * a CSP without 'unsafe-inline' (Lit adopts these sheets; it injects no <style> attribute).

@@ -63,22 +63,10 @@ export const walletCredentialsStyles = css`
     border-radius: var(--_radius);
     padding: var(--_space);
   }
-  [part='error'] {
-    color: var(--_danger);
-    font-weight: 500;
-  }
-  [part='status'] {
-    color: var(--_muted);
-  }
   [part='code-input'] {
     direction: ltr;
     letter-spacing: 0.3em;
     font-variant-numeric: tabular-nums;
     max-inline-size: 12em;
-  }
-  .field {
-    display: flex;
-    flex-direction: column;
-    gap: 0.35em;
   }
 `;

@@ -14,6 +14,7 @@ import { Task, TaskStatus } from '@lit/task';
 import type { OtpLogin } from '../../core/session.ts';
 import type { AuthMethod, AuthSession } from '../../core/types.ts';
 import { baseStyles } from '../shared/styles.ts';
+import { formStyles } from '../shared/form-styles.ts';
 import { LocaleController } from '../shared/i18n.ts';
 import { failureMessage } from '../shared/strings.ts';
 import { afterFirstPaint, onceAfterFirstPaint } from '../shared/idle.ts';
@@ -98,7 +99,7 @@ const isolate = (s: string) => `\u2068${s}\u2069`;
  */
 @customElement('wallet-credentials')
 export class WalletCredentials extends LitElement {
-  static override styles = [baseStyles, walletCredentialsStyles];
+  static override styles = [baseStyles, formStyles, walletCredentialsStyles];
 
   /** The Embedded Wallet internal account (`InternalAccount:<uuid>`). */
   @property({ attribute: 'account-id', reflect: true }) accountId = '';

@@ -43,20 +43,7 @@ export const walletLoginStyles = css`
     flex-direction: column;
     gap: 0.35em;
   }
-  [part='error'] {
-    color: var(--_danger);
-    font-weight: 500;
-  }
-  [part='status'] {
-    color: var(--_muted);
-  }
   .actions {
-    display: flex;
-    flex-wrap: wrap;
-    gap: calc(var(--_space) * 0.66);
     justify-content: space-between;
-  }
-  .actions .primary {
-    flex: 1 1 10rem;
   }
 `;

@@ -21,6 +21,7 @@ import type { StoredSession } from '../../core/keystore.ts';
 import { WalletError } from '../../core/errors.ts';
 import type { Wallet } from '../../core/session.ts';
 import { baseStyles } from '../shared/styles.ts';
+import { formStyles } from '../shared/form-styles.ts';
 import { LocaleController } from '../shared/i18n.ts';
 import { failureMessage } from '../shared/strings.ts';
 import { isCancellation, type Failure, type FailureContext } from '../shared/failures.ts';
@@ -116,7 +117,7 @@ interface OtpCredentialLike {
  */
 @customElement('wallet-login')
 export class WalletLogin extends LitElement {
-  static override styles = [baseStyles, walletLoginStyles];
+  static override styles = [baseStyles, formStyles, walletLoginStyles];
 
   /** The Embedded Wallet internal account (`InternalAccount:<uuid>`). */
   @property({ attribute: 'account-id', reflect: true }) accountId = '';
