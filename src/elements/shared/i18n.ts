@@ -76,8 +76,11 @@ export class LocaleController implements ReactiveController {
     host.addController(this);
   }
 
+  /** The language found when the current update began; a render asks for it once per string. */
+  private rendering: string | undefined;
+
   get locale(): string {
-    return localeOf(this.host);
+    return this.rendering ?? localeOf(this.host);
   }
 
   get dir(): 'ltr' | 'rtl' {
@@ -95,10 +98,17 @@ export class LocaleController implements ReactiveController {
   }
 
   hostUpdate(): void {
+    // One look-up of the closest `lang` per update instead of one per string rendered.
+    this.rendering = localeOf(this.host);
     // Only set `dir` when the page has not chosen one for this element itself.
     if (!this.host.hasAttribute('dir') || this.host.dataset['autoDir'] === '') {
-      this.host.setAttribute('dir', this.dir);
+      const dir = this.dir;
+      if (this.host.getAttribute('dir') !== dir) this.host.setAttribute('dir', dir);
       this.host.dataset['autoDir'] = '';
     }
+  }
+
+  hostUpdated(): void {
+    this.rendering = undefined;
   }
 }
