@@ -1,19 +1,16 @@
 /**
- * What every element needs to reach the service: the proxy's base path, the pinned signer keys
- * of the environment, and the key store. One shared configuration per page, set once with
- * `configureWallet()`; an element's `api-base` attribute overrides the base for that element.
+ * What every element needs to reach the service: the proxy's base path, the environment whose
+ * signer keys are pinned (or the keys themselves), and the key store. One shared configuration
+ * per page, set once with `configureWallet()`; an element's `api-base` attribute overrides the
+ * base for that element.
  *
- * The signer keys are pinned here, in the page's code, and never fetched from the proxy: a
- * compromised relay must not be able to swap the key it is checked against (DESIGN.md,
- * "Target bundles are verified against a pinned signer key").
- *
- * The client, the session flows and the key store are in wallet.ts: an element that needs one
- * endpoint (<card-reveal>: `sendFor` and core/cards.ts) imports this module and loads none of them.
+ * The client, the session flows, the key store and the pinned keys are used in wallet.ts: an
+ * element that needs one endpoint (<card-reveal>: `sendFor` and core/cards.ts) imports this module
+ * and loads none of them.
  */
 import { createHttp } from '../../core/http.ts';
 import type { Send } from '../../core/signed-retry.ts';
 import type { KeyStore } from '../../core/keystore.ts';
-import { PRODUCTION_EXPORT_SIGNER, PRODUCTION_OTP_SIGNER, SANDBOX_SIGNER_PUBLIC_KEY } from '../../core/signers.ts';
 
 export type Environment = 'production' | 'sandbox';
 
@@ -42,14 +39,6 @@ export function configureWallet(options: Partial<WalletConfig>): void {
 
 export function walletConfig(): Readonly<WalletConfig> {
   return config;
-}
-
-export function signerKeys(): { otpSigner: string; exportSigner: string } {
-  const sandbox = config.environment === 'sandbox';
-  return {
-    otpSigner: config.otpSigner ?? (sandbox ? SANDBOX_SIGNER_PUBLIC_KEY : PRODUCTION_OTP_SIGNER),
-    exportSigner: config.exportSigner ?? (sandbox ? SANDBOX_SIGNER_PUBLIC_KEY : PRODUCTION_EXPORT_SIGNER),
-  };
 }
 
 /**

@@ -13,7 +13,8 @@ import { createClient, type WalletClient } from '../../core/client.ts';
 import { WalletError } from '../../core/errors.ts';
 import { indexedDbKeyStore, type KeyStore } from '../../core/keystore.ts';
 import type { SessionChange, Wallet, WalletOptions } from '../../core/session.ts';
-import { signerKeys, walletConfig, type WalletConfig } from './config.ts';
+import { PRODUCTION_EXPORT_SIGNER, PRODUCTION_OTP_SIGNER, SANDBOX_SIGNER_PUBLIC_KEY } from '../../core/signers.ts';
+import { walletConfig, type WalletConfig } from './config.ts';
 import { broadcastSessionChange } from './session-channel.ts';
 
 /** Clients and wallets per configuration object (configureWallet makes a new one), then per base. */
@@ -43,6 +44,20 @@ export function walletFor(apiBase?: string | null): Wallet {
   const found = slot(apiBase);
   found.wallet ??= deferredWallet({ client: found.client, store: keyStore(), otpSigner: signerKeys().otpSigner });
   return found.wallet;
+}
+
+/**
+ * The signer keys the session flows check bundles against. They are pinned here, in the page's
+ * code, and never fetched from the proxy: a compromised relay must not be able to swap the key it
+ * is checked against (DESIGN.md, "Target bundles are verified against a pinned signer key").
+ */
+export function signerKeys(): { otpSigner: string; exportSigner: string } {
+  const config = walletConfig();
+  const sandbox = config.environment === 'sandbox';
+  return {
+    otpSigner: config.otpSigner ?? (sandbox ? SANDBOX_SIGNER_PUBLIC_KEY : PRODUCTION_OTP_SIGNER),
+    exportSigner: config.exportSigner ?? (sandbox ? SANDBOX_SIGNER_PUBLIC_KEY : PRODUCTION_EXPORT_SIGNER),
+  };
 }
 
 /** The configured key store, else one IndexedDB store for the page, created on first use. */
