@@ -8,8 +8,9 @@
  * Deliberately not here: any wallet logic (the elements and core do it), any key, any reveal URL.
  * The agent token is handed to <agent-actions> as a property; a real agent's app would hold it.
  */
-import '../src/index.ts';
-import { configureWallet, setLocale, type AgentActions, type AgentAction } from '../src/index.ts';
+import { configureWallet } from '../src/elements/shared/config.ts';
+import { setLocale } from '../src/elements/shared/i18n.ts';
+import type { AgentActions, AgentAction } from '../src/index.ts';
 import { popupTokenProvider } from './oidc.ts';
 import { pageStrings } from './strings.ts';
 
@@ -49,7 +50,9 @@ async function demoCall<T>(method: 'GET' | 'POST', path: string, body?: unknown)
   return (res.status === 204 ? undefined : await res.json()) as T;
 }
 
-function applyLanguage(next: 'en' | 'ar'): void {
+async function applyLanguage(next: 'en' | 'ar'): Promise<void> {
+  // Arabic is a module of its own (src/locales/ar.ts): loaded only when someone picks it.
+  if (next === 'ar') await import('../src/locales/ar.ts');
   language = next;
   document.documentElement.lang = next;
   document.documentElement.dir = next === 'ar' ? 'rtl' : 'ltr';
@@ -110,8 +113,9 @@ async function refreshConsole(): Promise<void> {
 async function decide(actionId: string, verb: 'approve' | 'reject'): Promise<void> {
   const status = byId('console-status');
   try {
-    await demoCall('POST', `/demo/agent/actions/${encodeURIComponent(actionId)}/${verb}`, verb === 'reject' ? { reason: t('demo.console.reason') } : {});
+    await demoCall('POST', `/demo/agent/actions/${actionId}/${verb}`, verb === 'reject' ? { reason: t('demo.console.reason') } : {});
     status.textContent = t(verb === 'approve' ? 'demo.console.approved' : 'demo.console.rejected');
+    (byId('agent') as AgentActions).checkNow();
   } catch {
     status.textContent = t('demo.console.failed');
   }
@@ -123,6 +127,7 @@ async function newRequest(): Promise<void> {
   try {
     await demoCall('POST', '/demo/agent/requests', {});
     status.textContent = t('demo.console.created');
+    (byId('agent') as AgentActions).checkNow();
   } catch {
     status.textContent = t('demo.console.failed');
   }
@@ -132,9 +137,11 @@ async function newRequest(): Promise<void> {
 // ---- start
 
 async function main(): Promise<void> {
+  // Configure first, define the elements second: an element reads the configuration when it
+  // connects. `environment: 'sandbox'` pins the sandbox's published signer key.
+  configureWallet({ apiBase: '/api', environment: 'sandbox' });
+  await import('../src/index.ts');
   const config = await demoCall<DemoConfig>('GET', '/demo/config.json');
-  // The sandbox signs OTP bundles with its published test key; `environment: 'sandbox'` pins it.
-  configureWallet({ apiBase: config.apiBase, environment: 'sandbox' });
 
   const provider = popupTokenProvider(config.oidcIssuer, config.oidcClientId);
   for (const id of ['login', 'passkey', 'credentials', 'keys', 'reveal']) byId(id).setAttribute('account-id', config.accountId);
@@ -150,7 +157,7 @@ async function main(): Promise<void> {
   const theme = byId<HTMLSelectElement>('theme');
   theme.addEventListener('change', () => applyTheme(theme.value));
   const lang = byId<HTMLSelectElement>('language');
-  lang.addEventListener('change', () => applyLanguage(lang.value === 'ar' ? 'ar' : 'en'));
+  lang.addEventListener('change', () => void applyLanguage(lang.value === 'ar' ? 'ar' : 'en'));
   byId('new-request').addEventListener('click', () => void newRequest());
   // The console follows the agent's list: a decision or a new request changes both.
   byId('agent').addEventListener('agent-action-changed', () => void refreshConsole());
@@ -162,7 +169,7 @@ async function main(): Promise<void> {
   }
   if (params.get('lang') === 'ar') {
     lang.value = 'ar';
-    applyLanguage('ar');
+    await applyLanguage('ar');
   } else {
     await refreshConsole();
   }

@@ -147,7 +147,8 @@ async function main(): Promise<void> {
       sendJson(res, r.status, r.body);
       return true;
     }
-    const m = req.method === 'POST' ? ACTION_PATH.exec(path) : null;
+    // Ids keep their colon; a client that percent-encodes it is understood too.
+    const m = req.method === 'POST' ? ACTION_PATH.exec(path.replace(/%3A/gi, ':')) : null;
     if (m) {
       const body = await readJson(req);
       const reason = typeof body.reason === 'string' ? body.reason.slice(0, 200) : undefined;

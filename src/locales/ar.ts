@@ -15,6 +15,8 @@ import type { WalletLoginStringKey } from '../elements/wallet-login/wallet-login
 import type { PasskeyRegisterStringKey } from '../elements/passkey-register/passkey-register.strings.ts';
 import type { WalletCredentialsStringKey } from '../elements/wallet-credentials/wallet-credentials.strings.ts';
 import type { CardRevealStringKey } from '../elements/card-reveal/card-reveal.strings.ts';
+import type { DelegatedKeysStringKey } from '../elements/delegated-keys/delegated-keys.strings.ts';
+import type { AgentActionsStringKey } from '../elements/agent-actions/agent-actions.strings.ts';
 
 /** Failure sentences and credential names shared by every element (elements/shared/strings.ts). */
 const shared: Record<SharedStringKey, string> = {
@@ -187,7 +189,109 @@ const cardReveal: Record<CardRevealStringKey, string> = {
   'card-reveal.error.unexpected': 'حدث أمر غير متوقع أثناء تحميل تفاصيل البطاقة. أعد المحاولة.',
 };
 
+/** `<delegated-keys>` */
+const delegatedKeys: Record<DelegatedKeysStringKey, string> = {
+  'delegated-keys.title': 'المفاتيح المفوَّضة',
+  'delegated-keys.description': 'يتيح المفتاح المفوَّض اعتماد مدفوعات البطاقة دون أن توقّع كل دفعة بنفسك. لا يدفع إلا من هذه البطاقة وضمن الحدود التي تضعها.',
+  'delegated-keys.loading': 'جارٍ تحميل المفاتيح…',
+  'delegated-keys.empty': 'لا توجد مفاتيح مفوَّضة لهذه البطاقة بعد.',
+  'delegated-keys.new': 'مفتاح جديد',
+  'delegated-keys.retry': 'إعادة المحاولة',
+  'delegated-keys.status.ACTIVE': 'نشط',
+  'delegated-keys.status.PENDING': 'قيد الانتظار',
+  'delegated-keys.status.REVOKED': 'ملغى',
+  'delegated-keys.created-on': 'أُنشئ في {date}',
+  'delegated-keys.public-key': 'المفتاح العام',
+  'delegated-keys.limits': 'حدود الإنفاق',
+  'delegated-keys.no-limits': 'بلا حدود إنفاق',
+  'delegated-keys.per-transaction': '{amount} لكل دفعة',
+  'delegated-keys.immutable': 'لا يمكن تغيير الحدود. لتغييرها، ألغِ هذا المفتاح وأنشئ مفتاحًا جديدًا.',
+  'delegated-keys.revoke': 'إلغاء',
+  'delegated-keys.revoke-confirm': 'هل تريد إلغاء «{name}»؟ لن يعود بالإمكان اعتماد المدفوعات به. لا يمكن التراجع عن ذلك.',
+  'delegated-keys.revoke-yes': 'إلغاء المفتاح',
+  'delegated-keys.revoking': 'جارٍ الإلغاء…',
+  'delegated-keys.cancel': 'تراجع',
+  'delegated-keys.form-title': 'مفتاح مفوَّض جديد',
+  'delegated-keys.nickname': 'الاسم',
+  'delegated-keys.nickname-hint': 'لتتعرّف عليه لاحقًا، حتى 256 حرفًا.',
+  'delegated-keys.limits-legend': 'الحد لكل دفعة (اختياري)',
+  'delegated-keys.limits-hint': 'حدّ واحد لكل عملة، بأصغر وحدة (السنت للدولار). العملة التي لا حدّ لها غير محدودة. لا يمكن تغيير الحدود لاحقًا.',
+  'delegated-keys.currency': 'العملة',
+  'delegated-keys.amount': 'الحد الأقصى (بأصغر وحدة)',
+  'delegated-keys.amount-preview': '= {amount}',
+  'delegated-keys.add-limit': 'إضافة حد',
+  'delegated-keys.remove-limit': 'إزالة هذا الحد',
+  'delegated-keys.create': 'إنشاء المفتاح',
+  'delegated-keys.creating': 'جارٍ الإنشاء… أكّد من محفظتك',
+  'delegated-keys.created': 'أُنشئ المفتاح «{name}» وهو نشط الآن.',
+  'delegated-keys.revoked': 'أُلغي المفتاح «{name}».',
+  'delegated-keys.active-exists': 'لهذه البطاقة مفتاح نشط بالفعل. ألغِه قبل إنشاء مفتاح آخر.',
+  'delegated-keys.missing-ids': 'لم يتم اختيار بطاقة أو حساب محفظة.',
+  'delegated-keys.field.required': 'هذا الحقل مطلوب.',
+  'delegated-keys.field.too_long': 'استخدم 256 حرفًا أو أقل.',
+  'delegated-keys.field.invalid_currency': 'استخدم رمز عملة من 3 إلى 16 حرفًا أو رقمًا، مثل USD.',
+  'delegated-keys.field.duplicate_currency': 'لهذه العملة حدّ بالفعل. اكتفِ بحدّ واحد لكل عملة.',
+  'delegated-keys.field.invalid_amount': 'أدخل عددًا صحيحًا لا يقل عن 1.',
+  'delegated-keys.field.too_many': 'عدد الحدود كبير جدًا.',
+  'delegated-keys.error.conflict': 'لهذه البطاقة مفتاح نشط بالفعل. ألغِه أولًا ثم أنشئ المفتاح الجديد.',
+  'delegated-keys.error.not_found': 'لم تعد هذه البطاقة مرتبطة بمحفظتك، أو لم يعد المفتاح موجودًا. أعد التحميل وحاول مجددًا.',
+  'delegated-keys.error.invalid': 'تعذّر إنشاء المفتاح بهذه البيانات. تحقّق من الاسم والحدود.',
+  'delegated-keys.error.not_active': 'لم يعد هذا المفتاح نشطًا، فلا حاجة لإلغائه.',
+  'delegated-keys.error.session_required': 'سجّل الدخول إلى محفظتك أولًا: إنشاء مفتاح يحتاج إلى تأكيدك.',
+  'delegated-keys.error.forbidden': 'لا يمكنك إدارة مفاتيح هذه البطاقة في هذه الجلسة.',
+  'delegated-keys.error.rate_limited': 'طلبات كثيرة جدًا. انتظر قليلًا ثم أعد المحاولة.',
+  'delegated-keys.error.server': 'حدث خطأ من جهتنا. أعد المحاولة بعد قليل.',
+  'delegated-keys.error.network': 'تعذّر الوصول إلى الخادم. تحقّق من اتصالك ثم أعد المحاولة.',
+  'delegated-keys.error.retry_exhausted': 'استغرق التأكيد وقتًا طويلًا. أعد المحاولة.',
+  'delegated-keys.error.unexpected': 'حدث أمر غير متوقع. أعد المحاولة.',
+};
+
+/** `<agent-actions>` */
+const agentActions: Record<AgentActionsStringKey, string> = {
+  'agent-actions.title': 'نشاط الوكيل',
+  'agent-actions.filter': 'عرض',
+  'agent-actions.filter.ALL': 'كل الإجراءات',
+  'agent-actions.filter.PENDING_APPROVAL': 'بانتظار الموافقة',
+  'agent-actions.filter.APPROVED': 'تمت الموافقة',
+  'agent-actions.filter.REJECTED': 'مرفوضة',
+  'agent-actions.filter.FAILED': 'فشلت',
+  'agent-actions.status.PENDING_APPROVAL': 'بانتظار الموافقة',
+  'agent-actions.status.APPROVED': 'تمت الموافقة',
+  'agent-actions.status.REJECTED': 'مرفوض',
+  'agent-actions.status.FAILED': 'فشل',
+  'agent-actions.type.EXECUTE_QUOTE': 'تحويل عملة',
+  'agent-actions.type.TRANSFER_OUT': 'دفعة صادرة',
+  'agent-actions.type.TRANSFER_IN': 'دفعة واردة',
+  'agent-actions.type.other': 'إجراء',
+  'agent-actions.loading': 'جارٍ تحميل الإجراءات…',
+  'agent-actions.empty': 'لا توجد إجراءات لعرضها.',
+  'agent-actions.no-token': 'اربط وكيلًا لرؤية إجراءاته.',
+  'agent-actions.count': 'يُعرض {shown} من {total}',
+  'agent-actions.load-more': 'تحميل المزيد',
+  'agent-actions.loading-more': 'جارٍ تحميل المزيد…',
+  'agent-actions.retry': 'إعادة المحاولة',
+  'agent-actions.submitted': 'قُدّم في {date}',
+  'agent-actions.amount': 'المبلغ',
+  'agent-actions.from': 'من',
+  'agent-actions.to': 'إلى',
+  'agent-actions.send': 'يُرسل',
+  'agent-actions.receive': 'يستلم',
+  'agent-actions.rate': 'السعر',
+  'agent-actions.fees': 'الرسوم',
+  'agent-actions.rejection': 'السبب',
+  'agent-actions.transaction': 'المعاملة',
+  'agent-actions.transaction-failed': 'سبب الفشل',
+  'agent-actions.waiting': 'جارٍ التحقق من القرار…',
+  'agent-actions.changed': '{type}: {status}',
+  'agent-actions.poll-trouble': 'يتعذّر التحقق من التحديثات الآن. جارٍ إعادة المحاولة…',
+  'agent-actions.error.unauthorized': 'انتهت صلاحية وصول الوكيل أو أُلغيت. اربطه مرة أخرى.',
+  'agent-actions.error.rate_limited': 'طلبات كثيرة جدًا. ستُستأنف التحديثات قريبًا.',
+  'agent-actions.error.server': 'حدث خطأ من جهتنا. أعد المحاولة بعد قليل.',
+  'agent-actions.error.network': 'تعذّر الوصول إلى الخادم. تحقّق من اتصالك ثم أعد المحاولة.',
+  'agent-actions.error.unexpected': 'حدث أمر غير متوقع. أعد المحاولة.',
+};
+
 /** Every Arabic string, by key. */
-export const ar = { ...shared, ...walletLogin, ...passkeyRegister, ...walletCredentials, ...cardReveal };
+export const ar = { ...shared, ...walletLogin, ...passkeyRegister, ...walletCredentials, ...cardReveal, ...delegatedKeys, ...agentActions };
 
 setStrings('ar', ar);

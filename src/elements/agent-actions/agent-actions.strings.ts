@@ -1,5 +1,5 @@
 /**
- * The words of <agent-actions>, in English and Arabic; every key is replaceable with
+ * The words of <agent-actions> in English (translations: src/locales/); every key is replaceable with
  * `setStrings(locale, {...})` (src/elements/shared/i18n.ts).
  */
 import { registerDefaultStrings } from '../shared/i18n.ts';
@@ -81,50 +81,8 @@ const en: Record<Keys, string> = {
   'agent-actions.error.unexpected': 'Something unexpected happened. Try again.',
 };
 
-const ar: Record<Keys, string> = {
-  'agent-actions.title': 'نشاط الوكيل',
-  'agent-actions.filter': 'عرض',
-  'agent-actions.filter.ALL': 'كل الإجراءات',
-  'agent-actions.filter.PENDING_APPROVAL': 'بانتظار الموافقة',
-  'agent-actions.filter.APPROVED': 'تمت الموافقة',
-  'agent-actions.filter.REJECTED': 'مرفوضة',
-  'agent-actions.filter.FAILED': 'فشلت',
-  'agent-actions.status.PENDING_APPROVAL': 'بانتظار الموافقة',
-  'agent-actions.status.APPROVED': 'تمت الموافقة',
-  'agent-actions.status.REJECTED': 'مرفوض',
-  'agent-actions.status.FAILED': 'فشل',
-  'agent-actions.type.EXECUTE_QUOTE': 'تحويل عملة',
-  'agent-actions.type.TRANSFER_OUT': 'دفعة صادرة',
-  'agent-actions.type.TRANSFER_IN': 'دفعة واردة',
-  'agent-actions.type.other': 'إجراء',
-  'agent-actions.loading': 'جارٍ تحميل الإجراءات…',
-  'agent-actions.empty': 'لا توجد إجراءات لعرضها.',
-  'agent-actions.no-token': 'اربط وكيلًا لرؤية إجراءاته.',
-  'agent-actions.count': 'يُعرض {shown} من {total}',
-  'agent-actions.load-more': 'تحميل المزيد',
-  'agent-actions.loading-more': 'جارٍ تحميل المزيد…',
-  'agent-actions.retry': 'إعادة المحاولة',
-  'agent-actions.submitted': 'قُدّم في {date}',
-  'agent-actions.amount': 'المبلغ',
-  'agent-actions.from': 'من',
-  'agent-actions.to': 'إلى',
-  'agent-actions.send': 'يُرسل',
-  'agent-actions.receive': 'يستلم',
-  'agent-actions.rate': 'السعر',
-  'agent-actions.fees': 'الرسوم',
-  'agent-actions.rejection': 'السبب',
-  'agent-actions.transaction': 'المعاملة',
-  'agent-actions.transaction-failed': 'سبب الفشل',
-  'agent-actions.waiting': 'جارٍ التحقق من القرار…',
-  'agent-actions.changed': '{type}: {status}',
-  'agent-actions.poll-trouble': 'يتعذّر التحقق من التحديثات الآن. جارٍ إعادة المحاولة…',
-  'agent-actions.error.unauthorized': 'انتهت صلاحية وصول الوكيل أو أُلغيت. اربطه مرة أخرى.',
-  'agent-actions.error.rate_limited': 'طلبات كثيرة جدًا. ستُستأنف التحديثات قريبًا.',
-  'agent-actions.error.server': 'حدث خطأ من جهتنا. أعد المحاولة بعد قليل.',
-  'agent-actions.error.network': 'تعذّر الوصول إلى الخادم. تحقّق من اتصالك ثم أعد المحاولة.',
-  'agent-actions.error.unexpected': 'حدث أمر غير متوقع. أعد المحاولة.',
-};
 
-registerDefaultStrings({ en, ar });
+registerDefaultStrings({ en });
 
-export const agentActionsStrings = { en, ar } as const;
+export const agentActionsStrings = { en } as const;
+export type { Keys as AgentActionsStringKey };

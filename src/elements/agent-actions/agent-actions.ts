@@ -149,6 +149,14 @@ export class AgentActions extends LitElement {
     this.load();
   }
 
+  /**
+   * Checks for decisions and new actions now instead of at the next (backed-off) poll: for pages
+   * that know something changed, such as a back office that has just decided.
+   */
+  checkNow(): void {
+    if (this.poller && this.view.status.kind === 'ready') this.startPolling();
+  }
+
   override connectedCallback(): void {
     super.connectedCallback();
     // (Re)connected: load in the next update, once every property set before connecting is known.

@@ -1,5 +1,5 @@
 /**
- * The words of <delegated-keys>, in English and Arabic; every key is replaceable with
+ * The words of <delegated-keys> in English (translations: src/locales/); every key is replaceable with
  * `setStrings(locale, {...})` (src/elements/shared/i18n.ts). Error sentences say what to do next.
  */
 import { registerDefaultStrings } from '../shared/i18n.ts';
@@ -101,62 +101,8 @@ const en: Record<Keys, string> = {
   'delegated-keys.error.unexpected': 'Something unexpected happened. Try again.',
 };
 
-const ar: Record<Keys, string> = {
-  'delegated-keys.title': 'المفاتيح المفوَّضة',
-  'delegated-keys.description': 'يتيح المفتاح المفوَّض اعتماد مدفوعات البطاقة دون أن توقّع كل دفعة بنفسك. لا يدفع إلا من هذه البطاقة وضمن الحدود التي تضعها.',
-  'delegated-keys.loading': 'جارٍ تحميل المفاتيح…',
-  'delegated-keys.empty': 'لا توجد مفاتيح مفوَّضة لهذه البطاقة بعد.',
-  'delegated-keys.new': 'مفتاح جديد',
-  'delegated-keys.retry': 'إعادة المحاولة',
-  'delegated-keys.status.ACTIVE': 'نشط',
-  'delegated-keys.status.PENDING': 'قيد الانتظار',
-  'delegated-keys.status.REVOKED': 'ملغى',
-  'delegated-keys.created-on': 'أُنشئ في {date}',
-  'delegated-keys.public-key': 'المفتاح العام',
-  'delegated-keys.limits': 'حدود الإنفاق',
-  'delegated-keys.no-limits': 'بلا حدود إنفاق',
-  'delegated-keys.per-transaction': '{amount} لكل دفعة',
-  'delegated-keys.immutable': 'لا يمكن تغيير الحدود. لتغييرها، ألغِ هذا المفتاح وأنشئ مفتاحًا جديدًا.',
-  'delegated-keys.revoke': 'إلغاء',
-  'delegated-keys.revoke-confirm': 'هل تريد إلغاء «{name}»؟ لن يعود بالإمكان اعتماد المدفوعات به. لا يمكن التراجع عن ذلك.',
-  'delegated-keys.revoke-yes': 'إلغاء المفتاح',
-  'delegated-keys.revoking': 'جارٍ الإلغاء…',
-  'delegated-keys.cancel': 'تراجع',
-  'delegated-keys.form-title': 'مفتاح مفوَّض جديد',
-  'delegated-keys.nickname': 'الاسم',
-  'delegated-keys.nickname-hint': 'لتتعرّف عليه لاحقًا، حتى 256 حرفًا.',
-  'delegated-keys.limits-legend': 'الحد لكل دفعة (اختياري)',
-  'delegated-keys.limits-hint': 'حدّ واحد لكل عملة، بأصغر وحدة (السنت للدولار). العملة التي لا حدّ لها غير محدودة. لا يمكن تغيير الحدود لاحقًا.',
-  'delegated-keys.currency': 'العملة',
-  'delegated-keys.amount': 'الحد الأقصى (بأصغر وحدة)',
-  'delegated-keys.amount-preview': '= {amount}',
-  'delegated-keys.add-limit': 'إضافة حد',
-  'delegated-keys.remove-limit': 'إزالة هذا الحد',
-  'delegated-keys.create': 'إنشاء المفتاح',
-  'delegated-keys.creating': 'جارٍ الإنشاء… أكّد من محفظتك',
-  'delegated-keys.created': 'أُنشئ المفتاح «{name}» وهو نشط الآن.',
-  'delegated-keys.revoked': 'أُلغي المفتاح «{name}».',
-  'delegated-keys.active-exists': 'لهذه البطاقة مفتاح نشط بالفعل. ألغِه قبل إنشاء مفتاح آخر.',
-  'delegated-keys.missing-ids': 'لم يتم اختيار بطاقة أو حساب محفظة.',
-  'delegated-keys.field.required': 'هذا الحقل مطلوب.',
-  'delegated-keys.field.too_long': 'استخدم 256 حرفًا أو أقل.',
-  'delegated-keys.field.invalid_currency': 'استخدم رمز عملة من 3 إلى 16 حرفًا أو رقمًا، مثل USD.',
-  'delegated-keys.field.duplicate_currency': 'لهذه العملة حدّ بالفعل. اكتفِ بحدّ واحد لكل عملة.',
-  'delegated-keys.field.invalid_amount': 'أدخل عددًا صحيحًا لا يقل عن 1.',
-  'delegated-keys.field.too_many': 'عدد الحدود كبير جدًا.',
-  'delegated-keys.error.conflict': 'لهذه البطاقة مفتاح نشط بالفعل. ألغِه أولًا ثم أنشئ المفتاح الجديد.',
-  'delegated-keys.error.not_found': 'لم تعد هذه البطاقة مرتبطة بمحفظتك، أو لم يعد المفتاح موجودًا. أعد التحميل وحاول مجددًا.',
-  'delegated-keys.error.invalid': 'تعذّر إنشاء المفتاح بهذه البيانات. تحقّق من الاسم والحدود.',
-  'delegated-keys.error.not_active': 'لم يعد هذا المفتاح نشطًا، فلا حاجة لإلغائه.',
-  'delegated-keys.error.session_required': 'سجّل الدخول إلى محفظتك أولًا: إنشاء مفتاح يحتاج إلى تأكيدك.',
-  'delegated-keys.error.forbidden': 'لا يمكنك إدارة مفاتيح هذه البطاقة في هذه الجلسة.',
-  'delegated-keys.error.rate_limited': 'طلبات كثيرة جدًا. انتظر قليلًا ثم أعد المحاولة.',
-  'delegated-keys.error.server': 'حدث خطأ من جهتنا. أعد المحاولة بعد قليل.',
-  'delegated-keys.error.network': 'تعذّر الوصول إلى الخادم. تحقّق من اتصالك ثم أعد المحاولة.',
-  'delegated-keys.error.retry_exhausted': 'استغرق التأكيد وقتًا طويلًا. أعد المحاولة.',
-  'delegated-keys.error.unexpected': 'حدث أمر غير متوقع. أعد المحاولة.',
-};
 
-registerDefaultStrings({ en, ar });
+registerDefaultStrings({ en });
 
-export const delegatedKeysStrings = { en, ar } as const;
+export const delegatedKeysStrings = { en } as const;
+export type { Keys as DelegatedKeysStringKey };

@@ -122,9 +122,12 @@ export const delegatedKeysStyles = css`
     border: 1px solid var(--_border);
     border-radius: var(--_radius);
   }
-  label {
+  .field {
     display: grid;
     gap: 0.3em;
+    align-content: start;
+  }
+  label {
     font-weight: 500;
   }
   fieldset {
@@ -148,7 +151,14 @@ export const delegatedKeysStyles = css`
     display: grid;
     grid-template-columns: minmax(6em, 1fr) minmax(8em, 2fr) auto;
     gap: 0.5em;
-    align-items: start;
+    align-items: end;
+  }
+  .limit-row .field {
+    align-self: start;
+  }
+  .limit-row .remove {
+    margin-block-start: 1.75em;
+    align-self: start;
   }
   .limit-row input[name='currencyCode'] {
     text-transform: uppercase;

@@ -414,9 +414,10 @@ export class DelegatedKeys extends LitElement {
       <form part="form" novalidate aria-labelledby="form-title" @submit=${this.submit}>
         <h3 id="form-title">${t('delegated-keys.form-title')}</h3>
         ${hasActiveKey(this.view) ? html`<p class="muted">${t('delegated-keys.active-exists')}</p>` : nothing}
-        <label>
-          ${t('delegated-keys.nickname')}
+        <div class="field">
+          <label for="nickname">${t('delegated-keys.nickname')}</label>
           <input
+            id="nickname"
             name="nickname"
             data-focus="nickname"
             autocomplete="off"
@@ -430,7 +431,7 @@ export class DelegatedKeys extends LitElement {
           />
           <span class="hint" id="nickname-hint">${t('delegated-keys.nickname-hint')}</span>
           <span class="field-error" id="nickname-error">${nicknameError}</span>
-        </label>
+        </div>
         <fieldset>
           <legend>${t('delegated-keys.limits-legend')}</legend>
           <p class="hint" id="limits-hint">${t('delegated-keys.limits-hint')}</p>
@@ -463,9 +464,10 @@ export class DelegatedKeys extends LitElement {
     const preview = CURRENCY_PATTERN.test(code) && Number.isSafeInteger(amount) && amount >= 1 ? formatMinor(amount, code, locale) : '';
     return html`
       <div class="limit-row">
-        <label>
-          ${t('delegated-keys.currency')}
+        <div class="field">
+          <label for="currency-${i}">${t('delegated-keys.currency')}</label>
           <input
+            id="currency-${i}"
             name="currencyCode"
             data-focus=${currencyField}
             autocomplete="off"
@@ -479,10 +481,11 @@ export class DelegatedKeys extends LitElement {
             @input=${(e: Event) => this.setLimit(i, 'currencyCode', e)}
           />
           <span class="field-error" id="${currencyField}-error">${currencyError}</span>
-        </label>
-        <label>
-          ${t('delegated-keys.amount')}
+        </div>
+        <div class="field">
+          <label for="amount-${i}">${t('delegated-keys.amount')}</label>
           <input
+            id="amount-${i}"
             name="maxPerTransaction"
             data-focus=${amountField}
             inputmode="numeric"
@@ -495,7 +498,7 @@ export class DelegatedKeys extends LitElement {
           />
           <span class="hint" id="${amountField}-preview">${preview ? t('delegated-keys.amount-preview', { amount: preview }) : ''}</span>
           <span class="field-error" id="${amountField}-error">${amountError}</span>
-        </label>
+        </div>
         <button type="button" class="remove" aria-label=${t('delegated-keys.remove-limit')} ?disabled=${submitting} @click=${() => this.removeLimit(i)}>
           ×
         </button>
