@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { freePort, launch, nextEvent, startDemo, virtualAuthenticator, waitForState, watch, type Demo, type Problems } from './harness.ts';
+import { freePort, launch, nextEvent, startDemo, virtualAuthenticator, waitForState, watch, type Authenticator, type Demo, type Problems } from './harness.ts';
 
 describe('the demo, walked as a new user', { timeout: 300_000 }, () => {
   let demo: Demo;
@@ -23,7 +23,7 @@ describe('the demo, walked as a new user', { timeout: 300_000 }, () => {
   let context: BrowserContext;
   let page: Page;
   let problems: Problems;
-  let credentialCount: () => Promise<number>;
+  let authenticator: Authenticator;
 
   before(async () => {
     demo = await startDemo(await freePort());
@@ -51,7 +51,7 @@ describe('the demo, walked as a new user', { timeout: 300_000 }, () => {
     const tags = ['wallet-login', 'passkey-register', 'wallet-credentials', 'card-reveal', 'delegated-keys', 'agent-actions'];
     await page.waitForFunction((names) => names.every((t) => customElements.get(t)), tags);
     await page.locator('wallet-login').getByRole('button', { name: 'Email me a code' }).waitFor();
-    credentialCount = await virtualAuthenticator(page);
+    authenticator = await virtualAuthenticator(page);
   });
 
   it('logs in with the email code 000000', async () => {
@@ -70,7 +70,7 @@ describe('the demo, walked as a new user', { timeout: 300_000 }, () => {
     const registered = nextEvent<string>(page, 'passkey-registered', 'nickname');
     await page.locator('passkey-register').getByRole('button', { name: 'Create passkey' }).click();
     assert.equal(await registered, 'This browser');
-    assert.equal(await credentialCount(), 1);
+    assert.equal(await authenticator.count(), 1);
     await page.locator('wallet-credentials').getByText('This browser').first().waitFor();
   });
 
@@ -136,11 +136,17 @@ describe('the demo, walked as a new user', { timeout: 300_000 }, () => {
 
   it('logs out, then back in with the passkey, and with single sign-on', async () => {
     const login = page.locator('wallet-login');
+    // The virtual authenticator would otherwise answer the login screen's passkey autofill by itself
+    // at once; a person chooses. Presence comes back when the user picks "Use a passkey".
+    await authenticator.setPresence(false);
     await login.getByRole('button', { name: 'Log out' }).click();
     await waitForState(page, 'wallet-login', 'choosing');
     await login.getByRole('button', { name: 'Use a passkey' }).click();
+    await authenticator.setPresence(true);
     await waitForState(page, 'wallet-login', 'logged-in');
+    await login.getByText('Passkey', { exact: false }).first().waitFor();
 
+    await authenticator.setPresence(false);
     await login.getByRole('button', { name: 'Log out' }).click();
     await waitForState(page, 'wallet-login', 'choosing');
     const popupOpened = page.waitForEvent('popup');
@@ -148,11 +154,14 @@ describe('the demo, walked as a new user', { timeout: 300_000 }, () => {
     const popup = await popupOpened;
     await popup.getByRole('button', { name: 'Sign in as the demo user' }).click();
     await waitForState(page, 'wallet-login', 'logged-in');
+    await login.getByText('single sign-on', { exact: false }).first().waitFor();
   });
 
   it('switches to Arabic, right to left, and to the dark theme', async () => {
     await page.locator('#language').selectOption('ar');
-    assert.equal(await page.evaluate(() => document.documentElement.dir), 'rtl');
+    // Arabic is loaded on demand (src/locales/ar.ts), then the page turns right to left.
+    await page.waitForFunction(() => document.documentElement.dir === 'rtl');
+    assert.equal(await page.locator('card-reveal').getAttribute('dir'), 'rtl');
     await page.locator('card-reveal').getByRole('button', { name: /إظهار/ }).waitFor();
     await page.locator('#theme').selectOption('dark');
     assert.equal(await page.locator('card-reveal').getAttribute('theme'), 'dark');

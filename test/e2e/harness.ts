@@ -126,7 +126,14 @@ export async function waitForState(page: Page, selector: string, state: string, 
 }
 
 /** A WebAuthn platform authenticator for the page (Chromium's virtual authenticator over CDP). */
-export async function virtualAuthenticator(page: Page): Promise<() => Promise<number>> {
+export interface Authenticator {
+  /** How many credentials the authenticator holds. */
+  count(): Promise<number>;
+  /** Whether the authenticator answers at once, as if the user touched it (on by default). */
+  setPresence(enabled: boolean): Promise<void>;
+}
+
+export async function virtualAuthenticator(page: Page): Promise<Authenticator> {
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('WebAuthn.enable', { enableUI: false });
   const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
@@ -139,7 +146,12 @@ export async function virtualAuthenticator(page: Page): Promise<() => Promise<nu
       automaticPresenceSimulation: true,
     },
   });
-  return async () => (await cdp.send('WebAuthn.getCredentials', { authenticatorId })).credentials.length;
+  return {
+    count: async () => (await cdp.send('WebAuthn.getCredentials', { authenticatorId })).credentials.length,
+    setPresence: async (enabled) => {
+      await cdp.send('WebAuthn.setAutomaticPresenceSimulation', { authenticatorId, enabled });
+    },
+  };
 }
 
 /** Resolves with `pick(detail)` of the next event of that name on the document (rejects after `timeout`). */
