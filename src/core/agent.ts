@@ -10,16 +10,19 @@ import { WalletError, isServiceError } from './errors.ts';
 import type { IterateAgentActionsOptions, WalletClient } from './client.ts';
 import type { AgentAction, AgentActionStatus } from './types.ts';
 
+/** The one client method the iterator and the poller use: a WalletClient, or that endpoint alone. */
+export type AgentActionSource = Pick<WalletClient, 'iterateAgentActions'>;
+
 /** Every action of the agent over all pages, in the service's order. */
 export function iterateAgentActions(
-  options: { client: WalletClient } & IterateAgentActionsOptions,
+  options: { client: AgentActionSource } & IterateAgentActionsOptions,
 ): AsyncGenerator<AgentAction, void, undefined> {
   const { client, ...rest } = options;
   return client.iterateAgentActions(rest);
 }
 
 export interface PollAgentActionsOptions {
-  client: WalletClient;
+  client: AgentActionSource;
   agentToken: string;
   status?: AgentActionStatus;
   /** Stops the poller; the returned promise then resolves. Required: a poller must be stoppable. */

@@ -18,8 +18,10 @@ import { repeat } from 'lit/directives/repeat.js';
 import { Task, initialState as taskInitial } from '@lit/task';
 import { baseStyles } from '../shared/styles.ts';
 import { LocaleController } from '../shared/i18n.ts';
-import { clientFor } from '../shared/config.ts';
+import { sendFor } from '../shared/config.ts';
 import { pollAgentActions } from '../../core/agent.ts';
+// The three agent endpoints over the bare transport: the element needs no other part of the client.
+import { getAgentAction, iterateAgentActions, listAgentActions } from '../../core/endpoints.ts';
 import { AGENT_ACTION_STATUSES, AGENT_ACTION_TYPES, type AgentAction, type AgentActionList } from '../../core/types.ts';
 import { formatMinor } from '../delegated-keys/money.ts';
 import { agentActionsStyles } from './agent-actions.styles.ts';
@@ -116,7 +118,7 @@ export class AgentActions extends LitElement {
       const token = this.agentToken;
       if (!token) return taskInitial;
       const filter = this.view.filter;
-      const page: AgentActionList = await clientFor(this.apiBase).listAgentActions({
+      const page: AgentActionList = await listAgentActions(sendFor(this.apiBase), {
         agentToken: token,
         limit: clampPageSize(this.pageSize),
         ...(filter === 'ALL' ? {} : { status: filter }),
@@ -238,11 +240,11 @@ export class AgentActions extends LitElement {
     if (!token || !this.isConnected) return;
     const controller = new AbortController();
     this.poller = controller;
-    const client = clientFor(this.apiBase);
+    const send = sendFor(this.apiBase);
     const signal = controller.signal;
     this.syncStates();
     pollAgentActions({
-      client,
+      client: { iterateAgentActions: (options) => iterateAgentActions(send, options) },
       agentToken: token,
       status: 'PENDING_APPROVAL',
       signal,
@@ -277,11 +279,11 @@ export class AgentActions extends LitElement {
   private async onPending(pending: AgentAction[], signal: AbortSignal): Promise<void> {
     this.pollTrouble = false;
     const decided = decidedSince(this.view, pending);
-    const client = clientFor(this.apiBase);
+    const send = sendFor(this.apiBase);
     const fresh: AgentAction[] = [];
     for (const id of decided) {
       try {
-        fresh.push(await client.getAgentAction(id, { agentToken: this.agentToken, signal }));
+        fresh.push(await getAgentAction(send, id, { agentToken: this.agentToken, signal }));
       } catch (error) {
         if (signal.aborted || isAbort(error)) return;
         // Read again at the next change; the pending copy stays meanwhile.
