@@ -25,7 +25,7 @@ test('the shared element modules import on a server', async () => {
   assert.equal(translate('fr', 'login.heading'), 'Log in to your wallet');
 });
 
-test('Arabic (src/locales/ar.ts) covers every English string of these elements, with the same placeholders, and nothing else', async () => {
+test('Arabic (src/locales/ar.ts) covers every English string of every element, with the same placeholders, and nothing else', async () => {
   const { ar } = await import('../../../src/locales/ar.ts');
   const tables: Array<Record<string, string>> = [
     (await import('../../../src/elements/shared/strings.ts')).sharedStrings.en,
@@ -33,6 +33,8 @@ test('Arabic (src/locales/ar.ts) covers every English string of these elements, 
     (await import('../../../src/elements/passkey-register/passkey-register.strings.ts')).passkeyRegisterStrings.en,
     (await import('../../../src/elements/wallet-credentials/wallet-credentials.strings.ts')).walletCredentialsStrings.en,
     (await import('../../../src/elements/card-reveal/card-reveal.strings.ts')).cardRevealStrings.en,
+    (await import('../../../src/elements/delegated-keys/delegated-keys.strings.ts')).delegatedKeysStrings.en,
+    (await import('../../../src/elements/agent-actions/agent-actions.strings.ts')).agentActionsStrings.en,
   ];
   const arabic: Record<string, string> = ar;
   const placeholders = (s: string) => [...s.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
@@ -42,13 +44,11 @@ test('Arabic (src/locales/ar.ts) covers every English string of these elements, 
       english.add(key);
       assert.equal(typeof arabic[key], 'string', `${key} has no Arabic`);
       assert.deepEqual(placeholders(arabic[key]!), placeholders(text), key);
-      assert.notEqual(arabic[key], text, `${key} is not translated`);
+      // A string with no words (`= {amount}`) reads the same in both languages.
+      if (/[A-Za-z]/.test(text.replace(/\{\w+\}/g, ''))) assert.notEqual(arabic[key], text, `${key} is not translated`);
     }
   }
-  for (const key of Object.keys(arabic)) {
-    // Keys of elements whose English tables are not listed above are checked by their own tests.
-    if (!key.startsWith('delegated-keys.') && !key.startsWith('agent-actions.')) assert.ok(english.has(key), `${key} has no English`);
-  }
+  for (const key of Object.keys(arabic)) assert.ok(english.has(key), `${key} has no English`);
 });
 
 test('every failure code has a sentence in both languages', async () => {
