@@ -54,6 +54,7 @@ async function applyLanguage(next: 'en' | 'ar'): Promise<void> {
   // Arabic is a module of its own (src/locales/ar.ts): loaded only when someone picks it.
   if (next === 'ar') await import('../src/locales/ar.ts');
   language = next;
+  byId('console-status').textContent = '';
   document.documentElement.lang = next;
   document.documentElement.dir = next === 'ar' ? 'rtl' : 'ltr';
   setLocale(next);
@@ -88,7 +89,7 @@ async function refreshConsole(): Promise<void> {
     ...pending.slice(0, 4).map((action) => {
       const item = document.createElement('li');
       const label = document.createElement('span');
-      label.textContent = t('demo.console.item', { type: action.type.replace(/_/g, ' ').toLowerCase(), id: action.id.slice(-4) });
+      label.textContent = t('demo.console.item', { type: t(`demo.console.type.${action.type}`), id: action.id.slice(-4) });
       const approve = document.createElement('button');
       approve.type = 'button';
       approve.textContent = t('demo.console.approve');

@@ -217,7 +217,7 @@ const delegatedKeys: Record<DelegatedKeysStringKey, string> = {
   'delegated-keys.limits-legend': 'الحد لكل دفعة (اختياري)',
   'delegated-keys.limits-hint': 'حدّ واحد لكل عملة، بأصغر وحدة (السنت للدولار). العملة التي لا حدّ لها غير محدودة. لا يمكن تغيير الحدود لاحقًا.',
   'delegated-keys.currency': 'العملة',
-  'delegated-keys.amount': 'الحد الأقصى (بأصغر وحدة)',
+  'delegated-keys.amount': 'الحد الأقصى',
   'delegated-keys.amount-preview': '= {amount}',
   'delegated-keys.add-limit': 'إضافة حد',
   'delegated-keys.remove-limit': 'إزالة هذا الحد',

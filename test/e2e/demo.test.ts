@@ -107,7 +107,7 @@ describe('the demo, walked as a new user', { timeout: 300_000 }, () => {
     await keys.getByLabel('Name', { exact: true }).fill('Online shopping');
     await keys.getByRole('button', { name: 'Add a limit' }).click();
     await keys.getByLabel('Currency').fill('USD');
-    await keys.getByLabel('Maximum (smallest unit)').fill('5000');
+    await keys.getByLabel('Maximum', { exact: true }).fill('5000');
     await keys.getByRole('button', { name: 'Create key' }).click();
     await keys.getByText('$50.00 per payment').waitFor({ timeout: 20_000 });
     await keys.getByText('Active', { exact: true }).waitFor();

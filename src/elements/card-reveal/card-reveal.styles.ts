@@ -87,6 +87,9 @@ export const cardRevealStyles = css`
     display: none;
   }
   .frame iframe {
+    /* The processor page follows the system's light or dark; the frame's own scheme must match it,
+       or the browser paints an opaque canvas behind it (CSS Color Adjustment 1, "color-scheme"). */
+    color-scheme: light dark;
     display: block;
     inline-size: 100%;
     block-size: var(--_frame-height);

@@ -72,7 +72,7 @@ const en: Record<Keys, string> = {
   'delegated-keys.limits-legend': 'Limit per payment (optional)',
   'delegated-keys.limits-hint': 'One limit per currency, in the smallest unit (cents for USD). A currency without a limit is unlimited. Limits can’t be changed later.',
   'delegated-keys.currency': 'Currency',
-  'delegated-keys.amount': 'Maximum (smallest unit)',
+  'delegated-keys.amount': 'Maximum',
   'delegated-keys.amount-preview': '= {amount}',
   'delegated-keys.add-limit': 'Add a limit',
   'delegated-keys.remove-limit': 'Remove this limit',

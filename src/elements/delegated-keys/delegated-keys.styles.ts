@@ -149,16 +149,17 @@ export const delegatedKeysStyles = css`
   }
   .limit-row {
     display: grid;
-    grid-template-columns: minmax(6em, 1fr) minmax(8em, 2fr) auto;
-    gap: 0.5em;
+    grid-template-columns: minmax(5.5em, 8em) minmax(7em, 1fr) auto;
+    gap: 0.3em 0.5em;
     align-items: end;
   }
-  .limit-row .field {
-    align-self: start;
+  .row-notes {
+    grid-column: 1 / -1;
+    display: grid;
+    gap: 0.15em;
   }
-  .limit-row .remove {
-    margin-block-start: 1.75em;
-    align-self: start;
+  .row-notes span:empty {
+    display: none;
   }
   .limit-row input[name='currencyCode'] {
     text-transform: uppercase;

@@ -480,7 +480,6 @@ export class DelegatedKeys extends LitElement {
             ?readonly=${submitting}
             @input=${(e: Event) => this.setLimit(i, 'currencyCode', e)}
           />
-          <span class="field-error" id="${currencyField}-error">${currencyError}</span>
         </div>
         <div class="field">
           <label for="amount-${i}">${t('delegated-keys.amount')}</label>
@@ -492,16 +491,19 @@ export class DelegatedKeys extends LitElement {
             autocomplete="off"
             .value=${row.maxPerTransaction}
             aria-invalid=${amountError ? 'true' : 'false'}
-            aria-describedby="${amountField}-error ${amountField}-preview"
+            aria-describedby="${amountField}-error ${amountField}-preview limits-hint"
             ?readonly=${submitting}
             @input=${(e: Event) => this.setLimit(i, 'maxPerTransaction', e)}
           />
-          <span class="hint" id="${amountField}-preview">${preview ? t('delegated-keys.amount-preview', { amount: preview }) : ''}</span>
-          <span class="field-error" id="${amountField}-error">${amountError}</span>
         </div>
         <button type="button" class="remove" aria-label=${t('delegated-keys.remove-limit')} ?disabled=${submitting} @click=${() => this.removeLimit(i)}>
           ×
         </button>
+        <div class="row-notes">
+          <span class="hint" id="${amountField}-preview">${preview ? t('delegated-keys.amount-preview', { amount: preview }) : ''}</span>
+          <span class="field-error" id="${currencyField}-error">${currencyError}</span>
+          <span class="field-error" id="${amountField}-error">${amountError}</span>
+        </div>
       </div>
     `;
   }

@@ -1,0 +1,36 @@
+// Importing <card-reveal>, <delegated-keys>, <agent-actions> and the browser entry on a server
+// (Node, no DOM) must not throw and must define the elements in the registry Lit provides there,
+// touching no storage or network (STYLE.md: no "CustomEvent is not defined" on the server).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+
+for (const tag of ['card-reveal', 'delegated-keys', 'agent-actions']) {
+  test(`importing ${tag} on a server defines it without a DOM`, async () => {
+    assert.equal(typeof document, 'undefined');
+    const mod = (await import(`../../../src/elements/${tag}/index.ts`)) as Record<string, unknown>;
+    assert.ok(Object.keys(mod).length > 0);
+    assert.equal(typeof customElements.get(tag), 'function');
+  });
+}
+
+test('the browser entry imports on a server and exports every element, the configuration and the core', async () => {
+  const entry = (await import('../../../src/index.ts')) as Record<string, unknown>;
+  for (const name of ['WalletLogin', 'PasskeyRegister', 'WalletCredentials', 'CardReveal', 'DelegatedKeys', 'AgentActions']) {
+    assert.equal(typeof entry[name], 'function', name);
+  }
+  for (const name of ['configureWallet', 'setStrings', 'setLocale', 'createClient', 'createWallet', 'pollAgentActions']) {
+    assert.equal(typeof entry[name], 'function', name);
+  }
+  for (const tag of ['wallet-login', 'passkey-register', 'wallet-credentials', 'card-reveal', 'delegated-keys', 'agent-actions']) {
+    assert.equal(typeof customElements.get(tag), 'function', tag);
+  }
+});
+
+test('event classes construct on Node 20 (global CustomEvent) without secrets in their detail', async () => {
+  const { CardRevealedEvent, CardHiddenEvent } = await import('../../../src/elements/card-reveal/index.ts');
+  const e = new CardRevealedEvent({ cardId: 'Card:x', expiresAt: '2026-01-01T00:00:00Z' });
+  assert.equal(e.type, 'card-revealed');
+  assert.equal(e.bubbles, true);
+  assert.equal(e.composed, true);
+  assert.deepEqual(new CardHiddenEvent('expired').detail, { reason: 'expired' });
+});
