@@ -17,8 +17,8 @@ export * from './elements/card-reveal/index.ts';
 export * from './elements/delegated-keys/index.ts';
 export * from './elements/agent-actions/index.ts';
 
-export { configureWallet, walletConfig, clientFor, type WalletConfig, type Environment } from './elements/shared/config.ts';
-export { walletFor } from './elements/shared/wallet.ts';
+export { configureWallet, walletConfig, type WalletConfig, type Environment } from './elements/shared/config.ts';
+export { clientFor, walletFor } from './elements/shared/wallet.ts';
 export { setStrings, setLocale, type Strings } from './elements/shared/i18n.ts';
 export type { ErrorDetail } from './elements/shared/events.ts';
 

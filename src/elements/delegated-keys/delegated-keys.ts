@@ -8,7 +8,8 @@
  * only way offered to change them is "revoke and create a new one".
  *
  * Deliberately does not: call fetch or IndexedDB (core's client and wallet do), hold key material
- * (the stamper comes from core/session.ts and lives only for the call), or edit a key.
+ * (the stamper comes from core/session.ts and lives only for the call), or edit a key. The client
+ * and session flows (shared/wallet.ts) load with import() once the first screen is painted.
  * The three @lit/task tasks do the I/O with an AbortSignal; their outcomes feed the pure machine
  * (delegated-keys.machine.ts), which is what renders, because create and revoke change the list
  * the list task loaded.
@@ -19,10 +20,13 @@ import { repeat } from 'lit/directives/repeat.js';
 import { Task, initialState as taskInitial } from '@lit/task';
 import { baseStyles } from '../shared/styles.ts';
 import { LocaleController } from '../shared/i18n.ts';
-import { clientFor, walletFor } from '../shared/config.ts';
+import { onceAfterFirstPaint } from '../shared/idle.ts';
 import type { CreateDelegatedKeyRequest, DelegatedKey } from '../../core/types.ts';
 import { delegatedKeysStyles } from './delegated-keys.styles.ts';
 import './delegated-keys.strings.ts';
+
+/** The page's client and session flows (shared/wallet.ts and what it loads), once the first screen is painted. */
+const services = onceAfterFirstPaint(() => import('../shared/wallet.ts'));
 import { formatMinor } from './money.ts';
 import {
   CURRENCY_PATTERN,
@@ -103,6 +107,7 @@ export class DelegatedKeys extends LitElement {
     args: () => [this.cardId, this.accountId, this.apiBase] as const,
     task: async ([cardId, accountId, apiBase], { signal }) => {
       if (!cardId || !accountId) return taskInitial;
+      const { clientFor } = await services();
       const keys = await clientFor(apiBase).listDelegatedKeys({ accountId }, { signal });
       return keys.filter((k) => k.cardId === cardId);
     },
@@ -116,6 +121,7 @@ export class DelegatedKeys extends LitElement {
     task: async ([request], { signal }) => {
       if (!request) return taskInitial;
       // The stamper signs both 202 payloads; it is dropped when the call ends.
+      const { clientFor, walletFor } = await services();
       const stamper = await walletFor(this.apiBase).stamper(request.internalAccountId);
       return clientFor(this.apiBase).createDelegatedKey(request, { stamper, signal });
     },
@@ -133,6 +139,7 @@ export class DelegatedKeys extends LitElement {
     args: (): readonly [string] => [''],
     task: async ([keyId], { signal }) => {
       if (!keyId) return taskInitial;
+      const { clientFor } = await services();
       await clientFor(this.apiBase).revokeDelegatedKey(keyId, { signal });
       return keyId;
     },

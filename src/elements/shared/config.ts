@@ -55,5 +55,3 @@ export function sendFor(apiBase?: string | null): Send {
   return send;
 }
 
-// Before wallet.ts existed these lived here; kept until every element imports them from there.
-export { clientFor, keyStore, walletFor } from './wallet.ts';
