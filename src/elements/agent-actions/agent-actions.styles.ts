@@ -25,28 +25,6 @@ export const agentActionsStyles = css`
   :host([theme='dark']) {
     ${darkPending}
   }
-  .base {
-    display: grid;
-    gap: var(--_gap);
-  }
-  .header {
-    display: flex;
-    flex-wrap: wrap;
-    align-items: center;
-    justify-content: space-between;
-    gap: var(--_gap);
-  }
-  h2 {
-    margin: 0;
-    font-size: 1.1em;
-  }
-  h3 {
-    margin: 0;
-    font-size: 1em;
-  }
-  p {
-    margin: 0;
-  }
   label {
     display: flex;
     align-items: center;
@@ -62,39 +40,6 @@ export const agentActionsStyles = css`
     padding-block: 0.5em;
     padding-inline: 0.7em;
     min-block-size: 44px;
-  }
-  .muted {
-    color: var(--_muted);
-  }
-  .list {
-    list-style: none;
-    margin: 0;
-    padding: 0;
-    display: grid;
-    gap: var(--_gap);
-  }
-  .action {
-    display: grid;
-    gap: 0.5em;
-    padding: 0.9em 1em;
-    border: 1px solid var(--_border);
-    border-radius: var(--_radius);
-    background: var(--_item-bg);
-  }
-  .action-head {
-    display: flex;
-    flex-wrap: wrap;
-    align-items: center;
-    justify-content: space-between;
-    gap: 0.5em;
-  }
-  .status {
-    font-size: 0.8em;
-    font-weight: 600;
-    padding-block: 0.15em;
-    padding-inline: 0.6em;
-    border-radius: 999px;
-    border: 1px solid currentColor;
   }
   .status.PENDING_APPROVAL {
     color: var(--_pending);
@@ -137,23 +82,8 @@ export const agentActionsStyles = css`
     justify-content: space-between;
     gap: var(--_gap);
   }
-  .alert:empty,
   .notice:empty {
     display: none;
-  }
-  .alert {
-    display: grid;
-    gap: 0.5em;
-    justify-items: start;
-    padding: 0.75em 1em;
-    border-radius: var(--_radius);
-    border: 1px solid color-mix(in srgb, var(--_danger) 40%, transparent);
-    background: color-mix(in srgb, var(--_danger) 8%, transparent);
-    color: var(--_danger);
-  }
-  button[aria-disabled='true'] {
-    opacity: 0.7;
-    cursor: progress;
   }
   @media (prefers-reduced-motion: no-preference) {
     .action {

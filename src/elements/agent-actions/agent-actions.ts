@@ -17,6 +17,7 @@ import { customElement, property, state } from 'lit/decorators.js';
 import { repeat } from 'lit/directives/repeat.js';
 import { Task, initialState as taskInitial } from '@lit/task';
 import { baseStyles } from '../shared/styles.ts';
+import { listStyles } from '../shared/list-styles.ts';
 import { LocaleController } from '../shared/i18n.ts';
 import { sendFor } from '../shared/config.ts';
 import { pollAgentActions } from '../../core/agent.ts';
@@ -74,7 +75,7 @@ function isFilter(v: unknown): v is StatusFilter {
  */
 @customElement('agent-actions')
 export class AgentActions extends LitElement {
-  static override styles = [baseStyles, agentActionsStyles];
+  static override styles = [baseStyles, listStyles, agentActionsStyles];
 
   /**
    * The agent's access token (api.md "Authentication": agent bearer). A property only: never an
@@ -380,8 +381,8 @@ export class AgentActions extends LitElement {
     const headingId = `action-${a.id.replace(/[^A-Za-z0-9-]/g, '-')}`;
     const submitted = a.createdAt ? formatDate(a.createdAt, locale) : '';
     return html`
-      <li part="action" class="action ${this.recentlyChanged.has(a.id) ? 'changed' : ''}" tabindex="-1" aria-labelledby=${headingId}>
-        <div class="action-head">
+      <li part="action" class="item action ${this.recentlyChanged.has(a.id) ? 'changed' : ''}" tabindex="-1" aria-labelledby=${headingId}>
+        <div class="item-head">
           <h3 id=${headingId}>${typeLabel}</h3>
           <span part="status" class="status ${a.status}">${t(`agent-actions.status.${a.status}`)}</span>
         </div>

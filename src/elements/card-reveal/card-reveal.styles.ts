@@ -130,33 +130,15 @@ export const cardRevealStyles = css`
     justify-content: space-between;
     gap: var(--_gap);
   }
-  button[aria-disabled='true'] {
-    opacity: 0.7;
-    cursor: progress;
-  }
   .countdown {
     color: var(--_muted);
     font-variant-numeric: tabular-nums;
   }
-  .message:empty,
-  .error:empty {
+  .message:empty {
     display: none;
   }
   .message {
     margin: 0;
     color: var(--_muted);
-  }
-  .error {
-    display: grid;
-    gap: 0.5em;
-    justify-items: start;
-    padding: 0.75em 1em;
-    border-radius: var(--_radius);
-    border: 1px solid color-mix(in srgb, var(--_danger) 40%, transparent);
-    background: color-mix(in srgb, var(--_danger) 8%, transparent);
-    color: var(--_danger);
-  }
-  .error p {
-    margin: 0;
   }
 `;

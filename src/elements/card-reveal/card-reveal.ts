@@ -354,7 +354,7 @@ export class CardReveal extends LitElement {
         </div>
         <div part="controls" class="controls">${this.renderControls()}</div>
         <p part="message" class="message" role="status">${this.renderMessage()}</p>
-        <div part="error" class="error" role="alert">${this.renderError()}</div>
+        <div part="error" class="alert error" role="alert">${this.renderError()}</div>
       </section>
     `;
   }

@@ -12,64 +12,9 @@ export const delegatedKeysStyles = css`
     --_active: var(--delegated-keys-active-color, var(--_success));
     --_revoked: var(--delegated-keys-revoked-color, var(--_muted));
   }
-  .base {
-    display: grid;
-    gap: var(--_gap);
-  }
-  .header {
-    display: flex;
-    flex-wrap: wrap;
-    align-items: center;
-    justify-content: space-between;
-    gap: var(--_gap);
-  }
-  h2,
-  h3 {
-    margin: 0;
-    font-size: 1.1em;
-  }
-  h3 {
-    font-size: 1em;
-  }
-  p {
-    margin: 0;
-  }
-  .muted {
-    color: var(--_muted);
-  }
-  .list {
-    list-style: none;
-    margin: 0;
-    padding: 0;
-    display: grid;
-    gap: var(--_gap);
-  }
-  .key {
-    display: grid;
-    gap: 0.5em;
-    padding: 0.9em 1em;
-    border: 1px solid var(--_border);
-    border-radius: var(--_radius);
-    background: var(--_item-bg);
-  }
-  .key-head {
-    display: flex;
-    flex-wrap: wrap;
-    align-items: center;
-    justify-content: space-between;
-    gap: 0.5em;
-  }
   .nickname {
     font-weight: 600;
     overflow-wrap: anywhere;
-  }
-  .status {
-    font-size: 0.8em;
-    font-weight: 600;
-    padding-block: 0.15em;
-    padding-inline: 0.6em;
-    border-radius: 999px;
-    border: 1px solid currentColor;
   }
   .status.ACTIVE {
     color: var(--_active);
@@ -106,10 +51,6 @@ export const delegatedKeysStyles = css`
     padding: 0.75em;
     border-radius: var(--_radius);
     border: 1px solid color-mix(in srgb, var(--_danger) 45%, transparent);
-  }
-  button.danger {
-    border-color: var(--_danger);
-    color: var(--_danger);
   }
   button.danger.strong {
     background: var(--_danger);
@@ -169,34 +110,16 @@ export const delegatedKeysStyles = css`
     font-size: 0.88em;
     font-weight: 400;
   }
-  input[aria-invalid='true'] {
-    border-color: var(--_danger);
-  }
   .form-actions {
     display: flex;
     flex-wrap: wrap;
     gap: 0.5em;
   }
-  .alert:empty,
   .notice:empty {
     display: none;
   }
-  .alert {
-    display: grid;
-    gap: 0.5em;
-    justify-items: start;
-    padding: 0.75em 1em;
-    border-radius: var(--_radius);
-    border: 1px solid color-mix(in srgb, var(--_danger) 40%, transparent);
-    background: color-mix(in srgb, var(--_danger) 8%, transparent);
-    color: var(--_danger);
-  }
   .notice {
     color: var(--_success);
-  }
-  button[aria-disabled='true'] {
-    opacity: 0.7;
-    cursor: progress;
   }
   @media (max-width: 28em) {
     .limit-row {

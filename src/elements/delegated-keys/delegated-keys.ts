@@ -19,6 +19,7 @@ import { customElement, property, state } from 'lit/decorators.js';
 import { repeat } from 'lit/directives/repeat.js';
 import { Task, initialState as taskInitial } from '@lit/task';
 import { baseStyles } from '../shared/styles.ts';
+import { listStyles } from '../shared/list-styles.ts';
 import { LocaleController } from '../shared/i18n.ts';
 import { onceAfterFirstPaint } from '../shared/idle.ts';
 import type { CreateDelegatedKeyRequest, DelegatedKey } from '../../core/types.ts';
@@ -82,7 +83,7 @@ const emptyForm = (): KeyForm => ({ nickname: '', limits: [] });
  */
 @customElement('delegated-keys')
 export class DelegatedKeys extends LitElement {
-  static override styles = [baseStyles, delegatedKeysStyles];
+  static override styles = [baseStyles, listStyles, delegatedKeysStyles];
 
   /** The card (`Card:<uuid>`). */
   @property({ attribute: 'card-id', reflect: true }) cardId = '';
@@ -348,8 +349,8 @@ export class DelegatedKeys extends LitElement {
     const confirming = mode.kind === 'confirming-revoke' && mode.keyId === key.id;
     const revoking = mode.kind === 'revoking' && mode.keyId === key.id;
     return html`
-      <li part="key" class="key" aria-labelledby=${headingId}>
-        <div class="key-head">
+      <li part="key" class="item" aria-labelledby=${headingId}>
+        <div class="item-head">
           <h3 class="nickname" id=${headingId}>${key.nickname}</h3>
           <span part="status" class="status ${key.status}">${t(`delegated-keys.status.${key.status}`)}</span>
         </div>

@@ -5,8 +5,9 @@
  *
  * Light and dark follow `prefers-color-scheme`; a page may force one with `theme="light"` or
  * `theme="dark"` on the element. Shared layout classes (`.panel`, `.stack`, `.row`, `.muted`,
- * `.error`) keep the elements' own sheets short; form-styles.ts adds fields, action rows and the
- * `error`/`status` live regions for the elements with forms.
+ * `.error`, `.alert`) keep the elements' own sheets short; form-styles.ts adds fields, action rows
+ * and the `error`/`status` live regions for the login elements, list-styles.ts the lists of cards
+ * of <delegated-keys> and <agent-actions>.
  *
  * No inline styles anywhere: everything is in constructable stylesheets, so the elements run under
  * a CSP without 'unsafe-inline' (Lit adopts these sheets; it injects no <style> attribute).
@@ -100,6 +101,11 @@ export const baseStyles = css`
     opacity: 0.6;
     cursor: not-allowed;
   }
+  /* Busy, yet focused: aria-disabled keeps the keyboard on the button while its work runs. */
+  button[aria-disabled='true'] {
+    opacity: 0.7;
+    cursor: progress;
+  }
   input {
     border: 1px solid var(--_border);
     border-radius: calc(var(--_radius) * 0.8);
@@ -158,6 +164,20 @@ export const baseStyles = css`
   }
   .success {
     color: var(--_success);
+  }
+  /* What went wrong and what to do, boxed; an empty one takes no room. */
+  .alert {
+    display: grid;
+    gap: 0.5em;
+    justify-items: start;
+    padding: 0.75em 1em;
+    border-radius: var(--_radius);
+    border: 1px solid color-mix(in srgb, var(--_danger) 40%, transparent);
+    background: color-mix(in srgb, var(--_danger) 8%, transparent);
+    color: var(--_danger);
+  }
+  .alert:empty {
+    display: none;
   }
   .visually-hidden {
     position: absolute;

@@ -1,0 +1,58 @@
+/**
+ * Styles of the elements that show a list of items as cards with a status badge, <delegated-keys>
+ * and <agent-actions>, on top of the base styles (styles.ts): the header row, the list, each item
+ * (`.item`, its `.item-head` and `.status` badge). Each element maps `--_gap` and `--_item-bg` to
+ * its own prefixed custom properties. A module of its own so that the other elements do not carry it.
+ */
+import { css } from 'lit';
+
+export const listStyles = css`
+  .base {
+    display: grid;
+    gap: var(--_gap);
+  }
+  .header {
+    display: flex;
+    flex-wrap: wrap;
+    align-items: center;
+    justify-content: space-between;
+    gap: var(--_gap);
+  }
+  h2 {
+    font-size: 1.1em;
+  }
+  h3 {
+    margin: 0;
+    font-size: 1em;
+  }
+  .list {
+    list-style: none;
+    margin: 0;
+    padding: 0;
+    display: grid;
+    gap: var(--_gap);
+  }
+  .item {
+    display: grid;
+    gap: 0.5em;
+    padding: 0.9em 1em;
+    border: 1px solid var(--_border);
+    border-radius: var(--_radius);
+    background: var(--_item-bg);
+  }
+  .item-head {
+    display: flex;
+    flex-wrap: wrap;
+    align-items: center;
+    justify-content: space-between;
+    gap: 0.5em;
+  }
+  .status {
+    font-size: 0.8em;
+    font-weight: 600;
+    padding-block: 0.15em;
+    padding-inline: 0.6em;
+    border-radius: 999px;
+    border: 1px solid currentColor;
+  }
+`;
