@@ -53,6 +53,7 @@ export interface DemoAccount {
 export type ListReader = (path: string) => Promise<Array<Record<string, unknown>>>;
 
 const FORBIDDEN: AuthorizeRefusal = { status: 403, code: 'FORBIDDEN', message: 'This proxy only serves its own account, card and customer.' };
+const UNAUTHENTICATED: AuthorizeRefusal = { status: 401, code: 'UNAUTHORIZED', message: 'Sign in to your account first.' };
 const NOT_FOUND: AuthorizeRefusal = { status: 404, code: 'NOT_FOUND', message: 'No such resource on this account.' };
 
 type Collection = 'credentials' | 'sessions' | 'delegated-keys';
@@ -64,7 +65,41 @@ export function validateDemoAccount(binding: DemoAccount): DemoAccount {
 }
 
 export function demoAccountAuthorize(binding: DemoAccount, list: ListReader, cacheMs = 5000): AuthorizeHook {
-  const { customerId, accountId, cardId } = validateDemoAccount(binding);
+  const fixed = validateDemoAccount(binding);
+  return accountAuthorize(() => fixed, list, cacheMs);
+}
+
+/**
+ * The binding rules of the demo, per caller: `resolve` says which customer, account and card the
+ * request's user owns (from the integrator's own session, cookie or token), or undefined to refuse
+ * (401). Lists read upstream are cached per account.
+ */
+export function accountAuthorize(
+  resolve: (request: IncomingMessage) => DemoAccount | undefined | Promise<DemoAccount | undefined>,
+  list: ListReader,
+  cacheMs = 5000,
+): AuthorizeHook {
+  const perAccount = new Map<string, AccountRule>();
+  return async (ctx) => {
+    if (ctx.route === 'listAgentActions' || ctx.route === 'getAgentAction') return true;
+    const found = await resolve(ctx.request);
+    if (!found) return UNAUTHENTICATED;
+    const binding = validateDemoAccount(found);
+    let rule = perAccount.get(binding.accountId);
+    if (!rule) {
+      // Bounded: an integrator with many users keeps at most this many account caches.
+      if (perAccount.size >= 1000) perAccount.delete(perAccount.keys().next().value!);
+      rule = accountRule(binding, list, cacheMs);
+      perAccount.set(binding.accountId, rule);
+    }
+    return rule(ctx, binding);
+  };
+}
+
+type AccountRule = (ctx: AuthorizeContext, binding: DemoAccount) => Promise<AuthorizeDecision>;
+
+function accountRule(binding: DemoAccount, list: ListReader, cacheMs: number): AccountRule {
+  const { accountId } = binding;
   const cache = new Map<Collection, { rows: Array<Record<string, unknown>>; at: number }>();
   const inflight = new Map<Collection, Promise<Array<Record<string, unknown>>>>();
 
@@ -92,8 +127,7 @@ export function demoAccountAuthorize(binding: DemoAccount, list: ListReader, cac
   const owns = async (collection: Collection, id: string | undefined) =>
     id !== undefined && (await listed(collection, (row) => row.id === id)) ? true : NOT_FOUND;
 
-  return async ({ route, params, query, body }) => {
-    if (route === 'listAgentActions' || route === 'getAgentAction') return true;
+  return async ({ route, params, query, body }, { customerId, cardId }) => {
 
     // Any account, card or customer id in a body must be the bound one, whatever the route.
     const fields = isObject(body) ? body : {};
@@ -137,6 +171,8 @@ export function demoAccountAuthorize(binding: DemoAccount, list: ListReader, cac
       case 'updateCustomer':
         return params.id === customerId || FORBIDDEN;
     }
+    // Agent routes are answered before the binding is resolved; anything else is not this account's.
+    return FORBIDDEN;
   };
 }
 

@@ -216,3 +216,50 @@ describe('demo binding', () => {
     }
   });
 });
+
+describe('per-caller binding (accountFor)', () => {
+  let up: Awaited<ReturnType<typeof startRecorder>>;
+  let px: Awaited<ReturnType<typeof startProxy>>;
+  // Two users of the integrator, told apart by a header standing in for its own session cookie.
+  const users: Record<string, { customerId: string; accountId: string; cardId: string }> = {
+    alice: { customerId: CUSTOMER, accountId: ACCOUNT, cardId: CARD },
+    bob: { customerId: OTHER_CUSTOMER, accountId: OTHER_ACCOUNT, cardId: OTHER_CARD },
+  };
+  const as = (user: string, init: Parameters<typeof raw>[1]) => ({ ...init, headers: { ...JSON_HEADERS, ...init.headers, 'x-test-user': user } });
+
+  before(async () => {
+    up = await startRecorder((req: Recorded, res) => {
+      const m = /^\/2025-10-13\/auth\/(credentials|sessions|delegated-keys)\?accountId=(.*)$/.exec(req.url);
+      res.writeHead(200, { 'content-type': 'application/json' });
+      if (m && req.method === 'GET') {
+        const accountId = decodeURIComponent(m[2]!);
+        const id = accountId === ACCOUNT ? AUTH_METHOD : OTHER_AUTH_METHOD;
+        res.end(JSON.stringify({ data: m[1] === 'credentials' ? [{ id, accountId }] : [] }));
+      } else res.end('{"relayed":true}');
+    });
+    px = await startProxy({ upstream: up.url, accountFor: (request) => users[String(request.headers['x-test-user'])] });
+  });
+  after(async () => {
+    await px.close();
+    await up.close();
+  });
+
+  it('lets each caller touch only its own account, card, customer and listed ids', async () => {
+    assert.equal((await raw(px.port, as('alice', { method: 'POST', path: `/api/cards/${CARD}/reveal` }))).status, 200);
+    assert.equal((await raw(px.port, as('bob', { method: 'POST', path: `/api/cards/${OTHER_CARD}/reveal` }))).status, 200);
+    assertErrorShape(await raw(px.port, as('bob', { method: 'POST', path: `/api/cards/${CARD}/reveal` })), 403, 'FORBIDDEN');
+    assert.equal((await raw(px.port, as('alice', { path: `/api/auth/credentials?accountId=${ACCOUNT}` }))).status, 200);
+    assertErrorShape(await raw(px.port, as('alice', { path: `/api/auth/credentials?accountId=${OTHER_ACCOUNT}` })), 403, 'FORBIDDEN');
+    assertErrorShape(await raw(px.port, as('bob', { method: 'PATCH', path: `/api/customers/${CUSTOMER}`, body: '{"email":"a@b.test"}' })), 403, 'FORBIDDEN');
+    // Credential ids are checked against the caller's own account's list.
+    assert.equal((await raw(px.port, as('bob', { method: 'POST', path: `/api/auth/credentials/${OTHER_AUTH_METHOD}/challenge` }))).status, 200);
+    assertErrorShape(await raw(px.port, as('bob', { method: 'POST', path: `/api/auth/credentials/${AUTH_METHOD}/challenge` })), 404, 'NOT_FOUND');
+  });
+
+  it('answers 401 when the integrator knows no user for the request', async () => {
+    const count = up.requests.length;
+    assertErrorShape(await raw(px.port, as('mallory', { method: 'POST', path: `/api/cards/${CARD}/reveal` })), 401, 'UNAUTHORIZED');
+    assertErrorShape(await raw(px.port, { method: 'POST', path: `/api/cards/${CARD}/reveal`, headers: JSON_HEADERS }), 401, 'UNAUTHORIZED');
+    assert.equal(up.requests.length, count, 'nothing reached the service');
+  });
+});
