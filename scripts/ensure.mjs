@@ -10,7 +10,9 @@ const lock = 'package-lock.json';
 const marker = 'node_modules/.package-lock.json';
 if (!existsSync(marker) || (existsSync(lock) && statSync(lock).mtimeMs > statSync(marker).mtimeMs)) {
   console.error('[ensure] installing npm dependencies');
-  run('npm', existsSync(lock) ? ['ci', '--no-audit', '--no-fund'] : ['install', '--no-audit', '--no-fund']);
+  // `npm install` honours the lock file; `npm ci` is avoided because npm 11 reports this lock file
+  // out of sync over optional platform packages it never installs here (and then refuses).
+  run('npm', ['install', '--no-audit', '--no-fund']);
 }
 
 if (process.argv.includes('--browser') && !findChromium()) {
