@@ -42,8 +42,8 @@ export function walletConfig(): Readonly<WalletConfig> {
 }
 
 /**
- * The bare transport for a base path, for an element that needs one endpoint function (core/cards.ts)
- * and not the whole client: the same requests, the same errors.
+ * The bare transport for a base path, for an element that needs a few endpoint functions
+ * (core/cards.ts, core/endpoints.ts) and not the whole client: the same requests, the same errors.
  */
 export function sendFor(apiBase?: string | null): Send {
   const base = apiBase || config.apiBase;
