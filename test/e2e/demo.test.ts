@@ -14,7 +14,7 @@ import assert from 'node:assert/strict';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page, Route } from 'playwright-core';
 import { freePort, launch, nextEvent, startDemo, virtualAuthenticator, waitForState, watch, type Authenticator, type Demo, type Problems } from './harness.ts';
 
 describe('the demo, walked as a new user', { timeout: 300_000 }, () => {
@@ -137,13 +137,28 @@ describe('the demo, walked as a new user', { timeout: 300_000 }, () => {
   it('logs out, then back in with the passkey, and with single sign-on', async () => {
     const login = page.locator('wallet-login');
     // The virtual authenticator would otherwise answer the login screen's passkey autofill by itself
-    // at once; a person chooses. Presence comes back when the user picks "Use a passkey".
+    // at once; a person chooses. It decides presence when a request reaches it and never again: a
+    // request that arrives while presence is off waits forever (CDP WebAuthn
+    // setAutomaticPresenceSimulation). So presence must be back on before the modal request of "Use
+    // a passkey" is made, and it must not be on while the autofill's request can still arrive.
+    // Turning it on after the click raced the element, whose request follows the click by a few
+    // milliseconds; on a loaded machine the request won, and the login waited for a touch.
+    // The exact moment: the element, now authenticating (the autofill runs while choosing, and the
+    // click aborted it), asks the service for its passkey challenge; its request to the
+    // authenticator can only follow that answer.
     await authenticator.setPresence(false);
     await login.getByRole('button', { name: 'Log out' }).click();
     await waitForState(page, 'wallet-login', 'choosing');
+    const challenge = '**/auth/credentials/*/challenge';
+    const touch = async (route: Route) => {
+      const authenticating = await page.evaluate(() => document.querySelector('wallet-login')!.matches(':state(authenticating)'));
+      if (authenticating) await authenticator.setPresence(true);
+      await route.continue();
+    };
+    await page.route(challenge, touch);
     await login.getByRole('button', { name: 'Use a passkey' }).click();
-    await authenticator.setPresence(true);
     await waitForState(page, 'wallet-login', 'logged-in');
+    await page.unroute(challenge, touch);
     await login.getByText('Passkey', { exact: false }).first().waitFor();
 
     await authenticator.setPresence(false);
