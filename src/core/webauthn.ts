@@ -1,7 +1,9 @@
 /**
  * Browser WebAuthn ceremonies for passkey registration and login, on @simplewebauthn/browser
  * (its startRegistration/startAuthentication, and its WebAuthnAbortService, which cancels a running
- * ceremony whenever another starts so that two never collide).
+ * ceremony whenever another starts so that two never collide). A conditional (autofill) request
+ * calls navigator.credentials.get itself, still through that service, so that a cancel during its
+ * autofill support check means no request at all (see conditionalGet).
  *
  * Mapping to the service (DESIGN.md wire format 6, reference.md "Credentials"):
  * - registration: the challenge is base64url from the integrator's backend (the proxy mints it);
@@ -40,26 +42,115 @@ export function cancelPasskeyCeremony(): void {
 const TRANSPORTS = ['usb', 'nfc', 'ble', 'internal', 'hybrid'] as const;
 
 /**
- * Runs a ceremony so that the caller's signal cancels it. @simplewebauthn/browser owns the
- * ceremony's own AbortSignal (its abort service), so our signal cancels through that service, and
- * only while our ceremony is the one running.
+ * Our ceremonies, counted in the order each claims WebAuthnAbortService. A cancel through the
+ * caller's signal goes to the service only while the service still holds that ceremony: once a
+ * newer one has claimed it, the older one was already aborted by that claim, and a cancel now
+ * would abort the newer one (the service only knows "the current ceremony").
+ */
+let claims = 0;
+
+function abortedError(signal: AbortSignal): WalletError {
+  return new WalletError('aborted', 'The passkey request was aborted.', { cause: signal.reason });
+}
+
+/**
+ * Runs a library ceremony so that the caller's signal cancels it. @simplewebauthn/browser owns the
+ * ceremony's own AbortSignal (its abort service), so our signal cancels through that service.
+ * `run` must claim the service synchronously: startRegistration and a modal startAuthentication
+ * call WebAuthnAbortService.createNewAbortSignal() before their first await. (A conditional
+ * startAuthentication does not: it awaits its autofill support check first, which is why
+ * conditional requests do not go through here; see conditionalGet.)
  */
 async function withSignal<T>(signal: AbortSignal | undefined, run: () => Promise<T>): Promise<T> {
-  if (signal?.aborted) throw new WalletError('aborted', 'The passkey request was aborted.', { cause: signal.reason });
-  let running = true;
+  if (signal?.aborted) throw abortedError(signal);
+  const claim = ++claims;
+  const pending = run(); // the service now holds this ceremony
   const onAbort = () => {
-    if (running) WebAuthnAbortService.cancelCeremony();
+    if (claims === claim) WebAuthnAbortService.cancelCeremony();
   };
   signal?.addEventListener('abort', onAbort, { once: true });
   try {
-    return await run();
+    const result = await pending;
+    if (signal?.aborted) throw abortedError(signal);
+    return result;
   } catch (e) {
-    if (signal?.aborted) throw new WalletError('aborted', 'The passkey request was aborted.', { cause: signal.reason });
+    if (signal?.aborted) throw abortedError(signal);
     throw toWalletError(e);
   } finally {
-    running = false;
     signal?.removeEventListener('abort', onAbort);
   }
+}
+
+/** An AbortSignal aborted by whichever of `a` and `b` aborts first. */
+function eitherSignal(a: AbortSignal, b: AbortSignal): AbortSignal {
+  if (typeof AbortSignal.any === 'function') return AbortSignal.any([a, b]);
+  const controller = new AbortController();
+  for (const s of [a, b]) {
+    if (s.aborted) controller.abort(s.reason);
+    else s.addEventListener('abort', () => controller.abort(s.reason), { once: true });
+  }
+  return controller.signal;
+}
+
+interface Assertion {
+  rawId: string;
+  clientDataJSON: string;
+  authenticatorData: string;
+  signature: string;
+  userHandle?: string;
+}
+
+/**
+ * A conditional (autofill) navigator.credentials.get, run here rather than through
+ * startAuthentication({ useBrowserAutofill: true }). @simplewebauthn/browser 14's
+ * startAuthentication awaits browserSupportsWebAuthnAutofill() before it creates its abort signal
+ * through WebAuthnAbortService (esm/methods/startAuthentication.js: the await in the
+ * `if (useBrowserAutofill)` block, then `createNewAbortSignal()`), and `verifyBrowserAutofillInput`
+ * only skips the input lookup, not that await. A cancel during the check then had nothing to
+ * cancel, the request still started afterwards with nobody holding it, and its late claim of the
+ * service aborted whatever ceremony had started in between. Here the check runs first, the
+ * caller's signal is read after it, and nothing awaits between that read, the claim of the service
+ * (so a later library ceremony still cancels this one) and the browser call, which the caller's
+ * signal aborts directly (so a cancel reaches exactly this request, never a newer one).
+ */
+async function conditionalGet(publicKey: PublicKeyCredentialRequestOptions, signal: AbortSignal | undefined): Promise<Assertion> {
+  if (signal?.aborted) throw abortedError(signal);
+  let supported = false;
+  try {
+    supported = await browserSupportsWebAuthnAutofill();
+  } catch {
+    supported = false;
+  }
+  if (signal?.aborted) throw abortedError(signal);
+  if (!supported) throw new WalletError('webauthn', 'This browser cannot offer passkeys in autofill.');
+  // No await from here to navigator.credentials.get.
+  claims++;
+  const serviceSignal = WebAuthnAbortService.createNewAbortSignal();
+  let credential: Credential | null;
+  try {
+    credential = await navigator.credentials.get({
+      mediation: 'conditional',
+      publicKey,
+      signal: signal ? eitherSignal(serviceSignal, signal) : serviceSignal,
+    });
+  } catch (e) {
+    if (signal?.aborted) throw abortedError(signal);
+    throw toWalletError(e);
+  }
+  if (signal?.aborted) throw abortedError(signal);
+  if (!credential || !(credential instanceof PublicKeyCredential)) {
+    throw new WalletError('webauthn', 'The passkey request was not completed. Try again.');
+  }
+  const response = credential.response as AuthenticatorAssertionResponse;
+  const b64 = (buf: ArrayBuffer) => base64urlEncode(new Uint8Array(buf));
+  const out: Assertion = {
+    rawId: b64(credential.rawId),
+    clientDataJSON: b64(response.clientDataJSON),
+    authenticatorData: b64(response.authenticatorData),
+    signature: b64(response.signature),
+  };
+  if (response.userHandle) out.userHandle = b64(response.userHandle);
+  return out;
 }
 
 /** Short sentences a person can act on, keyed by the DOMException name (WebAuthn L3 section 5.1.3/5.1.4). */
@@ -152,26 +243,31 @@ export async function getPasskeyAssertion(options: GetPasskeyAssertionOptions): 
   };
   if (options.rpId) optionsJSON.rpId = options.rpId;
   if (options.timeout) optionsJSON.timeout = options.timeout;
-  const conditional = options.mediation === 'conditional';
-  const result = await withSignal(options.signal, () =>
-    startAuthentication({
-      optionsJSON,
-      useBrowserAutofill: conditional,
-      // The autofill input usually lives in an element's shadow root, where the library's
-      // document-level lookup cannot see it (STYLE.md, SimpleWebAuthn notes).
-      verifyBrowserAutofillInput: false,
-    }),
-  );
-  // Conditional UI empties allowCredentials, so the user may pick a passkey of another credential.
+  let result: Assertion;
+  if (options.mediation === 'conditional') {
+    // Conditional UI takes an empty allow list (WebAuthn L3 section 5.1.4.1, as the library does),
+    // so the user may pick a passkey of another credential; checked below.
+    const publicKey: PublicKeyCredentialRequestOptions = {
+      challenge: utf8Encode(options.challenge),
+      allowCredentials: [],
+      userVerification: optionsJSON.userVerification!,
+    };
+    if (options.rpId) publicKey.rpId = options.rpId;
+    if (options.timeout) publicKey.timeout = options.timeout;
+    result = await conditionalGet(publicKey, options.signal);
+  } else {
+    const json = await withSignal(options.signal, () => startAuthentication({ optionsJSON }));
+    result = { ...json.response, rawId: json.rawId };
+  }
   if (result.rawId !== options.credentialId) {
     throw new WalletError('webauthn', 'That passkey belongs to another login. Choose the passkey of this wallet.');
   }
   const assertion: PasskeyAssertion = {
     credentialId: result.rawId,
-    clientDataJson: result.response.clientDataJSON,
-    authenticatorData: result.response.authenticatorData,
-    signature: result.response.signature,
+    clientDataJson: result.clientDataJSON,
+    authenticatorData: result.authenticatorData,
+    signature: result.signature,
   };
-  if (result.response.userHandle) assertion.userHandle = result.response.userHandle;
+  if (result.userHandle) assertion.userHandle = result.userHandle;
   return assertion;
 }

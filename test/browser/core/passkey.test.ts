@@ -3,14 +3,16 @@
  * sandbox's full WebAuthn checks through the proxy (DESIGN.md wire format 6; reference.md
  * "Credentials"): registration with the proxy's options and a signed retry, login over the hex
  * challenge with Request-Id, exclusion of an already registered authenticator, and failures
- * mapped to WalletError('webauthn') with the DOMException kept as cause.
+ * mapped to WalletError('webauthn') with the DOMException kept as cause; a conditional request
+ * cancelled during its autofill support check never reaches navigator.credentials.get and never
+ * cancels a ceremony started after it.
  */
 import { expect } from 'chai';
 import { createClient } from '../../../src/core/client.ts';
 import { indexedDbKeyStore } from '../../../src/core/keystore.ts';
 import { createWallet, type Wallet } from '../../../src/core/session.ts';
 import { WalletError } from '../../../src/core/errors.ts';
-import { browserSupportsWebAuthnAutofill } from '../../../src/core/webauthn.ts';
+import { browserSupportsWebAuthnAutofill, getPasskeyAssertion } from '../../../src/core/webauthn.ts';
 import { base64urlDecode, bytesToHex } from '../../../src/core/encoding.ts';
 import {
   fixtures,
@@ -28,6 +30,42 @@ async function rejection(p: Promise<unknown>): Promise<unknown> {
     () => expect.fail('expected a rejection'),
     (e: unknown) => e,
   );
+}
+
+/**
+ * Records each real navigator.credentials.get call of the page (its mediation, and how it
+ * settled); the browser's own method still runs. Returns the record and a restore function.
+ */
+function watchCredentialsGet(): { calls: { mediation: string; settled: 'pending' | 'resolved' | 'rejected' }[]; restore: () => void } {
+  const calls: { mediation: string; settled: 'pending' | 'resolved' | 'rejected' }[] = [];
+  const original = navigator.credentials.get;
+  navigator.credentials.get = function (this: CredentialsContainer, options?: CredentialRequestOptions) {
+    const call = { mediation: options?.mediation ?? 'optional', settled: 'pending' as 'pending' | 'resolved' | 'rejected' };
+    calls.push(call);
+    const p = original.call(this, options);
+    p.then(
+      () => (call.settled = 'resolved'),
+      () => (call.settled = 'rejected'),
+    );
+    return p;
+  };
+  return { calls, restore: () => void delete (navigator.credentials as { get?: unknown }).get };
+}
+
+/** Runs `then` synchronously the first time the page asks whether autofill passkeys are supported. */
+function onAutofillCheck(then: () => void): () => void {
+  const original = PublicKeyCredential.isConditionalMediationAvailable;
+  let fired = false;
+  PublicKeyCredential.isConditionalMediationAvailable = function (this: typeof PublicKeyCredential) {
+    const answer = original.call(this);
+    if (!fired) {
+      fired = true;
+      then();
+    }
+    return answer;
+  };
+  // A static operation is an own property of the interface object: put the browser's back.
+  return () => void (PublicKeyCredential.isConditionalMediationAvailable = original);
 }
 
 describe('passkeys through the virtual authenticator', () => {
@@ -124,6 +162,81 @@ describe('passkeys through the virtual authenticator', () => {
       const session = await wallet.loginWithPasskey({ credentialId: method.id, mediation: 'conditional' });
       expect(session.credentialType).to.equal('PASSKEY');
     } finally {
+      input.remove();
+    }
+  });
+
+  it('a conditional request cancelled during its autofill support check never starts, and a modal one started right after completes', async function () {
+    if (!(await browserSupportsWebAuthnAutofill())) this.skip();
+    await (await wallet.startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000');
+    const method = await wallet.registerPasskey({ accountId: acct.accountId, nickname: 'Cancelled autofill' });
+    await wallet.logout(acct.accountId);
+    const input = Object.assign(document.createElement('input'), { autocomplete: 'username webauthn' });
+    document.body.append(input);
+    const watch = watchCredentialsGet();
+    let modal: Promise<unknown> | undefined;
+    const controller = new AbortController();
+    // The user picks another way while the autofill check is still running: cancel, and at once
+    // (same task, as a click handler would) a modal request.
+    const restoreCheck = onAutofillCheck(() => {
+      controller.abort();
+      modal = getPasskeyAssertion({ credentialId: method.credentialId!, challenge: 'c0ffee', signal: new AbortController().signal }).then(
+        (a) => a,
+        (e: unknown) => e,
+      );
+    });
+    try {
+      const autofill = await getPasskeyAssertion({ credentialId: method.credentialId!, challenge: 'c0ffee', mediation: 'conditional', signal: controller.signal }).then(
+        () => 'resolved',
+        (e: unknown) => e,
+      );
+      expect(modal, 'the cancel ran during the support check').to.not.equal(undefined);
+      const assertion = await modal;
+      expect({
+        autofill: autofill instanceof WalletError ? autofill.code : autofill,
+        modal: assertion instanceof WalletError ? `${assertion.code}: ${(assertion.cause as Error | undefined)?.name}` : (assertion as { credentialId: string }).credentialId,
+      }).to.deep.equal({ autofill: 'aborted', modal: method.credentialId });
+      // Let any request still on its way start; none may.
+      await new Promise((r) => setTimeout(r, 300));
+      expect(watch.calls.map((c) => c.mediation)).to.deep.equal(['optional']);
+      expect(watch.calls.map((c) => c.settled)).to.deep.equal(['resolved']);
+    } finally {
+      restoreCheck();
+      watch.restore();
+      input.remove();
+    }
+  });
+
+  it('a cancelled autofill login starts no request at all, and a passkey login after it completes', async function () {
+    if (!(await browserSupportsWebAuthnAutofill())) this.skip();
+    await (await wallet.startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000');
+    const method = await wallet.registerPasskey({ accountId: acct.accountId, nickname: 'Cancelled login' });
+    await wallet.logout(acct.accountId);
+    const input = Object.assign(document.createElement('input'), { autocomplete: 'username webauthn' });
+    document.body.append(input);
+    // No touch: a request that did start would stay open, as an unanswered autofill offer does.
+    await setAutomaticPresence(false);
+    const watch = watchCredentialsGet();
+    const controller = new AbortController();
+    const restoreCheck = onAutofillCheck(() => controller.abort());
+    try {
+      const autofill = await Promise.race([
+        wallet.loginWithPasskey({ credentialId: method.id, mediation: 'conditional', signal: controller.signal }).then(
+          () => 'resolved',
+          (e: unknown) => (e instanceof WalletError ? e.code : e),
+        ),
+        new Promise((r) => setTimeout(() => r('still pending 3 s after the cancel'), 3000)),
+      ]);
+      expect(autofill).to.equal('aborted');
+      await new Promise((r) => setTimeout(r, 300));
+      expect(watch.calls, 'no request started after the cancel').to.have.length(0);
+      await setAutomaticPresence(true);
+      const session = await wallet.loginWithPasskey({ credentialId: method.id });
+      expect(session.credentialType).to.equal('PASSKEY');
+      expect(watch.calls.map((c) => [c.mediation, c.settled])).to.deep.equal([['optional', 'resolved']]);
+    } finally {
+      restoreCheck();
+      watch.restore();
       input.remove();
     }
   });
