@@ -10,8 +10,11 @@
  */
 import type { Browser } from 'playwright';
 import { startSandbox } from '../src/sandbox/index.ts';
-import { createProxy, type ProxyHandler } from '../src/proxy/index.ts';
+import type { ProxyHandler } from '../src/proxy/index.ts';
+import type { SandboxFixtures } from '../src/core/types.ts';
+import { testProxy } from '../test/support/test-proxy.ts';
 import { bundlePages, median, type Mount, type StaticServer } from './browser.ts';
+import { addVirtualAuthenticator } from '../test/support/virtual-authenticator.ts';
 
 export const LOGIN_BUDGET_MS = 10;
 
@@ -25,16 +28,8 @@ export interface WalletBackend {
 export async function startWalletBackend(basePath = '/api'): Promise<WalletBackend> {
   const sandbox = await startSandbox({ otpResendIntervalMs: 1 });
   const f = sandbox.fixtures;
-  const proxy: ProxyHandler = createProxy({
-    upstream: f.baseUrl,
-    tokenId: f.tokenId,
-    clientSecret: f.clientSecret,
-    // Every round makes a fresh account; binding the proxy to one is the proxy's own tests' subject.
-    authorize: () => true,
-    basePath,
-    rateLimit: false,
-    logger: () => {},
-  });
+  // Every round makes a fresh account: the proxy lets any account through.
+  const proxy: ProxyHandler = testProxy(f as SandboxFixtures, { basePath });
   const basic = 'Basic ' + Buffer.from(`${f.tokenId}:${f.clientSecret}`).toString('base64');
   return {
     mount: (req, res) =>
@@ -127,18 +122,7 @@ export async function runLoginBench(browser: Browser, server: StaticServer, back
   const page = await context.newPage();
   try {
     await page.goto(`${server.localhostOrigin}/login.html`);
-    const cdp = await context.newCDPSession(page);
-    await cdp.send('WebAuthn.enable', { enableUI: false });
-    await cdp.send('WebAuthn.addVirtualAuthenticator', {
-      options: {
-        protocol: 'ctap2',
-        transport: 'internal',
-        hasResidentKey: true,
-        hasUserVerification: true,
-        isUserVerified: true,
-        automaticPresenceSimulation: true,
-      },
-    });
+    await addVirtualAuthenticator(page);
     await page.addScriptTag({ url: '/login.js', type: 'module' });
     await page.waitForFunction(() => 'bench' in globalThis);
     await page.evaluate((o) => (globalThis as unknown as BenchGlobal).bench.setup(o), { apiBase: '/api', otpSigner: backend.signerPublicKey });

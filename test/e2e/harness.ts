@@ -14,6 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 // @ts-expect-error - a plain .mjs module without declarations
 import { chromiumArgs, findChromium } from '../../scripts/chromium.mjs';
+import { addVirtualAuthenticator } from '../support/virtual-authenticator.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -134,18 +135,7 @@ export interface Authenticator {
 }
 
 export async function virtualAuthenticator(page: Page): Promise<Authenticator> {
-  const cdp = await page.context().newCDPSession(page);
-  await cdp.send('WebAuthn.enable', { enableUI: false });
-  const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
-    options: {
-      protocol: 'ctap2',
-      transport: 'internal',
-      hasResidentKey: true,
-      hasUserVerification: true,
-      isUserVerified: true,
-      automaticPresenceSimulation: true,
-    },
-  });
+  const { cdp, authenticatorId } = await addVirtualAuthenticator(page);
   return {
     count: async () => (await cdp.send('WebAuthn.getCredentials', { authenticatorId })).credentials.length,
     setPresence: async (enabled) => {

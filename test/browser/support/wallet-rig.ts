@@ -13,8 +13,10 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Context, Next } from 'koa';
 import type { TestRunnerPlugin } from '@web/test-runner-core';
 import { startSandbox } from '../../../src/sandbox/index.ts';
-import { createProxy, type ProxyHandler } from '../../../src/proxy/index.ts';
+import type { ProxyHandler } from '../../../src/proxy/index.ts';
 import type { SandboxFixtures } from '../../../src/core/types.ts';
+import { addVirtualAuthenticator } from '../../support/virtual-authenticator.ts';
+import { testProxy } from '../../support/test-proxy.ts';
 
 export interface WalletRigOptions {
   /** Where the proxy is mounted on the test server. Default '/api'. */
@@ -43,6 +45,12 @@ export interface RigFixtures {
   cardId: string;
   agentId: string;
   agentToken: string;
+}
+
+/** The ids a page may see (never the Basic pair), with the base its proxy is mounted at. */
+function rigFixtures(f: SandboxFixtures, apiBase: string): RigFixtures {
+  const { signerPublicKey, processorOrigin, oidcIssuer, customerId, accountId, emailCredentialId, cardId, agentId, agentToken } = f;
+  return { apiBase, signerPublicKey, processorOrigin, oidcIssuer, customerId, accountId, emailCredentialId, cardId, agentId, agentToken };
 }
 
 /** What `sandbox-new-account` answers: a fresh customer set of its own. */
@@ -136,17 +144,8 @@ export function walletRig(options: WalletRigOptions = {}): {
     async serverStart() {
       sandbox = await startSandbox({ testClock: true, ...(options.sandbox ?? {}) } as Parameters<typeof startSandbox>[0]);
       fixtures = sandbox.fixtures as SandboxFixtures;
-      proxy = createProxy({
-        upstream: fixtures.baseUrl,
-        tokenId: fixtures.tokenId,
-        clientSecret: fixtures.clientSecret,
-        // Tests create fresh accounts (sandbox-new-account); the binding to one account is the
-        // proxy's own tests' subject, so here every account of the sandbox may be touched.
-        authorize: () => true,
-        basePath,
-        rateLimit: false,
-        logger: () => {},
-      });
+      // Tests create fresh accounts (sandbox-new-account), so every account of the sandbox may be touched.
+      proxy = testProxy(fixtures, { basePath });
     },
 
     async serverStop() {
@@ -166,20 +165,7 @@ export function walletRig(options: WalletRigOptions = {}): {
       switch (command) {
         case 'sandbox-fixtures': {
           if (!fixtures) throw new Error('the sandbox is not started');
-          const f = fixtures;
-          const answer: RigFixtures = {
-            apiBase: basePath,
-            signerPublicKey: f.signerPublicKey,
-            processorOrigin: f.processorOrigin,
-            oidcIssuer: f.oidcIssuer,
-            customerId: f.customerId,
-            accountId: f.accountId,
-            emailCredentialId: f.emailCredentialId,
-            cardId: f.cardId,
-            agentId: f.agentId,
-            agentToken: f.agentToken,
-          };
-          return answer;
+          return rigFixtures(fixtures, basePath);
         }
         case 'sandbox-variant': {
           // Another sandbox with its own options (a short reveal lifetime, no card issuer), relayed
@@ -190,31 +176,15 @@ export function walletRig(options: WalletRigOptions = {}): {
           const f = v.fixtures as SandboxFixtures;
           const pair = p.credentials === 'impersonation' ? f.impersonation : { tokenId: f.tokenId, clientSecret: f.clientSecret };
           const mount = `/variant-${variants.size + 1}`;
-          const variantProxy = createProxy({
-            upstream: f.baseUrl,
+          const variantProxy = testProxy(f, {
             tokenId: pair.tokenId,
             clientSecret: pair.clientSecret,
-            authorize: () => true,
             basePath: `${mount}/api`,
-            rateLimit: false,
-            logger: () => {},
             // Reveal only after a relayed session refresh (src/proxy/step-up.ts); the card is the seeded one's.
             ...(p.stepUp === true ? { stepUp: { accountForCard: (cardId: string) => (cardId === f.cardId ? f.accountId : undefined) } } : {}),
           });
           variants.set(mount, { sandbox: v, proxy: variantProxy });
-          const answer: RigFixtures = {
-            apiBase: `${mount}/api`,
-            signerPublicKey: f.signerPublicKey,
-            processorOrigin: f.processorOrigin,
-            oidcIssuer: f.oidcIssuer,
-            customerId: f.customerId,
-            accountId: f.accountId,
-            emailCredentialId: f.emailCredentialId,
-            cardId: f.cardId,
-            agentId: f.agentId,
-            agentToken: f.agentToken,
-          };
-          return answer;
+          return rigFixtures(f, `${mount}/api`);
         }
         case 'sandbox-advance-clock': {
           const ms = Number(p.ms);
@@ -268,19 +238,7 @@ export function walletRig(options: WalletRigOptions = {}): {
           const existing = authenticators.get(session.id);
           if (existing) return { authenticatorId: existing.authenticatorId };
           const page = (session.browser as unknown as { getPage(id: string): import('playwright').Page }).getPage(session.id);
-          const cdp = await page.context().newCDPSession(page);
-          await cdp.send('WebAuthn.enable', { enableUI: false });
-          const { authenticatorId } = (await cdp.send('WebAuthn.addVirtualAuthenticator', {
-            options: {
-              protocol: 'ctap2',
-              transport: 'internal',
-              hasResidentKey: true,
-              hasUserVerification: true,
-              isUserVerified: true,
-              automaticPresenceSimulation: true,
-              ...((p.options as Record<string, unknown> | undefined) ?? {}),
-            },
-          })) as { authenticatorId: string };
+          const { cdp, authenticatorId } = await addVirtualAuthenticator(page, (p.options as Record<string, unknown> | undefined) ?? {});
           authenticators.set(session.id, { cdp, authenticatorId });
           return { authenticatorId };
         }

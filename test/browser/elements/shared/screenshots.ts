@@ -15,7 +15,9 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { chromium, type Page } from 'playwright';
 import { startSandbox } from '../../../../src/sandbox/index.ts';
-import { createProxy } from '../../../../src/proxy/index.ts';
+import { testProxy } from '../../../support/test-proxy.ts';
+import type { SandboxFixtures } from '../../../../src/core/types.ts';
+import { addVirtualAuthenticator } from '../../../support/virtual-authenticator.ts';
 
 // The project's Chromium finder (plain JS, shared with the test runner's config).
 const { findChromium, chromiumArgs } = (await import('../../../../scripts/chromium.mjs' as string)) as {
@@ -40,15 +42,7 @@ const js = bundle.outputFiles[0]!.text;
 
 const sandbox = await startSandbox({ testClock: true } as Parameters<typeof startSandbox>[0]);
 const fx = sandbox.fixtures;
-const proxy = createProxy({
-  upstream: fx.baseUrl,
-  tokenId: fx.tokenId,
-  clientSecret: fx.clientSecret,
-  authorize: () => true,
-  basePath: '/api',
-  rateLimit: false,
-  logger: () => {},
-});
+const proxy = testProxy(fx as SandboxFixtures);
 
 const PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>wallet elements</title>
 <link rel="stylesheet" href="/page.css"><script type="module" src="/bundle.js"></script></head>
@@ -103,11 +97,7 @@ async function pageFor(v: (typeof variants)[number]): Promise<Page> {
     document.documentElement.lang = lang;
     (window as any).shots.setup();
   }, v.lang);
-  const cdp = await context.newCDPSession(page);
-  await cdp.send('WebAuthn.enable');
-  await cdp.send('WebAuthn.addVirtualAuthenticator', {
-    options: { protocol: 'ctap2', transport: 'internal', hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
-  });
+  await addVirtualAuthenticator(page);
   return page;
 }
 
