@@ -44,6 +44,7 @@ import {
 } from './wallet-credentials.flows.ts';
 import { CredentialAddedEvent, CredentialRevokedEvent, SessionRevokedEvent, WalletCredentialsErrorEvent } from './wallet-credentials.events.ts';
 import { walletCredentialsStyles } from './wallet-credentials.styles.ts';
+import { codeInput } from '../shared/code-input.ts';
 import './wallet-credentials.strings.ts';
 
 /** The page's client and session flows (shared/wallet.ts and what it loads), once the first screen is painted. */
@@ -445,19 +446,7 @@ export class WalletCredentials extends LitElement {
     return html`<form part="code-form" class="stack" novalidate @submit=${submit}>
       <div class="field">
         <label for="code">${t('credentials.code.label')}</label>
-        <input
-          id="code"
-          part="code-input"
-          name="code"
-          type="text"
-          autocomplete="one-time-code"
-          inputmode="numeric"
-          pattern="[0-9]*"
-          maxlength="6"
-          aria-describedby="code-help"
-          aria-invalid=${s.failure?.code === 'wrong_code' ? 'true' : 'false'}
-          ?readonly=${busy}
-        />
+        ${codeInput({ length: 6, invalid: s.failure?.code === 'wrong_code', readonly: busy, describedBy: 'code-help' })}
         <span id="code-help" class="muted">${t('credentials.code.help')}</span>
       </div>
       <div class="row">

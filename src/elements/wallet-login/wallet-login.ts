@@ -43,6 +43,7 @@ import {
 import { endedSession, failureOf, findCredential, oauthLogin, passkeyLogin, restore, sendCode, sessionInfo, type FlowContext } from './wallet-login.flows.ts';
 import { SessionExpiringEvent, WalletLoggedInEvent, WalletLoggedOutEvent, WalletLoginErrorEvent } from './wallet-login.events.ts';
 import { walletLoginStyles } from './wallet-login.styles.ts';
+import { codeInput } from '../shared/code-input.ts';
 import './wallet-login.strings.ts';
 
 /** One unit of work the machine asked for. */
@@ -670,21 +671,7 @@ export class WalletLogin extends LitElement {
       ${this.heading(`login.code.heading.${s.method}`, `login.code.sent.${s.method}`, { length: String(this.codeLength) })}
       <form part="form" class="stack" @submit=${this.onCodeSubmit} novalidate>
         <label for="code">${t('login.code.label')}</label>
-        <input
-          id="code"
-          part="code-input"
-          name="code"
-          type="text"
-          autocomplete="one-time-code"
-          inputmode="numeric"
-          pattern="[0-9]*"
-          maxlength=${this.codeLength}
-          aria-invalid=${invalid ? 'true' : 'false'}
-          aria-describedby="code-help"
-          ?readonly=${verifying}
-          data-autofocus
-          @input=${this.onCodeInput}
-        />
+        ${codeInput({ length: this.codeLength, invalid, readonly: verifying, describedBy: 'code-help', autofocus: true, onInput: this.onCodeInput })}
         <div class="actions">
           <button part="submit" class="primary" type="submit" ?disabled=${verifying}>${t(verifying ? 'login.code.verifying' : 'login.code.submit')}</button>
           <button part="button" type="button" ?disabled=${wait > 0 || verifying} @click=${() => this.send({ type: 'RESEND', now: Date.now() })}>

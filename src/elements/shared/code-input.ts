@@ -1,0 +1,39 @@
+/**
+ * The one-time-code input every element that asks for an OTP renders: one field that autofill and
+ * the SMS keyboard suggestion fill (`autocomplete="one-time-code"`, `inputmode="numeric"`), digits
+ * only, a length cap, and `aria-invalid` after a wrong code. Kept in one place so no form forgets
+ * an attribute (a known weakness of login components that split the code over several inputs).
+ */
+import { html, type TemplateResult } from 'lit';
+
+export interface CodeInputOptions {
+  /** How many digits the code has. */
+  length: number;
+  /** The last code was refused. */
+  invalid: boolean;
+  /** While the code is being checked. */
+  readonly: boolean;
+  /** Id of the help text that describes the field. */
+  describedBy: string;
+  /** Whether the element moves focus here when the screen appears. */
+  autofocus?: boolean;
+  onInput?: (event: InputEvent) => void;
+}
+
+export function codeInput(o: CodeInputOptions): TemplateResult {
+  return html`<input
+    id="code"
+    part="code-input"
+    name="code"
+    type="text"
+    autocomplete="one-time-code"
+    inputmode="numeric"
+    pattern="[0-9]*"
+    maxlength=${o.length}
+    aria-invalid=${o.invalid ? 'true' : 'false'}
+    aria-describedby=${o.describedBy}
+    ?readonly=${o.readonly}
+    ?data-autofocus=${o.autofocus ?? false}
+    @input=${o.onInput}
+  />`;
+}
