@@ -1,0 +1,72 @@
+/**
+ * One piece of asynchronous work of an element at a time: the part of @lit/task's `Task` the
+ * elements use (manual `run`, `abort`, `status`, `onComplete`/`onError`), in a fraction of its bytes.
+ *
+ * - `run(args)` aborts the run in flight (its AbortSignal fires) and starts a new one with a fresh
+ *   signal; only the latest run's outcome is reported, so a stale answer never lands.
+ * - The host re-renders when a run starts and when it ends.
+ * - `status` is set before `onComplete`/`onError` is called, so a callback that starts the next run
+ *   leaves the status PENDING (with @lit/task the finished run would overwrite it with COMPLETE).
+ * - A run that returns `initialState` goes back to INITIAL and calls neither callback.
+ * - An exception thrown by a callback is not swallowed: it rejects the promise `run` returned.
+ *
+ * Deliberately not here: running on property changes (autoRun), `render()` helpers, `value`.
+ */
+import type { ReactiveControllerHost } from 'lit';
+
+/** Same values as @lit/task's TaskStatus. */
+export const TaskStatus = { INITIAL: 0, PENDING: 1, COMPLETE: 2, ERROR: 3 } as const;
+export type TaskStatus = (typeof TaskStatus)[keyof typeof TaskStatus];
+
+/** Returned by a run to mean "nothing was done": the status goes back to INITIAL. */
+export const initialState: unique symbol = Symbol();
+
+export interface TaskOptions<A extends readonly unknown[], R> {
+  task: (args: A, options: { signal: AbortSignal }) => R | typeof initialState | PromiseLike<R | typeof initialState>;
+  /** Arguments of a `run()` called without any. */
+  args?: () => A;
+  onComplete?: (value: R) => void;
+  onError?: (error: unknown) => void;
+}
+
+export class Task<A extends readonly unknown[] = readonly unknown[], R = unknown> {
+  status: TaskStatus = TaskStatus.INITIAL;
+  #id = 0;
+  #controller: AbortController | undefined;
+
+  constructor(
+    private readonly host: ReactiveControllerHost,
+    private readonly options: TaskOptions<A, R>,
+  ) {}
+
+  async run(args?: A): Promise<void> {
+    this.abort();
+    const id = ++this.#id;
+    const { signal } = (this.#controller = new AbortController());
+    this.status = TaskStatus.PENDING;
+    this.host.requestUpdate();
+    let result: R | typeof initialState;
+    try {
+      result = await this.options.task(args ?? this.options.args!(), { signal });
+    } catch (error) {
+      if (id !== this.#id) return;
+      this.#end(TaskStatus.ERROR);
+      this.options.onError?.(error);
+      return;
+    }
+    if (id !== this.#id) return;
+    if (result === initialState) return this.#end(TaskStatus.INITIAL);
+    this.#end(TaskStatus.COMPLETE);
+    this.options.onComplete?.(result);
+  }
+
+  /** Aborts the run in flight, if any; its outcome is still reported (usually an AbortError). */
+  abort(reason?: unknown): void {
+    if (this.status === TaskStatus.PENDING) this.#controller?.abort(reason);
+  }
+
+  #end(status: TaskStatus): void {
+    this.status = status;
+    this.host.requestUpdate();
+  }
+}
