@@ -15,7 +15,7 @@
 import { LitElement, html, nothing, type PropertyValues } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
 import { repeat } from 'lit/directives/repeat.js';
-import { Task, initialState as taskInitial } from '@lit/task';
+import { Task } from '../shared/task.ts';
 import { baseStyles } from '../shared/styles.ts';
 import { listStyles } from '../shared/list-styles.ts';
 import { LocaleController } from '../shared/i18n.ts';
@@ -113,14 +113,10 @@ export class AgentActions extends LitElement {
 
   /** One page: the first (cursor undefined) or the next. The generation drops stale pages. */
   private readonly pageTask = new Task(this, {
-    autoRun: false,
-    args: (): readonly [number, string | undefined] => [0, undefined],
-    task: async ([generation, cursor], { signal }) => {
-      const token = this.agentToken;
-      if (!token) return taskInitial;
+    task: async ([generation, cursor]: readonly [number, string | undefined], { signal }) => {
       const filter = this.view.filter;
       const page: AgentActionList = await listAgentActions(sendFor(this.apiBase), {
-        agentToken: token,
+        agentToken: this.agentToken,
         limit: clampPageSize(this.pageSize),
         ...(filter === 'ALL' ? {} : { status: filter }),
         ...(cursor ? { cursor } : {}),

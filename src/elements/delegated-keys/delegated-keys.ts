@@ -10,14 +10,14 @@
  * Deliberately does not: call fetch or IndexedDB (core's client and wallet do), hold key material
  * (the stamper comes from core/session.ts and lives only for the call), or edit a key. The client
  * and session flows (shared/wallet.ts) load with import() once the first screen is painted.
- * The three @lit/task tasks do the I/O with an AbortSignal; their outcomes feed the pure machine
+ * The three tasks (shared/task.ts) do the I/O with an AbortSignal; their outcomes feed the pure machine
  * (delegated-keys.machine.ts), which is what renders, because create and revoke change the list
  * the list task loaded.
  */
 import { LitElement, html, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
 import { repeat } from 'lit/directives/repeat.js';
-import { Task, initialState as taskInitial } from '@lit/task';
+import { Task, initialState as taskInitial } from '../shared/task.ts';
 import { baseStyles } from '../shared/styles.ts';
 import { listStyles } from '../shared/list-styles.ts';
 import { LocaleController } from '../shared/i18n.ts';
@@ -117,10 +117,7 @@ export class DelegatedKeys extends LitElement {
   });
 
   private readonly createTask = new Task(this, {
-    autoRun: false,
-    args: (): readonly [CreateDelegatedKeyRequest | undefined] => [undefined],
-    task: async ([request], { signal }) => {
-      if (!request) return taskInitial;
+    task: async ([request]: readonly [CreateDelegatedKeyRequest], { signal }) => {
       // The stamper signs both 202 payloads; it is dropped when the call ends.
       const { clientFor, walletFor } = await services();
       const stamper = await walletFor(this.apiBase).stamper(request.internalAccountId);
@@ -136,10 +133,7 @@ export class DelegatedKeys extends LitElement {
   });
 
   private readonly revokeTask = new Task(this, {
-    autoRun: false,
-    args: (): readonly [string] => [''],
-    task: async ([keyId], { signal }) => {
-      if (!keyId) return taskInitial;
+    task: async ([keyId]: readonly [string], { signal }) => {
       const { clientFor } = await services();
       await clientFor(this.apiBase).revokeDelegatedKey(keyId, { signal });
       return keyId;
@@ -164,8 +158,8 @@ export class DelegatedKeys extends LitElement {
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
-    // The list task re-runs on these (its args); show "loading" in the same update.
-    if (changed.has('cardId') || changed.has('accountId') || changed.has('apiBase')) this.send({ type: 'load' });
+    // A new card, account or base: load its list, showing "loading" in the same update.
+    if (changed.has('cardId') || changed.has('accountId') || changed.has('apiBase')) this.refresh();
   }
 
   override disconnectedCallback(): void {

@@ -8,9 +8,9 @@
  * renders and wires them. It never calls fetch or IndexedDB and never holds a key. The client and
  * session flows (shared/wallet.ts) load with import() when the lists are first fetched.
  */
-import { LitElement, html, nothing, type TemplateResult } from 'lit';
+import { LitElement, html, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import { customElement, property, query, state } from 'lit/decorators.js';
-import { Task, TaskStatus } from '@lit/task';
+import { Task, TaskStatus, initialState as taskInitial } from '../shared/task.ts';
 import type { OtpLogin } from '../../core/session.ts';
 import type { AuthMethod, AuthSession } from '../../core/types.ts';
 import { baseStyles } from '../shared/styles.ts';
@@ -115,7 +115,6 @@ export class WalletCredentials extends LitElement {
   oidcTokenProvider: ((nonce: string) => Promise<string>) | undefined;
 
   @state() private machine: CredentialsState = initialState();
-  @state() private reloads = 0;
   @state() private emailInvalid = false;
   @query('#email') private emailInput?: HTMLInputElement;
   @query('#code') private codeInput?: HTMLInputElement;
@@ -130,15 +129,14 @@ export class WalletCredentials extends LitElement {
 
   /** The lists, reloaded when the account changes or after a change; stale answers are dropped. */
   private readonly loader = new Task(this, {
-    args: () => [this.accountId, this.apiBase, this.reloads] as const,
-    task: async ([accountId], { signal }) => (accountId ? loadView(await this.services(signal)) : undefined),
-    onComplete: (view) => view && this.send({ type: 'LOADED', view }),
+    args: () => [] as const,
+    task: async (_: readonly [], { signal }) => (this.accountId ? loadView(await this.services(signal)) : taskInitial),
+    onComplete: (view) => this.send({ type: 'LOADED', view }),
     onError: (e) => this.send({ type: 'LOAD_FAILED', failure: failureOf(e, 'load') }),
   });
 
   /** One change at a time; its outcome carries the reloaded lists. */
   private readonly operation = new Task<[Operation, string], CredentialsEvent>(this, {
-    autoRun: false,
     task: ([op, input], { signal }) => this.perform(op, input, signal),
     onComplete: (event) => this.send(event),
     onError: (e) => {
@@ -156,13 +154,18 @@ export class WalletCredentials extends LitElement {
   /** Loads the lists again (after a login elsewhere on the page, say). */
   reload(): void {
     this.send({ type: 'LOAD' });
-    this.reloads++;
+    void this.loader.run();
+  }
+
+  protected override willUpdate(changed: PropertyValues<this>): void {
+    // The lists follow the account and the base path.
+    if (changed.has('accountId') || changed.has('apiBase')) void this.loader.run();
   }
 
   override connectedCallback(): void {
     super.connectedCallback();
     const onSession = (change: { accountId: string }) => {
-      if (change.accountId === this.accountId && this.operation.status !== TaskStatus.PENDING) this.reloads++;
+      if (change.accountId === this.accountId && this.operation.status !== TaskStatus.PENDING) void this.loader.run();
     };
     // After the first render: the lists' screen needs neither the channel nor the flows' code.
     const connection = (this.connection = {});
