@@ -11,7 +11,7 @@
  */
 import { LitElement, html, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import { customElement, property, query, state } from 'lit/decorators.js';
-import { Task, TaskStatus } from '@lit/task';
+import { Task } from '../shared/task.ts';
 import { baseStyles } from '../shared/styles.ts';
 import { formStyles } from '../shared/form-styles.ts';
 import { LocaleController } from '../shared/i18n.ts';
@@ -92,7 +92,6 @@ export class PasskeyRegister extends LitElement {
   private connection: object | undefined;
 
   private readonly flow = new Task<[Step], RegisterEvent>(this, {
-    autoRun: false,
     task: ([step], { signal }) => this.run(step, signal),
     onComplete: (event) => this.send(event),
     onError: (e) => this.send(isCancellation(e) ? { type: 'CANCELLED' } : { type: 'FAILED', failure: failureOf(e) }),

@@ -15,7 +15,7 @@
  */
 import { LitElement, html, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import { customElement, property, query, state } from 'lit/decorators.js';
-import { Task, TaskStatus } from '@lit/task';
+import { Task, TaskStatus } from '../shared/task.ts';
 import type { OtpLogin } from '../../core/session.ts';
 import type { StoredSession } from '../../core/keystore.ts';
 import { WalletError } from '../../core/errors.ts';
@@ -166,7 +166,6 @@ export class WalletLogin extends LitElement {
 
   /** Runs the machine's steps one at a time; a new step aborts the running one, stale results are dropped. */
   private readonly flow = new Task<[Step], LoginEvent>(this, {
-    autoRun: false,
     task: ([step], { signal }) => this.run(step, signal),
     onComplete: (event) => this.send(event),
     onError: (e) => this.failed(e),
