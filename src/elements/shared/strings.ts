@@ -7,7 +7,7 @@
  * Sentences say what to do next (STYLE.md 6); none repeats a raw code, status or value.
  */
 import { registerDefaultStrings, type Strings } from './i18n.ts';
-import { failureKey, type Failure } from './failures.ts';
+import type { Failure } from './failures.ts';
 
 export const sharedStrings = {
   en: {
@@ -46,10 +46,13 @@ registerDefaultStrings(sharedStrings);
 /** The keys of these strings (a translation, src/locales/, covers every one). */
 export type SharedStringKey = keyof typeof sharedStrings.en;
 
-/** The sentence for a failure, with the Retry-After wait when the service sent one. */
+/**
+ * The sentence for a failure (`error.<code>`), with the Retry-After wait when the service sent one.
+ * Only the failure's type comes from failures.ts, so an element can show sentences up front and
+ * load the classification with the work that fails.
+ */
 export function failureMessage(t: (key: string, params?: Record<string, string | number>) => string, failure: Failure): string {
-  if (failure.code === 'rate_limited' && failure.retryAfter !== undefined) {
-    return t('error.rate_limited_wait', { seconds: failure.retryAfter });
-  }
-  return t(failureKey(failure));
+  return failure.code === 'rate_limited' && failure.retryAfter !== undefined
+    ? t('error.rate_limited_wait', { seconds: failure.retryAfter })
+    : t(`error.${failure.code}`);
 }

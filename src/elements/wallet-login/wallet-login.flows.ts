@@ -1,112 +1,197 @@
 /**
- * The steps `<wallet-login>` runs for its machine, each one core call (core/session.ts) turned into
- * the machine event it leads to. Kept out of the element file so that it stays about rendering.
+ * What `<wallet-login>` does beyond showing its first screen, loaded with import() once that screen
+ * is painted: each step of its machine as one core call (core/session.ts through shared/wallet.ts)
+ * turned into the machine event it leads to, failures included; passkey autofill; and session
+ * changes made in other tabs or by other elements of the page. The element file keeps rendering.
  *
  * Follows api.md "Verify by credential type" through core; finds the credential of the chosen type
- * with GET /auth/credentials (reference.md). Deliberately holds nothing between calls except the
- * OtpLogin handle core returns (a verified target, no secret).
+ * with GET /auth/credentials (reference.md). Holds nothing between calls except the OtpLogin
+ * handle core returns (a verified target, no secret).
  */
-import { WalletError, ServiceError } from '../../core/errors.ts';
-import type { WalletClient } from '../../core/client.ts';
-import type { KeyStore, StoredSession } from '../../core/keystore.ts';
-import type { OtpLogin, Wallet } from '../../core/session.ts';
-import type { AuthMethod, CredentialType } from '../../core/types.ts';
-import { classifyError, type Failure, type FailureContext } from '../shared/failures.ts';
+import { ServiceError, WalletError } from '../../core/errors.ts';
+import type { StoredSession } from '../../core/keystore.ts';
+import type { OtpLogin, SessionChange } from '../../core/session.ts';
+import type { CredentialType } from '../../core/types.ts';
+import { beginCeremony } from '../shared/ceremony.ts';
+import { classifyError, isCancellation, type FailureCode } from '../shared/failures.ts';
+import { onSessionBroadcast } from '../shared/session-channel.ts';
+import { clientFor, keyStore, walletFor } from '../shared/wallet.ts';
 import type { LoginEvent, SessionInfo } from './wallet-login.machine.ts';
+import type { WalletLogin } from './wallet-login.ts';
 
-export interface FlowContext {
-  accountId: string;
-  wallet: Wallet;
-  client: WalletClient;
-  store: KeyStore;
-  signal: AbortSignal;
-}
+/** One unit of work the machine asked for. */
+export type Step = { kind: 'restore' | 'passkey' | 'oauth' | 'refresh' | 'logout' } | { kind: 'send-code'; type: CredentialType } | { kind: 'verify-code'; code: string };
+
+/** What a 401 means in each step (api.md: 401 for a wrong code, a failed assertion, a stale token). */
+const UNAUTHORIZED: Partial<Record<Step['kind'], FailureCode>> = {
+  'verify-code': 'wrong_code',
+  passkey: 'passkey_rejected',
+  oauth: 'oauth_rejected',
+};
 
 /** The wallet has no credential of the asked type (the screen says "choose another way"). */
-export class NoCredentialError extends Error {
-  override readonly name = 'NoCredentialError';
-}
+class NoCredentialError extends Error {}
 
-export function sessionInfo(s: StoredSession): SessionInfo {
+/** The code each element sent, between sending and verifying. */
+const sentCodes = new WeakMap<WalletLogin, OtpLogin>();
+
+function sessionInfo(s: StoredSession): SessionInfo {
   return { sessionId: s.sessionId, credentialType: s.credentialType, expiresAt: s.expiresAt, createdAt: s.createdAt };
 }
 
-/** The failure a step's error means, with what a 401 means in that step. */
-export function failureOf(e: unknown, context: FailureContext = {}): Failure {
-  if (e instanceof NoCredentialError) return { code: 'no_credential' };
-  return classifyError(e, context);
+function loggedIn(s: StoredSession): LoginEvent {
+  return { type: 'LOGGED_IN', session: sessionInfo(s) };
+}
+
+function walletError(e: unknown, code: string): boolean {
+  return e instanceof WalletError && e.code === code;
 }
 
 /**
- * The credential of a type. Several passkeys: the newest first, as the one most likely on this
- * device (the service's passkey challenge names one credential, reference.md "PASSKEY challenge").
+ * The id of the credential of a type. Several passkeys: the newest first, as the one most likely on
+ * this device (the service's passkey challenge names one credential, reference.md "PASSKEY challenge").
  */
-export async function findCredential(ctx: FlowContext, type: CredentialType): Promise<AuthMethod> {
-  const all = await ctx.client.listCredentials(ctx.accountId, { signal: ctx.signal });
-  const mine = all.filter((c) => c.type === type).sort((a, b) => Date.parse(b.createdAt) - Date.parse(a.createdAt));
-  const found = mine[0];
-  if (!found) throw new NoCredentialError(`No ${type} credential.`);
-  return found;
+async function credentialId(element: WalletLogin, type: CredentialType, signal: AbortSignal): Promise<string> {
+  const all = await clientFor(element.apiBase).listCredentials(element.accountId, { signal });
+  const newest = all.filter((c) => c.type === type).sort((a, b) => Date.parse(b.createdAt) - Date.parse(a.createdAt))[0];
+  if (!newest) throw new NoCredentialError(`No ${type} credential.`);
+  return newest.id;
+}
+
+/** The element's stored live session, or undefined (core deletes an expired one's key when asked). */
+export function currentSession(element: WalletLogin): Promise<StoredSession | undefined> {
+  return walletFor(element.apiBase)
+    .current(element.accountId)
+    .catch(() => undefined);
+}
+
+/** Runs a step; never throws: a failure is the FAILED (or CANCELLED, EXPIRED, KEY_MISSING) event. */
+export async function runStep(element: WalletLogin, step: Step, signal: AbortSignal): Promise<LoginEvent> {
+  const { accountId } = element;
+  const wallet = walletFor(element.apiBase);
+  try {
+    switch (step.kind) {
+      case 'restore':
+        return await restore(element, signal);
+      case 'send-code':
+        sentCodes.set(element, await wallet.startOtpLogin({ credentialId: await credentialId(element, step.type, signal), signal }));
+        return { type: 'CODE_SENT', now: Date.now(), cooldownMs: Math.max(0, element.resendAfter) * 1000 };
+      case 'verify-code': {
+        const otp = sentCodes.get(element);
+        if (!otp) throw new WalletError('session_expired', 'No code was requested.');
+        return loggedIn(await otp.submit(step.code, { signal }));
+      }
+      case 'passkey': {
+        // One ceremony at a time on the page (shared/ceremony.ts).
+        const ceremony = beginCeremony(signal);
+        try {
+          const id = await credentialId(element, 'PASSKEY', ceremony.signal);
+          return loggedIn(await wallet.loginWithPasskey({ credentialId: id, signal: ceremony.signal }));
+        } finally {
+          ceremony.end();
+        }
+      }
+      case 'oauth': {
+        const provider = element.oidcTokenProvider;
+        if (typeof provider !== 'function') throw new WalletError('invalid_argument', 'No oidcTokenProvider was given to <wallet-login>.');
+        const id = await credentialId(element, 'OAUTH', signal);
+        const getIdToken = async (nonce: string) => {
+          try {
+            return await provider(nonce);
+          } catch (e) {
+            // The integrator's provider failed: not the service's refusal.
+            throw new WalletError('invalid_argument', 'The OIDC token provider failed.', { cause: e });
+          }
+        };
+        return loggedIn(await wallet.loginWithOAuth({ credentialId: id, signal, getIdToken }));
+      }
+      case 'refresh':
+        return { type: 'REFRESHED', session: sessionInfo(await wallet.refresh(accountId, { signal })) };
+      case 'logout':
+        await wallet.logout(accountId, { signal });
+        return { type: 'LOGGED_OUT' };
+    }
+  } catch (e) {
+    // A refresh refused because the session already ended counts as expiry (reference.md: 401 if expired).
+    if (step.kind === 'refresh' && walletError(e, 'key_missing')) return { type: 'KEY_MISSING' };
+    if (step.kind === 'refresh' && (walletError(e, 'session_expired') || (e instanceof ServiceError && e.status === 401))) return { type: 'EXPIRED' };
+    if (isCancellation(e)) return { type: 'CANCELLED' };
+    const failure =
+      e instanceof NoCredentialError
+        ? { code: 'no_credential' as const }
+        : step.kind === 'oauth' && walletError(e, 'invalid_argument')
+          ? { code: 'oauth_unavailable' as const }
+          : classifyError(e, { unauthorized: UNAUTHORIZED[step.kind] });
+    return { type: 'FAILED', failure, now: Date.now() };
+  }
 }
 
 /**
  * Start-up: the stored session if it is live here and upstream; otherwise what ended it, so the
  * screen asks for that type again (api.md "Re-authentication after session expiry").
  */
-export async function restore(ctx: FlowContext): Promise<LoginEvent> {
-  const found = await ctx.store.get(ctx.accountId);
+async function restore(element: WalletLogin, signal: AbortSignal): Promise<LoginEvent> {
+  const { accountId } = element;
+  const found = await keyStore().get(accountId);
   if (!found) return { type: 'RESTORED', session: null };
   const type = found.session.credentialType;
   let live: StoredSession | undefined;
   try {
-    live = await ctx.wallet.current(ctx.accountId);
+    live = await walletFor(element.apiBase).current(accountId);
   } catch (e) {
-    if (e instanceof WalletError && e.code === 'key_missing') return { type: 'RESTORED', session: null, missingKey: type };
+    if (walletError(e, 'key_missing')) return { type: 'RESTORED', session: null, missingKey: type };
     throw e;
   }
   if (!live) return { type: 'RESTORED', session: null, expired: type };
   // The local clock may trust a session the service already ended (expiry, revocation elsewhere):
   // the active list (reference.md "GET /auth/sessions") is the truth.
-  const active = await ctx.client.listSessions(ctx.accountId, { signal: ctx.signal });
+  const active = await clientFor(element.apiBase).listSessions(accountId, { signal });
   if (!active.some((s) => s.id === live.sessionId)) {
-    await ctx.store.delete(live.sessionId);
+    await keyStore().delete(live.sessionId);
     return { type: 'RESTORED', session: null, expired: live.credentialType };
   }
   return { type: 'RESTORED', session: sessionInfo(live) };
 }
 
-/** OTP: asks for a code; returns the handle that verifies it. */
-export async function sendCode(ctx: FlowContext, type: 'EMAIL_OTP' | 'SMS_OTP'): Promise<OtpLogin> {
-  const credential = await findCredential(ctx, type);
-  return ctx.wallet.startOtpLogin({ credentialId: credential.id, signal: ctx.signal });
+/**
+ * Passkey autofill (WebAuthn conditional mediation): when the browser supports it and the wallet
+ * has a passkey, calls `offer()` (the element shows the saved-passkey field), then waits for the
+ * user's pick. Autofill is an offer: a superseded or declined request ends with nothing to send.
+ */
+export async function autofill(element: WalletLogin, signal: AbortSignal, offer: () => void): Promise<LoginEvent | undefined> {
+  const supported = await import('../../core/webauthn.ts').then((m) => m.browserSupportsWebAuthnAutofill()).catch(() => false);
+  if (!supported || signal.aborted) return;
+  try {
+    const id = await credentialId(element, 'PASSKEY', signal);
+    if (signal.aborted) return;
+    offer();
+    return loggedIn(await walletFor(element.apiBase).loginWithPasskey({ credentialId: id, mediation: 'conditional', signal }));
+  } catch (e) {
+    if (signal.aborted || isCancellation(e) || e instanceof NoCredentialError) return;
+    const failure = classifyError(e, { unauthorized: 'passkey_rejected' });
+    return failure.code === 'cancelled' ? undefined : { type: 'FAILED', failure, now: Date.now() };
+  }
 }
 
-export async function passkeyLogin(ctx: FlowContext, mediation?: 'conditional'): Promise<StoredSession> {
-  const credential = await findCredential(ctx, 'PASSKEY');
-  return ctx.wallet.loginWithPasskey({ credentialId: credential.id, signal: ctx.signal, ...(mediation ? { mediation } : {}) });
-}
-
-export async function oauthLogin(ctx: FlowContext, provider: ((nonce: string) => Promise<string>) | undefined): Promise<StoredSession> {
-  if (typeof provider !== 'function') throw new WalletError('invalid_argument', 'No oidcTokenProvider was given to <wallet-login>.');
-  const credential = await findCredential(ctx, 'OAUTH');
-  return ctx.wallet.loginWithOAuth({
-    credentialId: credential.id,
-    signal: ctx.signal,
-    getIdToken: async (nonce) => {
-      try {
-        return await provider(nonce);
-      } catch (e) {
-        // The integrator's provider failed: not the service's refusal.
-        throw new WalletError('invalid_argument', 'The OIDC token provider failed.', { cause: e });
-      }
-    },
+/**
+ * Session changes of the element's account made elsewhere: in other tabs (BroadcastChannel, whose
+ * message says only "look again") and by other elements of this page (Wallet.subscribe; the
+ * element's own steps report through its task, so changes while `busy()` are its own). Returns
+ * the unsubscribe.
+ */
+export function watchSessions(element: WalletLogin, send: (event: LoginEvent) => void, busy: () => boolean): () => void {
+  const onChange = async (type: SessionChange['type'], accountId: string, session?: StoredSession) => {
+    if (accountId !== element.accountId) return;
+    if (type === 'logged-out') return send({ type: 'REMOTE_LOGGED_OUT' });
+    const live = session ?? (await currentSession(element));
+    if (live && live.sessionId !== element.session?.sessionId) send({ type: type === 'refreshed' ? 'REMOTE_REFRESHED' : 'REMOTE_LOGGED_IN', session: sessionInfo(live) });
+  };
+  const offTabs = onSessionBroadcast((m) => void onChange(m.type, m.accountId));
+  const offPage = walletFor(element.apiBase).subscribe((change) => {
+    if (!busy() && (change.type === 'logged-out' || change.session)) void onChange(change.type, change.accountId, change.session);
   });
-}
-
-/** A refresh refused because the session already ended counts as expiry (reference.md: 401 if expired). */
-export function endedSession(e: unknown): 'expired' | 'key-missing' | null {
-  if (e instanceof WalletError && e.code === 'key_missing') return 'key-missing';
-  if (e instanceof WalletError && e.code === 'session_expired') return 'expired';
-  if (e instanceof ServiceError && e.status === 401) return 'expired';
-  return null;
+  return () => {
+    offTabs();
+    offPage();
+  };
 }

@@ -18,19 +18,13 @@ export const LOGIN_METHODS = ['email-otp', 'sms-otp', 'passkey', 'oauth'] as con
 export type LoginMethod = (typeof LOGIN_METHODS)[number];
 export type OtpMethod = Extract<LoginMethod, 'email-otp' | 'sms-otp'>;
 
-export const METHOD_CREDENTIAL: Readonly<Record<LoginMethod, CredentialType>> = {
-  'email-otp': 'EMAIL_OTP',
-  'sms-otp': 'SMS_OTP',
-  passkey: 'PASSKEY',
-  oauth: 'OAUTH',
-};
-
-export function methodOf(type: CredentialType): LoginMethod {
-  return (Object.keys(METHOD_CREDENTIAL) as LoginMethod[]).find((m) => METHOD_CREDENTIAL[m] === type)!;
+/** A method's name is its credential type in lower case with a hyphen (`EMAIL_OTP` is `email-otp`). */
+export function credentialOf(method: LoginMethod): CredentialType {
+  return method.toUpperCase().replace('-', '_') as CredentialType;
 }
 
-export function isOtpMethod(method: LoginMethod): method is OtpMethod {
-  return method === 'email-otp' || method === 'sms-otp';
+function methodOf(type: CredentialType): LoginMethod {
+  return type.toLowerCase().replace('_', '-') as LoginMethod;
 }
 
 /**
@@ -38,11 +32,8 @@ export function isOtpMethod(method: LoginMethod): method is OtpMethod {
  * are ignored, duplicates keep their first place; an empty or missing attribute offers all four.
  */
 export function parseMethods(attribute: string | null | undefined): LoginMethod[] {
-  const seen = new Set<LoginMethod>();
-  for (const word of (attribute ?? '').toLowerCase().split(/[\s,]+/)) {
-    if ((LOGIN_METHODS as readonly string[]).includes(word)) seen.add(word as LoginMethod);
-  }
-  return seen.size ? [...seen] : [...LOGIN_METHODS];
+  const seen = new Set((attribute ?? '').toLowerCase().split(/[\s,]+/).filter((word) => (LOGIN_METHODS as readonly string[]).includes(word)));
+  return seen.size ? ([...seen] as LoginMethod[]) : [...LOGIN_METHODS];
 }
 
 /** What the element shows about a live session; never the key. */
@@ -111,10 +102,11 @@ export function initialState(): LoginState {
 }
 
 function choosing(extra: { failure?: Failure; reauth?: ReauthReason } = {}): LoginState {
-  const state: LoginState = { kind: 'choosing' };
-  if (extra.failure) state.failure = extra.failure;
-  if (extra.reauth) state.reauth = extra.reauth;
-  return state;
+  return { kind: 'choosing', ...extra };
+}
+
+function loggedIn(session: SessionInfo): LoginState {
+  return { kind: 'logged-in', session, expiring: false };
 }
 
 /**
@@ -123,131 +115,110 @@ function choosing(extra: { failure?: Failure; reauth?: ReauthReason } = {}): Log
  */
 export function offeredMethods(state: LoginState, configured: readonly LoginMethod[]): LoginMethod[] {
   if (state.kind !== 'choosing') return [];
-  if (!state.reauth) return [...configured];
-  return [methodOf(state.reauth.credentialType)];
+  return state.reauth ? [methodOf(state.reauth.credentialType)] : [...configured];
 }
 
 /** Seconds left before "send again" is allowed, rounded up; 0 when allowed. */
 export function resendSecondsLeft(state: LoginState, now: number): number {
-  if (state.kind !== 'code-entry' && state.kind !== 'verifying-code') return 0;
-  return Math.max(0, Math.ceil((state.resendAt - now) / 1000));
+  return state.kind === 'code-entry' || state.kind === 'verifying-code' ? Math.max(0, Math.ceil((state.resendAt - now) / 1000)) : 0;
 }
 
 /** A 429 pushes the resend cooldown out to what the service asked (reference.md: Retry-After). */
-function cooldownAfter(resendAt: number, event: { failure: Failure; now: number }): number {
-  const { failure } = event;
-  return failure.code === 'rate_limited' && failure.retryAfter !== undefined ? Math.max(resendAt, event.now + failure.retryAfter * 1000) : resendAt;
+function cooldownAfter(resendAt: number, { failure, now }: { failure: Failure; now: number }): number {
+  return failure.code === 'rate_limited' && failure.retryAfter !== undefined ? Math.max(resendAt, now + failure.retryAfter * 1000) : resendAt;
 }
 
 function reauthOf(state: LoginState): { reauth?: ReauthReason } {
   return 'reauth' in state && state.reauth ? { reauth: state.reauth } : {};
 }
 
-function reauthFor(session: SessionInfo, why: ReauthReason['why']): ReauthReason {
-  return { why, credentialType: session.credentialType };
-}
-
 export function transition(state: LoginState, event: LoginEvent): LoginState {
+  const kind = state.kind;
+  const type = event.type;
   // Events that apply whatever the screen.
-  switch (event.type) {
-    case 'REMOTE_LOGGED_IN':
-      if (state.kind === 'logging-out') return state;
-      return { kind: 'logged-in', session: event.session, expiring: false };
-    case 'REMOTE_REFRESHED':
-      if (state.kind !== 'logged-in' && state.kind !== 'refreshing') return state;
-      return { kind: 'logged-in', session: event.session, expiring: false };
-    default:
-      break;
-  }
+  if (type === 'REMOTE_LOGGED_IN' && kind !== 'logging-out') return loggedIn(event.session);
+  if (type === 'REMOTE_REFRESHED' && (kind === 'logged-in' || kind === 'refreshing')) return loggedIn(event.session);
+  if (type === 'LOGGED_IN' && kind !== 'restoring' && kind !== 'sending-code' && !('session' in state)) return loggedIn(event.session);
 
-  switch (state.kind) {
+  switch (kind) {
     case 'restoring':
-      if (event.type === 'RESTORED') {
-        if (event.session) return { kind: 'logged-in', session: event.session, expiring: false };
+      if (type === 'RESTORED') {
+        if (event.session) return loggedIn(event.session);
         if (event.missingKey) return choosing({ reauth: { why: 'key-missing', credentialType: event.missingKey } });
         if (event.expired) return choosing({ reauth: { why: 'expired', credentialType: event.expired } });
         return choosing();
       }
+      // The stored session could not be checked (network): the login screen, with the reason.
+      if (type === 'FAILED') return choosing({ failure: event.failure });
+      if (type === 'CANCELLED') return choosing();
       return state;
 
     case 'choosing':
-      if (event.type === 'CHOOSE') {
+      if (type === 'CHOOSE') {
         // On re-auth only the ended session's type is accepted.
-        if (state.reauth && METHOD_CREDENTIAL[event.method] !== state.reauth.credentialType) return state;
-        const common = reauthOf(state);
-        if (isOtpMethod(event.method)) return { kind: 'sending-code', method: event.method, ...common };
-        return { kind: 'authenticating', method: event.method, ...common };
+        if (state.reauth && credentialOf(event.method) !== state.reauth.credentialType) return state;
+        const method = event.method;
+        return method === 'passkey' || method === 'oauth'
+          ? { kind: 'authenticating', method, ...reauthOf(state) }
+          : { kind: 'sending-code', method, ...reauthOf(state) };
       }
-      if (event.type === 'LOGGED_IN') return { kind: 'logged-in', session: event.session, expiring: false };
-      // A background step (passkey autofill, a failed start-up check) reports here.
-      if (event.type === 'FAILED') return choosing({ failure: event.failure, ...reauthOf(state) });
+      // A background step (passkey autofill) reports here.
+      if (type === 'FAILED') return choosing({ failure: event.failure, ...reauthOf(state) });
       // "Use another method" on a re-auth screen offers every configured method again.
-      if (event.type === 'BACK' && state.reauth) return choosing();
+      if (type === 'BACK' && state.reauth) return choosing();
       return state;
 
     case 'sending-code':
-      if (event.type === 'CODE_SENT') {
+      if (type === 'CODE_SENT') {
         return { kind: 'code-entry', method: state.method, resendAt: event.now + (event.cooldownMs ?? RESEND_COOLDOWN_MS), ...reauthOf(state) };
       }
-      if (event.type === 'FAILED' && state.resendAt !== undefined) {
+      if (type === 'FAILED' && state.resendAt !== undefined) {
         return { kind: 'code-entry', method: state.method, resendAt: cooldownAfter(state.resendAt, event), failure: event.failure, ...reauthOf(state) };
       }
-      if (event.type === 'FAILED') return choosing({ failure: event.failure, ...reauthOf(state) });
-      if (event.type === 'CANCELLED' || event.type === 'BACK') return choosing(reauthOf(state));
+      if (type === 'FAILED') return choosing({ failure: event.failure, ...reauthOf(state) });
+      if (type === 'CANCELLED' || type === 'BACK') return choosing(reauthOf(state));
       return state;
 
     case 'code-entry':
-      if (event.type === 'SUBMIT_CODE') {
-        return { kind: 'verifying-code', method: state.method, resendAt: state.resendAt, ...reauthOf(state) };
-      }
-      if (event.type === 'RESEND') {
-        if (event.now < state.resendAt) return state;
-        return { kind: 'sending-code', method: state.method, resendAt: state.resendAt, ...reauthOf(state) };
-      }
-      if (event.type === 'BACK' || event.type === 'CANCELLED') return choosing(reauthOf(state));
-      if (event.type === 'LOGGED_IN') return { kind: 'logged-in', session: event.session, expiring: false };
+      if (type === 'SUBMIT_CODE') return { kind: 'verifying-code', method: state.method, resendAt: state.resendAt, ...reauthOf(state) };
+      if (type === 'RESEND' && event.now >= state.resendAt) return { kind: 'sending-code', method: state.method, resendAt: state.resendAt, ...reauthOf(state) };
+      if (type === 'BACK' || type === 'CANCELLED') return choosing(reauthOf(state));
       return state;
 
     case 'verifying-code':
-      if (event.type === 'LOGGED_IN') return { kind: 'logged-in', session: event.session, expiring: false };
-      if (event.type === 'FAILED') {
-        return { kind: 'code-entry', method: state.method, resendAt: cooldownAfter(state.resendAt, event), failure: event.failure, ...reauthOf(state) };
-      }
-      if (event.type === 'CANCELLED') {
-        return { kind: 'code-entry', method: state.method, resendAt: state.resendAt, ...reauthOf(state) };
+      if (type === 'FAILED' || type === 'CANCELLED') {
+        const failure = type === 'FAILED' ? { failure: event.failure } : {};
+        const resendAt = type === 'FAILED' ? cooldownAfter(state.resendAt, event) : state.resendAt;
+        return { kind: 'code-entry', method: state.method, resendAt, ...failure, ...reauthOf(state) };
       }
       return state;
 
     case 'authenticating':
-      if (event.type === 'LOGGED_IN') return { kind: 'logged-in', session: event.session, expiring: false };
-      if (event.type === 'FAILED') return choosing({ failure: event.failure, ...reauthOf(state) });
-      if (event.type === 'CANCELLED' || event.type === 'BACK') return choosing(reauthOf(state));
+      if (type === 'FAILED') return choosing({ failure: event.failure, ...reauthOf(state) });
+      if (type === 'CANCELLED' || type === 'BACK') return choosing(reauthOf(state));
       return state;
 
     case 'logged-in':
-      if (event.type === 'EXPIRING') return { ...state, expiring: true };
-      if (event.type === 'REFRESH') return { kind: 'refreshing', session: state.session };
-      if (event.type === 'EXPIRED') return choosing({ reauth: reauthFor(state.session, 'expired') });
-      if (event.type === 'KEY_MISSING') return choosing({ reauth: reauthFor(state.session, 'key-missing') });
-      if (event.type === 'LOGOUT') return { kind: 'logging-out', session: state.session };
-      if (event.type === 'REMOTE_LOGGED_OUT') return choosing();
-      if (event.type === 'FAILED') return { ...state, failure: event.failure };
-      return state;
-
     case 'refreshing':
-      if (event.type === 'REFRESHED') return { kind: 'logged-in', session: event.session, expiring: false };
-      if (event.type === 'EXPIRED') return choosing({ reauth: reauthFor(state.session, 'expired') });
-      if (event.type === 'KEY_MISSING') return choosing({ reauth: reauthFor(state.session, 'key-missing') });
-      if (event.type === 'FAILED') {
-        // A refresh that failed while the session still lives leaves the user logged in, told why.
-        return { kind: 'logged-in', session: state.session, expiring: true, failure: event.failure };
+      if (type === 'EXPIRED' || type === 'KEY_MISSING') {
+        return choosing({ reauth: { why: type === 'EXPIRED' ? 'expired' : 'key-missing', credentialType: state.session.credentialType } });
       }
-      if (event.type === 'REMOTE_LOGGED_OUT') return choosing();
+      if (type === 'REMOTE_LOGGED_OUT') return choosing();
+      if (kind === 'refreshing') {
+        if (type === 'REFRESHED') return loggedIn(event.session);
+        // A refresh that failed while the session still lives leaves the user logged in, told why.
+        if (type === 'FAILED') return { kind: 'logged-in', session: state.session, expiring: true, failure: event.failure };
+        return state;
+      }
+      if (type === 'EXPIRING') return { ...state, expiring: true };
+      if (type === 'REFRESH') return { kind: 'refreshing', session: state.session };
+      if (type === 'LOGOUT') return { kind: 'logging-out', session: state.session };
+      if (type === 'FAILED') return { ...state, failure: event.failure };
       return state;
 
     case 'logging-out':
-      if (event.type === 'LOGGED_OUT' || event.type === 'REMOTE_LOGGED_OUT') return choosing();
-      if (event.type === 'FAILED') return { kind: 'logged-in', session: state.session, expiring: false, failure: event.failure };
+      if (type === 'LOGGED_OUT' || type === 'REMOTE_LOGGED_OUT') return choosing();
+      if (type === 'FAILED') return { kind: 'logged-in', session: state.session, expiring: false, failure: event.failure };
       return state;
   }
 }

@@ -3,68 +3,47 @@
  * passkey or single sign-on (api.md "Verify by credential type"), and keeps a session whose
  * signing key never leaves the browser (DESIGN.md "Security rules").
  *
- * The flow is the machine in wallet-login.machine.ts; the core calls are in wallet-login.flows.ts.
- * This file renders one screen per state and wires browser facilities: timers for expiry, the
- * BroadcastChannel for other tabs, WebOTP and paste for codes, WebAuthn autofill for passkeys.
- * It never calls fetch or IndexedDB and never holds a key; a typed code stays in its input until
- * it is handed to core.
+ * The flow is the machine in wallet-login.machine.ts. This file renders one screen per state and
+ * wires browser facilities: timers for expiry, WebOTP and paste for codes. It never calls fetch or
+ * IndexedDB and never holds a key; a typed code stays in its input until it is handed to core.
  *
- * The first screen renders before anything else happens: the client, the key store, the other-tab
- * channel and the session flows (shared/wallet.ts and what it loads) come with import() once that
- * screen is on the page, and only then is the stored session looked up.
+ * The first screen renders before anything else happens: the steps, passkey autofill, the
+ * other-tab channel and the session flows (wallet-login.flows.ts, shared/wallet.ts and what they
+ * load) come with import() once that screen is on the page, and only then is the stored session
+ * looked up. Every screen after the first needs them, so the first screen waits for nothing.
  */
 import { LitElement, html, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import { customElement, property, query, state } from 'lit/decorators.js';
-import { Task, TaskStatus } from '../shared/task.ts';
-import type { OtpLogin } from '../../core/session.ts';
-import type { StoredSession } from '../../core/keystore.ts';
-import { WalletError } from '../../core/errors.ts';
-import type { Wallet } from '../../core/session.ts';
+import { Task, TaskStatus, initialState as nothingDone } from '../shared/task.ts';
 import { baseStyles } from '../shared/styles.ts';
 import { formStyles } from '../shared/form-styles.ts';
 import { LocaleController } from '../shared/i18n.ts';
 import { failureMessage } from '../shared/strings.ts';
-import { isCancellation, type Failure, type FailureContext } from '../shared/failures.ts';
-import { beginCeremony } from '../shared/ceremony.ts';
 import { afterFirstPaint, onceAfterFirstPaint } from '../shared/idle.ts';
-import { onSessionBroadcast, type SessionMessage } from '../shared/session-channel.ts';
-import {
-  METHOD_CREDENTIAL,
-  initialState,
-  offeredMethods,
-  parseMethods,
-  resendSecondsLeft,
-  transition,
-  type LoginEvent,
-  type LoginMethod,
-  type LoginState,
-  type SessionInfo,
-} from './wallet-login.machine.ts';
-import { endedSession, failureOf, findCredential, oauthLogin, passkeyLogin, restore, sendCode, sessionInfo, type FlowContext } from './wallet-login.flows.ts';
-import { SessionExpiringEvent, WalletLoggedInEvent, WalletLoggedOutEvent, WalletLoginErrorEvent } from './wallet-login.events.ts';
-import { walletLoginStyles } from './wallet-login.styles.ts';
 import { codeInput } from '../shared/code-input.ts';
+import { credentialOf, initialState, offeredMethods, parseMethods, resendSecondsLeft, transition, type LoginEvent, type LoginState, type SessionInfo } from './wallet-login.machine.ts';
+import type { Step } from './wallet-login.flows.ts';
+import { SessionExpiringEvent, WalletLoggedInEvent, WalletLoggedOutEvent, WalletLoginErrorEvent, type LoggedOutDetail } from './wallet-login.events.ts';
+import { walletLoginStyles } from './wallet-login.styles.ts';
 import './wallet-login.strings.ts';
 
-/** One unit of work the machine asked for. */
-type Step =
-  | { kind: 'restore' }
-  | { kind: 'send-code'; type: 'EMAIL_OTP' | 'SMS_OTP' }
-  | { kind: 'verify-code'; code: string }
-  | { kind: 'passkey' }
-  | { kind: 'oauth' }
-  | { kind: 'refresh' }
-  | { kind: 'logout' };
+/** The steps, autofill and session watching, loaded once the first screen is painted. */
+const flows = onceAfterFirstPaint(() => import('./wallet-login.flows.ts'));
 
-/** What a 401 means in each step (api.md: 401 for a wrong code, a failed assertion, a stale token). */
-const STEP_CONTEXT: Partial<Record<Step['kind'], FailureContext>> = {
-  'verify-code': { unauthorized: 'wrong_code' },
-  passkey: { unauthorized: 'passkey_rejected' },
-  oauth: { unauthorized: 'oauth_rejected' },
+/** The polite announcement on entering a state. */
+const NOTICES: Partial<Record<LoginState['kind'], string>> = {
+  'sending-code': 'login.sending',
+  'verifying-code': 'login.code.verifying',
+  refreshing: 'login.session.refreshing',
+  'logging-out': 'login.session.logging-out',
 };
 
-/** The client, key store and session flows of the page, loaded once the first screen is painted. */
-const services = onceAfterFirstPaint(() => import('../shared/wallet.ts'));
+/** Why a session ended, by the event that left the logged-in screens. */
+const LOGOUT_REASONS: Partial<Record<LoginEvent['type'], LoggedOutDetail['reason']>> = {
+  EXPIRED: 'expired',
+  KEY_MISSING: 'key-missing',
+  REMOTE_LOGGED_OUT: 'elsewhere',
+};
 
 /** Browsers with WebOTP (WICG "WebOTP API") return an OTPCredential carrying `code`. */
 interface OtpCredentialLike {
@@ -151,35 +130,38 @@ export class WalletLogin extends LitElement {
   @query('#code') private codeInput?: HTMLInputElement;
 
   private readonly i18n = new LocaleController(this);
-  private readonly internals: ElementInternals | undefined;
-  private otp: OtpLogin | undefined;
-  private step: Step | undefined;
+  private readonly internals = this.attachInternals?.();
+  /** The screen state last set as a custom state. */
+  private shown = '';
   private focusPending = false;
   private timers: ReturnType<typeof setTimeout>[] = [];
   private ticker: ReturnType<typeof setInterval> | undefined;
+  /** Passkey autofill and WebOTP: requests that wait in the background while a screen is shown. */
   private background: AbortController | undefined;
-  private unsubscribe: Array<() => void> = [];
+  private unwatch: (() => void) | undefined;
   /** Service clock minus this page's clock, learnt from a session just issued (0 until then). */
   private skew = 0;
   /** `accountId|apiBase` the element is bound to; '' while disconnected. */
   private bound = '';
 
-  /** Runs the machine's steps one at a time; a new step aborts the running one, stale results are dropped. */
+  /**
+   * Runs the machine's steps one at a time; a new step aborts the running one, stale results are
+   * dropped, and so is the result of a step started for another account. Steps report failures as
+   * events; only the flows' code failing to load is an error here.
+   */
   private readonly flow = new Task<[Step], LoginEvent>(this, {
-    task: ([step], { signal }) => this.run(step, signal),
+    task: async ([step], { signal }) => {
+      const bound = this.bound;
+      const event = await (await flows()).runStep(this, step, signal);
+      return this.bound === bound ? event : nothingDone;
+    },
     onComplete: (event) => this.send(event),
-    onError: (e) => this.failed(e),
+    onError: () => this.send({ type: 'FAILED', failure: { code: 'network' }, now: Date.now() }),
   });
-
-  constructor() {
-    super();
-    this.internals = typeof this.attachInternals === 'function' ? this.attachInternals() : undefined;
-  }
 
   /** The live session shown by the element, or null. Never a key. */
   get session(): SessionInfo | null {
-    const s = this.machine;
-    return s.kind === 'logged-in' || s.kind === 'refreshing' || s.kind === 'logging-out' ? s.session : null;
+    return 'session' in this.machine ? this.machine.session : null;
   }
 
   /** Revokes the session upstream and deletes its key (api.md "Signed-retry pattern": session revoke). */
@@ -195,6 +177,10 @@ export class WalletLogin extends LitElement {
   /** Stops a running step (a passkey prompt, a code being sent) and returns to a usable screen. */
   cancel(): void {
     this.flow.abort();
+  }
+
+  private get busy(): boolean {
+    return this.flow.status === TaskStatus.PENDING;
   }
 
   override connectedCallback(): void {
@@ -213,7 +199,7 @@ export class WalletLogin extends LitElement {
     if (changed.has('accountId') || changed.has('apiBase')) this.bind();
   }
 
-  /** (Re)starts for the current account: the first screen, then listeners and the stored session. */
+  /** (Re)starts for the current account: the first screen, then the stored session and the listeners. */
   private bind(): void {
     const key = `${this.accountId}|${this.apiBase ?? ''}`;
     if (!this.isConnected || key === this.bound) return;
@@ -222,122 +208,44 @@ export class WalletLogin extends LitElement {
     this.machine = initialState();
     // The restoring screen needs none of what follows (code to load, IndexedDB to open, a channel),
     // so it goes on the page first.
-    void this.updateComplete.then(afterFirstPaint).then(() => this.attach(key));
-  }
-
-  private async attach(key: string): Promise<void> {
-    if (this.bound !== key) return;
-    // The restore step loads what it needs (run()); a failure to load is that step's failure.
-    if (this.accountId) this.start({ kind: 'restore' });
-    // Other tabs (BroadcastChannel) and other elements of this page (a passkey activated).
-    this.unsubscribe.push(onSessionBroadcast((m) => void this.onOtherTab(m)));
-    const wallet = await this.wallet().catch(() => undefined);
-    if (wallet && this.bound === key) this.unsubscribe.push(wallet.subscribe((change) => void this.onSamePage(change)));
+    void this.updateComplete.then(afterFirstPaint).then(async () => {
+      if (this.bound !== key) return;
+      if (this.accountId) this.start({ kind: 'restore' });
+      const loaded = await flows().catch(() => undefined);
+      if (loaded && this.bound === key) this.unwatch = loaded.watchSessions(this, (e) => this.send(e), () => this.busy);
+    });
   }
 
   private unbind(): void {
     this.bound = '';
     this.flow.abort();
     this.background?.abort();
-    this.stopCodeHelpers();
+    clearInterval(this.ticker);
     this.clearTimers();
-    for (const u of this.unsubscribe.splice(0)) u();
+    this.unwatch?.();
+    this.unwatch = undefined;
   }
 
   protected override updated(): void {
     const s = this.machine;
-    for (const name of ['restoring', 'choosing', 'sending-code', 'code-entry', 'verifying-code', 'authenticating', 'logged-in', 'refreshing', 'logging-out']) {
-      this.setState(name, s.kind === name);
+    const states = { [this.shown]: false, [s.kind]: true, expiring: s.kind === 'logged-in' && s.expiring, reauth: s.kind === 'choosing' && !!s.reauth, busy: this.busy };
+    this.shown = s.kind;
+    try {
+      for (const [name, on] of Object.entries(states)) if (name) this.internals?.states[on ? 'add' : 'delete'](name);
+    } catch {
+      // Browsers before custom-state support (CSS `:state()`) simply lack the states.
     }
-    this.setState('expiring', s.kind === 'logged-in' && s.expiring);
-    this.setState('reauth', s.kind === 'choosing' && !!s.reauth);
-    this.setState('busy', this.flow.status === TaskStatus.PENDING);
     if (this.focusPending) {
       this.focusPending = false;
       this.renderRoot.querySelector<HTMLElement>('[data-autofocus]')?.focus();
     }
   }
 
-  private setState(name: string, on: boolean): void {
-    const states = this.internals?.states;
-    if (!states) return;
-    try {
-      if (on) states.add(name);
-      else states.delete(name);
-    } catch {
-      // Browsers before custom-state support (CSS `:state()`) simply lack the states.
-    }
-  }
-
   // -------------------------------------------------------------------------------------------
   // Machine wiring
 
-  private async context(signal: AbortSignal): Promise<FlowContext> {
-    const { clientFor, keyStore, walletFor } = await services();
-    return { accountId: this.accountId, wallet: walletFor(this.apiBase), client: clientFor(this.apiBase), store: keyStore(), signal };
-  }
-
-  private async wallet(): Promise<Wallet> {
-    return (await services()).walletFor(this.apiBase);
-  }
-
   private start(step: Step): void {
-    this.step = step;
     void this.flow.run([step]);
-  }
-
-  private async run(step: Step, signal: AbortSignal): Promise<LoginEvent> {
-    const wallet = await this.wallet();
-    switch (step.kind) {
-      case 'restore':
-        return restore(await this.context(signal));
-      case 'send-code': {
-        this.otp = await sendCode(await this.context(signal), step.type);
-        return { type: 'CODE_SENT', now: Date.now(), cooldownMs: Math.max(0, this.resendAfter) * 1000 };
-      }
-      case 'verify-code': {
-        if (!this.otp) throw new WalletError('session_expired', 'No code was requested.');
-        return { type: 'LOGGED_IN', session: sessionInfo(await this.otp.submit(step.code, { signal })) };
-      }
-      case 'passkey': {
-        this.background?.abort();
-        const ceremony = beginCeremony(signal);
-        try {
-          return { type: 'LOGGED_IN', session: sessionInfo(await passkeyLogin(await this.context(ceremony.signal))) };
-        } finally {
-          ceremony.end();
-        }
-      }
-      case 'oauth':
-        return { type: 'LOGGED_IN', session: sessionInfo(await oauthLogin(await this.context(signal), this.oidcTokenProvider)) };
-      case 'refresh':
-        return { type: 'REFRESHED', session: sessionInfo(await wallet.refresh(this.accountId, { signal })) };
-      case 'logout':
-        await wallet.logout(this.accountId, { signal });
-        return { type: 'LOGGED_OUT' };
-    }
-  }
-
-  private failed(e: unknown): void {
-    const step = this.step;
-    if (step?.kind === 'refresh' || step?.kind === 'restore') {
-      const ended = endedSession(e);
-      if (ended) {
-        this.send(ended === 'expired' ? { type: 'EXPIRED' } : { type: 'KEY_MISSING' });
-        return;
-      }
-    }
-    if (step?.kind === 'restore') {
-      // The session could not be checked (network): show the login screen with the reason.
-      this.send({ type: 'RESTORED', session: null });
-    }
-    if (isCancellation(e)) {
-      this.send({ type: 'CANCELLED' });
-      return;
-    }
-    let failure = failureOf(e, step ? STEP_CONTEXT[step.kind] : {});
-    if (step?.kind === 'oauth' && e instanceof WalletError && e.code === 'invalid_argument') failure = { code: 'oauth_unavailable' };
-    this.send({ type: 'FAILED', failure, now: Date.now() });
   }
 
   private send(event: LoginEvent): void {
@@ -351,19 +259,19 @@ export class WalletLogin extends LitElement {
   /** What entering a state starts, and what the page is told. */
   private effects(before: LoginState, after: LoginState, event: LoginEvent): void {
     const t = this.i18n.t;
-    const remote = event.type === 'REMOTE_LOGGED_IN' || event.type === 'REMOTE_LOGGED_OUT' || event.type === 'REMOTE_REFRESHED';
+    const remote = event.type.startsWith('REMOTE_');
     if (after.kind !== before.kind && before.kind !== 'restoring' && !remote) this.focusPending = true;
     if (after.kind !== 'choosing') this.background?.abort();
-    if (after.kind !== 'code-entry' && after.kind !== 'verifying-code') this.stopCodeHelpers();
+    if (after.kind !== 'code-entry' && after.kind !== 'verifying-code') clearInterval(this.ticker);
+    let notice = NOTICES[after.kind];
 
     switch (after.kind) {
       case 'sending-code':
-        this.notice = t('login.sending');
-        this.start({ kind: 'send-code', type: METHOD_CREDENTIAL[after.method] as 'EMAIL_OTP' | 'SMS_OTP' });
+        this.start({ kind: 'send-code', type: credentialOf(after.method) });
         break;
       case 'code-entry':
         if (before.kind === 'sending-code') {
-          this.notice = t('login.notice.code-sent');
+          notice = 'login.notice.code-sent';
           this.startCodeHelpers(after.method === 'sms-otp');
         }
         if (after.failure) {
@@ -372,47 +280,39 @@ export class WalletLogin extends LitElement {
         }
         break;
       case 'verifying-code':
-        this.notice = t('login.code.verifying');
         this.start({ kind: 'verify-code', code: this.codeInput?.value.replace(/\s+/g, '') ?? '' });
         break;
       case 'authenticating':
-        this.notice = t(after.method === 'passkey' ? 'login.passkey.waiting' : 'login.oauth.waiting');
+        notice = `login.${after.method}.waiting`;
         this.start({ kind: after.method });
         break;
       case 'refreshing':
-        this.notice = t('login.session.refreshing');
         this.start({ kind: 'refresh' });
         break;
       case 'logging-out':
-        this.notice = t('login.session.logging-out');
         this.start({ kind: 'logout' });
         break;
       case 'logged-in':
-        if ((before.kind !== 'logged-in' && before.kind !== 'refreshing' && before.kind !== 'logging-out') || event.type === 'REMOTE_LOGGED_IN') {
-          this.notice = t('login.notice.logged-in');
-          const source = event.type === 'RESTORED' ? 'restored' : remote ? 'elsewhere' : 'login';
+        if (!('session' in before) || event.type === 'REMOTE_LOGGED_IN') {
+          notice = 'login.notice.logged-in';
           const { sessionId, credentialType, expiresAt } = after.session;
+          const source = event.type === 'RESTORED' ? 'restored' : remote ? 'elsewhere' : 'login';
           this.dispatchEvent(new WalletLoggedInEvent({ accountId: this.accountId, sessionId, credentialType, expiresAt, source }));
-        } else if (before.kind === 'refreshing') {
-          this.notice = after.failure ? '' : t('login.notice.refreshed');
-        } else {
-          this.notice = '';
+        } else if (before.kind === 'refreshing' && !after.failure) {
+          notice = 'login.notice.refreshed';
         }
         if (before.kind !== 'logged-in' || before.session !== after.session) this.schedule(after.session, event.type !== 'RESTORED');
         break;
       case 'choosing':
-        this.notice = before.kind === 'logging-out' && event.type === 'LOGGED_OUT' ? t('login.notice.logged-out') : '';
-        if (before.kind === 'logged-in' || before.kind === 'refreshing' || before.kind === 'logging-out') {
+        if (event.type === 'LOGGED_OUT') notice = 'login.notice.logged-out';
+        if ('session' in before) {
           this.clearTimers();
-          const reason =
-            event.type === 'EXPIRED' ? 'expired' : event.type === 'KEY_MISSING' ? 'key-missing' : event.type === 'REMOTE_LOGGED_OUT' ? 'elsewhere' : 'logout';
-          this.dispatchEvent(new WalletLoggedOutEvent({ accountId: this.accountId, reason }));
+          this.dispatchEvent(new WalletLoggedOutEvent({ accountId: this.accountId, reason: LOGOUT_REASONS[event.type] ?? 'logout' }));
         }
         void this.startAutofill();
         break;
-      default:
-        break;
     }
+    this.notice = notice ? t(notice) : '';
     const failure = 'failure' in after ? after.failure : undefined;
     if (failure && failure !== ('failure' in before ? before.failure : undefined)) {
       this.notice = '';
@@ -426,13 +326,13 @@ export class WalletLogin extends LitElement {
   private schedule(session: SessionInfo, fresh: boolean): void {
     this.clearTimers();
     // A session just issued tells how far the service's clock is from ours; expiry is on its clock.
-    if (fresh && session.createdAt && !Number.isNaN(Date.parse(session.createdAt))) this.skew = Date.parse(session.createdAt) - Date.now();
+    const created = Date.parse(session.createdAt ?? '');
+    if (fresh && !Number.isNaN(created)) this.skew = created - Date.now();
     const left = Date.parse(session.expiresAt) - this.skew - Date.now();
     // At least a second between renewals, so a `refresh-before` longer than a session cannot spin.
-    const warnIn = Math.max(1000, left - this.refreshBefore * 1000);
-    const clamp = (ms: number) => Math.min(ms, 2 ** 31 - 1);
-    this.timers.push(setTimeout(() => this.onExpiring(session), clamp(warnIn)));
-    this.timers.push(setTimeout(() => void this.onExpired(session), clamp(Math.max(0, left))));
+    const at = (ms: number, then: () => void) => this.timers.push(setTimeout(then, Math.min(ms, 2 ** 31 - 1)));
+    at(Math.max(1000, left - this.refreshBefore * 1000), () => this.onExpiring(session));
+    at(Math.max(0, left), () => void this.onExpired(session));
   }
 
   private clearTimers(): void {
@@ -453,79 +353,37 @@ export class WalletLogin extends LitElement {
   }
 
   private async onExpired(session: SessionInfo): Promise<void> {
-    const s = this.machine;
-    if ((s.kind !== 'logged-in' && s.kind !== 'refreshing') || s.session !== session) return;
+    if (this.session !== session || this.machine.kind === 'logging-out') return;
     this.flow.abort();
-    try {
-      // Core deletes an expired session's key when asked for it (DESIGN.md: deleted on expiry).
-      await (await this.wallet()).current(this.accountId);
-    } catch {
-      // A missing key is gone already.
-    }
+    // Core deletes an expired session's key when asked for it (DESIGN.md: deleted on expiry).
+    await flows().then((f) => f.currentSession(this), () => undefined);
     this.send({ type: 'EXPIRED' });
-  }
-
-  // -------------------------------------------------------------------------------------------
-  // Other tabs and other elements of this page
-
-  private async onOtherTab(message: SessionMessage): Promise<void> {
-    if (message.accountId !== this.accountId) return;
-    if (message.type === 'logged-out') {
-      this.send({ type: 'REMOTE_LOGGED_OUT' });
-      return;
-    }
-    await this.adoptStoredSession(message.type === 'refreshed');
-  }
-
-  private async onSamePage(change: { type: string; accountId: string; session?: StoredSession }): Promise<void> {
-    // Our own steps report through the Task; only other elements' changes matter here.
-    if (change.accountId !== this.accountId || this.flow.status === TaskStatus.PENDING) return;
-    if (change.type === 'logged-out') this.send({ type: 'REMOTE_LOGGED_OUT' });
-    else if (change.session) this.send({ type: change.type === 'refreshed' ? 'REMOTE_REFRESHED' : 'REMOTE_LOGGED_IN', session: sessionInfo(change.session) });
-  }
-
-  private async adoptStoredSession(refreshed: boolean): Promise<void> {
-    try {
-      const live = await (await this.wallet()).current(this.accountId);
-      if (live && live.sessionId !== this.session?.sessionId) {
-        this.send({ type: refreshed ? 'REMOTE_REFRESHED' : 'REMOTE_LOGGED_IN', session: sessionInfo(live) });
-      }
-    } catch {
-      // A key another tab stored but this one cannot read: the next step reports it.
-    }
   }
 
   // -------------------------------------------------------------------------------------------
   // Code entry helpers: resend countdown, paste anywhere, WebOTP
 
   private startCodeHelpers(sms: boolean): void {
-    this.stopCodeHelpers();
+    clearInterval(this.ticker);
     this.ticker = setInterval(() => {
       this.requestUpdate();
       if (resendSecondsLeft(this.machine, Date.now()) === 0) clearInterval(this.ticker);
     }, 1000);
-    if (sms && typeof window !== 'undefined' && 'OTPCredential' in window) {
-      const controller = new AbortController();
-      this.background = controller;
+    if (sms && 'OTPCredential' in globalThis) {
+      const { signal } = (this.background = new AbortController());
       navigator.credentials
-        .get({ otp: { transport: ['sms'] }, signal: controller.signal } as CredentialRequestOptions)
+        .get({ otp: { transport: ['sms'] }, signal } as CredentialRequestOptions)
         .then((cred) => {
           const code = (cred as OtpCredentialLike | null)?.code;
-          if (code && !controller.signal.aborted) this.fillCode(code);
+          if (code && !signal.aborted) this.fillCode(code);
         })
         .catch(() => undefined);
     }
   }
 
-  private stopCodeHelpers(): void {
-    if (this.ticker) clearInterval(this.ticker);
-    this.ticker = undefined;
-  }
-
   private readonly onPaste = (e: ClipboardEvent): void => {
-    if (this.machine.kind !== 'code-entry') return;
     const digits = (e.clipboardData?.getData('text') ?? '').replace(/\D/g, '');
-    if (digits.length !== this.codeLength) return;
+    if (this.machine.kind !== 'code-entry' || digits.length !== this.codeLength) return;
     e.preventDefault();
     this.fillCode(digits);
   };
@@ -545,45 +403,27 @@ export class WalletLogin extends LitElement {
 
   private onCodeSubmit(e: SubmitEvent): void {
     e.preventDefault();
-    if ((this.codeInput?.value.length ?? 0) > 0) this.send({ type: 'SUBMIT_CODE' });
+    if (this.codeInput?.value) this.send({ type: 'SUBMIT_CODE' });
     else this.codeInput?.focus();
   }
 
   // -------------------------------------------------------------------------------------------
   // Passkey autofill (WebAuthn conditional mediation), from inside the shadow root
 
+  private offered(s: LoginState) {
+    return offeredMethods(s, parseMethods(this.methods));
+  }
+
   private async startAutofill(): Promise<void> {
     this.background?.abort();
-    const s = this.machine;
-    if (this.noAutofill || s.kind !== 'choosing' || !offeredMethods(s, parseMethods(this.methods)).includes('passkey')) {
-      this.autofill = false;
-      return;
-    }
-    const controller = new AbortController();
-    this.background = controller;
     this.autofill = false;
-    let supported = false;
-    try {
-      const { browserSupportsWebAuthnAutofill } = await import('../../core/webauthn.ts');
-      supported = await browserSupportsWebAuthnAutofill();
-    } catch {
-      supported = false;
-    }
-    if (controller.signal.aborted || !supported) return;
-    try {
-      const ctx = await this.context(controller.signal);
-      // Offered only when the wallet has a passkey to pick.
-      const credential = await findCredential(ctx, 'PASSKEY');
-      if (controller.signal.aborted) return;
-      this.autofill = true;
-      const session = await ctx.wallet.loginWithPasskey({ credentialId: credential.id, mediation: 'conditional', signal: controller.signal });
-      if (!controller.signal.aborted) this.send({ type: 'LOGGED_IN', session: sessionInfo(session) });
-    } catch (e) {
-      // Autofill is an offer: a superseded or declined request is silent, a real refusal is shown.
-      if (controller.signal.aborted || isCancellation(e)) return;
-      const failure: Failure = failureOf(e, { unauthorized: 'passkey_rejected' });
-      if (failure.code !== 'no_credential' && failure.code !== 'cancelled') this.send({ type: 'FAILED', failure, now: Date.now() });
-    }
+    if (this.noAutofill || !this.offered(this.machine).includes('passkey')) return;
+    const { signal } = (this.background = new AbortController());
+    const event = await flows().then(
+      (f) => f.autofill(this, signal, () => (this.autofill = true)),
+      () => undefined,
+    );
+    if (event && !signal.aborted) this.send(event);
   }
 
   // -------------------------------------------------------------------------------------------
@@ -594,7 +434,7 @@ export class WalletLogin extends LitElement {
     const s = this.machine;
     const failure = 'failure' in s ? s.failure : undefined;
     return html`
-      <section part="base" class="panel stack" aria-busy=${this.flow.status === TaskStatus.PENDING ? 'true' : 'false'} aria-labelledby="heading">
+      <section part="base" class="panel stack" aria-busy=${this.busy ? 'true' : 'false'} aria-labelledby="heading">
         ${this.accountId ? this.screen(s) : html`<p part="intro">${t('common.missing-account')}</p>`}
         <p part="error" class="live" role="alert">${failure ? failureMessage(t, failure) : ''}</p>
         <p part="status" class="live" role="status">${this.notice}</p>
@@ -602,103 +442,108 @@ export class WalletLogin extends LitElement {
     `;
   }
 
+  /** A screen: its title, the sentence under it, and what follows. */
+  private page(title: string, intro: unknown, body: unknown = nothing): TemplateResult {
+    return html`<h2 part="heading" id="heading">${this.i18n.t(title)}</h2>
+      ${intro}${body}`;
+  }
+
+  private intro(key: string, params?: Record<string, string | number>): TemplateResult {
+    return html`<p part="intro" class="muted">${this.i18n.t(key, params)}</p>`;
+  }
+
   private screen(s: LoginState): TemplateResult {
+    const t = this.i18n.t;
     switch (s.kind) {
       case 'restoring':
-        return this.heading('login.heading', 'login.restoring');
+        return this.page('login.heading', this.intro('login.restoring'));
       case 'choosing':
         return this.choosing(s);
       case 'sending-code':
-        return this.heading(`login.code.heading.${s.method}`, 'login.sending');
+        return this.page(`login.code.heading.${s.method}`, this.intro('login.sending'));
       case 'code-entry':
       case 'verifying-code':
         return this.codeEntry(s);
       case 'authenticating':
-        return html`${this.heading('login.heading', s.method === 'passkey' ? 'login.passkey.waiting' : 'login.oauth.waiting')}
-          <div class="actions">
-            <button part="button" type="button" data-autofocus @click=${() => this.cancel()}>${this.i18n.t('common.cancel')}</button>
-          </div>`;
-      case 'logged-in':
-      case 'refreshing':
-      case 'logging-out':
+        return this.page(
+          'login.heading',
+          this.intro(`login.${s.method}.waiting`),
+          html`<div class="actions">
+            <button part="button" type="button" data-autofocus @click=${() => this.cancel()}>${t('common.cancel')}</button>
+          </div>`,
+        );
+      default:
         return this.loggedIn(s);
     }
   }
 
-  private heading(title: string, intro?: string, params?: Record<string, string>): TemplateResult {
-    const t = this.i18n.t;
-    return html`<h2 part="heading" id="heading">${t(title)}</h2>
-      ${intro ? html`<p part="intro" class="muted">${t(intro, params)}</p>` : nothing}`;
-  }
-
   private choosing(s: Extract<LoginState, { kind: 'choosing' }>): TemplateResult {
     const t = this.i18n.t;
-    const offered = offeredMethods(s, parseMethods(this.methods));
+    const offered = this.offered(s);
     const reauth = s.reauth;
-    const intro = reauth
-      ? html`<p part="intro">${t(`login.reauth.${reauth.why}`, { method: t(`credential.${reauth.credentialType}`) })}</p>`
-      : html`<p part="intro" class="muted">${t('login.intro')}</p>`;
-    return html`
-      <h2 part="heading" id="heading">${t('login.heading')}</h2>
-      ${intro}
-      ${this.autofill && offered.includes('passkey')
-        ? html`<div part="autofill">
-            <label for="autofill">${t('login.autofill.label')}</label>
-            <input id="autofill" name="passkey" type="text" autocomplete="username webauthn" aria-describedby="autofill-hint" />
-            <span id="autofill-hint" class="muted">${t('login.autofill.hint')}</span>
-          </div>`
-        : nothing}
-      <ul part="methods" aria-label=${t('login.methods')}>
-        ${offered.map(
-          (m: LoginMethod, i) => html`<li>
-            <button part="method-button" type="button" data-method=${m} ?data-autofocus=${i === 0} @click=${() => this.send({ type: 'CHOOSE', method: m })}>
-              ${t(`login.method.${m}`)}
-            </button>
-          </li>`,
-        )}
-      </ul>
-      ${reauth ? html`<button part="button" class="link" type="button" @click=${() => this.send({ type: 'BACK' })}>${t('login.reauth.other')}</button>` : nothing}
-    `;
+    return this.page(
+      'login.heading',
+      reauth ? html`<p part="intro">${t(`login.reauth.${reauth.why}`, { method: t(`credential.${reauth.credentialType}`) })}</p>` : this.intro('login.intro'),
+      html`${this.autofill && offered.includes('passkey')
+          ? html`<div part="autofill">
+              <label for="autofill">${t('login.autofill.label')}</label>
+              <input id="autofill" name="passkey" type="text" autocomplete="username webauthn" aria-describedby="autofill-hint" />
+              <span id="autofill-hint" class="muted">${t('login.autofill.hint')}</span>
+            </div>`
+          : nothing}
+        <ul part="methods" aria-label=${t('login.methods')}>
+          ${offered.map(
+            (m, i) => html`<li>
+              <button part="method-button" type="button" data-method=${m} ?data-autofocus=${i === 0} @click=${() => this.send({ type: 'CHOOSE', method: m })}>
+                ${t(`login.method.${m}`)}
+              </button>
+            </li>`,
+          )}
+        </ul>
+        ${reauth ? html`<button part="button" class="link" type="button" @click=${() => this.send({ type: 'BACK' })}>${t('login.reauth.other')}</button>` : nothing}`,
+    );
   }
 
   private codeEntry(s: Extract<LoginState, { kind: 'code-entry' | 'verifying-code' }>): TemplateResult {
     const t = this.i18n.t;
     const wait = resendSecondsLeft(s, Date.now());
     const verifying = s.kind === 'verifying-code';
-    const invalid = s.kind === 'code-entry' && s.failure?.code === 'wrong_code';
-    return html`
-      ${this.heading(`login.code.heading.${s.method}`, `login.code.sent.${s.method}`, { length: String(this.codeLength) })}
-      <form part="form" class="stack" @submit=${this.onCodeSubmit} novalidate>
-        <label for="code">${t('login.code.label')}</label>
-        ${codeInput({ length: this.codeLength, invalid, readonly: verifying, describedBy: 'code-help', autofocus: true, onInput: this.onCodeInput })}
-        <div class="actions">
-          <button part="submit" class="primary" type="submit" ?disabled=${verifying}>${t(verifying ? 'login.code.verifying' : 'login.code.submit')}</button>
-          <button part="button" type="button" ?disabled=${wait > 0 || verifying} @click=${() => this.send({ type: 'RESEND', now: Date.now() })}>
-            ${wait > 0 ? t('login.code.resend-wait', { seconds: wait }) : t('login.code.resend')}
-          </button>
-        </div>
-      </form>
-      <span id="code-help" class="visually-hidden">${t(`login.code.sent.${s.method}`, { length: String(this.codeLength) })}</span>
-      <button part="button" class="link" type="button" @click=${() => this.send({ type: 'BACK' })}>${t('login.code.back')}</button>
-    `;
+    const sent = `login.code.sent.${s.method}`;
+    const length = { length: this.codeLength };
+    return this.page(
+      `login.code.heading.${s.method}`,
+      this.intro(sent, length),
+      html`<form part="form" class="stack" @submit=${this.onCodeSubmit} novalidate>
+          <label for="code">${t('login.code.label')}</label>
+          ${codeInput({ length: this.codeLength, invalid: !verifying && s.failure?.code === 'wrong_code', readonly: verifying, describedBy: 'code-help', autofocus: true, onInput: this.onCodeInput })}
+          <div class="actions">
+            <button part="submit" class="primary" type="submit" ?disabled=${verifying}>${t(verifying ? 'login.code.verifying' : 'login.code.submit')}</button>
+            <button part="button" type="button" ?disabled=${wait > 0 || verifying} @click=${() => this.send({ type: 'RESEND', now: Date.now() })}>
+              ${wait > 0 ? t('login.code.resend-wait', { seconds: wait }) : t('login.code.resend')}
+            </button>
+          </div>
+        </form>
+        <span id="code-help" class="visually-hidden">${t(sent, length)}</span>
+        <button part="button" class="link" type="button" @click=${() => this.send({ type: 'BACK' })}>${t('login.code.back')}</button>`,
+    );
   }
 
   private loggedIn(s: Extract<LoginState, { kind: 'logged-in' | 'refreshing' | 'logging-out' }>): TemplateResult {
     const t = this.i18n.t;
     const busy = s.kind !== 'logged-in';
     const time = new Intl.DateTimeFormat(this.i18n.locale, { hour: 'numeric', minute: '2-digit' }).format(new Date(s.session.expiresAt));
-    const expiring = s.kind === 'logged-in' && s.expiring;
-    return html`
-      <h2 part="heading" id="heading">${t('login.session.heading')}</h2>
-      <p part="session">${t('login.session.detail', { method: t(`credential.${s.session.credentialType}`), time })}</p>
-      ${expiring ? html`<p class="muted">${t('login.session.expiring')}</p>` : nothing}
-      <div class="actions">
-        ${expiring
-          ? html`<button part="submit" class="primary" type="button" data-autofocus ?disabled=${busy} @click=${() => this.refresh()}>${t('login.session.stay')}</button>`
-          : nothing}
-        <button part="button" type="button" ?data-autofocus=${!expiring} ?disabled=${busy} @click=${() => this.logout()}>${t('login.session.logout')}</button>
-      </div>
-    `;
+    const expiring = !busy && s.expiring;
+    return this.page(
+      'login.session.heading',
+      html`<p part="session">${t('login.session.detail', { method: t(`credential.${s.session.credentialType}`), time })}</p>`,
+      html`${expiring ? html`<p class="muted">${t('login.session.expiring')}</p>` : nothing}
+        <div class="actions">
+          ${expiring
+            ? html`<button part="submit" class="primary" type="button" data-autofocus @click=${() => this.refresh()}>${t('login.session.stay')}</button>`
+            : nothing}
+          <button part="button" type="button" ?data-autofocus=${!expiring} ?disabled=${busy} @click=${() => this.logout()}>${t('login.session.logout')}</button>
+        </div>`,
+    );
   }
 }
 
