@@ -36,7 +36,7 @@ import type {
   PasskeyAssertion,
   PasskeyChallenge,
 } from './types.ts';
-import type { PublicKeyCredentialCreationOptionsJSON } from '@simplewebauthn/browser';
+import type { PublicKeyCredentialCreationOptionsJSON } from './webauthn.ts';
 
 export type { HttpRequest, HttpResponse, Send } from './signed-retry.ts';
 export { createHttp } from './http.ts';

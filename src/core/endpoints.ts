@@ -39,7 +39,7 @@ import type {
   MaybeSignedCallOptions,
   SignedCallOptions,
 } from './client.ts';
-import type { PublicKeyCredentialCreationOptionsJSON } from '@simplewebauthn/browser';
+import type { PublicKeyCredentialCreationOptionsJSON } from './webauthn.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Shapes of the resources (reference.md)

@@ -1,9 +1,13 @@
 /**
- * Browser WebAuthn ceremonies for passkey registration and login, on @simplewebauthn/browser
- * (its startRegistration/startAuthentication, and its WebAuthnAbortService, which cancels a running
- * ceremony whenever another starts so that two never collide). A conditional (autofill) request
- * calls navigator.credentials.get itself, still through that service, so that a cancel during its
- * autofill support check means no request at all (see conditionalGet).
+ * Browser WebAuthn ceremonies for passkey registration and login, on the browser's own API:
+ * navigator.credentials.create/get, with the WebAuthn Level 3 JSON methods
+ * (PublicKeyCredential.parseCreationOptionsFromJSON and credential.toJSON(), sections 5.1.9-10)
+ * where the browser has them and base64url conversions of our own where it does not.
+ *
+ * One abort service for the page: starting a ceremony aborts the one running, so that two browser
+ * prompts never collide, and a caller's signal aborts only the ceremony it was given to, never a
+ * newer one. A conditional (autofill) request checks autofill support before it claims the page,
+ * so a cancel during that check means no request at all.
  *
  * Mapping to the service (DESIGN.md wire format 6, reference.md "Credentials"):
  * - registration: the challenge is base64url from the integrator's backend (the proxy mints it);
@@ -16,141 +20,67 @@
  *
  * Not here: any HTTP call (session.ts does those), any key handling.
  */
-import {
-  WebAuthnAbortService,
-  WebAuthnError,
-  browserSupportsWebAuthn,
-  browserSupportsWebAuthnAutofill,
-  startAuthentication,
-  startRegistration,
-  type AuthenticatorTransport,
-  type PublicKeyCredentialCreationOptionsJSON,
-  type PublicKeyCredentialDescriptorJSON,
-  type PublicKeyCredentialRequestOptionsJSON,
-} from '@simplewebauthn/browser';
 import { WalletError } from './errors.ts';
-import { base64urlEncode, utf8Encode } from './encoding.ts';
+import { base64urlDecode, base64urlEncode, utf8Encode } from './encoding.ts';
 import type { PasskeyAssertion, PasskeyAttestation } from './types.ts';
 
-export { browserSupportsWebAuthn, browserSupportsWebAuthnAutofill };
+/** A credential named in options, its id base64url (WebAuthn L3 section 5.10.3, JSON form). */
+export interface PublicKeyCredentialDescriptorJSON {
+  id: string;
+  type: 'public-key';
+  transports?: AuthenticatorTransport[];
+}
+
+/** Registration options as the proxy sends them, binary fields base64url (WebAuthn L3 section 5.4, JSON form). */
+export interface PublicKeyCredentialCreationOptionsJSON {
+  rp: PublicKeyCredentialRpEntity;
+  user: { id: string; name: string; displayName: string };
+  challenge: string;
+  pubKeyCredParams: PublicKeyCredentialParameters[];
+  timeout?: number;
+  excludeCredentials?: PublicKeyCredentialDescriptorJSON[];
+  authenticatorSelection?: AuthenticatorSelectionCriteria;
+  hints?: string[];
+  attestation?: AttestationConveyancePreference;
+  extensions?: AuthenticationExtensionsClientInputsJSON;
+}
+
+/** The fields of a registration's toJSON() (WebAuthn L3 section 5.1.10) that the service takes. */
+export interface RegistrationResponseJSON {
+  rawId: string;
+  response: { clientDataJSON: string; attestationObject: string; transports?: string[] };
+}
+
+/** The fields of an assertion's toJSON() (WebAuthn L3 section 5.1.10) that the service takes. */
+export interface AuthenticationResponseJSON {
+  rawId: string;
+  response: { clientDataJSON: string; authenticatorData: string; signature: string; userHandle?: string };
+}
+
+/** True when the browser has WebAuthn at all. */
+export function browserSupportsWebAuthn(): boolean {
+  return typeof PublicKeyCredential === 'function';
+}
+
+/** True when the browser can offer passkeys in an input's autofill (conditional mediation). */
+export async function browserSupportsWebAuthnAutofill(): Promise<boolean> {
+  try {
+    return (await globalThis.PublicKeyCredential?.isConditionalMediationAvailable?.()) === true;
+  } catch {
+    return false;
+  }
+}
+
+/** The page's running ceremony; a new one aborts it (the browser shows one prompt at a time). */
+let running: AbortController | undefined;
 
 /** Cancels whatever ceremony is running (e.g. a conditional-UI request before a modal one). */
 export function cancelPasskeyCeremony(): void {
-  WebAuthnAbortService.cancelCeremony();
+  running?.abort(new DOMException('The passkey request was cancelled.', 'AbortError'));
 }
-
-const TRANSPORTS = ['usb', 'nfc', 'ble', 'internal', 'hybrid'] as const;
-
-/**
- * Our ceremonies, counted in the order each claims WebAuthnAbortService. A cancel through the
- * caller's signal goes to the service only while the service still holds that ceremony: once a
- * newer one has claimed it, the older one was already aborted by that claim, and a cancel now
- * would abort the newer one (the service only knows "the current ceremony").
- */
-let claims = 0;
 
 function abortedError(signal: AbortSignal): WalletError {
   return new WalletError('aborted', 'The passkey request was aborted.', { cause: signal.reason });
-}
-
-/**
- * Runs a library ceremony so that the caller's signal cancels it. @simplewebauthn/browser owns the
- * ceremony's own AbortSignal (its abort service), so our signal cancels through that service.
- * `run` must claim the service synchronously: startRegistration and a modal startAuthentication
- * call WebAuthnAbortService.createNewAbortSignal() before their first await. (A conditional
- * startAuthentication does not: it awaits its autofill support check first, which is why
- * conditional requests do not go through here; see conditionalGet.)
- */
-async function withSignal<T>(signal: AbortSignal | undefined, run: () => Promise<T>): Promise<T> {
-  if (signal?.aborted) throw abortedError(signal);
-  const claim = ++claims;
-  const pending = run(); // the service now holds this ceremony
-  const onAbort = () => {
-    if (claims === claim) WebAuthnAbortService.cancelCeremony();
-  };
-  signal?.addEventListener('abort', onAbort, { once: true });
-  try {
-    const result = await pending;
-    if (signal?.aborted) throw abortedError(signal);
-    return result;
-  } catch (e) {
-    if (signal?.aborted) throw abortedError(signal);
-    throw toWalletError(e);
-  } finally {
-    signal?.removeEventListener('abort', onAbort);
-  }
-}
-
-/** An AbortSignal aborted by whichever of `a` and `b` aborts first. */
-function eitherSignal(a: AbortSignal, b: AbortSignal): AbortSignal {
-  if (typeof AbortSignal.any === 'function') return AbortSignal.any([a, b]);
-  const controller = new AbortController();
-  for (const s of [a, b]) {
-    if (s.aborted) controller.abort(s.reason);
-    else s.addEventListener('abort', () => controller.abort(s.reason), { once: true });
-  }
-  return controller.signal;
-}
-
-interface Assertion {
-  rawId: string;
-  clientDataJSON: string;
-  authenticatorData: string;
-  signature: string;
-  userHandle?: string;
-}
-
-/**
- * A conditional (autofill) navigator.credentials.get, run here rather than through
- * startAuthentication({ useBrowserAutofill: true }). @simplewebauthn/browser 14's
- * startAuthentication awaits browserSupportsWebAuthnAutofill() before it creates its abort signal
- * through WebAuthnAbortService (esm/methods/startAuthentication.js: the await in the
- * `if (useBrowserAutofill)` block, then `createNewAbortSignal()`), and `verifyBrowserAutofillInput`
- * only skips the input lookup, not that await. A cancel during the check then had nothing to
- * cancel, the request still started afterwards with nobody holding it, and its late claim of the
- * service aborted whatever ceremony had started in between. Here the check runs first, the
- * caller's signal is read after it, and nothing awaits between that read, the claim of the service
- * (so a later library ceremony still cancels this one) and the browser call, which the caller's
- * signal aborts directly (so a cancel reaches exactly this request, never a newer one).
- */
-async function conditionalGet(publicKey: PublicKeyCredentialRequestOptions, signal: AbortSignal | undefined): Promise<Assertion> {
-  if (signal?.aborted) throw abortedError(signal);
-  let supported = false;
-  try {
-    supported = await browserSupportsWebAuthnAutofill();
-  } catch {
-    supported = false;
-  }
-  if (signal?.aborted) throw abortedError(signal);
-  if (!supported) throw new WalletError('webauthn', 'This browser cannot offer passkeys in autofill.');
-  // No await from here to navigator.credentials.get.
-  claims++;
-  const serviceSignal = WebAuthnAbortService.createNewAbortSignal();
-  let credential: Credential | null;
-  try {
-    credential = await navigator.credentials.get({
-      mediation: 'conditional',
-      publicKey,
-      signal: signal ? eitherSignal(serviceSignal, signal) : serviceSignal,
-    });
-  } catch (e) {
-    if (signal?.aborted) throw abortedError(signal);
-    throw toWalletError(e);
-  }
-  if (signal?.aborted) throw abortedError(signal);
-  if (!credential || !(credential instanceof PublicKeyCredential)) {
-    throw new WalletError('webauthn', 'The passkey request was not completed. Try again.');
-  }
-  const response = credential.response as AuthenticatorAssertionResponse;
-  const b64 = (buf: ArrayBuffer) => base64urlEncode(new Uint8Array(buf));
-  const out: Assertion = {
-    rawId: b64(credential.rawId),
-    clientDataJSON: b64(response.clientDataJSON),
-    authenticatorData: b64(response.authenticatorData),
-    signature: b64(response.signature),
-  };
-  if (response.userHandle) out.userHandle = b64(response.userHandle);
-  return out;
 }
 
 /** Short sentences a person can act on, keyed by the DOMException name (WebAuthn L3 section 5.1.3/5.1.4). */
@@ -166,17 +96,63 @@ const MESSAGES: Record<string, string> = {
 
 function toWalletError(e: unknown): WalletError {
   if (e instanceof WalletError) return e;
-  // WebAuthnError keeps the browser's DOMException as its cause; that is what callers need.
-  const dom = e instanceof WebAuthnError ? e.cause : e;
-  const name = dom instanceof Error ? dom.name : 'Error';
-  const message = MESSAGES[name] ?? 'The passkey request failed. Try again, or use another way to log in.';
-  return new WalletError('webauthn', message, { cause: dom });
+  const message = (e instanceof Error && Object.hasOwn(MESSAGES, e.name) && MESSAGES[e.name]) || 'The passkey request failed. Try again, or use another way to log in.';
+  return new WalletError('webauthn', message, { cause: e });
 }
 
-function toTransports(list: readonly string[] | undefined): PasskeyAttestation['transports'] {
-  if (!list) return undefined;
-  const out = list.filter((t): t is (typeof TRANSPORTS)[number] => (TRANSPORTS as readonly string[]).includes(t));
-  return out.length ? out : undefined;
+/**
+ * Runs one browser call as the page's ceremony: it aborts the running one, and is aborted by the
+ * next one, by cancelPasskeyCeremony(), or by the caller's signal. Nothing awaits between the
+ * caller's last abort check and the browser call, so a ceremony cancelled before it starts never
+ * starts and never aborts a newer one.
+ */
+async function ceremony<T extends RegistrationResponseJSON | AuthenticationResponseJSON>(
+  signal: AbortSignal | undefined,
+  start: (signal: AbortSignal) => Promise<Credential | null>,
+): Promise<T> {
+  if (signal?.aborted) throw abortedError(signal);
+  running?.abort(new DOMException('Another passkey request started.', 'AbortError'));
+  const controller = (running = new AbortController());
+  const onAbort = () => controller.abort(signal!.reason);
+  signal?.addEventListener('abort', onAbort);
+  try {
+    const credential = (await start(controller.signal)) as PublicKeyCredential | null;
+    if (signal?.aborted) throw abortedError(signal);
+    if (!credential) throw new WalletError('webauthn', 'The passkey request was not completed. Try again.');
+    if (typeof credential.toJSON === 'function') return credential.toJSON();
+    // Browsers without toJSON(): the same base64url fields, encoded here.
+    const fields = credential.response as Partial<AuthenticatorAttestationResponse & AuthenticatorAssertionResponse>;
+    const response: Record<string, unknown> = { transports: fields.getTransports?.() };
+    for (const name of ['clientDataJSON', 'attestationObject', 'authenticatorData', 'signature', 'userHandle'] as const) {
+      const buffer = fields[name];
+      if (buffer) response[name] = base64urlEncode(new Uint8Array(buffer));
+    }
+    return { rawId: base64urlEncode(new Uint8Array(credential.rawId)), response } as T;
+  } catch (e) {
+    if (signal?.aborted) throw abortedError(signal);
+    throw toWalletError(e);
+  } finally {
+    signal?.removeEventListener('abort', onAbort);
+    if (running === controller) running = undefined;
+  }
+}
+
+const TRANSPORTS: readonly string[] = ['usb', 'nfc', 'ble', 'internal', 'hybrid'];
+
+/** A descriptor with its id as bytes. */
+function descriptor(d: PublicKeyCredentialDescriptorJSON): PublicKeyCredentialDescriptor {
+  return { ...d, id: base64urlDecode(d.id, 'credential id') };
+}
+
+/** The JSON options as the browser takes them, by the browser's own parser where it has one. */
+function creationOptions(json: PublicKeyCredentialCreationOptionsJSON): PublicKeyCredentialCreationOptions {
+  if (typeof PublicKeyCredential.parseCreationOptionsFromJSON === 'function') return PublicKeyCredential.parseCreationOptionsFromJSON(json);
+  return {
+    ...json,
+    challenge: base64urlDecode(json.challenge, 'challenge'),
+    user: { ...json.user, id: base64urlDecode(json.user.id, 'user.id') },
+    excludeCredentials: json.excludeCredentials?.map(descriptor),
+  } as PublicKeyCredentialCreationOptions;
 }
 
 export interface CreatePasskeyOptions {
@@ -190,20 +166,20 @@ export interface CreatePasskeyOptions {
 /** navigator.credentials.create, answered in the service's attestation shape. */
 export async function createPasskey(options: CreatePasskeyOptions): Promise<PasskeyAttestation> {
   const { optionsJSON } = options;
-  const exclude: PublicKeyCredentialDescriptorJSON[] = [...(optionsJSON.excludeCredentials ?? [])];
+  const exclude = [...(optionsJSON.excludeCredentials ?? [])];
   for (const id of options.excludeCredentialIds ?? []) {
     if (!exclude.some((d) => d.id === id)) exclude.push({ id, type: 'public-key' });
   }
-  const result = await withSignal(options.signal, () =>
-    startRegistration({ optionsJSON: { ...optionsJSON, excludeCredentials: exclude } }),
+  const { rawId, response } = await ceremony<RegistrationResponseJSON>(options.signal, (signal) =>
+    navigator.credentials.create({ publicKey: creationOptions({ ...optionsJSON, excludeCredentials: exclude }), signal }),
   );
   const attestation: PasskeyAttestation = {
-    credentialId: result.rawId,
-    clientDataJson: result.response.clientDataJSON,
-    attestationObject: result.response.attestationObject,
+    credentialId: rawId,
+    clientDataJson: response.clientDataJSON,
+    attestationObject: response.attestationObject,
   };
-  const transports = toTransports(result.response.transports);
-  if (transports) attestation.transports = transports;
+  const transports = response.transports?.filter((t) => TRANSPORTS.includes(t));
+  if (transports?.length) attestation.transports = transports as PasskeyAttestation['transports'];
   return attestation;
 }
 
@@ -219,55 +195,48 @@ export interface GetPasskeyAssertionOptions {
   mediation?: 'conditional';
   /** Milliseconds (a hint to the browser). */
   timeout?: number;
-  userVerification?: 'required' | 'preferred' | 'discouraged';
+  userVerification?: UserVerificationRequirement;
   transports?: AuthenticatorTransport[];
   signal?: AbortSignal;
 }
 
 /** navigator.credentials.get over the service's hex challenge, answered in the service's assertion shape. */
 export async function getPasskeyAssertion(options: GetPasskeyAssertionOptions): Promise<PasskeyAssertion> {
-  if (!/^[A-Za-z0-9_-]+$/.test(options.credentialId ?? '')) {
+  const { credentialId, mediation, signal } = options;
+  if (!/^[A-Za-z0-9_-]+$/.test(credentialId ?? '')) {
     throw new WalletError('invalid_argument', 'credentialId must be a base64url WebAuthn credential id.');
   }
   if (!/^[0-9a-f]+$/.test(options.challenge ?? '')) {
     throw new WalletError('invalid_argument', 'challenge must be the lowercase hex string from /challenge.');
   }
-  const descriptor: PublicKeyCredentialDescriptorJSON = { id: options.credentialId, type: 'public-key' };
-  if (options.transports) descriptor.transports = options.transports;
-  const optionsJSON: PublicKeyCredentialRequestOptionsJSON = {
-    // startAuthentication base64url-decodes `challenge`; encoding the hex string's UTF-8 bytes
-    // makes the ceremony's challenge exactly those bytes (reference.md: "do not base64url-decode it").
-    challenge: base64urlEncode(utf8Encode(options.challenge)),
-    allowCredentials: [descriptor],
+  const publicKey: PublicKeyCredentialRequestOptions = {
+    // The UTF-8 bytes of the hex string, exactly (reference.md: "do not base64url-decode it").
+    challenge: utf8Encode(options.challenge),
+    // Conditional UI takes an empty allow list (WebAuthn L3 section 5.1.4.1), so the user may pick
+    // a passkey of another credential; checked below.
+    allowCredentials: mediation ? [] : [descriptor({ id: credentialId, type: 'public-key', transports: options.transports })],
     userVerification: options.userVerification ?? 'preferred',
   };
-  if (options.rpId) optionsJSON.rpId = options.rpId;
-  if (options.timeout) optionsJSON.timeout = options.timeout;
-  let result: Assertion;
-  if (options.mediation === 'conditional') {
-    // Conditional UI takes an empty allow list (WebAuthn L3 section 5.1.4.1, as the library does),
-    // so the user may pick a passkey of another credential; checked below.
-    const publicKey: PublicKeyCredentialRequestOptions = {
-      challenge: utf8Encode(options.challenge),
-      allowCredentials: [],
-      userVerification: optionsJSON.userVerification!,
-    };
-    if (options.rpId) publicKey.rpId = options.rpId;
-    if (options.timeout) publicKey.timeout = options.timeout;
-    result = await conditionalGet(publicKey, options.signal);
-  } else {
-    const json = await withSignal(options.signal, () => startAuthentication({ optionsJSON }));
-    result = { ...json.response, rawId: json.rawId };
+  if (options.rpId) publicKey.rpId = options.rpId;
+  if (options.timeout) publicKey.timeout = options.timeout;
+  if (mediation) {
+    const supported = await browserSupportsWebAuthnAutofill();
+    // Read the caller's signal after the check: a cancel during it means no request at all.
+    if (signal?.aborted) throw abortedError(signal);
+    if (!supported) throw new WalletError('webauthn', 'This browser cannot offer passkeys in autofill.');
   }
-  if (result.rawId !== options.credentialId) {
+  const { rawId, response } = await ceremony<AuthenticationResponseJSON>(signal, (ceremonySignal) =>
+    navigator.credentials.get({ publicKey, mediation, signal: ceremonySignal }),
+  );
+  if (rawId !== credentialId) {
     throw new WalletError('webauthn', 'That passkey belongs to another login. Choose the passkey of this wallet.');
   }
   const assertion: PasskeyAssertion = {
-    credentialId: result.rawId,
-    clientDataJson: result.clientDataJSON,
-    authenticatorData: result.authenticatorData,
-    signature: result.signature,
+    credentialId: rawId,
+    clientDataJson: response.clientDataJSON,
+    authenticatorData: response.authenticatorData,
+    signature: response.signature,
   };
-  if (result.userHandle) assertion.userHandle = result.userHandle;
+  if (response.userHandle) assertion.userHandle = response.userHandle;
   return assertion;
 }

@@ -1,18 +1,16 @@
 /**
  * One abort service for the page: a WebAuthn ceremony (or any flow that must not overlap another,
  * such as a code being verified while a passkey prompt opens) claims the page, which aborts the
- * ceremony that held it. Modelled on @simplewebauthn/browser's WebAuthnAbortService, which does the
- * same for the browser's own prompt; this one also covers our HTTP steps around the prompt, so a
- * cancelled flow stops as a whole and its element returns to a usable screen.
+ * ceremony that held it. core/webauthn.ts does the same for the browser's own prompt; this one also
+ * covers our HTTP steps around the prompt, so a cancelled flow stops as a whole and its element
+ * returns to a usable screen.
  *
  * Not here: any notion of which element should win; the latest claim always does.
  */
 
 let current: AbortController | undefined;
 
-function abortError(message: string): Error {
-  return typeof DOMException === 'function' ? new DOMException(message, 'AbortError') : Object.assign(new Error(message), { name: 'AbortError' });
-}
+const abortError = (message: string) => new DOMException(message, 'AbortError');
 
 export interface Ceremony {
   /** Aborted when a newer ceremony claims the page, on cancelCeremony(), or by the caller's signal. */

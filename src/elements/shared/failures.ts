@@ -68,20 +68,27 @@ export interface FailureContext {
   badRequest?: FailureCode;
 }
 
-/** The DOMException names a WebAuthn ceremony rejects with (WebAuthn L3 §5.1.3, §5.1.4). */
-const WEBAUTHN_NAMES = new Set(['AbortError', 'NotAllowedError', 'InvalidStateError', 'NotSupportedError', 'SecurityError', 'ConstraintError', 'UnknownError']);
+/**
+ * What each DOMException name a WebAuthn ceremony rejects with means (WebAuthn L3 §5.1.3, §5.1.4):
+ * NotAllowedError is a closed prompt or a timeout, AbortError a cancel or a newer ceremony,
+ * InvalidStateError an authenticator already registered (excludeCredentials matched).
+ */
+const WEBAUTHN_FAILURES = new Map<string, FailureCode>([
+  ['AbortError', 'cancelled'],
+  ['NotAllowedError', 'cancelled'],
+  ['InvalidStateError', 'passkey_exists'],
+  ['NotSupportedError', 'passkey_unsupported'],
+  ['SecurityError', 'passkey_unsupported'],
+  ['ConstraintError', 'passkey_unsupported'],
+  // No browser reason worth a sentence of its own: refused, try again.
+  ['UnknownError', 'passkey_rejected'],
+]);
 
-/** The WebAuthn DOMException name, looked for along the `cause` chain. */
-function domName(e: unknown): string | undefined {
-  for (let cur = e, depth = 0; cur && depth < 5; depth++) {
-    if (typeof cur === 'object') {
-      const name = 'name' in cur ? String((cur as { name: unknown }).name) : '';
-      if (WEBAUTHN_NAMES.has(name)) return name;
-      // @simplewebauthn/browser's WebAuthnError codes.
-      const code = (cur as { code?: unknown }).code;
-      if (code === 'ERROR_CEREMONY_ABORTED') return 'AbortError';
-      if (code === 'ERROR_AUTHENTICATOR_PREVIOUSLY_REGISTERED') return 'InvalidStateError';
-    }
+/** The failure a WebAuthn DOMException along the `cause` chain means, if there is one. */
+function webauthnCode(e: unknown): FailureCode | undefined {
+  for (let cur = e, depth = 0; cur && typeof cur === 'object' && depth < 5; depth++) {
+    const code = WEBAUTHN_FAILURES.get(String((cur as { name?: unknown }).name));
+    if (code) return code;
     cur = (cur as { cause?: unknown }).cause;
   }
   return undefined;
@@ -89,10 +96,17 @@ function domName(e: unknown): string | undefined {
 
 /** True when the error means "the user or the page cancelled", which an element treats as a quiet return. */
 export function isCancellation(e: unknown): boolean {
-  if (e instanceof WalletError && e.code === 'aborted') return true;
-  const name = domName(e);
-  return name === 'AbortError' || name === 'NotAllowedError';
+  return (e instanceof WalletError && e.code === 'aborted') || webauthnCode(e) === 'cancelled';
 }
+
+/** What a WalletError's code means to a person; 'webauthn' is decided by its DOMException. */
+const WALLET_FAILURES: Partial<Record<string, FailureCode>> = {
+  key_missing: 'key_missing',
+  session_expired: 'session_expired',
+  network: 'network',
+  aborted: 'cancelled',
+  retry_exhausted: 'signature_rejected',
+};
 
 export function classifyError(e: unknown, context: FailureContext = {}): Failure {
   if (e instanceof ServiceError) {
@@ -104,51 +118,18 @@ export function classifyError(e: unknown, context: FailureContext = {}): Failure
     if (e.code.startsWith('WALLET_SIGNATURE') || e.code === 'INVALID_SIGNATURE' || e.code === 'REQUEST_ID_MISSING') return { code: 'signature_rejected', ...base };
     if (status === 401) return { code: context.unauthorized ?? 'signature_rejected', ...base };
     if (status === 403) return { code: 'forbidden', ...base };
-    if (status === 400 && e.code === 'INVALID_INPUT') return { code: context.badRequest ?? 'invalid_input', ...base };
     if (status === 400) return { code: context.badRequest ?? 'invalid_input', ...base };
     if (status === 404) return { code: 'no_credential', ...base };
     if (status === 502 || status === 503 || status === 504) return { code: 'network', ...base };
     return { code: 'unexpected', ...base };
   }
   if (e instanceof WalletError) {
-    switch (e.code) {
-      case 'key_missing':
-        return { code: 'key_missing' };
-      case 'session_expired':
-        return { code: 'session_expired' };
-      case 'network':
-        return { code: 'network' };
-      case 'aborted':
-        return { code: 'cancelled' };
-      case 'webauthn':
-        return webauthnFailure(e);
-      case 'retry_exhausted':
-        return { code: 'signature_rejected' };
-      default:
-        return { code: 'unexpected' };
-    }
+    // A WebAuthn failure without a browser reason (a passkey of another wallet was picked): refused.
+    if (e.code === 'webauthn') return { code: webauthnCode(e) ?? 'passkey_rejected' };
+    return { code: WALLET_FAILURES[e.code] ?? 'unexpected' };
   }
-  const name = domName(e);
-  if (name) return webauthnFailure(e);
-  if (e instanceof TypeError) return { code: 'network' };
-  return { code: 'unexpected' };
-}
-
-function webauthnFailure(e: unknown): Failure {
-  switch (domName(e)) {
-    case 'AbortError':
-    case 'NotAllowedError':
-      return { code: 'cancelled' };
-    case 'InvalidStateError':
-      return { code: 'passkey_exists' };
-    case 'NotSupportedError':
-    case 'SecurityError':
-    case 'ConstraintError':
-      return { code: 'passkey_unsupported' };
-    default:
-      // No browser reason (e.g. the user picked a passkey of another wallet): refused, try again.
-      return { code: 'passkey_rejected' };
-  }
+  const code = webauthnCode(e) ?? (e instanceof TypeError ? 'network' : 'unexpected');
+  return { code };
 }
 
 /** The i18n key of a failure's sentence. */

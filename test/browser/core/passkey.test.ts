@@ -268,6 +268,28 @@ describe('passkeys through the virtual authenticator', () => {
     expect(await wallet.current(acct.accountId)).to.equal(undefined);
   });
 
+  it('registers and logs in the same way in a browser without the WebAuthn JSON methods (parseCreationOptionsFromJSON, toJSON)', async () => {
+    const parse = Object.getOwnPropertyDescriptor(PublicKeyCredential, 'parseCreationOptionsFromJSON');
+    const toJSON = Object.getOwnPropertyDescriptor(PublicKeyCredential.prototype, 'toJSON');
+    expect(parse, 'this browser has parseCreationOptionsFromJSON').to.not.equal(undefined);
+    expect(toJSON, 'this browser has toJSON').to.not.equal(undefined);
+    delete (PublicKeyCredential as { parseCreationOptionsFromJSON?: unknown }).parseCreationOptionsFromJSON;
+    delete (PublicKeyCredential.prototype as { toJSON?: unknown }).toJSON;
+    try {
+      await (await wallet.startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000');
+      const method = await wallet.registerPasskey({ accountId: acct.accountId, nickname: 'Older browser' });
+      await wallet.logout(acct.accountId);
+      const session = await wallet.loginWithPasskey({ credentialId: method.id });
+      expect(session.credentialType).to.equal('PASSKEY');
+      // The excluded authenticator is still refused, with the browser's reason kept.
+      const e = await rejection(wallet.registerPasskey({ accountId: acct.accountId, nickname: 'Again' }));
+      expect(((e as WalletError).cause as Error).name).to.equal('InvalidStateError');
+    } finally {
+      Object.defineProperty(PublicKeyCredential, 'parseCreationOptionsFromJSON', parse!);
+      Object.defineProperty(PublicKeyCredential.prototype, 'toJSON', toJSON!);
+    }
+  });
+
   it('an aborted signal stops the login before any ceremony', async () => {
     const controller = new AbortController();
     controller.abort();

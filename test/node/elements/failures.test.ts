@@ -58,8 +58,13 @@ test('WebAuthn: the DOMException name along the cause chain decides', () => {
   assert.equal(isCancellation(wrapped('NotAllowedError')), true);
   assert.equal(isCancellation(wrapped('InvalidStateError')), false);
   assert.equal(isCancellation(new WalletError('aborted', 'm')), true);
-  // @simplewebauthn/browser's own codes count too.
-  assert.equal(classifyError(Object.assign(new Error('x'), { name: 'WebAuthnError', code: 'ERROR_AUTHENTICATOR_PREVIOUSLY_REGISTERED' })).code, 'passkey_exists');
+  // The browser's DOMException counts unwrapped too, and a cancel is quiet either way.
+  assert.equal(classifyError(new DOMException('x', 'InvalidStateError')).code, 'passkey_exists');
+  assert.equal(classifyError(new DOMException('x', 'NotAllowedError')).code, 'cancelled');
+  assert.equal(classifyError(new DOMException('x', 'UnknownError')).code, 'passkey_rejected');
+  assert.equal(isCancellation(new DOMException('x', 'AbortError')), true);
+  // A name that is only a property of plain objects is no WebAuthn reason.
+  assert.equal(classifyError(Object.assign(new Error('x'), { name: 'constructor' })).code, 'unexpected');
 });
 
 test('nothing of the thrown error but status, code and Retry-After is kept', () => {
