@@ -84,6 +84,59 @@ function copySession(s: StoredSession): StoredSession {
   return { accountId, credentialId, credentialType, sessionId, expiresAt, publicKey, createdAt };
 }
 
+/** The records a KeyStore keeps, in idb-keyval's terms: IndexedDB in browsers, a Map elsewhere. */
+interface Records {
+  entries(): Promise<[IDBValidKey, unknown][]>;
+  get(key: string): Promise<unknown>;
+  setMany(pairs: [string, unknown][]): Promise<void>;
+  delMany(keys: IDBValidKey[]): Promise<void>;
+}
+
+/** The KeyStore contract over `records`: `session:<id>` holds a StoredSession, `key:<id>` its KeyPair. */
+function recordStore(records: Records): KeyStore {
+  async function sessions(accountId?: string): Promise<StoredSession[]> {
+    const out: StoredSession[] = [];
+    for (const [k, v] of await records.entries()) {
+      if (typeof k === 'string' && k.startsWith(SESSION_PREFIX) && (accountId === undefined || (v as StoredSession).accountId === accountId)) {
+        out.push(copySession(v as StoredSession));
+      }
+    }
+    return out.sort(freshestFirst);
+  }
+
+  return {
+    async put(session, key) {
+      checkSession(session);
+      checkKey(key);
+      // One transaction for both records: either both are written or neither.
+      await records.setMany([
+        [SESSION_PREFIX + session.sessionId, copySession(session)],
+        [KEY_PREFIX + session.sessionId, { privateKey: key.privateKey, publicKey: key.publicKey }],
+      ]);
+    },
+    async get(accountId) {
+      const session = (await sessions(accountId))[0];
+      if (!session) return undefined;
+      const stored = (await records.get(KEY_PREFIX + session.sessionId)) as Partial<KeyPair> | undefined;
+      const key = stored?.privateKey && stored.publicKey instanceof Uint8Array ? { privateKey: stored.privateKey, publicKey: stored.publicKey } : undefined;
+      return { session, key };
+    },
+    list: () => sessions(),
+    async delete(sessionId) {
+      await records.delMany([SESSION_PREFIX + sessionId, KEY_PREFIX + sessionId]);
+    },
+    async clear(accountId) {
+      const doomed: IDBValidKey[] = [];
+      if (accountId === undefined) {
+        for (const [k] of await records.entries()) doomed.push(k);
+      } else {
+        for (const s of await sessions(accountId)) doomed.push(SESSION_PREFIX + s.sessionId, KEY_PREFIX + s.sessionId);
+      }
+      if (doomed.length) await records.delMany(doomed);
+    },
+  };
+}
+
 export interface IndexedDbKeyStoreOptions {
   /** Default 'wallet-elements'. */
   dbName?: string;
@@ -97,92 +150,26 @@ export function indexedDbKeyStore(options: IndexedDbKeyStoreOptions = {}): KeySt
     throw new WalletError('invalid_argument', 'IndexedDB is not available here; use memoryKeyStore() outside browsers.');
   }
   const store: UseStore = createStore(options.dbName ?? 'wallet-elements', options.storeName ?? 'sessions');
-
-  async function sessions(): Promise<StoredSession[]> {
-    const all = await entries<IDBValidKey, unknown>(store);
-    const out: StoredSession[] = [];
-    for (const [k, v] of all) if (typeof k === 'string' && k.startsWith(SESSION_PREFIX)) out.push(v as StoredSession);
-    return out;
-  }
-
-  return {
-    async put(session, key) {
-      checkSession(session);
-      checkKey(key);
-      // One transaction for both records: either both are written or neither.
-      await setMany(
-        [
-          [SESSION_PREFIX + session.sessionId, copySession(session)],
-          [KEY_PREFIX + session.sessionId, { privateKey: key.privateKey, publicKey: key.publicKey }],
-        ],
-        store,
-      );
-    },
-    async get(accountId) {
-      const mine = (await sessions()).filter((s) => s.accountId === accountId).sort(freshestFirst);
-      const session = mine[0];
-      if (!session) return undefined;
-      const stored = await idbGet<{ privateKey: CryptoKey; publicKey: Uint8Array }>(KEY_PREFIX + session.sessionId, store);
-      const key = stored && stored.privateKey && stored.publicKey instanceof Uint8Array ? { privateKey: stored.privateKey, publicKey: stored.publicKey } : undefined;
-      return { session, key };
-    },
-    async list() {
-      return (await sessions()).sort(freshestFirst);
-    },
-    async delete(sessionId) {
-      await delMany([SESSION_PREFIX + sessionId, KEY_PREFIX + sessionId], store);
-    },
-    async clear(accountId) {
-      const all = await entries<IDBValidKey, unknown>(store);
-      const doomed: IDBValidKey[] = [];
-      if (accountId === undefined) {
-        for (const [k] of all) doomed.push(k);
-      } else {
-        for (const [k, v] of all) {
-          if (typeof k === 'string' && k.startsWith(SESSION_PREFIX) && (v as StoredSession).accountId === accountId) {
-            const id = k.slice(SESSION_PREFIX.length);
-            doomed.push(k, KEY_PREFIX + id);
-          }
-        }
-      }
-      if (doomed.length) await delMany(doomed, store);
-    },
-  };
+  return recordStore({
+    entries: () => entries(store),
+    get: (key) => idbGet(key, store),
+    setMany: (pairs) => setMany(pairs, store),
+    delMany: (keys) => delMany(keys, store),
+  });
 }
 
 /** A key store in memory, for Node and for tests; the same contract as indexedDbKeyStore. */
 export function memoryKeyStore(): KeyStore & { /** Simulates eviction of one key (tests). */ dropKey(sessionId: string): void } {
-  const sessions = new Map<string, StoredSession>();
-  const keys = new Map<string, KeyPair>();
+  const map = new Map<IDBValidKey, unknown>();
   return {
-    async put(session, key) {
-      checkSession(session);
-      checkKey(key);
-      sessions.set(session.sessionId, copySession(session));
-      keys.set(session.sessionId, { privateKey: key.privateKey, publicKey: key.publicKey });
-    },
-    async get(accountId) {
-      const session = [...sessions.values()].filter((s) => s.accountId === accountId).sort(freshestFirst)[0];
-      if (!session) return undefined;
-      return { session: copySession(session), key: keys.get(session.sessionId) };
-    },
-    async list() {
-      return [...sessions.values()].map(copySession).sort(freshestFirst);
-    },
-    async delete(sessionId) {
-      sessions.delete(sessionId);
-      keys.delete(sessionId);
-    },
-    async clear(accountId) {
-      for (const [id, s] of sessions) {
-        if (accountId === undefined || s.accountId === accountId) {
-          sessions.delete(id);
-          keys.delete(id);
-        }
-      }
-    },
+    ...recordStore({
+      entries: async () => [...map],
+      get: async (key) => map.get(key),
+      setMany: async (pairs) => void pairs.forEach(([k, v]) => map.set(k, v)),
+      delMany: async (keys) => void keys.forEach((k) => map.delete(k)),
+    }),
     dropKey(sessionId) {
-      keys.delete(sessionId);
+      map.delete(KEY_PREFIX + sessionId);
     },
   };
 }

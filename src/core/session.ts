@@ -96,10 +96,6 @@ function throwIfAborted(signal: AbortSignal | undefined): void {
   if (signal?.aborted) throw new WalletError('aborted', 'The login was aborted.', { cause: signal.reason });
 }
 
-function sig(signal: AbortSignal | undefined): { signal?: AbortSignal } {
-  return signal ? { signal } : {};
-}
-
 export function createWallet(options: WalletOptions): Wallet {
   const { client, store } = options;
   if (!client || !store) throw new WalletError('invalid_argument', 'createWallet needs a client and a store.');
@@ -152,6 +148,13 @@ export function createWallet(options: WalletOptions): Wallet {
     return stored;
   }
 
+  /** Stores a new session of a login and tells the listeners. */
+  async function loggedIn(session: AuthSession, credentialId: string, key: KeyPair): Promise<StoredSession> {
+    const stored = await save(session, credentialId, key);
+    emit({ type: 'logged-in', accountId: stored.accountId, session: stored });
+    return stored;
+  }
+
   /** The live session and its key, or the WalletError that says why there is none. */
   async function live(accountId: string): Promise<{ session: StoredSession; key: KeyPair }> {
     const found = await store.get(accountId);
@@ -173,12 +176,9 @@ export function createWallet(options: WalletOptions): Wallet {
     return { session: found.session, key: found.key };
   }
 
-  /** Decrypts an OAUTH/PASSKEY session key bundle to a non-extractable ECDSA key, scalar wiped (wire format 4). */
-  const sessionKeyFrom = importSessionKeyBundle;
-
   const wallet: Wallet = {
     async startOtpLogin({ credentialId, signal }) {
-      const challenge = await client.requestOtpChallenge(credentialId, sig(signal));
+      const challenge = await client.requestOtpChallenge(credentialId, { signal });
       // DESIGN.md security rules: the target is trusted only once its signer is the pinned key.
       const targetPublic = await verifyTargetBundle(challenge.otpEncryptionTargetBundle, otpSigner);
       const type = challenge.type as 'EMAIL_OTP' | 'SMS_OTP';
@@ -196,10 +196,8 @@ export function createWallet(options: WalletOptions): Wallet {
           // it is born non-extractable. A fresh key per attempt: a refused attempt's key is dropped.
           const key = await generateSigningKey();
           const encryptedOtpBundle = await encryptOtpBundle({ otpCode: code.trim(), targetPublic, clientPublicKey: key.publicKey });
-          const session = await client.verifyOtp(credentialId, { type, encryptedOtpBundle }, { stamper: keyStamper(key), ...sig(s) });
-          const stored = await save(session, credentialId, key);
-          emit({ type: 'logged-in', accountId: stored.accountId, session: stored });
-          return stored;
+          const session = await client.verifyOtp(credentialId, { type, encryptedOtpBundle }, { stamper: keyStamper(key), signal: s });
+          return loggedIn(session, credentialId, key);
         },
       };
       return login;
@@ -211,40 +209,30 @@ export function createWallet(options: WalletOptions): Wallet {
       const clientPublicKey = bytesToHex(receiver.publicKey);
       // Wire format 5: the token is bound to this receiver key through its nonce.
       const nonce = await sha256Hex(clientPublicKey);
-      const oidcToken = await getIdToken(nonce, sig(signal));
+      const oidcToken = await getIdToken(nonce, signal ? { signal } : {});
       if (typeof oidcToken !== 'string' || oidcToken.split('.').length !== 3) {
         throw new WalletError('invalid_argument', 'getIdToken must return an OIDC ID token (a JWT).');
       }
       throwIfAborted(signal);
-      const session = await client.verifyOAuth(credentialId, { oidcToken, clientPublicKey }, sig(signal));
-      const key = await sessionKeyFrom(session.encryptedSessionSigningKey, receiver);
-      const stored = await save(session, credentialId, key);
-      emit({ type: 'logged-in', accountId: stored.accountId, session: stored });
-      return stored;
+      const session = await client.verifyOAuth(credentialId, { oidcToken, clientPublicKey }, { signal });
+      // Wire format 4: the bundle becomes a non-extractable ECDSA key, its scalar wiped.
+      return loggedIn(session, credentialId, await importSessionKeyBundle(session.encryptedSessionSigningKey, receiver));
     },
 
     async loginWithPasskey({ credentialId, signal, mediation }) {
       const receiver = await generateEncryptionKey();
       const clientPublicKey = bytesToHex(receiver.publicKey);
-      const challenge = await client.requestPasskeyChallenge(credentialId, clientPublicKey, sig(signal));
-      const assertion = await getPasskeyAssertion({
-        credentialId: challenge.credentialId,
-        challenge: challenge.challenge,
-        ...(mediation ? { mediation } : {}),
-        ...sig(signal),
-      });
-      const session = await client.verifyPasskey(credentialId, { assertion, requestId: challenge.requestId }, sig(signal));
-      const key = await sessionKeyFrom(session.encryptedSessionSigningKey, receiver);
-      const stored = await save(session, credentialId, key);
-      emit({ type: 'logged-in', accountId: stored.accountId, session: stored });
-      return stored;
+      const challenge = await client.requestPasskeyChallenge(credentialId, clientPublicKey, { signal });
+      const assertion = await getPasskeyAssertion({ credentialId: challenge.credentialId, challenge: challenge.challenge, mediation, signal });
+      const session = await client.verifyPasskey(credentialId, { assertion, requestId: challenge.requestId }, { signal });
+      return loggedIn(session, credentialId, await importSessionKeyBundle(session.encryptedSessionSigningKey, receiver));
     },
 
     async registerPasskey({ accountId, nickname, signal }) {
       if (typeof nickname !== 'string' || nickname.trim().length < 1 || nickname.length > 100) {
         throw new WalletError('invalid_argument', 'nickname must be 1 to 100 characters.');
       }
-      const existing = await client.listCredentials(accountId, sig(signal));
+      const existing = await client.listCredentials(accountId, { signal });
       // Find out before the ceremony whether a signature will be needed, so the user is not asked
       // for a passkey only to be told to log in afterwards.
       let stamper: Stamper | undefined;
@@ -260,15 +248,15 @@ export function createWallet(options: WalletOptions): Wallet {
           );
         }
       }
-      const optionsJSON = await client.webauthnRegistrationOptions(accountId, sig(signal));
+      const optionsJSON = await client.webauthnRegistrationOptions(accountId, { signal });
       const attestation = await createPasskey({
         optionsJSON,
         excludeCredentialIds: existing.filter((c) => c.type === 'PASSKEY' && c.credentialId).map((c) => c.credentialId as string),
-        ...sig(signal),
+        signal,
       });
       return client.createCredential(
         { type: 'PASSKEY', accountId, nickname: nickname.trim(), challenge: optionsJSON.challenge, attestation },
-        { ...(stamper ? { stamper } : {}), ...sig(signal) },
+        { stamper, signal },
       );
     },
 
@@ -280,7 +268,7 @@ export function createWallet(options: WalletOptions): Wallet {
         // No live session: fine for an account without credentials (201); a 202 then says why.
         if (!(e instanceof WalletError) || (e.code !== 'session_expired' && e.code !== 'key_missing')) throw e;
       }
-      return client.createCredential(body, { ...(stamper ? { stamper } : {}), ...sig(addOptions.signal) });
+      return client.createCredential(body, { stamper, signal: addOptions.signal });
     },
 
     refresh(accountId, refreshOptions = {}) {
@@ -289,7 +277,7 @@ export function createWallet(options: WalletOptions): Wallet {
         const key = await generateSigningKey();
         const next = await client.refreshSession(old.sessionId, bytesToHex(key.publicKey), {
           stamper: keyStamper(oldKey),
-          ...sig(refreshOptions.signal),
+          signal: refreshOptions.signal,
         });
         // reference.md allows the answer to carry encryptedSessionSigningKey. We never accept it:
         // the clientPublicKey we sent is an ECDSA signing key, so a bundle sealed to it cannot be
@@ -323,7 +311,7 @@ export function createWallet(options: WalletOptions): Wallet {
             .sort((a, b) => Number(a.sessionId === signer.sessionId) - Number(b.sessionId === signer.sessionId));
           for (const s of mine) {
             try {
-              await client.revokeSession(s.sessionId, { stamper, ...sig(signal) });
+              await client.revokeSession(s.sessionId, { stamper, signal });
             } catch (e) {
               // 404: unknown, expired or already revoked: done (reference.md).
               if (!isServiceError(e) || e.status !== 404) throw e;
@@ -351,18 +339,14 @@ export function createWallet(options: WalletOptions): Wallet {
     },
 
     async stamper(accountId) {
-      const { key, session } = await live(accountId);
-      const inner = keyStamper(key);
-      return {
-        publicKey: session.publicKey,
-        stamp: (payload: string) => inner.stamp(payload),
-      };
+      // Its publicKey is the stored session's: both are the compressed hex of this key.
+      return keyStamper((await live(accountId)).key);
     },
 
     async exportRecoveryPhrase(accountId, verification, exportOptions = {}) {
       const stamper = await wallet.stamper(accountId);
       const receiver = await generateEncryptionKey();
-      const res = await client.exportWallet(accountId, bytesToHex(receiver.publicKey), { stamper, ...sig(exportOptions.signal) });
+      const res = await client.exportWallet(accountId, bytesToHex(receiver.publicKey), { stamper, signal: exportOptions.signal });
       return decryptExportEnvelope(res.encryptedWalletCredentials, receiver, verification);
     },
 
