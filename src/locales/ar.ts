@@ -232,7 +232,6 @@ const delegatedKeys: Record<DelegatedKeysStringKey, string> = {
   'delegated-keys.field.invalid_currency': 'استخدم رمز عملة من 3 إلى 16 حرفًا أو رقمًا، مثل USD.',
   'delegated-keys.field.duplicate_currency': 'لهذه العملة حدّ بالفعل. اكتفِ بحدّ واحد لكل عملة.',
   'delegated-keys.field.invalid_amount': 'أدخل عددًا صحيحًا لا يقل عن 1.',
-  'delegated-keys.field.too_many': 'عدد الحدود كبير جدًا.',
   'delegated-keys.error.conflict': 'لهذه البطاقة مفتاح نشط بالفعل. ألغِه أولًا ثم أنشئ المفتاح الجديد.',
   'delegated-keys.error.not_found': 'لم تعد هذه البطاقة مرتبطة بمحفظتك، أو لم يعد المفتاح موجودًا. أعد التحميل وحاول مجددًا.',
   'delegated-keys.error.invalid': 'تعذّر إنشاء المفتاح بهذه البيانات. تحقّق من الاسم والحدود.',

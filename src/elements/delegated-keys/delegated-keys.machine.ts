@@ -16,7 +16,6 @@ import { ServiceError, WalletError } from '../../core/errors.ts';
 import type { CreateDelegatedKeyRequest, DelegatedKey, SpendingLimit } from '../../core/types.ts';
 
 export const NICKNAME_MAX = 256;
-export const CURRENCY_PATTERN = /^[A-Z0-9]{3,16}$/;
 /** A form with more rows than this is refused: one per currency, and nobody sets 50. */
 export const MAX_LIMIT_ROWS = 20;
 
@@ -42,9 +41,27 @@ export interface FieldError {
 
 export type FormVerdict = { ok: true; request: CreateDelegatedKeyRequest } | { ok: false; errors: FieldError[] };
 
-/** Upper-cases and trims a typed currency code, the way the field shows it. */
-export function normalizeCurrency(code: string): string {
-  return code.trim().toUpperCase();
+/**
+ * A row as the service takes it: the code trimmed and upper-cased, the amount an integer. `ok`
+ * for each half tells whether it is valid (currencyCode /^[A-Z0-9]{3,16}$/, amount 1 or more).
+ */
+function parseRow(row: LimitRow) {
+  const currencyCode = row.currencyCode.trim().toUpperCase();
+  const amountText = row.maxPerTransaction.trim();
+  const maxPerTransaction = /^[0-9]{1,16}$/.test(amountText) ? Number(amountText) : 0;
+  return {
+    currencyCode,
+    amountText,
+    maxPerTransaction,
+    codeOk: /^[A-Z0-9]{3,16}$/.test(currencyCode),
+    amountOk: Number.isSafeInteger(maxPerTransaction) && maxPerTransaction >= 1,
+  };
+}
+
+/** The limit a row stands for when both halves are valid (the form shows it as an amount). */
+export function limitOf(row: LimitRow): SpendingLimit | undefined {
+  const { currencyCode, maxPerTransaction, codeOk, amountOk } = parseRow(row);
+  return codeOk && amountOk ? { currencyCode, maxPerTransaction } : undefined;
 }
 
 /**
@@ -53,35 +70,24 @@ export function normalizeCurrency(code: string): string {
  */
 export function validateKeyForm(form: KeyForm, target: { cardId: string; accountId: string }): FormVerdict {
   const errors: FieldError[] = [];
+  const error = (field: string, problem: FieldProblem) => errors.push({ field, problem });
   const nickname = form.nickname.trim();
-  if (nickname.length === 0) errors.push({ field: 'nickname', problem: 'required' });
-  else if (nickname.length > NICKNAME_MAX) errors.push({ field: 'nickname', problem: 'too_long' });
+  if (!nickname) error('nickname', 'required');
+  else if (nickname.length > NICKNAME_MAX) error('nickname', 'too_long');
+  if (form.limits.length > MAX_LIMIT_ROWS) error('limits', 'too_many');
 
   const limits: SpendingLimit[] = [];
-  const firstRowOf = new Map<string, number>();
-  const rows = form.limits;
-  if (rows.length > MAX_LIMIT_ROWS) errors.push({ field: 'limits', problem: 'too_many' });
-  rows.forEach((row, i) => {
-    const code = normalizeCurrency(row.currencyCode);
-    const amountText = row.maxPerTransaction.trim();
-    if (code === '' && amountText === '') return;
-    let rowOk = true;
-    if (!CURRENCY_PATTERN.test(code)) {
-      errors.push({ field: `limits.${i}.currencyCode`, problem: code === '' ? 'required' : 'invalid_currency' });
-      rowOk = false;
-    } else if (firstRowOf.has(code)) {
-      // api.md: "A request with duplicate currency entries is rejected" - refused before sending.
-      errors.push({ field: `limits.${i}.currencyCode`, problem: 'duplicate_currency' });
-      rowOk = false;
-    } else {
-      firstRowOf.set(code, i);
-    }
-    const amount = /^[0-9]{1,16}$/.test(amountText) ? Number(amountText) : NaN;
-    if (!(Number.isSafeInteger(amount) && amount >= 1)) {
-      errors.push({ field: `limits.${i}.maxPerTransaction`, problem: amountText === '' ? 'required' : 'invalid_amount' });
-      rowOk = false;
-    }
-    if (rowOk) limits.push({ currencyCode: code, maxPerTransaction: amount });
+  const seen = new Set<string>();
+  form.limits.forEach((row, i) => {
+    const { currencyCode, amountText, maxPerTransaction, codeOk, amountOk } = parseRow(row);
+    if (!currencyCode && !amountText) return;
+    const field = `limits.${i}.`;
+    // api.md: "A request with duplicate currency entries is rejected" - refused before sending.
+    const codeProblem = !codeOk ? (currencyCode ? 'invalid_currency' : 'required') : seen.has(currencyCode) ? 'duplicate_currency' : undefined;
+    if (codeProblem) error(field + 'currencyCode', codeProblem);
+    if (!amountOk) error(field + 'maxPerTransaction', amountText ? 'invalid_amount' : 'required');
+    seen.add(currencyCode);
+    if (!codeProblem && amountOk) limits.push({ currencyCode, maxPerTransaction });
   });
 
   if (errors.length > 0) return { ok: false, errors };
@@ -115,24 +121,26 @@ export const DELEGATED_KEYS_ERROR_CODES = [
 ] as const;
 export type DelegatedKeysErrorCode = (typeof DELEGATED_KEYS_ERROR_CODES)[number];
 
-const RETRYABLE: ReadonlySet<DelegatedKeysErrorCode> = new Set(['rate_limited', 'server', 'network', 'retry_exhausted', 'unexpected']);
-
+/** Failures worth the same request again ("Try again"); the others need a change first. */
 export function isRetryable(code: DelegatedKeysErrorCode): boolean {
-  return RETRYABLE.has(code);
+  return ['rate_limited', 'server', 'network', 'retry_exhausted', 'unexpected'].includes(code);
 }
+
+/** The codes of the service's answers that mean the same whatever was being done. */
+const BY_STATUS: Record<number, DelegatedKeysErrorCode> = {
+  409: 'conflict',
+  404: 'not_found',
+  // 401 on a signed call: the stamp was refused (session revoked or expired upstream).
+  401: 'session_required',
+  403: 'forbidden',
+  429: 'rate_limited',
+};
 
 /** Maps what core threw to a code; `during` tells a create's 400 from a revoke's 400. */
 export function errorCodeOf(error: unknown, during: 'load' | 'create' | 'revoke'): DelegatedKeysErrorCode {
+  const refused = during === 'revoke' ? 'not_active' : during === 'create' ? 'invalid' : 'unexpected';
   if (error instanceof ServiceError) {
-    if (error.status === 409) return 'conflict';
-    if (error.status === 404) return 'not_found';
-    if (error.status === 400) return during === 'revoke' ? 'not_active' : during === 'create' ? 'invalid' : 'unexpected';
-    // 401 on a signed call: the stamp was refused (session revoked or expired upstream).
-    if (error.status === 401) return 'session_required';
-    if (error.status === 403) return 'forbidden';
-    if (error.status === 429) return 'rate_limited';
-    if (error.status >= 500) return 'server';
-    return 'unexpected';
+    return BY_STATUS[error.status] ?? (error.status === 400 ? refused : error.status >= 500 ? 'server' : 'unexpected');
   }
   if (error instanceof WalletError) {
     switch (error.code) {
@@ -140,13 +148,10 @@ export function errorCodeOf(error: unknown, during: 'load' | 'create' | 'revoke'
       case 'key_missing':
         return 'session_required';
       case 'network':
-        return 'network';
       case 'retry_exhausted':
-        return 'retry_exhausted';
+        return error.code;
       case 'invalid_argument':
         return during === 'create' ? 'invalid' : 'unexpected';
-      default:
-        return 'unexpected';
     }
   }
   return 'unexpected';
@@ -176,17 +181,15 @@ export interface DelegatedKeysState {
 export type DelegatedKeysEvent =
   | { readonly type: 'load' }
   | { readonly type: 'loaded'; readonly keys: readonly DelegatedKey[] }
-  | { readonly type: 'load-failed'; readonly code: DelegatedKeysErrorCode }
+  | { readonly type: 'load-failed' | 'create-failed' | 'revoke-failed'; readonly code: DelegatedKeysErrorCode }
   | { readonly type: 'open-form' }
   | { readonly type: 'cancel' }
   /** The form's verdict: invalid keeps editing with field errors; valid moves to submitting. */
   | { readonly type: 'submit'; readonly verdict: FormVerdict }
   | { readonly type: 'created'; readonly key: DelegatedKey }
-  | { readonly type: 'create-failed'; readonly code: DelegatedKeysErrorCode }
   | { readonly type: 'ask-revoke'; readonly keyId: string }
   | { readonly type: 'confirm-revoke' }
-  | { readonly type: 'revoked'; readonly keyId: string; readonly at: string }
-  | { readonly type: 'revoke-failed'; readonly code: DelegatedKeysErrorCode };
+  | { readonly type: 'revoked'; readonly keyId: string; readonly at: string };
 
 export const initialState: DelegatedKeysState = { list: { kind: 'loading' }, mode: { kind: 'browsing' } };
 
@@ -196,12 +199,11 @@ export function sortKeys(keys: readonly DelegatedKey[]): DelegatedKey[] {
   return [...keys].sort((a, b) => rank[a.status] - rank[b.status] || Date.parse(b.createdAt) - Date.parse(a.createdAt));
 }
 
-function keysOf(state: DelegatedKeysState): readonly DelegatedKey[] {
-  return state.list.kind === 'ready' ? state.list.keys : [];
-}
+const BROWSING: Mode = { kind: 'browsing' };
 
 export function transition(state: DelegatedKeysState, event: DelegatedKeysEvent): DelegatedKeysState {
-  const { mode } = state;
+  const { list, mode } = state;
+  const keys = list.kind === 'ready' ? list.keys : [];
   switch (event.type) {
     case 'load':
       return { ...state, list: { kind: 'loading' } };
@@ -210,54 +212,42 @@ export function transition(state: DelegatedKeysState, event: DelegatedKeysEvent)
     case 'load-failed':
       return { ...state, list: { kind: 'failed', code: event.code } };
     case 'open-form':
-      if (mode.kind !== 'browsing') return state;
-      return { list: state.list, mode: { kind: 'editing', errors: [] } };
+      return mode.kind === 'browsing' ? { list, mode: { kind: 'editing', errors: [] } } : state;
     case 'cancel':
-      if (mode.kind === 'editing' || mode.kind === 'confirming-revoke') return { list: state.list, mode: { kind: 'browsing' } };
-      return state;
+      return mode.kind === 'editing' || mode.kind === 'confirming-revoke' ? { list, mode: BROWSING } : state;
     case 'submit':
       if (mode.kind !== 'editing') return state;
-      if (!event.verdict.ok) return { ...state, mode: { kind: 'editing', errors: event.verdict.errors } };
-      return { list: state.list, mode: { kind: 'submitting' } };
-    case 'created': {
+      return { list, mode: event.verdict.ok ? { kind: 'submitting' } : { kind: 'editing', errors: event.verdict.errors } };
+    case 'created':
       if (mode.kind !== 'submitting') return state;
-      const others = keysOf(state).filter((k) => k.id !== event.key.id);
       return {
-        list: { kind: 'ready', keys: sortKeys([event.key, ...others]) },
-        mode: { kind: 'browsing' },
+        list: { kind: 'ready', keys: sortKeys([event.key, ...keys.filter((k) => k.id !== event.key.id)]) },
+        mode: BROWSING,
         notice: { kind: 'created', nickname: event.key.nickname },
       };
-    }
     case 'create-failed':
-      if (mode.kind !== 'submitting') return state;
-      return { list: state.list, mode: { kind: 'editing', errors: [], failure: event.code } };
-    case 'ask-revoke': {
-      if (mode.kind !== 'browsing') return state;
-      const key = keysOf(state).find((k) => k.id === event.keyId);
+      return mode.kind === 'submitting' ? { list, mode: { kind: 'editing', errors: [], failure: event.code } } : state;
+    case 'ask-revoke':
       // Only an ACTIVE key can be revoked (reference.md: DELETE answers 400 otherwise).
-      if (!key || key.status !== 'ACTIVE') return state;
-      return { list: state.list, mode: { kind: 'confirming-revoke', keyId: event.keyId } };
-    }
+      if (mode.kind !== 'browsing' || !keys.some((k) => k.id === event.keyId && k.status === 'ACTIVE')) return state;
+      return { list, mode: { kind: 'confirming-revoke', keyId: event.keyId } };
     case 'confirm-revoke':
-      if (mode.kind !== 'confirming-revoke') return state;
-      return { list: state.list, mode: { kind: 'revoking', keyId: mode.keyId } };
+      return mode.kind === 'confirming-revoke' ? { list, mode: { kind: 'revoking', keyId: mode.keyId } } : state;
     case 'revoked': {
       if (mode.kind !== 'revoking' || mode.keyId !== event.keyId) return state;
-      const key = keysOf(state).find((k) => k.id === event.keyId);
-      const keys = keysOf(state).map((k) => (k.id === event.keyId ? { ...k, status: 'REVOKED' as const, updatedAt: event.at } : k));
+      const key = keys.find((k) => k.id === event.keyId);
       return {
-        list: { kind: 'ready', keys: sortKeys(keys) },
-        mode: { kind: 'browsing' },
+        list: { kind: 'ready', keys: sortKeys(keys.map((k) => (k === key ? { ...k, status: 'REVOKED' as const, updatedAt: event.at } : k))) },
+        mode: BROWSING,
         notice: { kind: 'revoked', nickname: key?.nickname ?? '' },
       };
     }
     case 'revoke-failed':
-      if (mode.kind !== 'revoking') return state;
-      return { list: state.list, mode: { kind: 'browsing' }, failure: event.code };
+      return mode.kind === 'revoking' ? { list, mode: BROWSING, failure: event.code } : state;
   }
 }
 
 /** Whether the card already has a key that blocks a new one (409 otherwise). */
 export function hasActiveKey(state: DelegatedKeysState): boolean {
-  return keysOf(state).some((k) => k.status === 'ACTIVE');
+  return state.list.kind === 'ready' && state.list.keys.some((k) => k.status === 'ACTIVE');
 }

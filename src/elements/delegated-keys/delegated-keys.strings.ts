@@ -42,7 +42,8 @@ type Keys =
   | 'delegated-keys.revoked'
   | 'delegated-keys.active-exists'
   | 'delegated-keys.missing-ids'
-  | `delegated-keys.field.${FieldProblem}`
+  /** `too_many` is never shown: the form offers no more rows than allowed. */
+  | `delegated-keys.field.${Exclude<FieldProblem, 'too_many'>}`
   | `delegated-keys.error.${DelegatedKeysErrorCode}`;
 
 const en: Record<Keys, string> = {
@@ -87,7 +88,6 @@ const en: Record<Keys, string> = {
   'delegated-keys.field.invalid_currency': 'Use a currency code of 3 to 16 letters or digits, such as USD.',
   'delegated-keys.field.duplicate_currency': 'This currency already has a limit. Keep one limit per currency.',
   'delegated-keys.field.invalid_amount': 'Enter a whole number of at least 1.',
-  'delegated-keys.field.too_many': 'Too many limits.',
   'delegated-keys.error.conflict': 'This card already has an active key. Revoke it first, then create the new one.',
   'delegated-keys.error.not_found': 'This card isn’t linked to your wallet any more, or the key no longer exists. Reload and try again.',
   'delegated-keys.error.invalid': 'The key couldn’t be created with these details. Check the name and limits.',
@@ -100,7 +100,6 @@ const en: Record<Keys, string> = {
   'delegated-keys.error.retry_exhausted': 'The confirmation took too long. Try again.',
   'delegated-keys.error.unexpected': 'Something unexpected happened. Try again.',
 };
-
 
 registerDefaultStrings({ en });
 

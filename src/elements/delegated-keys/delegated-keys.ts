@@ -10,45 +10,44 @@
  * Deliberately does not: call fetch or IndexedDB (core's client and wallet do), hold key material
  * (the stamper comes from core/session.ts and lives only for the call), or edit a key. The client
  * and session flows (shared/wallet.ts) load with import() once the first screen is painted.
- * The three tasks (shared/task.ts) do the I/O with an AbortSignal; their outcomes feed the pure machine
- * (delegated-keys.machine.ts), which is what renders, because create and revoke change the list
- * the list task loaded.
+ * The three tasks (shared/task.ts) do the I/O with an AbortSignal; their outcomes feed the pure
+ * machine (delegated-keys.machine.ts), which is what renders, because create and revoke change the
+ * list the list task loaded.
  */
-import { LitElement, html, nothing, type PropertyValues, type TemplateResult } from 'lit';
+import { LitElement, html, nothing, type PropertyValues } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
-import { repeat } from 'lit/directives/repeat.js';
 import { Task, initialState as taskInitial } from '../shared/task.ts';
 import { baseStyles } from '../shared/styles.ts';
 import { listStyles } from '../shared/list-styles.ts';
+import { errorDetail, formatDate, isAbort, syncStates } from '../shared/list.ts';
 import { LocaleController } from '../shared/i18n.ts';
 import { onceAfterFirstPaint } from '../shared/idle.ts';
 import type { CreateDelegatedKeyRequest, DelegatedKey } from '../../core/types.ts';
 import { delegatedKeysStyles } from './delegated-keys.styles.ts';
 import './delegated-keys.strings.ts';
-
-/** The page's client and session flows (shared/wallet.ts and what it loads), once the first screen is painted. */
-const services = onceAfterFirstPaint(() => import('../shared/wallet.ts'));
 import { formatMinor } from './money.ts';
 import {
-  CURRENCY_PATTERN,
-  NICKNAME_MAX,
   MAX_LIMIT_ROWS,
+  NICKNAME_MAX,
   errorCodeOf,
   hasActiveKey,
   initialState,
   isRetryable,
-  normalizeCurrency,
+  limitOf,
   transition,
   validateKeyForm,
-  type DelegatedKeysErrorCode,
   type DelegatedKeysEvent,
   type DelegatedKeysState,
   type FieldError,
   type KeyForm,
+  type LimitRow,
 } from './delegated-keys.machine.ts';
 import { DelegatedKeyCreatedEvent, DelegatedKeyRevokedEvent, DelegatedKeysErrorEvent } from './delegated-keys.events.ts';
 
 export { DelegatedKeyCreatedEvent, DelegatedKeyRevokedEvent, DelegatedKeysErrorEvent } from './delegated-keys.events.ts';
+
+/** The page's client and session flows (shared/wallet.ts and what it loads), once the first screen is painted. */
+const services = onceAfterFirstPaint(() => import('../shared/wallet.ts'));
 
 const emptyForm = (): KeyForm => ({ nickname: '', limits: [] });
 
@@ -101,15 +100,16 @@ export class DelegatedKeys extends LitElement {
   @state() private form: KeyForm = emptyForm();
 
   private readonly i18n = new LocaleController(this);
-  private readonly internals: ElementInternals | undefined;
+  private readonly internals = this.attachInternals?.();
+  /** The `data-focus` of what gets the focus after the next render. */
   private focusTarget: string | undefined;
 
   private readonly listTask = new Task(this, {
-    args: () => [this.cardId, this.accountId, this.apiBase] as const,
-    task: async ([cardId, accountId, apiBase], { signal }) => {
+    args: () => [this.cardId, this.accountId] as const,
+    task: async ([cardId, accountId], { signal }) => {
       if (!cardId || !accountId) return taskInitial;
       const { clientFor } = await services();
-      const keys = await clientFor(apiBase).listDelegatedKeys({ accountId }, { signal });
+      const keys = await clientFor(this.apiBase).listDelegatedKeys({ accountId }, { signal });
       return keys.filter((k) => k.cardId === cardId);
     },
     onComplete: (keys) => this.send({ type: 'loaded', keys }),
@@ -146,11 +146,6 @@ export class DelegatedKeys extends LitElement {
     onError: (error) => this.fail('revoke', error),
   });
 
-  constructor() {
-    super();
-    this.internals = typeof this.attachInternals === 'function' ? this.attachInternals() : undefined;
-  }
-
   /** Loads the list again. */
   refresh(): void {
     this.send({ type: 'load' });
@@ -162,11 +157,22 @@ export class DelegatedKeys extends LitElement {
     if (changed.has('cardId') || changed.has('accountId') || changed.has('apiBase')) this.refresh();
   }
 
+  override connectedCallback(): void {
+    super.connectedCallback();
+    this.syncStates();
+  }
+
   override disconnectedCallback(): void {
     super.disconnectedCallback();
     this.listTask.abort();
     this.createTask.abort();
     this.revokeTask.abort();
+  }
+
+  protected override updated(): void {
+    const target = this.focusTarget;
+    this.focusTarget = undefined;
+    if (target) this.renderRoot.querySelector<HTMLElement>(`[data-focus="${target}"]`)?.focus();
   }
 
   private send(event: DelegatedKeysEvent): void {
@@ -177,46 +183,23 @@ export class DelegatedKeys extends LitElement {
   }
 
   private fail(operation: 'load' | 'create' | 'revoke', error: unknown): void {
-    if (error instanceof Error && (error.name === 'AbortError' || (error as { code?: string }).code === 'aborted')) return;
+    if (isAbort(error)) return;
     const code = errorCodeOf(error, operation);
-    this.send(
-      operation === 'load' ? { type: 'load-failed', code } : operation === 'create' ? { type: 'create-failed', code } : { type: 'revoke-failed', code },
-    );
-    const status = (error as { status?: unknown }).status;
-    this.dispatchEvent(
-      new DelegatedKeysErrorEvent({
-        code,
-        operation,
-        message: this.i18n.t(`delegated-keys.error.${code}`),
-        ...(typeof status === 'number' ? { status } : {}),
-      }),
-    );
+    this.send({ type: `${operation}-failed`, code });
+    this.dispatchEvent(new DelegatedKeysErrorEvent(errorDetail(error, { code, operation, message: this.i18n.t(`delegated-keys.error.${code}`) })));
     this.focusTarget = operation === 'create' ? 'form-error' : operation === 'revoke' ? 'alert' : undefined;
   }
 
   private syncStates(): void {
-    const states = this.internals?.states;
-    if (!states) return;
     const { list, mode } = this.view;
-    const on = new Set<string>([list.kind]);
-    if (mode.kind === 'editing' || mode.kind === 'submitting') on.add('editing');
-    if (mode.kind === 'submitting' || mode.kind === 'revoking') on.add('busy');
-    for (const name of ['loading', 'ready', 'failed', 'editing', 'busy']) {
-      if (on.has(name)) states.add(name);
-      else states.delete(name);
-    }
-  }
-
-  override connectedCallback(): void {
-    super.connectedCallback();
-    this.syncStates();
-  }
-
-  protected override updated(changed: PropertyValues<this>): void {
-    super.updated(changed);
-    const target = this.focusTarget;
-    this.focusTarget = undefined;
-    if (target) this.renderRoot.querySelector<HTMLElement>(`[data-focus="${target}"]`)?.focus();
+    const editing = mode.kind === 'editing' || mode.kind === 'submitting';
+    syncStates(this.internals, {
+      loading: list.kind === 'loading',
+      ready: list.kind === 'ready',
+      failed: list.kind === 'failed',
+      editing,
+      busy: mode.kind === 'submitting' || mode.kind === 'revoking',
+    });
   }
 
   // ---- user actions
@@ -228,21 +211,19 @@ export class DelegatedKeys extends LitElement {
   }
 
   private cancel(): void {
-    const revoking = this.view.mode.kind === 'confirming-revoke' ? this.view.mode.keyId : undefined;
+    const { mode } = this.view;
     this.send({ type: 'cancel' });
-    this.focusTarget = revoking ? `revoke-${revoking}` : 'new';
+    // Back to what opened the form or the confirmation.
+    this.focusTarget = mode.kind === 'confirming-revoke' ? `revoke-${mode.keyId}` : 'new';
   }
 
   private submit(e: Event): void {
     e.preventDefault();
     if (this.view.mode.kind !== 'editing') return;
-    const verdict = validateKeyForm(this.form, { cardId: this.cardId, accountId: this.accountId });
+    const verdict = validateKeyForm(this.form, this);
     this.send({ type: 'submit', verdict });
-    if (!verdict.ok) {
-      this.focusTarget = verdict.errors[0]!.field;
-      return;
-    }
-    void this.createTask.run([verdict.request]);
+    if (verdict.ok) void this.createTask.run([verdict.request]);
+    else this.focusTarget = verdict.errors[0]!.field;
   }
 
   private askRevoke(keyId: string): void {
@@ -252,39 +233,34 @@ export class DelegatedKeys extends LitElement {
   }
 
   private confirmRevoke(): void {
-    const mode = this.view.mode;
-    if (mode.kind !== 'confirming-revoke') return;
+    const { mode } = this.view;
     this.send({ type: 'confirm-revoke' });
-    void this.revokeTask.run([mode.keyId]);
+    if (mode.kind === 'confirming-revoke') void this.revokeTask.run([mode.keyId]);
   }
 
-  private setNickname(e: Event): void {
-    this.form = { ...this.form, nickname: (e.target as HTMLInputElement).value };
+  /** Sets one field of the form: `nickname`, or `<field>` of limit row `row`. */
+  private edit(e: Event, row?: number): void {
+    const { name, value } = e.target as HTMLInputElement;
+    const { nickname, limits } = this.form;
+    this.form = row === undefined ? { nickname: value, limits } : { nickname, limits: limits.map((r, i) => (i === row ? { ...r, [name]: value } : r)) };
   }
 
-  private setLimit(index: number, field: 'currencyCode' | 'maxPerTransaction', e: Event): void {
-    const value = (e.target as HTMLInputElement).value;
-    const limits = this.form.limits.map((row, i) => (i === index ? { ...row, [field]: value } : row));
-    this.form = { ...this.form, limits };
-  }
-
-  private addLimit(): void {
-    if (this.form.limits.length >= MAX_LIMIT_ROWS) return;
-    this.form = { ...this.form, limits: [...this.form.limits, { currencyCode: '', maxPerTransaction: '' }] };
-    this.focusTarget = `limits.${this.form.limits.length - 1}.currencyCode`;
-  }
-
-  private removeLimit(index: number): void {
-    this.form = { ...this.form, limits: this.form.limits.filter((_, i) => i !== index) };
-    this.focusTarget = this.form.limits.length > 0 ? `limits.${Math.max(0, index - 1)}.currencyCode` : 'add-limit';
+  /** Adds a limit row (`remove` undefined) or removes row `remove`, and moves the focus to a row that stays. */
+  private editRows(remove?: number): void {
+    const { nickname, limits } = this.form;
+    const rows: LimitRow[] = remove === undefined ? [...limits, { currencyCode: '', maxPerTransaction: '' }] : limits.filter((_, i) => i !== remove);
+    this.form = { nickname, limits: rows };
+    const focusRow = remove === undefined ? rows.length - 1 : Math.max(0, remove - 1);
+    this.focusTarget = rows.length ? `limits.${focusRow}.currencyCode` : 'add-limit';
   }
 
   // ---- rendering
 
   override render() {
     const t = this.i18n.t;
-    const { list, mode } = this.view;
-    const ready = Boolean(this.cardId && this.accountId);
+    const { list, mode, failure, notice } = this.view;
+    const ready = this.cardId && this.accountId;
+    const alert = list.kind === 'failed' ? list.code : failure;
     return html`
       <section part="base" class="base panel" aria-labelledby="title">
         <div part="header" class="header">
@@ -295,53 +271,35 @@ export class DelegatedKeys extends LitElement {
         </div>
         <p class="muted">${t('delegated-keys.description')}</p>
         ${mode.kind === 'editing' || mode.kind === 'submitting' ? this.renderForm() : nothing}
-        <div part="error" class="alert" role="alert" tabindex="-1" data-focus="alert">${this.renderAlert()}</div>
-        <p part="notice" class="notice" role="status">${this.renderNotice()}</p>
-        ${ready ? this.renderList() : html`<p class="muted">${t('delegated-keys.missing-ids')}</p>`}
+        <div part="error" class="alert" role="alert" tabindex="-1" data-focus="alert">${alert
+            ? html`<p>${t(`delegated-keys.error.${alert}`)}</p>
+                ${list.kind === 'failed' ? html`<button type="button" @click=${this.refresh}>${t('delegated-keys.retry')}</button>` : nothing}`
+            : nothing}</div>
+        <p part="notice" class="live success" role="status">${notice ? t(`delegated-keys.${notice.kind}`, { name: notice.nickname }) : nothing}</p>
+        ${!ready
+          ? html`<p class="muted">${t('delegated-keys.missing-ids')}</p>`
+          : list.kind === 'loading'
+            ? html`<p class="muted" role="status">${t('delegated-keys.loading')}</p>`
+            : list.kind === 'failed'
+              ? nothing
+              : list.keys.length === 0
+                ? html`<p class="muted">${t('delegated-keys.empty')}</p>`
+                : html`<ul part="list" class="list">
+                    ${list.keys.map((k) => this.renderKey(k))}
+                  </ul>`}
       </section>
     `;
-  }
-
-  private renderNotice() {
-    const notice = this.view.notice;
-    if (!notice) return nothing;
-    return this.i18n.t(`delegated-keys.${notice.kind}`, { name: notice.nickname });
-  }
-
-  private renderAlert() {
-    const { list, failure } = this.view;
-    const t = this.i18n.t;
-    if (list.kind === 'failed') {
-      return html`<p>${t(`delegated-keys.error.${list.code}`)}</p>
-        <button type="button" @click=${this.refresh}>${t('delegated-keys.retry')}</button>`;
-    }
-    if (failure) return html`<p>${t(`delegated-keys.error.${failure}`)}</p>`;
-    return nothing;
-  }
-
-  private renderList(): TemplateResult {
-    const t = this.i18n.t;
-    const { list } = this.view;
-    if (list.kind === 'loading') return html`<p class="muted" role="status">${t('delegated-keys.loading')}</p>`;
-    if (list.kind === 'failed') return html``;
-    if (list.keys.length === 0) return html`<p class="muted">${t('delegated-keys.empty')}</p>`;
-    return html`<ul part="list" class="list">
-      ${repeat(
-        list.keys,
-        (k) => k.id,
-        (k) => this.renderKey(k),
-      )}
-    </ul>`;
   }
 
   private renderKey(key: DelegatedKey) {
     const t = this.i18n.t;
     const locale = this.i18n.locale;
-    const mode = this.view.mode;
-    const created = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(key.createdAt));
+    const { mode } = this.view;
     const headingId = `key-${key.id.replace(/[^A-Za-z0-9-]/g, '-')}`;
-    const confirming = mode.kind === 'confirming-revoke' && mode.keyId === key.id;
-    const revoking = mode.kind === 'revoking' && mode.keyId === key.id;
+    const asked = 'keyId' in mode && mode.keyId === key.id;
+    const revoking = asked && mode.kind === 'revoking';
+    const active = key.status === 'ACTIVE';
+    const limits = key.spendingLimits ?? [];
     return html`
       <li part="key" class="item" aria-labelledby=${headingId}>
         <div class="item-head">
@@ -349,171 +307,124 @@ export class DelegatedKeys extends LitElement {
           <span part="status" class="status ${key.status}">${t(`delegated-keys.status.${key.status}`)}</span>
         </div>
         <div class="meta">
-          <span>${t('delegated-keys.created-on', { date: created })}</span>
-          <span>${t('delegated-keys.public-key')}: <span class="pubkey" title=${key.publicKey}>${shortKey(key.publicKey)}</span></span>
+          <span>${t('delegated-keys.created-on', { date: formatDate(key.createdAt, locale) })}</span>
+          <span>${t('delegated-keys.public-key')}: <span class="mono" title=${key.publicKey}>${key.publicKey.slice(0, 8)}…${key.publicKey.slice(-6)}</span></span>
         </div>
         <div>
           <span class="visually-hidden">${t('delegated-keys.limits')}: </span>
-          ${key.spendingLimits && key.spendingLimits.length > 0
+          ${limits.length
             ? html`<ul class="limits">
-                ${key.spendingLimits.map(
-                  (l) => html`<li>${t('delegated-keys.per-transaction', { amount: formatMinor(l.maxPerTransaction, l.currencyCode, locale) })}</li>`,
-                )}
+                ${limits.map((l) => html`<li>${t('delegated-keys.per-transaction', { amount: formatMinor(l.maxPerTransaction, l.currencyCode, locale) })}</li>`)}
               </ul>`
-            : html`<span>${t('delegated-keys.no-limits')}</span>`}
+            : t('delegated-keys.no-limits')}
         </div>
-        ${key.status === 'ACTIVE' ? html`<p class="muted">${t('delegated-keys.immutable')}</p>` : nothing}
-        ${key.status === 'ACTIVE' && !confirming && !revoking
-          ? html`<div class="actions">
-              <button
-                part="revoke-button"
-                class="danger"
-                type="button"
-                data-focus="revoke-${key.id}"
-                ?disabled=${mode.kind !== 'browsing'}
-                @click=${() => this.askRevoke(key.id)}
-              >
-                ${t('delegated-keys.revoke')}
-              </button>
-            </div>`
-          : nothing}
-        ${confirming || revoking
+        ${active ? html`<p class="muted">${t('delegated-keys.immutable')}</p>` : nothing}
+        ${asked
           ? html`<div part="confirm" class="confirm" role="group" aria-label=${t('delegated-keys.revoke')}>
               <p>${t('delegated-keys.revoke-confirm', { name: key.nickname })}</p>
               <div class="actions">
-                <button
-                  class="danger strong"
-                  type="button"
-                  aria-disabled=${revoking ? 'true' : 'false'}
-                  @click=${revoking ? undefined : this.confirmRevoke}
-                >
-                  ${revoking ? t('delegated-keys.revoking') : t('delegated-keys.revoke-yes')}
+                <button class="danger strong" type="button" aria-disabled=${revoking} @click=${revoking ? undefined : this.confirmRevoke}>
+                  ${t(revoking ? 'delegated-keys.revoking' : 'delegated-keys.revoke-yes')}
                 </button>
-                ${revoking
-                  ? nothing
-                  : html`<button type="button" data-focus="confirm-cancel" @click=${this.cancel}>${t('delegated-keys.cancel')}</button>`}
+                ${revoking ? nothing : html`<button type="button" data-focus="confirm-cancel" @click=${this.cancel}>${t('delegated-keys.cancel')}</button>`}
               </div>
             </div>`
-          : nothing}
+          : active
+            ? html`<div class="actions">
+                <button
+                  part="revoke-button"
+                  class="danger"
+                  type="button"
+                  data-focus="revoke-${key.id}"
+                  ?disabled=${mode.kind !== 'browsing'}
+                  @click=${() => this.askRevoke(key.id)}
+                >
+                  ${t('delegated-keys.revoke')}
+                </button>
+              </div>`
+            : nothing}
       </li>
     `;
-  }
-
-  private fieldError(errors: readonly FieldError[], field: string) {
-    const error = errors.find((e) => e.field === field);
-    return error ? this.i18n.t(`delegated-keys.field.${error.problem}`) : '';
   }
 
   private renderForm() {
     const t = this.i18n.t;
     const locale = this.i18n.locale;
-    const mode = this.view.mode;
+    const { mode } = this.view;
     const submitting = mode.kind === 'submitting';
     const errors = mode.kind === 'editing' ? mode.errors : [];
-    const failure: DelegatedKeysErrorCode | undefined = mode.kind === 'editing' ? mode.failure : undefined;
-    const nicknameError = this.fieldError(errors, 'nickname');
+    const failure = mode.kind === 'editing' ? mode.failure : undefined;
+    const rows = this.form.limits;
+    /** An input with its label and the message of its error, tied to it; `row` for a limit's fields. */
+    const field = (name: string, label: string, value: string, describedBy: string, row?: number, numeric = false) => {
+      const error = errors.find((e: FieldError) => e.field === name);
+      return html`<div class="field">
+        <label for=${name}>${t(`delegated-keys.${label}`)}</label>
+        <input
+          id=${name}
+          name=${name.split('.').pop()!}
+          data-focus=${name}
+          autocomplete="off"
+          spellcheck="false"
+          maxlength=${row === undefined ? NICKNAME_MAX : 16}
+          inputmode=${numeric ? 'numeric' : nothing}
+          ?required=${row === undefined}
+          .value=${value}
+          aria-invalid=${!!error}
+          aria-describedby="${name}-error ${describedBy}"
+          ?readonly=${submitting}
+          @input=${(e: Event) => this.edit(e, row)}
+        />
+        <span class="error" id="${name}-error">${error ? t(`delegated-keys.field.${error.problem}`) : ''}</span>
+      </div>`;
+    };
     return html`
       <form part="form" novalidate aria-labelledby="form-title" @submit=${this.submit}>
         <h3 id="form-title">${t('delegated-keys.form-title')}</h3>
         ${hasActiveKey(this.view) ? html`<p class="muted">${t('delegated-keys.active-exists')}</p>` : nothing}
-        <div class="field">
-          <label for="nickname">${t('delegated-keys.nickname')}</label>
-          <input
-            id="nickname"
-            name="nickname"
-            data-focus="nickname"
-            autocomplete="off"
-            maxlength=${NICKNAME_MAX}
-            required
-            .value=${this.form.nickname}
-            aria-invalid=${nicknameError ? 'true' : 'false'}
-            aria-describedby="nickname-hint nickname-error"
-            ?readonly=${submitting}
-            @input=${this.setNickname}
-          />
-          <span class="hint" id="nickname-hint">${t('delegated-keys.nickname-hint')}</span>
-          <span class="field-error" id="nickname-error">${nicknameError}</span>
-        </div>
+        ${field('nickname', 'nickname', this.form.nickname, 'nickname-hint')}
+        <span class="muted" id="nickname-hint">${t('delegated-keys.nickname-hint')}</span>
         <fieldset>
           <legend>${t('delegated-keys.limits-legend')}</legend>
-          <p class="hint" id="limits-hint">${t('delegated-keys.limits-hint')}</p>
-          ${this.form.limits.map((row, i) => this.renderLimitRow(row, i, errors, submitting, locale))}
+          <p class="muted" id="limits-hint">${t('delegated-keys.limits-hint')}</p>
+          ${rows.map((row, i) => {
+            const limit = limitOf(row);
+            const amountField = `limits.${i}.maxPerTransaction`;
+            return html`<div class="limit-row">
+              ${field(`limits.${i}.currencyCode`, 'currency', row.currencyCode, 'limits-hint', i)}
+              ${field(amountField, 'amount', row.maxPerTransaction, `${amountField}-preview limits-hint`, i, true)}
+              <button
+                type="button"
+                aria-label=${t('delegated-keys.remove-limit')}
+                ?disabled=${submitting}
+                @click=${() => this.editRows(i)}
+              >
+                ×
+              </button>
+              <span class="muted" id="${amountField}-preview">${limit ? t('delegated-keys.amount-preview', { amount: formatMinor(limit.maxPerTransaction, limit.currencyCode, locale) }) : ''}</span>
+            </div>`;
+          })}
           <div>
-            <button type="button" data-focus="add-limit" ?disabled=${submitting || this.form.limits.length >= MAX_LIMIT_ROWS} @click=${this.addLimit}>
+            <button
+              type="button"
+              data-focus="add-limit"
+              ?disabled=${submitting || rows.length >= MAX_LIMIT_ROWS}
+              @click=${() => this.editRows()}
+            >
               ${t('delegated-keys.add-limit')}
             </button>
           </div>
         </fieldset>
         <div class="alert" role="alert" tabindex="-1" data-focus="form-error">${failure ? html`<p>${t(`delegated-keys.error.${failure}`)}</p>` : nothing}</div>
-        <div class="form-actions">
-          <button part="submit-button" class="primary" type="submit" aria-disabled=${submitting ? 'true' : 'false'}>
-            ${submitting ? t('delegated-keys.creating') : failure && isRetryable(failure) ? t('delegated-keys.retry') : t('delegated-keys.create')}
+        <div class="actions">
+          <button part="submit-button" class="primary" type="submit" aria-disabled=${submitting}>
+            ${t(submitting ? 'delegated-keys.creating' : failure && isRetryable(failure) ? 'delegated-keys.retry' : 'delegated-keys.create')}
           </button>
           ${submitting ? nothing : html`<button type="button" @click=${this.cancel}>${t('delegated-keys.cancel')}</button>`}
         </div>
       </form>
     `;
   }
-
-  private renderLimitRow(row: KeyForm['limits'][number], i: number, errors: readonly FieldError[], submitting: boolean, locale: string) {
-    const t = this.i18n.t;
-    const currencyField = `limits.${i}.currencyCode`;
-    const amountField = `limits.${i}.maxPerTransaction`;
-    const currencyError = this.fieldError(errors, currencyField);
-    const amountError = this.fieldError(errors, amountField);
-    const code = normalizeCurrency(row.currencyCode);
-    const amount = /^[0-9]{1,16}$/.test(row.maxPerTransaction.trim()) ? Number(row.maxPerTransaction.trim()) : NaN;
-    const preview = CURRENCY_PATTERN.test(code) && Number.isSafeInteger(amount) && amount >= 1 ? formatMinor(amount, code, locale) : '';
-    return html`
-      <div class="limit-row">
-        <div class="field">
-          <label for="currency-${i}">${t('delegated-keys.currency')}</label>
-          <input
-            id="currency-${i}"
-            name="currencyCode"
-            data-focus=${currencyField}
-            autocomplete="off"
-            autocapitalize="characters"
-            spellcheck="false"
-            maxlength="16"
-            .value=${row.currencyCode}
-            aria-invalid=${currencyError ? 'true' : 'false'}
-            aria-describedby="${currencyField}-error limits-hint"
-            ?readonly=${submitting}
-            @input=${(e: Event) => this.setLimit(i, 'currencyCode', e)}
-          />
-        </div>
-        <div class="field">
-          <label for="amount-${i}">${t('delegated-keys.amount')}</label>
-          <input
-            id="amount-${i}"
-            name="maxPerTransaction"
-            data-focus=${amountField}
-            inputmode="numeric"
-            autocomplete="off"
-            .value=${row.maxPerTransaction}
-            aria-invalid=${amountError ? 'true' : 'false'}
-            aria-describedby="${amountField}-error ${amountField}-preview limits-hint"
-            ?readonly=${submitting}
-            @input=${(e: Event) => this.setLimit(i, 'maxPerTransaction', e)}
-          />
-        </div>
-        <button type="button" class="remove" aria-label=${t('delegated-keys.remove-limit')} ?disabled=${submitting} @click=${() => this.removeLimit(i)}>
-          ×
-        </button>
-        <div class="row-notes">
-          <span class="hint" id="${amountField}-preview">${preview ? t('delegated-keys.amount-preview', { amount: preview }) : ''}</span>
-          <span class="field-error" id="${currencyField}-error">${currencyError}</span>
-          <span class="field-error" id="${amountField}-error">${amountError}</span>
-        </div>
-      </div>
-    `;
-  }
-}
-
-/** `02abcd…1234`: enough to tell keys apart; the full key is in the title. */
-function shortKey(hex: string): string {
-  return hex.length > 16 ? `${hex.slice(0, 8)}…${hex.slice(-6)}` : hex;
 }
 
 declare global {

@@ -1,22 +1,30 @@
 /**
  * Styles of the elements that show a list of items as cards with a status badge, <delegated-keys>
  * and <agent-actions>, on top of the base styles (styles.ts): the header row, the list, each item
- * (`.item`, its `.item-head` and `.status` badge). Each element maps `--_gap` and `--_item-bg` to
- * its own prefixed custom properties. A module of its own so that the other elements do not carry it.
+ * (`.item`, its `.item-head` and `.status` badge), rows of buttons (`.actions`) and ids (`.mono`).
+ * Each element maps `--_gap` and `--_item-bg` to its own prefixed custom properties. A module of
+ * its own so that the other elements do not carry it.
  */
 import { css } from 'lit';
 
 export const listStyles = css`
-  .base {
+  .base,
+  .list,
+  .item {
     display: grid;
     gap: var(--_gap);
   }
-  .header {
+  .header,
+  .item-head,
+  .actions {
     display: flex;
     flex-wrap: wrap;
     align-items: center;
     justify-content: space-between;
-    gap: var(--_gap);
+    gap: 0.5em;
+  }
+  .actions {
+    justify-content: start;
   }
   h2 {
     font-size: 1.1em;
@@ -29,30 +37,24 @@ export const listStyles = css`
     list-style: none;
     margin: 0;
     padding: 0;
-    display: grid;
-    gap: var(--_gap);
   }
   .item {
-    display: grid;
-    gap: 0.5em;
     padding: 0.9em 1em;
     border: 1px solid var(--_border);
     border-radius: var(--_radius);
     background: var(--_item-bg);
-  }
-  .item-head {
-    display: flex;
-    flex-wrap: wrap;
-    align-items: center;
-    justify-content: space-between;
-    gap: 0.5em;
+    overflow-wrap: anywhere;
   }
   .status {
     font-size: 0.8em;
     font-weight: 600;
-    padding-block: 0.15em;
     padding-inline: 0.6em;
-    border-radius: 999px;
-    border: 1px solid currentColor;
+    border-radius: 1em;
+    border: 1px solid;
+  }
+  .mono {
+    direction: ltr;
+    unicode-bidi: isolate;
+    font-family: ui-monospace, Menlo, Consolas, monospace;
   }
 `;

@@ -1,0 +1,39 @@
+/**
+ * What the elements that list a wallet's things (<delegated-keys>, <agent-actions>,
+ * <wallet-credentials>) do alike, once: their custom states, dates for people, and the quiet
+ * return of an aborted call. Pure functions, no lit: importing this module touches nothing.
+ */
+import type { ErrorDetail } from './events.ts';
+
+/**
+ * Turns the element's custom states (`:state(name)`) on and off. Browsers without custom states,
+ * or with the older `--name` only form, keep none: the states are a styling aid, not the behaviour.
+ */
+export function syncStates(internals: ElementInternals | undefined, states: Record<string, boolean>): void {
+  try {
+    for (const [name, on] of Object.entries(states)) {
+      if (on) internals?.states.add(name);
+      else internals?.states.delete(name);
+    }
+  } catch {
+    // No custom states in this browser.
+  }
+}
+
+/** True when a call ended because the element aborted it (it disconnected, or a newer call replaced it). */
+export function isAbort(error: unknown): boolean {
+  const { name, code } = (error ?? {}) as { name?: unknown; code?: unknown };
+  return name === 'AbortError' || code === 'aborted';
+}
+
+/** An ISO date in the reader's language, date and time; '' when the service sent none that parses. */
+export function formatDate(iso: string | undefined, locale: string): string {
+  const date = new Date(iso ?? '');
+  return isNaN(+date) ? '' : new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' }).format(date);
+}
+
+/** An error event's detail with the service's HTTP status, when the service answered. */
+export function errorDetail<T extends ErrorDetail>(error: unknown, detail: T): T {
+  const status = (error as { status?: unknown } | undefined)?.status;
+  return typeof status === 'number' ? { ...detail, status } : detail;
+}
