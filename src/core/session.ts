@@ -92,6 +92,11 @@ export interface Wallet {
 
 const HEX_UNCOMPRESSED = /^04[0-9a-f]{128}$/;
 
+/** True for the errors that mean "no usable session on this device" (none, expired, key gone). */
+function isNoSession(e: unknown): boolean {
+  return e instanceof WalletError && (e.code === 'session_expired' || e.code === 'key_missing');
+}
+
 function throwIfAborted(signal: AbortSignal | undefined): void {
   if (signal?.aborted) throw new WalletError('aborted', 'The login was aborted.', { cause: signal.reason });
 }
@@ -208,8 +213,7 @@ export function createWallet(options: WalletOptions): Wallet {
       const receiver = await generateEncryptionKey();
       const clientPublicKey = bytesToHex(receiver.publicKey);
       // Wire format 5: the token is bound to this receiver key through its nonce.
-      const nonce = await sha256Hex(clientPublicKey);
-      const oidcToken = await getIdToken(nonce, signal ? { signal } : {});
+      const oidcToken = await getIdToken(await sha256Hex(clientPublicKey), signal ? { signal } : {});
       if (typeof oidcToken !== 'string' || oidcToken.split('.').length !== 3) {
         throw new WalletError('invalid_argument', 'getIdToken must return an OIDC ID token (a JWT).');
       }
@@ -261,13 +265,11 @@ export function createWallet(options: WalletOptions): Wallet {
     },
 
     async addCredential(body, addOptions = {}) {
-      let stamper: Stamper | undefined;
-      try {
-        stamper = await wallet.stamper(body.accountId);
-      } catch (e) {
-        // No live session: fine for an account without credentials (201); a 202 then says why.
-        if (!(e instanceof WalletError) || (e.code !== 'session_expired' && e.code !== 'key_missing')) throw e;
-      }
+      // No live session: fine for an account without credentials (201); a 202 then says why.
+      const stamper = await wallet.stamper(body.accountId).catch((e: unknown) => {
+        if (!isNoSession(e)) throw e;
+        return undefined;
+      });
       return client.createCredential(body, { stamper, signal: addOptions.signal });
     },
 
@@ -319,7 +321,7 @@ export function createWallet(options: WalletOptions): Wallet {
           }
         } catch (e) {
           // No live session or no key: nothing can be revoked from here; the local records still go.
-          if (!(e instanceof WalletError && (e.code === 'session_expired' || e.code === 'key_missing'))) failure = e;
+          if (!isNoSession(e)) failure = e;
         } finally {
           // Keys are deleted even if the service could not be reached: this device is logged out.
           await store.clear(accountId);
