@@ -1,65 +1,45 @@
 /**
- * What `<passkey-register>` asks of the browser and of core, each step turned into the machine
- * event it leads to.
- *
- * Support (WebAuthn Level 3, section 5.1.7 and 5.1.8): `PublicKeyCredential.getClientCapabilities()`
- * where it exists (its `passkeyPlatformAuthenticator` / `userVerifyingPlatformAuthenticator`), else
- * `isUserVerifyingPlatformAuthenticatorAvailable()`. Registration and activation go through
- * core/session.ts (`registerPasskey`, then `loginWithPasskey`: api.md "Adding a credential", step 4).
+ * What `<passkey-register>` does beyond showing its form, loaded with import() once the form is
+ * painted: registration and activation through core/session.ts (`registerPasskey`, then
+ * `loginWithPasskey`: api.md "Adding a credential", step 4), each turned into the machine event it
+ * leads to, failures included; and the sessions that begin elsewhere (a login makes a "log in
+ * first" screen usable again). The element never sees the attestation, the challenge or a key.
  */
 import { WalletError } from '../../core/errors.ts';
-import type { Wallet } from '../../core/session.ts';
-import { classifyError, type Failure } from '../shared/failures.ts';
-import type { RegisterEvent, Support } from './passkey-register.machine.ts';
+import { beginCeremony } from '../shared/ceremony.ts';
+import { classifyError, isCancellation } from '../shared/failures.ts';
+import { onSessionChange, walletFor } from '../shared/wallet.ts';
+import type { RegisterEvent } from './passkey-register.machine.ts';
+import type { PasskeyRegister } from './passkey-register.ts';
 
-type Capabilities = Record<string, boolean | undefined>;
-interface PublicKeyCredentialStatics {
-  getClientCapabilities?: () => Promise<Capabilities>;
-  isUserVerifyingPlatformAuthenticatorAvailable?: () => Promise<boolean>;
-}
+export { cancelCeremony } from '../shared/ceremony.ts';
 
-export async function detectSupport(): Promise<Exclude<Support, 'checking'>> {
-  const pkc = (globalThis as { PublicKeyCredential?: PublicKeyCredentialStatics }).PublicKeyCredential;
-  if (!pkc || typeof navigator === 'undefined' || typeof navigator.credentials?.create !== 'function') return 'none';
+export type Step = { kind: 'register'; nickname: string } | { kind: 'activate'; credentialId: string };
+
+/** Runs a step; never throws: a failure is the FAILED (or CANCELLED, LOGIN_REQUIRED) event. */
+export async function runStep(element: PasskeyRegister, step: Step, signal: AbortSignal): Promise<RegisterEvent> {
+  const wallet = walletFor(element.apiBase);
+  // One ceremony at a time on the page (shared/ceremony.ts).
+  const ceremony = beginCeremony(signal);
   try {
-    if (typeof pkc.getClientCapabilities === 'function') {
-      const caps = await pkc.getClientCapabilities();
-      if (caps['passkeyPlatformAuthenticator'] || caps['userVerifyingPlatformAuthenticator']) return 'platform';
-      // Capabilities may leave the platform question open; fall through to the older probe.
-      if (caps['passkeyPlatformAuthenticator'] === false && caps['userVerifyingPlatformAuthenticator'] === false) return 'roaming-only';
+    if (step.kind === 'activate') {
+      return { type: 'ACTIVATED', sessionId: (await wallet.loginWithPasskey({ credentialId: step.credentialId, signal: ceremony.signal })).sessionId };
     }
-    if (typeof pkc.isUserVerifyingPlatformAuthenticatorAvailable === 'function') {
-      return (await pkc.isUserVerifyingPlatformAuthenticatorAvailable()) ? 'platform' : 'roaming-only';
-    }
-  } catch {
-    // A probe that throws says nothing about create() itself.
-  }
-  return 'roaming-only';
-}
-
-/** A default label: the platform's name and today's date. */
-export function platformName(): string {
-  if (typeof navigator === 'undefined') return '';
-  const data = (navigator as { userAgentData?: { platform?: string } }).userAgentData;
-  return data?.platform || navigator.platform || '';
-}
-
-/** Registers; a missing session becomes LOGIN_REQUIRED (core says so before any prompt opens). */
-export async function register(wallet: Wallet, accountId: string, nickname: string, signal: AbortSignal): Promise<RegisterEvent> {
-  try {
-    const method = await wallet.registerPasskey({ accountId, nickname, signal });
+    const { nickname } = step;
+    const method = await wallet.registerPasskey({ accountId: element.accountId, nickname, signal: ceremony.signal });
     return { type: 'SAVED', passkey: { credentialId: method.id, nickname: method.nickname || nickname } };
   } catch (e) {
-    if (e instanceof WalletError && (e.code === 'session_expired' || e.code === 'key_missing')) return { type: 'LOGIN_REQUIRED' };
-    throw e;
+    // A wallet with a login and no session here: core says so before any prompt opens.
+    if (step.kind === 'register' && e instanceof WalletError && (e.code === 'session_expired' || e.code === 'key_missing')) return { type: 'LOGIN_REQUIRED' };
+    return isCancellation(e) ? { type: 'CANCELLED' } : { type: 'FAILED', failure: classifyError(e, { unauthorized: 'passkey_rejected' }) };
+  } finally {
+    ceremony.end();
   }
 }
 
-export async function activate(wallet: Wallet, credentialId: string, signal: AbortSignal): Promise<RegisterEvent> {
-  const session = await wallet.loginWithPasskey({ credentialId, signal });
-  return { type: 'ACTIVATED', sessionId: session.sessionId };
-}
-
-export function failureOf(e: unknown): Failure {
-  return classifyError(e, { unauthorized: 'passkey_rejected' });
+/** Calls `onSession` when a session of the element's account begins or is renewed, in this tab or another. */
+export function watchSessions(element: PasskeyRegister, onSession: () => void): () => void {
+  return onSessionChange(element.apiBase, ({ type, accountId }) => {
+    if (accountId === element.accountId && type !== 'logged-out') onSession();
+  });
 }

@@ -5,33 +5,52 @@
  * Options come from the integrator's backend (the proxy), the browser's create excludes the
  * wallet's passkeys, the credential is saved with the signed retry when the wallet already has a
  * login (the current session key signs it), then activated by a passkey login. The flow is
- * passkey-register.machine.ts; the calls are passkey-register.flows.ts. This file renders.
- * It never calls fetch or IndexedDB and never sees a key or an attestation. The session flows
- * (shared/wallet.ts) and the other-tab channel come after the first render.
+ * passkey-register.machine.ts; the calls are passkey-register.flows.ts, which loads with the
+ * session flows (shared/wallet.ts) and the other-tab channel after the first render. This file
+ * renders and asks the browser what it supports. It never calls fetch or IndexedDB and never sees
+ * a key or an attestation.
  */
-import { LitElement, html, nothing, type PropertyValues, type TemplateResult } from 'lit';
+import { LitElement, html, nothing, type TemplateResult } from 'lit';
 import { customElement, property, query, state } from 'lit/decorators.js';
 import { Task } from '../shared/task.ts';
 import { baseStyles } from '../shared/styles.ts';
 import { formStyles } from '../shared/form-styles.ts';
 import { LocaleController } from '../shared/i18n.ts';
-import type { Wallet } from '../../core/session.ts';
 import { failureMessage } from '../shared/strings.ts';
-import { isCancellation } from '../shared/failures.ts';
-import { beginCeremony, cancelCeremony } from '../shared/ceremony.ts';
 import { afterFirstPaint, onceAfterFirstPaint } from '../shared/idle.ts';
-import { onSessionBroadcast } from '../shared/session-channel.ts';
-import { defaultNickname, initialState, isBusy, transition, validNickname, type RegisterEvent, type RegisterState } from './passkey-register.machine.ts';
-import { activate, detectSupport, failureOf, platformName, register } from './passkey-register.flows.ts';
+import { defaultNickname, initialState, isBusy, transition, validNickname, type RegisterEvent, type RegisterState, type Support } from './passkey-register.machine.ts';
+import type { Step } from './passkey-register.flows.ts';
 import { PasskeyRegisterErrorEvent, PasskeyRegisteredEvent } from './passkey-register.events.ts';
 import { passkeyRegisterStyles } from './passkey-register.styles.ts';
 import './passkey-register.strings.ts';
 
-/** The page's session flows (shared/wallet.ts and what it loads), once the first screen is painted. */
-const services = onceAfterFirstPaint(() => import('../shared/wallet.ts'));
-const walletFor = async (apiBase: string | null | undefined): Promise<Wallet> => (await services()).walletFor(apiBase);
+/** Registration, activation and session watching, loaded once the first screen is painted. */
+const flows = onceAfterFirstPaint(() => import('./passkey-register.flows.ts'));
 
-type Step = { kind: 'register'; nickname: string } | { kind: 'activate'; credentialId: string };
+interface PublicKeyCredentialStatics {
+  getClientCapabilities?: () => Promise<Record<string, boolean | undefined>>;
+  isUserVerifyingPlatformAuthenticatorAvailable?: () => Promise<boolean>;
+}
+
+/**
+ * What this browser can create (WebAuthn Level 3, sections 5.1.7 and 5.1.8):
+ * `PublicKeyCredential.getClientCapabilities()` where it exists (its `passkeyPlatformAuthenticator`
+ * / `userVerifyingPlatformAuthenticator`), else `isUserVerifyingPlatformAuthenticatorAvailable()`.
+ */
+async function detectSupport(): Promise<Exclude<Support, 'checking'>> {
+  const pkc = (globalThis as { PublicKeyCredential?: PublicKeyCredentialStatics }).PublicKeyCredential;
+  if (!pkc || typeof navigator.credentials?.create !== 'function') return 'none';
+  try {
+    const caps = await pkc.getClientCapabilities?.();
+    if (caps?.['passkeyPlatformAuthenticator'] || caps?.['userVerifyingPlatformAuthenticator']) return 'platform';
+    // Capabilities may leave the platform question open; then the older probe answers.
+    if (caps?.['passkeyPlatformAuthenticator'] === false && caps['userVerifyingPlatformAuthenticator'] === false) return 'roaming-only';
+    if (await pkc.isUserVerifyingPlatformAuthenticatorAvailable?.()) return 'platform';
+  } catch {
+    // A probe that throws says nothing about create() itself.
+  }
+  return 'roaming-only';
+}
 
 /**
  * Adds a passkey to a wallet, then logs in with it.
@@ -85,89 +104,61 @@ export class PasskeyRegister extends LitElement {
   @query('#nickname') private nicknameInput?: HTMLInputElement;
 
   private readonly i18n = new LocaleController(this);
-  private readonly internals: ElementInternals | undefined;
+  private readonly internals = this.attachInternals?.();
+  /** The screen state last set as a custom state. */
+  private shown = '';
   private focusPending = false;
-  private unsubscribe: Array<() => void> = [];
-  /** A token per connection, so that listeners set up after a render belong to the live one. */
-  private connection: object | undefined;
+  /** The session watching of the live connection (undefined while disconnected). */
+  private connection: { unwatch?: () => void } | undefined;
 
+  /** Steps report failures as events; only the flows' code failing to load is an error here. */
   private readonly flow = new Task<[Step], RegisterEvent>(this, {
-    task: ([step], { signal }) => this.run(step, signal),
+    task: async ([step], { signal }) => (await flows()).runStep(this, step, signal),
     onComplete: (event) => this.send(event),
-    onError: (e) => this.send(isCancellation(e) ? { type: 'CANCELLED' } : { type: 'FAILED', failure: failureOf(e) }),
+    onError: () => this.send({ type: 'FAILED', failure: { code: 'network' } }),
   });
-
-  constructor() {
-    super();
-    this.internals = typeof this.attachInternals === 'function' ? this.attachInternals() : undefined;
-  }
 
   /** Stops a running prompt; the form is usable again. */
   cancel(): void {
-    cancelCeremony();
+    void flows().then((f) => f.cancelCeremony(), () => undefined);
     this.flow.abort();
   }
 
   override connectedCallback(): void {
     super.connectedCallback();
-    // A login elsewhere on the page or in another tab makes a "log in first" screen usable again.
-    const onSession = (change: { type: string; accountId: string }) => {
-      if (change.accountId === this.accountId && change.type !== 'logged-out') this.send({ type: 'SESSION_AVAILABLE' });
-    };
     // After the first render: the form needs neither the channel nor the flows' code to show.
-    const connection = (this.connection = {});
-    void this.updateComplete.then(afterFirstPaint).then(async () => {
-      if (this.connection !== connection) return;
-      this.unsubscribe.push(onSessionBroadcast(onSession));
-      const wallet = await walletFor(this.apiBase).catch(() => undefined);
-      if (wallet && this.connection === connection) this.unsubscribe.push(wallet.subscribe(onSession));
-    });
+    // A login elsewhere on the page or in another tab makes a "log in first" screen usable again.
+    const connection: { unwatch?: () => void } = (this.connection = {});
+    void this.updateComplete
+      .then(afterFirstPaint)
+      .then(flows)
+      .then((f) => {
+        if (this.connection === connection) connection.unwatch = f.watchSessions(this, () => this.send({ type: 'SESSION_AVAILABLE' }));
+      })
+      .catch(() => undefined);
     if (this.machine.kind === 'checking') void detectSupport().then((support) => this.send({ type: 'SUPPORT', support }));
   }
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
+    this.connection?.unwatch?.();
     this.connection = undefined;
     this.flow.abort();
-    for (const u of this.unsubscribe.splice(0)) u();
   }
 
-  protected override updated(_changed: PropertyValues<this>): void {
+  protected override updated(): void {
     const kind = this.machine.kind;
-    for (const name of ['checking', 'unsupported', 'ready', 'creating', 'login-required', 'activating', 'registered', 'done']) {
-      this.setState(name, kind === name);
+    const states = { [this.shown]: false, [kind]: true, busy: isBusy(this.machine) };
+    this.shown = kind;
+    try {
+      for (const [name, on] of Object.entries(states)) if (name) this.internals?.states[on ? 'add' : 'delete'](name);
+    } catch {
+      // Browsers before custom-state support (CSS `:state()`) simply lack the states.
     }
-    this.setState('busy', isBusy(this.machine));
     if (this.focusPending) {
       this.focusPending = false;
       this.renderRoot.querySelector<HTMLElement>('[data-autofocus]')?.focus();
     }
-  }
-
-  private setState(name: string, on: boolean): void {
-    try {
-      if (on) this.internals?.states.add(name);
-      else this.internals?.states.delete(name);
-    } catch {
-      // No custom states in this browser.
-    }
-  }
-
-  private async run(step: Step, signal: AbortSignal): Promise<RegisterEvent> {
-    const wallet = await walletFor(this.apiBase);
-    // One ceremony at a time on the page (shared/ceremony.ts).
-    const ceremony = beginCeremony(signal);
-    try {
-      return step.kind === 'register'
-        ? await register(wallet, this.accountId, step.nickname, ceremony.signal)
-        : await activate(wallet, step.credentialId, ceremony.signal);
-    } finally {
-      ceremony.end();
-    }
-  }
-
-  private start(step: Step): void {
-    void this.flow.run([step]);
   }
 
   private send(event: RegisterEvent): void {
@@ -176,45 +167,29 @@ export class PasskeyRegister extends LitElement {
     if (after === before) return;
     this.machine = after;
     const t = this.i18n.t;
+    const error = (code: string, message: string, status?: number) =>
+      this.dispatchEvent(new PasskeyRegisterErrorEvent({ code, message, ...(status ? { status } : {}) }));
     if (after.kind !== before.kind && before.kind !== 'checking') this.focusPending = true;
-    this.notice = '';
-    switch (after.kind) {
-      case 'creating':
-        this.notice = t('passkey.creating');
-        break;
-      case 'activating':
-        this.notice = t('passkey.activating');
-        if (before.kind === 'creating') {
-          this.dispatchEvent(new PasskeyRegisteredEvent({ accountId: this.accountId, ...after.passkey }));
-        }
-        this.start({ kind: 'activate', credentialId: after.passkey.credentialId });
-        break;
-      case 'done':
-        this.dispatchEvent(new PasskeyRegisteredEvent({ accountId: this.accountId, ...after.passkey, sessionId: after.sessionId }));
-        break;
-      default:
-        break;
+    this.notice = after.kind === 'creating' || after.kind === 'activating' ? t(`passkey.${after.kind}`) : '';
+    if (after.kind === 'activating') {
+      if (before.kind === 'creating') this.dispatchEvent(new PasskeyRegisteredEvent({ accountId: this.accountId, ...after.passkey }));
+      void this.flow.run([{ kind: 'activate', credentialId: after.passkey.credentialId }]);
     }
-    const failure = 'failure' in after ? after.failure : undefined;
-    if (failure) {
-      this.dispatchEvent(new PasskeyRegisterErrorEvent({ code: failure.code, message: failureMessage(t, failure), ...(failure.status ? { status: failure.status } : {}) }));
-    }
-    if (after.kind === 'login-required') {
-      this.dispatchEvent(new PasskeyRegisterErrorEvent({ code: 'login_required', message: t('passkey.login-required') }));
-    }
+    if (after.kind === 'done') this.dispatchEvent(new PasskeyRegisteredEvent({ accountId: this.accountId, ...after.passkey, sessionId: after.sessionId }));
+    if ('failure' in after && after.failure) error(after.failure.code, failureMessage(t, after.failure), after.failure.status);
+    if (after.kind === 'login-required') error('login_required', t('passkey.login-required'));
   }
 
   private onSubmit(e: SubmitEvent): void {
     e.preventDefault();
     const nickname = this.nicknameInput?.value ?? '';
-    if (!validNickname(nickname)) {
-      this.nicknameInvalid = true;
+    this.nicknameInvalid = !validNickname(nickname);
+    if (this.nicknameInvalid) {
       this.nicknameInput?.focus();
       return;
     }
-    this.nicknameInvalid = false;
     this.send({ type: 'START' });
-    if (this.machine.kind === 'creating') this.start({ kind: 'register', nickname: nickname.trim() });
+    if (this.machine.kind === 'creating') void this.flow.run([{ kind: 'register', nickname: nickname.trim() }]);
   }
 
   // -------------------------------------------------------------------------------------------
@@ -237,34 +212,35 @@ export class PasskeyRegister extends LitElement {
 
   private screen(s: RegisterState): TemplateResult {
     const t = this.i18n.t;
+    const button = (label: string, onClick: () => void, main = false) =>
+      html`<div class="actions">
+        <button part=${main ? 'submit' : 'button'} class=${main ? 'primary' : ''} type="button" ?data-autofocus=${s.kind !== 'done'} @click=${onClick}>${t(label)}</button>
+      </div>`;
     switch (s.kind) {
       case 'checking':
         return html`<p part="intro" class="muted">${t('passkey.checking')}</p>`;
       case 'unsupported':
         return html`<p part="note">${t('passkey.unsupported')}</p>`;
-      case 'ready':
-      case 'creating':
-        return this.form(s);
       case 'login-required':
         return html`<p part="note" data-autofocus tabindex="-1">${t('passkey.login-required')}</p>`;
       case 'activating':
         return html`<p part="intro">${t('passkey.activating')}</p>
-          <div class="actions"><button part="button" type="button" data-autofocus @click=${() => this.cancel()}>${t('common.cancel')}</button></div>`;
+          ${button('common.cancel', () => this.cancel())}`;
       case 'registered':
         return html`<p part="intro">${t('passkey.registered', { nickname: s.passkey.nickname })}</p>
-          <div class="actions">
-            <button part="submit" class="primary" type="button" data-autofocus @click=${() => this.send({ type: 'ACTIVATE' })}>${t('passkey.activate')}</button>
-          </div>`;
+          ${button('passkey.activate', () => this.send({ type: 'ACTIVATE' }), true)}`;
       case 'done':
         return html`<p part="done" data-autofocus tabindex="-1">${t('passkey.done', { nickname: s.passkey.nickname })}</p>
-          <div class="actions"><button part="button" type="button" @click=${() => this.send({ type: 'RESET' })}>${t('passkey.another')}</button></div>`;
+          ${button('passkey.another', () => this.send({ type: 'RESET' }))}`;
+      default:
+        return this.form(s);
     }
   }
 
   private form(s: Extract<RegisterState, { kind: 'ready' | 'creating' }>): TemplateResult {
     const t = this.i18n.t;
     const creating = s.kind === 'creating';
-    const value = this.nickname || defaultNickname(platformName(), new Date(), this.i18n.locale);
+    const platform = (navigator as { userAgentData?: { platform?: string } }).userAgentData?.platform || navigator.platform;
     return html`
       <p part="intro" class="muted">${t('passkey.intro')}</p>
       ${s.support === 'roaming-only' ? html`<p part="note">${t('passkey.roaming-only')}</p>` : nothing}
@@ -279,7 +255,7 @@ export class PasskeyRegister extends LitElement {
             autocomplete="off"
             maxlength="100"
             required
-            .defaultValue=${value}
+            .defaultValue=${this.nickname || defaultNickname(platform, new Date(), this.i18n.locale)}
             aria-describedby="nickname-help"
             aria-invalid=${this.nicknameInvalid ? 'true' : 'false'}
             ?readonly=${creating}

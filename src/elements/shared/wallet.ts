@@ -15,7 +15,7 @@ import { indexedDbKeyStore, type KeyStore } from '../../core/keystore.ts';
 import type { SessionChange, Wallet, WalletOptions } from '../../core/session.ts';
 import { PRODUCTION_EXPORT_SIGNER, PRODUCTION_OTP_SIGNER, SANDBOX_SIGNER_PUBLIC_KEY } from '../../core/signers.ts';
 import { walletConfig, type WalletConfig } from './config.ts';
-import { broadcastSessionChange } from './session-channel.ts';
+import { broadcastSessionChange, onSessionBroadcast } from './session-channel.ts';
 
 /** Clients and wallets per configuration object (configureWallet makes a new one), then per base. */
 const made = new WeakMap<Readonly<WalletConfig>, Map<string, { client: WalletClient; wallet?: Wallet }>>();
@@ -63,6 +63,20 @@ export function signerKeys(): { otpSigner: string; exportSigner: string } {
 /** The configured key store, else one IndexedDB store for the page, created on first use. */
 export function keyStore(): KeyStore {
   return walletConfig().store ?? (defaultStore ??= indexedDbKeyStore());
+}
+
+/**
+ * Session changes made outside the caller's own steps: by another tab (`otherTab`; its message
+ * carries no session, the key store has it) or through this page's wallet for the base path (another
+ * element, or the caller itself: a caller tells its own steps apart). Returns the unsubscribe.
+ */
+export function onSessionChange(apiBase: string | null | undefined, listener: (change: SessionChange, otherTab: boolean) => void): () => void {
+  const offTabs = onSessionBroadcast(({ type, accountId }) => listener({ type, accountId }, true));
+  const offPage = walletFor(apiBase).subscribe((change) => listener(change, false));
+  return () => {
+    offTabs();
+    offPage();
+  };
 }
 
 /**

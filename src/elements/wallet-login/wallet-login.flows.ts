@@ -10,12 +10,11 @@
  */
 import { ServiceError, WalletError } from '../../core/errors.ts';
 import type { StoredSession } from '../../core/keystore.ts';
-import type { OtpLogin, SessionChange } from '../../core/session.ts';
+import type { OtpLogin } from '../../core/session.ts';
 import type { CredentialType } from '../../core/types.ts';
 import { beginCeremony } from '../shared/ceremony.ts';
 import { classifyError, isCancellation, type FailureCode } from '../shared/failures.ts';
-import { onSessionBroadcast } from '../shared/session-channel.ts';
-import { clientFor, keyStore, walletFor } from '../shared/wallet.ts';
+import { clientFor, keyStore, onSessionChange, walletFor } from '../shared/wallet.ts';
 import type { LoginEvent, SessionInfo } from './wallet-login.machine.ts';
 import type { WalletLogin } from './wallet-login.ts';
 
@@ -180,18 +179,10 @@ export async function autofill(element: WalletLogin, signal: AbortSignal, offer:
  * the unsubscribe.
  */
 export function watchSessions(element: WalletLogin, send: (event: LoginEvent) => void, busy: () => boolean): () => void {
-  const onChange = async (type: SessionChange['type'], accountId: string, session?: StoredSession) => {
-    if (accountId !== element.accountId) return;
+  return onSessionChange(element.apiBase, async ({ type, accountId, session }, otherTab) => {
+    if (accountId !== element.accountId || (!otherTab && busy())) return;
     if (type === 'logged-out') return send({ type: 'REMOTE_LOGGED_OUT' });
     const live = session ?? (await currentSession(element));
     if (live && live.sessionId !== element.session?.sessionId) send({ type: type === 'refreshed' ? 'REMOTE_REFRESHED' : 'REMOTE_LOGGED_IN', session: sessionInfo(live) });
-  };
-  const offTabs = onSessionBroadcast((m) => void onChange(m.type, m.accountId));
-  const offPage = walletFor(element.apiBase).subscribe((change) => {
-    if (!busy() && (change.type === 'logged-out' || change.session)) void onChange(change.type, change.accountId, change.session);
   });
-  return () => {
-    offTabs();
-    offPage();
-  };
 }
