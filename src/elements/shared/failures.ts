@@ -108,28 +108,32 @@ const WALLET_FAILURES: Partial<Record<string, FailureCode>> = {
   retry_exhausted: 'signature_rejected',
 };
 
+/** What the service's answer means in this step (api.md "Errors", reference.md "Shared shapes"). */
+function serviceCode({ status, code }: ServiceError, context: FailureContext): FailureCode {
+  if (status === 429 || code === 'RATE_LIMITED') return 'rate_limited';
+  if (code === 'PASSKEY_CREDENTIAL_ALREADY_EXISTS') return 'passkey_exists';
+  if (code === 'EMAIL_OTP_CREDENTIAL_ALREADY_EXISTS' || code === 'SMS_OTP_CREDENTIAL_ALREADY_EXISTS') return 'credential_exists';
+  if (code.startsWith('WALLET_SIGNATURE') || code === 'INVALID_SIGNATURE' || code === 'REQUEST_ID_MISSING') return 'signature_rejected';
+  if (status === 401) return context.unauthorized ?? 'signature_rejected';
+  if (status === 403) return 'forbidden';
+  if (status === 400) return context.badRequest ?? 'invalid_input';
+  if (status === 404) return 'no_credential';
+  if (status === 502 || status === 503 || status === 504) return 'network';
+  return 'unexpected';
+}
+
 export function classifyError(e: unknown, context: FailureContext = {}): Failure {
   if (e instanceof ServiceError) {
-    const status = e.status;
-    const base = { status } as const;
-    if (status === 429 || e.code === 'RATE_LIMITED') return { code: 'rate_limited', status, ...(e.retryAfter !== undefined ? { retryAfter: e.retryAfter } : {}) };
-    if (e.code === 'PASSKEY_CREDENTIAL_ALREADY_EXISTS') return { code: 'passkey_exists', ...base };
-    if (e.code === 'EMAIL_OTP_CREDENTIAL_ALREADY_EXISTS' || e.code === 'SMS_OTP_CREDENTIAL_ALREADY_EXISTS') return { code: 'credential_exists', ...base };
-    if (e.code.startsWith('WALLET_SIGNATURE') || e.code === 'INVALID_SIGNATURE' || e.code === 'REQUEST_ID_MISSING') return { code: 'signature_rejected', ...base };
-    if (status === 401) return { code: context.unauthorized ?? 'signature_rejected', ...base };
-    if (status === 403) return { code: 'forbidden', ...base };
-    if (status === 400) return { code: context.badRequest ?? 'invalid_input', ...base };
-    if (status === 404) return { code: 'no_credential', ...base };
-    if (status === 502 || status === 503 || status === 504) return { code: 'network', ...base };
-    return { code: 'unexpected', ...base };
+    const failure: Failure = { code: serviceCode(e, context), status: e.status };
+    if (failure.code === 'rate_limited' && e.retryAfter !== undefined) failure.retryAfter = e.retryAfter;
+    return failure;
   }
   if (e instanceof WalletError) {
     // A WebAuthn failure without a browser reason (a passkey of another wallet was picked): refused.
     if (e.code === 'webauthn') return { code: webauthnCode(e) ?? 'passkey_rejected' };
     return { code: WALLET_FAILURES[e.code] ?? 'unexpected' };
   }
-  const code = webauthnCode(e) ?? (e instanceof TypeError ? 'network' : 'unexpected');
-  return { code };
+  return { code: webauthnCode(e) ?? (e instanceof TypeError ? 'network' : 'unexpected') };
 }
 
 /** The i18n key of a failure's sentence. */
