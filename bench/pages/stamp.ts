@@ -13,7 +13,8 @@
 import { IndexedDbStamper } from '@turnkey/indexed-db-stamper';
 import { indexedDbKeyStore } from '../../src/core/keystore.ts';
 import { generateSigningKey } from '../../src/core/p256.ts';
-import { keyStamper, publicKeyHex, verifyStamp, type Stamper } from '../../src/core/stamp.ts';
+import { keyStamper, publicKeyHex, type Stamper } from '../../src/core/stamp.ts';
+import { verifyStamp } from '../../src/sandbox/service-stamps.ts';
 
 // A payload the size of a signed-retry payloadToSign (a verification token, ~450 bytes).
 const PAYLOAD = JSON.stringify({

@@ -1,8 +1,9 @@
 /**
- * The service's signed envelopes and encrypted bundles (DESIGN.md wire formats 2-4; reference.md
- * "export"): the OTP target bundle, the encrypted OTP bundle, the session signing key bundle and
- * the wallet export envelope. Both sides live here, the client's (verify, encrypt, decrypt) and
- * the service's (sign, open, seal) that the sandbox uses, so each format exists once.
+ * The client's side of the service's signed envelopes and encrypted bundles (DESIGN.md wire formats
+ * 2-4; reference.md "export"): verifying the OTP target bundle, encrypting the OTP bundle,
+ * decrypting the session signing key bundle and the wallet export envelope. The service's side
+ * (sign, open, seal) is the sandbox's (src/sandbox/service-bundles.ts), built on the primitives
+ * exported here, so each format exists once.
  *
  * Every parse is strict and every failure is a `WalletError('bundle_invalid')` that says what was
  * wrong; arguments of the wrong shape are `invalid_argument`. Deliberately not here: trust
@@ -10,17 +11,8 @@
  * signature is missing (skipping verification needs the loudly named option).
  */
 import { WalletError } from './errors.ts';
-import {
-  base58checkDecode,
-  base58checkEncode,
-  bytesToHex,
-  concatBytes,
-  hexToBytes,
-  utf8Decode,
-  utf8Encode,
-  type Bytes,
-} from './encoding.ts';
-import { compressPublicKey, decompressPublicKey, ecdsaSign, ecdsaVerify, importKeyFromScalar, type KeyPair } from './p256.ts';
+import { base58checkDecode, bytesToHex, concatBytes, hexToBytes, utf8Decode, utf8Encode, type Bytes } from './encoding.ts';
+import { compressPublicKey, decompressPublicKey, ecdsaVerify, importKeyFromScalar, type KeyPair } from './p256.ts';
 import { hpkeOpen, hpkeSeal } from './hpke.ts';
 
 // The pinned signer keys live in signers.ts (so that a page can pin them without loading the formats).
@@ -39,8 +31,8 @@ export interface SignedEnvelope {
   enclaveQuorumPublic: string;
 }
 
-const UNCOMPRESSED_HEX = /^04[0-9a-fA-F]{128}$/;
-const COMPRESSED_HEX = /^0[23][0-9a-fA-F]{64}$/;
+const HEX = /^(?:[0-9a-f]{2})*$/i;
+const UNCOMPRESSED_HEX = /^04[0-9a-f]{128}$/i;
 
 const invalid = (message: string, cause?: unknown): WalletError => new WalletError('bundle_invalid', message, { cause });
 
@@ -49,51 +41,46 @@ async function asBundleError<T>(what: string, step: () => T | Promise<T>): Promi
   try {
     return await step();
   } catch (cause) {
-    if (cause instanceof WalletError && cause.code === 'bundle_invalid') throw cause;
-    throw invalid(`${what}`, cause);
+    throw cause instanceof WalletError && cause.code === 'bundle_invalid' ? cause : invalid(what, cause);
   }
 }
 
-function parseJsonObject(text: string, name: string): Record<string, unknown> {
+/** Parses JSON text (or its UTF-8 bytes) that must be an object; `name` names it in the error. */
+export function parseBundleJson(text: string | Uint8Array, name: string): Record<string, unknown> {
   let value: unknown;
   try {
-    value = JSON.parse(text);
+    value = JSON.parse(typeof text === 'string' ? text : utf8Decode(text));
   } catch (cause) {
-    throw invalid(`${name} is not JSON`, cause);
+    throw invalid(`${name} is not UTF-8 JSON`, cause);
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw invalid(`${name} is not a JSON object`);
   return value as Record<string, unknown>;
 }
 
-function stringField(obj: Record<string, unknown>, field: string, name: string): string {
-  const v = obj[field];
-  if (typeof v !== 'string') throw invalid(`${name}.${field} is missing or not a string`);
+/** `obj[key]` when it is a string (matching `pattern`, when given). */
+function field(obj: Record<string, unknown>, key: string, name: string, pattern?: RegExp): string {
+  const v = obj[key];
+  if (typeof v !== 'string' || (pattern && !pattern.test(v))) throw invalid(`${name}.${key} is missing or malformed`);
   return v;
 }
 
-function uncompressedField(obj: Record<string, unknown>, field: string, name: string): Bytes {
-  const v = stringField(obj, field, name);
-  if (!UNCOMPRESSED_HEX.test(v)) throw invalid(`${name}.${field} is not an uncompressed P-256 key in hex`);
-  try {
-    return decompressPublicKey(hexToBytes(v), `${name}.${field}`);
-  } catch (cause) {
-    throw invalid(`${name}.${field} is not a point on P-256`, cause);
-  }
-}
-
-function hexField(obj: Record<string, unknown>, field: string, name: string): Bytes {
-  try {
-    return hexToBytes(stringField(obj, field, name), `${name}.${field}`);
-  } catch (cause) {
-    throw invalid(`${name}.${field} is not hex`, cause);
-  }
-}
+/** An uncompressed P-256 point in hex, checked on the curve. */
+const pointField = (obj: Record<string, unknown>, key: string, name: string): Promise<Bytes> =>
+  asBundleError(`${name}.${key} is not an uncompressed point on P-256`, () => decompressPublicKey(hexToBytes(field(obj, key, name, UNCOMPRESSED_HEX))));
 
 function checkSignerKey(trustedSigner: string, name: string): string {
   if (typeof trustedSigner !== 'string' || !UNCOMPRESSED_HEX.test(trustedSigner)) {
     throw new WalletError('invalid_argument', `${name} must be an uncompressed P-256 public key in hex (130 characters)`);
   }
   return trustedSigner.toLowerCase();
+}
+
+/** A 65-byte uncompressed key as given (the HPKE steps check that it lies on the curve). */
+function checkUncompressed(pub: Uint8Array, name: string): Uint8Array {
+  if (!(pub instanceof Uint8Array) || pub.length !== 65 || pub[0] !== 4) {
+    throw new WalletError('invalid_argument', `${name} must be a 65-byte uncompressed P-256 public key`);
+  }
+  return pub;
 }
 
 /**
@@ -103,38 +90,35 @@ function checkSignerKey(trustedSigner: string, name: string): string {
 export function parseSignedEnvelope(envelope: string, name = 'bundle'): SignedEnvelope & { dataBytes: Bytes } {
   if (typeof envelope !== 'string') throw new WalletError('invalid_argument', `${name} must be a string`);
   let text = envelope.trim();
-  if (text.length >= 2 && text.startsWith("'") && text.endsWith("'")) text = text.slice(1, -1).trim();
-  const obj = parseJsonObject(text, name);
-  const version = obj.version === undefined ? ENVELOPE_VERSION : stringField(obj, 'version', name);
-  const data = stringField(obj, 'data', name);
-  const dataBytes = hexField(obj, 'data', name);
-  // Absent signature fields read as empty (the service's own sandbox may leave them out); an empty
-  // signer or signature never passes verification, so only the explicit skip option gets past.
-  const dataSignature = obj.dataSignature === undefined ? '' : stringField(obj, 'dataSignature', name);
-  const enclaveQuorumPublic = obj.enclaveQuorumPublic === undefined ? '' : stringField(obj, 'enclaveQuorumPublic', name);
-  return { version, data, dataSignature, enclaveQuorumPublic, dataBytes };
+  if (/^'.*'$/s.test(text)) text = text.slice(1, -1).trim();
+  const obj = parseBundleJson(text, name);
+  // Absent fields read as their default (the service's own sandbox may leave the signature out); an
+  // empty signer or signature never passes verification, so only the explicit skip option gets past.
+  const optional = (key: string, fallback = '') => (obj[key] === undefined ? fallback : field(obj, key, name));
+  const data = field(obj, 'data', name, HEX);
+  return {
+    version: optional('version', ENVELOPE_VERSION),
+    data,
+    dataSignature: optional('dataSignature'),
+    enclaveQuorumPublic: optional('enclaveQuorumPublic'),
+    dataBytes: hexToBytes(data),
+  };
 }
 
 /**
- * Checks the envelope's signer equals the pinned key and its signature over the decoded data
- * bytes, then returns the data parsed as a JSON object.
+ * Checks the envelope's signer equals the pinned key (null: verification skipped by name) and its
+ * signature over the decoded data bytes, then returns the data parsed as a JSON object.
  */
 async function openSignedEnvelope(envelope: string, trustedSigner: string | null, name: string): Promise<Record<string, unknown>> {
   const parsed = parseSignedEnvelope(envelope, name);
   if (trustedSigner !== null) {
-    if (parsed.enclaveQuorumPublic.toLowerCase() !== trustedSigner) {
-      throw invalid(`${name} is signed by ${parsed.enclaveQuorumPublic.slice(0, 10)}…, not by the pinned signer key`);
-    }
-    const signature = await asBundleError(`${name}.dataSignature is not hex`, () =>
-      hexToBytes(parsed.dataSignature, `${name}.dataSignature`),
-    );
-    const ok = await asBundleError(`${name}.dataSignature is not a valid DER ECDSA signature`, () =>
-      ecdsaVerify(hexToBytes(trustedSigner), parsed.dataBytes, signature),
+    if (parsed.enclaveQuorumPublic.toLowerCase() !== trustedSigner) throw invalid(`${name} is not signed by the pinned signer key`);
+    const ok = await asBundleError(`${name}.dataSignature is not a DER ECDSA signature in hex`, () =>
+      ecdsaVerify(hexToBytes(trustedSigner), parsed.dataBytes, hexToBytes(parsed.dataSignature)),
     );
     if (!ok) throw invalid(`${name}.dataSignature does not verify against the pinned signer key`);
   }
-  const dataText = await asBundleError(`${name}.data is not UTF-8`, () => utf8Decode(parsed.dataBytes, `${name}.data`));
-  return parseJsonObject(dataText, `${name}.data`);
+  return parseBundleJson(parsed.dataBytes, `${name}.data`);
 }
 
 /**
@@ -142,20 +126,24 @@ async function openSignedEnvelope(envelope: string, trustedSigner: string | null
  * returns its `targetPublic` (65 bytes). DESIGN.md wire format 2.
  */
 export async function verifyTargetBundle(bundle: string, trustedSigner: string): Promise<Bytes> {
-  const signer = checkSignerKey(trustedSigner, 'trustedSigner');
-  const data = await openSignedEnvelope(bundle, signer, 'bundle');
-  return uncompressedField(data, 'targetPublic', 'bundle.data');
+  const data = await openSignedEnvelope(bundle, checkSignerKey(trustedSigner, 'trustedSigner'), 'bundle');
+  return pointField(data, 'targetPublic', 'bundle.data');
 }
 
-function checkUncompressed(pub: Uint8Array, name: string): Bytes {
-  if (!(pub instanceof Uint8Array) || pub.length !== 65 || pub[0] !== 4) {
-    throw new WalletError('invalid_argument', `${name} must be a 65-byte uncompressed P-256 public key`);
-  }
-  return decompressPublicKey(pub, name);
+/**
+ * HPKE to a receiver's uncompressed key with AAD = enc || receiver, as every bundle binds it (wire
+ * formats 3, 4 and the export); the service's seals use it too.
+ */
+export function sealToKey(receiverPublic: Uint8Array, plaintext: Uint8Array, name: string): Promise<{ enc: Bytes; ciphertext: Bytes }> {
+  const receiver = checkUncompressed(receiverPublic, name);
+  return hpkeSeal({ recipientPublicKey: receiver, plaintext, aad: (enc) => concatBytes(enc, receiver) });
 }
 
-/** AAD of every bundle here: `enc || receiver public key`, both uncompressed (wire formats 3, 4). */
-const bundleAad = (receiver: Uint8Array) => (enc: Uint8Array): Bytes => concatBytes(enc, receiver);
+/** The inverse of sealToKey with the receiver's key pair; a failure is bundle_invalid. */
+async function openWithKey(receiver: KeyPair, enc: Bytes, ciphertext: Uint8Array, name: string): Promise<Bytes> {
+  const aad = concatBytes(enc, checkUncompressed(receiver.publicKey, 'receiver.publicKey'));
+  return asBundleError(`${name} did not decrypt`, () => hpkeOpen({ recipient: receiver, enc, ciphertext, aad }));
+}
 
 /**
  * The `encryptedOtpBundle` (DESIGN.md wire format 3): HPKE of the UTF-8 JSON
@@ -167,70 +155,29 @@ export async function encryptOtpBundle(params: { otpCode: string; targetPublic: 
   if (typeof otpCode !== 'string' || otpCode.length === 0 || otpCode.length > 64) {
     throw new WalletError('invalid_argument', 'otpCode must be a non-empty string of at most 64 characters');
   }
-  const targetPublic = checkUncompressed(params.targetPublic, 'targetPublic');
   const publicKey = bytesToHex(compressPublicKey(checkUncompressed(params.clientPublicKey, 'clientPublicKey')));
   const plaintext = utf8Encode(JSON.stringify({ otp_code: otpCode, public_key: publicKey }));
-  const { enc, ciphertext } = await hpkeSeal({ recipientPublicKey: targetPublic, plaintext, aad: bundleAad(targetPublic) });
+  const { enc, ciphertext } = await sealToKey(params.targetPublic, plaintext, 'targetPublic');
   return JSON.stringify({ encappedPublic: bytesToHex(enc), ciphertext: bytesToHex(ciphertext) });
 }
 
-/** Opens `{encappedPublic, ciphertext}` hex fields with AAD = enc || receiver. */
-async function openHexPair(obj: Record<string, unknown>, receiver: KeyPair, name: string): Promise<Bytes> {
-  const enc = uncompressedField(obj, 'encappedPublic', name);
-  const ciphertext = hexField(obj, 'ciphertext', name);
-  const receiverPublic = checkUncompressed(receiver.publicKey, 'receiver.publicKey');
-  return asBundleError(`${name} did not decrypt`, () =>
-    hpkeOpen({ recipient: receiver, enc, ciphertext, aad: concatBytes(enc, receiverPublic) }),
-  );
+/** Opens the `{encappedPublic, ciphertext}` hex fields of `obj` (wire format 3, the export's data). */
+export async function openHexPair(obj: Record<string, unknown>, receiver: KeyPair, name: string): Promise<Bytes> {
+  const enc = await pointField(obj, 'encappedPublic', name);
+  return openWithKey(receiver, enc, hexToBytes(field(obj, 'ciphertext', name, HEX)), name);
 }
 
 /**
- * Service side of wire format 3: decrypts an `encryptedOtpBundle` with the target key and returns
- * the code and the client's compressed public key (validated on the curve).
- */
-export async function openOtpBundle(encryptedOtpBundle: string, target: KeyPair): Promise<{ otpCode: string; publicKey: string }> {
-  if (typeof encryptedOtpBundle !== 'string') throw new WalletError('invalid_argument', 'encryptedOtpBundle must be a string');
-  const outer = parseJsonObject(encryptedOtpBundle, 'encryptedOtpBundle');
-  const plaintext = await openHexPair(outer, target, 'encryptedOtpBundle');
-  const inner = parseJsonObject(
-    await asBundleError('encryptedOtpBundle plaintext is not UTF-8', () => utf8Decode(plaintext)),
-    'encryptedOtpBundle plaintext',
-  );
-  const otpCode = stringField(inner, 'otp_code', 'encryptedOtpBundle plaintext');
-  const publicKey = stringField(inner, 'public_key', 'encryptedOtpBundle plaintext');
-  if (!COMPRESSED_HEX.test(publicKey)) throw invalid('encryptedOtpBundle public_key is not a compressed P-256 key in hex');
-  await asBundleError('encryptedOtpBundle public_key is not a point on P-256', () => decompressPublicKey(hexToBytes(publicKey)));
-  return { otpCode, publicKey: publicKey.toLowerCase() };
-}
-
-/**
- * Service side of wire format 4: base58check(compressed enc || ciphertext) of a 32-byte private
- * scalar sealed to the client's key, AAD = uncompressed enc || clientPublicKey.
- */
-export async function sealSessionKeyBundle(scalar: Uint8Array, clientPublicKey: Uint8Array): Promise<string> {
-  if (!(scalar instanceof Uint8Array) || scalar.length !== 32) throw new WalletError('invalid_argument', 'scalar must be 32 bytes');
-  const receiver = checkUncompressed(clientPublicKey, 'clientPublicKey');
-  const { enc, ciphertext } = await hpkeSeal({ recipientPublicKey: receiver, plaintext: scalar, aad: bundleAad(receiver) });
-  return base58checkEncode(concatBytes(compressPublicKey(enc), ciphertext));
-}
-
-/**
- * Decrypts an `encryptedSessionSigningKey` (wire format 4) and returns the 32-byte scalar. The
- * caller imports it at once with `importKeyFromScalar`, which wipes it; `importSessionKeyBundle`
- * does both.
+ * Decrypts an `encryptedSessionSigningKey` (wire format 4: base58check(compressed enc || ciphertext)
+ * of a 32-byte private scalar) and returns the scalar. The caller imports it at once with
+ * `importKeyFromScalar`, which wipes it; `importSessionKeyBundle` does both.
  */
 export async function decryptSessionKeyBundle(bundle: string, receiver: KeyPair): Promise<Bytes> {
-  if (typeof bundle !== 'string') throw new WalletError('invalid_argument', 'bundle must be a string');
   const bytes = await asBundleError('session key bundle is not base58check', () => base58checkDecode(bundle.trim(), 'bundle'));
   // 33-byte compressed enc, then at least the 16-byte tag.
   if (bytes.length < 33 + 16) throw invalid(`session key bundle is too short (${bytes.length} bytes)`);
-  const enc = await asBundleError('session key bundle enc is not a point on P-256', () =>
-    decompressPublicKey(bytes.subarray(0, 33), 'bundle enc'),
-  );
-  const receiverPublic = checkUncompressed(receiver.publicKey, 'receiver.publicKey');
-  const scalar = await asBundleError('session key bundle did not decrypt', () =>
-    hpkeOpen({ recipient: receiver, enc, ciphertext: bytes.subarray(33), aad: concatBytes(enc, receiverPublic) }),
-  );
+  const enc = await asBundleError('session key bundle enc is not a point on P-256', () => decompressPublicKey(bytes.subarray(0, 33)));
+  const scalar = await openWithKey(receiver, enc, bytes.subarray(33), 'session key bundle');
   if (scalar.length !== 32) {
     scalar.fill(0);
     throw invalid('session key bundle does not hold a 32-byte private key');
@@ -254,46 +201,16 @@ export type ExportVerification = { trustedSigner: string; organizationId?: strin
  * sandbox leaves export signatures empty); when `organizationId` is given it must match.
  */
 export async function decryptExportEnvelope(envelope: string, receiver: KeyPair, opts: ExportVerification): Promise<string> {
-  if (typeof opts !== 'object' || opts === null) throw new WalletError('invalid_argument', 'opts must name trustedSigner or dangerouslySkipSignatureVerification');
-  let signer: string | null;
-  if ('trustedSigner' in opts) signer = checkSignerKey(opts.trustedSigner, 'opts.trustedSigner');
-  else if ((opts as { dangerouslySkipSignatureVerification?: unknown }).dangerouslySkipSignatureVerification === true) signer = null;
-  else throw new WalletError('invalid_argument', 'opts must name trustedSigner or dangerouslySkipSignatureVerification: true');
+  const o: { trustedSigner?: string; dangerouslySkipSignatureVerification?: unknown; organizationId?: string } = Object(opts);
+  // Skipping needs the option by name and no trustedSigner beside it; anything else must pin a key.
+  const signer =
+    o.dangerouslySkipSignatureVerification === true && !('trustedSigner' in o)
+      ? null
+      : checkSignerKey(o.trustedSigner!, 'opts.trustedSigner (or dangerouslySkipSignatureVerification: true)');
   const data = await openSignedEnvelope(envelope, signer, 'envelope');
-  if (opts.organizationId !== undefined && data.organizationId !== opts.organizationId) {
+  if (o.organizationId !== undefined && data.organizationId !== o.organizationId) {
     throw invalid('envelope.data.organizationId does not match the expected organization');
   }
   const plaintext = await openHexPair(data, receiver, 'envelope.data');
-  return asBundleError('envelope plaintext is not UTF-8', () => utf8Decode(plaintext, 'envelope plaintext'));
-}
-
-/** Service side: `{"version":"v1.0.0","data":hex,"dataSignature":hexDER,"enclaveQuorumPublic":hex}`. */
-export async function createSignedEnvelope(data: Uint8Array, signer: KeyPair): Promise<string> {
-  if (!(data instanceof Uint8Array)) throw new WalletError('invalid_argument', 'data must be bytes');
-  const enclaveQuorumPublic = bytesToHex(checkUncompressed(signer.publicKey, 'signer.publicKey'));
-  const dataSignature = bytesToHex(await ecdsaSign(signer.privateKey, data));
-  const envelope: SignedEnvelope = { version: ENVELOPE_VERSION, data: bytesToHex(data), dataSignature, enclaveQuorumPublic };
-  return JSON.stringify(envelope);
-}
-
-/** Service side of wire format 2: a target bundle whose data is `{"targetPublic": <uncompressed hex>}`. */
-export async function createTargetBundle(targetPublic: Uint8Array, signer: KeyPair): Promise<string> {
-  const target = bytesToHex(checkUncompressed(targetPublic, 'targetPublic'));
-  return createSignedEnvelope(utf8Encode(JSON.stringify({ targetPublic: target })), signer);
-}
-
-/** Service side of the export: seals `plaintext` to the client key and signs the envelope. */
-export async function createExportEnvelope(params: {
-  plaintext: string;
-  clientPublicKey: Uint8Array;
-  signer: KeyPair;
-  organizationId: string;
-}): Promise<string> {
-  const { plaintext, signer, organizationId } = params;
-  if (typeof plaintext !== 'string') throw new WalletError('invalid_argument', 'plaintext must be a string');
-  if (typeof organizationId !== 'string') throw new WalletError('invalid_argument', 'organizationId must be a string');
-  const receiver = checkUncompressed(params.clientPublicKey, 'clientPublicKey');
-  const { enc, ciphertext } = await hpkeSeal({ recipientPublicKey: receiver, plaintext: utf8Encode(plaintext), aad: bundleAad(receiver) });
-  const data = { encappedPublic: bytesToHex(enc), ciphertext: bytesToHex(ciphertext), organizationId };
-  return createSignedEnvelope(utf8Encode(JSON.stringify(data)), signer);
+  return asBundleError('envelope plaintext is not UTF-8', () => utf8Decode(plaintext));
 }

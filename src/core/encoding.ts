@@ -1,7 +1,8 @@
 /**
  * Byte encodings used on the wire: hex, base64url (RFC 4648 §5, no padding), UTF-8, base58check
  * (Bitcoin alphabet, 4-byte double-SHA-256 checksum), plus SHA-256 and random bytes from the global
- * WebCrypto. Every wire format of DESIGN.md is built from these; there is no other copy.
+ * WebCrypto. Every wire format of DESIGN.md is built from these; there is no other copy (the
+ * sandbox's base58check encoder uses BASE58_ALPHABET and base58Checksum from here).
  *
  * Runs unchanged in browsers and in Node >= 20. Decoders are strict and throw
  * `WalletError('invalid_argument')` naming the argument. Deliberately not here: base64 with `+/`,
@@ -12,6 +13,8 @@ import { WalletError } from './errors.ts';
 /** Bytes that WebCrypto accepts as a BufferSource (a plain ArrayBuffer behind them). */
 export type Bytes = Uint8Array<ArrayBuffer>;
 
+const argument = (message: string, cause?: unknown): WalletError => new WalletError('invalid_argument', message, { cause });
+
 /**
  * Views `b` as backed by an ArrayBuffer for WebCrypto's typings; copies only when it is backed by
  * a SharedArrayBuffer, which WebCrypto refuses.
@@ -20,7 +23,7 @@ export function asBuffer(b: Uint8Array): Bytes {
   return b.buffer instanceof ArrayBuffer ? (b as Bytes) : new Uint8Array(b);
 }
 
-const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
+const HEX = Array.from({ length: 256 }, (_, i) => (i < 16 ? '0' : '') + i.toString(16));
 
 export function bytesToHex(b: Uint8Array): string {
   let out = '';
@@ -28,78 +31,38 @@ export function bytesToHex(b: Uint8Array): string {
   return out;
 }
 
-function hexNibble(c: number): number {
-  if (c >= 48 && c <= 57) return c - 48; // 0-9
-  if (c >= 97 && c <= 102) return c - 87; // a-f
-  if (c >= 65 && c <= 70) return c - 55; // A-F
-  return -1;
-}
-
 /** Decodes hex (either case, even length, no prefix). */
 export function hexToBytes(hex: string, name = 'hex'): Bytes {
-  if (typeof hex !== 'string' || hex.length % 2 !== 0) {
-    throw new WalletError('invalid_argument', `${name} must be a hex string of even length`);
-  }
+  if (typeof hex !== 'string' || !/^(?:[0-9a-f]{2})*$/i.test(hex)) throw argument(`${name} must be hex digits of even length`);
   const out = new Uint8Array(hex.length / 2);
-  for (let i = 0; i < out.length; i++) {
-    const hi = hexNibble(hex.charCodeAt(2 * i));
-    const lo = hexNibble(hex.charCodeAt(2 * i + 1));
-    if (hi < 0 || lo < 0) throw new WalletError('invalid_argument', `${name} must contain only hex digits`);
-    out[i] = (hi << 4) | lo;
-  }
+  for (let i = 0; i < out.length; i++) out[i] = parseInt(hex.slice(2 * i, 2 * i + 2), 16);
   return out;
 }
 
-const B64URL = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
-const B64URL_INDEX = new Int16Array(128).fill(-1);
-for (let i = 0; i < B64URL.length; i++) B64URL_INDEX[B64URL.charCodeAt(i)] = i;
+/** base64url without padding (RFC 4648 §5, §3.2) of a binary string (one character per byte, as btoa takes). */
+export function base64urlEncodeBinary(binary: string): string {
+  return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+}
 
 /** base64url without padding (RFC 4648 §5, §3.2). */
 export function base64urlEncode(b: Uint8Array): string {
-  let out = '';
-  let i = 0;
-  for (; i + 2 < b.length; i += 3) {
-    const n = (b[i]! << 16) | (b[i + 1]! << 8) | b[i + 2]!;
-    out += B64URL[n >> 18]! + B64URL[(n >> 12) & 63]! + B64URL[(n >> 6) & 63]! + B64URL[n & 63]!;
-  }
-  const rest = b.length - i;
-  if (rest === 1) {
-    const n = b[i]! << 16;
-    out += B64URL[n >> 18]! + B64URL[(n >> 12) & 63]!;
-  } else if (rest === 2) {
-    const n = (b[i]! << 16) | (b[i + 1]! << 8);
-    out += B64URL[n >> 18]! + B64URL[(n >> 12) & 63]! + B64URL[(n >> 6) & 63]!;
-  }
-  return out;
+  let binary = '';
+  for (let i = 0; i < b.length; i++) binary += String.fromCharCode(b[i]!);
+  return base64urlEncodeBinary(binary);
 }
 
 /**
- * Decodes base64url. Trailing `=` padding is tolerated (some encoders add it), anything outside
- * the URL-safe alphabet is not, nor are non-zero bits in the last character (RFC 4648 §3.5).
+ * Decodes base64url. Trailing `=` padding is tolerated when the length is a multiple of 4 (some
+ * encoders add it); anything outside the URL-safe alphabet is not, nor are non-zero bits in the
+ * last character (RFC 4648 §3.5): the text must be what base64urlEncode gives for its bytes.
  */
 export function base64urlDecode(s: string, name = 'base64url'): Bytes {
-  if (typeof s !== 'string') throw new WalletError('invalid_argument', `${name} must be a base64url string`);
-  let end = s.length;
-  if (end % 4 === 0) while (end > 0 && end > s.length - 2 && s.charCodeAt(end - 1) === 61) end--;
-  if (end % 4 === 1) throw new WalletError('invalid_argument', `${name} has an impossible base64url length`);
-  const out = new Uint8Array(Math.floor((end * 3) / 4));
-  let acc = 0;
-  let bits = 0;
-  let o = 0;
-  for (let i = 0; i < end; i++) {
-    const c = s.charCodeAt(i);
-    const v = c < 128 ? B64URL_INDEX[c]! : -1;
-    if (v < 0) throw new WalletError('invalid_argument', `${name} must contain only base64url characters`);
-    acc = ((acc << 6) | v) & 0xffffff;
-    bits += 6;
-    if (bits >= 8) {
-      bits -= 8;
-      out[o++] = (acc >> bits) & 0xff;
-    }
-  }
-  if (bits > 0 && (acc & ((1 << bits) - 1)) !== 0) {
-    throw new WalletError('invalid_argument', `${name} is not canonical base64url`);
-  }
+  const text = typeof s === 'string' && s.length % 4 === 0 ? s.replace(/={1,2}$/, '') : s;
+  if (typeof text !== 'string' || !/^[\w-]*$/.test(text) || text.length % 4 === 1) throw argument(`${name} must be base64url`);
+  const binary = atob(text.replace(/-/g, '+').replace(/_/g, '/'));
+  const out = new Uint8Array(binary.length);
+  for (let i = 0; i < out.length; i++) out[i] = binary.charCodeAt(i);
+  if (base64urlEncode(out) !== text) throw argument(`${name} is not canonical base64url`);
   return out;
 }
 
@@ -115,14 +78,12 @@ export function utf8Decode(b: Uint8Array, name = 'bytes'): string {
   try {
     return decoder.decode(b);
   } catch (cause) {
-    throw new WalletError('invalid_argument', `${name} is not valid UTF-8`, { cause });
+    throw argument(`${name} is not valid UTF-8`, cause);
   }
 }
 
 export function concatBytes(...parts: Uint8Array[]): Bytes {
-  let length = 0;
-  for (const p of parts) length += p.length;
-  const out = new Uint8Array(length);
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
   let offset = 0;
   for (const p of parts) {
     out.set(p, offset);
@@ -131,18 +92,10 @@ export function concatBytes(...parts: Uint8Array[]): Bytes {
   return out;
 }
 
-/** Constant-time equality of two byte strings of the same length. */
-export function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
-  if (a.length !== b.length) return false;
-  let diff = 0;
-  for (let i = 0; i < a.length; i++) diff |= a[i]! ^ b[i]!;
-  return diff === 0;
-}
-
 export function randomBytes(n: number): Bytes {
   const out = new Uint8Array(n);
   // getRandomValues fills at most 65536 bytes per call (WebCrypto §10.1.1).
-  for (let i = 0; i < n; i += 65536) crypto.getRandomValues(out.subarray(i, Math.min(n, i + 65536)));
+  for (let i = 0; i < n; i += 65536) crypto.getRandomValues(out.subarray(i, i + 65536));
   return out;
 }
 
@@ -155,71 +108,33 @@ export async function sha256Hex(text: string): Promise<string> {
   return bytesToHex(await sha256(utf8Encode(text)));
 }
 
-const B58 = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
-const B58_INDEX = new Int16Array(128).fill(-1);
-for (let i = 0; i < B58.length; i++) B58_INDEX[B58.charCodeAt(i)] = i;
+export const BASE58_ALPHABET = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
 
-function base58Encode(b: Uint8Array): string {
-  let zeros = 0;
-  while (zeros < b.length && b[zeros] === 0) zeros++;
-  // Base conversion on little-endian base-58 digits: O(n^2) but bundles are ~100 bytes.
-  const digits: number[] = [];
-  for (let i = zeros; i < b.length; i++) {
-    let carry = b[i]!;
-    for (let j = 0; j < digits.length; j++) {
-      carry += digits[j]! << 8;
-      digits[j] = carry % 58;
-      carry = (carry / 58) | 0;
-    }
-    while (carry > 0) {
-      digits.push(carry % 58);
-      carry = (carry / 58) | 0;
-    }
-  }
-  let out = '1'.repeat(zeros);
-  for (let i = digits.length - 1; i >= 0; i--) out += B58[digits[i]!];
-  return out;
+/** The 4 checksum bytes base58check appends: SHA-256(SHA-256(payload))[0..4]. */
+export async function base58Checksum(payload: Uint8Array): Promise<Bytes> {
+  return (await sha256(await sha256(payload))).subarray(0, 4);
 }
 
-function base58Decode(s: string, name: string): Bytes {
+/** Decodes base58check (no version byte is taken off) and checks its checksum. */
+export async function base58checkDecode(s: string, name = 'base58check'): Promise<Bytes> {
+  if (typeof s !== 'string') throw argument(`${name} must be a base58check string`);
   let zeros = 0;
-  while (zeros < s.length && s[zeros] === '1') zeros++;
+  while (s[zeros] === '1') zeros++;
+  // Base conversion on little-endian bytes: O(n^2), but bundles are ~100 bytes.
   const bytes: number[] = [];
-  for (let i = zeros; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    let carry = c < 128 ? B58_INDEX[c]! : -1;
-    if (carry < 0) throw new WalletError('invalid_argument', `${name} must contain only base58 characters`);
+  for (const c of s.slice(zeros)) {
+    let carry = BASE58_ALPHABET.indexOf(c);
+    if (carry < 0) throw argument(`${name} must contain only base58 characters`);
     for (let j = 0; j < bytes.length; j++) {
       carry += bytes[j]! * 58;
       bytes[j] = carry & 0xff;
       carry >>= 8;
     }
-    while (carry > 0) {
-      bytes.push(carry & 0xff);
-      carry >>= 8;
-    }
+    for (; carry > 0; carry >>= 8) bytes.push(carry & 0xff);
   }
-  const out = new Uint8Array(zeros + bytes.length);
-  for (let i = 0; i < bytes.length; i++) out[out.length - 1 - i] = bytes[i]!;
-  return out;
-}
-
-async function checksum(payload: Uint8Array): Promise<Bytes> {
-  return (await sha256(await sha256(payload))).subarray(0, 4);
-}
-
-/** base58check: base58 of `payload || SHA-256(SHA-256(payload))[0..4]` (no version byte is added). */
-export async function base58checkEncode(b: Uint8Array): Promise<string> {
-  return base58Encode(concatBytes(b, await checksum(b)));
-}
-
-export async function base58checkDecode(s: string, name = 'base58check'): Promise<Bytes> {
-  if (typeof s !== 'string') throw new WalletError('invalid_argument', `${name} must be a base58check string`);
-  const all = base58Decode(s, name);
-  if (all.length < 4) throw new WalletError('invalid_argument', `${name} is too short for base58check`);
-  const payload = all.slice(0, all.length - 4);
-  if (!equalBytes(all.subarray(all.length - 4), await checksum(payload))) {
-    throw new WalletError('invalid_argument', `${name} has a wrong base58check checksum`);
-  }
+  const all = concatBytes(new Uint8Array(zeros), Uint8Array.from(bytes.reverse()));
+  if (all.length < 4) throw argument(`${name} is too short for base58check`);
+  const payload = all.slice(0, -4);
+  if (bytesToHex(all.subarray(-4)) !== bytesToHex(await base58Checksum(payload))) throw argument(`${name} has a wrong base58check checksum`);
   return payload;
 }

@@ -11,7 +11,7 @@
  * private scalar only once, when a session key bundle is imported (DESIGN.md wire format 4).
  */
 import { WalletError } from './errors.ts';
-import { asBuffer, base64urlEncode, bytesToHex, concatBytes, type Bytes } from './encoding.ts';
+import { asBuffer, base64urlEncode, bytesToHex, concatBytes, hexToBytes, type Bytes } from './encoding.ts';
 
 export interface KeyPair {
   privateKey: CryptoKey;
@@ -29,34 +29,20 @@ const GY = 0x4fe342e2fe1a7f9b8ee7eb4a7c0f9e162bce33576b315ececbb6406837bf51f5n;
 /** The curve order n, for callers that check scalar ranges. */
 export const P256_ORDER = N;
 
-const mod = (a: bigint, m = P): bigint => {
-  const r = a % m;
-  return r < 0n ? r + m : r;
+const mod = (a: bigint): bigint => {
+  const r = a % P;
+  return r < 0n ? r + P : r;
 };
 
-function powMod(base: bigint, exp: bigint, m = P): bigint {
+function powMod(base: bigint, exp: bigint): bigint {
   let result = 1n;
-  let b = mod(base, m);
-  let e = exp;
-  while (e > 0n) {
-    if (e & 1n) result = (result * b) % m;
-    b = (b * b) % m;
-    e >>= 1n;
-  }
+  for (let b = mod(base), e = exp; e > 0n; e >>= 1n, b = (b * b) % P) if (e & 1n) result = (result * b) % P;
   return result;
 }
 
-export function bytesToBigInt(b: Uint8Array): bigint {
-  return b.length === 0 ? 0n : BigInt('0x' + bytesToHex(b));
-}
-
-export function bigIntToBytes(n: bigint, length = 32): Bytes {
-  const hex = n.toString(16).padStart(length * 2, '0');
-  if (hex.length > length * 2) throw new RangeError(`integer does not fit in ${length} bytes`);
-  const out = new Uint8Array(length);
-  for (let i = 0; i < length; i++) out[i] = parseInt(hex.slice(2 * i, 2 * i + 2), 16);
-  return out;
-}
+const toBigInt = (b: Uint8Array): bigint => BigInt('0x0' + bytesToHex(b));
+/** 32 big-endian bytes of a field element or scalar (every value here is below p or n). */
+const toBytes32 = (n: bigint): Bytes => hexToBytes(n.toString(16).padStart(64, '0'));
 
 /** y^2 = x^3 - 3x + b (mod p). */
 const curveRhs = (x: bigint): bigint => mod(x * x * x - 3n * x + B);
@@ -115,69 +101,63 @@ function multiplyBase(d: bigint): [bigint, bigint] {
   return [(x * zInv2) % P, (y * zInv2 * zInv) % P];
 }
 
+const argument = (message: string): WalletError => new WalletError('invalid_argument', message);
+
 function checkScalar(scalar: Uint8Array, name: string): bigint {
-  if (!(scalar instanceof Uint8Array) || scalar.length !== 32) {
-    throw new WalletError('invalid_argument', `${name} must be a 32-byte P-256 private scalar`);
-  }
-  const d = bytesToBigInt(scalar);
-  if (d === 0n || d >= N) throw new WalletError('invalid_argument', `${name} is outside [1, n-1] of P-256`);
+  if (!(scalar instanceof Uint8Array) || scalar.length !== 32) throw argument(`${name} must be a 32-byte P-256 private scalar`);
+  const d = toBigInt(scalar);
+  if (d === 0n || d >= N) throw argument(`${name} is outside [1, n-1] of P-256`);
   return d;
 }
 
+const uncompressed = (x: bigint, y: bigint): Bytes => concatBytes(Uint8Array.of(4), toBytes32(x), toBytes32(y));
+
 /** The 65-byte uncompressed public point of a 32-byte private scalar. */
 export function publicKeyFromScalar(scalar: Uint8Array): Bytes {
-  const [x, y] = multiplyBase(checkScalar(scalar, 'scalar'));
-  return concatBytes(Uint8Array.of(4), bigIntToBytes(x), bigIntToBytes(y));
+  return uncompressed(...multiplyBase(checkScalar(scalar, 'scalar')));
 }
 
 /** Parses a 33- or 65-byte SEC 1 point, checks it lies on the curve and returns affine x, y. */
 function parsePoint(pub: Uint8Array, name: string): [bigint, bigint] {
-  if (!(pub instanceof Uint8Array)) throw new WalletError('invalid_argument', `${name} must be bytes`);
-  if (pub.length === 65 && pub[0] === 4) {
-    const x = bytesToBigInt(pub.subarray(1, 33));
-    const y = bytesToBigInt(pub.subarray(33));
-    if (!isOnCurve(x, y)) throw new WalletError('invalid_argument', `${name} is not a point on P-256`);
-    return [x, y];
+  const length = pub instanceof Uint8Array ? pub.length : 0;
+  if (!((length === 65 && pub[0] === 4) || (length === 33 && (pub[0] === 2 || pub[0] === 3)))) {
+    throw argument(`${name} must be a 33-byte compressed or 65-byte uncompressed P-256 point`);
   }
-  if (pub.length === 33 && (pub[0] === 2 || pub[0] === 3)) {
-    const x = bytesToBigInt(pub.subarray(1));
-    if (x >= P) throw new WalletError('invalid_argument', `${name} is not a point on P-256`);
-    const rhs = curveRhs(x);
-    // p ≡ 3 (mod 4), so a square root is rhs^((p+1)/4) (SEC 1 §2.3.4 step 2.4.1).
-    let y = powMod(rhs, (P + 1n) / 4n);
-    if ((y * y) % P !== rhs) throw new WalletError('invalid_argument', `${name} is not a point on P-256`);
+  const x = toBigInt(pub.subarray(1, 33));
+  let y = toBigInt(pub.subarray(33));
+  if (length === 33) {
+    // p ≡ 3 (mod 4), so a square root is rhs^((p+1)/4) (SEC 1 §2.3.4 step 2.4.1); the curve check
+    // below fails when rhs has none.
+    y = powMod(curveRhs(x), (P + 1n) / 4n);
     if ((y & 1n) !== BigInt(pub[0]! & 1)) y = P - y;
-    return [x, y];
   }
-  throw new WalletError('invalid_argument', `${name} must be a 33-byte compressed or 65-byte uncompressed P-256 point`);
+  if (!isOnCurve(x, y)) throw argument(`${name} is not a point on P-256`);
+  return [x, y];
 }
 
 /** SEC 1 §2.3.3 point compression: `02|03 || x`. Accepts 33 (validated, copied) or 65 bytes. */
 export function compressPublicKey(pub: Uint8Array, name = 'publicKey'): Bytes {
   const [x, y] = parsePoint(pub, name);
-  return concatBytes(Uint8Array.of(y & 1n ? 3 : 2), bigIntToBytes(x));
+  return concatBytes(Uint8Array.of(y & 1n ? 3 : 2), toBytes32(x));
 }
 
 /** SEC 1 §2.3.4 point decompression to `04 || x || y`. Accepts 33 or 65 (validated, copied) bytes. */
 export function decompressPublicKey(pub: Uint8Array, name = 'publicKey'): Bytes {
-  const [x, y] = parsePoint(pub, name);
-  return concatBytes(Uint8Array.of(4), bigIntToBytes(x), bigIntToBytes(y));
+  return uncompressed(...parsePoint(pub, name));
 }
 
-async function exportPublic(key: CryptoKey): Promise<Bytes> {
-  return new Uint8Array(await crypto.subtle.exportKey('raw', key));
+async function keyPair(pair: CryptoKeyPair): Promise<KeyPair> {
+  return { privateKey: pair.privateKey, publicKey: new Uint8Array(await crypto.subtle.exportKey('raw', pair.publicKey)) };
 }
 
 /** A fresh ECDSA P-256 key pair whose private key cannot be exported. */
 export async function generateSigningKey(): Promise<KeyPair> {
-  const pair = await crypto.subtle.generateKey({ name: 'ECDSA', namedCurve: 'P-256' }, false, ['sign', 'verify']);
-  return { privateKey: pair.privateKey, publicKey: await exportPublic(pair.publicKey) };
+  return keyPair(await crypto.subtle.generateKey({ name: 'ECDSA', namedCurve: 'P-256' }, false, ['sign', 'verify']));
 }
 
 /** A fresh ECDH P-256 key pair (an HPKE receiver) whose private key cannot be exported. */
 export async function generateEncryptionKey(): Promise<KeyPair> {
-  const pair = await crypto.subtle.generateKey({ name: 'ECDH', namedCurve: 'P-256' }, false, ['deriveBits']);
-  return { privateKey: pair.privateKey, publicKey: await exportPublic(pair.publicKey) };
+  return keyPair(await crypto.subtle.generateKey({ name: 'ECDH', namedCurve: 'P-256' }, false, ['deriveBits']));
 }
 
 /**
@@ -188,9 +168,7 @@ export async function generateEncryptionKey(): Promise<KeyPair> {
  */
 export async function importKeyFromScalar(scalar: Uint8Array, algorithm: 'ECDSA' | 'ECDH'): Promise<KeyPair> {
   try {
-    if (algorithm !== 'ECDSA' && algorithm !== 'ECDH') {
-      throw new WalletError('invalid_argument', "algorithm must be 'ECDSA' or 'ECDH'");
-    }
+    if (algorithm !== 'ECDSA' && algorithm !== 'ECDH') throw argument("algorithm must be 'ECDSA' or 'ECDH'");
     const publicKey = publicKeyFromScalar(scalar);
     const jwk: JsonWebKey = {
       kty: 'EC',
@@ -211,35 +189,21 @@ export async function importKeyFromScalar(scalar: Uint8Array, algorithm: 'ECDSA'
 /**
  * Encodes a raw `r || s` signature (64 bytes, as WebCrypto returns it) as minimal DER
  * `SEQUENCE { INTEGER r, INTEGER s }`: leading zero bytes dropped, one 0x00 prepended when the
- * high bit is set (X.690 §8.3.2: the shortest two's-complement form).
+ * high bit is set (X.690 §8.3.2: the shortest two's-complement form). Runs on every stamp.
  */
 export function signatureToDer(raw64: Uint8Array): Bytes {
-  if (!(raw64 instanceof Uint8Array) || raw64.length !== 64) {
-    throw new WalletError('invalid_argument', 'signature must be 64 bytes (r || s)');
+  if (!(raw64 instanceof Uint8Array) || raw64.length !== 64) throw argument('signature must be 64 bytes (r || s)');
+  const out = [0x30, 0];
+  for (let half = 0; half < 64; half += 32) {
+    let start = half;
+    while (start < half + 31 && raw64[start] === 0) start++;
+    const pad = raw64[start]! >> 7;
+    out.push(0x02, half + 32 - start + pad);
+    if (pad) out.push(0);
+    for (let i = start; i < half + 32; i++) out.push(raw64[i]!);
   }
-  // Minimal magnitude of each half: skip leading zero bytes (keeping one), then one 0x00 back
-  // when the high bit is set. Written into one buffer: this runs on every stamp.
-  const start = (from: number): number => {
-    let i = from;
-    while (i < from + 31 && raw64[i] === 0) i++;
-    return i;
-  };
-  const rStart = start(0);
-  const sStart = start(32);
-  const rPad = raw64[rStart]! & 0x80 ? 1 : 0;
-  const sPad = raw64[sStart]! & 0x80 ? 1 : 0;
-  const rLen = 32 - rStart + rPad;
-  const sLen = 64 - sStart + sPad;
-  const out = new Uint8Array(6 + rLen + sLen);
-  out[0] = 0x30;
-  out[1] = 4 + rLen + sLen;
-  out[2] = 0x02;
-  out[3] = rLen;
-  out.set(raw64.subarray(rStart, 32), 4 + rPad);
-  out[4 + rLen] = 0x02;
-  out[5 + rLen] = sLen;
-  out.set(raw64.subarray(sStart, 64), 6 + rLen + sPad);
-  return out;
+  out[1] = out.length - 2;
+  return Uint8Array.from(out);
 }
 
 /**
@@ -248,30 +212,23 @@ export function signatureToDer(raw64: Uint8Array): Bytes {
  */
 export function signatureFromDer(der: Uint8Array, name = 'signature'): Bytes {
   const fail = (why: string): never => {
-    throw new WalletError('invalid_argument', `${name} is not a DER ECDSA signature: ${why}`);
+    throw argument(`${name} is not a DER ECDSA signature: ${why}`);
   };
-  if (!(der instanceof Uint8Array)) fail('not bytes');
   // At most 2 + 2 * (2 + 33) = 72 bytes, so every length is in the short form (X.690 §8.1.3.4).
-  if (der.length < 8 || der.length > 72) fail('wrong length');
-  if (der[0] !== 0x30) fail('no SEQUENCE');
-  if (der[1] !== der.length - 2) fail('SEQUENCE length mismatch');
+  if (!(der instanceof Uint8Array) || der.length < 8 || der.length > 72) fail('wrong length');
+  if (der[0] !== 0x30 || der[1] !== der.length - 2) fail('no SEQUENCE of the right length');
   let offset = 2;
   const readInteger = (): Bytes => {
-    if (der[offset] !== 0x02) fail('no INTEGER');
     const len = der[offset + 1]!;
     const start = offset + 2;
-    if (len < 1 || len > 33 || start + len > der.length) fail('bad INTEGER length');
-    const body = der.subarray(start, start + len);
+    offset = start + len;
+    if (der[start - 2] !== 0x02 || len < 1 || len > 33 || offset > der.length) fail('no INTEGER of a valid length');
+    const body = der.subarray(start, offset);
     if (body[0]! & 0x80) fail('negative INTEGER');
     if (body[0] === 0 && (len === 1 || !(body[1]! & 0x80))) fail('INTEGER not minimally encoded');
-    offset = start + len;
-    const value = body[0] === 0 ? body.subarray(1) : body;
-    if (value.length > 32) fail('INTEGER too large');
-    const n = bytesToBigInt(value);
+    const n = toBigInt(body);
     if (n === 0n || n >= N) fail('INTEGER out of range');
-    const out = new Uint8Array(32);
-    out.set(value, 32 - value.length);
-    return out;
+    return toBytes32(n);
   };
   const r = readInteger();
   const s = readInteger();
@@ -283,26 +240,8 @@ const ECDSA_SHA256 = { name: 'ECDSA', hash: 'SHA-256' } as const;
 
 /** ECDSA P-256 with SHA-256 over `data`; returns the minimal DER signature. */
 export function ecdsaSign(privateKey: CryptoKey, data: Uint8Array): Promise<Bytes> {
-  // A plain promise chain rather than an async function: stamping sits on this path and every
-  // extra promise layer shows in its throughput.
+  // A plain promise chain rather than an async function: stamping sits on this path.
   return crypto.subtle.sign(ECDSA_SHA256, privateKey, asBuffer(data)).then((raw) => signatureToDer(new Uint8Array(raw)));
-}
-
-// Imported verification keys by uncompressed hex: verifiers (the sandbox) see the same few keys
-// over and over, and importing costs about as much as verifying. Bounded, oldest dropped first.
-const verifyKeys = new Map<string, Promise<CryptoKey>>();
-const VERIFY_KEY_CACHE_SIZE = 256;
-
-function verifyKey(uncompressed: Bytes): Promise<CryptoKey> {
-  const id = bytesToHex(uncompressed);
-  let key = verifyKeys.get(id);
-  if (!key) {
-    key = crypto.subtle.importKey('raw', uncompressed, { name: 'ECDSA', namedCurve: 'P-256' }, false, ['verify']);
-    if (verifyKeys.size >= VERIFY_KEY_CACHE_SIZE) verifyKeys.delete(verifyKeys.keys().next().value!);
-    verifyKeys.set(id, key);
-    key.catch(() => verifyKeys.delete(id));
-  }
-  return key;
 }
 
 /**
@@ -312,7 +251,8 @@ function verifyKey(uncompressed: Bytes): Promise<CryptoKey> {
  * signature does not verify.
  */
 export async function ecdsaVerify(publicKey: Uint8Array, data: Uint8Array, derSignature: Uint8Array): Promise<boolean> {
-  const point = decompressPublicKey(publicKey, 'publicKey');
+  const point = decompressPublicKey(publicKey);
   const raw = signatureFromDer(derSignature);
-  return crypto.subtle.verify(ECDSA_SHA256, await verifyKey(point), raw, asBuffer(data));
+  const key = await crypto.subtle.importKey('raw', point, { name: 'ECDSA', namedCurve: 'P-256' }, false, ['verify']);
+  return crypto.subtle.verify(ECDSA_SHA256, key, raw, asBuffer(data));
 }

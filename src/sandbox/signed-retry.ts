@@ -23,7 +23,9 @@
  * Deliberately not here: what the operation does once signed (its route does that).
  */
 import { createHash, randomUUID } from 'node:crypto';
-import { REQUEST_ID_HEADER, WALLET_SIGNATURE_HEADER, parseStamp, verifyStamp } from '../core/stamp.ts';
+import { WALLET_SIGNATURE_HEADER } from '../core/stamp.ts';
+import { REQUEST_ID_HEADER } from '../core/signed-retry.ts';
+import { parseStamp, verifyStamp } from './service-stamps.ts';
 import type { CredentialType, SignedRequestChallenge } from '../core/types.ts';
 import { HttpError, json, type Ctx, type Reply } from './http.ts';
 import { isLive, type SessionRecord, type Store } from './state.ts';

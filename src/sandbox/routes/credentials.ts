@@ -19,8 +19,8 @@
 import { randomUUID } from 'node:crypto';
 import { hexToBytes, sha256Hex } from '../../core/encoding.ts';
 import { generateEncryptionKey } from '../../core/p256.ts';
-import { createTargetBundle, openOtpBundle, sealSessionKeyBundle } from '../../core/bundles.ts';
-import { REQUEST_ID_HEADER } from '../../core/stamp.ts';
+import { createTargetBundle, openOtpBundle, sealSessionKeyBundle } from '../service-bundles.ts';
+import { REQUEST_ID_HEADER } from '../../core/signed-retry.ts';
 import {
   CREDENTIAL_TYPES,
   type AuthMethod,

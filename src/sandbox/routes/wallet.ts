@@ -9,7 +9,7 @@
  * worth nothing. Deliberately not here: balances, transfers, KYC.
  */
 import { hexToBytes } from '../../core/encoding.ts';
-import { createExportEnvelope } from '../../core/bundles.ts';
+import { createExportEnvelope } from '../service-bundles.ts';
 import type { Customer } from '../../core/types.ts';
 import { requireBasic } from '../auth.ts';
 import { badRequest, json, jsonObject, notFound, type Router } from '../http.ts';

@@ -7,7 +7,8 @@ import { expect } from 'chai';
 import { createStore, entries, del } from 'idb-keyval';
 import { indexedDbKeyStore, type StoredSession } from '../../../src/core/keystore.ts';
 import { generateSigningKey, type KeyPair } from '../../../src/core/p256.ts';
-import { createStamp, verifyStamp, publicKeyHex } from '../../../src/core/stamp.ts';
+import { createStamp, publicKeyHex } from '../../../src/core/stamp.ts';
+import { verifyStamp } from '../../../src/sandbox/service-stamps.ts';
 import { WalletError } from '../../../src/core/errors.ts';
 
 const uid = () => crypto.randomUUID();

@@ -10,7 +10,7 @@ import { indexedDbKeyStore } from '../../../src/core/keystore.ts';
 import { createWallet, type Wallet } from '../../../src/core/session.ts';
 import { PRODUCTION_OTP_SIGNER } from '../../../src/core/bundles.ts';
 import { ServiceError, WalletError } from '../../../src/core/errors.ts';
-import { verifyStamp } from '../../../src/core/stamp.ts';
+import { verifyStamp } from '../../../src/sandbox/service-stamps.ts';
 import { createStore, del } from 'idb-keyval';
 import { fixtures, newAccount, oidcToken, advanceClock, type RigAccount, type RigFixtures } from '../support/rig.ts';
 

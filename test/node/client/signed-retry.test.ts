@@ -8,7 +8,8 @@ import { randomUUID } from 'node:crypto';
 import { createHttp } from '../../../src/core/client.ts';
 import { sendSigned, parseChallenge } from '../../../src/core/signed-retry.ts';
 import { generateSigningKey, type KeyPair } from '../../../src/core/p256.ts';
-import { keyStamper, verifyStamp, type Stamper } from '../../../src/core/stamp.ts';
+import { keyStamper, type Stamper } from '../../../src/core/stamp.ts';
+import { verifyStamp } from '../../../src/sandbox/service-stamps.ts';
 import { ServiceError, WalletError } from '../../../src/core/errors.ts';
 import { startScriptedServer, type ScriptedServer, type SeenRequest } from './scripted-server.ts';
 

@@ -19,21 +19,24 @@ import {
 } from '@turnkey/crypto';
 import { bs58check } from '@turnkey/encoding';
 import {
-  createExportEnvelope,
-  createSignedEnvelope,
-  createTargetBundle,
   decryptExportEnvelope,
   decryptSessionKeyBundle,
   encryptOtpBundle,
   importSessionKeyBundle,
-  openOtpBundle,
   PRODUCTION_EXPORT_SIGNER,
   PRODUCTION_OTP_SIGNER,
   SANDBOX_SIGNER_PUBLIC_KEY,
-  sealSessionKeyBundle,
   verifyTargetBundle,
 } from '../../../src/core/bundles.ts';
-import { base58checkEncode, bytesToHex, concatBytes, hexToBytes, sha256, utf8Decode, utf8Encode } from '../../../src/core/encoding.ts';
+import {
+  base58checkEncode,
+  createExportEnvelope,
+  createSignedEnvelope,
+  createTargetBundle,
+  openOtpBundle,
+  sealSessionKeyBundle,
+} from '../../../src/sandbox/service-bundles.ts';
+import { bytesToHex, concatBytes, hexToBytes, sha256, utf8Decode, utf8Encode } from '../../../src/core/encoding.ts';
 import { WalletError } from '../../../src/core/errors.ts';
 import { HPKE_INFO } from '../../../src/core/hpke.ts';
 import { ecdsaSign, generateEncryptionKey, generateSigningKey, importKeyFromScalar, publicKeyFromScalar, type KeyPair } from '../../../src/core/p256.ts';

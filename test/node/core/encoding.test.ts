@@ -8,7 +8,6 @@ import { createHash, randomBytes as nodeRandomBytes } from 'node:crypto';
 import { bs58check } from '@turnkey/encoding';
 import {
   base58checkDecode,
-  base58checkEncode,
   base64urlDecode,
   base64urlEncode,
   bytesToHex,
@@ -21,6 +20,7 @@ import {
   utf8Encode,
 } from '../../../src/core/encoding.ts';
 import { WalletError } from '../../../src/core/errors.ts';
+import { base58checkEncode } from '../../../src/sandbox/service-bundles.ts';
 
 const isInvalidArgument = (name: string) => (e: unknown) =>
   e instanceof WalletError && e.code === 'invalid_argument' && e.message.includes(name);

@@ -11,14 +11,8 @@ import { verifyStampSignature } from '@turnkey/crypto';
 import { base64urlDecode, base64urlEncode, bytesToHex, concatBytes, hexToBytes, utf8Decode, utf8Encode } from '../../../src/core/encoding.ts';
 import { WalletError } from '../../../src/core/errors.ts';
 import { generateSigningKey, importKeyFromScalar, P256_ORDER, signatureFromDer, signatureToDer } from '../../../src/core/p256.ts';
-import {
-  createStamp,
-  keyStamper,
-  parseStamp,
-  STAMP_SCHEME,
-  verifyStamp,
-  WALLET_SIGNATURE_HEADER,
-} from '../../../src/core/stamp.ts';
+import { createStamp, keyStamper, STAMP_SCHEME, WALLET_SIGNATURE_HEADER } from '../../../src/core/stamp.ts';
+import { parseStamp, verifyStamp } from '../../../src/sandbox/service-stamps.ts';
 
 // A payloadToSign as the service sends it: exact bytes matter, including whitespace and non-ASCII.
 const PAYLOAD = '{"requestId":"Request:6f1c2a4e-9d3b-4b8e-a1f0-2c5d7e9b0a13","body":{"nickname":"Café ☕"},  "ts":"2025-10-13T00:00:00Z"}';

@@ -7,7 +7,8 @@
 import assert from 'node:assert/strict';
 import { bytesToHex, hexToBytes, sha256Hex, utf8Encode } from '../../../src/core/encoding.ts';
 import { compressPublicKey, generateEncryptionKey, generateSigningKey, type KeyPair } from '../../../src/core/p256.ts';
-import { createStamp, REQUEST_ID_HEADER, WALLET_SIGNATURE_HEADER } from '../../../src/core/stamp.ts';
+import { createStamp, WALLET_SIGNATURE_HEADER } from '../../../src/core/stamp.ts';
+import { REQUEST_ID_HEADER } from '../../../src/core/signed-retry.ts';
 import { encryptOtpBundle, importSessionKeyBundle, verifyTargetBundle } from '../../../src/core/bundles.ts';
 import { mintIdToken, startSandbox, type Sandbox, type SandboxOptions } from '../../../src/sandbox/index.ts';
 

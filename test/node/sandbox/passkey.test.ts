@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { base64urlEncode, bytesToHex, randomBytes, sha256Hex, utf8Encode } from '../../../src/core/encoding.ts';
 import { generateEncryptionKey } from '../../../src/core/p256.ts';
 import { importSessionKeyBundle } from '../../../src/core/bundles.ts';
-import { REQUEST_ID_HEADER } from '../../../src/core/stamp.ts';
+import { REQUEST_ID_HEADER } from '../../../src/core/signed-retry.ts';
 import { SoftAuthenticator } from './authenticator.ts';
 import { Api, assertAuthMethod, assertAuthSession, assertError, assertFieldError, idOf, ISO, withSandbox } from './helpers.ts';
 

@@ -5,7 +5,8 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { base64urlEncode, utf8Encode } from '../../../src/core/encoding.ts';
 import { generateSigningKey } from '../../../src/core/p256.ts';
-import { createStamp, REQUEST_ID_HEADER, WALLET_SIGNATURE_HEADER } from '../../../src/core/stamp.ts';
+import { createStamp, WALLET_SIGNATURE_HEADER } from '../../../src/core/stamp.ts';
+import { REQUEST_ID_HEADER } from '../../../src/core/signed-retry.ts';
 import { Api, assertError, compressedHex, withSandbox } from './helpers.ts';
 
 let now = Date.parse('2030-01-01T00:00:00Z');
