@@ -256,7 +256,7 @@ describe('passkeys through the virtual authenticator', () => {
       () => 'resolved',
       (e: unknown) => e,
     );
-    // Starting the second cancelled the first (WebAuthnAbortService), with the AbortError kept.
+    // Starting the second cancelled the first (the page's one running ceremony), with the AbortError kept.
     const e1 = await first;
     expect(e1).to.be.instanceOf(WalletError);
     expect((e1 as WalletError).code).to.equal('webauthn');
