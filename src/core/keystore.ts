@@ -53,8 +53,11 @@ export interface KeyStore {
 const SESSION_PREFIX = 'session:';
 const KEY_PREFIX = 'key:';
 
+/** Every field of a StoredSession: each required, and nothing else is stored. */
+const SESSION_FIELDS = ['accountId', 'credentialId', 'credentialType', 'sessionId', 'expiresAt', 'publicKey', 'createdAt'] as const;
+
 function checkSession(session: StoredSession): void {
-  for (const f of ['accountId', 'credentialId', 'credentialType', 'sessionId', 'expiresAt', 'publicKey', 'createdAt'] as const) {
+  for (const f of SESSION_FIELDS) {
     if (typeof session?.[f] !== 'string' || session[f].length === 0) {
       throw new WalletError('invalid_argument', `session.${f} must be a non-empty string.`);
     }
@@ -80,8 +83,7 @@ function freshestFirst(a: StoredSession, b: StoredSession): number {
 
 /** A copy, so that callers cannot mutate what is stored (and structured clone matches). */
 function copySession(s: StoredSession): StoredSession {
-  const { accountId, credentialId, credentialType, sessionId, expiresAt, publicKey, createdAt } = s;
-  return { accountId, credentialId, credentialType, sessionId, expiresAt, publicKey, createdAt };
+  return Object.fromEntries(SESSION_FIELDS.map((f) => [f, s[f]])) as unknown as StoredSession;
 }
 
 /** The records a KeyStore keeps, in idb-keyval's terms: IndexedDB in browsers, a Map elsewhere. */
