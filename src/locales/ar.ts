@@ -281,7 +281,6 @@ const agentActions: Record<AgentActionsStringKey, string> = {
   'agent-actions.transaction': 'المعاملة',
   'agent-actions.transaction-failed': 'سبب الفشل',
   'agent-actions.waiting': 'جارٍ التحقق من القرار…',
-  'agent-actions.changed': '{type}: {status}',
   'agent-actions.poll-trouble': 'يتعذّر التحقق من التحديثات الآن. جارٍ إعادة المحاولة…',
   'agent-actions.error.unauthorized': 'انتهت صلاحية وصول الوكيل أو أُلغيت. اربطه مرة أخرى.',
   'agent-actions.error.rate_limited': 'طلبات كثيرة جدًا. ستُستأنف التحديثات قريبًا.',

@@ -68,45 +68,48 @@ export function matchesFilter(action: AgentAction, filter: StatusFilter): boolea
 }
 
 export function transition(state: AgentActionsState, event: AgentActionsEvent): AgentActionsState {
+  const { status, actions } = state;
   switch (event.type) {
     case 'reset':
-      return { ...initialState, filter: state.filter, generation: state.generation + 1 };
     case 'load':
       return {
         ...initialState,
-        filter: event.filter ?? state.filter,
-        status: { kind: 'loading' },
+        filter: (event.type === 'load' && event.filter) || state.filter,
+        status: { kind: event.type === 'load' ? 'loading' : 'idle' },
         generation: state.generation + 1,
       };
     case 'load-more':
-      if (state.status.kind !== 'ready' || !state.hasMore || state.loadingMore || !state.nextCursor) return state;
-      return { ...withoutMoreFailed(state), loadingMore: true };
+      if (status.kind !== 'ready' || !state.nextCursor || state.loadingMore) return state;
+      return { ...state, loadingMore: true, moreFailed: undefined };
     case 'page': {
-      if (event.generation !== state.generation) return state;
-      if (event.append && !state.loadingMore) return state;
-      if (!event.append && state.status.kind !== 'loading') return state;
-      const base = event.append ? state.actions : [];
+      const { page, append } = event;
+      if (event.generation !== state.generation || (append ? !state.loadingMore : status.kind !== 'loading')) return state;
+      const base = append ? actions : [];
       const seen = new Set(base.map((a) => a.id));
       // A page may repeat an action that moved while paging; the first copy keeps its place.
-      const added = event.page.data.filter((a) => !seen.has(a.id) && (seen.add(a.id), true));
-      const next: AgentActionsState = {
-        ...withoutMoreFailed(state),
+      const added = page.data.filter((a) => !seen.has(a.id) && seen.add(a.id));
+      // hasMore without a cursor cannot be followed: treated as the last page.
+      const nextCursor = page.hasMore ? page.nextCursor : undefined;
+      return {
+        ...state,
         status: { kind: 'ready' },
         actions: [...base, ...added],
-        hasMore: event.page.hasMore && Boolean(event.page.nextCursor),
+        hasMore: !!nextCursor,
+        nextCursor,
+        totalCount: page.totalCount ?? state.totalCount,
         loadingMore: false,
+        moreFailed: undefined,
       };
-      return withPaging(next, event.page.hasMore ? event.page.nextCursor : undefined, event.page.totalCount ?? state.totalCount);
     }
     case 'failed':
       if (event.generation !== state.generation) return state;
       if (event.append) return state.loadingMore ? { ...state, loadingMore: false, moreFailed: event.code } : state;
-      return state.status.kind === 'loading' ? { ...state, status: { kind: 'failed', code: event.code } } : state;
+      return status.kind === 'loading' ? { ...state, status: { kind: 'failed', code: event.code } } : state;
     case 'updated': {
-      if (state.status.kind !== 'ready') return state;
+      if (status.kind !== 'ready') return state;
       const byId = new Map(event.actions.map((a) => [a.id, a]));
       let changed = false;
-      const actions = state.actions.map((a) => {
+      const kept = actions.map((a) => {
         const fresh = byId.get(a.id);
         byId.delete(a.id);
         if (!fresh || sameVersion(a, fresh)) return a;
@@ -116,28 +119,15 @@ export function transition(state: AgentActionsState, event: AgentActionsEvent): 
       // The list is newest first (the service's order), so an action not loaded yet is a new
       // submission only when it is newer than everything loaded; older ones sit on later pages
       // and arrive with "load more".
-      const newest = Math.max(...state.actions.map((a) => Date.parse(a.createdAt)).filter((t) => !Number.isNaN(t)));
-      const isNew = (a: AgentAction) =>
-        state.actions.length === 0 ? !state.hasMore : Number.isFinite(newest) && Date.parse(a.createdAt) > newest;
+      const newest = Math.max(...actions.map((a) => Date.parse(a.createdAt)).filter((t) => !isNaN(t)));
+      const isNew = (a: AgentAction) => (actions.length ? isFinite(newest) && Date.parse(a.createdAt) > newest : !state.hasMore);
       const fresh = [...byId.values()]
         .filter((a) => matchesFilter(a, state.filter) && isNew(a))
         .sort((a, b) => Date.parse(b.createdAt) - Date.parse(a.createdAt));
-      if (!changed && fresh.length === 0) return state;
-      const totalCount = state.totalCount === undefined ? undefined : state.totalCount + fresh.length;
-      return withPaging({ ...state, actions: [...fresh, ...actions] }, state.nextCursor, totalCount);
+      if (!changed && !fresh.length) return state;
+      return { ...state, actions: [...fresh, ...kept], totalCount: state.totalCount === undefined ? undefined : state.totalCount + fresh.length };
     }
   }
-}
-
-function withoutMoreFailed(state: AgentActionsState): AgentActionsState {
-  if (state.moreFailed === undefined) return state;
-  const { moreFailed: _drop, ...rest } = state;
-  return rest;
-}
-
-function withPaging(state: AgentActionsState, nextCursor: string | undefined, totalCount: number | undefined): AgentActionsState {
-  const { nextCursor: _c, totalCount: _t, ...rest } = state;
-  return { ...rest, ...(nextCursor ? { nextCursor } : {}), ...(totalCount !== undefined ? { totalCount } : {}) };
 }
 
 /** Same id, status, update time, rejection and transaction status: nothing to show again. */
@@ -178,15 +168,10 @@ export function decidedSince(state: AgentActionsState, stillPending: readonly Ag
 
 export function errorCodeOf(error: unknown): AgentActionsErrorCode {
   if (error instanceof ServiceError) {
-    if (error.status === 401) return 'unauthorized';
-    if (error.status === 429) return 'rate_limited';
-    if (error.status >= 500) return 'server';
-    return 'unexpected';
+    const { status } = error;
+    return status === 401 ? 'unauthorized' : status === 429 ? 'rate_limited' : status >= 500 ? 'server' : 'unexpected';
   }
-  if (error instanceof WalletError) {
-    if (error.code === 'network') return 'network';
-    // invalid_argument: an empty or malformed token never reaches the service.
-    if (error.code === 'invalid_argument') return 'unauthorized';
-  }
-  return 'unexpected';
+  // invalid_argument: an empty or malformed token never reaches the service.
+  if (error instanceof WalletError && error.code === 'invalid_argument') return 'unauthorized';
+  return error instanceof WalletError && error.code === 'network' ? 'network' : 'unexpected';
 }

@@ -33,7 +33,6 @@ type Keys =
   | 'agent-actions.transaction'
   | 'agent-actions.transaction-failed'
   | 'agent-actions.waiting'
-  | 'agent-actions.changed'
   | 'agent-actions.poll-trouble'
   | `agent-actions.error.${AgentActionsErrorCode}`;
 
@@ -72,7 +71,6 @@ const en: Record<Keys, string> = {
   'agent-actions.transaction': 'Transaction',
   'agent-actions.transaction-failed': 'Why it failed',
   'agent-actions.waiting': 'Checking for a decision…',
-  'agent-actions.changed': '{type}: {status}',
   'agent-actions.poll-trouble': 'Can’t check for updates right now. Retrying…',
   'agent-actions.error.unauthorized': 'The agent’s access has expired or was revoked. Connect it again.',
   'agent-actions.error.rate_limited': 'Too many requests. Updates resume shortly.',
@@ -80,7 +78,6 @@ const en: Record<Keys, string> = {
   'agent-actions.error.network': 'We couldn’t reach the server. Check your connection and try again.',
   'agent-actions.error.unexpected': 'Something unexpected happened. Try again.',
 };
-
 
 registerDefaultStrings({ en });
 

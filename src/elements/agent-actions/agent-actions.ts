@@ -14,16 +14,16 @@
  */
 import { LitElement, html, nothing, type PropertyValues } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
-import { repeat } from 'lit/directives/repeat.js';
 import { Task } from '../shared/task.ts';
 import { baseStyles } from '../shared/styles.ts';
 import { listStyles } from '../shared/list-styles.ts';
+import { errorDetail, formatDate, isAbort, syncStates } from '../shared/list.ts';
 import { LocaleController } from '../shared/i18n.ts';
 import { sendFor } from '../shared/config.ts';
 import { pollAgentActions } from '../../core/agent.ts';
 // The three agent endpoints over the bare transport: the element needs no other part of the client.
 import { getAgentAction, iterateAgentActions, listAgentActions } from '../../core/endpoints.ts';
-import { AGENT_ACTION_STATUSES, AGENT_ACTION_TYPES, type AgentAction, type AgentActionList } from '../../core/types.ts';
+import { AGENT_ACTION_STATUSES, AGENT_ACTION_TYPES, type AgentAction, type AgentActionList, type Currency } from '../../core/types.ts';
 import { formatMinor } from '../delegated-keys/money.ts';
 import { agentActionsStyles } from './agent-actions.styles.ts';
 import './agent-actions.strings.ts';
@@ -33,6 +33,7 @@ import {
   initialState,
   statusChanges,
   transition,
+  type AgentActionsErrorCode,
   type AgentActionsEvent,
   type AgentActionsState,
   type StatusFilter,
@@ -106,7 +107,7 @@ export class AgentActions extends LitElement {
   @state() private recentlyChanged: ReadonlySet<string> = new Set();
 
   private readonly i18n = new LocaleController(this);
-  private readonly internals: ElementInternals | undefined;
+  private readonly internals = this.attachInternals?.();
   private poller: AbortController | undefined;
   private focusAfterMore: number | undefined;
   private needsLoad = true;
@@ -137,11 +138,6 @@ export class AgentActions extends LitElement {
       if (code === 'unauthorized') this.stopPolling();
     },
   });
-
-  constructor() {
-    super();
-    this.internals = typeof this.attachInternals === 'function' ? this.attachInternals() : undefined;
-  }
 
   /** Reloads the first page (keeps the filter). */
   reload(): void {
@@ -219,16 +215,8 @@ export class AgentActions extends LitElement {
     this.syncStates();
   }
 
-  private reportError(operation: 'load' | 'load-more' | 'poll', code: ReturnType<typeof errorCodeOf>, error: unknown): void {
-    const status = (error as { status?: unknown }).status;
-    this.dispatchEvent(
-      new AgentActionsErrorEvent({
-        code,
-        operation,
-        message: this.i18n.t(`agent-actions.error.${code}`),
-        ...(typeof status === 'number' ? { status } : {}),
-      }),
-    );
+  private reportError(operation: 'load' | 'load-more' | 'poll', code: AgentActionsErrorCode, error: unknown): void {
+    this.dispatchEvent(new AgentActionsErrorEvent(errorDetail(error, { code, operation, message: this.i18n.t(`agent-actions.error.${code}`) })));
   }
 
   private startPolling(): void {
@@ -291,14 +279,8 @@ export class AgentActions extends LitElement {
   }
 
   private syncStates(): void {
-    const states = this.internals?.states;
-    if (!states) return;
-    const on = new Set<string>([this.view.status.kind]);
-    if (this.poller) on.add('polling');
-    for (const name of ['idle', 'loading', 'ready', 'failed', 'polling']) {
-      if (on.has(name)) states.add(name);
-      else states.delete(name);
-    }
+    const { kind } = this.view.status;
+    syncStates(this.internals, { idle: kind === 'idle', loading: kind === 'loading', ready: kind === 'ready', failed: kind === 'failed', polling: !!this.poller });
   }
 
   protected override updated(changed: PropertyValues<this>): void {
@@ -315,10 +297,12 @@ export class AgentActions extends LitElement {
 
   override render() {
     const t = this.i18n.t;
-    const { status, filter } = this.view;
+    const view = this.view;
+    const { status, filter, actions, totalCount, loadingMore } = view;
+    const failure = status.kind === 'failed' ? status.code : view.moreFailed;
     return html`
       <section part="base" class="base panel" aria-labelledby="title">
-        <div part="header" class="header">
+        <div part="header" class="bar">
           <h2 id="title">${t('agent-actions.title')}</h2>
           <label>
             ${t('agent-actions.filter')}
@@ -327,132 +311,84 @@ export class AgentActions extends LitElement {
             </select>
           </label>
         </div>
-        <div part="error" class="alert" role="alert">${status.kind === 'failed'
-            ? html`<p>${t(`agent-actions.error.${status.code}`)}</p>
-                ${status.code === 'unauthorized' ? nothing : html`<button type="button" @click=${this.reload}>${t('agent-actions.retry')}</button>`}`
+        <div part="error" class="alert" role="alert">${failure
+            ? html`<p>${t(`agent-actions.error.${failure}`)}</p>
+                ${status.kind !== 'failed' || failure === 'unauthorized' ? nothing : html`<button type="button" @click=${this.reload}>${t('agent-actions.retry')}</button>`}`
             : nothing}</div>
-        <p class="muted notice" role="status">${this.pollTrouble ? t('agent-actions.poll-trouble') : nothing}</p>
-        ${this.renderBody()}
+        <p class="muted live" role="status">${this.pollTrouble ? t('agent-actions.poll-trouble') : nothing}</p>
+        ${!this.agentToken
+          ? html`<p class="muted">${t('agent-actions.no-token')}</p>`
+          : status.kind === 'loading'
+            ? html`<p class="muted" role="status">${t('agent-actions.loading')}</p>`
+            : status.kind !== 'ready'
+              ? nothing
+              : !actions.length
+                ? html`<p class="muted">${t('agent-actions.empty')}</p>`
+                : html`<ul part="list" class="list" aria-live="off">
+                      ${actions.map((a) => this.renderAction(a))}
+                    </ul>
+                    <div part="footer" class="bar">
+                      <span class="muted">${totalCount === undefined ? nothing : t('agent-actions.count', { shown: actions.length, total: totalCount })}</span>
+                      ${view.hasMore
+                        ? html`<button part="load-more-button" type="button" aria-disabled=${loadingMore} @click=${loadingMore ? undefined : this.loadMore}>
+                            ${t(loadingMore ? 'agent-actions.loading-more' : 'agent-actions.load-more')}
+                          </button>`
+                        : nothing}
+                    </div>`}
       </section>
-    `;
-  }
-
-  private renderBody() {
-    const t = this.i18n.t;
-    const view = this.view;
-    if (!this.agentToken) return html`<p class="muted">${t('agent-actions.no-token')}</p>`;
-    if (view.status.kind === 'loading') return html`<p class="muted" role="status">${t('agent-actions.loading')}</p>`;
-    if (view.status.kind !== 'ready') return nothing;
-    if (view.actions.length === 0) return html`<p class="muted">${t('agent-actions.empty')}</p>`;
-    const total = view.totalCount;
-    return html`
-      <ul part="list" class="list" aria-live="off">
-        ${repeat(
-          view.actions,
-          (a) => a.id,
-          (a) => this.renderAction(a),
-        )}
-      </ul>
-      <div part="footer" class="footer">
-        <span class="muted">${total !== undefined ? t('agent-actions.count', { shown: view.actions.length, total }) : nothing}</span>
-        ${view.hasMore
-          ? html`<button
-              part="load-more-button"
-              type="button"
-              aria-disabled=${view.loadingMore ? 'true' : 'false'}
-              @click=${view.loadingMore ? undefined : this.loadMore}
-            >
-              ${view.loadingMore ? t('agent-actions.loading-more') : t('agent-actions.load-more')}
-            </button>`
-          : nothing}
-      </div>
-      ${view.moreFailed ? html`<div class="alert" role="alert"><p>${t(`agent-actions.error.${view.moreFailed}`)}</p></div>` : nothing}
     `;
   }
 
   private renderAction(a: AgentAction) {
     const t = this.i18n.t;
     const locale = this.i18n.locale;
-    const typeLabel = (AGENT_ACTION_TYPES as readonly string[]).includes(a.type) ? t(`agent-actions.type.${a.type}`) : t('agent-actions.type.other');
     const headingId = `action-${a.id.replace(/[^A-Za-z0-9-]/g, '-')}`;
-    const submitted = a.createdAt ? formatDate(a.createdAt, locale) : '';
+    const submitted = formatDate(a.createdAt, locale);
+    const { transferDetails: d, quote: q, transaction: x } = a;
+    // api.md leaves the unit of amounts unstated; the service's integer amounts are in the
+    // currency's smallest unit, placed with the Currency object's own `decimals`.
+    const money = (amount: number | undefined, c: Currency | undefined) => (typeof amount === 'number' && c ? formatMinor(amount, c.code, locale, c.decimals) : '');
+    /** The facts shown, as [string key, value, class]; the ones without a value are left out. */
+    const facts: Array<[string, unknown, string?]> = d
+      ? [
+          ['amount', formatMinor(d.amount, d.currency, locale), 'amount'],
+          ['from', shortId(d.sourceAccountId), 'mono'],
+          ['to', shortId(d.destinationAccountId), 'mono'],
+        ]
+      : q
+        ? [
+            ['send', money(q.totalSendingAmount, q.sendingCurrency), 'amount'],
+            ['receive', money(q.totalReceivingAmount, q.receivingCurrency), 'amount'],
+            ['rate', typeof q.exchangeRate === 'number' ? new Intl.NumberFormat(locale, { maximumSignificantDigits: 8 }).format(q.exchangeRate) : ''],
+            ['fees', money(q.feesIncluded, q.sendingCurrency)],
+          ]
+        : [];
+    if (a.status === 'REJECTED') facts.push(['rejection', a.rejectionReason]);
+    if (x) facts.push(['transaction', html`<span class="mono">${shortId(x.id)}</span> · ${x.status}`], ['transaction-failed', x.failureReason]);
     return html`
       <li part="action" class="item action ${this.recentlyChanged.has(a.id) ? 'changed' : ''}" tabindex="-1" aria-labelledby=${headingId}>
         <div class="item-head">
-          <h3 id=${headingId}>${typeLabel}</h3>
+          <h3 id=${headingId}>${t(`agent-actions.type.${(AGENT_ACTION_TYPES as readonly string[]).includes(a.type) ? a.type : 'other'}`)}</h3>
           <span part="status" class="status ${a.status}">${t(`agent-actions.status.${a.status}`)}</span>
         </div>
         ${submitted ? html`<p class="muted">${t('agent-actions.submitted', { date: submitted })}</p>` : nothing}
         <dl>
-          ${this.renderSummary(a)}
-          ${a.status === 'REJECTED' && a.rejectionReason ? html`<dt>${t('agent-actions.rejection')}</dt><dd>${a.rejectionReason}</dd>` : nothing}
-          ${a.transaction
-            ? html`<dt>${t('agent-actions.transaction')}</dt>
-                <dd><span class="id">${shortId(a.transaction.id)}</span> · ${a.transaction.status}</dd>
-                ${a.transaction.failureReason ? html`<dt>${t('agent-actions.transaction-failed')}</dt><dd>${a.transaction.failureReason}</dd>` : nothing}`
-            : nothing}
+          ${facts.map(([key, value, cls]) => (value ? html`<dt>${t(`agent-actions.${key}`)}</dt><dd class=${cls ?? ''}>${value}</dd>` : nothing))}
         </dl>
         ${a.status === 'PENDING_APPROVAL' && this.poller ? html`<p class="muted">${t('agent-actions.waiting')}</p>` : nothing}
       </li>
     `;
   }
-
-  private renderSummary(a: AgentAction) {
-    const t = this.i18n.t;
-    const locale = this.i18n.locale;
-    const d = a.transferDetails;
-    if (d) {
-      return html`
-        <dt>${t('agent-actions.amount')}</dt>
-        <dd class="amount">${formatMinor(d.amount, d.currency, locale)}</dd>
-        <dt>${t('agent-actions.from')}</dt>
-        <dd class="id">${shortId(d.sourceAccountId)}</dd>
-        <dt>${t('agent-actions.to')}</dt>
-        <dd class="id">${shortId(d.destinationAccountId)}</dd>
-      `;
-    }
-    const q = a.quote;
-    if (q) {
-      // api.md leaves the unit of amounts unstated; the service's integer amounts are in the
-      // currency's smallest unit, placed with the Currency object's own `decimals`.
-      const send = q.sendingCurrency && typeof q.totalSendingAmount === 'number' ? formatMinor(q.totalSendingAmount, q.sendingCurrency.code, locale, q.sendingCurrency.decimals) : undefined;
-      const receive =
-        q.receivingCurrency && typeof q.totalReceivingAmount === 'number'
-          ? formatMinor(q.totalReceivingAmount, q.receivingCurrency.code, locale, q.receivingCurrency.decimals)
-          : undefined;
-      return html`
-        ${send ? html`<dt>${t('agent-actions.send')}</dt><dd class="amount">${send}</dd>` : nothing}
-        ${receive ? html`<dt>${t('agent-actions.receive')}</dt><dd class="amount">${receive}</dd>` : nothing}
-        ${typeof q.exchangeRate === 'number'
-          ? html`<dt>${t('agent-actions.rate')}</dt><dd>${new Intl.NumberFormat(locale, { maximumSignificantDigits: 8 }).format(q.exchangeRate)}</dd>`
-          : nothing}
-        ${typeof q.feesIncluded === 'number' && q.sendingCurrency
-          ? html`<dt>${t('agent-actions.fees')}</dt><dd>${formatMinor(q.feesIncluded, q.sendingCurrency.code, locale, q.sendingCurrency.decimals)}</dd>`
-          : nothing}
-      `;
-    }
-    return nothing;
-  }
 }
 
+/** Actions per page: 1 to 100 (api.md "Limits"), 20 for anything that is not an integer. */
 function clampPageSize(n: number): number {
   return Number.isInteger(n) ? Math.min(100, Math.max(1, n)) : 20;
 }
 
-function isAbort(error: unknown): boolean {
-  return (error as { code?: unknown })?.code === 'aborted' || (error as { name?: unknown })?.name === 'AbortError';
-}
-
-function formatDate(iso: string, locale: string): string {
-  const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? '' : new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' }).format(date);
-}
-
 /** `InternalAccount:0b9c…41f2`: the type and enough of the uuid to tell ids apart. */
 function shortId(id: string): string {
-  const [type, uuid] = id.includes(':') ? (id.split(':', 2) as [string, string]) : ['', id];
-  const short = uuid.length > 12 ? `${uuid.slice(0, 4)}…${uuid.slice(-4)}` : uuid;
-  return type ? `${type}:${short}` : short;
+  return id.replace(/[0-9a-f-]{13,}$/i, (uuid) => `${uuid.slice(0, 4)}…${uuid.slice(-4)}`);
 }
 
 declare global {

@@ -263,7 +263,7 @@ export class DelegatedKeys extends LitElement {
     const alert = list.kind === 'failed' ? list.code : failure;
     return html`
       <section part="base" class="base panel" aria-labelledby="title">
-        <div part="header" class="header">
+        <div part="header" class="bar">
           <h2 id="title">${t('delegated-keys.title')}</h2>
           ${ready && mode.kind === 'browsing' && list.kind === 'ready'
             ? html`<button part="new-button" class="primary" type="button" data-focus="new" @click=${this.openForm}>${t('delegated-keys.new')}</button>`

@@ -1,7 +1,8 @@
 /**
  * Styles of the elements that show a list of items as cards with a status badge, <delegated-keys>
- * and <agent-actions>, on top of the base styles (styles.ts): the header row, the list, each item
- * (`.item`, its `.item-head` and `.status` badge), rows of buttons (`.actions`) and ids (`.mono`).
+ * and <agent-actions>, on top of the base styles (styles.ts): header and footer rows (`.bar`), the
+ * list, each item (`.item`, its `.item-head` and `.status` badge), rows of buttons (`.actions`)
+ * and ids (`.mono`).
  * Each element maps `--_gap` and `--_item-bg` to its own prefixed custom properties. A module of
  * its own so that the other elements do not carry it.
  */
@@ -14,7 +15,7 @@ export const listStyles = css`
     display: grid;
     gap: var(--_gap);
   }
-  .header,
+  .bar,
   .item-head,
   .actions {
     display: flex;
