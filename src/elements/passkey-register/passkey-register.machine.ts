@@ -73,44 +73,39 @@ export function validNickname(nickname: string): boolean {
 }
 
 export function transition(state: RegisterState, event: RegisterEvent): RegisterState {
+  const type = event.type;
+  if (state.kind === 'checking') {
+    if (type !== 'SUPPORT') return state;
+    return event.support === 'none' ? { kind: 'unsupported' } : { kind: 'ready', support: event.support };
+  }
+  if (state.kind === 'unsupported') return state;
+  // Every later state keeps what the browser supports, for the form it may return to.
+  const { support } = state;
   switch (state.kind) {
-    case 'checking':
-      if (event.type === 'SUPPORT') return event.support === 'none' ? { kind: 'unsupported' } : { kind: 'ready', support: event.support };
-      return state;
-
-    case 'unsupported':
-      return state;
-
     case 'ready':
-      if (event.type === 'START') return { kind: 'creating', support: state.support };
-      if (event.type === 'LOGIN_REQUIRED') return { kind: 'login-required', support: state.support };
-      return state;
-
     case 'creating':
-      if (event.type === 'SAVED') return { kind: 'activating', support: state.support, passkey: event.passkey };
-      if (event.type === 'CANCELLED') return { kind: 'ready', support: state.support };
-      if (event.type === 'FAILED') return { kind: 'ready', support: state.support, failure: event.failure };
-      if (event.type === 'LOGIN_REQUIRED') return { kind: 'login-required', support: state.support };
-      return state;
-
-    case 'login-required':
-      if (event.type === 'SESSION_AVAILABLE' || event.type === 'RESET') return { kind: 'ready', support: state.support };
+      if (type === 'LOGIN_REQUIRED') return { kind: 'login-required', support };
+      if (state.kind === 'ready') return type === 'START' ? { kind: 'creating', support } : state;
+      if (type === 'SAVED') return { kind: 'activating', support, passkey: event.passkey };
+      if (type === 'CANCELLED') return { kind: 'ready', support };
+      if (type === 'FAILED') return { kind: 'ready', support, failure: event.failure };
       return state;
 
     case 'activating':
-      if (event.type === 'ACTIVATED') return { kind: 'done', support: state.support, passkey: state.passkey, sessionId: event.sessionId };
-      if (event.type === 'FAILED') return { kind: 'registered', support: state.support, passkey: state.passkey, failure: event.failure };
-      if (event.type === 'CANCELLED') return { kind: 'registered', support: state.support, passkey: state.passkey };
+      if (type === 'ACTIVATED') return { kind: 'done', support, passkey: state.passkey, sessionId: event.sessionId };
+      if (type === 'FAILED') return { kind: 'registered', support, passkey: state.passkey, failure: event.failure };
+      if (type === 'CANCELLED') return { kind: 'registered', support, passkey: state.passkey };
       return state;
 
     case 'registered':
-      if (event.type === 'ACTIVATE') return { kind: 'activating', support: state.support, passkey: state.passkey };
-      if (event.type === 'RESET') return { kind: 'ready', support: state.support };
-      return state;
+      if (type === 'ACTIVATE') return { kind: 'activating', support, passkey: state.passkey };
+      return type === 'RESET' ? { kind: 'ready', support } : state;
+
+    case 'login-required':
+      return type === 'SESSION_AVAILABLE' || type === 'RESET' ? { kind: 'ready', support } : state;
 
     case 'done':
-      if (event.type === 'RESET') return { kind: 'ready', support: state.support };
-      return state;
+      return type === 'RESET' ? { kind: 'ready', support } : state;
   }
 }
 

@@ -38,11 +38,6 @@ export const walletLoginStyles = css`
     /* Digits read left to right in Arabic too. */
     direction: ltr;
   }
-  [part='autofill'] {
-    display: flex;
-    flex-direction: column;
-    gap: 0.35em;
-  }
   .actions {
     justify-content: space-between;
   }

@@ -449,7 +449,7 @@ export class WalletLogin extends LitElement {
   }
 
   private intro(key: string, params?: Record<string, string | number>): TemplateResult {
-    return html`<p part="intro" class="muted">${this.i18n.t(key, params)}</p>`;
+    return html`<p part="intro" class="muted" id="intro">${this.i18n.t(key, params)}</p>`;
   }
 
   private screen(s: LoginState): TemplateResult {
@@ -485,7 +485,7 @@ export class WalletLogin extends LitElement {
       'login.heading',
       reauth ? html`<p part="intro">${t(`login.reauth.${reauth.why}`, { method: t(`credential.${reauth.credentialType}`) })}</p>` : this.intro('login.intro'),
       html`${this.autofill && offered.includes('passkey')
-          ? html`<div part="autofill">
+          ? html`<div part="autofill" class="field">
               <label for="autofill">${t('login.autofill.label')}</label>
               <input id="autofill" name="passkey" type="text" autocomplete="username webauthn" aria-describedby="autofill-hint" />
               <span id="autofill-hint" class="muted">${t('login.autofill.hint')}</span>
@@ -508,14 +508,12 @@ export class WalletLogin extends LitElement {
     const t = this.i18n.t;
     const wait = resendSecondsLeft(s, Date.now());
     const verifying = s.kind === 'verifying-code';
-    const sent = `login.code.sent.${s.method}`;
-    const length = { length: this.codeLength };
     return this.page(
       `login.code.heading.${s.method}`,
-      this.intro(sent, length),
+      this.intro(`login.code.sent.${s.method}`, { length: this.codeLength }),
       html`<form part="form" class="stack" @submit=${this.onCodeSubmit} novalidate>
           <label for="code">${t('login.code.label')}</label>
-          ${codeInput({ length: this.codeLength, invalid: !verifying && s.failure?.code === 'wrong_code', readonly: verifying, describedBy: 'code-help', autofocus: true, onInput: this.onCodeInput })}
+          ${codeInput({ length: this.codeLength, invalid: !verifying && s.failure?.code === 'wrong_code', readonly: verifying, describedBy: 'intro', autofocus: true, onInput: this.onCodeInput })}
           <div class="actions">
             <button part="submit" class="primary" type="submit" ?disabled=${verifying}>${t(verifying ? 'login.code.verifying' : 'login.code.submit')}</button>
             <button part="button" type="button" ?disabled=${wait > 0 || verifying} @click=${() => this.send({ type: 'RESEND', now: Date.now() })}>
@@ -523,7 +521,6 @@ export class WalletLogin extends LitElement {
             </button>
           </div>
         </form>
-        <span id="code-help" class="visually-hidden">${t(sent, length)}</span>
         <button part="button" class="link" type="button" @click=${() => this.send({ type: 'BACK' })}>${t('login.code.back')}</button>`,
     );
   }
