@@ -161,8 +161,3 @@ export function transition(state: CredentialsState, event: CredentialsEvent): Cr
       }
   }
 }
-
-/** The session listed as "this device", for the label next to it. */
-export function isCurrentSession(view: CredentialsView, sessionId: string): boolean {
-  return view.current?.sessionId === sessionId;
-}

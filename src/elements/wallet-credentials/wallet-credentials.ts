@@ -17,43 +17,28 @@ import { baseStyles } from '../shared/styles.ts';
 import { formStyles } from '../shared/form-styles.ts';
 import { LocaleController } from '../shared/i18n.ts';
 import { failureMessage } from '../shared/strings.ts';
-import { afterFirstPaint, onceAfterFirstPaint } from '../shared/idle.ts';
-import { onSessionBroadcast } from '../shared/session-channel.ts';
+import { onceAfterFirstPaint } from '../shared/idle.ts';
+import { syncStates } from '../shared/list.ts';
+import { codeInput } from '../shared/code-input.ts';
 import {
   allowed,
   canAdd,
   initialState,
-  isCurrentSession,
   revokeBlock,
   transition,
   type CredentialsEvent,
   type CredentialsState,
-  type CredentialsView,
-  type Notice,
   type Operation,
 } from './wallet-credentials.machine.ts';
-import {
-  addCredential,
-  failureOf,
-  loadView,
-  revokeCredential,
-  revokeSession,
-  sendActivationCode,
-  updateEmail,
-  type Services,
-} from './wallet-credentials.flows.ts';
+import { addCredential, failureOf, loadView, revokeCredential, revokeSession, sendActivationCode, updateEmail, type Services } from './wallet-credentials.flows.ts';
 import { CredentialAddedEvent, CredentialRevokedEvent, SessionRevokedEvent, WalletCredentialsErrorEvent } from './wallet-credentials.events.ts';
 import { walletCredentialsStyles } from './wallet-credentials.styles.ts';
-import { codeInput } from '../shared/code-input.ts';
 import './wallet-credentials.strings.ts';
 
 /** The page's client and session flows (shared/wallet.ts and what it loads), once the first screen is painted. */
 const services = onceAfterFirstPaint(() => import('../shared/wallet.ts'));
 
 type Ready = Extract<CredentialsState, { kind: 'ready' }>;
-
-/** Unicode isolates (FSI ... PDI) keep an email or a `+1...` phone whole inside right-to-left text. */
-const isolate = (s: string) => `\u2068${s}\u2069`;
 
 /**
  * Lists and manages a wallet's credentials and sessions.
@@ -120,12 +105,12 @@ export class WalletCredentials extends LitElement {
   @query('#code') private codeInput?: HTMLInputElement;
 
   private readonly i18n = new LocaleController(this);
-  private readonly internals: ElementInternals | undefined;
+  private readonly internals = this.attachInternals?.();
   private otp: OtpLogin | undefined;
+  /** A selector of what gets the focus after the next render. */
   private focusTarget: string | undefined;
-  private unsubscribe: Array<() => void> = [];
-  /** A token per connection, so that listeners set up after a render belong to the live one. */
-  private connection: object | undefined;
+  /** Ends the session listening of the live connection; a token per connection, so a late setup knows it is stale. */
+  private connection: { unsubscribe?: () => void } | undefined;
 
   /** The lists, reloaded when the account changes or after a change; stale answers are dropped. */
   private readonly loader = new Task(this, {
@@ -146,11 +131,6 @@ export class WalletCredentials extends LitElement {
     },
   });
 
-  constructor() {
-    super();
-    this.internals = typeof this.attachInternals === 'function' ? this.attachInternals() : undefined;
-  }
-
   /** Loads the lists again (after a login elsewhere on the page, say). */
   reload(): void {
     this.send({ type: 'LOAD' });
@@ -164,51 +144,40 @@ export class WalletCredentials extends LitElement {
 
   override connectedCallback(): void {
     super.connectedCallback();
-    const onSession = (change: { accountId: string }) => {
-      if (change.accountId === this.accountId && this.operation.status !== TaskStatus.PENDING) void this.loader.run();
-    };
+    const connection: { unsubscribe?: () => void } = (this.connection = {});
     // After the first render: the lists' screen needs neither the channel nor the flows' code.
-    const connection = (this.connection = {});
-    void this.updateComplete.then(afterFirstPaint).then(async () => {
+    void this.updateComplete.then(services).then(({ onSessionChange }) => {
       if (this.connection !== connection) return;
-      this.unsubscribe.push(onSessionBroadcast(onSession));
-      const wallet = await services().then((m) => m.walletFor(this.apiBase), () => undefined);
-      if (wallet && this.connection === connection) this.unsubscribe.push(wallet.subscribe(onSession));
-    });
+      // A login or logout here or in another tab: the lists change, unless it is this element's own step.
+      connection.unsubscribe = onSessionChange(this.apiBase, ({ accountId }) => {
+        if (accountId === this.accountId && this.operation.status !== TaskStatus.PENDING) void this.loader.run();
+      });
+    }, () => undefined);
   }
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
+    this.connection?.unsubscribe?.();
     this.connection = undefined;
     this.operation.abort();
-    for (const u of this.unsubscribe.splice(0)) u();
   }
 
   protected override updated(): void {
     const s = this.machine;
     const ready = s.kind === 'ready' ? s : undefined;
-    this.setState('loading', s.kind === 'loading');
-    this.setState('load-failed', s.kind === 'load-failed');
-    this.setState('ready', !!ready);
-    this.setState('confirming', !!ready?.confirming);
-    this.setState('busy', !!ready?.running || this.loader.status === TaskStatus.PENDING);
-    this.setState('code-entry', !!ready?.codeFor);
-    this.setState('signed-in', !!ready?.view.current);
-    if (this.focusTarget) {
-      const target = this.renderRoot.querySelector<HTMLElement>(this.focusTarget);
-      if (target) {
-        this.focusTarget = undefined;
-        target.focus();
-      }
-    }
-  }
-
-  private setState(name: string, on: boolean): void {
-    try {
-      if (on) this.internals?.states.add(name);
-      else this.internals?.states.delete(name);
-    } catch {
-      // No custom states in this browser.
+    syncStates(this.internals, {
+      loading: s.kind === 'loading',
+      'load-failed': s.kind === 'load-failed',
+      ready: !!ready,
+      confirming: !!ready?.confirming,
+      busy: !!ready?.running || this.loader.status === TaskStatus.PENDING,
+      'code-entry': !!ready?.codeFor,
+      'signed-in': !!ready?.view.current,
+    });
+    const target = this.focusTarget && this.renderRoot.querySelector<HTMLElement>(this.focusTarget);
+    if (target) {
+      this.focusTarget = undefined;
+      target.focus();
     }
   }
 
@@ -218,60 +187,63 @@ export class WalletCredentials extends LitElement {
   }
 
   private request(operation: Operation, input = ''): void {
-    const before = this.machine;
     this.send({ type: 'REQUEST', operation });
-    const after = this.machine;
-    if (after === before || after.kind !== 'ready') return;
-    if (after.confirming) this.focusTarget = '[part~="confirm"] button.danger';
-    if (after.running) void this.operation.run([after.running, input]);
+    this.start(input);
   }
 
-  private confirm(): void {
-    this.send({ type: 'CONFIRM' });
+  /** Runs the operation the machine moved to, if any; one that needs a confirmation asks for it first. */
+  private start(input = ''): void {
     const s = this.machine;
-    if (s.kind === 'ready' && s.running) void this.operation.run([s.running, '']);
+    if (s.kind !== 'ready') return;
+    if (s.confirming) this.focusTarget = '[part~="confirm"] button.danger';
+    if (s.running && this.operation.status !== TaskStatus.PENDING) void this.operation.run([s.running, input]);
   }
 
   private async perform(op: Operation, input: string, signal: AbortSignal): Promise<CredentialsEvent> {
     const svc = await this.services(signal);
-    const view = () => loadView(svc);
+    const { accountId } = this;
     const before = this.machine.kind === 'ready' ? this.machine.view : undefined;
+    let codeFor: string | undefined;
+    let notice: Extract<CredentialsEvent, { type: 'SUCCEEDED' }>['notice'];
     switch (op.op) {
       case 'add': {
         const method = await addCredential(svc, op.type, this.oidcTokenProvider);
-        this.dispatchEvent(new CredentialAddedEvent({ accountId: this.accountId, credentialId: method.id, type: method.type }));
-        if (method.type === 'SMS_OTP') {
-          // api.md step (4): activate it through its own verify flow, starting with a code.
-          this.otp = await sendActivationCode(svc, method.id);
-          return { type: 'SUCCEEDED', view: await view(), notice: { kind: 'added', type: method.type }, codeFor: method.id };
-        }
-        return { type: 'SUCCEEDED', view: await view(), notice: { kind: 'added', type: method.type } };
+        this.dispatchEvent(new CredentialAddedEvent({ accountId, credentialId: method.id, type: method.type }));
+        // api.md step (4): an OTP credential is activated through its own verify flow, starting with a code.
+        if (method.type === 'SMS_OTP') this.otp = await sendActivationCode(svc, (codeFor = method.id));
+        notice = { kind: 'added', type: method.type };
+        break;
       }
       case 'send-code':
-        this.otp = await sendActivationCode(svc, op.id);
-        return { type: 'SUCCEEDED', view: await view(), notice: { kind: 'code-sent' }, codeFor: op.id };
+        this.otp = await sendActivationCode(svc, (codeFor = op.id));
+        notice = { kind: 'code-sent' };
+        break;
       case 'verify-code': {
         if (!this.otp) throw new Error('No code was sent.');
         const session = await this.otp.submit(input, { signal });
         this.otp = undefined;
-        return { type: 'SUCCEEDED', view: await view(), notice: { kind: 'activated', type: session.credentialType } };
+        notice = { kind: 'activated', type: session.credentialType };
+        break;
       }
       case 'revoke-credential': {
         const method = before?.credentials.find((c) => c.id === op.id);
         await revokeCredential(svc, op.id);
-        if (method) this.dispatchEvent(new CredentialRevokedEvent({ accountId: this.accountId, credentialId: method.id, type: method.type }));
-        return { type: 'SUCCEEDED', view: await view(), notice: { kind: 'credential-revoked' } };
+        if (method) this.dispatchEvent(new CredentialRevokedEvent({ accountId, credentialId: method.id, type: method.type }));
+        notice = { kind: 'credential-revoked' };
+        break;
       }
       case 'revoke-session': {
-        const own = !!before && isCurrentSession(before, op.id);
+        const own = before?.current?.sessionId === op.id;
         await revokeSession(svc, op.id, own);
-        this.dispatchEvent(new SessionRevokedEvent({ accountId: this.accountId, sessionId: op.id, current: own }));
-        return { type: 'SUCCEEDED', view: await view(), notice: { kind: 'session-revoked', own } };
+        this.dispatchEvent(new SessionRevokedEvent({ accountId, sessionId: op.id, current: own }));
+        notice = { kind: 'session-revoked', own };
+        break;
       }
       case 'update-email':
         await updateEmail(svc, input);
-        return { type: 'SUCCEEDED', view: await view(), notice: { kind: 'email-updated' } };
+        notice = { kind: 'email-updated' };
     }
+    return { type: 'SUCCEEDED', view: await loadView(svc), notice, ...(codeFor ? { codeFor } : {}) };
   }
 
   private send(event: CredentialsEvent): void {
@@ -279,17 +251,17 @@ export class WalletCredentials extends LitElement {
     const after = transition(before, event);
     if (after === before) return;
     this.machine = after;
-    if (after.kind === 'ready' && after.failure && after.failure !== (before.kind === 'ready' ? before.failure : undefined)) {
-      const f = after.failure;
+    if (after.kind !== 'ready') return;
+    const f = after.failure;
+    if (f && f !== (before.kind === 'ready' ? before.failure : undefined)) {
       this.dispatchEvent(new WalletCredentialsErrorEvent({ code: f.code, message: failureMessage(this.i18n.t, f), ...(f.status ? { status: f.status } : {}) }));
       if (after.codeFor) {
         this.focusTarget = '#code';
         if (this.codeInput) this.codeInput.value = '';
       }
     }
-    if (after.kind === 'ready' && after.codeFor && !(before.kind === 'ready' && before.codeFor)) this.focusTarget = '#code';
-    if (event.type === 'SUCCEEDED' && after.kind === 'ready' && !after.codeFor) this.focusTarget = '#heading';
-    if (event.type === 'CANCEL') this.focusTarget = '#heading';
+    if (after.codeFor && !(before.kind === 'ready' && before.codeFor)) this.focusTarget = '#code';
+    if ((event.type === 'SUCCEEDED' && !after.codeFor) || event.type === 'CANCEL') this.focusTarget = '#heading';
   }
 
   // -------------------------------------------------------------------------------------------
@@ -298,10 +270,10 @@ export class WalletCredentials extends LitElement {
   protected override render(): TemplateResult {
     const t = this.i18n.t;
     const s = this.machine;
-    const failure = s.kind === 'ready' ? s.failure : s.kind === 'load-failed' ? s.failure : undefined;
-    const error = failure ? failureMessage(t, failure) : this.emailInvalid ? t('credentials.email.invalid') : '';
+    const failure = s.kind === 'loading' ? undefined : s.failure;
+    const n = s.kind === 'ready' ? s.notice : undefined;
     return html`
-      <section part="base" class="panel stack" aria-labelledby="heading" aria-busy=${s.kind === 'loading' || (s.kind === 'ready' && !!s.running) ? 'true' : 'false'}>
+      <section part="base" class="panel stack" aria-labelledby="heading" aria-busy=${s.kind === 'loading' || (s.kind === 'ready' && !!s.running)}>
         <h2 part="heading" id="heading" tabindex="-1">${t('credentials.heading')}</h2>
         ${!this.accountId
           ? html`<p>${t('common.missing-account')}</p>`
@@ -309,130 +281,108 @@ export class WalletCredentials extends LitElement {
             ? html`<p class="muted">${t('credentials.loading')}</p>`
             : s.kind === 'load-failed'
               ? html`<p>${t('credentials.load-failed')}</p>
-                  <div class="row"><button part="button" type="button" @click=${() => this.reload()}>${t('credentials.reload')}</button></div>`
+                  <div class="row"><button part="button" type="button" @click=${this.reload}>${t('credentials.reload')}</button></div>`
               : this.ready(s)}
-        <p part="error" class="live" role="alert">${error}</p>
-        <p part="status" class="live" role="status">${s.kind === 'ready' && s.notice ? this.noticeText(s.notice) : ''}</p>
+        <p part="error" class="live" role="alert">${failure ? failureMessage(t, failure) : this.emailInvalid ? t('credentials.email.invalid') : ''}</p>
+        <p part="status" class="live" role="status">${n
+            ? t(`credentials.notice.${n.kind === 'session-revoked' && n.own ? 'own-session-revoked' : n.kind}`, { type: 'type' in n ? t(`credential.${n.type}`) : '' })
+            : ''}</p>
       </section>
     `;
   }
 
-  private noticeText(n: Notice): string {
-    const t = this.i18n.t;
-    switch (n.kind) {
-      case 'added':
-        return t('credentials.notice.added', { type: t(`credential.${n.type}`) });
-      case 'activated':
-        return t('credentials.notice.activated', { type: t(`credential.${n.type}`) });
-      case 'code-sent':
-        return t('credentials.notice.code-sent');
-      case 'credential-revoked':
-        return t('credentials.notice.credential-revoked');
-      case 'session-revoked':
-        return t(n.own ? 'credentials.notice.own-session-revoked' : 'credentials.notice.session-revoked');
-      case 'email-updated':
-        return t('credentials.notice.email-updated');
-    }
-  }
-
   private ready(s: Ready): TemplateResult {
     const t = this.i18n.t;
-    const { view } = s;
+    const { view, running, confirming } = s;
     return html`
       <ul part="credentials">
-        ${view.credentials.map((c) => this.credentialRow(s, c))}
+        ${view.credentials.map((c) => this.row(s, c))}
       </ul>
-      ${s.confirming ? this.confirmation(s, s.confirming) : nothing}
+      ${confirming ? this.confirmation(s, confirming) : nothing}
       ${s.codeFor ? this.codeForm(s) : nothing}
       <h3>${t('credentials.add.heading')}</h3>
       <div class="stack">
         ${(['SMS_OTP', 'OAUTH'] as const).map((type) => {
-          const possible = canAdd(view, type) && (type !== 'OAUTH' || !!this.oidcTokenProvider);
           const hint = !canAdd(view, type) ? t(`credentials.add.${type}.exists`) : type === 'OAUTH' && !this.oidcTokenProvider ? t('credentials.add.OAUTH.missing') : '';
-          return html`<div class="row"><button
+          return html`<div class="row">
+            <button
               part="add-button"
               type="button"
               data-type=${type}
               aria-describedby=${hint ? `add-hint-${type}` : nothing}
-              ?disabled=${!possible || !view.current || !!s.running}
+              ?disabled=${!!hint || !view.current || !!running}
               @click=${() => this.request({ op: 'add', type })}
             >
               ${t(`credentials.add.${type}`)}
             </button>
-            ${hint ? html`<span part="hint" id="add-hint-${type}">${hint}</span>` : nothing}</div>`;
+            ${hint ? html`<span part="hint" id="add-hint-${type}">${hint}</span>` : nothing}
+          </div>`;
         })}
       </div>
       ${view.current ? nothing : html`<p part="hint">${t('credentials.block.login')}</p>`}
       <h3>${t('credentials.sessions.heading')}</h3>
       ${view.sessions.length
         ? html`<ul part="sessions">
-            ${view.sessions.map((x) => this.sessionRow(s, x))}
+            ${view.sessions.map((x) => this.row(s, x))}
           </ul>`
         : html`<p class="muted">${t('credentials.sessions.none')}</p>`}
       ${this.customerId ? this.emailForm(s) : nothing}
     `;
   }
 
-  private credentialRow(s: Ready, c: AuthMethod): TemplateResult {
-    const t = this.i18n.t;
-    const block = revokeBlock(s.view, c.id);
-    const name = `${t(`credential.${c.type}`)}${c.nickname ? ` (${isolate(c.nickname)})` : ''}`;
-    const hintId = `hint-${c.id.replace(/[^a-zA-Z0-9-]/g, '')}`;
-    const current = s.view.current?.credentialId === c.id;
-    return html`<li part="credential" data-id=${c.id} data-type=${c.type}>
-      <span class="name">
-        <span part="credential-type">${t(`credential.${c.type}`)}${current ? html`<span part="badge">${t('credentials.this-device')}</span>` : nothing}</span>
-        <span part="credential-name"><bdi>${c.nickname}</bdi></span>
-      </span>
-      <button
-        part="revoke-button"
-        type="button"
-        aria-label=${t('credentials.remove-label', { name })}
-        aria-describedby=${block && block !== 'login' ? hintId : nothing}
-        ?disabled=${!!block || !!s.running}
-        @click=${() => this.request({ op: 'revoke-credential', id: c.id })}
-      >
-        ${t('credentials.remove')}
-      </button>
-      ${block && block !== 'login' ? html`<span part="hint" id=${hintId}>${t(`credentials.block.${block}`)}</span>` : nothing}
-    </li>`;
+  /** The name a screen reader hears for a credential: its kind, and its email, phone or label. */
+  private credentialName(c: AuthMethod): string {
+    // Unicode isolates (FSI ... PDI) keep an email or a `+1...` phone whole inside right-to-left text.
+    return `${this.i18n.t(`credential.${c.type}`)}${c.nickname ? ` (\u2068${c.nickname}\u2069)` : ''}`;
   }
 
-  private sessionRow(s: Ready, x: AuthSession): TemplateResult {
+  /** A credential row, or a session row (a session has `expiresAt`): its kind, "This device", and its removal button. */
+  private row(s: Ready, item: AuthMethod | AuthSession): TemplateResult {
     const t = this.i18n.t;
-    const own = isCurrentSession(s.view, x.id);
-    const time = new Intl.DateTimeFormat(this.i18n.locale, { hour: 'numeric', minute: '2-digit' }).format(new Date(x.expiresAt));
-    const name = t(`credential.${x.type}`);
-    return html`<li part="session" data-id=${x.id}>
+    const { view } = s;
+    const session = 'expiresAt' in item;
+    const own = session ? view.current?.sessionId === item.id : view.current?.credentialId === item.id;
+    const block = session ? null : revokeBlock(view, item.id);
+    // "Log in to make changes" is said once, under the add buttons.
+    const hint = block && block !== 'login' ? t(`credentials.block.${block}`) : '';
+    const hintId = `hint-${item.id.replace(/[^a-zA-Z0-9-]/g, '')}`;
+    const operation: Operation = { op: session ? 'revoke-session' : 'revoke-credential', id: item.id };
+    const name = t(`credential.${item.type}`);
+    const label = session ? (own ? t('credentials.sessions.logout') : t('credentials.sessions.end-label', { name })) : t('credentials.remove-label', { name: this.credentialName(item) });
+    return html`<li part=${session ? 'session' : 'credential'} data-id=${item.id} data-type=${item.type}>
       <span class="name">
         <span part="credential-type">${name}${own ? html`<span part="badge">${t('credentials.this-device')}</span>` : nothing}</span>
-        <span part="credential-name">${t('credentials.sessions.until', { time })}</span>
+        <span part="credential-name"
+          >${session
+            ? t('credentials.sessions.until', { time: new Intl.DateTimeFormat(this.i18n.locale, { hour: 'numeric', minute: '2-digit' }).format(new Date(item.expiresAt)) })
+            : html`<bdi>${item.nickname}</bdi>`}</span
+        >
       </span>
       <button
         part="revoke-button"
         type="button"
-        aria-label=${own ? t('credentials.sessions.logout') : t('credentials.sessions.end-label', { name })}
-        ?disabled=${!allowed({ ...s, running: undefined }, { op: 'revoke-session', id: x.id }) || !!s.running}
-        @click=${() => this.request({ op: 'revoke-session', id: x.id })}
+        aria-label=${label}
+        aria-describedby=${hint ? hintId : nothing}
+        ?disabled=${!allowed({ ...s, running: undefined }, operation) || !!s.running}
+        @click=${() => this.request(operation)}
       >
-        ${own ? t('credentials.sessions.logout') : t('credentials.sessions.end')}
+        ${session ? t(own ? 'credentials.sessions.logout' : 'credentials.sessions.end') : t('credentials.remove')}
       </button>
+      ${hint ? html`<span part="hint" id=${hintId}>${hint}</span>` : nothing}
     </li>`;
   }
 
   private confirmation(s: Ready, op: Operation): TemplateResult {
     const t = this.i18n.t;
-    let question = '';
-    if (op.op === 'revoke-credential') {
-      const c = s.view.credentials.find((x) => x.id === op.id);
-      question = t('credentials.confirm.credential', { name: c ? `${t(`credential.${c.type}`)}${c.nickname ? ` (${isolate(c.nickname)})` : ''}` : '' });
-    } else if (op.op === 'revoke-session') {
-      question = t(isCurrentSession(s.view, op.id) ? 'credentials.confirm.own-session' : 'credentials.confirm.session');
-    }
+    const credential = op.op === 'revoke-credential' ? s.view.credentials.find((c) => c.id === op.id) : undefined;
+    const question =
+      op.op === 'revoke-session'
+        ? t(s.view.current?.sessionId === op.id ? 'credentials.confirm.own-session' : 'credentials.confirm.session')
+        : t('credentials.confirm.credential', { name: credential ? this.credentialName(credential) : '' });
     return html`<div part="confirm" class="stack" role="group" aria-labelledby="confirm-question">
       <p id="confirm-question">${question}</p>
       <div class="row">
-        <button part="button" class="danger" type="button" @click=${() => this.confirm()}>${t('credentials.confirm.yes')}</button>
+        <button part="button" class="danger" type="button" @click=${() => (this.send({ type: 'CONFIRM' }), this.start())}>${t('credentials.confirm.yes')}</button>
         <button part="button" type="button" @click=${() => this.send({ type: 'CANCEL' })}>${t('common.cancel')}</button>
       </div>
     </div>`;
@@ -443,7 +393,7 @@ export class WalletCredentials extends LitElement {
     const busy = !!s.running;
     const submit = (e: SubmitEvent) => {
       e.preventDefault();
-      const code = this.codeInput?.value.replace(/\D/g, '') ?? '';
+      const code = this.codeInput?.value.replace(/\D/g, '');
       if (code && s.codeFor) this.request({ op: 'verify-code', id: s.codeFor }, code);
     };
     return html`<form part="code-form" class="stack" novalidate @submit=${submit}>
@@ -463,19 +413,16 @@ export class WalletCredentials extends LitElement {
     const t = this.i18n.t;
     const submit = (e: SubmitEvent) => {
       e.preventDefault();
-      const email = this.emailInput?.value.trim() ?? '';
+      const email = this.emailInput!.value.trim();
       this.emailInvalid = !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email);
-      if (this.emailInvalid) {
-        this.emailInput?.focus();
-        return;
-      }
-      this.request({ op: 'update-email' }, email);
+      if (this.emailInvalid) this.emailInput!.focus();
+      else this.request({ op: 'update-email' }, email);
     };
     return html`<h3>${t('credentials.email.heading')}</h3>
       <form part="email-form" class="stack" novalidate @submit=${submit}>
         <div class="field">
           <label for="email">${t('credentials.email.label')}</label>
-          <input part="input" id="email" name="email" type="email" autocomplete="email" aria-invalid=${this.emailInvalid ? 'true' : 'false'} />
+          <input part="input" id="email" name="email" type="email" autocomplete="email" aria-invalid=${this.emailInvalid} />
         </div>
         <div class="row">
           <button part="submit" class="primary" type="submit" ?disabled=${!!s.running}>${t('credentials.email.submit')}</button>
