@@ -1,8 +1,8 @@
 /**
  * The typed client of the service, as the browser reaches it through the proxy (DESIGN.md "How a call
  * travels"): one method per endpoint of spec/api.md and spec/reference.md that the library uses,
- * plus the proxy's own `POST {base}/webauthn/registration-options`. Each method is the endpoint
- * function of endpoints.ts with the transport of http.ts (`createHttp`, re-exported here) bound.
+ * plus the proxy's own `POST {base}/webauthn/registration-options`: the table of endpoints.ts over
+ * the transport of http.ts (`createHttp`, re-exported here).
  *
  * Every method takes an options object with an optional AbortSignal. Failures are typed:
  * - a non-2xx answer: ServiceError with the service's status, code, message, details, and
@@ -18,7 +18,7 @@ import { WalletError } from './errors.ts';
 import { createHttp } from './http.ts';
 import type { Send } from './signed-retry.ts';
 import type { Stamper } from './stamp.ts';
-import * as endpoints from './endpoints.ts';
+import { walletMethods } from './endpoints.ts';
 import type {
   AgentAction,
   AgentActionList,
@@ -165,20 +165,10 @@ export interface WalletClient {
 
 // ---------------------------------------------------------------------------------------------
 
-/** The endpoint functions of endpoints.ts with `send` bound: WalletClient's methods. */
-type Bound<T> = { [K in keyof T]: T[K] extends (send: Send, ...args: infer A) => infer R ? (...args: A) => R : never };
-/** Compiles only while every method of WalletClient is an endpoint of the same signature. */
-type Implements<T extends Omit<WalletClient, 'send'>> = T;
-type Methods = Implements<Bound<typeof endpoints>>;
-
 export function createClient(options: ClientOptions): WalletClient {
-  if (typeof options?.baseUrl !== 'string' || options.baseUrl.length === 0) {
+  if (typeof options?.baseUrl !== 'string' || !options.baseUrl) {
     throw new WalletError('invalid_argument', 'baseUrl must be the base of the proxy (for example "/api").');
   }
   const send = createHttp(options);
-  const methods: Record<string, unknown> = {};
-  for (const [name, endpoint] of Object.entries(endpoints) as Array<[string, (send: Send, ...args: unknown[]) => unknown]>) {
-    methods[name] = (...args: unknown[]) => endpoint(send, ...args);
-  }
-  return { send, ...(methods as Methods) };
+  return { send, ...walletMethods(send) };
 }

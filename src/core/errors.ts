@@ -14,48 +14,43 @@ export class ServiceError extends Error {
   /** Seconds from a `Retry-After` header (429, 503), when one came. */
   readonly retryAfter: number | undefined;
 
-  constructor(body: ErrorBody, options: { retryAfter?: number; cause?: unknown } = {}) {
-    super(body.message, { cause: options.cause });
+  constructor(body: ErrorBody, options: { retryAfter?: number | undefined; cause?: unknown } = {}) {
+    super(body.message, options);
     this.status = body.status;
     this.code = body.code;
     this.details = body.details;
     this.retryAfter = options.retryAfter;
   }
-
-  toJSON(): ErrorBody {
-    return { status: this.status, code: this.code, message: this.message, ...(this.details ? { details: this.details } : {}) };
-  }
 }
 
-export const WALLET_ERROR_CODES = [
+/** What went wrong on the client side. */
+export type WalletErrorCode =
   /** An argument was missing or malformed; the message names it. */
-  'invalid_argument',
+  | 'invalid_argument'
   /** A target bundle, session-key bundle or export envelope failed to parse, verify or decrypt. */
-  'bundle_invalid',
+  | 'bundle_invalid'
   /** The session key is not in the key store (storage was evicted or cleared): log in again. */
-  'key_missing',
+  | 'key_missing'
   /** There is no live session to sign with, or it expired. */
-  'session_expired',
+  | 'session_expired'
   /** A signed retry could not complete within its bounds (expired twice, or too many 202s). */
-  'retry_exhausted',
+  | 'retry_exhausted'
   /** The network or the proxy could not be reached. */
-  'network',
+  | 'network'
   /** A WebAuthn ceremony failed or was cancelled (see `cause`). */
-  'webauthn',
+  | 'webauthn'
   /** The caller aborted through its AbortSignal. */
-  'aborted',
+  | 'aborted'
   /** The answer was not what the interface describes. */
-  'unexpected_response',
-] as const;
-export type WalletErrorCode = (typeof WALLET_ERROR_CODES)[number];
+  | 'unexpected_response';
 
-/** Something went wrong on the client side; `code` is one of WALLET_ERROR_CODES. */
+/** Something went wrong on the client side; `code` is one of WalletErrorCode. */
 export class WalletError extends Error {
   override readonly name = 'WalletError';
   readonly code: WalletErrorCode;
 
   constructor(code: WalletErrorCode, message: string, options: { cause?: unknown } = {}) {
-    super(message, { cause: options.cause });
+    super(message, options);
     this.code = code;
   }
 }

@@ -17,6 +17,7 @@
  * payloads, stamps and request ids never leave it except as the headers they are meant for.
  */
 import { WalletError, ServiceError } from './errors.ts';
+import { check } from './shapes.ts';
 import type { SignedRequestChallenge } from './types.ts';
 import type { Stamper } from './stamp.ts';
 
@@ -49,7 +50,7 @@ export type Send = (request: HttpRequest) => Promise<HttpResponse>;
 
 export interface SignedRequestOptions {
   send: Send;
-  method: 'POST' | 'PATCH' | 'DELETE';
+  method: HttpRequest['method'];
   path: string;
   /** Serialized once with JSON.stringify; the same string goes out on every leg. */
   body?: unknown;
@@ -62,34 +63,16 @@ export interface SignedRequestOptions {
   maxRounds?: number;
   /** Clock for expiry checks; defaults to Date.now. */
   now?: () => number;
-  /** Message of the `session_expired` error raised when a 202 arrives and no stamper was given. */
-  missingStamperMessage?: string;
 }
 
-const REQUEST_ID_PATTERN = /^Request:[0-9A-Za-z-]{1,64}$/;
-
-/** Validates a 202 body as a SignedRequestChallenge (reference.md "Shared shapes"). */
+/** Validates a 202 body as a SignedRequestChallenge (reference.md "Shared shapes"), keeping its fields only. */
 export function parseChallenge(body: unknown): SignedRequestChallenge {
-  if (typeof body !== 'object' || body === null) {
-    throw new WalletError('unexpected_response', 'The 202 answer of a signed request carried no challenge object.');
-  }
-  const b = body as Record<string, unknown>;
-  if (typeof b.payloadToSign !== 'string' || b.payloadToSign.length === 0) {
-    throw new WalletError('unexpected_response', 'The signed-request challenge has no payloadToSign.');
-  }
-  if (typeof b.requestId !== 'string' || !REQUEST_ID_PATTERN.test(b.requestId)) {
-    throw new WalletError('unexpected_response', 'The signed-request challenge has no valid requestId (Request:<uuid>).');
-  }
-  if (typeof b.expiresAt !== 'string' || Number.isNaN(Date.parse(b.expiresAt))) {
-    throw new WalletError('unexpected_response', 'The signed-request challenge has no valid expiresAt.');
-  }
-  const challenge: SignedRequestChallenge = {
-    payloadToSign: b.payloadToSign,
-    requestId: b.requestId as SignedRequestChallenge['requestId'],
-    expiresAt: b.expiresAt,
-  };
-  if (typeof b.type === 'string') challenge.type = b.type as SignedRequestChallenge['type'];
-  return challenge;
+  const { payloadToSign, requestId, expiresAt, type } = check<SignedRequestChallenge>(
+    body,
+    { payloadToSign: /./s, requestId: /^Request:[0-9A-Za-z-]{1,64}$/, expiresAt: 'date' },
+    'signed-request challenge',
+  );
+  return { payloadToSign, requestId, expiresAt, ...(typeof type === 'string' && { type }) };
 }
 
 /**
@@ -123,61 +106,40 @@ export async function sendSigned(options: SignedRequestOptions): Promise<HttpRes
   const now = options.now ?? Date.now;
   // Serialize once: every leg sends these exact characters.
   const bodyText = options.body === undefined ? undefined : JSON.stringify(options.body);
-  const baseHeaders = options.headers ?? {};
   const consumed = new Set<string>();
-  let restarts = 0;
 
-  const leg = (extra: Record<string, string>): Promise<HttpResponse> =>
+  const leg = (extra?: Record<string, string>): Promise<HttpResponse> =>
     send({
       method,
       path,
       ...(bodyText === undefined ? {} : { body: bodyText }),
-      headers: { ...baseHeaders, ...extra },
+      headers: { ...options.headers, ...extra },
       ...(signal ? { signal } : {}),
     });
 
-  for (;;) {
-    let response = await leg({});
-    let rounds = 0;
-    let restart = false;
-    while (response.status === 202) {
+  // A second attempt only when the first one's challenge expired.
+  for (let attempt = 0; ; attempt++) {
+    let response = await leg();
+    for (let rounds = 0; response.status === 202; rounds++) {
       const challenge = parseChallenge(response.body);
-      if (!stamper) {
-        throw new WalletError(
-          'session_expired',
-          options.missingStamperMessage ?? 'This request needs a signature from an active session of the wallet: log in first.',
-        );
-      }
-      if (consumed.has(challenge.requestId)) {
-        throw new WalletError('unexpected_response', 'The service issued a request id that was already used.');
-      }
-      if (rounds >= maxRounds) {
-        throw new WalletError('retry_exhausted', `The service asked for more than ${maxRounds} signatures for one request.`);
-      }
-      if (now() >= Date.parse(challenge.expiresAt)) {
-        restart = true;
-        break;
-      }
+      if (!stamper) throw new WalletError('session_expired', 'This request needs a signature from an active session of the wallet: log in first.');
+      if (consumed.has(challenge.requestId)) throw new WalletError('unexpected_response', 'The service issued a request id that was already used.');
+      if (rounds >= maxRounds) throw new WalletError('retry_exhausted', `The service asked for more than ${maxRounds} signatures for one request.`);
+      if (now() >= Date.parse(challenge.expiresAt)) break;
       throwIfAborted(signal);
       const { headerName, headerValue } = await stamper.stamp(challenge.payloadToSign);
       throwIfAborted(signal);
       consumed.add(challenge.requestId);
-      rounds += 1;
       try {
         response = await leg({ [headerName]: headerValue, [REQUEST_ID_HEADER]: challenge.requestId });
       } catch (e) {
         // Start over once; a second expiry surfaces the service's own error.
-        if (restarts < 1 && isExpiredRetry(e, challenge, now())) {
-          restart = true;
-          break;
-        }
+        if (attempt === 0 && isExpiredRetry(e, challenge, now())) break;
         throw e;
       }
     }
-    if (!restart) return response;
-    if (restarts >= 1) {
-      throw new WalletError('retry_exhausted', 'The signed request expired twice before it could be completed; try again.');
-    }
-    restarts += 1;
+    // Still a 202 here: its challenge expired, before signing or on the retry.
+    if (response.status !== 202) return response;
+    if (attempt) throw new WalletError('retry_exhausted', 'The signed request expired twice before it could be completed; try again.');
   }
 }
