@@ -18,6 +18,7 @@ import { formStyles } from '../shared/form-styles.ts';
 import { LocaleController } from '../shared/i18n.ts';
 import { failureMessage } from '../shared/strings.ts';
 import { afterFirstPaint, onceAfterFirstPaint } from '../shared/idle.ts';
+import { syncStates } from '../shared/list.ts';
 import { defaultNickname, initialState, isBusy, transition, validNickname, type RegisterEvent, type RegisterState, type Support } from './passkey-register.machine.ts';
 import type { Step } from './passkey-register.flows.ts';
 import { PasskeyRegisterErrorEvent, PasskeyRegisteredEvent } from './passkey-register.events.ts';
@@ -105,8 +106,8 @@ export class PasskeyRegister extends LitElement {
 
   private readonly i18n = new LocaleController(this);
   private readonly internals = this.attachInternals?.();
-  /** The screen state last set as a custom state. */
-  private shown = '';
+  /** The screen state last set as a custom state, turned off when the screen changes. */
+  private shown = 'checking';
   private focusPending = false;
   /** The session watching of the live connection (undefined while disconnected). */
   private connection: { unwatch?: () => void } | undefined;
@@ -148,13 +149,8 @@ export class PasskeyRegister extends LitElement {
 
   protected override updated(): void {
     const kind = this.machine.kind;
-    const states = { [this.shown]: false, [kind]: true, busy: isBusy(this.machine) };
+    syncStates(this.internals, { [this.shown]: false, [kind]: true, busy: isBusy(this.machine) });
     this.shown = kind;
-    try {
-      for (const [name, on] of Object.entries(states)) if (name) this.internals?.states[on ? 'add' : 'delete'](name);
-    } catch {
-      // Browsers before custom-state support (CSS `:state()`) simply lack the states.
-    }
     if (this.focusPending) {
       this.focusPending = false;
       this.renderRoot.querySelector<HTMLElement>('[data-autofocus]')?.focus();

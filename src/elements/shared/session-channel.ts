@@ -21,30 +21,24 @@ export interface SessionMessage {
   expiresAt?: string;
 }
 
-let channel: BroadcastChannel | null | undefined;
+let channel: BroadcastChannel | undefined;
 const listeners = new Set<(message: SessionMessage) => void>();
 
-function open(): BroadcastChannel | null {
-  if (channel !== undefined) return channel;
-  if (typeof BroadcastChannel !== 'function') return (channel = null);
-  channel = new BroadcastChannel(SESSION_CHANNEL_NAME);
-  channel.onmessage = (e: MessageEvent) => {
-    const m = e.data as Partial<SessionMessage> | null;
-    if (!m || typeof m.accountId !== 'string' || !['logged-in', 'refreshed', 'logged-out'].includes(String(m.type))) return;
-    for (const l of [...listeners]) l(m as SessionMessage);
-  };
+function open(): BroadcastChannel | undefined {
+  if (!channel && typeof BroadcastChannel === 'function') {
+    channel = new BroadcastChannel(SESSION_CHANNEL_NAME);
+    channel.onmessage = ({ data: m }: MessageEvent<Partial<SessionMessage> | null>) => {
+      if (typeof m?.accountId === 'string' && ['logged-in', 'refreshed', 'logged-out'].includes(m.type!)) {
+        for (const listener of [...listeners]) listener(m as SessionMessage);
+      }
+    };
+  }
   return channel;
 }
 
 /** Posts a session change to the other tabs, stripped to what is safe to share. */
-export function broadcastSessionChange(change: SessionChange): void {
-  const message: SessionMessage = { type: change.type, accountId: change.accountId };
-  if (change.session) {
-    message.sessionId = change.session.sessionId;
-    message.credentialType = change.session.credentialType;
-    message.expiresAt = change.session.expiresAt;
-  }
-  open()?.postMessage(message);
+export function broadcastSessionChange({ type, accountId, session }: SessionChange): void {
+  open()?.postMessage(session ? { type, accountId, sessionId: session.sessionId, credentialType: session.credentialType, expiresAt: session.expiresAt } : { type, accountId });
 }
 
 /** Listens for other tabs' session changes; returns the unsubscribe. */

@@ -13,7 +13,7 @@ import { createClient, type WalletClient } from '../../core/client.ts';
 import { WalletError } from '../../core/errors.ts';
 import { indexedDbKeyStore, type KeyStore } from '../../core/keystore.ts';
 import type { SessionChange, Wallet, WalletOptions } from '../../core/session.ts';
-import { PRODUCTION_EXPORT_SIGNER, PRODUCTION_OTP_SIGNER, SANDBOX_SIGNER_PUBLIC_KEY } from '../../core/signers.ts';
+import { PRODUCTION_OTP_SIGNER, SANDBOX_SIGNER_PUBLIC_KEY } from '../../core/signers.ts';
 import { walletConfig, type WalletConfig } from './config.ts';
 import { broadcastSessionChange, onSessionBroadcast } from './session-channel.ts';
 
@@ -38,26 +38,16 @@ export function clientFor(apiBase?: string | null): WalletClient {
 
 /**
  * The session flows (core/session.ts) for a base path (the element's `api-base`, or the configured
- * one), over the shared key store and the pinned OTP signer.
- */
-export function walletFor(apiBase?: string | null): Wallet {
-  const found = slot(apiBase);
-  found.wallet ??= deferredWallet({ client: found.client, store: keyStore(), otpSigner: signerKeys().otpSigner });
-  return found.wallet;
-}
-
-/**
- * The signer keys the session flows check bundles against. They are pinned here, in the page's
+ * one), over the shared key store and the OTP signer key. That key is pinned here, in the page's
  * code, and never fetched from the proxy: a compromised relay must not be able to swap the key it
  * is checked against (DESIGN.md, "Target bundles are verified against a pinned signer key").
  */
-export function signerKeys(): { otpSigner: string; exportSigner: string } {
+export function walletFor(apiBase?: string | null): Wallet {
+  const found = slot(apiBase);
   const config = walletConfig();
-  const sandbox = config.environment === 'sandbox';
-  return {
-    otpSigner: config.otpSigner ?? (sandbox ? SANDBOX_SIGNER_PUBLIC_KEY : PRODUCTION_OTP_SIGNER),
-    exportSigner: config.exportSigner ?? (sandbox ? SANDBOX_SIGNER_PUBLIC_KEY : PRODUCTION_EXPORT_SIGNER),
-  };
+  const otpSigner = config.otpSigner ?? (config.environment === 'sandbox' ? SANDBOX_SIGNER_PUBLIC_KEY : PRODUCTION_OTP_SIGNER);
+  found.wallet ??= deferredWallet({ client: found.client, store: keyStore(), otpSigner });
+  return found.wallet;
 }
 
 /** The configured key store, else one IndexedDB store for the page, created on first use. */
@@ -108,26 +98,33 @@ function deferredWallet(options: WalletOptions): Wallet {
         throw new WalletError('network', 'Part of the wallet could not be loaded. Check the connection and try again.', { cause: e });
       },
     ));
-  // Each flow forwards its arguments as they are; only `subscribe` answers without loading.
-  const later = <K extends Exclude<keyof Wallet, 'subscribe'>>(name: K): Wallet[K] =>
-    (async (...args: unknown[]) => {
-      const wallet = await load();
-      return (wallet[name] as (...a: unknown[]) => unknown).apply(wallet, args);
-    }) as Wallet[K];
-  return {
-    startOtpLogin: later('startOtpLogin'),
-    loginWithOAuth: later('loginWithOAuth'),
-    loginWithPasskey: later('loginWithPasskey'),
-    registerPasskey: later('registerPasskey'),
-    addCredential: later('addCredential'),
-    refresh: later('refresh'),
-    logout: later('logout'),
-    current: later('current'),
-    stamper: later('stamper'),
-    exportRecoveryPhrase: later('exportRecoveryPhrase'),
+  const wallet: Partial<Wallet> = {
+    // The one method that answers without loading.
     subscribe(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
   };
+  // Every other method loads the code on its first call and forwards its arguments as they are.
+  for (const name of Object.keys(DEFERRED) as Array<keyof typeof DEFERRED>) {
+    wallet[name] = (async (...args: unknown[]) => {
+      const loaded = await load();
+      return (loaded[name] as (...a: unknown[]) => unknown).apply(loaded, args);
+    }) as never;
+  }
+  return wallet as Wallet;
 }
+
+/** The Wallet methods that load the session code (a Record, so that the type checker sees every one listed). */
+const DEFERRED: Record<Exclude<keyof Wallet, 'subscribe'>, true> = {
+  startOtpLogin: true,
+  loginWithOAuth: true,
+  loginWithPasskey: true,
+  registerPasskey: true,
+  addCredential: true,
+  refresh: true,
+  logout: true,
+  current: true,
+  stamper: true,
+  exportRecoveryPhrase: true,
+};

@@ -20,6 +20,7 @@ import { formStyles } from '../shared/form-styles.ts';
 import { LocaleController } from '../shared/i18n.ts';
 import { failureMessage } from '../shared/strings.ts';
 import { afterFirstPaint, onceAfterFirstPaint } from '../shared/idle.ts';
+import { syncStates } from '../shared/list.ts';
 import { codeInput } from '../shared/code-input.ts';
 import { credentialOf, initialState, offeredMethods, parseMethods, resendSecondsLeft, transition, type LoginEvent, type LoginState, type SessionInfo } from './wallet-login.machine.ts';
 import type { Step } from './wallet-login.flows.ts';
@@ -131,8 +132,8 @@ export class WalletLogin extends LitElement {
 
   private readonly i18n = new LocaleController(this);
   private readonly internals = this.attachInternals?.();
-  /** The screen state last set as a custom state. */
-  private shown = '';
+  /** The screen state last set as a custom state, turned off when the screen changes. */
+  private shown = 'restoring';
   private focusPending = false;
   private timers: ReturnType<typeof setTimeout>[] = [];
   private ticker: ReturnType<typeof setInterval> | undefined;
@@ -228,13 +229,8 @@ export class WalletLogin extends LitElement {
 
   protected override updated(): void {
     const s = this.machine;
-    const states = { [this.shown]: false, [s.kind]: true, expiring: s.kind === 'logged-in' && s.expiring, reauth: s.kind === 'choosing' && !!s.reauth, busy: this.busy };
+    syncStates(this.internals, { [this.shown]: false, [s.kind]: true, expiring: s.kind === 'logged-in' && s.expiring, reauth: s.kind === 'choosing' && !!s.reauth, busy: this.busy });
     this.shown = s.kind;
-    try {
-      for (const [name, on] of Object.entries(states)) if (name) this.internals?.states[on ? 'add' : 'delete'](name);
-    } catch {
-      // Browsers before custom-state support (CSS `:state()`) simply lack the states.
-    }
     if (this.focusPending) {
       this.focusPending = false;
       this.renderRoot.querySelector<HTMLElement>('[data-autofocus]')?.focus();
