@@ -145,7 +145,6 @@ const walletCredentials: Record<WalletCredentialsStringKey, string> = {
   'credentials.confirm.own-session': 'تسجيل الخروج على هذا الجهاز؟',
   'credentials.confirm.yes': 'نعم، تابع',
   'credentials.notice.added': 'أُضيفت طريقة: {type}.',
-  'credentials.notice.code-sent': 'أُرسل الرمز.',
   'credentials.notice.activated': 'أصبحت طريقة {type} جاهزة للاستخدام.',
   'credentials.notice.credential-revoked': 'أُزيلت.',
   'credentials.notice.session-revoked': 'انتهت الجلسة.',

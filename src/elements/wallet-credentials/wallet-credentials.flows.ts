@@ -12,7 +12,7 @@ import type { OtpLogin, Wallet } from '../../core/session.ts';
 import type { AuthMethod } from '../../core/types.ts';
 import { bytesToHex, randomBytes } from '../../core/encoding.ts';
 import { classifyError, type Failure, type FailureContext } from '../shared/failures.ts';
-import type { CredentialsView, CurrentSession } from './wallet-credentials.machine.ts';
+import type { CredentialsView } from './wallet-credentials.machine.ts';
 
 export interface Services {
   accountId: string;
@@ -23,24 +23,18 @@ export interface Services {
 }
 
 export async function loadView(s: Services): Promise<CredentialsView> {
-  const [credentials, sessions, current] = await Promise.all([
+  const [credentials, sessions, stored] = await Promise.all([
     s.client.listCredentials(s.accountId, { signal: s.signal }),
     s.client.listSessions(s.accountId, { signal: s.signal }),
-    currentSession(s),
+    // A session whose key is gone from this browser is no session here.
+    s.wallet.current(s.accountId).catch((e: unknown) => {
+      if (e instanceof WalletError && e.code === 'key_missing') return undefined;
+      throw e;
+    }),
   ]);
   // Only a session the service still lists counts as this device's.
-  const live = current && sessions.some((x) => x.id === current.sessionId) ? current : null;
-  return { credentials, sessions, current: live };
-}
-
-async function currentSession(s: Services): Promise<CurrentSession | null> {
-  try {
-    const stored = await s.wallet.current(s.accountId);
-    return stored ? { sessionId: stored.sessionId, credentialId: stored.credentialId, credentialType: stored.credentialType } : null;
-  } catch (e) {
-    if (e instanceof WalletError && e.code === 'key_missing') return null;
-    throw e;
-  }
+  const current = stored && sessions.some((x) => x.id === stored.sessionId) ? stored : undefined;
+  return { credentials, sessions, current: current ? { sessionId: current.sessionId, credentialId: current.credentialId, credentialType: current.credentialType } : null };
 }
 
 /** POST /auth/credentials with the signed retry; OAUTH takes a fresh token from the page's provider. */
@@ -54,7 +48,7 @@ export async function addCredential(s: Services, type: 'SMS_OTP' | 'OAUTH', prov
   return s.wallet.addCredential({ type, accountId: s.accountId }, { signal: s.signal });
 }
 
-/** Activation, first half: a code is sent to the new credential. */
+/** Activation, first half: a code is sent to the new credential (its login's first step). */
 export function sendActivationCode(s: Services, credentialId: string): Promise<OtpLogin> {
   return s.wallet.startOtpLogin({ credentialId, signal: s.signal });
 }

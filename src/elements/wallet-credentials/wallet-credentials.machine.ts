@@ -28,10 +28,9 @@ export interface CredentialsView {
 }
 
 export type Operation =
+  /** Adding an OTP credential sends it a code (api.md step (4): activation through its own verify flow) ... */
   | { op: 'add'; type: 'SMS_OTP' | 'OAUTH' }
-  /** api.md step (4): activate an added OTP credential through its own verify flow: send a code ... */
-  | { op: 'send-code'; id: string }
-  /** ... and verify it (a session of the new credential). */
+  /** ... and the code is verified (a session of the new credential). */
   | { op: 'verify-code'; id: string }
   | { op: 'revoke-credential'; id: string }
   | { op: 'revoke-session'; id: string }
@@ -40,7 +39,6 @@ export type Operation =
 /** What the last operation achieved, announced politely in the live region. */
 export type Notice =
   | { kind: 'added'; type: CredentialType }
-  | { kind: 'code-sent' }
   | { kind: 'activated'; type: CredentialType }
   | { kind: 'credential-revoked' }
   | { kind: 'session-revoked'; own: boolean }
@@ -84,21 +82,12 @@ export type RevokeBlock = 'last' | 'current' | 'login';
  *   session of a different credential (api.md "Revoking a credential").
  */
 export function revokeBlock(view: CredentialsView, credentialId: string): RevokeBlock | null {
-  if (view.credentials.length <= 1) return 'last';
-  if (!view.current) return 'login';
-  if (view.current.credentialId === credentialId) return 'current';
-  return null;
+  return view.credentials.length <= 1 ? 'last' : !view.current ? 'login' : view.current.credentialId === credentialId ? 'current' : null;
 }
 
 /** api.md: at most one EMAIL_OTP and one SMS_OTP; OAUTH per provider identity (any number here). */
 export function canAdd(view: CredentialsView, type: 'SMS_OTP' | 'OAUTH'): boolean {
-  if (type === 'SMS_OTP') return !view.credentials.some((c) => c.type === 'SMS_OTP');
-  return true;
-}
-
-/** Operations that delete something wait for an explicit confirmation. */
-export function needsConfirmation(operation: Operation): boolean {
-  return operation.op === 'revoke-credential' || operation.op === 'revoke-session';
+  return type === 'OAUTH' || !view.credentials.some((c) => c.type === type);
 }
 
 /** Whether an operation may start: not while another runs, and not against the rules above. */
@@ -109,13 +98,11 @@ export function allowed(state: CredentialsState, operation: Operation): boolean 
     case 'add':
       return canAdd(view, operation.type);
     case 'revoke-credential':
-      return revokeBlock(view, operation.id) === null;
+      return !revokeBlock(view, operation.id);
     case 'revoke-session':
-      return view.current !== null && view.sessions.some((s) => s.id === operation.id);
+      return !!view.current && view.sessions.some((s) => s.id === operation.id);
     case 'update-email':
       return true;
-    case 'send-code':
-      return view.credentials.some((c) => c.id === operation.id && (c.type === 'SMS_OTP' || c.type === 'EMAIL_OTP'));
     case 'verify-code':
       return state.codeFor === operation.id;
   }
@@ -127,37 +114,33 @@ export function initialState(): CredentialsState {
 
 export function transition(state: CredentialsState, event: CredentialsEvent): CredentialsState {
   if (event.type === 'LOAD') return state.kind === 'ready' && state.running ? state : { kind: 'loading' };
-  switch (state.kind) {
-    case 'loading':
-      if (event.type === 'LOADED') return { kind: 'ready', view: event.view };
-      if (event.type === 'LOAD_FAILED') return { kind: 'load-failed', failure: event.failure };
-      return state;
-    case 'load-failed':
-      return state;
-    case 'ready':
-      switch (event.type) {
-        case 'LOADED':
-          // A reload (another tab logged in, say) keeps a running operation's place.
-          return { ...state, view: event.view };
-        case 'REQUEST': {
-          if (!allowed(state, event.operation)) return state;
-          // A code being awaited stays open while it is verified (and after a wrong code).
-          const keep = event.operation.op === 'verify-code' && state.codeFor ? { codeFor: state.codeFor } : {};
-          if (needsConfirmation(event.operation)) return { kind: 'ready', view: state.view, confirming: event.operation };
-          return { kind: 'ready', view: state.view, running: event.operation, ...keep };
-        }
-        case 'CONFIRM':
-          if (!state.confirming) return state;
-          return { kind: 'ready', view: state.view, running: state.confirming };
-        case 'CANCEL':
-          return { kind: 'ready', view: state.view };
-        case 'SUCCEEDED':
-          if (!state.running) return state;
-          return { kind: 'ready', view: event.view, notice: event.notice, ...(event.codeFor ? { codeFor: event.codeFor } : {}) };
-        case 'FAILED':
-          return { kind: 'ready', view: state.view, failure: event.failure, ...(state.codeFor ? { codeFor: state.codeFor } : {}) };
-        default:
-          return state;
-      }
+  if (state.kind === 'loading') {
+    if (event.type === 'LOADED') return { kind: 'ready', view: event.view };
+    if (event.type === 'LOAD_FAILED') return { kind: 'load-failed', failure: event.failure };
   }
+  if (state.kind !== 'ready') return state;
+  const { view, codeFor } = state;
+  switch (event.type) {
+    case 'LOADED':
+      // A reload (another tab logged in, say) keeps a running operation's place.
+      return { ...state, view: event.view };
+    case 'REQUEST': {
+      const operation = event.operation;
+      if (!allowed(state, operation)) return state;
+      // Operations that delete something wait for an explicit confirmation.
+      if (operation.op === 'revoke-credential' || operation.op === 'revoke-session') return { kind: 'ready', view, confirming: operation };
+      // A code being awaited stays open while it is verified (and after a wrong code).
+      return { kind: 'ready', view, running: operation, ...(operation.op === 'verify-code' ? { codeFor } : {}) };
+    }
+    case 'CONFIRM':
+      return state.confirming ? { kind: 'ready', view, running: state.confirming } : state;
+    case 'CANCEL':
+      return { kind: 'ready', view };
+    case 'SUCCEEDED':
+      if (!state.running) return state;
+      return { kind: 'ready', view: event.view, notice: event.notice, ...(event.codeFor ? { codeFor: event.codeFor } : {}) };
+    case 'FAILED':
+      return { kind: 'ready', view, failure: event.failure, ...(codeFor ? { codeFor } : {}) };
+  }
+  return state;
 }

@@ -39,7 +39,6 @@ export const walletCredentialsStrings = {
     'credentials.confirm.own-session': 'Log out on this device?',
     'credentials.confirm.yes': 'Yes, continue',
     'credentials.notice.added': '{type} added.',
-    'credentials.notice.code-sent': 'Code sent.',
     'credentials.notice.activated': '{type} is ready to use.',
     'credentials.notice.credential-revoked': 'Removed.',
     'credentials.notice.session-revoked': 'Session ended.',

@@ -16,47 +16,39 @@ export const walletCredentialsStyles = css`
     font-size: 1em;
     margin: 0;
   }
-  [part='credentials'],
-  [part='sessions'] {
+  ul {
     list-style: none;
     margin: 0;
     padding: 0;
-    display: flex;
-    flex-direction: column;
-    gap: calc(var(--_space) * 0.5);
   }
-  [part='credential'],
-  [part='session'] {
+  li {
     display: grid;
     grid-template-columns: 1fr auto;
     align-items: center;
-    gap: 0.25em calc(var(--_space) * 0.75);
+    gap: 0.25em var(--_space);
     padding-block: calc(var(--_space) * 0.66);
     border-block-end: 1px solid var(--wallet-credentials-divider, var(--_border));
   }
   .name {
-    display: flex;
-    flex-direction: column;
-    min-inline-size: 0;
+    display: grid;
   }
-  [part='credential-name'] {
+  [part='credential-name'],
+  [part='hint'] {
     color: var(--_muted);
     overflow-wrap: anywhere;
   }
+  [part='hint'] {
+    grid-column: 1 / -1;
+    font-size: 0.9em;
+  }
   [part='badge'] {
-    display: inline-block;
     margin-inline-start: 0.5em;
     padding-inline: 0.5em;
-    border-radius: 999px;
-    border: 1px solid var(--_accent);
+    border-radius: 1em;
+    border: 1px solid;
     color: var(--_accent);
     font-size: 0.85em;
     font-weight: 600;
-  }
-  [part='hint'] {
-    grid-column: 1 / -1;
-    color: var(--_muted);
-    font-size: 0.9em;
   }
   [part='confirm'] {
     border: 2px solid var(--_danger);
@@ -66,7 +58,6 @@ export const walletCredentialsStyles = css`
   [part='code-input'] {
     direction: ltr;
     letter-spacing: 0.3em;
-    font-variant-numeric: tabular-nums;
     max-inline-size: 12em;
   }
 `;

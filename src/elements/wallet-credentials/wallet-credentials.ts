@@ -214,10 +214,6 @@ export class WalletCredentials extends LitElement {
         notice = { kind: 'added', type: method.type };
         break;
       }
-      case 'send-code':
-        this.otp = await sendActivationCode(svc, (codeFor = op.id));
-        notice = { kind: 'code-sent' };
-        break;
       case 'verify-code': {
         if (!this.otp) throw new Error('No code was sent.');
         const session = await this.otp.submit(input, { signal });
