@@ -11,7 +11,7 @@
  * a key or an attestation.
  */
 import { LitElement, html, nothing, type TemplateResult } from 'lit';
-import { customElement, property, query, state } from 'lit/decorators.js';
+import { customElement, property, state } from 'lit/decorators.js';
 import { Task } from '../shared/task.ts';
 import { baseStyles } from '../shared/styles.ts';
 import { formStyles } from '../shared/form-styles.ts';
@@ -102,7 +102,6 @@ export class PasskeyRegister extends LitElement {
   @state() private machine: RegisterState = initialState();
   @state() private notice = '';
   @state() private nicknameInvalid = false;
-  @query('#nickname') private nicknameInput?: HTMLInputElement;
 
   private readonly i18n = new LocaleController(this);
   private readonly internals = this.attachInternals?.();
@@ -118,6 +117,11 @@ export class PasskeyRegister extends LitElement {
     onComplete: (event) => this.send(event),
     onError: () => this.send({ type: 'FAILED', failure: { code: 'network' } }),
   });
+
+  /** The nickname field, while the form shows. */
+  private get nicknameInput(): HTMLInputElement | null {
+    return this.renderRoot.querySelector('#nickname');
+  }
 
   /** Stops a running prompt; the form is usable again. */
   cancel(): void {

@@ -1,8 +1,8 @@
 /**
  * What `<wallet-login>` does beyond showing its first screen, loaded with import() once that screen
  * is painted: each step of its machine as one core call (core/session.ts through shared/wallet.ts)
- * turned into the machine event it leads to, failures included; passkey autofill; and session
- * changes made in other tabs or by other elements of the page. The element file keeps rendering.
+ * turned into the machine event it leads to, failures included; passkey autofill; codes read from
+ * text messages; and session changes made in other tabs or by other elements of the page. The element file keeps rendering.
  *
  * Follows api.md "Verify by credential type" through core; finds the credential of the chosen type
  * with GET /auth/credentials (reference.md). Holds nothing between calls except the OtpLogin
@@ -170,6 +170,14 @@ export async function autofill(element: WalletLogin, signal: AbortSignal, offer:
     const failure = classifyError(e, { unauthorized: 'passkey_rejected' });
     return failure.code === 'cancelled' ? undefined : { type: 'FAILED', failure, now: Date.now() };
   }
+}
+
+/** A code the browser read from a text message (WICG "WebOTP API"), where it can. */
+export async function smsCode(signal: AbortSignal): Promise<string | undefined> {
+  if (!('OTPCredential' in globalThis)) return;
+  const credential = await navigator.credentials.get({ otp: { transport: ['sms'] }, signal } as CredentialRequestOptions).catch(() => null);
+  // An OTPCredential carries `code`.
+  return (credential as { code?: string } | null)?.code;
 }
 
 /**

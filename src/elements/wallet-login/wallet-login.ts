@@ -4,8 +4,8 @@
  * signing key never leaves the browser (DESIGN.md "Security rules").
  *
  * The flow is the machine in wallet-login.machine.ts. This file renders one screen per state and
- * wires browser facilities: timers for expiry, WebOTP and paste for codes. It never calls fetch or
- * IndexedDB and never holds a key; a typed code stays in its input until it is handed to core.
+ * wires browser facilities: timers for expiry, paste for codes. It never calls fetch or IndexedDB
+ * and never holds a key; a typed code stays in its input until it is handed to core.
  *
  * The first screen renders before anything else happens: the steps, passkey autofill, the
  * other-tab channel and the session flows (wallet-login.flows.ts, shared/wallet.ts and what they
@@ -13,7 +13,7 @@
  * looked up. Every screen after the first needs them, so the first screen waits for nothing.
  */
 import { LitElement, html, nothing, type PropertyValues, type TemplateResult } from 'lit';
-import { customElement, property, query, state } from 'lit/decorators.js';
+import { customElement, property, state } from 'lit/decorators.js';
 import { Task, TaskStatus, initialState as nothingDone } from '../shared/task.ts';
 import { baseStyles } from '../shared/styles.ts';
 import { formStyles } from '../shared/form-styles.ts';
@@ -45,11 +45,6 @@ const LOGOUT_REASONS: Partial<Record<LoginEvent['type'], LoggedOutDetail['reason
   KEY_MISSING: 'key-missing',
   REMOTE_LOGGED_OUT: 'elsewhere',
 };
-
-/** Browsers with WebOTP (WICG "WebOTP API") return an OTPCredential carrying `code`. */
-interface OtpCredentialLike {
-  code?: string;
-}
 
 /**
  * Logs a user in to their wallet and keeps the session alive.
@@ -128,7 +123,6 @@ export class WalletLogin extends LitElement {
   @state() private machine: LoginState = initialState();
   @state() private notice = '';
   @state() private autofill = false;
-  @query('#code') private codeInput?: HTMLInputElement;
 
   private readonly i18n = new LocaleController(this);
   private readonly internals = this.attachInternals?.();
@@ -137,7 +131,7 @@ export class WalletLogin extends LitElement {
   private focusPending = false;
   private timers: ReturnType<typeof setTimeout>[] = [];
   private ticker: ReturnType<typeof setInterval> | undefined;
-  /** Passkey autofill and WebOTP: requests that wait in the background while a screen is shown. */
+  /** Passkey autofill or WebOTP: a request that waits in the background while a screen is shown. */
   private background: AbortController | undefined;
   private unwatch: (() => void) | undefined;
   /** Service clock minus this page's clock, learnt from a session just issued (0 until then). */
@@ -178,6 +172,11 @@ export class WalletLogin extends LitElement {
   /** Stops a running step (a passkey prompt, a code being sent) and returns to a usable screen. */
   cancel(): void {
     this.flow.abort();
+  }
+
+  /** The code field, while the code screen shows. */
+  private get codeInput(): HTMLInputElement | null {
+    return this.renderRoot.querySelector('#code');
   }
 
   private get busy(): boolean {
@@ -365,15 +364,11 @@ export class WalletLogin extends LitElement {
       this.requestUpdate();
       if (resendSecondsLeft(this.machine, Date.now()) === 0) clearInterval(this.ticker);
     }, 1000);
-    if (sms && 'OTPCredential' in globalThis) {
+    if (sms) {
       const { signal } = (this.background = new AbortController());
-      navigator.credentials
-        .get({ otp: { transport: ['sms'] }, signal } as CredentialRequestOptions)
-        .then((cred) => {
-          const code = (cred as OtpCredentialLike | null)?.code;
-          if (code && !signal.aborted) this.fillCode(code);
-        })
-        .catch(() => undefined);
+      void flows()
+        .then((f) => f.smsCode(signal))
+        .then((code) => code && !signal.aborted && this.fillCode(code), () => undefined);
     }
   }
 
