@@ -141,7 +141,9 @@ export class AgentActions extends LitElement {
 
   /** Reloads the first page (keeps the filter). */
   reload(): void {
-    this.load();
+    this.stopPolling();
+    this.send({ type: 'load', filter: isFilter(this.status) ? this.status : 'ALL' });
+    if (this.agentToken) void this.pageTask.run([this.view.generation, undefined]);
   }
 
   /**
@@ -173,20 +175,12 @@ export class AgentActions extends LitElement {
     if (!this.needsLoad || !this.isConnected) return;
     this.needsLoad = false;
     if (this.agentToken) {
-      this.load();
+      this.reload();
     } else {
       this.stopPolling();
       this.pageTask.abort();
       this.send({ type: 'reset' });
     }
-  }
-
-  private load(): void {
-    this.stopPolling();
-    const filter = isFilter(this.status) ? this.status : 'ALL';
-    this.send({ type: 'load', filter });
-    if (!this.agentToken) return;
-    void this.pageTask.run([this.view.generation, undefined]);
   }
 
   private loadMore(): void {

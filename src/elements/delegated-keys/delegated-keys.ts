@@ -303,7 +303,7 @@ export class DelegatedKeys extends LitElement {
     return html`
       <li part="key" class="item" aria-labelledby=${headingId}>
         <div class="item-head">
-          <h3 class="nickname" id=${headingId}>${key.nickname}</h3>
+          <h3 id=${headingId}>${key.nickname}</h3>
           <span part="status" class="status ${key.status}">${t(`delegated-keys.status.${key.status}`)}</span>
         </div>
         <div class="meta">

@@ -8,50 +8,24 @@
  * wrong amount. Deliberately no floating-point arithmetic on the integer: digits are placed as text.
  */
 
+/** The currency codes this runtime's Intl knows (ISO 4217), read on first use. */
 let isoCodes: Set<string> | undefined;
-
-/** True for the currency codes this runtime's Intl knows (ISO 4217). */
-export function isIsoCurrency(code: string): boolean {
-  if (!isoCodes) {
-    try {
-      isoCodes = new Set(Intl.supportedValuesOf('currency'));
-    } catch {
-      isoCodes = new Set();
-    }
-  }
-  return isoCodes.has(code);
-}
-
-/** The number of minor-unit digits of an ISO currency (2 for USD), or undefined when unknown. */
-export function minorDigits(code: string): number | undefined {
-  if (!isIsoCurrency(code)) return undefined;
-  return new Intl.NumberFormat('en', { style: 'currency', currency: code }).resolvedOptions().maximumFractionDigits;
-}
-
-/** `12345` with 2 digits -> "123.45", as a decimal string (exact for any safe integer). */
-function placeDigits(amount: number, digits: number): string {
-  const negative = amount < 0;
-  const text = String(Math.abs(Math.trunc(amount))).padStart(digits + 1, '0');
-  const whole = digits === 0 ? text : text.slice(0, -digits);
-  const frac = digits === 0 ? '' : '.' + text.slice(-digits);
-  return (negative ? '-' : '') + whole + frac;
-}
 
 /**
  * Formats an integer amount of the smallest unit. `decimals` (from a Currency object) wins over
  * Intl's knowledge; without either, the amount is shown with the code as a count of the smallest unit.
  */
 export function formatMinor(amount: number, code: string, locale: string, decimals?: number): string {
-  const digits = decimals ?? minorDigits(code);
-  if (digits === undefined || !Number.isSafeInteger(amount)) {
-    return `${new Intl.NumberFormat(locale).format(amount)} ${code}`;
-  }
-  const decimal = placeDigits(amount, digits);
-  if (isIsoCurrency(code)) {
-    // Intl.NumberFormat accepts decimal strings and keeps their precision.
-    const nf = new Intl.NumberFormat(locale, { style: 'currency', currency: code, minimumFractionDigits: digits, maximumFractionDigits: digits });
-    return nf.format(decimal as unknown as number);
-  }
-  const nf = new Intl.NumberFormat(locale, { minimumFractionDigits: digits, maximumFractionDigits: digits });
-  return `${nf.format(decimal as unknown as number)} ${code}`;
+  isoCodes ??= new Set(Intl.supportedValuesOf?.('currency'));
+  const iso = isoCodes.has(code);
+  const digits = decimals ?? (iso ? new Intl.NumberFormat('en', { style: 'currency', currency: code }).resolvedOptions().maximumFractionDigits : undefined);
+  if (digits === undefined || !Number.isSafeInteger(amount)) return `${new Intl.NumberFormat(locale).format(amount)} ${code}`;
+  // `12345` with 2 digits -> "123.45", as a decimal string: exact for any safe integer, and
+  // Intl.NumberFormat accepts decimal strings and keeps their precision.
+  const text = String(Math.abs(amount)).padStart(digits + 1, '0');
+  const split = text.length - digits;
+  const decimal = `${amount < 0 ? '-' : ''}${text.slice(0, split)}${digits ? '.' + text.slice(split) : ''}`;
+  const options: Intl.NumberFormatOptions = { minimumFractionDigits: digits, maximumFractionDigits: digits };
+  const formatted = new Intl.NumberFormat(locale, iso ? { ...options, style: 'currency', currency: code } : options).format(decimal as unknown as number);
+  return iso ? formatted : `${formatted} ${code}`;
 }
