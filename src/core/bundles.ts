@@ -173,9 +173,8 @@ export async function openHexPair(obj: Record<string, unknown>, receiver: KeyPai
  * `importKeyFromScalar`, which wipes it; `importSessionKeyBundle` does both.
  */
 export async function decryptSessionKeyBundle(bundle: string, receiver: KeyPair): Promise<Bytes> {
+  // 33 bytes of compressed enc, then the ciphertext; whatever fails (checksum, point, tag) is in the cause.
   const bytes = await asBundleError('session key bundle is not base58check', () => base58checkDecode(bundle.trim(), 'bundle'));
-  // 33-byte compressed enc, then at least the 16-byte tag.
-  if (bytes.length < 33 + 16) throw invalid(`session key bundle is too short (${bytes.length} bytes)`);
   const enc = await asBundleError('session key bundle enc is not a point on P-256', () => decompressPublicKey(bytes.subarray(0, 33)));
   const scalar = await openWithKey(receiver, enc, bytes.subarray(33), 'session key bundle');
   if (scalar.length !== 32) {

@@ -13,6 +13,8 @@
 import { ServiceError, WalletError } from './errors.ts';
 import type { HttpRequest, HttpResponse, Send } from './signed-retry.ts';
 import type { ClientOptions } from './client.ts';
+import type { ErrorBody } from './types.ts';
+import { valid } from './shapes.ts';
 
 /** Retry-After as seconds from now: delay-seconds or an HTTP-date (RFC 9110 section 10.2.3). */
 function retryAfterSeconds(value: string | null): number | undefined {
@@ -79,12 +81,11 @@ export function createHttp(options: ClientOptions): Send {
     }
     const { status } = response;
     if (status < 200 || status > 299) {
-      const b = Object(parsed) as Record<string, unknown>;
-      const isErrorBody =
-        typeof b.code === 'string' && typeof b.message === 'string' && (b.details === undefined || (typeof b.details === 'object' && !Array.isArray(b.details)));
+      const b = Object(parsed) as ErrorBody;
+      const isErrorBody = valid(b.code, 'string') && valid(b.message, 'string') && valid(b.details, 'object?');
       throw new ServiceError(
         isErrorBody
-          ? { status, code: b.code as string, message: b.message as string, ...(b.details ? { details: b.details as Record<string, unknown> } : {}) }
+          ? { status, code: b.code, message: b.message, details: b.details }
           : { status, code: status >= 500 ? 'INTERNAL_ERROR' : 'UNKNOWN_ERROR', message: `The service answered ${status} without an error body.` },
         { retryAfter: retryAfterSeconds(response.headers.get('Retry-After')) },
       );
