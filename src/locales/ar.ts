@@ -45,7 +45,6 @@ const shared: Record<SharedStringKey, string> = {
   'credential.PASSKEY': 'مفتاح المرور',
   'credential.OAUTH': 'الدخول الموحّد',
   'common.cancel': 'إلغاء',
-  'common.retry': 'حاول مرة أخرى',
   'common.missing-account': 'يحتاج هذا العنصر إلى معرّف حساب (السمة account-id).',
 };
 

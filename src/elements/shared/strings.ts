@@ -36,7 +36,6 @@ export const sharedStrings = {
     'credential.PASSKEY': 'Passkey',
     'credential.OAUTH': 'Single sign-on',
     'common.cancel': 'Cancel',
-    'common.retry': 'Try again',
     'common.missing-account': 'This element needs an account id (the account-id attribute).',
   },
 } satisfies Record<'en', Strings>;
