@@ -46,14 +46,14 @@ function fingerprint(actions: AgentAction[]): string {
 
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
-    if (signal.aborted) return resolve();
-    const timer = setTimeout(done, ms);
-    function done() {
+    const done = () => {
       clearTimeout(timer);
       signal.removeEventListener('abort', done);
       resolve();
-    }
-    signal.addEventListener('abort', done, { once: true });
+    };
+    const timer = setTimeout(done, ms);
+    signal.addEventListener('abort', done);
+    if (signal.aborted) done();
   });
 }
 
@@ -64,45 +64,32 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
  * agent token: polling on would not help) or a malformed option.
  */
 export async function pollAgentActions(options: PollAgentActionsOptions): Promise<void> {
-  const { client, agentToken, status, signal, onChange, onError } = options;
+  const { client, agentToken, status, signal, onChange, onError, limit } = options;
   const minDelay = options.minDelayMs ?? 2000;
   const maxDelay = options.maxDelayMs ?? 60000;
-  if (!(signal instanceof AbortSignal)) throw new WalletError('invalid_argument', 'signal must be an AbortSignal.');
-  if (typeof onChange !== 'function') throw new WalletError('invalid_argument', 'onChange must be a function.');
-  if (!(minDelay > 0) || !(maxDelay >= minDelay)) {
-    throw new WalletError('invalid_argument', 'minDelayMs must be > 0 and maxDelayMs >= minDelayMs.');
+  if (!(signal instanceof AbortSignal) || typeof onChange !== 'function' || !(minDelay > 0) || !(maxDelay >= minDelay)) {
+    throw new WalletError('invalid_argument', 'pollAgentActions needs an AbortSignal, an onChange function, minDelayMs > 0 and maxDelayMs >= minDelayMs.');
   }
 
   let last: string | undefined;
   let delay = minDelay;
   while (!signal.aborted) {
-    let wait = delay;
+    let floor = 0;
     try {
       const actions: AgentAction[] = [];
-      for await (const a of client.iterateAgentActions({
-        agentToken,
-        signal,
-        ...(status ? { status } : {}),
-        ...(options.limit ? { limit: options.limit } : {}),
-      })) {
-        actions.push(a);
-      }
+      for await (const a of client.iterateAgentActions({ agentToken, signal, status, limit })) actions.push(a);
       const fp = fingerprint(actions);
-      if (fp !== last) {
-        last = fp;
-        delay = minDelay;
-        onChange(actions);
-      } else {
-        delay = Math.min(delay * 2, maxDelay);
-      }
-      wait = delay;
+      const changed = fp !== last;
+      last = fp;
+      delay = changed ? minDelay : Math.min(delay * 2, maxDelay);
+      if (changed) onChange(actions);
     } catch (e) {
       if (signal.aborted) return;
       if (isServiceError(e) && e.status === 401) throw e;
       onError?.(e);
       delay = Math.min(delay * 2, maxDelay);
-      wait = isServiceError(e) && e.retryAfter !== undefined ? Math.max(delay, e.retryAfter * 1000) : delay;
+      if (isServiceError(e)) floor = (e.retryAfter ?? 0) * 1000;
     }
-    await sleep(wait, signal);
+    await sleep(Math.max(delay, floor), signal);
   }
 }
