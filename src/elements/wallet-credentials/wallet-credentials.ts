@@ -359,7 +359,7 @@ export class WalletCredentials extends LitElement {
         type="button"
         aria-label=${label}
         aria-describedby=${hint ? hintId : nothing}
-        ?disabled=${!allowed({ ...s, running: undefined }, operation) || !!s.running}
+        ?disabled=${!allowed(s, operation)}
         @click=${() => this.request(operation)}
       >
         ${session ? t(own ? 'credentials.sessions.logout' : 'credentials.sessions.end') : t('credentials.remove')}
