@@ -109,13 +109,7 @@ export async function sendSigned(options: SignedRequestOptions): Promise<HttpRes
   const consumed = new Set<string>();
 
   const leg = (extra?: Record<string, string>): Promise<HttpResponse> =>
-    send({
-      method,
-      path,
-      ...(bodyText === undefined ? {} : { body: bodyText }),
-      headers: { ...options.headers, ...extra },
-      ...(signal ? { signal } : {}),
-    });
+    send({ method, path, body: bodyText, headers: { ...options.headers, ...extra }, signal });
 
   // A second attempt only when the first one's challenge expired.
   for (let attempt = 0; ; attempt++) {
