@@ -10,9 +10,9 @@
  * Deliberately does not: call fetch or IndexedDB (core's client and wallet do), hold key material
  * (the stamper comes from core/session.ts and lives only for the call), or edit a key. The client
  * and session flows (shared/wallet.ts) load with import() once the first screen is painted.
- * The three tasks (shared/task.ts) do the I/O with an AbortSignal; their outcomes feed the pure
- * machine (delegated-keys.machine.ts), which is what renders, because create and revoke change the
- * list the list task loaded.
+ * Two tasks (shared/task.ts), the list and one change at a time, do the I/O with an AbortSignal;
+ * their outcomes feed the pure machine (delegated-keys.machine.ts), which is what renders, because
+ * create and revoke change the list the list task loaded.
  */
 import { LitElement, html, nothing, type PropertyValues } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
@@ -50,6 +50,9 @@ export { DelegatedKeyCreatedEvent, DelegatedKeyRevokedEvent, DelegatedKeysErrorE
 const services = onceAfterFirstPaint(() => import('../shared/wallet.ts'));
 
 const emptyForm = (): KeyForm => ({ nickname: '', limits: [] });
+
+/** What a finished creation or revocation tells the machine. */
+type Done = Extract<DelegatedKeysEvent, { type: 'created' | 'revoked' }>;
 
 /**
  * The delegated signing keys of one card: list, create with limits, revoke.
@@ -116,34 +119,27 @@ export class DelegatedKeys extends LitElement {
     onError: (error) => this.fail('load', error),
   });
 
-  private readonly createTask = new Task(this, {
-    task: async ([request]: readonly [CreateDelegatedKeyRequest], { signal }) => {
-      // The stamper signs both 202 payloads; it is dropped when the call ends.
+  /** Creating or revoking a key, one at a time as the machine allows; the outcome is the event that updates the list. */
+  private readonly operation = new Task(this, {
+    task: async ([what]: readonly [CreateDelegatedKeyRequest | string], { signal }): Promise<Done> => {
       const { clientFor, walletFor } = await services();
-      const stamper = await walletFor(this.apiBase).stamper(request.internalAccountId);
-      return clientFor(this.apiBase).createDelegatedKey(request, { stamper, signal });
+      const client = clientFor(this.apiBase);
+      if (typeof what === 'string') {
+        await client.revokeDelegatedKey(what, { signal });
+        return { type: 'revoked', keyId: what, at: new Date().toISOString() };
+      }
+      // The stamper signs both 202 payloads; it is dropped when the call ends.
+      const stamper = await walletFor(this.apiBase).stamper(what.internalAccountId);
+      return { type: 'created', key: await client.createDelegatedKey(what, { stamper, signal }) };
     },
-    onComplete: (key) => {
-      this.send({ type: 'created', key });
+    onComplete: (done) => {
+      this.send(done);
+      this.focusTarget = 'new';
+      if (done.type === 'revoked') return void this.dispatchEvent(new DelegatedKeyRevokedEvent(done.keyId));
       this.form = emptyForm();
-      this.dispatchEvent(new DelegatedKeyCreatedEvent(key));
-      this.focusTarget = 'new';
+      this.dispatchEvent(new DelegatedKeyCreatedEvent(done.key));
     },
-    onError: (error) => this.fail('create', error),
-  });
-
-  private readonly revokeTask = new Task(this, {
-    task: async ([keyId]: readonly [string], { signal }) => {
-      const { clientFor } = await services();
-      await clientFor(this.apiBase).revokeDelegatedKey(keyId, { signal });
-      return keyId;
-    },
-    onComplete: (keyId) => {
-      this.send({ type: 'revoked', keyId, at: new Date().toISOString() });
-      this.dispatchEvent(new DelegatedKeyRevokedEvent(keyId));
-      this.focusTarget = 'new';
-    },
-    onError: (error) => this.fail('revoke', error),
+    onError: (error) => this.fail(this.view.mode.kind === 'revoking' ? 'revoke' : 'create', error),
   });
 
   /** Loads the list again. */
@@ -165,8 +161,7 @@ export class DelegatedKeys extends LitElement {
   override disconnectedCallback(): void {
     super.disconnectedCallback();
     this.listTask.abort();
-    this.createTask.abort();
-    this.revokeTask.abort();
+    this.operation.abort();
   }
 
   protected override updated(): void {
@@ -222,7 +217,7 @@ export class DelegatedKeys extends LitElement {
     if (this.view.mode.kind !== 'editing') return;
     const verdict = validateKeyForm(this.form, this);
     this.send({ type: 'submit', verdict });
-    if (verdict.ok) void this.createTask.run([verdict.request]);
+    if (verdict.ok) void this.operation.run([verdict.request]);
     else this.focusTarget = verdict.errors[0]!.field;
   }
 
@@ -235,7 +230,7 @@ export class DelegatedKeys extends LitElement {
   private confirmRevoke(): void {
     const { mode } = this.view;
     this.send({ type: 'confirm-revoke' });
-    if (mode.kind === 'confirming-revoke') void this.revokeTask.run([mode.keyId]);
+    if (mode.kind === 'confirming-revoke') void this.operation.run([mode.keyId]);
   }
 
   /** Sets one field of the form: `nickname`, or `<field>` of limit row `row`. */

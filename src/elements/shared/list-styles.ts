@@ -40,6 +40,7 @@ export const listStyles = css`
     padding: 0;
   }
   .item {
+    gap: 0.5em;
     padding: 0.9em 1em;
     border: 1px solid var(--_border);
     border-radius: var(--_radius);
