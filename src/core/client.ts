@@ -9,7 +9,7 @@
  *   `retryAfter` (seconds) from a Retry-After header;
  * - the network or proxy unreachable: WalletError('network'); aborted: WalletError('aborted');
  * - a 2xx body not of the documented shape: WalletError('unexpected_response') (endpoints.ts).
- * Calls that use the signed retry go through `sendSigned` (signed-retry.ts).
+ * Every call goes through `sendSigned` (signed-retry.ts), which signs a 202 with the `stamper` option.
  *
  * Deliberately not here: key handling (session.ts), storage (keystore.ts), logging of any kind.
  * Errors never carry request or response bodies, stamps, tokens or reveal URLs.

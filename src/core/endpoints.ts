@@ -45,7 +45,7 @@ const DELEGATED_KEY: Shape = {
   status: DELEGATED_KEY_STATUSES,
   spendingLimits: 'array?',
 };
-const AGENT_ACTION: Shape = { id: 'AgentAction:', status: AGENT_ACTION_STATUSES, type: 'string', transaction: 'object?' };
+const AGENT_ACTION: Shape = { id: 'AgentAction:', status: AGENT_ACTION_STATUSES, type: 'string', quote: 'object?', transferDetails: 'object?', transaction: 'object?' };
 const AGENT_ACTION_PAGE: Shape = { data: 'array', hasMore: 'boolean', nextCursor: 'string?', totalCount: 'number?' };
 
 const unexpected = (message: string): WalletError => new WalletError('unexpected_response', message);
