@@ -45,15 +45,8 @@ export const REVEAL_ERROR_CODES = [
 ] as const;
 export type RevealErrorCode = (typeof REVEAL_ERROR_CODES)[number];
 
-/** Which codes are worth a "try again" button: transient ones, and ones a fresh URL fixes. */
-const RETRYABLE: ReadonlySet<RevealErrorCode> = new Set([
-  'session_required',
-  'rate_limited',
-  'server',
-  'network',
-  'expired_url',
-  'unexpected',
-]);
+/** The codes not worth a "try again" button: only a change of setup, card or page fixes them. */
+const FINAL: readonly RevealErrorCode[] = ['unauthorized', 'forbidden', 'not_found', 'not_available', 'insecure_url'];
 
 export type CardRevealState =
   | { readonly kind: 'idle'; readonly lastHidden?: HideReason }
@@ -67,48 +60,46 @@ export type CardRevealEvent =
   | { readonly type: 'reveal' }
   /** The URL passed `checkRevealUrl` and the iframe is being attached. */
   | { readonly type: 'revealed'; readonly expiresAt: number; readonly now: number; readonly hideAfterMs?: number }
-  | { readonly type: 'failed'; readonly code: RevealErrorCode }
+  /** `status`: the service's, when it answered (for the error event; the machine ignores it). */
+  | { readonly type: 'failed'; readonly code: RevealErrorCode; readonly status?: number }
   | { readonly type: 'tick'; readonly now: number }
   | { readonly type: 'hide'; readonly reason: HideReason };
 
 export const initialState: CardRevealState = { kind: 'idle' };
+
+const hidden = (reason: HideReason): CardRevealState => (reason === 'expired' ? { kind: 'expired' } : { kind: 'idle', lastHidden: reason });
 
 /**
  * The next state. Events that make no sense in a state leave it unchanged (same object), so the
  * element can tell "nothing happened" by identity.
  */
 export function transition(state: CardRevealState, event: CardRevealEvent): CardRevealState {
+  const { kind } = state;
   switch (event.type) {
     case 'reveal':
       // A re-reveal always asks for a fresh URL (DESIGN.md): from every state but loading/revealed.
-      return state.kind === 'loading' || state.kind === 'revealed' ? state : { kind: 'loading' };
+      return kind === 'loading' || kind === 'revealed' ? state : { kind: 'loading' };
     case 'revealed': {
-      if (state.kind !== 'loading') return state;
-      if (!(event.expiresAt > event.now)) return { kind: 'error', code: 'expired_url', retryable: true };
-      const limit = event.hideAfterMs !== undefined && event.hideAfterMs > 0 ? event.now + event.hideAfterMs : Infinity;
-      return { kind: 'revealed', expiresAt: event.expiresAt, hideAt: Math.min(event.expiresAt, limit), now: event.now };
+      if (kind !== 'loading') return state;
+      const { expiresAt, now, hideAfterMs } = event;
+      if (!(expiresAt > now)) return { kind: 'error', code: 'expired_url', retryable: true };
+      return { kind: 'revealed', expiresAt, hideAt: Math.min(expiresAt, hideAfterMs && hideAfterMs > 0 ? now + hideAfterMs : Infinity), now };
     }
     case 'failed':
-      return state.kind === 'loading' ? { kind: 'error', code: event.code, retryable: RETRYABLE.has(event.code) } : state;
+      return kind === 'loading' ? { kind: 'error', code: event.code, retryable: !FINAL.includes(event.code) } : state;
     case 'tick':
-      if (state.kind !== 'revealed') return state;
-      if (event.now >= state.hideAt) {
-        return state.hideAt >= state.expiresAt ? { kind: 'expired' } : { kind: 'idle', lastHidden: 'timeout' };
-      }
+      if (kind !== 'revealed') return state;
+      // At the deadline: expired when it was expiresAt itself, else the shorter hide-after ran out.
+      if (event.now >= state.hideAt) return hidden(state.hideAt < state.expiresAt ? 'timeout' : 'expired');
       return { ...state, now: event.now };
     case 'hide':
-      if (state.kind === 'revealed' || state.kind === 'loading') {
-        return event.reason === 'expired' ? { kind: 'expired' } : { kind: 'idle', lastHidden: event.reason };
-      }
-      return state;
+      return kind === 'revealed' || kind === 'loading' ? hidden(event.reason) : state;
   }
 }
 
 /** The reason to report when leaving `revealed` for `next` (undefined when still shown). */
 export function hideReasonOf(next: CardRevealState): HideReason | undefined {
-  if (next.kind === 'expired') return 'expired';
-  if (next.kind === 'idle') return next.lastHidden;
-  return undefined;
+  return next.kind === 'expired' ? 'expired' : next.kind === 'idle' ? next.lastHidden : undefined;
 }
 
 /** Whole seconds left on the countdown (never negative). */
@@ -118,12 +109,10 @@ export function secondsLeft(state: CardRevealState): number {
 
 /** Parses an `allowed-origins` attribute: space- or comma-separated origins; invalid entries dropped. */
 export function parseAllowedOrigins(value: string | null | undefined): string[] {
-  if (!value) return [];
   const origins: string[] = [];
-  for (const item of value.split(/[\s,]+/)) {
-    if (!item) continue;
+  for (const item of value?.split(/[\s,]+/) ?? []) {
     try {
-      const origin = new URL(item).origin;
+      const { origin } = new URL(item);
       if (origin !== 'null') origins.push(origin);
     } catch {
       // Not a URL: ignored rather than widening the allow-list by accident.
@@ -132,56 +121,53 @@ export function parseAllowedOrigins(value: string | null | undefined): string[] 
   return origins;
 }
 
-export type UrlVerdict = { readonly ok: true } | { readonly ok: false; readonly code: 'insecure_url' | 'expired_url' | 'unexpected' };
+export type UrlVerdict =
+  | { readonly ok: true; readonly expiresAt: number }
+  | { readonly ok: false; readonly code: 'insecure_url' | 'expired_url' | 'unexpected' };
 
 /**
- * May this reveal answer be rendered? Only `https:` URLs, or URLs on an origin the integrator
- * allow-listed (such as the sandbox's processor page on http://127.0.0.1), and only before
- * expiresAt. The verdict never contains the URL.
+ * May this reveal answer be rendered? Only `https:` URLs, or `http:` URLs on an origin the
+ * integrator allow-listed (such as the sandbox's processor page on http://127.0.0.1), without
+ * credentials, and only before expiresAt. The verdict never contains the URL.
  */
-export function checkRevealUrl(
-  answer: { panEmbedUrl?: unknown; expiresAt?: unknown },
-  allowedOrigins: readonly string[],
-  now: number,
-): UrlVerdict & { expiresAt?: number } {
-  if (typeof answer.panEmbedUrl !== 'string' || typeof answer.expiresAt !== 'string') return { ok: false, code: 'unexpected' };
-  const expiresAt = Date.parse(answer.expiresAt);
-  if (Number.isNaN(expiresAt)) return { ok: false, code: 'unexpected' };
-  let url: URL;
+export function checkRevealUrl(answer: { panEmbedUrl?: unknown; expiresAt?: unknown }, allowedOrigins: readonly string[], now: number): UrlVerdict {
+  const { panEmbedUrl, expiresAt } = answer;
+  const expires = typeof expiresAt === 'string' ? Date.parse(expiresAt) : NaN;
+  let url: URL | undefined;
   try {
-    url = new URL(answer.panEmbedUrl);
+    if (typeof panEmbedUrl === 'string') url = new URL(panEmbedUrl);
   } catch {
-    return { ok: false, code: 'unexpected' };
+    // Not a URL: `unexpected` below.
   }
-  // Only web URLs with a real origin: an opaque origin ('null': data:, javascript:, file:) never
-  // matches, even if 'null' slipped into the allow-list.
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') return { ok: false, code: 'insecure_url' };
-  const allowed = url.origin !== 'null' && allowedOrigins.includes(url.origin);
+  if (!url || Number.isNaN(expires)) return { ok: false, code: 'unexpected' };
+  // Any other scheme (data:, javascript:, blob:, file:) is refused whatever the allow-list says.
   // Credentials in the URL would be sent to the frame's origin: never a reveal URL's shape.
-  if (url.username || url.password) return { ok: false, code: 'insecure_url' };
-  if (!allowed && url.protocol !== 'https:') return { ok: false, code: 'insecure_url' };
-  if (!(expiresAt > now)) return { ok: false, code: 'expired_url' };
-  return { ok: true, expiresAt };
+  const trusted = url.protocol === 'https:' || (url.protocol === 'http:' && allowedOrigins.includes(url.origin));
+  if (!trusted || url.username || url.password) return { ok: false, code: 'insecure_url' };
+  return expires > now ? { ok: true, expiresAt: expires } : { ok: false, code: 'expired_url' };
 }
 
+/** The service's statuses with a sentence of their own (api.md "Errors / Condition rules"). */
+const BY_STATUS: Partial<Record<number, RevealErrorCode>> = {
+  401: 'unauthorized',
+  403: 'forbidden',
+  404: 'not_found',
+  429: 'rate_limited',
+  501: 'not_available',
+};
+
 /**
- * Maps what core threw to a code. Statuses come from api.md "Errors / Condition rules"; a 403
- * whose code names the step-up (see src/proxy/step-up.ts) asks for a fresh session proof.
+ * Maps what core threw to a code. A 403 whose code names the step-up (see src/proxy/step-up.ts),
+ * and a session that cannot be proven here, ask for a fresh session proof.
  */
 export function errorCodeOf(error: unknown): RevealErrorCode {
   if (error instanceof ServiceError) {
-    if (error.status === 401) return 'unauthorized';
-    if (error.status === 403) return error.code === 'STEP_UP_REQUIRED' ? 'session_required' : 'forbidden';
-    if (error.status === 404) return 'not_found';
-    if (error.status === 501) return 'not_available';
-    if (error.status === 429) return 'rate_limited';
-    if (error.status >= 500) return 'server';
-    return 'unexpected';
+    if (error.code === 'STEP_UP_REQUIRED') return 'session_required';
+    return BY_STATUS[error.status] ?? (error.status >= 500 ? 'server' : 'unexpected');
   }
   if (error instanceof WalletError) {
     if (error.code === 'network') return 'network';
     if (error.code === 'session_expired' || error.code === 'key_missing') return 'session_required';
-    return 'unexpected';
   }
   return 'unexpected';
 }

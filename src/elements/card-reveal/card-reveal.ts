@@ -8,17 +8,20 @@
  * is hidden (`hide-on-page-hide`) and on disconnect. Only https URLs, or URLs on an origin listed in
  * `allowed-origins`, are rendered, and never one already expired.
  *
- * Deliberately does not: call fetch (core's client does), keep the reveal answer (the task keeps
- * only `expiresAt`), put the URL in an attribute, property, event, error or log, or talk to the
+ * Registered with `customElements.define` and `static properties` rather than Lit's decorators:
+ * this element is what a page loads up front, and the decorators' code would be a tenth of its budget.
+ *
+ * Deliberately does not: call fetch (core's client does), keep the reveal answer (the task returns
+ * only the verdict), put the URL in an attribute, property, event, error or log, or talk to the
  * processor page (the service documents no postMessage protocol; reference.md "Cards").
  */
 import { LitElement, html, nothing, type PropertyValues } from 'lit';
-import { customElement, property, state } from 'lit/decorators.js';
-import { Task } from '@lit/task';
-import { baseStyles } from '../shared/styles.ts';
+import { Task } from '../shared/task.ts';
+import { themeStyles } from '../shared/styles.ts';
 import { LocaleController } from '../shared/i18n.ts';
 import { sendFor } from '../shared/config.ts';
 import { revealCard } from '../../core/cards.ts';
+import { ServiceError } from '../../core/errors.ts';
 import { cardRevealStyles } from './card-reveal.styles.ts';
 import './card-reveal.strings.ts';
 import {
@@ -31,22 +34,11 @@ import {
   transition,
   type CardRevealEvent,
   type CardRevealState,
-  type HideReason,
-  type RevealErrorCode,
 } from './card-reveal.machine.ts';
 import { CardHiddenEvent, CardRevealErrorEvent, CardRevealedEvent } from './card-reveal.events.ts';
 
 export { CardHiddenEvent, CardRevealErrorEvent, CardRevealedEvent } from './card-reveal.events.ts';
 export type { HideReason, RevealErrorCode } from './card-reveal.machine.ts';
-
-/** A refusal decided here (not by the service): carries a code, never the URL. */
-class RevealRefused extends Error {
-  constructor(readonly code: RevealErrorCode) {
-    super(`Reveal refused: ${code}`);
-  }
-}
-
-const CUSTOM_STATES = ['idle', 'loading', 'revealed', 'expired', 'error'] as const;
 
 /**
  * The parent page's Resource Timing buffer records the frame's navigation under its full URL
@@ -59,6 +51,9 @@ const CUSTOM_STATES = ['idle', 'loading', 'revealed', 'expired', 'error'] as con
 function forgetResourceTimings(): void {
   globalThis.performance?.clearResourceTimings?.();
 }
+
+/** One placeholder field of the card face: its label and the masked digits (read left to right). */
+const field = (label: string, mask: string) => html`<p><small>${label}</small><code dir="ltr">${mask}</code></p>`;
 
 /**
  * Shows a card's details in the processor's iframe for a short time, on request.
@@ -94,64 +89,69 @@ function forgetResourceTimings(): void {
  *
  * Custom states: `:state(idle)`, `:state(loading)`, `:state(revealed)`, `:state(expired)`, `:state(error)`.
  */
-@customElement('card-reveal')
 export class CardReveal extends LitElement {
-  static override styles = [baseStyles, cardRevealStyles];
+  static override styles = [themeStyles, cardRevealStyles];
+
+  static override properties = {
+    cardId: { attribute: 'card-id', reflect: true },
+    apiBase: { attribute: 'api-base' },
+    theme: { reflect: true },
+    hideAfter: { attribute: 'hide-after', type: Number },
+    hideOnPageHide: { attribute: 'hide-on-page-hide', type: Boolean },
+    requireSession: { attribute: 'require-session', type: Boolean },
+    accountId: { attribute: 'account-id' },
+    allowedOrigins: { attribute: 'allowed-origins', converter: { fromAttribute: parseAllowedOrigins, toAttribute: (v: string[]) => v.join(' ') } },
+    view: { state: true },
+  };
 
   /** The card to reveal (`Card:<uuid>`). */
-  @property({ attribute: 'card-id', reflect: true }) cardId = '';
+  cardId = '';
 
   /** The proxy's base path for this element (overrides configureWallet's `apiBase`). */
-  @property({ attribute: 'api-base' }) apiBase: string | undefined;
+  apiBase: string | undefined;
 
   /** Light or dark regardless of the system setting (shared base styles). */
-  @property({ reflect: true }) theme: 'light' | 'dark' | undefined;
+  theme: 'light' | 'dark' | undefined;
 
   /** Hide after this many seconds even when the URL lives longer. */
-  @property({ attribute: 'hide-after', type: Number }) hideAfter: number | undefined;
+  hideAfter: number | undefined;
 
   /** Hide as soon as the page is hidden (tab switched, window minimised). */
-  @property({ attribute: 'hide-on-page-hide', type: Boolean }) hideOnPageHide = false;
+  hideOnPageHide = false;
 
   /**
    * Ask for a fresh proof of a live wallet session before each reveal (the proxy's step-up,
    * src/proxy/step-up.ts). Needs `account-id` and a stored session of that account.
    */
-  @property({ attribute: 'require-session', type: Boolean }) requireSession = false;
+  requireSession = false;
 
   /** The wallet account whose session proves the step-up (with `require-session`). */
-  @property({ attribute: 'account-id' }) accountId: string | undefined;
+  accountId: string | undefined;
 
   /**
    * Origins whose non-https reveal URLs may be rendered (the sandbox's processor page on loopback).
    * Attribute: space- or comma-separated origins.
    */
-  @property({
-    attribute: 'allowed-origins',
-    converter: { fromAttribute: (v: string | null) => parseAllowedOrigins(v), toAttribute: (v: string[]) => v.join(' ') },
-  })
   allowedOrigins: string[] = [];
 
-  @state() private view: CardRevealState = initialState;
+  private view: CardRevealState = initialState;
 
   private readonly i18n = new LocaleController(this);
-  private readonly internals: ElementInternals | undefined;
+  /** Custom states need ElementInternals; a server-side shim may not have it. */
+  private readonly internals: ElementInternals | undefined = this.attachInternals?.();
   /** The live iframe while revealed; its `src` is the only place the URL exists. */
   private frame: HTMLIFrameElement | undefined;
-  private ticker: ReturnType<typeof setInterval> | undefined;
-  private deadline: ReturnType<typeof setTimeout> | undefined;
-  private focusAfterUpdate: 'reveal' | 'hide' | 'retry' | undefined;
-  /** The service's status of the last failure, for the error event (never its message). */
-  private failedStatus: number | undefined;
+  /** The one-second countdown and the exact deadline, while revealed. */
+  private timers: ReturnType<typeof setTimeout>[] = [];
+  /** Whether the keyboard was inside this element when the current update began. */
+  private hadFocus = false;
 
   /**
-   * The reveal request. Its value is `{ expiresAt }` only: the task function attaches the iframe
-   * itself, so the answer holding the URL is a local variable that dies with the call.
+   * The reveal request. It returns the verdict on the answer only: the task function attaches the
+   * iframe itself, so the answer holding the URL is a local variable that dies with the call.
    */
   private readonly reveal = new Task(this, {
-    autoRun: false,
-    args: () => [this.cardId] as const,
-    task: async ([cardId], { signal }) => {
+    task: async ([cardId]: readonly [string], { signal }) => {
       if (this.requireSession) {
         // The step-up needs the session flows (keys, stamps); a page that never asks for it never loads them.
         const { proveSession } = await import('./step-up-proof.ts');
@@ -159,34 +159,26 @@ export class CardReveal extends LitElement {
       }
       const answer = await revealCard(sendFor(this.apiBase), cardId, { signal });
       const verdict = checkRevealUrl(answer, this.allowedOrigins, Date.now());
-      if (!verdict.ok) throw new RevealRefused(verdict.code);
       signal.throwIfAborted();
-      this.mountFrame(answer.panEmbedUrl);
-      return { expiresAt: verdict.expiresAt! };
+      if (verdict.ok) this.mountFrame(answer.panEmbedUrl);
+      return verdict;
     },
-    onComplete: ({ expiresAt }) => {
-      const hideAfterMs = this.hideAfter && this.hideAfter > 0 ? this.hideAfter * 1000 : undefined;
-      this.send({ type: 'revealed', expiresAt, now: Date.now(), ...(hideAfterMs ? { hideAfterMs } : {}) });
-    },
-    onError: (error) => {
-      const status = (error as { status?: unknown } | undefined)?.status;
-      this.failedStatus = typeof status === 'number' ? status : undefined;
-      this.send({ type: 'failed', code: error instanceof RevealRefused ? error.code : errorCodeOf(error) });
-    },
+    onComplete: (verdict) =>
+      this.send(
+        verdict.ok
+          ? { type: 'revealed', expiresAt: verdict.expiresAt, now: Date.now(), hideAfterMs: (this.hideAfter ?? 0) * 1000 }
+          : { type: 'failed', code: verdict.code },
+      ),
+    // Only the service's status goes on the error event, never its message.
+    onError: (error) => this.send({ type: 'failed', code: errorCodeOf(error), status: error instanceof ServiceError ? error.status : undefined }),
   });
-
-  constructor() {
-    super();
-    // Custom states need ElementInternals; a server-side shim may not have it.
-    this.internals = typeof this.attachInternals === 'function' ? this.attachInternals() : undefined;
-  }
 
   /** Requests a fresh URL and shows the card details. */
   show(): void {
     if (!this.cardId) return;
     const before = this.view;
     this.send({ type: 'reveal' });
-    if (this.view !== before) void this.reveal.run();
+    if (this.view !== before) void this.reveal.run([this.cardId]);
   }
 
   /** Removes the card details (reason `user`). */
@@ -196,93 +188,81 @@ export class CardReveal extends LitElement {
 
   override connectedCallback(): void {
     super.connectedCallback();
-    document.addEventListener('visibilitychange', this.onVisibility);
+    document.addEventListener('visibilitychange', this.onPageHide);
     window.addEventListener('pagehide', this.onPageHide);
     this.syncStates();
   }
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
-    document.removeEventListener('visibilitychange', this.onVisibility);
+    document.removeEventListener('visibilitychange', this.onPageHide);
     window.removeEventListener('pagehide', this.onPageHide);
     this.send({ type: 'hide', reason: 'disconnected' });
-    // Whatever the state, nothing outlives the connection.
+    // Whatever the state, no frame outlives the connection.
     this.unmountFrame();
-    this.stopTimers();
   }
+
+  private readonly onPageHide = (event: Event): void => {
+    // Leaving the page (or entering the back/forward cache) always removes the details; a hidden tab with hide-on-page-hide.
+    if (event.type === 'pagehide' || (this.hideOnPageHide && document.hidden)) this.send({ type: 'hide', reason: 'page-hidden' });
+  };
 
   protected override willUpdate(changed: PropertyValues<this>): void {
     if (changed.has('cardId') && changed.get('cardId') !== undefined) this.send({ type: 'hide', reason: 'card-changed' });
+    // Focus follows the flow only when the user was already working inside this element.
+    this.hadFocus = this.matches(':focus-within');
   }
 
-  private readonly onVisibility = (): void => {
-    if (this.hideOnPageHide && document.visibilityState === 'hidden') this.send({ type: 'hide', reason: 'page-hidden' });
-  };
+  protected override updated(): void {
+    // The focused button was replaced (Show -> Hide, Hide -> Show, Show -> Try again): the first button now takes it.
+    if (this.hadFocus && !this.matches(':focus-within')) this.renderRoot.querySelector('button')?.focus();
+  }
 
-  private readonly onPageHide = (): void => {
-    // Leaving the page (or entering the back/forward cache) always removes the details.
-    this.send({ type: 'hide', reason: 'page-hidden' });
-  };
-
-  /** Runs one machine step and performs what the change implies (frame, timers, events, focus). */
+  /** Runs one machine step and performs what the change implies (frame, timers, events). */
   private send(event: CardRevealEvent): void {
     const previous = this.view;
     const next = transition(previous, event);
     if (next === previous) return;
     this.view = next;
-    // Focus follows the flow only when the user was already working inside this element.
-    const focusWithin = this.matches(':focus-within');
-
-    if (previous.kind === 'loading' && next.kind !== 'revealed' && next.kind !== 'loading') {
-      // Hidden or failed while the request was in flight: drop its result.
-      this.reveal.abort();
-      this.unmountFrame();
-    }
-    if (previous.kind === 'revealed' && next.kind !== 'revealed') {
-      this.unmountFrame();
-      this.stopTimers();
-      const reason: HideReason = hideReasonOf(next) ?? 'user';
-      this.dispatchEvent(new CardHiddenEvent(reason));
-      if (focusWithin) this.focusAfterUpdate = 'reveal';
-    }
-    if (next.kind === 'revealed' && previous.kind !== 'revealed') {
-      this.startTimers(next.hideAt);
-      this.dispatchEvent(new CardRevealedEvent({ cardId: this.cardId, expiresAt: new Date(next.expiresAt).toISOString() }));
-      if (focusWithin) this.focusAfterUpdate = 'hide';
-    }
-    if (next.kind === 'error') {
-      this.unmountFrame();
-      const message = this.i18n.t(`card-reveal.error.${next.code}`);
-      const status = event.type === 'failed' ? this.failedStatus : undefined;
-      this.dispatchEvent(new CardRevealErrorEvent({ code: next.code, message, ...(status ? { status } : {}) }));
-      if (focusWithin) this.focusAfterUpdate = next.retryable ? 'retry' : 'reveal';
-    }
+    // Only a countdown tick keeps the kind of state.
+    if (next.kind === previous.kind) return;
     this.syncStates();
+    if (next.kind === 'revealed') {
+      const tick = (now = Date.now()) => this.send({ type: 'tick', now });
+      // The countdown, and the exact deadline independent of it (never a millisecond early).
+      this.timers = [setInterval(tick, 1000), setTimeout(() => tick(Math.max(Date.now(), next.hideAt)), next.hideAt - Date.now())];
+      this.dispatchEvent(new CardRevealedEvent({ cardId: this.cardId, expiresAt: new Date(next.expiresAt).toISOString() }));
+      return;
+    }
+    // Hidden, expired, failed or loading again: nothing of the previous reveal stays, and a request
+    // in flight is dropped (stale).
+    this.reveal.abort();
+    this.unmountFrame();
+    for (const timer of this.timers) clearTimeout(timer);
+    if (previous.kind === 'revealed') this.dispatchEvent(new CardHiddenEvent(hideReasonOf(next)!));
+    if (next.kind === 'error') {
+      const status = event.type === 'failed' && event.status;
+      this.dispatchEvent(new CardRevealErrorEvent({ code: next.code, message: this.i18n.t(`card-reveal.error.${next.code}`), ...(status ? { status } : {}) }));
+    }
   }
 
   private syncStates(): void {
     const states = this.internals?.states;
-    if (!states) return;
-    for (const name of CUSTOM_STATES) {
-      if (name === this.view.kind) states.add(name);
-      else states.delete(name);
-    }
+    states?.clear();
+    states?.add(this.view.kind);
   }
 
   private mountFrame(url: string): void {
     this.unmountFrame();
-    const container = this.renderRoot.querySelector('.frame');
-    if (!container) throw new RevealRefused('unexpected');
     const frame = document.createElement('iframe');
     // DESIGN.md "Security rules": exactly these attributes, and a title for assistive technology.
     frame.setAttribute('sandbox', 'allow-scripts allow-same-origin');
     frame.setAttribute('allow', 'clipboard-write');
     frame.setAttribute('referrerpolicy', 'no-referrer');
-    frame.setAttribute('loading', 'eager');
     frame.title = this.i18n.t('card-reveal.frame-title');
-    frame.addEventListener('load', forgetResourceTimings);
+    frame.onload = forgetResourceTimings;
     frame.src = url;
-    container.append(frame);
+    this.renderRoot.querySelector('.frame')!.append(frame);
     this.frame = frame;
   }
 
@@ -291,131 +271,57 @@ export class CardReveal extends LitElement {
     this.frame = undefined;
     if (!frame) return;
     // Drop the URL from the element before removing it, so that no detached node keeps it.
-    frame.removeEventListener('load', forgetResourceTimings);
+    frame.onload = null;
     frame.removeAttribute('src');
     frame.remove();
     forgetResourceTimings();
   }
 
-  private startTimers(hideAt: number): void {
-    this.stopTimers();
-    this.ticker = setInterval(() => this.send({ type: 'tick', now: Date.now() }), 1000);
-    // The exact deadline, independent of the one-second countdown.
-    this.deadline = setTimeout(() => this.send({ type: 'tick', now: Math.max(Date.now(), hideAt) }), Math.max(0, hideAt - Date.now()));
-  }
-
-  private stopTimers(): void {
-    if (this.ticker !== undefined) clearInterval(this.ticker);
-    if (this.deadline !== undefined) clearTimeout(this.deadline);
-    this.ticker = undefined;
-    this.deadline = undefined;
-  }
-
-  protected override updated(): void {
-    const target = this.focusAfterUpdate;
-    this.focusAfterUpdate = undefined;
-    if (!target) return;
-    this.renderRoot.querySelector<HTMLButtonElement>(`[data-focus="${target}"]`)?.focus();
-  }
-
-  private formatTime(seconds: number): string {
-    const locale = this.i18n.locale;
-    const nf = new Intl.NumberFormat(locale, { minimumIntegerDigits: 2, useGrouping: false });
-    const m = new Intl.NumberFormat(locale, { useGrouping: false }).format(Math.floor(seconds / 60));
-    return `${m}:${nf.format(seconds % 60)}`;
-  }
-
   override render() {
-    const t = this.i18n.t;
+    const { t } = this.i18n;
     const view = this.view;
+    const { kind } = view;
+    const hiddenBefore = kind === 'idle' && view.lastHidden;
+    const message = kind === 'expired' || kind === 'revealed' ? kind : hiddenBefore ? `hidden.${hiddenBefore}` : '';
+    let controls;
+    if (!this.cardId) controls = t('card-reveal.no-card');
+    else if (kind === 'revealed') {
+      const seconds = secondsLeft(view);
+      const time = `${Math.floor(seconds / 60).toLocaleString(this.i18n.locale)}:${(seconds % 60).toLocaleString(this.i18n.locale, { minimumIntegerDigits: 2 })}`;
+      controls = html`<span part="countdown" class="countdown" role="timer" aria-label=${t('card-reveal.countdown-label')}>${t('card-reveal.countdown', { time })}</span>
+        <button part="hide-button" @click=${this.hide}>${t('card-reveal.hide')}</button>`;
+    } else if (!(kind === 'error' && view.retryable)) {
+      // One template for every state that offers the button, so that the focused node survives;
+      // aria-disabled rather than disabled: the same button keeps the keyboard focus while loading.
+      const label = kind === 'loading' ? 'loading' : kind === 'expired' || hiddenBefore ? 'show-again' : 'show';
+      controls = html`<button part="reveal-button" class="primary" aria-disabled=${kind === 'loading'} @click=${this.show}>${t(`card-reveal.${label}`)}</button>`;
+    }
     return html`
-      <section part="base" class="base panel" aria-label=${t('card-reveal.label')} aria-busy=${view.kind === 'loading' ? 'true' : 'false'}>
-        <div part="card" class="card">
+      <section part="base" class="panel" aria-label=${t('card-reveal.label')} aria-busy=${kind === 'loading'}>
+        <div part="card">
           <div part="face" class="face" aria-hidden="true">
             <slot name="face">
               <div class="chip"></div>
-              <div class="field">
-                <span class="field-label">${t('card-reveal.placeholder-number')}</span>
-                <span class="number">•••• •••• •••• ••••</span>
-              </div>
-              <div class="row">
-                <div class="field">
-                  <span class="field-label">${t('card-reveal.placeholder-expiry')}</span>
-                  <span class="mask">••/••</span>
-                </div>
-                <div class="field">
-                  <span class="field-label">${t('card-reveal.placeholder-cvv')}</span>
-                  <span class="mask">•••</span>
-                </div>
-              </div>
+              ${field(t('card-reveal.placeholder-number'), '•••• •••• •••• ••••')}
+              <div class="row">${field(t('card-reveal.placeholder-expiry'), '••/••')}${field(t('card-reveal.placeholder-cvv'), '•••')}</div>
             </slot>
           </div>
           <div part="frame" class="frame"></div>
         </div>
-        <div part="controls" class="controls">${this.renderControls()}</div>
-        <p part="message" class="message" role="status">${this.renderMessage()}</p>
-        <div part="error" class="alert error" role="alert">${this.renderError()}</div>
+        <div part="controls" class="controls">${controls}</div>
+        <p part="message" class="message" role="status">${message ? t(`card-reveal.${message}`) : nothing}</p>
+        <div part="error" class="alert" role="alert">
+          ${kind === 'error'
+            ? html`<p>${t(`card-reveal.error.${view.code}`)}</p>
+                ${view.retryable ? html`<button part="retry-button" @click=${this.show}>${t('card-reveal.retry')}</button>` : nothing}`
+            : nothing}
+        </div>
       </section>
     `;
   }
-
-  private renderControls() {
-    const t = this.i18n.t;
-    const view = this.view;
-    if (!this.cardId) return html`<span>${t('card-reveal.no-card')}</span>`;
-    switch (view.kind) {
-      case 'loading':
-        // aria-disabled rather than disabled: the same button keeps the keyboard focus while loading.
-        return this.revealButton('card-reveal.loading', true);
-      case 'revealed':
-        return html`
-          <span part="countdown" class="countdown" role="timer" aria-label=${t('card-reveal.countdown-label')}
-            >${t('card-reveal.countdown', { time: this.formatTime(secondsLeft(view)) })}</span
-          >
-          <button part="hide-button" type="button" data-focus="hide" @click=${this.hide}>${t('card-reveal.hide')}</button>
-        `;
-      case 'error':
-        return view.retryable ? nothing : this.revealButton('card-reveal.show');
-      case 'expired':
-        return this.revealButton('card-reveal.show-again');
-      case 'idle':
-        return this.revealButton(view.lastHidden ? 'card-reveal.show-again' : 'card-reveal.show');
-    }
-  }
-
-  /** One template for every state that offers the button, so that the focused node survives. */
-  private revealButton(label: string, busy = false) {
-    return html`<button
-      part="reveal-button"
-      class="primary"
-      type="button"
-      data-focus="reveal"
-      aria-disabled=${busy ? 'true' : 'false'}
-      @click=${this.show}
-    >
-      ${this.i18n.t(label)}
-    </button>`;
-  }
-
-  private renderMessage() {
-    const view = this.view;
-    if (view.kind === 'expired') return this.i18n.t('card-reveal.expired');
-    if (view.kind === 'idle' && view.lastHidden) return this.i18n.t(`card-reveal.hidden.${view.lastHidden}`);
-    if (view.kind === 'revealed') return this.i18n.t('card-reveal.revealed');
-    return nothing;
-  }
-
-  private renderError() {
-    const view = this.view;
-    if (view.kind !== 'error') return nothing;
-    return html`
-      <p>${this.i18n.t(`card-reveal.error.${view.code}`)}</p>
-      ${view.retryable
-        ? html`<button part="retry-button" type="button" data-focus="retry" @click=${this.show}>${this.i18n.t('card-reveal.retry')}</button>`
-        : nothing}
-    `;
-  }
 }
+
+customElements.define('card-reveal', CardReveal);
 
 declare global {
   interface HTMLElementTagNameMap {

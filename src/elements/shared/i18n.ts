@@ -16,21 +16,24 @@ let documentLocale: string | undefined;
 const LOCALE_EVENT = 'wallet-elements-locale';
 
 /** Languages written right to left (BCP 47 primary subtags). */
-const RTL = new Set(['ar', 'he', 'fa', 'ur', 'ps', 'yi', 'dv', 'ckb', 'sd', 'ug']);
+const RTL = /^(ar|he|fa|ur|ps|yi|dv|ckb|sd|ug)\b/;
+
+/** Adds strings of a language; `under` decides who wins on a key both have. */
+function merge(locale: string, strings: Strings, under: boolean): void {
+  const key = locale.toLowerCase();
+  const old = catalog.get(key);
+  catalog.set(key, under ? { ...strings, ...old } : { ...old, ...strings });
+}
 
 /** Adds or replaces strings of a language. Later calls win, so integrators override defaults. */
 export function setStrings(locale: string, strings: Strings): void {
-  const key = locale.toLowerCase();
-  catalog.set(key, { ...catalog.get(key), ...strings });
+  merge(locale, strings, false);
   notify();
 }
 
 /** Registers an element's defaults without overriding what an integrator already set. */
 export function registerDefaultStrings(byLocale: Record<string, Strings>): void {
-  for (const [locale, strings] of Object.entries(byLocale)) {
-    const key = locale.toLowerCase();
-    catalog.set(key, { ...strings, ...catalog.get(key) });
-  }
+  for (const locale in byLocale) merge(locale, byLocale[locale]!, true);
 }
 
 /** The language every element uses unless it (or an ancestor) carries a `lang` attribute. */
@@ -40,27 +43,24 @@ export function setLocale(locale: string | undefined): void {
 }
 
 function notify(): void {
-  if (typeof globalThis.dispatchEvent === 'function' && typeof Event === 'function') {
-    globalThis.dispatchEvent(new Event(LOCALE_EVENT));
-  }
+  // Absent on a server (module import must not throw there); the argument is then not built.
+  globalThis.dispatchEvent?.(new Event(LOCALE_EVENT));
 }
 
 /** The language that applies to an element: its closest `lang`, else setLocale's, else the document's. */
 export function localeOf(element: Element | undefined): string {
   const own = element?.closest?.('[lang]')?.getAttribute('lang');
-  const fromDoc = typeof document === 'undefined' ? undefined : document.documentElement.lang;
-  return (own || documentLocale || fromDoc || 'en').toLowerCase();
+  return (own || documentLocale || globalThis.document?.documentElement.lang || 'en').toLowerCase();
 }
 
 export function directionOf(locale: string): 'ltr' | 'rtl' {
-  return RTL.has(locale.split('-')[0]!) ? 'rtl' : 'ltr';
+  return RTL.test(locale) ? 'rtl' : 'ltr';
 }
 
 /** Looks a string up: exact locale, then its primary language, then English, then the key. */
 export function translate(locale: string, key: string, params?: Record<string, string | number>): string {
-  const primary = locale.split('-')[0]!;
-  const text = catalog.get(locale)?.[key] ?? catalog.get(primary)?.[key] ?? catalog.get('en')?.[key] ?? key;
-  return params ? text.replace(/\{(\w+)\}/g, (m, name: string) => (name in params ? String(params[name]) : m)) : text;
+  const text = catalog.get(locale)?.[key] ?? catalog.get(locale.split('-')[0]!)?.[key] ?? catalog.get('en')?.[key] ?? key;
+  return params ? text.replace(/\{(\w+)\}/g, (m, name: string) => String(params[name] ?? m)) : text;
 }
 
 /**
@@ -68,16 +68,13 @@ export function translate(locale: string, key: string, params?: Record<string, s
  * the language change. It also sets `dir` on the host so layouts follow the language.
  */
 export class LocaleController implements ReactiveController {
-  private readonly host: ReactiveControllerHost & HTMLElement;
   private readonly onChange = () => this.host.requestUpdate();
-
-  constructor(host: ReactiveControllerHost & HTMLElement) {
-    this.host = host;
-    host.addController(this);
-  }
-
   /** The language found when the current update began; a render asks for it once per string. */
   private rendering: string | undefined;
+
+  constructor(private readonly host: ReactiveControllerHost & HTMLElement) {
+    host.addController(this);
+  }
 
   get locale(): string {
     return this.rendering ?? localeOf(this.host);
@@ -101,10 +98,11 @@ export class LocaleController implements ReactiveController {
     // One look-up of the closest `lang` per update instead of one per string rendered.
     this.rendering = localeOf(this.host);
     // Only set `dir` when the page has not chosen one for this element itself.
-    if (!this.host.hasAttribute('dir') || this.host.dataset['autoDir'] === '') {
+    const host = this.host;
+    if (!host.hasAttribute('dir') || host.dataset['autoDir'] === '') {
       const dir = this.dir;
-      if (this.host.getAttribute('dir') !== dir) this.host.setAttribute('dir', dir);
-      this.host.dataset['autoDir'] = '';
+      if (host.getAttribute('dir') !== dir) host.setAttribute('dir', dir);
+      host.dataset['autoDir'] = '';
     }
   }
 

@@ -4,8 +4,13 @@
  * hold. Each element maps these to its own prefixed properties (`--wallet-login-*`, `--card-reveal-*`).
  *
  * Light and dark follow `prefers-color-scheme`; a page may force one with `theme="light"` or
- * `theme="dark"` on the element. Shared layout classes (`.panel`, `.stack`, `.row`, `.muted`,
- * `.error`, `.alert`) keep the elements' own sheets short; form-styles.ts adds fields, action rows
+ * `theme="dark"` on the element. Each colour is written once as `light-dark(light, dark)` (CSS
+ * Color 5), so a theme is only a `color-scheme`: the same browsers that have custom states
+ * (`:state()`, which every element uses) have it.
+ *
+ * Two sheets: `themeStyles` (colours, type, buttons, focus, `.panel`, `.alert`) is all that
+ * <card-reveal> needs; `baseStyles` adds the shared layout classes (`.stack`, `.row`, `.muted`,
+ * `.error`, ...) and form controls of the other elements. form-styles.ts adds fields, action rows
  * and the `error`/`status` live regions for the login elements, list-styles.ts the lists of cards
  * of <delegated-keys> and <agent-actions>.
  *
@@ -14,69 +19,50 @@
  */
 import { css } from 'lit';
 
-const dark = css`
-  --_fg: var(--wallet-color-text, #eceef2);
-  --_muted: var(--wallet-color-muted, #a3aab8);
-  --_bg: var(--wallet-color-surface, #17191e);
-  --_border: var(--wallet-color-border, #6b7283);
-  --_accent: var(--wallet-color-accent, #8c9bff);
-  --_accent-fg: var(--wallet-color-on-accent, #0d0f14);
-  --_danger: var(--wallet-color-danger, #ff8a80);
-  --_success: var(--wallet-color-success, #7bd88f);
-  color-scheme: dark;
-`;
-
-export const baseStyles = css`
+export const themeStyles = css`
   :host {
-    --_fg: var(--wallet-color-text, #14161a);
-    --_muted: var(--wallet-color-muted, #535a68);
-    --_bg: var(--wallet-color-surface, #ffffff);
-    --_border: var(--wallet-color-border, #8a92a3);
-    --_accent: var(--wallet-color-accent, #3b4fd8);
-    --_accent-fg: var(--wallet-color-on-accent, #ffffff);
-    --_danger: var(--wallet-color-danger, #b3261e);
-    --_success: var(--wallet-color-success, #1b7a3d);
-    --_focus: var(--wallet-focus-ring, 0 0 0 3px color-mix(in srgb, var(--_accent) 45%, transparent));
+    --_fg: var(--wallet-color-text, light-dark(#14161a, #eceef2));
+    --_muted: var(--wallet-color-muted, light-dark(#535a68, #a3aab8));
+    --_bg: var(--wallet-color-surface, light-dark(#fff, #17191e));
+    --_border: var(--wallet-color-border, light-dark(#8a92a3, #6b7283));
+    --_accent: var(--wallet-color-accent, light-dark(#3b4fd8, #8c9bff));
+    --_accent-fg: var(--wallet-color-on-accent, light-dark(#fff, #0d0f14));
+    --_danger: var(--wallet-color-danger, light-dark(#b3261e, #ff8a80));
+    --_success: var(--wallet-color-success, light-dark(#1b7a3d, #7bd88f));
     --_radius: var(--wallet-radius, 10px);
-    --_font: var(--wallet-font, system-ui, -apple-system, 'Segoe UI', Roboto, 'Noto Sans Arabic', sans-serif);
     --_space: var(--wallet-space, 12px);
     color-scheme: light;
     display: block;
     box-sizing: border-box;
     color: var(--_fg);
-    font-family: var(--_font);
+    font-family: var(--wallet-font, system-ui, -apple-system, 'Segoe UI', Roboto, 'Noto Sans Arabic', sans-serif);
     font-size: var(--wallet-font-size, 15px);
     line-height: 1.45;
   }
   @media (prefers-color-scheme: dark) {
     :host(:not([theme='light'])) {
-      ${dark}
+      color-scheme: dark;
     }
   }
   :host([theme='dark']) {
-    ${dark}
+    color-scheme: dark;
   }
   :host([hidden]) {
     display: none;
   }
   *,
-  *::before,
-  *::after {
+  ::before,
+  ::after {
     box-sizing: inherit;
   }
-  button,
-  input,
-  select {
+  button {
     font: inherit;
     color: inherit;
-  }
-  button {
     cursor: pointer;
     border-radius: calc(var(--_radius) * 0.8);
     border: 1px solid var(--_border);
     background: transparent;
-    padding-block: 0.55em;
-    padding-inline: 1em;
+    padding: 0.55em 1em;
     min-block-size: 44px;
   }
   button.primary {
@@ -84,6 +70,57 @@ export const baseStyles = css`
     border-color: var(--_accent);
     color: var(--_accent-fg);
     font-weight: 600;
+  }
+  /* Busy, yet focused: aria-disabled keeps the keyboard on the button while its work runs. */
+  button[aria-disabled='true'] {
+    opacity: 0.7;
+    cursor: progress;
+  }
+  :focus-visible {
+    outline: 2px solid var(--_accent);
+    outline-offset: 2px;
+    box-shadow: var(--wallet-focus-ring, 0 0 0 3px color-mix(in srgb, var(--_accent) 45%, transparent));
+  }
+  p {
+    margin: 0;
+  }
+  .panel {
+    background: var(--_bg);
+    border: 1px solid var(--_border);
+    border-radius: var(--_radius);
+    padding: calc(var(--_space) * 1.5);
+  }
+  /* What went wrong and what to do, boxed; an empty one takes no room. */
+  .alert {
+    display: grid;
+    gap: 0.5em;
+    justify-items: start;
+    padding: 0.75em 1em;
+    border-radius: var(--_radius);
+    border: 1px solid color-mix(in srgb, var(--_danger) 40%, transparent);
+    background: color-mix(in srgb, var(--_danger) 8%, transparent);
+    color: var(--_danger);
+  }
+  .alert:empty {
+    display: none;
+  }
+  @media (prefers-reduced-motion: no-preference) {
+    button {
+      transition: background-color 120ms, border-color 120ms;
+    }
+  }
+`;
+
+/**
+ * A tagged template counts as a side effect for bundlers, so the call is wrapped in a function
+ * marked pure: a page that imports only `themeStyles` (<card-reveal>) does not carry this sheet.
+ */
+export const baseStyles = /* @__PURE__ */ (() => css`
+  ${themeStyles}
+  input,
+  select {
+    font: inherit;
+    color: inherit;
   }
   button.link {
     align-self: flex-start;
@@ -101,17 +138,11 @@ export const baseStyles = css`
     opacity: 0.6;
     cursor: not-allowed;
   }
-  /* Busy, yet focused: aria-disabled keeps the keyboard on the button while its work runs. */
-  button[aria-disabled='true'] {
-    opacity: 0.7;
-    cursor: progress;
-  }
   input {
     border: 1px solid var(--_border);
     border-radius: calc(var(--_radius) * 0.8);
     background: var(--_bg);
-    padding-block: 0.55em;
-    padding-inline: 0.8em;
+    padding: 0.55em 0.8em;
     min-block-size: 44px;
     inline-size: 100%;
   }
@@ -121,24 +152,10 @@ export const baseStyles = css`
   label {
     font-weight: 600;
   }
-  :focus-visible {
-    outline: 2px solid var(--_accent);
-    outline-offset: 2px;
-    box-shadow: var(--_focus);
-  }
   h2 {
     font-size: 1.25em;
     margin: 0;
     line-height: 1.25;
-  }
-  p {
-    margin: 0;
-  }
-  .panel {
-    background: var(--_bg);
-    border: 1px solid var(--_border);
-    border-radius: var(--_radius);
-    padding: calc(var(--_space) * 1.5);
   }
   .stack {
     display: flex;
@@ -165,20 +182,6 @@ export const baseStyles = css`
   .success {
     color: var(--_success);
   }
-  /* What went wrong and what to do, boxed; an empty one takes no room. */
-  .alert {
-    display: grid;
-    gap: 0.5em;
-    justify-items: start;
-    padding: 0.75em 1em;
-    border-radius: var(--_radius);
-    border: 1px solid color-mix(in srgb, var(--_danger) 40%, transparent);
-    background: color-mix(in srgb, var(--_danger) 8%, transparent);
-    color: var(--_danger);
-  }
-  .alert:empty {
-    display: none;
-  }
   .visually-hidden {
     position: absolute;
     inline-size: 1px;
@@ -187,9 +190,4 @@ export const baseStyles = css`
     clip-path: inset(50%);
     white-space: nowrap;
   }
-  @media (prefers-reduced-motion: no-preference) {
-    button {
-      transition: background-color 120ms ease, border-color 120ms ease;
-    }
-  }
-`;
+`)();
