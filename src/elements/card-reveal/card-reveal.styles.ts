@@ -30,10 +30,8 @@ export const cardRevealStyles = css`
     display: grid;
     align-content: space-between;
     padding: 1.25em 1.4em;
-    background: var(
-      --card-reveal-card-background,
-      linear-gradient(135deg, light-dark(#27336f, #1b2150), light-dark(#3b4fd8, #2c3aa6) 55%, light-dark(#6f7ff0, #4856c9))
-    );
+    /* prettier-ignore */
+    background: var(--card-reveal-card-background, linear-gradient(135deg, light-dark(#27336f, #1b2150), light-dark(#3b4fd8, #2c3aa6) 55%, light-dark(#6f7ff0, #4856c9)));
     color: var(--_card-fg);
   }
   .chip {

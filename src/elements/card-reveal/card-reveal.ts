@@ -101,7 +101,6 @@ export class CardReveal extends LitElement {
     requireSession: { attribute: 'require-session', type: Boolean },
     accountId: { attribute: 'account-id' },
     allowedOrigins: { attribute: 'allowed-origins', converter: { fromAttribute: parseAllowedOrigins, toAttribute: (v: string[]) => v.join(' ') } },
-    view: { state: true },
   };
 
   /** The card to reveal (`Card:<uuid>`). */
@@ -134,6 +133,7 @@ export class CardReveal extends LitElement {
    */
   allowedOrigins: string[] = [];
 
+  /** The machine's state; only `send` changes it (and asks for the update). */
   private view: CardRevealState = initialState;
 
   private readonly i18n = new LocaleController(this);
@@ -224,6 +224,7 @@ export class CardReveal extends LitElement {
     const next = transition(previous, event);
     if (next === previous) return;
     this.view = next;
+    this.requestUpdate();
     // Only a countdown tick keeps the kind of state.
     if (next.kind === previous.kind) return;
     this.syncStates();

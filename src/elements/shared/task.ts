@@ -31,7 +31,7 @@ export interface TaskOptions<A extends readonly unknown[], R> {
 
 export class Task<A extends readonly unknown[] = readonly unknown[], R = unknown> {
   status: TaskStatus = TaskStatus.INITIAL;
-  #id = 0;
+  /** The controller of the latest run: a run whose controller was replaced reports nothing. */
   #controller: AbortController | undefined;
 
   constructor(
@@ -41,23 +41,21 @@ export class Task<A extends readonly unknown[] = readonly unknown[], R = unknown
 
   async run(args?: A): Promise<void> {
     this.abort();
-    const id = ++this.#id;
-    const { signal } = (this.#controller = new AbortController());
-    this.status = TaskStatus.PENDING;
-    this.host.requestUpdate();
+    const controller = (this.#controller = new AbortController());
+    const { task, onComplete, onError } = this.options;
+    this.#set(TaskStatus.PENDING);
     let result: R | typeof initialState;
     try {
-      result = await this.options.task(args ?? this.options.args!(), { signal });
+      result = await task(args ?? this.options.args!(), { signal: controller.signal });
     } catch (error) {
-      if (id !== this.#id) return;
-      this.#end(TaskStatus.ERROR);
-      this.options.onError?.(error);
-      return;
+      if (controller !== this.#controller) return;
+      this.#set(TaskStatus.ERROR);
+      return onError?.(error);
     }
-    if (id !== this.#id) return;
-    if (result === initialState) return this.#end(TaskStatus.INITIAL);
-    this.#end(TaskStatus.COMPLETE);
-    this.options.onComplete?.(result);
+    if (controller !== this.#controller) return;
+    if (result === initialState) return this.#set(TaskStatus.INITIAL);
+    this.#set(TaskStatus.COMPLETE);
+    onComplete?.(result);
   }
 
   /** Aborts the run in flight, if any; its outcome is still reported (usually an AbortError). */
@@ -65,7 +63,7 @@ export class Task<A extends readonly unknown[] = readonly unknown[], R = unknown
     if (this.status === TaskStatus.PENDING) this.#controller?.abort(reason);
   }
 
-  #end(status: TaskStatus): void {
+  #set(status: TaskStatus): void {
     this.status = status;
     this.host.requestUpdate();
   }
