@@ -17,6 +17,8 @@ import { ServiceError, WalletError } from '../../core/errors.ts';
 /** Why the card details stopped being shown (the `reason` of `card-hidden`). */
 export const HIDE_REASONS = ['user', 'expired', 'timeout', 'page-hidden', 'disconnected', 'card-changed'] as const;
 export type HideReason = (typeof HIDE_REASONS)[number];
+/** What `idle` remembers: hiding at expiry leads to `expired` instead. */
+export type IdleReason = Exclude<HideReason, 'expired'>;
 
 /** The `code` of `card-reveal-error`: a closed list, each with a sentence in the element's strings. */
 export const REVEAL_ERROR_CODES = [
@@ -49,7 +51,7 @@ export type RevealErrorCode = (typeof REVEAL_ERROR_CODES)[number];
 const FINAL: readonly RevealErrorCode[] = ['unauthorized', 'forbidden', 'not_found', 'not_available', 'insecure_url'];
 
 export type CardRevealState =
-  | { readonly kind: 'idle'; readonly lastHidden?: HideReason }
+  | { readonly kind: 'idle'; readonly lastHidden?: IdleReason }
   | { readonly kind: 'loading' }
   /** `hideAt` is the earlier of expiresAt and the `hide-after` deadline, both epoch milliseconds. */
   | { readonly kind: 'revealed'; readonly expiresAt: number; readonly hideAt: number; readonly now: number }

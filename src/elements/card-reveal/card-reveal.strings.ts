@@ -5,10 +5,11 @@
  * ever includes the reveal URL or a raw service message.
  */
 import { registerDefaultStrings } from '../shared/i18n.ts';
-import type { RevealErrorCode, HideReason } from './card-reveal.machine.ts';
+import type { RevealErrorCode, IdleReason } from './card-reveal.machine.ts';
 
 type ErrorKeys = `card-reveal.error.${RevealErrorCode}`;
-type HiddenKeys = `card-reveal.hidden.${HideReason}`;
+/** The message after hiding; at expiry `card-reveal.expired` says it instead. */
+type HiddenKeys = `card-reveal.hidden.${IdleReason}`;
 type Keys =
   | 'card-reveal.label'
   | 'card-reveal.show'
@@ -37,7 +38,7 @@ const en: Record<Keys, string> = {
   'card-reveal.retry': 'Try again',
   'card-reveal.countdown': 'Hides in {time}',
   'card-reveal.countdown-label': 'Time left before hiding',
-  'card-reveal.frame-title': 'Your card number, expiry date and security code',
+  'card-reveal.frame-title': 'Card number, expiry date and security code',
   'card-reveal.placeholder-number': 'Card number',
   'card-reveal.placeholder-expiry': 'Expires',
   'card-reveal.placeholder-cvv': 'CVV',
@@ -45,7 +46,6 @@ const en: Record<Keys, string> = {
   'card-reveal.revealed': 'Card details shown. They hide automatically.',
   'card-reveal.no-card': 'No card is selected.',
   'card-reveal.hidden.user': 'Card details hidden.',
-  'card-reveal.hidden.expired': 'Card details hidden: the secure view expired.',
   'card-reveal.hidden.timeout': 'Card details hidden after the time limit.',
   'card-reveal.hidden.page-hidden': 'Card details hidden while you were away.',
   'card-reveal.hidden.disconnected': 'Card details hidden.',

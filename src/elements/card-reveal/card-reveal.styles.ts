@@ -11,8 +11,6 @@ import { css } from 'lit';
 export const cardRevealStyles = css`
   :host {
     --_card-fg: var(--card-reveal-card-color, #f5f6ff);
-    --_card-radius: var(--card-reveal-card-radius, 14px);
-    --_frame-height: var(--card-reveal-frame-height, 220px);
     --_gap: var(--card-reveal-gap, var(--_space));
     max-inline-size: var(--card-reveal-max-width, 380px);
   }
@@ -22,8 +20,8 @@ export const cardRevealStyles = css`
   }
   .face,
   .frame {
-    block-size: var(--_frame-height);
-    border-radius: var(--_card-radius);
+    block-size: var(--card-reveal-frame-height, 220px);
+    border-radius: var(--card-reveal-card-radius, 14px);
     overflow: hidden;
   }
   .face {

@@ -100,7 +100,8 @@ export class CardReveal extends LitElement {
     hideOnPageHide: { attribute: 'hide-on-page-hide', type: Boolean },
     requireSession: { attribute: 'require-session', type: Boolean },
     accountId: { attribute: 'account-id' },
-    allowedOrigins: { attribute: 'allowed-origins', converter: { fromAttribute: parseAllowedOrigins, toAttribute: (v: string[]) => v.join(' ') } },
+    // Not reflected, so the attribute is only ever read.
+    allowedOrigins: { attribute: 'allowed-origins', converter: parseAllowedOrigins },
   };
 
   /** The card to reveal (`Card:<uuid>`). */
@@ -143,6 +144,8 @@ export class CardReveal extends LitElement {
   private frame: HTMLIFrameElement | undefined;
   /** The one-second countdown and the exact deadline, while revealed. */
   private timers: ReturnType<typeof setTimeout>[] = [];
+  /** Removes the page listeners on disconnect. */
+  private connection: AbortController | undefined;
   /** Whether the keyboard was inside this element when the current update began. */
   private hadFocus = false;
 
@@ -188,15 +191,15 @@ export class CardReveal extends LitElement {
 
   override connectedCallback(): void {
     super.connectedCallback();
-    document.addEventListener('visibilitychange', this.onPageHide);
-    window.addEventListener('pagehide', this.onPageHide);
+    const { signal } = (this.connection = new AbortController());
+    document.addEventListener('visibilitychange', this.onPageHide, { signal });
+    window.addEventListener('pagehide', this.onPageHide, { signal });
     this.syncStates();
   }
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
-    document.removeEventListener('visibilitychange', this.onPageHide);
-    window.removeEventListener('pagehide', this.onPageHide);
+    this.connection?.abort();
     this.send({ type: 'hide', reason: 'disconnected' });
     // Whatever the state, no frame outlives the connection.
     this.unmountFrame();

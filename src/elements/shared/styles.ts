@@ -28,7 +28,6 @@ export const themeStyles = css`
     --_accent: var(--wallet-color-accent, light-dark(#3b4fd8, #8c9bff));
     --_accent-fg: var(--wallet-color-on-accent, light-dark(#fff, #0d0f14));
     --_danger: var(--wallet-color-danger, light-dark(#b3261e, #ff8a80));
-    --_success: var(--wallet-color-success, light-dark(#1b7a3d, #7bd88f));
     --_radius: var(--wallet-radius, 10px);
     --_space: var(--wallet-space, 12px);
     color-scheme: light;
@@ -117,6 +116,9 @@ export const themeStyles = css`
  */
 export const baseStyles = /* @__PURE__ */ (() => css`
   ${themeStyles}
+  :host {
+    --_success: var(--wallet-color-success, light-dark(#1b7a3d, #7bd88f));
+  }
   input,
   select {
     font: inherit;
