@@ -52,7 +52,7 @@ function forgetResourceTimings(): void {
   globalThis.performance?.clearResourceTimings?.();
 }
 
-/** One placeholder field of the card face: its label and the masked digits (read left to right). */
+/** A short placeholder field of the card face (expiry, CVV): its label and the masked digits, read left to right. */
 const field = (label: string, mask: string) => html`<p><small>${label}</small><code dir="ltr">${mask}</code></p>`;
 
 /**
@@ -300,13 +300,19 @@ export class CardReveal extends LitElement {
       const label = kind === 'loading' ? 'loading' : kind === 'expired' || hiddenBefore ? 'show-again' : 'show';
       controls = html`<button part="reveal-button" class="primary" aria-disabled=${kind === 'loading'} @click=${this.show}>${t(`card-reveal.${label}`)}</button>`;
     }
+    // No white space around the error: an empty region must match :empty and take no room.
+    const error =
+      kind === 'error'
+        ? html`<p>${t(`card-reveal.error.${view.code}`)}</p>
+            ${view.retryable ? html`<button part="retry-button" @click=${this.show}>${t('card-reveal.retry')}</button>` : nothing}`
+        : nothing;
     return html`
       <section part="base" class="panel" aria-label=${t('card-reveal.label')} aria-busy=${kind === 'loading'}>
         <div part="card">
           <div part="face" class="face" aria-hidden="true">
             <slot name="face">
               <div class="chip"></div>
-              ${field(t('card-reveal.placeholder-number'), '•••• •••• •••• ••••')}
+              <p><small>${t('card-reveal.placeholder-number')}</small><code class="number" dir="ltr">•••• •••• •••• ••••</code></p>
               <div class="row">${field(t('card-reveal.placeholder-expiry'), '••/••')}${field(t('card-reveal.placeholder-cvv'), '•••')}</div>
             </slot>
           </div>
@@ -314,12 +320,7 @@ export class CardReveal extends LitElement {
         </div>
         <div part="controls" class="controls">${controls}</div>
         <p part="message" class="message" role="status">${message ? t(`card-reveal.${message}`) : nothing}</p>
-        <div part="error" class="alert" role="alert">
-          ${kind === 'error'
-            ? html`<p>${t(`card-reveal.error.${view.code}`)}</p>
-                ${view.retryable ? html`<button part="retry-button" @click=${this.show}>${t('card-reveal.retry')}</button>` : nothing}`
-            : nothing}
-        </div>
+        <div part="error" class="alert" role="alert">${error}</div>
       </section>
     `;
   }

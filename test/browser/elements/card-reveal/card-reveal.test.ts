@@ -143,6 +143,9 @@ describe('<card-reveal>', () => {
     const el = await mount<CardReveal>('card-reveal', { 'card-id': f.cardId, 'allowed-origins': f.processorOrigin });
     expect(el.matches(':state(idle)')).to.equal(true);
     expect(frameOf(el)).to.equal(null);
+    // Empty live regions take no room (and the error box is not drawn).
+    expect(getComputedStyle(part(el, 'error')!).display).to.equal('none');
+    expect(getComputedStyle(part(el, 'message')!).display).to.equal('none');
     expect(await axeViolations(el)).to.deep.equal([]);
 
     const { detail } = await reveal(el);
