@@ -42,14 +42,18 @@ export const cardRevealStyles = css`
     display: flex;
     gap: 2em;
   }
-  small {
+  small,
+  code {
     display: block;
+  }
+  small {
     font-size: 0.72em;
     text-transform: uppercase;
     letter-spacing: 0.08em;
     opacity: 0.8;
   }
-  /* Card numbers read left to right in every language: dir="ltr" in the markup isolates them. */
+  /* Card numbers read left to right in every language: dir="ltr" in the markup makes each mask a
+     left-to-right block. */
   .number {
     font-size: 1.25em;
     letter-spacing: 0.12em;
