@@ -53,13 +53,13 @@ const en: Record<Keys, string> = {
   'card-reveal.error.unauthorized': 'A setup problem on our side stops card details from showing. Contact support.',
   'card-reveal.error.forbidden': 'These card details can’t be shown in this session. Sign in to your own account.',
   'card-reveal.error.session_required': 'For your security, confirm it’s you: sign in again, then try again.',
-  'card-reveal.error.not_found': 'We couldn’t find this card. It may be replaced or closed.',
+  'card-reveal.error.not_found': 'We couldn’t find this card. It may have been replaced or closed.',
   'card-reveal.error.not_available': 'Card details aren’t available in this environment.',
   'card-reveal.error.rate_limited': 'Too many requests. Wait a moment, then try again.',
   'card-reveal.error.server': 'Something went wrong on our side. Try again soon.',
   'card-reveal.error.network': 'We couldn’t reach the server. Check your connection and try again.',
   'card-reveal.error.expired_url': 'The secure view expired before it opened. Try again.',
-  'card-reveal.error.insecure_url': 'Not shown: the secure view didn’t come from a trusted address.',
+  'card-reveal.error.insecure_url': 'Card details not shown: the secure view didn’t come from a trusted address.',
   'card-reveal.error.unexpected': 'Something unexpected happened. Try again.',
 };
 

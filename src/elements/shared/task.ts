@@ -42,20 +42,20 @@ export class Task<A extends readonly unknown[] = readonly unknown[], R = unknown
   async run(args?: A): Promise<void> {
     this.abort();
     const controller = (this.#controller = new AbortController());
-    const { task, onComplete, onError } = this.options;
+    const { options } = this;
     this.#set(TaskStatus.PENDING);
     let result: R | typeof initialState;
     try {
-      result = await task(args ?? this.options.args!(), { signal: controller.signal });
+      result = await options.task(args ?? options.args!(), { signal: controller.signal });
     } catch (error) {
       if (controller !== this.#controller) return;
       this.#set(TaskStatus.ERROR);
-      return onError?.(error);
+      return options.onError?.(error);
     }
     if (controller !== this.#controller) return;
     if (result === initialState) return this.#set(TaskStatus.INITIAL);
     this.#set(TaskStatus.COMPLETE);
-    onComplete?.(result);
+    options.onComplete?.(result);
   }
 
   /** Aborts the run in flight, if any; its outcome is still reported (usually an AbortError). */
