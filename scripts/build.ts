@@ -3,8 +3,8 @@
  *
  * `build` writes dist/:
  * - dist/index.js, dist/core.js, dist/elements/<tag>.js, dist/react.js: ESM for browsers and
- *   bundlers, unminified, runtime dependencies (lit, @lit/task, idb-keyval, @simplewebauthn/browser,
- *   react) left as imports so an application shares one copy; shared code in dist/chunks/, so that
+ *   bundlers, unminified, runtime dependencies (lit, idb-keyval, react) left as imports so an
+ *   application shares one copy; shared code in dist/chunks/, so that
  *   `import 'wallet-elements/card-reveal'` pulls only what <card-reveal> needs;
  * - dist/cdn/wallet-elements.js: one minified ES module with lit and everything inlined, for a
  *   `<script type="module" src="https://cdn…">` page with no build step; dist/cdn/locales/<locale>.js
