@@ -21,8 +21,6 @@ export interface WalletConfig {
   environment: Environment;
   /** Overrides the pinned OTP target-bundle signer (uncompressed hex). */
   otpSigner?: string;
-  /** Overrides the pinned export-envelope signer (uncompressed hex). */
-  exportSigner?: string;
   /** Where session keys live; IndexedDB by default. */
   store?: KeyStore;
 }
