@@ -59,7 +59,6 @@ export const cardRevealStyles = css`
     letter-spacing: 0.12em;
   }
   .frame {
-    display: none;
     background: var(--card-reveal-frame-background, var(--_bg));
   }
   iframe {
@@ -71,9 +70,8 @@ export const cardRevealStyles = css`
     block-size: 100%;
     border: 0;
   }
-  :host(:state(revealed)) .frame {
-    display: block;
-  }
+  /* The card area holds either the placeholder face or the frame. */
+  :host(:not(:state(revealed))) .frame,
   :host(:state(revealed)) .face {
     display: none;
   }

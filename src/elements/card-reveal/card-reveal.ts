@@ -331,7 +331,7 @@ export class CardReveal extends ReactiveElement {
     this.noCard = new Text();
     // aria-disabled rather than disabled: the same button keeps the keyboard focus while loading.
     this.revealButton = button('reveal-button', () => this.show(), { class: 'primary' });
-    this.countdown = element('span', { part: 'countdown', class: 'countdown', role: 'timer' });
+    this.countdown = element('span', { part: 'countdown', role: 'timer' });
     this.hideButton = button('hide-button', () => this.hide());
     this.message = element('p', { part: 'message', class: 'message', role: 'status' });
     // Nothing in the error region but its content: an empty region must match :empty and take no room.
