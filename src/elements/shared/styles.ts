@@ -17,7 +17,9 @@
  * No inline styles anywhere: everything is in constructable stylesheets, so the elements run under
  * a CSP without 'unsafe-inline' (Lit adopts these sheets; it injects no <style> attribute).
  */
-import { css } from 'lit';
+// From @lit/reactive-element, not 'lit': the 'lit' index would bring lit-html into <card-reveal>,
+// which renders without it (lit declares no sideEffects: false, so bundlers keep the whole index).
+import { css } from '@lit/reactive-element';
 
 export const themeStyles = css`
   :host {
