@@ -10,13 +10,12 @@
 import { expect } from 'chai';
 import { createClient } from '../../../src/core/client.ts';
 import { indexedDbKeyStore } from '../../../src/core/keystore.ts';
-import { createWallet, type Wallet } from '../../../src/core/session.ts';
+import type { Wallet } from '../../../src/core/session.ts';
 import { WalletError } from '../../../src/core/errors.ts';
 import { browserSupportsWebAuthnAutofill, getPasskeyAssertion } from '../../../src/core/webauthn.ts';
 import { base64urlDecode, bytesToHex } from '../../../src/core/encoding.ts';
 import {
-  fixtures,
-  newAccount,
+  freshWallet,
   addVirtualAuthenticator,
   removeVirtualAuthenticator,
   setAutomaticPresence,
@@ -76,10 +75,7 @@ describe('passkeys through the virtual authenticator', () => {
   const client = () => createClient({ baseUrl: f.apiBase });
 
   beforeEach(async () => {
-    f = await fixtures();
-    acct = await newAccount();
-    dbName = `wallet-elements-test-${crypto.randomUUID()}`;
-    wallet = createWallet({ client: client(), store: indexedDbKeyStore({ dbName }), otpSigner: f.signerPublicKey });
+    ({ f, acct, dbName, wallet } = await freshWallet());
     await addVirtualAuthenticator();
   });
   afterEach(async () => {

@@ -12,7 +12,7 @@ import { PRODUCTION_OTP_SIGNER } from '../../../src/core/bundles.ts';
 import { ServiceError, WalletError } from '../../../src/core/errors.ts';
 import { verifyStamp } from '../../../src/sandbox/service-stamps.ts';
 import { createStore, del } from 'idb-keyval';
-import { fixtures, newAccount, oidcToken, advanceClock, type RigAccount, type RigFixtures } from '../support/rig.ts';
+import { freshWallet, oidcToken, advanceClock, type RigAccount, type RigFixtures } from '../support/rig.ts';
 
 async function rejection(p: Promise<unknown>): Promise<unknown> {
   return p.then(
@@ -29,10 +29,7 @@ describe('session flows against the sandbox through the proxy', () => {
   const client = () => createClient({ baseUrl: f.apiBase });
 
   beforeEach(async () => {
-    f = await fixtures();
-    acct = await newAccount();
-    dbName = `wallet-elements-test-${crypto.randomUUID()}`;
-    wallet = createWallet({ client: client(), store: indexedDbKeyStore({ dbName }), otpSigner: f.signerPublicKey });
+    ({ f, acct, dbName, wallet } = await freshWallet());
   });
 
   it('logs in with email OTP: pinned target, non-extractable key, session live upstream and usable for a signed call', async () => {

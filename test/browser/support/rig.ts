@@ -5,6 +5,9 @@
  */
 import { executeServerCommand } from '@web/test-runner-commands';
 import type { RigAccount, RigFixtures } from './wallet-rig.ts';
+import { createClient } from '../../../src/core/client.ts';
+import { indexedDbKeyStore } from '../../../src/core/keystore.ts';
+import { createWallet, type Wallet } from '../../../src/core/session.ts';
 
 export type { RigAccount, RigFixtures };
 
@@ -107,4 +110,16 @@ export function sandboxVariant(options: {
 /** Origin, path and visible text of the page's child frames (read through Playwright; never the query). */
 export function pageFrames(): Promise<{ frames: Array<{ origin: string; pathname: string; text: string }> }> {
   return executeServerCommand('page-frames');
+}
+
+/**
+ * A wallet of its own for one test: the rig's fixtures, a fresh sandbox account, and core session
+ * flows over the proxy with keys in an IndexedDB database no other test uses.
+ */
+export async function freshWallet(): Promise<{ f: RigFixtures; acct: RigAccount; dbName: string; wallet: Wallet }> {
+  const f = await fixtures();
+  const acct = await newAccount();
+  const dbName = `wallet-elements-test-${crypto.randomUUID()}`;
+  const wallet = createWallet({ client: createClient({ baseUrl: f.apiBase }), store: indexedDbKeyStore({ dbName }), otpSigner: f.signerPublicKey });
+  return { f, acct, dbName, wallet };
 }
