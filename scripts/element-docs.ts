@@ -63,7 +63,7 @@ export function elementDocs(manifestText: string): string {
   for (const e of elements) {
     out.push(`## ${e.tagName}`, '', `\`<${e.tagName}>\` (class \`${e.name}\`): ${cell(e.summary ?? '')}`, '');
     if (e.description && e.description !== e.summary) out.push(cell(e.description), '');
-    const publicMembers = (e.members ?? []).filter((m) => !m.privacy && !m.static && !m.name.startsWith('_'));
+    const publicMembers = (e.members ?? []).filter((m) => (!m.privacy || m.privacy === 'public') && !m.static && !m.name.startsWith('_'));
     const sections: Array<[string, string]> = [
       ['Attributes', table(['Attribute', 'Property', 'Type', 'Default', 'Description'], (e.attributes ?? []).map((a) => [code(a.name), code(a.fieldName), code(a.type?.text), code(a.default), cell(a.description)]))],
       [

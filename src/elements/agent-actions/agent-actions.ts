@@ -12,8 +12,9 @@
  * core per call and never reflected to an attribute, stored, logged or put into an event.
  * Deliberately not here: approving or rejecting (a platform-side call with Basic credentials).
  */
-import { LitElement, html, nothing, type PropertyValues } from 'lit';
-import { customElement, property, state } from 'lit/decorators.js';
+import { html, nothing } from 'lit/html.js';
+import { TemplateElement } from '../shared/template.ts';
+import type { PropertyValues } from '../shared/reactive.ts';
 import { Task } from '../shared/task.ts';
 import { baseStyles } from '../shared/styles.ts';
 import { listStyles } from '../shared/list-styles.ts';
@@ -74,37 +75,49 @@ function isFilter(v: unknown): v is StatusFilter {
  *
  * Custom states: `:state(idle)`, `:state(loading)`, `:state(ready)`, `:state(failed)`, `:state(polling)`.
  */
-@customElement('agent-actions')
-export class AgentActions extends LitElement {
+export class AgentActions extends TemplateElement {
   static override styles = [baseStyles, listStyles, agentActionsStyles];
+
+  static override properties = {
+    agentToken: { attribute: false },
+    status: { reflect: true },
+    pageSize: { attribute: 'page-size', type: Number },
+    pollInterval: { attribute: 'poll-interval', type: Number },
+    pollMaxInterval: { attribute: 'poll-max-interval', type: Number },
+    apiBase: { attribute: 'api-base' },
+    theme: { reflect: true },
+    view: { state: true },
+    pollTrouble: { state: true },
+    recentlyChanged: { state: true },
+  };
 
   /**
    * The agent's access token (api.md "Authentication": agent bearer). A property only: never an
    * attribute, never stored; set it to '' to stop.
    */
-  @property({ attribute: false }) agentToken = '';
+  agentToken = '';
 
   /** The status shown first (`ALL`, `PENDING_APPROVAL`, `APPROVED`, `REJECTED`, `FAILED`). */
-  @property({ reflect: true }) status: StatusFilter = 'ALL';
+  status: StatusFilter = 'ALL';
 
   /** Actions per page, 1 to 100 (api.md "Limits"). */
-  @property({ attribute: 'page-size', type: Number }) pageSize = 20;
+  pageSize = 20;
 
   /** First delay between polls, and the delay after a change (ms). */
-  @property({ attribute: 'poll-interval', type: Number }) pollInterval = 2000;
+  pollInterval = 2000;
 
   /** The backoff's ceiling (ms). */
-  @property({ attribute: 'poll-max-interval', type: Number }) pollMaxInterval = 60000;
+  pollMaxInterval = 60000;
 
   /** The proxy's base path for this element (overrides configureWallet's `apiBase`). */
-  @property({ attribute: 'api-base' }) apiBase: string | undefined;
+  apiBase: string | undefined;
 
   /** Light or dark regardless of the system setting (shared base styles). */
-  @property({ reflect: true }) theme: 'light' | 'dark' | undefined;
+  theme: 'light' | 'dark' | undefined;
 
-  @state() private view: AgentActionsState = initialState;
-  @state() private pollTrouble = false;
-  @state() private recentlyChanged: ReadonlySet<string> = new Set();
+  private view: AgentActionsState = initialState;
+  private pollTrouble = false;
+  private recentlyChanged: ReadonlySet<string> = new Set();
 
   private readonly i18n = new LocaleController(this);
   private readonly internals = this.attachInternals?.();
@@ -170,7 +183,7 @@ export class AgentActions extends LitElement {
     this.send({ type: 'reset' });
   }
 
-  protected override willUpdate(changed: PropertyValues<this>): void {
+  protected override willUpdate(changed: PropertyValues): void {
     if (changed.has('agentToken') || changed.has('status') || changed.has('apiBase') || changed.has('pageSize')) this.needsLoad = true;
     if (!this.needsLoad || !this.isConnected) return;
     this.needsLoad = false;
@@ -277,7 +290,7 @@ export class AgentActions extends LitElement {
     syncStates(this.internals, { idle: kind === 'idle', loading: kind === 'loading', ready: kind === 'ready', failed: kind === 'failed', polling: !!this.poller });
   }
 
-  protected override updated(changed: PropertyValues<this>): void {
+  protected override updated(changed: PropertyValues): void {
     super.updated(changed);
     if (this.focusAfterMore !== undefined && !this.view.loadingMore) {
       // After "load more", move to the first new action so keyboard users continue where they were.
@@ -384,6 +397,8 @@ function clampPageSize(n: number): number {
 function shortId(id: string): string {
   return id.replace(/[0-9a-f-]{13,}$/i, (uuid) => `${uuid.slice(0, 4)}…${uuid.slice(-4)}`);
 }
+
+globalThis.customElements?.define('agent-actions', AgentActions);
 
 declare global {
   interface HTMLElementTagNameMap {

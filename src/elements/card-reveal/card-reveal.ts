@@ -8,18 +8,18 @@
  * is hidden (`hide-on-page-hide`) and on disconnect. Only https URLs, or URLs on an origin listed in
  * `allowed-origins`, are rendered, and never one already expired.
  *
- * Built on Lit's `ReactiveElement` (reactive properties, controllers, adopted stylesheets) without
- * lit-html: this element is what a page loads up front, with a budget of 9 KB gzip, and lit-html
- * would be a third of it. Its shadow DOM is small and fixed, so it is created once with
- * document.createElement (no innerHTML, no template parsing) and `update()` changes only a few texts
- * and attributes and which buttons the controls row holds. Registered with `customElements.define`
- * and `static properties` rather than Lit's decorators, for the same budget.
+ * Built on the elements' small reactive base (shared/reactive.ts: Lit's ReactiveElement contract,
+ * reactive properties, controllers, adopted stylesheets) without lit-html: this element is what a
+ * page loads up front, with a budget of 9 KB gzip, and lit-html would be a third of it. Its shadow
+ * DOM is small and fixed, so it is created once with document.createElement (no innerHTML, no
+ * template parsing) and `update()` changes only a few texts and attributes and which buttons the
+ * controls row holds. Registered with `customElements.define` and `static properties`.
  *
  * Deliberately does not: call fetch (core's client does), keep the reveal answer (the task returns
  * only the verdict), put the URL in an attribute, property, event, error or log, or talk to the
  * processor page (the service documents no postMessage protocol; reference.md "Cards").
  */
-import { ReactiveElement, type PropertyValues } from '@lit/reactive-element';
+import { ReactiveBase, type PropertyValues } from '../shared/reactive.ts';
 import { Task } from '../shared/task.ts';
 import { themeStyles } from '../shared/styles.ts';
 import { LocaleController } from '../shared/i18n.ts';
@@ -108,7 +108,7 @@ function setChildren(parent: Element, nodes: Node[]): void {
  *
  * Custom states: `:state(idle)`, `:state(loading)`, `:state(revealed)`, `:state(expired)`, `:state(error)`.
  */
-export class CardReveal extends ReactiveElement {
+export class CardReveal extends ReactiveBase {
   static override styles = [themeStyles, cardRevealStyles];
 
   static override properties = {
@@ -247,7 +247,7 @@ export class CardReveal extends ReactiveElement {
     if (event.type === 'pagehide' || (this.hideOnPageHide && document.hidden)) this.send({ type: 'hide', reason: 'page-hidden' });
   };
 
-  protected override willUpdate(changed: PropertyValues<this>): void {
+  protected override willUpdate(changed: PropertyValues): void {
     if (changed.has('cardId') && changed.get('cardId') !== undefined) this.send({ type: 'hide', reason: 'card-changed' });
     // Focus follows the flow only when the user was already working inside this element.
     this.hadFocus = this.matches(':focus-within');
@@ -356,7 +356,7 @@ export class CardReveal extends ReactiveElement {
   }
 
   /** Brings the shadow DOM up to date with the state, the properties and the language. */
-  protected override update(changed: PropertyValues<this>): void {
+  protected override update(changed: PropertyValues): void {
     super.update(changed);
     const { t } = this.i18n;
     const view = this.view;
@@ -396,7 +396,7 @@ export class CardReveal extends ReactiveElement {
   }
 }
 
-customElements.define('card-reveal', CardReveal);
+globalThis.customElements?.define('card-reveal', CardReveal);
 
 declare global {
   interface HTMLElementTagNameMap {

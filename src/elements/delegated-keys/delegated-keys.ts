@@ -14,8 +14,9 @@
  * their outcomes feed the pure machine (delegated-keys.machine.ts), which is what renders, because
  * create and revoke change the list the list task loaded.
  */
-import { LitElement, html, nothing, type PropertyValues } from 'lit';
-import { customElement, property, state } from 'lit/decorators.js';
+import { html, nothing } from 'lit/html.js';
+import { TemplateElement } from '../shared/template.ts';
+import type { PropertyValues } from '../shared/reactive.ts';
 import { Task, initialState as taskInitial } from '../shared/task.ts';
 import { baseStyles } from '../shared/styles.ts';
 import { listStyles } from '../shared/list-styles.ts';
@@ -83,24 +84,32 @@ type Done = Extract<DelegatedKeysEvent, { type: 'created' | 'revoked' }>;
  *
  * Custom states: `:state(loading)`, `:state(ready)`, `:state(failed)`, `:state(editing)`, `:state(busy)`.
  */
-@customElement('delegated-keys')
-export class DelegatedKeys extends LitElement {
+export class DelegatedKeys extends TemplateElement {
   static override styles = [baseStyles, listStyles, delegatedKeysStyles];
 
+  static override properties = {
+    cardId: { attribute: 'card-id', reflect: true },
+    accountId: { attribute: 'account-id', reflect: true },
+    apiBase: { attribute: 'api-base' },
+    theme: { reflect: true },
+    view: { state: true },
+    form: { state: true },
+  };
+
   /** The card (`Card:<uuid>`). */
-  @property({ attribute: 'card-id', reflect: true }) cardId = '';
+  cardId = '';
 
   /** The Embedded Wallet internal account funding the card (`InternalAccount:<uuid>`). */
-  @property({ attribute: 'account-id', reflect: true }) accountId = '';
+  accountId = '';
 
   /** The proxy's base path for this element (overrides configureWallet's `apiBase`). */
-  @property({ attribute: 'api-base' }) apiBase: string | undefined;
+  apiBase: string | undefined;
 
   /** Light or dark regardless of the system setting (shared base styles). */
-  @property({ reflect: true }) theme: 'light' | 'dark' | undefined;
+  theme: 'light' | 'dark' | undefined;
 
-  @state() private view: DelegatedKeysState = initialState;
-  @state() private form: KeyForm = emptyForm();
+  private view: DelegatedKeysState = initialState;
+  private form: KeyForm = emptyForm();
 
   private readonly i18n = new LocaleController(this);
   private readonly internals = this.attachInternals?.();
@@ -148,7 +157,7 @@ export class DelegatedKeys extends LitElement {
     void this.listTask.run();
   }
 
-  protected override willUpdate(changed: PropertyValues<this>): void {
+  protected override willUpdate(changed: PropertyValues): void {
     // A new card, account or base: load its list, showing "loading" in the same update.
     if (changed.has('cardId') || changed.has('accountId') || changed.has('apiBase')) this.refresh();
   }
@@ -421,6 +430,8 @@ export class DelegatedKeys extends LitElement {
     `;
   }
 }
+
+globalThis.customElements?.define('delegated-keys', DelegatedKeys);
 
 declare global {
   interface HTMLElementTagNameMap {

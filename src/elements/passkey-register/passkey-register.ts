@@ -10,8 +10,9 @@
  * renders and asks the browser what it supports. It never calls fetch or IndexedDB and never sees
  * a key or an attestation.
  */
-import { LitElement, html, nothing, type TemplateResult } from 'lit';
-import { customElement, property, state } from 'lit/decorators.js';
+import { html, nothing, type TemplateResult } from 'lit/html.js';
+import { TemplateElement } from '../shared/template.ts';
+import type { PropertyValues } from '../shared/reactive.ts';
 import { Task } from '../shared/task.ts';
 import { baseStyles } from '../shared/styles.ts';
 import { formStyles } from '../shared/form-styles.ts';
@@ -86,22 +87,31 @@ async function detectSupport(): Promise<Exclude<Support, 'checking'>> {
  * Custom states: `:state(checking)`, `:state(unsupported)`, `:state(ready)`, `:state(creating)`,
  * `:state(login-required)`, `:state(activating)`, `:state(registered)`, `:state(done)`, `:state(busy)`.
  */
-@customElement('passkey-register')
-export class PasskeyRegister extends LitElement {
+export class PasskeyRegister extends TemplateElement {
   static override styles = [baseStyles, formStyles, passkeyRegisterStyles];
 
-  /** The Embedded Wallet internal account (`InternalAccount:<uuid>`). */
-  @property({ attribute: 'account-id', reflect: true }) accountId = '';
-  /** Where the proxy is mounted, when not the page's configured base. */
-  @property({ attribute: 'api-base' }) apiBase: string | null = null;
-  /** The label offered in the nickname field; by default the platform and today's date. */
-  @property() nickname = '';
-  /** Light or dark regardless of the system setting. */
-  @property({ reflect: true }) theme: 'light' | 'dark' | undefined;
+  static override properties = {
+    accountId: { attribute: 'account-id', reflect: true },
+    apiBase: { attribute: 'api-base' },
+    nickname: {},
+    theme: { reflect: true },
+    machine: { state: true },
+    notice: { state: true },
+    nicknameInvalid: { state: true },
+  };
 
-  @state() private machine: RegisterState = initialState();
-  @state() private notice = '';
-  @state() private nicknameInvalid = false;
+  /** The Embedded Wallet internal account (`InternalAccount:<uuid>`). */
+  accountId = '';
+  /** Where the proxy is mounted, when not the page's configured base. */
+  apiBase: string | null = null;
+  /** The label offered in the nickname field; by default the platform and today's date. */
+  nickname = '';
+  /** Light or dark regardless of the system setting. */
+  theme: 'light' | 'dark' | undefined;
+
+  private machine: RegisterState = initialState();
+  private notice = '';
+  private nicknameInvalid = false;
 
   private readonly i18n = new LocaleController(this);
   private readonly internals = this.attachInternals?.();
@@ -271,6 +281,8 @@ export class PasskeyRegister extends LitElement {
     `;
   }
 }
+
+globalThis.customElements?.define('passkey-register', PasskeyRegister);
 
 declare global {
   interface HTMLElementTagNameMap {

@@ -4,7 +4,7 @@
  * only, a length cap, and `aria-invalid` after a wrong code. Kept in one place so no form forgets
  * an attribute (a known weakness of login components that split the code over several inputs).
  */
-import { html, type TemplateResult } from 'lit';
+import { html, type TemplateResult } from 'lit/html.js';
 
 export interface CodeInputOptions {
   /** How many digits the code has. */

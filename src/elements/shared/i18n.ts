@@ -7,7 +7,7 @@
  * Deliberately small: `{name}` placeholders only, no plural rules or ICU syntax; a missing key
  * falls back to English, then to the key itself.
  */
-import type { ReactiveController, ReactiveControllerHost } from 'lit';
+import type { ReactiveController, ReactiveControllerHost } from './reactive.ts';
 
 export type Strings = Record<string, string>;
 
@@ -64,7 +64,7 @@ export function translate(locale: string, key: string, params?: Record<string, s
 }
 
 /**
- * A Lit controller giving an element `t(key)` in its language and re-rendering it when strings or
+ * A controller (Lit's ReactiveController shape) giving an element `t(key)` in its language and re-rendering it when strings or
  * the language change. It also sets `dir` on the host so layouts follow the language.
  */
 export class LocaleController implements ReactiveController {

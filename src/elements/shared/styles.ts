@@ -19,7 +19,7 @@
  */
 // From @lit/reactive-element, not 'lit': the 'lit' index would bring lit-html into <card-reveal>,
 // which renders without it (lit declares no sideEffects: false, so bundlers keep the whole index).
-import { css } from '@lit/reactive-element';
+import { css } from '@lit/reactive-element/css-tag.js';
 
 export const themeStyles = css`
   :host {

@@ -12,7 +12,7 @@
  *
  * Deliberately not here: running on property changes (autoRun), `render()` helpers, `value`.
  */
-import type { ReactiveControllerHost } from 'lit';
+import type { ReactiveControllerHost } from './reactive.ts';
 
 /** Same values as @lit/task's TaskStatus. */
 export const TaskStatus = { INITIAL: 0, PENDING: 1, COMPLETE: 2, ERROR: 3 } as const;

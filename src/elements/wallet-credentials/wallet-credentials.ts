@@ -8,8 +8,9 @@
  * renders and wires them. It never calls fetch or IndexedDB and never holds a key. The client and
  * session flows (shared/wallet.ts) load with import() when the lists are first fetched.
  */
-import { LitElement, html, nothing, type PropertyValues, type TemplateResult } from 'lit';
-import { customElement, property, query, state } from 'lit/decorators.js';
+import { html, nothing, type TemplateResult } from 'lit/html.js';
+import { TemplateElement } from '../shared/template.ts';
+import type { PropertyValues } from '../shared/reactive.ts';
 import { Task, TaskStatus, initialState as taskInitial } from '../shared/task.ts';
 import type { OtpLogin } from '../../core/session.ts';
 import type { AuthMethod, AuthSession } from '../../core/types.ts';
@@ -83,26 +84,40 @@ type Ready = Extract<CredentialsState, { kind: 'ready' }>;
  * Custom states: `:state(loading)`, `:state(load-failed)`, `:state(ready)`, `:state(confirming)`,
  * `:state(busy)`, `:state(code-entry)`, `:state(signed-in)` (this device holds a session).
  */
-@customElement('wallet-credentials')
-export class WalletCredentials extends LitElement {
+export class WalletCredentials extends TemplateElement {
   static override styles = [baseStyles, formStyles, walletCredentialsStyles];
 
+  static override properties = {
+    accountId: { attribute: 'account-id', reflect: true },
+    customerId: { attribute: 'customer-id', reflect: true },
+    apiBase: { attribute: 'api-base' },
+    theme: { reflect: true },
+    machine: { state: true },
+    emailInvalid: { state: true },
+  };
+
   /** The Embedded Wallet internal account (`InternalAccount:<uuid>`). */
-  @property({ attribute: 'account-id', reflect: true }) accountId = '';
+  accountId = '';
   /** The customer (`Customer:<uuid>`) whose email the email form changes; without it the form is hidden. */
-  @property({ attribute: 'customer-id', reflect: true }) customerId = '';
+  customerId = '';
   /** Where the proxy is mounted, when not the page's configured base. */
-  @property({ attribute: 'api-base' }) apiBase: string | null = null;
+  apiBase: string | null = null;
   /** Light or dark regardless of the system setting. */
-  @property({ reflect: true }) theme: 'light' | 'dark' | undefined;
+  theme: 'light' | 'dark' | undefined;
 
   /** For adding single sign-on: a fresh OIDC ID token from the integrator's identity provider. */
   oidcTokenProvider: ((nonce: string) => Promise<string>) | undefined;
 
-  @state() private machine: CredentialsState = initialState();
-  @state() private emailInvalid = false;
-  @query('#email') private emailInput?: HTMLInputElement;
-  @query('#code') private codeInput?: HTMLInputElement;
+  private machine: CredentialsState = initialState();
+  private emailInvalid = false;
+
+  private get emailInput(): HTMLInputElement | null {
+    return this.renderRoot?.querySelector('#email') ?? null;
+  }
+
+  private get codeInput(): HTMLInputElement | null {
+    return this.renderRoot?.querySelector('#code') ?? null;
+  }
 
   private readonly i18n = new LocaleController(this);
   private readonly internals = this.attachInternals?.();
@@ -137,7 +152,7 @@ export class WalletCredentials extends LitElement {
     void this.loader.run();
   }
 
-  protected override willUpdate(changed: PropertyValues<this>): void {
+  protected override willUpdate(changed: PropertyValues): void {
     // The lists follow the account and the base path.
     if (changed.has('accountId') || changed.has('apiBase')) void this.loader.run();
   }
@@ -426,6 +441,8 @@ export class WalletCredentials extends LitElement {
       </form>`;
   }
 }
+
+globalThis.customElements?.define('wallet-credentials', WalletCredentials);
 
 declare global {
   interface HTMLElementTagNameMap {

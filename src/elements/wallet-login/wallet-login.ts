@@ -12,8 +12,9 @@
  * load) come with import() once that screen is on the page, and only then is the stored session
  * looked up. Every screen after the first needs them, so the first screen waits for nothing.
  */
-import { LitElement, html, nothing, type PropertyValues, type TemplateResult } from 'lit';
-import { customElement, property, state } from 'lit/decorators.js';
+import { html, nothing, type TemplateResult } from 'lit/html.js';
+import { TemplateElement } from '../shared/template.ts';
+import type { PropertyValues } from '../shared/reactive.ts';
 import { Task, TaskStatus, initialState as nothingDone } from '../shared/task.ts';
 import { baseStyles } from '../shared/styles.ts';
 import { formStyles } from '../shared/form-styles.ts';
@@ -91,28 +92,42 @@ const LOGOUT_REASONS: Partial<Record<LoginEvent['type'], LoggedOutDetail['reason
  * `:state(verifying-code)`, `:state(authenticating)`, `:state(logged-in)`, `:state(refreshing)`,
  * `:state(logging-out)`, `:state(expiring)`, `:state(reauth)`, `:state(busy)`.
  */
-@customElement('wallet-login')
-export class WalletLogin extends LitElement {
+export class WalletLogin extends TemplateElement {
   static override styles = [baseStyles, formStyles, walletLoginStyles];
 
+  static override properties = {
+    accountId: { attribute: 'account-id', reflect: true },
+    methods: {},
+    apiBase: { attribute: 'api-base' },
+    noAutoRefresh: { type: Boolean, attribute: 'no-auto-refresh' },
+    refreshBefore: { type: Number, attribute: 'refresh-before' },
+    resendAfter: { type: Number, attribute: 'resend-after' },
+    codeLength: { type: Number, attribute: 'code-length' },
+    noAutofill: { type: Boolean, attribute: 'no-autofill' },
+    theme: { reflect: true },
+    machine: { state: true },
+    notice: { state: true },
+    autofill: { state: true },
+  };
+
   /** The Embedded Wallet internal account (`InternalAccount:<uuid>`). */
-  @property({ attribute: 'account-id', reflect: true }) accountId = '';
+  accountId = '';
   /** Space-separated ways to log in, in order: `email-otp sms-otp passkey oauth` (default: all). */
-  @property() methods = '';
+  methods = '';
   /** Where the proxy is mounted, when not the page's configured base (configureWallet). */
-  @property({ attribute: 'api-base' }) apiBase: string | null = null;
+  apiBase: string | null = null;
   /** Do not renew the session before it expires; emit `session-expiring` instead. */
-  @property({ type: Boolean, attribute: 'no-auto-refresh' }) noAutoRefresh = false;
+  noAutoRefresh = false;
   /** Seconds before expiry at which to renew (or warn). */
-  @property({ type: Number, attribute: 'refresh-before' }) refreshBefore = 60;
+  refreshBefore = 60;
   /** Seconds before "send a new code" is offered again (a 429's Retry-After extends it). */
-  @property({ type: Number, attribute: 'resend-after' }) resendAfter = 30;
+  resendAfter = 30;
   /** Digits in a code; a code of this length submits itself. */
-  @property({ type: Number, attribute: 'code-length' }) codeLength = 6;
+  codeLength = 6;
   /** Do not offer saved passkeys in the browser's autofill (WebAuthn conditional mediation). */
-  @property({ type: Boolean, attribute: 'no-autofill' }) noAutofill = false;
+  noAutofill = false;
   /** Light or dark regardless of the system setting. */
-  @property({ reflect: true }) theme: 'light' | 'dark' | undefined;
+  theme: 'light' | 'dark' | undefined;
 
   /**
    * For single sign-on: returns a fresh OIDC ID token from the integrator's identity provider whose
@@ -120,9 +135,9 @@ export class WalletLogin extends LitElement {
    */
   oidcTokenProvider: ((nonce: string) => Promise<string>) | undefined;
 
-  @state() private machine: LoginState = initialState();
-  @state() private notice = '';
-  @state() private autofill = false;
+  private machine: LoginState = initialState();
+  private notice = '';
+  private autofill = false;
 
   private readonly i18n = new LocaleController(this);
   private readonly internals = this.attachInternals?.();
@@ -195,7 +210,7 @@ export class WalletLogin extends LitElement {
     this.unbind();
   }
 
-  protected override willUpdate(changed: PropertyValues<this>): void {
+  protected override willUpdate(changed: PropertyValues): void {
     if (changed.has('accountId') || changed.has('apiBase')) this.bind();
   }
 
@@ -534,6 +549,8 @@ export class WalletLogin extends LitElement {
     );
   }
 }
+
+globalThis.customElements?.define('wallet-login', WalletLogin);
 
 declare global {
   interface HTMLElementTagNameMap {

@@ -1,0 +1,283 @@
+/**
+ * The base of every element: reactive properties backed by attributes, one batched update per
+ * microtask, controllers, and `static styles` adopted into an open shadow root.
+ *
+ * It is the part of Lit's `ReactiveElement` (@lit/reactive-element 2.x) that these elements use,
+ * with the same contract for that part, so the elements read like Lit elements and Lit's documents
+ * describe them: `static properties` with `attribute` (default: the property name lowercased;
+ * `false` for none), `type` (Boolean, Number, String), `reflect`, `state` and `converter` (an
+ * attribute parser); a property set to a value that is not `Object.is` the old one queues an update;
+ * `willUpdate` -> controllers' `hostUpdate` -> `update` (reflects attributes) -> controllers'
+ * `hostUpdated` -> `firstUpdated` -> `updated`; `requestUpdate()`, `updateComplete`, `hasUpdated`,
+ * `addController`, `createRenderRoot`/`renderRoot`; the first update waits for the first
+ * connection; properties set on an element before its class was defined are kept. Styles go through
+ * Lit's own `adoptStyles` (constructable stylesheets, or `<style>` elements where those are missing).
+ *
+ * Why not ReactiveElement itself: the issue's size budgets (`<card-reveal>` 9 KB gzip, the whole
+ * library 25 KB). ReactiveElement is ~2.7 KB gzip, most of it for what no element here uses
+ * (`toAttribute` converters, `hasChanged`, `noAccessor`, JSON attribute types, decorators'
+ * metadata, `shouldUpdate`/`scheduleUpdate`, dev-mode warnings, SSR hydration); this file is about
+ * 0.8 KB. Templates stay Lit's: see template.ts.
+ */
+import { adoptStyles, type CSSResultGroup, type CSSResultOrNative } from '@lit/reactive-element/css-tag.js';
+
+export interface PropertyDeclaration {
+  /** The attribute that sets the property: its name, or `false` for none. Default: the property name lowercased. */
+  attribute?: string | boolean;
+  /** How the attribute's text becomes the value: Boolean (present or not), Number, or String (the default). */
+  type?: BooleanConstructor | NumberConstructor | StringConstructor;
+  /** Write the value back to the attribute after each change. */
+  reflect?: boolean;
+  /** Internal reactive state: no attribute. */
+  state?: boolean;
+  /** Parses the attribute's text (`null` when it is removed) instead of `type`. */
+  converter?: (value: string | null) => unknown;
+}
+
+/** The properties changed since the last update, with their previous values. */
+export type PropertyValues = Map<PropertyKey, unknown>;
+
+/** Same shape as Lit's ReactiveController: told when its host connects, updates and disconnects. */
+export interface ReactiveController {
+  hostConnected?(): void;
+  hostDisconnected?(): void;
+  hostUpdate?(): void;
+  hostUpdated?(): void;
+}
+
+/** Same shape as Lit's ReactiveControllerHost. */
+export interface ReactiveControllerHost {
+  addController(controller: ReactiveController): void;
+  removeController(controller: ReactiveController): void;
+  requestUpdate(): void;
+  readonly updateComplete: Promise<boolean>;
+}
+
+/** What a class gets once, when `customElements.define` first reads its observed attributes. */
+interface Finalized {
+  /** Every declaration of the class and its ancestors, by property name. */
+  declarations: Map<PropertyKey, PropertyDeclaration>;
+  /** Attribute name -> property name. */
+  attributes: Map<string, PropertyKey>;
+  styles: CSSResultOrNative[];
+}
+
+const finalized = new WeakMap<object, Finalized>();
+
+/**
+ * On a server (Node without a DOM, as when a framework renders a page that imports an element)
+ * the classes must still evaluate: HTMLElement is then an empty class, and each element registers
+ * itself with `globalThis.customElements?.define`, which does nothing where no registry exists (a
+ * DOM shim such as @lit-labs/ssr-dom-shim provides one).
+ */
+const HTMLElementBase = (globalThis.HTMLElement ?? class {}) as typeof HTMLElement;
+
+function attributeOf(name: PropertyKey, declaration: PropertyDeclaration): string | undefined {
+  const { attribute } = declaration;
+  return declaration.state || attribute === false ? undefined : typeof attribute === 'string' ? attribute : String(name).toLowerCase();
+}
+
+/** Lit's rule for `static styles`: nested arrays flattened, a sheet listed twice kept at its last place. */
+function flattenStyles(styles: CSSResultGroup | undefined): CSSResultOrNative[] {
+  const flat: CSSResultOrNative[] = [];
+  const walk = (group: CSSResultGroup | undefined): void => {
+    if (Array.isArray(group)) group.forEach(walk);
+    else if (group) flat.push(group);
+  };
+  walk(styles);
+  return [...new Set(flat.reverse())].reverse();
+}
+
+export class ReactiveBase extends HTMLElementBase implements ReactiveControllerHost {
+  /** Reactive properties, by name (see PropertyDeclaration). */
+  static properties: Record<string, PropertyDeclaration> = {};
+
+  /** Styles adopted into the shadow root. */
+  static styles?: CSSResultGroup;
+
+  /** Defines the accessors of the class's own declarations, once, and collects what instances need. */
+  private static finalize(ctor: typeof ReactiveBase): Finalized {
+    let done = finalized.get(ctor);
+    if (done) return done;
+    const parent = Object.getPrototypeOf(ctor) as typeof ReactiveBase;
+    const inherited = parent.prototype instanceof ReactiveBase ? ReactiveBase.finalize(parent) : undefined;
+    done = {
+      declarations: new Map(inherited?.declarations),
+      attributes: new Map(inherited?.attributes),
+      styles: flattenStyles(ctor.styles),
+    };
+    if (Object.hasOwn(ctor, 'properties')) {
+      for (const [name, declaration] of Object.entries(ctor.properties)) {
+        done.declarations.set(name, declaration);
+        const attribute = attributeOf(name, declaration);
+        if (attribute) done.attributes.set(attribute, name);
+        Object.defineProperty(ctor.prototype, name, {
+          get(this: ReactiveBase) {
+            return this.values.get(name);
+          },
+          set(this: ReactiveBase, value: unknown) {
+            const old = this.values.get(name);
+            if (Object.is(old, value)) return;
+            this.values.set(name, value);
+            this.requestUpdate(name, old);
+          },
+          configurable: true,
+          enumerable: true,
+        });
+      }
+    }
+    finalized.set(ctor, done);
+    return done;
+  }
+
+  static get observedAttributes(): string[] {
+    return [...ReactiveBase.finalize(this).attributes.keys()];
+  }
+
+  /** The shadow root (or what createRenderRoot returned), from the first connection on. */
+  renderRoot!: HTMLElement | DocumentFragment;
+
+  /** True once the first update ran. */
+  hasUpdated = false;
+
+  /** True from a change until the update that renders it. */
+  isUpdatePending = false;
+
+  private values = new Map<PropertyKey, unknown>();
+  private changed: PropertyValues = new Map();
+  private reflecting = new Set<PropertyKey>();
+  /** The property being set from its attribute, which must not be written back to it. */
+  private fromAttribute: PropertyKey | undefined;
+  private controllers?: Set<ReactiveController>;
+  /** Values set on the element before its class was defined, applied at the first update. */
+  private early?: Map<PropertyKey, unknown>;
+  private enableUpdating!: (value: boolean) => void;
+  private updatePromise: Promise<boolean> = new Promise((resolve) => (this.enableUpdating = resolve));
+
+  constructor() {
+    super();
+    for (const name of ReactiveBase.finalize(this.constructor as typeof ReactiveBase).declarations.keys()) {
+      if (Object.hasOwn(this, name)) {
+        (this.early ??= new Map()).set(name, this[name as keyof this]);
+        delete this[name as keyof this];
+      }
+    }
+    this.requestUpdate();
+  }
+
+  /** Resolves after the pending update (true when no further update was queued meanwhile). */
+  get updateComplete(): Promise<boolean> {
+    return this.updatePromise;
+  }
+
+  addController(controller: ReactiveController): void {
+    (this.controllers ??= new Set()).add(controller);
+    if (this.renderRoot !== undefined && this.isConnected) controller.hostConnected?.();
+  }
+
+  removeController(controller: ReactiveController): void {
+    this.controllers?.delete(controller);
+  }
+
+  connectedCallback(): void {
+    this.renderRoot ??= this.createRenderRoot();
+    this.enableUpdating(true);
+    this.controllers?.forEach((c) => c.hostConnected?.());
+  }
+
+  disconnectedCallback(): void {
+    this.controllers?.forEach((c) => c.hostDisconnected?.());
+  }
+
+  attributeChangedCallback(attribute: string, _old: string | null, value: string | null): void {
+    const { attributes, declarations } = ReactiveBase.finalize(this.constructor as typeof ReactiveBase);
+    const name = attributes.get(attribute);
+    if (name === undefined || this.fromAttribute === name) return;
+    const { converter, type } = declarations.get(name)!;
+    this.fromAttribute = name;
+    (this as Record<PropertyKey, unknown>)[name] = converter
+      ? converter(value)
+      : type === Boolean
+        ? value !== null
+        : type === Number && value !== null
+          ? Number(value)
+          : value;
+    this.fromAttribute = undefined;
+  }
+
+  /** Queues an update; with a name, records that property's previous value for this update. */
+  requestUpdate(name?: PropertyKey, old?: unknown): void {
+    if (name !== undefined) {
+      if (!this.changed.has(name)) this.changed.set(name, old);
+      if (ReactiveBase.finalize(this.constructor as typeof ReactiveBase).declarations.get(name)?.reflect && this.fromAttribute !== name) this.reflecting.add(name);
+    }
+    if (!this.isUpdatePending) this.updatePromise = this.enqueue();
+  }
+
+  private async enqueue(): Promise<boolean> {
+    this.isUpdatePending = true;
+    try {
+      await this.updatePromise;
+    } catch (error) {
+      // The previous update threw: it stays reported (as an unhandled rejection), and this one runs.
+      void Promise.reject(error);
+    }
+    this.performUpdate();
+    return !this.isUpdatePending;
+  }
+
+  /** Runs the update now if one is pending. */
+  protected performUpdate(): void {
+    if (!this.isUpdatePending) return;
+    const early = this.early;
+    this.early = undefined;
+    early?.forEach((value, name) => ((this as Record<PropertyKey, unknown>)[name] = value));
+    const changed = this.changed;
+    try {
+      this.willUpdate(changed);
+      this.controllers?.forEach((c) => c.hostUpdate?.());
+      this.update(changed);
+    } catch (error) {
+      this.markUpdated();
+      throw error;
+    }
+    this.controllers?.forEach((c) => c.hostUpdated?.());
+    if (!this.hasUpdated) {
+      this.hasUpdated = true;
+      this.firstUpdated(changed);
+    }
+    this.updated(changed);
+  }
+
+  protected createRenderRoot(): HTMLElement | DocumentFragment {
+    const root = this.shadowRoot ?? this.attachShadow({ mode: 'open' });
+    adoptStyles(root, ReactiveBase.finalize(this.constructor as typeof ReactiveBase).styles);
+    return root;
+  }
+
+  /** Before `update`: compute what the update needs from what changed. */
+  protected willUpdate(_changed: PropertyValues): void {}
+
+  /** Reflects the changed properties that ask for it; subclasses render here. */
+  protected update(_changed: PropertyValues): void {
+    for (const name of this.reflecting) {
+      const attribute = attributeOf(name, ReactiveBase.finalize(this.constructor as typeof ReactiveBase).declarations.get(name)!)!;
+      const value = (this as Record<PropertyKey, unknown>)[name];
+      this.fromAttribute = name;
+      if (value == null || value === false) this.removeAttribute(attribute);
+      else this.setAttribute(attribute, value === true ? '' : String(value));
+      this.fromAttribute = undefined;
+    }
+    this.reflecting.clear();
+    this.markUpdated();
+  }
+
+  protected firstUpdated(_changed: PropertyValues): void {}
+
+  protected updated(_changed: PropertyValues): void {}
+
+  private markUpdated(): void {
+    this.changed = new Map();
+    this.isUpdatePending = false;
+  }
+}
