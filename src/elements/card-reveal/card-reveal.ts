@@ -15,12 +15,11 @@
  * template parsing) and `update()` changes only a few texts and attributes and which buttons the
  * controls row holds. Registered with `customElements.define` and `static properties`.
  *
- * Deliberately does not: call fetch (core's client does), keep the reveal answer (the task returns
+ * Deliberately does not: call fetch (core's client does), keep the reveal answer (the request passes on
  * only the verdict), put the URL in an attribute, property, event, error or log, or talk to the
  * processor page (the service documents no postMessage protocol; reference.md "Cards").
  */
 import { ReactiveBase, type PropertyValues } from '../shared/reactive.ts';
-import { Task } from '../shared/task.ts';
 import { themeStyles } from '../shared/styles.ts';
 import { LocaleController } from '../shared/i18n.ts';
 import { sendFor } from '../shared/config.ts';
@@ -186,12 +185,26 @@ export class CardReveal extends ReactiveBase {
   private errorText!: HTMLElement;
   private retryButton!: HTMLElement;
 
+  /** The reveal request in flight: a hide or a newer request aborts it, and its outcome is dropped. */
+  private request: AbortController | undefined;
+
+  /** Requests a fresh URL and shows the card details. */
+  show(): void {
+    if (!this.cardId) return;
+    const before = this.view;
+    this.send({ type: 'reveal' });
+    if (this.view !== before) void this.fetchAndShow(this.cardId);
+  }
+
   /**
-   * The reveal request. It returns the verdict on the answer only: the task function attaches the
-   * iframe itself, so the answer holding the URL is a local variable that dies with the call.
+   * The reveal request. The iframe is attached here, so the answer holding the URL is a local
+   * variable that dies with the call; only the verdict reaches the machine.
    */
-  private readonly reveal = new Task(this, {
-    task: async ([cardId]: readonly [string], { signal }) => {
+  private async fetchAndShow(cardId: string): Promise<void> {
+    const request = (this.request = new AbortController());
+    const { signal } = request;
+    let event: CardRevealEvent;
+    try {
       if (this.requireSession) {
         // The step-up needs the session flows (keys, stamps); a page that never asks for it never loads them.
         const { proveSession } = await import('./step-up-proof.ts');
@@ -201,24 +214,14 @@ export class CardReveal extends ReactiveBase {
       const verdict = checkRevealUrl(answer, this.allowedOrigins, Date.now());
       signal.throwIfAborted();
       if (verdict.ok) this.mountFrame(answer.panEmbedUrl);
-      return verdict;
-    },
-    onComplete: (verdict) =>
-      this.send(
-        verdict.ok
-          ? { type: 'revealed', expiresAt: verdict.expiresAt, now: Date.now(), hideAfterMs: (this.hideAfter ?? 0) * 1000 }
-          : { type: 'failed', code: verdict.code },
-      ),
-    // Only the service's status goes on the error event, never its message.
-    onError: (error) => this.send({ type: 'failed', code: errorCodeOf(error), status: error instanceof ServiceError ? error.status : undefined }),
-  });
-
-  /** Requests a fresh URL and shows the card details. */
-  show(): void {
-    if (!this.cardId) return;
-    const before = this.view;
-    this.send({ type: 'reveal' });
-    if (this.view !== before) void this.reveal.run([this.cardId]);
+      event = verdict.ok
+        ? { type: 'revealed', expiresAt: verdict.expiresAt, now: Date.now(), hideAfterMs: (this.hideAfter ?? 0) * 1000 }
+        : { type: 'failed', code: verdict.code };
+    } catch (error) {
+      // Only the service's status goes on the error event, never its message.
+      event = { type: 'failed', code: errorCodeOf(error), status: error instanceof ServiceError ? error.status : undefined };
+    }
+    if (this.request === request) this.send(event);
   }
 
   /** Removes the card details (reason `user`). */
@@ -277,7 +280,8 @@ export class CardReveal extends ReactiveBase {
     }
     // Hidden, expired, failed or loading again: nothing of the previous reveal stays, and a request
     // in flight is dropped (stale).
-    this.reveal.abort();
+    this.request?.abort();
+    this.request = undefined;
     this.unmountFrame();
     for (const timer of this.timers) clearTimeout(timer);
     if (previous.kind === 'revealed') this.dispatchEvent(new CardHiddenEvent(hideReasonOf(next)!));
