@@ -34,14 +34,14 @@ export const BUDGETS: Readonly<Record<string, number>> = {
  * Budgets are the product's promise; ceilings hold every byte gained on the way to them.
  */
 export const CEILINGS: Readonly<Record<string, number>> = {
-  'wallet-elements (all)': 53_400,
+  'wallet-elements (all)': 51_500,
   core: 15_000,
-  '<agent-actions>': 16_500,
-  '<card-reveal>': 23_500,
-  '<delegated-keys>': 29_200,
-  '<passkey-register>': 27_600,
-  '<wallet-credentials>': 29_900,
-  '<wallet-login>': 31_100,
+  '<agent-actions>': 15_100,
+  '<card-reveal>': 22_400,
+  '<delegated-keys>': 27_800,
+  '<passkey-register>': 26_100,
+  '<wallet-credentials>': 28_300,
+  '<wallet-login>': 29_600,
   'locales/ar (optional)': 5_800,
 };
 

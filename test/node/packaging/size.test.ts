@@ -2,16 +2,18 @@
  * Size ceilings: every entry of ours (the whole library, the core, each element, each optional
  * translation) is bundled for production exactly as `npm run size` and `npm run bench` bundle it
  * (bench/size.ts) and must not exceed its ceiling in bench/size.ts, so that no change grows what a
- * page downloads without saying so. A budget that is met is held the same way: its entry's ceiling
- * is set at or under the budget.
+ * page downloads without saying so. Budgets (what a page loads up front) are held the same way
+ * once met: today every budget but the whole library's (`npm run size` reports that one).
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ceilingFailures, measureAll, ourEntries, totalGzip } from '../../../bench/size.ts';
+import { budgetFailures, ceilingFailures, measureAll, ourEntries, totalGzip } from '../../../bench/size.ts';
 
-test('every entry of ours stays under its size ceiling (gzip, up front + on demand)', async () => {
+test('every entry of ours stays under its size ceiling (gzip, up front + on demand) and within its met budget', async () => {
   const results = await measureAll(ourEntries());
   assert.ok(results.length >= 8, `expected the library, the core, six elements and a translation; got ${results.map((r) => r.name).join(', ')}`);
   for (const r of results) assert.ok(totalGzip(r) > 1000, `${r.name}: ${totalGzip(r)} B is not a real bundle`);
   assert.deepEqual(ceilingFailures(results), []);
+  // Met budgets stay met (<card-reveal> up front <= 9 KB); the whole library's is still over.
+  assert.deepEqual(budgetFailures(results).filter((f) => !f.startsWith('wallet-elements (all):')), []);
 });
