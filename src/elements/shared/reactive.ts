@@ -14,10 +14,12 @@
  * Lit's own `adoptStyles` (constructable stylesheets, or `<style>` elements where those are missing).
  *
  * Why not ReactiveElement itself: the issue's size budgets (`<card-reveal>` 9 KB gzip, the whole
- * library 25 KB). ReactiveElement is ~2.7 KB gzip, most of it for what no element here uses
- * (`toAttribute` converters, `hasChanged`, `noAccessor`, JSON attribute types, decorators'
- * metadata, `shouldUpdate`/`scheduleUpdate`, dev-mode warnings, SSR hydration); this file is about
- * 0.8 KB. Templates stay Lit's: see template.ts.
+ * library 25 KB). ReactiveElement is ~2.7 KB gzip, most of it for what no element here uses; this
+ * file is about 1.2 KB. Deliberately not here, so a subclass must not rely on them: `toAttribute`
+ * converters, `hasChanged`, `noAccessor`, `useDefault`, Object/Array attribute types, decorators,
+ * `shouldUpdate`/`scheduleUpdate`/`getUpdateComplete`, `static shadowRootOptions` (the root is
+ * always open) and `elementStyles`, dev-mode warnings, server-side rendering. Templates stay Lit's:
+ * see template.ts.
  */
 import { adoptStyles, type CSSResultGroup, type CSSResultOrNative } from '@lit/reactive-element/css-tag.js';
 
