@@ -119,7 +119,7 @@ if (browser) {
     load = await part('load to first render', async () => {
       await prepareLoadBench();
       const account = await backend.newAccount();
-      return runLoadBench(browser, server, { rounds: quick ? 3 : 9, accountId: account.accountId });
+      return runLoadBench(browser, server, { rounds: quick ? 3 : 15, accountId: account.accountId });
     });
   }
   await browser.close();
@@ -322,7 +322,7 @@ ${
 
 ## Load to first render (Chromium)
 
-${load ? `Criterion: ${load.criterion}. Each sample is a fresh browser context loading one production bundle over loopback; ${load.rounds} rounds, the order flipped every round, ratio per round then median. Our element gets its per-element bundle (\`wallet-login\` entry, lit included); Hanko gets \`register()\` + \`<hanko-auth>\` with its API on this origin answering 404 at once.\n\n- <wallet-login>: first render ${load.firstRenderMs.ours.toFixed(1)} ms (import ${load.importMs.ours.toFixed(1)} ms); first markup \`${load.firstMarkup.ours.replace(/`/g, "'").slice(0, 120)}\`\n- <hanko-auth>: first render ${load.firstRenderMs.hanko.toFixed(1)} ms (import ${load.importMs.hanko.toFixed(1)} ms); first markup \`${load.firstMarkup.hanko.replace(/`/g, "'").slice(0, 120)}\`` : 'Not run.'}
+${load ? `Criterion: ${load.criterion}. Each sample is a fresh browser context loading the page's production build over loopback (Rollup, Vite's production bundler, split at import(): the element's own file first, what it loads after its first paint later); ${load.rounds} rounds, the order flipped every round, ratio per round then median. Our element gets its per-element bundle (\`wallet-login\` entry, lit included); Hanko gets \`register()\` + \`<hanko-auth>\` with its API on this origin answering 404 at once.\n\n- <wallet-login>: first render ${load.firstRenderMs.ours.toFixed(1)} ms (import ${load.importMs.ours.toFixed(1)} ms); first markup \`${load.firstMarkup.ours.replace(/`/g, "'").slice(0, 120)}\`\n- <hanko-auth>: first render ${load.firstRenderMs.hanko.toFixed(1)} ms (import ${load.importMs.hanko.toFixed(1)} ms); first markup \`${load.firstMarkup.hanko.replace(/`/g, "'").slice(0, 120)}\`` : 'Not run.'}
 
 ## Proxy (loopback)
 
