@@ -5,23 +5,12 @@
  */
 import { css } from '@lit/reactive-element/css-tag.js';
 
-const darkPending = css`
-  --_pending: var(--agent-actions-pending-color, #f2b662);
-`;
-
 export const agentActionsStyles = css`
   :host {
     --_gap: var(--agent-actions-gap, var(--_space));
     --_item-bg: var(--agent-actions-item-background, color-mix(in srgb, var(--_fg) 3%, var(--_bg)));
-    --_pending: var(--agent-actions-pending-color, #9a5b00);
-  }
-  @media (prefers-color-scheme: dark) {
-    :host(:not([theme='light'])) {
-      ${darkPending}
-    }
-  }
-  :host([theme='dark']) {
-    ${darkPending}
+    /* Light and dark written once, as the shared colours are (shared/styles.ts). */
+    --_pending: var(--agent-actions-pending-color, light-dark(#9a5b00, #f2b662));
   }
   label {
     display: flex;
