@@ -5,9 +5,7 @@
  * loopback; the two contenders alternate within each round and the order flips every round.
  * Reported: medians, and the median of the per-round ratios ours / Hanko.
  */
-import { transform } from 'esbuild';
-import { rollup } from 'rollup';
-import { nodeResolve } from '@rollup/plugin-node-resolve';
+import { build as viteBuild } from 'vite';
 import { join } from 'node:path';
 import type { Browser } from 'playwright';
 import { TMP, bundlePages, median, type StaticServer } from './browser.ts';
@@ -36,62 +34,58 @@ export interface LoadResult {
 }
 
 /**
- * Bundles both contenders' pages as an integrator's Vite production build does: Rollup (Vite's
- * production bundler) with code splitting at import(), minified (esbuild), `NODE_ENV=production`,
- * each contender in its own build. Rollup keeps every module the entry imports statically in the
- * entry's own file, so an element's file imports nothing before it can render; what an element
- * loads with import() comes in later chunks. Ours goes through the literal minifier of the package
- * build, as the published files do.
+ * Builds both contenders' pages with Vite's production build (vite 8: Rolldown, code split at
+ * import(), minified, `NODE_ENV=production`), each contender in its own build, as an integrator's
+ * Vite application serves them. Every module the entry imports statically stays in the entry's own
+ * file, so an element's file imports nothing before it can render; what an element loads with
+ * import() comes in later chunks. The entry keeps its `mount` export and may export what its lazy
+ * chunks import from it (`preserveEntrySignatures: 'allow-extension'`), instead of Vite's
+ * application default of no exports. Ours goes through the literal minifier of the package build,
+ * as the published files do.
  *
  * Not esbuild's splitting: esbuild moves every module shared by the entry and a lazy part (here the
  * page's `configureWallet`) into a chunk the entry imports statically, one more request before the
- * first render, which a page served by Vite does not pay. Not one file without splitting either:
- * the browser then parses what loads after the first paint before it can render (it measured
- * 0.49-0.61 of Hanko, against 0.44-0.48 split).
+ * first render (it measured 0.73-0.98 of Hanko). Not one file without splitting either: the
+ * browser then parses what loads after the first paint before it can render (0.49-0.61).
  */
 export async function prepareLoadBench(): Promise<{ ours: string[]; hanko: string[] }> {
   await bundlePages({ load: 'bench/pages/load.ts' });
   return {
-    ours: await rollupPage('load-ours', 'bench/pages/load-ours.ts'),
-    hanko: await rollupPage('load-hanko', 'bench/pages/load-hanko.ts'),
+    ours: await vitePage('load-ours', 'bench/pages/load-ours.ts'),
+    hanko: await vitePage('load-hanko', 'bench/pages/load-hanko.ts'),
   };
 }
 
-/** One Rollup build of a load page into TMP as `<name>.js` (+ its chunks); returns the files written. */
-async function rollupPage(name: string, input: string): Promise<string[]> {
-  const production = (code: string, loader: 'ts' | 'js') =>
-    transform(code, {
-      loader,
-      target: 'es2022',
-      define: { 'process.env.NODE_ENV': '"production"' },
-      tsconfigRaw: { compilerOptions: { experimentalDecorators: true, useDefineForClassFields: false, verbatimModuleSyntax: true } },
-    });
-  const bundle = await rollup({
-    input: { [name]: join(ROOT, input) },
-    // As Vite builds an application: the entry's file may export what its lazy chunks import from
-    // it, instead of becoming a facade that imports one more file.
-    preserveEntrySignatures: 'allow-extension',
+/** One Vite production build of a load page into TMP as `<name>.js` (+ its chunks); returns the files written. */
+async function vitePage(name: string, input: string): Promise<string[]> {
+  const src = join(ROOT, 'src');
+  const result = await viteBuild({
+    configFile: false,
+    root: ROOT,
+    publicDir: false,
+    logLevel: 'warn',
+    define: { 'process.env.NODE_ENV': '"production"' },
     plugins: [
-      nodeResolve({ browser: true, exportConditions: ['browser', 'production'], extensions: ['.ts', '.mjs', '.js'] }),
       {
-        name: 'typescript-and-production',
-        async transform(code, id) {
-          if (id.endsWith('.ts')) return { code: (await production(id.startsWith(join(ROOT, 'src')) ? minifyTemplates(code, id) : code, 'ts')).code, map: null };
-          return code.includes('process.env.NODE_ENV') ? { code: (await production(code, 'js')).code, map: null } : null;
-        },
-        async renderChunk(code) {
-          return { code: (await transform(code, { minify: true, target: 'es2022', legalComments: 'none' })).code, map: null };
-        },
+        name: 'minify-lit-templates',
+        enforce: 'pre',
+        transform: (code, id) => (id.startsWith(src) && id.endsWith('.ts') ? { code: minifyTemplates(code, id), map: null } : undefined),
       },
     ],
-    onwarn: (warning, warn) => (warning.code === 'CIRCULAR_DEPENDENCY' || warning.code === 'THIS_IS_UNDEFINED' ? undefined : warn(warning)),
+    build: {
+      outDir: TMP,
+      emptyOutDir: false,
+      target: 'es2022',
+      modulePreload: { polyfill: false },
+      rolldownOptions: {
+        input: { [name]: join(ROOT, input) },
+        preserveEntrySignatures: 'allow-extension',
+        output: { entryFileNames: '[name].js', chunkFileNames: `${name}-[name]-[hash].js` },
+      },
+    },
   });
-  try {
-    const { output } = await bundle.write({ dir: TMP, format: 'es', entryFileNames: '[name].js', chunkFileNames: `${name}-[name]-[hash].js` });
-    return output.map((o) => o.fileName);
-  } finally {
-    await bundle.close();
-  }
+  const outputs = (Array.isArray(result) ? result : [result]) as Array<{ output: Array<{ fileName: string }> }>;
+  return outputs.flatMap((r) => r.output.map((o) => o.fileName));
 }
 
 async function sample(browser: Browser, server: StaticServer, name: Name, attributes: Record<string, string>): Promise<LoadSample> {
