@@ -15,7 +15,8 @@
  * of <delegated-keys> and <agent-actions>.
  *
  * No inline styles anywhere: everything is in constructable stylesheets, so the elements run under
- * a CSP without 'unsafe-inline' (Lit adopts these sheets; it injects no <style> attribute).
+ * a CSP without 'unsafe-inline' (the elements' base adopts these sheets with Lit's adoptStyles; no
+ * <style> attribute is ever injected).
  */
 // From @lit/reactive-element, not 'lit': the 'lit' index would bring lit-html into <card-reveal>,
 // which renders without it (lit declares no sideEffects: false, so bundlers keep the whole index).
