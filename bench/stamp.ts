@@ -33,7 +33,7 @@ export async function prepareStampBench(): Promise<void> {
 }
 
 export async function runStampBench(browser: Browser, server: StaticServer, opts: { rounds?: number; sliceMs?: number } = {}): Promise<StampResult> {
-  const rounds = opts.rounds ?? 9;
+  const rounds = opts.rounds ?? 15;
   const sliceMs = opts.sliceMs ?? 300;
   const page = await browser.newPage();
   try {

@@ -23,11 +23,12 @@ export function asBuffer(b: Uint8Array): Bytes {
   return b.buffer instanceof ArrayBuffer ? (b as Bytes) : new Uint8Array(b);
 }
 
-const HEX = Array.from({ length: 256 }, (_, i) => (i < 16 ? '0' : '') + i.toString(16));
+/** Two lowercase hex digits of each byte value. */
+export const BYTE_HEX: readonly string[] = Array.from({ length: 256 }, (_, i) => (i < 16 ? '0' : '') + i.toString(16));
 
 export function bytesToHex(b: Uint8Array): string {
   let out = '';
-  for (let i = 0; i < b.length; i++) out += HEX[b[i]!];
+  for (let i = 0; i < b.length; i++) out += BYTE_HEX[b[i]!];
   return out;
 }
 

@@ -11,7 +11,7 @@
  * private scalar only once, when a session key bundle is imported (DESIGN.md wire format 4).
  */
 import { WalletError } from './errors.ts';
-import { asBuffer, base64urlEncode, bytesToHex, concatBytes, hexToBytes, type Bytes } from './encoding.ts';
+import { BYTE_HEX, asBuffer, base64urlEncode, bytesToHex, concatBytes, hexToBytes, type Bytes } from './encoding.ts';
 
 export interface KeyPair {
   privateKey: CryptoKey;
@@ -188,23 +188,26 @@ export async function importKeyFromScalar(scalar: Uint8Array, algorithm: 'ECDSA'
 
 /**
  * Encodes a raw `r || s` signature (64 bytes, as WebCrypto returns it) as minimal DER
- * `SEQUENCE { INTEGER r, INTEGER s }`: leading zero bytes dropped, one 0x00 prepended when the
- * high bit is set (X.690 §8.3.2: the shortest two's-complement form). Runs on every stamp.
+ * `SEQUENCE { INTEGER r, INTEGER s }`, in hex: leading zero bytes dropped, one 0x00 prepended
+ * when the high bit is set (X.690 §8.3.2: the shortest two's-complement form). Every stamp runs
+ * it, so it writes the hex digits directly (no byte array in between); the lengths are at most 33
+ * and 70, so each is one byte (X.690 §8.1.3.4 short form).
  */
-export function signatureToDer(raw64: Uint8Array): Bytes {
+export function signatureToDerHex(raw64: Uint8Array): string {
   if (!(raw64 instanceof Uint8Array) || raw64.length !== 64) throw argument('signature must be 64 bytes (r || s)');
-  const out = [0x30, 0];
+  let body = '';
   for (let half = 0; half < 64; half += 32) {
     let start = half;
     while (start < half + 31 && raw64[start] === 0) start++;
-    const pad = raw64[start]! >> 7;
-    out.push(0x02, half + 32 - start + pad);
-    if (pad) out.push(0);
-    for (let i = start; i < half + 32; i++) out.push(raw64[i]!);
+    let int = raw64[start]! > 0x7f ? '00' : '';
+    for (let i = start; i < half + 32; i++) int += BYTE_HEX[raw64[i]!];
+    body += '02' + BYTE_HEX[int.length / 2] + int;
   }
-  out[1] = out.length - 2;
-  return Uint8Array.from(out);
+  return '30' + BYTE_HEX[body.length / 2] + body;
 }
+
+/** The same DER encoding as bytes. */
+export const signatureToDer = (raw64: Uint8Array): Bytes => hexToBytes(signatureToDerHex(raw64));
 
 /**
  * Parses a DER ECDSA signature strictly (X.690 §10 DER: definite short lengths, minimal positive
@@ -238,11 +241,14 @@ export function signatureFromDer(der: Uint8Array, name = 'signature'): Bytes {
 
 const ECDSA_SHA256 = { name: 'ECDSA', hash: 'SHA-256' } as const;
 
-/** ECDSA P-256 with SHA-256 over `data`; returns the minimal DER signature. */
-export function ecdsaSign(privateKey: CryptoKey, data: Uint8Array): Promise<Bytes> {
+/** ECDSA P-256 with SHA-256 over `data`; returns the minimal DER signature in hex. */
+export function ecdsaSignHex(privateKey: CryptoKey, data: Uint8Array): Promise<string> {
   // A plain promise chain rather than an async function: stamping sits on this path.
-  return crypto.subtle.sign(ECDSA_SHA256, privateKey, asBuffer(data)).then((raw) => signatureToDer(new Uint8Array(raw)));
+  return crypto.subtle.sign(ECDSA_SHA256, privateKey, asBuffer(data)).then((raw) => signatureToDerHex(new Uint8Array(raw)));
 }
+
+/** ECDSA P-256 with SHA-256 over `data`; returns the minimal DER signature. */
+export const ecdsaSign = (privateKey: CryptoKey, data: Uint8Array): Promise<Bytes> => ecdsaSignHex(privateKey, data).then((hex) => hexToBytes(hex));
 
 /**
  * Verifies a DER ECDSA P-256/SHA-256 signature. High-S signatures are valid ECDSA (FIPS 186-5

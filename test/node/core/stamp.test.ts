@@ -151,3 +151,13 @@ test('throughput: a stamp costs about one bare WebCrypto ECDSA signature (goal >
   // The goal is 0.9; the bound leaves room for scheduler noise on a shared 2-core machine.
   assert.ok(ratio >= 0.8, `stamp throughput ratio ${ratio.toFixed(3)}`);
 });
+
+test('createStamp reports a bad payload or key as a rejected promise, never a synchronous throw', async () => {
+  const key = await generateSigningKey();
+  let pending: Promise<string> | undefined;
+  assert.doesNotThrow(() => (pending = createStamp(42 as unknown as string, key)));
+  await assert.rejects(pending!, invalidArgument);
+  assert.doesNotThrow(() => (pending = createStamp(PAYLOAD, { privateKey: key.privateKey, publicKey: new Uint8Array(3) })));
+  await assert.rejects(pending!, invalidArgument);
+  await assert.rejects(keyStamper(key).stamp(null as unknown as string), invalidArgument);
+});
