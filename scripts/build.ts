@@ -9,6 +9,8 @@
  * - dist/cdn/wallet-elements.js: one minified ES module with lit and everything inlined, for a
  *   `<script type="module" src="https://cdn…">` page with no build step; dist/cdn/locales/<locale>.js
  *   beside it, one per translation;
+ * - dist/cdn/elements/<tag>.js: the same per element (one split build: shared chunks, one lit), for
+ *   a page that shows some elements only; dist/cdn/elements/locales/<locale>.js for their translations;
  * - dist/locales/<locale>.js: the optional translations (src/locales/), `wallet-elements/locales/<locale>`;
  * - dist/proxy.js, dist/sandbox.js, dist/bin/{proxy,sandbox}.js: Node ESM; packages outside
  *   "dependencies" (e.g. @simplewebauthn/server, which the sandbox uses) are bundled in, so the
@@ -100,6 +102,19 @@ async function buildBrowser(): Promise<Metafile | undefined> {
   })).metafile;
 }
 
+/** The CDN builds: minified, production, everything inlined. */
+const CDN: BuildOptions = {
+  ...common,
+  platform: 'browser',
+  minify: true,
+  // Module scripts are always decoded as UTF-8 (HTML, "fetch a single module script"): the
+  // translations' letters stay letters instead of six-byte \u escapes.
+  charset: 'utf8',
+  legalComments: 'eof',
+  define: { 'process.env.NODE_ENV': '"production"' },
+  plugins: [minifyLiterals()],
+};
+
 /**
  * The CDN bundle, `<outdir>/wallet-elements.js`: everything inlined, minified, production; and
  * each translation as `<outdir>/locales/<locale>.js`, which registers its strings through the
@@ -107,26 +122,15 @@ async function buildBrowser(): Promise<Metafile | undefined> {
  */
 export async function buildCdn(outdir = join(DIST, 'cdn')): Promise<Metafile | undefined> {
   if (!existsSync(join(ROOT, 'src/index.ts'))) return undefined;
-  const cdn: BuildOptions = {
-    ...common,
-    platform: 'browser',
-    minify: true,
-    // Module scripts are always decoded as UTF-8 (HTML, "fetch a single module script"): the
-    // translations' letters stay letters instead of six-byte \u escapes.
-    charset: 'utf8',
-    legalComments: 'eof',
-    define: { 'process.env.NODE_ENV': '"production"' },
-    plugins: [minifyLiterals()],
-  };
-  const main = (await esbuild({ ...cdn, entryPoints: { 'wallet-elements': join(ROOT, 'src/index.ts') }, outdir })).metafile;
+  const main = (await esbuild({ ...CDN, entryPoints: { 'wallet-elements': join(ROOT, 'src/index.ts') }, outdir })).metafile;
   const locales = localeNames();
   if (locales.length > 0) {
     await esbuild({
-      ...cdn,
+      ...CDN,
       entryPoints: Object.fromEntries(locales.map((l) => [l, join(ROOT, `src/locales/${l}.ts`)])),
       outdir: join(outdir, 'locales'),
       plugins: [
-        ...(cdn.plugins ?? []),
+        ...(CDN.plugins ?? []),
         {
           name: 'strings-from-the-cdn-bundle',
           setup(b) {
@@ -137,6 +141,43 @@ export async function buildCdn(outdir = join(DIST, 'cdn')): Promise<Metafile | u
     });
   }
   return main;
+}
+
+/**
+ * The CDN modules per element, `<outdir>/<tag>.js`: each defines its element and exports
+ * `configureWallet`, `setStrings` and `setLocale`, so a page with no build step loads only the
+ * elements it shows. They come from one split build (lit and everything else inlined, shared code
+ * in `<outdir>/chunks/`), so the modules one page loads share one lit, one configuration and one
+ * string catalog; `<outdir>/locales/<locale>.js` adds a translation to them. An entry imports every
+ * chunk it needs itself (esbuild lists them all), so a page fetches them in one round after it.
+ */
+export async function buildCdnElements(outdir = join(DIST, 'cdn/elements')): Promise<Metafile | undefined> {
+  const tags = elementTags();
+  if (tags.length === 0) return undefined;
+  const entry = (tag: string): string =>
+    `export * from './src/elements/${tag}/index.ts';\n` +
+    `export { configureWallet } from './src/elements/shared/config.ts';\n` +
+    `export { setStrings, setLocale } from './src/elements/shared/i18n.ts';\n`;
+  return (await esbuild({
+    ...CDN,
+    entryPoints: [
+      ...tags.map((tag) => ({ out: tag, in: `cdn-element:${tag}` })),
+      ...localeNames().map((l) => ({ out: `locales/${l}`, in: join(ROOT, `src/locales/${l}.ts`) })),
+    ],
+    outdir,
+    splitting: true,
+    chunkNames: 'chunks/[name]-[hash]',
+    plugins: [
+      ...(CDN.plugins ?? []),
+      {
+        name: 'cdn-element-entries',
+        setup(b) {
+          b.onResolve({ filter: /^cdn-element:/ }, (args) => ({ path: args.path.slice('cdn-element:'.length), namespace: 'cdn-element' }));
+          b.onLoad({ filter: /.*/, namespace: 'cdn-element' }, (args) => ({ contents: entry(args.path), resolveDir: ROOT, loader: 'ts' }));
+        },
+      },
+    ],
+  })).metafile;
 }
 
 async function buildNode(): Promise<Metafile | undefined> {
@@ -226,7 +267,7 @@ export interface BuildResult {
 export async function buildPackage(): Promise<BuildResult> {
   rmSync(DIST, { recursive: true, force: true });
   mkdirSync(DIST, { recursive: true });
-  const metafiles = [await buildBrowser(), await buildCdn(), await buildNode()];
+  const metafiles = [await buildBrowser(), await buildCdn(), await buildCdnElements(), await buildNode()];
   // The command-line programs run as `npx …` once package.json "bin" names them.
   const bin = join(DIST, 'bin');
   for (const name of existsSync(bin) ? readdirSync(bin) : []) {

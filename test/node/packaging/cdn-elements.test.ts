@@ -1,0 +1,148 @@
+/**
+ * The CDN modules per element (dist/cdn/elements/<tag>.js, scripts/build.ts buildCdnElements) in
+ * real Chromium under a strict CSP, served as files from a plain static server with no import map:
+ * a page that loads `card-reveal.js` gets `<card-reveal>` and no other element, and fetches only
+ * the files that element needs; a page that loads two elements and the Arabic translation gets one
+ * lit, one configuration and one string catalog for all of them.
+ */
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, normalize } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import type { Browser, Page } from 'playwright';
+import { buildCdn, buildCdnElements } from '../../../scripts/build.ts';
+import { launchChromium } from '../../../bench/browser.ts';
+import { elementTags } from '../../../bench/size.ts';
+
+const CSP = "default-src 'self'; script-src 'self'; style-src 'self'; object-src 'none'; base-uri 'none'";
+const dir = mkdtempSync(join(tmpdir(), 'cdn-elements-'));
+const elementsDir = join(dir, 'elements');
+let server: Server;
+let origin: string;
+let browser: Browser;
+let externals: string[] = [];
+/** Paths the server was asked for since the last page opened (the tests run one at a time). */
+let requested: string[] = [];
+
+const pages: Record<string, string> = {
+  // <card-reveal> alone, with a card-id but no click: it renders its "Show card details" state.
+  '/one': `<script type="module" src="/cdn/elements/card-reveal.js"></script>
+<card-reveal card-id="Card:1" account-id="InternalAccount:1" api-base="/api"></card-reveal>
+<script type="module" src="/check-one.js"></script>`,
+  '/two': `<script type="module" src="/cdn/elements/card-reveal.js"></script>
+<script type="module" src="/cdn/elements/wallet-login.js"></script>
+<script type="module" src="/cdn/elements/locales/ar.js"></script>
+<card-reveal card-id="Card:1" account-id="InternalAccount:1" api-base="/api"></card-reveal>
+<wallet-login lang="ar" account-id="InternalAccount:1" api-base="/api"></wallet-login>
+<wallet-login id="en" account-id="InternalAccount:1" api-base="/api"></wallet-login>
+<script type="module" src="/check-two.js"></script>`,
+};
+
+const scripts: Record<string, string> = {
+  '/check-one.js': `const el = document.querySelector('card-reveal');
+await customElements.whenDefined('card-reveal');
+await el.updateComplete;
+const tags = ${JSON.stringify(elementTags())};
+document.title = 'done ' + JSON.stringify({
+  defined: tags.filter((t) => customElements.get(t)),
+  rendered: !!el.shadowRoot.querySelector('button'),
+});`,
+  // Modules are instantiated once per URL: the same function from both entries means one
+  // configuration and one catalog behind them.
+  '/check-two.js': `const reveal = await import('/cdn/elements/card-reveal.js');
+const login = await import('/cdn/elements/wallet-login.js');
+reveal.setStrings('en', { 'login.heading': 'Set through card-reveal.js' });
+const ar = document.querySelector('wallet-login[lang=ar]');
+const en = document.querySelector('#en');
+await ar.updateComplete;
+await en.updateComplete;
+document.title = 'done ' + JSON.stringify({
+  sameConfig: reveal.configureWallet === login.configureWallet,
+  sameStrings: reveal.setStrings === login.setStrings && reveal.setLocale === login.setLocale,
+  arabic: { text: ar.shadowRoot.querySelector('h2')?.textContent, dir: ar.getAttribute('dir') },
+  english: en.shadowRoot.querySelector('h2')?.textContent,
+});`,
+};
+
+before(async () => {
+  await buildCdn(dir);
+  const metafile = await buildCdnElements(elementsDir);
+  externals = Object.values(metafile?.outputs ?? {}).flatMap((o) => o.imports.filter((i) => i.external).map((i) => i.path));
+  server = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    const headers = { 'content-security-policy': CSP, 'cache-control': 'no-store' };
+    requested.push(url.pathname);
+    if (pages[url.pathname]) {
+      const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>CDN</title></head><body>${pages[url.pathname]}</body></html>`;
+      res.writeHead(200, { ...headers, 'content-type': 'text/html; charset=utf-8' }).end(html);
+    } else if (scripts[url.pathname]) {
+      res.writeHead(200, { ...headers, 'content-type': 'text/javascript' }).end(scripts[url.pathname]);
+    } else if (url.pathname.startsWith('/cdn/') && url.pathname.endsWith('.js')) {
+      const file = normalize(join(dir, url.pathname.slice('/cdn/'.length)));
+      if (!file.startsWith(dir + '/') || !existsSync(file) || !statSync(file).isFile()) res.writeHead(404, headers).end();
+      else res.writeHead(200, { ...headers, 'content-type': 'text/javascript' }).end(readFileSync(file));
+    } else {
+      res.writeHead(404, { ...headers, 'content-type': 'application/json' }).end('{"status":404,"code":"NOT_FOUND","message":"none"}');
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  browser = await launchChromium();
+});
+
+after(async () => {
+  await browser?.close();
+  server?.closeAllConnections();
+  await new Promise<void>((resolve) => server?.close(() => resolve()));
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function open(path: string): Promise<{ result: Record<string, unknown>; problems: string[]; page: Page }> {
+  requested = [];
+  const page = await browser.newPage();
+  const problems: string[] = [];
+  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+  page.on('console', (m) => {
+    if (m.type() === 'error' || /Content Security Policy|Refused to/i.test(m.text())) problems.push(`console: ${m.text()}`);
+  });
+  await page.goto(`${origin}${path}`);
+  await page.waitForFunction(() => document.title.startsWith('done '), undefined, { timeout: 15000 });
+  return { result: JSON.parse((await page.title()).slice(5)) as Record<string, unknown>, problems, page };
+}
+
+test('the per-element CDN modules are self-contained: nothing left to import', () => {
+  assert.deepEqual(externals, []);
+  for (const tag of elementTags()) assert.ok(existsSync(join(elementsDir, `${tag}.js`)), `${tag}.js built`);
+});
+
+test('a page that loads card-reveal.js gets <card-reveal> only, and only the files it needs', async () => {
+  const { result, problems, page } = await open('/one');
+  assert.deepEqual(result, { defined: ['card-reveal'], rendered: true });
+  // The 404s of /api (no service here) are the only console errors allowed.
+  assert.deepEqual(problems.filter((p) => !/404/.test(p)), []);
+  await page.close();
+  const files = requested.filter((p) => p.startsWith('/cdn/'));
+  assert.ok(files.includes('/cdn/elements/card-reveal.js'));
+  assert.ok(!files.some((p) => /wallet-login|passkey|credentials|delegated|agent|wallet-elements/.test(p)), `fetched: ${files}`);
+  // What it fetched before its first render is a fraction of the whole bundle.
+  const gzip = (path: string) => gzipSync(readFileSync(join(dir, path.slice('/cdn/'.length))), { level: 9 }).length;
+  const fetched = [...new Set(files)].reduce((sum, p) => sum + gzip(p), 0);
+  const whole = gzip('/cdn/wallet-elements.js');
+  assert.ok(fetched < whole / 3, `card-reveal fetched ${fetched} B gzip; the whole bundle is ${whole} B`);
+});
+
+test('modules of several elements share one configuration and one catalog, translations included', async () => {
+  const { result, problems, page } = await open('/two');
+  assert.deepEqual(problems.filter((p) => !/404/.test(p)), []);
+  assert.equal(result.sameConfig, true);
+  assert.equal(result.sameStrings, true);
+  const arabic = result.arabic as { text: string; dir: string };
+  assert.equal(arabic.dir, 'rtl');
+  assert.match(arabic.text, /[\u0600-\u06ff]/, `Arabic heading: ${arabic.text}`);
+  assert.equal(result.english, 'Set through card-reveal.js');
+  await page.close();
+});
