@@ -144,9 +144,9 @@ export async function buildCdn(outdir = join(DIST, 'cdn')): Promise<Metafile | u
 }
 
 /**
- * The CDN modules per element, `<outdir>/<tag>.js`: each defines its element and exports
- * `configureWallet`, `setStrings` and `setLocale`, so a page with no build step loads only the
- * elements it shows. They come from one split build (lit and everything else inlined, shared code
+ * The CDN modules per element, `<outdir>/<tag>.js`: the element's entry (it defines the element and
+ * exports `configureWallet`, `setStrings` and `setLocale`), so a page with no build step loads only
+ * the elements it shows. They come from one split build (lit and everything else inlined, shared code
  * in `<outdir>/chunks/`), so the modules one page loads share one lit, one configuration and one
  * string catalog; `<outdir>/locales/<locale>.js` adds a translation to them. An entry imports every
  * chunk it needs itself (esbuild lists them all), so a page fetches them in one round after it.
@@ -154,29 +154,15 @@ export async function buildCdn(outdir = join(DIST, 'cdn')): Promise<Metafile | u
 export async function buildCdnElements(outdir = join(DIST, 'cdn/elements')): Promise<Metafile | undefined> {
   const tags = elementTags();
   if (tags.length === 0) return undefined;
-  const entry = (tag: string): string =>
-    `export * from './src/elements/${tag}/index.ts';\n` +
-    `export { configureWallet } from './src/elements/shared/config.ts';\n` +
-    `export { setStrings, setLocale } from './src/elements/shared/i18n.ts';\n`;
   return (await esbuild({
     ...CDN,
     entryPoints: [
-      ...tags.map((tag) => ({ out: tag, in: `cdn-element:${tag}` })),
+      ...tags.map((tag) => ({ out: tag, in: join(ROOT, `src/elements/${tag}/index.ts`) })),
       ...localeNames().map((l) => ({ out: `locales/${l}`, in: join(ROOT, `src/locales/${l}.ts`) })),
     ],
     outdir,
     splitting: true,
     chunkNames: 'chunks/[name]-[hash]',
-    plugins: [
-      ...(CDN.plugins ?? []),
-      {
-        name: 'cdn-element-entries',
-        setup(b) {
-          b.onResolve({ filter: /^cdn-element:/ }, (args) => ({ path: args.path.slice('cdn-element:'.length), namespace: 'cdn-element' }));
-          b.onLoad({ filter: /.*/, namespace: 'cdn-element' }, (args) => ({ contents: entry(args.path), resolveDir: ROOT, loader: 'ts' }));
-        },
-      },
-    ],
   })).metafile;
 }
 

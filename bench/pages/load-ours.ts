@@ -3,8 +3,7 @@
  * gives an integrator), then one element in the body, configured for the local sandbox behind the
  * proxy at `/api` on this origin.
  */
-import { configureWallet } from '../../src/elements/shared/config.ts';
-import '../../src/elements/wallet-login/index.ts';
+import { configureWallet } from '../../src/elements/wallet-login/index.ts';
 
 export async function mount(parent: HTMLElement, attributes: Record<string, string>): Promise<HTMLElement> {
   configureWallet({ apiBase: '/api', environment: 'sandbox' });

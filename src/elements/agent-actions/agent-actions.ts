@@ -20,7 +20,7 @@ import { baseStyles } from '../shared/styles.ts';
 import { listStyles } from '../shared/list-styles.ts';
 import { errorDetail, formatDate, isAbort, syncStates } from '../shared/list.ts';
 import { LocaleController } from '../shared/i18n.ts';
-import { sendFor } from '../shared/config.ts';
+import { sendFor } from '../shared/send.ts';
 import { pollAgentActions } from '../../core/agent.ts';
 // The three agent endpoints over the bare transport: the element needs no other part of the client.
 import { getAgentAction, iterateAgentActions, listAgentActions } from '../../core/endpoints.ts';

@@ -4,3 +4,6 @@
  */
 export * from './agent-actions.ts';
 export { AGENT_ACTIONS_ERROR_CODES, type StatusFilter } from './agent-actions.machine.ts';
+// The page-wide settings, so that a page importing this element alone can configure it.
+export { configureWallet, type WalletConfig, type Environment } from '../shared/config.ts';
+export { setStrings, setLocale, type Strings } from '../shared/i18n.ts';

@@ -22,7 +22,7 @@
 import { ReactiveBase, type PropertyValues } from '../shared/reactive.ts';
 import { themeStyles } from '../shared/styles.ts';
 import { LocaleController } from '../shared/i18n.ts';
-import { sendFor } from '../shared/config.ts';
+import { sendFor } from '../shared/send.ts';
 import { revealCard } from '../../core/cards.ts';
 import { ServiceError } from '../../core/errors.ts';
 import { cardRevealStyles } from './card-reveal.styles.ts';

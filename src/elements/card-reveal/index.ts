@@ -4,3 +4,6 @@
  */
 export * from './card-reveal.ts';
 export { checkRevealUrl, parseAllowedOrigins, HIDE_REASONS, REVEAL_ERROR_CODES } from './card-reveal.machine.ts';
+// The page-wide settings, so that a page importing this element alone can configure it.
+export { configureWallet, type WalletConfig, type Environment } from '../shared/config.ts';
+export { setStrings, setLocale, type Strings } from '../shared/i18n.ts';

@@ -6,3 +6,6 @@ export * from './passkey-register.ts';
 export * from './passkey-register.events.ts';
 export { defaultNickname, validNickname } from './passkey-register.machine.ts';
 export { passkeyRegisterStrings } from './passkey-register.strings.ts';
+// The page-wide settings, so that a page importing this element alone can configure it.
+export { configureWallet, type WalletConfig, type Environment } from '../shared/config.ts';
+export { setStrings, setLocale, type Strings } from '../shared/i18n.ts';

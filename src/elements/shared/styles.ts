@@ -33,18 +33,18 @@ export const themeStyles = css`
     --_danger: var(--wallet-color-danger, light-dark(#b3261e, #ff8a80));
     --_radius: var(--wallet-radius, 10px);
     --_space: var(--wallet-space, 12px);
-    color-scheme: light;
+    /* Both: light-dark() then follows the reader's system setting; theme="…" picks one. */
+    color-scheme: light dark;
     display: block;
     box-sizing: border-box;
     color: var(--_fg);
-    font-family: var(--wallet-font, system-ui, -apple-system, 'Segoe UI', Roboto, 'Noto Sans Arabic', sans-serif);
+    /* Every browser with :state() has system-ui, so the older fallbacks (-apple-system, …) never apply. */
+    font-family: var(--wallet-font, system-ui, 'Noto Sans Arabic', sans-serif);
     font-size: var(--wallet-font-size, 15px);
     line-height: 1.45;
   }
-  @media (prefers-color-scheme: dark) {
-    :host(:not([theme='light'])) {
-      color-scheme: dark;
-    }
+  :host([theme='light']) {
+    color-scheme: light;
   }
   :host([theme='dark']) {
     color-scheme: dark;

@@ -6,3 +6,6 @@ export * from './wallet-credentials.ts';
 export * from './wallet-credentials.events.ts';
 export { revokeBlock, canAdd, type RevokeBlock, type CredentialsView } from './wallet-credentials.machine.ts';
 export { walletCredentialsStrings } from './wallet-credentials.strings.ts';
+// The page-wide settings, so that a page importing this element alone can configure it.
+export { configureWallet, type WalletConfig, type Environment } from '../shared/config.ts';
+export { setStrings, setLocale, type Strings } from '../shared/i18n.ts';

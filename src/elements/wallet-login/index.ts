@@ -6,3 +6,6 @@ export * from './wallet-login.ts';
 export * from './wallet-login.events.ts';
 export { LOGIN_METHODS, parseMethods, type LoginMethod, type SessionInfo } from './wallet-login.machine.ts';
 export { walletLoginStrings } from './wallet-login.strings.ts';
+// The page-wide settings, so that a page importing this element alone can configure it.
+export { configureWallet, type WalletConfig, type Environment } from '../shared/config.ts';
+export { setStrings, setLocale, type Strings } from '../shared/i18n.ts';

@@ -71,6 +71,17 @@ test('every entry but react and the CDN bundle imports in Node with no DOM', asy
   }
 });
 
+test('every element entry exports the page-wide settings, the same functions as the package entry', async () => {
+  const main = (await import(pathToFileURL(join(DIST, 'index.js')).href)) as Record<string, unknown>;
+  for (const { js } of targets.filter(({ js }) => /^\.\/dist\/elements\/[a-z-]+\.js$/.test(js))) {
+    const entry = (await import(pathToFileURL(join(ROOT, js)).href)) as Record<string, unknown>;
+    for (const name of ['configureWallet', 'setStrings', 'setLocale']) {
+      assert.equal(typeof entry[name], 'function', `${js} exports ${name}`);
+      assert.equal(entry[name], main[name], `${js}: ${name} is the package entry's`);
+    }
+  }
+});
+
 test('element entries define their element on a server with a DOM shim', () => {
   const elements = targets.flatMap(({ js }) => /^\.\/dist\/elements\/([a-z-]+)\.js$/.exec(js)?.[1] ?? []);
   assert.ok(elements.length >= 6);
