@@ -8,25 +8,17 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, normalize } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import type { Browser, Page } from 'playwright';
 import { buildCdn, buildCdnElements } from '../../../scripts/build.ts';
-import { launchChromium } from '../../../bench/browser.ts';
 import { elementTags } from '../../../bench/size.ts';
+import { htmlPage, startPageRig, type PageRig } from './page-rig.ts';
 
-const CSP = "default-src 'self'; script-src 'self'; style-src 'self'; object-src 'none'; base-uri 'none'";
 const dir = mkdtempSync(join(tmpdir(), 'cdn-elements-'));
 const elementsDir = join(dir, 'elements');
-let server: Server;
-let origin: string;
-let browser: Browser;
+let rig: PageRig;
 let externals: string[] = [];
-/** Paths the server was asked for since the last page opened (the tests run one at a time). */
-let requested: string[] = [];
 
 const pages: Record<string, string> = {
   // <card-reveal> alone, with a card-id but no click: it renders its "Show card details" state.
@@ -72,47 +64,19 @@ before(async () => {
   await buildCdn(dir);
   const metafile = await buildCdnElements(elementsDir);
   externals = Object.values(metafile?.outputs ?? {}).flatMap((o) => o.imports.filter((i) => i.external).map((i) => i.path));
-  server = createServer((req, res) => {
-    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-    const headers = { 'content-security-policy': CSP, 'cache-control': 'no-store' };
-    requested.push(url.pathname);
-    if (pages[url.pathname]) {
-      const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>CDN</title></head><body>${pages[url.pathname]}</body></html>`;
-      res.writeHead(200, { ...headers, 'content-type': 'text/html; charset=utf-8' }).end(html);
-    } else if (scripts[url.pathname]) {
-      res.writeHead(200, { ...headers, 'content-type': 'text/javascript' }).end(scripts[url.pathname]);
-    } else if (url.pathname.startsWith('/cdn/') && url.pathname.endsWith('.js')) {
-      const file = normalize(join(dir, url.pathname.slice('/cdn/'.length)));
-      if (!file.startsWith(dir + '/') || !existsSync(file) || !statSync(file).isFile()) res.writeHead(404, headers).end();
-      else res.writeHead(200, { ...headers, 'content-type': 'text/javascript' }).end(readFileSync(file));
-    } else {
-      res.writeHead(404, { ...headers, 'content-type': 'application/json' }).end('{"status":404,"code":"NOT_FOUND","message":"none"}');
-    }
+  rig = await startPageRig((path) => {
+    if (pages[path]) return { type: 'html', body: htmlPage(pages[path]) };
+    if (scripts[path]) return { type: 'js', body: scripts[path] };
+    const file = normalize(join(dir, path.slice('/cdn/'.length)));
+    if (path.startsWith('/cdn/') && file.startsWith(dir + '/') && existsSync(file) && statSync(file).isFile()) return { type: 'js', body: readFileSync(file) };
+    return undefined;
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  browser = await launchChromium();
 });
 
 after(async () => {
-  await browser?.close();
-  server?.closeAllConnections();
-  await new Promise<void>((resolve) => server?.close(() => resolve()));
+  await rig?.close();
   rmSync(dir, { recursive: true, force: true });
 });
-
-async function open(path: string): Promise<{ result: Record<string, unknown>; problems: string[]; page: Page }> {
-  requested = [];
-  const page = await browser.newPage();
-  const problems: string[] = [];
-  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
-  page.on('console', (m) => {
-    if (m.type() === 'error' || /Content Security Policy|Refused to/i.test(m.text())) problems.push(`console: ${m.text()}`);
-  });
-  await page.goto(`${origin}${path}`);
-  await page.waitForFunction(() => document.title.startsWith('done '), undefined, { timeout: 15000 });
-  return { result: JSON.parse((await page.title()).slice(5)) as Record<string, unknown>, problems, page };
-}
 
 test('the per-element CDN modules are self-contained: nothing left to import', () => {
   assert.deepEqual(externals, []);
@@ -120,12 +84,10 @@ test('the per-element CDN modules are self-contained: nothing left to import', (
 });
 
 test('a page that loads card-reveal.js gets <card-reveal> only, and only the files it needs', async () => {
-  const { result, problems, page } = await open('/one');
+  const { result, problems } = await rig.open('/one');
   assert.deepEqual(result, { defined: ['card-reveal'], rendered: true });
-  // The 404s of /api (no service here) are the only console errors allowed.
-  assert.deepEqual(problems.filter((p) => !/404/.test(p)), []);
-  await page.close();
-  const files = requested.filter((p) => p.startsWith('/cdn/'));
+  assert.deepEqual(problems, []);
+  const files = rig.requested.filter((p) => p.startsWith('/cdn/'));
   assert.ok(files.includes('/cdn/elements/card-reveal.js'));
   assert.ok(!files.some((p) => /wallet-login|passkey|credentials|delegated|agent|wallet-elements/.test(p)), `fetched: ${files}`);
   // What it fetched before its first render is a fraction of the whole bundle.
@@ -136,13 +98,12 @@ test('a page that loads card-reveal.js gets <card-reveal> only, and only the fil
 });
 
 test('modules of several elements share one configuration and one catalog, translations included', async () => {
-  const { result, problems, page } = await open('/two');
-  assert.deepEqual(problems.filter((p) => !/404/.test(p)), []);
+  const { result, problems } = await rig.open('/two');
+  assert.deepEqual(problems, []);
   assert.equal(result.sameConfig, true);
   assert.equal(result.sameStrings, true);
   const arabic = result.arabic as { text: string; dir: string };
   assert.equal(arabic.dir, 'rtl');
   assert.match(arabic.text, /[\u0600-\u06ff]/, `Arabic heading: ${arabic.text}`);
   assert.equal(result.english, 'Set through card-reveal.js');
-  await page.close();
 });

@@ -8,13 +8,10 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { build, type BuildOptions } from 'esbuild';
 import { readFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import type { Browser } from 'playwright';
 import { minifyCssPart, minifyHtmlPart, minifyLiterals, minifyTemplates } from '../../../scripts/minify-literals.ts';
-import { launchChromium } from '../../../bench/browser.ts';
 import { ROOT } from '../../../bench/size.ts';
+import { htmlPage, startPageRig, type PageRig } from './page-rig.ts';
 
 describe('css parts', () => {
   it('drops comments and the white space CSS Syntax 3 ignores, keeps what calc() and selectors need', () => {
@@ -82,9 +79,7 @@ describe('minifyTemplates', () => {
 describe('in Chromium, the library renders the same with and without the minifier', () => {
   const bundles: Record<'plain' | 'minified', string> = { plain: '', minified: '' };
   const tags = ['wallet-login', 'passkey-register', 'wallet-credentials', 'card-reveal', 'delegated-keys', 'agent-actions'];
-  let server: Server;
-  let origin: string;
-  let browser: Browser;
+  let rig: PageRig;
 
   before(async () => {
     const options: BuildOptions = {
@@ -100,28 +95,23 @@ describe('in Chromium, the library renders the same with and without the minifie
     };
     bundles.plain = (await build(options)).outputFiles![0]!.text;
     bundles.minified = (await build({ ...options, plugins: [minifyLiterals()] })).outputFiles![0]!.text;
-    const page = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>x</title></head><body>${tags.map((t) => `<${t} api-base="/api"></${t}>`).join('')}</body></html>`;
-    server = createServer((req, res) => {
-      const kind = req.url?.slice(1, -3);
-      if (req.url === '/') res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(page);
-      else if (kind === 'plain' || kind === 'minified') res.writeHead(200, { 'content-type': 'text/javascript' }).end(bundles[kind]);
-      else res.writeHead(404, { 'content-type': 'application/json' }).end('{"status":404,"code":"NOT_FOUND","message":"none"}');
+    const page = htmlPage(tags.map((t) => `<${t} api-base="/api"></${t}>`).join(''));
+    rig = await startPageRig((path) => {
+      const kind = path.slice(1, -3);
+      if (path === '/') return { type: 'html', body: page };
+      if (kind === 'plain' || kind === 'minified') return { type: 'js', body: bundles[kind] };
+      return undefined;
     });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    browser = await launchChromium();
   });
 
   after(async () => {
-    await browser?.close();
-    server?.closeAllConnections();
-    await new Promise<void>((resolve) => server?.close(() => resolve()));
+    await rig?.close();
   });
 
   /** Per element: its style rules as the CSSOM serializes them, its markup and each node's computed style. */
   async function render(kind: 'plain' | 'minified', theme: 'light' | 'dark'): Promise<Record<string, { rules: string[]; markup: string; computed: string[] }>> {
-    const page = await browser.newPage({ colorScheme: theme });
-    await page.goto(`${origin}/`);
+    const page = await rig.browser.newPage({ colorScheme: theme });
+    await page.goto(`${rig.origin}/`);
     await page.addScriptTag({ url: `/${kind}.js`, type: 'module' });
     const out = await page.evaluate(async (names) => {
       const result: Record<string, { rules: string[]; markup: string; computed: string[] }> = {};

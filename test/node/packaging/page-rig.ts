@@ -1,0 +1,74 @@
+/**
+ * For the packaging tests that load built files in Chromium (the CDN builds, the literal
+ * minifier): a loopback server that answers from a route function, with a strict Content Security
+ * Policy on every answer (`default-src 'self'`, no 'unsafe-inline', no 'unsafe-eval'; DESIGN.md
+ * "Strict CSP") and the service's 404 error body for anything else, plus one Chromium.
+ *
+ * `open(path)` loads a page whose last module script reports through the title ("done " + JSON)
+ * and answers that JSON with the page errors and CSP complaints seen on the way.
+ */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Browser } from 'playwright';
+import { launchChromium } from '../../../bench/browser.ts';
+
+export const STRICT_CSP = "default-src 'self'; script-src 'self'; style-src 'self'; object-src 'none'; base-uri 'none'";
+
+export type Answer = { type: 'html' | 'js'; body: string | Uint8Array };
+
+const TYPES = { html: 'text/html; charset=utf-8', js: 'text/javascript' };
+
+export interface PageRig {
+  origin: string;
+  browser: Browser;
+  /** Paths asked for since the last `open` (or since the start). */
+  requested: string[];
+  open<T = Record<string, unknown>>(path: string): Promise<{ result: T; problems: string[] }>;
+  close(): Promise<void>;
+}
+
+/** A page: the given body, in English, with a title the check script replaces. */
+export const htmlPage = (body: string): string =>
+  `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>test</title></head><body>${body}</body></html>`;
+
+export async function startPageRig(route: (path: string) => Answer | undefined): Promise<PageRig> {
+  const requested: string[] = [];
+  const server = createServer((req, res) => {
+    const path = new URL(req.url ?? '/', 'http://127.0.0.1').pathname;
+    requested.push(path);
+    const headers = { 'content-security-policy': STRICT_CSP, 'cache-control': 'no-store' };
+    const answer = route(path);
+    // The elements may ask the proxy for data on connect; there is none here.
+    if (!answer) res.writeHead(404, { ...headers, 'content-type': 'application/json' }).end('{"status":404,"code":"NOT_FOUND","message":"none"}');
+    else res.writeHead(200, { ...headers, 'content-type': TYPES[answer.type] }).end(answer.body);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const browser = await launchChromium();
+  return {
+    origin,
+    browser,
+    requested,
+    async open<T>(path: string) {
+      requested.length = 0;
+      const page = await browser.newPage();
+      const problems: string[] = [];
+      page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+      page.on('console', (m) => {
+        if (/Content Security Policy|Refused to/i.test(m.text())) problems.push(`console: ${m.text()}`);
+      });
+      try {
+        await page.goto(`${origin}${path}`);
+        await page.waitForFunction(() => document.title.startsWith('done '), undefined, { timeout: 15000 });
+        return { result: JSON.parse((await page.title()).slice(5)) as T, problems };
+      } finally {
+        await page.close();
+      }
+    },
+    async close() {
+      await browser.close();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
