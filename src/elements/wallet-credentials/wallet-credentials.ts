@@ -88,6 +88,7 @@ export class WalletCredentials extends TemplateElement {
   static override styles = [baseStyles, formStyles, walletCredentialsStyles];
 
   static override properties = {
+    oidcTokenProvider: { attribute: false },
     accountId: { attribute: 'account-id', reflect: true },
     customerId: { attribute: 'customer-id', reflect: true },
     apiBase: { attribute: 'api-base' },

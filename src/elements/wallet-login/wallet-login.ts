@@ -104,6 +104,7 @@ export class WalletLogin extends TemplateElement {
     resendAfter: { type: Number, attribute: 'resend-after' },
     codeLength: { type: Number, attribute: 'code-length' },
     noAutofill: { type: Boolean, attribute: 'no-autofill' },
+    oidcTokenProvider: { attribute: false },
     theme: { reflect: true },
     machine: { state: true },
     notice: { state: true },

@@ -131,6 +131,11 @@ describe('<wallet-credentials>', function () {
     await idle(el);
     expect(addButton(el, 'OAUTH').disabled).to.equal(true);
     expect(text(el, 'base')).to.contain('Single sign-on is not set up on this page');
+    // A provider given later (as a React prop or a framework binding arrives) is taken at once.
+    el.oidcTokenProvider = async (nonce) => nonce;
+    await el.updateComplete;
+    expect(addButton(el, 'OAUTH').disabled).to.equal(false);
+    expect(text(el, 'base')).not.to.contain('Single sign-on is not set up on this page');
   });
 
   it('a cancelled confirmation changes nothing; the last credential stays', async () => {

@@ -1,0 +1,137 @@
+/**
+ * The React wrappers (src/react/, generated from custom-elements.json with @lit/react) rendered by
+ * React 19 in Chromium, bundled as an application would bundle them (esbuild; React's development
+ * build, so that its warnings show): every wrapper renders its element; props arrive as the
+ * element's properties, including those with no attribute (`oidcTokenProvider`, `agentToken`);
+ * a changed prop updates the element; an `onX` prop receives the element's own event object; and
+ * unmounting removes the elements. The service answers 404 to everything here, which is what makes
+ * the error events fire.
+ *
+ * The types are checked by `npm run typecheck` (this file is part of the project): a prop of the
+ * wrong type and a wrong use of an event's detail are compile errors.
+ */
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { build } from 'esbuild';
+import * as React from 'react';
+import { join } from 'node:path';
+import { ROOT } from '../../../bench/size.ts';
+import { CardReveal, WalletLogin } from '../../../src/react/index.ts';
+import { htmlPage, startPageRig, type PageRig } from './page-rig.ts';
+
+// Compile-time checks only (never rendered): the wrappers' props and events are typed.
+export const typed = [
+  React.createElement(CardReveal, {
+    cardId: 'Card:1',
+    hideAfter: 30,
+    onCardRevealed: (e) => e.detail.expiresAt.slice(0),
+    onCardRevealError: (e) => e.detail.code === 'not_found',
+  }),
+  // @ts-expect-error hideAfter is a number of seconds
+  React.createElement(CardReveal, { hideAfter: '30' }),
+  // @ts-expect-error card-revealed's detail has cardId and expiresAt only
+  React.createElement(CardReveal, { onCardRevealed: (e) => e.detail.pan }),
+  React.createElement(WalletLogin, { accountId: 'InternalAccount:1', oidcTokenProvider: async (nonce: string) => nonce }),
+  // @ts-expect-error the provider answers a promise of a token
+  React.createElement(WalletLogin, { oidcTokenProvider: (nonce: string) => nonce.length }),
+];
+
+const app = `
+import * as React from 'react';
+import { createRoot } from 'react-dom/client';
+import * as W from './src/react/index.ts';
+import { CardRevealErrorEvent } from './src/elements/card-reveal/index.ts';
+
+const h = React.createElement;
+const seen = [];
+const provider = async (nonce) => 'token-for-' + nonce;
+const tree = (cardId) => h(React.Fragment, null,
+  h(W.WalletLogin, { accountId: 'InternalAccount:1', apiBase: '/api', methods: 'email-otp passkey', codeLength: 8, noAutofill: true, oidcTokenProvider: provider }),
+  h(W.PasskeyRegister, { accountId: 'InternalAccount:1', apiBase: '/api' }),
+  h(W.WalletCredentials, { accountId: 'InternalAccount:1', apiBase: '/api' }),
+  h(W.CardReveal, { cardId, accountId: 'InternalAccount:1', apiBase: '/api', hideAfter: 30,
+    onCardRevealError: (e) => seen.push({ type: e.type, code: e.detail.code, own: e instanceof CardRevealErrorEvent }) }),
+  h(W.DelegatedKeys, { cardId, accountId: 'InternalAccount:1', apiBase: '/api' }),
+  h(W.AgentActions, { agentToken: 'agent-token', apiBase: '/api', pageSize: 5,
+    onAgentActionsError: (e) => seen.push({ type: e.type, code: e.detail.code }) }),
+);
+const until = async (ok) => { for (let i = 0; i < 200 && !ok(); i++) await new Promise((r) => setTimeout(r, 25)); };
+
+const root = createRoot(document.getElementById('root'));
+root.render(tree('Card:1'));
+await until(() => document.querySelector('agent-actions'));
+const els = [...document.getElementById('root').children];
+await Promise.all(els.map((el) => el.updateComplete));
+const login = document.querySelector('wallet-login');
+const reveal = document.querySelector('card-reveal');
+const agent = document.querySelector('agent-actions');
+const out = {
+  tags: els.map((el) => el.localName),
+  rendered: els.every((el) => el.shadowRoot && el.shadowRoot.childNodes.length > 0),
+  login: { codeLength: login.codeLength, noAutofill: login.noAutofill, methods: login.methods, provider: login.oidcTokenProvider === provider },
+  reveal: { cardId: reveal.cardId, hideAfter: reveal.hideAfter, attribute: reveal.getAttribute('card-id') },
+  agent: { token: agent.agentToken, pageSize: agent.pageSize },
+};
+reveal.shadowRoot.querySelector('[part=reveal-button]').click();
+await until(() => seen.some((s) => s.type === 'card-reveal-error') && seen.some((s) => s.type === 'agent-actions-error'));
+out.events = seen;
+root.render(tree('Card:2'));
+await until(() => reveal.cardId === 'Card:2');
+out.changed = { cardId: reveal.cardId, keys: document.querySelector('delegated-keys').cardId };
+root.unmount();
+out.afterUnmount = document.getElementById('root').children.length;
+document.title = 'done ' + JSON.stringify(out);
+`;
+
+let rig: PageRig;
+let bundle = '';
+
+before(async () => {
+  const result = await build({
+    stdin: { contents: app, resolveDir: ROOT, loader: 'ts', sourcefile: 'react-app.ts' },
+    bundle: true,
+    format: 'esm',
+    target: 'es2022',
+    platform: 'browser',
+    write: false,
+    logLevel: 'silent',
+    tsconfig: join(ROOT, 'tsconfig.json'),
+    define: { 'process.env.NODE_ENV': '"development"' },
+  });
+  bundle = result.outputFiles[0]!.text;
+  rig = await startPageRig((path) => {
+    if (path === '/') return { type: 'html', body: htmlPage('<div id="root"></div><script type="module" src="/app.js"></script>') };
+    if (path === '/app.js') return { type: 'js', body: bundle };
+    return undefined;
+  });
+});
+
+after(async () => {
+  await rig?.close();
+});
+
+test('React renders every wrapper: props become properties, onX props get the element events, unmount removes them', async () => {
+  const { result, problems } = await rig.open<{
+    tags: string[];
+    rendered: boolean;
+    login: Record<string, unknown>;
+    reveal: Record<string, unknown>;
+    agent: Record<string, unknown>;
+    events: Array<Record<string, unknown>>;
+    changed: Record<string, unknown>;
+    afterUnmount: number;
+  }>('/');
+  assert.deepEqual(problems, []);
+  assert.deepEqual(result.tags, ['wallet-login', 'passkey-register', 'wallet-credentials', 'card-reveal', 'delegated-keys', 'agent-actions']);
+  assert.equal(result.rendered, true);
+  assert.deepEqual(result.login, { codeLength: 8, noAutofill: true, methods: 'email-otp passkey', provider: true });
+  assert.deepEqual(result.reveal, { cardId: 'Card:1', hideAfter: 30, attribute: 'Card:1' });
+  assert.deepEqual(result.agent, { token: 'agent-token', pageSize: 5 });
+  assert.deepEqual(
+    result.events.find((e) => e.type === 'card-reveal-error'),
+    { type: 'card-reveal-error', code: 'not_found', own: true },
+  );
+  assert.ok(result.events.some((e) => e.type === 'agent-actions-error'), JSON.stringify(result.events));
+  assert.deepEqual(result.changed, { cardId: 'Card:2', keys: 'Card:2' });
+  assert.equal(result.afterUnmount, 0);
+});
