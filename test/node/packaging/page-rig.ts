@@ -23,7 +23,11 @@ export interface PageRig {
   browser: Browser;
   /** Paths asked for since the last `open` (or since the start). */
   requested: string[];
-  open<T = Record<string, unknown>>(path: string): Promise<{ result: T; problems: string[] }>;
+  /**
+   * `strictConsole`: every console error and warning is a problem too (except the browser's own
+   * line for a failed resource, which the 404s of an absent service produce).
+   */
+  open<T = Record<string, unknown>>(path: string, options?: { strictConsole?: boolean }): Promise<{ result: T; problems: string[] }>;
   close(): Promise<void>;
 }
 
@@ -49,13 +53,14 @@ export async function startPageRig(route: (path: string) => Answer | undefined):
     origin,
     browser,
     requested,
-    async open<T>(path: string) {
+    async open<T>(path: string, options: { strictConsole?: boolean } = {}) {
       requested.length = 0;
       const page = await browser.newPage();
       const problems: string[] = [];
       page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
       page.on('console', (m) => {
-        if (/Content Security Policy|Refused to/i.test(m.text())) problems.push(`console: ${m.text()}`);
+        const loud = options.strictConsole && (m.type() === 'error' || m.type() === 'warning') && !/^Failed to load resource/.test(m.text());
+        if (loud || /Content Security Policy|Refused to/i.test(m.text())) problems.push(`console: ${m.text()}`);
       });
       try {
         await page.goto(`${origin}${path}`);

@@ -120,7 +120,8 @@ test('React renders every wrapper: props become properties, onX props get the el
     events: Array<Record<string, unknown>>;
     changed: Record<string, unknown>;
     afterUnmount: number;
-  }>('/');
+  }>('/', { strictConsole: true });
+  // No React warning (unknown prop, wrong attribute value, ...) and no page error.
   assert.deepEqual(problems, []);
   assert.deepEqual(result.tags, ['wallet-login', 'passkey-register', 'wallet-credentials', 'card-reveal', 'delegated-keys', 'agent-actions']);
   assert.equal(result.rendered, true);
