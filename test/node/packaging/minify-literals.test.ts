@@ -6,12 +6,11 @@
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { build, type BuildOptions } from 'esbuild';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { minifyCssPart, minifyHtmlPart, minifyLiterals, minifyTemplates } from '../../../scripts/minify-literals.ts';
 import { ROOT } from '../../../bench/size.ts';
-import { htmlPage, startPageRig, type PageRig } from './page-rig.ts';
+import { bundleApp, htmlPage, startPageRig, type PageRig } from './page-rig.ts';
 
 describe('css parts', () => {
   it('drops comments and the white space CSS Syntax 3 ignores, keeps what calc() and selectors need', () => {
@@ -82,19 +81,9 @@ describe('in Chromium, the library renders the same with and without the minifie
   let rig: PageRig;
 
   before(async () => {
-    const options: BuildOptions = {
-      entryPoints: [join(ROOT, 'src/index.ts')],
-      bundle: true,
-      format: 'esm',
-      target: 'es2022',
-      platform: 'browser',
-      write: false,
-      logLevel: 'silent',
-      tsconfig: join(ROOT, 'tsconfig.json'),
-      define: { 'process.env.NODE_ENV': '"production"' },
-    };
-    bundles.plain = (await build(options)).outputFiles![0]!.text;
-    bundles.minified = (await build({ ...options, plugins: [minifyLiterals()] })).outputFiles![0]!.text;
+    const app = `export * from './src/index.ts';`;
+    bundles.plain = await bundleApp(app, { nodeEnv: 'production' });
+    bundles.minified = await bundleApp(app, { nodeEnv: 'production', plugins: [minifyLiterals()] });
     const page = htmlPage(tags.map((t) => `<${t} api-base="/api"></${t}>`).join(''));
     rig = await startPageRig((path) => {
       const kind = path.slice(1, -3);

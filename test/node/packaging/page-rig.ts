@@ -4,13 +4,17 @@
  * Policy on every answer (`default-src 'self'`, no 'unsafe-inline', no 'unsafe-eval'; DESIGN.md
  * "Strict CSP") and the service's 404 error body for anything else, plus one Chromium.
  *
+ * `bundleApp` builds a page's script the way an application would.
  * `open(path)` loads a page whose last module script reports through the title ("done " + JSON)
  * and answers that JSON with the page errors and CSP complaints seen on the way.
  */
+import { build, type Plugin } from 'esbuild';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import type { Browser } from 'playwright';
 import { launchChromium } from '../../../bench/browser.ts';
+import { ROOT } from '../../../bench/size.ts';
 
 export const STRICT_CSP = "default-src 'self'; script-src 'self'; style-src 'self'; object-src 'none'; base-uri 'none'";
 
@@ -34,6 +38,26 @@ export interface PageRig {
 /** A page: the given body, in English, with a title the check script replaces. */
 export const htmlPage = (body: string): string =>
   `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>test</title></head><body>${body}</body></html>`;
+
+/**
+ * One ES module for a page, bundled as an application's build would (not minified, so that a
+ * failure reads): `source` is TypeScript whose imports resolve from the repository root.
+ */
+export async function bundleApp(source: string, options: { nodeEnv: 'production' | 'development'; plugins?: Plugin[] }): Promise<string> {
+  const result = await build({
+    stdin: { contents: source, resolveDir: ROOT, loader: 'ts', sourcefile: 'app.ts' },
+    bundle: true,
+    format: 'esm',
+    target: 'es2022',
+    platform: 'browser',
+    write: false,
+    logLevel: 'silent',
+    tsconfig: join(ROOT, 'tsconfig.json'),
+    define: { 'process.env.NODE_ENV': JSON.stringify(options.nodeEnv) },
+    plugins: options.plugins ?? [],
+  });
+  return result.outputFiles[0]!.text;
+}
 
 export async function startPageRig(route: (path: string) => Answer | undefined): Promise<PageRig> {
   const requested: string[] = [];

@@ -12,12 +12,9 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { build } from 'esbuild';
 import * as React from 'react';
-import { join } from 'node:path';
-import { ROOT } from '../../../bench/size.ts';
 import { CardReveal, WalletLogin } from '../../../src/react/index.ts';
-import { htmlPage, startPageRig, type PageRig } from './page-rig.ts';
+import { bundleApp, htmlPage, startPageRig, type PageRig } from './page-rig.ts';
 
 // Compile-time checks only (never rendered): the wrappers' props and events are typed.
 export const typed = [
@@ -87,18 +84,7 @@ let rig: PageRig;
 let bundle = '';
 
 before(async () => {
-  const result = await build({
-    stdin: { contents: app, resolveDir: ROOT, loader: 'ts', sourcefile: 'react-app.ts' },
-    bundle: true,
-    format: 'esm',
-    target: 'es2022',
-    platform: 'browser',
-    write: false,
-    logLevel: 'silent',
-    tsconfig: join(ROOT, 'tsconfig.json'),
-    define: { 'process.env.NODE_ENV': '"development"' },
-  });
-  bundle = result.outputFiles[0]!.text;
+  bundle = await bundleApp(app, { nodeEnv: 'development' });
   rig = await startPageRig((path) => {
     if (path === '/') return { type: 'html', body: htmlPage('<div id="root"></div><script type="module" src="/app.js"></script>') };
     if (path === '/app.js') return { type: 'js', body: bundle };
