@@ -78,7 +78,13 @@ export function inState(el: Element, name: string): boolean {
 }
 
 export async function waitForState(el: Element, name: string, ms = 15000): Promise<void> {
-  await waitFor(() => inState(el, name), `:state(${name}) on ${el.tagName.toLowerCase()}`, ms);
+  try {
+    await waitFor(() => inState(el, name), `:state(${name}) on ${el.tagName.toLowerCase()}`, ms);
+  } catch (e) {
+    // What the element shows instead, so that a timeout says where it stopped.
+    const shown = el.shadowRoot?.textContent?.replace(/\s+/g, ' ').trim().slice(0, 300);
+    throw new Error(`${(e as Error).message}; it shows: "${shown}"`);
+  }
 }
 
 /** Types into an input as a user would (value, then an input event). */
