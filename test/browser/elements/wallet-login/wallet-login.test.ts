@@ -16,7 +16,7 @@ import { createStore, del } from 'idb-keyval';
 import { SESSION_CHANNEL_NAME } from '../../../../src/elements/shared/session-channel.ts';
 import { createWallet } from '../../../../src/core/session.ts';
 import { createClient } from '../../../../src/core/client.ts';
-import { fixtures, newAccount, advanceClock, oidcToken, addVirtualAuthenticator, removeVirtualAuthenticator, type RigAccount } from '../../support/rig.ts';
+import { fixtures, newAccount, advanceClock, oidcToken, addVirtualAuthenticator, removeVirtualAuthenticator, setAutomaticPresence, type RigAccount } from '../../support/rig.ts';
 import { axeViolations, cleanup, inState, mount, nextEvent, part, parts, paste, shadow, text, type, useRig, waitFor, waitForState } from '../shared/helpers.ts';
 
 function methodButton(el: WalletLogin, method: string): HTMLButtonElement {
@@ -300,6 +300,9 @@ describe('<wallet-login>', function () {
     await (await wallet.startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000');
     await wallet.registerPasskey({ accountId: acct.accountId, nickname: 'Test key' });
     await wallet.logout(acct.accountId);
+    // Nobody has touched the authenticator yet: the autofill request waits, as for a user who has
+    // not picked the saved passkey (with presence simulated it would log in at once, next test).
+    await setAutomaticPresence(false);
 
     const el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId, methods: 'passkey email-otp' });
     await waitForState(el, 'choosing');
@@ -308,9 +311,28 @@ describe('<wallet-login>', function () {
     const autofill = await waitFor(() => part(el, 'autofill')?.querySelector('input'), 'the autofill field');
     expect(autofill.getAttribute('autocomplete')).to.equal('username webauthn');
     const loggedIn = nextEvent<CustomEvent<LoggedInDetail>>(el, 'wallet-logged-in');
+    await setAutomaticPresence(true);
     methodButton(el, 'passkey').click();
     expect((await loggedIn).detail.credentialType).to.equal('PASSKEY');
     expect((await store.get(acct.accountId))?.key?.privateKey.extractable).to.equal(false);
+  });
+
+  it('a saved passkey picked from autofill logs in without a click', async () => {
+    await addVirtualAuthenticator();
+    const wallet = walletFor();
+    await (await wallet.startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000');
+    await wallet.registerPasskey({ accountId: acct.accountId, nickname: 'Test key' });
+    await wallet.logout(acct.accountId);
+
+    // The virtual authenticator answers the conditional request at once, as a user picking the
+    // suggestion would: the element goes from the login screen to logged in on its own.
+    let loggedIn: Promise<CustomEvent<LoggedInDetail>> | undefined;
+    const el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId, methods: 'email-otp passkey' }, (e) => {
+      loggedIn = nextEvent<CustomEvent<LoggedInDetail>>(e, 'wallet-logged-in');
+    });
+    expect((await loggedIn!).detail.credentialType).to.equal('PASSKEY');
+    await waitForState(el, 'logged-in');
+    expect((await store.get(acct.accountId))?.session.credentialType).to.equal('PASSKEY');
   });
 
   it('a cancelled passkey prompt returns to a usable screen without an error', async () => {
