@@ -11,10 +11,9 @@
 import { build, type Plugin } from 'esbuild';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
 import type { Browser } from 'playwright';
 import { launchChromium } from '../../../bench/browser.ts';
-import { ROOT } from '../../../bench/size.ts';
+import { PRODUCTION_BUILD, ROOT } from '../../../bench/size.ts';
 
 export const STRICT_CSP = "default-src 'self'; script-src 'self'; style-src 'self'; object-src 'none'; base-uri 'none'";
 
@@ -40,19 +39,18 @@ export const htmlPage = (body: string): string =>
   `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>test</title></head><body>${body}</body></html>`;
 
 /**
- * One ES module for a page, bundled as an application's build would (not minified, so that a
- * failure reads): `source` is TypeScript whose imports resolve from the repository root.
+ * One ES module for a page, bundled as an application's build would (bench/size.ts
+ * PRODUCTION_BUILD, but one file and not minified, so that a failure reads): `source` is
+ * TypeScript whose imports resolve from the repository root.
  */
 export async function bundleApp(source: string, options: { nodeEnv: 'production' | 'development'; plugins?: Plugin[] }): Promise<string> {
   const result = await build({
+    ...PRODUCTION_BUILD,
+    minify: false,
+    splitting: false,
     stdin: { contents: source, resolveDir: ROOT, loader: 'ts', sourcefile: 'app.ts' },
-    bundle: true,
-    format: 'esm',
-    target: 'es2022',
-    platform: 'browser',
     write: false,
     logLevel: 'silent',
-    tsconfig: join(ROOT, 'tsconfig.json'),
     define: { 'process.env.NODE_ENV': JSON.stringify(options.nodeEnv) },
     plugins: options.plugins ?? [],
   });
