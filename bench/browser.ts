@@ -12,7 +12,7 @@ import { mkdirSync, readFileSync, existsSync } from 'node:fs';
 import { extname, join, normalize } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { chromium, type Browser } from 'playwright';
-import { ROOT } from './size.ts';
+import { PRODUCTION_BUILD, ROOT } from './size.ts';
 
 export const TMP = join(ROOT, 'bench/.tmp');
 
@@ -30,17 +30,10 @@ const { chromiumArgs, findChromium } = (await import(chromiumPath)) as {
 export async function bundlePages(entries: Record<string, string>, options: { splitting?: boolean } = {}): Promise<void> {
   mkdirSync(TMP, { recursive: true });
   await build({
+    ...PRODUCTION_BUILD,
     entryPoints: Object.entries(entries).map(([out, input]) => ({ out, in: join(ROOT, input) })),
     outdir: TMP,
-    bundle: true,
-    minify: true,
     splitting: options.splitting ?? false,
-    format: 'esm',
-    target: 'es2022',
-    platform: 'browser',
-    legalComments: 'none',
-    tsconfig: join(ROOT, 'tsconfig.json'),
-    define: { 'process.env.NODE_ENV': '"production"' },
     external: ['viem', 'viem/*'],
     logLevel: 'warning',
   });

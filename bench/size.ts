@@ -245,7 +245,6 @@ export function splitOutputs(metafile: Metafile, entryPoint: string): { initial:
   return { initial: [...initial], lazy: [...all].filter((o) => !initial.has(o)) };
 }
 
-/** One production build of an entry (not written to disk). */
 /**
  * An integrator's production build: bundled, minified, split at import(), ESM for current
  * browsers, lit's production build. Shared with the load bench (bench/load.ts).
