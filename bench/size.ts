@@ -10,7 +10,7 @@
  * `dist/`, so the figure does not depend on a previous build.
  */
 import { build, type BuildOptions, type Metafile, type Plugin } from 'esbuild';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { minifyLiterals } from '../scripts/minify-literals.ts';
@@ -43,6 +43,14 @@ export const CEILINGS: Readonly<Record<string, number>> = {
   '<wallet-credentials>': 28_300,
   '<wallet-login>': 29_600,
   'locales/ar (optional)': 5_800,
+  // The per-element CDN modules (dist/cdn/elements/<tag>.js): every file a page fetches for the
+  // element, each gzipped on its own as a browser fetches it (measured by cdnElementSizes).
+  'cdn/elements/agent-actions.js': 19_500,
+  'cdn/elements/card-reveal.js': 26_400,
+  'cdn/elements/delegated-keys.js': 32_400,
+  'cdn/elements/passkey-register.js': 31_400,
+  'cdn/elements/wallet-credentials.js': 33_300,
+  'cdn/elements/wallet-login.js': 35_400,
 };
 
 /** Up front plus on demand: what the entry can make a page download in all. */
@@ -314,6 +322,28 @@ export async function measure(entry: SizeEntry): Promise<SizeResult> {
       .map(([part, bytes]) => ({ part, bytes, gzipShare: share(bytes) }))
       .sort((a, b) => b.bytes - a.bytes),
   };
+}
+
+/**
+ * The per-element CDN modules as a page without a build step fetches them (scripts/build.ts
+ * `buildCdnElements`, given the metafile of that build and the directory it ran in): for each
+ * `<tag>.js`, the files it imports statically (up front) and those it may import() later (on
+ * demand), each file gzipped on its own, as a browser fetches them. Chunks shared by several
+ * elements are counted in each element's figure: that is what a page showing one element pays.
+ */
+export function cdnElementSizes(metafile: Metafile, cwd = process.cwd()): SizeResult[] {
+  return Object.entries(metafile.outputs)
+    .filter(([out, o]) => o.entryPoint && /\/elements\/[^/]+\/index\.ts$/.test(o.entryPoint) && !out.includes('/chunks/'))
+    .map(([out, o]) => {
+      const { initial, lazy } = splitOutputs(metafile, o.entryPoint!);
+      const sum = (outs: string[]) => {
+        const files = outs.map((f) => readFileSync(join(cwd, f)));
+        return { minified: files.reduce((n, f) => n + f.length, 0), gzip: files.reduce((n, f) => n + gzipSync(f, { level: 9 }).length, 0) };
+      };
+      const name = `cdn/elements/${out.slice(out.lastIndexOf('/') + 1)}`;
+      return { name, group: 'ours' as const, ...sum(initial), ...(lazy.length ? { lazy: sum(lazy) } : {}), note: `${initial.length} files up front`, heaviest: [], parts: [] };
+    })
+    .sort((a, b) => a.name.localeCompare(b.name));
 }
 
 export async function measureAll(entries: SizeEntry[]): Promise<SizeResult[]> {

@@ -10,15 +10,17 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, normalize } from 'node:path';
+import type { Metafile } from 'esbuild';
 import { gzipSync } from 'node:zlib';
 import { buildCdn, buildCdnElements } from '../../../scripts/build.ts';
-import { elementTags } from '../../../bench/size.ts';
+import { cdnElementSizes, ceilingFailures, elementTags } from '../../../bench/size.ts';
 import { htmlPage, startPageRig, type PageRig } from './page-rig.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'cdn-elements-'));
 const elementsDir = join(dir, 'elements');
 let rig: PageRig;
 let externals: string[] = [];
+let metafile: Metafile | undefined;
 
 const pages: Record<string, string> = {
   // <card-reveal> alone, with a card-id but no click: it renders its "Show card details" state.
@@ -62,7 +64,7 @@ document.title = 'done ' + JSON.stringify({
 
 before(async () => {
   await buildCdn(dir);
-  const metafile = await buildCdnElements(elementsDir);
+  metafile = await buildCdnElements(elementsDir);
   externals = Object.values(metafile?.outputs ?? {}).flatMap((o) => o.imports.filter((i) => i.external).map((i) => i.path));
   rig = await startPageRig((path) => {
     if (pages[path]) return { type: 'html', body: htmlPage(pages[path]) };
@@ -81,6 +83,13 @@ after(async () => {
 test('the per-element CDN modules are self-contained: nothing left to import', () => {
   assert.deepEqual(externals, []);
   for (const tag of elementTags()) assert.ok(existsSync(join(elementsDir, `${tag}.js`)), `${tag}.js built`);
+});
+
+test('each per-element CDN module stays under its size ceiling (every file it fetches, gzip, up front + on demand)', () => {
+  const sizes = cdnElementSizes(metafile!);
+  assert.deepEqual(sizes.map((s) => s.name), elementTags().map((tag) => `cdn/elements/${tag}.js`));
+  for (const s of sizes) assert.ok(s.gzip > 1000, `${s.name}: ${s.gzip} B is not a real module graph`);
+  assert.deepEqual(ceilingFailures(sizes), []);
 });
 
 test('a page that loads card-reveal.js gets <card-reveal> only, and only the files it needs', async () => {
