@@ -167,8 +167,13 @@ export async function generateEncryptionKey(): Promise<KeyPair> {
  * (The JWK's base64url strings cannot be wiped; they become garbage at once.)
  */
 export async function importKeyFromScalar(scalar: Uint8Array, algorithm: 'ECDSA' | 'ECDH'): Promise<KeyPair> {
+  return (await importScalar(scalar, [algorithm]))[0]!;
+}
+
+/** One scalar as one non-extractable key per algorithm (same public key); the scalar is wiped. */
+async function importScalar(scalar: Uint8Array, algorithms: Array<'ECDSA' | 'ECDH'>): Promise<KeyPair[]> {
   try {
-    if (algorithm !== 'ECDSA' && algorithm !== 'ECDH') throw argument("algorithm must be 'ECDSA' or 'ECDH'");
+    if (algorithms.some((a) => a !== 'ECDSA' && a !== 'ECDH')) throw argument("algorithm must be 'ECDSA' or 'ECDH'");
     const publicKey = publicKeyFromScalar(scalar);
     const jwk: JsonWebKey = {
       kty: 'EC',
@@ -178,12 +183,34 @@ export async function importKeyFromScalar(scalar: Uint8Array, algorithm: 'ECDSA'
       y: base64urlEncode(publicKey.subarray(33)),
       ext: false,
     };
-    const usages: KeyUsage[] = algorithm === 'ECDSA' ? ['sign'] : ['deriveBits'];
-    const privateKey = await crypto.subtle.importKey('jwk', jwk, { name: algorithm, namedCurve: 'P-256' }, false, usages);
-    return { privateKey, publicKey };
+    return await Promise.all(
+      algorithms.map(async (name) => ({
+        privateKey: await crypto.subtle.importKey('jwk', jwk, { name, namedCurve: 'P-256' }, false, name === 'ECDSA' ? ['sign'] : ['deriveBits']),
+        publicKey,
+      })),
+    );
   } finally {
     if (scalar instanceof Uint8Array) scalar.fill(0);
   }
+}
+
+/**
+ * A fresh private key held twice, as a non-extractable ECDSA key and a non-extractable ECDH key
+ * of the same scalar (one public key), for a call whose answer either makes the public key sent
+ * the session key or seals a service-chosen key to it (session refresh, reference.md "Sessions").
+ * WebCrypto binds a key it generates to one algorithm, so the scalar is drawn here from
+ * `crypto.getRandomValues` (redrawn when outside [1, n-1], odds about 2^-32), imported and wiped,
+ * as a decrypted session key is (wire format 4).
+ */
+export async function generateDualKey(): Promise<{ signing: KeyPair; receiver: KeyPair }> {
+  const scalar = new Uint8Array(32);
+  for (;;) {
+    crypto.getRandomValues(scalar);
+    const d = toBigInt(scalar);
+    if (d !== 0n && d < N) break;
+  }
+  const [signing, receiver] = await importScalar(scalar, ['ECDSA', 'ECDH']);
+  return { signing: signing!, receiver: receiver! };
 }
 
 /**

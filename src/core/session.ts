@@ -19,7 +19,7 @@
  */
 import { WalletError, isServiceError } from './errors.ts';
 import { bytesToHex, sha256Hex } from './encoding.ts';
-import { compressPublicKey, generateEncryptionKey, generateSigningKey, type KeyPair } from './p256.ts';
+import { compressPublicKey, generateDualKey, generateEncryptionKey, generateSigningKey, type KeyPair } from './p256.ts';
 import { keyStamper, type Stamper } from './stamp.ts';
 import { decryptExportEnvelope, encryptOtpBundle, importSessionKeyBundle, verifyTargetBundle, type ExportVerification } from './bundles.ts';
 import { createPasskey, getPasskeyAssertion } from './webauthn.ts';
@@ -276,21 +276,18 @@ export function createWallet(options: WalletOptions): Wallet {
     refresh(accountId, refreshOptions = {}) {
       return serialized(accountId, async () => {
         const { session: old, key: oldKey } = await live(accountId);
-        const key = await generateSigningKey();
-        const next = await client.refreshSession(old.sessionId, bytesToHex(key.publicKey), {
+        // reference.md: the answer may seal a service-chosen key to the public key sent
+        // (encryptedSessionSigningKey); otherwise the key sent becomes the session key. One
+        // scalar serves both: a non-extractable ECDSA key and a non-extractable ECDH receiver.
+        const { signing, receiver } = await generateDualKey();
+        const next = await client.refreshSession(old.sessionId, bytesToHex(signing.publicKey), {
           stamper: keyStamper(oldKey),
           signal: refreshOptions.signal,
         });
-        // reference.md allows the answer to carry encryptedSessionSigningKey. We never accept it:
-        // the clientPublicKey we sent is an ECDSA signing key, so a bundle sealed to it cannot be
-        // opened (HPKE needs an ECDH key, and WebCrypto binds a key to one algorithm), and taking a
-        // service-chosen key would break the rule that the session key is born in this browser.
-        if (next.encryptedSessionSigningKey !== undefined) {
-          throw new WalletError('unexpected_response', 'The refreshed session came with a service-chosen key; log in again instead.');
-        }
         if (next.accountId !== old.accountId) {
           throw new WalletError('unexpected_response', 'The refreshed session belongs to another account.');
         }
+        const key = next.encryptedSessionSigningKey === undefined ? signing : await importSessionKeyBundle(next.encryptedSessionSigningKey, receiver);
         const stored = await save(next, old.credentialId, key);
         await store.delete(old.sessionId);
         emit({ type: 'refreshed', accountId, session: stored });

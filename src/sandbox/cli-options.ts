@@ -17,6 +17,8 @@ export const USAGE = `Usage: npm run sandbox -- [options]
   --otp-resend-interval-ms N    minimum gap between OTP challenges (30000)      SANDBOX_OTP_RESEND_INTERVAL_MS
   --otp-lifetime-ms N           how long one OTP code is accepted (300000)      SANDBOX_OTP_LIFETIME_MS
   --no-card-issuer              card reveal answers 501 NOT_IMPLEMENTED         SANDBOX_CARD_ISSUER=false
+  --refresh-seals-key           a session refresh answers a sealed fresh key    SANDBOX_REFRESH_SEALS_KEY=true
+                                (encryptedSessionSigningKey) instead of keeping the client's key
   --test-clock                  allow POST /sandbox/clock to move the clock     SANDBOX_TEST_CLOCK=true
   --rp-id ID                    WebAuthn RP id (default localhost)              SANDBOX_RP_ID
   --origin O                    allowed page origin, repeatable (default any    SANDBOX_ORIGINS (comma list)
@@ -62,6 +64,7 @@ export function parseCliOptions(argv: string[], env: Record<string, string | und
     if (env[envName] !== undefined) options[key] = int(envName, env[envName], 1, 2 ** 31);
   }
   if (env.SANDBOX_CARD_ISSUER !== undefined) options.cardIssuer = bool('SANDBOX_CARD_ISSUER', env.SANDBOX_CARD_ISSUER);
+  if (env.SANDBOX_REFRESH_SEALS_KEY !== undefined) options.refreshSealsKey = bool('SANDBOX_REFRESH_SEALS_KEY', env.SANDBOX_REFRESH_SEALS_KEY);
   if (env.SANDBOX_TEST_CLOCK !== undefined) options.testClock = bool('SANDBOX_TEST_CLOCK', env.SANDBOX_TEST_CLOCK);
   if (env.SANDBOX_RP_ID) rpId = env.SANDBOX_RP_ID;
   if (env.SANDBOX_ORIGINS) origins.push(...env.SANDBOX_ORIGINS.split(',').map((s) => s.trim()).filter(Boolean));
@@ -84,6 +87,7 @@ export function parseCliOptions(argv: string[], env: Record<string, string | und
     else if (name in DURATIONS) options[DURATIONS[name as keyof typeof DURATIONS]] = int(`--${name}`, value(), 1, 2 ** 31);
     else if (name === 'no-card-issuer') options.cardIssuer = false;
     else if (name === 'card-issuer') options.cardIssuer = true;
+    else if (name === 'refresh-seals-key') options.refreshSealsKey = true;
     else if (name === 'test-clock') options.testClock = true;
     else if (name === 'rp-id') rpId = value();
     else if (name === 'origin') flagOrigins.push(value());

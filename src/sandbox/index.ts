@@ -49,6 +49,12 @@ export interface SandboxOptions {
   otpLifetimeMs?: number;
   /** false: card reveal answers 501 NOT_IMPLEMENTED. Default true. */
   cardIssuer?: boolean;
+  /**
+   * true: a session refresh answers with a fresh key of the service's, sealed to the
+   * `clientPublicKey` sent (`encryptedSessionSigningKey`, as OAUTH and PASSKEY logins do), which
+   * reference.md allows; default false: the key sent becomes the new session's key.
+   */
+  refreshSealsKey?: boolean;
   /** Whether `POST /sandbox/clock` may move the clock. Default true (the CLI defaults to false, see --test-clock). */
   testClock?: boolean;
   webauthn?: {
@@ -105,6 +111,7 @@ export function resolveOptions(options: SandboxOptions = {}): ResolvedOptions {
     otpResendIntervalMs: duration('otpResendIntervalMs', options.otpResendIntervalMs, 30_000),
     otpLifetimeMs: duration('otpLifetimeMs', options.otpLifetimeMs, 5 * 60_000),
     cardIssuer: options.cardIssuer ?? true,
+    refreshSealsKey: options.refreshSealsKey ?? false,
     testClock: options.testClock ?? true,
     rpId: options.webauthn?.rpId ?? 'localhost',
     originAllowed,

@@ -24,6 +24,8 @@ export interface ResolvedOptions {
   /** How long the code of one OTP challenge stays usable. */
   otpLifetimeMs: number;
   cardIssuer: boolean;
+  /** Whether a session refresh seals a fresh service-chosen key to the client (encryptedSessionSigningKey). */
+  refreshSealsKey: boolean;
   /** Whether `POST /sandbox/clock` may move the clock. */
   testClock: boolean;
   rpId: string;

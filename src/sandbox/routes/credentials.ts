@@ -19,7 +19,7 @@
 import { randomUUID } from 'node:crypto';
 import { hexToBytes, sha256Hex } from '../../core/encoding.ts';
 import { generateEncryptionKey } from '../../core/p256.ts';
-import { createTargetBundle, openOtpBundle, sealSessionKeyBundle } from '../service-bundles.ts';
+import { createTargetBundle, openOtpBundle } from '../service-bundles.ts';
 import { REQUEST_ID_HEADER } from '../../core/signed-retry.ts';
 import {
   CREDENTIAL_TYPES,
@@ -38,7 +38,7 @@ import type { CredentialRecord } from '../state.ts';
 import { BASE64URL, Fields, isPlainObject, requireId } from '../validate.ts';
 import { verifyPasskeyAssertion, verifyPasskeyRegistration, type RegisteredPasskey } from '../webauthn.ts';
 import type { World } from '../world.ts';
-import { freshSessionScalar, startSession } from './sessions.ts';
+import { sealedSession, startSession } from './sessions.ts';
 
 /** The sandbox's OTP code (api.md "Authentication": "In sandbox the email OTP value is always 000000"). */
 export const SANDBOX_OTP_CODE = '000000';
@@ -385,7 +385,7 @@ export function registerCredentialRoutes(router: Router, world: World): void {
     const clientPublicKey = f.uncompressedKey('clientPublicKey');
     f.check();
     await checkOidcToken(world, oidcToken!, { identity: cred.oauth!, clientPublicKey: clientPublicKey!, fresh: true });
-    return json(200, await sealedSession(cred, clientPublicKey!));
+    return json(200, await sealedSession(world, cred, clientPublicKey!));
   }
 
   async function verifyPasskey(ctx: Ctx, f: Fields, body: Record<string, unknown>, cred: CredentialRecord) {
@@ -406,18 +406,6 @@ export function registerCredentialRoutes(router: Router, world: World): void {
     const newCounter = await verifyPasskeyAssertion(world, cred.passkey!, assertion!, login.challenge);
     if (cred.revoked) throw notFound('Credential not found');
     cred.passkey!.counter = newCounter;
-    return json(200, await sealedSession(cred, login.clientPublicKey));
-  }
-
-  /** A session whose fresh key is sealed to the client (OAUTH, PASSKEY: DESIGN.md wire format 4). */
-  async function sealedSession(cred: CredentialRecord, clientPublicKeyHex: string) {
-    const { scalar, publicKey } = freshSessionScalar();
-    try {
-      const encryptedSessionSigningKey = await sealSessionKeyBundle(scalar, hexToBytes(clientPublicKeyHex));
-      const record = startSession(world, cred, publicKey);
-      return { ...record.session, encryptedSessionSigningKey };
-    } finally {
-      scalar.fill(0);
-    }
+    return json(200, await sealedSession(world, cred, login.clientPublicKey));
   }
 }

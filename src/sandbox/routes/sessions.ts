@@ -15,6 +15,7 @@ import { requireBasic } from '../auth.ts';
 import { HttpError, json, jsonObject, notFound, type Router } from '../http.ts';
 import { isLive, publicSession, type CredentialRecord, type SessionRecord } from '../state.ts';
 import { Fields, requireId } from '../validate.ts';
+import { sealSessionKeyBundle } from '../service-bundles.ts';
 import type { World } from '../world.ts';
 
 const iso = (ms: number): string => new Date(ms).toISOString();
@@ -51,6 +52,18 @@ export function freshSessionScalar(): { scalar: Uint8Array; publicKey: string } 
   }
 }
 
+/** A session whose fresh key is sealed to the client (OAUTH, PASSKEY, and refresh when so set: DESIGN.md wire format 4). */
+export async function sealedSession(world: World, cred: CredentialRecord, clientPublicKeyHex: string): Promise<AuthSession> {
+  const { scalar, publicKey } = freshSessionScalar();
+  try {
+    const encryptedSessionSigningKey = await sealSessionKeyBundle(scalar, hexToBytes(clientPublicKeyHex));
+    const record = startSession(world, cred, publicKey);
+    return { ...record.session, encryptedSessionSigningKey };
+  } finally {
+    scalar.fill(0);
+  }
+}
+
 export function registerSessionRoutes(router: Router, world: World): void {
   const { store } = world;
 
@@ -80,9 +93,11 @@ export function registerSessionRoutes(router: Router, world: World): void {
     liveOr401(world, id);
     const credential = store.credentials.get(current.authMethodId);
     if (!credential || credential.revoked) throw new HttpError(401, 'UNAUTHORIZED', 'The credential of this session was revoked');
-    const next = startSession(world, credential, bytesToHex(compressPublicKey(hexToBytes(clientPublicKey!))));
+    const next = world.options.refreshSealsKey
+      ? await sealedSession(world, credential, clientPublicKey!)
+      : publicSession(startSession(world, credential, bytesToHex(compressPublicKey(hexToBytes(clientPublicKey!)))));
     current.revoked = true;
-    return json(201, publicSession(next));
+    return json(201, next);
   });
 
   router.on('DELETE', '/auth/sessions/:id', async (ctx) => {

@@ -12,7 +12,7 @@ import { PRODUCTION_OTP_SIGNER } from '../../../src/core/bundles.ts';
 import { ServiceError, WalletError } from '../../../src/core/errors.ts';
 import { verifyStamp } from '../../../src/sandbox/service-stamps.ts';
 import { createStore, del } from 'idb-keyval';
-import { freshWallet, oidcToken, advanceClock, type RigAccount, type RigFixtures } from '../support/rig.ts';
+import { freshWallet, oidcToken, advanceClock, sandboxVariant, type RigAccount, type RigFixtures } from '../support/rig.ts';
 
 async function rejection(p: Promise<unknown>): Promise<unknown> {
   return p.then(
@@ -128,6 +128,26 @@ describe('session flows against the sandbox through the proxy', () => {
     expect(stamper.publicKey).to.equal(next.publicKey);
     const account = await client().setWalletPrivacy(acct.accountId, false, { stamper });
     expect(account.privateEnabled).to.equal(false);
+  });
+
+  it('refreshes where the service seals a key of its own: that key, imported non-extractable, becomes the session key', async () => {
+    // reference.md "Sessions": a refresh may answer encryptedSessionSigningKey; a sandbox that does.
+    const v = await sandboxVariant({ refreshSealsKey: true });
+    const vDb = `wallet-elements-test-${crypto.randomUUID()}`;
+    const vClient = createClient({ baseUrl: v.apiBase });
+    const vWallet = createWallet({ client: vClient, store: indexedDbKeyStore({ dbName: vDb }), otpSigner: v.signerPublicKey });
+    const first = await (await vWallet.startOtpLogin({ credentialId: v.emailCredentialId })).submit('000000');
+    const next = await vWallet.refresh(v.accountId);
+    expect(next.sessionId).not.to.equal(first.sessionId);
+    const stored = await indexedDbKeyStore({ dbName: vDb }).get(v.accountId);
+    expect(stored?.session.sessionId).to.equal(next.sessionId);
+    expect(stored?.key?.privateKey.extractable).to.equal(false);
+    expect(stored?.key?.privateKey.algorithm.name).to.equal('ECDSA');
+    // The sandbox knows the new session by the sealed key only: a signed call goes through with it
+    // (with the key the refresh sent, it would be refused with 401).
+    const stamper = await vWallet.stamper(v.accountId);
+    expect(stamper.publicKey).to.equal(next.publicKey);
+    expect((await vClient.setWalletPrivacy(v.accountId, true, { stamper })).privateEnabled).to.equal(true);
   });
 
   it('logs out: revoked upstream, key deleted, no stamper any more', async () => {

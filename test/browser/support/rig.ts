@@ -100,6 +100,8 @@ export function sandboxVariant(options: {
   cardIssuer?: boolean;
   sessionLifetimeMs?: number;
   signedRetryWindowMs?: number;
+  /** A session refresh answers a fresh key sealed to the client (encryptedSessionSigningKey). */
+  refreshSealsKey?: boolean;
   credentials?: 'platform' | 'impersonation';
   /** The variant's proxy requires the card-reveal step-up (a relayed session refresh first). */
   stepUp?: boolean;

@@ -170,7 +170,7 @@ export function walletRig(options: WalletRigOptions = {}): {
         case 'sandbox-variant': {
           // Another sandbox with its own options (a short reveal lifetime, no card issuer), relayed
           // by its own proxy with the platform pair or the impersonation pair (no attributable actor).
-          const allowed = ['revealLifetimeMs', 'cardIssuer', 'sessionLifetimeMs', 'signedRetryWindowMs'];
+          const allowed = ['revealLifetimeMs', 'cardIssuer', 'sessionLifetimeMs', 'signedRetryWindowMs', 'refreshSealsKey'];
           const sandboxOptions = Object.fromEntries(Object.entries(p).filter(([k]) => allowed.includes(k)));
           const v = await startSandbox({ testClock: true, ...sandboxOptions } as Parameters<typeof startSandbox>[0]);
           const f = v.fixtures as SandboxFixtures;

@@ -13,6 +13,7 @@ import {
   decompressPublicKey,
   ecdsaSign,
   ecdsaVerify,
+  generateDualKey,
   generateEncryptionKey,
   generateSigningKey,
   importKeyFromScalar,
@@ -132,10 +133,37 @@ test('importKeyFromScalar: non-extractable key with the right public point; the 
   assert.equal(bytesToHex(shared), bytesToHex(p256.getSharedSecret(peer, p256.getPublicKey(copy)).subarray(1)));
 });
 
+test('generateDualKey: one fresh key as non-extractable ECDSA and ECDH keys of the same public point', async () => {
+  const seen = new Set<string>();
+  for (let i = 0; i < 3; i++) {
+    const { signing, receiver } = await generateDualKey();
+    assert.deepEqual(signing.publicKey, receiver.publicKey);
+    seen.add(bytesToHex(signing.publicKey));
+    assert.doesNotThrow(() => p256.Point.fromBytes(signing.publicKey).assertValidity());
+    for (const [pair, name, usages] of [[signing, 'ECDSA', ['sign']], [receiver, 'ECDH', ['deriveBits']]] as const) {
+      assert.equal(pair.privateKey.extractable, false);
+      assert.equal(pair.privateKey.algorithm.name, name);
+      assert.deepEqual(pair.privateKey.usages, usages);
+      await assert.rejects(crypto.subtle.exportKey('jwk', pair.privateKey));
+    }
+    // The ECDSA key signs for the public point; the ECDH key agrees with a peer on it.
+    const msg = utf8Encode('payload');
+    assert.ok(p256.verify(await ecdsaSign(signing.privateKey, msg), msg, signing.publicKey, { format: 'der', lowS: false }));
+    const peer = randomScalar();
+    const peerKey = await crypto.subtle.importKey('raw', new Uint8Array(p256.getPublicKey(peer, false)), { name: 'ECDH', namedCurve: 'P-256' }, false, []);
+    const shared = new Uint8Array(await crypto.subtle.deriveBits({ name: 'ECDH', public: peerKey }, receiver.privateKey, 256));
+    assert.equal(bytesToHex(shared), bytesToHex(p256.getSharedSecret(peer, signing.publicKey).subarray(1)));
+  }
+  assert.equal(seen.size, 3, 'a fresh key each time');
+});
+
 test('importKeyFromScalar zeroes the scalar even when it is rejected', async () => {
   const tooBig = scalarBytes(N);
   await assert.rejects(importKeyFromScalar(tooBig, 'ECDSA'), invalidArgument('scalar'));
   assert.ok(tooBig.every((b) => b === 0));
+  const good = randomScalar();
+  await assert.rejects(importKeyFromScalar(good, 'RSA' as 'ECDSA'), invalidArgument('algorithm'));
+  assert.ok(good.every((b) => b === 0));
 });
 
 test('X.690 minimal DER: high bit gets one 0x00, leading zeros are dropped, small integers stay short', () => {

@@ -71,16 +71,18 @@ describe('sandbox CLI', () => {
       sessionLifetimeMs: 60000,
       webauthn: { rpId: 'localhost', origins: ['http://localhost:3000'] },
     });
-    assert.deepEqual(parseCliOptions([], { SANDBOX_SIGNED_RETRY_WINDOW_MS: '1000', SANDBOX_CARD_ISSUER: 'false', SANDBOX_TEST_CLOCK: '1', SANDBOX_ORIGINS: 'http://a.test, http://b.test' }), {
+    assert.deepEqual(parseCliOptions([], { SANDBOX_SIGNED_RETRY_WINDOW_MS: '1000', SANDBOX_CARD_ISSUER: 'false', SANDBOX_REFRESH_SEALS_KEY: 'true', SANDBOX_TEST_CLOCK: '1', SANDBOX_ORIGINS: 'http://a.test, http://b.test' }), {
       testClock: true,
       signedRetryWindowMs: 1000,
       cardIssuer: false,
+      refreshSealsKey: true,
       webauthn: { origins: ['http://a.test', 'http://b.test'] },
     });
     // Flags win over the environment.
     assert.equal((parseCliOptions(['--port', '2'], { SANDBOX_PORT: '3' }) as { port: number }).port, 2);
     assert.equal((parseCliOptions([], { SANDBOX_PORT: '3' }) as { port: number }).port, 3);
     assert.equal(parseCliOptions(['--help'], {}), 'help');
+    assert.deepEqual(parseCliOptions(['--refresh-seals-key'], {}), { testClock: false, refreshSealsKey: true });
     for (const bad of [['--port'], ['--port', 'x'], ['--port', '70000'], ['--reveal-lifetime-ms', '0'], ['--frobnicate']]) {
       assert.throws(() => parseCliOptions(bad, {}), /needs|unknown/);
     }

@@ -2,7 +2,8 @@
 // injectable clock.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { generateSigningKey } from '../../../src/core/p256.ts';
+import { generateDualKey, generateEncryptionKey, generateSigningKey } from '../../../src/core/p256.ts';
+import { importSessionKeyBundle } from '../../../src/core/bundles.ts';
 import { Api, assertAuthSession, assertError, assertFieldError, bytesToHex, withSandbox } from './helpers.ts';
 
 let now = Date.parse('2030-01-01T00:00:00Z');
@@ -110,5 +111,34 @@ describe('sessions', () => {
     now += 60_000;
     assertError(await api.call('DELETE', `/auth/sessions/${session.id}`), 404);
     assertFieldError(await api.call('DELETE', '/auth/sessions/abc'), 'id');
+  });
+});
+
+describe('sessions, with refreshSealsKey', () => {
+  let sealing: Api;
+  before(async () => {
+    sealing = await withSandbox({ refreshSealsKey: true });
+  });
+  after(() => sealing.sandbox.close());
+
+  test('refresh answers a fresh key sealed to the clientPublicKey sent; that key signs, the client key does not', async () => {
+    const acct = await sealing.newAccount();
+    const { session, key } = await sealing.otpLogin(acct.emailCredentialId);
+    const { signing, receiver } = await generateDualKey();
+    const body = { clientPublicKey: bytesToHex(signing.publicKey) };
+    const r = await sealing.signed('POST', `/auth/sessions/${session.id}/refresh`, body, key);
+    assert.equal(r.status, 201, r.text);
+    assertAuthSession(r.body, { withKey: true });
+    // Wire format 4: only the receiver of the clientPublicKey sent opens it.
+    const sessionKey = await importSessionKeyBundle(r.body.encryptedSessionSigningKey, receiver);
+    assert.notDeepEqual(sessionKey.publicKey, signing.publicKey);
+    await assert.rejects(importSessionKeyBundle(r.body.encryptedSessionSigningKey, await generateEncryptionKey()));
+    const path = `/internal-accounts/${acct.accountId}`;
+    assert.equal((await sealing.signed('PATCH', path, { privateEnabled: true }, sessionKey)).status, 200);
+    assertError(await sealing.signed('PATCH', path, { privateEnabled: true }, signing), 401, 'WALLET_SIGNATURE_INVALID');
+    // Lists never carry the key.
+    const listed = (await sealing.call('GET', `/auth/sessions?accountId=${acct.accountId}`)).body.data;
+    assert.deepEqual(listed.map((s: { id: string }) => s.id), [r.body.id]);
+    assert.equal(listed[0].encryptedSessionSigningKey, undefined);
   });
 });
