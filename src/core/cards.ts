@@ -13,7 +13,7 @@ import type { CardRevealResponse } from './types.ts';
 
 /** A fresh reveal URL and its expiry; only these two fields are returned. */
 export async function revealCard(send: Send, cardId: string, o?: CallOptions): Promise<CardRevealResponse> {
-  const { body } = await send({ method: 'POST', path: `/cards/${seg(cardId, 'cardId')}/reveal`, signal: o?.signal });
+  const { body } = await send({ method: 'POST', path: `/cards/${seg(cardId, 'cardId', 'Card')}/reveal`, signal: o?.signal });
   const { panEmbedUrl, expiresAt } = check<CardRevealResponse>(body, { panEmbedUrl: 'url', expiresAt: 'date' }, 'card reveal');
   return { panEmbedUrl, expiresAt };
 }

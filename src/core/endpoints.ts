@@ -143,7 +143,7 @@ export async function* iterateAgentActions(send: Send, o: IterateAgentActionsOpt
 }
 
 export async function getAgentAction(send: Send, actionId: string, o: AgentCallOptions): Promise<AgentAction> {
-  return asAgentAction(await call(send, o, 'GET', `/agents/me/actions/${seg(actionId, 'actionId')}`, undefined, undefined, bearer(o.agentToken)));
+  return asAgentAction(await call(send, o, 'GET', `/agents/me/actions/${seg(actionId, 'actionId', 'AgentAction')}`, undefined, undefined, bearer(o.agentToken)));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -151,10 +151,10 @@ export async function getAgentAction(send: Send, actionId: string, o: AgentCallO
 
 /** Every method of WalletClient over `send`; the comments of WalletClient (client.ts) say what each does. */
 export function walletMethods(send: Send): Omit<WalletClient, 'send'> {
-  const credential = (id: string, action = '') => `/auth/credentials/${seg(id, 'credentialId')}${action}`;
-  const session = (id: string, action = '') => `/auth/sessions/${seg(id, 'sessionId')}${action}`;
-  const delegatedKey = (id: string) => `/auth/delegated-keys/${seg(id, 'id')}`;
-  const account = (id: string, action = '') => `/internal-accounts/${seg(id, 'accountId')}${action}`;
+  const credential = (id: string, action = '') => `/auth/credentials/${seg(id, 'credentialId', 'AuthMethod')}${action}`;
+  const session = (id: string, action = '') => `/auth/sessions/${seg(id, 'sessionId', 'Session')}${action}`;
+  const delegatedKey = (id: string) => `/auth/delegated-keys/${seg(id, 'id', 'DelegatedKey')}`;
+  const account = (id: string, action = '') => `/internal-accounts/${seg(id, 'accountId', 'InternalAccount')}${action}`;
   return {
     // Credentials and sessions (reference.md "Credentials", "Sessions")
     createCredential: async (body, o) => asAuthMethod(await call(send, o, 'POST', '/auth/credentials', body, CREATED)),
@@ -214,7 +214,7 @@ export function walletMethods(send: Send): Omit<WalletClient, 'send'> {
     },
     updateCustomerEmail: async (customerId, email, o) => {
       if (typeof email !== 'string' || !/^[^\s@]+@[^\s@]+$/.test(email)) invalid('email must be an email address.');
-      return check(await call(send, o, 'PATCH', `/customers/${seg(customerId, 'customerId')}`, { email }, [200]), { id: 'Customer:', email: 'string?' }, 'customer');
+      return check(await call(send, o, 'PATCH', `/customers/${seg(customerId, 'customerId', 'Customer')}`, { email }, [200]), { id: 'Customer:', email: 'string?' }, 'customer');
     },
     // The proxy's own route; its challenge is base64url.
     webauthnRegistrationOptions: async (accountId, o) =>

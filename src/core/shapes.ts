@@ -22,14 +22,9 @@ const kindOf = (v: unknown): string => (v === null ? 'null' : Array.isArray(v) ?
 export function valid(v: unknown, rule: Rule): boolean {
   if (typeof rule !== 'string') return typeof v === 'string' && ('test' in rule ? rule.test(v) : rule.includes(v));
   if (rule.endsWith('?')) return v === undefined || kindOf(v) === rule.slice(0, -1);
-  if (rule.endsWith(':')) return typeof v === 'string' && v.startsWith(rule);
+  if (rule.endsWith(':')) return isId(v, rule.slice(0, -1));
   if (rule === 'date') return typeof v === 'string' && !Number.isNaN(Date.parse(v));
-  if (rule !== 'url') return kindOf(v) === rule;
-  try {
-    return typeof v === 'string' && !!new URL(v);
-  } catch {
-    return false;
-  }
+  return rule === 'url' ? typeof v === 'string' && URL.canParse(v) : kindOf(v) === rule;
 }
 
 /** The value as T once every rule of `shape` holds; `what` names the resource in the error. */
@@ -46,8 +41,16 @@ export function invalid(message: string): never {
   throw new WalletError('invalid_argument', message);
 }
 
-/** A path segment from an id: `<Type>:<uuid>` ids keep their colon (RFC 3986 allows it in a segment). */
-export function seg(id: string, name: string): string {
-  if (typeof id !== 'string' || !id || id.length > 200) invalid(`${name} must be a non-empty id.`);
-  return encodeURIComponent(id).replace(/%3A/gi, ':');
+/**
+ * A path segment from an id, which must be a `<Type>:<uuid>` of the given type (api.md
+ * "Identifiers"): anything else (`..`, a slash, another type's id) would name another route or
+ * resource, so it is refused before any request. Such an id needs no escaping (RFC 3986 allows
+ * the colon in a segment).
+ */
+export function seg(id: string, name: string, type: string): string {
+  return isId(id, type) ? id : invalid(`${name} must be a ${type}:<uuid> id.`);
 }
+
+/** Whether `v` is a `<type>:<uuid>` id (api.md "Identifiers"). */
+export const isId = (v: unknown, type: string): v is string =>
+  typeof v === 'string' && new RegExp(`^${type}:[\\da-f]{8}(-[\\da-f]{4}){3}-[\\da-f]{12}$`, 'i').test(v);

@@ -10,7 +10,12 @@
  *    agent's own Bearer token), Content-Type, Service-Wallet-Signature (renamed to
  *    `signatureHeader`), Request-Id, Accept. Cookie, the browser's Authorization, hop-by-hop and
  *    every other header never go upstream;
- *  - errors are answered in the service's shape `{status, code, message}` (api.md "Errors");
+ *  - errors are answered in the service's shape `{status, code, message}` (api.md "Errors"), the
+ *    service's own included: an upstream error without that body (a load balancer's page, an empty
+ *    503) gets one (`UPSTREAM_ERROR` / `UPSTREAM_REFUSED`, status kept), a redirect is a 502;
+ *  - bounds: the body (`maxBodyBytes`; a request refused before its body was read has its
+ *    connection closed, so the rest of that body is never read), the upstream call and every
+ *    asynchronous `authorize` decision (`upstreamTimeoutMs`); a Request-Id must be `Request:<uuid>`;
  *  - every answer carries `Cache-Control: no-store` (reveal URLs are bearer secrets) and
  *    `Referrer-Policy: no-referrer`;
  *  - one JSON log line per request: route name, method, status, duration, Request-Id; never a body,
@@ -229,6 +234,18 @@ export function createProxy(options: ProxyOptions): ProxyHandler {
     if (x && logger) log(x, logger);
   }
 
+  /**
+   * An asynchronous authorize decision within the upstream time limit: a hook that never settles
+   * (a hung lookup of the integrator's) must not hold the request unanswered.
+   */
+  function withDeadline(decision: Promise<AuthorizeDecision>): Promise<AuthorizeDecision> {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Refusal(504, 'GATEWAY_TIMEOUT', 'The authorization check did not finish in time.')), o.upstreamTimeoutMs);
+    });
+    return Promise.race([decision, late]).finally(() => clearTimeout(timer));
+  }
+
   /** Answers the request; never rejects (every error becomes an answer in the service's shape). */
   async function handle(x: Exchange, path: string, rawQuery: string | undefined): Promise<void> {
     try {
@@ -241,7 +258,13 @@ export function createProxy(options: ProxyOptions): ProxyHandler {
   async function steps(x: Exchange, path: string, rawQuery: string | undefined): Promise<void> {
     const { req, h } = x;
     const method = req.method ?? 'GET';
-    single(h, 'request-id');
+    // A Request-Id is the service's `Request:<uuid>` (reference.md SignedRequestChallenge); any
+    // other value is refused here rather than relayed and logged.
+    const requestId = single(h, 'request-id');
+    if (requestId !== undefined && !isId(requestId, 'Request')) {
+      x.requestId = undefined;
+      throw invalidInput('The Request-Id header must be a Request:<uuid> from the service.', 'Request-Id');
+    }
     // First, so that a listed origin can read every answer, refusals included.
     const origin = single(h, 'origin');
     if (origin !== undefined && allowedOrigins.has(origin)) x.corsOrigin = origin;
@@ -286,7 +309,7 @@ export function createProxy(options: ProxyOptions): ProxyHandler {
     for (const hook of hooks) {
       const decision = hook(context);
       // A synchronous decision is used as it is: awaiting it would only add a turn of the event loop.
-      refuseUnlessAllowed(decision instanceof Promise ? await decision : (decision as AuthorizeDecision));
+      refuseUnlessAllowed(decision instanceof Promise ? await withDeadline(decision) : (decision as AuthorizeDecision));
     }
 
     if (route.auth === 'local') return sendRegistrationOptions(x, body);
@@ -413,6 +436,16 @@ export function createProxy(options: ProxyOptions): ProxyHandler {
   }
 
   function relay(x: Exchange, answer: UpstreamResponse): void {
+    // reference.md "Errors": every 4xx/5xx body is {status, code, message, details?}. A redirect
+    // (never followed) or an error page of something between proxy and service (a load balancer's
+    // HTML, an empty 503) becomes an answer of that shape, so the browser reads one format only.
+    if (answer.status >= 300 && answer.status < 400) {
+      throw new Refusal(502, 'BAD_GATEWAY', `The service answered with a redirect (${answer.status}), which the proxy does not follow.`);
+    }
+    if (answer.status >= 400 && !isErrorBody(answer.body, answer.status)) {
+      const headers = answer.headers['retry-after'] === undefined ? undefined : { 'retry-after': String(answer.headers['retry-after']) };
+      throw new Refusal(answer.status, answer.status >= 500 ? 'UPSTREAM_ERROR' : 'UPSTREAM_REFUSED', `The service answered ${answer.status} without an error body.`, headers);
+    }
     const headers: Record<string, string> = {};
     for (const name of RELAYED_RESPONSE_HEADERS) {
       const v = answer.headers[name];
@@ -452,7 +485,12 @@ export function createProxy(options: ProxyOptions): ProxyHandler {
     x.code = r.code;
     const body: Record<string, unknown> = { status: r.status, code: r.code, message: r.message };
     if (r.details) body.details = r.details;
-    send(x, r.status, Buffer.from(JSON.stringify(body)), { 'content-type': 'application/json; charset=utf-8', ...r.headers });
+    const headers: Record<string, string> = { 'content-type': 'application/json; charset=utf-8', ...r.headers };
+    // Refused before its body was read (a bad route, origin or content type, a rate limit): Node
+    // would otherwise keep the connection and read the rest of that body, however large, to
+    // reuse it; closing it holds such a request to what arrived with its headers.
+    if (hasBody(x.req) && !x.req.readableEnded) headers.connection = 'close';
+    send(x, r.status, Buffer.from(JSON.stringify(body)), headers);
   }
 
   function log(x: Exchange, logger: (line: ProxyLogLine) => void): void {
@@ -565,6 +603,17 @@ function single(h: RequestHeaders, name: HeaderName): string | undefined {
 const NO_BODY = Buffer.alloc(0);
 
 /** RFC 9112 section 6.3: a request has a body when it declares a non-zero length or a transfer coding. */
+/** Whether an upstream error answer is in the service's error shape (reference.md "Errors"). */
+function isErrorBody(body: Buffer | undefined, status: number): boolean {
+  if (!body || body.length === 0 || body.length > 64 * 1024) return false;
+  try {
+    const e = JSON.parse(body.toString('utf8')) as unknown;
+    return isObject(e) && e.status === status && typeof e.code === 'string' && typeof e.message === 'string';
+  } catch {
+    return false;
+  }
+}
+
 function hasBody(req: IncomingMessage): boolean {
   const length = req.headers['content-length'];
   return (length !== undefined && Number(length) > 0) || req.headers['transfer-encoding'] !== undefined;

@@ -28,7 +28,7 @@ export const REVEAL_ERROR_CODES = [
   'forbidden',
   /** 403 with the step-up token missing or stale: prove the wallet session again. */
   'session_required',
-  /** 404: the card is unknown. */
+  /** 404: the card is unknown (or its id is not a `Card:<uuid>`, so no card can have it). */
   'not_found',
   /** 501 NOT_IMPLEMENTED: no card issuer in this environment. */
   'not_available',
@@ -170,6 +170,7 @@ export function errorCodeOf(error: unknown): RevealErrorCode {
   if (error instanceof WalletError) {
     if (error.code === 'network') return 'network';
     if (error.code === 'session_expired' || error.code === 'key_missing') return 'session_required';
+    if (error.code === 'invalid_argument') return 'not_found';
   }
   return 'unexpected';
 }

@@ -12,9 +12,9 @@ import type { AgentAction } from '../../../src/core/types.ts';
 import { startScriptedServer, type ScriptedServer } from './scripted-server.ts';
 
 const action = (status: string) => ({
-  id: 'AgentAction:1',
-  agentId: 'Agent:1',
-  customerId: 'Customer:1',
+  id: 'AgentAction:00000000-0000-4000-8000-000000000001',
+  agentId: 'Agent:00000000-0000-4000-8000-000000000001',
+  customerId: 'Customer:00000000-0000-4000-8000-000000000001',
   platformCustomerId: 'p',
   status,
   type: 'EXECUTE_QUOTE',

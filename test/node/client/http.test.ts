@@ -19,6 +19,9 @@ async function walletError(p: Promise<unknown>, code: string): Promise<WalletErr
   return e;
 }
 
+/** A `<Type>:<uuid>` id (api.md "Identifiers"), numbered. */
+const id = (type: string, n: number): string => `${type}:00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
+
 const session = (over: Record<string, unknown> = {}) => ({
   id: 'Session:6b3c5c8e-7a43-4a77-9bd8-2f0f2a1f7c11',
   accountId: 'InternalAccount:6b3c5c8e-7a43-4a77-9bd8-2f0f2a1f7c12',
@@ -58,7 +61,7 @@ describe('client HTTP layer', () => {
 
   it('keeps the HTTP status when an error answer has no error body', async () => {
     server.setScript(() => ({ status: 502, body: '<html>Bad gateway</html>', headers: { 'content-type': 'text/html' } }));
-    const e = await createClient({ baseUrl: server.url }).getDelegatedKey('DelegatedKey:1').catch((x: unknown) => x);
+    const e = await createClient({ baseUrl: server.url }).getDelegatedKey(id('DelegatedKey', 1)).catch((x: unknown) => x);
     assert.ok(e instanceof ServiceError);
     assert.equal(e.status, 502);
     assert.ok(!e.message.includes('<html>'));
@@ -107,18 +110,18 @@ describe('client HTTP layer', () => {
     await walletError(client.listCredentials('InternalAccount:x'), 'unexpected_response');
     server.setScript(() => ({ status: 200, body: session({ encryptedSessionSigningKey: undefined }) }));
     await walletError(
-      client.verifyOAuth('AuthMethod:1', { oidcToken: 'a.b.c', clientPublicKey: '04' + 'a'.repeat(128) }),
+      client.verifyOAuth(id('AuthMethod', 1), { oidcToken: 'a.b.c', clientPublicKey: '04' + 'a'.repeat(128) }),
       'unexpected_response',
     );
-    server.setScript(() => ({ status: 200, body: session({ id: 'AuthMethod:1', encryptedSessionSigningKey: 'x' }) }));
+    server.setScript(() => ({ status: 200, body: session({ id: id('AuthMethod', 1), encryptedSessionSigningKey: 'x' }) }));
     await walletError(
-      client.verifyOAuth('AuthMethod:1', { oidcToken: 'a.b.c', clientPublicKey: '04' + 'a'.repeat(128) }),
+      client.verifyOAuth(id('AuthMethod', 1), { oidcToken: 'a.b.c', clientPublicKey: '04' + 'a'.repeat(128) }),
       'unexpected_response',
     );
     server.setScript(() => ({ status: 200, body: { data: [], hasMore: true } }));
     await walletError(client.listAgentActions({ agentToken: 't' }), 'unexpected_response');
     server.setScript(() => ({ status: 200, body: { panEmbedUrl: 'not a url', expiresAt: new Date().toISOString() } }));
-    await walletError(client.revealCard('Card:1'), 'unexpected_response');
+    await walletError(client.revealCard(id('Card', 1)), 'unexpected_response');
   });
 
   it('sends ids as path segments with their colon, the agent token as Bearer, and bodyless writes marked', async () => {
@@ -128,11 +131,11 @@ describe('client HTTP layer', () => {
         : { status: 204 },
     );
     const client = createClient({ baseUrl: server.url + '/api/', headers: { 'X-Custom': '1' } });
-    await client.revokeDelegatedKey('DelegatedKey:1f0e');
+    await client.revokeDelegatedKey(id('DelegatedKey', 0x1f0e));
     await client.listAgentActions({ agentToken: 'tok-123', status: 'APPROVED', limit: 5, cursor: 'c/+=' });
     const [del, list] = server.requests;
     assert.equal(del!.method, 'DELETE');
-    assert.equal(del!.path, '/api/auth/delegated-keys/DelegatedKey:1f0e');
+    assert.equal(del!.path, `/api/auth/delegated-keys/${id('DelegatedKey', 0x1f0e)}`);
     assert.equal(del!.headers['x-requested-with'], 'wallet-elements');
     assert.equal(del!.headers['x-custom'], '1');
     assert.equal(del!.headers.authorization, undefined);
@@ -140,18 +143,26 @@ describe('client HTTP layer', () => {
     assert.equal(list!.headers.authorization, 'Bearer tok-123');
   });
 
-  it('percent-encodes a path id so that it cannot change the path', async () => {
+  it('refuses a path id that is not a <Type>:<uuid> of its type, before any request', async () => {
     const client = createClient({ baseUrl: server.url });
     server.setScript(() => ({ status: 200, body: {} }));
-    await client.getDelegatedKey('../cards/Card:1').catch(() => undefined);
-    assert.equal(server.requests[0]?.path, '/auth/delegated-keys/..%2Fcards%2FCard:1');
+    // `..` would be resolved away by the URL (GET /auth/), a slash or a query would name another
+    // route, another type's id another resource.
+    const bad = ['..', '../cards/Card:1', `${id('DelegatedKey', 1)}/x`, `${id('DelegatedKey', 1)}?a=1`, 'DelegatedKey:1', id('Card', 1), '', 42];
+    for (const v of bad) {
+      const e = await walletError(client.getDelegatedKey(v as string), 'invalid_argument');
+      assert.match(e.message, /^id must be a DelegatedKey:<uuid> id\.$/);
+    }
+    await walletError(client.revealCard('..'), 'invalid_argument');
+    await walletError(client.getAgentAction('..', { agentToken: 't' }), 'invalid_argument');
+    assert.deepEqual(server.requests, []);
   });
 
   it('iterates agent actions over cursor pages and refuses a cursor loop', async () => {
     const action = (n: number) => ({
-      id: `AgentAction:${n}`,
-      agentId: 'Agent:1',
-      customerId: 'Customer:1',
+      id: id('AgentAction', n),
+      agentId: id('Agent', 1),
+      customerId: id('Customer', 1),
       platformCustomerId: 'p',
       status: 'PENDING_APPROVAL',
       type: 'EXECUTE_QUOTE',
@@ -166,7 +177,7 @@ describe('client HTTP layer', () => {
     const client = createClient({ baseUrl: server.url });
     const ids: string[] = [];
     for await (const a of client.iterateAgentActions({ agentToken: 't', limit: 2 })) ids.push(a.id);
-    assert.deepEqual(ids, ['AgentAction:1', 'AgentAction:2', 'AgentAction:3']);
+    assert.deepEqual(ids, [1, 2, 3].map((n) => id('AgentAction', n)));
 
     server.setScript(() => ({ status: 200, body: { data: [action(1)], hasMore: true, nextCursor: 'same' } }));
     const loop = (async () => {

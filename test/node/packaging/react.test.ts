@@ -19,7 +19,7 @@ import { bundleApp, htmlPage, startPageRig, type PageRig } from './page-rig.ts';
 // Compile-time checks only (never rendered): the wrappers' props and events are typed.
 export const typed = [
   React.createElement(CardReveal, {
-    cardId: 'Card:1',
+    cardId: 'Card:00000000-0000-4000-8000-000000000001',
     hideAfter: 30,
     onCardRevealed: (e) => e.detail.expiresAt.slice(0),
     onCardRevealError: (e) => e.detail.code === 'not_found',
@@ -28,7 +28,7 @@ export const typed = [
   React.createElement(CardReveal, { hideAfter: '30' }),
   // @ts-expect-error card-revealed's detail has cardId and expiresAt only
   React.createElement(CardReveal, { onCardRevealed: (e) => e.detail.pan }),
-  React.createElement(WalletLogin, { accountId: 'InternalAccount:1', oidcTokenProvider: async (nonce: string) => nonce }),
+  React.createElement(WalletLogin, { accountId: 'InternalAccount:00000000-0000-4000-8000-000000000001', oidcTokenProvider: async (nonce: string) => nonce }),
   // @ts-expect-error the provider answers a promise of a token
   React.createElement(WalletLogin, { oidcTokenProvider: (nonce: string) => nonce.length }),
 ];
@@ -43,19 +43,19 @@ const h = React.createElement;
 const seen = [];
 const provider = async (nonce) => 'token-for-' + nonce;
 const tree = (cardId) => h(React.Fragment, null,
-  h(W.WalletLogin, { accountId: 'InternalAccount:1', apiBase: '/api', methods: 'email-otp passkey', codeLength: 8, noAutofill: true, oidcTokenProvider: provider }),
-  h(W.PasskeyRegister, { accountId: 'InternalAccount:1', apiBase: '/api' }),
-  h(W.WalletCredentials, { accountId: 'InternalAccount:1', apiBase: '/api' }),
-  h(W.CardReveal, { cardId, accountId: 'InternalAccount:1', apiBase: '/api', hideAfter: 30,
+  h(W.WalletLogin, { accountId: 'InternalAccount:00000000-0000-4000-8000-000000000001', apiBase: '/api', methods: 'email-otp passkey', codeLength: 8, noAutofill: true, oidcTokenProvider: provider }),
+  h(W.PasskeyRegister, { accountId: 'InternalAccount:00000000-0000-4000-8000-000000000001', apiBase: '/api' }),
+  h(W.WalletCredentials, { accountId: 'InternalAccount:00000000-0000-4000-8000-000000000001', apiBase: '/api' }),
+  h(W.CardReveal, { cardId, accountId: 'InternalAccount:00000000-0000-4000-8000-000000000001', apiBase: '/api', hideAfter: 30,
     onCardRevealError: (e) => seen.push({ type: e.type, code: e.detail.code, own: e instanceof CardRevealErrorEvent }) }),
-  h(W.DelegatedKeys, { cardId, accountId: 'InternalAccount:1', apiBase: '/api' }),
+  h(W.DelegatedKeys, { cardId, accountId: 'InternalAccount:00000000-0000-4000-8000-000000000001', apiBase: '/api' }),
   h(W.AgentActions, { agentToken: 'agent-token', apiBase: '/api', pageSize: 5,
     onAgentActionsError: (e) => seen.push({ type: e.type, code: e.detail.code }) }),
 );
 const until = async (ok) => { for (let i = 0; i < 200 && !ok(); i++) await new Promise((r) => setTimeout(r, 25)); };
 
 const root = createRoot(document.getElementById('root'));
-root.render(tree('Card:1'));
+root.render(tree('Card:00000000-0000-4000-8000-000000000001'));
 await until(() => document.querySelector('agent-actions'));
 const els = [...document.getElementById('root').children];
 await Promise.all(els.map((el) => el.updateComplete));
@@ -72,8 +72,8 @@ const out = {
 reveal.shadowRoot.querySelector('[part=reveal-button]').click();
 await until(() => seen.some((s) => s.type === 'card-reveal-error') && seen.some((s) => s.type === 'agent-actions-error'));
 out.events = seen;
-root.render(tree('Card:2'));
-await until(() => reveal.cardId === 'Card:2');
+root.render(tree('Card:00000000-0000-4000-8000-000000000002'));
+await until(() => reveal.cardId === 'Card:00000000-0000-4000-8000-000000000002');
 out.changed = { cardId: reveal.cardId, keys: document.querySelector('delegated-keys').cardId };
 root.unmount();
 out.afterUnmount = document.getElementById('root').children.length;
@@ -112,13 +112,13 @@ test('React renders every wrapper: props become properties, onX props get the el
   assert.deepEqual(result.tags, ['wallet-login', 'passkey-register', 'wallet-credentials', 'card-reveal', 'delegated-keys', 'agent-actions']);
   assert.equal(result.rendered, true);
   assert.deepEqual(result.login, { codeLength: 8, noAutofill: true, methods: 'email-otp passkey', provider: true });
-  assert.deepEqual(result.reveal, { cardId: 'Card:1', hideAfter: 30, attribute: 'Card:1' });
+  assert.deepEqual(result.reveal, { cardId: 'Card:00000000-0000-4000-8000-000000000001', hideAfter: 30, attribute: 'Card:00000000-0000-4000-8000-000000000001' });
   assert.deepEqual(result.agent, { token: 'agent-token', pageSize: 5 });
   assert.deepEqual(
     result.events.find((e) => e.type === 'card-reveal-error'),
     { type: 'card-reveal-error', code: 'not_found', own: true },
   );
   assert.ok(result.events.some((e) => e.type === 'agent-actions-error'), JSON.stringify(result.events));
-  assert.deepEqual(result.changed, { cardId: 'Card:2', keys: 'Card:2' });
+  assert.deepEqual(result.changed, { cardId: 'Card:00000000-0000-4000-8000-000000000002', keys: 'Card:00000000-0000-4000-8000-000000000002' });
   assert.equal(result.afterUnmount, 0);
 });

@@ -173,8 +173,13 @@ describe('proxy refuses abusive requests before anything goes upstream', () => {
   });
 
   it('accepts the custom headers in place of Content-Type on bodiless state changes', async () => {
-    for (const h of ['x-requested-with', 'request-id', 'service-wallet-signature']) {
-      const r = await raw(px.port, { method: 'POST', path: `/api/cards/${CARD}/reveal`, headers: { [h]: 'XMLHttpRequest' } });
+    const values: Record<string, string> = {
+      'x-requested-with': 'XMLHttpRequest',
+      'request-id': 'Request:0b9c2d4e-1f3a-4b5c-8d6e-7f8091a2b3c4',
+      'service-wallet-signature': 'eyJwdWJsaWNLZXkiOiIwMiJ9',
+    };
+    for (const [h, v] of Object.entries(values)) {
+      const r = await raw(px.port, { method: 'POST', path: `/api/cards/${CARD}/reveal`, headers: { [h]: v } });
       assert.equal(r.status, 200, h);
     }
   });

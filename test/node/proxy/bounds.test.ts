@@ -194,6 +194,66 @@ describe('proxy bounds', () => {
     }
   });
 
+  it('closes the connection after refusing a request whose body it did not read, so the body bound holds', async () => {
+    const px = await startProxy({ upstream: up.url, maxBodyBytes: 1024 });
+    try {
+      // Refusals that come before the body is read: wrong content type, unknown route, bad path id.
+      const refusals: Array<[string, string, number]> = [
+        ['/api/auth/credentials', 'text/plain', 415],
+        ['/api/no-such-route', 'application/json', 404],
+        ['/api/cards/Card:x/reveal', 'application/json', 400],
+      ];
+      for (const [path, type, status] of refusals) {
+        const socket = net.connect(px.port, '127.0.0.1');
+        await new Promise<void>((r) => socket.once('connect', () => r()));
+        let answer = '';
+        socket.on('data', (d) => (answer += d));
+        const closed = new Promise<void>((r) => socket.once('close', () => r()));
+        socket.on('error', () => undefined);
+        socket.write(`POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: ${type}\r\nX-Requested-With: test\r\nTransfer-Encoding: chunked\r\n\r\n`);
+        // Stream body chunks until the proxy closes (bounded: at most 2 s, 1 MiB).
+        let sent = 0;
+        const chunk = Buffer.alloc(16 * 1024, 0x61);
+        const started = Date.now();
+        let open = true;
+        void closed.then(() => (open = false));
+        while (open && sent < 1024 * 1024 && Date.now() - started < 2000) {
+          socket.write(`${chunk.length.toString(16)}\r\n`);
+          socket.write(chunk);
+          socket.write('\r\n');
+          sent += chunk.length;
+          await new Promise((r) => setTimeout(r, 5));
+        }
+        socket.destroy();
+        assert.match(answer, new RegExp(`^HTTP/1.1 ${status} `), path);
+        assert.match(answer, /\r\nconnection: close\r\n/i, path);
+        assert.equal(open, false, `${path}: the proxy closed the connection (sent ${sent} B)`);
+        assert.ok(sent < 1024 * 1024, `${path}: closed before 1 MiB was sent (sent ${sent} B)`);
+      }
+      // A request whose body was read stays on a reusable connection.
+      const ok = await raw(px.port, { method: 'POST', path: '/api/auth/credentials', headers: { ...JSON_HEADERS, connection: 'keep-alive' }, body: '{}' });
+      assert.equal(ok.status, 200);
+      assert.equal(ok.headers.connection, 'keep-alive');
+    } finally {
+      await px.close();
+    }
+  });
+
+  it('answers 504 when an authorize hook does not settle within upstreamTimeoutMs', async () => {
+    const px = await startProxy({ upstream: up.url, upstreamTimeoutMs: 150, authorize: () => new Promise<boolean>(() => undefined) });
+    try {
+      const count = up.requests.length;
+      const started = Date.now();
+      const r = await raw(px.port, { path: `/api/cards/${CARD}/reveal`, method: 'POST', headers: JSON_HEADERS });
+      assertErrorShape(r, 504, 'GATEWAY_TIMEOUT');
+      assert.ok(Date.now() - started < 2000);
+      assert.equal(up.requests.length, count);
+      assert.equal(px.logs.at(-1)!.status, 504);
+    } finally {
+      await px.close();
+    }
+  });
+
   it('rate-limits each client with 429 RATE_LIMITED and Retry-After', async () => {
     const px = await startProxy({ upstream: up.url, rateLimit: { windowMs: 2000, max: 5 } });
     try {

@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { once } from 'node:events';
+import { connect } from 'node:net';
 import { createInterface } from 'node:readline';
 import { after, before, describe, it } from 'node:test';
 import { startSandbox, type Sandbox } from '../../../src/sandbox/index.ts';
@@ -88,6 +89,28 @@ describe('proxy CLI', () => {
     const limited = await fetch(`${url}/auth/credentials?accountId=${sandbox.fixtures.accountId}`);
     assert.equal(limited.status, 429);
     assert.ok(Number(limited.headers.get('retry-after')) >= 1);
+
+    // What Node itself refuses (not HTTP, headers over its limit) is answered in the service's shape.
+    const port = Number(new URL(url).port);
+    const rawAnswer = async (request: string): Promise<string> => {
+      const socket = connect(port, '127.0.0.1');
+      let answer = '';
+      socket.on('data', (d) => (answer += d));
+      socket.on('error', () => undefined);
+      socket.write(request);
+      await once(socket, 'close');
+      return answer;
+    };
+    for (const [request, status, code] of [
+      ['NOT HTTP AT ALL\r\n\r\n', 400, 'INVALID_INPUT'],
+      [`GET /api/x HTTP/1.1\r\nHost: a\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`, 431, 'HEADERS_TOO_LARGE'],
+    ] as const) {
+      const answer = await rawAnswer(request);
+      assert.match(answer, new RegExp(`^HTTP/1.1 ${status} `));
+      assert.match(answer, /\r\nconnection: close\r\n/i);
+      const body = JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4)) as { status: number; code: string; message: string };
+      assert.deepEqual([body.status, body.code, typeof body.message], [status, code, 'string']);
+    }
 
     child.kill('SIGTERM');
     const [code] = (await once(child, 'exit')) as [number | null];

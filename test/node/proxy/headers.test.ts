@@ -13,7 +13,9 @@ import {
   AUTH_METHOD,
   CARD,
   CLIENT_SECRET,
+  DELEGATED_KEY,
   TOKEN_ID,
+  okResponder,
   JSON_HEADERS,
   raw,
   startProxy,
@@ -23,6 +25,8 @@ import {
 
 const BASIC = 'Basic ' + Buffer.from(`${TOKEN_ID}:${CLIENT_SECRET}`).toString('base64');
 const STAMP = 'eyJwdWJsaWNLZXkiOiIwMmFi' + 'x'.repeat(40);
+const REQ1 = 'Request:0b9c2d4e-1f3a-4b5c-8d6e-7f8091a2b3c4';
+const REQ2 = 'Request:1c2d3e4f-5a6b-4c7d-8e9f-a0b1c2d3e4f5';
 
 describe('proxy headers and bytes', () => {
   let up: Awaited<ReturnType<typeof startRecorder>>;
@@ -87,20 +91,20 @@ describe('proxy headers and bytes', () => {
     const r = await call(px.port, {
       method: 'POST',
       path: `/api/auth/credentials/${AUTH_METHOD}/verify`,
-      headers: { 'content-type': 'application/json; charset=utf-8', 'service-wallet-signature': STAMP, 'request-id': 'Request:abc-123' },
+      headers: { 'content-type': 'application/json; charset=utf-8', 'service-wallet-signature': STAMP, 'request-id': REQ1 },
       body,
     });
     assert.equal(r.status, 200);
     const seen = up.requests.at(-1)!;
     assert.deepEqual(seen.body, Buffer.from(body, 'utf8'));
     assert.equal(seen.headers['service-wallet-signature'], STAMP);
-    assert.equal(seen.headers['request-id'], 'Request:abc-123');
+    assert.equal(seen.headers['request-id'], REQ1);
     assert.equal(seen.headers['content-type'], 'application/json; charset=utf-8');
     assert.equal(seen.headers['content-length'], String(Buffer.byteLength(body)));
     // The log carries the browser's Request-Id and the route name, not the path.
     const line = px.logs.at(-1)!;
     assert.equal(line.route, 'verifyCredential');
-    assert.equal(line.requestId, 'Request:abc-123');
+    assert.equal(line.requestId, REQ1);
     assert.equal(line.status, 200);
     assert.equal(line.method, 'POST');
     assert.equal(typeof line.durationMs, 'number');
@@ -110,13 +114,13 @@ describe('proxy headers and bytes', () => {
     await call(renamed.port, {
       method: 'DELETE',
       path: `/api/auth/credentials/${AUTH_METHOD}`,
-      headers: { 'service-wallet-signature': STAMP, 'request-id': 'Request:r2' },
+      headers: { 'service-wallet-signature': STAMP, 'request-id': REQ2 },
     });
     const seen = up.requests.at(-1)!;
     assert.equal(seen.method, 'DELETE');
     assert.equal(seen.headers['x-grid-wallet-signature'], STAMP);
     assert.equal(seen.headers['service-wallet-signature'], undefined);
-    assert.equal(seen.headers['request-id'], 'Request:r2');
+    assert.equal(seen.headers['request-id'], REQ2);
   });
 
   it('passes the agent Bearer token through on /agents/me and never adds Basic there', async () => {
@@ -197,6 +201,52 @@ describe('proxy headers and bytes', () => {
     const d = await call(px.port, { method: 'DELETE', path: `/api/auth/credentials/${AUTH_METHOD}`, headers: JSON_HEADERS });
     assert.equal(d.status, 204);
     assert.equal(d.body.length, 0);
+  });
+
+  it('refuses a Request-Id that is not Request:<uuid>, before anything goes upstream', async () => {
+    const before = up.requests.length;
+    for (const bad of ['Request:abc', 'Request:a\tb', `${REQ1} x`, 'Session:0b9c2d4e-1f3a-4b5c-8d6e-7f8091a2b3c4']) {
+      const r = await call(px.port, { method: 'POST', path: `/api/auth/credentials/${AUTH_METHOD}/verify`, headers: { ...JSON_HEADERS, 'request-id': bad }, body: '{}' });
+      assert.equal(r.status, 400, bad);
+      assert.equal(r.json.code, 'INVALID_INPUT');
+      assert.deepEqual(r.json.details, { errors: [{ field: 'Request-Id', message: r.json.message }] });
+      assert.equal(px.logs.at(-1)!.requestId, undefined, 'a refused Request-Id is not logged');
+    }
+    assert.equal(up.requests.length, before);
+  });
+
+  it('answers upstream errors in the service shape only: an error page or an empty error becomes one, a redirect a 502', async () => {
+    const answer = (status: number, headers: Record<string, string>, body: string) =>
+      up.setResponder((_req, res) => {
+        res.writeHead(status, headers);
+        res.end(body);
+      });
+    const get = () => call(px.port, { path: `/api/auth/delegated-keys/${DELEGATED_KEY}` });
+    answer(502, { 'content-type': 'text/html' }, '<html><body>Bad gateway from the load balancer</body></html>');
+    let r = await get();
+    assert.equal(r.status, 502);
+    assert.match(String(r.headers['content-type']), /^application\/json/);
+    assert.deepEqual(r.json, { status: 502, code: 'UPSTREAM_ERROR', message: 'The service answered 502 without an error body.' });
+    answer(503, { 'retry-after': '30' }, '');
+    r = await get();
+    assert.deepEqual([r.status, r.json.code, r.headers['retry-after']], [503, 'UPSTREAM_ERROR', '30']);
+    answer(404, { 'content-type': 'application/json' }, '{"error":"not found"}');
+    r = await get();
+    assert.deepEqual([r.status, r.json.code], [404, 'UPSTREAM_REFUSED']);
+    // A body whose status is not the HTTP status is not the service's error either.
+    answer(400, { 'content-type': 'application/json' }, '{"status":500,"code":"X","message":"m"}');
+    r = await get();
+    assert.deepEqual([r.status, r.json.code], [400, 'UPSTREAM_REFUSED']);
+    answer(302, { location: 'https://elsewhere.example/login', 'content-type': 'text/plain' }, 'moved');
+    r = await get();
+    assert.deepEqual([r.status, r.json.code], [502, 'BAD_GATEWAY']);
+    assert.equal(r.headers.location, undefined);
+    // The service's own error body passes byte for byte.
+    const own = '{"status":404,"code":"NOT_FOUND","message":"Delegated key not found","details":{"x":1}}';
+    answer(404, { 'content-type': 'application/json' }, own);
+    r = await get();
+    assert.deepEqual([r.status, r.text], [404, own]);
+    up.setResponder(okResponder);
   });
 
   it('never shows the client secret or the Basic value in any answer or log line', () => {
