@@ -15,7 +15,7 @@
 import { ServiceError, WalletError } from '../../core/errors.ts';
 
 /** Why the card details stopped being shown (the `reason` of `card-hidden`). */
-export const HIDE_REASONS = ['user', 'expired', 'timeout', 'page-hidden', 'disconnected', 'card-changed'] as const;
+export const HIDE_REASONS = ['user', 'expired', 'timeout', 'page-hidden', 'disconnected', 'card-changed', 'logged-out'] as const;
 export type HideReason = (typeof HIDE_REASONS)[number];
 /** What `idle` remembers: hiding at expiry leads to `expired` instead. */
 export type IdleReason = Exclude<HideReason, 'expired'>;
@@ -167,10 +167,13 @@ export function errorCodeOf(error: unknown): RevealErrorCode {
     if (error.code === 'STEP_UP_REQUIRED') return 'session_required';
     return BY_STATUS[error.status] ?? (error.status >= 500 ? 'server' : 'unexpected');
   }
-  if (error instanceof WalletError) {
-    if (error.code === 'network') return 'network';
-    if (error.code === 'session_expired' || error.code === 'key_missing') return 'session_required';
-    if (error.code === 'invalid_argument') return 'not_found';
-  }
-  return 'unexpected';
+  return (error instanceof WalletError && BY_WALLET_CODE[error.code]) || 'unexpected';
 }
+
+/** What the library's own failures mean here (an id that is not a `Card:<uuid>` names no card). */
+const BY_WALLET_CODE: Partial<Record<string, RevealErrorCode>> = {
+  network: 'network',
+  session_expired: 'session_required',
+  key_missing: 'session_required',
+  invalid_argument: 'not_found',
+};

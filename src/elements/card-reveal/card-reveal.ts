@@ -80,7 +80,8 @@ function setChildren(parent: Element, nodes: Node[]): void {
  *
  * @event card-revealed - The details are shown. `detail: { cardId, expiresAt }` (never the URL).
  * @event card-hidden - The details left the screen and the iframe was removed. `detail: { reason }`:
- *   `user`, `expired`, `timeout` (hide-after), `page-hidden`, `disconnected` or `card-changed`.
+ *   `user`, `expired`, `timeout` (hide-after), `page-hidden`, `disconnected`, `card-changed` or
+ *   `logged-out` (require-session: the proven session was logged out, in this page or another tab).
  * @event card-reveal-error - The reveal failed or was refused. `detail: { code, message, status? }`.
  *
  * @slot face - Replaces the placeholder card face shown while the details are not revealed.
@@ -206,9 +207,11 @@ export class CardReveal extends ReactiveBase {
     let event: CardRevealEvent;
     try {
       if (this.requireSession) {
-        // The step-up needs the session flows (keys, stamps); a page that never asks for it never loads them.
+        // The step-up needs the session flows (keys, stamps); a page that never asks for it never
+        // loads them. Details shown on the strength of the session hide when it is logged out
+        // (watched until this request's signal aborts, which every exit from `revealed` does).
         const { proveSession } = await import('./step-up-proof.ts');
-        await proveSession({ apiBase: this.apiBase, accountId: this.accountId, signal });
+        await proveSession({ apiBase: this.apiBase, accountId: this.accountId, signal, onLogout: () => this.send({ type: 'hide', reason: 'logged-out' }) });
       }
       const answer = await revealCard(sendFor(this.apiBase), cardId, { signal });
       const verdict = checkRevealUrl(answer, this.allowedOrigins, Date.now());

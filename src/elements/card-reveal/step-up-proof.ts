@@ -5,15 +5,33 @@
  * refresh succeed (201), grants a short-lived step-up for that account (src/proxy/step-up.ts), which
  * the reveal then needs. The element never sees the grant: it travels as an HttpOnly cookie.
  *
+ * Once proven, it watches that account's session until `signal` aborts: a logout in this page (any
+ * element, through the shared Wallet) or in another tab (the session channel) calls `onLogout`, so
+ * details shown on the strength of a session do not outlive it.
+ *
  * Deliberately not here: any key handling (core/session.ts refreshes and stores the new key).
  */
 import { WalletError } from '../../core/errors.ts';
+import { onSessionBroadcast } from '../shared/session-channel.ts';
 import { walletFor } from '../shared/wallet.ts';
 
-export async function proveSession(options: { apiBase?: string | undefined; accountId?: string | undefined; signal?: AbortSignal }): Promise<void> {
-  const { accountId, signal } = options;
+/** Proves the session, then watches it for a logout until `signal` aborts. */
+export async function proveSession(options: {
+  apiBase?: string | undefined;
+  accountId?: string | undefined;
+  signal: AbortSignal;
+  onLogout: () => void;
+}): Promise<void> {
+  const { accountId, signal, onLogout } = options;
   if (!accountId) {
     throw new WalletError('session_expired', 'card-reveal with require-session needs the account-id of the wallet to prove.');
   }
-  await walletFor(options.apiBase).refresh(accountId, signal ? { signal } : {});
+  const wallet = walletFor(options.apiBase);
+  await wallet.refresh(accountId, { signal });
+  signal.throwIfAborted();
+  const ended = (change: { type: string; accountId: string }): void => {
+    if (change.type === 'logged-out' && change.accountId === accountId) onLogout();
+  };
+  const stops = [wallet.subscribe(ended), onSessionBroadcast(ended)];
+  signal.addEventListener('abort', () => stops.forEach((stop) => stop()), { once: true });
 }

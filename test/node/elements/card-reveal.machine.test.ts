@@ -56,7 +56,7 @@ test('hide-after shorter than the URL lifetime hides with reason timeout; longer
 });
 
 test('hide from revealed or loading returns to idle with the reason; hide from idle does nothing', () => {
-  for (const reason of ['user', 'page-hidden', 'disconnected', 'card-changed'] as const) {
+  for (const reason of ['user', 'page-hidden', 'disconnected', 'card-changed', 'logged-out'] as const) {
     const s = transition(revealed(60_000), { type: 'hide', reason });
     assert.deepEqual(s, { kind: 'idle', lastHidden: reason });
     assert.equal(hideReasonOf(s), reason);
@@ -101,6 +101,9 @@ test('errorCodeOf maps the statuses of api.md "Card reveal" and the client failu
   assert.equal(errorCodeOf(se(400, 'INVALID_INPUT')), 'unexpected');
   assert.equal(errorCodeOf(new WalletError('network', 'x')), 'network');
   assert.equal(errorCodeOf(new WalletError('session_expired', 'x')), 'session_required');
+  assert.equal(errorCodeOf(new WalletError('key_missing', 'x')), 'session_required');
+  // An id that is not a Card:<uuid> (refused by the core before any request) names no card.
+  assert.equal(errorCodeOf(new WalletError('invalid_argument', 'x')), 'not_found');
   assert.equal(errorCodeOf(new WalletError('unexpected_response', 'x')), 'unexpected');
   assert.equal(errorCodeOf(new TypeError('x')), 'unexpected');
 });

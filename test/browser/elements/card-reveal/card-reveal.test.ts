@@ -279,11 +279,11 @@ describe('<card-reveal>', () => {
       return { el, detail };
     }
 
-    it('403 (a proxy relaying with the impersonation pair): "can\'t be shown in this session", no retry', async () => {
+    it('403 (a proxy relaying with the impersonation pair): "can\'t be shown to this account", no retry', async () => {
       const v = await sandboxVariant({ credentials: 'impersonation' });
       const { el, detail } = await failWith({ 'card-id': v.cardId, 'api-base': v.apiBase, 'allowed-origins': v.processorOrigin });
       expect(detail).to.include({ code: 'forbidden', status: 403 });
-      expect(detail.message).to.match(/can’t be shown in this session/);
+      expect(detail.message).to.match(/can’t be shown to this account/);
       expect(part(el, 'retry-button')).to.equal(null);
       expect(await axeViolations(el)).to.deep.equal([]);
     });
@@ -329,13 +329,13 @@ describe('<card-reveal>', () => {
     expect((await error).detail).to.include({ code: 'session_required', status: 403 });
     plain.remove();
 
-    // With it, but not logged in: the proof cannot be made; the cardholder is told to sign in.
+    // With it, but not logged in: the proof cannot be made; the cardholder is told to log in.
     const el = await mount<CardReveal>('card-reveal', { ...attrs, 'require-session': '' });
     error = nextEvent<CustomEvent>(el, 'card-reveal-error');
     click(el, 'reveal-button');
     const { detail } = await error;
     expect(detail.code).to.equal('session_required');
-    expect(detail.message).to.match(/confirm it’s you/);
+    expect(detail.message).to.match(/^Log in to your wallet first/);
 
     // Logged in: "Try again" refreshes the session (a signed retry), then the reveal passes.
     const wallet = walletFor(v.apiBase);
@@ -349,7 +349,27 @@ describe('<card-reveal>', () => {
     expect(after?.sessionId).to.not.equal(before.sessionId);
     // The grant is HttpOnly: no page script can read it.
     expect(document.cookie).to.not.match(/wallet_step_up/);
+
+    // Details shown on the strength of the session hide when it ends: a logout in another tab (a
+    // second channel object stands in for it; another account's logout changes nothing) ...
+    const otherTab = new BroadcastChannel('wallet-elements-session');
+    otherTab.postMessage({ type: 'logged-out', accountId: 'InternalAccount:00000000-0000-4000-8000-000000000000' });
+    await new Promise((r) => setTimeout(r, 100));
+    expect(frameOf(el)).to.not.equal(null);
+    let hidden = nextEvent<CustomEvent>(el, 'card-hidden');
+    otherTab.postMessage({ type: 'logged-out', accountId: v.accountId });
+    expect((await hidden).detail).to.deep.equal({ reason: 'logged-out' });
+    otherTab.close();
+    expect(frameOf(el)).to.equal(null);
+    expect(part(el, 'message')?.textContent).to.equal('Card details hidden: you logged out.');
+    // ... and a logout in this page.
+    const again = nextEvent(el, 'card-revealed');
+    click(el, 'reveal-button');
+    await again;
+    hidden = nextEvent<CustomEvent>(el, 'card-hidden');
     await wallet.logout(v.accountId);
+    expect((await hidden).detail).to.deep.equal({ reason: 'logged-out' });
+    expect(frameOf(el)).to.equal(null);
   });
 
   it('keyboard: Enter on the button reveals, focus moves to "Hide", then back to the button', async () => {
