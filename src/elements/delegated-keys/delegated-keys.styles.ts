@@ -42,7 +42,7 @@ export const delegatedKeysStyles = css`
   .confirm {
     border-color: var(--_danger);
   }
-  .strong {
+  button.danger.strong {
     background: var(--_danger);
     color: var(--_bg);
   }
@@ -51,11 +51,19 @@ export const delegatedKeysStyles = css`
     padding: 0;
     border: 0;
   }
+  /* Label, input and error of both fields share the row's lines (subgrid), so an error under one
+     field does not move the other's input; the remove button sits on the inputs' line. */
   .limit-row {
     display: grid;
     grid-template-columns: minmax(5.5em, 8em) minmax(7em, 1fr) auto;
     gap: 0.3em 0.5em;
-    align-items: end;
+  }
+  .limit-row > .field {
+    grid-row: span 3;
+    grid-template-rows: subgrid;
+  }
+  .limit-row > button {
+    grid-row: 2;
   }
   .limit-row > span {
     grid-column: 1 / -1;
@@ -69,6 +77,9 @@ export const delegatedKeysStyles = css`
   @media (max-width: 28em) {
     .limit-row {
       grid-template-columns: 1fr;
+    }
+    .limit-row > button {
+      grid-row: auto;
     }
   }
 `;

@@ -247,6 +247,7 @@ export class DelegatedKeys extends TemplateElement {
     const { name, value } = e.target as HTMLInputElement;
     const { nickname, limits } = this.form;
     this.form = row === undefined ? { nickname: value, limits } : { nickname, limits: limits.map((r, i) => (i === row ? { ...r, [name]: value } : r)) };
+    if (this.view.mode.kind === 'editing' && this.view.mode.errors.length > 0) this.send({ type: 'edited', verdict: validateKeyForm(this.form, this) });
   }
 
   /** Adds a limit row (`remove` undefined) or removes row `remove`, and moves the focus to a row that stays. */

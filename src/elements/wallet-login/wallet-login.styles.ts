@@ -8,6 +8,10 @@ export const walletLoginStyles = css`
   :host {
     max-inline-size: var(--wallet-login-max-width, 26rem);
   }
+  /* Focused by script only (after logging in), to be read out: no ring on a non-control. */
+  [part='heading']:focus {
+    outline: none;
+  }
   [part='base'] {
     padding: var(--wallet-login-padding, calc(var(--_space) * 1.5));
     border-radius: var(--wallet-login-radius, var(--_radius));

@@ -449,9 +449,13 @@ export class WalletLogin extends TemplateElement {
     `;
   }
 
-  /** A screen: its title, the sentence under it, and what follows. */
-  private page(title: string, intro: unknown, body: unknown = nothing): TemplateResult {
-    return html`<h2 part="heading" id="heading">${this.i18n.t(title)}</h2>
+  /**
+   * A screen: its title, the sentence under it, and what follows. `focusTitle`: focus goes to the
+   * title (a screen whose first control should not take a stray Enter, such as "Log out" right
+   * after a code was typed).
+   */
+  private page(title: string, intro: unknown, body: unknown = nothing, focusTitle = false): TemplateResult {
+    return html`<h2 part="heading" id="heading" tabindex="-1" ?data-autofocus=${focusTitle}>${this.i18n.t(title)}</h2>
       ${intro}${body}`;
   }
 
@@ -545,8 +549,9 @@ export class WalletLogin extends TemplateElement {
           ${expiring
             ? html`<button part="submit" class="primary" type="button" data-autofocus @click=${() => this.refresh()}>${t('login.session.stay')}</button>`
             : nothing}
-          <button part="button" type="button" ?data-autofocus=${!expiring} ?disabled=${busy} @click=${() => this.logout()}>${t('login.session.logout')}</button>
+          <button part="button" type="button" ?disabled=${busy} @click=${() => this.logout()}>${t('login.session.logout')}</button>
         </div>`,
+      !expiring,
     );
   }
 }

@@ -159,3 +159,23 @@ test('formatMinor places digits exactly and leaves unknown currencies as smalles
   assert.equal(formatMinor(5000, 'USDC', 'en'), '5,000 USDC');
   assert.equal(formatMinor(123456789, 'USDC', 'en', 6), '123.456789 USDC');
 });
+
+test('edited: an error shown goes once its field is right; no error appears before a submit', () => {
+  let s: DelegatedKeysState = transition(initialState, { type: 'loaded', keys: [] });
+  s = transition(s, { type: 'open-form' });
+  // Nothing shown yet: typing changes nothing, even into an invalid form.
+  assert.equal(transition(s, { type: 'edited', verdict: validateKeyForm({ nickname: '', limits: [] }, target) }), s);
+  const form = { nickname: '', limits: [{ currencyCode: 'usd', maxPerTransaction: '0' }] };
+  s = transition(s, { type: 'submit', verdict: validateKeyForm(form, target) });
+  assert.deepEqual(s.mode.kind === 'editing' && s.mode.errors.map((e) => e.field), ['nickname', 'limits.0.maxPerTransaction']);
+  // The amount fixed: its error goes, the nickname's stays; the same verdict again is the same state.
+  const fixed = validateKeyForm({ ...form, limits: [{ currencyCode: 'usd', maxPerTransaction: '5' }] }, target);
+  s = transition(s, { type: 'edited', verdict: fixed });
+  assert.deepEqual(s.mode.kind === 'editing' && s.mode.errors.map((e) => e.field), ['nickname']);
+  assert.equal(transition(s, { type: 'edited', verdict: fixed }), s);
+  // A new mistake elsewhere while typing adds nothing; the nickname filled clears the last error.
+  s = transition(s, { type: 'edited', verdict: validateKeyForm({ nickname: '', limits: [{ currencyCode: 'us', maxPerTransaction: '5' }] }, target) });
+  assert.deepEqual(s.mode.kind === 'editing' && s.mode.errors.map((e) => e.field), ['nickname']);
+  s = transition(s, { type: 'edited', verdict: validateKeyForm({ nickname: 'n', limits: [{ currencyCode: 'usd', maxPerTransaction: '5' }] }, target) });
+  assert.deepEqual(s.mode, { kind: 'editing', errors: [] });
+});

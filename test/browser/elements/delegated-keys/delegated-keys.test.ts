@@ -166,6 +166,20 @@ describe('<delegated-keys>', () => {
       const describedBy = input(el, 'currencyCode', 1).getAttribute('aria-describedby')!.split(' ');
       expect(shadow(el).getElementById(describedBy[0]!)?.textContent).to.match(/already has a limit/);
       expect(await axeViolations(el)).to.deep.equal([]);
+      // An error under one field of a row does not move the other field's input off its line.
+      const top = (name: string, row: number) => input(el, name, row).getBoundingClientRect().top;
+      expect(top('currencyCode', 2)).to.equal(top('maxPerTransaction', 2));
+      expect(top('currencyCode', 1)).to.equal(top('maxPerTransaction', 1));
+
+      // Fixing a field takes its error away as it is typed; no new error appears before a submit.
+      type(input(el, 'maxPerTransaction', 2), '5000');
+      await settle(el);
+      expect(input(el, 'maxPerTransaction', 2).getAttribute('aria-invalid')).to.equal('false');
+      expect(text(el, 'form')).to.not.match(/whole number of at least 1/);
+      expect(input(el, 'currencyCode', 1).getAttribute('aria-invalid')).to.equal('true');
+      type(input(el, 'maxPerTransaction', 0), 'x');
+      await settle(el);
+      expect(input(el, 'maxPerTransaction', 0).getAttribute('aria-invalid')).to.equal('false');
     } finally {
       spy.restore();
     }
@@ -198,6 +212,10 @@ describe('<delegated-keys>', () => {
     await settle(el);
     expect(text(el, 'confirm')).to.match(/Revoke “First”\?/);
     expect(shadow(el).activeElement?.textContent?.trim()).to.equal('Cancel');
+    // The confirming button's text stands out from its red (white on red, not red on red).
+    const strong = getComputedStyle(button(el, /Revoke key/));
+    expect(strong.color).to.not.equal(strong.backgroundColor);
+    expect(await axeViolations(el)).to.deep.equal([]);
     const revoked = nextEvent<CustomEvent>(el, 'delegated-key-revoked');
     button(el, /Revoke key/).click();
     expect((await revoked).detail).to.deep.equal({ keyId: first.id });

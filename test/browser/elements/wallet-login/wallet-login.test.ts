@@ -77,6 +77,12 @@ describe('<wallet-login>', function () {
 
     expect(inState(el, 'logged-in')).to.equal(true);
     expect(text(el, 'heading')).to.equal('You’re logged in');
+    // Focus goes to the new heading, not to "Log out": an Enter typed after the code is harmless.
+    await el.updateComplete;
+    expect(shadow(el).activeElement).to.equal(part(el, 'heading'));
+    await sendKeys({ press: 'Enter' });
+    await new Promise((r) => setTimeout(r, 200));
+    expect(inState(el, 'logged-in')).to.equal(true);
     const stored = await store.get(acct.accountId);
     expect(stored?.key?.privateKey.extractable).to.equal(false);
     expect(stored?.session.sessionId).to.equal(detail.sessionId);
