@@ -93,12 +93,12 @@ async function refreshConsole(): Promise<void> {
       const approve = document.createElement('button');
       approve.type = 'button';
       approve.textContent = t('demo.console.approve');
-      approve.addEventListener('click', () => decide(action.id, 'approve'));
+      approve.addEventListener('click', () => void oneAtATime(item, () => decide(action.id, 'approve')));
       const reject = document.createElement('button');
       reject.type = 'button';
       reject.className = 'secondary';
       reject.textContent = t('demo.console.reject');
-      reject.addEventListener('click', () => decide(action.id, 'reject'));
+      reject.addEventListener('click', () => void oneAtATime(item, () => decide(action.id, 'reject')));
       item.append(label, approve, reject);
       return item;
     }),
@@ -108,6 +108,21 @@ async function refreshConsole(): Promise<void> {
     none.className = 'hint';
     none.textContent = t('demo.console.none');
     list.append(none);
+  }
+}
+
+/**
+ * Runs a console call with the buttons of `scope` disabled until it settles, so a double click
+ * makes one request (a second approval would only be refused with 409).
+ */
+async function oneAtATime(scope: HTMLElement, run: () => Promise<void>): Promise<void> {
+  const buttons = scope instanceof HTMLButtonElement ? [scope] : [...scope.querySelectorAll('button')];
+  if (buttons.some((b) => b.disabled)) return;
+  for (const b of buttons) b.disabled = true;
+  try {
+    await run();
+  } finally {
+    for (const b of buttons) b.disabled = false;
   }
 }
 
@@ -159,7 +174,8 @@ async function main(): Promise<void> {
   theme.addEventListener('change', () => applyTheme(theme.value));
   const lang = byId<HTMLSelectElement>('language');
   lang.addEventListener('change', () => void applyLanguage(lang.value === 'ar' ? 'ar' : 'en'));
-  byId('new-request').addEventListener('click', () => void newRequest());
+  const newButton = byId('new-request');
+  newButton.addEventListener('click', () => void oneAtATime(newButton, newRequest));
   // The console follows the agent's list: a decision or a new request changes both.
   byId('agent').addEventListener('agent-action-changed', () => void refreshConsole());
 

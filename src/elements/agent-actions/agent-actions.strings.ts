@@ -32,6 +32,9 @@ type Keys =
   | 'agent-actions.rejection'
   | 'agent-actions.transaction'
   | 'agent-actions.transaction-failed'
+  /** A transaction's status and failure reason, for the values seen; others show as readable words. */
+  | `agent-actions.transaction-status.${'PENDING' | 'COMPLETED' | 'FAILED' | 'CANCELLED'}`
+  | `agent-actions.failure.${'QUOTE_EXPIRED' | 'INSUFFICIENT_FUNDS' | 'COUNTERPARTY_UNREACHABLE'}`
   | 'agent-actions.waiting'
   | 'agent-actions.poll-trouble'
   | `agent-actions.error.${AgentActionsErrorCode}`;
@@ -70,6 +73,13 @@ const en: Record<Keys, string> = {
   'agent-actions.rejection': 'Reason',
   'agent-actions.transaction': 'Transaction',
   'agent-actions.transaction-failed': 'Why it failed',
+  'agent-actions.transaction-status.PENDING': 'pending',
+  'agent-actions.transaction-status.COMPLETED': 'completed',
+  'agent-actions.transaction-status.FAILED': 'failed',
+  'agent-actions.transaction-status.CANCELLED': 'cancelled',
+  'agent-actions.failure.QUOTE_EXPIRED': 'The quote expired before it was carried out.',
+  'agent-actions.failure.INSUFFICIENT_FUNDS': 'Not enough funds.',
+  'agent-actions.failure.COUNTERPARTY_UNREACHABLE': 'The recipient could not be reached.',
   'agent-actions.waiting': 'Checking for a decision…',
   'agent-actions.poll-trouble': 'Can’t check for updates right now. Retrying…',
   'agent-actions.error.unauthorized': 'The agent’s access has expired or was revoked. Connect it again.',

@@ -346,6 +346,17 @@ export class AgentActions extends TemplateElement {
     `;
   }
 
+  /**
+   * A service code (a transaction's status or failure reason; api.md leaves their values open) in
+   * words: its string when the strings have one (`agent-actions.<kind>.<CODE>`), otherwise the code
+   * made readable ("COUNTERPARTY_UNREACHABLE" -> "Counterparty unreachable"), never a raw code.
+   */
+  private words(kind: 'transaction-status' | 'failure', code: string): string {
+    const key = `agent-actions.${kind}.${code}`;
+    const text = this.i18n.t(key);
+    return text !== key ? text : code.charAt(0) + code.slice(1).toLowerCase().replace(/_/g, ' ');
+  }
+
   private renderAction(a: AgentAction) {
     const t = this.i18n.t;
     const locale = this.i18n.locale;
@@ -371,7 +382,12 @@ export class AgentActions extends TemplateElement {
           ]
         : [];
     if (a.status === 'REJECTED') facts.push(['rejection', a.rejectionReason]);
-    if (x) facts.push(['transaction', html`<span class="mono">${shortId(x.id)}</span> · ${x.status}`], ['transaction-failed', x.failureReason]);
+    if (x) {
+      facts.push(
+        ['transaction', html`<span class="mono">${shortId(x.id)}</span> · ${this.words('transaction-status', x.status)}`],
+        ['transaction-failed', x.failureReason && this.words('failure', x.failureReason)],
+      );
+    }
     return html`
       <li part="action" class="item action ${this.recentlyChanged.has(a.id) ? 'changed' : ''}" tabindex="-1" aria-labelledby=${headingId}>
         <div class="item-head">

@@ -26,6 +26,10 @@ export function formatMinor(amount: number, code: string, locale: string, decima
   const split = text.length - digits;
   const decimal = `${amount < 0 ? '-' : ''}${text.slice(0, split)}${digits ? '.' + text.slice(split) : ''}`;
   const options: Intl.NumberFormatOptions = { minimumFractionDigits: digits, maximumFractionDigits: digits };
-  const formatted = new Intl.NumberFormat(locale, iso ? { ...options, style: 'currency', currency: code } : options).format(decimal as unknown as number);
+  const parts = new Intl.NumberFormat(locale, iso ? { ...options, style: 'currency', currency: code } : options).formatToParts(decimal as unknown as number);
+  // A right-to-left pattern (CLDR marks it with RLM or ALM) around a Latin symbol such as "US$":
+  // the symbol is isolated left-to-right (LRI ... PDI), or the bidi algorithm shows it as "$US".
+  const rtl = parts.some((p) => /[\u200f\u061c]/.test(p.value));
+  const formatted = parts.map((p) => (rtl && p.type === 'currency' && /[A-Za-z]/.test(p.value) ? `\u2066${p.value}\u2069` : p.value)).join('');
   return iso ? formatted : `${formatted} ${code}`;
 }

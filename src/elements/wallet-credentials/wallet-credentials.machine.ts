@@ -121,9 +121,13 @@ export function transition(state: CredentialsState, event: CredentialsEvent): Cr
   if (state.kind !== 'ready') return state;
   const { view, codeFor } = state;
   switch (event.type) {
-    case 'LOADED':
-      // A reload (another tab logged in, say) keeps a running operation's place.
-      return { ...state, view: event.view };
+    case 'LOADED': {
+      // A reload (another tab logged in, say) keeps a running operation's place; a "log in first"
+      // failure goes once there is a session to act with.
+      const { failure, ...rest } = state;
+      const stale = failure && event.view.current && ['login_required', 'session_expired', 'key_missing'].includes(failure.code);
+      return { ...(stale ? rest : state), view: event.view };
+    }
     case 'REQUEST': {
       const operation = event.operation;
       if (!allowed(state, operation)) return state;

@@ -42,6 +42,8 @@ export const walletCredentialsStyles = css`
     font-size: 0.9em;
   }
   [part='badge'] {
+    display: inline-block;
+    white-space: nowrap;
     margin-inline-start: 0.5em;
     padding-inline: 0.5em;
     border-radius: 1em;

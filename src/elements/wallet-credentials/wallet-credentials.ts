@@ -437,7 +437,7 @@ export class WalletCredentials extends TemplateElement {
           <input part="input" id="email" name="email" type="email" autocomplete="email" aria-invalid=${this.emailInvalid} />
         </div>
         <div class="row">
-          <button part="submit" class="primary" type="submit" ?disabled=${!!s.running}>${t('credentials.email.submit')}</button>
+          <button part="submit" class="primary" type="submit" ?disabled=${!!s.running || !s.view.current}>${t('credentials.email.submit')}</button>
         </div>
       </form>`;
   }

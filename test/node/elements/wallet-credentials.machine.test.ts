@@ -91,3 +91,15 @@ test('an added SMS credential is activated through its own verify flow: code sen
   // Cancel closes the form.
   assert.deepEqual(transition(wrong, { type: 'CANCEL' }), { kind: 'ready', view });
 });
+
+test('a "log in first" failure goes when a reload brings a session; other failures stay', () => {
+  const out: CredentialsView = { credentials: [email], sessions: [], current: null };
+  const inside: CredentialsView = { ...out, sessions: [session], current };
+  for (const code of ['login_required', 'session_expired', 'key_missing'] as const) {
+    const failed: CredentialsState = { kind: 'ready', view: out, failure: { code } };
+    assert.deepEqual(transition(failed, { type: 'LOADED', view: out }), failed);
+    assert.deepEqual(transition(failed, { type: 'LOADED', view: inside }), { kind: 'ready', view: inside });
+  }
+  const network: CredentialsState = { kind: 'ready', view: out, failure: { code: 'network' } };
+  assert.deepEqual(transition(network, { type: 'LOADED', view: inside }), { ...network, view: inside });
+});

@@ -111,6 +111,14 @@ describe('<agent-actions>', () => {
       expect(shown.every((s) => s === status)).to.equal(true);
       expect(shown.length).to.equal(everything.filter((s) => s === status).length);
       expect(el.getAttribute('status')).to.equal(status);
+      if (status === 'FAILED') {
+        expect(shown.length).to.be.greaterThan(0, 'the seeded actions include failed ones');
+        // A transaction's status and failure reason in words, never the service's codes.
+        const words = parts(el, 'action').map((a) => a.textContent ?? '').join(' ');
+        expect(words).to.match(/· failed/);
+        expect(words).to.match(/quote expired|Not enough funds|recipient could not be reached/);
+        expect(words).to.not.match(/[A-Z]{3,}_[A-Z]+|COMPLETED|\bFAILED\b/);
+      }
     }
   });
 
