@@ -78,10 +78,11 @@ function htmlPage(world: World, status: number, title: string, body: string, wit
 }
 
 const CARD_CSS = `:root { color-scheme: light dark; font-family: system-ui, sans-serif; }
-body { margin: 0; padding: 12px; }
+body { margin: 0; padding: 6px 12px; }
 .card { border-radius: 12px; padding: 16px; background: #1f2a44; color: #fff; max-width: 360px; }
 .brand { margin: 0 0 12px; font-size: 0.85rem; letter-spacing: 0.05em; text-transform: uppercase; opacity: 0.8; }
-.pan { margin: 0 0 12px; font: 600 1.25rem/1.4 ui-monospace, monospace; letter-spacing: 0.08em; }
+.pan { margin: 0 0 12px; font: 600 clamp(0.9rem, 5.5vw, 1.25rem)/1.4 ui-monospace, monospace; letter-spacing: 0.08em; white-space: nowrap; }
+@media (max-width: 340px) { body { padding: 6px; } .card { padding: 12px; } dl { gap: 16px; } }
 dl { display: flex; gap: 24px; margin: 0 0 12px; }
 dt { font-size: 0.75rem; opacity: 0.8; }
 dd { margin: 0; font: 600 1rem ui-monospace, monospace; }
