@@ -282,7 +282,8 @@ export class WalletCredentials extends TemplateElement {
   protected override render(): TemplateResult {
     const t = this.i18n.t;
     const s = this.machine;
-    const failure = s.kind === 'loading' ? undefined : s.failure;
+    // A wrong code is said under the code field (codeForm), not in the panel's alert at the bottom.
+    const failure = s.kind === 'loading' || (s.kind === 'ready' && s.codeFor && s.failure?.code === 'wrong_code') ? undefined : s.failure;
     const n = s.kind === 'ready' ? s.notice : undefined;
     return html`
       <section part="base" class="panel stack" aria-labelledby="heading" aria-busy=${s.kind === 'loading' || (s.kind === 'ready' && !!s.running)}>
@@ -403,6 +404,7 @@ export class WalletCredentials extends TemplateElement {
   private codeForm(s: Ready): TemplateResult {
     const t = this.i18n.t;
     const busy = !!s.running;
+    const wrong = s.failure?.code === 'wrong_code';
     const submit = (e: SubmitEvent) => {
       e.preventDefault();
       const code = this.codeInput?.value.replace(/\D/g, '');
@@ -411,7 +413,8 @@ export class WalletCredentials extends TemplateElement {
     return html`<form part="code-form" class="stack" novalidate @submit=${submit}>
       <div class="field">
         <label for="code">${t('credentials.code.label')}</label>
-        ${codeInput({ length: 6, invalid: s.failure?.code === 'wrong_code', readonly: busy, describedBy: 'code-help' })}
+        ${codeInput({ length: 6, invalid: wrong, readonly: busy, describedBy: 'code-error code-help' })}
+        <span id="code-error" class="error" role="alert">${wrong ? failureMessage(t, s.failure!) : ''}</span>
         <span id="code-help" class="muted">${t('credentials.code.help')}</span>
       </div>
       <div class="row">

@@ -82,6 +82,14 @@ describe('<wallet-credentials>', function () {
     const code = part(el, 'code-input') as HTMLInputElement;
     expect(code.getAttribute('autocomplete')).to.equal('one-time-code');
     await waitFor(() => shadow(el).activeElement === code, 'focus on the activation code');
+    // A wrong code is said under the code field and tied to it, not at the foot of the panel.
+    type(code, '123456');
+    (part(el, 'code-form') as HTMLFormElement).requestSubmit();
+    await waitFor(() => code.getAttribute('aria-invalid') === 'true', 'the wrong code marked');
+    const codeError = shadow(el).getElementById('code-error')!;
+    expect(codeError.textContent).to.match(/code/i);
+    expect(code.getAttribute('aria-describedby')!.split(' ')).to.include('code-error');
+    expect(text(el, 'error')).to.equal('');
     type(code, '000000');
     (part(el, 'code-form') as HTMLFormElement).requestSubmit();
     await waitFor(() => text(el, 'status').includes('ready to use'), 'the activation notice');
@@ -209,10 +217,14 @@ describe('<wallet-credentials>', function () {
     (part(el, 'email-form') as HTMLFormElement).requestSubmit();
     expect((await error).detail.code).to.equal('login_required');
     expect(text(el, 'error')).to.contain('Log in to your wallet first');
+    // Without a session the button itself is off (the request above was the form's own submit).
+    expect((shadow(el).querySelector("[part~='email-form'] [part~='submit']") as HTMLButtonElement).disabled).to.equal(true);
 
     await loginByEmail(acct);
     el.reload();
     await idle(el);
+    // With a session now, the "log in first" sentence is gone.
+    expect(text(el, 'error')).to.equal('');
     const email = `new-${crypto.randomUUID()}@example.com`;
     type(part(el, 'input') as HTMLInputElement, email);
     (part(el, 'email-form') as HTMLFormElement).requestSubmit();
