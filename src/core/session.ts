@@ -64,8 +64,13 @@ export interface SessionChange {
 }
 
 export interface Wallet {
-  /** EMAIL_OTP / SMS_OTP: requests a code and verifies the target bundle; see OtpLogin. */
-  startOtpLogin(options: { credentialId: string } & SignalOption): Promise<OtpLogin>;
+  /**
+   * EMAIL_OTP / SMS_OTP: requests a code and verifies the target bundle; see OtpLogin. `registered`:
+   * the answer of that credential's registration; when it carries `otpEncryptionTargetBundle`, the
+   * code its registration sent is the one to enter (api.md "Credential endpoints": /challenge only
+   * when it is absent), so no second code is sent.
+   */
+  startOtpLogin(options: { credentialId: string; registered?: AuthMethodResponse } & SignalOption): Promise<OtpLogin>;
   /** OAUTH: `getIdToken(nonce)` must return a fresh OIDC token whose nonce claim is `nonce`. */
   loginWithOAuth(
     options: { credentialId: string; getIdToken: (nonce: string, options: SignalOption) => Promise<string> } & SignalOption,
@@ -182,8 +187,11 @@ export function createWallet(options: WalletOptions): Wallet {
   }
 
   const wallet: Wallet = {
-    async startOtpLogin({ credentialId, signal }) {
-      const challenge = await client.requestOtpChallenge(credentialId, { signal });
+    async startOtpLogin({ credentialId, registered, signal }) {
+      const challenge =
+        registered?.id === credentialId && registered.otpEncryptionTargetBundle && /^(EMAIL|SMS)_OTP$/.test(registered.type)
+          ? (registered as AuthMethodResponse & { otpEncryptionTargetBundle: string })
+          : await client.requestOtpChallenge(credentialId, { signal });
       // DESIGN.md security rules: the target is trusted only once its signer is the pinned key.
       const targetPublic = await verifyTargetBundle(challenge.otpEncryptionTargetBundle, otpSigner);
       const type = challenge.type as 'EMAIL_OTP' | 'SMS_OTP';

@@ -9,7 +9,7 @@
 import { WalletError } from '../../core/errors.ts';
 import type { WalletClient } from '../../core/client.ts';
 import type { OtpLogin, Wallet } from '../../core/session.ts';
-import type { AuthMethod } from '../../core/types.ts';
+import type { AuthMethodResponse } from '../../core/types.ts';
 import { bytesToHex, randomBytes } from '../../core/encoding.ts';
 import { classifyError, type Failure, type FailureContext } from '../shared/failures.ts';
 import type { CredentialsView } from './wallet-credentials.machine.ts';
@@ -38,7 +38,7 @@ export async function loadView(s: Services): Promise<CredentialsView> {
 }
 
 /** POST /auth/credentials with the signed retry; OAUTH takes a fresh token from the page's provider. */
-export async function addCredential(s: Services, type: 'SMS_OTP' | 'OAUTH', provider: ((nonce: string) => Promise<string>) | undefined): Promise<AuthMethod> {
+export async function addCredential(s: Services, type: 'SMS_OTP' | 'OAUTH', provider: ((nonce: string) => Promise<string>) | undefined): Promise<AuthMethodResponse> {
   if (type === 'OAUTH') {
     if (typeof provider !== 'function') throw new WalletError('invalid_argument', 'No oidcTokenProvider was given.');
     // Registration binds no key, so the nonce only keeps the token single-purpose.
@@ -48,9 +48,12 @@ export async function addCredential(s: Services, type: 'SMS_OTP' | 'OAUTH', prov
   return s.wallet.addCredential({ type, accountId: s.accountId }, { signal: s.signal });
 }
 
-/** Activation, first half: a code is sent to the new credential (its login's first step). */
-export function sendActivationCode(s: Services, credentialId: string): Promise<OtpLogin> {
-  return s.wallet.startOtpLogin({ credentialId, signal: s.signal });
+/**
+ * Activation, first half: the new credential's login starts with the code its registration sent
+ * (the registration answer's target bundle), or, without one, with a code sent now.
+ */
+export function sendActivationCode(s: Services, registered: AuthMethodResponse): Promise<OtpLogin> {
+  return s.wallet.startOtpLogin({ credentialId: registered.id, registered, signal: s.signal });
 }
 
 export async function revokeCredential(s: Services, credentialId: string): Promise<void> {

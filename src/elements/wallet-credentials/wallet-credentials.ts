@@ -226,7 +226,10 @@ export class WalletCredentials extends TemplateElement {
         const method = await addCredential(svc, op.type, this.oidcTokenProvider);
         this.dispatchEvent(new CredentialAddedEvent({ accountId, credentialId: method.id, type: method.type }));
         // api.md step (4): an OTP credential is activated through its own verify flow, starting with a code.
-        if (method.type === 'SMS_OTP') this.otp = await sendActivationCode(svc, (codeFor = method.id));
+        if (method.type === 'SMS_OTP') {
+          codeFor = method.id;
+          this.otp = await sendActivationCode(svc, method);
+        }
         notice = { kind: 'added', type: method.type };
         break;
       }

@@ -74,11 +74,15 @@ describe('<wallet-credentials>', function () {
     expect(removeButton(el, 'EMAIL_OTP').disabled).to.equal(true);
 
     const added = nextEvent<CustomEvent<CredentialChangeDetail>>(el, 'credential-added');
+    const challenges = () => performance.getEntriesByType('resource').filter((e) => e.name.includes('/challenge')).length;
+    const challengesBefore = challenges();
     addButton(el, 'SMS_OTP').click();
     const a = (await added).detail;
     expect(a.type).to.equal('SMS_OTP');
     expect(a.credentialId).to.match(/^AuthMethod:/);
     await waitForState(el, 'code-entry');
+    // The code the registration sent is the one to enter: no /challenge, so no second SMS.
+    expect(challenges()).to.equal(challengesBefore);
     const code = part(el, 'code-input') as HTMLInputElement;
     expect(code.getAttribute('autocomplete')).to.equal('one-time-code');
     await waitFor(() => shadow(el).activeElement === code, 'focus on the activation code');
