@@ -20,6 +20,7 @@ import { baseStyles } from '../shared/styles.ts';
 import { formStyles } from '../shared/form-styles.ts';
 import { LocaleController } from '../shared/i18n.ts';
 import { failureMessage } from '../shared/strings.ts';
+import type { Failure } from '../shared/failures.ts';
 import { afterFirstPaint, onceAfterFirstPaint } from '../shared/idle.ts';
 import { syncStates } from '../shared/list.ts';
 import { codeInput } from '../shared/code-input.ts';
@@ -147,6 +148,8 @@ export class WalletLogin extends TemplateElement {
   private focusPending = false;
   private timers: ReturnType<typeof setTimeout>[] = [];
   private ticker: ReturnType<typeof setInterval> | undefined;
+  /** When the failure shown appeared (its rate-limit wait counts from there). */
+  private failureAt = 0;
   /** Passkey autofill or WebOTP: a request that waits in the background while a screen is shown. */
   private background: AbortController | undefined;
   private unwatch: (() => void) | undefined;
@@ -327,8 +330,25 @@ export class WalletLogin extends TemplateElement {
     const failure = 'failure' in after ? after.failure : undefined;
     if (failure && failure !== ('failure' in before ? before.failure : undefined)) {
       this.notice = '';
+      this.failureAt = Date.now();
+      // "Wait N seconds" counts down (one render a second) and goes when the wait is over.
+      const wait = failure.retryAfter;
+      if (wait) {
+        const tick = setInterval(() => {
+          this.requestUpdate();
+          if (Date.now() - this.failureAt >= wait * 1000) clearInterval(tick);
+        }, 1000);
+        this.timers.push(tick);
+      }
       this.dispatchEvent(new WalletLoginErrorEvent({ code: failure.code, message: failureMessage(t, failure), ...(failure.status ? { status: failure.status } : {}) }));
     }
+  }
+
+  /** The failure's sentence; a rate limit's wait as what is left of it, nothing once it is over. */
+  private failureText(failure: Failure): string {
+    if (failure.code !== 'rate_limited' || !failure.retryAfter) return failureMessage(this.i18n.t, failure);
+    const left = failure.retryAfter - Math.floor((Date.now() - this.failureAt) / 1000);
+    return left > 0 ? failureMessage(this.i18n.t, { ...failure, retryAfter: left }) : '';
   }
 
   // -------------------------------------------------------------------------------------------
@@ -443,7 +463,7 @@ export class WalletLogin extends TemplateElement {
     return html`
       <section part="base" class="panel stack" aria-busy=${this.busy ? 'true' : 'false'} aria-labelledby="heading">
         ${this.accountId ? this.screen(s) : html`<p part="intro">${t('common.missing-account')}</p>`}
-        <p part="error" class="live" role="alert">${failure ? failureMessage(t, failure) : ''}</p>
+        <p part="error" class="live" role="alert">${failure ? this.failureText(failure) : ''}</p>
         <p part="status" class="live" role="status">${this.notice}</p>
       </section>
     `;

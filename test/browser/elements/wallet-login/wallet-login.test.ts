@@ -136,6 +136,10 @@ describe('<wallet-login>', function () {
     expect((await error).detail.code).to.equal('rate_limited');
     await waitForState(el, 'code-entry');
     await waitFor(() => /Wait \d+ seconds/.test(text(el, 'error')), 'the wait sentence');
+    // The wait counts down in the sentence too, not frozen at the first figure.
+    const seconds = () => Number(/Wait (\d+) seconds/.exec(text(el, 'error'))?.[1]);
+    const first = seconds();
+    await waitFor(() => seconds() < first, 'the wait counting down', 3000);
     await waitFor(() => resend().disabled && /in \d+ s/.test(resend().textContent ?? ''), 'a visible countdown');
     // The first code still logs in.
     const loggedIn = nextEvent(el, 'wallet-logged-in');
