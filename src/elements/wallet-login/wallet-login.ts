@@ -308,7 +308,9 @@ export class WalletLogin extends TemplateElement {
         break;
       case 'logged-in':
         if (!('session' in before) || event.type === 'REMOTE_LOGGED_IN') {
-          notice = 'login.notice.logged-in';
+          // When focus moves to the heading "You're logged in", the heading says it; the status
+          // line says it when it happened without the user here (another tab, a restore).
+          if (!this.focusPending) notice = 'login.notice.logged-in';
           const { sessionId, credentialType, expiresAt } = after.session;
           const source = event.type === 'RESTORED' ? 'restored' : remote ? 'elsewhere' : 'login';
           this.dispatchEvent(new WalletLoggedInEvent({ accountId: this.accountId, sessionId, credentialType, expiresAt, source }));

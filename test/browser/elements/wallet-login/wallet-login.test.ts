@@ -80,6 +80,8 @@ describe('<wallet-login>', function () {
     // Focus goes to the new heading, not to "Log out": an Enter typed after the code is harmless.
     await el.updateComplete;
     expect(shadow(el).activeElement).to.equal(part(el, 'heading'));
+    // The heading says it; the status line does not repeat it.
+    expect(text(el, 'status')).to.equal('');
     await sendKeys({ press: 'Enter' });
     await new Promise((r) => setTimeout(r, 200));
     expect(inState(el, 'logged-in')).to.equal(true);
