@@ -194,22 +194,23 @@ async function importScalar(scalar: Uint8Array, algorithms: Array<'ECDSA' | 'ECD
   }
 }
 
+/** A uniformly random private scalar in [1, n-1] (`crypto.getRandomValues`, redrawn outside it: odds about 2^-32). */
+export function randomScalar(): Uint8Array {
+  const scalar = new Uint8Array(32);
+  do crypto.getRandomValues(scalar);
+  while (toBigInt(scalar) === 0n || toBigInt(scalar) >= N);
+  return scalar;
+}
+
 /**
  * A fresh private key held twice, as a non-extractable ECDSA key and a non-extractable ECDH key
  * of the same scalar (one public key), for a call whose answer either makes the public key sent
  * the session key or seals a service-chosen key to it (session refresh, reference.md "Sessions").
- * WebCrypto binds a key it generates to one algorithm, so the scalar is drawn here from
- * `crypto.getRandomValues` (redrawn when outside [1, n-1], odds about 2^-32), imported and wiped,
- * as a decrypted session key is (wire format 4).
+ * WebCrypto binds a key it generates to one algorithm, so the scalar is drawn here
+ * (`randomScalar`), imported and wiped, as a decrypted session key is (wire format 4).
  */
 export async function generateDualKey(): Promise<{ signing: KeyPair; receiver: KeyPair }> {
-  const scalar = new Uint8Array(32);
-  for (;;) {
-    crypto.getRandomValues(scalar);
-    const d = toBigInt(scalar);
-    if (d !== 0n && d < N) break;
-  }
-  const [signing, receiver] = await importScalar(scalar, ['ECDSA', 'ECDH']);
+  const [signing, receiver] = await importScalar(randomScalar(), ['ECDSA', 'ECDH']);
   return { signing: signing!, receiver: receiver! };
 }
 

@@ -51,6 +51,10 @@ export function seg(id: string, name: string, type: string): string {
   return isId(id, type) ? id : invalid(`${name} must be a ${type}:<uuid> id.`);
 }
 
-/** Whether `v` is a `<type>:<uuid>` id (api.md "Identifiers"). */
-export const isId = (v: unknown, type: string): v is string =>
-  typeof v === 'string' && new RegExp(`^${type}:[\\da-f]{8}(-[\\da-f]{4}){3}-[\\da-f]{12}$`, 'i').test(v);
+const UUID = /^[\da-f]{8}(-[\da-f]{4}){3}-[\da-f]{12}$/i;
+
+/**
+ * Whether `v` is a `<type>:<uuid>` id (api.md "Identifiers"): the type exactly, the uuid in either
+ * case. The proxy (path ids, bindings) and the sandbox (its validation) use this same check.
+ */
+export const isId = (v: unknown, type: string): v is string => typeof v === 'string' && v.startsWith(type + ':') && UUID.test(v.slice(type.length + 1));

@@ -12,6 +12,7 @@
  * the route does not document, or forward a query string byte for byte (values are decoded,
  * validated and re-encoded so that nothing can be smuggled in between).
  */
+import { isId } from '../core/shapes.ts';
 
 export const ROUTE_NAMES = [
   'createCredential',
@@ -54,19 +55,8 @@ export interface RouteDef {
   query?: Readonly<Record<string, QueryRule>>;
 }
 
-const UUID = '[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}';
-const idPatterns = new Map<string, RegExp>();
-
-/** True when `value` is a `<type>:<uuid>` identifier (api.md "Identifiers"). */
-export function isId(value: unknown, type: string): value is string {
-  if (typeof value !== 'string') return false;
-  let re = idPatterns.get(type);
-  if (!re) {
-    re = new RegExp(`^${type}:${UUID}$`);
-    idPatterns.set(type, re);
-  }
-  return re.test(value);
-}
+/** `isId(value, type)`: a `<type>:<uuid>` identifier (api.md "Identifiers"), the core's own check. */
+export { isId };
 
 const idOf = (type: string): QueryRule => (v) => isId(v, type);
 const AGENT_ACTION_STATUSES = new Set(['PENDING_APPROVAL', 'APPROVED', 'REJECTED', 'FAILED']);
@@ -133,11 +123,10 @@ interface ShapeEntry {
   allow: HttpMethod[];
 }
 
-/** A route's id segment, if any, checked with its own compiled pattern. */
+/** A route's id segment, if any, and the id type it holds. */
 interface IdSlot {
   index: number;
   type: string;
-  pattern: RegExp;
 }
 
 const shapeKey = (segments: readonly string[]) => segments.map((s) => (s.startsWith('{') ? '{}' : s)).join('/');
@@ -155,7 +144,7 @@ for (const route of ROUTES) {
   // Every route has at most one path id (kept under `id`).
   if (route.segments.filter((s) => s.startsWith('{')).length > 1) throw new Error(`route ${route.name} has more than one path id`);
   const type = index === -1 ? '' : route.segments[index]!.slice(1, -1);
-  ID_SLOTS.set(route, index === -1 ? undefined : { index, type, pattern: new RegExp(`^${type}:${UUID}$`) });
+  ID_SLOTS.set(route, index === -1 ? undefined : { index, type });
 }
 
 /**
@@ -197,7 +186,7 @@ export function matchRoute(method: string, rawPath: string, rawQuery: string | u
   const slot = ID_SLOTS.get(route);
   if (slot) {
     const value = segments[slot.index]!;
-    if (!slot.pattern.test(value)) return { kind: 'invalid', message: `The path id must be a ${slot.type} id (${slot.type}:<uuid>).`, field: 'id' };
+    if (!isId(value, slot.type)) return { kind: 'invalid', message: `The path id must be a ${slot.type} id (${slot.type}:<uuid>).`, field: 'id' };
     params.id = value;
   }
 

@@ -7,23 +7,15 @@
  */
 import { hexToBytes } from '../core/encoding.ts';
 import { compressPublicKey } from '../core/p256.ts';
+import { isId } from '../core/shapes.ts';
 import { badRequest, invalidField, type FieldError } from './http.ts';
 
-const UUID = '[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}';
-const ID_PATTERNS = new Map<string, RegExp>();
-
-export function isId(type: string, value: unknown): value is `${string}:${string}` {
-  let re = ID_PATTERNS.get(type);
-  if (!re) {
-    re = new RegExp(`^${type}:${UUID}$`);
-    ID_PATTERNS.set(type, re);
-  }
-  return typeof value === 'string' && re.test(value);
-}
+/** The core's own `<Type>:<uuid>` check (one pattern for client, proxy and sandbox). */
+export { isId };
 
 /** A path or query id: 400 INVALID_INPUT naming the field when malformed. */
 export function requireId<T extends string>(type: T, value: unknown, field: string): `${T}:${string}` {
-  if (!isId(type, value)) throw invalidField(field, `must be an id of the form ${type}:<uuid>`);
+  if (!isId(value, type)) throw invalidField(field, `must be an id of the form ${type}:<uuid>`);
   return value as `${T}:${string}`;
 }
 
@@ -79,7 +71,7 @@ export class Fields {
       if (!optional) this.fail(field, 'is required');
       return undefined;
     }
-    if (!isId(type, v)) {
+    if (!isId(v, type)) {
       this.fail(field, `must be an id of the form ${type}:<uuid>`);
       return undefined;
     }

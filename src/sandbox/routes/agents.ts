@@ -142,7 +142,7 @@ export function registerAgentRoutes(router: Router, world: World): void {
     requireBasic(world, ctx);
     jsonObject(ctx, true);
     const id = ctx.params.id!;
-    if (!isId('Transaction', id)) throw badRequest('id: must be an id of the form Transaction:<uuid>', [{ field: 'id', message: 'must be Transaction:<uuid>' }]);
+    if (!isId(id, 'Transaction')) throw badRequest('id: must be an id of the form Transaction:<uuid>', [{ field: 'id', message: 'must be Transaction:<uuid>' }]);
     const record = [...store.actions.values()].find((r) => r.pendingTransactionId === id);
     if (!record) throw notFound('Transaction not found', 'TRANSACTION_NOT_FOUND');
     mustBePending(record);

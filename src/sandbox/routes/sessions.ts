@@ -8,8 +8,8 @@
  * here: session scopes or read-only sessions.
  */
 import { randomUUID } from 'node:crypto';
-import { bytesToHex, hexToBytes, randomBytes } from '../../core/encoding.ts';
-import { compressPublicKey, publicKeyFromScalar } from '../../core/p256.ts';
+import { bytesToHex, hexToBytes } from '../../core/encoding.ts';
+import { compressPublicKey, publicKeyFromScalar, randomScalar } from '../../core/p256.ts';
 import type { AuthSession } from '../../core/types.ts';
 import { requireBasic } from '../auth.ts';
 import { HttpError, json, jsonObject, notFound, type Router } from '../http.ts';
@@ -42,14 +42,8 @@ export function startSession(world: World, credential: CredentialRecord, publicK
 
 /** A fresh private scalar in [1, n-1] and its compressed public key (hex). */
 export function freshSessionScalar(): { scalar: Uint8Array; publicKey: string } {
-  for (;;) {
-    const scalar = randomBytes(32);
-    try {
-      return { scalar, publicKey: bytesToHex(compressPublicKey(publicKeyFromScalar(scalar))) };
-    } catch {
-      // Out of range (probability about 2^-32): draw again.
-    }
-  }
+  const scalar = randomScalar();
+  return { scalar, publicKey: bytesToHex(compressPublicKey(publicKeyFromScalar(scalar))) };
 }
 
 /** A session whose fresh key is sealed to the client (OAUTH, PASSKEY, and refresh when so set: DESIGN.md wire format 4). */
