@@ -20,6 +20,7 @@
  * can reach the proxy with that one account; real integrators supply their own `authorize`.
  */
 import type { IncomingMessage } from 'node:http';
+import { foldName } from './json.ts';
 import { isId, type RouteName } from './routes.ts';
 
 export interface AuthorizeContext {
@@ -129,15 +130,13 @@ function accountRule(binding: DemoAccount, list: ListReader, cacheMs: number): A
 
   return async ({ route, params, query, body }, { customerId, cardId }) => {
 
-    // Any account, card or customer id in a body must be the bound one, whatever the route.
+    // Any account, card or customer id in a body must be the bound one, whatever the route, under
+    // any spelling a case-insensitive decoder upstream would take for that field (`AccountId`).
     const fields = isObject(body) ? body : {};
-    for (const [field, expected] of [
-      ['accountId', accountId],
-      ['internalAccountId', accountId],
-      ['cardId', cardId],
-      ['customerId', customerId],
-    ] as const) {
-      if (Object.hasOwn(fields, field) && fields[field] !== expected) return FORBIDDEN;
+    const bound: Record<string, string> = { accountid: accountId, internalaccountid: accountId, cardid: cardId, customerid: customerId };
+    for (const [name, value] of Object.entries(fields)) {
+      const expected = bound[foldName(name)];
+      if (expected !== undefined && value !== expected) return FORBIDDEN;
     }
 
     switch (route) {

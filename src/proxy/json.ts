@@ -5,6 +5,9 @@
  * RFC 8259 section 4 says object names "SHOULD be unique" and that parsers differ when they are not
  * (some keep the first, JavaScript keeps the last). The proxy checks `{"accountId": A, "accountId": B}`
  * with one reading while the service could act on the other, so such a body is refused outright.
+ * Names are compared with letter case folded (`foldName`): common JSON decoders match names to fields
+ * without regard to case (Go's encoding/json does, and a later key then overwrites an earlier one), so
+ * `{"accountId": A, "AccountId": B}` is the same two-readings body and is refused too.
  * Also refused: bytes that are not UTF-8 (RFC 8259 section 8.1) and a byte-order mark.
  *
  * Deliberately does not: re-serialise anything. The parsed value is only looked at; the bytes that
@@ -33,13 +36,26 @@ export function parseStrictJson(bytes: Uint8Array): unknown {
     throw new BodyParseError('The body is not valid JSON.', { cause });
   }
   const duplicate = findDuplicateName(text);
-  if (duplicate !== undefined) throw new BodyParseError(`The body repeats the name "${duplicate.slice(0, 64)}" in one object.`);
+  if (duplicate !== undefined) {
+    throw new BodyParseError(`The body repeats the name "${duplicate.slice(0, 64)}" in one object (names that differ only in letter case are the same name).`);
+  }
   return value;
 }
 
 /**
+ * An object name with letter case folded, so that names a case-insensitive decoder would take for
+ * one field compare equal: `accountId` and `ACCOUNTID`, and the Unicode letters that fold onto ASCII
+ * ones (`ſ` onto `s`, the Kelvin sign onto `k`; upper case first, then lower). It folds a little
+ * more than Unicode simple case folding (`ı` onto `i`, `ß` onto `ss`): that can only refuse more.
+ */
+export function foldName(name: string): string {
+  return name.toUpperCase().toLowerCase();
+}
+
+/**
  * Scans a text that JSON.parse already accepted and returns the first object name that occurs
- * twice in one object (compared after unescaping, so `"a"` and `"\u0061"` collide), if any.
+ * twice in one object (compared after unescaping and case folding, so `"a"`, `"\u0061"` and `"A"`
+ * collide), if any.
  */
 function findDuplicateName(text: string): string | undefined {
   // One entry per open container: the names seen so far for an object, null for an array.
@@ -51,7 +67,7 @@ function findDuplicateName(text: string): string | undefined {
       const end = endOfString(text, i);
       const top = stack[stack.length - 1];
       if (expectName && top) {
-        const name = JSON.parse(text.slice(i, end + 1)) as string;
+        const name = foldName(JSON.parse(text.slice(i, end + 1)) as string);
         if (top.has(name)) return name;
         top.add(name);
       }

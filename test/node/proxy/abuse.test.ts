@@ -78,6 +78,9 @@ describe('proxy refuses abusive requests before anything goes upstream', () => {
     // Bodies
     ['duplicate JSON names', { method: 'POST', path: '/api/auth/credentials', headers: JSON_HEADERS, body: `{"type":"EMAIL_OTP","accountId":"${ACCOUNT}","accountId":"InternalAccount:99999999-9999-4999-8999-999999999999"}` }, 400, 'INVALID_INPUT'],
     ['duplicate names through escapes', { method: 'POST', path: '/api/auth/credentials', headers: JSON_HEADERS, body: '{"a":{"cardId":1,"card\\u0049d":2}}' }, 400, 'INVALID_INPUT'],
+    // A case-insensitive decoder upstream (Go's encoding/json) takes these for one field, the last one winning.
+    ['names that differ only in case', { method: 'POST', path: '/api/auth/credentials', headers: JSON_HEADERS, body: `{"type":"EMAIL_OTP","accountId":"${ACCOUNT}","AccountID":"InternalAccount:99999999-9999-4999-8999-999999999999"}` }, 400, 'INVALID_INPUT'],
+    ['names that fold together (long s, Kelvin sign)', { method: 'POST', path: '/api/auth/credentials', headers: JSON_HEADERS, body: '{"a":{"status":1,"\u017Ftatus":2},"b":{"key":1,"\u212Aey":2}}' }, 400, 'INVALID_INPUT'],
     ['invalid JSON', { method: 'POST', path: '/api/auth/credentials', headers: JSON_HEADERS, body: '{"type":' }, 400, 'INVALID_INPUT'],
     ['byte-order mark', { method: 'POST', path: '/api/auth/credentials', headers: JSON_HEADERS, body: '\ufeff{}' }, 400, 'INVALID_INPUT'],
     ['GET with a body', { path: `/api/auth/credentials?accountId=${ACCOUNT}`, headers: JSON_HEADERS, body: '{}' }, 400, 'INVALID_INPUT'],

@@ -178,6 +178,9 @@ describe('demo binding', () => {
     ['another customer\'s email', { method: 'PATCH', path: `/api/customers/${OTHER_CUSTOMER}`, headers: JSON_HEADERS, body: '{"email":"x@y.example"}' }, 403],
     ['a foreign account id hidden in a body', { method: 'POST', path: `/api/internal-accounts/${ACCOUNT}/export`, headers: JSON_HEADERS, body: JSON.stringify({ clientPublicKey: '04', accountId: OTHER_ACCOUNT }) }, 403],
     ['a foreign customer id hidden in a body', { method: 'PATCH', path: `/api/customers/${CUSTOMER}`, headers: JSON_HEADERS, body: JSON.stringify({ email: 'a@b.example', customerId: OTHER_CUSTOMER }) }, 403],
+    // Spellings a case-insensitive decoder upstream would read as the bound fields.
+    ['a foreign account id under another letter case', { method: 'POST', path: `/api/internal-accounts/${ACCOUNT}/export`, headers: JSON_HEADERS, body: JSON.stringify({ clientPublicKey: '04', AccountID: OTHER_ACCOUNT }) }, 403],
+    ['a foreign card id under another letter case', { method: 'PATCH', path: `/api/internal-accounts/${ACCOUNT}`, headers: JSON_HEADERS, body: JSON.stringify({ privateEnabled: true, CardId: OTHER_CARD }) }, 403],
     ['registration options for another account', { method: 'POST', path: '/api/webauthn/registration-options', headers: JSON_HEADERS, body: JSON.stringify({ accountId: OTHER_ACCOUNT }) }, 403],
   ];
   for (const [name, request, status] of refused) {
