@@ -34,14 +34,14 @@ export const BUDGETS: Readonly<Record<string, number>> = {
  * Budgets are the product's promise; ceilings hold every byte gained on the way to them.
  */
 export const CEILINGS: Readonly<Record<string, number>> = {
-  'wallet-elements (all)': 52_000,
+  'wallet-elements (all)': 52_400,
   core: 15_000,
   '<agent-actions>': 15_400,
   '<card-reveal>': 22_400,
   '<delegated-keys>': 27_800,
   '<passkey-register>': 26_100,
   '<wallet-credentials>': 28_300,
-  '<wallet-login>': 29_600,
+  '<wallet-login>': 30_000,
   'locales/ar (optional)': 5_950,
   // The per-element CDN modules (dist/cdn/elements/<tag>.js): every file a page fetches for the
   // element, each gzipped on its own as a browser fetches it (measured by cdnElementSizes).
@@ -50,7 +50,7 @@ export const CEILINGS: Readonly<Record<string, number>> = {
   'cdn/elements/delegated-keys.js': 32_400,
   'cdn/elements/passkey-register.js': 31_400,
   'cdn/elements/wallet-credentials.js': 33_300,
-  'cdn/elements/wallet-login.js': 35_400,
+  'cdn/elements/wallet-login.js': 35_800,
 };
 
 /** Up front plus on demand: what the entry can make a page download in all. */

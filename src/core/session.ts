@@ -25,7 +25,7 @@ import { decryptExportEnvelope, encryptOtpBundle, importSessionKeyBundle, verify
 import { createPasskey, getPasskeyAssertion } from './webauthn.ts';
 import type { WalletClient } from './client.ts';
 import type { KeyStore, StoredSession } from './keystore.ts';
-import type { AuthMethod, AuthMethodResponse, AuthSession, CreateCredentialRequest } from './types.ts';
+import type { AuthMethod, AuthMethodResponse, AuthSession, CreateCredentialRequest, Id } from './types.ts';
 
 export interface WalletOptions {
   client: WalletClient;
@@ -45,11 +45,20 @@ export interface SignalOption {
   signal?: AbortSignal;
 }
 
+/** What an OTP login needs of a challenge (or registration) answer: all of it public. */
+export type OtpTarget = Pick<AuthMethodResponse, 'id' | 'accountId' | 'type' | 'otpEncryptionTargetBundle'>;
+
 /** A started OTP login: the code was sent; `submit` may be called again after a wrong code. */
 export interface OtpLogin {
-  accountId: string;
-  credentialId: string;
+  accountId: Id<'InternalAccount'>;
+  credentialId: Id<'AuthMethod'>;
   type: 'EMAIL_OTP' | 'SMS_OTP';
+  /**
+   * The verified target bundle (public: the service's signed encryption key). A page that keeps it
+   * can take the login up again after a reload, without a new code:
+   * `startOtpLogin({ credentialId, registered: { id, accountId, type, otpEncryptionTargetBundle } })`.
+   */
+  otpEncryptionTargetBundle: string;
   /** The challenge answer documents no expiry; present only if the service sends one. */
   expiresAt?: string;
   /** Encrypts the code to the verified target and completes both verify legs. */
@@ -70,7 +79,7 @@ export interface Wallet {
    * code its registration sent is the one to enter (api.md "Credential endpoints": /challenge only
    * when it is absent), so no second code is sent.
    */
-  startOtpLogin(options: { credentialId: string; registered?: AuthMethodResponse } & SignalOption): Promise<OtpLogin>;
+  startOtpLogin(options: { credentialId: string; registered?: OtpTarget } & SignalOption): Promise<OtpLogin>;
   /** OAUTH: `getIdToken(nonce)` must return a fresh OIDC token whose nonce claim is `nonce`. */
   loginWithOAuth(
     options: { credentialId: string; getIdToken: (nonce: string, options: SignalOption) => Promise<string> } & SignalOption,
@@ -190,7 +199,7 @@ export function createWallet(options: WalletOptions): Wallet {
     async startOtpLogin({ credentialId, registered, signal }) {
       const challenge =
         registered?.id === credentialId && registered.otpEncryptionTargetBundle && /^(EMAIL|SMS)_OTP$/.test(registered.type)
-          ? (registered as AuthMethodResponse & { otpEncryptionTargetBundle: string })
+          ? (registered as OtpTarget & { otpEncryptionTargetBundle: string })
           : await client.requestOtpChallenge(credentialId, { signal });
       // DESIGN.md security rules: the target is trusted only once its signer is the pinned key.
       const targetPublic = await verifyTargetBundle(challenge.otpEncryptionTargetBundle, otpSigner);
@@ -199,6 +208,7 @@ export function createWallet(options: WalletOptions): Wallet {
         accountId: challenge.accountId,
         credentialId: challenge.id,
         type,
+        otpEncryptionTargetBundle: challenge.otpEncryptionTargetBundle,
         async submit(code, submitOptions = {}) {
           const s = submitOptions.signal;
           if (typeof code !== 'string' || !/^[0-9A-Za-z]{1,64}$/.test(code.trim())) {

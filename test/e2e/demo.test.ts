@@ -54,9 +54,19 @@ describe('the demo, walked as a new user', { timeout: 300_000 }, () => {
     authenticator = await virtualAuthenticator(page);
   });
 
-  it('logs in with the email code 000000', async () => {
+  it('logs in with the email code 000000, the code screen surviving a reload', async () => {
     await page.locator('wallet-login').getByRole('button', { name: 'Email me a code' }).click();
     const code = page.locator('wallet-login').getByLabel('Code', { exact: true });
+    await code.waitFor();
+    // A phone's browser may reload the page while the user reads the email: the code screen comes
+    // back, and no second code is asked for.
+    const challenges: string[] = [];
+    const count = (r: { url(): string }) => void (r.url().includes('/challenge') && challenges.push(r.url()));
+    page.on('request', count);
+    await page.reload();
+    await waitForState(page, 'wallet-login', 'code-entry');
+    page.off('request', count);
+    assert.deepEqual(challenges, [], 'no new code after the reload');
     await code.fill('000000');
     // Six digits submit themselves; press Enter in case the element waits for it.
     await waitForState(page, 'wallet-login', 'logged-in').catch(async () => {

@@ -6,11 +6,13 @@
  *
  * Follows api.md "Verify by credential type" through core; finds the credential of the chosen type
  * with GET /auth/credentials (reference.md). Holds nothing between calls except the OtpLogin
- * handle core returns (a verified target, no secret).
+ * handle core returns (a verified target, no secret), which is also kept in the tab's
+ * sessionStorage while its code waits, so that a reload (a phone's browser dropping the page while
+ * the user reads the text message) comes back to the code screen instead of sending a new code.
  */
 import { ServiceError, WalletError } from '../../core/errors.ts';
 import type { StoredSession } from '../../core/keystore.ts';
-import type { OtpLogin } from '../../core/session.ts';
+import type { OtpLogin, OtpTarget } from '../../core/session.ts';
 import type { CredentialType } from '../../core/types.ts';
 import { beginCeremony } from '../shared/ceremony.ts';
 import { classifyError, isCancellation, type FailureCode } from '../shared/failures.ts';
@@ -33,6 +35,52 @@ class NoCredentialError extends Error {}
 
 /** The code each element sent, between sending and verifying. */
 const sentCodes = new WeakMap<WalletLogin, OtpLogin>();
+
+/** How long after sending a code a reload still returns to its screen. */
+const PENDING_CODE_MS = 15 * 60_000;
+
+/** What the tab keeps of a code waiting to be entered: the public challenge answer, and when. */
+interface PendingCode extends OtpTarget {
+  sentAt: number;
+  resendAt: number;
+}
+
+const codeKey = (element: WalletLogin) => `wallet-elements:code:${element.apiBase ?? ''}:${element.accountId}`;
+
+/** Forgets the code that waited (entered, abandoned, or a session came another way). */
+export function forgetCode(element: WalletLogin): void {
+  sentCodes.delete(element);
+  try {
+    sessionStorage.removeItem(codeKey(element));
+  } catch {
+    // No storage here (an opaque origin throws): nothing was kept.
+  }
+}
+
+function keepCode(element: WalletLogin, otp: OtpLogin, sentAt: number, resendAt: number): void {
+  sentCodes.set(element, otp);
+  const { credentialId: id, accountId, type, otpEncryptionTargetBundle } = otp;
+  try {
+    sessionStorage.setItem(codeKey(element), JSON.stringify({ id, accountId, type, otpEncryptionTargetBundle, sentAt, resendAt } satisfies PendingCode));
+  } catch {
+    // No storage (or full): a reload starts over.
+  }
+}
+
+/** The code this tab was waiting for before a reload, its target verified again; or undefined. */
+async function resumeCode(element: WalletLogin, signal: AbortSignal): Promise<{ type: CredentialType; resendAt: number } | undefined> {
+  try {
+    const saved = JSON.parse(sessionStorage.getItem(codeKey(element))!) as PendingCode | null;
+    if (!saved) return;
+    if (saved.accountId !== element.accountId || !(Date.now() - saved.sentAt < PENDING_CODE_MS)) throw new Error('stale');
+    // The same check as a fresh challenge's: the bundle must be signed by the pinned key.
+    sentCodes.set(element, await walletFor(element.apiBase).startOtpLogin({ credentialId: saved.id, registered: saved, signal }));
+    return { type: saved.type, resendAt: Number(saved.resendAt) || 0 };
+  } catch {
+    // Stale, unreadable or no longer verifying: start over (an aborted restore keeps it for the next).
+    if (!signal.aborted) forgetCode(element);
+  }
+}
 
 function sessionInfo(s: StoredSession): SessionInfo {
   return { sessionId: s.sessionId, credentialType: s.credentialType, expiresAt: s.expiresAt, createdAt: s.createdAt };
@@ -72,9 +120,13 @@ export async function runStep(element: WalletLogin, step: Step, signal: AbortSig
     switch (step.kind) {
       case 'restore':
         return await restore(element, signal);
-      case 'send-code':
-        sentCodes.set(element, await wallet.startOtpLogin({ credentialId: await credentialId(element, step.type, signal), signal }));
-        return { type: 'CODE_SENT', now: Date.now(), cooldownMs: Math.max(0, element.resendAfter) * 1000 };
+      case 'send-code': {
+        const otp = await wallet.startOtpLogin({ credentialId: await credentialId(element, step.type, signal), signal });
+        const now = Date.now();
+        const cooldownMs = Math.max(0, element.resendAfter) * 1000;
+        keepCode(element, otp, now, now + cooldownMs);
+        return { type: 'CODE_SENT', now, cooldownMs };
+      }
       case 'verify-code': {
         const otp = sentCodes.get(element);
         if (!otp) throw new WalletError('session_expired', 'No code was requested.');
@@ -130,6 +182,13 @@ export async function runStep(element: WalletLogin, step: Step, signal: AbortSig
  * screen asks for that type again (api.md "Re-authentication after session expiry").
  */
 async function restore(element: WalletLogin, signal: AbortSignal): Promise<LoginEvent> {
+  const ended = await storedSession(element, signal);
+  if (ended.session) return ended;
+  const code = await resumeCode(element, signal);
+  return code ? { ...ended, code } : ended;
+}
+
+async function storedSession(element: WalletLogin, signal: AbortSignal): Promise<LoginEvent & { type: 'RESTORED' }> {
   const { accountId } = element;
   const found = await keyStore().get(accountId);
   if (!found) return { type: 'RESTORED', session: null };

@@ -73,7 +73,8 @@ export type LoginState =
 export type ReauthReason = { why: 'expired' | 'key-missing'; credentialType: CredentialType };
 
 export type LoginEvent =
-  | { type: 'RESTORED'; session: SessionInfo | null; missingKey?: CredentialType; expired?: CredentialType }
+  /** `code`: a code this tab asked for before a reload, still waiting to be entered. */
+  | { type: 'RESTORED'; session: SessionInfo | null; missingKey?: CredentialType; expired?: CredentialType; code?: { type: CredentialType; resendAt: number } }
   | { type: 'CHOOSE'; method: LoginMethod }
   /** `cooldownMs`: the page's resend cooldown (default RESEND_COOLDOWN_MS). */
   | { type: 'CODE_SENT'; now: number; cooldownMs?: number }
@@ -144,9 +145,11 @@ export function transition(state: LoginState, event: LoginEvent): LoginState {
     case 'restoring':
       if (type === 'RESTORED') {
         if (event.session) return loggedIn(event.session);
-        if (event.missingKey) return choosing({ reauth: { why: 'key-missing', credentialType: event.missingKey } });
-        if (event.expired) return choosing({ reauth: { why: 'expired', credentialType: event.expired } });
-        return choosing();
+        const ended = event.missingKey ?? event.expired;
+        const reauth = ended ? { reauth: { why: event.missingKey ? 'key-missing' : 'expired', credentialType: ended } as const } : {};
+        // The code screen the page was on before a reload (its code still works).
+        if (event.code) return { kind: 'code-entry', method: methodOf(event.code.type) as OtpMethod, resendAt: event.code.resendAt, ...reauth };
+        return choosing(reauth);
       }
       // The stored session could not be checked (network): the login screen, with the reason.
       if (type === 'FAILED') return choosing({ failure: event.failure });

@@ -31,6 +31,9 @@ import { walletLoginStyles } from './wallet-login.styles.ts';
 import './wallet-login.strings.ts';
 
 /** The steps, autofill and session watching, loaded once the first screen is painted. */
+/** The screens of a code asked for and not yet used. */
+const CODE_STATES = new Set<LoginState['kind']>(['sending-code', 'code-entry', 'verifying-code']);
+
 const flows = onceAfterFirstPaint(() => import('./wallet-login.flows.ts'));
 
 /** The polite announcement on entering a state. */
@@ -49,7 +52,9 @@ const LOGOUT_REASONS: Partial<Record<LoginEvent['type'], LoggedOutDetail['reason
 };
 
 /**
- * Logs a user in to their wallet and keeps the session alive.
+ * Logs a user in to their wallet and keeps the session alive. A code asked for survives a reload
+ * of the tab: the element comes back to the code screen without sending another (the tab's
+ * sessionStorage keeps the service's public challenge answer for 15 minutes, never the code).
  *
  * @summary Wallet login by email code, text message code, passkey or single sign-on.
  *
@@ -277,6 +282,8 @@ export class WalletLogin extends TemplateElement {
     if (after.kind !== before.kind && before.kind !== 'restoring' && !remote) this.focusPending = true;
     if (after.kind !== 'choosing') this.background?.abort();
     if (after.kind !== 'code-entry' && after.kind !== 'verifying-code') clearInterval(this.ticker);
+    // The code that waited is done with (entered, abandoned, or a session came another way).
+    if (CODE_STATES.has(before.kind) && !CODE_STATES.has(after.kind)) void flows().then((f) => f.forgetCode(this), () => undefined);
     let notice = NOTICES[after.kind];
 
     switch (after.kind) {
@@ -284,8 +291,8 @@ export class WalletLogin extends TemplateElement {
         this.start({ kind: 'send-code', type: credentialOf(after.method) });
         break;
       case 'code-entry':
-        if (before.kind === 'sending-code') {
-          notice = 'login.notice.code-sent';
+        if (before.kind === 'sending-code' || before.kind === 'restoring') {
+          if (before.kind === 'sending-code') notice = 'login.notice.code-sent';
           this.startCodeHelpers(after.method === 'sms-otp');
         }
         if (after.failure) {

@@ -44,6 +44,14 @@ test('start-up: a session whose key storage lost asks again for that type only, 
   assert.deepEqual(offeredMethods(s, ['email-otp', 'passkey']), ['passkey']);
 });
 
+test('start-up: a code asked for before a reload returns to its screen, its resend wait kept; a session wins over it', () => {
+  const code = { type: 'SMS_OTP' as const, resendAt: 5_000 };
+  assert.deepEqual(run(initialState(), { type: 'RESTORED', session: null, code }), { kind: 'code-entry', method: 'sms-otp', resendAt: 5_000 });
+  const reauth = run(initialState(), { type: 'RESTORED', session: null, expired: 'EMAIL_OTP', code: { type: 'EMAIL_OTP', resendAt: 0 } });
+  assert.deepEqual(reauth, { kind: 'code-entry', method: 'email-otp', resendAt: 0, reauth: { why: 'expired', credentialType: 'EMAIL_OTP' } });
+  assert.equal(run(initialState(), { type: 'RESTORED', session, code }).kind, 'logged-in');
+});
+
 test('email OTP: choose, code sent, submit, logged in', () => {
   const now = 1_000_000;
   let s = run(initialState(), { type: 'RESTORED', session: null }, { type: 'CHOOSE', method: 'email-otp' });

@@ -171,6 +171,65 @@ describe('<wallet-login>', function () {
     expect(text(el, 'status')).to.contain('logged out');
   });
 
+  it('comes back to the code screen after a reload, with no new code sent, and forgets it once used or abandoned', async () => {
+    const challenges = () => performance.getEntriesByType('resource').filter((e) => e.name.includes('/challenge')).length;
+    const kept = () => Object.keys(sessionStorage).filter((k) => k.startsWith('wallet-elements:code:') && k.endsWith(acct.accountId));
+    let el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId, 'resend-after': '20' });
+    await waitForState(el, 'choosing');
+    methodButton(el, 'email-otp').click();
+    await waitForState(el, 'code-entry');
+    const sent = challenges();
+    expect(kept()).to.have.length(1);
+    // What the tab keeps is the public challenge answer: never a code, never a key.
+    const saved = JSON.parse(sessionStorage.getItem(kept()[0]!)!) as Record<string, unknown>;
+    expect(Object.keys(saved).sort()).to.deep.equal(['accountId', 'id', 'otpEncryptionTargetBundle', 'resendAt', 'sentAt', 'type']);
+
+    // A new element (the page reloaded): the code screen again, its resend wait still running.
+    el.remove();
+    el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId, 'resend-after': '20' });
+    await waitForState(el, 'code-entry');
+    expect(challenges()).to.equal(sent, 'no second code');
+    const resend = parts(el, 'button').find((b) => /new code/.test(b.textContent ?? '')) as HTMLButtonElement;
+    expect(resend.disabled).to.equal(true);
+    const loggedIn = nextEvent<CustomEvent<LoggedInDetail>>(el, 'wallet-logged-in');
+    type(codeInput(el), '000000');
+    expect((await loggedIn).detail.credentialType).to.equal('EMAIL_OTP');
+    await waitFor(() => kept().length === 0, 'the used code forgotten');
+
+    // Abandoned ("Use another way"): a reload shows the methods.
+    el.remove();
+    acct = await newAccount();
+    el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId });
+    await waitForState(el, 'choosing');
+    methodButton(el, 'email-otp').click();
+    await waitForState(el, 'code-entry');
+    expect(kept()).to.have.length(1);
+    (parts(el, 'button').find((b) => /another way/i.test(b.textContent ?? '')) as HTMLButtonElement).click();
+    await waitForState(el, 'choosing');
+    await waitFor(() => kept().length === 0, 'the abandoned code forgotten');
+    el.remove();
+    el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId });
+    await waitForState(el, 'choosing');
+  });
+
+  it('a kept code whose target no longer verifies is dropped: the methods show, nothing is sent', async () => {
+    let el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId });
+    await waitForState(el, 'choosing');
+    methodButton(el, 'email-otp').click();
+    await waitForState(el, 'code-entry');
+    el.remove();
+    const key = Object.keys(sessionStorage).find((k) => k.startsWith('wallet-elements:code:') && k.endsWith(acct.accountId))!;
+    const saved = JSON.parse(sessionStorage.getItem(key)!) as { otpEncryptionTargetBundle: string };
+    // Another key's signature: the pinned signer check refuses it.
+    const bundle = JSON.parse(saved.otpEncryptionTargetBundle) as Record<string, string>;
+    bundle.dataSignature = bundle.dataSignature!.replace(/.$/, (c) => (c === '0' ? '1' : '0'));
+    sessionStorage.setItem(key, JSON.stringify({ ...saved, otpEncryptionTargetBundle: JSON.stringify(bundle) }));
+    el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId });
+    await waitForState(el, 'choosing');
+    expect(sessionStorage.getItem(key)).to.equal(null);
+    expect(text(el, 'error')).to.equal('');
+  });
+
   it('after expiry on the sandbox clock asks again for the same credential type only, and re-authenticates', async () => {
     let el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId, methods: 'passkey email-otp oauth' });
     await loginWithEmail(el);
