@@ -77,7 +77,11 @@ export interface ProxyOptions {
   allowedOrigins?: string[];
   /** Request body bound; default 64 KiB. */
   maxBodyBytes?: number;
-  /** Bound on each upstream exchange (and on reading the request body); default 10 s. */
+  /**
+   * Bound on each phase of a request: reading its body, an asynchronous `authorize` decision, and
+   * the upstream exchange, each timed on its own; default 10 s. The phases run one after the other,
+   * so one request can take up to three times this in all (a slow client, a slow hook, a slow service).
+   */
   upstreamTimeoutMs?: number;
   /** Per-client fixed window; default 600 requests per minute; `false` turns it off. */
   rateLimit?: RateLimitOptions | false;
