@@ -43,18 +43,6 @@ import { CardHiddenEvent, CardRevealErrorEvent, CardRevealedEvent } from './card
 export { CardHiddenEvent, CardRevealErrorEvent, CardRevealedEvent } from './card-reveal.events.ts';
 export type { HideReason, RevealErrorCode } from './card-reveal.machine.ts';
 
-/**
- * The parent page's Resource Timing buffer records the frame's navigation under its full URL
- * (W3C Resource Timing; Chromium reports iframe navigations to the parent), where any script
- * reading `performance.getEntriesByType('resource')` - analytics, monitoring - would find the
- * bearer URL. The buffer has no per-entry removal, so it is cleared once the frame has loaded and
- * again when it is removed. A PerformanceObserver the page registered earlier still receives the
- * entry when it is created: pages that ship resource timings somewhere should skip iframe entries.
- */
-function forgetResourceTimings(): void {
-  globalThis.performance?.clearResourceTimings?.();
-}
-
 /** Creates an element with its attributes and children (the shadow DOM is built once, without innerHTML). */
 function element(tag: string, attributes: Record<string, string> = {}, ...children: Node[]): HTMLElement {
   const node = document.createElement(tag);
@@ -302,27 +290,30 @@ export class CardReveal extends ReactiveBase {
 
   private mountFrame(url: string): void {
     this.unmountFrame();
-    const frame = document.createElement('iframe');
     // DESIGN.md "Security rules": exactly these attributes, and a title for assistive technology.
-    frame.setAttribute('sandbox', 'allow-scripts allow-same-origin');
-    frame.setAttribute('allow', 'clipboard-write');
-    frame.setAttribute('referrerpolicy', 'no-referrer');
-    frame.title = this.i18n.t('card-reveal.frame-title');
-    frame.onload = forgetResourceTimings;
-    frame.src = url;
+    const frame = (this.frame = element('iframe', { allow: 'clipboard-write', referrerpolicy: 'no-referrer', title: this.i18n.t('card-reveal.frame-title') }) as HTMLIFrameElement);
+    // The URL reaches the frame as a link followed inside its first, blank document (whose load
+    // event comes as the frame is put on the page), never as `src`: a navigation that `src` starts
+    // is reported to this page's Resource Timing (W3C Resource Timing: iframe entries), where any
+    // PerformanceObserver (analytics, monitoring) would receive the bearer URL whole; a navigation
+    // from within the frame is not, and the URL is on no attribute. `rel=noreferrer` sends no
+    // Referer; the page's CSP `frame-src` still applies. The sandbox is set here, so that it holds
+    // for the processor's page, and not on the blank document (same-origin with this page: with
+    // `allow-scripts allow-same-origin` the browser would warn that it could escape its sandbox).
+    frame.onload = () => {
+      frame.onload = null;
+      frame.setAttribute('sandbox', 'allow-scripts allow-same-origin');
+      const link = frame.contentDocument!.createElement('a');
+      link.href = url;
+      link.rel = 'noreferrer';
+      link.click();
+    };
     this.frameBox.append(frame);
-    this.frame = frame;
   }
 
   private unmountFrame(): void {
-    const frame = this.frame;
+    this.frame?.remove();
     this.frame = undefined;
-    if (!frame) return;
-    // Drop the URL from the element before removing it, so that no detached node keeps it.
-    frame.onload = null;
-    frame.removeAttribute('src');
-    frame.remove();
-    forgetResourceTimings();
   }
 
   protected override createRenderRoot(): HTMLElement | DocumentFragment {
