@@ -39,6 +39,7 @@ const shared: Record<SharedStringKey, string> = {
   'error.invalid_input': 'لم تُقبل بعض البيانات. تحقّق منها وحاول مرة أخرى.',
   'error.forbidden': 'هذا الإجراء غير مسموح به هنا.',
   'error.network': 'تعذّر الوصول إلى خدمة المحفظة. تحقّق من اتصالك وحاول مرة أخرى.',
+  'error.misconfigured': 'هذه الصفحة غير مهيّأة للاتصال بخدمة المحفظة بأمان. تواصل مع دعم الموقع.',
   'error.unexpected': 'حدث خطأ ما. حاول مرة أخرى بعد قليل.',
   'credential.EMAIL_OTP': 'رمز عبر البريد الإلكتروني',
   'credential.SMS_OTP': 'رمز عبر رسالة نصية',

@@ -1,5 +1,6 @@
 /**
- * `npm run proxy`: runs the proxy as a small server configured from the environment.
+ * `npm run proxy` (in this repository) or `npx wallet-elements-proxy` (installed): runs the proxy as a
+ * small server configured from the environment.
  *
  *   SERVICE_BASE_URL        upstream, including the version segment (e.g. http://127.0.0.1:4000/2025-10-13)
  *   SERVICE_TOKEN_ID        Basic credentials (api.md "Authentication")
@@ -29,7 +30,7 @@ function fatal(message: string): never {
 
 function required(name: string): string {
   const value = process.env[name];
-  if (!value) fatal(`${name} is not set (see src/proxy/cli.ts for the configuration).`);
+  if (!value) fatal(`${name} is not set (see "Point it at the real service" in the package README).`);
   return value;
 }
 

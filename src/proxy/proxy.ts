@@ -200,7 +200,7 @@ export function createProxy(options: ProxyOptions): ProxyHandler {
   if (hooks.length === 0) {
     throw new TypeError('createProxy needs `authorize` or `accountFor` (who may touch which account) or an explicit `demoAccount` binding');
   }
-  const stepUp = options.stepUp ? createStepUp(options.stepUp, { basePath: o.basePath, clientSecret: o.clientSecret, demoAccount: options.demoAccount }) : undefined;
+  const stepUp = options.stepUp ? createStepUp(options.stepUp, { basePath: o.basePath, clientSecret: o.clientSecret, demoAccount: options.demoAccount, accountFor: options.accountFor }) : undefined;
   if (stepUp) hooks.push(stepUp.authorize);
 
   const handler = (req: IncomingMessage, res: ServerResponse, next?: (err?: unknown) => void): void => {

@@ -110,7 +110,14 @@ export function readCookie(request: IncomingMessage, name: string): string | und
 
 export function createStepUp(
   options: StepUpOptions,
-  context: { basePath: string; clientSecret: string; demoAccount?: { accountId: string; cardId: string } | undefined; now?: () => number },
+  context: {
+    basePath: string;
+    clientSecret: string;
+    demoAccount?: { accountId: string; cardId: string } | undefined;
+    /** The proxy's `accountFor`: the caller's own card and account answer for its card. */
+    accountFor?: ((request: IncomingMessage) => { accountId: string; cardId: string } | undefined | Promise<{ accountId: string; cardId: string } | undefined>) | undefined;
+    now?: () => number;
+  },
 ): StepUp {
   const key = deriveStepUpKey(options.secret ?? context.clientSecret);
   const ttlSeconds = options.ttlSeconds ?? 60;
@@ -118,10 +125,18 @@ export function createStepUp(
   const cookieName = options.cookieName ?? 'wallet_step_up';
   if (!COOKIE_NAME.test(cookieName)) throw new TypeError('stepUp.cookieName must be a cookie token of letters, digits, "_" or "-"');
   const now = context.now ?? Date.now;
-  const demo = context.demoAccount;
-  const accountForCard =
-    options.accountForCard ?? ((cardId: string) => (demo && cardId === demo.cardId ? demo.accountId : undefined));
-  if (!options.accountForCard && !demo) throw new TypeError('stepUp needs accountForCard (which account owns a card) or a demoAccount binding');
+  const { demoAccount: demo, accountFor } = context;
+  const accountForCard: NonNullable<StepUpOptions['accountForCard']> =
+    options.accountForCard ??
+    (accountFor
+      ? async (cardId, request) => {
+          const own = await accountFor(request);
+          return own && own.cardId === cardId ? own.accountId : undefined;
+        }
+      : (cardId) => (demo && cardId === demo.cardId ? demo.accountId : undefined));
+  if (!options.accountForCard && !accountFor && !demo) {
+    throw new TypeError('stepUp needs accountForCard (which account owns a card), or the proxy\'s accountFor or demoAccount binding');
+  }
   const cookiePath = `${context.basePath}/cards`;
 
   return {

@@ -7,7 +7,7 @@
  */
 import type { SandboxOptions } from './index.ts';
 
-export const USAGE = `Usage: npm run sandbox -- [options]
+export const USAGE = `Usage: npx wallet-elements-sandbox [options]   (in this repository: npm run sandbox -- [options])
 
   --port N                      listen port (0 = a free port; default 0)        SANDBOX_PORT
   --host H                      listen address (default 127.0.0.1)              SANDBOX_HOST

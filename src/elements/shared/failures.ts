@@ -47,6 +47,11 @@ export const FAILURE_CODES = [
   'forbidden',
   /** The proxy or the service could not be reached. */
   'network',
+  /**
+   * The page's settings do not fit the service it reaches: a bundle not signed by the pinned signer
+   * key (`environment` of configureWallet: `sandbox` against the sandbox). Retrying cannot help.
+   */
+  'misconfigured',
   /** Anything else. */
   'unexpected',
 ] as const;
@@ -106,6 +111,7 @@ const WALLET_FAILURES: Partial<Record<string, FailureCode>> = {
   network: 'network',
   aborted: 'cancelled',
   retry_exhausted: 'signature_rejected',
+  bundle_invalid: 'misconfigured',
 };
 
 /** What the service's answer means in this step (api.md "Errors", reference.md "Shared shapes"). */

@@ -43,7 +43,8 @@ test('client errors by code', () => {
   assert.equal(classifyError(new WalletError('session_expired', 'm')).code, 'session_expired');
   assert.equal(classifyError(new WalletError('network', 'm')).code, 'network');
   assert.equal(classifyError(new WalletError('aborted', 'm')).code, 'cancelled');
-  assert.equal(classifyError(new WalletError('bundle_invalid', 'm')).code, 'unexpected');
+  // A bundle the pinned signer did not sign: the page's settings (environment), not a passing fault.
+  assert.equal(classifyError(new WalletError('bundle_invalid', 'm')).code, 'misconfigured');
   assert.equal(classifyError(new TypeError('Failed to fetch')).code, 'network');
 });
 

@@ -14,7 +14,7 @@ import ts from 'typescript';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { builtinModules } from 'node:module';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { DIST, buildPackage, type BuildResult } from '../../../scripts/build.ts';
@@ -59,6 +59,22 @@ test('every exports target and its declarations exist after the build, and are i
     );
   }
   assert.ok(existsSync(join(ROOT, pkg.main)) && existsSync(join(ROOT, pkg.types)));
+});
+
+test('the package\'s commands (bin) are built, start with a shebang, are in "files", and print their usage', () => {
+  const bins = Object.entries((pkg as { bin?: Record<string, string> }).bin ?? {});
+  assert.deepEqual(bins.map(([name]) => name).sort(), ['wallet-elements-proxy', 'wallet-elements-sandbox']);
+  for (const [name, file] of bins) {
+    const path = join(ROOT, file);
+    assert.ok(existsSync(path), `${name}: ${file} was not built`);
+    assert.match(readFileSync(path, 'utf8'), /^#!\/usr\/bin\/env node\n/, `${name}: no shebang`);
+    assert.ok(pkg.files.some((f) => file.replace(/^\.\//, '').startsWith(f.replace(/\/$/, ''))), `${name}: not covered by "files"`);
+  }
+  const help = spawnSync(process.execPath, [join(ROOT, 'dist/bin/sandbox.js'), '--help'], { encoding: 'utf8', timeout: 20_000 });
+  assert.match(help.stdout + help.stderr, /npx wallet-elements-sandbox/);
+  const proxy = spawnSync(process.execPath, [join(ROOT, 'dist/bin/proxy.js')], { encoding: 'utf8', timeout: 20_000, env: { PATH: process.env.PATH ?? '' } });
+  assert.notEqual(proxy.status, 0);
+  assert.match(proxy.stderr, /SERVICE_BASE_URL is not set \(see "Point it at the real service" in the package README\)/);
 });
 
 test('every entry but the CDN bundle imports in Node with no DOM (React too, for server rendering)', async () => {

@@ -168,6 +168,28 @@ describe('card reveal step-up', () => {
     assert.deepEqual(checkGrant(key, undefined, now), { ok: false, reason: 'malformed' });
   });
 
+  it('with accountFor (the README set-up) the grant is checked against the caller\'s own card; no accountForCard needed', async () => {
+    const own = { customerId: f.customerId, accountId: f.accountId, cardId: f.cardId };
+    const mounted = await listen(
+      createProxy({ upstream: f.baseUrl, tokenId: f.tokenId, clientSecret: f.clientSecret, accountFor: () => own, stepUp: { secret }, rateLimit: false }),
+    );
+    try {
+      const http = jarFetch();
+      const client = createClient({ baseUrl: mounted.url, fetch: http.fetch });
+      const wallet = createWallet({ client, store: memoryKeyStore(), otpSigner: f.signerPublicKey });
+      await (await wallet.startOtpLogin({ credentialId: f.emailCredentialId })).submit('000000');
+      await assert.rejects(client.revealCard(f.cardId), (e: unknown) => e instanceof ServiceError && e.code === 'STEP_UP_REQUIRED');
+      await wallet.refresh(f.accountId);
+      assert.match((await client.revealCard(f.cardId)).panEmbedUrl, /\/processor\/card\?token=/);
+    } finally {
+      await mounted.close();
+    }
+    assert.throws(
+      () => createProxy({ upstream: f.baseUrl, tokenId: f.tokenId, clientSecret: f.clientSecret, authorize: () => true, stepUp: {} }),
+      /stepUp needs accountForCard/,
+    );
+  });
+
   it('without stepUp the proxy relays reveals as before', async () => {
     const plain = await listen(
       createProxy({
