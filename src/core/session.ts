@@ -94,6 +94,17 @@ export interface Wallet {
   refresh(accountId: string, options?: SignalOption): Promise<StoredSession>;
   /** Revokes the account's stored sessions upstream (404 counts as done) and deletes them locally. */
   logout(accountId: string, options?: SignalOption): Promise<void>;
+  /**
+   * Ends one session of the account, stamped by the live one (reference.md "Sessions": any active
+   * session may revoke one; 404 counts as done), and deletes this device's record and key of it
+   * (DESIGN.md: keys are deleted on revocation). Ending the live session is a logout.
+   */
+  revokeSession(accountId: string, sessionId: string, options?: SignalOption): Promise<void>;
+  /**
+   * Removes a credential, stamped by the live session (api.md "Revoking a credential": a session of
+   * another credential), and deletes this device's sessions of that credential with their keys.
+   */
+  revokeCredential(accountId: string, credentialId: string, options?: SignalOption): Promise<void>;
   /** The live session of the account, or undefined; throws WalletError('key_missing') if its key vanished. */
   current(accountId: string): Promise<StoredSession | undefined>;
   /** A Stamper over the live session's key; WalletError 'session_expired' or 'key_missing' otherwise. */
@@ -167,9 +178,15 @@ export function createWallet(options: WalletOptions): Wallet {
     return stored;
   }
 
-  /** Stores a new session of a login and tells the listeners. */
+  /** Deletes the stored sessions (records and keys) that `pick` selects. */
+  async function forgetWhere(pick: (s: StoredSession) => boolean): Promise<void> {
+    for (const s of await store.list()) if (pick(s)) await store.delete(s.sessionId);
+  }
+
+  /** Stores a new session of a login and tells the listeners; the account's ended records go. */
   async function loggedIn(session: AuthSession, credentialId: string, key: KeyPair): Promise<StoredSession> {
     const stored = await save(session, credentialId, key);
+    await forgetWhere((s) => s.accountId === stored.accountId && s.sessionId !== stored.sessionId && !isLive(s));
     emit({ type: 'logged-in', accountId: stored.accountId, session: stored });
     return stored;
   }
@@ -344,6 +361,23 @@ export function createWallet(options: WalletOptions): Wallet {
         }
         if (failure) throw failure;
       });
+    },
+
+    async revokeSession(accountId, sessionId, options = {}) {
+      const { key, session } = await live(accountId);
+      if (session.sessionId === sessionId) return wallet.logout(accountId, options);
+      try {
+        await client.revokeSession(sessionId, { stamper: keyStamper(key), signal: options.signal });
+      } catch (e) {
+        if (!isServiceError(e) || e.status !== 404) throw e;
+      }
+      await store.delete(sessionId);
+    },
+
+    async revokeCredential(accountId, credentialId, options = {}) {
+      const { key } = await live(accountId);
+      await client.revokeCredential(credentialId, { stamper: keyStamper(key), signal: options.signal });
+      await forgetWhere((s) => s.accountId === accountId && s.credentialId === credentialId);
     },
 
     async current(accountId) {

@@ -124,6 +124,8 @@ const DEFERRED: Record<Exclude<keyof Wallet, 'subscribe'>, true> = {
   addCredential: true,
   refresh: true,
   logout: true,
+  revokeSession: true,
+  revokeCredential: true,
   current: true,
   stamper: true,
   exportRecoveryPhrase: true,

@@ -56,16 +56,13 @@ export function sendActivationCode(s: Services, registered: AuthMethodResponse):
   return s.wallet.startOtpLogin({ credentialId: registered.id, registered, signal: s.signal });
 }
 
-export async function revokeCredential(s: Services, credentialId: string): Promise<void> {
-  const stamper = await s.wallet.stamper(s.accountId);
-  await s.client.revokeCredential(credentialId, { stamper, signal: s.signal });
+export function revokeCredential(s: Services, credentialId: string): Promise<void> {
+  return s.wallet.revokeCredential(s.accountId, credentialId, { signal: s.signal });
 }
 
-/** Ending this device's own session is a logout: revoked upstream and its key deleted. */
-export async function revokeSession(s: Services, sessionId: string, own: boolean): Promise<void> {
-  if (own) return s.wallet.logout(s.accountId, { signal: s.signal });
-  const stamper = await s.wallet.stamper(s.accountId);
-  await s.client.revokeSession(sessionId, { stamper, signal: s.signal });
+/** Ending this device's own session is a logout; another's key, if this device holds it, goes too. */
+export function revokeSession(s: Services, sessionId: string, own: boolean): Promise<void> {
+  return own ? s.wallet.logout(s.accountId, { signal: s.signal }) : s.wallet.revokeSession(s.accountId, sessionId, { signal: s.signal });
 }
 
 export async function updateEmail(s: Services, email: string): Promise<void> {

@@ -191,6 +191,45 @@ describe('client and signed retry against the sandbox through the proxy', () => 
     assert.ok(last instanceof ServiceError && last.status === 400);
   });
 
+  it('revoking a session or a credential deletes this device\'s records and keys of it; a login drops the account\'s ended records', async () => {
+    const acct = await newAccount();
+    const store = memoryKeyStore();
+    const wallet = createWallet({ client, store, otpSigner: sandbox.fixtures.signerPublicKey });
+    const sub = `node-${crypto.randomUUID()}`;
+    await (await wallet.startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000');
+    const oauth = await wallet.addCredential({ type: 'OAUTH', accountId: acct.accountId, oidcToken: await sandbox.oidc.mintIdToken({ sub }) });
+    const login = () => wallet.loginWithOAuth({ credentialId: oauth.id, getIdToken: (nonce) => sandbox.oidc.mintIdToken({ sub, nonce }) });
+    const first = await login();
+    const second = await login();
+    const stored = async () => (await store.list()).map((s) => s.sessionId).sort();
+    assert.equal((await stored()).length, 3, 'email, and two single sign-on sessions');
+
+    // Another session of this device: revoked upstream, and its record and key go here too.
+    await wallet.revokeSession(acct.accountId, first.sessionId);
+    assert.ok(!(await stored()).includes(first.sessionId));
+    assert.ok(!(await client.listSessions(acct.accountId)).some((x) => x.id === first.sessionId));
+    // Already gone upstream (404): done, and nothing stays.
+    await wallet.revokeSession(acct.accountId, first.sessionId);
+
+    // The email credential, removed with the live single sign-on session: its session goes here too.
+    const email = (await store.list()).find((x) => x.credentialType === 'EMAIL_OTP')!;
+    await wallet.revokeCredential(acct.accountId, acct.emailCredentialId);
+    assert.deepEqual(await stored(), [second.sessionId]);
+    assert.ok(!(await client.listSessions(acct.accountId)).some((x) => x.id === email.sessionId));
+
+    // Revoking the live session is a logout.
+    await wallet.revokeSession(acct.accountId, second.sessionId);
+    assert.deepEqual(await stored(), []);
+
+    // A login on a clock past an old record's expiry deletes that record and its key.
+    let clock = Date.now();
+    const later = createWallet({ client, store, otpSigner: sandbox.fixtures.signerPublicKey, now: () => clock });
+    const old = await later.loginWithOAuth({ credentialId: oauth.id, getIdToken: (nonce) => sandbox.oidc.mintIdToken({ sub, nonce }) });
+    clock = Date.parse(old.expiresAt) + 1;
+    const fresh = await later.loginWithOAuth({ credentialId: oauth.id, getIdToken: (nonce) => sandbox.oidc.mintIdToken({ sub, nonce }) });
+    assert.deepEqual(await stored(), [fresh.sessionId]);
+  });
+
   it('logout treats an already revoked session (404) as done and deletes the key', async () => {
     const { acct, wallet, store } = await loggedIn();
     const current = (await store.get(acct.accountId))!;
