@@ -14,10 +14,13 @@ export const agentActionsStyles = css`
   }
   label {
     display: flex;
+    flex-wrap: wrap;
     align-items: center;
     gap: 0.5em;
   }
   select {
+    max-inline-size: 100%;
+    min-inline-size: 0;
     font: inherit;
     color: inherit;
     background: var(--_bg);

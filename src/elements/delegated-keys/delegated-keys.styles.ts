@@ -64,6 +64,7 @@ export const delegatedKeysStyles = css`
   }
   .limit-row > button {
     grid-row: 2;
+    grid-column: 3;
   }
   .limit-row > span {
     grid-column: 1 / -1;
@@ -80,6 +81,7 @@ export const delegatedKeysStyles = css`
     }
     .limit-row > button {
       grid-row: auto;
+      grid-column: auto;
     }
   }
 `;

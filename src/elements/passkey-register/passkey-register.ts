@@ -214,7 +214,7 @@ export class PasskeyRegister extends TemplateElement {
       <section part="base" class="panel stack" aria-labelledby="heading" aria-busy=${isBusy(s) ? 'true' : 'false'}>
         <h2 part="heading" id="heading">${t('passkey.heading')}</h2>
         ${this.accountId ? this.screen(s) : html`<p part="intro">${t('common.missing-account')}</p>`}
-        <p part="error" class="live" role="alert">${error}</p>
+        <p part="error" id="error" class="live" role="alert">${error}</p>
         <p part="status" class="live" role="status">${this.notice}</p>
       </section>
     `;
@@ -266,7 +266,7 @@ export class PasskeyRegister extends TemplateElement {
             maxlength="100"
             required
             .defaultValue=${this.nickname || defaultNickname(platform, new Date(), this.i18n.locale)}
-            aria-describedby="nickname-help"
+            aria-describedby=${this.nicknameInvalid ? 'nickname-help error' : 'nickname-help'}
             aria-invalid=${this.nicknameInvalid ? 'true' : 'false'}
             ?readonly=${creating}
             ?data-autofocus=${!creating}

@@ -14,6 +14,7 @@ export const sharedStrings = {
     'error.wrong_code': 'That code is not right. Check it and try again, or ask for a new code.',
     'error.rate_limited': 'Too many attempts. Wait a moment, then try again.',
     'error.rate_limited_wait': 'Too many attempts. Wait {seconds} seconds, then try again.',
+    'error.wait': 'You can try again in {seconds} s.',
     'error.cancelled': 'The request was cancelled. You can try again.',
     'error.passkey_unsupported': 'This browser cannot use passkeys here. Use another way, or another browser.',
     'error.passkey_exists': 'This device already holds a passkey for this wallet. Use it to log in.',

@@ -28,7 +28,7 @@ export const walletCredentialsStrings = {
     'credentials.sessions.none': 'No active sessions.',
     'credentials.sessions.until': 'until {time}',
     'credentials.sessions.end': 'End session',
-    'credentials.sessions.end-label': 'End the {name} session',
+    'credentials.sessions.end-label': 'End session: {name}, {until}',
     'credentials.sessions.logout': 'Log out here',
     'credentials.email.heading': 'Email address',
     'credentials.email.label': 'New email address',

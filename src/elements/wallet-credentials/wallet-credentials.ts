@@ -203,6 +203,8 @@ export class WalletCredentials extends TemplateElement {
   }
 
   private request(operation: Operation, input = ''): void {
+    // A new request: the email field's error belongs to the last submit of that form only.
+    this.emailInvalid = false;
     this.send({ type: 'REQUEST', operation });
     this.start(input);
   }
@@ -299,7 +301,7 @@ export class WalletCredentials extends TemplateElement {
               ? html`<p>${t('credentials.load-failed')}</p>
                   <div class="row"><button part="button" type="button" @click=${this.reload}>${t('credentials.reload')}</button></div>`
               : this.ready(s)}
-        <p part="error" class="live" role="alert">${failure ? failureMessage(t, failure) : this.emailInvalid ? t('credentials.email.invalid') : ''}</p>
+        <p part="error" id="error" class="live" role="alert">${failure ? failureMessage(t, failure) : this.emailInvalid ? t('credentials.email.invalid') : ''}</p>
         <p part="status" class="live" role="status">${n
             ? t(`credentials.notice.${n.kind === 'session-revoked' && n.own ? 'own-session-revoked' : n.kind}`, { type: 'type' in n ? t(`credential.${n.type}`) : '' })
             : ''}</p>
@@ -364,14 +366,14 @@ export class WalletCredentials extends TemplateElement {
     const hintId = `hint-${item.id.replace(/[^a-zA-Z0-9-]/g, '')}`;
     const operation: Operation = { op: session ? 'revoke-session' : 'revoke-credential', id: item.id };
     const name = t(`credential.${item.type}`);
-    const label = session ? (own ? t('credentials.sessions.logout') : t('credentials.sessions.end-label', { name })) : t('credentials.remove-label', { name: this.credentialName(item) });
+    const until = session ? t('credentials.sessions.until', { time: new Intl.DateTimeFormat(this.i18n.locale, { hour: 'numeric', minute: '2-digit' }).format(new Date(item.expiresAt)) }) : '';
+    // Names start with the button's visible words (WCAG 2.5.3) and tell rows of one type apart.
+    const label = session ? (own ? t('credentials.sessions.logout') : t('credentials.sessions.end-label', { name, until })) : t('credentials.remove-label', { name: this.credentialName(item) });
     return html`<li part=${session ? 'session' : 'credential'} data-id=${item.id} data-type=${item.type}>
       <span class="name">
         <span part="credential-type">${name}${own ? html`<span part="badge">${t('credentials.this-device')}</span>` : nothing}</span>
         <span part="credential-name"
-          >${session
-            ? t('credentials.sessions.until', { time: new Intl.DateTimeFormat(this.i18n.locale, { hour: 'numeric', minute: '2-digit' }).format(new Date(item.expiresAt)) })
-            : html`<bdi>${item.nickname}</bdi>`}</span
+          >${session ? until : html`<bdi>${item.nickname}</bdi>`}</span
         >
       </span>
       <button
@@ -440,7 +442,16 @@ export class WalletCredentials extends TemplateElement {
       <form part="email-form" class="stack" novalidate @submit=${submit}>
         <div class="field">
           <label for="email">${t('credentials.email.label')}</label>
-          <input part="input" id="email" name="email" type="email" autocomplete="email" aria-invalid=${this.emailInvalid} />
+          <input
+            part="input"
+            id="email"
+            name="email"
+            type="email"
+            autocomplete="email"
+            aria-invalid=${this.emailInvalid}
+            aria-describedby=${this.emailInvalid ? 'error' : nothing}
+            @input=${() => (this.emailInvalid = false)}
+          />
         </div>
         <div class="row">
           <button part="submit" class="primary" type="submit" ?disabled=${!!s.running || !s.view.current}>${t('credentials.email.submit')}</button>

@@ -76,6 +76,7 @@ const LOGOUT_REASONS: Partial<Record<LoginEvent['type'], LoggedOutDetail['reason
  * @csspart session - The logged-in summary.
  * @csspart status - The polite live region (progress, confirmations).
  * @csspart error - The assertive live region (what went wrong and what to do).
+ * @csspart wait - How long until another try is allowed (a rate limit's countdown; not a live region).
  *
  * @cssproperty --wallet-login-max-width - Widest the element grows (default 26rem).
  * @cssproperty --wallet-login-padding - Padding of the panel.
@@ -353,11 +354,19 @@ export class WalletLogin extends TemplateElement {
     }
   }
 
-  /** The failure's sentence; a rate limit's wait as what is left of it, nothing once it is over. */
+  /** Seconds left of a rate limit's wait (0 when over or none). */
+  private waitLeft(failure: Failure | undefined): number {
+    return failure?.code === 'rate_limited' && failure.retryAfter ? Math.max(0, failure.retryAfter - Math.floor((Date.now() - this.failureAt) / 1000)) : 0;
+  }
+
+  /**
+   * The failure's sentence, for the alert. A rate limit's is said once without the seconds (an
+   * alert whose text changed every second would be read out every second) and goes when the wait
+   * is over; the seconds count down on a line of their own, outside the live regions.
+   */
   private failureText(failure: Failure): string {
     if (failure.code !== 'rate_limited' || !failure.retryAfter) return failureMessage(this.i18n.t, failure);
-    const left = failure.retryAfter - Math.floor((Date.now() - this.failureAt) / 1000);
-    return left > 0 ? failureMessage(this.i18n.t, { ...failure, retryAfter: left }) : '';
+    return this.waitLeft(failure) ? this.i18n.t('error.rate_limited') : '';
   }
 
   // -------------------------------------------------------------------------------------------
@@ -472,7 +481,8 @@ export class WalletLogin extends TemplateElement {
     return html`
       <section part="base" class="panel stack" aria-busy=${this.busy ? 'true' : 'false'} aria-labelledby="heading">
         ${this.accountId ? this.screen(s) : html`<p part="intro">${t('common.missing-account')}</p>`}
-        <p part="error" class="live" role="alert">${failure ? this.failureText(failure) : ''}</p>
+        <p part="error" id="error" class="live" role="alert">${failure ? this.failureText(failure) : ''}</p>
+        <p part="wait" class="live">${this.waitLeft(failure) ? t('error.wait', { seconds: this.waitLeft(failure) }) : ''}</p>
         <p part="status" class="live" role="status">${this.notice}</p>
       </section>
     `;
@@ -553,7 +563,7 @@ export class WalletLogin extends TemplateElement {
       this.intro(`login.code.sent.${s.method}`, { length: this.codeLength }),
       html`<form part="form" class="stack" @submit=${this.onCodeSubmit} novalidate>
           <label for="code">${t('login.code.label')}</label>
-          ${codeInput({ length: this.codeLength, invalid: !verifying && s.failure?.code === 'wrong_code', readonly: verifying, describedBy: 'intro', autofocus: true, onInput: this.onCodeInput })}
+          ${codeInput({ length: this.codeLength, invalid: !verifying && s.failure?.code === 'wrong_code', readonly: verifying, describedBy: 'failure' in s && s.failure ? 'intro error' : 'intro', autofocus: true, onInput: this.onCodeInput })}
           <div class="actions">
             <button part="submit" class="primary" type="submit" ?disabled=${verifying}>${t(verifying ? 'login.code.verifying' : 'login.code.submit')}</button>
             <button part="button" type="button" ?disabled=${wait > 0 || verifying} @click=${() => this.send({ type: 'RESEND', now: Date.now() })}>

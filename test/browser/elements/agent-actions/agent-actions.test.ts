@@ -102,6 +102,13 @@ describe('<agent-actions>', () => {
     await ready(el);
     const everything = statuses(el);
     const select = part(el, 'filter') as HTMLSelectElement;
+    // In a 320 CSS px wide page (WCAG 1.4.10, 400 % zoom; the element as wide as a page with margins
+    // leaves it): the filter wraps, nothing scrolls sideways.
+    el.style.inlineSize = '272px';
+    const base = part(el, 'base')!;
+    expect(base.scrollWidth).to.be.at.most(base.clientWidth);
+    expect(select.getBoundingClientRect().right).to.be.at.most(base.getBoundingClientRect().right);
+    el.style.inlineSize = '';
     for (const status of ['REJECTED', 'APPROVED', 'PENDING_APPROVAL', 'FAILED']) {
       select.value = status;
       select.dispatchEvent(new Event('change'));

@@ -170,6 +170,11 @@ describe('<delegated-keys>', () => {
       const top = (name: string, row: number) => input(el, name, row).getBoundingClientRect().top;
       expect(top('currencyCode', 2)).to.equal(top('maxPerTransaction', 2));
       expect(top('currencyCode', 1)).to.equal(top('maxPerTransaction', 1));
+      // The row reads in its tab order: currency, maximum, then its remove button.
+      const row = input(el, 'currencyCode', 1).closest('.limit-row')!;
+      const left = (node: Element) => node.getBoundingClientRect().left;
+      expect(left(input(el, 'currencyCode', 1))).to.be.below(left(input(el, 'maxPerTransaction', 1)));
+      expect(left(input(el, 'maxPerTransaction', 1))).to.be.below(left(row.querySelector(':scope > button')!));
 
       // Fixing a field takes its error away as it is typed; no new error appears before a submit.
       type(input(el, 'maxPerTransaction', 2), '5000');

@@ -153,6 +153,9 @@ describe('<passkey-register>', function () {
     submit(el);
     await waitFor(() => text(el, 'error').includes('Give the passkey a name'), 'the nickname sentence');
     expect(input.getAttribute('aria-invalid')).to.equal('true');
+    // The sentence is tied to the field, so a screen reader says why it is invalid.
+    expect(input.getAttribute('aria-describedby')!.split(' ')).to.include('error');
+    expect(shadow(el).getElementById('error')?.textContent).to.include('Give the passkey a name');
     expect(shadow(el).activeElement).to.equal(input);
     expect(el.matches(':state(ready)')).to.equal(true);
   });

@@ -187,6 +187,10 @@ describe('<wallet-credentials>', function () {
     expect(parts(el, 'session')).to.have.length(2);
 
     const otherRow = shadow(el).querySelector<HTMLElement>(`[part~='session'][data-id='${other}']`)!;
+    // Its name starts with the visible words and says which session (WCAG 2.5.3 label in name).
+    const end = otherRow.querySelector<HTMLButtonElement>('button')!;
+    expect(end.textContent!.trim()).to.equal('End session');
+    expect(end.getAttribute('aria-label')).to.match(/^End session: Email code, until \d/);
     let revoked = nextEvent<CustomEvent<SessionRevokedDetail>>(el, 'session-revoked');
     otherRow.querySelector<HTMLButtonElement>('button')!.click();
     await confirm(el);
@@ -214,9 +218,15 @@ describe('<wallet-credentials>', function () {
     (part(el, 'email-form') as HTMLFormElement).requestSubmit();
     await waitFor(() => text(el, 'error').includes('Enter an email address'), 'the email sentence');
     expect(input.getAttribute('aria-invalid')).to.equal('true');
+    expect(input.getAttribute('aria-describedby')).to.equal('error');
+    expect(shadow(el).getElementById('error')?.textContent).to.include('Enter an email address');
 
     // The email is tied to the EMAIL_OTP login: without a session the change needs one.
     type(input, `new-${crypto.randomUUID()}@example.com`);
+    // Typing in the field takes its error away (it was about what was there before).
+    await el.updateComplete;
+    expect(text(el, 'error')).to.equal('');
+    expect(input.getAttribute('aria-invalid')).to.equal('false');
     const error = nextEvent<CustomEvent<{ code: string }>>(el, 'wallet-credentials-error');
     (part(el, 'email-form') as HTMLFormElement).requestSubmit();
     expect((await error).detail.code).to.equal('login_required');

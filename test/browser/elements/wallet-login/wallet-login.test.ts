@@ -107,6 +107,7 @@ describe('<wallet-login>', function () {
     await waitFor(() => text(el, 'error').includes('That code is not right'), 'the wrong-code sentence');
     expect(part(el, 'error')?.getAttribute('role')).to.equal('alert');
     expect(codeInput(el).getAttribute('aria-invalid')).to.equal('true');
+    expect(codeInput(el).getAttribute('aria-describedby')!.split(' ')).to.include('error');
     await waitFor(() => shadow(el).activeElement === codeInput(el), 'focus back on the code');
     const loggedIn = nextEvent(el, 'wallet-logged-in');
     type(codeInput(el), '000000');
@@ -137,11 +138,16 @@ describe('<wallet-login>', function () {
     resend().click();
     expect((await error).detail.code).to.equal('rate_limited');
     await waitForState(el, 'code-entry');
-    await waitFor(() => /Wait \d+ seconds/.test(text(el, 'error')), 'the wait sentence');
-    // The wait counts down in the sentence too, not frozen at the first figure.
-    const seconds = () => Number(/Wait (\d+) seconds/.exec(text(el, 'error'))?.[1]);
+    await waitFor(() => /Too many attempts/.test(text(el, 'error')), 'the rate-limit sentence');
+    // The wait counts down on its own line, outside the live regions: the alert is said once.
+    const alert = text(el, 'error');
+    expect(part(el, 'wait')!.hasAttribute('role')).to.equal(false);
+    expect(part(el, 'wait')!.hasAttribute('aria-live')).to.equal(false);
+    const seconds = () => Number(/in (\d+) s/.exec(text(el, 'wait'))?.[1]);
     const first = seconds();
+    expect(first).to.be.greaterThan(0);
     await waitFor(() => seconds() < first, 'the wait counting down', 3000);
+    expect(text(el, 'error')).to.equal(alert, 'the alert text does not change with the countdown');
     await waitFor(() => resend().disabled && /in \d+ s/.test(resend().textContent ?? ''), 'a visible countdown');
     // The first code still logs in.
     const loggedIn = nextEvent(el, 'wallet-logged-in');
