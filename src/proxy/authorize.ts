@@ -50,6 +50,21 @@ export interface DemoAccount {
   cardId: string;
 }
 
+/** Which customer, account and card the request's user owns (the integrator's `accountFor`), or undefined. */
+export type AccountResolver = (request: IncomingMessage) => DemoAccount | undefined | Promise<DemoAccount | undefined>;
+
+/**
+ * The resolver asked once per request, however many hooks ask (the account binding, the step-up):
+ * an integrator's resolver may read a session store.
+ */
+export function oncePerRequest(resolve: AccountResolver): AccountResolver {
+  const answers = new WeakMap<IncomingMessage, DemoAccount | undefined | Promise<DemoAccount | undefined>>();
+  return (request) => {
+    if (!answers.has(request)) answers.set(request, resolve(request));
+    return answers.get(request);
+  };
+}
+
 /** Reads `{data: [...]}` from a service list path, or throws. */
 export type ListReader = (path: string) => Promise<Array<Record<string, unknown>>>;
 
@@ -76,7 +91,7 @@ export function demoAccountAuthorize(binding: DemoAccount, list: ListReader, cac
  * (401). Lists read upstream are cached per account.
  */
 export function accountAuthorize(
-  resolve: (request: IncomingMessage) => DemoAccount | undefined | Promise<DemoAccount | undefined>,
+  resolve: AccountResolver,
   list: ListReader,
   cacheMs = 5000,
 ): AuthorizeHook {

@@ -41,7 +41,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
-import { accountAuthorize, demoAccountAuthorize, type AuthorizeContext, type AuthorizeDecision, type AuthorizeHook, type AuthorizeRefusal, type DemoAccount } from './authorize.ts';
+import { accountAuthorize, demoAccountAuthorize, oncePerRequest, type AccountResolver, type AuthorizeContext, type AuthorizeDecision, type AuthorizeHook, type AuthorizeRefusal, type DemoAccount } from './authorize.ts';
 import { checkChallenge, deriveChallengeKey, mintChallenge, registrationOptions, userHandle } from './challenge.ts';
 import { BodyParseError, parseStrictJson } from './json.ts';
 import { RateLimiter, type RateLimitOptions } from './rate-limit.ts';
@@ -64,7 +64,7 @@ export interface ProxyOptions {
    * (from your own session), or undefined to answer 401. Ids the service lists for that account
    * (credentials, sessions, delegated keys) are checked upstream, as for `demoAccount`.
    */
-  accountFor?: (request: IncomingMessage) => DemoAccount | undefined | Promise<DemoAccount | undefined>;
+  accountFor?: AccountResolver;
   /** Where the browser reaches the proxy; default `/api`. */
   basePath?: string;
   /** Upstream name of the wallet-signature header; default `Service-Wallet-Signature`. */
@@ -195,12 +195,13 @@ export function createProxy(options: ProxyOptions): ProxyHandler {
 
   const hooks: AuthorizeHook[] = [];
   if (options.demoAccount) hooks.push(demoAccountAuthorize(options.demoAccount, listUpstream));
-  if (options.accountFor) hooks.push(accountAuthorize(options.accountFor, listUpstream));
+  const accountFor = options.accountFor && oncePerRequest(options.accountFor);
+  if (accountFor) hooks.push(accountAuthorize(accountFor, listUpstream));
   if (options.authorize) hooks.push(options.authorize);
   if (hooks.length === 0) {
     throw new TypeError('createProxy needs `authorize` or `accountFor` (who may touch which account) or an explicit `demoAccount` binding');
   }
-  const stepUp = options.stepUp ? createStepUp(options.stepUp, { basePath: o.basePath, clientSecret: o.clientSecret, demoAccount: options.demoAccount, accountFor: options.accountFor }) : undefined;
+  const stepUp = options.stepUp ? createStepUp(options.stepUp, { basePath: o.basePath, clientSecret: o.clientSecret, demoAccount: options.demoAccount, accountFor }) : undefined;
   if (stepUp) hooks.push(stepUp.authorize);
 
   const handler = (req: IncomingMessage, res: ServerResponse, next?: (err?: unknown) => void): void => {

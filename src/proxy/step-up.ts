@@ -27,7 +27,7 @@
  */
 import { createHmac, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import type { AuthorizeHook, AuthorizeRefusal } from './authorize.ts';
+import type { AccountResolver, AuthorizeHook, AuthorizeRefusal } from './authorize.ts';
 import { isId, type RouteName } from './routes.ts';
 
 export interface StepUpOptions {
@@ -115,7 +115,7 @@ export function createStepUp(
     clientSecret: string;
     demoAccount?: { accountId: string; cardId: string } | undefined;
     /** The proxy's `accountFor`: the caller's own card and account answer for its card. */
-    accountFor?: ((request: IncomingMessage) => { accountId: string; cardId: string } | undefined | Promise<{ accountId: string; cardId: string } | undefined>) | undefined;
+    accountFor?: AccountResolver | undefined;
     now?: () => number;
   },
 ): StepUp {

@@ -478,11 +478,12 @@ export class WalletLogin extends TemplateElement {
     const t = this.i18n.t;
     const s = this.machine;
     const failure = 'failure' in s ? s.failure : undefined;
+    const wait = this.waitLeft(failure);
     return html`
       <section part="base" class="panel stack" aria-busy=${this.busy ? 'true' : 'false'} aria-labelledby="heading">
         ${this.accountId ? this.screen(s) : html`<p part="intro">${t('common.missing-account')}</p>`}
         <p part="error" id="error" class="live" role="alert">${failure ? this.failureText(failure) : ''}</p>
-        <p part="wait" class="live">${this.waitLeft(failure) ? t('error.wait', { seconds: this.waitLeft(failure) }) : ''}</p>
+        <p part="wait" class="live">${wait ? t('error.wait', { seconds: wait }) : ''}</p>
         <p part="status" class="live" role="status">${this.notice}</p>
       </section>
     `;

@@ -170,8 +170,9 @@ describe('card reveal step-up', () => {
 
   it('with accountFor (the README set-up) the grant is checked against the caller\'s own card; no accountForCard needed', async () => {
     const own = { customerId: f.customerId, accountId: f.accountId, cardId: f.cardId };
+    const asked: unknown[] = [];
     const mounted = await listen(
-      createProxy({ upstream: f.baseUrl, tokenId: f.tokenId, clientSecret: f.clientSecret, accountFor: () => own, stepUp: { secret }, rateLimit: false }),
+      createProxy({ upstream: f.baseUrl, tokenId: f.tokenId, clientSecret: f.clientSecret, accountFor: (request) => (asked.push(request), own), stepUp: { secret }, rateLimit: false }),
     );
     try {
       const http = jarFetch();
@@ -180,7 +181,10 @@ describe('card reveal step-up', () => {
       await (await wallet.startOtpLogin({ credentialId: f.emailCredentialId })).submit('000000');
       await assert.rejects(client.revealCard(f.cardId), (e: unknown) => e instanceof ServiceError && e.code === 'STEP_UP_REQUIRED');
       await wallet.refresh(f.accountId);
+      const before = asked.length;
       assert.match((await client.revealCard(f.cardId)).panEmbedUrl, /\/processor\/card\?token=/);
+      // The binding and the step-up share one answer of the integrator's resolver per request.
+      assert.equal(asked.length - before, 1);
     } finally {
       await mounted.close();
     }
