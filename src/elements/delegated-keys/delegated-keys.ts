@@ -221,6 +221,14 @@ export class DelegatedKeys extends TemplateElement {
     this.focusTarget = mode.kind === 'confirming-revoke' ? `revoke-${mode.keyId}` : 'new';
   }
 
+  /** Escape closes the form or the confirmation, as its Cancel button does (not while it runs). */
+  private onKeydown(e: KeyboardEvent): void {
+    const { kind } = this.view.mode;
+    if (e.key !== 'Escape' || (kind !== 'editing' && kind !== 'confirming-revoke')) return;
+    e.preventDefault();
+    this.cancel();
+  }
+
   private submit(e: Event): void {
     e.preventDefault();
     if (this.view.mode.kind !== 'editing') return;
@@ -289,7 +297,7 @@ export class DelegatedKeys extends TemplateElement {
               ? nothing
               : list.keys.length === 0
                 ? html`<p class="muted">${t('delegated-keys.empty')}</p>`
-                : html`<ul part="list" class="list">
+                : html`<ul part="list" class="list" aria-labelledby="title">
                     ${list.keys.map((k) => this.renderKey(k))}
                   </ul>`}
       </section>
@@ -325,7 +333,7 @@ export class DelegatedKeys extends TemplateElement {
         </div>
         ${active ? html`<p class="muted">${t('delegated-keys.immutable')}</p>` : nothing}
         ${asked
-          ? html`<div part="confirm" class="confirm" role="group" aria-label=${t('delegated-keys.revoke')}>
+          ? html`<div part="confirm" class="confirm" role="group" aria-label=${t('delegated-keys.revoke')} @keydown=${this.onKeydown}>
               <p>${t('delegated-keys.revoke-confirm', { name: key.nickname })}</p>
               <div class="actions">
                 <button class="danger strong" type="button" aria-disabled=${revoking} @click=${revoking ? undefined : this.confirmRevoke}>
@@ -384,7 +392,7 @@ export class DelegatedKeys extends TemplateElement {
       </div>`;
     };
     return html`
-      <form part="form" novalidate aria-labelledby="form-title" @submit=${this.submit}>
+      <form part="form" novalidate aria-labelledby="form-title" @submit=${this.submit} @keydown=${this.onKeydown}>
         <h3 id="form-title">${t('delegated-keys.form-title')}</h3>
         ${hasActiveKey(this.view) ? html`<p class="muted">${t('delegated-keys.active-exists')}</p>` : nothing}
         ${field('nickname', 'nickname', this.form.nickname, 'nickname-hint')}

@@ -203,6 +203,8 @@ export class WalletCredentials extends TemplateElement {
   }
 
   private request(operation: Operation, input = ''): void {
+    // Busy buttons stay focusable (aria-disabled), so a press while one change runs is ignored here.
+    if (this.machine.kind === 'ready' && this.machine.running) return;
     // A new request: the email field's error belongs to the last submit of that form only.
     this.emailInvalid = false;
     this.send({ type: 'REQUEST', operation });
@@ -279,6 +281,10 @@ export class WalletCredentials extends TemplateElement {
     }
     if (after.codeFor && !(before.kind === 'ready' && before.codeFor)) this.focusTarget = '#code';
     if ((event.type === 'SUCCEEDED' && !after.codeFor) || event.type === 'CANCEL') this.focusTarget = '#heading';
+    // A confirmation answered or dismissed hands the focus back to the button that opened it, which
+    // stays (aria-disabled) while the removal runs; its row goes only once the removal succeeded.
+    const asked = before.kind === 'ready' ? before.confirming : undefined;
+    if (asked && (event.type === 'CONFIRM' || event.type === 'CANCEL')) this.focusTarget = `li[data-id="${CSS.escape(asked.id)}"] button`;
   }
 
   // -------------------------------------------------------------------------------------------
@@ -313,7 +319,7 @@ export class WalletCredentials extends TemplateElement {
     const t = this.i18n.t;
     const { view, running, confirming } = s;
     return html`
-      <ul part="credentials">
+      <ul part="credentials" aria-labelledby="heading">
         ${view.credentials.map((c) => this.row(s, c))}
       </ul>
       ${confirming ? this.confirmation(s, confirming) : nothing}
@@ -328,7 +334,8 @@ export class WalletCredentials extends TemplateElement {
               type="button"
               data-type=${type}
               aria-describedby=${hint ? `add-hint-${type}` : nothing}
-              ?disabled=${!!hint || !view.current || !!running}
+              ?disabled=${!!hint || !view.current}
+              aria-disabled=${running ? 'true' : nothing}
               @click=${() => this.request({ op: 'add', type })}
             >
               ${t(`credentials.add.${type}`)}
@@ -338,9 +345,9 @@ export class WalletCredentials extends TemplateElement {
         })}
       </div>
       ${view.current ? nothing : html`<p part="hint">${t('credentials.block.login')}</p>`}
-      <h3>${t('credentials.sessions.heading')}</h3>
+      <h3 id="sessions-heading">${t('credentials.sessions.heading')}</h3>
       ${view.sessions.length
-        ? html`<ul part="sessions">
+        ? html`<ul part="sessions" aria-labelledby="sessions-heading">
             ${view.sessions.map((x) => this.row(s, x))}
           </ul>`
         : html`<p class="muted">${t('credentials.sessions.none')}</p>`}
@@ -381,7 +388,8 @@ export class WalletCredentials extends TemplateElement {
         type="button"
         aria-label=${label}
         aria-describedby=${hint ? hintId : nothing}
-        ?disabled=${!allowed(s, operation)}
+        ?disabled=${!allowed(s.running ? { kind: 'ready', view } : s, operation)}
+        aria-disabled=${s.running ? 'true' : nothing}
         @click=${() => this.request(operation)}
       >
         ${session ? t(own ? 'credentials.sessions.logout' : 'credentials.sessions.end') : t('credentials.remove')}
@@ -397,7 +405,9 @@ export class WalletCredentials extends TemplateElement {
       op.op === 'revoke-session'
         ? t(s.view.current?.sessionId === op.id ? 'credentials.confirm.own-session' : 'credentials.confirm.session')
         : t('credentials.confirm.credential', { name: credential ? this.credentialName(credential) : '' });
-    return html`<div part="confirm" class="stack" role="group" aria-labelledby="confirm-question">
+    // Escape answers "no", as the Cancel button does.
+    const escape = (e: KeyboardEvent) => e.key === 'Escape' && (e.preventDefault(), this.send({ type: 'CANCEL' }));
+    return html`<div part="confirm" class="stack" role="group" aria-labelledby="confirm-question" @keydown=${escape}>
       <p id="confirm-question">${question}</p>
       <div class="row">
         <button part="button" class="danger" type="button" @click=${() => (this.send({ type: 'CONFIRM' }), this.start())}>${t('credentials.confirm.yes')}</button>
@@ -423,7 +433,7 @@ export class WalletCredentials extends TemplateElement {
         <span id="code-help" class="muted">${t('credentials.code.help')}</span>
       </div>
       <div class="row">
-        <button part="submit" class="primary" type="submit" ?disabled=${busy}>${t('credentials.code.submit')}</button>
+        <button part="submit" class="primary" type="submit" aria-disabled=${busy ? 'true' : nothing}>${t('credentials.code.submit')}</button>
         <button part="button" type="button" ?disabled=${busy} @click=${() => this.send({ type: 'CANCEL' })}>${t('common.cancel')}</button>
       </div>
     </form>`;
@@ -435,6 +445,7 @@ export class WalletCredentials extends TemplateElement {
       e.preventDefault();
       const email = this.emailInput!.value.trim();
       this.emailInvalid = !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email);
+      if (s.running) return;
       if (this.emailInvalid) this.emailInput!.focus();
       else this.request({ op: 'update-email' }, email);
     };
@@ -454,7 +465,7 @@ export class WalletCredentials extends TemplateElement {
           />
         </div>
         <div class="row">
-          <button part="submit" class="primary" type="submit" ?disabled=${!!s.running || !s.view.current}>${t('credentials.email.submit')}</button>
+          <button part="submit" class="primary" type="submit" ?disabled=${!s.view.current} aria-disabled=${s.running ? 'true' : nothing}>${t('credentials.email.submit')}</button>
         </div>
       </form>`;
   }

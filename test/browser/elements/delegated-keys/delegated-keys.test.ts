@@ -209,10 +209,22 @@ describe('<delegated-keys>', () => {
     // The form keeps what was typed.
     expect(input(el, 'nickname').value).to.equal('Second');
     expect(await axeViolations(el)).to.deep.equal([]);
-    button(el, /^\s*Cancel\s*$/).click();
+    // Escape closes the form, as Cancel does, and the focus goes back to the button that opened it.
+    const escape = () => new KeyboardEvent('keydown', { key: 'Escape', bubbles: true, composed: true });
+    input(el, 'nickname').dispatchEvent(escape());
     await settle(el);
+    expect(part(el, 'form')).to.equal(null);
+    expect(shadow(el).activeElement).to.equal(part(el, 'new-button'));
+    // The list is named by the panel's heading.
+    expect(shadow(el).getElementById(part(el, 'list')!.getAttribute('aria-labelledby')!)?.textContent).to.equal('Delegated keys');
 
-    // Revoke, with a confirmation whose least destructive choice has the focus.
+    // Revoke, with a confirmation whose least destructive choice has the focus; Escape dismisses it.
+    (part(el, 'revoke-button') as HTMLButtonElement).click();
+    await settle(el);
+    shadow(el).activeElement!.dispatchEvent(escape());
+    await settle(el);
+    expect(part(el, 'confirm')).to.equal(null);
+    expect(shadow(el).activeElement).to.equal(part(el, 'revoke-button'));
     (part(el, 'revoke-button') as HTMLButtonElement).click();
     await settle(el);
     expect(text(el, 'confirm')).to.match(/Revoke “First”\?/);

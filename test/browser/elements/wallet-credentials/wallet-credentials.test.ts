@@ -164,6 +164,43 @@ describe('<wallet-credentials>', function () {
     expect((await clientFor().listCredentials(acct.accountId)).length).to.equal(2);
   });
 
+  it('keeps the keyboard where it was: Escape closes a confirmation, and the focus goes back to its button, which keeps it while the removal runs', async () => {
+    await loginByEmail(acct);
+    await walletFor().addCredential({ type: 'SMS_OTP', accountId: acct.accountId });
+    const el = await mount<WalletCredentials>('wallet-credentials', { 'account-id': acct.accountId });
+    await idle(el);
+    // The lists are named by their headings.
+    const lists = [...shadow(el).querySelectorAll('ul')].map((l) => shadow(el).getElementById(l.getAttribute('aria-labelledby')!)?.textContent);
+    expect(lists).to.deep.equal(['Ways to log in', 'Active sessions']);
+
+    const remove = removeButton(el, 'SMS_OTP');
+    remove.focus();
+    remove.click();
+    await waitForState(el, 'confirming');
+    const yes = part(el, 'confirm')!.querySelector<HTMLButtonElement>('button.danger')!;
+    await waitFor(() => shadow(el).activeElement === yes, 'focus on the confirmation');
+    yes.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape', bubbles: true, composed: true }));
+    await el.updateComplete;
+    expect(el.matches(':state(confirming)')).to.equal(false);
+    expect(shadow(el).activeElement).to.equal(removeButton(el, 'SMS_OTP'));
+
+    removeButton(el, 'SMS_OTP').click();
+    await waitForState(el, 'confirming');
+    part(el, 'confirm')!.querySelector<HTMLButtonElement>('button.danger')!.click();
+    await el.updateComplete;
+    // The removal is under way (the request cannot have been answered within this task): its button
+    // holds the focus, marked busy rather than disabled, and a second press does nothing.
+    expect(el.matches(':state(busy)')).to.equal(true);
+    const busy = removeButton(el, 'SMS_OTP');
+    expect(shadow(el).activeElement).to.equal(busy);
+    expect([busy.disabled, busy.getAttribute('aria-disabled')]).to.deep.equal([false, 'true']);
+    busy.click();
+    expect(el.matches(':state(confirming)')).to.equal(false);
+    await idle(el);
+    expect(parts(el, 'credential')).to.have.length(1);
+    expect(shadow(el).activeElement).to.equal(part(el, 'heading'));
+  });
+
   it('the service refuses to revoke the only credential (400), and the element shows why', async () => {
     // Reach the service's rule directly: the element never offers it, so call core as a page could.
     await loginByEmail(acct);
