@@ -289,6 +289,8 @@ const agentActions: Record<AgentActionsStringKey, string> = {
   'agent-actions.failure.COUNTERPARTY_UNREACHABLE': 'تعذّر الوصول إلى المستلم.',
   'agent-actions.waiting': 'جارٍ التحقق من القرار…',
   'agent-actions.poll-trouble': 'يتعذّر التحقق من التحديثات الآن. جارٍ إعادة المحاولة…',
+  'agent-actions.decided': 'قرار: {action}، {status}.',
+  'agent-actions.with-amount': '{action} بقيمة {amount}',
   'agent-actions.error.unauthorized': 'انتهت صلاحية وصول الوكيل أو أُلغيت. اربطه مرة أخرى.',
   'agent-actions.error.rate_limited': 'طلبات كثيرة جدًا. ستُستأنف التحديثات قريبًا.',
   'agent-actions.error.server': 'حدث خطأ من جهتنا. أعد المحاولة بعد قليل.',

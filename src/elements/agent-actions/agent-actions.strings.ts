@@ -37,6 +37,8 @@ type Keys =
   | `agent-actions.failure.${'QUOTE_EXPIRED' | 'INSUFFICIENT_FUNDS' | 'COUNTERPARTY_UNREACHABLE'}`
   | 'agent-actions.waiting'
   | 'agent-actions.poll-trouble'
+  | 'agent-actions.decided'
+  | 'agent-actions.with-amount'
   | `agent-actions.error.${AgentActionsErrorCode}`;
 
 const en: Record<Keys, string> = {
@@ -82,6 +84,8 @@ const en: Record<Keys, string> = {
   'agent-actions.failure.COUNTERPARTY_UNREACHABLE': 'The recipient could not be reached.',
   'agent-actions.waiting': 'Checking for a decision…',
   'agent-actions.poll-trouble': 'Can’t check for updates right now. Retrying…',
+  'agent-actions.decided': 'Decision: {action}, {status}.',
+  'agent-actions.with-amount': '{action} of {amount}',
   'agent-actions.error.unauthorized': 'The agent’s access has expired or was revoked. Connect it again.',
   'agent-actions.error.rate_limited': 'Too many requests. Updates resume shortly.',
   'agent-actions.error.server': 'Something went wrong on our side. Try again in a moment.',

@@ -89,6 +89,7 @@ export class AgentActions extends TemplateElement {
     view: { state: true },
     pollTrouble: { state: true },
     recentlyChanged: { state: true },
+    decisions: { state: true },
   };
 
   /**
@@ -118,6 +119,8 @@ export class AgentActions extends TemplateElement {
   private view: AgentActionsState = initialState;
   private pollTrouble = false;
   private recentlyChanged: ReadonlySet<string> = new Set();
+  /** The decisions of the last poll, said in the polite status region (the list itself is not live). */
+  private decisions: readonly AgentAction[] = [];
 
   private readonly i18n = new LocaleController(this);
   private readonly internals = this.attachInternals?.();
@@ -217,7 +220,12 @@ export class AgentActions extends TemplateElement {
     if (event.type === 'updated') {
       const changes = statusChanges(before, next);
       for (const { action, previousStatus } of changes) this.dispatchEvent(new AgentActionChangedEvent(action, previousStatus));
-      if (changes.length > 0) this.recentlyChanged = new Set(changes.map((c) => c.action.id));
+      if (changes.length > 0) {
+        this.recentlyChanged = new Set(changes.map((c) => c.action.id));
+        this.decisions = changes.map((c) => c.action);
+      }
+    } else if (event.type === 'load' || event.type === 'reset') {
+      this.decisions = [];
     }
     this.syncStates();
   }
@@ -322,7 +330,9 @@ export class AgentActions extends TemplateElement {
             ? html`<p>${t(`agent-actions.error.${failure}`)}</p>
                 ${status.kind !== 'failed' || failure === 'unauthorized' ? nothing : html`<button type="button" @click=${this.reload}>${t('agent-actions.retry')}</button>`}`
             : nothing}</div>
-        <p class="muted live" role="status">${this.pollTrouble ? t('agent-actions.poll-trouble') : nothing}</p>
+        <p class="muted live" role="status">${this.pollTrouble
+            ? t('agent-actions.poll-trouble')
+            : this.decisions.map((a) => t('agent-actions.decided', { action: this.actionName(a), status: t(`agent-actions.status.${a.status}`) })).join(' ')}</p>
         ${!this.agentToken
           ? html`<p class="muted">${t('agent-actions.no-token')}</p>`
           : status.kind === 'loading'
@@ -331,7 +341,7 @@ export class AgentActions extends TemplateElement {
               ? nothing
               : !actions.length
                 ? html`<p class="muted">${t('agent-actions.empty')}</p>`
-                : html`<ul part="list" class="list" aria-live="off">
+                : html`<ul part="list" class="list" aria-live="off" aria-labelledby="title">
                       ${actions.map((a) => this.renderAction(a))}
                     </ul>
                     <div part="footer" class="bar">
@@ -355,6 +365,19 @@ export class AgentActions extends TemplateElement {
     const key = `agent-actions.${kind}.${code}`;
     const text = this.i18n.t(key);
     return text !== key ? text : code.charAt(0) + code.slice(1).toLowerCase().replace(/_/g, ' ');
+  }
+
+  /** An action's kind in words. */
+  private kind(a: AgentAction): string {
+    return this.i18n.t(`agent-actions.type.${(AGENT_ACTION_TYPES as readonly string[]).includes(a.type) ? a.type : 'other'}`);
+  }
+
+  /** An action's kind in words, with its amount when it has one ("Payment out of $12.50"). */
+  private actionName(a: AgentAction): string {
+    const { t, locale } = this.i18n;
+    const action = this.kind(a);
+    const d = a.transferDetails;
+    return d ? t('agent-actions.with-amount', { action, amount: formatMinor(d.amount, d.currency, locale) }) : action;
   }
 
   private renderAction(a: AgentAction) {
@@ -391,7 +414,7 @@ export class AgentActions extends TemplateElement {
     return html`
       <li part="action" class="item action ${this.recentlyChanged.has(a.id) ? 'changed' : ''}" tabindex="-1" aria-labelledby=${headingId}>
         <div class="item-head">
-          <h3 id=${headingId}>${t(`agent-actions.type.${(AGENT_ACTION_TYPES as readonly string[]).includes(a.type) ? a.type : 'other'}`)}</h3>
+          <h3 id=${headingId}>${this.kind(a)}</h3>
           <span part="status" class="status ${a.status}">${t(`agent-actions.status.${a.status}`)}</span>
         </div>
         ${submitted ? html`<p class="muted">${t('agent-actions.submitted', { date: submitted })}</p>` : nothing}

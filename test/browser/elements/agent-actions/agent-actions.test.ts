@@ -152,6 +152,10 @@ describe('<agent-actions>', () => {
     const item = parts(el, 'action')[0]!;
     expect(item.textContent).to.match(/Transaction/);
     expect(item.textContent).to.not.match(/Checking for a decision/);
+    // The decision is said in the polite status region (the list itself is not live).
+    const said = shadow(el).querySelector('[role=status].live')!.textContent!.trim();
+    expect(said).to.match(/^Decision: Payment out of \S+, (Approved|Failed)\.$/);
+    expect(said).to.contain(detail.action.status === 'APPROVED' ? 'Approved' : 'Failed');
     expect(await axeViolations(el)).to.deep.equal([]);
   });
 
@@ -168,6 +172,7 @@ describe('<agent-actions>', () => {
     expect(item.textContent).to.match(/Rejected/);
     expect(item.textContent).to.match(/Over the daily budget/);
     expect(item.textContent).to.match(/Currency exchange/);
+    expect(shadow(el).querySelector('[role=status].live')!.textContent!.trim()).to.equal('Decision: Currency exchange, Rejected.');
   });
 
   it('stops polling when disconnected', async () => {
