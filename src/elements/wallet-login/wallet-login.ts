@@ -511,7 +511,8 @@ export class WalletLogin extends TemplateElement {
       case 'choosing':
         return this.choosing(s);
       case 'sending-code':
-        return this.page(`login.code.heading.${s.method}`, this.intro('login.sending'));
+        // The pressed method button is gone: the heading takes the focus until the code field shows.
+        return this.page(`login.code.heading.${s.method}`, this.intro('login.sending'), nothing, true);
       case 'code-entry':
       case 'verifying-code':
         return this.codeEntry(s);
@@ -566,7 +567,7 @@ export class WalletLogin extends TemplateElement {
           <label for="code">${t('login.code.label')}</label>
           ${codeInput({ length: this.codeLength, invalid: !verifying && s.failure?.code === 'wrong_code', readonly: verifying, describedBy: 'failure' in s && s.failure ? 'intro error' : 'intro', autofocus: true, onInput: this.onCodeInput })}
           <div class="actions">
-            <button part="submit" class="primary" type="submit" ?disabled=${verifying}>${t(verifying ? 'login.code.verifying' : 'login.code.submit')}</button>
+            <button part="submit" class="primary" type="submit" aria-disabled=${verifying ? 'true' : nothing}>${t(verifying ? 'login.code.verifying' : 'login.code.submit')}</button>
             <button part="button" type="button" ?disabled=${wait > 0 || verifying} @click=${() => this.send({ type: 'RESEND', now: Date.now() })}>
               ${wait > 0 ? t('login.code.resend-wait', { seconds: wait }) : t('login.code.resend')}
             </button>
@@ -589,7 +590,7 @@ export class WalletLogin extends TemplateElement {
           ${expiring
             ? html`<button part="submit" class="primary" type="button" data-autofocus @click=${() => this.refresh()}>${t('login.session.stay')}</button>`
             : nothing}
-          <button part="button" type="button" ?disabled=${busy} @click=${() => this.logout()}>${t('login.session.logout')}</button>
+          <button part="button" type="button" aria-disabled=${busy ? 'true' : nothing} @click=${() => busy || this.logout()}>${t('login.session.logout')}</button>
         </div>`,
       !expiring,
     );

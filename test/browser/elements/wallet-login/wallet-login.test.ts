@@ -495,9 +495,13 @@ describe('<wallet-login>', function () {
       await sendKeys({ press: 'Tab' });
       expect(shadow(el).activeElement).to.equal(methodButton(el, 'email-otp'));
       expect(getComputedStyle(methodButton(el, 'email-otp')).outlineStyle).to.equal('solid', 'a visible focus ring');
+      // While the code is sent, the pressed button is gone: the heading holds the focus, then the code field.
+      const focused: string[] = [];
+      shadow(el).addEventListener('focusin', (e) => focused.push((e.target as HTMLElement).id));
       await sendKeys({ press: 'Enter' });
       await waitForState(el, 'code-entry');
       expect(shadow(el).activeElement).to.equal(codeInput(el));
+      expect(focused).to.deep.equal(['heading', 'code']);
       const loggedIn = nextEvent(el, 'wallet-logged-in');
       await sendKeys({ type: '000000' });
       await loggedIn;
