@@ -84,6 +84,9 @@ async function refreshConsole(): Promise<void> {
     byId('console-status').textContent = t('demo.console.failed');
     return;
   }
+  // The list is rebuilt: a keyboard user inside it (say, on the Approve just pressed) keeps a place
+  // in it, the first pending item's button, or the New request button when none is left.
+  const hadFocus = list.contains(document.activeElement);
   // The newest few are enough for a demo; the agent's panel shows them all.
   list.replaceChildren(
     ...pending.slice(0, 4).map((action) => {
@@ -109,20 +112,22 @@ async function refreshConsole(): Promise<void> {
     none.textContent = t('demo.console.none');
     list.append(none);
   }
+  if (hadFocus) (list.querySelector('button') ?? byId('new-request')).focus();
 }
 
 /**
- * Runs a console call with the buttons of `scope` disabled until it settles, so a double click
- * makes one request (a second approval would only be refused with 409).
+ * Runs a console call with the buttons of `scope` marked busy until it settles, so a double click
+ * makes one request (a second approval would only be refused with 409). aria-disabled, not
+ * disabled: a disabled button loses the keyboard focus.
  */
 async function oneAtATime(scope: HTMLElement, run: () => Promise<void>): Promise<void> {
   const buttons = scope instanceof HTMLButtonElement ? [scope] : [...scope.querySelectorAll('button')];
-  if (buttons.some((b) => b.disabled)) return;
-  for (const b of buttons) b.disabled = true;
+  if (buttons.some((b) => b.getAttribute('aria-disabled') === 'true')) return;
+  for (const b of buttons) b.setAttribute('aria-disabled', 'true');
   try {
     await run();
   } finally {
-    for (const b of buttons) b.disabled = false;
+    for (const b of buttons) b.removeAttribute('aria-disabled');
   }
 }
 

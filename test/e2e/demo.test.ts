@@ -141,6 +141,8 @@ describe('the demo, walked as a new user', { timeout: 300_000 }, () => {
     const id = (await top.getAttribute('aria-labelledby'))!.slice(-4);
     await page.locator('#pending li', { hasText: id }).getByRole('button', { name: 'Approve' }).click();
     assert.equal(await changed, 'APPROVED');
+    // The console's list was rebuilt under the pressed button: the keyboard keeps a place in the console.
+    await page.waitForFunction(() => !!document.activeElement?.closest('.console') && !document.querySelector('.console [aria-disabled]'), null, { timeout: 10_000 });
     await top.getByText('Approved', { exact: true }).waitFor();
   });
 
