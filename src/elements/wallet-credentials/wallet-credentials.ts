@@ -284,7 +284,7 @@ export class WalletCredentials extends TemplateElement {
     // A confirmation answered or dismissed hands the focus back to the button that opened it, which
     // stays (aria-disabled) while the removal runs; its row goes only once the removal succeeded.
     const asked = before.kind === 'ready' ? before.confirming : undefined;
-    if (asked && (event.type === 'CONFIRM' || event.type === 'CANCEL')) this.focusTarget = `li[data-id="${CSS.escape(asked.id)}"] button`;
+    if (asked && 'id' in asked && (event.type === 'CONFIRM' || event.type === 'CANCEL')) this.focusTarget = `li[data-id="${CSS.escape(asked.id)}"] button`;
   }
 
   // -------------------------------------------------------------------------------------------
