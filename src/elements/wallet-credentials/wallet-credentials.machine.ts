@@ -69,7 +69,9 @@ export type CredentialsEvent =
   | { type: 'CANCEL' }
   /** `codeFor`: the operation sent an activation code for that credential; the code form opens. */
   | { type: 'SUCCEEDED'; view: CredentialsView; notice: Notice; codeFor?: string }
-  | { type: 'FAILED'; failure: Failure };
+  | { type: 'FAILED'; failure: Failure }
+  /** After a reload: the activation code this tab was waiting for (shared/pending-code.ts) still waits. */
+  | { type: 'RESUMED'; codeFor: string };
 
 /** Why a credential cannot be removed right now; the screen says it next to the button. */
 export type RevokeBlock = 'last' | 'current' | 'login';
@@ -145,6 +147,9 @@ export function transition(state: CredentialsState, event: CredentialsEvent): Cr
       return { kind: 'ready', view: event.view, notice: event.notice, ...(event.codeFor ? { codeFor: event.codeFor } : {}) };
     case 'FAILED':
       return { kind: 'ready', view, failure: event.failure, ...(codeFor ? { codeFor } : {}) };
+    case 'RESUMED':
+      // Only onto a quiet screen, and only for a credential the list still has.
+      return state.running || state.confirming || codeFor || !view.credentials.some((c) => c.id === event.codeFor) ? state : { kind: 'ready', view, codeFor: event.codeFor };
   }
   return state;
 }

@@ -21,6 +21,7 @@ import { failureMessage } from '../shared/strings.ts';
 import { onceAfterFirstPaint } from '../shared/idle.ts';
 import { syncStates } from '../shared/list.ts';
 import { codeInput } from '../shared/code-input.ts';
+import { forgetPendingCode, keepPendingCode, pendingCodeKey, resumePendingCode } from '../shared/pending-code.ts';
 import {
   allowed,
   canAdd,
@@ -42,7 +43,9 @@ const services = onceAfterFirstPaint(() => import('../shared/wallet.ts'));
 type Ready = Extract<CredentialsState, { kind: 'ready' }>;
 
 /**
- * Lists and manages a wallet's credentials and sessions.
+ * Lists and manages a wallet's credentials and sessions. An added SMS credential's activation code
+ * survives a reload of the tab: the element comes back to its code form without sending another
+ * (the tab's sessionStorage keeps the service's public challenge answer for 15 minutes, never the code).
  *
  * @summary Credentials and sessions of an Embedded Wallet: add, remove, end, change email.
  *
@@ -128,11 +131,30 @@ export class WalletCredentials extends TemplateElement {
   /** Ends the session listening of the live connection; a token per connection, so a late setup knows it is stale. */
   private connection: { unsubscribe?: () => void } | undefined;
 
-  /** The lists, reloaded when the account changes or after a change; stale answers are dropped. */
+  /** Where this tab keeps the activation code it waits for, across reloads (shared/pending-code.ts). */
+  private get codeKey(): string {
+    return pendingCodeKey('activation', this.apiBase, this.accountId);
+  }
+
+  /**
+   * The lists, reloaded when the account changes or after a change; stale answers are dropped.
+   * With them, the activation code this tab was waiting for before a reload, if it still waits.
+   */
   private readonly loader = new Task(this, {
     args: () => [] as const,
-    task: async (_: readonly [], { signal }) => (this.accountId ? loadView(await this.services(signal)) : taskInitial),
-    onComplete: (view) => this.send({ type: 'LOADED', view }),
+    task: async (_: readonly [], { signal }) => {
+      if (!this.accountId) return taskInitial;
+      const svc = await this.services(signal);
+      const view = await loadView(svc);
+      const kept = this.otp?.accountId === this.accountId ? this.otp : undefined;
+      return { view, otp: kept ?? (await resumePendingCode(this.codeKey, this.accountId, svc.wallet, signal))?.otp };
+    },
+    onComplete: ({ view, otp }) => {
+      this.send({ type: 'LOADED', view });
+      if (!otp) return;
+      this.otp = otp;
+      this.send({ type: 'RESUMED', codeFor: otp.credentialId });
+    },
     onError: (e) => this.send({ type: 'LOAD_FAILED', failure: failureOf(e, 'load') }),
   });
 
@@ -233,6 +255,7 @@ export class WalletCredentials extends TemplateElement {
         if (method.type === 'SMS_OTP') {
           codeFor = method.id;
           this.otp = await sendActivationCode(svc, method);
+          keepPendingCode(this.codeKey, this.otp, Date.now());
         }
         notice = { kind: 'added', type: method.type };
         break;
@@ -240,7 +263,6 @@ export class WalletCredentials extends TemplateElement {
       case 'verify-code': {
         if (!this.otp) throw new Error('No code was sent.');
         const session = await this.otp.submit(input, { signal });
-        this.otp = undefined;
         notice = { kind: 'activated', type: session.credentialType };
         break;
       }
@@ -279,7 +301,14 @@ export class WalletCredentials extends TemplateElement {
         if (this.codeInput) this.codeInput.value = '';
       }
     }
-    if (after.codeFor && !(before.kind === 'ready' && before.codeFor)) this.focusTarget = '#code';
+    const waited = before.kind === 'ready' ? before.codeFor : undefined;
+    // The code was used or abandoned (a reload, LOAD, keeps it).
+    if (waited && !after.codeFor) {
+      this.otp = undefined;
+      forgetPendingCode(this.codeKey);
+    }
+    // A code form that opens takes the focus, except one resumed after a reload (the page decides).
+    if (after.codeFor && !waited && event.type !== 'RESUMED') this.focusTarget = '#code';
     if ((event.type === 'SUCCEEDED' && !after.codeFor) || event.type === 'CANCEL') this.focusTarget = '#heading';
     // A confirmation answered or dismissed hands the focus back to the button that opened it, which
     // stays (aria-disabled) while the removal runs; its row goes only once the removal succeeded.

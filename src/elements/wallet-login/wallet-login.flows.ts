@@ -7,16 +7,17 @@
  * Follows api.md "Verify by credential type" through core; finds the credential of the chosen type
  * with GET /auth/credentials (reference.md). Holds nothing between calls except the OtpLogin
  * handle core returns (a verified target, no secret), which is also kept in the tab's
- * sessionStorage while its code waits, so that a reload (a phone's browser dropping the page while
- * the user reads the text message) comes back to the code screen instead of sending a new code.
+ * sessionStorage while its code waits (shared/pending-code.ts), so that a reload comes back to the
+ * code screen instead of sending a new code.
  */
 import { ServiceError, WalletError } from '../../core/errors.ts';
 import type { StoredSession } from '../../core/keystore.ts';
-import type { OtpLogin, OtpTarget } from '../../core/session.ts';
+import type { OtpLogin } from '../../core/session.ts';
 import type { CredentialType } from '../../core/types.ts';
 import { beginCeremony } from '../shared/ceremony.ts';
 import { classifyError, isCancellation, type FailureCode } from '../shared/failures.ts';
 import { clientFor, keyStore, onSessionChange, walletFor } from '../shared/wallet.ts';
+import { forgetPendingCode, keepPendingCode, pendingCodeKey, resumePendingCode } from '../shared/pending-code.ts';
 import type { LoginEvent, SessionInfo } from './wallet-login.machine.ts';
 import type { WalletLogin } from './wallet-login.ts';
 
@@ -36,50 +37,25 @@ class NoCredentialError extends Error {}
 /** The code each element sent, between sending and verifying. */
 const sentCodes = new WeakMap<WalletLogin, OtpLogin>();
 
-/** How long after sending a code a reload still returns to its screen. */
-const PENDING_CODE_MS = 15 * 60_000;
-
-/** What the tab keeps of a code waiting to be entered: the public challenge answer, and when. */
-interface PendingCode extends OtpTarget {
-  sentAt: number;
-  resendAt: number;
-}
-
-const codeKey = (element: WalletLogin) => `wallet-elements:code:${element.apiBase ?? ''}:${element.accountId}`;
+const codeKey = (element: WalletLogin) => pendingCodeKey('code', element.apiBase, element.accountId);
 
 /** Forgets the code that waited (entered, abandoned, or a session came another way). */
 export function forgetCode(element: WalletLogin): void {
   sentCodes.delete(element);
-  try {
-    sessionStorage.removeItem(codeKey(element));
-  } catch {
-    // No storage here (an opaque origin throws): nothing was kept.
-  }
+  forgetPendingCode(codeKey(element));
 }
 
 function keepCode(element: WalletLogin, otp: OtpLogin, sentAt: number, resendAt: number): void {
   sentCodes.set(element, otp);
-  const { credentialId: id, accountId, type, otpEncryptionTargetBundle } = otp;
-  try {
-    sessionStorage.setItem(codeKey(element), JSON.stringify({ id, accountId, type, otpEncryptionTargetBundle, sentAt, resendAt } satisfies PendingCode));
-  } catch {
-    // No storage (or full): a reload starts over.
-  }
+  keepPendingCode(codeKey(element), otp, sentAt, resendAt);
 }
 
 /** The code this tab was waiting for before a reload, its target verified again; or undefined. */
 async function resumeCode(element: WalletLogin, signal: AbortSignal): Promise<{ type: CredentialType; resendAt: number } | undefined> {
-  try {
-    const saved = JSON.parse(sessionStorage.getItem(codeKey(element))!) as PendingCode | null;
-    if (!saved) return;
-    if (saved.accountId !== element.accountId || !(Date.now() - saved.sentAt < PENDING_CODE_MS)) throw new Error('stale');
-    // The same check as a fresh challenge's: the bundle must be signed by the pinned key.
-    sentCodes.set(element, await walletFor(element.apiBase).startOtpLogin({ credentialId: saved.id, registered: saved, signal }));
-    return { type: saved.type, resendAt: Number(saved.resendAt) || 0 };
-  } catch {
-    // Stale, unreadable or no longer verifying: start over (an aborted restore keeps it for the next).
-    if (!signal.aborted) forgetCode(element);
-  }
+  const found = await resumePendingCode(codeKey(element), element.accountId, walletFor(element.apiBase), signal);
+  if (!found) return;
+  sentCodes.set(element, found.otp);
+  return { type: found.saved.type, resendAt: Number(found.saved.resendAt) || 0 };
 }
 
 function sessionInfo(s: StoredSession): SessionInfo {

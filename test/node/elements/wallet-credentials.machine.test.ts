@@ -103,3 +103,20 @@ test('a "log in first" failure goes when a reload brings a session; other failur
   const network: CredentialsState = { kind: 'ready', view: out, failure: { code: 'network' } };
   assert.deepEqual(transition(network, { type: 'LOADED', view: inside }), { ...network, view: inside });
 });
+
+test('an activation code kept across a reload reopens its form only on a quiet screen, for a listed credential', () => {
+  const view: CredentialsView = { credentials: [email, sms], sessions: [session], current };
+  const quiet: CredentialsState = { kind: 'ready', view };
+  assert.deepEqual(transition(quiet, { type: 'RESUMED', codeFor: sms.id }), { kind: 'ready', view, codeFor: sms.id });
+  // Gone from the list (removed in another tab): nothing opens.
+  assert.equal(transition(quiet, { type: 'RESUMED', codeFor: 'AuthMethod:gone' }), quiet);
+  // Not over a running change, an open confirmation, or another code.
+  for (const busy of [
+    { kind: 'ready', view, running: { op: 'add', type: 'OAUTH' } },
+    { kind: 'ready', view, confirming: { op: 'revoke-session', id: session.id } },
+    { kind: 'ready', view, codeFor: email.id },
+  ] as CredentialsState[]) {
+    assert.equal(transition(busy, { type: 'RESUMED', codeFor: sms.id }), busy);
+  }
+  assert.deepEqual(transition(initialState(), { type: 'RESUMED', codeFor: sms.id }), { kind: 'loading' });
+});

@@ -67,7 +67,7 @@ describe('<wallet-credentials>', function () {
 
   it('adds SMS codes with the signed retry, activates them with a code, then revokes with the other credential’s session', async () => {
     const emailSession = await loginByEmail(acct);
-    const el = await mount<WalletCredentials>('wallet-credentials', { 'account-id': acct.accountId });
+    let el = await mount<WalletCredentials>('wallet-credentials', { 'account-id': acct.accountId });
     await idle(el);
     expect(row(el, 'EMAIL_OTP').querySelector("[part~='badge']")?.textContent).to.contain('This device');
     // The email login is the current one here: it cannot remove itself, and it is the only one.
@@ -83,7 +83,7 @@ describe('<wallet-credentials>', function () {
     await waitForState(el, 'code-entry');
     // The code the registration sent is the one to enter: no /challenge, so no second SMS.
     expect(challenges()).to.equal(challengesBefore);
-    const code = part(el, 'code-input') as HTMLInputElement;
+    let code = part(el, 'code-input') as HTMLInputElement;
     expect(code.getAttribute('autocomplete')).to.equal('one-time-code');
     await waitFor(() => shadow(el).activeElement === code, 'focus on the activation code');
     // A wrong code is said under the code field and tied to it, not at the foot of the panel.
@@ -94,9 +94,21 @@ describe('<wallet-credentials>', function () {
     expect(codeError.textContent).to.match(/code/i);
     expect(code.getAttribute('aria-describedby')!.split(' ')).to.include('code-error');
     expect(text(el, 'error')).to.equal('');
+
+    // The page reloads while the user reads the text message: a new element comes back to the same
+    // code, and no new code is sent. The tab keeps only the public challenge answer.
+    const kept = () => Object.keys(sessionStorage).filter((k) => k.startsWith('wallet-elements:activation:') && k.endsWith(acct.accountId));
+    expect(kept()).to.have.length(1);
+    expect(Object.keys(JSON.parse(sessionStorage.getItem(kept()[0]!)!) as object).sort()).to.deep.equal(['accountId', 'id', 'otpEncryptionTargetBundle', 'resendAt', 'sentAt', 'type']);
+    el.remove();
+    el = await mount<WalletCredentials>('wallet-credentials', { 'account-id': acct.accountId });
+    await waitForState(el, 'code-entry');
+    expect(challenges()).to.equal(challengesBefore, 'no second code');
+    code = part(el, 'code-input') as HTMLInputElement;
     type(code, '000000');
     (part(el, 'code-form') as HTMLFormElement).requestSubmit();
     await waitFor(() => text(el, 'status').includes('ready to use'), 'the activation notice');
+    expect(kept()).to.deep.equal([], 'the used code forgotten');
     await idle(el);
     expect(addButton(el, 'SMS_OTP').disabled).to.equal(true, 'one SMS_OTP at most');
     expect(shadow(el).querySelector("[part~='add-button'][data-type='SMS_OTP'] + [part~='hint']")?.textContent).to.contain('already receives codes');
@@ -120,6 +132,22 @@ describe('<wallet-credentials>', function () {
     expect(sessions.map((s) => s.id)).not.to.include(emailSession);
     // And now SMS is the last one: it says so.
     expect(row(el, 'SMS_OTP').textContent).to.contain('only way to log in');
+  });
+
+  it('an abandoned activation code is forgotten: a reload shows the lists', async () => {
+    await loginByEmail(acct);
+    let el = await mount<WalletCredentials>('wallet-credentials', { 'account-id': acct.accountId });
+    await idle(el);
+    addButton(el, 'SMS_OTP').click();
+    await waitForState(el, 'code-entry');
+    (parts(el, 'button').find((b) => b.textContent?.includes('Cancel')) as HTMLButtonElement).click();
+    await idle(el);
+    expect(el.matches(':state(code-entry)')).to.equal(false);
+    expect(Object.keys(sessionStorage).filter((k) => k.startsWith('wallet-elements:activation:'))).to.deep.equal([]);
+    el.remove();
+    el = await mount<WalletCredentials>('wallet-credentials', { 'account-id': acct.accountId });
+    await idle(el);
+    expect(el.matches(':state(code-entry)')).to.equal(false);
   });
 
   it('adds single sign-on with a token from the page’s provider', async () => {

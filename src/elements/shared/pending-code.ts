@@ -1,0 +1,65 @@
+/**
+ * A code waiting to be entered, kept in the tab's sessionStorage so that a reload (a phone's
+ * browser dropping the page while the user reads the text message) comes back to the code screen
+ * instead of sending a new code. Used by <wallet-login> (a login code) and <wallet-credentials> (the
+ * activation code of an added SMS credential).
+ *
+ * Kept: the service's public challenge answer (credential id, account, type, signed target bundle)
+ * and when the code was sent, never the code. Before use the bundle is verified again against the
+ * pinned signer, as a fresh one is (core `startOtpLogin({ registered })`). Forgotten after 15
+ * minutes, when the code is used or abandoned, and when the storage cannot be read.
+ */
+import type { OtpLogin, OtpTarget, Wallet } from '../../core/session.ts';
+
+/** How long after sending a code a reload still returns to its screen. */
+const PENDING_CODE_MS = 15 * 60_000;
+
+/** What the tab keeps of a code waiting to be entered. */
+export interface PendingCode extends OtpTarget {
+  sentAt: number;
+  /** When a new code may be asked for (ms since the epoch; 0 when the screen offers none). */
+  resendAt: number;
+}
+
+/** The storage key of a code: per element kind, base path and account. */
+export function pendingCodeKey(kind: string, apiBase: string | null | undefined, accountId: string): string {
+  return `wallet-elements:${kind}:${apiBase ?? ''}:${accountId}`;
+}
+
+export function forgetPendingCode(key: string): void {
+  try {
+    sessionStorage.removeItem(key);
+  } catch {
+    // No storage here (an opaque origin throws): nothing was kept.
+  }
+}
+
+export function keepPendingCode(key: string, otp: OtpLogin, sentAt: number, resendAt = 0): void {
+  const { credentialId: id, accountId, type, otpEncryptionTargetBundle } = otp;
+  try {
+    sessionStorage.setItem(key, JSON.stringify({ id, accountId, type, otpEncryptionTargetBundle, sentAt, resendAt } satisfies PendingCode));
+  } catch {
+    // No storage (or full): a reload starts over.
+  }
+}
+
+/**
+ * The code this tab was waiting for before a reload, for `accountId`, with its target verified
+ * again; undefined when there is none. A stale, unreadable or no longer verifying one is forgotten
+ * (an aborted check keeps it for the next).
+ */
+export async function resumePendingCode(
+  key: string,
+  accountId: string,
+  wallet: Pick<Wallet, 'startOtpLogin'>,
+  signal: AbortSignal,
+): Promise<{ otp: OtpLogin; saved: PendingCode } | undefined> {
+  try {
+    const saved = JSON.parse(sessionStorage.getItem(key)!) as PendingCode | null;
+    if (!saved) return;
+    if (saved.accountId !== accountId || !(Date.now() - saved.sentAt < PENDING_CODE_MS)) throw new Error('stale');
+    return { otp: await wallet.startOtpLogin({ credentialId: saved.id, registered: saved, signal }), saved };
+  } catch {
+    if (!signal.aborted) forgetPendingCode(key);
+  }
+}
