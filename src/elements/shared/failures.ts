@@ -89,9 +89,14 @@ const WEBAUTHN_FAILURES = new Map<string, FailureCode>([
   ['UnknownError', 'passkey_rejected'],
 ]);
 
-/** The failure a WebAuthn DOMException along the `cause` chain means, if there is one. */
+/**
+ * The failure a WebAuthn DOMException along the `cause` chain means, if there is one. Only a
+ * ceremony's own error counts: a core error of another kind ends the walk, so a request core timed
+ * out (a 'network' error whose cause is the fetch's AbortError) is not taken for a cancellation.
+ */
 function webauthnCode(e: unknown): FailureCode | undefined {
   for (let cur = e, depth = 0; cur && typeof cur === 'object' && depth < 5; depth++) {
+    if (cur instanceof WalletError && cur.code !== 'webauthn') return undefined;
     const code = WEBAUTHN_FAILURES.get(String((cur as { name?: unknown }).name));
     if (code) return code;
     cur = (cur as { cause?: unknown }).cause;

@@ -78,3 +78,11 @@ test('a WebAuthn failure without a browser reason is a refused passkey, not a ca
   assert.equal(classifyError(new WalletError('webauthn', 'That passkey belongs to another login.')).code, 'passkey_rejected');
   assert.equal(isCancellation(new WalletError('webauthn', 'm')), false);
 });
+
+test('a request core timed out is a network failure, not a cancellation (its cause is the fetch AbortError)', () => {
+  const timedOut = new WalletError('network', 'The wallet service did not answer within 30 s. Try again.', { cause: new DOMException('x', 'AbortError') });
+  assert.equal(isCancellation(timedOut), false);
+  assert.equal(classifyError(timedOut).code, 'network');
+  // A ceremony's own AbortError, wrapped by core, stays a cancellation.
+  assert.equal(isCancellation(new WalletError('webauthn', 'm', { cause: new DOMException('x', 'AbortError') })), true);
+});
