@@ -110,6 +110,23 @@ export function allowed(state: CredentialsState, operation: Operation): boolean 
   }
 }
 
+/**
+ * The lists after an operation the service has done, as this device knows them: for when reloading
+ * them fails. The change stands (it happened upstream); the next load brings the service's lists.
+ */
+export function afterChange(view: CredentialsView, operation: Operation, added?: AuthMethod): CredentialsView {
+  switch (operation.op) {
+    case 'add':
+      return added ? { ...view, credentials: [...view.credentials, added] } : view;
+    case 'revoke-credential':
+      return { ...view, credentials: view.credentials.filter((c) => c.id !== operation.id) };
+    case 'revoke-session':
+      return { ...view, sessions: view.sessions.filter((s) => s.id !== operation.id), current: view.current?.sessionId === operation.id ? null : view.current };
+    default:
+      return view;
+  }
+}
+
 export function initialState(): CredentialsState {
   return { kind: 'loading' };
 }

@@ -23,6 +23,7 @@ import { syncStates } from '../shared/list.ts';
 import { codeInput } from '../shared/code-input.ts';
 import { forgetPendingCode, keepPendingCode, pendingCodeKey, resumePendingCode } from '../shared/pending-code.ts';
 import {
+  afterChange,
   allowed,
   canAdd,
   initialState,
@@ -246,10 +247,12 @@ export class WalletCredentials extends TemplateElement {
     const { accountId } = this;
     const before = this.machine.kind === 'ready' ? this.machine.view : undefined;
     let codeFor: string | undefined;
+    let added: AuthMethod | undefined;
     let notice: Extract<CredentialsEvent, { type: 'SUCCEEDED' }>['notice'];
     switch (op.op) {
       case 'add': {
         const method = await addCredential(svc, op.type, this.oidcTokenProvider);
+        added = method;
         this.dispatchEvent(new CredentialAddedEvent({ accountId, credentialId: method.id, type: method.type }));
         // api.md step (4): an OTP credential is activated through its own verify flow, starting with a code.
         if (method.type === 'SMS_OTP') {
@@ -284,7 +287,17 @@ export class WalletCredentials extends TemplateElement {
         await updateEmail(svc, input);
         notice = { kind: 'email-updated' };
     }
-    return { type: 'SUCCEEDED', view: await loadView(svc), notice, ...(codeFor ? { codeFor } : {}) };
+    // Done upstream: a failed reload of the lists must not turn it into a failure (nor lose the
+    // activation code). The lists then show the change as made here, and load again.
+    let view;
+    try {
+      view = await loadView(svc);
+    } catch (e) {
+      if (signal.aborted || !before) throw e;
+      view = afterChange(before, op, added);
+      setTimeout(() => void this.loader.run());
+    }
+    return { type: 'SUCCEEDED', view, notice, ...(codeFor ? { codeFor } : {}) };
   }
 
   private send(event: CredentialsEvent): void {

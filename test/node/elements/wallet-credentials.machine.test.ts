@@ -4,6 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { AuthMethod, AuthSession } from '../../../src/core/types.ts';
 import {
+  afterChange,
   allowed,
   canAdd,
   initialState,
@@ -119,4 +120,12 @@ test('an activation code kept across a reload reopens its form only on a quiet s
     assert.equal(transition(busy, { type: 'RESUMED', codeFor: sms.id }), busy);
   }
   assert.deepEqual(transition(initialState(), { type: 'RESUMED', codeFor: sms.id }), { kind: 'loading' });
+});
+
+test('after a change the service made, the lists as this device knows them (for when reloading them fails)', () => {
+  const view: CredentialsView = { credentials: [email], sessions: [session], current };
+  assert.deepEqual(afterChange(view, { op: 'add', type: 'SMS_OTP' }, sms).credentials, [email, sms]);
+  assert.deepEqual(afterChange({ ...view, credentials: [email, sms] }, { op: 'revoke-credential', id: sms.id }).credentials, [email]);
+  assert.deepEqual(afterChange(view, { op: 'revoke-session', id: session.id }), { credentials: [email], sessions: [], current: null });
+  assert.equal(afterChange(view, { op: 'update-email' }), view);
 });

@@ -126,3 +126,24 @@ export async function axeViolations(el: Element): Promise<string[]> {
     (v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => JSON.stringify(n.target) + ' ' + (n.failureSummary ?? '')).join('; ')}`,
   );
 }
+
+/**
+ * A fault on the page's side of the wire: the next `times` requests whose method and URL match are
+ * answered `status` with an empty body without reaching the proxy; every other request goes out.
+ * Returns the undo (call it in a `finally`).
+ */
+export function failNext(method: string, url: RegExp, status: number, times = 1): () => void {
+  const original = window.fetch;
+  let left = times;
+  window.fetch = (input: RequestInfo | URL, init?: RequestInit) => {
+    const href = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+    if (left > 0 && (init?.method ?? 'GET') === method && url.test(href)) {
+      left--;
+      return Promise.resolve(new Response('', { status }));
+    }
+    return original(input, init);
+  };
+  return () => {
+    window.fetch = original;
+  };
+}

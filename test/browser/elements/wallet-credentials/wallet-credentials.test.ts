@@ -12,7 +12,7 @@ import { clientFor, walletFor } from '../../../../src/elements/shared/wallet.ts'
 import '../../../../src/locales/ar.ts';
 import type { KeyStore } from '../../../../src/core/keystore.ts';
 import { newAccount, oidcToken, advanceClock, type RigAccount } from '../../support/rig.ts';
-import { axeViolations, cleanup, mount, nextEvent, part, parts, shadow, text, type, useRig, waitFor, waitForState } from '../shared/helpers.ts';
+import { axeViolations, cleanup, failNext, mount, nextEvent, part, parts, shadow, text, type, useRig, waitFor, waitForState } from '../shared/helpers.ts';
 
 async function loginByEmail(acct: RigAccount): Promise<string> {
   return (await (await walletFor().startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000')).sessionId;
@@ -148,6 +148,44 @@ describe('<wallet-credentials>', function () {
     el = await mount<WalletCredentials>('wallet-credentials', { 'account-id': acct.accountId });
     await idle(el);
     expect(el.matches(':state(code-entry)')).to.equal(false);
+  });
+
+  it('a change done upstream stands when the lists fail to reload after it: the code form opens, a removal is not called a failure', async () => {
+    await loginByEmail(acct);
+    const el = await mount<WalletCredentials>('wallet-credentials', { 'account-id': acct.accountId });
+    await idle(el);
+    const errors: string[] = [];
+    el.addEventListener('wallet-credentials-error', (e) => errors.push((e as CustomEvent<{ code: string }>).detail.code));
+
+    // The SMS credential is created; the sessions list then answers 500 once.
+    let undo = failNext('GET', /\/auth\/sessions\?accountId=/, 500);
+    try {
+      addButton(el, 'SMS_OTP').click();
+      await waitForState(el, 'code-entry');
+    } finally {
+      undo();
+    }
+    expect(row(el, 'SMS_OTP')).to.be.ok;
+    type(part(el, 'code-input') as HTMLInputElement, '000000');
+    (part(el, 'code-form') as HTMLFormElement).requestSubmit();
+    await waitFor(() => text(el, 'status').includes('ready to use'), 'the activation notice');
+    await idle(el);
+
+    // The email credential is removed; the credentials list then answers 500 once.
+    undo = failNext('GET', /\/auth\/credentials\?accountId=/, 500);
+    try {
+      const revoked = nextEvent(el, 'credential-revoked');
+      removeButton(el, 'EMAIL_OTP').click();
+      await confirm(el);
+      await revoked;
+      await idle(el);
+    } finally {
+      undo();
+    }
+    expect(parts(el, 'credential').map((r) => r.dataset['type'])).to.deep.equal(['SMS_OTP']);
+    expect(text(el, 'error')).to.equal('');
+    expect(errors).to.deep.equal([]);
+    expect((await clientFor().listCredentials(acct.accountId)).map((c) => c.type)).to.deep.equal(['SMS_OTP']);
   });
 
   it('adds single sign-on with a token from the page’s provider', async () => {
