@@ -88,6 +88,7 @@ const walletLogin: Record<WalletLoginStringKey, string> = {
   'login.notice.code-sent': 'أُرسل الرمز.',
   'login.notice.logged-in': 'لقد سجّلت الدخول.',
   'login.notice.logged-out': 'لقد سجّلت الخروج.',
+  'login.notice.logged-out-here': 'لقد سجّلت الخروج على هذا الجهاز. تعذّر إبلاغ الخدمة، لذا تنتهي الجلسة من تلقاء نفسها عند انتهاء صلاحيتها.',
   'login.notice.refreshed': 'جُدّدت جلستك.',
 };
 

@@ -220,8 +220,9 @@ export function transition(state: LoginState, event: LoginEvent): LoginState {
       return state;
 
     case 'logging-out':
-      if (type === 'LOGGED_OUT' || type === 'REMOTE_LOGGED_OUT') return choosing();
-      if (type === 'FAILED') return { kind: 'logged-in', session: state.session, expiring: false, failure: event.failure };
+      // A logout the service was not told of still ends the session here: core deletes this
+      // device's keys whatever the answer (session.ts logout), so nothing could sign with it.
+      if (type === 'LOGGED_OUT' || type === 'REMOTE_LOGGED_OUT' || type === 'FAILED') return choosing();
       return state;
   }
 }

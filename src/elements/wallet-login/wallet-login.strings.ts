@@ -43,6 +43,7 @@ export const walletLoginStrings = {
     'login.notice.code-sent': 'Code sent.',
     'login.notice.logged-in': 'You’re logged in.',
     'login.notice.logged-out': 'You’re logged out.',
+    'login.notice.logged-out-here': 'You’re logged out on this device. The service could not be told, so the session ends by itself when it expires.',
     'login.notice.refreshed': 'Your session was renewed.',
   },
 } satisfies Record<'en', Strings>;

@@ -329,6 +329,7 @@ export class WalletLogin extends TemplateElement {
         break;
       case 'choosing':
         if (event.type === 'LOGGED_OUT') notice = 'login.notice.logged-out';
+        if (event.type === 'FAILED' && before.kind === 'logging-out') notice = 'login.notice.logged-out-here';
         if ('session' in before) {
           this.clearTimers();
           this.dispatchEvent(new WalletLoggedOutEvent({ accountId: this.accountId, reason: LOGOUT_REASONS[event.type] ?? 'logout' }));

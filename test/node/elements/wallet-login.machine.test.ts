@@ -164,16 +164,11 @@ test('a key lost while logged in is reported with a way back in', () => {
   assert.deepEqual(s, { kind: 'choosing', reauth: { why: 'key-missing', credentialType: 'EMAIL_OTP' } });
 });
 
-test('logout: logging out, logged out; a failed logout keeps the session and says so', () => {
+test('logout: logging out, logged out; a logout the service was not told of still logs out here (core deleted the keys)', () => {
   const out = transition({ kind: 'logged-in', session, expiring: false }, { type: 'LOGOUT' });
   assert.deepEqual(out, { kind: 'logging-out', session });
   assert.deepEqual(transition(out, { type: 'LOGGED_OUT' }), { kind: 'choosing' });
-  assert.deepEqual(transition(out, { type: 'FAILED', failure: { code: 'network' }, now: 0 }), {
-    kind: 'logged-in',
-    session,
-    expiring: false,
-    failure: { code: 'network' },
-  });
+  assert.deepEqual(transition(out, { type: 'FAILED', failure: { code: 'network' }, now: 0 }), { kind: 'choosing' });
 });
 
 test('other tabs: a login elsewhere logs this tab in; a logout elsewhere logs it out', () => {

@@ -17,7 +17,7 @@ import { SESSION_CHANNEL_NAME } from '../../../../src/elements/shared/session-ch
 import { createWallet } from '../../../../src/core/session.ts';
 import { createClient } from '../../../../src/core/client.ts';
 import { fixtures, newAccount, advanceClock, oidcToken, addVirtualAuthenticator, removeVirtualAuthenticator, setAutomaticPresence, type RigAccount } from '../../support/rig.ts';
-import { axeViolations, cleanup, inState, mount, nextEvent, part, parts, paste, shadow, text, type, useRig, waitFor, waitForState } from '../shared/helpers.ts';
+import { axeViolations, cleanup, failNext, inState, mount, nextEvent, part, parts, paste, shadow, text, type, useRig, waitFor, waitForState } from '../shared/helpers.ts';
 
 function methodButton(el: WalletLogin, method: string): HTMLButtonElement {
   const b = shadow(el).querySelector<HTMLButtonElement>(`button[data-method='${method}']`);
@@ -175,6 +175,24 @@ describe('<wallet-login>', function () {
     const upstream = await clientFor().listSessions(acct.accountId);
     expect(upstream.map((s) => s.id)).not.to.include(first.sessionId);
     expect(text(el, 'status')).to.contain('logged out');
+  });
+
+  it('a logout the service could not be told of still logs out this device, and says so', async () => {
+    const el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId });
+    const { sessionId } = await loginWithEmail(el);
+    const undo = failNext('DELETE', /\/auth\/sessions\//, 503);
+    try {
+      const loggedOut = nextEvent<CustomEvent<LoggedOutDetail>>(el, 'wallet-logged-out');
+      (parts(el, 'button').find((b) => b.textContent?.includes('Log out')) as HTMLButtonElement).click();
+      expect((await loggedOut).detail).to.deep.equal({ accountId: acct.accountId, reason: 'logout' });
+    } finally {
+      undo();
+    }
+    await waitForState(el, 'choosing');
+    expect(await store.get(acct.accountId)).to.equal(undefined);
+    expect(text(el, 'status')).to.equal('You’re logged out on this device. The service could not be told, so the session ends by itself when it expires.');
+    // The service still lists it (it was never told); no key here can sign with it.
+    expect((await clientFor().listSessions(acct.accountId)).map((s) => s.id)).to.include(sessionId);
   });
 
   it('comes back to the code screen after a reload, with no new code sent, and forgets it once used or abandoned', async () => {
