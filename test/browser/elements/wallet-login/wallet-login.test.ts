@@ -115,6 +115,26 @@ describe('<wallet-login>', function () {
     expect(text(el, 'error')).to.equal('');
   });
 
+  it('keeps a code the service could not check (500) for a second try, and clears only a wrong one', async () => {
+    const el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId });
+    await waitForState(el, 'choosing');
+    methodButton(el, 'email-otp').click();
+    await waitForState(el, 'code-entry');
+    const undo = failNext('POST', /\/verify$/, 500);
+    try {
+      const failed = nextEvent<CustomEvent<{ code: string }>>(el, 'wallet-login-error');
+      type(codeInput(el), '000000');
+      expect((await failed).detail.code).to.equal('unexpected');
+    } finally {
+      undo();
+    }
+    await waitFor(() => shadow(el).activeElement === codeInput(el), 'focus back on the code');
+    expect(codeInput(el).value).to.equal('000000');
+    const loggedIn = nextEvent(el, 'wallet-logged-in');
+    (part(el, 'form') as HTMLFormElement).requestSubmit();
+    await loggedIn;
+  });
+
   it('accepts the whole code pasted anywhere in the element', async () => {
     const el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId });
     await waitForState(el, 'choosing');
