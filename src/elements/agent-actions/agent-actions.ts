@@ -199,6 +199,12 @@ export class AgentActions extends TemplateElement {
     }
   }
 
+  /** "Try again" goes while the list loads: the heading keeps the keyboard meanwhile. */
+  private retry(): void {
+    this.reload();
+    void this.updateComplete.then(() => this.renderRoot.querySelector<HTMLElement>('#title')?.focus());
+  }
+
   private loadMore(): void {
     const before = this.view;
     this.send({ type: 'load-more' });
@@ -318,7 +324,7 @@ export class AgentActions extends TemplateElement {
     return html`
       <section part="base" class="base panel" aria-labelledby="title">
         <div part="header" class="bar">
-          <h2 id="title">${t('agent-actions.title')}</h2>
+          <h2 id="title" tabindex="-1">${t('agent-actions.title')}</h2>
           <label>
             ${t('agent-actions.filter')}
             <select part="filter" .value=${filter} @change=${this.onFilter} ?disabled=${!this.agentToken}>
@@ -328,7 +334,7 @@ export class AgentActions extends TemplateElement {
         </div>
         <div part="error" class="alert" role="alert">${failure
             ? html`<p>${t(`agent-actions.error.${failure}`)}</p>
-                ${status.kind !== 'failed' || failure === 'unauthorized' ? nothing : html`<button type="button" @click=${this.reload}>${t('agent-actions.retry')}</button>`}`
+                ${status.kind !== 'failed' || failure === 'unauthorized' ? nothing : html`<button type="button" @click=${this.retry}>${t('agent-actions.retry')}</button>`}`
             : nothing}</div>
         <p class="muted live" role="status">${this.pollTrouble
             ? t('agent-actions.poll-trouble')

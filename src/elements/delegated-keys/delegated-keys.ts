@@ -221,6 +221,12 @@ export class DelegatedKeys extends TemplateElement {
     this.focusTarget = mode.kind === 'confirming-revoke' ? `revoke-${mode.keyId}` : 'new';
   }
 
+  /** "Try again" goes while the list loads: the heading keeps the keyboard meanwhile. */
+  private retry(): void {
+    this.focusTarget = 'title';
+    this.refresh();
+  }
+
   /** Escape closes the form or the confirmation, as its Cancel button does (not while it runs). */
   private onKeydown(e: KeyboardEvent): void {
     const { kind } = this.view.mode;
@@ -277,7 +283,7 @@ export class DelegatedKeys extends TemplateElement {
     return html`
       <section part="base" class="base panel" aria-labelledby="title">
         <div part="header" class="bar">
-          <h2 id="title">${t('delegated-keys.title')}</h2>
+          <h2 id="title" tabindex="-1" data-focus="title">${t('delegated-keys.title')}</h2>
           ${ready && mode.kind === 'browsing' && list.kind === 'ready'
             ? html`<button part="new-button" class="primary" type="button" data-focus="new" @click=${this.openForm}>${t('delegated-keys.new')}</button>`
             : nothing}
@@ -286,7 +292,7 @@ export class DelegatedKeys extends TemplateElement {
         ${mode.kind === 'editing' || mode.kind === 'submitting' ? this.renderForm() : nothing}
         <div part="error" class="alert" role="alert" tabindex="-1" data-focus="alert">${alert
             ? html`<p>${t(`delegated-keys.error.${alert}`)}</p>
-                ${list.kind === 'failed' ? html`<button type="button" @click=${this.refresh}>${t('delegated-keys.retry')}</button>` : nothing}`
+                ${list.kind === 'failed' ? html`<button type="button" @click=${this.retry}>${t('delegated-keys.retry')}</button>` : nothing}`
             : nothing}</div>
         <p part="notice" class="live success" role="status">${notice ? t(`delegated-keys.${notice.kind}`, { name: notice.nickname }) : nothing}</p>
         ${!ready

@@ -347,7 +347,7 @@ export class WalletCredentials extends TemplateElement {
             ? html`<p class="muted">${t('credentials.loading')}</p>`
             : s.kind === 'load-failed'
               ? html`<p>${t('credentials.load-failed')}</p>
-                  <div class="row"><button part="button" type="button" @click=${this.reload}>${t('credentials.reload')}</button></div>`
+                  <div class="row"><button part="button" type="button" @click=${() => ((this.focusTarget = '#heading'), this.reload())}>${t('credentials.reload')}</button></div>`
               : this.ready(s)}
         <p part="error" id="error" class="live" role="alert">${failure ? failureMessage(t, failure) : this.emailInvalid ? t('credentials.email.invalid') : ''}</p>
         <p part="status" class="live" role="status">${n

@@ -13,7 +13,7 @@ import '../../../../src/locales/ar.ts';
 import { createClient } from '../../../../src/core/client.ts';
 import type { AgentAction } from '../../../../src/core/types.ts';
 import { approveAction, fixtures, newAccount, newAgentAction, rejectAction, type RigAccount, type RigFixtures } from '../../support/rig.ts';
-import { axeViolations, cleanup, nextEvent, part, parts, shadow, text, useRig, waitFor } from '../shared/helpers.ts';
+import { axeViolations, cleanup, failNext, nextEvent, part, parts, shadow, text, useRig, waitFor } from '../shared/helpers.ts';
 
 async function mountActions(token: string, attributes: Record<string, string> = {}): Promise<AgentActions> {
   const el = document.createElement('agent-actions') as AgentActions;
@@ -209,6 +209,24 @@ describe('<agent-actions>', () => {
     const markup = document.documentElement.outerHTML + [...document.querySelectorAll('agent-actions')].map((x) => x.shadowRoot!.innerHTML).join('');
     expect(markup.includes(acct.agentToken)).to.equal(false);
     expect([...good.attributes].some((a) => a.value.includes(acct.agentToken))).to.equal(false);
+  });
+
+  it('a failed first page offers Try again, and the keyboard stays in the panel while it loads again', async () => {
+    const undo = failNext('GET', /\/agents\/me\/actions/, 503);
+    let el: AgentActions;
+    try {
+      el = await mountActions(acct.agentToken, { 'page-size': '3', 'poll-interval': '60000' });
+      await waitFor(() => el.matches(':state(failed)'), 'the failed page');
+    } finally {
+      undo();
+    }
+    await el.updateComplete;
+    const retry = [...shadow(el).querySelectorAll('button')].find((b) => /Try again/.test(b.textContent ?? ''))!;
+    retry.focus();
+    retry.click();
+    await ready(el);
+    expect(el.matches(':state(ready)')).to.equal(true);
+    expect(shadow(el).activeElement).to.equal(shadow(el).getElementById('title'));
   });
 
   it('speaks Arabic right to left', async () => {

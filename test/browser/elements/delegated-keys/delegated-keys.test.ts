@@ -14,7 +14,7 @@ import '../../../../src/locales/ar.ts';
 import { setLocale } from '../../../../src/elements/shared/i18n.ts';
 import { createClient } from '../../../../src/core/client.ts';
 import { newAccount, fixtures, type RigAccount, type RigFixtures } from '../../support/rig.ts';
-import { axeViolations, cleanup, mount, nextEvent, part, parts, shadow, text, type, useRig, waitFor } from '../shared/helpers.ts';
+import { axeViolations, cleanup, failNext, mount, nextEvent, part, parts, shadow, text, type, useRig, waitFor } from '../shared/helpers.ts';
 
 /** Counts the requests the page sends to a path (a pass-through wrapper: every call still goes out). */
 function countRequests(fragment: string, method: string) {
@@ -247,6 +247,25 @@ describe('<delegated-keys>', () => {
     expect((await created).detail.key.nickname).to.equal('Second');
     await settle(el);
     expect(parts(el, 'key').map((k) => k.querySelector('h3')?.textContent)).to.deep.equal(['Second', 'First']);
+  });
+
+  it('a failed list offers Try again, and the keyboard stays in the panel while it loads again', async () => {
+    await login();
+    const undo = failNext('GET', /\/auth\/delegated-keys\?/, 503);
+    let el: DelegatedKeys;
+    try {
+      el = await mount<DelegatedKeys>('delegated-keys', { 'card-id': acct.cardId, 'account-id': acct.accountId });
+      await waitFor(() => el.matches(':state(failed)'), 'the failed list');
+    } finally {
+      undo();
+    }
+    await settle(el);
+    const retry = button(el, /Try again/);
+    retry.focus();
+    retry.click();
+    await waitFor(() => el.matches(':state(ready)'), 'the list');
+    await settle(el);
+    expect(shadow(el).activeElement).to.equal(shadow(el).getElementById('title'));
   });
 
   it('without a wallet session, says to sign in first and sends no signed request', async () => {

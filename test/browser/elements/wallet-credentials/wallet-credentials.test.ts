@@ -188,6 +188,22 @@ describe('<wallet-credentials>', function () {
     expect((await clientFor().listCredentials(acct.accountId)).map((c) => c.type)).to.deep.equal(['SMS_OTP']);
   });
 
+  it('lists that failed to load offer Reload, and the keyboard stays in the panel while they load again', async () => {
+    const undo = failNext('GET', /\/auth\/credentials\?accountId=/, 503);
+    let el: WalletCredentials;
+    try {
+      el = await mount<WalletCredentials>('wallet-credentials', { 'account-id': acct.accountId });
+      await waitForState(el, 'load-failed');
+    } finally {
+      undo();
+    }
+    const reload = part(el, 'button') as HTMLButtonElement;
+    reload.focus();
+    reload.click();
+    await idle(el);
+    expect(shadow(el).activeElement).to.equal(part(el, 'heading'));
+  });
+
   it('adds single sign-on with a token from the page’s provider', async () => {
     await loginByEmail(acct);
     const sub = `user-${crypto.randomUUID()}`;
