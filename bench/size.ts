@@ -42,10 +42,10 @@ export const CEILINGS: Readonly<Record<string, number>> = {
   '<passkey-register>': 26_300,
   '<wallet-credentials>': 29_500,
   '<wallet-login>': 30_300,
-  'locales/ar (optional)': 5_950,
+  'locales/ar (optional)': 6_100,
   // The per-element CDN modules (dist/cdn/elements/<tag>.js): every file a page fetches for the
   // element, each gzipped on its own as a browser fetches it (measured by cdnElementSizes).
-  'cdn/elements/agent-actions.js': 19_700,
+  'cdn/elements/agent-actions.js': 20_100,
   'cdn/elements/card-reveal.js': 26_400,
   'cdn/elements/delegated-keys.js': 32_400,
   'cdn/elements/passkey-register.js': 31_400,
