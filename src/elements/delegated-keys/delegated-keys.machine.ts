@@ -191,7 +191,38 @@ export type DelegatedKeysEvent =
   | { readonly type: 'created'; readonly key: DelegatedKey }
   | { readonly type: 'ask-revoke'; readonly keyId: string }
   | { readonly type: 'confirm-revoke' }
-  | { readonly type: 'revoked'; readonly keyId: string; readonly at: string };
+  | { readonly type: 'revoked'; readonly keyId: string; readonly at: string }
+  /**
+   * The list as loaded again after a create or revoke failed with an outcome the service may have
+   * carried out (a lost answer, a 5xx, a 409 from a key made elsewhere); `done` when the list shows
+   * that this change did take place (`settledMeanwhile`).
+   */
+  | { readonly type: 'rechecked'; readonly keys: readonly DelegatedKey[]; readonly done?: Settled };
+
+/** A change the service carried out although its answer never arrived. */
+export type Settled = { readonly kind: 'created'; readonly key: DelegatedKey } | { readonly kind: 'revoked'; readonly key: DelegatedKey };
+
+/** The change that failed, as the list can tell it: a create by its nickname, a revoke by its key. */
+export type Attempt = { readonly kind: 'create'; readonly nickname: string; readonly before: readonly string[] } | { readonly kind: 'revoke'; readonly keyId: string };
+
+/** Failures after which the service may hold the change anyway, or a key made elsewhere: the list is loaded again. */
+export function worthRecheck(code: DelegatedKeysErrorCode): boolean {
+  return ['conflict', 'not_active', 'not_found', 'server', 'network', 'unexpected'].includes(code);
+}
+
+/**
+ * Whether the reloaded list shows the failed change as done: an ACTIVE key with the nickname sent
+ * that was not listed before the create (a card holds one ACTIVE key, so it is this one), or the
+ * key sent for revoking now REVOKED.
+ */
+export function settledMeanwhile(attempt: Attempt, keys: readonly DelegatedKey[]): Settled | undefined {
+  if (attempt.kind === 'revoke') {
+    const key = keys.find((k) => k.id === attempt.keyId && k.status === 'REVOKED');
+    return key && { kind: 'revoked', key };
+  }
+  const key = keys.find((k) => k.status === 'ACTIVE' && k.nickname === attempt.nickname && !attempt.before.includes(k.id));
+  return key && { kind: 'created', key };
+}
 
 export const initialState: DelegatedKeysState = { list: { kind: 'loading' }, mode: { kind: 'browsing' } };
 
@@ -252,6 +283,15 @@ export function transition(state: DelegatedKeysState, event: DelegatedKeysEvent)
     }
     case 'revoke-failed':
       return mode.kind === 'revoking' ? { list, mode: BROWSING, failure: event.code } : state;
+    case 'rechecked': {
+      const fresh: ListState = { kind: 'ready', keys: sortKeys(event.keys) };
+      const { done } = event;
+      // The failure shown is taken back only where it still stands: the form of the create, or the list after the revoke.
+      if (done && (done.kind === 'created' ? mode.kind === 'editing' && mode.failure : mode.kind === 'browsing' && state.failure)) {
+        return { list: fresh, mode: BROWSING, notice: { kind: done.kind, nickname: done.key.nickname } };
+      }
+      return { ...state, list: fresh };
+    }
   }
 }
 

@@ -36,7 +36,11 @@ import {
   isRetryable,
   limitOf,
   transition,
+  settledMeanwhile,
   validateKeyForm,
+  worthRecheck,
+  type Attempt,
+  type DelegatedKeysErrorCode,
   type DelegatedKeysEvent,
   type DelegatedKeysState,
   type FieldError,
@@ -115,6 +119,8 @@ export class DelegatedKeys extends TemplateElement {
   private readonly internals = this.attachInternals?.();
   /** The `data-focus` of what gets the focus after the next render. */
   private focusTarget: string | undefined;
+  /** The change running or last failed, for telling from the list whether the service made it anyway. */
+  private attempt: Attempt | undefined;
 
   private readonly listTask = new Task(this, {
     args: () => [this.cardId, this.accountId] as const,
@@ -148,8 +154,38 @@ export class DelegatedKeys extends TemplateElement {
       this.form = emptyForm();
       this.dispatchEvent(new DelegatedKeyCreatedEvent(done.key));
     },
-    onError: (error) => this.fail(this.view.mode.kind === 'revoking' ? 'revoke' : 'create', error),
+    onError: (error) => {
+      const code = this.fail(this.view.mode.kind === 'revoking' ? 'revoke' : 'create', error);
+      if (code && worthRecheck(code)) void this.recheck();
+    },
   });
+
+  /**
+   * Loads the list again after a change failed in a way the service may have carried it out (the
+   * answer was lost, a 5xx, a 409 from a key made elsewhere): the list then shows what the card
+   * holds, and a change that did take place is reported as done, once. A failure here changes
+   * nothing: the failure already shown stands.
+   */
+  private async recheck(): Promise<void> {
+    const attempt = this.attempt;
+    const { cardId, accountId } = this;
+    try {
+      const { clientFor } = await services();
+      const keys = (await clientFor(this.apiBase).listDelegatedKeys({ accountId })).filter((k) => k.cardId === cardId);
+      if (!this.isConnected || cardId !== this.cardId || accountId !== this.accountId || attempt !== this.attempt) return;
+      const done = attempt && settledMeanwhile(attempt, keys);
+      const before = this.view;
+      this.send({ type: 'rechecked', keys, ...(done && { done }) });
+      if (!done || this.view.notice === before.notice) return;
+      this.attempt = undefined;
+      this.focusTarget = 'new';
+      if (done.kind === 'revoked') return void this.dispatchEvent(new DelegatedKeyRevokedEvent(done.key.id));
+      this.form = emptyForm();
+      this.dispatchEvent(new DelegatedKeyCreatedEvent(done.key));
+    } catch {
+      // The failure shown stands; "Try again" is still there.
+    }
+  }
 
   /** Loads the list again. */
   refresh(): void {
@@ -186,12 +222,13 @@ export class DelegatedKeys extends TemplateElement {
     this.syncStates();
   }
 
-  private fail(operation: 'load' | 'create' | 'revoke', error: unknown): void {
+  private fail(operation: 'load' | 'create' | 'revoke', error: unknown): DelegatedKeysErrorCode | undefined {
     if (isAbort(error)) return;
     const code = errorCodeOf(error, operation);
     this.send({ type: `${operation}-failed`, code });
     this.dispatchEvent(new DelegatedKeysErrorEvent(errorDetail(error, { code, operation, message: this.i18n.t(`delegated-keys.error.${code}`) })));
     this.focusTarget = operation === 'create' ? 'form-error' : operation === 'revoke' ? 'alert' : undefined;
+    return code;
   }
 
   private syncStates(): void {
@@ -240,8 +277,10 @@ export class DelegatedKeys extends TemplateElement {
     if (this.view.mode.kind !== 'editing') return;
     const verdict = validateKeyForm(this.form, this);
     this.send({ type: 'submit', verdict });
-    if (verdict.ok) void this.operation.run([verdict.request]);
-    else this.focusTarget = verdict.errors[0]!.field;
+    if (!verdict.ok) return void (this.focusTarget = verdict.errors[0]!.field);
+    const { list } = this.view;
+    this.attempt = { kind: 'create', nickname: verdict.request.nickname, before: list.kind === 'ready' ? list.keys.map((k) => k.id) : [] };
+    void this.operation.run([verdict.request]);
   }
 
   private askRevoke(keyId: string): void {
@@ -253,7 +292,9 @@ export class DelegatedKeys extends TemplateElement {
   private confirmRevoke(): void {
     const { mode } = this.view;
     this.send({ type: 'confirm-revoke' });
-    if (mode.kind === 'confirming-revoke') void this.operation.run([mode.keyId]);
+    if (mode.kind !== 'confirming-revoke') return;
+    this.attempt = { kind: 'revoke', keyId: mode.keyId };
+    void this.operation.run([mode.keyId]);
   }
 
   /** Sets one field of the form: `nickname`, or `<field>` of limit row `row`. */

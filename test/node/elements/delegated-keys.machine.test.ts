@@ -7,9 +7,11 @@ import {
   errorCodeOf,
   hasActiveKey,
   initialState,
+  settledMeanwhile,
   sortKeys,
   transition,
   validateKeyForm,
+  worthRecheck,
   type DelegatedKeysState,
 } from '../../../src/elements/delegated-keys/delegated-keys.machine.ts';
 import { formatMinor } from '../../../src/elements/delegated-keys/money.ts';
@@ -135,6 +137,42 @@ test('a failed revoke returns to browsing with the failure for the alert', () =>
   s = transition(transition(s, { type: 'ask-revoke', keyId: key(1, 'ACTIVE', '').id }), { type: 'confirm-revoke' });
   s = transition(s, { type: 'revoke-failed', code: errorCodeOf(new ServiceError({ status: 400, code: 'INVALID_INPUT', message: 'x' }), 'revoke') });
   assert.deepEqual({ mode: s.mode, failure: s.failure }, { mode: { kind: 'browsing' }, failure: 'not_active' });
+});
+
+test('settledMeanwhile: a new ACTIVE key with the nickname sent is the create; the key sent, REVOKED, is the revoke', () => {
+  const old = key(1, 'REVOKED', '2026-01-01T00:00:00Z');
+  const made = { ...key(2, 'ACTIVE', '2026-01-02T00:00:00Z'), nickname: 'Mine' };
+  const create = { kind: 'create', nickname: 'Mine', before: [old.id] } as const;
+  assert.deepEqual(settledMeanwhile(create, [old, made]), { kind: 'created', key: made });
+  // Another nickname, or a key listed before the create, is not this create.
+  assert.equal(settledMeanwhile({ ...create, nickname: 'Other' }, [old, made]), undefined);
+  assert.equal(settledMeanwhile({ ...create, before: [old.id, made.id] }, [old, made]), undefined);
+  assert.equal(settledMeanwhile(create, [old, { ...made, status: 'REVOKED' }]), undefined);
+  assert.deepEqual(settledMeanwhile({ kind: 'revoke', keyId: old.id }, [old, made]), { kind: 'revoked', key: old });
+  assert.equal(settledMeanwhile({ kind: 'revoke', keyId: made.id }, [old, made]), undefined);
+  // Only failures after which the service may have acted lead to a recheck.
+  assert.deepEqual(
+    ['conflict', 'network', 'server', 'not_active', 'invalid', 'session_required', 'rate_limited', 'forbidden', 'retry_exhausted'].filter((c) => worthRecheck(c as never)),
+    ['conflict', 'network', 'server', 'not_active'],
+  );
+});
+
+test('rechecked: the list is replaced; a change found done clears the failure it left, only where that failure still shows', () => {
+  const made = { ...key(2, 'ACTIVE', '2026-01-02T00:00:00Z'), nickname: 'Mine' };
+  let s = transition(transition(initialState, { type: 'loaded', keys: [] }), { type: 'open-form' });
+  s = transition(s, { type: 'submit', verdict: validateKeyForm({ nickname: 'Mine', limits: [] }, target) });
+  s = transition(s, { type: 'create-failed', code: 'network' });
+  const done = { kind: 'created', key: made } as const;
+  const after = transition(s, { type: 'rechecked', keys: [made], done });
+  assert.deepEqual(after, { list: { kind: 'ready', keys: [made] }, mode: { kind: 'browsing' }, notice: { kind: 'created', nickname: 'Mine' } });
+  // Without `done` (a 409 for a key made elsewhere), the form and its failure stay; the list shows the key.
+  const kept = transition(s, { type: 'rechecked', keys: [made] });
+  assert.deepEqual(kept.mode, s.mode);
+  assert.deepEqual(kept.list, { kind: 'ready', keys: [made] });
+  // The user closed the form meanwhile: nothing to take back, the list is still fresh.
+  const closed = transition(transition(s, { type: 'cancel' }), { type: 'rechecked', keys: [made], done });
+  assert.equal(closed.notice, undefined);
+  assert.deepEqual(closed.list, { kind: 'ready', keys: [made] });
 });
 
 test('errorCodeOf: statuses and client failures', () => {

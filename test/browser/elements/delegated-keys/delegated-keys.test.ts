@@ -14,7 +14,7 @@ import '../../../../src/locales/ar.ts';
 import { setLocale } from '../../../../src/elements/shared/i18n.ts';
 import { createClient } from '../../../../src/core/client.ts';
 import { newAccount, fixtures, type RigAccount, type RigFixtures } from '../../support/rig.ts';
-import { axeViolations, cleanup, failNext, mount, nextEvent, part, parts, shadow, text, type, useRig, waitFor } from '../shared/helpers.ts';
+import { axeViolations, cleanup, failNext, loseAnswer, mount, nextEvent, part, parts, shadow, text, type, useRig, waitFor } from '../shared/helpers.ts';
 
 /** Counts the requests the page sends to a path (a pass-through wrapper: every call still goes out). */
 function countRequests(fragment: string, method: string) {
@@ -247,6 +247,82 @@ describe('<delegated-keys>', () => {
     expect((await created).detail.key.nickname).to.equal('Second');
     await settle(el);
     expect(parts(el, 'key').map((k) => k.querySelector('h3')?.textContent)).to.deep.equal(['Second', 'First']);
+  });
+
+  it('a key the service created although its answer was lost is shown as created, once, and not created twice', async () => {
+    await login();
+    const el = await mountReady();
+    await fillForm(el, 'Lost answer', [['USD', '700']]);
+    const errors: string[] = [];
+    el.addEventListener('delegated-keys-error', (e) => errors.push((e as CustomEvent).detail.code));
+    const created = nextEvent<CustomEvent>(el, 'delegated-key-created');
+    const undo = loseAnswer('POST', /\/auth\/delegated-keys$/, (r) => r.status === 201);
+    try {
+      (part(el, 'submit-button') as HTMLButtonElement).click();
+      const { detail } = await created;
+      expect(detail.key.nickname).to.equal('Lost answer');
+    } finally {
+      undo();
+    }
+    await settle(el);
+    // The page was told of the lost answer, then of the key the list shows.
+    expect(errors).to.deep.equal(['network']);
+    expect(part(el, 'form')).to.equal(null);
+    expect(text(el, 'error')).to.equal('');
+    expect(text(el, 'notice')).to.match(/Lost answer.*created/);
+    expect(parts(el, 'key').map((k) => k.querySelector('h3')?.textContent)).to.deep.equal(['Lost answer']);
+    expect(shadow(el).activeElement).to.equal(part(el, 'new-button'));
+    const listed = await createClient({ baseUrl: f.apiBase }).listDelegatedKeys({ accountId: acct.accountId });
+    expect(listed.map((k) => k.nickname)).to.deep.equal(['Lost answer']);
+  });
+
+  it('a revoke the service carried out although its answer was lost shows the key revoked, with no error left', async () => {
+    await login();
+    const el = await mountReady();
+    await fillForm(el, 'To revoke', []);
+    const created = nextEvent<CustomEvent>(el, 'delegated-key-created');
+    (part(el, 'submit-button') as HTMLButtonElement).click();
+    const key = (await created).detail.key;
+    await settle(el);
+    (part(el, 'revoke-button') as HTMLButtonElement).click();
+    await settle(el);
+    const revoked = nextEvent<CustomEvent>(el, 'delegated-key-revoked');
+    const undo = loseAnswer('DELETE', /\/auth\/delegated-keys\//);
+    try {
+      button(el, /Revoke key/).click();
+      expect((await revoked).detail).to.deep.equal({ keyId: key.id });
+    } finally {
+      undo();
+    }
+    await settle(el);
+    expect(text(el, 'status')).to.equal('Revoked');
+    expect(text(el, 'error')).to.equal('');
+    expect(text(el, 'notice')).to.match(/To revoke.*revoked/);
+    expect(part(el, 'revoke-button')).to.equal(null);
+  });
+
+  it('a 409 for a key made elsewhere shows that key in the list while the form keeps what was typed', async () => {
+    await login();
+    const el = await mountReady();
+    // Another tab or device creates a key for the same card after this list loaded.
+    const other = await createClient({ baseUrl: f.apiBase }).createDelegatedKey(
+      { cardId: acct.cardId, internalAccountId: acct.accountId, nickname: 'Made elsewhere' },
+      { stamper: await walletFor().stamper(acct.accountId) },
+    );
+    expect(parts(el, 'key')).to.have.length(0);
+    await fillForm(el, 'Mine', []);
+    let createdHere = false;
+    el.addEventListener('delegated-key-created', () => (createdHere = true));
+    const failed = nextEvent<CustomEvent>(el, 'delegated-keys-error');
+    (part(el, 'submit-button') as HTMLButtonElement).click();
+    expect((await failed).detail).to.include({ code: 'conflict', status: 409 });
+    await waitFor(() => parts(el, 'key').length === 1, 'the key made elsewhere in the list');
+    await settle(el);
+    expect(parts(el, 'key')[0]!.querySelector('h3')?.textContent).to.equal('Made elsewhere');
+    expect(parts(el, 'key')[0]!.querySelector('.mono')?.getAttribute('title')).to.equal(other.publicKey);
+    expect(text(el, 'form')).to.match(/already has an active key\. Revoke it first/);
+    expect(input(el, 'nickname').value).to.equal('Mine');
+    expect(createdHere).to.equal(false);
   });
 
   it('a failed list offers Try again, and the keyboard stays in the panel while it loads again', async () => {

@@ -147,3 +147,25 @@ export function failNext(method: string, url: RegExp, status: number, times = 1)
     window.fetch = original;
   };
 }
+
+/**
+ * Loses the page's next `times` answers to `method url` for which `lost(response)` holds: the
+ * request reaches the service, which carries it out, but the page sees a network failure (a dropped
+ * connection after the service answered). Returns the undo.
+ */
+export function loseAnswer(method: string, url: RegExp, lost: (r: Response) => boolean = () => true, times = 1): () => void {
+  const original = window.fetch;
+  let left = times;
+  window.fetch = async (input: RequestInfo | URL, init?: RequestInit) => {
+    const href = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+    const response = await original(input, init);
+    if (left > 0 && (init?.method ?? 'GET') === method && url.test(href) && lost(response)) {
+      left--;
+      throw new TypeError('Failed to fetch');
+    }
+    return response;
+  };
+  return () => {
+    window.fetch = original;
+  };
+}
