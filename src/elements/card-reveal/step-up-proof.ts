@@ -11,7 +11,7 @@
  *
  * Deliberately not here: any key handling (core/session.ts refreshes and stores the new key).
  */
-import { WalletError } from '../../core/errors.ts';
+import { ServiceError, WalletError } from '../../core/errors.ts';
 import { onSessionBroadcast } from '../shared/session-channel.ts';
 import { walletFor } from '../shared/wallet.ts';
 
@@ -27,7 +27,15 @@ export async function proveSession(options: {
     throw new WalletError('session_expired', 'card-reveal with require-session needs the account-id of the wallet to prove.');
   }
   const wallet = walletFor(options.apiBase);
-  await wallet.refresh(accountId, { signal });
+  try {
+    await wallet.refresh(accountId, { signal });
+  } catch (e) {
+    // The service refused the stamp because the session ended there (reference.md: refresh answers
+    // 401 once it expired; revoked elsewhere, it is gone): the cardholder logs in again. It is not
+    // the proxy's credentials, which the reveal's own 401 would mean.
+    if (e instanceof ServiceError && (e.status === 401 || e.status === 404)) throw new WalletError('session_expired', 'The wallet session ended upstream.', { cause: e });
+    throw e;
+  }
   signal.throwIfAborted();
   const ended = (change: { type: string; accountId: string }): void => {
     if (change.type === 'logged-out' && change.accountId === accountId) onLogout();

@@ -12,6 +12,7 @@ import '../../../../src/elements/card-reveal/index.ts';
 import type { CardReveal } from '../../../../src/elements/card-reveal/index.ts';
 import { setLocale } from '../../../../src/elements/shared/i18n.ts';
 import { walletFor } from '../../../../src/elements/shared/wallet.ts';
+import { createClient } from '../../../../src/core/client.ts';
 import '../../../../src/locales/ar.ts';
 import { fixtures, pageFrames, sandboxVariant, type RigFixtures } from '../../support/rig.ts';
 import { axeViolations, cleanup, mount, nextEvent, part, shadow, text, useRig } from '../shared/helpers.ts';
@@ -391,6 +392,25 @@ describe('<card-reveal>', () => {
     await wallet.logout(v.accountId);
     expect((await hidden).detail).to.deep.equal({ reason: 'logged-out' });
     expect(frameOf(el)).to.equal(null);
+  });
+
+  it('require-session: a session this device still holds but the service ended asks the cardholder to log in again', async () => {
+    const v = await sandboxVariant({ stepUp: true });
+    const wallet = walletFor(v.apiBase);
+    const login = await wallet.startOtpLogin({ credentialId: v.emailCredentialId });
+    const session = await login.submit('000000');
+    // Another device revokes this session upstream; this browser still holds its key and record.
+    await createClient({ baseUrl: v.apiBase }).revokeSession(session.sessionId, { stamper: await wallet.stamper(v.accountId) });
+    expect((await wallet.current(v.accountId))?.sessionId).to.equal(session.sessionId);
+
+    const el = await mount<CardReveal>('card-reveal', { 'card-id': v.cardId, 'api-base': v.apiBase, 'allowed-origins': v.processorOrigin, 'account-id': v.accountId, 'require-session': '' });
+    const error = nextEvent<CustomEvent>(el, 'card-reveal-error');
+    click(el, 'reveal-button');
+    const { detail } = await error;
+    expect(detail.code).to.equal('session_required');
+    expect(detail.message).to.match(/^Log in to your wallet first/);
+    expect(frameOf(el)).to.equal(null);
+    await wallet.logout(v.accountId).catch(() => undefined);
   });
 
   it('keyboard: Enter on the button reveals, focus moves to "Hide", then back to the button', async () => {
