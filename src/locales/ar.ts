@@ -21,6 +21,7 @@ import type { AgentActionsStringKey } from '../elements/agent-actions/agent-acti
 /** Failure sentences and credential names shared by every element (elements/shared/strings.ts). */
 const shared: Record<SharedStringKey, string> = {
   'error.wrong_code': 'الرمز غير صحيح. تحقّق منه وحاول مرة أخرى، أو اطلب رمزًا جديدًا.',
+  'error.code_expired': 'لم يعد بالإمكان استخدام هذا الرمز. أرسل رمزًا جديدًا وأدخله.',
   'error.rate_limited': 'محاولات كثيرة جدًا. انتظر قليلًا ثم حاول مرة أخرى.',
   'error.rate_limited_wait': 'محاولات كثيرة جدًا. انتظر {seconds} ثانية ثم حاول مرة أخرى.',
   'error.wait': 'يمكنك المحاولة مرة أخرى بعد {seconds} ث.',
@@ -132,6 +133,7 @@ const walletCredentials: Record<WalletCredentialsStringKey, string> = {
   'credentials.code.label': 'الرمز المرسل برسالة نصية',
   'credentials.code.help': 'أدخل الرمز لإكمال إضافة الرموز عبر الرسائل النصية.',
   'credentials.code.submit': 'تأكيد',
+  'credentials.code.resend': 'أرسل رمزًا جديدًا',
   'credentials.sessions.heading': 'الجلسات النشطة',
   'credentials.sessions.none': 'لا توجد جلسات نشطة.',
   'credentials.sessions.until': 'حتى {time}',
@@ -148,6 +150,7 @@ const walletCredentials: Record<WalletCredentialsStringKey, string> = {
   'credentials.confirm.yes': 'نعم، تابع',
   'credentials.notice.added': 'أُضيفت طريقة: {type}.',
   'credentials.notice.activated': 'أصبحت طريقة {type} جاهزة للاستخدام.',
+  'credentials.notice.code-sent': 'رمز جديد في الطريق إليك.',
   'credentials.notice.credential-revoked': 'أُزيلت.',
   'credentials.notice.session-revoked': 'انتهت الجلسة.',
   'credentials.notice.own-session-revoked': 'سجّلت الخروج على هذا الجهاز.',

@@ -13,6 +13,12 @@ import { ServiceError, WalletError } from '../../core/errors.ts';
 export const FAILURE_CODES = [
   /** The code typed was not accepted (401 on OTP verify). */
   'wrong_code',
+  /**
+   * The code can no longer be used whatever is typed: the service has no open challenge for it (it
+   * expired, too many wrong codes, or it was used already) or it was encrypted to another challenge.
+   * A new code is needed (401 with `details.reason` OTP_CHALLENGE_MISSING or OTP_BUNDLE).
+   */
+  'code_expired',
   /** Too many attempts; `retryAfter` says how long to wait (429 RATE_LIMITED, Retry-After). */
   'rate_limited',
   /** The user closed or cancelled the passkey / browser prompt, or another ceremony replaced it. */
@@ -119,12 +125,16 @@ const WALLET_FAILURES: Partial<Record<string, FailureCode>> = {
   bundle_invalid: 'misconfigured',
 };
 
+/** The reasons a 401 on OTP verify gives when no code can pass any more (the sandbox names them; src/sandbox/routes/credentials.ts). */
+const STALE_CODE_REASONS = new Set(['OTP_CHALLENGE_MISSING', 'OTP_BUNDLE']);
+
 /** What the service's answer means in this step (api.md "Errors", reference.md "Shared shapes"). */
-function serviceCode({ status, code }: ServiceError, context: FailureContext): FailureCode {
+function serviceCode({ status, code, details }: ServiceError, context: FailureContext): FailureCode {
   if (status === 429 || code === 'RATE_LIMITED') return 'rate_limited';
   if (code === 'PASSKEY_CREDENTIAL_ALREADY_EXISTS') return 'passkey_exists';
   if (code === 'EMAIL_OTP_CREDENTIAL_ALREADY_EXISTS' || code === 'SMS_OTP_CREDENTIAL_ALREADY_EXISTS') return 'credential_exists';
   if (code.startsWith('WALLET_SIGNATURE') || code === 'INVALID_SIGNATURE' || code === 'REQUEST_ID_MISSING') return 'signature_rejected';
+  if (status === 401 && context.unauthorized === 'wrong_code' && STALE_CODE_REASONS.has(String(details?.['reason']))) return 'code_expired';
   if (status === 401) return context.unauthorized ?? 'signature_rejected';
   if (status === 403) return 'forbidden';
   if (status === 400) return context.badRequest ?? 'invalid_input';

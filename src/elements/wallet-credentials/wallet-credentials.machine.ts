@@ -32,6 +32,8 @@ export type Operation =
   | { op: 'add'; type: 'SMS_OTP' | 'OAUTH' }
   /** ... and the code is verified (a session of the new credential). */
   | { op: 'verify-code'; id: string }
+  /** A new code for the credential awaiting activation (the last one expired, or never came). */
+  | { op: 'resend-code'; id: string }
   | { op: 'revoke-credential'; id: string }
   | { op: 'revoke-session'; id: string }
   | { op: 'update-email' };
@@ -40,6 +42,7 @@ export type Operation =
 export type Notice =
   | { kind: 'added'; type: CredentialType }
   | { kind: 'activated'; type: CredentialType }
+  | { kind: 'code-sent' }
   | { kind: 'credential-revoked' }
   | { kind: 'session-revoked'; own: boolean }
   | { kind: 'email-updated' };
@@ -106,6 +109,7 @@ export function allowed(state: CredentialsState, operation: Operation): boolean 
     case 'update-email':
       return true;
     case 'verify-code':
+    case 'resend-code':
       return state.codeFor === operation.id;
   }
 }
@@ -152,8 +156,8 @@ export function transition(state: CredentialsState, event: CredentialsEvent): Cr
       if (!allowed(state, operation)) return state;
       // Operations that delete something wait for an explicit confirmation.
       if (operation.op === 'revoke-credential' || operation.op === 'revoke-session') return { kind: 'ready', view, confirming: operation };
-      // A code being awaited stays open while it is verified (and after a wrong code).
-      return { kind: 'ready', view, running: operation, ...(operation.op === 'verify-code' ? { codeFor } : {}) };
+      // A code being awaited stays open while it is verified or sent again (and after a wrong code).
+      return { kind: 'ready', view, running: operation, ...(operation.op === 'verify-code' || operation.op === 'resend-code' ? { codeFor } : {}) };
     }
     case 'CONFIRM':
       return state.confirming ? { kind: 'ready', view, running: state.confirming } : state;

@@ -22,6 +22,7 @@ import { onceAfterFirstPaint } from '../shared/idle.ts';
 import { syncStates } from '../shared/list.ts';
 import { codeInput } from '../shared/code-input.ts';
 import { forgetPendingCode, keepPendingCode, pendingCodeKey, resumePendingCode } from '../shared/pending-code.ts';
+import type { Failure } from '../shared/failures.ts';
 import {
   afterChange,
   allowed,
@@ -40,6 +41,9 @@ import './wallet-credentials.strings.ts';
 
 /** The page's client and session flows (shared/wallet.ts and what it loads), once the first screen is painted. */
 const services = onceAfterFirstPaint(() => import('../shared/wallet.ts'));
+
+/** A failure about the code typed (wrong, or no longer usable): said under the code field. */
+const codeProblem = (f: Failure | undefined): boolean => f?.code === 'wrong_code' || f?.code === 'code_expired';
 
 type Ready = Extract<CredentialsState, { kind: 'ready' }>;
 
@@ -263,6 +267,14 @@ export class WalletCredentials extends TemplateElement {
         notice = { kind: 'added', type: method.type };
         break;
       }
+      case 'resend-code': {
+        // A new challenge on the credential sends a new code (reference.md: a fresh target bundle).
+        codeFor = op.id;
+        this.otp = await svc.wallet.startOtpLogin({ credentialId: op.id, signal });
+        keepPendingCode(this.codeKey, this.otp, Date.now());
+        notice = { kind: 'code-sent' };
+        break;
+      }
       case 'verify-code': {
         if (!this.otp) throw new Error('No code was sent.');
         const session = await this.otp.submit(input, { signal });
@@ -335,8 +347,8 @@ export class WalletCredentials extends TemplateElement {
   protected override render(): TemplateResult {
     const t = this.i18n.t;
     const s = this.machine;
-    // A wrong code is said under the code field (codeForm), not in the panel's alert at the bottom.
-    const failure = s.kind === 'loading' || (s.kind === 'ready' && s.codeFor && s.failure?.code === 'wrong_code') ? undefined : s.failure;
+    // A wrong or used-up code is said under the code field (codeForm), not in the panel's alert at the bottom.
+    const failure = s.kind === 'loading' || (s.kind === 'ready' && s.codeFor && codeProblem(s.failure)) ? undefined : s.failure;
     const n = s.kind === 'ready' ? s.notice : undefined;
     return html`
       <section part="base" class="panel stack" aria-labelledby="heading" aria-busy=${s.kind === 'loading' || (s.kind === 'ready' && !!s.running)}>
@@ -461,7 +473,8 @@ export class WalletCredentials extends TemplateElement {
   private codeForm(s: Ready): TemplateResult {
     const t = this.i18n.t;
     const busy = !!s.running;
-    const wrong = s.failure?.code === 'wrong_code';
+    const wrong = codeProblem(s.failure);
+    const resend: Operation | undefined = s.codeFor ? { op: 'resend-code', id: s.codeFor } : undefined;
     const submit = (e: SubmitEvent) => {
       e.preventDefault();
       const code = this.codeInput?.value.replace(/\D/g, '');
@@ -476,6 +489,7 @@ export class WalletCredentials extends TemplateElement {
       </div>
       <div class="row">
         <button part="submit" class="primary" type="submit" aria-disabled=${busy ? 'true' : nothing}>${t('credentials.code.submit')}</button>
+        <button part="button" type="button" aria-disabled=${busy ? 'true' : nothing} @click=${() => resend && this.request(resend)}>${t('credentials.code.resend')}</button>
         <button part="button" type="button" ?disabled=${busy} @click=${() => this.send({ type: 'CANCEL' })}>${t('common.cancel')}</button>
       </div>
     </form>`;

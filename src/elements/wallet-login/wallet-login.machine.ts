@@ -191,7 +191,8 @@ export function transition(state: LoginState, event: LoginEvent): LoginState {
     case 'verifying-code':
       if (type === 'FAILED' || type === 'CANCELLED') {
         const failure = type === 'FAILED' ? { failure: event.failure } : {};
-        const resendAt = type === 'FAILED' ? cooldownAfter(state.resendAt, event) : state.resendAt;
+        // A code the service can no longer take: a new one may be asked for at once (a 429 still pushes it out).
+        const resendAt = type !== 'FAILED' ? state.resendAt : event.failure.code === 'code_expired' ? event.now : cooldownAfter(state.resendAt, event);
         return { kind: 'code-entry', method: state.method, resendAt, ...failure, ...reauthOf(state) };
       }
       return state;

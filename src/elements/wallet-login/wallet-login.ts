@@ -298,9 +298,9 @@ export class WalletLogin extends TemplateElement {
         }
         if (after.failure) {
           this.focusPending = true;
-          // Only a wrong code is cleared for the next try: after a server or network failure the
-          // code may still be good, and the user sends it again as it is.
-          if (this.codeInput && after.failure.code === 'wrong_code') this.codeInput.value = '';
+          // Only a wrong or used-up code is cleared for the next try: after a server or network
+          // failure the code may still be good, and the user sends it again as it is.
+          if (this.codeInput && (after.failure.code === 'wrong_code' || after.failure.code === 'code_expired')) this.codeInput.value = '';
         }
         break;
       case 'verifying-code':

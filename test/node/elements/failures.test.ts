@@ -20,6 +20,14 @@ test('401: wallet-signature codes are signature failures; a plain 401 means what
     assert.equal(classifyError(service(401, code), { unauthorized: 'wrong_code' }).code, 'signature_rejected', code);
   }
   assert.equal(classifyError(service(401, 'UNAUTHORIZED'), { unauthorized: 'wrong_code' }).code, 'wrong_code');
+  // A code no challenge can take any more (expired, used, too many tries) needs a new one, not another look.
+  for (const reason of ['OTP_CHALLENGE_MISSING', 'OTP_BUNDLE']) {
+    const e = new ServiceError({ status: 401, code: 'UNAUTHORIZED', message: 'm', details: { reason } });
+    assert.deepEqual(classifyError(e, { unauthorized: 'wrong_code' }), { code: 'code_expired', status: 401 }, reason);
+    assert.equal(classifyError(e, { unauthorized: 'passkey_rejected' }).code, 'passkey_rejected', reason);
+  }
+  const wrongCode = new ServiceError({ status: 401, code: 'UNAUTHORIZED', message: 'm', details: { reason: 'OTP_CODE' } });
+  assert.equal(classifyError(wrongCode, { unauthorized: 'wrong_code' }).code, 'wrong_code');
   assert.equal(classifyError(service(401, 'UNAUTHORIZED')).code, 'signature_rejected');
 });
 

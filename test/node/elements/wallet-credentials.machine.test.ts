@@ -91,6 +91,12 @@ test('an added SMS credential is activated through its own verify flow: code sen
   assert.deepEqual(done, { kind: 'ready', view, notice: { kind: 'activated', type: 'SMS_OTP' } });
   // Cancel closes the form.
   assert.deepEqual(transition(wrong, { type: 'CANCEL' }), { kind: 'ready', view });
+  // A new code for the awaited credential only; the form stays open while it is sent.
+  assert.equal(allowed(wrong, { op: 'resend-code', id: email.id }), false);
+  const resending = transition(wrong, { type: 'REQUEST', operation: { op: 'resend-code', id: sms.id } });
+  assert.deepEqual(resending, { kind: 'ready', view, running: { op: 'resend-code', id: sms.id }, codeFor: sms.id });
+  assert.deepEqual(transition(resending, { type: 'SUCCEEDED', view, notice: { kind: 'code-sent' }, codeFor: sms.id }), { kind: 'ready', view, notice: { kind: 'code-sent' }, codeFor: sms.id });
+  assert.deepEqual(transition(resending, { type: 'FAILED', failure: { code: 'rate_limited', status: 429 } }), { kind: 'ready', view, failure: { code: 'rate_limited', status: 429 }, codeFor: sms.id });
 });
 
 test('a "log in first" failure goes when a reload brings a session; other failures stay', () => {

@@ -76,6 +76,14 @@ test('a wrong code returns to code entry with the failure, keeping the cooldown'
   assert.deepEqual(s, { kind: 'code-entry', method: 'sms-otp', resendAt: now + RESEND_COOLDOWN_MS, failure: { code: 'wrong_code', status: 401 } });
 });
 
+test('a code the service can no longer take returns to code entry with a new code offered at once', () => {
+  const now = 5_000;
+  const failure = { code: 'code_expired', status: 401 } as const;
+  const s = run({ kind: 'choosing' }, { type: 'CHOOSE', method: 'email-otp' }, { type: 'CODE_SENT', now }, { type: 'SUBMIT_CODE' }, { type: 'FAILED', failure, now: now + 1000 });
+  assert.deepEqual(s, { kind: 'code-entry', method: 'email-otp', resendAt: now + 1000, failure });
+  assert.equal(transition(s, { type: 'RESEND', now: now + 1000 }).kind, 'sending-code');
+});
+
 test('resend: refused during the cooldown, allowed after it; the page may set the cooldown', () => {
   const now = 10_000;
   const entry = run({ kind: 'choosing' }, { type: 'CHOOSE', method: 'email-otp' }, { type: 'CODE_SENT', now, cooldownMs: 90_000 });

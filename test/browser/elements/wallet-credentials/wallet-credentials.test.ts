@@ -150,6 +150,35 @@ describe('<wallet-credentials>', function () {
     expect(el.matches(':state(code-entry)')).to.equal(false);
   });
 
+  it('an activation code the service can no longer take is said under the field, and "Send a new code" brings one that activates', async () => {
+    await loginByEmail(acct);
+    const el = await mount<WalletCredentials>('wallet-credentials', { 'account-id': acct.accountId });
+    await idle(el);
+    addButton(el, 'SMS_OTP').click();
+    await waitForState(el, 'code-entry');
+    await idle(el);
+    // The sandbox keeps a code 5 minutes.
+    await advanceClock(6 * 60 * 1000);
+    const code = () => part(el, 'code-input') as HTMLInputElement;
+    const failed = nextEvent<CustomEvent<{ code: string }>>(el, 'wallet-credentials-error');
+    type(code(), '000000');
+    (part(el, 'code-form') as HTMLFormElement).requestSubmit();
+    expect((await failed).detail.code).to.equal('code_expired');
+    await idle(el);
+    expect(shadow(el).getElementById('code-error')!.textContent).to.match(/can’t be used any more\. Send a new code/);
+    expect(text(el, 'error')).to.equal('');
+    expect(code().value).to.equal('');
+    const resend = parts(el, 'button').find((b) => b.textContent?.includes('Send a new code')) as HTMLButtonElement;
+    resend.click();
+    await waitFor(() => text(el, 'status').includes('A new code is on its way'), 'the new code announced');
+    await idle(el);
+    expect(el.matches(':state(code-entry)')).to.equal(true);
+    expect(shadow(el).getElementById('code-error')!.textContent).to.equal('');
+    type(code(), '000000');
+    (part(el, 'code-form') as HTMLFormElement).requestSubmit();
+    await waitFor(() => text(el, 'status').includes('ready to use'), 'the activation notice');
+  });
+
   it('a change done upstream stands when the lists fail to reload after it: the code form opens, a removal is not called a failure', async () => {
     await loginByEmail(acct);
     const el = await mount<WalletCredentials>('wallet-credentials', { 'account-id': acct.accountId });

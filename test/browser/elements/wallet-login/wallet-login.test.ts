@@ -135,6 +135,28 @@ describe('<wallet-login>', function () {
     await loggedIn;
   });
 
+  it('a code the service can no longer take (expired) asks for a new one, offered at once, which logs in', async () => {
+    const el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId });
+    await waitForState(el, 'choosing');
+    methodButton(el, 'email-otp').click();
+    await waitForState(el, 'code-entry');
+    const resend = () => parts(el, 'button').find((b) => /new code/.test(b.textContent ?? '')) as HTMLButtonElement;
+    expect(resend().disabled, 'the cooldown holds the resend back').to.equal(true);
+    // The sandbox keeps a code 5 minutes.
+    await advanceClock(6 * 60 * 1000);
+    const error = nextEvent<CustomEvent<{ code: string; status?: number }>>(el, 'wallet-login-error');
+    type(codeInput(el), '000000');
+    expect((await error).detail).to.include({ code: 'code_expired', status: 401 });
+    await waitFor(() => /can’t be used any more\. Send a new code/.test(text(el, 'error')), 'the used-up code sentence');
+    expect(codeInput(el).value).to.equal('');
+    await waitFor(() => !resend().disabled, 'a new code offered at once');
+    resend().click();
+    await waitFor(() => inState(el, 'code-entry') && text(el, 'error') === '' && text(el, 'status').includes('Code sent'), 'the new code sent and announced');
+    const loggedIn = nextEvent(el, 'wallet-logged-in');
+    type(codeInput(el), '000000');
+    await loggedIn;
+  });
+
   it('accepts the whole code pasted anywhere in the element', async () => {
     const el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId });
     await waitForState(el, 'choosing');
