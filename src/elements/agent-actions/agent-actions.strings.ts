@@ -39,6 +39,8 @@ type Keys =
   | 'agent-actions.poll-trouble'
   | 'agent-actions.decided'
   | 'agent-actions.with-amount'
+  /** A 429 on "load more": the button waits out the service's Retry-After. */
+  | 'agent-actions.error.more-rate-limited'
   | `agent-actions.error.${AgentActionsErrorCode}`;
 
 const en: Record<Keys, string> = {
@@ -88,6 +90,7 @@ const en: Record<Keys, string> = {
   'agent-actions.with-amount': '{action} of {amount}',
   'agent-actions.error.unauthorized': 'The agent’s access has expired or was revoked. Connect it again.',
   'agent-actions.error.rate_limited': 'Too many requests. Updates resume shortly.',
+  'agent-actions.error.more-rate-limited': 'Too many requests. “Load more” works again in a moment.',
   'agent-actions.error.server': 'Something went wrong on our side. Try again in a moment.',
   'agent-actions.error.network': 'We couldn’t reach the server. Check your connection and try again.',
   'agent-actions.error.unexpected': 'Something unexpected happened. Try again.',

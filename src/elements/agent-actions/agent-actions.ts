@@ -126,6 +126,8 @@ export class AgentActions extends TemplateElement {
   private readonly internals = this.attachInternals?.();
   private poller: AbortController | undefined;
   private focusAfterMore: number | undefined;
+  /** After a 429 on "load more": when the service's Retry-After has passed and the button works again. */
+  private moreAfter = 0;
   private needsLoad = true;
 
   /** One page: the first (cursor undefined) or the next. The generation drops stale pages. */
@@ -152,6 +154,12 @@ export class AgentActions extends TemplateElement {
       this.send({ type: 'failed', generation: this.view.generation, code, append });
       this.reportError(append ? 'load-more' : 'load', code, error);
       if (code === 'unauthorized') this.stopPolling();
+      if (append && code === 'rate_limited') {
+        // The service said how long to wait (Retry-After; 5 s when it did not): the button waits as long.
+        const ms = ((error as { retryAfter?: number }).retryAfter ?? 5) * 1000;
+        this.moreAfter = Date.now() + ms;
+        setTimeout(() => this.requestUpdate(), ms);
+      }
     },
   });
 
@@ -207,6 +215,7 @@ export class AgentActions extends TemplateElement {
 
   private loadMore(): void {
     const before = this.view;
+    if (Date.now() < this.moreAfter) return;
     this.send({ type: 'load-more' });
     if (this.view === before) return;
     this.focusAfterMore = before.actions.length;
@@ -321,6 +330,7 @@ export class AgentActions extends TemplateElement {
     const view = this.view;
     const { status, filter, actions, totalCount, loadingMore } = view;
     const failure = status.kind === 'failed' ? status.code : view.moreFailed;
+    const waitMore = loadingMore || Date.now() < this.moreAfter;
     return html`
       <section part="base" class="base panel" aria-labelledby="title">
         <div part="header" class="bar">
@@ -333,7 +343,7 @@ export class AgentActions extends TemplateElement {
           </label>
         </div>
         <div part="error" class="alert" role="alert">${failure
-            ? html`<p>${t(`agent-actions.error.${failure}`)}</p>
+            ? html`<p>${t(status.kind !== 'failed' && failure === 'rate_limited' ? 'agent-actions.error.more-rate-limited' : `agent-actions.error.${failure}`)}</p>
                 ${status.kind !== 'failed' || failure === 'unauthorized' ? nothing : html`<button type="button" @click=${this.retry}>${t('agent-actions.retry')}</button>`}`
             : nothing}</div>
         <p class="muted live" role="status">${this.pollTrouble
@@ -353,7 +363,7 @@ export class AgentActions extends TemplateElement {
                     <div part="footer" class="bar">
                       <span class="muted">${totalCount === undefined ? nothing : t('agent-actions.count', { shown: actions.length, total: totalCount })}</span>
                       ${view.hasMore
-                        ? html`<button part="load-more-button" type="button" aria-disabled=${loadingMore} @click=${loadingMore ? undefined : this.loadMore}>
+                        ? html`<button part="load-more-button" type="button" aria-disabled=${waitMore} @click=${waitMore ? undefined : this.loadMore}>
                             ${t(loadingMore ? 'agent-actions.loading-more' : 'agent-actions.load-more')}
                           </button>`
                         : nothing}

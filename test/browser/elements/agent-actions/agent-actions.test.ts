@@ -97,6 +97,35 @@ describe('<agent-actions>', () => {
     expect(shownIds(el)).to.deep.equal(all.map((a) => `action-${a.id.replace(/[^A-Za-z0-9-]/g, '-')}`));
   });
 
+  it('a 429 on "load more" holds the button for the service\'s Retry-After, then the next page loads', async () => {
+    const el = await mountActions(acct.agentToken, { 'page-size': '10', 'poll-interval': '60000' });
+    await ready(el);
+    const more = () => part(el, 'load-more-button') as HTMLButtonElement;
+    const undo = failNext('GET', /\/agents\/me\/actions\?.*cursor=/, 429, 1, { 'Retry-After': '2' });
+    const spy = countRequests('cursor=');
+    try {
+      const failed = nextEvent<CustomEvent<{ code: string; operation: string }>>(el, 'agent-actions-error');
+      more().click();
+      expect((await failed).detail).to.include({ code: 'rate_limited', operation: 'load-more' });
+      await el.updateComplete;
+      expect(text(el, 'error')).to.match(/“Load more” works again in a moment/);
+      expect(more().getAttribute('aria-disabled')).to.equal('true');
+      // Pressed during the wait: nothing is sent.
+      const sent = spy.count;
+      more().click();
+      await new Promise((r) => setTimeout(r, 300));
+      expect(spy.count).to.equal(sent);
+      expect(parts(el, 'action')).to.have.length(10);
+      await waitFor(() => more().getAttribute('aria-disabled') === 'false', 'the button back after Retry-After', 8000);
+    } finally {
+      spy.restore();
+      undo();
+    }
+    more().click();
+    await waitFor(() => parts(el, 'action').length === 20, '20 actions');
+    expect(text(el, 'error')).to.equal('');
+  });
+
   it('filters by status, with the count of the filtered set', async () => {
     const el = await mountActions(acct.agentToken, { 'page-size': '100', 'poll-interval': '60000' });
     await ready(el);

@@ -132,14 +132,14 @@ export async function axeViolations(el: Element): Promise<string[]> {
  * answered `status` with an empty body without reaching the proxy; every other request goes out.
  * Returns the undo (call it in a `finally`).
  */
-export function failNext(method: string, url: RegExp, status: number, times = 1): () => void {
+export function failNext(method: string, url: RegExp, status: number, times = 1, headers: Record<string, string> = {}): () => void {
   const original = window.fetch;
   let left = times;
   window.fetch = (input: RequestInfo | URL, init?: RequestInit) => {
     const href = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
     if (left > 0 && (init?.method ?? 'GET') === method && url.test(href)) {
       left--;
-      return Promise.resolve(new Response('', { status }));
+      return Promise.resolve(new Response('', { status, headers }));
     }
     return original(input, init);
   };
