@@ -77,6 +77,28 @@ function internalState() {
   };
 }
 
+/**
+ * template.ts is left out above, and with it the one member of its own that is part of each
+ * element's API: `headingLevel` / `heading-level`. This adds it to every element built on
+ * TemplateElement, with the words of its JSDoc there.
+ */
+function headingLevel() {
+  const description =
+    "The outline level of the element's main heading (1 to 6), to fit the page's own headings; its sub-headings sit one level below. Unset: the headings are the elements' `h2` and `h3`.";
+  const type = { text: 'number | undefined' };
+  const inheritedFrom = { name: 'TemplateElement', module: 'src/elements/shared/template.ts' };
+  return {
+    name: 'wallet-elements-heading-level',
+    packageLinkPhase({ customElementsManifest }) {
+      for (const decl of (customElementsManifest.modules ?? []).flatMap((m) => m.declarations ?? [])) {
+        if (!decl.customElement || decl.superclass?.name !== 'TemplateElement') continue;
+        (decl.members ??= []).push({ kind: 'field', name: 'headingLevel', type, description, attribute: 'heading-level', inheritedFrom });
+        (decl.attributes ??= []).push({ name: 'heading-level', type, description, fieldName: 'headingLevel', inheritedFrom });
+      }
+    },
+  };
+}
+
 export default {
   globs: ['src/elements/**/*.ts'],
   exclude: [
@@ -93,5 +115,5 @@ export default {
   litelement: true,
   packagejson: false,
   dev: false,
-  plugins: [documentedEvents(), internalState()],
+  plugins: [documentedEvents(), internalState(), headingLevel()],
 };

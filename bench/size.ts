@@ -34,21 +34,21 @@ export const BUDGETS: Readonly<Record<string, number>> = {
  * Budgets are the product's promise; ceilings hold every byte gained on the way to them.
  */
 export const CEILINGS: Readonly<Record<string, number>> = {
-  'wallet-elements (all)': 54_300,
+  'wallet-elements (all)': 55_500,
   core: 15_200,
-  '<agent-actions>': 15_800,
+  '<agent-actions>': 15_900,
   '<card-reveal>': 22_400,
-  '<delegated-keys>': 28_900,
-  '<passkey-register>': 26_300,
-  '<wallet-credentials>': 29_500,
-  '<wallet-login>': 31_000,
+  '<delegated-keys>': 29_000,
+  '<passkey-register>': 26_900,
+  '<wallet-credentials>': 30_000,
+  '<wallet-login>': 31_100,
   'locales/ar (optional)': 6_100,
   // The per-element CDN modules (dist/cdn/elements/<tag>.js): every file a page fetches for the
   // element, each gzipped on its own as a browser fetches it (measured by cdnElementSizes).
-  'cdn/elements/agent-actions.js': 20_100,
+  'cdn/elements/agent-actions.js': 20_300,
   'cdn/elements/card-reveal.js': 26_400,
   'cdn/elements/delegated-keys.js': 33_400,
-  'cdn/elements/passkey-register.js': 31_400,
+  'cdn/elements/passkey-register.js': 32_000,
   'cdn/elements/wallet-credentials.js': 34_500,
   'cdn/elements/wallet-login.js': 36_700,
 };

@@ -334,7 +334,7 @@ export class AgentActions extends TemplateElement {
     return html`
       <section part="base" class="base panel" aria-labelledby="title">
         <div part="header" class="bar">
-          <h2 id="title" tabindex="-1">${t('agent-actions.title')}</h2>
+          <h2 id="title" tabindex="-1" aria-level=${this.level()}>${t('agent-actions.title')}</h2>
           <label>
             ${t('agent-actions.filter')}
             <select part="filter" .value=${filter} @change=${this.onFilter} ?disabled=${!this.agentToken}>
@@ -430,7 +430,7 @@ export class AgentActions extends TemplateElement {
     return html`
       <li part="action" class="item action ${this.recentlyChanged.has(a.id) ? 'changed' : ''}" tabindex="-1" aria-labelledby=${headingId}>
         <div class="item-head">
-          <h3 id=${headingId}>${this.kind(a)}</h3>
+          <h3 id=${headingId} aria-level=${this.level(1)}>${this.kind(a)}</h3>
           <span part="status" class="status ${a.status}">${t(`agent-actions.status.${a.status}`)}</span>
         </div>
         ${submitted ? html`<p class="muted">${t('agent-actions.submitted', { date: submitted })}</p>` : nothing}

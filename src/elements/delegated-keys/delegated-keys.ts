@@ -324,7 +324,7 @@ export class DelegatedKeys extends TemplateElement {
     return html`
       <section part="base" class="base panel" aria-labelledby="title">
         <div part="header" class="bar">
-          <h2 id="title" tabindex="-1" data-focus="title">${t('delegated-keys.title')}</h2>
+          <h2 id="title" tabindex="-1" data-focus="title" aria-level=${this.level()}>${t('delegated-keys.title')}</h2>
           ${ready && mode.kind === 'browsing' && list.kind === 'ready'
             ? html`<button part="new-button" class="primary" type="button" data-focus="new" @click=${this.openForm}>${t('delegated-keys.new')}</button>`
             : nothing}
@@ -363,7 +363,7 @@ export class DelegatedKeys extends TemplateElement {
     return html`
       <li part="key" class="item" aria-labelledby=${headingId}>
         <div class="item-head">
-          <h3 id=${headingId}>${key.nickname}</h3>
+          <h3 id=${headingId} aria-level=${this.level(1)}>${key.nickname}</h3>
           <span part="status" class="status ${key.status}">${t(`delegated-keys.status.${key.status}`)}</span>
         </div>
         <div class="meta">
@@ -440,7 +440,7 @@ export class DelegatedKeys extends TemplateElement {
     };
     return html`
       <form part="form" novalidate aria-labelledby="form-title" @submit=${this.submit} @keydown=${this.onKeydown}>
-        <h3 id="form-title">${t('delegated-keys.form-title')}</h3>
+        <h3 id="form-title" aria-level=${this.level(1)}>${t('delegated-keys.form-title')}</h3>
         ${hasActiveKey(this.view) ? html`<p class="muted">${t('delegated-keys.active-exists')}</p>` : nothing}
         ${field('nickname', 'nickname', this.form.nickname, 'nickname-hint')}
         <span class="muted" id="nickname-hint">${t('delegated-keys.nickname-hint')}</span>

@@ -212,7 +212,7 @@ export class PasskeyRegister extends TemplateElement {
     const error = failure ? failureMessage(t, failure) : this.nicknameInvalid ? t('passkey.nickname.invalid') : '';
     return html`
       <section part="base" class="panel stack" aria-labelledby="heading" aria-busy=${isBusy(s) ? 'true' : 'false'}>
-        <h2 part="heading" id="heading">${t('passkey.heading')}</h2>
+        <h2 part="heading" id="heading" aria-level=${this.level()}>${t('passkey.heading')}</h2>
         ${this.accountId ? this.screen(s) : html`<p part="intro">${t('common.missing-account')}</p>`}
         <p part="error" id="error" class="live" role="alert">${error}</p>
         <p part="status" class="live" role="status">${this.notice}</p>

@@ -8,10 +8,29 @@
  * 'lit' index: the index also loads LitElement and ReactiveElement, which no element here uses
  * (see reactive.ts), and bundlers keep it whole because lit declares no `sideEffects: false`.
  */
-import { noChange, render, type RenderOptions, type RootPart } from 'lit/html.js';
-import { ReactiveBase, type PropertyValues } from './reactive.ts';
+import { noChange, nothing, render, type RenderOptions, type RootPart } from 'lit/html.js';
+import { ReactiveBase, type PropertyDeclaration, type PropertyValues } from './reactive.ts';
+
+/** A heading level, 1 to 6, from the `heading-level` attribute; anything else leaves the default. */
+const toLevel = (value: string | null): number | undefined => {
+  const n = Number(value);
+  return Number.isInteger(n) && n >= 1 && n <= 6 ? n : undefined;
+};
 
 export class TemplateElement extends ReactiveBase {
+  static override properties: Record<string, PropertyDeclaration> = { headingLevel: { attribute: 'heading-level', converter: toLevel } };
+
+  /**
+   * The outline level of the element's main heading (1 to 6), to fit the page's own headings; its
+   * sub-headings sit one level below. Unset: the headings are the elements' `h2` and `h3`.
+   */
+  headingLevel: number | undefined;
+
+  /** The `aria-level` of a heading `depth` levels below the main one, or `nothing` when the page set none. */
+  protected level(depth = 0): number | typeof nothing {
+    return this.headingLevel ? Math.min(6, this.headingLevel + depth) : nothing;
+  }
+
   private readonly renderOptions: RenderOptions = { host: this };
   private rootPart: RootPart | undefined;
 

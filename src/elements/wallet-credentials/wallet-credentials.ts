@@ -352,7 +352,7 @@ export class WalletCredentials extends TemplateElement {
     const n = s.kind === 'ready' ? s.notice : undefined;
     return html`
       <section part="base" class="panel stack" aria-labelledby="heading" aria-busy=${s.kind === 'loading' || (s.kind === 'ready' && !!s.running)}>
-        <h2 part="heading" id="heading" tabindex="-1">${t('credentials.heading')}</h2>
+        <h2 part="heading" id="heading" tabindex="-1" aria-level=${this.level()}>${t('credentials.heading')}</h2>
         ${!this.accountId
           ? html`<p>${t('common.missing-account')}</p>`
           : s.kind === 'loading'
@@ -378,7 +378,7 @@ export class WalletCredentials extends TemplateElement {
       </ul>
       ${confirming ? this.confirmation(s, confirming) : nothing}
       ${s.codeFor ? this.codeForm(s) : nothing}
-      <h3>${t('credentials.add.heading')}</h3>
+      <h3 aria-level=${this.level(1)}>${t('credentials.add.heading')}</h3>
       <div class="stack">
         ${(['SMS_OTP', 'OAUTH'] as const).map((type) => {
           const hint = !canAdd(view, type) ? t(`credentials.add.${type}.exists`) : type === 'OAUTH' && !this.oidcTokenProvider ? t('credentials.add.OAUTH.missing') : '';
@@ -399,7 +399,7 @@ export class WalletCredentials extends TemplateElement {
         })}
       </div>
       ${view.current ? nothing : html`<p part="hint">${t('credentials.block.login')}</p>`}
-      <h3 id="sessions-heading">${t('credentials.sessions.heading')}</h3>
+      <h3 id="sessions-heading" aria-level=${this.level(1)}>${t('credentials.sessions.heading')}</h3>
       ${view.sessions.length
         ? html`<ul part="sessions" aria-labelledby="sessions-heading">
             ${view.sessions.map((x) => this.row(s, x))}
@@ -505,7 +505,7 @@ export class WalletCredentials extends TemplateElement {
       if (this.emailInvalid) this.emailInput!.focus();
       else this.request({ op: 'update-email' }, email);
     };
-    return html`<h3>${t('credentials.email.heading')}</h3>
+    return html`<h3 aria-level=${this.level(1)}>${t('credentials.email.heading')}</h3>
       <form part="email-form" class="stack" novalidate @submit=${submit}>
         <div class="field">
           <label for="email">${t('credentials.email.label')}</label>

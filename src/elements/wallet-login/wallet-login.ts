@@ -498,7 +498,7 @@ export class WalletLogin extends TemplateElement {
    * after a code was typed).
    */
   private page(title: string, intro: unknown, body: unknown = nothing, focusTitle = false): TemplateResult {
-    return html`<h2 part="heading" id="heading" tabindex="-1" ?data-autofocus=${focusTitle}>${this.i18n.t(title)}</h2>
+    return html`<h2 part="heading" id="heading" tabindex="-1" aria-level=${this.level()} ?data-autofocus=${focusTitle}>${this.i18n.t(title)}</h2>
       ${intro}${body}`;
   }
 

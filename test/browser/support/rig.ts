@@ -44,6 +44,11 @@ export function rejectAction(agentId: string, actionId: string, reason?: string)
 }
 
 /** Adds a CTAP2 platform authenticator (resident keys, user verified, presence simulated) to this page. */
+/** The page's headings as Chromium's accessibility tree has them (name and level), in document order. */
+export function axHeadings(): Promise<Array<{ name: string; level: number }>> {
+  return executeServerCommand<Array<{ name: string; level: number }>, undefined>('ax-headings');
+}
+
 export function addVirtualAuthenticator(options: Record<string, unknown> = {}): Promise<{ authenticatorId: string }> {
   return executeServerCommand<{ authenticatorId: string }, { options: Record<string, unknown> }>('webauthn-add-virtual-authenticator', {
     options,

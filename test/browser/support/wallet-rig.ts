@@ -234,6 +234,23 @@ export function walletRig(options: WalletRigOptions = {}): {
           }
           return { frames };
         }
+        case 'ax-headings': {
+          // The headings of the page as Chromium's accessibility tree exposes them to screen
+          // readers (CDP Accessibility.getFullAXTree): name and level, in document order.
+          const page = (session.browser as unknown as { getPage(id: string): import('playwright').Page }).getPage(session.id);
+          const cdp = await page.context().newCDPSession(page);
+          try {
+            type AXValue = { value?: unknown };
+            const { nodes } = (await cdp.send('Accessibility.getFullAXTree')) as unknown as {
+              nodes: Array<{ ignored?: boolean; role?: AXValue; name?: AXValue; properties?: Array<{ name: string; value: AXValue }> }>;
+            };
+            return nodes
+              .filter((n) => !n.ignored && n.role?.value === 'heading')
+              .map((n) => ({ name: String(n.name?.value ?? ''), level: Number(n.properties?.find((x) => x.name === 'level')?.value.value) }));
+          } finally {
+            await cdp.detach().catch(() => undefined);
+          }
+        }
         case 'webauthn-add-virtual-authenticator': {
           const existing = authenticators.get(session.id);
           if (existing) return { authenticatorId: existing.authenticatorId };

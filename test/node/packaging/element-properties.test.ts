@@ -34,7 +34,9 @@ test('every documented public field is an accessor on the element prototype', as
     assert.ok(cls, `${d.name} is exported`);
     for (const f of d.members ?? []) {
       if (f.kind !== 'field' || f.static || f.privacy === 'private' || f.privacy === 'protected') continue;
-      const desc = Object.getOwnPropertyDescriptor(cls.prototype, f.name);
+      // On the element's prototype or a base class's (heading-level comes from TemplateElement).
+      let desc: PropertyDescriptor | undefined;
+      for (let proto: object | null = cls.prototype; proto && !desc; proto = Object.getPrototypeOf(proto) as object | null) desc = Object.getOwnPropertyDescriptor(proto, f.name);
       assert.ok(desc?.get, `<${d.tagName}>.${f.name} is an accessor on the prototype`);
       if (!f.readonly) assert.ok(desc.set, `<${d.tagName}>.${f.name} can be set`);
       checked++;

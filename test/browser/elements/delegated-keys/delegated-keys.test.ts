@@ -13,7 +13,7 @@ import { walletFor } from '../../../../src/elements/shared/wallet.ts';
 import '../../../../src/locales/ar.ts';
 import { setLocale } from '../../../../src/elements/shared/i18n.ts';
 import { createClient } from '../../../../src/core/client.ts';
-import { newAccount, fixtures, type RigAccount, type RigFixtures } from '../../support/rig.ts';
+import { axHeadings, newAccount, fixtures, type RigAccount, type RigFixtures } from '../../support/rig.ts';
 import { axeViolations, cleanup, failNext, loseAnswer, mount, nextEvent, part, parts, shadow, text, type, useRig, waitFor } from '../shared/helpers.ts';
 
 /** Counts the requests the page sends to a path (a pass-through wrapper: every call still goes out). */
@@ -323,6 +323,25 @@ describe('<delegated-keys>', () => {
     expect(text(el, 'form')).to.match(/already has an active key\. Revoke it first/);
     expect(input(el, 'nickname').value).to.equal('Mine');
     expect(createdHere).to.equal(false);
+  });
+
+  it('heading-level sets the panel\'s heading level, with each key and the form one below', async () => {
+    await login();
+    const el = await mountReady();
+    el.setAttribute('heading-level', '3');
+    await fillForm(el, 'Outlined', []);
+    const created = nextEvent<CustomEvent>(el, 'delegated-key-created');
+    (part(el, 'submit-button') as HTMLButtonElement).click();
+    await created;
+    await settle(el);
+    (part(el, 'new-button') as HTMLButtonElement).click();
+    await settle(el);
+    const levels = (await axHeadings()).filter((h) => ['Delegated keys', 'Outlined', 'New delegated key'].includes(h.name));
+    expect(levels).to.deep.equal([
+      { name: 'Delegated keys', level: 3 },
+      { name: 'New delegated key', level: 4 },
+      { name: 'Outlined', level: 4 },
+    ]);
   });
 
   it('a failed list offers Try again, and the keyboard stays in the panel while it loads again', async () => {

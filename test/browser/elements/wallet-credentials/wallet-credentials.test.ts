@@ -11,7 +11,7 @@ import type { CredentialChangeDetail, SessionRevokedDetail } from '../../../../s
 import { clientFor, walletFor } from '../../../../src/elements/shared/wallet.ts';
 import '../../../../src/locales/ar.ts';
 import type { KeyStore } from '../../../../src/core/keystore.ts';
-import { newAccount, oidcToken, advanceClock, type RigAccount } from '../../support/rig.ts';
+import { newAccount, oidcToken, advanceClock, axHeadings, type RigAccount } from '../../support/rig.ts';
 import { axeViolations, cleanup, failNext, mount, nextEvent, part, parts, shadow, text, type, useRig, waitFor, waitForState } from '../shared/helpers.ts';
 
 async function loginByEmail(acct: RigAccount): Promise<string> {
@@ -410,5 +410,25 @@ describe('<wallet-credentials>', function () {
     expect(ar.getAttribute('dir')).to.equal('rtl');
     expect(text(ar, 'heading')).to.equal('طرق تسجيل الدخول');
     expect(await axeViolations(ar)).to.deep.equal([]);
+  });
+
+  it('heading-level fits the panel into the page outline: its heading at that level, the sections one below', async () => {
+    await loginByEmail(acct);
+    const el = await mount<WalletCredentials>('wallet-credentials', { 'account-id': acct.accountId, 'customer-id': acct.customerId });
+    await idle(el);
+    const own = async () => (await axHeadings()).filter((h) => ['Ways to log in', 'Add a way to log in', 'Active sessions', 'Email address'].includes(h.name));
+    const before = await own();
+    expect(before.map((h) => h.level)).to.deep.equal([2, 3, 3, 3]);
+    el.setAttribute('heading-level', '4');
+    await el.updateComplete;
+    expect(await own()).to.deep.equal(before.map((h, i) => ({ name: h.name, level: i === 0 ? 4 : 5 })));
+    // Out of range: the default levels.
+    el.setAttribute('heading-level', '9');
+    await el.updateComplete;
+    expect(await own()).to.deep.equal(before);
+    el.headingLevel = 1;
+    await el.updateComplete;
+    expect((await own()).map((h) => h.level)).to.deep.equal([1, 2, 2, 2]);
+    expect(await axeViolations(el)).to.deep.equal([]);
   });
 });
