@@ -14,7 +14,8 @@
  *    service's own included: an upstream error without that body (a load balancer's page, an empty
  *    503) gets one (`UPSTREAM_ERROR` / `UPSTREAM_REFUSED`, status kept), a redirect is a 502;
  *  - bounds: the body (`maxBodyBytes`; a request refused before its body was read has its
- *    connection closed, so the rest of that body is never read), the upstream call and every
+ *    connection closed after a lingering read of at most 256 KiB or 2 s, so the refusal reaches the
+ *    client and the rest of that body is dropped, never buffered), the upstream call and every
  *    asynchronous `authorize` decision (`upstreamTimeoutMs`); a Request-Id must be `Request:<uuid>`;
  *  - every answer carries `Cache-Control: no-store` (reveal URLs are bearer secrets) and
  *    `Referrer-Policy: no-referrer`;
@@ -40,6 +41,7 @@
  * authenticate the browser's user (that is `authorize`'s job) or trust X-Forwarded-For (see `clientIp`).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { accountAuthorize, demoAccountAuthorize, oncePerRequest, type AccountResolver, type AuthorizeContext, type AuthorizeDecision, type AuthorizeHook, type AuthorizeRefusal, type DemoAccount } from './authorize.ts';
 import { checkChallenge, deriveChallengeKey, mintChallenge, registrationOptions, userHandle } from './challenge.ts';
@@ -494,7 +496,10 @@ export function createProxy(options: ProxyOptions): ProxyHandler {
     // Refused before its body was read (a bad route, origin or content type, a rate limit): Node
     // would otherwise keep the connection and read the rest of that body, however large, to
     // reuse it; closing it holds such a request to what arrived with its headers.
-    if (hasBody(x.req) && !x.req.readableEnded) headers.connection = 'close';
+    if (hasBody(x.req) && !x.req.readableEnded) {
+      headers.connection = 'close';
+      lingerOnClose(x.req.socket);
+    }
     send(x, r.status, Buffer.from(JSON.stringify(body)), headers);
   }
 
@@ -617,6 +622,35 @@ function isErrorBody(body: Buffer | undefined, status: number): boolean {
   } catch {
     return false;
   }
+}
+
+/** How long, and how many bytes of the unread body, a refused connection keeps reading before it is destroyed. */
+const LINGER_MS = 2000;
+const LINGER_BYTES = 256 * 1024;
+
+/**
+ * A lingering close (RFC 9112 §9.6): the connection of a request refused before its body was read
+ * is closed for writing once the answer is out, and what the client still sends is read and
+ * dropped, up to LINGER_BYTES or LINGER_MS, before the socket goes. Closed at once instead, the
+ * body bytes left unread make the kernel answer with a reset, which can discard the refusal
+ * before the client reads it: a client still uploading would see a dropped connection instead of
+ * 413 or 415. Node's server ends such a connection through `destroySoon()` after the answer.
+ */
+function lingerOnClose(socket: Socket): void {
+  socket.destroySoon = function lingeringClose(this: Socket) {
+    this.end();
+    let read = 0;
+    const drop = () => this.destroy();
+    const timer = setTimeout(drop, LINGER_MS);
+    timer.unref();
+    this.on('data', (chunk: Buffer) => {
+      read += chunk.length;
+      if (read > LINGER_BYTES) drop();
+    });
+    this.once('end', drop);
+    this.once('close', () => clearTimeout(timer));
+    this.resume();
+  };
 }
 
 function hasBody(req: IncomingMessage): boolean {
