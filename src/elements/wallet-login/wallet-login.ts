@@ -563,15 +563,17 @@ export class WalletLogin extends TemplateElement {
     const t = this.i18n.t;
     const wait = resendSecondsLeft(s, Date.now());
     const verifying = s.kind === 'verifying-code';
+    // A used-up code: the way on is a new one, so "Send a new code" takes the focus, not the field.
+    const renew = !verifying && s.failure?.code === 'code_expired' && wait === 0;
     return this.page(
       `login.code.heading.${s.method}`,
       this.intro(`login.code.sent.${s.method}`, { length: this.codeLength }),
       html`<form part="form" class="stack" @submit=${this.onCodeSubmit} novalidate>
           <label for="code">${t('login.code.label')}</label>
-          ${codeInput({ length: this.codeLength, invalid: !verifying && s.failure?.code === 'wrong_code', readonly: verifying, describedBy: 'failure' in s && s.failure ? 'intro error' : 'intro', autofocus: true, onInput: this.onCodeInput })}
+          ${codeInput({ length: this.codeLength, invalid: !verifying && s.failure?.code === 'wrong_code', readonly: verifying, describedBy: 'failure' in s && s.failure ? 'intro error' : 'intro', autofocus: !renew, onInput: this.onCodeInput })}
           <div class="actions">
             <button part="submit" class="primary" type="submit" aria-disabled=${verifying ? 'true' : nothing}>${t(verifying ? 'login.code.verifying' : 'login.code.submit')}</button>
-            <button part="button" type="button" ?disabled=${wait > 0 || verifying} @click=${() => this.send({ type: 'RESEND', now: Date.now() })}>
+            <button part="button" type="button" ?disabled=${wait > 0 || verifying} ?data-autofocus=${renew} @click=${() => this.send({ type: 'RESEND', now: Date.now() })}>
               ${wait > 0 ? t('login.code.resend-wait', { seconds: wait }) : t('login.code.resend')}
             </button>
           </div>

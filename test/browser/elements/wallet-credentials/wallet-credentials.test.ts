@@ -157,11 +157,22 @@ describe('<wallet-credentials>', function () {
     addButton(el, 'SMS_OTP').click();
     await waitForState(el, 'code-entry');
     await idle(el);
+    const code = () => part(el, 'code-input') as HTMLInputElement;
+    // A server failure keeps the code typed for a second try.
+    const undo = failNext('POST', /\/verify$/, 500);
+    try {
+      const failed = nextEvent<CustomEvent<{ code: string }>>(el, 'wallet-credentials-error');
+      type(code(), '000000');
+      (part(el, 'code-form') as HTMLFormElement).requestSubmit();
+      expect((await failed).detail.code).to.equal('unexpected');
+    } finally {
+      undo();
+    }
+    await idle(el);
+    expect(code().value).to.equal('000000');
     // The sandbox keeps a code 5 minutes.
     await advanceClock(6 * 60 * 1000);
-    const code = () => part(el, 'code-input') as HTMLInputElement;
     const failed = nextEvent<CustomEvent<{ code: string }>>(el, 'wallet-credentials-error');
-    type(code(), '000000');
     (part(el, 'code-form') as HTMLFormElement).requestSubmit();
     expect((await failed).detail.code).to.equal('code_expired');
     await idle(el);
@@ -169,6 +180,8 @@ describe('<wallet-credentials>', function () {
     expect(text(el, 'error')).to.equal('');
     expect(code().value).to.equal('');
     const resend = parts(el, 'button').find((b) => b.textContent?.includes('Send a new code')) as HTMLButtonElement;
+    // The way on is a new code: the button has the focus, not the field.
+    await waitFor(() => shadow(el).activeElement === resend, 'focus on "Send a new code"');
     resend.click();
     await waitFor(() => text(el, 'status').includes('A new code is on its way'), 'the new code announced');
     await idle(el);

@@ -150,6 +150,8 @@ describe('<wallet-login>', function () {
     await waitFor(() => /can’t be used any more\. Send a new code/.test(text(el, 'error')), 'the used-up code sentence');
     expect(codeInput(el).value).to.equal('');
     await waitFor(() => !resend().disabled, 'a new code offered at once');
+    // The way on is a new code: the button has the focus, not the field.
+    await waitFor(() => shadow(el).activeElement === resend(), 'focus on "Send a new code"');
     resend().click();
     await waitFor(() => inState(el, 'code-entry') && text(el, 'error') === '' && text(el, 'status').includes('Code sent'), 'the new code sent and announced');
     const loggedIn = nextEvent(el, 'wallet-logged-in');
