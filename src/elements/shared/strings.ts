@@ -53,6 +53,11 @@ export type SharedStringKey = keyof typeof sharedStrings.en;
  * Only the failure's type comes from failures.ts, so an element can show sentences up front and
  * load the classification with the work that fails.
  */
+/** A failure about the code typed (wrong, or no longer usable): the field is cleared and the failure said with it. */
+export function isCodeProblem(failure: Failure | undefined): boolean {
+  return failure?.code === 'wrong_code' || failure?.code === 'code_expired';
+}
+
 export function failureMessage(t: (key: string, params?: Record<string, string | number>) => string, failure: Failure): string {
   return failure.code === 'rate_limited' && failure.retryAfter !== undefined
     ? t('error.rate_limited_wait', { seconds: failure.retryAfter })

@@ -17,12 +17,11 @@ import type { AuthMethod, AuthSession } from '../../core/types.ts';
 import { baseStyles } from '../shared/styles.ts';
 import { formStyles } from '../shared/form-styles.ts';
 import { LocaleController } from '../shared/i18n.ts';
-import { failureMessage } from '../shared/strings.ts';
+import { failureMessage, isCodeProblem } from '../shared/strings.ts';
 import { onceAfterFirstPaint } from '../shared/idle.ts';
 import { syncStates } from '../shared/list.ts';
 import { codeInput } from '../shared/code-input.ts';
 import { forgetPendingCode, keepPendingCode, pendingCodeKey, resumePendingCode } from '../shared/pending-code.ts';
-import type { Failure } from '../shared/failures.ts';
 import {
   afterChange,
   allowed,
@@ -41,9 +40,6 @@ import './wallet-credentials.strings.ts';
 
 /** The page's client and session flows (shared/wallet.ts and what it loads), once the first screen is painted. */
 const services = onceAfterFirstPaint(() => import('../shared/wallet.ts'));
-
-/** A failure about the code typed (wrong, or no longer usable): said under the code field. */
-const codeProblem = (f: Failure | undefined): boolean => f?.code === 'wrong_code' || f?.code === 'code_expired';
 
 type Ready = Extract<CredentialsState, { kind: 'ready' }>;
 
@@ -325,7 +321,7 @@ export class WalletCredentials extends TemplateElement {
         // A used-up code: the way on is a new one, so "Send a new code" takes the focus.
         this.focusTarget = f.code === 'code_expired' ? '#resend' : '#code';
         // Only a wrong or used-up code is cleared: after a server or network failure it may still be good.
-        if (this.codeInput && codeProblem(f)) this.codeInput.value = '';
+        if (this.codeInput && isCodeProblem(f)) this.codeInput.value = '';
       }
     }
     const waited = before.kind === 'ready' ? before.codeFor : undefined;
@@ -350,7 +346,7 @@ export class WalletCredentials extends TemplateElement {
     const t = this.i18n.t;
     const s = this.machine;
     // A wrong or used-up code is said under the code field (codeForm), not in the panel's alert at the bottom.
-    const failure = s.kind === 'loading' || (s.kind === 'ready' && s.codeFor && codeProblem(s.failure)) ? undefined : s.failure;
+    const failure = s.kind === 'loading' || (s.kind === 'ready' && s.codeFor && isCodeProblem(s.failure)) ? undefined : s.failure;
     const n = s.kind === 'ready' ? s.notice : undefined;
     return html`
       <section part="base" class="panel stack" aria-labelledby="heading" aria-busy=${s.kind === 'loading' || (s.kind === 'ready' && !!s.running)}>
@@ -475,7 +471,7 @@ export class WalletCredentials extends TemplateElement {
   private codeForm(s: Ready): TemplateResult {
     const t = this.i18n.t;
     const busy = !!s.running;
-    const wrong = codeProblem(s.failure);
+    const wrong = isCodeProblem(s.failure);
     const resend: Operation | undefined = s.codeFor ? { op: 'resend-code', id: s.codeFor } : undefined;
     const submit = (e: SubmitEvent) => {
       e.preventDefault();

@@ -19,7 +19,7 @@ import { Task, TaskStatus, initialState as nothingDone } from '../shared/task.ts
 import { baseStyles } from '../shared/styles.ts';
 import { formStyles } from '../shared/form-styles.ts';
 import { LocaleController } from '../shared/i18n.ts';
-import { failureMessage } from '../shared/strings.ts';
+import { failureMessage, isCodeProblem } from '../shared/strings.ts';
 import type { Failure } from '../shared/failures.ts';
 import { afterFirstPaint, onceAfterFirstPaint } from '../shared/idle.ts';
 import { syncStates } from '../shared/list.ts';
@@ -300,7 +300,7 @@ export class WalletLogin extends TemplateElement {
           this.focusPending = true;
           // Only a wrong or used-up code is cleared for the next try: after a server or network
           // failure the code may still be good, and the user sends it again as it is.
-          if (this.codeInput && (after.failure.code === 'wrong_code' || after.failure.code === 'code_expired')) this.codeInput.value = '';
+          if (this.codeInput && isCodeProblem(after.failure)) this.codeInput.value = '';
         }
         break;
       case 'verifying-code':
