@@ -126,9 +126,7 @@ export class DelegatedKeys extends TemplateElement {
     args: () => [this.cardId, this.accountId] as const,
     task: async ([cardId, accountId], { signal }) => {
       if (!cardId || !accountId) return taskInitial;
-      const { clientFor } = await services();
-      const keys = await clientFor(this.apiBase).listDelegatedKeys({ accountId }, { signal });
-      return keys.filter((k) => k.cardId === cardId);
+      return this.cardKeys(cardId, accountId, signal);
     },
     onComplete: (keys) => this.send({ type: 'loaded', keys }),
     onError: (error) => this.fail('load', error),
@@ -170,8 +168,7 @@ export class DelegatedKeys extends TemplateElement {
     const attempt = this.attempt;
     const { cardId, accountId } = this;
     try {
-      const { clientFor } = await services();
-      const keys = (await clientFor(this.apiBase).listDelegatedKeys({ accountId })).filter((k) => k.cardId === cardId);
+      const keys = await this.cardKeys(cardId, accountId);
       if (!this.isConnected || cardId !== this.cardId || accountId !== this.accountId || attempt !== this.attempt) return;
       const done = attempt && settledMeanwhile(attempt, keys);
       const before = this.view;
@@ -185,6 +182,13 @@ export class DelegatedKeys extends TemplateElement {
     } catch {
       // The failure shown stands; "Try again" is still there.
     }
+  }
+
+  /** The card's keys (the service lists an account's keys). */
+  private async cardKeys(cardId: string, accountId: string, signal?: AbortSignal): Promise<DelegatedKey[]> {
+    const { clientFor } = await services();
+    const keys = await clientFor(this.apiBase).listDelegatedKeys({ accountId }, { signal });
+    return keys.filter((k) => k.cardId === cardId);
   }
 
   /** Loads the list again. */

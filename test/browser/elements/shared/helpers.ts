@@ -128,24 +128,42 @@ export async function axeViolations(el: Element): Promise<string[]> {
 }
 
 /**
- * A fault on the page's side of the wire: the next `times` requests whose method and URL match are
- * answered `status` with an empty body without reaching the proxy; every other request goes out.
- * Returns the undo (call it in a `finally`).
+ * Wraps the page's fetch: while uses are left, each request whose method and URL match goes to
+ * `fault` with the real fetch; the fault answers a Response, or an Error the page's fetch rejects
+ * with, or undefined to let the real answer through (no use spent). Every other request goes out as
+ * it is. Returns the undo (call it in a `finally`).
  */
-export function failNext(method: string, url: RegExp, status: number, times = 1, headers: Record<string, string> = {}): () => void {
+function faultFetch(
+  method: string,
+  url: RegExp,
+  times: number,
+  fault: (send: () => Promise<Response>) => Promise<Response | Error | undefined>,
+): () => void {
   const original = window.fetch;
   let left = times;
-  window.fetch = (input: RequestInfo | URL, init?: RequestInit) => {
+  window.fetch = async (input: RequestInfo | URL, init?: RequestInit) => {
     const href = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
-    if (left > 0 && (init?.method ?? 'GET') === method && url.test(href)) {
-      left--;
-      return Promise.resolve(new Response('', { status, headers }));
-    }
-    return original(input, init);
+    const send = () => original(input, init);
+    if (left <= 0 || (init?.method ?? 'GET') !== method || !url.test(href)) return send();
+    let sent: Promise<Response> | undefined;
+    const faulted = await fault(() => (sent ??= send()));
+    if (faulted === undefined) return sent ?? send();
+    left--;
+    if (faulted instanceof Error) throw faulted;
+    return faulted;
   };
   return () => {
     window.fetch = original;
   };
+}
+
+/**
+ * A fault on the page's side of the wire: the next `times` requests whose method and URL match are
+ * answered `status` (with `headers`) and an empty body without reaching the proxy; every other
+ * request goes out. Returns the undo (call it in a `finally`).
+ */
+export function failNext(method: string, url: RegExp, status: number, times = 1, headers: Record<string, string> = {}): () => void {
+  return faultFetch(method, url, times, async () => new Response('', { status, headers }));
 }
 
 /**
@@ -154,18 +172,5 @@ export function failNext(method: string, url: RegExp, status: number, times = 1,
  * connection after the service answered). Returns the undo.
  */
 export function loseAnswer(method: string, url: RegExp, lost: (r: Response) => boolean = () => true, times = 1): () => void {
-  const original = window.fetch;
-  let left = times;
-  window.fetch = async (input: RequestInfo | URL, init?: RequestInit) => {
-    const href = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
-    const response = await original(input, init);
-    if (left > 0 && (init?.method ?? 'GET') === method && url.test(href) && lost(response)) {
-      left--;
-      throw new TypeError('Failed to fetch');
-    }
-    return response;
-  };
-  return () => {
-    window.fetch = original;
-  };
+  return faultFetch(method, url, times, async (send) => (lost(await send()) ? new TypeError('Failed to fetch') : undefined));
 }
