@@ -570,7 +570,7 @@ export class WalletLogin extends TemplateElement {
       this.intro(`login.code.sent.${s.method}`, { length: this.codeLength }),
       html`<form part="form" class="stack" @submit=${this.onCodeSubmit} novalidate>
           <label for="code">${t('login.code.label')}</label>
-          ${codeInput({ length: this.codeLength, invalid: !verifying && s.failure?.code === 'wrong_code', readonly: verifying, describedBy: 'failure' in s && s.failure ? 'intro error' : 'intro', autofocus: !renew, onInput: this.onCodeInput })}
+          ${codeInput({ length: this.codeLength, invalid: !verifying && isCodeProblem(s.failure), readonly: verifying, describedBy: 'failure' in s && s.failure ? 'intro error' : 'intro', autofocus: !renew, onInput: this.onCodeInput })}
           <div class="actions">
             <button part="submit" class="primary" type="submit" aria-disabled=${verifying ? 'true' : nothing}>${t(verifying ? 'login.code.verifying' : 'login.code.submit')}</button>
             <button part="button" type="button" ?disabled=${wait > 0 || verifying} ?data-autofocus=${renew} @click=${() => this.send({ type: 'RESEND', now: Date.now() })}>

@@ -149,11 +149,13 @@ describe('<wallet-login>', function () {
     expect((await error).detail).to.include({ code: 'code_expired', status: 401 });
     await waitFor(() => /can’t be used any more\. Send a new code/.test(text(el, 'error')), 'the used-up code sentence');
     expect(codeInput(el).value).to.equal('');
+    expect(codeInput(el).getAttribute('aria-invalid'), 'the used-up code marked as the problem').to.equal('true');
     await waitFor(() => !resend().disabled, 'a new code offered at once');
     // The way on is a new code: the button has the focus, not the field.
     await waitFor(() => shadow(el).activeElement === resend(), 'focus on "Send a new code"');
     resend().click();
     await waitFor(() => inState(el, 'code-entry') && text(el, 'error') === '' && text(el, 'status').includes('Code sent'), 'the new code sent and announced');
+    expect(codeInput(el).getAttribute('aria-invalid'), 'the new code field not marked').to.equal('false');
     const loggedIn = nextEvent(el, 'wallet-logged-in');
     type(codeInput(el), '000000');
     await loggedIn;
