@@ -12,6 +12,10 @@
  *   PROXY_CHALLENGE_SECRET  HMAC key for WebAuthn challenges shared by several instances (default: from the secret)
  *   PROXY_RP_ID, PROXY_RP_NAME  WebAuthn relying party (default: the request's host name, "Wallet")
  *   PROXY_RATE_LIMIT        `<max>/<seconds>` per client address (default 600/60), or `off`
+ *   PROXY_STEP_UP           card reveal only after a fresh wallet-session proof (step-up.ts): `on`
+ *                           (default), `<seconds>` a grant lasts (1-3600, default 60), or `off` (only when
+ *                           something in front of the proxy already authenticates the cardholder)
+ *   PROXY_STEP_UP_SECRET    HMAC key for step-up grants shared by several instances (default: from the secret)
  *   PORT (0 = a free port), HOST (default 127.0.0.1)
  *
  * Its first stdout line is `{"url": "http://HOST:PORT/api"}` so that a parent process can find it;
@@ -22,6 +26,34 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createProxy, type DemoAccount, type ProxyOptions } from './index.ts';
+
+const USAGE = `Usage: wallet-elements-proxy (configured from the environment)
+
+Required:
+  SERVICE_BASE_URL         the service, with its version segment (https://<host>/<path>/2025-10-13)
+  SERVICE_TOKEN_ID         the platform's API token id        } Basic credentials, never sent
+  SERVICE_CLIENT_SECRET    the platform's API client secret   } to the browser
+  PROXY_DEMO_ACCOUNT       {"customerId","accountId","cardId"}: the one account this proxy serves
+
+Optional:
+  PROXY_ALLOWED_ORIGINS    comma-separated page origins allowed cross-origin (default: same origin)
+  PROXY_STEP_UP            on (default): card reveal needs a fresh wallet-session proof;
+                           <seconds>: how long a proof lasts (1-3600, default 60); off: none asked
+  PROXY_STEP_UP_SECRET     HMAC key for step-up proofs shared by several instances
+  PROXY_CHALLENGE_SECRET   HMAC key for WebAuthn challenges shared by several instances
+  PROXY_RP_ID, PROXY_RP_NAME  WebAuthn relying party (default: the request's host name, "Wallet")
+  PROXY_RATE_LIMIT         <max>/<seconds> per client address (default 600/60), or off
+  SERVICE_SIGNATURE_HEADER upstream wallet-signature header (default Service-Wallet-Signature)
+  PORT (default 0: a free port), HOST (default 127.0.0.1)
+
+First stdout line: {"url":"http://HOST:PORT/api"}; one JSON log line per request on stderr.
+With real users, mount createProxy() from "wallet-elements/proxy" in your server instead.
+`;
+
+if (process.argv.includes('--help') || process.argv.includes('-h')) {
+  process.stdout.write(USAGE);
+  process.exit(0);
+}
 
 function fatal(message: string): never {
   process.stderr.write(`proxy: ${message}\n`);
@@ -75,6 +107,19 @@ else if (rateLimit) {
   const m = /^(\d+)\/(\d+)$/.exec(rateLimit);
   if (!m || Number(m[1]) < 1 || Number(m[2]) < 1) fatal('PROXY_RATE_LIMIT must be <max>/<seconds> (for example 600/60) or off.');
   options.rateLimit = { max: Number(m[1]), windowMs: Number(m[2]) * 1000 };
+}
+
+// The standalone proxy serves one account's card to whoever reaches it: without the step-up, any
+// client that can reach the port gets the card's reveal URL. So it is on unless turned off.
+const stepUp = (process.env.PROXY_STEP_UP ?? 'on').trim().toLowerCase();
+if (stepUp !== 'off') {
+  if (stepUp !== 'on' && !(/^\d+$/.test(stepUp) && Number(stepUp) >= 1 && Number(stepUp) <= 3600)) {
+    fatal('PROXY_STEP_UP must be on, off or the seconds a proof lasts (1 to 3600).');
+  }
+  options.stepUp = {
+    ...(stepUp === 'on' ? {} : { ttlSeconds: Number(stepUp) }),
+    ...(process.env.PROXY_STEP_UP_SECRET ? { secret: process.env.PROXY_STEP_UP_SECRET } : {}),
+  };
 }
 
 let proxy: ReturnType<typeof createProxy>;

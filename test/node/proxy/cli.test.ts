@@ -1,7 +1,8 @@
 /**
  * The proxy CLI (`npm run proxy`, src/proxy/cli.ts) as a child process against the real sandbox:
  * refuses to start without a binding or its credentials, prints `{"url": ...}` as its first stdout
- * line, relays, logs one JSON line per request on stderr (no secret), and stops on SIGTERM.
+ * line, relays, asks for a wallet-session proof before a card reveal unless told not to, logs one
+ * JSON line per request on stderr (no secret), and stops on SIGTERM.
  */
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
@@ -10,6 +11,10 @@ import { connect } from 'node:net';
 import { createInterface } from 'node:readline';
 import { after, before, describe, it } from 'node:test';
 import { startSandbox, type Sandbox } from '../../../src/sandbox/index.ts';
+import { createClient } from '../../../src/core/client.ts';
+import { createWallet } from '../../../src/core/session.ts';
+import { memoryKeyStore } from '../../../src/core/keystore.ts';
+import { ServiceError } from '../../../src/core/errors.ts';
 
 function run(env: Record<string, string>): ChildProcessWithoutNullStreams {
   const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(SERVICE_|PROXY_|PORT$|HOST$)/.test(k))) as Record<string, string>;
@@ -78,10 +83,11 @@ describe('proxy CLI', () => {
     let stderr = '';
     child.stderr.on('data', (d) => (stderr += d));
 
+    // Step-up is on by default: no reveal URL without a fresh wallet-session proof.
     const reveal = await fetch(`${url}/cards/${sandbox.fixtures.cardId}/reveal`, { method: 'POST', headers: { 'x-requested-with': 'test', origin: 'https://shop.example' } });
-    assert.equal(reveal.status, 200);
+    assert.equal(reveal.status, 403);
+    assert.equal(((await reveal.json()) as { code: string }).code, 'STEP_UP_REQUIRED');
     assert.equal(reveal.headers.get('access-control-allow-origin'), 'https://shop.example');
-    const { panEmbedUrl } = (await reveal.json()) as { panEmbedUrl: string };
     const list = await fetch(`${url}/auth/credentials?accountId=${sandbox.fixtures.accountId}`);
     assert.equal(list.status, 200);
     const refused = await fetch(`${url}/cards/${sandbox.fixtures.cardId}/reveal`, { method: 'POST', headers: { 'x-requested-with': 'test', origin: 'https://evil.example' } });
@@ -119,12 +125,71 @@ describe('proxy CLI', () => {
     assert.deepEqual(
       logLines.map((l) => [l.route, l.status]),
       [
-        ['revealCard', 200],
+        ['revealCard', 403],
         ['listCredentials', 200],
         ['revealCard', 403],
         ['listCredentials', 429],
       ],
     );
-    for (const s of [sandbox.fixtures.clientSecret, panEmbedUrl, sandbox.fixtures.accountId]) assert.ok(!stderr.includes(s));
+    for (const s of [sandbox.fixtures.clientSecret, sandbox.fixtures.accountId]) assert.ok(!stderr.includes(s));
+  });
+
+  it('reveals a card after a relayed session refresh (the step-up proof), and logs neither the URL nor the grant', async () => {
+    const child = run({ ...env, PROXY_RATE_LIMIT: 'off', PROXY_STEP_UP: '30' });
+    const [first] = (await once(createInterface({ input: child.stdout }), 'line')) as [string];
+    const { url } = JSON.parse(first) as { url: string };
+    let stderr = '';
+    child.stderr.on('data', (d) => (stderr += d));
+    try {
+      const jar = new Map<string, string>();
+      const setCookies: string[] = [];
+      const jarFetch: typeof fetch = async (input, init) => {
+        const headers = new Headers(init?.headers);
+        if (jar.size > 0) headers.set('cookie', [...jar].map(([k, v]) => `${k}=${v}`).join('; '));
+        const res = await fetch(input, { ...init, headers });
+        for (const line of res.headers.getSetCookie()) {
+          setCookies.push(line);
+          const [pair] = line.split(';');
+          jar.set(pair!.slice(0, pair!.indexOf('=')), pair!.slice(pair!.indexOf('=') + 1));
+        }
+        return res;
+      };
+      const f = sandbox.fixtures;
+      const client = createClient({ baseUrl: url, fetch: jarFetch });
+      const wallet = createWallet({ client, store: memoryKeyStore(), otpSigner: f.signerPublicKey });
+      await (await wallet.startOtpLogin({ credentialId: f.emailCredentialId })).submit('000000');
+      await assert.rejects(client.revealCard(f.cardId), (e: unknown) => e instanceof ServiceError && e.code === 'STEP_UP_REQUIRED');
+      await wallet.refresh(f.accountId);
+      assert.equal(setCookies.length, 1);
+      assert.match(setCookies[0]!, /; Max-Age=30(;|$)/);
+      const { panEmbedUrl } = await client.revealCard(f.cardId);
+      assert.match(panEmbedUrl, /\/processor\/card\?token=/);
+      for (const s of [panEmbedUrl, jar.get('wallet_step_up')!, f.clientSecret]) assert.ok(!stderr.includes(s));
+    } finally {
+      child.kill('SIGTERM');
+      await once(child, 'exit');
+    }
+  });
+
+  it('PROXY_STEP_UP=off relays reveals without a proof; a bad value is refused; --help prints the settings', async () => {
+    const child = run({ ...env, PROXY_STEP_UP: 'off' });
+    const [first] = (await once(createInterface({ input: child.stdout }), 'line')) as [string];
+    const { url } = JSON.parse(first) as { url: string };
+    try {
+      const reveal = await fetch(`${url}/cards/${sandbox.fixtures.cardId}/reveal`, { method: 'POST', headers: { 'x-requested-with': 'test' } });
+      assert.equal(reveal.status, 200);
+    } finally {
+      child.kill('SIGTERM');
+      await once(child, 'exit');
+    }
+    const bad = await exitOf(run({ ...env, PROXY_STEP_UP: 'forever' }));
+    assert.equal(bad.code, 1);
+    assert.match(bad.stderr, /PROXY_STEP_UP must be on, off or the seconds a proof lasts/);
+    const help = spawn(process.execPath, ['--import', 'tsx', 'src/proxy/cli.ts', '--help'], { cwd: new URL('../../../', import.meta.url).pathname, env: { PATH: process.env.PATH ?? '' } });
+    const usage = await exitOf(help);
+    assert.equal(usage.code, 0);
+    for (const name of ['SERVICE_BASE_URL', 'SERVICE_TOKEN_ID', 'SERVICE_CLIENT_SECRET', 'PROXY_DEMO_ACCOUNT', 'PROXY_ALLOWED_ORIGINS', 'PROXY_STEP_UP']) {
+      assert.match(usage.stdout, new RegExp(name));
+    }
   });
 });
