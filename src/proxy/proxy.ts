@@ -111,6 +111,8 @@ export interface ProxyLogLine {
   requestId?: string;
   /** The error code, when the proxy itself refused or failed the request. */
   code?: string;
+  /** Why, when the proxy itself refused or failed the request: its fixed sentence, never a value from the request. */
+  message?: string;
 }
 
 export type ProxyHandler = ((req: IncomingMessage, res: ServerResponse, next?: (err?: unknown) => void) => void) & {
@@ -123,6 +125,11 @@ const BEARER = /^Bearer ([A-Za-z0-9\-._~+/]+=*)$/;
 const CORS_ALLOW_HEADERS = 'Content-Type, Service-Wallet-Signature, Request-Id, X-Requested-With, Authorization';
 /** Upstream answer headers the browser may see; everything else (Set-Cookie, Server, ...) is dropped. */
 const RELAYED_RESPONSE_HEADERS = ['content-type', 'request-id', 'retry-after'] as const;
+
+const CROSS_ORIGIN =
+  'Requests from another origin are refused. To allow a page on another origin, list that origin in the proxy\'s allowedOrigins (PROXY_ALLOWED_ORIGINS for the command-line proxy).';
+const HOST_MISMATCH =
+  'The request\'s Origin is not the host it reached. A development server that forwards to the proxy must keep the Host header (Vite: changeOrigin: false) or set X-Forwarded-Host; a page on another origin must be listed in allowedOrigins (PROXY_ALLOWED_ORIGINS).';
 
 /** An answer the proxy gives itself, in the service's error shape. */
 class Refusal extends Error {
@@ -147,6 +154,7 @@ interface Exchange {
   route: RouteName | 'unknown';
   requestId: string | undefined;
   code: string | undefined;
+  message?: string;
   corsOrigin: string | undefined;
 }
 
@@ -354,11 +362,14 @@ export function createProxy(options: ProxyOptions): ProxyHandler {
     if (!x.corsOrigin) {
       const site = single(h, 'sec-fetch-site');
       const origin = single(h, 'origin');
+      // The answer says which check failed and what to change, with the values compared (the
+      // request's own headers, cut short) in `details`; the log line gets the fixed message only.
+      const seen = (value: string | undefined) => (value ?? '').slice(0, 200);
       if (site !== undefined && site !== 'same-origin' && site !== 'none') {
-        throw new Refusal(403, 'FORBIDDEN', 'Cross-origin requests from this origin are not allowed.');
+        throw new Refusal(403, 'FORBIDDEN', CROSS_ORIGIN, {}, { origin: seen(origin), secFetchSite: seen(site) });
       }
       if (origin !== undefined && !sameHost(req, origin)) {
-        throw new Refusal(403, 'FORBIDDEN', 'Cross-origin requests from this origin are not allowed.');
+        throw new Refusal(403, 'FORBIDDEN', HOST_MISMATCH, {}, { origin: seen(origin), host: seen(req.headers.host) });
       }
     }
     if (method !== 'GET') {
@@ -490,6 +501,7 @@ export function createProxy(options: ProxyOptions): ProxyHandler {
         : new Refusal(502, 'BAD_GATEWAY', error.kind === 'too-large' ? 'The service answered with too large a body.' : 'The service could not be reached.');
     } else r = new Refusal(500, 'INTERNAL_ERROR', 'The proxy failed to handle the request.');
     x.code = r.code;
+    x.message = r.message;
     const body: Record<string, unknown> = { status: r.status, code: r.code, message: r.message };
     if (r.details) body.details = r.details;
     const headers: Record<string, string> = { 'content-type': 'application/json; charset=utf-8', ...r.headers };
@@ -513,6 +525,7 @@ export function createProxy(options: ProxyOptions): ProxyHandler {
     };
     if (x.requestId !== undefined) line.requestId = x.requestId.slice(0, 128);
     if (x.code !== undefined) line.code = x.code;
+    if (x.message !== undefined) line.message = x.message;
     try {
       logger(line);
     } catch {

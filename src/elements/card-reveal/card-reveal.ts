@@ -147,7 +147,7 @@ export class CardReveal extends ReactiveBase {
   private readonly i18n = new LocaleController(this);
   /** Custom states need ElementInternals; a server-side shim may not have it. */
   private readonly internals: ElementInternals | undefined = this.attachInternals?.();
-  /** The live iframe while revealed; its `src` is the only place the URL exists. */
+  /** The live iframe while revealed; the URL exists only in the navigation inside it (see mountFrame). */
   private frame: HTMLIFrameElement | undefined;
   /** The one-second countdown and the exact deadline, while revealed. */
   private timers: ReturnType<typeof setTimeout>[] = [];

@@ -175,6 +175,31 @@ describe('proxy refuses abusive requests before anything goes upstream', () => {
     assertErrorShape(await post({ origin: 'https://shop.internal.evil.example', 'x-forwarded-host': 'shop.internal' }), 403, 'FORBIDDEN');
   });
 
+  it('says which origin check refused a request and what to change, with the values compared; the log line gets the sentence only', async () => {
+    const post = (headers: Record<string, string>) => raw(px.port, { method: 'POST', path: `/api/cards/${CARD}/reveal`, headers: { ...JSON_HEADERS, ...headers } });
+    const logged = px.logs.length;
+    // A development server that rewrote Host (Vite's changeOrigin) while the page thinks it is same-origin.
+    const rewritten = await post({ 'sec-fetch-site': 'same-origin', origin: 'http://localhost:5173' });
+    assertErrorShape(rewritten, 403, 'FORBIDDEN');
+    const mismatch = JSON.parse(rewritten.body.toString()) as { message: string; details: Record<string, string> };
+    assert.match(mismatch.message, /Origin is not the host it reached.*changeOrigin: false.*X-Forwarded-Host.*allowedOrigins/);
+    assert.deepEqual(mismatch.details, { origin: 'http://localhost:5173', host: `127.0.0.1:${px.port}` });
+    const foreign = await post({ 'sec-fetch-site': 'cross-site', origin: 'https://evil.example' });
+    const crossSite = JSON.parse(foreign.body.toString()) as { message: string; details: Record<string, string> };
+    assert.match(crossSite.message, /another origin are refused.*allowedOrigins \(PROXY_ALLOWED_ORIGINS/);
+    assert.deepEqual(crossSite.details, { origin: 'https://evil.example', secFetchSite: 'cross-site' });
+    // What the request sent stays out of the log; the fixed sentence goes in.
+    const lines = px.logs.slice(logged);
+    assert.deepEqual(lines.map((l) => [l.status, l.code, l.message]), [
+      [403, 'FORBIDDEN', mismatch.message],
+      [403, 'FORBIDDEN', crossSite.message],
+    ]);
+    assert.ok(!JSON.stringify(lines).includes('localhost:5173') && !JSON.stringify(lines).includes('evil.example'));
+    // A long header is cut short in the answer.
+    const long = JSON.parse((await post({ origin: `https://${'a'.repeat(500)}.example` })).body.toString()) as { details: { origin: string } };
+    assert.equal(long.details.origin.length, 200);
+  });
+
   it('accepts the custom headers in place of Content-Type on bodiless state changes', async () => {
     const values: Record<string, string> = {
       'x-requested-with': 'XMLHttpRequest',

@@ -260,6 +260,6 @@ describe('proxy headers and bytes', () => {
     for (const secret of [CLIENT_SECRET, encoded, STAMP, 'agent-token.ABC_123', ACCOUNT, CARD]) {
       assert.ok(!logs.includes(secret), `log lines must not carry ${secret.slice(0, 12)}...`);
     }
-    assert.ok(px.logs.every((l) => Object.keys(l).every((k) => ['route', 'method', 'status', 'durationMs', 'requestId', 'code'].includes(k))));
+    assert.ok(px.logs.every((l) => Object.keys(l).every((k) => ['route', 'method', 'status', 'durationMs', 'requestId', 'code', 'message'].includes(k))));
   });
 });
