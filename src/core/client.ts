@@ -48,7 +48,13 @@ export interface ClientOptions {
   fetch?: typeof fetch;
   /** Extra headers on every request (e.g. an integrator's CSRF header). */
   headers?: Record<string, string>;
-  /** fetch's credentials mode: 'same-origin' (default) or 'include' for a proxy on another origin. */
+  /**
+   * fetch's credentials mode; default 'include': the proxy's own cookies go with every call, also
+   * to a proxy on another origin (which then answers with Access-Control-Allow-Credentials, as
+   * createProxy does for its allowedOrigins). The proxy needs them there as on the page's origin:
+   * the card-reveal step-up grant, and the integrator's session cookie that `accountFor` reads.
+   * 'same-origin' for a cross-origin endpoint that does not allow credentials.
+   */
   credentials?: RequestCredentials;
   /** Bound on each HTTP exchange, answer body included; WalletError('network') past it. Default 30000 ms. */
   timeoutMs?: number;

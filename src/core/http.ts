@@ -55,7 +55,7 @@ export function createHttp(options: ClientOptions): Send {
           ...(body !== undefined ? { 'Content-Type': 'application/json' } : method !== 'GET' && { 'X-Requested-With': 'wallet-elements' }),
         },
         body,
-        credentials: options.credentials ?? 'same-origin',
+        credentials: options.credentials ?? 'include',
         cache: 'no-store',
         signal: controller.signal,
       });

@@ -110,6 +110,8 @@ export function sandboxVariant(options: {
   credentials?: 'platform' | 'impersonation';
   /** The variant's proxy requires the card-reveal step-up (a relayed session refresh first). */
   stepUp?: boolean;
+  /** Serve the variant's proxy on another origin of the same site, allowing this page's origin. */
+  pageOrigin?: string;
 }): Promise<RigFixtures> {
   return executeServerCommand<RigFixtures, typeof options>('sandbox-variant', options);
 }

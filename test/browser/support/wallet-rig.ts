@@ -9,7 +9,8 @@
  * own token, which is the agent's credential, not the platform's), never the client secret.
  * Deliberately not here: any test logic; the commands are thin handles on real parts.
  */
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { Context, Next } from 'koa';
 import type { TestRunnerPlugin } from '@web/test-runner-core';
 import { startSandbox } from '../../../src/sandbox/index.ts';
@@ -74,7 +75,7 @@ export function walletRig(options: WalletRigOptions = {}): {
   let fixtures: SandboxFixtures | undefined;
   const authenticators = new Map<string, VirtualAuthenticator>();
   /** Extra sandboxes started by `sandbox-variant`, each behind its own proxy at `/variant-<n>/api`. */
-  const variants = new Map<string, { sandbox: Sandbox; proxy: ProxyHandler }>();
+  const variants = new Map<string, { sandbox: Sandbox; proxy: ProxyHandler; server?: Server }>();
 
   /** A platform-side call to the sandbox with the Basic credentials (never relayed to tests). */
   async function platform(method: string, path: string, body?: unknown): Promise<unknown> {
@@ -152,6 +153,10 @@ export function walletRig(options: WalletRigOptions = {}): {
       for (const a of authenticators.values()) await a.cdp.detach().catch(() => undefined);
       authenticators.clear();
       for (const v of variants.values()) {
+        if (v.server) {
+          v.server.closeAllConnections();
+          await new Promise((r) => v.server!.close(r));
+        }
         await v.proxy.close();
         await v.sandbox.close();
       }
@@ -176,15 +181,25 @@ export function walletRig(options: WalletRigOptions = {}): {
           const f = v.fixtures as SandboxFixtures;
           const pair = p.credentials === 'impersonation' ? f.impersonation : { tokenId: f.tokenId, clientSecret: f.clientSecret };
           const mount = `/variant-${variants.size + 1}`;
+          // `pageOrigin`: the proxy is served on a port of its own, another origin of the same site
+          // (http://localhost:<port>), and allows the page's origin (allowedOrigins).
+          const pageOrigin = typeof p.pageOrigin === 'string' ? p.pageOrigin : undefined;
           const variantProxy = testProxy(f, {
             tokenId: pair.tokenId,
             clientSecret: pair.clientSecret,
-            basePath: `${mount}/api`,
+            basePath: pageOrigin ? '/api' : `${mount}/api`,
+            ...(pageOrigin ? { allowedOrigins: [pageOrigin] } : {}),
             // Reveal only after a relayed session refresh (src/proxy/step-up.ts); the card is the seeded one's.
             ...(p.stepUp === true ? { stepUp: { accountForCard: (cardId: string) => (cardId === f.cardId ? f.accountId : undefined) } } : {}),
           });
-          variants.set(mount, { sandbox: v, proxy: variantProxy });
-          return rigFixtures(f, `${mount}/api`);
+          if (!pageOrigin) {
+            variants.set(mount, { sandbox: v, proxy: variantProxy });
+            return rigFixtures(f, `${mount}/api`);
+          }
+          const server = createServer((req, res) => variantProxy(req, res));
+          await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+          variants.set(mount, { sandbox: v, proxy: variantProxy, server });
+          return rigFixtures(f, `http://localhost:${(server.address() as AddressInfo).port}/api`);
         }
         case 'sandbox-advance-clock': {
           const ms = Number(p.ms);

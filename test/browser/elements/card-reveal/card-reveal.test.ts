@@ -394,6 +394,20 @@ describe('<card-reveal>', () => {
     expect(frameOf(el)).to.equal(null);
   });
 
+  it('require-session with the proxy on another origin of the site (allowedOrigins): the proof made there opens the reveal', async () => {
+    const v = await sandboxVariant({ stepUp: true, pageOrigin: location.origin });
+    expect(new URL(v.apiBase).origin).to.not.equal(location.origin);
+    const wallet = walletFor(v.apiBase);
+    await (await wallet.startOtpLogin({ credentialId: v.emailCredentialId })).submit('000000');
+    const el = await mount<CardReveal>('card-reveal', { 'card-id': v.cardId, 'api-base': v.apiBase, 'allowed-origins': v.processorOrigin, 'account-id': v.accountId, 'require-session': '' });
+    const outcome = Promise.race([nextEvent<CustomEvent>(el, 'card-revealed'), nextEvent<CustomEvent>(el, 'card-reveal-error')]);
+    click(el, 'reveal-button');
+    const event = await outcome;
+    expect(event.type, JSON.stringify(event.detail)).to.equal('card-revealed');
+    expect(frameOf(el)).to.not.equal(null);
+    await wallet.logout(v.accountId).catch(() => undefined);
+  });
+
   it('require-session: a session this device still holds but the service ended asks the cardholder to log in again', async () => {
     const v = await sandboxVariant({ stepUp: true });
     const wallet = walletFor(v.apiBase);
