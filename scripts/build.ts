@@ -389,7 +389,7 @@ export function writeManifestAndWrappers(): void {
   rmSync(REACT_DIR, { recursive: true, force: true });
   mkdirSync(REACT_DIR, { recursive: true });
   for (const [name, content] of Object.entries(files)) writeFileSync(join(REACT_DIR, name), content);
-  console.log(`custom-elements.json and ${Object.keys(files).length} files in src/react/ written`);
+  console.error(`custom-elements.json and ${Object.keys(files).length} files in src/react/ written`);
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
@@ -398,7 +398,7 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
   } else {
     const started = Date.now();
     const { files, typeErrors } = await buildPackage();
-    console.log(`dist/ built in ${Date.now() - started} ms: ${files.length} files${typeErrors ? `, ${typeErrors} type errors (see above)` : ''}`);
+    console.error(`dist/ built in ${Date.now() - started} ms: ${files.length} files${typeErrors ? `, ${typeErrors} type errors (see above)` : ''}`);
     if (typeErrors && process.argv.includes('--strict')) process.exit(1);
   }
 }

@@ -12,7 +12,7 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import ts from 'typescript';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { builtinModules } from 'node:module';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { createServer } from 'node:http';
@@ -29,8 +29,8 @@ const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
   types: string;
 };
 
-/** Entries whose source does not exist yet are reported as missing by the first test only. */
-const targets = Object.entries(pkg.exports).map(([key, t]) => ({
+/** Entries whose source does not exist yet are reported as missing by the first test only. Subpath patterns (`./cdn/*`) have a test of their own. */
+const targets = Object.entries(pkg.exports).filter(([key]) => !key.includes('*')).map(([key, t]) => ({
   key,
   js: typeof t === 'string' ? t : t.default!,
   types: typeof t === 'string' ? undefined : t.types,
@@ -61,6 +61,15 @@ test('every exports target and its declarations exist after the build, and are i
   assert.ok(existsSync(join(ROOT, pkg.main)) && existsSync(join(ROOT, pkg.types)));
 });
 
+test('the CDN files resolve by package name (./cdn/*), as a bundler or an import map generator asks for them', () => {
+  assert.equal(pkg.exports['./cdn/*'], './dist/cdn/*');
+  for (const file of ['elements/card-reveal.js', 'locales/ar.js', 'wallet-elements.js']) {
+    const resolved = fileURLToPath(import.meta.resolve(`${pkg.name}/cdn/${file}`));
+    assert.equal(resolved, join(DIST, 'cdn', file));
+    assert.ok(existsSync(resolved), `${file} was not built`);
+  }
+});
+
 test('the package\'s commands (bin) are built, start with a shebang, are in "files", and print their usage', () => {
   const bins = Object.entries((pkg as { bin?: Record<string, string> }).bin ?? {});
   assert.deepEqual(bins.map(([name]) => name).sort(), ['wallet-elements-proxy', 'wallet-elements-sandbox']);
@@ -75,6 +84,9 @@ test('the package\'s commands (bin) are built, start with a shebang, are in "fil
   const proxy = spawnSync(process.execPath, [join(ROOT, 'dist/bin/proxy.js')], { encoding: 'utf8', timeout: 20_000, env: { PATH: process.env.PATH ?? '' } });
   assert.notEqual(proxy.status, 0);
   assert.match(proxy.stderr, /SERVICE_BASE_URL is not set \(see "Point it at the real service" in the package README\)/);
+  const proxyHelp = spawnSync(process.execPath, [join(ROOT, 'dist/bin/proxy.js'), '--help'], { encoding: 'utf8', timeout: 20_000, env: { PATH: process.env.PATH ?? '' } });
+  assert.equal(proxyHelp.status, 0);
+  assert.match(proxyHelp.stdout, /Usage: wallet-elements-proxy/);
 });
 
 test('every entry but the CDN bundle imports in Node with no DOM (React too, for server rendering)', async () => {
