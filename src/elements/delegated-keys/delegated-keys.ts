@@ -445,7 +445,7 @@ export class DelegatedKeys extends TemplateElement {
     return html`
       <form part="form" novalidate aria-labelledby="form-title" @submit=${this.submit} @keydown=${this.onKeydown}>
         <h3 id="form-title" aria-level=${this.level(1)}>${t('delegated-keys.form-title')}</h3>
-        ${hasActiveKey(this.view) ? html`<p class="muted">${t('delegated-keys.active-exists')}</p>` : nothing}
+        ${hasActiveKey(this.view) && failure !== 'conflict' ? html`<p class="muted">${t('delegated-keys.active-exists')}</p>` : nothing}
         ${field('nickname', 'nickname', this.form.nickname, 'nickname-hint')}
         <span class="muted" id="nickname-hint">${t('delegated-keys.nickname-hint')}</span>
         <fieldset>

@@ -206,6 +206,8 @@ describe('<delegated-keys>', () => {
     expect(detail).to.include({ code: 'conflict', operation: 'create', status: 409 });
     await settle(el);
     expect(text(el, 'form')).to.match(/already has an active key\. Revoke it first/);
+    // Said once: the alert takes the place of the note shown before the refusal.
+    expect(text(el, 'form').match(/already has an active key/g)).to.have.length(1);
     // The form keeps what was typed.
     expect(input(el, 'nickname').value).to.equal('Second');
     expect(await axeViolations(el)).to.deep.equal([]);
@@ -321,6 +323,7 @@ describe('<delegated-keys>', () => {
     expect(parts(el, 'key')[0]!.querySelector('h3')?.textContent).to.equal('Made elsewhere');
     expect(parts(el, 'key')[0]!.querySelector('.mono')?.getAttribute('title')).to.equal(other.publicKey);
     expect(text(el, 'form')).to.match(/already has an active key\. Revoke it first/);
+    expect(text(el, 'form').match(/already has an active key/g)).to.have.length(1);
     expect(input(el, 'nickname').value).to.equal('Mine');
     expect(createdHere).to.equal(false);
   });
