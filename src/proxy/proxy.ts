@@ -295,7 +295,7 @@ export function createProxy(options: ProxyOptions): ProxyHandler {
       }
     }
 
-    if (method === 'OPTIONS') return preflight(x, match);
+    if (method === 'OPTIONS') return preflight(x, match, path, rawQuery);
 
     if (match.kind === 'not-found') throw new Refusal(404, 'NOT_FOUND', 'No such route.');
     if (match.kind === 'method-not-allowed') {
@@ -340,12 +340,15 @@ export function createProxy(options: ProxyOptions): ProxyHandler {
     relay(x, answer);
   }
 
-  function preflight(x: Exchange, match: RouteMatch): void {
+  function preflight(x: Exchange, match: RouteMatch, path: string, rawQuery: string | undefined): void {
     if (match.kind === 'not-found') throw new Refusal(404, 'NOT_FOUND', 'No such route.');
     if (match.kind === 'invalid') throw invalidInput(match.message, match.field);
-    if (!x.corsOrigin) throw new Refusal(403, 'FORBIDDEN', 'Cross-origin requests from this origin are not allowed.');
-    const allow = match.kind === 'method-not-allowed' ? match.allow : [];
     const requested = single(x.h, 'access-control-request-method');
+    // The log line names the route the preflight asks about (method OPTIONS tells it is one).
+    const asked = requested === undefined ? undefined : matchRoute(requested, path, rawQuery);
+    if (asked?.kind === 'route') x.route = asked.route.name;
+    if (!x.corsOrigin) throw new Refusal(403, 'FORBIDDEN', CROSS_ORIGIN, {}, { origin: (single(x.h, 'origin') ?? '').slice(0, 200) });
+    const allow = match.kind === 'method-not-allowed' ? match.allow : [];
     if (requested !== undefined && !allow.includes(requested as never)) {
       throw new Refusal(405, 'METHOD_NOT_ALLOWED', 'This route does not accept that method.', { allow: allow.join(', ') });
     }

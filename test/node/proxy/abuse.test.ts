@@ -127,6 +127,7 @@ describe('proxy refuses abusive requests before anything goes upstream', () => {
     assert.equal(listed.headers['access-control-allow-credentials'], 'true');
     assert.match(String(listed.headers.vary), /Origin/);
 
+    const logged = px.logs.length;
     const pre = await raw(px.port, {
       method: 'OPTIONS',
       path: `/api/auth/credentials/${AUTH_METHOD}`,
@@ -140,6 +141,14 @@ describe('proxy refuses abusive requests before anything goes upstream', () => {
     // A listed origin still cannot preflight a method the route does not have.
     const badPre = await raw(px.port, { method: 'OPTIONS', path: `/api/cards/${CARD}/reveal`, headers: { origin: 'https://shop.example', 'access-control-request-method': 'GET' } });
     assert.equal(badPre.status, 405);
+    // Each preflight's log line names the route it asked about, when there is one.
+    assert.deepEqual(
+      px.logs.slice(logged).map((l) => [l.method, l.route, l.status]),
+      [
+        ['OPTIONS', 'deleteCredential', 204],
+        ['OPTIONS', 'unknown', 405],
+      ],
+    );
   });
 
   it('sees a header repeated under another spelling of its name (RFC 9110 section 5.1)', async () => {
