@@ -15,6 +15,7 @@ import { createClient } from '../../../src/core/client.ts';
 import { createWallet } from '../../../src/core/session.ts';
 import { memoryKeyStore } from '../../../src/core/keystore.ts';
 import { ServiceError } from '../../../src/core/errors.ts';
+import { jarFetch } from './helpers.ts';
 
 function run(env: Record<string, string>): ChildProcessWithoutNullStreams {
   const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(SERVICE_|PROXY_|PORT$|HOST$)/.test(k))) as Record<string, string>;
@@ -141,21 +142,9 @@ describe('proxy CLI', () => {
     let stderr = '';
     child.stderr.on('data', (d) => (stderr += d));
     try {
-      const jar = new Map<string, string>();
-      const setCookies: string[] = [];
-      const jarFetch: typeof fetch = async (input, init) => {
-        const headers = new Headers(init?.headers);
-        if (jar.size > 0) headers.set('cookie', [...jar].map(([k, v]) => `${k}=${v}`).join('; '));
-        const res = await fetch(input, { ...init, headers });
-        for (const line of res.headers.getSetCookie()) {
-          setCookies.push(line);
-          const [pair] = line.split(';');
-          jar.set(pair!.slice(0, pair!.indexOf('=')), pair!.slice(pair!.indexOf('=') + 1));
-        }
-        return res;
-      };
+      const { fetch: withCookies, jar, setCookies } = jarFetch();
       const f = sandbox.fixtures;
-      const client = createClient({ baseUrl: url, fetch: jarFetch });
+      const client = createClient({ baseUrl: url, fetch: withCookies });
       const wallet = createWallet({ client, store: memoryKeyStore(), otpSigner: f.signerPublicKey });
       await (await wallet.startOtpLogin({ credentialId: f.emailCredentialId })).submit('000000');
       await assert.rejects(client.revealCard(f.cardId), (e: unknown) => e instanceof ServiceError && e.code === 'STEP_UP_REQUIRED');

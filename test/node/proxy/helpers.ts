@@ -1,7 +1,8 @@
 /**
  * Test helpers for the proxy: a recording upstream (a real HTTP server on loopback that keeps every
- * request it receives, headers and exact body bytes), a proxy server, and a raw HTTP client that
- * sends paths and headers exactly as written (fetch would normalise `..`, `%2e` and friends).
+ * request it receives, headers and exact body bytes), a proxy server, a raw HTTP client that
+ * sends paths and headers exactly as written (fetch would normalise `..`, `%2e` and friends), and a
+ * fetch that keeps cookies as a browser does (the step-up grant).
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -145,4 +146,23 @@ export function assertErrorShape(r: RawResponse, status: number, code: string): 
   if (r.status !== status || r.json?.status !== status || r.json?.code !== code || typeof r.json?.message !== 'string') {
     throw new Error(`expected ${status} ${code}, got ${r.status} ${r.text}`);
   }
+}
+
+/** A fetch with a cookie jar, as a browser keeps one per origin (RFC 6265, name=value only). */
+export function jarFetch(): { fetch: typeof fetch; jar: Map<string, string>; setCookies: string[] } {
+  const jar = new Map<string, string>();
+  const setCookies: string[] = [];
+  const f: typeof fetch = async (input, init) => {
+    const headers = new Headers(init?.headers);
+    if (jar.size > 0) headers.set('cookie', [...jar].map(([k, v]) => `${k}=${v}`).join('; '));
+    const res = await fetch(input, { ...init, headers });
+    for (const line of res.headers.getSetCookie()) {
+      setCookies.push(line);
+      const [pair] = line.split(';');
+      const eq = pair!.indexOf('=');
+      jar.set(pair!.slice(0, eq), pair!.slice(eq + 1));
+    }
+    return res;
+  };
+  return { fetch: f, jar, setCookies };
 }

@@ -17,25 +17,7 @@ import { createWallet } from '../../../src/core/session.ts';
 import { memoryKeyStore } from '../../../src/core/keystore.ts';
 import { ServiceError } from '../../../src/core/errors.ts';
 import type { SandboxFixtures } from '../../../src/core/types.ts';
-
-/** A fetch with a cookie jar, as a browser keeps one per origin (RFC 6265, name=value only). */
-function jarFetch(): { fetch: typeof fetch; jar: Map<string, string>; setCookies: string[] } {
-  const jar = new Map<string, string>();
-  const setCookies: string[] = [];
-  const f: typeof fetch = async (input, init) => {
-    const headers = new Headers(init?.headers);
-    if (jar.size > 0) headers.set('cookie', [...jar].map(([k, v]) => `${k}=${v}`).join('; '));
-    const res = await fetch(input, { ...init, headers });
-    for (const line of res.headers.getSetCookie()) {
-      setCookies.push(line);
-      const [pair] = line.split(';');
-      const eq = pair!.indexOf('=');
-      jar.set(pair!.slice(0, eq), pair!.slice(eq + 1));
-    }
-    return res;
-  };
-  return { fetch: f, jar, setCookies };
-}
+import { jarFetch } from './helpers.ts';
 
 async function listen(handler: ProxyHandler): Promise<{ url: string; close(): Promise<void> }> {
   const server = http.createServer(handler);
