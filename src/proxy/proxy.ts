@@ -111,7 +111,10 @@ export interface ProxyLogLine {
   requestId?: string;
   /** The error code, when the proxy itself refused or failed the request. */
   code?: string;
-  /** Why, when the proxy itself refused or failed the request: its fixed sentence, never a value from the request. */
+  /**
+   * Why, when the proxy itself refused or failed the request: the answer's sentence, the proxy's
+   * own fixed text (the values it compared stay in the answer's `details`) or an `authorize` hook's.
+   */
   message?: string;
 }
 
@@ -125,6 +128,9 @@ const BEARER = /^Bearer ([A-Za-z0-9\-._~+/]+=*)$/;
 const CORS_ALLOW_HEADERS = 'Content-Type, Service-Wallet-Signature, Request-Id, X-Requested-With, Authorization';
 /** Upstream answer headers the browser may see; everything else (Set-Cookie, Server, ...) is dropped. */
 const RELAYED_RESPONSE_HEADERS = ['content-type', 'request-id', 'retry-after'] as const;
+
+/** A request header's value as an origin refusal's `details` echo it: at most 200 characters. */
+const excerpt = (value: string | undefined): string => (value ?? '').slice(0, 200);
 
 const CROSS_ORIGIN =
   'Requests from another origin are refused. To allow a page on another origin, list that origin in the proxy\'s allowedOrigins (PROXY_ALLOWED_ORIGINS for the command-line proxy).';
@@ -347,7 +353,7 @@ export function createProxy(options: ProxyOptions): ProxyHandler {
     // The log line names the route the preflight asks about (method OPTIONS tells it is one).
     const asked = requested === undefined ? undefined : matchRoute(requested, path, rawQuery);
     if (asked?.kind === 'route') x.route = asked.route.name;
-    if (!x.corsOrigin) throw new Refusal(403, 'FORBIDDEN', CROSS_ORIGIN, {}, { origin: (single(x.h, 'origin') ?? '').slice(0, 200) });
+    if (!x.corsOrigin) throw new Refusal(403, 'FORBIDDEN', CROSS_ORIGIN, {}, { origin: excerpt(single(x.h, 'origin')) });
     const allow = match.kind === 'method-not-allowed' ? match.allow : [];
     if (requested !== undefined && !allow.includes(requested as never)) {
       throw new Refusal(405, 'METHOD_NOT_ALLOWED', 'This route does not accept that method.', { allow: allow.join(', ') });
@@ -365,14 +371,13 @@ export function createProxy(options: ProxyOptions): ProxyHandler {
     if (!x.corsOrigin) {
       const site = single(h, 'sec-fetch-site');
       const origin = single(h, 'origin');
-      // The answer says which check failed and what to change, with the values compared (the
-      // request's own headers, cut short) in `details`; the log line gets the fixed message only.
-      const seen = (value: string | undefined) => (value ?? '').slice(0, 200);
+      // The answer says which check failed and what to change, with the values compared in
+      // `details`; the log line gets the fixed message only.
       if (site !== undefined && site !== 'same-origin' && site !== 'none') {
-        throw new Refusal(403, 'FORBIDDEN', CROSS_ORIGIN, {}, { origin: seen(origin), secFetchSite: seen(site) });
+        throw new Refusal(403, 'FORBIDDEN', CROSS_ORIGIN, {}, { origin: excerpt(origin), secFetchSite: excerpt(site) });
       }
       if (origin !== undefined && !sameHost(req, origin)) {
-        throw new Refusal(403, 'FORBIDDEN', HOST_MISMATCH, {}, { origin: seen(origin), host: seen(req.headers.host) });
+        throw new Refusal(403, 'FORBIDDEN', HOST_MISMATCH, {}, { origin: excerpt(origin), host: excerpt(req.headers.host) });
       }
     }
     if (method !== 'GET') {
