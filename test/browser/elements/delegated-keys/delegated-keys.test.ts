@@ -13,6 +13,7 @@ import { walletFor } from '../../../../src/elements/shared/wallet.ts';
 import '../../../../src/locales/ar.ts';
 import { setLocale } from '../../../../src/elements/shared/i18n.ts';
 import { createClient } from '../../../../src/core/client.ts';
+import type { DelegatedKey } from '../../../../src/core/types.ts';
 import { axHeadings, newAccount, fixtures, type RigAccount, type RigFixtures } from '../../support/rig.ts';
 import { axeViolations, cleanup, failNext, loseAnswer, mount, nextEvent, part, parts, shadow, text, type, useRig, waitFor } from '../shared/helpers.ts';
 
@@ -66,6 +67,16 @@ async function fillForm(el: DelegatedKeys, nickname: string, limits: Array<[stri
     type(input(el, 'maxPerTransaction', i), limits[i]![1]);
   }
   await settle(el);
+}
+
+/** Fills the form, submits it and waits for the created key (as `delegated-key-created` carries it). */
+async function createKey(el: DelegatedKeys, nickname: string, limits: Array<[string, string]> = []): Promise<DelegatedKey> {
+  await fillForm(el, nickname, limits);
+  const created = nextEvent<CustomEvent<{ key: DelegatedKey }>>(el, 'delegated-key-created');
+  (part(el, 'submit-button') as HTMLButtonElement).click();
+  const { key } = (await created).detail;
+  await settle(el);
+  return key;
 }
 
 describe('<delegated-keys>', () => {
@@ -193,11 +204,7 @@ describe('<delegated-keys>', () => {
   it('answers 409 in words while an active key exists; after revoking it, a new key can be created', async () => {
     await login();
     const el = await mountReady();
-    await fillForm(el, 'First', []);
-    let created = nextEvent<CustomEvent>(el, 'delegated-key-created');
-    (part(el, 'submit-button') as HTMLButtonElement).click();
-    const first = (await created).detail.key;
-    await settle(el);
+    const first = await createKey(el, 'First');
 
     await fillForm(el, 'Second', [['USD', '100']]);
     const failed = nextEvent<CustomEvent>(el, 'delegated-keys-error');
@@ -243,11 +250,7 @@ describe('<delegated-keys>', () => {
     expect(part(el, 'revoke-button')).to.equal(null);
     expect((await createClient({ baseUrl: f.apiBase }).getDelegatedKey(first.id)).status).to.equal('REVOKED');
 
-    await fillForm(el, 'Second', [['USD', '100']]);
-    created = nextEvent<CustomEvent>(el, 'delegated-key-created');
-    (part(el, 'submit-button') as HTMLButtonElement).click();
-    expect((await created).detail.key.nickname).to.equal('Second');
-    await settle(el);
+    expect((await createKey(el, 'Second', [['USD', '100']])).nickname).to.equal('Second');
     expect(parts(el, 'key').map((k) => k.querySelector('h3')?.textContent)).to.deep.equal(['Second', 'First']);
   });
 
@@ -281,11 +284,7 @@ describe('<delegated-keys>', () => {
   it('a revoke the service carried out although its answer was lost shows the key revoked, with no error left', async () => {
     await login();
     const el = await mountReady();
-    await fillForm(el, 'To revoke', []);
-    const created = nextEvent<CustomEvent>(el, 'delegated-key-created');
-    (part(el, 'submit-button') as HTMLButtonElement).click();
-    const key = (await created).detail.key;
-    await settle(el);
+    const key = await createKey(el, 'To revoke');
     (part(el, 'revoke-button') as HTMLButtonElement).click();
     await settle(el);
     const revoked = nextEvent<CustomEvent>(el, 'delegated-key-revoked');
@@ -332,11 +331,7 @@ describe('<delegated-keys>', () => {
     await login();
     const el = await mountReady();
     el.setAttribute('heading-level', '3');
-    await fillForm(el, 'Outlined', []);
-    const created = nextEvent<CustomEvent>(el, 'delegated-key-created');
-    (part(el, 'submit-button') as HTMLButtonElement).click();
-    await created;
-    await settle(el);
+    await createKey(el, 'Outlined');
     (part(el, 'new-button') as HTMLButtonElement).click();
     await settle(el);
     const levels = (await axHeadings()).filter((h) => ['Delegated keys', 'Outlined', 'New delegated key'].includes(h.name));

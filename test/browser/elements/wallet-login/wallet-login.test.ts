@@ -29,6 +29,15 @@ function codeInput(el: WalletLogin): HTMLInputElement {
   return part(el, 'code-input') as HTMLInputElement;
 }
 
+/** A `<wallet-login>` with these attributes, on its code screen after "email code" was chosen. */
+async function codeScreen(attributes: Record<string, string>): Promise<WalletLogin> {
+  const el = await mount<WalletLogin>('wallet-login', attributes);
+  await waitForState(el, 'choosing');
+  methodButton(el, 'email-otp').click();
+  await waitForState(el, 'code-entry');
+  return el;
+}
+
 async function loginWithEmail(el: WalletLogin): Promise<LoggedInDetail> {
   await waitForState(el, 'choosing');
   const loggedIn = nextEvent<CustomEvent<LoggedInDetail>>(el, 'wallet-logged-in');
@@ -54,10 +63,7 @@ describe('<wallet-login>', function () {
   });
 
   it('logs in by email code: one-time-code input, auto-submit, a non-extractable key, a live session upstream', async () => {
-    const el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId });
-    await waitForState(el, 'choosing');
-    methodButton(el, 'email-otp').click();
-    await waitForState(el, 'code-entry');
+    const el = await codeScreen({ 'account-id': acct.accountId });
     const input = codeInput(el);
     expect(input.getAttribute('autocomplete')).to.equal('one-time-code');
     expect(input.getAttribute('inputmode')).to.equal('numeric');
@@ -95,10 +101,7 @@ describe('<wallet-login>', function () {
   });
 
   it('says a wrong code is wrong, keeps the screen usable, then accepts the right code', async () => {
-    const el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId });
-    await waitForState(el, 'choosing');
-    methodButton(el, 'email-otp').click();
-    await waitForState(el, 'code-entry');
+    const el = await codeScreen({ 'account-id': acct.accountId });
     const error = nextEvent<CustomEvent<{ code: string; message: string; status?: number }>>(el, 'wallet-login-error');
     type(codeInput(el), '123456');
     const e = await error;
@@ -116,10 +119,7 @@ describe('<wallet-login>', function () {
   });
 
   it('keeps a code the service could not check (500) for a second try, and clears only a wrong one', async () => {
-    const el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId });
-    await waitForState(el, 'choosing');
-    methodButton(el, 'email-otp').click();
-    await waitForState(el, 'code-entry');
+    const el = await codeScreen({ 'account-id': acct.accountId });
     const undo = failNext('POST', /\/verify$/, 500);
     try {
       const failed = nextEvent<CustomEvent<{ code: string }>>(el, 'wallet-login-error');
@@ -136,10 +136,7 @@ describe('<wallet-login>', function () {
   });
 
   it('a code the service can no longer take (expired) asks for a new one, offered at once, which logs in', async () => {
-    const el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId });
-    await waitForState(el, 'choosing');
-    methodButton(el, 'email-otp').click();
-    await waitForState(el, 'code-entry');
+    const el = await codeScreen({ 'account-id': acct.accountId });
     const resend = () => parts(el, 'button').find((b) => /new code/.test(b.textContent ?? '')) as HTMLButtonElement;
     expect(resend().disabled, 'the cooldown holds the resend back').to.equal(true);
     // The sandbox keeps a code 5 minutes.
@@ -162,10 +159,7 @@ describe('<wallet-login>', function () {
   });
 
   it('accepts the whole code pasted anywhere in the element', async () => {
-    const el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId });
-    await waitForState(el, 'choosing');
-    methodButton(el, 'email-otp').click();
-    await waitForState(el, 'code-entry');
+    const el = await codeScreen({ 'account-id': acct.accountId });
     const loggedIn = nextEvent(el, 'wallet-logged-in');
     paste(part(el, 'heading')!, ' 000 000 ');
     await loggedIn;
@@ -173,10 +167,7 @@ describe('<wallet-login>', function () {
   });
 
   it('offers a new code only after the cooldown, and honours a 429 Retry-After from the service', async () => {
-    const el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId, 'resend-after': '0' });
-    await waitForState(el, 'choosing');
-    methodButton(el, 'email-otp').click();
-    await waitForState(el, 'code-entry');
+    const el = await codeScreen({ 'account-id': acct.accountId, 'resend-after': '0' });
     const resend = () => parts(el, 'button').find((b) => /new code/.test(b.textContent ?? '')) as HTMLButtonElement;
     expect(resend().disabled).to.equal(false);
     // The sandbox allows one code per 30 s: it answers 429 with Retry-After.
@@ -244,10 +235,7 @@ describe('<wallet-login>', function () {
   it('comes back to the code screen after a reload, with no new code sent, and forgets it once used or abandoned', async () => {
     const challenges = () => performance.getEntriesByType('resource').filter((e) => e.name.includes('/challenge')).length;
     const kept = () => Object.keys(sessionStorage).filter((k) => k.startsWith('wallet-elements:code:') && k.endsWith(acct.accountId));
-    let el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId, 'resend-after': '20' });
-    await waitForState(el, 'choosing');
-    methodButton(el, 'email-otp').click();
-    await waitForState(el, 'code-entry');
+    let el = await codeScreen({ 'account-id': acct.accountId, 'resend-after': '20' });
     const sent = challenges();
     expect(kept()).to.have.length(1);
     // What the tab keeps is the public challenge answer: never a code, never a key.
@@ -269,10 +257,7 @@ describe('<wallet-login>', function () {
     // Abandoned ("Use another way"): a reload shows the methods.
     el.remove();
     acct = await newAccount();
-    el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId });
-    await waitForState(el, 'choosing');
-    methodButton(el, 'email-otp').click();
-    await waitForState(el, 'code-entry');
+    el = await codeScreen({ 'account-id': acct.accountId });
     expect(kept()).to.have.length(1);
     (parts(el, 'button').find((b) => /another way/i.test(b.textContent ?? '')) as HTMLButtonElement).click();
     await waitForState(el, 'choosing');
@@ -283,10 +268,7 @@ describe('<wallet-login>', function () {
   });
 
   it('a kept code whose target no longer verifies is dropped: the methods show, nothing is sent', async () => {
-    let el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId });
-    await waitForState(el, 'choosing');
-    methodButton(el, 'email-otp').click();
-    await waitForState(el, 'code-entry');
+    let el = await codeScreen({ 'account-id': acct.accountId });
     el.remove();
     const key = Object.keys(sessionStorage).find((k) => k.startsWith('wallet-elements:code:') && k.endsWith(acct.accountId))!;
     const saved = JSON.parse(sessionStorage.getItem(key)!) as { otpEncryptionTargetBundle: string };
