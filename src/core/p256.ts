@@ -13,8 +13,15 @@
 import { WalletError } from './errors.ts';
 import { BYTE_HEX, asBuffer, base64urlEncode, bytesToHex, concatBytes, hexToBytes, type Bytes } from './encoding.ts';
 
+/**
+ * WebCrypto's key handle. Named through `crypto.subtle` rather than the DOM's global `CryptoKey` so
+ * that the published declarations also compile in a Node-only project (@types/node and no DOM lib,
+ * where the same object is `webcrypto.CryptoKey`): the proxy and sandbox entries reach this file.
+ */
+export type WebCryptoKey = Parameters<typeof crypto.subtle.sign>[1];
+
 export interface KeyPair {
-  privateKey: CryptoKey;
+  privateKey: WebCryptoKey;
   /** The 65-byte uncompressed public point `04 || x || y`. */
   publicKey: Uint8Array;
 }
@@ -270,13 +277,13 @@ export function signatureFromDer(der: Uint8Array, name = 'signature'): Bytes {
 const ECDSA_SHA256 = { name: 'ECDSA', hash: 'SHA-256' } as const;
 
 /** ECDSA P-256 with SHA-256 over `data`; returns the minimal DER signature in hex. */
-export function ecdsaSignHex(privateKey: CryptoKey, data: Uint8Array): Promise<string> {
+export function ecdsaSignHex(privateKey: WebCryptoKey, data: Uint8Array): Promise<string> {
   // A plain promise chain rather than an async function: stamping sits on this path.
   return crypto.subtle.sign(ECDSA_SHA256, privateKey, asBuffer(data)).then((raw) => signatureToDerHex(new Uint8Array(raw)));
 }
 
 /** ECDSA P-256 with SHA-256 over `data`; returns the minimal DER signature. */
-export const ecdsaSign = (privateKey: CryptoKey, data: Uint8Array): Promise<Bytes> => ecdsaSignHex(privateKey, data).then((hex) => hexToBytes(hex));
+export const ecdsaSign = (privateKey: WebCryptoKey, data: Uint8Array): Promise<Bytes> => ecdsaSignHex(privateKey, data).then((hex) => hexToBytes(hex));
 
 /**
  * Verifies a DER ECDSA P-256/SHA-256 signature. High-S signatures are valid ECDSA (FIPS 186-5

@@ -7,7 +7,7 @@
  * Deliberately not here: persistence. Every start is a fresh world.
  */
 import type { AgentAction, AuthMethod, AuthSession, Customer, DelegatedKey, InternalAccount } from '../core/types.ts';
-import type { KeyPair } from '../core/p256.ts';
+import type { KeyPair, WebCryptoKey } from '../core/p256.ts';
 
 /** Deterministic when seeded (mulberry32), so seeded data is reproducible; never used for secrets. */
 export class Prng {
@@ -108,7 +108,7 @@ export interface FundingSourceRecord {
 export interface DelegatedKeyRecord {
   key: DelegatedKey;
   /** Custodied by the sandbox; never returned (api.md "Delegated signing keys"). */
-  privateKey: CryptoKey;
+  privateKey: WebCryptoKey;
 }
 
 export interface AgentRecord {

@@ -190,6 +190,39 @@ test('an integrator gets typed tags and events from the published declarations',
   }
 });
 
+test('a Node-only TypeScript project (no DOM lib, library declarations checked) compiles against the proxy and sandbox entries', () => {
+  // A server has @types/node and no DOM lib; declarations that name DOM-only globals (CryptoKey,
+  // HTMLElement...) fail it with "Cannot find name" unless skipLibCheck hides them.
+  const dir = join(DIST, '.typecheck-node');
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, 'server.ts');
+  writeFileSync(
+    file,
+    [
+      `import { createProxy, type ProxyOptions } from '${pkg.name}/proxy';`,
+      `import { startSandbox } from '${pkg.name}/sandbox';`,
+      `export const uses: [typeof createProxy, typeof startSandbox, ProxyOptions | undefined] = [createProxy, startSandbox, undefined];`,
+    ].join('\n') + '\n',
+  );
+  try {
+    const program = ts.createProgram([file], {
+      strict: true,
+      noEmit: true,
+      target: ts.ScriptTarget.ES2022,
+      module: ts.ModuleKind.NodeNext,
+      moduleResolution: ts.ModuleResolutionKind.NodeNext,
+      lib: ['lib.es2023.d.ts'],
+      types: ['node'],
+      typeRoots: [join(ROOT, 'node_modules/@types')],
+      skipLibCheck: false,
+    });
+    const diagnostics = ts.getPreEmitDiagnostics(program).map((d) => `${d.file?.fileName.replace(ROOT + '/', '') ?? ''}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`);
+    assert.deepEqual(diagnostics, []);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test('the built proxy relays a browser call to the built sandbox (no dev-dependency needed at run time)', async () => {
   const sandboxJs = pkg.exports['./sandbox'];
   const proxyJs = pkg.exports['./proxy'];
