@@ -336,7 +336,10 @@ export class WalletLogin extends TemplateElement {
           this.clearTimers();
           this.dispatchEvent(new WalletLoggedOutEvent({ accountId: this.accountId, reason: LOGOUT_REASONS[event.type] ?? 'logout' }));
         }
-        void this.startAutofill();
+        // A failed autofill (the credential list refused or unreachable) reports once and is not
+        // started again at once: it would fail the same way, hundreds of times a second. The passkey
+        // button still works; autofill is offered again when the login screen is next entered.
+        if (!(event.type === 'FAILED' && before.kind === 'choosing')) void this.startAutofill();
         break;
     }
     this.notice = notice ? t(notice) : '';

@@ -440,6 +440,26 @@ describe('<wallet-login>', function () {
     expect((await store.get(acct.accountId))?.key?.privateKey.extractable).to.equal(false);
   });
 
+  it('a credential list that fails reports once, and autofill does not retry it in a loop', async () => {
+    // The proxy refuses the account (a stale id) or the service is down: the autofill's credential
+    // list fails. One request, one error event; the passkey button still works.
+    let errors = 0;
+    const undo = failNext('GET', /\/auth\/credentials\?/, 503, 100);
+    try {
+      const el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId, methods: 'passkey email-otp' }, (e) => {
+        e.addEventListener('wallet-login-error', () => errors++);
+      });
+      await waitFor(() => errors > 0, 'the first error event');
+      // A second later (the loop made hundreds of requests a second): still the one failure.
+      await new Promise((r) => setTimeout(r, 1000));
+      expect(errors).to.equal(1);
+      expect(inState(el, 'choosing')).to.equal(true);
+      expect(methodButton(el, 'passkey').disabled).to.equal(false);
+    } finally {
+      undo();
+    }
+  });
+
   it('a saved passkey picked from autofill logs in without a click', async () => {
     await addVirtualAuthenticator();
     const wallet = walletFor();
