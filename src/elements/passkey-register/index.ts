@@ -3,7 +3,6 @@
  * Safe to import on a server: nothing here touches the DOM, storage or the network at import.
  */
 export * from './passkey-register.ts';
-export * from './passkey-register.events.ts';
 export { defaultNickname, validNickname } from './passkey-register.machine.ts';
 export { passkeyRegisterStrings } from './passkey-register.strings.ts';
 // The page-wide settings, so that a page importing this element alone can configure it.

@@ -26,6 +26,10 @@ import { PasskeyRegisterErrorEvent, PasskeyRegisteredEvent } from './passkey-reg
 import { passkeyRegisterStyles } from './passkey-register.styles.ts';
 import './passkey-register.strings.ts';
 
+// Its events (and their GlobalEventHandlersEventMap entries) come with the element's declarations,
+// so typings that reach the element alone (the React wrappers) see the event types too.
+export * from './passkey-register.events.ts';
+
 /** Registration, activation and session watching, loaded once the first screen is painted. */
 const flows = onceAfterFirstPaint(() => import('./passkey-register.flows.ts'));
 

@@ -3,7 +3,6 @@
  * Safe to import on a server: nothing here touches the DOM, storage or the network at import.
  */
 export * from './wallet-credentials.ts';
-export * from './wallet-credentials.events.ts';
 export { revokeBlock, canAdd, type RevokeBlock, type CredentialsView } from './wallet-credentials.machine.ts';
 export { walletCredentialsStrings } from './wallet-credentials.strings.ts';
 // The page-wide settings, so that a page importing this element alone can configure it.

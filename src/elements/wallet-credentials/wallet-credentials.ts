@@ -38,6 +38,10 @@ import { CredentialAddedEvent, CredentialRevokedEvent, SessionRevokedEvent, Wall
 import { walletCredentialsStyles } from './wallet-credentials.styles.ts';
 import './wallet-credentials.strings.ts';
 
+// Its events (and their GlobalEventHandlersEventMap entries) come with the element's declarations,
+// so typings that reach the element alone (the React wrappers) see the event types too.
+export * from './wallet-credentials.events.ts';
+
 /** The page's client and session flows (shared/wallet.ts and what it loads), once the first screen is painted. */
 const services = onceAfterFirstPaint(() => import('../shared/wallet.ts'));
 

@@ -3,7 +3,6 @@
  * Safe to import on a server: nothing here touches the DOM, storage or the network at import.
  */
 export * from './wallet-login.ts';
-export * from './wallet-login.events.ts';
 export { LOGIN_METHODS, parseMethods, type LoginMethod, type SessionInfo } from './wallet-login.machine.ts';
 export { walletLoginStrings } from './wallet-login.strings.ts';
 // The page-wide settings, so that a page importing this element alone can configure it.

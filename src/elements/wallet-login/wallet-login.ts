@@ -30,6 +30,10 @@ import { SessionExpiringEvent, WalletLoggedInEvent, WalletLoggedOutEvent, Wallet
 import { walletLoginStyles } from './wallet-login.styles.ts';
 import './wallet-login.strings.ts';
 
+// Its events (and their GlobalEventHandlersEventMap entries) come with the element's declarations,
+// so typings that reach the element alone (the React wrappers) see the event types too.
+export * from './wallet-login.events.ts';
+
 /** The steps, autofill and session watching, loaded once the first screen is painted. */
 /** The screens of a code asked for and not yet used. */
 const CODE_STATES = new Set<LoginState['kind']>(['sending-code', 'code-entry', 'verifying-code']);

@@ -17,7 +17,7 @@ import { builtinModules } from 'node:module';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { DIST, buildPackage, type BuildResult } from '../../../scripts/build.ts';
+import { DIST, buildPackage, eventProp, reactName, type BuildResult } from '../../../scripts/build.ts';
 import { ROOT } from '../../../bench/size.ts';
 
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
@@ -147,80 +147,93 @@ test('dist/ imports only declared dependencies, react (React entry) and undici (
   }
 });
 
-test('an integrator gets typed tags and events from the published declarations', () => {
+/**
+ * Compiles `lines` as a consumer module inside the package scope (importing the package by its own
+ * name, as an application does after `npm install`) against dist/types only; returns the
+ * diagnostics as "file: message".
+ */
+function typecheck(name: string, lines: string[], options: ts.CompilerOptions): string[] {
+  const dir = join(DIST, `.typecheck-${name}`);
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, 'consumer.ts');
+  writeFileSync(file, lines.join('\n') + '\n');
+  try {
+    const program = ts.createProgram([file], { strict: true, noEmit: true, target: ts.ScriptTarget.ES2022, ...options });
+    return ts
+      .getPreEmitDiagnostics(program)
+      .map((d) => `${d.file?.fileName.replace(ROOT + '/', '') ?? ''}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** A browser application's settings: DOM lib, bundler resolution, no global types. */
+const BROWSER_APP: ts.CompilerOptions = {
+  module: ts.ModuleKind.ESNext,
+  moduleResolution: ts.ModuleResolutionKind.Bundler,
+  lib: ['lib.es2023.d.ts', 'lib.dom.d.ts', 'lib.dom.iterable.d.ts'],
+  types: [],
+  skipLibCheck: true,
+};
+
+const manifestElements = () => {
   const manifest = JSON.parse(readFileSync(join(ROOT, 'custom-elements.json'), 'utf8')) as {
     modules: Array<{ declarations?: Array<{ customElement?: boolean; tagName?: string; events?: Array<{ name?: string }> }> }>;
   };
   const exported = new Set(Object.keys(pkg.exports));
   const elements = manifest.modules
     .flatMap((m) => m.declarations ?? [])
-    .filter((d) => d.customElement && d.tagName && exported.has(`./${d.tagName}`));
+    .filter((d) => d.customElement && d.tagName && exported.has(`./${d.tagName}`))
+    .map((d) => ({ tag: d.tagName!, events: (d.events ?? []).flatMap((e) => (e.name ? [e.name] : [])) }));
   assert.ok(elements.length > 0, 'no element of the manifest has a package entry');
-  // A consumer module inside the package scope, importing the package by its own name, as an
-  // application would after `npm install`; compiled against dist/types only.
+  return elements;
+};
+
+test('an integrator gets typed tags and events from the published declarations', () => {
   const lines = [
     `type Specific<T, Base> = Base extends T ? false : true;`,
-    ...elements.flatMap((d) => [
-      `import '${pkg.name}/${d.tagName}';`,
-      `export const tag_${d.tagName!.replace(/-/g, '_')}: Specific<HTMLElementTagNameMap['${d.tagName}'], HTMLElement> = true;`,
-      ...(d.events ?? [])
-        .filter((e) => e.name)
-        .map((e) => `export const event_${e.name!.replace(/-/g, '_')}: Specific<GlobalEventHandlersEventMap['${e.name}'], Event> = true;`),
+    ...manifestElements().flatMap(({ tag, events }) => [
+      `import '${pkg.name}/${tag}';`,
+      `export const tag_${tag.replace(/-/g, '_')}: Specific<HTMLElementTagNameMap['${tag}'], HTMLElement> = true;`,
+      ...events.map((e) => `export const event_${e.replace(/-/g, '_')}: Specific<GlobalEventHandlersEventMap['${e}'], Event> = true;`),
     ]),
   ];
-  const dir = join(DIST, '.typecheck');
-  mkdirSync(dir, { recursive: true });
-  const file = join(dir, 'consumer.ts');
-  writeFileSync(file, lines.join('\n') + '\n');
-  try {
-    const program = ts.createProgram([file], {
-      strict: true,
-      noEmit: true,
-      target: ts.ScriptTarget.ES2022,
-      module: ts.ModuleKind.ESNext,
-      moduleResolution: ts.ModuleResolutionKind.Bundler,
-      lib: ['lib.es2023.d.ts', 'lib.dom.d.ts', 'lib.dom.iterable.d.ts'],
-      types: [],
-      skipLibCheck: true,
-    });
-    const diagnostics = ts.getPreEmitDiagnostics(program).map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));
-    assert.deepEqual(diagnostics, []);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  assert.deepEqual(typecheck('tags', lines, BROWSER_APP), []);
+});
+
+test('a React application importing only the wrappers gets every event handler\'s detail type (never any)', () => {
+  // The wrappers reach the element modules alone; an element whose events were declared only by its
+  // package entry left `e.detail` as `any` in its handler props.
+  const lines = [
+    `import type * as React from 'react';`,
+    `import type * as W from '${pkg.name}/react';`,
+    `type IsAny<T> = 0 extends 1 & T ? true : false;`,
+    // The handler prop's event detail; any (so the check fails) when the prop or its event is missing.
+    `type Detail<P, K extends string> = K extends keyof P ? (NonNullable<P[K]> extends (e: infer E) => unknown ? (E extends { detail: infer D } ? D : any) : any) : any;`,
+    ...manifestElements().flatMap(({ tag, events }) =>
+      events.map((e) => `export const ${eventProp(e)}_${tag.replace(/-/g, '_')}: IsAny<Detail<React.ComponentProps<typeof W.${reactName(tag)}>, '${eventProp(e)}'>> = false;`),
+    ),
+  ];
+  assert.deepEqual(typecheck('react', lines, BROWSER_APP), []);
 });
 
 test('a Node-only TypeScript project (no DOM lib, library declarations checked) compiles against the proxy and sandbox entries', () => {
   // A server has @types/node and no DOM lib; declarations that name DOM-only globals (CryptoKey,
   // HTMLElement...) fail it with "Cannot find name" unless skipLibCheck hides them.
-  const dir = join(DIST, '.typecheck-node');
-  mkdirSync(dir, { recursive: true });
-  const file = join(dir, 'server.ts');
-  writeFileSync(
-    file,
-    [
-      `import { createProxy, type ProxyOptions } from '${pkg.name}/proxy';`,
-      `import { startSandbox } from '${pkg.name}/sandbox';`,
-      `export const uses: [typeof createProxy, typeof startSandbox, ProxyOptions | undefined] = [createProxy, startSandbox, undefined];`,
-    ].join('\n') + '\n',
-  );
-  try {
-    const program = ts.createProgram([file], {
-      strict: true,
-      noEmit: true,
-      target: ts.ScriptTarget.ES2022,
-      module: ts.ModuleKind.NodeNext,
-      moduleResolution: ts.ModuleResolutionKind.NodeNext,
-      lib: ['lib.es2023.d.ts'],
-      types: ['node'],
-      typeRoots: [join(ROOT, 'node_modules/@types')],
-      skipLibCheck: false,
-    });
-    const diagnostics = ts.getPreEmitDiagnostics(program).map((d) => `${d.file?.fileName.replace(ROOT + '/', '') ?? ''}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`);
-    assert.deepEqual(diagnostics, []);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  const lines = [
+    `import { createProxy, type ProxyOptions } from '${pkg.name}/proxy';`,
+    `import { startSandbox } from '${pkg.name}/sandbox';`,
+    `export const uses: [typeof createProxy, typeof startSandbox, ProxyOptions | undefined] = [createProxy, startSandbox, undefined];`,
+  ];
+  const diagnostics = typecheck('node', lines, {
+    module: ts.ModuleKind.NodeNext,
+    moduleResolution: ts.ModuleResolutionKind.NodeNext,
+    lib: ['lib.es2023.d.ts'],
+    types: ['node'],
+    typeRoots: [join(ROOT, 'node_modules/@types')],
+    skipLibCheck: false,
+  });
+  assert.deepEqual(diagnostics, []);
 });
 
 test('the built proxy relays a browser call to the built sandbox (no dev-dependency needed at run time)', async () => {
