@@ -6,6 +6,26 @@
 // analyzer never rewrites package.json.
 
 /**
+ * The elements register with `defineElement('tag', Class)` (src/elements/shared/reactive.ts), which
+ * calls `customElements.define` where a registry exists; the analyzer only knows the direct call.
+ * This records the same definition the analyzer records for `customElements.define('tag', Class)`.
+ */
+function defineElementCalls() {
+  return {
+    name: 'wallet-elements-define-element',
+    analyzePhase({ ts, node, moduleDoc }) {
+      if (!ts.isCallExpression(node) || !ts.isIdentifier(node.expression) || node.expression.text !== 'defineElement') return;
+      const [tag, klass] = node.arguments;
+      if (!tag || !klass || !ts.isStringLiteral(tag) || !ts.isIdentifier(klass)) return;
+      moduleDoc.exports = [
+        ...(moduleDoc.exports ?? []),
+        { kind: 'custom-element-definition', name: tag.text, declaration: { name: klass.text, module: moduleDoc.path } },
+      ];
+    },
+  };
+}
+
+/**
  * The class JSDoc is the contract for events (STYLE.md): the analyzer also guesses events from
  * `dispatchEvent(new X(...))` calls, which yields unnamed or misnamed entries (the constructor's
  * argument taken for the name). This keeps only documented events, once each, and types each one
@@ -115,5 +135,5 @@ export default {
   litelement: true,
   packagejson: false,
   dev: false,
-  plugins: [documentedEvents(), internalState(), headingLevel()],
+  plugins: [defineElementCalls(), documentedEvents(), internalState(), headingLevel()],
 };

@@ -7,7 +7,8 @@
  *
  * Each element also has its own entry (`src/elements/<tag>/index.ts`) for pages that want one
  * element only. Safe to import on a server: defining elements touches no DOM, storage or network
- * (the Lit build for Node provides the registry), and every event class falls back cleanly.
+ * (with no registry there, an element is not defined; its class still carries its property
+ * accessors, which @lit/react's server render reads), and every event class falls back cleanly.
  * Deliberately not here: the proxy and the sandbox (Node only, entries `./proxy` and `./sandbox`).
  */
 export * from './elements/wallet-login/index.ts';

@@ -3,7 +3,7 @@
  * the badge colours and an action's facts. Logical properties only, no inline styles (strict CSP),
  * states through custom states (`:state(loading)`, `:state(polling)`).
  */
-import { css } from '@lit/reactive-element/css-tag.js';
+import { css } from '../shared/styles.ts';
 
 export const agentActionsStyles = css`
   :host {

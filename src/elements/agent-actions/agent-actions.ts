@@ -14,7 +14,7 @@
  */
 import { html, nothing } from 'lit/html.js';
 import { TemplateElement } from '../shared/template.ts';
-import type { PropertyValues } from '../shared/reactive.ts';
+import { defineElement, type PropertyValues } from '../shared/reactive.ts';
 import { Task } from '../shared/task.ts';
 import { baseStyles } from '../shared/styles.ts';
 import { listStyles } from '../shared/list-styles.ts';
@@ -453,7 +453,7 @@ function shortId(id: string): string {
   return id.replace(/[0-9a-f-]{13,}$/i, (uuid) => `${uuid.slice(0, 4)}…${uuid.slice(-4)}`);
 }
 
-globalThis.customElements?.define('agent-actions', AgentActions);
+defineElement('agent-actions', AgentActions);
 
 declare global {
   interface HTMLElementTagNameMap {

@@ -6,7 +6,7 @@
  * Logical properties only, so right-to-left holds; no inline styles (strict CSP). Dark colours come
  * from `light-dark()` and the host's `color-scheme` (shared/styles.ts).
  */
-import { css } from '@lit/reactive-element/css-tag.js';
+import { css } from '../shared/styles.ts';
 
 export const cardRevealStyles = css`
   :host {

@@ -19,7 +19,7 @@
  * only the verdict), put the URL in an attribute, property, event, error or log, or talk to the
  * processor page (the service documents no postMessage protocol; reference.md "Cards").
  */
-import { ReactiveBase, type PropertyValues } from '../shared/reactive.ts';
+import { ReactiveBase, defineElement, type PropertyValues } from '../shared/reactive.ts';
 import { themeStyles } from '../shared/styles.ts';
 import { LocaleController } from '../shared/i18n.ts';
 import { sendFor } from '../shared/send.ts';
@@ -394,7 +394,7 @@ export class CardReveal extends ReactiveBase {
   }
 }
 
-globalThis.customElements?.define('card-reveal', CardReveal);
+defineElement('card-reveal', CardReveal);
 
 declare global {
   interface HTMLElementTagNameMap {

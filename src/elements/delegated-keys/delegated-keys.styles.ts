@@ -3,7 +3,7 @@
  * the inline revoke confirmation and the creation form. Logical properties only (right-to-left
  * holds), no inline styles (strict CSP), states through custom states (`:state(editing)`).
  */
-import { css } from '@lit/reactive-element/css-tag.js';
+import { css } from '../shared/styles.ts';
 
 export const delegatedKeysStyles = css`
   :host {

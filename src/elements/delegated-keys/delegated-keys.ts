@@ -16,7 +16,7 @@
  */
 import { html, nothing } from 'lit/html.js';
 import { TemplateElement } from '../shared/template.ts';
-import type { PropertyValues } from '../shared/reactive.ts';
+import { defineElement, type PropertyValues } from '../shared/reactive.ts';
 import { Task, initialState as taskInitial } from '../shared/task.ts';
 import { baseStyles } from '../shared/styles.ts';
 import { listStyles } from '../shared/list-styles.ts';
@@ -491,7 +491,7 @@ export class DelegatedKeys extends TemplateElement {
   }
 }
 
-globalThis.customElements?.define('delegated-keys', DelegatedKeys);
+defineElement('delegated-keys', DelegatedKeys);
 
 declare global {
   interface HTMLElementTagNameMap {

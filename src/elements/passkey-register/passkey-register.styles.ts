@@ -2,7 +2,7 @@
  * Styles of `<passkey-register>` on top of the shared base; its custom properties are documented
  * on the class. No inline style anywhere.
  */
-import { css } from '@lit/reactive-element/css-tag.js';
+import { css } from '../shared/styles.ts';
 
 export const passkeyRegisterStyles = css`
   :host {

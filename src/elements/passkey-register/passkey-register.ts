@@ -12,7 +12,7 @@
  */
 import { html, nothing, type TemplateResult } from 'lit/html.js';
 import { TemplateElement } from '../shared/template.ts';
-import type { PropertyValues } from '../shared/reactive.ts';
+import { defineElement, type PropertyValues } from '../shared/reactive.ts';
 import { Task } from '../shared/task.ts';
 import { baseStyles } from '../shared/styles.ts';
 import { formStyles } from '../shared/form-styles.ts';
@@ -286,7 +286,7 @@ export class PasskeyRegister extends TemplateElement {
   }
 }
 
-globalThis.customElements?.define('passkey-register', PasskeyRegister);
+defineElement('passkey-register', PasskeyRegister);
 
 declare global {
   interface HTMLElementTagNameMap {

@@ -4,7 +4,7 @@
  * its own so that elements without forms (<card-reveal>) do not carry it: a css`` call is kept by
  * a bundler wherever its module is.
  */
-import { css } from '@lit/reactive-element/css-tag.js';
+import { css } from './styles.ts';
 
 export const formStyles = css`
   .field {

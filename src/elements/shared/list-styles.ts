@@ -6,7 +6,7 @@
  * Each element maps `--_gap` and `--_item-bg` to its own prefixed custom properties. A module of
  * its own so that the other elements do not carry it.
  */
-import { css } from '@lit/reactive-element/css-tag.js';
+import { css } from './styles.ts';
 
 export const listStyles = css`
   .base,

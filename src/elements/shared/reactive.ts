@@ -158,13 +158,18 @@ export class ReactiveBase extends HTMLElementBase implements ReactiveControllerH
 
   constructor() {
     super();
-    for (const name of ReactiveBase.finalize(this.constructor as typeof ReactiveBase).declarations.keys()) {
+    for (const name of this.meta.declarations.keys()) {
       if (Object.hasOwn(this, name)) {
         (this.early ??= new Map()).set(name, this[name as keyof this]);
         delete this[name as keyof this];
       }
     }
     this.requestUpdate();
+  }
+
+  /** The class's finalized declarations, attributes and styles. */
+  private get meta(): Finalized {
+    return ReactiveBase.finalize(this.constructor as typeof ReactiveBase);
   }
 
   /** Resolves after the pending update (true when no further update was queued meanwhile). */
@@ -192,7 +197,7 @@ export class ReactiveBase extends HTMLElementBase implements ReactiveControllerH
   }
 
   attributeChangedCallback(attribute: string, _old: string | null, value: string | null): void {
-    const { attributes, declarations } = ReactiveBase.finalize(this.constructor as typeof ReactiveBase);
+    const { attributes, declarations } = this.meta;
     const name = attributes.get(attribute);
     if (name === undefined || this.fromAttribute === name) return;
     const { converter, type } = declarations.get(name)!;
@@ -211,7 +216,7 @@ export class ReactiveBase extends HTMLElementBase implements ReactiveControllerH
   requestUpdate(name?: PropertyKey, old?: unknown): void {
     if (name !== undefined) {
       if (!this.changed.has(name)) this.changed.set(name, old);
-      if (ReactiveBase.finalize(this.constructor as typeof ReactiveBase).declarations.get(name)?.reflect && this.fromAttribute !== name) this.reflecting.add(name);
+      if (this.meta.declarations.get(name)?.reflect && this.fromAttribute !== name) this.reflecting.add(name);
     }
     if (!this.isUpdatePending) this.updatePromise = this.enqueue();
   }
@@ -253,7 +258,7 @@ export class ReactiveBase extends HTMLElementBase implements ReactiveControllerH
 
   protected createRenderRoot(): HTMLElement | DocumentFragment {
     const root = this.shadowRoot ?? this.attachShadow({ mode: 'open' });
-    adoptStyles(root, ReactiveBase.finalize(this.constructor as typeof ReactiveBase).styles);
+    adoptStyles(root, this.meta.styles);
     return root;
   }
 
@@ -263,7 +268,7 @@ export class ReactiveBase extends HTMLElementBase implements ReactiveControllerH
   /** Reflects the changed properties that ask for it; subclasses render here. */
   protected update(_changed: PropertyValues): void {
     for (const name of this.reflecting) {
-      const attribute = attributeOf(name, ReactiveBase.finalize(this.constructor as typeof ReactiveBase).declarations.get(name)!)!;
+      const attribute = attributeOf(name, this.meta.declarations.get(name)!)!;
       const value = (this as Record<PropertyKey, unknown>)[name];
       this.fromAttribute = name;
       if (value == null || value === false) this.removeAttribute(attribute);
@@ -282,4 +287,15 @@ export class ReactiveBase extends HTMLElementBase implements ReactiveControllerH
     this.changed = new Map();
     this.isUpdatePending = false;
   }
+}
+
+/**
+ * Defines the element where the page has a registry. The class's property accessors are made either
+ * way: on a server (no registry) `name in Element.prototype` must still tell a property from an
+ * attribute, which is how @lit/react's server render keeps properties (an agent's token among them)
+ * out of the HTML it writes.
+ */
+export function defineElement(tag: string, ctor: typeof ReactiveBase): void {
+  void ctor.observedAttributes;
+  globalThis.customElements?.define(tag, ctor);
 }

@@ -20,7 +20,16 @@
  */
 // From @lit/reactive-element, not 'lit': the 'lit' index would bring lit-html into <card-reveal>,
 // which renders without it (lit declares no sideEffects: false, so bundlers keep the whole index).
-import { css } from '@lit/reactive-element/css-tag.js';
+import { unsafeCSS, type CSSResult } from '@lit/reactive-element/css-tag.js';
+
+/**
+ * The `css` tag of this library's style files: Lit's CSSResult (adopted by adoptStyles), from
+ * literals written here that interpolate only other `css` results. Lit's own `css` checks every
+ * interpolated value at run time, with error sentences that every element would ship; no value
+ * from outside the library ever reaches these templates, so they go through `unsafeCSS` as they are.
+ */
+export const css = (strings: TemplateStringsArray, ...values: CSSResult[]): CSSResult =>
+  unsafeCSS(strings.reduce((text, part, i) => text + values[i - 1]!.cssText + part));
 
 export const themeStyles = css`
   :host {

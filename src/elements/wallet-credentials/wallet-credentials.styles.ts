@@ -2,7 +2,7 @@
  * Styles of `<wallet-credentials>` on top of the shared base; its custom properties are
  * documented on the class. No inline style anywhere.
  */
-import { css } from '@lit/reactive-element/css-tag.js';
+import { css } from '../shared/styles.ts';
 
 export const walletCredentialsStyles = css`
   :host {

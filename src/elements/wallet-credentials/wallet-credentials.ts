@@ -10,7 +10,7 @@
  */
 import { html, nothing, type TemplateResult } from 'lit/html.js';
 import { TemplateElement } from '../shared/template.ts';
-import type { PropertyValues } from '../shared/reactive.ts';
+import { defineElement, type PropertyValues } from '../shared/reactive.ts';
 import { Task, TaskStatus, initialState as taskInitial } from '../shared/task.ts';
 import type { OtpLogin } from '../../core/session.ts';
 import type { AuthMethod, AuthSession } from '../../core/types.ts';
@@ -529,7 +529,7 @@ export class WalletCredentials extends TemplateElement {
   }
 }
 
-globalThis.customElements?.define('wallet-credentials', WalletCredentials);
+defineElement('wallet-credentials', WalletCredentials);
 
 declare global {
   interface HTMLElementTagNameMap {

@@ -2,7 +2,7 @@
  * Styles of `<wallet-login>` on top of the shared base (theme colours, focus ring, RTL-safe logical
  * properties). Its own custom properties are documented on the class; no inline style anywhere.
  */
-import { css } from '@lit/reactive-element/css-tag.js';
+import { css } from '../shared/styles.ts';
 
 export const walletLoginStyles = css`
   :host {

@@ -14,7 +14,7 @@
  */
 import { html, nothing, type TemplateResult } from 'lit/html.js';
 import { TemplateElement } from '../shared/template.ts';
-import type { PropertyValues } from '../shared/reactive.ts';
+import { defineElement, type PropertyValues } from '../shared/reactive.ts';
 import { Task, TaskStatus, initialState as nothingDone } from '../shared/task.ts';
 import { baseStyles } from '../shared/styles.ts';
 import { formStyles } from '../shared/form-styles.ts';
@@ -609,7 +609,7 @@ export class WalletLogin extends TemplateElement {
   }
 }
 
-globalThis.customElements?.define('wallet-login', WalletLogin);
+defineElement('wallet-login', WalletLogin);
 
 declare global {
   interface HTMLElementTagNameMap {

@@ -97,6 +97,28 @@ test('every entry but the CDN bundle imports in Node with no DOM (React too, for
   }
 });
 
+test('React server rendering (no DOM, no registry) writes no property into the HTML, the agent\'s token least of all', async () => {
+  // @lit/react passes a prop to the element as a property when the class's prototype has it, else
+  // writes it as an attribute; on a server the classes are never defined, so their accessors must
+  // exist without customElements.define.
+  assert.equal(typeof (globalThis as { customElements?: unknown }).customElements, 'undefined');
+  const React = await import('react');
+  // (react-dom ships no declarations and @types/react-dom is not a dependency: the one function used, typed here.)
+  const server: string = 'react-dom/server';
+  const { renderToString } = (await import(server)) as { renderToString(node: React.ReactNode): string };
+  const W = (await import(pathToFileURL(join(DIST, 'react.js')).href)) as Record<string, React.ElementType>;
+  const html = renderToString(
+    React.createElement(
+      'main',
+      null,
+      React.createElement(W.AgentActions!, { agentToken: 'agent-secret-token', pollInterval: 5 }),
+      React.createElement(W.CardReveal!, { cardId: 'Card:1', requireSession: true, allowedOrigins: ['https://p.example'] }),
+      React.createElement(W.WalletLogin!, { accountId: 'InternalAccount:1', oidcTokenProvider: () => 'x', className: 'login' }),
+    ),
+  );
+  assert.equal(html, '<main><agent-actions></agent-actions><card-reveal></card-reveal><wallet-login class="login"></wallet-login></main>');
+});
+
 test('every element entry exports the page-wide settings, the same functions as the package entry', async () => {
   const main = (await import(pathToFileURL(join(DIST, 'index.js')).href)) as Record<string, unknown>;
   for (const { js } of targets.filter(({ js }) => /^\.\/dist\/elements\/[a-z-]+\.js$/.test(js))) {
