@@ -9,7 +9,7 @@
  */
 import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import ts from 'typescript';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -237,6 +237,26 @@ test('a React application importing only the wrappers gets every event handler\'
     ),
   ];
   assert.deepEqual(typecheck('react', lines, BROWSER_APP), []);
+});
+
+test('TypeScript\'s older "node" resolution (node10, which ignores "exports") finds every subpath\'s declarations through typesVersions', () => {
+  const dir = join(DIST, '.typecheck-node10');
+  mkdirSync(join(dir, 'node_modules'), { recursive: true });
+  symlinkSync(ROOT, join(dir, 'node_modules', pkg.name), 'dir');
+  try {
+    const host = ts.createCompilerHost({});
+    const found = targets
+      .filter((t) => t.types)
+      .map(({ key, types }) => {
+        const specifier = key === '.' ? pkg.name : `${pkg.name}/${key.slice(2)}`;
+        const r = ts.resolveModuleName(specifier, join(dir, 'consumer.ts'), { moduleResolution: ts.ModuleResolutionKind.Node10 }, host);
+        const file = r.resolvedModule ? realpathSync(r.resolvedModule.resolvedFileName) : 'not found';
+        return [specifier, file.replace(ROOT + '/', './')];
+      });
+    assert.deepEqual(found, targets.filter((t) => t.types).map(({ key, types }) => [key === '.' ? pkg.name : `${pkg.name}/${key.slice(2)}`, types]));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 test('a Node-only TypeScript project (no DOM lib, library declarations checked) compiles against the proxy and sandbox entries', () => {
