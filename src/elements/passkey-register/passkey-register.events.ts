@@ -9,7 +9,10 @@ export interface PasskeyRegisteredDetail {
   /** The new AuthMethod (`AuthMethod:<uuid>`). */
   credentialId: string;
   nickname: string;
-  /** The passkey session that activated it (api.md step 4), when activation finished. */
+  /**
+   * The passkey session that activated it (api.md step 4): absent in the event sent when the
+   * passkey is saved, present in the second one, sent when activation finished.
+   */
   sessionId?: string;
 }
 

@@ -63,8 +63,9 @@ async function detectSupport(): Promise<Exclude<Support, 'checking'>> {
  *
  * @summary Passkey registration with the signed retry and activation.
  *
- * @event passkey-registered - The passkey was saved: `{accountId, credentialId, nickname, sessionId?}`
- *   (`sessionId` once the activation login finished).
+ * @event passkey-registered - Fires twice for one passkey: when it is saved, `{accountId, credentialId,
+ *   nickname}`, and again when the activation login finished, with `sessionId` too. A handler that
+ *   should run once checks `sessionId` (present: activated) or `credentialId` (seen already).
  * @event passkey-register-error - A step failed: `{code, message, status?}`; `message` is the sentence shown.
  *
  * @csspart base - The panel.
