@@ -165,8 +165,12 @@ export class WalletLogin extends TemplateElement {
   private unwatch: (() => void) | undefined;
   /** Service clock minus this page's clock, learnt from a session just issued (0 until then). */
   private skew = 0;
-  /** `accountId|apiBase` the element is bound to; '' while disconnected. */
-  private bound = '';
+  /**
+   * The element's binding to `accountId|apiBase`: a new object each time it (re)binds, undefined
+   * while disconnected. A step started under an earlier binding reports nothing, even one of the
+   * same account (the element was moved in the page while it ran).
+   */
+  private bound: { key: string } | undefined;
 
   /**
    * Runs the machine's steps one at a time; a new step aborts the running one, stale results are
@@ -231,22 +235,22 @@ export class WalletLogin extends TemplateElement {
   /** (Re)starts for the current account: the first screen, then the stored session and the listeners. */
   private bind(): void {
     const key = `${this.accountId}|${this.apiBase ?? ''}`;
-    if (!this.isConnected || key === this.bound) return;
+    if (!this.isConnected || key === this.bound?.key) return;
     this.unbind();
-    this.bound = key;
+    const bound = (this.bound = { key });
     this.machine = initialState();
     // The restoring screen needs none of what follows (code to load, IndexedDB to open, a channel),
     // so it goes on the page first.
     void this.updateComplete.then(afterFirstPaint).then(async () => {
-      if (this.bound !== key) return;
+      if (this.bound !== bound) return;
       if (this.accountId) this.start({ kind: 'restore' });
       const loaded = await flows().catch(() => undefined);
-      if (loaded && this.bound === key) this.unwatch = loaded.watchSessions(this, (e) => this.send(e), () => this.busy);
+      if (loaded && this.bound === bound) this.unwatch = loaded.watchSessions(this, (e) => this.send(e), () => this.busy);
     });
   }
 
   private unbind(): void {
-    this.bound = '';
+    this.bound = undefined;
     this.flow.abort();
     this.background?.abort();
     clearInterval(this.ticker);

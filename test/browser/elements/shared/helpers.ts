@@ -174,3 +174,21 @@ export function failNext(method: string, url: RegExp, status: number, times = 1,
 export function loseAnswer(method: string, url: RegExp, lost: (r: Response) => boolean = () => true, times = 1): () => void {
   return faultFetch(method, url, times, async (send) => (lost(await send()) ? new TypeError('Failed to fetch') : undefined));
 }
+
+/**
+ * Holds the page's next request to `method url` before it leaves: `arrived` resolves when the page
+ * has made it, `release()` lets it go out as it is (or fail, if its signal was aborted meanwhile).
+ * Call `undo` in a `finally`.
+ */
+export function holdNext(method: string, url: RegExp): { arrived: Promise<void>; release: () => void; undo: () => void } {
+  let arrive!: () => void;
+  let release!: () => void;
+  const arrived = new Promise<void>((r) => (arrive = r));
+  const released = new Promise<void>((r) => (release = r));
+  const undo = faultFetch(method, url, 1, async () => {
+    arrive();
+    await released;
+    return undefined;
+  });
+  return { arrived, release, undo };
+}

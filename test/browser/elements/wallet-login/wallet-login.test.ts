@@ -17,7 +17,7 @@ import { SESSION_CHANNEL_NAME } from '../../../../src/elements/shared/session-ch
 import { createWallet } from '../../../../src/core/session.ts';
 import { createClient } from '../../../../src/core/client.ts';
 import { fixtures, newAccount, advanceClock, oidcToken, addVirtualAuthenticator, removeVirtualAuthenticator, setAutomaticPresence, type RigAccount } from '../../support/rig.ts';
-import { axeViolations, cleanup, failNext, inState, mount, nextEvent, part, parts, paste, shadow, text, type, useRig, waitFor, waitForState } from '../shared/helpers.ts';
+import { axeViolations, cleanup, failNext, holdNext, inState, mount, nextEvent, part, parts, paste, shadow, text, type, useRig, waitFor, waitForState } from '../shared/helpers.ts';
 
 function methodButton(el: WalletLogin, method: string): HTMLButtonElement {
   const b = shadow(el).querySelector<HTMLButtonElement>(`button[data-method='${method}']`);
@@ -438,6 +438,27 @@ describe('<wallet-login>', function () {
     methodButton(el, 'passkey').click();
     expect((await loggedIn).detail.credentialType).to.equal('PASSKEY');
     expect((await store.get(acct.accountId))?.key?.privateKey.extractable).to.equal(false);
+  });
+
+  it('moved in the page while it checks the stored session, it still comes back logged in', async () => {
+    const first = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId });
+    const { sessionId } = await loginWithEmail(first);
+    first.remove();
+    // A framework moves the element (disconnected, connected again) while its start-up check of
+    // the stored session is on the wire; the check of the first connection must not end the second.
+    const hold = holdNext('GET', /\/auth\/sessions\?/);
+    const box = document.body.appendChild(document.createElement('div'));
+    try {
+      const el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId });
+      await hold.arrived;
+      box.append(el);
+      hold.release();
+      await waitForState(el, 'logged-in');
+      expect(el.session?.sessionId).to.equal(sessionId);
+    } finally {
+      hold.undo();
+      box.remove();
+    }
   });
 
   it('a credential list that fails reports once, and autofill does not retry it in a loop', async () => {
