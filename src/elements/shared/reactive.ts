@@ -10,8 +10,10 @@
  * `willUpdate` -> controllers' `hostUpdate` -> `update` (reflects attributes) -> controllers'
  * `hostUpdated` -> `firstUpdated` -> `updated`; `requestUpdate()`, `updateComplete`, `hasUpdated`,
  * `addController`, `createRenderRoot`/`renderRoot`; the first update waits for the first
- * connection; properties set on an element before its class was defined are kept. Styles go through
- * Lit's own `adoptStyles` (constructable stylesheets, or `<style>` elements where those are missing).
+ * connection; properties set on an element before its class was defined are kept. `static styles`
+ * (sheets of styles.ts's `css`, nested arrays allowed) are adopted as constructable stylesheets,
+ * which every browser with custom states (`:state()`, used by every element) has; Lit's
+ * `<style>`-element fallback for browsers without them is deliberately not here.
  *
  * Why not ReactiveElement itself: the issue's size budgets (`<card-reveal>` 9 KB gzip, the whole
  * library 25 KB). ReactiveElement is ~2.7 KB gzip, most of it for what no element here uses; this
@@ -21,7 +23,7 @@
  * always open) and `elementStyles`, dev-mode warnings, server-side rendering. Templates stay Lit's:
  * see template.ts.
  */
-import { adoptStyles, type CSSResultGroup, type CSSResultOrNative } from '@lit/reactive-element/css-tag.js';
+import type { Styles, StylesGroup } from './styles.ts';
 
 export interface PropertyDeclaration {
   /** The attribute that sets the property: its name, or `false` for none. Default: the property name lowercased. */
@@ -61,7 +63,7 @@ interface Finalized {
   declarations: Map<PropertyKey, PropertyDeclaration>;
   /** Attribute name -> property name. */
   attributes: Map<string, PropertyKey>;
-  styles: CSSResultOrNative[];
+  styles: Styles[];
 }
 
 const finalized = new WeakMap<object, Finalized>();
@@ -80,11 +82,11 @@ function attributeOf(name: PropertyKey, declaration: PropertyDeclaration): strin
 }
 
 /** Lit's rule for `static styles`: nested arrays flattened, a sheet listed twice kept at its last place. */
-function flattenStyles(styles: CSSResultGroup | undefined): CSSResultOrNative[] {
-  const flat: CSSResultOrNative[] = [];
-  const walk = (group: CSSResultGroup | undefined): void => {
-    if (Array.isArray(group)) group.forEach(walk);
-    else if (group) flat.push(group);
+function flattenStyles(styles: StylesGroup | undefined): Styles[] {
+  const flat: Styles[] = [];
+  const walk = (group: StylesGroup | undefined): void => {
+    if (Array.isArray(group)) (group as readonly StylesGroup[]).forEach(walk);
+    else if (group) flat.push(group as Styles);
   };
   walk(styles);
   return [...new Set(flat.reverse())].reverse();
@@ -95,7 +97,7 @@ export class ReactiveBase extends HTMLElementBase implements ReactiveControllerH
   static properties: Record<string, PropertyDeclaration> = {};
 
   /** Styles adopted into the shadow root. */
-  static styles?: CSSResultGroup;
+  static styles?: StylesGroup;
 
   /** Defines the accessors of the class's own declarations, once, and collects what instances need. */
   private static finalize(ctor: typeof ReactiveBase): Finalized {
@@ -258,7 +260,7 @@ export class ReactiveBase extends HTMLElementBase implements ReactiveControllerH
 
   protected createRenderRoot(): HTMLElement | DocumentFragment {
     const root = this.shadowRoot ?? this.attachShadow({ mode: 'open' });
-    adoptStyles(root, this.meta.styles);
+    root.adoptedStyleSheets = this.meta.styles.map((s) => s.styleSheet);
     return root;
   }
 

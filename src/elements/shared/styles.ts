@@ -15,21 +15,34 @@
  * of <delegated-keys> and <agent-actions>.
  *
  * No inline styles anywhere: everything is in constructable stylesheets, so the elements run under
- * a CSP without 'unsafe-inline' (the elements' base adopts these sheets with Lit's adoptStyles; no
+ * a CSP without 'unsafe-inline' (the elements' base adopts these sheets, reactive.ts; no
  * <style> attribute is ever injected).
  */
-// From @lit/reactive-element, not 'lit': the 'lit' index would bring lit-html into <card-reveal>,
-// which renders without it (lit declares no sideEffects: false, so bundlers keep the whole index).
-import { unsafeCSS, type CSSResult } from '@lit/reactive-element/css-tag.js';
+/**
+ * One sheet of an element's styles: its text, and the constructable stylesheet made from it the
+ * first time a shadow root adopts it (never at import, so a server without CSSStyleSheet can import
+ * the elements). The part of Lit's CSSResult these elements use.
+ */
+export class Styles {
+  #sheet: CSSStyleSheet | undefined;
+  constructor(readonly cssText: string) {}
+  get styleSheet(): CSSStyleSheet {
+    if (!this.#sheet) (this.#sheet = new CSSStyleSheet()).replaceSync(this.cssText);
+    return this.#sheet;
+  }
+}
+
+/** What `static styles` holds: sheets, in nested arrays if need be (Lit's CSSResultGroup). */
+export type StylesGroup = Styles | readonly StylesGroup[];
 
 /**
- * The `css` tag of this library's style files: Lit's CSSResult (adopted by adoptStyles), from
- * literals written here that interpolate only other `css` results. Lit's own `css` checks every
- * interpolated value at run time, with error sentences that every element would ship; no value
- * from outside the library ever reaches these templates, so they go through `unsafeCSS` as they are.
+ * The `css` tag of this library's style files (Lit's name, so the build's literal minifier and
+ * editors' CSS support know it): literals written here that interpolate only other sheets. Lit's
+ * own `css` checks every interpolated value at run time, with error sentences every element would
+ * ship; no value from outside the library reaches these templates.
  */
-export const css = (strings: TemplateStringsArray, ...values: CSSResult[]): CSSResult =>
-  unsafeCSS(strings.reduce((text, part, i) => text + values[i - 1]!.cssText + part));
+export const css = (strings: TemplateStringsArray, ...values: Styles[]): Styles =>
+  new Styles(strings.reduce((text, part, i) => text + values[i - 1]!.cssText + part));
 
 export const themeStyles = css`
   :host {

@@ -11,6 +11,7 @@ import { ReactiveElement, LitElement, css } from 'lit';
 import { html } from 'lit/html.js';
 import { ReactiveBase, type PropertyValues, type ReactiveController } from '../../../../src/elements/shared/reactive.ts';
 import { TemplateElement } from '../../../../src/elements/shared/template.ts';
+import { css as ownCss } from '../../../../src/elements/shared/styles.ts';
 
 const properties = {
   cardId: { attribute: 'card-id', reflect: true },
@@ -22,8 +23,11 @@ const properties = {
   inner: { state: true },
 };
 
+// The same two sheets, made by Lit's css for Lit and by the library's for the base.
 const sheetA = css`:host { display: block; }`;
 const sheetB = css`p { margin: 0; }`;
+const ownA = ownCss`:host { display: block; }`;
+const ownB = ownCss`p { margin: 0; }`;
 
 type Log = string[];
 
@@ -126,7 +130,7 @@ describe('reactive base (shared/reactive.ts) behaves as Lit ReactiveElement', ()
     const ours = define((log) => {
       class Ours extends instrument(ReactiveBase, log) {
         static override properties = properties;
-        static override styles = [sheetA, [sheetB, sheetA]];
+        static override styles = [ownA, [ownB, ownA]];
       }
       return Ours;
     });
