@@ -15,13 +15,14 @@ import type { HttpRequest, HttpResponse, Send } from './signed-retry.ts';
 import type { ClientOptions } from './client.ts';
 import type { ErrorBody } from './types.ts';
 import { valid } from './shapes.ts';
+import { observeServiceDate, serviceNow } from './clock.ts';
 
 /** Retry-After as seconds from now: delay-seconds or an HTTP-date (RFC 9110 section 10.2.3). */
 function retryAfterSeconds(value: string | null): number | undefined {
   if (value === null) return undefined;
   if (/^\s*\d+\s*$/.test(value)) return Number(value);
   const date = Date.parse(value);
-  return Number.isNaN(date) ? undefined : Math.max(0, Math.ceil((date - Date.now()) / 1000));
+  return Number.isNaN(date) ? undefined : Math.max(0, Math.ceil((date - serviceNow()) / 1000));
 }
 
 /**
@@ -59,6 +60,7 @@ export function createHttp(options: ClientOptions): Send {
         cache: 'no-store',
         signal: controller.signal,
       });
+      observeServiceDate(response.headers.get('Date'));
       text = await response.text();
     } catch (cause) {
       // The cause is kept for debugging; a fetch TypeError names no body, header or token.

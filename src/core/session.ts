@@ -18,6 +18,7 @@
  * No secret (code, token, key, stamp) is ever put into an error, an event or a stored record.
  */
 import { WalletError, isServiceError } from './errors.ts';
+import { serviceNow } from './clock.ts';
 import { bytesToHex, sha256Hex } from './encoding.ts';
 import { compressPublicKey, generateDualKey, generateEncryptionKey, generateSigningKey, type KeyPair } from './p256.ts';
 import { keyStamper, type Stamper } from './stamp.ts';
@@ -35,7 +36,7 @@ export interface WalletOptions {
    * page: PRODUCTION_OTP_SIGNER, or SANDBOX_SIGNER_PUBLIC_KEY against the sandbox (bundles.ts).
    */
   otpSigner: string;
-  /** Clock for expiry decisions; defaults to Date.now. */
+  /** Clock for expiry decisions; defaults to the service's clock as last seen (clock.ts). */
   now?: () => number;
   /** A session counts as expired this many ms before its expiresAt (clock skew). Default 5000. */
   expiryMarginMs?: number;
@@ -133,7 +134,7 @@ export function createWallet(options: WalletOptions): Wallet {
     throw new WalletError('invalid_argument', 'otpSigner must be the uncompressed hex public key of the trusted OTP bundle signer.');
   }
   const otpSigner = options.otpSigner;
-  const now = options.now ?? Date.now;
+  const now = options.now ?? serviceNow;
   const margin = options.expiryMarginMs ?? 5000;
   const listeners = new Set<(change: SessionChange) => void>();
   // One flow at a time per account for the calls that replace or remove its key.

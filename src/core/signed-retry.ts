@@ -18,6 +18,7 @@
  */
 import { WalletError, ServiceError } from './errors.ts';
 import { check } from './shapes.ts';
+import { serviceNow } from './clock.ts';
 import type { SignedRequestChallenge } from './types.ts';
 import type { Stamper } from './stamp.ts';
 
@@ -61,7 +62,7 @@ export interface SignedRequestOptions {
   headers?: Record<string, string>;
   /** Most signatures one exchange may take (reference.md: delegated keys take two). Default 3. */
   maxRounds?: number;
-  /** Clock for expiry checks; defaults to Date.now. */
+  /** Clock for expiry checks; defaults to the service's clock as last seen (clock.ts). */
   now?: () => number;
 }
 
@@ -103,7 +104,7 @@ function throwIfAborted(signal: AbortSignal | undefined): void {
 export async function sendSigned(options: SignedRequestOptions): Promise<HttpResponse> {
   const { send, method, path, stamper, signal } = options;
   const maxRounds = options.maxRounds ?? 3;
-  const now = options.now ?? Date.now;
+  const now = options.now ?? serviceNow;
   // Serialize once: every leg sends these exact characters.
   const bodyText = options.body === undefined ? undefined : JSON.stringify(options.body);
   const consumed = new Set<string>();

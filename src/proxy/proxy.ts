@@ -126,8 +126,11 @@ const DEFAULT_SIGNATURE_HEADER = 'Service-Wallet-Signature';
 const HEADER_TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 const BEARER = /^Bearer ([A-Za-z0-9\-._~+/]+=*)$/;
 const CORS_ALLOW_HEADERS = 'Content-Type, Service-Wallet-Signature, Request-Id, X-Requested-With, Authorization';
-/** Upstream answer headers the browser may see; everything else (Set-Cookie, Server, ...) is dropped. */
-const RELAYED_RESPONSE_HEADERS = ['content-type', 'request-id', 'retry-after'] as const;
+/**
+ * Upstream answer headers the browser may see; everything else (Set-Cookie, Server, ...) is dropped.
+ * `date` is the service's clock, on which every expiry it sends is written (core/clock.ts).
+ */
+const RELAYED_RESPONSE_HEADERS = ['content-type', 'request-id', 'retry-after', 'date'] as const;
 
 /** A request header's value as an origin refusal's `details` echo it: at most 200 characters. */
 const excerpt = (value: string | undefined): string => (value ?? '').slice(0, 200);
@@ -494,7 +497,7 @@ export function createProxy(options: ProxyOptions): ProxyHandler {
     if (x.corsOrigin) {
       headers['access-control-allow-origin'] = x.corsOrigin;
       headers['access-control-allow-credentials'] = 'true';
-      headers['access-control-expose-headers'] = 'Request-Id, Retry-After';
+      headers['access-control-expose-headers'] = 'Request-Id, Retry-After, Date';
     }
     res.writeHead(status, headers);
     res.end(body);

@@ -145,6 +145,8 @@ export function createHandler(world: World, fixtures: () => SandboxFixtures): (r
   const base = `/${API_VERSION}`;
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    // The service's clock, on which its expiry times are written (a test clock moves it too).
+    res.setHeader('Date', new Date(world.clock.now()).toUTCString());
     const target = req.url ?? '/';
     // Parse by hand: `new URL('//host/x', base)` would read an authority out of the path.
     const q = target.indexOf('?');

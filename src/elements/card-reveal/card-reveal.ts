@@ -25,6 +25,7 @@ import { LocaleController } from '../shared/i18n.ts';
 import { sendFor } from '../shared/send.ts';
 import { revealCard } from '../../core/cards.ts';
 import { ServiceError } from '../../core/errors.ts';
+import { serviceNow } from '../../core/clock.ts';
 import { cardRevealStyles } from './card-reveal.styles.ts';
 import './card-reveal.strings.ts';
 import {
@@ -202,11 +203,11 @@ export class CardReveal extends ReactiveBase {
         await proveSession({ apiBase: this.apiBase, accountId: this.accountId, signal, onLogout: () => this.send({ type: 'hide', reason: 'logged-out' }) });
       }
       const answer = await revealCard(sendFor(this.apiBase), cardId, { signal });
-      const verdict = checkRevealUrl(answer, this.allowedOrigins, Date.now());
+      const verdict = checkRevealUrl(answer, this.allowedOrigins, serviceNow());
       signal.throwIfAborted();
       if (verdict.ok) this.mountFrame(answer.panEmbedUrl);
       event = verdict.ok
-        ? { type: 'revealed', expiresAt: verdict.expiresAt, now: Date.now(), hideAfterMs: (this.hideAfter ?? 0) * 1000 }
+        ? { type: 'revealed', expiresAt: verdict.expiresAt, now: serviceNow(), hideAfterMs: (this.hideAfter ?? 0) * 1000 }
         : { type: 'failed', code: verdict.code };
     } catch (error) {
       // Only the service's status goes on the error event, never its message.
@@ -263,9 +264,9 @@ export class CardReveal extends ReactiveBase {
     if (next.kind === previous.kind) return;
     this.syncStates();
     if (next.kind === 'revealed') {
-      const tick = (now = Date.now()) => this.send({ type: 'tick', now });
+      const tick = (now = serviceNow()) => this.send({ type: 'tick', now });
       // The countdown, and the exact deadline independent of it (never a millisecond early).
-      this.timers = [setInterval(tick, 1000), setTimeout(() => tick(Math.max(Date.now(), next.hideAt)), next.hideAt - Date.now())];
+      this.timers = [setInterval(tick, 1000), setTimeout(() => tick(Math.max(serviceNow(), next.hideAt)), next.hideAt - serviceNow())];
       this.dispatchEvent(new CardRevealedEvent({ cardId: this.cardId, expiresAt: new Date(next.expiresAt).toISOString() }));
       return;
     }

@@ -24,6 +24,7 @@ import type { Failure } from '../shared/failures.ts';
 import { afterFirstPaint, onceAfterFirstPaint } from '../shared/idle.ts';
 import { syncStates } from '../shared/list.ts';
 import { codeInput } from '../shared/code-input.ts';
+import { serviceNow } from '../../core/clock.ts';
 import { credentialOf, initialState, offeredMethods, parseMethods, resendSecondsLeft, transition, type LoginEvent, type LoginState, type SessionInfo } from './wallet-login.machine.ts';
 import type { Step } from './wallet-login.flows.ts';
 import { SessionExpiringEvent, WalletLoggedInEvent, WalletLoggedOutEvent, WalletLoginErrorEvent, type LoggedOutDetail } from './wallet-login.events.ts';
@@ -163,8 +164,6 @@ export class WalletLogin extends TemplateElement {
   /** Passkey autofill or WebOTP: a request that waits in the background while a screen is shown. */
   private background: AbortController | undefined;
   private unwatch: (() => void) | undefined;
-  /** Service clock minus this page's clock, learnt from a session just issued (0 until then). */
-  private skew = 0;
   /**
    * The element's binding to `accountId|apiBase`: a new object each time it (re)binds, undefined
    * while disconnected. A step started under an earlier binding reports nothing, even one of the
@@ -335,7 +334,7 @@ export class WalletLogin extends TemplateElement {
         } else if (before.kind === 'refreshing' && !after.failure) {
           notice = 'login.notice.refreshed';
         }
-        if (before.kind !== 'logged-in' || before.session !== after.session) this.schedule(after.session, event.type !== 'RESTORED');
+        if (before.kind !== 'logged-in' || before.session !== after.session) this.schedule(after.session, before.kind === 'refreshing' && !!after.failure);
         break;
       case 'choosing':
         if (event.type === 'LOGGED_OUT') notice = 'login.notice.logged-out';
@@ -386,15 +385,17 @@ export class WalletLogin extends TemplateElement {
   // -------------------------------------------------------------------------------------------
   // Session timers (reference.md: sessions last 15 minutes by default)
 
-  private schedule(session: SessionInfo, fresh: boolean): void {
+  /**
+   * Renewal `refresh-before` seconds ahead of expiry, and the end at expiry, both on the service's
+   * clock (core/clock.ts: a device clock minutes off neither renews too late nor ends too early).
+   * After a failed renewal (`retry`), the next try comes at half the time left, 15 s at most.
+   */
+  private schedule(session: SessionInfo, retry: boolean): void {
     this.clearTimers();
-    // A session just issued tells how far the service's clock is from ours; expiry is on its clock.
-    const created = Date.parse(session.createdAt ?? '');
-    if (fresh && !Number.isNaN(created)) this.skew = created - Date.now();
-    const left = Date.parse(session.expiresAt) - this.skew - Date.now();
+    const left = Date.parse(session.expiresAt) - serviceNow();
     // At least a second between renewals, so a `refresh-before` longer than a session cannot spin.
     const at = (ms: number, then: () => void) => this.timers.push(setTimeout(then, Math.min(ms, 2 ** 31 - 1)));
-    at(Math.max(1000, left - this.refreshBefore * 1000), () => this.onExpiring(session));
+    at(Math.max(1000, retry ? Math.min(left / 2, 15_000) : left - this.refreshBefore * 1000), () => this.onExpiring(session));
     at(Math.max(0, left), () => void this.onExpired(session));
   }
 

@@ -112,6 +112,8 @@ export function sandboxVariant(options: {
   stepUp?: boolean;
   /** Serve the variant's proxy on another origin of the same site, allowing this page's origin. */
   pageOrigin?: string;
+  /** The variant service's clock runs this far from the device's (negative: the device is ahead). */
+  clockOffsetMs?: number;
 }): Promise<RigFixtures> {
   return executeServerCommand<RigFixtures, typeof options>('sandbox-variant', options);
 }

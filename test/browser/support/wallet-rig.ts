@@ -177,7 +177,9 @@ export function walletRig(options: WalletRigOptions = {}): {
           // by its own proxy with the platform pair or the impersonation pair (no attributable actor).
           const allowed = ['revealLifetimeMs', 'cardIssuer', 'sessionLifetimeMs', 'signedRetryWindowMs', 'refreshSealsKey'];
           const sandboxOptions = Object.fromEntries(Object.entries(p).filter(([k]) => allowed.includes(k)));
-          const v = await startSandbox({ testClock: true, ...sandboxOptions } as Parameters<typeof startSandbox>[0]);
+          // `clockOffsetMs`: the service's clock that far from this machine's (a device clock that is off).
+          const offset = typeof p.clockOffsetMs === 'number' ? p.clockOffsetMs : 0;
+          const v = await startSandbox({ testClock: true, ...sandboxOptions, ...(offset ? { now: () => Date.now() + offset } : {}) } as Parameters<typeof startSandbox>[0]);
           const f = v.fixtures as SandboxFixtures;
           const pair = p.credentials === 'impersonation' ? f.impersonation : { tokenId: f.tokenId, clientSecret: f.clientSecret };
           const mount = `/variant-${variants.size + 1}`;

@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { createServer } from 'node:net';
 import { createClient } from '../../../src/core/client.ts';
 import { ServiceError, WalletError } from '../../../src/core/errors.ts';
+import { serviceNow } from '../../../src/core/clock.ts';
 import { startScriptedServer, type ScriptedServer } from './scripted-server.ts';
 
 async function walletError(p: Promise<unknown>, code: string): Promise<WalletError> {
@@ -75,6 +76,29 @@ describe('client HTTP layer', () => {
     }));
     const e = (await createClient({ baseUrl: server.url }).listSessions('InternalAccount:x').catch((x: unknown) => x)) as ServiceError;
     assert.ok(e.retryAfter !== undefined && e.retryAfter >= 28 && e.retryAfter <= 31, String(e.retryAfter));
+  });
+
+  it("takes the service's clock from each answer's Date header (expiry times are on it); under 5 s off counts as none", async () => {
+    const client = createClient({ baseUrl: server.url });
+    const answerDated = async (offsetMs?: number) => {
+      // No date given: Node's server writes its own, this machine's clock.
+      server.setScript(() => ({ status: 200, headers: offsetMs === undefined ? {} : ({ date: new Date(Date.now() + offsetMs).toUTCString() } as Record<string, string>), body: { data: [] } }));
+      await client.listSessions(id('InternalAccount', 1));
+      return serviceNow() - Date.now();
+    };
+    try {
+      // The header has whole seconds: the guess is the middle of the second, within a second.
+      assert.ok(Math.abs((await answerDated(-600_000)) + 600_000) <= 1000);
+      assert.ok(Math.abs((await answerDated(120_000)) - 120_000) <= 1000);
+      assert.equal(await answerDated(3_000), 0);
+      assert.ok(Math.abs((await answerDated(-60_000)) + 60_000) <= 1000);
+      // A Date header that does not parse changes nothing.
+      server.setScript(() => ({ status: 200, headers: { date: 'yesterday' }, body: { data: [] } }));
+      await client.listSessions(id('InternalAccount', 1));
+      assert.ok(Math.abs(serviceNow() - Date.now() + 60_000) <= 1000);
+    } finally {
+      assert.equal(await answerDated(), 0);
+    }
   });
 
   it('says network when nothing listens', async () => {

@@ -125,6 +125,8 @@ describe('proxy refuses abusive requests before anything goes upstream', () => {
     assert.equal(listed.status, 200);
     assert.equal(listed.headers['access-control-allow-origin'], 'https://shop.example');
     assert.equal(listed.headers['access-control-allow-credentials'], 'true');
+    // A page on another origin reads the service's clock (core/clock.ts) and the answer's ids.
+    assert.equal(listed.headers['access-control-expose-headers'], 'Request-Id, Retry-After, Date');
     assert.match(String(listed.headers.vary), /Origin/);
 
     const logged = px.logs.length;

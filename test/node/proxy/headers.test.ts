@@ -20,6 +20,7 @@ import {
   raw,
   startProxy,
   startRecorder,
+  UPSTREAM_DATE,
   type RawResponse,
 } from './helpers.ts';
 
@@ -169,6 +170,8 @@ describe('proxy headers and bytes', () => {
     assert.equal(r.headers.server, undefined);
     assert.equal(r.headers['request-id'], 'Request:upstream-answer');
     assert.equal(r.headers['content-type'], 'application/json');
+    // The service's Date, on whose clock its expiry times are written (core/clock.ts), not the proxy's.
+    assert.equal(r.headers.date, UPSTREAM_DATE);
     // Errors too.
     const e = await call(px.port, { path: '/api/nope' });
     assert.equal(e.status, 404);

@@ -28,11 +28,16 @@ export interface Recorded {
 
 export type Responder = (req: Recorded, res: http.ServerResponse) => void | Promise<void>;
 
+/** The Date header of okResponder's answers: the upstream's clock, not the proxy's. */
+export const UPSTREAM_DATE = new Date(Math.floor(Date.now() / 1000) * 1000 - 60_000).toUTCString();
+
 export const okResponder: Responder = (req, res) => {
   const body = JSON.stringify({ ok: true, method: req.method, url: req.url });
   res.writeHead(200, {
     'content-type': 'application/json',
     'request-id': 'Request:upstream-answer',
+    // The service's clock, a minute behind this machine's.
+    date: UPSTREAM_DATE,
     'set-cookie': 'upstream=1',
     server: 'upstream/1.0',
     'x-upstream-internal': 'yes',

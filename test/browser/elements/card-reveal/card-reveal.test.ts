@@ -190,6 +190,19 @@ describe('<card-reveal>', () => {
     expect(await axeViolations(el)).to.deep.equal([]);
   });
 
+  it('a device clock 10 minutes ahead of the service still shows the card, for the view\'s whole lifetime', async () => {
+    // Expiry is on the service's clock (its Date header, core/clock.ts): read on the device's clock,
+    // every view would have expired ten minutes before it was opened.
+    const v = await sandboxVariant({ revealLifetimeMs: 3000, clockOffsetMs: -10 * 60_000 });
+    const el = await mount<CardReveal>('card-reveal', { 'card-id': v.cardId, 'api-base': v.apiBase, 'allowed-origins': v.processorOrigin });
+    const hidden = nextEvent<CustomEvent>(el, 'card-hidden', 8000);
+    const started = performance.now();
+    const { detail } = await reveal(el);
+    expect(Date.parse(detail.expiresAt)).to.be.below(Date.now() - 9 * 60_000);
+    expect((await hidden).detail).to.deep.equal({ reason: 'expired' });
+    expect(performance.now() - started).to.be.at.least(1500);
+  });
+
   it('removes the iframe at expiresAt (3-second lifetime) and leaves no trace of the URL in DOM, storage, properties, console or events', async () => {
     const v = await sandboxVariant({ revealLifetimeMs: 3000 });
     const rec = recorder(document);

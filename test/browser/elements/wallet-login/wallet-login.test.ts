@@ -16,7 +16,7 @@ import { createStore, del } from 'idb-keyval';
 import { SESSION_CHANNEL_NAME } from '../../../../src/elements/shared/session-channel.ts';
 import { createWallet } from '../../../../src/core/session.ts';
 import { createClient } from '../../../../src/core/client.ts';
-import { fixtures, newAccount, advanceClock, oidcToken, addVirtualAuthenticator, removeVirtualAuthenticator, setAutomaticPresence, type RigAccount } from '../../support/rig.ts';
+import { fixtures, newAccount, advanceClock, oidcToken, addVirtualAuthenticator, removeVirtualAuthenticator, sandboxVariant, setAutomaticPresence, type RigAccount } from '../../support/rig.ts';
 import { axeViolations, cleanup, failNext, holdNext, inState, mount, nextEvent, part, parts, paste, shadow, text, type, useRig, waitFor, waitForState } from '../shared/helpers.ts';
 
 function methodButton(el: WalletLogin, method: string): HTMLButtonElement {
@@ -438,6 +438,30 @@ describe('<wallet-login>', function () {
     methodButton(el, 'passkey').click();
     expect((await loggedIn).detail.credentialType).to.equal('PASSKEY');
     expect((await store.get(acct.accountId))?.key?.privateKey.extractable).to.equal(false);
+  });
+
+  it('a device clock 10 minutes ahead of the service keeps the session live, renews it and logs out upstream', async () => {
+    // Sessions, renewals and signed retries are timed on the service's clock (core/clock.ts): on the
+    // device's, the session would be dead on arrival and every signed retry's window closed.
+    const v = await sandboxVariant({ clockOffsetMs: -10 * 60_000 });
+    const el = await mount<WalletLogin>('wallet-login', { 'account-id': v.accountId, 'api-base': v.apiBase });
+    const first = await loginWithEmail(el);
+    // 15 minutes on the service's clock: 5 minutes from now on the device's.
+    expect(Date.parse(first.expiresAt)).to.be.below(Date.now() + 6 * 60_000);
+    const wallet = walletFor(v.apiBase);
+    expect((await wallet.current(v.accountId))?.sessionId).to.equal(first.sessionId);
+    await waitForState(el, 'logged-in');
+
+    el.refresh();
+    const sessionId = await waitFor(() => el.session?.sessionId !== first.sessionId && el.session?.sessionId, 'the renewed session');
+    expect((await wallet.current(v.accountId))?.sessionId).to.equal(sessionId);
+    await waitForState(el, 'logged-in');
+
+    const loggedOut = nextEvent<CustomEvent<LoggedOutDetail>>(el, 'wallet-logged-out');
+    (parts(el, 'button').find((b) => b.textContent?.includes('Log out')) as HTMLButtonElement).click();
+    expect((await loggedOut).detail.reason).to.equal('logout');
+    expect(text(el, 'status')).to.not.contain('could not be told');
+    expect((await clientFor(v.apiBase).listSessions(v.accountId)).map((s) => s.id)).to.not.include(sessionId);
   });
 
   it('moved in the page while it checks the stored session, it still comes back logged in', async () => {
