@@ -150,9 +150,17 @@ export function createWallet(options: WalletOptions): Wallet {
     }
   }
 
+  /**
+   * One flow at a time per account, in this page (the chain below) and across the origin's tabs
+   * (Web Locks, where the browser has them): two tabs renewing one session at once would each send
+   * the same old session, and the second would be refused (the first revoked it) and log its tab
+   * out. Under the lock the second renews the session the first stored.
+   */
   function serialized<T>(accountId: string, run: () => Promise<T>): Promise<T> {
     const prev = locks.get(accountId) ?? Promise.resolve();
-    const next = prev.then(run, run);
+    const origin = globalThis.navigator?.locks;
+    const locked = (): Promise<T> => (origin ? (origin.request(`wallet-elements:${accountId}`, run) as Promise<T>) : run());
+    const next = prev.then(locked, locked);
     const tail = next.catch(() => undefined);
     locks.set(accountId, tail);
     void tail.then(() => {

@@ -130,6 +130,19 @@ describe('session flows against the sandbox through the proxy', () => {
     expect(account.privateEnabled).to.equal(false);
   });
 
+  it('two wallets on the same keys (two tabs) renewing one session at once both succeed, one after the other', async () => {
+    // Each tab has its own core; their renewals would both send the same old session, and the
+    // service refuses the second (the first revoked it). The origin-wide lock makes them take turns.
+    const first = await (await wallet.startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000');
+    const otherTab = createWallet({ client: createClient({ baseUrl: f.apiBase }), store: indexedDbKeyStore({ dbName }), otpSigner: f.signerPublicKey });
+    const [a, b] = await Promise.all([wallet.refresh(acct.accountId), otherTab.refresh(acct.accountId)]);
+    expect(new Set([first.sessionId, a.sessionId, b.sessionId]).size).to.equal(3);
+    const live = await wallet.current(acct.accountId);
+    expect([a.sessionId, b.sessionId]).to.include(live?.sessionId);
+    expect((await otherTab.current(acct.accountId))?.sessionId).to.equal(live?.sessionId);
+    expect((await createClient({ baseUrl: f.apiBase }).listSessions(acct.accountId)).map((s) => s.id)).to.include(live?.sessionId);
+  });
+
   it('refreshes where the service seals a key of its own: that key, imported non-extractable, becomes the session key', async () => {
     // reference.md "Sessions": a refresh may answer encryptedSessionSigningKey; a sandbox that does.
     const v = await sandboxVariant({ refreshSealsKey: true });
