@@ -33,6 +33,11 @@ export type WalletErrorCode =
   | 'key_missing'
   /** There is no live session to sign with, or it expired. */
   | 'session_expired'
+  /**
+   * The browser's storage refused to open, read or write the key store (site data blocked, some
+   * private windows, a sandboxed frame): no session can be kept here.
+   */
+  | 'storage_unavailable'
   /** A signed retry could not complete within its bounds (expired twice, or too many 202s). */
   | 'retry_exhausted'
   /** The network or the proxy could not be reached. */

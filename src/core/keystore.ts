@@ -152,11 +152,16 @@ export function indexedDbKeyStore(options: IndexedDbKeyStoreOptions = {}): KeySt
     throw new WalletError('invalid_argument', 'IndexedDB is not available here; use memoryKeyStore() outside browsers.');
   }
   const store: UseStore = createStore(options.dbName ?? 'wallet-elements', options.storeName ?? 'sessions');
+  // IndexedDB's own failures (a DOMException: InvalidStateError, SecurityError, UnknownError...)
+  // are named as what they mean here, so that no caller takes them for a WebAuthn refusal.
+  const refused = (cause: unknown): never => {
+    throw new WalletError('storage_unavailable', 'This browser\'s storage (IndexedDB) refused the session key store.', { cause });
+  };
   return recordStore({
-    entries: () => entries(store),
-    get: (key) => idbGet(key, store),
-    setMany: (pairs) => setMany(pairs, store),
-    delMany: (keys) => delMany(keys, store),
+    entries: () => entries(store).catch(refused),
+    get: (key) => idbGet(key, store).catch(refused),
+    setMany: (pairs) => setMany(pairs, store).catch(refused),
+    delMany: (keys) => delMany(keys, store).catch(refused),
   });
 }
 

@@ -41,6 +41,8 @@ export const FAILURE_CODES = [
   'session_expired',
   /** The session key is gone from this browser's storage; log in again. */
   'key_missing',
+  /** This browser's storage is blocked here (site data off, a private window): no login can be kept. */
+  'storage_unavailable',
   /** The wallet signature was refused (401 WALLET_SIGNATURE_* / INVALID_SIGNATURE). */
   'signature_rejected',
   /** The last credential of a wallet cannot be removed (400 on revoke). */
@@ -119,6 +121,7 @@ export function isCancellation(e: unknown): boolean {
 const WALLET_FAILURES: Partial<Record<string, FailureCode>> = {
   key_missing: 'key_missing',
   session_expired: 'session_expired',
+  storage_unavailable: 'storage_unavailable',
   network: 'network',
   aborted: 'cancelled',
   retry_exhausted: 'signature_rejected',

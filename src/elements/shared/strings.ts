@@ -26,6 +26,7 @@ export const sharedStrings = {
     'error.login_required': 'Log in to your wallet first, then try again.',
     'error.session_expired': 'Your session has ended. Log in again to continue.',
     'error.key_missing': 'This browser no longer holds your session key. Log in again to continue.',
+    'error.storage_unavailable': 'This browser can’t keep you logged in here: it blocks this site’s storage (a private window, or site data turned off). Allow site data, or use another browser.',
     'error.signature_rejected': 'The wallet could not confirm this change. Log in again, then retry.',
     'error.last_credential': 'This is your only way to log in, so it cannot be removed. Add another one first.',
     'error.credential_exists': 'This wallet already has a login of that kind.',

@@ -11,7 +11,9 @@ import type { WalletLogin } from '../../../../src/elements/wallet-login/wallet-l
 import type { LoggedInDetail, LoggedOutDetail } from '../../../../src/elements/wallet-login/wallet-login.events.ts';
 import { clientFor, walletFor } from '../../../../src/elements/shared/wallet.ts';
 import '../../../../src/locales/ar.ts';
-import type { KeyStore } from '../../../../src/core/keystore.ts';
+import { indexedDbKeyStore, type KeyStore } from '../../../../src/core/keystore.ts';
+import { WalletError } from '../../../../src/core/errors.ts';
+import { configureWallet } from '../../../../src/elements/shared/config.ts';
 import { createStore, del } from 'idb-keyval';
 import { SESSION_CHANNEL_NAME } from '../../../../src/elements/shared/session-channel.ts';
 import { createWallet } from '../../../../src/core/session.ts';
@@ -462,6 +464,36 @@ describe('<wallet-login>', function () {
     expect((await loggedOut).detail.reason).to.equal('logout');
     expect(text(el, 'status')).to.not.contain('could not be told');
     expect((await clientFor(v.apiBase).listSessions(v.accountId)).map((s) => s.id)).to.not.include(sessionId);
+  });
+
+  it('a browser whose storage refuses the key store is told so before any code is sent, not about passkeys', async () => {
+    // A real IndexedDB refusal: a database of that name made by someone else, without the key
+    // store's object store (every read fails with NotFoundError). Blocked site data or a private
+    // window fail the same calls with InvalidStateError or SecurityError.
+    const dbName = `wallet-elements-test-${crypto.randomUUID()}`;
+    await new Promise<void>((resolve, reject) => {
+      const open = indexedDB.open(dbName, 1);
+      open.onupgradeneeded = () => open.result.createObjectStore('something-else');
+      open.onsuccess = () => (open.result.close(), resolve());
+      open.onerror = () => reject(open.error);
+    });
+    const broken = indexedDbKeyStore({ dbName });
+    const refusal = await broken.get(acct.accountId).then(() => undefined, (e: unknown) => e);
+    expect(refusal).to.be.instanceOf(WalletError);
+    expect((refusal as WalletError).code).to.equal('storage_unavailable');
+    const f = await fixtures();
+    configureWallet({ apiBase: f.apiBase, environment: 'sandbox', store: broken });
+    try {
+      let error: Promise<CustomEvent> | undefined;
+      const el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId, methods: 'email-otp' }, (e) => {
+        error = nextEvent<CustomEvent>(e, 'wallet-login-error');
+      });
+      expect((await error!).detail.code).to.equal('storage_unavailable');
+      await waitForState(el, 'choosing');
+      expect(text(el, 'error')).to.contain('can’t keep you logged in here');
+    } finally {
+      configureWallet({ store });
+    }
   });
 
   it('moved in the page while it checks the stored session, it still comes back logged in', async () => {
