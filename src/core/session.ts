@@ -67,9 +67,13 @@ export interface OtpLogin {
 }
 
 export interface SessionChange {
-  type: 'logged-in' | 'refreshed' | 'logged-out';
+  /**
+   * `ended`: the session expired or its key was lost, found when it was next asked for; its record
+   * is deleted and the account has no live session here any more.
+   */
+  type: 'logged-in' | 'refreshed' | 'logged-out' | 'ended';
   accountId: string;
-  /** The new session (logged-in, refreshed); absent on logged-out. */
+  /** The new session (logged-in, refreshed); absent on logged-out and ended. */
   session?: StoredSession;
 }
 
@@ -211,11 +215,13 @@ export function createWallet(options: WalletOptions): Wallet {
       // An older record may still be live (another login); otherwise report the expiry.
       const other = await store.get(accountId);
       if (other && isLive(other.session)) return live(accountId);
+      emit({ type: 'ended', accountId });
       throw new WalletError('session_expired', 'Your session has expired. Log in again to continue.');
     }
     if (!found.key) {
       // The record outlived its key (storage evicted or cleared): unusable, and said so.
       await store.delete(found.session.sessionId);
+      emit({ type: 'ended', accountId });
       throw new WalletError('key_missing', "This device no longer holds your session key (the browser cleared its storage). Log in again.");
     }
     return { session: found.session, key: found.key };

@@ -40,6 +40,6 @@ export async function runStep(element: PasskeyRegister, step: Step, signal: Abor
 /** Calls `onSession` when a session of the element's account begins or is renewed, in this tab or another. */
 export function watchSessions(element: PasskeyRegister, onSession: () => void): () => void {
   return onSessionChange(element.apiBase, ({ type, accountId }) => {
-    if (accountId === element.accountId && type !== 'logged-out') onSession();
+    if (accountId === element.accountId && (type === 'logged-in' || type === 'refreshed')) onSession();
   });
 }

@@ -28,7 +28,7 @@ function open(): BroadcastChannel | undefined {
   if (!channel && typeof BroadcastChannel === 'function') {
     channel = new BroadcastChannel(SESSION_CHANNEL_NAME);
     channel.onmessage = ({ data: m }: MessageEvent<Partial<SessionMessage> | null>) => {
-      if (typeof m?.accountId === 'string' && ['logged-in', 'refreshed', 'logged-out'].includes(m.type!)) {
+      if (typeof m?.accountId === 'string' && ['logged-in', 'refreshed', 'logged-out', 'ended'].includes(m.type!)) {
         for (const listener of [...listeners]) listener(m as SessionMessage);
       }
     };

@@ -337,6 +337,20 @@ describe('<wallet-credentials>', function () {
     expect(e?.status).to.equal(400);
   });
 
+  it('a session that expired while shown leaves the list as soon as the page finds it ended', async () => {
+    const mine = await loginByEmail(acct);
+    const el = await mount<WalletCredentials>('wallet-credentials', { 'account-id': acct.accountId });
+    await idle(el);
+    expect(shadow(el).querySelector(`[part~='session'][data-id='${mine}']`)?.textContent).to.contain('This device');
+    await advanceClock(16 * 60_000);
+    // The service's answer carries its clock; asked for the session (as <wallet-login>'s expiry
+    // timer asks), core finds it ended and deletes its record.
+    expect(await clientFor().listSessions(acct.accountId)).to.deep.equal([]);
+    expect(await walletFor().current(acct.accountId)).to.equal(undefined);
+    await waitFor(() => text(el, 'base').includes('Log in to make changes'), 'the signed-out view');
+    expect(shadow(el).querySelector(`[part~='session'][data-id='${mine}']`)).to.equal(null);
+  });
+
   it('ends another session, and ending its own is a logout that deletes the key', async () => {
     // Two sessions of the same wallet: one from "another device" (a separate login whose key we drop).
     const other = await loginByEmail(acct);
