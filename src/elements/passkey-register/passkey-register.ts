@@ -166,6 +166,15 @@ export class PasskeyRegister extends TemplateElement {
     this.flow.abort();
   }
 
+  protected override willUpdate(changed: PropertyValues): void {
+    // Another wallet: what was said or done was of the previous one ("log in first", "added"), and
+    // a running step is stopped. The form is offered again; registering checks for a session first.
+    if (changed.has('accountId') && changed.get('accountId') !== undefined) {
+      this.flow.abort();
+      this.send({ type: 'RESET' });
+    }
+  }
+
   protected override updated(): void {
     const kind = this.machine.kind;
     syncStates(this.internals, { [this.shown]: false, [kind]: true, busy: isBusy(this.machine) });

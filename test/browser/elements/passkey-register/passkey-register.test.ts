@@ -114,6 +114,18 @@ describe('<passkey-register>', function () {
     await waitForState(el, 'done', 20000);
   });
 
+  it('switched to another wallet, it offers the form again instead of what it said of the last one', async () => {
+    const el = await mount<PasskeyRegister>('passkey-register', { 'account-id': acct.accountId });
+    await waitForState(el, 'ready');
+    submit(el);
+    await waitForState(el, 'login-required');
+    const other = await newAccount();
+    await loginByEmail(other);
+    el.setAttribute('account-id', other.accountId);
+    await waitForState(el, 'ready');
+    expect(text(el, 'note')).to.not.contain('Log in to your wallet first');
+  });
+
   it('says so when this authenticator already holds a passkey for the wallet', async () => {
     await addVirtualAuthenticator();
     await loginByEmail(acct);
