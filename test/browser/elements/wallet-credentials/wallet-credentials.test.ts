@@ -32,6 +32,11 @@ function addButton(el: WalletCredentials, type: string): HTMLButtonElement {
   return shadow(el).querySelector<HTMLButtonElement>(`[part~='add-button'][data-type='${type}']`)!;
 }
 
+/** The Cancel button of the open form or confirmation. */
+function cancelButton(el: WalletCredentials): HTMLButtonElement {
+  return parts(el, 'button').find((b) => b.textContent?.includes('Cancel')) as HTMLButtonElement;
+}
+
 async function confirm(el: WalletCredentials): Promise<void> {
   await waitForState(el, 'confirming');
   const yes = part(el, 'confirm')!.querySelector<HTMLButtonElement>('button.danger')!;
@@ -140,7 +145,7 @@ describe('<wallet-credentials>', function () {
     await idle(el);
     addButton(el, 'SMS_OTP').click();
     await waitForState(el, 'code-entry');
-    (parts(el, 'button').find((b) => b.textContent?.includes('Cancel')) as HTMLButtonElement).click();
+    cancelButton(el).click();
     await idle(el);
     expect(el.matches(':state(code-entry)')).to.equal(false);
     expect(Object.keys(sessionStorage).filter((k) => k.startsWith('wallet-elements:activation:'))).to.deep.equal([]);
@@ -282,7 +287,7 @@ describe('<wallet-credentials>', function () {
     // The SMS credential can be removed with the email session; cancel instead.
     removeButton(el, 'SMS_OTP').click();
     await waitForState(el, 'confirming');
-    (parts(el, 'button').find((b) => b.textContent?.includes('Cancel')) as HTMLButtonElement).click();
+    cancelButton(el).click();
     await idle(el);
     expect(el.matches(':state(confirming)')).to.equal(false);
     expect((await clientFor().listCredentials(acct.accountId)).length).to.equal(2);
