@@ -37,6 +37,13 @@ function cancelButton(el: WalletCredentials): HTMLButtonElement {
   return parts(el, 'button').find((b) => b.textContent?.includes('Cancel')) as HTMLButtonElement;
 }
 
+/** Waits for the form or confirmation `state` to open, presses its Cancel, and lets the element settle. */
+async function cancelIn(el: WalletCredentials, state: string): Promise<void> {
+  await waitForState(el, state);
+  cancelButton(el).click();
+  await idle(el);
+}
+
 async function confirm(el: WalletCredentials): Promise<void> {
   await waitForState(el, 'confirming');
   const yes = part(el, 'confirm')!.querySelector<HTMLButtonElement>('button.danger')!;
@@ -46,6 +53,13 @@ async function confirm(el: WalletCredentials): Promise<void> {
 
 async function idle(el: WalletCredentials): Promise<void> {
   await waitFor(() => el.matches(':state(ready)') && !el.matches(':state(busy)'), 'the element to settle');
+}
+
+/** A `<wallet-credentials>` of that account, mounted and settled (its lists loaded). */
+async function settled(accountId: string): Promise<WalletCredentials> {
+  const el = await mount<WalletCredentials>('wallet-credentials', { 'account-id': accountId });
+  await idle(el);
+  return el;
 }
 
 describe('<wallet-credentials>', function () {
@@ -60,8 +74,7 @@ describe('<wallet-credentials>', function () {
   afterEach(() => cleanup());
 
   it('without a session lists the credential and says why nothing can change', async () => {
-    const el = await mount<WalletCredentials>('wallet-credentials', { 'account-id': acct.accountId });
-    await idle(el);
+    const el = await settled(acct.accountId);
     expect(parts(el, 'credential')).to.have.length(1);
     expect(text(el, 'credential-name')).to.contain('@');
     expect(removeButton(el, 'EMAIL_OTP').disabled).to.equal(true);
@@ -72,8 +85,7 @@ describe('<wallet-credentials>', function () {
 
   it('adds SMS codes with the signed retry, activates them with a code, then revokes with the other credential’s session', async () => {
     const emailSession = await loginByEmail(acct);
-    let el = await mount<WalletCredentials>('wallet-credentials', { 'account-id': acct.accountId });
-    await idle(el);
+    let el = await settled(acct.accountId);
     expect(row(el, 'EMAIL_OTP').querySelector("[part~='badge']")?.textContent).to.contain('This device');
     // The email login is the current one here: it cannot remove itself, and it is the only one.
     expect(removeButton(el, 'EMAIL_OTP').disabled).to.equal(true);
@@ -141,24 +153,19 @@ describe('<wallet-credentials>', function () {
 
   it('an abandoned activation code is forgotten: a reload shows the lists', async () => {
     await loginByEmail(acct);
-    let el = await mount<WalletCredentials>('wallet-credentials', { 'account-id': acct.accountId });
-    await idle(el);
+    let el = await settled(acct.accountId);
     addButton(el, 'SMS_OTP').click();
-    await waitForState(el, 'code-entry');
-    cancelButton(el).click();
-    await idle(el);
+    await cancelIn(el, 'code-entry');
     expect(el.matches(':state(code-entry)')).to.equal(false);
     expect(Object.keys(sessionStorage).filter((k) => k.startsWith('wallet-elements:activation:'))).to.deep.equal([]);
     el.remove();
-    el = await mount<WalletCredentials>('wallet-credentials', { 'account-id': acct.accountId });
-    await idle(el);
+    el = await settled(acct.accountId);
     expect(el.matches(':state(code-entry)')).to.equal(false);
   });
 
   it('an activation code the service can no longer take is said under the field, and "Send a new code" brings one that activates', async () => {
     await loginByEmail(acct);
-    const el = await mount<WalletCredentials>('wallet-credentials', { 'account-id': acct.accountId });
-    await idle(el);
+    const el = await settled(acct.accountId);
     addButton(el, 'SMS_OTP').click();
     await waitForState(el, 'code-entry');
     await idle(el);
@@ -199,8 +206,7 @@ describe('<wallet-credentials>', function () {
 
   it('a change done upstream stands when the lists fail to reload after it: the code form opens, a removal is not called a failure', async () => {
     await loginByEmail(acct);
-    const el = await mount<WalletCredentials>('wallet-credentials', { 'account-id': acct.accountId });
-    await idle(el);
+    const el = await settled(acct.accountId);
     const errors: string[] = [];
     el.addEventListener('wallet-credentials-error', (e) => errors.push((e as CustomEvent<{ code: string }>).detail.code));
 
@@ -268,8 +274,7 @@ describe('<wallet-credentials>', function () {
 
   it('without a provider, single sign-on cannot be added and says why', async () => {
     await loginByEmail(acct);
-    const el = await mount<WalletCredentials>('wallet-credentials', { 'account-id': acct.accountId });
-    await idle(el);
+    const el = await settled(acct.accountId);
     expect(addButton(el, 'OAUTH').disabled).to.equal(true);
     expect(text(el, 'base')).to.contain('Single sign-on is not set up on this page');
     // A provider given later (as a React prop or a framework binding arrives) is taken at once.
@@ -282,13 +287,10 @@ describe('<wallet-credentials>', function () {
   it('a cancelled confirmation changes nothing; the last credential stays', async () => {
     await loginByEmail(acct);
     await walletFor().addCredential({ type: 'SMS_OTP', accountId: acct.accountId });
-    const el = await mount<WalletCredentials>('wallet-credentials', { 'account-id': acct.accountId });
-    await idle(el);
+    const el = await settled(acct.accountId);
     // The SMS credential can be removed with the email session; cancel instead.
     removeButton(el, 'SMS_OTP').click();
-    await waitForState(el, 'confirming');
-    cancelButton(el).click();
-    await idle(el);
+    await cancelIn(el, 'confirming');
     expect(el.matches(':state(confirming)')).to.equal(false);
     expect((await clientFor().listCredentials(acct.accountId)).length).to.equal(2);
   });
@@ -296,8 +298,7 @@ describe('<wallet-credentials>', function () {
   it('keeps the keyboard where it was: Escape closes a confirmation, and the focus goes back to its button, which keeps it while the removal runs', async () => {
     await loginByEmail(acct);
     await walletFor().addCredential({ type: 'SMS_OTP', accountId: acct.accountId });
-    const el = await mount<WalletCredentials>('wallet-credentials', { 'account-id': acct.accountId });
-    await idle(el);
+    const el = await settled(acct.accountId);
     // The lists are named by their headings.
     const lists = [...shadow(el).querySelectorAll('ul')].map((l) => shadow(el).getElementById(l.getAttribute('aria-labelledby')!)?.textContent);
     expect(lists).to.deep.equal(['Ways to log in', 'Active sessions']);
@@ -344,8 +345,7 @@ describe('<wallet-credentials>', function () {
 
   it('a session that expired while shown leaves the list as soon as the page finds it ended', async () => {
     const mine = await loginByEmail(acct);
-    const el = await mount<WalletCredentials>('wallet-credentials', { 'account-id': acct.accountId });
-    await idle(el);
+    const el = await settled(acct.accountId);
     expect(shadow(el).querySelector(`[part~='session'][data-id='${mine}']`)?.textContent).to.contain('This device');
     await advanceClock(16 * 60_000);
     // The service's answer carries its clock; asked for the session (as <wallet-login>'s expiry
@@ -362,8 +362,7 @@ describe('<wallet-credentials>', function () {
     await advanceClock(31_000);
     const mine = await loginByEmail(acct);
     await store.delete(other);
-    const el = await mount<WalletCredentials>('wallet-credentials', { 'account-id': acct.accountId });
-    await idle(el);
+    const el = await settled(acct.accountId);
     expect(parts(el, 'session')).to.have.length(2);
 
     const otherRow = shadow(el).querySelector<HTMLElement>(`[part~='session'][data-id='${other}']`)!;
