@@ -42,7 +42,7 @@ export interface SessionInfo {
   credentialType: CredentialType;
   /** ISO 8601, as the service sent it. */
   expiresAt: string;
-  /** ISO 8601 on the service's clock; with expiresAt it gives the lifetime whatever the local clock says. */
+  /** ISO 8601, as the service sent it: when the session began. */
   createdAt?: string;
 }
 
