@@ -181,6 +181,7 @@ const cardReveal: Record<CardRevealStringKey, string> = {
   'card-reveal.hidden.disconnected': 'أُخفيت تفاصيل البطاقة.',
   'card-reveal.hidden.card-changed': 'أُخفيت تفاصيل البطاقة لأنه تم اختيار بطاقة أخرى.',
   'card-reveal.hidden.logged-out': 'أُخفيت تفاصيل البطاقة لأنك سجّلت الخروج.',
+  'card-reveal.hidden.account-changed': 'أُخفيت تفاصيل البطاقة لأنه تم اختيار محفظة أخرى.',
   'card-reveal.error.unauthorized': 'تعذّر عرض تفاصيل البطاقة الآن بسبب مشكلة في الإعداد لدينا. يُرجى التواصل مع الدعم.',
   'card-reveal.error.forbidden': 'لا يمكن عرض تفاصيل هذه البطاقة لهذا الحساب.',
   'card-reveal.error.session_required': 'سجّل الدخول إلى محفظتك أولًا، ثم حاول مرة أخرى.',

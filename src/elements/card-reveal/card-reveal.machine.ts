@@ -15,7 +15,7 @@
 import { ServiceError, WalletError } from '../../core/errors.ts';
 
 /** Why the card details stopped being shown (the `reason` of `card-hidden`). */
-export const HIDE_REASONS = ['user', 'expired', 'timeout', 'page-hidden', 'disconnected', 'card-changed', 'logged-out'] as const;
+export const HIDE_REASONS = ['user', 'expired', 'timeout', 'page-hidden', 'disconnected', 'card-changed', 'logged-out', 'account-changed'] as const;
 export type HideReason = (typeof HIDE_REASONS)[number];
 /** What `idle` remembers: hiding at expiry leads to `expired` instead. */
 export type IdleReason = Exclude<HideReason, 'expired'>;

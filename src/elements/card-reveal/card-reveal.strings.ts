@@ -51,6 +51,7 @@ const en: Record<Keys, string> = {
   'card-reveal.hidden.disconnected': 'Card details hidden.',
   'card-reveal.hidden.card-changed': 'Card details hidden: another card was selected.',
   'card-reveal.hidden.logged-out': 'Card details hidden: you logged out.',
+  'card-reveal.hidden.account-changed': 'Card details hidden: another wallet was selected.',
   'card-reveal.error.unauthorized': 'A setup problem on our side stops card details from showing. Contact support.',
   'card-reveal.error.forbidden': 'These card details can’t be shown to this account.',
   'card-reveal.error.session_required': 'Log in to your wallet first, then try again.',

@@ -69,8 +69,9 @@ function setChildren(parent: Element, nodes: Node[]): void {
  *
  * @event card-revealed - The details are shown. `detail: { cardId, expiresAt }` (never the URL).
  * @event card-hidden - The details left the screen and the iframe was removed. `detail: { reason }`:
- *   `user`, `expired`, `timeout` (hide-after), `page-hidden`, `disconnected`, `card-changed` or
- *   `logged-out` (require-session: the proven session was logged out, in this page or another tab).
+ *   `user`, `expired`, `timeout` (hide-after), `page-hidden`, `disconnected`, `card-changed`,
+ *   `logged-out` (require-session: the proven session was logged out or found ended, in this page or
+ *   another tab) or `account-changed` (require-session: `account-id` now names another wallet).
  * @event card-reveal-error - The reveal failed or was refused. `detail: { code, message, status? }`.
  *
  * @slot face - Replaces the placeholder card face shown while the details are not revealed.
@@ -244,6 +245,8 @@ export class CardReveal extends ReactiveBase {
 
   protected override willUpdate(changed: PropertyValues): void {
     if (changed.has('cardId') && changed.get('cardId') !== undefined) this.send({ type: 'hide', reason: 'card-changed' });
+    // Details shown on the strength of one wallet's session are not left up for another wallet.
+    if (changed.has('accountId') && changed.get('accountId') !== undefined && this.requireSession) this.send({ type: 'hide', reason: 'account-changed' });
     // Focus follows the flow only when the user was already working inside this element.
     this.hadFocus = this.matches(':focus-within');
   }

@@ -5,8 +5,8 @@
  * refresh succeed (201), grants a short-lived step-up for that account (src/proxy/step-up.ts), which
  * the reveal then needs. The element never sees the grant: it travels as an HttpOnly cookie.
  *
- * Once proven, it watches that account's session until `signal` aborts: a logout in this page (any
- * element, through the shared Wallet) or in another tab (the session channel) calls `onLogout`, so
+ * Once proven, it watches that account's session until `signal` aborts: a logout or an end found in
+ * this page (any element, through the shared Wallet) or in another tab (the session channel) calls `onLogout`, so
  * details shown on the strength of a session do not outlive it.
  *
  * Deliberately not here: any key handling (core/session.ts refreshes and stores the new key).
@@ -38,7 +38,8 @@ export async function proveSession(options: {
   }
   signal.throwIfAborted();
   const ended = (change: { type: string; accountId: string }): void => {
-    if (change.type === 'logged-out' && change.accountId === accountId) onLogout();
+    // Logged out, or found ended (expired) by core: either way it proves nothing any more.
+    if ((change.type === 'logged-out' || change.type === 'ended') && change.accountId === accountId) onLogout();
   };
   const stops = [wallet.subscribe(ended), onSessionBroadcast(ended)];
   signal.addEventListener('abort', () => stops.forEach((stop) => stop()), { once: true });

@@ -397,6 +397,31 @@ describe('<card-reveal>', () => {
     otherTab.close();
     expect(frameOf(el)).to.equal(null);
     expect(part(el, 'message')?.textContent).to.equal('Card details hidden: you logged out.');
+    // ... the session found ended (expired) in another tab ...
+    const reveal = async () => {
+      const shown = Promise.race([nextEvent<CustomEvent>(el, 'card-revealed'), nextEvent<CustomEvent>(el, 'card-reveal-error')]);
+      click(el, 'reveal-button');
+      const event = await shown;
+      expect(event.type, JSON.stringify(event.detail)).to.equal('card-revealed');
+      expect(frameOf(el)).to.not.equal(null);
+    };
+    await reveal();
+    const endedTab = new BroadcastChannel('wallet-elements-session');
+    hidden = nextEvent<CustomEvent>(el, 'card-hidden');
+    endedTab.postMessage({ type: 'ended', accountId: v.accountId });
+    expect((await hidden).detail).to.deep.equal({ reason: 'logged-out' });
+    endedTab.close();
+    expect(frameOf(el)).to.equal(null);
+    // ... account-id switched to another wallet (the proof was of the first one's session) ...
+    await reveal();
+    hidden = nextEvent<CustomEvent>(el, 'card-hidden');
+    el.accountId = 'InternalAccount:00000000-0000-4000-8000-000000000000';
+    expect((await hidden).detail).to.deep.equal({ reason: 'account-changed' });
+    expect(frameOf(el)).to.equal(null);
+    await el.updateComplete;
+    expect(part(el, 'message')?.textContent).to.equal('Card details hidden: another wallet was selected.');
+    el.accountId = v.accountId;
+    await el.updateComplete;
     // ... and a logout in this page.
     const again = nextEvent(el, 'card-revealed');
     click(el, 'reveal-button');
