@@ -68,8 +68,9 @@ export interface OtpLogin {
 
 export interface SessionChange {
   /**
-   * `ended`: the session expired or its key was lost, found when it was next asked for; its record
-   * is deleted and the account has no live session here any more.
+   * `ended`: the session expired or its key was lost, found when it was next asked for (or when a
+   * renewal was refused because the service had ended it); its record is deleted and the account
+   * has no live session here any more.
    */
   type: 'logged-in' | 'refreshed' | 'logged-out' | 'ended';
   accountId: string;
@@ -95,7 +96,11 @@ export interface Wallet {
   registerPasskey(options: { accountId: string; nickname: string } & SignalOption): Promise<AuthMethod>;
   /** Adds any credential (e.g. OAUTH with its token), signed by the current session when one is needed. */
   addCredential(body: CreateCredentialRequest, options?: SignalOption): Promise<AuthMethodResponse>;
-  /** A new session with a new key, signed by the current key; the old local record is deleted. */
+  /**
+   * A new session with a new key, signed by the current key; the old local record is deleted. When
+   * the service refuses because the session already ended there (no longer in its active list), the
+   * record is deleted too, `ended` is emitted, and it fails with `session_expired`.
+   */
   refresh(accountId: string, options?: SignalOption): Promise<StoredSession>;
   /** Revokes the account's stored sessions upstream (404 counts as done) and deletes them locally. */
   logout(accountId: string, options?: SignalOption): Promise<void>;
@@ -330,10 +335,24 @@ export function createWallet(options: WalletOptions): Wallet {
         // (encryptedSessionSigningKey); otherwise the key sent becomes the session key. One
         // scalar serves both: a non-extractable ECDSA key and a non-extractable ECDH receiver.
         const { signing, receiver } = await generateDualKey();
-        const next = await client.refreshSession(old.sessionId, bytesToHex(signing.publicKey), {
-          stamper: keyStamper(oldKey),
-          signal: refreshOptions.signal,
-        });
+        const signal = refreshOptions.signal;
+        let next: AuthSession;
+        try {
+          next = await client.refreshSession(old.sessionId, bytesToHex(signing.publicKey), { stamper: keyStamper(oldKey), signal });
+        } catch (e) {
+          // reference.md: 401 once the session expired (or was revoked elsewhere), 404 when unknown.
+          // A 401 may also be the proxy's credentials, which end no session, so the active list
+          // (Basic only) decides: the record goes only when the service no longer lists the session.
+          if (isServiceError(e) && (e.status === 401 || e.status === 404)) {
+            const active = await client.listSessions(accountId, { signal }).catch(() => undefined);
+            if (active && !active.some((s) => s.id === old.sessionId)) {
+              await store.delete(old.sessionId);
+              emit({ type: 'ended', accountId });
+              throw new WalletError('session_expired', 'The service ended this session (it expired or was revoked). Log in again to continue.', { cause: e });
+            }
+          }
+          throw e;
+        }
         if (next.accountId !== old.accountId) {
           throw new WalletError('unexpected_response', 'The refreshed session belongs to another account.');
         }

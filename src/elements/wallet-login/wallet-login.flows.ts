@@ -226,6 +226,8 @@ export function watchSessions(element: WalletLogin, send: (event: LoginEvent) =>
     if (accountId !== element.accountId || (!otherTab && busy())) return;
     if (type === 'logged-out') return send({ type: 'REMOTE_LOGGED_OUT' });
     const live = session ?? (await currentSession(element));
+    // Found ended elsewhere (expired, key lost, a renewal refused): this element's session is gone too.
+    if (type === 'ended') return void (live || send({ type: 'EXPIRED' }));
     if (live && live.sessionId !== element.session?.sessionId) send({ type: type === 'refreshed' ? 'REMOTE_REFRESHED' : 'REMOTE_LOGGED_IN', session: sessionInfo(live) });
   });
 }

@@ -12,6 +12,7 @@ import { PRODUCTION_OTP_SIGNER } from '../../../src/core/bundles.ts';
 import { ServiceError, WalletError } from '../../../src/core/errors.ts';
 import { verifyStamp } from '../../../src/sandbox/service-stamps.ts';
 import { createStore, del } from 'idb-keyval';
+import { failNext } from '../elements/shared/helpers.ts';
 import { freshWallet, oidcToken, advanceClock, sandboxVariant, type RigAccount, type RigFixtures } from '../support/rig.ts';
 
 async function rejection(p: Promise<unknown>): Promise<unknown> {
@@ -187,13 +188,47 @@ describe('session flows against the sandbox through the proxy', () => {
     expect(await wallet.current(acct.accountId)).to.equal(undefined);
   });
 
-  it('refresh of a session the service has expired fails with 401 and keeps nothing new', async () => {
+  it('refresh of a session the service has expired: session_expired, the record deleted and `ended` told', async () => {
     await (await wallet.startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000');
+    const changes: string[] = [];
+    wallet.subscribe((c) => changes.push(c.type));
     // Past the sandbox's 15-minute session lifetime (its clock only; this page's clock is real).
     await advanceClock(16 * 60_000);
     const e = await rejection(wallet.refresh(acct.accountId));
-    expect(e).to.be.instanceOf(ServiceError);
-    expect((e as ServiceError).status).to.equal(401);
-    expect((await indexedDbKeyStore({ dbName }).list()).length).to.equal(1);
+    expect(e).to.be.instanceOf(WalletError);
+    expect((e as WalletError).code).to.equal('session_expired');
+    expect(((e as WalletError).cause as ServiceError).status).to.equal(401);
+    // Nothing new kept, and the dead session is not offered for signing any more.
+    expect(await indexedDbKeyStore({ dbName }).list()).to.deep.equal([]);
+    expect(await wallet.current(acct.accountId)).to.equal(undefined);
+    expect(changes).to.deep.equal(['ended']);
+  });
+
+  it('refresh of a session revoked from another device ends it here too', async () => {
+    const session = await (await wallet.startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000');
+    // Another device's session of the same wallet revokes this one (reference.md: any active session may sign).
+    const other = createWallet({ client: client(), store: indexedDbKeyStore({ dbName: `${dbName}-other` }), otpSigner: f.signerPublicKey });
+    await advanceClock(31_000); // past the sandbox's wait between two codes of one credential
+    await (await other.startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000');
+    await other.revokeSession(acct.accountId, session.sessionId);
+    const e = await rejection(wallet.refresh(acct.accountId));
+    expect((e as WalletError).code).to.equal('session_expired');
+    expect(await wallet.current(acct.accountId)).to.equal(undefined);
+    await other.logout(acct.accountId);
+  });
+
+  it('a 401 from the proxy itself (its credentials refused: the active list fails too) keeps the session', async () => {
+    const session = await (await wallet.startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000');
+    const undo = [failNext('POST', /\/auth\/sessions\/[^/]+\/refresh$/, 401), failNext('GET', /\/auth\/sessions\?/, 401)];
+    try {
+      const e = await rejection(wallet.refresh(acct.accountId));
+      expect(e).to.be.instanceOf(ServiceError);
+      expect((e as ServiceError).status).to.equal(401);
+    } finally {
+      undo.forEach((u) => u());
+    }
+    expect((await wallet.current(acct.accountId))?.sessionId).to.equal(session.sessionId);
+    // The session still works once the proxy does.
+    expect((await wallet.refresh(acct.accountId)).sessionId).to.not.equal(session.sessionId);
   });
 });

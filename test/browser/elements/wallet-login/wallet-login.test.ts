@@ -310,6 +310,25 @@ describe('<wallet-login>', function () {
     expect(parts(el, 'method-button').map((b) => b.dataset['method'])).to.deep.equal(['email-otp']);
   });
 
+  it('a session that another element or tab found ended (its renewal refused upstream) ends here at once', async () => {
+    const el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId });
+    const mine = await loginWithEmail(el);
+    // Another device of the wallet revokes this session (reference.md: any active session may sign).
+    await advanceClock(31_000);
+    const elsewhere = createWallet({ client: createClient({ baseUrl: '/api' }), store: indexedDbKeyStore({ dbName: `${dbName}-elsewhere` }), otpSigner: (await fixtures()).signerPublicKey });
+    await (await elsewhere.startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000');
+    await elsewhere.revokeSession(acct.accountId, mine.sessionId);
+    // Another element of this page renews through the shared wallet and is refused: core deletes
+    // the record and says `ended`; the element does not wait for its own renewal to find out.
+    const loggedOut = nextEvent<CustomEvent<LoggedOutDetail>>(el, 'wallet-logged-out');
+    const refused = await walletFor().refresh(acct.accountId).catch((e: unknown) => e);
+    expect((refused as WalletError).code).to.equal('session_expired');
+    expect((await loggedOut).detail.reason).to.equal('expired');
+    await waitForState(el, 'reauth');
+    expect(text(el, 'intro')).to.contain('Your session has ended');
+    await elsewhere.logout(acct.accountId);
+  });
+
   it('renews the session before expiry, or with no-auto-refresh warns with session-expiring', async () => {
     // refresh-before just under the 15-minute lifetime: the renewal is due at once. Earlier tests
     // moved the sandbox clock ahead of this page's: expiry is counted on the service's clock.
