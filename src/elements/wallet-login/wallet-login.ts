@@ -158,6 +158,8 @@ export class WalletLogin extends TemplateElement {
   private shown = 'restoring';
   private focusPending = false;
   private timers: ReturnType<typeof setTimeout>[] = [];
+  /** The session's renewal and end (set again by `schedule`, which leaves the other timers be). */
+  private sessionTimers: ReturnType<typeof setTimeout>[] = [];
   private ticker: ReturnType<typeof setInterval> | undefined;
   /** When the failure shown appeared (its rate-limit wait counts from there). */
   private failureAt = 0;
@@ -218,12 +220,16 @@ export class WalletLogin extends TemplateElement {
   override connectedCallback(): void {
     super.connectedCallback();
     this.addEventListener('paste', this.onPaste);
+    document.addEventListener('visibilitychange', this.onWake);
+    window.addEventListener('pageshow', this.onWake);
     this.bind();
   }
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
     this.removeEventListener('paste', this.onPaste);
+    document.removeEventListener('visibilitychange', this.onWake);
+    window.removeEventListener('pageshow', this.onWake);
     this.unbind();
   }
 
@@ -391,21 +397,33 @@ export class WalletLogin extends TemplateElement {
    * After a failed renewal (`retry`), the next try comes at half the time left, 15 s at most.
    */
   private schedule(session: SessionInfo, retry: boolean): void {
-    this.clearTimers();
+    for (const t of this.sessionTimers.splice(0)) clearTimeout(t);
     const left = Date.parse(session.expiresAt) - serviceNow();
     // At least a second between renewals, so a `refresh-before` longer than a session cannot spin.
-    const at = (ms: number, then: () => void) => this.timers.push(setTimeout(then, Math.min(ms, 2 ** 31 - 1)));
+    const at = (ms: number, then: () => void) => this.sessionTimers.push(setTimeout(then, Math.min(ms, 2 ** 31 - 1)));
     at(Math.max(1000, retry ? Math.min(left / 2, 15_000) : left - this.refreshBefore * 1000), () => this.onExpiring(session));
     at(Math.max(0, left), () => void this.onExpired(session));
   }
 
+  /**
+   * The page is shown again (a tab brought back, a page restored from the back/forward cache, a
+   * device woken): timers did not run while the system slept, so they are set again from the clock,
+   * which renews or ends a session whose time came meanwhile at once.
+   */
+  private readonly onWake = (): void => {
+    const m = this.machine;
+    if (m.kind === 'logged-in' && !document.hidden) this.schedule(m.session, !!m.failure);
+  };
+
   private clearTimers(): void {
-    for (const t of this.timers.splice(0)) clearTimeout(t);
+    for (const t of [...this.timers.splice(0), ...this.sessionTimers.splice(0)]) clearTimeout(t);
   }
 
   private onExpiring(session: SessionInfo): void {
     if (this.machine.kind !== 'logged-in' || this.machine.session !== session) return;
     if (this.noAutoRefresh) {
+      // Said once per session, however often the timers are set again.
+      if (this.machine.expiring) return;
       // The user must act ("Stay logged in"), so focus moves there.
       this.focusPending = true;
       this.send({ type: 'EXPIRING' });

@@ -329,6 +329,21 @@ describe('<wallet-login>', function () {
     await elsewhere.logout(acct.accountId);
   });
 
+  it('shown again after the device slept (timers stood still, the clock did not): a session that ended meanwhile ends at once', async () => {
+    const el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId });
+    await loginWithEmail(el);
+    // A sleep: the service's clock moves 16 minutes while none of this page's timers runs. The page
+    // learns the time from the next answer's Date header, as it would after waking.
+    await advanceClock(16 * 60_000);
+    await clientFor().listSessions(acct.accountId);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(inState(el, 'logged-in')).to.equal(true);
+    const loggedOut = nextEvent<CustomEvent<LoggedOutDetail>>(el, 'wallet-logged-out', 5000);
+    document.dispatchEvent(new Event('visibilitychange'));
+    expect((await loggedOut).detail.reason).to.equal('expired');
+    await waitForState(el, 'reauth');
+  });
+
   it('renews the session before expiry, or with no-auto-refresh warns with session-expiring', async () => {
     // refresh-before just under the 15-minute lifetime: the renewal is due at once. Earlier tests
     // moved the sandbox clock ahead of this page's: expiry is counted on the service's clock.
@@ -346,6 +361,12 @@ describe('<wallet-login>', function () {
     const second = await loginWithEmail(el);
     expect((await expiring).detail.sessionId).to.equal(second.sessionId);
     await waitForState(el, 'expiring');
+    // Shown again (the timers set anew): the warning is not given twice.
+    let warnings = 0;
+    el.addEventListener('session-expiring', () => warnings++);
+    document.dispatchEvent(new Event('visibilitychange'));
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(warnings).to.equal(0);
     const stay = parts(el, 'submit').find((b) => b.textContent?.includes('Stay logged in')) as HTMLButtonElement;
     expect(shadow(el).activeElement).to.equal(stay);
     stay.click();
