@@ -8,6 +8,8 @@
  *   PROXY_DEMO_ACCOUNT      JSON {"customerId","accountId","cardId"}: the explicit demo binding (required;
  *                           an integrator with real users mounts createProxy with its own `authorize`)
  *   PROXY_ALLOWED_ORIGINS   comma-separated exact origins allowed cross-origin (default: same origin only)
+ *   PROXY_ALLOWED_HOSTS     comma-separated host names the proxy is reached by, besides localhost, IP
+ *                           addresses and PROXY_RP_ID (DNS-rebinding defence; `any` turns it off)
  *   SERVICE_SIGNATURE_HEADER upstream name of the wallet-signature header (default Service-Wallet-Signature)
  *   PROXY_CHALLENGE_SECRET  HMAC key for WebAuthn challenges shared by several instances (default: from the secret)
  *   PROXY_RP_ID, PROXY_RP_NAME  WebAuthn relying party (default: the request's host name, "Wallet")
@@ -37,6 +39,8 @@ Required:
 
 Optional:
   PROXY_ALLOWED_ORIGINS    comma-separated page origins allowed cross-origin (default: same origin)
+  PROXY_ALLOWED_HOSTS      comma-separated host names the proxy is reached by (default: localhost,
+                           IP addresses and PROXY_RP_ID; others are refused, against DNS rebinding)
   PROXY_STEP_UP            on (default): card reveal needs a fresh wallet-session proof;
                            <seconds>: how long a proof lasts (1-3600, default 60); off: none asked
   PROXY_STEP_UP_SECRET     HMAC key for step-up proofs shared by several instances
@@ -93,6 +97,7 @@ const options: ProxyOptions = {
   clientSecret,
   demoAccount,
   allowedOrigins: (process.env.PROXY_ALLOWED_ORIGINS ?? '').split(',').map((s) => s.trim()).filter(Boolean),
+  allowedHosts: process.env.PROXY_ALLOWED_HOSTS?.trim() === 'any' ? 'any' : (process.env.PROXY_ALLOWED_HOSTS ?? '').split(',').map((s) => s.trim()).filter(Boolean),
   logger: (line) => process.stderr.write(JSON.stringify(line) + '\n'),
 };
 if (process.env.SERVICE_SIGNATURE_HEADER) options.signatureHeader = process.env.SERVICE_SIGNATURE_HEADER;

@@ -23,6 +23,9 @@
  *    stamp, credential, token or reveal URL.
  *
  * Origin and CSRF policy (documented for integrators who authenticate their users with cookies):
+ *  - a request whose `Host` or `X-Forwarded-Host` is not a host the proxy answers for
+ *    (`allowedHosts`: by default localhost, IP addresses and `rp.id`) is refused with 403 first,
+ *    so that DNS rebinding cannot make an attacker's site the proxy's "same origin";
  *  - a request whose `Sec-Fetch-Site` is `cross-site` or `same-site`, or whose `Origin` is not the
  *    proxy's own host, is refused with 403 unless its Origin is listed in `allowedOrigins`, which
  *    then also get CORS answers (credentials allowed, preflight answered for the route's methods);
@@ -41,7 +44,7 @@
  * authenticate the browser's user (that is `authorize`'s job) or trust X-Forwarded-For (see `clientIp`).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Socket } from 'node:net';
+import { isIP, type Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { accountAuthorize, demoAccountAuthorize, oncePerRequest, type AccountResolver, type AuthorizeContext, type AuthorizeDecision, type AuthorizeHook, type AuthorizeRefusal, type DemoAccount } from './authorize.ts';
 import { checkChallenge, deriveChallengeKey, mintChallenge, registrationOptions, userHandle } from './challenge.ts';
@@ -77,6 +80,15 @@ export interface ProxyOptions {
   rp?: { id?: string; name: string };
   /** Cross-origin integrators allowed to call (exact origins, e.g. `https://shop.example`). */
   allowedOrigins?: string[];
+  /**
+   * Host names this proxy answers for (its defence against DNS rebinding: a site whose name was
+   * pointed at the proxy's address would otherwise be its "same origin"). A request whose `Host`
+   * or `X-Forwarded-Host` names another host is refused with 403 before anything else is read.
+   * Always answered: `localhost`, names under `.localhost`, IP addresses, and `rp.id` with its
+   * subdomains. An entry starting with a dot (`.shop.example`) allows the name and its subdomains.
+   * `'any'` turns the check off (only behind a front server that checks `Host` itself).
+   */
+  allowedHosts?: string[] | 'any';
   /** Request body bound; default 64 KiB. */
   maxBodyBytes?: number;
   /**
@@ -137,6 +149,8 @@ const excerpt = (value: string | undefined): string => (value ?? '').slice(0, 20
 
 const CROSS_ORIGIN =
   'Requests from another origin are refused. To allow a page on another origin, list that origin in the proxy\'s allowedOrigins (PROXY_ALLOWED_ORIGINS for the command-line proxy).';
+const HOST_NOT_ALLOWED =
+  'This proxy does not answer for the host this request named (Host or X-Forwarded-Host). List the host names it is reached by in allowedHosts (PROXY_ALLOWED_HOSTS for the command-line proxy); without them it answers only localhost, IP addresses and rp.id, so that a site whose name was pointed at this machine (DNS rebinding) cannot use it.';
 const HOST_MISMATCH =
   'The request\'s Origin is not the host it reached. A development server that forwards to the proxy must keep the Host header (Vite: changeOrigin: false) or set X-Forwarded-Host; a page on another origin must be listed in allowedOrigins (PROXY_ALLOWED_ORIGINS).';
 
@@ -195,6 +209,7 @@ export function createProxy(options: ProxyOptions): ProxyHandler {
   const challengeKey = deriveChallengeKey(options.challengeSecret ?? o.clientSecret);
   const limiter = options.rateLimit === false ? undefined : new RateLimiter(options.rateLimit ?? { windowMs: 60_000, max: 600 });
   const allowedOrigins = new Set(o.allowedOrigins);
+  const allowedHost = hostPolicy(o.allowedHosts, o.rp?.id);
   const signatureHeader = o.signatureHeader;
   const logger = options.logger;
 
@@ -288,6 +303,10 @@ export function createProxy(options: ProxyOptions): ProxyHandler {
     if (requestId !== undefined && !isId(requestId, 'Request')) {
       x.requestId = undefined;
       throw invalidInput('The Request-Id header must be a Request:<uuid> from the service.', 'Request-Id');
+    }
+    // Before anything is read or relayed: the host must be one this proxy serves (DNS rebinding).
+    for (const host of [req.headers.host, req.headers['x-forwarded-host']]) {
+      if (host !== undefined && !allowedHost(host)) throw new Refusal(403, 'FORBIDDEN', HOST_NOT_ALLOWED, {}, { host: excerpt(String(host)) });
     }
     // First, so that a listed origin can read every answer, refusals included.
     const origin = single(h, 'origin');
@@ -573,7 +592,11 @@ function validateOptions(options: ProxyOptions) {
   if (!(Number.isInteger(maxBodyBytes) && maxBodyBytes > 0)) throw new TypeError('maxBodyBytes must be a positive integer');
   if (!(upstreamTimeoutMs > 0)) throw new TypeError('upstreamTimeoutMs must be positive');
   if (options.rp !== undefined && (typeof options.rp.name !== 'string' || !options.rp.name)) throw new TypeError('rp.name must be a non-empty string');
-  return { upstream, tokenId, clientSecret, basePath, signatureHeader, allowedOrigins, maxBodyBytes, upstreamTimeoutMs, rp: options.rp };
+  const allowedHosts = options.allowedHosts ?? [];
+  if (allowedHosts !== 'any' && !(Array.isArray(allowedHosts) && allowedHosts.every((h) => typeof h === 'string' && /^\.?[a-z0-9-]+(\.[a-z0-9-]+)*\.?$/i.test(h)))) {
+    throw new TypeError(`allowedHosts must be 'any' or host names such as shop.example or .shop.example, without scheme or port (got ${JSON.stringify(allowedHosts)})`);
+  }
+  return { upstream, tokenId, clientSecret, basePath, signatureHeader, allowedOrigins, allowedHosts, maxBodyBytes, upstreamTimeoutMs, rp: options.rp };
 }
 
 function refuseUnlessAllowed(decision: AuthorizeDecision): void {
@@ -698,6 +721,35 @@ function sameHost(req: IncomingMessage, origin: string): boolean {
   const host = new URL(origin).host.toLowerCase();
   const candidates = [req.headers.host, req.headers['x-forwarded-host']].filter((h): h is string => typeof h === 'string');
   return candidates.some((h) => h.split(',')[0]!.trim().toLowerCase() === host);
+}
+
+/**
+ * Whether a Host (or X-Forwarded-Host) value names a host the proxy answers for (see
+ * `allowedHosts`). A header value is one `host[:port]` (the first of a comma-separated list); the
+ * verdicts are remembered, a few hundred at most, since a proxy sees few distinct values.
+ */
+function hostPolicy(allowedHosts: string[] | 'any', rpId: string | undefined): (value: string | string[]) => boolean {
+  if (allowedHosts === 'any') return () => true;
+  const names = [...allowedHosts, ...(rpId ? ['.' + rpId] : [])].map((h) => h.toLowerCase().replace(/\.$/, ''));
+  const seen = new Map<string, boolean>();
+  const decide = (value: string): boolean => {
+    const first = value.split(',')[0]!.trim();
+    if (!URL.canParse(`http://${first}`)) return false;
+    const name = new URL(`http://${first}`).hostname.replace(/\.$/, '');
+    // IPv6 literals keep their brackets in URL.hostname.
+    if (isIP(name.replace(/^\[(.*)\]$/, '$1')) || name === 'localhost' || name.endsWith('.localhost')) return true;
+    return names.some((h) => name === h || (h.startsWith('.') && (name === h.slice(1) || name.endsWith(h))));
+  };
+  return (value) => {
+    const key = String(value);
+    let verdict = seen.get(key);
+    if (verdict === undefined) {
+      verdict = decide(key);
+      if (seen.size >= 256) seen.clear();
+      seen.set(key, verdict);
+    }
+    return verdict;
+  };
 }
 
 function hostName(req: IncomingMessage): string | undefined {

@@ -13,7 +13,7 @@ describe('proxy refuses abusive requests before anything goes upstream', () => {
   let px: Awaited<ReturnType<typeof startProxy>>;
   before(async () => {
     up = await startRecorder();
-    px = await startProxy({ upstream: up.url, allowedOrigins: ['https://shop.example'] });
+    px = await startProxy({ upstream: up.url, allowedOrigins: ['https://shop.example'], allowedHosts: ['shop.internal'] });
   });
   after(async () => {
     await px.close();
@@ -184,6 +184,52 @@ describe('proxy refuses abusive requests before anything goes upstream', () => {
     assertErrorShape(await post({ origin: `http://127.0.0.1:${px.port}@evil.example` }), 403, 'FORBIDDEN');
     assertErrorShape(await post({ origin: `http://127.0.0.1:${px.port + 1}` }), 403, 'FORBIDDEN');
     assertErrorShape(await post({ origin: 'https://shop.internal.evil.example', 'x-forwarded-host': 'shop.internal' }), 403, 'FORBIDDEN');
+  });
+
+  it('answers only the hosts it is reached by: a site pointed at its address (DNS rebinding) is refused before anything is read', async () => {
+    const get = (host: string, extra: Record<string, string> = {}) =>
+      raw(px.port, { path: `/api/auth/credentials?accountId=${ACCOUNT}`, headers: { host, ...extra } });
+    const before = up.requests.length;
+    // What a browser sends once evil.example resolves to the proxy: its own name as Host and Origin, same-origin.
+    const rebound = await get(`evil.example:${px.port}`, { origin: `http://evil.example:${px.port}`, 'sec-fetch-site': 'same-origin' });
+    assertErrorShape(rebound, 403, 'FORBIDDEN');
+    const refusal = JSON.parse(rebound.text) as { message: string; details: Record<string, string> };
+    assert.match(refusal.message, /allowedHosts \(PROXY_ALLOWED_HOSTS.*DNS rebinding/);
+    assert.deepEqual(refusal.details, { host: `evil.example:${px.port}` });
+    // Passkey options would have named the attacker's host as the relying party.
+    const options = await raw(px.port, { method: 'POST', path: '/api/auth/webauthn/registration-options', headers: { ...JSON_HEADERS, host: 'evil.example' }, body: JSON.stringify({ accountId: ACCOUNT }) });
+    assertErrorShape(options, 403, 'FORBIDDEN');
+    // X-Forwarded-Host cannot launder a foreign Host, nor name a foreign host behind an allowed one.
+    assertErrorShape(await get('evil.example', { 'x-forwarded-host': 'localhost' }), 403, 'FORBIDDEN');
+    assertErrorShape(await get('localhost', { 'x-forwarded-host': 'evil.example' }), 403, 'FORBIDDEN');
+    // Look-alikes of an allowed name are foreign.
+    for (const host of ['shop.internal.evil.example', 'evilshop.internal', 'localhost.evil.example', '127.0.0.1.nip.io']) {
+      assertErrorShape(await get(host), 403, 'FORBIDDEN');
+    }
+    assert.equal(up.requests.length, before);
+    // Answered: IP addresses, localhost and its subdomains, listed names (any case, trailing dot, any port).
+    for (const host of [`127.0.0.1:${px.port}`, '[::1]:8080', 'localhost', 'app.localhost:5173', 'Shop.Internal', 'shop.internal.', 'shop.internal:443']) {
+      assert.equal((await get(host)).status, 200, host);
+    }
+  });
+
+  it('takes allowedHosts as names (a leading dot for subdomains) or any, and nothing else', async () => {
+    for (const bad of [['https://shop.example'], ['shop.example:8080'], ['*.shop.example'], 'all', [''], [42]]) {
+      // (Closed again should it start, so that a failing run still ends.)
+      await assert.rejects(async () => (await startProxy({ upstream: up.url, allowedHosts: bad as never })).close(), /allowedHosts must be 'any' or host names/);
+    }
+    const sub = await startProxy({ upstream: up.url, allowedHosts: ['.shop.example'] });
+    const any = await startProxy({ upstream: up.url, allowedHosts: 'any' });
+    const rp = await startProxy({ upstream: up.url, rp: { id: 'wallet.example', name: 'Wallet' } });
+    try {
+      const status = (port: number, host: string) => raw(port, { path: `/api/auth/credentials?accountId=${ACCOUNT}`, headers: { host } }).then((r) => r.status);
+      assert.deepEqual(await Promise.all(['shop.example', 'api.shop.example', 'evil.example'].map((h) => status(sub.port, h))), [200, 200, 403]);
+      assert.equal(await status(any.port, 'evil.example'), 200);
+      // The relying party's domain and its subdomains are the site's own.
+      assert.deepEqual(await Promise.all(['wallet.example', 'api.wallet.example', 'evil.example'].map((h) => status(rp.port, h))), [200, 200, 403]);
+    } finally {
+      await Promise.all([sub.close(), any.close(), rp.close()]);
+    }
   });
 
   it('says which origin check refused a request and what to change, with the values compared; the log line gets the sentence only', async () => {

@@ -5,6 +5,7 @@
  * JSON line per request on stderr (no secret), and stops on SIGTERM.
  */
 import assert from 'node:assert/strict';
+import { raw } from './helpers.ts';
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { once } from 'node:events';
 import { connect } from 'node:net';
@@ -180,5 +181,26 @@ describe('proxy CLI', () => {
     for (const name of ['SERVICE_BASE_URL', 'SERVICE_TOKEN_ID', 'SERVICE_CLIENT_SECRET', 'PROXY_DEMO_ACCOUNT', 'PROXY_ALLOWED_ORIGINS', 'PROXY_STEP_UP']) {
       assert.match(usage.stdout, new RegExp(name));
     }
+  });
+
+  it('refuses a host it is not reached by (DNS rebinding) unless PROXY_ALLOWED_HOSTS lists it', async () => {
+    const reveal = async (extra: Record<string, string>, host: string) => {
+      const child = run({ ...env, PROXY_STEP_UP: 'off', ...extra });
+      const [first] = (await once(createInterface({ input: child.stdout }), 'line')) as [string];
+      const { port } = new URL((JSON.parse(first) as { url: string }).url);
+      try {
+        return await raw(Number(port), { method: 'POST', path: `/api/cards/${sandbox.fixtures.cardId}/reveal`, headers: { host, origin: `http://${host}`, 'x-requested-with': 'test' } });
+      } finally {
+        child.kill('SIGTERM');
+        await once(child, 'exit');
+      }
+    };
+    const rebound = await reveal({}, 'evil.example:8080');
+    assert.equal(rebound.status, 403);
+    assert.ok(!rebound.text.includes('panEmbedUrl'));
+    assert.equal((await reveal({ PROXY_ALLOWED_HOSTS: 'wallet.example, evil.example' }, 'evil.example:8080')).status, 200);
+    const bad = await exitOf(run({ ...env, PROXY_ALLOWED_HOSTS: 'https://wallet.example' }));
+    assert.equal(bad.code, 1);
+    assert.match(bad.stderr, /allowedHosts must be 'any' or host names/);
   });
 });
