@@ -21,8 +21,12 @@
  * else 403 `STEP_UP_REQUIRED`. The key is `secret`, or else derived from the API client secret with
  * HKDF-SHA256 (RFC 5869) under a label of its own.
  *
- * Deliberately does not: remember grants (one is reusable until it expires, 60 s by default; a
- * stateless design cannot make it single use), replace `authorize` (it only adds a condition), or
+ * A session or credential deleted through the proxy (a logout: `DELETE /auth/sessions/{id}`,
+ * answered 204, or 404 when already gone) clears the cookie (`Max-Age=0`), so a shared device's
+ * next user finds no grant left by the one who logged out.
+ *
+ * Deliberately does not: remember grants (one is reusable until it expires, 60 s by default, or
+ * until a logout in that browser; a stateless design cannot make it single use), replace `authorize` (it only adds a condition), or
  * read the session's key: it trusts the service's 201, which is what a stamp check upstream means.
  */
 import { createHmac, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto';
@@ -47,7 +51,7 @@ export interface StepUpOptions {
 export interface StepUp {
   /** An authorize hook: refuses `revealCard` without a valid grant for the card's account. */
   authorize: AuthorizeHook;
-  /** The headers to add to an answer: a `Set-Cookie` grant after a successful session refresh. */
+  /** The headers to add to an answer: a `Set-Cookie` grant after a successful session refresh, its removal after a logout. */
   grantHeaders(route: RouteName | 'unknown', status: number, body: Buffer | undefined, request: IncomingMessage): Record<string, string>;
 }
 
@@ -150,6 +154,12 @@ export function createStepUp(
     },
 
     grantHeaders(route, status, body, request): Record<string, string> {
+      const secure = (request.socket as { encrypted?: boolean }).encrypted === true;
+      const cookie = (value: string, maxAge: number) =>
+        `${cookieName}=${value}; ${[`Path=${cookiePath}`, `Max-Age=${maxAge}`, 'HttpOnly', 'SameSite=Strict', ...(secure ? ['Secure'] : [])].join('; ')}`;
+      // A session (logout) or a credential ended through this browser: its grant goes with it, so
+      // card details cannot be had on the strength of a logout's leftovers (404: already gone).
+      if ((route === 'deleteSession' || route === 'deleteCredential') && (status === 204 || status === 404)) return { 'set-cookie': cookie('', 0) };
       if (route !== 'refreshSession' || status !== 201 || !body) return {};
       let accountId: unknown;
       try {
@@ -158,10 +168,7 @@ export function createStepUp(
         return {};
       }
       if (!isId(accountId, 'InternalAccount')) return {};
-      const grant = mintGrant(key, accountId, now(), ttlSeconds * 1000);
-      const secure = (request.socket as { encrypted?: boolean }).encrypted === true;
-      const attributes = [`Path=${cookiePath}`, `Max-Age=${ttlSeconds}`, 'HttpOnly', 'SameSite=Strict', ...(secure ? ['Secure'] : [])];
-      return { 'set-cookie': `${cookieName}=${grant}; ${attributes.join('; ')}` };
+      return { 'set-cookie': cookie(mintGrant(key, accountId, now(), ttlSeconds * 1000), ttlSeconds) };
     },
   };
 }

@@ -165,7 +165,9 @@ export function jarFetch(): { fetch: typeof fetch; jar: Map<string, string>; set
       setCookies.push(line);
       const [pair] = line.split(';');
       const eq = pair!.indexOf('=');
-      jar.set(pair!.slice(0, eq), pair!.slice(eq + 1));
+      // Max-Age=0 removes the cookie (RFC 6265 section 5.2.2).
+      if (/;\s*max-age=0(;|$)/i.test(line)) jar.delete(pair!.slice(0, eq));
+      else jar.set(pair!.slice(0, eq), pair!.slice(eq + 1));
     }
     return res;
   };

@@ -94,6 +94,17 @@ describe('card reveal step-up', () => {
     assert.match(reveal.panEmbedUrl, /\/processor\/card\?token=/);
   });
 
+  it('a logout through the proxy clears the grant: the next reveal needs a new proof', async () => {
+    const { http: h, client, wallet } = await loggedIn();
+    await wallet.refresh(f.accountId);
+    await client.revealCard(f.cardId);
+    await wallet.logout(f.accountId);
+    const cleared = h.setCookies.at(-1)!;
+    assert.match(cleared, /^wallet_step_up=; Path=\/api\/cards; Max-Age=0; HttpOnly; SameSite=Strict$/);
+    assert.equal(h.jar.has('wallet_step_up'), false);
+    await assert.rejects(client.revealCard(f.cardId), (e: unknown) => e instanceof ServiceError && e.code === 'STEP_UP_REQUIRED');
+  });
+
   it('an expired grant is refused (2-second lifetime)', async () => {
     const { client, wallet } = await loggedIn();
     await wallet.refresh(f.accountId);
