@@ -247,13 +247,15 @@ export class CardReveal extends ReactiveBase {
     if (changed.has('cardId') && changed.get('cardId') !== undefined) this.send({ type: 'hide', reason: 'card-changed' });
     // Details shown on the strength of one wallet's session are not left up for another wallet.
     if (changed.has('accountId') && changed.get('accountId') !== undefined && this.requireSession) this.send({ type: 'hide', reason: 'account-changed' });
-    // Focus follows the flow only when the user was already working inside this element.
-    this.hadFocus = this.matches(':focus-within');
+    // Focus follows the flow only when the user was already working inside this element (or
+    // inside the card's frame, which `send` may have removed before this update).
+    this.hadFocus ||= this.matches(':focus-within');
   }
 
   protected override updated(): void {
     // The focused button was replaced (Show -> Hide, Hide -> Show, Show -> Try again): the first button now takes it.
     if (this.hadFocus && !this.matches(':focus-within')) this.renderRoot.querySelector('button')?.focus();
+    this.hadFocus = false;
   }
 
   /** Runs one machine step and performs what the change implies (frame, timers, events). */
@@ -277,6 +279,7 @@ export class CardReveal extends ReactiveBase {
     // in flight is dropped (stale).
     this.request?.abort();
     this.request = undefined;
+    this.hadFocus ||= this.matches(':focus-within');
     this.unmountFrame();
     for (const timer of this.timers) clearTimeout(timer);
     if (previous.kind === 'revealed') this.dispatchEvent(new CardHiddenEvent(hideReasonOf(next)!));
@@ -364,6 +367,7 @@ export class CardReveal extends ReactiveBase {
     const view = this.view;
     const { kind } = view;
     this.base.setAttribute('aria-label', t('card-reveal.label'));
+    this.frame?.setAttribute('title', t('card-reveal.frame-title'));
     this.base.setAttribute('aria-busy', String(kind === 'loading'));
     ['number', 'expiry', 'cvv'].forEach((name, i) => (this.faceLabels[i]!.textContent = t(`card-reveal.placeholder-${name}`)));
     const hiddenBefore = kind === 'idle' && view.lastHidden;

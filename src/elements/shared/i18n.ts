@@ -47,9 +47,14 @@ function notify(): void {
   globalThis.dispatchEvent?.(new Event(LOCALE_EVENT));
 }
 
-/** The language that applies to an element: its closest `lang`, else setLocale's, else the document's. */
+/**
+ * The language that applies to an element: its closest `lang` below the document's root, else
+ * setLocale's, else the root's (`<html lang>`, which a valid page always has, so it must not
+ * outrank setLocale).
+ */
 export function localeOf(element: Element | undefined): string {
-  const own = element?.closest?.('[lang]')?.getAttribute('lang');
+  const near = element?.closest?.('[lang]');
+  const own = near !== globalThis.document?.documentElement && near?.getAttribute('lang');
   return (own || documentLocale || globalThis.document?.documentElement.lang || 'en').toLowerCase();
 }
 
@@ -65,7 +70,8 @@ export function translate(locale: string, key: string, params?: Record<string, s
 
 /**
  * A controller (Lit's ReactiveController shape) giving an element `t(key)` in its language and re-rendering it when strings or
- * the language change. It also sets `dir` on the host so layouts follow the language.
+ * the language change. It also sets `dir` on the host so layouts follow the language, and `lang`
+ * on the element's `base` part so screen readers speak it in that language.
  */
 export class LocaleController implements ReactiveController {
   private readonly onChange = () => this.host.requestUpdate();
@@ -107,6 +113,9 @@ export class LocaleController implements ReactiveController {
   }
 
   hostUpdated(): void {
+    // The language of the text, for assistive technology (WCAG 3.1.2), on the element's own
+    // wrapper: on the host it would be read back as a page's choice by `localeOf`.
+    (this.host as { renderRoot?: ParentNode }).renderRoot?.querySelector?.('[part~=base]')?.setAttribute('lang', this.locale);
     this.rendering = undefined;
   }
 }

@@ -482,15 +482,47 @@ describe('<card-reveal>', () => {
     expect(shadow(el).activeElement).to.equal(part(el, 'reveal-button'));
   });
 
-  it('speaks Arabic right to left, with the strings shipped', async () => {
-    setLocale('ar');
-    const el = await mount<CardReveal>('card-reveal', { 'card-id': f.cardId, 'allowed-origins': f.processorOrigin });
-    expect(el.getAttribute('dir')).to.equal('rtl');
-    expect(text(el, 'reveal-button')).to.equal('إظهار تفاصيل البطاقة');
-    const base = part(el, 'controls')!;
-    expect(getComputedStyle(base).direction).to.equal('rtl');
+  it('keyboard inside the card frame when the details hide by themselves: focus goes to the button, not the page', async () => {
+    const el = await mount<CardReveal>('card-reveal', { 'card-id': f.cardId, 'allowed-origins': f.processorOrigin, 'hide-after': '1' });
     await reveal(el);
-    expect(text(el, 'hide-button')).to.equal('إخفاء');
-    expect(await axeViolations(el)).to.deep.equal([]);
+    frameOf(el)!.focus();
+    expect(shadow(el).activeElement).to.equal(frameOf(el));
+    const hidden = nextEvent<CustomEvent>(el, 'card-hidden', 5000);
+    expect((await hidden).detail).to.deep.equal({ reason: 'timeout' });
+    await el.updateComplete;
+    expect(shadow(el).activeElement === part(el, 'reveal-button'), `focus on ${document.activeElement?.tagName}`).to.equal(true);
+  });
+
+  it('speaks Arabic right to left, with the strings shipped, on a page whose <html lang> is English', async () => {
+    // A valid page names its language; setLocale still decides the elements' own.
+    const root = document.documentElement;
+    const pageLang = root.getAttribute('lang');
+    root.lang = 'en';
+    try {
+      setLocale('ar');
+      const el = await mount<CardReveal>('card-reveal', { 'card-id': f.cardId, 'allowed-origins': f.processorOrigin });
+      expect(el.getAttribute('dir')).to.equal('rtl');
+      expect(text(el, 'reveal-button')).to.equal('إظهار تفاصيل البطاقة');
+      const base = part(el, 'controls')!;
+      expect(getComputedStyle(base).direction).to.equal('rtl');
+      // Screen readers read the element in its language (WCAG 3.1.2), not the page's.
+      expect(part(el, 'base')!.getAttribute('lang')).to.equal('ar');
+      expect(el.hasAttribute('lang')).to.equal(false);
+      await reveal(el);
+      expect(text(el, 'hide-button')).to.equal('إخفاء');
+      expect(frameOf(el)!.title).to.equal('رقم البطاقة وتاريخ انتهائها ورمز الأمان');
+      expect(await axeViolations(el)).to.deep.equal([]);
+      // The language changed while shown: the frame's title follows, with everything else.
+      setLocale('en');
+      await el.updateComplete;
+      expect(frameOf(el)!.title).to.equal('Card number, expiry date and security code');
+      expect(part(el, 'base')!.getAttribute('lang')).to.equal('en');
+      // An element's own lang (or an ancestor's below the root) still wins over setLocale.
+      const own = await mount<CardReveal>('card-reveal', { 'card-id': f.cardId, lang: 'ar' });
+      expect(text(own, 'reveal-button')).to.equal('إظهار تفاصيل البطاقة');
+    } finally {
+      if (pageLang === null) root.removeAttribute('lang');
+      else root.setAttribute('lang', pageLang);
+    }
   });
 });
