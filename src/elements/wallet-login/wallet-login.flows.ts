@@ -221,13 +221,13 @@ export async function smsCode(signal: AbortSignal): Promise<string | undefined> 
  * element's own steps report through its task, so changes while `busy()` are its own). Returns
  * the unsubscribe.
  */
-export function watchSessions(element: WalletLogin, send: (event: LoginEvent) => void, busy: () => boolean): () => void {
+export function watchSessions(element: WalletLogin, send: (event: LoginEvent, otherTab: boolean) => void, busy: () => boolean): () => void {
   return onSessionChange(element.apiBase, async ({ type, accountId, session }, otherTab) => {
     if (accountId !== element.accountId || (!otherTab && busy())) return;
-    if (type === 'logged-out') return send({ type: 'REMOTE_LOGGED_OUT' });
+    if (type === 'logged-out') return send({ type: 'REMOTE_LOGGED_OUT' }, otherTab);
     const live = session ?? (await currentSession(element));
     // Found ended elsewhere (expired, key lost, a renewal refused): this element's session is gone too.
-    if (type === 'ended') return void (live || send({ type: 'EXPIRED' }));
-    if (live && live.sessionId !== element.session?.sessionId) send({ type: type === 'refreshed' ? 'REMOTE_REFRESHED' : 'REMOTE_LOGGED_IN', session: sessionInfo(live) });
+    if (type === 'ended') return void (live || send({ type: 'EXPIRED' }, otherTab));
+    if (live && live.sessionId !== element.session?.sessionId) send({ type: type === 'refreshed' ? 'REMOTE_REFRESHED' : 'REMOTE_LOGGED_IN', session: sessionInfo(live) }, otherTab);
   });
 }

@@ -165,6 +165,8 @@ export class WalletLogin extends TemplateElement {
   private failureAt = 0;
   /** Passkey autofill or WebOTP: a request that waits in the background while a screen is shown. */
   private background: AbortController | undefined;
+  /** The passkey autofill's request while it runs (its answer is this element's own login). */
+  private autofillRun: Promise<void> | undefined;
   private unwatch: (() => void) | undefined;
   /**
    * The element's binding to `accountId|apiBase`: a new object each time it (re)binds, undefined
@@ -250,7 +252,7 @@ export class WalletLogin extends TemplateElement {
       if (this.bound !== bound) return;
       if (this.accountId) this.start({ kind: 'restore' });
       const loaded = await flows().catch(() => undefined);
-      if (loaded && this.bound === bound) this.unwatch = loaded.watchSessions(this, (e) => this.send(e), () => this.busy);
+      if (loaded && this.bound === bound) this.unwatch = loaded.watchSessions(this, (e, otherTab) => this.sendRemote(e, otherTab), () => this.busy);
     });
   }
 
@@ -289,11 +291,28 @@ export class WalletLogin extends TemplateElement {
     this.effects(before, after, event);
   }
 
+  /**
+   * A session change from elsewhere. A passkey picked from autofill logs in through core, which
+   * tells the page's listeners before the autofill's own answer comes back: a passkey login of
+   * this page heard while autofill runs waits for that answer, which reports it as this element's
+   * (`source: 'login'`, focus moved). It counts as one from elsewhere only if the autofill ends
+   * without it (another passkey request of the page ends a pending autofill).
+   */
+  private sendRemote(event: LoginEvent, otherTab: boolean): void {
+    const run = !otherTab && event.type === 'REMOTE_LOGGED_IN' && event.session.credentialType === 'PASSKEY' && this.autofillRun;
+    if (!run) return this.send(event);
+    void run.then(() => {
+      if (this.session?.sessionId !== event.session.sessionId) this.send(event);
+    });
+  }
+
   /** What entering a state starts, and what the page is told. */
   private effects(before: LoginState, after: LoginState, event: LoginEvent): void {
     const t = this.i18n.t;
     const remote = event.type.startsWith('REMOTE_');
-    if (after.kind !== before.kind && before.kind !== 'restoring' && !remote) this.focusPending = true;
+    // A change from elsewhere moves focus only from inside this element, where the screen it was
+    // on is gone (otherwise the keyboard would fall back to the page's start).
+    if (after.kind !== before.kind && before.kind !== 'restoring' && (!remote || this.matches(':focus-within'))) this.focusPending = true;
     if (after.kind !== 'choosing') this.background?.abort();
     if (after.kind !== 'code-entry' && after.kind !== 'verifying-code') clearInterval(this.ticker);
     // The code that waited is done with (entered, abandoned, or a session came another way).
@@ -497,11 +516,12 @@ export class WalletLogin extends TemplateElement {
     this.autofill = false;
     if (this.noAutofill || !this.offered(this.machine).includes('passkey')) return;
     const { signal } = (this.background = new AbortController());
-    const event = await flows().then(
-      (f) => f.autofill(this, signal, () => (this.autofill = true)),
-      () => undefined,
-    );
-    if (event && !signal.aborted) this.send(event);
+    const run = flows()
+      .then((f) => f.autofill(this, signal, () => (this.autofill = true)))
+      .then((event) => void (event && !signal.aborted && this.send(event)), () => undefined);
+    this.autofillRun = run;
+    await run;
+    if (this.autofillRun === run) this.autofillRun = undefined;
   }
 
   // -------------------------------------------------------------------------------------------

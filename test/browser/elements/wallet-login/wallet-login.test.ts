@@ -585,14 +585,29 @@ describe('<wallet-login>', function () {
     await wallet.logout(acct.accountId);
 
     // The virtual authenticator answers the conditional request at once, as a user picking the
-    // suggestion would: the element goes from the login screen to logged in on its own.
-    let loggedIn: Promise<CustomEvent<LoggedInDetail>> | undefined;
-    const el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId, methods: 'email-otp passkey' }, (e) => {
-      loggedIn = nextEvent<CustomEvent<LoggedInDetail>>(e, 'wallet-logged-in');
-    });
-    expect((await loggedIn!).detail.credentialType).to.equal('PASSKEY');
-    await waitForState(el, 'logged-in');
-    expect((await store.get(acct.accountId))?.session.credentialType).to.equal('PASSKEY');
+    // suggestion would: the element goes from the login screen to logged in on its own. The
+    // assertion's check is held on the wire while the keyboard is in the saved-passkey field.
+    const held = holdNext('POST', /\/auth\/credentials\/[^/]+\/verify$/);
+    try {
+      let loggedIn: Promise<CustomEvent<LoggedInDetail>> | undefined;
+      const el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId, methods: 'email-otp passkey' }, (e) => {
+        loggedIn = nextEvent<CustomEvent<LoggedInDetail>>(e, 'wallet-logged-in');
+      });
+      await held.arrived;
+      const field = await waitFor(() => part(el, 'autofill')?.querySelector('input'), 'the autofill field');
+      field.focus();
+      held.release();
+      const { detail } = await loggedIn!;
+      expect(detail.credentialType).to.equal('PASSKEY');
+      // This element's own login (core tells the page's listeners first), and the keyboard stays in it.
+      expect(detail.source).to.equal('login');
+      await waitForState(el, 'logged-in');
+      await el.updateComplete;
+      expect(el.matches(':focus-within'), `focus on ${document.activeElement?.tagName}`).to.equal(true);
+      expect((await store.get(acct.accountId))?.session.credentialType).to.equal('PASSKEY');
+    } finally {
+      held.undo();
+    }
   });
 
   it('a cancelled passkey prompt returns to a usable screen without an error', async () => {
@@ -635,10 +650,15 @@ describe('<wallet-login>', function () {
       expect(detail.source).to.equal('elsewhere');
       expect(detail.sessionId).to.equal(session.sessionId);
 
+      // The keyboard is on "Log out" here when the other tab logs out: it stays in the element.
+      await el.updateComplete;
+      shadow(el).querySelector<HTMLButtonElement>('button')!.focus();
       const loggedOut = nextEvent<CustomEvent<LoggedOutDetail>>(el, 'wallet-logged-out');
       otherTab.postMessage({ type: 'logged-out', accountId: acct.accountId });
       expect((await loggedOut).detail.reason).to.equal('elsewhere');
       await waitForState(el, 'choosing');
+      await el.updateComplete;
+      expect(el.matches(':focus-within'), `focus on ${document.activeElement?.tagName}`).to.equal(true);
     } finally {
       otherTab.close();
     }
