@@ -51,6 +51,17 @@ describe('the demo, walked as a new user', { timeout: 300_000 }, () => {
     const tags = ['wallet-login', 'passkey-register', 'wallet-credentials', 'card-reveal', 'delegated-keys', 'agent-actions'];
     await page.waitForFunction((names) => names.every((t) => customElements.get(t)), tags);
     await page.locator('wallet-login').getByRole('button', { name: 'Email me a code' }).waitFor();
+    // One outline: the elements title themselves one level below the page's sections, as
+    // Chromium's accessibility tree tells screen readers (heading-level sets aria-level).
+    const cdp = await context.newCDPSession(page);
+    type AXValue = { value?: unknown };
+    const { nodes } = (await cdp.send('Accessibility.getFullAXTree')) as unknown as {
+      nodes: Array<{ ignored?: boolean; role?: AXValue; name?: AXValue; properties?: Array<{ name: string; value: AXValue }> }>;
+    };
+    await cdp.detach();
+    const level = (name: string) =>
+      nodes.filter((n) => !n.ignored && n.role?.value === 'heading' && n.name?.value === name).map((n) => n.properties?.find((x) => x.name === 'level')?.value.value);
+    assert.deepEqual(['1. Your wallet', 'Log in to your wallet', 'Add a passkey', 'Ways to log in', 'Active sessions'].map(level), [[2], [3], [3], [3], [4]]);
     authenticator = await virtualAuthenticator(page);
   });
 

@@ -242,7 +242,8 @@ export class WalletCredentials extends TemplateElement {
   private start(input = ''): void {
     const s = this.machine;
     if (s.kind !== 'ready') return;
-    if (s.confirming) this.focusTarget = '[part~="confirm"] button.danger';
+    // The least destructive choice gets the focus: Enter twice must not remove a way to log in.
+    if (s.confirming) this.focusTarget = '[part~="confirm"] button:not(.danger)';
     if (s.running && this.operation.status !== TaskStatus.PENDING) void this.operation.run([s.running, input]);
   }
 

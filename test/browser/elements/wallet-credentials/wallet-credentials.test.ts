@@ -46,9 +46,9 @@ async function cancelIn(el: WalletCredentials, state: string): Promise<void> {
 
 async function confirm(el: WalletCredentials): Promise<void> {
   await waitForState(el, 'confirming');
-  const yes = part(el, 'confirm')!.querySelector<HTMLButtonElement>('button.danger')!;
-  await waitFor(() => shadow(el).activeElement === yes, 'focus on the confirmation');
-  yes.click();
+  // The focus is on Cancel, the choice that changes nothing.
+  await waitFor(() => shadow(el).activeElement === cancelButton(el), 'focus on the confirmation');
+  part(el, 'confirm')!.querySelector<HTMLButtonElement>('button.danger')!.click();
 }
 
 async function idle(el: WalletCredentials): Promise<void> {
@@ -307,9 +307,9 @@ describe('<wallet-credentials>', function () {
     remove.focus();
     remove.click();
     await waitForState(el, 'confirming');
-    const yes = part(el, 'confirm')!.querySelector<HTMLButtonElement>('button.danger')!;
-    await waitFor(() => shadow(el).activeElement === yes, 'focus on the confirmation');
-    yes.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape', bubbles: true, composed: true }));
+    const no = cancelButton(el);
+    await waitFor(() => shadow(el).activeElement === no, 'focus on Cancel in the confirmation');
+    no.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape', bubbles: true, composed: true }));
     await el.updateComplete;
     expect(el.matches(':state(confirming)')).to.equal(false);
     expect(shadow(el).activeElement).to.equal(removeButton(el, 'SMS_OTP'));
