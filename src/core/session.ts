@@ -203,7 +203,15 @@ export function createWallet(options: WalletOptions): Wallet {
 
   /** Stores a new session of a login and tells the listeners; the account's ended records go. */
   async function loggedIn(session: AuthSession, credentialId: string, key: KeyPair): Promise<StoredSession> {
-    const stored = await save(session, credentialId, key);
+    let stored: StoredSession;
+    try {
+      stored = await save(session, credentialId, key);
+    } catch (e) {
+      // The key store refused (storage_unavailable): nothing could sign for this session again,
+      // so it is ended upstream now, with the key still in hand, rather than left live for nobody.
+      await client.revokeSession(session.id, { stamper: keyStamper(key) }).catch(() => undefined);
+      throw e;
+    }
     await forgetWhere((s) => s.accountId === stored.accountId && s.sessionId !== stored.sessionId && !isLive(s));
     emit({ type: 'logged-in', accountId: stored.accountId, session: stored });
     return stored;

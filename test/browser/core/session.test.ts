@@ -188,6 +188,21 @@ describe('session flows against the sandbox through the proxy', () => {
     expect(await wallet.current(acct.accountId)).to.equal(undefined);
   });
 
+  it('a key store that refuses the new session ends it upstream: no session is left live with no key to sign for it', async () => {
+    // A real IndexedDB refusal: a database of that name without the key store's object store.
+    const brokenDb = `wallet-elements-test-${crypto.randomUUID()}`;
+    await new Promise<void>((resolve, reject) => {
+      const open = indexedDB.open(brokenDb, 1);
+      open.onupgradeneeded = () => open.result.createObjectStore('something-else');
+      open.onsuccess = () => (open.result.close(), resolve());
+      open.onerror = () => reject(open.error);
+    });
+    const broken = createWallet({ client: client(), store: indexedDbKeyStore({ dbName: brokenDb }), otpSigner: f.signerPublicKey });
+    const e = await rejection((await broken.startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000'));
+    expect((e as WalletError).code).to.equal('storage_unavailable');
+    expect(await client().listSessions(acct.accountId)).to.deep.equal([]);
+  });
+
   it('refresh of a session the service has expired: session_expired, the record deleted and `ended` told', async () => {
     await (await wallet.startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000');
     const changes: string[] = [];
