@@ -15,7 +15,7 @@
  *   grant   = payload "." base64url(HMAC-SHA256(key, "wallet-elements step-up v1\0" || payload))
  *
  * It travels as a cookie, `HttpOnly; SameSite=Strict; Path={base}/cards; Max-Age=ttl` (plus
- * `Secure` over TLS): page scripts cannot read it (an injected script cannot carry it elsewhere)
+ * `Secure` over TLS, also when TLS ends at a server in front: an https Origin or X-Forwarded-Proto): page scripts cannot read it (an injected script cannot carry it elsewhere)
  * and a cross-site page cannot send it. The reveal route then needs a grant whose account owns
  * the card (`accountForCard`, the integrator's knowledge; the demo binding's one card by default),
  * else 403 `STEP_UP_REQUIRED`. The key is `secret`, or else derived from the API client secret with
@@ -154,7 +154,11 @@ export function createStepUp(
     },
 
     grantHeaders(route, status, body, request): Record<string, string> {
-      const secure = (request.socket as { encrypted?: boolean }).encrypted === true;
+      // Secure whenever the browser is on https: over TLS here, or TLS ended in front (the page's
+      // Origin, or X-Forwarded-Proto, says https). A client that claims https falsely only loses
+      // its own grant: a browser keeps no Secure cookie from a plain-http answer.
+      const h = request.headers;
+      const secure = (request.socket as { encrypted?: boolean }).encrypted === true || /^https:/i.test(String(h.origin)) || /^https\b/i.test(String(h['x-forwarded-proto']));
       const cookie = (value: string, maxAge: number) =>
         `${cookieName}=${value}; ${[`Path=${cookiePath}`, `Max-Age=${maxAge}`, 'HttpOnly', 'SameSite=Strict', ...(secure ? ['Secure'] : [])].join('; ')}`;
       // A session (logout) or a credential ended through this browser: its grant goes with it, so

@@ -105,6 +105,20 @@ describe('card reveal step-up', () => {
     await assert.rejects(client.revealCard(f.cardId), (e: unknown) => e instanceof ServiceError && e.code === 'STEP_UP_REQUIRED');
   });
 
+  it('marks the grant Secure when TLS ends in front of the proxy (X-Forwarded-Proto https)', async () => {
+    const h = jarFetch();
+    const forwarded: typeof fetch = (input, init) => {
+      const headers = new Headers(init?.headers);
+      headers.set('x-forwarded-proto', 'https');
+      return h.fetch(input, { ...init, headers });
+    };
+    const wallet = createWallet({ client: createClient({ baseUrl: proxy.url, fetch: forwarded }), store: memoryKeyStore(), otpSigner: f.signerPublicKey });
+    await (await wallet.startOtpLogin({ credentialId: f.emailCredentialId })).submit('000000');
+    await wallet.refresh(f.accountId);
+    assert.equal(h.setCookies.length, 1);
+    assert.match(h.setCookies[0]!, /; HttpOnly; SameSite=Strict; Secure$/);
+  });
+
   it('an expired grant is refused (2-second lifetime)', async () => {
     const { client, wallet } = await loggedIn();
     await wallet.refresh(f.accountId);
