@@ -253,11 +253,14 @@ describe('client and signed retry against the sandbox through the proxy', () => 
     const expired = await rejection(local.refresh(second.acct.accountId));
     assert.ok(expired instanceof WalletError && expired.code === 'session_expired');
 
-    // With the real clock the record still looks live here; the service says 401.
+    // With the real clock the record still looks live here; the service says 401, its active list
+    // no longer has the session, and the record goes.
     const third = await loggedIn();
     sandbox.clock.advance(16 * 60_000);
     const refused = await rejection(third.wallet.refresh(third.acct.accountId));
-    assert.ok(refused instanceof ServiceError && refused.status === 401);
+    assert.ok(refused instanceof WalletError && refused.code === 'session_expired');
+    assert.ok(refused.cause instanceof ServiceError && refused.cause.status === 401);
+    assert.equal(await third.store.get(third.acct.accountId), undefined);
   });
 
   it('lists agent actions over all pages with the agent token', async () => {
