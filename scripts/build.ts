@@ -313,6 +313,8 @@ interface ManifestDeclaration {
   summary?: string;
   description?: string;
   events?: ManifestEvent[];
+  members?: Array<{ kind: string; name: string; privacy?: string; static?: boolean; readonly?: boolean }>;
+  attributes?: Array<{ name: string; fieldName?: string }>;
 }
 interface Manifest {
   modules: Array<{
@@ -370,6 +372,48 @@ export function reactWrappers(manifestText: string): Record<string, string> {
       `});\n`;
     index.push(`export { ${name} } from './${tag}.ts';`);
   }
+  // React 19 renders custom elements itself: a prop the element has is set as that property, any
+  // other as an attribute, and `on<event-name>` listens to that event (react-dom 19,
+  // setPropOnCustomElement). These declarations type the bare tags in TSX.
+  const jsxImports: string[] = [];
+  const jsxTags: string[] = [];
+  for (const { tag, className, module, decl } of elements) {
+    const rel = relative(REACT_DIR, join(ROOT, module)).replace(/\\/g, '/');
+    jsxImports.push(`import type { ${className} as ${className}Element } from '${rel.startsWith('.') ? rel : `./${rel}`}';`);
+    const attributes = (decl.attributes ?? []).map((a) => a.name);
+    const fields = new Set([
+      ...(decl.members ?? []).filter((m) => m.kind === 'field' && (m.privacy ?? 'public') === 'public' && !m.static && !m.readonly).map((m) => m.name),
+      ...(decl.attributes ?? []).flatMap((a) => (a.fieldName ? [a.fieldName] : [])),
+    ]);
+    const events = (decl.events ?? []).flatMap((e) => (e.name ? [e.name] : []));
+    jsxTags.push(
+      `      '${tag}': Tag<${className}Element> &
+` +
+        `        Partial<Pick<${className}Element, ${[...fields].map((f) => `'${f}'`).join(' | ') || 'never'}>> & {
+` +
+        attributes.map((a) => `          '${a}'?: Attribute;
+`).join('') +
+        events.map((e) => `          'on${e}'?: (event: EventOf<'${e}'>) => void;
+`).join('') +
+        `        };
+`,
+    );
+  }
+  files['jsx.ts'] =
+    HEADER +
+    `// The elements as React 19 JSX tags, typed: \`<card-reveal card-id="…" oncard-revealed={(e) => …} />\`.\n` +
+    `// React 19 sets a prop the element has as that property, any other as an attribute, and listens\n` +
+    `// to \`on<event-name>\` props. In effect once anything (a type will do) is imported from\n` +
+    `// 'wallet-elements/react'; the wrappers (\`CardReveal\`, …) suit React 17 and 18 too.\n` +
+    `import type * as React from 'react';\n` +
+    jsxImports.join('\n') +
+    `\nimport type { EventOf } from './events.ts';\n\n` +
+    `type Tag<E extends HTMLElement> = React.DetailedHTMLProps<React.HTMLAttributes<E>, E>;\n` +
+    `type Attribute = string | number | boolean | null;\n\n` +
+    `declare module 'react' {\n  namespace JSX {\n    interface IntrinsicElements {\n` +
+    jsxTags.join('') +
+    `    }\n  }\n}\n`;
+  index.push(`export type * from './jsx.ts';`);
   files['events.ts'] =
     HEADER +
     `/** The event class an element declares for \`name\` in GlobalEventHandlersEventMap, else CustomEvent. */\n` +

@@ -7,3 +7,4 @@ export { DelegatedKeys } from './delegated-keys.ts';
 export { PasskeyRegister } from './passkey-register.ts';
 export { WalletCredentials } from './wallet-credentials.ts';
 export { WalletLogin } from './wallet-login.ts';
+export type * from './jsx.ts';

@@ -174,10 +174,10 @@ test('dist/ imports only declared dependencies, react (React entry) and undici (
  * name, as an application does after `npm install`) against dist/types only; returns the
  * diagnostics as "file: message".
  */
-function typecheck(name: string, lines: string[], options: ts.CompilerOptions): string[] {
+function typecheck(name: string, lines: string[], options: ts.CompilerOptions, extension: 'ts' | 'tsx' = 'ts'): string[] {
   const dir = join(DIST, `.typecheck-${name}`);
   mkdirSync(dir, { recursive: true });
-  const file = join(dir, 'consumer.ts');
+  const file = join(dir, `consumer.${extension}`);
   writeFileSync(file, lines.join('\n') + '\n');
   try {
     const program = ts.createProgram([file], { strict: true, noEmit: true, target: ts.ScriptTarget.ES2022, ...options });
@@ -237,6 +237,23 @@ test('a React application importing only the wrappers gets every event handler\'
     ),
   ];
   assert.deepEqual(typecheck('react', lines, BROWSER_APP), []);
+});
+
+test('a React 19 application writes the bare tags in TSX, typed: properties, attributes and on<event> listeners with their events', () => {
+  const lines = [
+    `import type {} from '${pkg.name}/react';`,
+    `type IsAny<T> = 0 extends 1 & T ? true : false;`,
+    `type Detail<T extends keyof React.JSX.IntrinsicElements, K extends string> = K extends keyof React.JSX.IntrinsicElements[T] ? (NonNullable<React.JSX.IntrinsicElements[T][K]> extends (e: infer E) => unknown ? (E extends { detail: infer D } ? D : any) : any) : any;`,
+    // Every event of every tag has its listener prop, whose event's detail is typed (never any).
+    ...manifestElements().flatMap(({ tag, events }) => events.map((e) => `export const ${tag.replace(/-/g, '_')}_${e.replace(/-/g, '_')}: IsAny<Detail<'${tag}', 'on${e}'>> = false;`)),
+    `export const reveal = <card-reveal card-id="Card:1" require-session hideAfter={30} allowedOrigins={['http://127.0.0.1:4000']} oncard-revealed={(e) => e.detail.expiresAt.toUpperCase()} />;`,
+    `export const login = <wallet-login account-id="InternalAccount:1" methods="email-otp" oidcTokenProvider={async (nonce: string) => nonce} onwallet-logged-in={(e) => e.detail.sessionId.length} />;`,
+    `// @ts-expect-error hideAfter is a number of seconds`,
+    `export const wrong = <card-reveal hideAfter="soon" />;`,
+    `// @ts-expect-error card-revealed's detail has no card number`,
+    `export const leak = <card-reveal oncard-revealed={(e) => e.detail.pan} />;`,
+  ];
+  assert.deepEqual(typecheck('react-jsx', lines, { ...BROWSER_APP, jsx: ts.JsxEmit.ReactJSX }, 'tsx'), []);
 });
 
 test('TypeScript\'s older "node" resolution (node10, which ignores "exports") finds every subpath\'s declarations through typesVersions', () => {

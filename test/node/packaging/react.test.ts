@@ -80,16 +80,61 @@ out.afterUnmount = document.getElementById('root').children.length;
 document.title = 'done ' + JSON.stringify(out);
 `;
 
+// React 19 without the wrappers: the bare tags (typed in src/react/jsx.ts). A prop the element
+// has becomes that property, any other an attribute, and `on<event-name>` listens to that event.
+const bareApp = `
+import * as React from 'react';
+import { createRoot } from 'react-dom/client';
+import './src/elements/wallet-login/index.ts';
+import './src/elements/card-reveal/index.ts';
+
+const h = React.createElement;
+const seen = [];
+const provider = async (nonce) => 'token-for-' + nonce;
+const root = createRoot(document.getElementById('root'));
+root.render(h(React.Fragment, null,
+  h('wallet-login', { 'account-id': 'InternalAccount:00000000-0000-4000-8000-000000000001', apiBase: '/api', codeLength: 8, oidcTokenProvider: provider, 'no-autofill': true }),
+  h('card-reveal', { cardId: 'Card:00000000-0000-4000-8000-000000000001', 'api-base': '/api', hideAfter: 30,
+    'oncard-reveal-error': (e) => seen.push({ type: e.type, code: e.detail.code }) }),
+));
+const until = async (ok) => { for (let i = 0; i < 200 && !ok(); i++) await new Promise((r) => setTimeout(r, 25)); };
+await until(() => document.querySelector('card-reveal'));
+const login = document.querySelector('wallet-login');
+const reveal = document.querySelector('card-reveal');
+await Promise.all([login.updateComplete, reveal.updateComplete]);
+const out = {
+  login: { accountId: login.accountId, apiBase: login.apiBase, codeLength: login.codeLength, noAutofill: login.noAutofill, provider: login.oidcTokenProvider === provider },
+  reveal: { cardId: reveal.cardId, apiBase: reveal.apiBase, hideAfter: reveal.hideAfter },
+};
+reveal.shadowRoot.querySelector('[part=reveal-button]').click();
+await until(() => seen.length > 0);
+out.events = seen;
+root.unmount();
+document.title = 'done ' + JSON.stringify(out);
+`;
+
 let rig: PageRig;
 let bundle = '';
+let bareBundle = '';
 
 before(async () => {
   bundle = await bundleApp(app, { nodeEnv: 'development' });
+  bareBundle = await bundleApp(bareApp, { nodeEnv: 'development' });
   rig = await startPageRig((path) => {
     if (path === '/') return { type: 'html', body: htmlPage('<div id="root"></div><script type="module" src="/app.js"></script>') };
+    if (path === '/bare') return { type: 'html', body: htmlPage('<div id="root"></div><script type="module" src="/bare.js"></script>') };
     if (path === '/app.js') return { type: 'js', body: bundle };
+    if (path === '/bare.js') return { type: 'js', body: bareBundle };
     return undefined;
   });
+});
+
+test('React 19 renders the bare tags: props the element has become properties, others attributes; on<event> props listen', async () => {
+  const { result, problems } = await rig.open<{ login: Record<string, unknown>; reveal: Record<string, unknown>; events: Array<Record<string, unknown>> }>('/bare', { strictConsole: true });
+  assert.deepEqual(problems, []);
+  assert.deepEqual(result.login, { accountId: 'InternalAccount:00000000-0000-4000-8000-000000000001', apiBase: '/api', codeLength: 8, noAutofill: true, provider: true });
+  assert.deepEqual(result.reveal, { cardId: 'Card:00000000-0000-4000-8000-000000000001', apiBase: '/api', hideAfter: 30 });
+  assert.deepEqual(result.events[0], { type: 'card-reveal-error', code: 'not_found' });
 });
 
 after(async () => {
