@@ -132,7 +132,10 @@ export type UrlVerdict =
  * integrator allow-listed (such as the sandbox's processor page on http://127.0.0.1), without
  * credentials, and only before expiresAt. The verdict never contains the URL.
  */
-export function checkRevealUrl(answer: { panEmbedUrl?: unknown; expiresAt?: unknown }, allowedOrigins: readonly string[], now: number): UrlVerdict {
+export function checkRevealUrl(answer: { panEmbedUrl?: unknown; expiresAt?: unknown }, allowedOrigins: readonly string[] | string, now: number): UrlVerdict {
+  // A string set on the property (a framework binding it as the attribute's text) is read as the
+  // attribute is: whole origins, never a substring of the text.
+  const allowed = Array.isArray(allowedOrigins) ? allowedOrigins : parseAllowedOrigins(String(allowedOrigins));
   const { panEmbedUrl, expiresAt } = answer;
   const expires = typeof expiresAt === 'string' ? Date.parse(expiresAt) : NaN;
   let url: URL | undefined;
@@ -144,7 +147,7 @@ export function checkRevealUrl(answer: { panEmbedUrl?: unknown; expiresAt?: unkn
   if (!url || Number.isNaN(expires)) return { ok: false, code: 'unexpected' };
   // Any other scheme (data:, javascript:, blob:, file:) is refused whatever the allow-list says.
   // Credentials in the URL would be sent to the frame's origin: never a reveal URL's shape.
-  const trusted = url.protocol === 'https:' || (url.protocol === 'http:' && allowedOrigins.includes(url.origin));
+  const trusted = url.protocol === 'https:' || (url.protocol === 'http:' && allowed.includes(url.origin));
   if (!trusted || url.username || url.password) return { ok: false, code: 'insecure_url' };
   return expires > now ? { ok: true, expiresAt: expires } : { ok: false, code: 'expired_url' };
 }

@@ -139,7 +139,7 @@ export class CardReveal extends ReactiveBase {
 
   /**
    * Origins whose non-https reveal URLs may be rendered (the sandbox's processor page on loopback).
-   * Attribute: space- or comma-separated origins.
+   * Attribute: space- or comma-separated origins (a string set on the property is read the same way).
    */
   allowedOrigins: string[] = [];
 

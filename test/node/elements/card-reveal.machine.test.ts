@@ -108,6 +108,15 @@ test('errorCodeOf maps the statuses of api.md "Card reveal" and the client failu
   assert.equal(errorCodeOf(new TypeError('x')), 'unexpected');
 });
 
+test('checkRevealUrl: a string set on allowedOrigins is read as the attribute is, never matched as a substring', () => {
+  const later = new Date(T0 + 60_000).toISOString();
+  const sandboxPage = { panEmbedUrl: 'http://127.0.0.1:4100/processor?t=a', expiresAt: later };
+  // 'http://127.0.0.1:41009' contains 'http://127.0.0.1:4100' as text, and is another origin.
+  assert.deepEqual(checkRevealUrl(sandboxPage, 'http://127.0.0.1:41009' as never, T0), { ok: false, code: 'insecure_url' });
+  assert.deepEqual(checkRevealUrl(sandboxPage, 'https://pci.example, http://127.0.0.1:4100' as never, T0), { ok: true, expiresAt: T0 + 60_000 });
+  assert.deepEqual(checkRevealUrl(sandboxPage, undefined as never, T0), { ok: false, code: 'insecure_url' });
+});
+
 test('checkRevealUrl: https passes, http only on an allow-listed origin, never expired, never with credentials', () => {
   const later = iso(T0 + 60_000);
   assert.deepEqual(checkRevealUrl({ panEmbedUrl: 'https://pci.example/embed?t=abc', expiresAt: later }, [], T0), { ok: true, expiresAt: T0 + 60_000 });
