@@ -131,7 +131,8 @@ let proxy: ReturnType<typeof createProxy>;
 try {
   proxy = createProxy(options);
 } catch (e) {
-  fatal((e as Error).message);
+  // The options' names are the library's; the settings here are environment variables.
+  fatal((e as Error).message.replace(/^demoAccount\b/, 'PROXY_DEMO_ACCOUNT').replace(/^allowedHosts\b/, 'PROXY_ALLOWED_HOSTS').replace(/^allowedOrigins\b/, 'PROXY_ALLOWED_ORIGINS'));
 }
 
 const server = http.createServer(proxy);

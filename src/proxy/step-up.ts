@@ -61,6 +61,13 @@ export const STEP_UP_REQUIRED: AuthorizeRefusal = {
   message: 'Card details need a fresh proof of a wallet session: refresh the session, then ask again.',
 };
 
+/** The same refusal for a page on another site, whose browser never sends the grant (SameSite=Strict). */
+export const STEP_UP_CROSS_SITE: AuthorizeRefusal = {
+  ...STEP_UP_REQUIRED,
+  message:
+    'Card details need a fresh proof of a wallet session, whose cookie (SameSite=Strict) a browser sends only from a page of the same site as the proxy. Serve the page and the proxy on one site (localhost and 127.0.0.1 are two sites), for example by forwarding /api through your development server.',
+};
+
 const LABEL = 'wallet-elements step-up v1\u0000';
 const COOKIE_NAME = /^[A-Za-z0-9_-]{1,64}$/;
 
@@ -146,7 +153,10 @@ export function createStepUp(
   return {
     async authorize({ route, params, request }) {
       if (route !== 'revealCard') return true;
-      const check = checkGrant(key, readCookie(request, cookieName), now());
+      const cookie = readCookie(request, cookieName);
+      // No grant from a page of another site: a SameSite=Strict cookie never travels there.
+      if (cookie === undefined && request.headers['sec-fetch-site'] === 'cross-site') return STEP_UP_CROSS_SITE;
+      const check = checkGrant(key, cookie, now());
       if (!check.ok) return STEP_UP_REQUIRED;
       const cardId = params.id;
       const owner = cardId ? await accountForCard(cardId, request) : undefined;

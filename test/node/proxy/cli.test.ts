@@ -66,7 +66,7 @@ describe('proxy CLI', () => {
     assert.match(bad.stderr, /PROXY_DEMO_ACCOUNT is not valid JSON/);
     const wrong = await exitOf(run({ ...env, PROXY_DEMO_ACCOUNT: '{"customerId":"x","accountId":"y","cardId":"z"}' }));
     assert.equal(wrong.code, 1);
-    assert.match(wrong.stderr, /demoAccount needs/);
+    assert.match(wrong.stderr, /PROXY_DEMO_ACCOUNT needs/);
     const limit = await exitOf(run({ ...env, PROXY_RATE_LIMIT: 'lots' }));
     assert.equal(limit.code, 1);
     assert.match(limit.stderr, /PROXY_RATE_LIMIT/);
@@ -201,6 +201,6 @@ describe('proxy CLI', () => {
     assert.equal((await reveal({ PROXY_ALLOWED_HOSTS: 'wallet.example, evil.example' }, 'evil.example:8080')).status, 200);
     const bad = await exitOf(run({ ...env, PROXY_ALLOWED_HOSTS: 'https://wallet.example' }));
     assert.equal(bad.code, 1);
-    assert.match(bad.stderr, /allowedHosts must be 'any' or host names/);
+    assert.match(bad.stderr, /PROXY_ALLOWED_HOSTS must be 'any' or host names/);
   });
 });

@@ -17,7 +17,7 @@ import { createWallet } from '../../../src/core/session.ts';
 import { memoryKeyStore } from '../../../src/core/keystore.ts';
 import { ServiceError } from '../../../src/core/errors.ts';
 import type { SandboxFixtures } from '../../../src/core/types.ts';
-import { jarFetch } from './helpers.ts';
+import { jarFetch, raw } from './helpers.ts';
 
 async function listen(handler: ProxyHandler): Promise<{ url: string; close(): Promise<void> }> {
   const server = http.createServer(handler);
@@ -72,6 +72,33 @@ describe('card reveal step-up', () => {
   it('refuses a reveal without a grant, even with a live session, with 403 STEP_UP_REQUIRED', async () => {
     const { client } = await loggedIn();
     await assert.rejects(client.revealCard(f.cardId), (e: unknown) => e instanceof ServiceError && e.status === 403 && e.code === 'STEP_UP_REQUIRED');
+  });
+
+  it('a page of another site, whose browser never sends the grant, is told why and what to change', async () => {
+    const other = await listen(
+      createProxy({
+        upstream: f.baseUrl,
+        tokenId: f.tokenId,
+        clientSecret: f.clientSecret,
+        demoAccount: { customerId: f.customerId, accountId: f.accountId, cardId: f.cardId },
+        stepUp: { secret },
+        allowedOrigins: ['http://localhost:5601'],
+        rateLimit: false,
+      }),
+    );
+    try {
+      const { port } = new URL(other.url);
+      const reveal = (site: string) =>
+        raw(Number(port), { method: 'POST', path: `/api/cards/${f.cardId}/reveal`, headers: { origin: 'http://localhost:5601', 'sec-fetch-site': site, 'x-requested-with': 'test' } });
+      const crossSite = await reveal('cross-site');
+      assert.equal(crossSite.status, 403);
+      assert.equal(crossSite.json.code, 'STEP_UP_REQUIRED');
+      assert.match(crossSite.json.message, /same site as the proxy.*localhost and 127\.0\.0\.1 are two sites/);
+      // From the same site, the usual sentence.
+      assert.equal((await reveal('same-site')).json.message, 'Card details need a fresh proof of a wallet session: refresh the session, then ask again.');
+    } finally {
+      await other.close();
+    }
   });
 
   it('a relayed session refresh grants an HttpOnly SameSite=Strict cookie scoped to the card routes, and the reveal passes', async () => {
