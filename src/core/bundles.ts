@@ -17,6 +17,7 @@ import { hpkeOpen, hpkeSeal } from './hpke.ts';
 
 // The pinned signer keys live in signers.ts (so that a page can pin them without loading the formats).
 export { PRODUCTION_EXPORT_SIGNER, PRODUCTION_OTP_SIGNER, SANDBOX_SIGNER_PUBLIC_KEY } from './signers.ts';
+import { SANDBOX_SIGNER_PUBLIC_KEY } from './signers.ts';
 
 export const ENVELOPE_VERSION = 'v1.0.0';
 
@@ -109,10 +110,20 @@ export function parseSignedEnvelope(envelope: string, name = 'bundle'): SignedEn
  * Checks the envelope's signer equals the pinned key (null: verification skipped by name) and its
  * signature over the decoded data bytes, then returns the data parsed as a JSON object.
  */
+/** Whether the sandbox-signer hint was already given on this page. */
+let warned = false;
+
 async function openSignedEnvelope(envelope: string, trustedSigner: string | null, name: string): Promise<Record<string, unknown>> {
   const parsed = parseSignedEnvelope(envelope, name);
   if (trustedSigner !== null) {
-    if (parsed.enclaveQuorumPublic.toLowerCase() !== trustedSigner) throw invalid(`${name} is not signed by the pinned signer key`);
+    if (parsed.enclaveQuorumPublic.toLowerCase() !== trustedSigner) {
+      if (parsed.enclaveQuorumPublic.toLowerCase() === SANDBOX_SIGNER_PUBLIC_KEY && !warned) {
+        // The user reads "not set up to reach the service safely"; the developer is told why, once.
+        warned = true;
+        console.warn('wallet-elements: this page talks to the local sandbox but pins the production signer key; configure it with configureWallet({ environment: \'sandbox\' }) (never in production).');
+      }
+      throw invalid(`${name} is not signed by the pinned signer key`);
+    }
     const ok = await asBundleError(`${name}.dataSignature is not a DER ECDSA signature in hex`, () =>
       ecdsaVerify(hexToBytes(trustedSigner), parsed.dataBytes, hexToBytes(parsed.dataSignature)),
     );

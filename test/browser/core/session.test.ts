@@ -73,9 +73,22 @@ describe('session flows against the sandbox through the proxy', () => {
 
   it('refuses a target bundle not signed by the pinned signer, before encrypting anything', async () => {
     const pinnedElsewhere = createWallet({ client: client(), store: indexedDbKeyStore({ dbName }), otpSigner: PRODUCTION_OTP_SIGNER });
-    const e = await rejection(pinnedElsewhere.startOtpLogin({ credentialId: acct.emailCredentialId }));
-    expect(e).to.be.instanceOf(WalletError);
-    expect((e as WalletError).code).to.equal('bundle_invalid');
+    const warnings: string[] = [];
+    const warn = console.warn;
+    console.warn = (message: string) => warnings.push(message);
+    try {
+      const e = await rejection(pinnedElsewhere.startOtpLogin({ credentialId: acct.emailCredentialId }));
+      expect(e).to.be.instanceOf(WalletError);
+      expect((e as WalletError).code).to.equal('bundle_invalid');
+      await advanceClock(31_000); // past the wait between two codes: the second bundle is checked too
+      const again = await rejection(pinnedElsewhere.startOtpLogin({ credentialId: acct.emailCredentialId }));
+      expect((again as WalletError).code).to.equal('bundle_invalid');
+    } finally {
+      console.warn = warn;
+    }
+    // The sandbox's bundle met the production pin: the developer is told the setting, once a page.
+    expect(warnings).to.have.length(1);
+    expect(warnings[0]).to.contain("configureWallet({ environment: 'sandbox' })");
   });
 
   it('logs in with OAuth: token bound to the receiver key by its nonce, session key decrypted and stored', async () => {
