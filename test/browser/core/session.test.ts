@@ -12,7 +12,7 @@ import { PRODUCTION_OTP_SIGNER } from '../../../src/core/bundles.ts';
 import { ServiceError, WalletError } from '../../../src/core/errors.ts';
 import { verifyStamp } from '../../../src/sandbox/service-stamps.ts';
 import { createStore, del } from 'idb-keyval';
-import { failNext } from '../elements/shared/helpers.ts';
+import { failNext, refusingKeyStoreDb } from '../elements/shared/helpers.ts';
 import { freshWallet, oidcToken, advanceClock, sandboxVariant, type RigAccount, type RigFixtures } from '../support/rig.ts';
 
 async function rejection(p: Promise<unknown>): Promise<unknown> {
@@ -202,15 +202,8 @@ describe('session flows against the sandbox through the proxy', () => {
   });
 
   it('a key store that refuses the new session ends it upstream: no session is left live with no key to sign for it', async () => {
-    // A real IndexedDB refusal: a database of that name without the key store's object store.
-    const brokenDb = `wallet-elements-test-${crypto.randomUUID()}`;
-    await new Promise<void>((resolve, reject) => {
-      const open = indexedDB.open(brokenDb, 1);
-      open.onupgradeneeded = () => open.result.createObjectStore('something-else');
-      open.onsuccess = () => (open.result.close(), resolve());
-      open.onerror = () => reject(open.error);
-    });
-    const broken = createWallet({ client: client(), store: indexedDbKeyStore({ dbName: brokenDb }), otpSigner: f.signerPublicKey });
+    // A real IndexedDB refusal (see refusingKeyStoreDb).
+    const broken = createWallet({ client: client(), store: indexedDbKeyStore({ dbName: await refusingKeyStoreDb() }), otpSigner: f.signerPublicKey });
     const e = await rejection((await broken.startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000'));
     expect((e as WalletError).code).to.equal('storage_unavailable');
     expect(await client().listSessions(acct.accountId)).to.deep.equal([]);

@@ -10,7 +10,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { startSandbox, type Sandbox } from '../../../src/sandbox/index.ts';
-import { createProxy, type ProxyHandler } from '../../../src/proxy/index.ts';
+import { createProxy, type ProxyHandler, type ProxyOptions } from '../../../src/proxy/index.ts';
 import { checkGrant, deriveStepUpKey, mintGrant } from '../../../src/proxy/step-up.ts';
 import { createClient } from '../../../src/core/client.ts';
 import { createWallet } from '../../../src/core/session.ts';
@@ -43,17 +43,14 @@ describe('card reveal step-up', () => {
     // Each test logs in anew with the same credential: no OTP resend interval.
     sandbox = await startSandbox({ otpResendIntervalMs: 1 });
     f = sandbox.fixtures;
-    proxy = await listen(
-      createProxy({
-        upstream: f.baseUrl,
-        tokenId: f.tokenId,
-        clientSecret: f.clientSecret,
-        demoAccount: { customerId: f.customerId, accountId: f.accountId, cardId: f.cardId },
-        stepUp: { secret, ttlSeconds: 2 },
-        rateLimit: false,
-      }),
-    );
+    proxy = await demoProxy({ stepUp: { secret, ttlSeconds: 2 } });
   });
+
+  /** A proxy bound to the sandbox's demo account, with these options on top. */
+  function demoProxy(options: Partial<ProxyOptions> = {}): ReturnType<typeof listen> {
+    const demoAccount = { customerId: f.customerId, accountId: f.accountId, cardId: f.cardId };
+    return listen(createProxy({ upstream: f.baseUrl, tokenId: f.tokenId, clientSecret: f.clientSecret, demoAccount, rateLimit: false, ...options }));
+  }
 
   after(async () => {
     await proxy.close();
@@ -75,17 +72,7 @@ describe('card reveal step-up', () => {
   });
 
   it('a page of another site, whose browser never sends the grant, is told why and what to change', async () => {
-    const other = await listen(
-      createProxy({
-        upstream: f.baseUrl,
-        tokenId: f.tokenId,
-        clientSecret: f.clientSecret,
-        demoAccount: { customerId: f.customerId, accountId: f.accountId, cardId: f.cardId },
-        stepUp: { secret },
-        allowedOrigins: ['http://localhost:5601'],
-        rateLimit: false,
-      }),
-    );
+    const other = await demoProxy({ stepUp: { secret }, allowedOrigins: ['http://localhost:5601'] });
     try {
       const { port } = new URL(other.url);
       const reveal = (site: string) =>
@@ -229,15 +216,7 @@ describe('card reveal step-up', () => {
   });
 
   it('without stepUp the proxy relays reveals as before', async () => {
-    const plain = await listen(
-      createProxy({
-        upstream: f.baseUrl,
-        tokenId: f.tokenId,
-        clientSecret: f.clientSecret,
-        demoAccount: { customerId: f.customerId, accountId: f.accountId, cardId: f.cardId },
-        rateLimit: false,
-      }),
-    );
+    const plain = await demoProxy();
     try {
       const res = await fetch(`${plain.url}/cards/${f.cardId}/reveal`, { method: 'POST', headers: { 'x-requested-with': 'test' } });
       assert.equal(res.status, 200);

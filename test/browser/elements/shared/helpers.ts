@@ -192,3 +192,19 @@ export function holdNext(method: string, url: RegExp): { arrived: Promise<void>;
   });
   return { arrived, release, undo };
 }
+
+/**
+ * The name of an IndexedDB database that refuses the key store for real: made by someone else,
+ * without the key store's object store, so every read and write fails (NotFoundError). Blocked
+ * site data or a private window fail the same calls with InvalidStateError or SecurityError.
+ */
+export async function refusingKeyStoreDb(): Promise<string> {
+  const dbName = `wallet-elements-test-${crypto.randomUUID()}`;
+  await new Promise<void>((resolve, reject) => {
+    const open = indexedDB.open(dbName, 1);
+    open.onupgradeneeded = () => open.result.createObjectStore('something-else');
+    open.onsuccess = () => (open.result.close(), resolve());
+    open.onerror = () => reject(open.error);
+  });
+  return dbName;
+}

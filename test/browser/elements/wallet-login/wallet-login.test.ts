@@ -19,7 +19,7 @@ import { SESSION_CHANNEL_NAME } from '../../../../src/elements/shared/session-ch
 import { createWallet } from '../../../../src/core/session.ts';
 import { createClient } from '../../../../src/core/client.ts';
 import { fixtures, newAccount, advanceClock, oidcToken, addVirtualAuthenticator, removeVirtualAuthenticator, sandboxVariant, setAutomaticPresence, type RigAccount } from '../../support/rig.ts';
-import { axeViolations, cleanup, failNext, holdNext, inState, mount, nextEvent, part, parts, paste, shadow, text, type, useRig, waitFor, waitForState } from '../shared/helpers.ts';
+import { axeViolations, cleanup, failNext, holdNext, inState, mount, nextEvent, part, parts, paste, refusingKeyStoreDb, shadow, text, type, useRig, waitFor, waitForState } from '../shared/helpers.ts';
 
 function methodButton(el: WalletLogin, method: string): HTMLButtonElement {
   const b = shadow(el).querySelector<HTMLButtonElement>(`button[data-method='${method}']`);
@@ -507,17 +507,8 @@ describe('<wallet-login>', function () {
   });
 
   it('a browser whose storage refuses the key store is told so before any code is sent, not about passkeys', async () => {
-    // A real IndexedDB refusal: a database of that name made by someone else, without the key
-    // store's object store (every read fails with NotFoundError). Blocked site data or a private
-    // window fail the same calls with InvalidStateError or SecurityError.
-    const dbName = `wallet-elements-test-${crypto.randomUUID()}`;
-    await new Promise<void>((resolve, reject) => {
-      const open = indexedDB.open(dbName, 1);
-      open.onupgradeneeded = () => open.result.createObjectStore('something-else');
-      open.onsuccess = () => (open.result.close(), resolve());
-      open.onerror = () => reject(open.error);
-    });
-    const broken = indexedDbKeyStore({ dbName });
+    // A real IndexedDB refusal (see refusingKeyStoreDb).
+    const broken = indexedDbKeyStore({ dbName: await refusingKeyStoreDb() });
     const refusal = await broken.get(acct.accountId).then(() => undefined, (e: unknown) => e);
     expect(refusal).to.be.instanceOf(WalletError);
     expect((refusal as WalletError).code).to.equal('storage_unavailable');
