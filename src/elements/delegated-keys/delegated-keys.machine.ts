@@ -179,7 +179,8 @@ export interface DelegatedKeysState {
 }
 
 export type DelegatedKeysEvent =
-  | { readonly type: 'load' }
+  /** `anew`: another card or account, or the element back on the page: nothing of before stays open. */
+  | { readonly type: 'load'; readonly anew?: boolean }
   | { readonly type: 'loaded'; readonly keys: readonly DelegatedKey[] }
   | { readonly type: 'load-failed' | 'create-failed' | 'revoke-failed'; readonly code: DelegatedKeysErrorCode }
   | { readonly type: 'open-form' }
@@ -239,7 +240,7 @@ export function transition(state: DelegatedKeysState, event: DelegatedKeysEvent)
   const keys = list.kind === 'ready' ? list.keys : [];
   switch (event.type) {
     case 'load':
-      return { ...state, list: { kind: 'loading' } };
+      return event.anew ? initialState : { ...state, list: { kind: 'loading' } };
     case 'loaded':
       return { ...state, list: { kind: 'ready', keys: sortKeys(event.keys) } };
     case 'load-failed':

@@ -197,13 +197,30 @@ export class DelegatedKeys extends TemplateElement {
     void this.listTask.run();
   }
 
+  /**
+   * Starts over: a change under way is dropped (a create or revoke for the card before must not
+   * land in this one's list), an open form or confirmation closes, and the list loads.
+   */
+  private reload(): void {
+    this.operation.abort();
+    this.attempt = undefined;
+    this.send({ type: 'load', anew: true });
+    void this.listTask.run();
+  }
+
   protected override willUpdate(changed: PropertyValues): void {
     // A new card, account or base: load its list, showing "loading" in the same update.
-    if (changed.has('cardId') || changed.has('accountId') || changed.has('apiBase')) this.refresh();
+    if (changed.has('cardId') || changed.has('accountId') || changed.has('apiBase')) this.reload();
   }
 
   override connectedCallback(): void {
     super.connectedCallback();
+    // Back on the page (moved by a framework): what was under way was aborted on the way out, and
+    // the service may have carried it out, so the list is read again.
+    if (this.hasUpdated) {
+      this.reload();
+      this.requestUpdate();
+    }
     this.syncStates();
   }
 

@@ -15,7 +15,7 @@ import { setLocale } from '../../../../src/elements/shared/i18n.ts';
 import { createClient } from '../../../../src/core/client.ts';
 import type { DelegatedKey } from '../../../../src/core/types.ts';
 import { axHeadings, newAccount, fixtures, type RigAccount, type RigFixtures } from '../../support/rig.ts';
-import { axeViolations, cleanup, failNext, loseAnswer, mount, nextEvent, part, parts, shadow, text, type, useRig, waitFor } from '../shared/helpers.ts';
+import { axeViolations, cleanup, failNext, holdNext, loseAnswer, mount, nextEvent, part, parts, shadow, text, type, useRig, waitFor } from '../shared/helpers.ts';
 
 /** Counts the requests the page sends to a path (a pass-through wrapper: every call still goes out). */
 function countRequests(fragment: string, method: string) {
@@ -325,6 +325,51 @@ describe('<delegated-keys>', () => {
     expect(text(el, 'form').match(/already has an active key/g)).to.have.length(1);
     expect(input(el, 'nickname').value).to.equal('Mine');
     expect(createdHere).to.equal(false);
+  });
+
+  it('moved in the page while a key is being created, it reads the list again instead of staying busy', async () => {
+    await login();
+    const el = await mountReady();
+    await fillForm(el, 'Moved', []);
+    // The create's first request is held on the wire while a framework moves the element.
+    const held = holdNext('POST', /\/auth\/delegated-keys$/);
+    try {
+      (part(el, 'submit-button') as HTMLButtonElement).click();
+      await held.arrived;
+      el.parentElement!.append(el);
+      held.release();
+      await waitFor(() => el.matches(':state(ready)') && !el.matches(':state(busy)'), 'the list read again');
+      await settle(el);
+      // Usable again: the form is closed, "New key" is there, and the list is the service's.
+      expect(part(el, 'form')).to.equal(null);
+      expect(part(el, 'new-button')).to.not.equal(null);
+      const listed = await createClient({ baseUrl: f.apiBase }).listDelegatedKeys({ accountId: acct.accountId });
+      expect(parts(el, 'key')).to.have.length(listed.length);
+    } finally {
+      held.undo();
+    }
+  });
+
+  it('another card-id closes what was open for the card before and shows the new card\'s keys only', async () => {
+    await login();
+    const el = await mountReady();
+    await createKey(el, 'First card');
+    (part(el, 'revoke-button') as HTMLButtonElement).click();
+    await settle(el);
+    expect(part(el, 'confirm')).to.not.equal(null);
+    // Another card of the same account (no keys yet): the confirmation for the first card's key goes.
+    el.cardId = 'Card:00000000-0000-4000-8000-00000000c0de';
+    await waitFor(() => el.matches(':state(ready)') || el.matches(':state(failed)'), 'the other card');
+    await settle(el);
+    expect(part(el, 'confirm')).to.equal(null);
+    expect(parts(el, 'key')).to.have.length(0);
+    expect(text(el, 'base')).to.not.match(/First card/);
+    // Back to the first card: its key is still active (nothing was revoked).
+    el.cardId = acct.cardId;
+    await waitFor(() => el.matches(':state(ready)'), 'the first card');
+    await settle(el);
+    expect(text(el, 'status')).to.equal('Active');
+    expect(part(el, 'new-button')).to.not.equal(null);
   });
 
   it('heading-level sets the panel\'s heading level, with each key and the form one below', async () => {
