@@ -27,8 +27,12 @@ export interface PollAgentActionsOptions {
   status?: AgentActionStatus;
   /** Stops the poller; the returned promise then resolves. Required: a poller must be stoppable. */
   signal: AbortSignal;
-  /** Called with the full list on the first poll and whenever an action appears, leaves or changes. */
-  onChange: (actions: AgentAction[]) => void;
+  /**
+   * Called with the full list on the first poll, whenever an action appears, leaves or changes, and
+   * on the first good poll after a failed one. Answering `false` (or a promise of it) asks for the
+   * same list again at the next poll: what it was needed for could not be done this time.
+   */
+  onChange: (actions: AgentAction[]) => unknown;
   /** Called on a failed poll (the poller keeps going, backing off). 401 stops it (the token is no good). */
   onError?: (error: unknown) => void;
   /** First delay and the delay after a change. Default 2000 ms. */
@@ -82,10 +86,16 @@ export async function pollAgentActions(options: PollAgentActionsOptions): Promis
       const changed = fp !== last;
       last = fp;
       delay = changed ? minDelay : Math.min(delay * 2, maxDelay);
-      if (changed) onChange(actions);
+      if (changed) {
+        void Promise.resolve(onChange(actions)).then((done) => {
+          if (done === false && last === fp) last = undefined;
+        }, () => undefined);
+      }
     } catch (e) {
       if (signal.aborted) return;
       if (isServiceError(e) && e.status === 401) throw e;
+      // The next good poll is delivered whatever it holds: the listener learns the trouble is over.
+      last = undefined;
       onError?.(e);
       delay = Math.min(delay * 2, maxDelay);
       if (isServiceError(e)) floor = (e.retryAfter ?? 0) * 1000;

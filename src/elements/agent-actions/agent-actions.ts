@@ -49,6 +49,9 @@ function isFilter(v: unknown): v is StatusFilter {
   return typeof v === 'string' && (FILTERS as readonly string[]).includes(v);
 }
 
+/** `value` when it is a positive number of milliseconds, else `fallback`. */
+const positiveOr = (value: number, fallback: number): number => (Number.isFinite(value) && value > 0 ? value : fallback);
+
 /**
  * An agent's actions, with approval decisions arriving live.
  *
@@ -258,15 +261,17 @@ export class AgentActions extends TemplateElement {
     const send = sendFor(this.apiBase);
     const signal = controller.signal;
     this.syncStates();
+    // An attribute that is no number ("2s") means the default, not a poller that cannot start.
+    const min = Math.max(100, positiveOr(this.pollInterval, 2000));
     pollAgentActions({
       client: { iterateAgentActions: (options) => iterateAgentActions(send, options) },
       agentToken: token,
       status: 'PENDING_APPROVAL',
       signal,
       limit: 100,
-      minDelayMs: Math.max(100, this.pollInterval),
-      maxDelayMs: Math.max(this.pollInterval, this.pollMaxInterval),
-      onChange: (pending) => void this.onPending(pending, signal),
+      minDelayMs: min,
+      maxDelayMs: Math.max(min, positiveOr(this.pollMaxInterval, 60000)),
+      onChange: (pending) => this.onPending(pending, signal),
       onError: (error) => {
         if (signal.aborted) return;
         if (!this.pollTrouble) this.reportError('poll', errorCodeOf(error), error);
@@ -290,22 +295,29 @@ export class AgentActions extends TemplateElement {
     this.syncStates();
   }
 
-  /** The poller's fresh list of pending actions: re-read the ones that were decided. */
-  private async onPending(pending: AgentAction[], signal: AbortSignal): Promise<void> {
+  /**
+   * The poller's fresh list of pending actions: re-read the ones that were decided. False when a
+   * read failed: the poller then delivers the list again at its next poll, so the decision is read
+   * again even though the pending list no longer changes.
+   */
+  private async onPending(pending: AgentAction[], signal: AbortSignal): Promise<boolean> {
     this.pollTrouble = false;
     const decided = decidedSince(this.view, pending);
     const send = sendFor(this.apiBase);
     const fresh: AgentAction[] = [];
+    let complete = true;
     for (const id of decided) {
       try {
         fresh.push(await getAgentAction(send, id, { agentToken: this.agentToken, signal }));
       } catch (error) {
-        if (signal.aborted || isAbort(error)) return;
-        // Read again at the next change; the pending copy stays meanwhile.
+        if (signal.aborted || isAbort(error)) return true;
+        // Read again at the next poll; the pending copy stays meanwhile.
+        complete = false;
       }
     }
-    if (signal.aborted) return;
+    if (signal.aborted) return true;
     this.send({ type: 'updated', actions: [...pending, ...fresh] });
+    return complete;
   }
 
   private syncStates(): void {

@@ -104,6 +104,37 @@ describe('pollAgentActions', () => {
     assert.ok(times[1]! - times[0]! >= 950, `waited ${times[1]! - times[0]!} ms`);
   });
 
+  it('delivers the list again after a failed poll, and when the listener answers false, though nothing changed', async () => {
+    // The same pending list throughout; the second poll fails.
+    let n = 0;
+    const controller = new AbortController();
+    server.setScript(() => {
+      n += 1;
+      // Two unchanged polls after the redelivery, then stop.
+      if (n === 6) controller.abort();
+      return n === 2
+        ? { status: 503, body: { status: 503, code: 'UNAVAILABLE', message: 'Try later.' } }
+        : { status: 200, body: { data: [action('PENDING_APPROVAL')], hasMore: false } };
+    });
+    const calls: number[] = [];
+    const done = pollAgentActions({
+      client: createClient({ baseUrl: server.url }),
+      agentToken: 't',
+      signal: controller.signal,
+      minDelayMs: 20,
+      maxDelayMs: 40,
+      onError: () => undefined,
+      onChange: async () => {
+        calls.push(n);
+        // Poll 3 (after the failure) is delivered; the listener could not finish with it, so poll 4
+        // is delivered too; after that the unchanged list is not.
+        return n === 3 ? false : undefined;
+      },
+    });
+    await done;
+    assert.deepEqual(calls, [1, 3, 4]);
+  });
+
   it('stops with the ServiceError on 401 (a bad agent token)', async () => {
     server.setScript(() => ({ status: 401, body: { status: 401, code: 'UNAUTHORIZED', message: 'Bad token.' } }));
     const controller = new AbortController();

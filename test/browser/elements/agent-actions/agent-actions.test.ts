@@ -188,6 +188,42 @@ describe('<agent-actions>', () => {
     expect(await axeViolations(el)).to.deep.equal([]);
   });
 
+  it('polling recovers in full: a failed poll\'s message goes, and a decision whose read failed is read again', async () => {
+    // A poll interval that is no number ("2s") is the default, not a poller refused as a bad token.
+    const odd = await mountActions(acct.agentToken, { 'page-size': '5', 'poll-interval': '2s', 'poll-max-interval': 'soon' });
+    await ready(odd);
+    await waitFor(() => odd.matches(':state(polling)'), 'polling with the default interval');
+    expect(odd.matches(':state(failed)')).to.equal(false);
+    odd.remove();
+
+    const el = await mountActions(acct.agentToken, { 'page-size': '5', 'poll-interval': '150', 'poll-max-interval': '400' });
+    await ready(el);
+    await waitFor(() => el.matches(':state(polling)'), 'polling');
+    const trouble = () => shadow(el).querySelector('[role=status].live')?.textContent?.includes('Can’t check for updates');
+    // One poll fails: the trouble is said, and goes at the next good poll although nothing changed.
+    const undoPoll = failNext('GET', /\/agents\/me\/actions\?/, 503);
+    try {
+      await waitFor(() => trouble(), 'the trouble said', 5000);
+    } finally {
+      undoPoll();
+    }
+    await waitFor(() => !trouble(), 'the trouble gone after a good poll', 5000);
+
+    // A decision whose own read fails once is read again at a later poll.
+    const created = await newAgentAction(acct.agentId, 'TRANSFER_OUT');
+    await waitFor(() => shownIds(el)[0] === `action-${created.id.replace(/[^A-Za-z0-9-]/g, '-')}`, 'the new action', 8000);
+    const undoRead = failNext('GET', /\/agents\/me\/actions\/AgentAction:/, 503);
+    try {
+      const changed = nextEvent<CustomEvent>(el, 'agent-action-changed', 10000);
+      await approveAction(acct.agentId, created.id);
+      expect((await changed).detail.action.id).to.equal(created.id);
+    } finally {
+      undoRead();
+    }
+    await el.updateComplete;
+    expect(statuses(el)[0]).to.not.equal('PENDING_APPROVAL');
+  });
+
   it('shows the rejection reason of a rejected action', async () => {
     const el = await mountActions(acct.agentToken, { 'page-size': '5', 'poll-interval': '150', 'poll-max-interval': '400' });
     await ready(el);
