@@ -106,8 +106,13 @@ export const DELEGATED_KEYS_ERROR_CODES = [
   'invalid',
   /** 400 on revoke: the key is not ACTIVE any more. */
   'not_active',
-  /** No live wallet session (or its key vanished), or the service refused the signature. */
+  /** No live wallet session (or its key vanished), or the service refused a create's signature. */
   'session_required',
+  /**
+   * 401 on a list or revoke, which carry no wallet signature: the page's credentials with the
+   * service (the proxy's, or the integrator's own login in front of it) were refused.
+   */
+  'unauthorized',
   /** 403 */
   'forbidden',
   /** 429 */
@@ -130,7 +135,7 @@ export function isRetryable(code: DelegatedKeysErrorCode): boolean {
 const BY_STATUS: Record<number, DelegatedKeysErrorCode> = {
   409: 'conflict',
   404: 'not_found',
-  // 401 on a signed call: the stamp was refused (session revoked or expired upstream).
+  // 401 on the signed call (a create): the stamp was refused (session revoked or expired upstream).
   401: 'session_required',
   403: 'forbidden',
   429: 'rate_limited',
@@ -140,6 +145,8 @@ const BY_STATUS: Record<number, DelegatedKeysErrorCode> = {
 export function errorCodeOf(error: unknown, during: 'load' | 'create' | 'revoke'): DelegatedKeysErrorCode {
   const refused = during === 'revoke' ? 'not_active' : during === 'create' ? 'invalid' : 'unexpected';
   if (error instanceof ServiceError) {
+    // api.md "Errors": 401 UNAUTHORIZED is the API credentials; only a create is signed by the wallet.
+    if (error.status === 401 && during !== 'create') return 'unauthorized';
     return BY_STATUS[error.status] ?? (error.status === 400 ? refused : error.status >= 500 ? 'server' : 'unexpected');
   }
   if (error instanceof WalletError) {

@@ -182,6 +182,9 @@ test('errorCodeOf: statuses and client failures', () => {
   assert.equal(errorCodeOf(se(400), 'create'), 'invalid');
   assert.equal(errorCodeOf(se(400), 'revoke'), 'not_active');
   assert.equal(errorCodeOf(se(401), 'create'), 'session_required');
+  // A list or a revoke carries no wallet signature: its 401 is the page's credentials, not the wallet's.
+  assert.equal(errorCodeOf(se(401), 'load'), 'unauthorized');
+  assert.equal(errorCodeOf(se(401), 'revoke'), 'unauthorized');
   assert.equal(errorCodeOf(se(503), 'load'), 'server');
   assert.equal(errorCodeOf(new WalletError('session_expired', 'x'), 'create'), 'session_required');
   assert.equal(errorCodeOf(new WalletError('key_missing', 'x'), 'create'), 'session_required');
