@@ -89,7 +89,7 @@ const en: Record<Keys, string> = {
   'agent-actions.decided': 'Decision: {action}, {status}.',
   'agent-actions.with-amount': '{action} of {amount}',
   'agent-actions.error.unauthorized': 'The agent’s access has expired or was revoked. Connect it again.',
-  'agent-actions.error.rate_limited': 'Too many requests. Updates resume shortly.',
+  'agent-actions.error.rate_limited': 'Too many requests. Wait a moment, then try again.',
   'agent-actions.error.more-rate-limited': 'Too many requests. “Load more” works again in a moment.',
   'agent-actions.error.server': 'Something went wrong on our side. Try again in a moment.',
   'agent-actions.error.network': 'We couldn’t reach the server. Check your connection and try again.',
