@@ -6,7 +6,7 @@
 import { describe, it, before, after, beforeEach } from 'node:test';
 import assert from 'node:assert/strict';
 import { createClient } from '../../../src/core/client.ts';
-import { pollAgentActions } from '../../../src/core/agent.ts';
+import { pollAgentActions, type PollAgentActionsOptions } from '../../../src/core/agent.ts';
 import { ServiceError } from '../../../src/core/errors.ts';
 import type { AgentAction } from '../../../src/core/types.ts';
 import { startScriptedServer, type ScriptedServer } from './scripted-server.ts';
@@ -34,6 +34,10 @@ describe('pollAgentActions', () => {
     times.length = 0;
   });
 
+  /** The poller against the scripted server, with the agent token 't'. */
+  const poll = (options: Omit<PollAgentActionsOptions, 'client' | 'agentToken'>) =>
+    pollAgentActions({ client: createClient({ baseUrl: server.url }), agentToken: 't', ...options });
+
   it('backs off exponentially while nothing changes, resets after a change, and stops on abort', async () => {
     let status = 'PENDING_APPROVAL';
     server.setScript(() => {
@@ -42,9 +46,7 @@ describe('pollAgentActions', () => {
     });
     const controller = new AbortController();
     const changes: AgentAction[][] = [];
-    const done = pollAgentActions({
-      client: createClient({ baseUrl: server.url }),
-      agentToken: 't',
+    const done = poll({
       signal: controller.signal,
       minDelayMs: 50,
       maxDelayMs: 200,
@@ -85,9 +87,7 @@ describe('pollAgentActions', () => {
     const controller = new AbortController();
     const errors: unknown[] = [];
     let changed = 0;
-    const done = pollAgentActions({
-      client: createClient({ baseUrl: server.url }),
-      agentToken: 't',
+    const done = poll({
       signal: controller.signal,
       minDelayMs: 20,
       maxDelayMs: 40,
@@ -117,9 +117,7 @@ describe('pollAgentActions', () => {
         : { status: 200, body: { data: [action('PENDING_APPROVAL')], hasMore: false } };
     });
     const calls: number[] = [];
-    const done = pollAgentActions({
-      client: createClient({ baseUrl: server.url }),
-      agentToken: 't',
+    const done = poll({
       signal: controller.signal,
       minDelayMs: 20,
       maxDelayMs: 40,
@@ -139,7 +137,7 @@ describe('pollAgentActions', () => {
     server.setScript(() => ({ status: 401, body: { status: 401, code: 'UNAUTHORIZED', message: 'Bad token.' } }));
     const controller = new AbortController();
     await assert.rejects(
-      pollAgentActions({ client: createClient({ baseUrl: server.url }), agentToken: 't', signal: controller.signal, onChange: () => {} }),
+      poll({ signal: controller.signal, onChange: () => {} }),
       (e: unknown) => e instanceof ServiceError && e.status === 401,
     );
     assert.equal(server.requests.length, 1);
