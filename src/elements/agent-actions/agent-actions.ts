@@ -96,7 +96,7 @@ export class AgentActions extends TemplateElement {
   };
 
   /**
-   * The agent's access token (api.md "Authentication": agent bearer). A property only: never an
+   * The agent's access token (its Bearer token with the service). A property only: never an
    * attribute, never stored; set it to '' to stop.
    */
   agentToken = '';
@@ -104,7 +104,7 @@ export class AgentActions extends TemplateElement {
   /** The status shown first (`ALL`, `PENDING_APPROVAL`, `APPROVED`, `REJECTED`, `FAILED`). */
   status: StatusFilter = 'ALL';
 
-  /** Actions per page, 1 to 100 (api.md "Limits"). */
+  /** Actions per page, 1 to 100 (the service's limit). */
   pageSize = 20;
 
   /** First delay between polls, and the delay after a change (ms). */

@@ -130,7 +130,7 @@ export class CardReveal extends ReactiveBase {
 
   /**
    * Ask for a fresh proof of a live wallet session before each reveal (the proxy's step-up,
-   * src/proxy/step-up.ts). Needs `account-id` and a stored session of that account.
+   * `stepUp` of createProxy). Needs `account-id` and a stored session of that account.
    */
   requireSession = false;
 

@@ -144,7 +144,7 @@ export class WalletLogin extends TemplateElement {
 
   /**
    * For single sign-on: returns a fresh OIDC ID token from the integrator's identity provider whose
-   * `nonce` claim is the given nonce (DESIGN.md wire format 5 binds the token to the session key).
+   * `nonce` claim is the given nonce (the nonce binds the token to this device's session key).
    */
   oidcTokenProvider: ((nonce: string) => Promise<string>) | undefined;
 
@@ -195,7 +195,7 @@ export class WalletLogin extends TemplateElement {
     return 'session' in this.machine ? this.machine.session : null;
   }
 
-  /** Revokes the session upstream and deletes its key (api.md "Signed-retry pattern": session revoke). */
+  /** Revokes the session upstream (a request signed with its key) and deletes its key. */
   logout(): void {
     this.send({ type: 'LOGOUT' });
   }
