@@ -51,6 +51,8 @@ describe('the demo, walked as a new user', { timeout: 300_000 }, () => {
     const tags = ['wallet-login', 'passkey-register', 'wallet-credentials', 'card-reveal', 'delegated-keys', 'agent-actions'];
     await page.waitForFunction((names) => names.every((t) => customElements.get(t)), tags);
     await page.locator('wallet-login').getByRole('button', { name: 'Email me a code' }).waitFor();
+    // <wallet-credentials> draws its sub-headings once its list has loaded.
+    await page.locator('wallet-credentials').getByRole('heading', { name: 'Active sessions' }).waitFor();
     // One outline: the elements title themselves one level below the page's sections, as
     // Chromium's accessibility tree tells screen readers (heading-level sets aria-level).
     const cdp = await context.newCDPSession(page);
