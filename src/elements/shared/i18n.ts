@@ -14,6 +14,7 @@ export type Strings = Record<string, string>;
 const catalog = new Map<string, Strings>();
 let documentLocale: string | undefined;
 const LOCALE_EVENT = 'wallet-elements-locale';
+let langObserver: MutationObserver | undefined;
 
 /** Languages written right to left (BCP 47 primary subtags). */
 const RTL = /^(ar|he|fa|ur|ps|yi|dv|ckb|sd|ug)\b/;
@@ -94,6 +95,10 @@ export class LocaleController implements ReactiveController {
 
   hostConnected(): void {
     globalThis.addEventListener?.(LOCALE_EVENT, this.onChange);
+    // A page switching language sets `lang` on <html> or a container after the elements drew: one
+    // observer for all of them (it cannot see into shadow roots, where each element sets its own).
+    langObserver ??= globalThis.MutationObserver && new MutationObserver(notify);
+    langObserver?.observe(document, { attributeFilter: ['lang'], subtree: true });
   }
 
   hostDisconnected(): void {

@@ -675,6 +675,18 @@ describe('<wallet-login>', function () {
     expect(text(el, 'heading')).to.equal('سجّل الدخول إلى محفظتك');
     expect(getComputedStyle(part(el, 'base')!).direction).to.equal('rtl');
     expect(await axeViolations(el)).to.deep.equal([]);
+    // A page's language switch after the element drew: on the element, then on an ancestor.
+    el.setAttribute('lang', 'en');
+    await waitFor(() => text(el, 'heading') === 'Log in to your wallet', 'English after lang="en"');
+    expect([el.getAttribute('dir'), part(el, 'base')!.getAttribute('lang')]).to.deep.equal(['ltr', 'en']);
+    el.removeAttribute('lang');
+    el.parentElement!.setAttribute('lang', 'ar');
+    try {
+      await waitFor(() => text(el, 'heading') === 'سجّل الدخول إلى محفظتك', 'Arabic after the container says lang="ar"');
+      expect(el.getAttribute('dir')).to.equal('rtl');
+    } finally {
+      el.parentElement!.removeAttribute('lang');
+    }
   });
 
   it('is fully usable from the keyboard: Tab to a method, Enter, type the code', async () => {
