@@ -256,6 +256,60 @@ test('a React 19 application writes the bare tags in TSX, typed: properties, att
   assert.deepEqual(typecheck('react-jsx', lines, { ...BROWSER_APP, jsx: ts.JsxEmit.ReactJSX }, 'tsx'), []);
 });
 
+test('a Vue application gets its templates type-checked by vue-tsc, and the tag list for the compiler', async () => {
+  const dir = join(DIST, '.typecheck-vue');
+  mkdirSync(dir, { recursive: true });
+  const events = manifestElements().flatMap(({ tag, events }) => events.map((e) => `  <${tag} @${e}="(e) => typed(e)" />`));
+  writeFileSync(
+    join(dir, 'tsconfig.json'),
+    JSON.stringify({
+      compilerOptions: { strict: true, noEmit: true, target: 'ES2022', module: 'ESNext', moduleResolution: 'Bundler', lib: ['ES2023', 'DOM', 'DOM.Iterable'], types: [], skipLibCheck: true },
+      include: ['env.d.ts', 'App.vue'],
+    }),
+  );
+  // What the README tells a Vue application to add.
+  writeFileSync(join(dir, 'env.d.ts'), `import type {} from '${pkg.name}/vue';\n`);
+  writeFileSync(
+    join(dir, 'App.vue'),
+    [
+      `<script setup lang="ts">`,
+      `type IsAny<T> = 0 extends 1 & T ? true : false;`,
+      `/** Takes an element's event, never \`any\`. */`,
+      `function typed<E extends Event>(event: IsAny<E> extends true ? never : E): E { return event as E; }`,
+      `const cardId = 'Card:1';`,
+      // (An array literal written in the template beside another prop leaves the listeners' events
+      // untyped in vue-tsc 3.3, for Vue's own components too: a variable does not.)
+      `const origins = ['http://127.0.0.1:4000'];`,
+      `</script>`,
+      `<template>`,
+      ...events,
+      `  <card-reveal :cardId="cardId" hide-after="30" require-session :allowedOrigins="origins" theme="dark" @card-revealed="(e) => e.detail.expiresAt.toUpperCase()" />`,
+      `  <wallet-login account-id="InternalAccount:1" methods="email-otp" :oidcTokenProvider="async (nonce: string) => nonce" @wallet-logged-in="(e) => e.detail.sessionId.length" />`,
+      `  <passkey-register heading-level="3" class="wide" />`,
+      `  <delegated-keys :headingLevel="3" />`,
+      `  <!-- @vue-expect-error a card id is text -->`,
+      `  <card-reveal :cardId="42" />`,
+      `  <!-- @vue-expect-error hideAfter is a number of seconds -->`,
+      `  <card-reveal :hideAfter="true" />`,
+      `  <!-- @vue-expect-error the theme is light or dark -->`,
+      `  <card-reveal theme="purple" />`,
+      `  <!-- @vue-expect-error card-revealed's detail has no card number -->`,
+      `  <card-reveal @card-revealed="(e) => e.detail.pan" />`,
+      `</template>`,
+    ].join('\n') + '\n',
+  );
+  try {
+    const run = spawnSync(process.execPath, [join(ROOT, 'node_modules/vue-tsc/bin/vue-tsc.js'), '--noEmit', '-p', dir], { cwd: dir, encoding: 'utf8', timeout: 120_000 });
+    assert.equal(run.status, 0, `vue-tsc:\n${run.stdout}${run.stderr}`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  // At run time the entry holds only the tag list: a vite.config imports it in Node.
+  const vue = (await import(pathToFileURL(join(ROOT, pkg.exports['./vue'] && typeof pkg.exports['./vue'] === 'object' ? pkg.exports['./vue'].default! : '')).href)) as { isCustomElement(tag: string): boolean; tags: readonly string[] };
+  assert.deepEqual([...vue.tags], manifestElements().map((e) => e.tag).sort());
+  assert.deepEqual(['card-reveal', 'wallet-login', 'hanko-auth', 'div'].map(vue.isCustomElement), [true, true, false, false]);
+});
+
 test('TypeScript\'s older "node" resolution (node10, which ignores "exports") finds every subpath\'s declarations through typesVersions', () => {
   const dir = join(DIST, '.typecheck-node10');
   mkdirSync(join(dir, 'node_modules'), { recursive: true });

@@ -1,6 +1,6 @@
 /**
- * custom-elements.json and the React wrappers are generated (scripts/build.ts, `npm run manifest`)
- * and committed; these tests regenerate both from the current source and fail when the committed
+ * custom-elements.json, the React wrappers and the Vue types are generated (scripts/build.ts,
+ * `npm run manifest`) and committed; these tests regenerate them from the current source and fail when the committed
  * copies differ, so the published description of attributes, properties, events, slots, parts and
  * CSS properties cannot drift from the code.
  */
@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, readdirSync, rmSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { MANIFEST, REACT_DIR, eventProp, generateManifest, reactWrappers } from '../../../scripts/build.ts';
+import { MANIFEST, REACT_DIR, VUE_DIR, eventProp, generateManifest, reactWrappers, vueTypes } from '../../../scripts/build.ts';
 import { elementTags, ROOT } from '../../../bench/size.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'cem-'));
@@ -39,6 +39,13 @@ test('the committed React wrappers match the manifest (run `npm run manifest`)',
   const actual = Object.fromEntries(readdirSync(REACT_DIR).map((f) => [f, readFileSync(join(REACT_DIR, f), 'utf8')]));
   assert.deepEqual(Object.keys(actual).sort(), Object.keys(expected).sort());
   for (const [name, text] of Object.entries(expected)) assert.equal(actual[name], text, `src/react/${name}`);
+});
+
+test('the committed Vue types match the manifest (run `npm run manifest`)', () => {
+  const expected = vueTypes(fresh);
+  const actual = Object.fromEntries(readdirSync(VUE_DIR).map((f) => [f, readFileSync(join(VUE_DIR, f), 'utf8')]));
+  assert.deepEqual(Object.keys(actual).sort(), Object.keys(expected).sort());
+  for (const [name, text] of Object.entries(expected)) assert.equal(actual[name], text, `src/vue/${name}`);
 });
 
 test('every element with an entry point is described in the manifest, with its documented events typed', () => {
