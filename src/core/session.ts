@@ -92,7 +92,10 @@ export interface Wallet {
   ): Promise<StoredSession>;
   /** PASSKEY: WebAuthn get through the browser (mediation 'conditional' for autofill). */
   loginWithPasskey(options: { credentialId: string; mediation?: 'conditional' } & SignalOption): Promise<StoredSession>;
-  /** Adds a passkey to the account; needs a live session when the account already has a credential. */
+  /**
+   * Adds a passkey to the account; needs a live session when the account already has a credential.
+   * When the answer to the save is lost (network, 5xx) and the service lists the new passkey, that is the result.
+   */
   registerPasskey(options: { accountId: string; nickname: string } & SignalOption): Promise<AuthMethod>;
   /** Adds any credential (e.g. OAUTH with its token), signed by the current session when one is needed. */
   addCredential(body: CreateCredentialRequest, options?: SignalOption): Promise<AuthMethodResponse>;
@@ -321,10 +324,24 @@ export function createWallet(options: WalletOptions): Wallet {
         excludeCredentialIds: existing.filter((c) => c.type === 'PASSKEY' && c.credentialId).map((c) => c.credentialId as string),
         signal,
       });
-      return client.createCredential(
-        { type: 'PASSKEY', accountId, nickname: nickname.trim(), challenge: optionsJSON.challenge, attestation },
-        { stamper, signal },
-      );
+      try {
+        return await client.createCredential(
+          { type: 'PASSKEY', accountId, nickname: nickname.trim(), challenge: optionsJSON.challenge, attestation },
+          { stamper, signal },
+        );
+      } catch (e) {
+        // The service may have saved the passkey when its answer was lost (the network, a 5xx, an
+        // unreadable answer): its list tells. Saved, it is the outcome; a second ceremony could not
+        // even start, the authenticator refusing a passkey the wallet already holds.
+        const unknown = (e instanceof WalletError && (e.code === 'network' || e.code === 'unexpected_response')) || (isServiceError(e) && e.status >= 500);
+        if (!unknown || signal?.aborted) throw e;
+        const saved = await client.listCredentials(accountId, { signal }).then(
+          (list) => list.find((c) => c.type === 'PASSKEY' && c.credentialId === attestation.credentialId),
+          () => undefined,
+        );
+        if (!saved) throw e;
+        return saved;
+      }
     },
 
     async addCredential(body, addOptions = {}) {

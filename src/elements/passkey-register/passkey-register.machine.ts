@@ -84,6 +84,8 @@ export function transition(state: RegisterState, event: RegisterEvent): Register
   switch (state.kind) {
     case 'ready':
     case 'creating':
+      // Another wallet (RESET): what runs was for the previous one and is dropped.
+      if (type === 'RESET') return state.kind === 'ready' && !state.failure ? state : { kind: 'ready', support };
       if (type === 'LOGIN_REQUIRED') return { kind: 'login-required', support };
       if (state.kind === 'ready') return type === 'START' ? { kind: 'creating', support } : state;
       if (type === 'SAVED') return { kind: 'activating', support, passkey: event.passkey };
@@ -92,6 +94,7 @@ export function transition(state: RegisterState, event: RegisterEvent): Register
       return state;
 
     case 'activating':
+      if (type === 'RESET') return { kind: 'ready', support };
       if (type === 'ACTIVATED') return { kind: 'done', support, passkey: state.passkey, sessionId: event.sessionId };
       if (type === 'FAILED') return { kind: 'registered', support, passkey: state.passkey, failure: event.failure };
       if (type === 'CANCELLED') return { kind: 'registered', support, passkey: state.passkey };

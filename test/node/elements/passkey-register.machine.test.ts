@@ -89,3 +89,22 @@ test('nickname: 1 to 100 characters after trimming; the default names platform a
   assert.ok(validNickname(defaultNickname('y'.repeat(200), new Date(), 'en')));
   assert.match(defaultNickname('', new Date('2026-03-04T12:00:00Z'), 'en'), /^Passkey · /);
 });
+
+test('another wallet (RESET) drops what runs or was said for the previous one: the form, with no failure', () => {
+  const ready: RegisterState = { kind: 'ready', support: 'platform' };
+  for (const s of [
+    { kind: 'creating', support: 'platform' },
+    { kind: 'activating', support: 'platform', passkey },
+    { kind: 'registered', support: 'platform', passkey },
+    { kind: 'done', support: 'platform', passkey, sessionId: 'Session:9' },
+    { kind: 'login-required', support: 'platform' },
+    { kind: 'ready', support: 'platform', failure: { code: 'network' } },
+  ] satisfies RegisterState[]) {
+    assert.deepEqual(transition(s, { type: 'RESET' }), ready, s.kind);
+  }
+  assert.equal(transition(ready, { type: 'RESET' }), ready);
+  // The previous wallet's outcomes, arriving late, change nothing.
+  for (const e of [{ type: 'SAVED', passkey }, { type: 'ACTIVATED', sessionId: 'Session:9' }, { type: 'CANCELLED' }] satisfies RegisterEvent[]) {
+    assert.equal(transition(ready, e), ready, e.type);
+  }
+});

@@ -16,7 +16,7 @@ import { clientFor, walletFor } from '../../../../src/elements/shared/wallet.ts'
 import '../../../../src/locales/ar.ts';
 import type { KeyStore } from '../../../../src/core/keystore.ts';
 import { newAccount, addVirtualAuthenticator, removeVirtualAuthenticator, authenticatorCredentials, advanceClock, type RigAccount } from '../../support/rig.ts';
-import { axeViolations, cleanup, mount, nextEvent, part, parts, shadow, text, type, useRig, waitFor, waitForState } from '../shared/helpers.ts';
+import { axeViolations, cleanup, holdNext, loseAnswer, mount, nextEvent, part, parts, shadow, text, type, useRig, waitFor, waitForState } from '../shared/helpers.ts';
 
 async function loginByEmail(acct: RigAccount): Promise<void> {
   await (await walletFor().startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000');
@@ -154,6 +154,57 @@ describe('<passkey-register>', function () {
     await waitForState(el, 'ready');
     expect(errors).to.equal(0);
     expect((part(el, 'submit') as HTMLButtonElement).disabled).to.equal(false);
+  });
+
+  it('another account-id during the activation offers the new wallet the form, not the previous wallet\'s passkey', async () => {
+    const other = await newAccount();
+    await addVirtualAuthenticator();
+    await loginByEmail(acct);
+    const el = await mount<PasskeyRegister>('passkey-register', { 'account-id': acct.accountId, nickname: 'First wallet' });
+    await waitForState(el, 'ready');
+    const events: PasskeyRegisteredDetail[] = [];
+    el.addEventListener('passkey-registered', (e) => events.push(e.detail));
+    // The activation login waits at its challenge while the page switches wallets.
+    const hold = holdNext('POST', /\/auth\/credentials\/AuthMethod[^/]+\/challenge$/);
+    try {
+      submit(el);
+      await hold.arrived;
+      await waitForState(el, 'activating');
+      el.setAttribute('account-id', other.accountId);
+      await el.updateComplete;
+      hold.release();
+    } finally {
+      hold.undo();
+    }
+    await waitFor(() => !el.matches(':state(busy)'), 'the step to end');
+    await new Promise((r) => setTimeout(r, 300));
+    expect([el.matches(':state(ready)'), el.matches(':state(registered)'), text(el, 'error')]).to.deep.equal([true, false, '']);
+    // Only the save, for the wallet it was made on; no login of the previous wallet finished here.
+    expect(events.map((e) => [e.accountId, e.nickname, 'sessionId' in e])).to.deep.equal([[acct.accountId, 'First wallet', false]]);
+  });
+
+  it('an answer lost after the service saved the passkey still ends registered and activated', async () => {
+    await addVirtualAuthenticator();
+    await loginByEmail(acct);
+    const el = await mount<PasskeyRegister>('passkey-register', { 'account-id': acct.accountId, nickname: 'Lost answer' });
+    await waitForState(el, 'ready');
+    const events: PasskeyRegisteredDetail[] = [];
+    const errors: string[] = [];
+    el.addEventListener('passkey-registered', (e) => events.push(e.detail));
+    el.addEventListener('passkey-register-error', (e) => errors.push(e.detail.code));
+    // The signed retry's 201 never reaches the page.
+    const undo = loseAnswer('POST', /\/auth\/credentials$/, (r) => r.status === 201);
+    try {
+      submit(el);
+      await waitForState(el, 'done', 20000);
+    } finally {
+      undo();
+    }
+    const saved = (await clientFor().listCredentials(acct.accountId)).filter((c) => c.type === 'PASSKEY');
+    expect(saved.map((c) => c.nickname)).to.deep.equal(['Lost answer']);
+    expect(errors).to.deep.equal([]);
+    expect(events.map((e) => e.credentialId)).to.deep.equal([saved[0]!.id, saved[0]!.id]);
+    expect((await store.get(acct.accountId))?.session.credentialType).to.equal('PASSKEY');
   });
 
   it('refuses a blank nickname with a sentence and keeps focus on the field', async () => {
