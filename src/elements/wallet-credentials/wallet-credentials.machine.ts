@@ -63,7 +63,8 @@ export type CredentialsState =
     };
 
 export type CredentialsEvent =
-  | { type: 'LOAD' }
+  /** `anew`: another wallet, or the element back on the page; what was open or running is dropped. */
+  | { type: 'LOAD'; anew?: boolean }
   | { type: 'LOADED'; view: CredentialsView }
   | { type: 'LOAD_FAILED'; failure: Failure }
   /** The user asked for an operation; destructive ones wait for CONFIRM. */
@@ -136,7 +137,7 @@ export function initialState(): CredentialsState {
 }
 
 export function transition(state: CredentialsState, event: CredentialsEvent): CredentialsState {
-  if (event.type === 'LOAD') return state.kind === 'ready' && state.running ? state : { kind: 'loading' };
+  if (event.type === 'LOAD') return state.kind === 'ready' && state.running && !event.anew ? state : { kind: 'loading' };
   if (state.kind === 'loading') {
     if (event.type === 'LOADED') return { kind: 'ready', view: event.view };
     if (event.type === 'LOAD_FAILED') return { kind: 'load-failed', failure: event.failure };

@@ -163,14 +163,32 @@ export class WalletCredentials extends TemplateElement {
     onError: (e) => this.send({ type: 'LOAD_FAILED', failure: failureOf(e, 'load') }),
   });
 
+  /**
+   * The run of `operation` whose outcome counts. A new wallet or base path, or the element leaving
+   * the page, ends it: what it brings back then is dropped (the lists are read again instead).
+   */
+  private run: object | undefined;
+
   /** One change at a time; its outcome carries the reloaded lists. */
-  private readonly operation = new Task<[Operation, string], CredentialsEvent>(this, {
-    task: ([op, input], { signal }) => this.perform(op, input, signal),
-    onComplete: (event) => this.send(event),
+  private readonly operation = new Task<[Operation, string], CredentialsEvent | undefined>(this, {
+    task: async ([op, input], { signal }) => {
+      const run = this.run;
+      try {
+        const event = await this.perform(op, input, signal);
+        return run === this.run ? event : undefined;
+      } catch (e) {
+        if (run === this.run) throw e;
+        return undefined;
+      }
+    },
+    onComplete: (event) => event && this.send(event),
     onError: (e) => {
       const running = this.machine.kind === 'ready' ? this.machine.running : undefined;
       const op = running?.op === 'add' && running.type === 'OAUTH' ? 'add-oauth' : (running?.op ?? '');
       this.send({ type: 'FAILED', failure: failureOf(e, op) });
+      // The service may have made the change all the same (its answer lost, a 5xx), or another
+      // device made one (a 409): the lists show what it holds, the failure stays said.
+      void this.loader.run();
     },
   });
 
@@ -180,13 +198,31 @@ export class WalletCredentials extends TemplateElement {
     void this.loader.run();
   }
 
+  /** Starts over on the lists: what was open, asked or running is dropped. */
+  private restart(): void {
+    this.run = undefined;
+    this.operation.abort();
+    this.send({ type: 'LOAD', anew: true });
+    void this.loader.run();
+  }
+
   protected override willUpdate(changed: PropertyValues): void {
-    // The lists follow the account and the base path.
-    if (changed.has('accountId') || changed.has('apiBase')) void this.loader.run();
+    // The lists follow the account and the base path. Another wallet's code form, confirmation or
+    // change in progress must not carry over: a code typed there would log into the previous one.
+    if (!(changed.has('accountId') || changed.has('apiBase'))) return;
+    if (!this.hasUpdated) return void this.loader.run();
+    this.otp = undefined;
+    this.restart();
   }
 
   override connectedCallback(): void {
     super.connectedCallback();
+    // Back on the page (moved by a framework): the lists are read again. A change cut off on the way
+    // out may have been made, so its screen starts over (a code this tab waits for comes back).
+    if (this.hasUpdated) {
+      if (this.machine.kind === 'ready' && this.machine.running) this.restart();
+      else void this.loader.run();
+    }
     const connection: { unsubscribe?: () => void } = (this.connection = {});
     // After the first render: the lists' screen needs neither the channel nor the flows' code.
     void this.updateComplete.then(services).then(({ onSessionChange }) => {
@@ -202,6 +238,7 @@ export class WalletCredentials extends TemplateElement {
     super.disconnectedCallback();
     this.connection?.unsubscribe?.();
     this.connection = undefined;
+    this.run = undefined;
     this.operation.abort();
   }
 
@@ -244,12 +281,20 @@ export class WalletCredentials extends TemplateElement {
     if (s.kind !== 'ready') return;
     // The least destructive choice gets the focus: Enter twice must not remove a way to log in.
     if (s.confirming) this.focusTarget = '[part~="confirm"] button:not(.danger)';
-    if (s.running && this.operation.status !== TaskStatus.PENDING) void this.operation.run([s.running, input]);
+    if (s.running && this.operation.status !== TaskStatus.PENDING) {
+      this.run = {};
+      void this.operation.run([s.running, input]);
+    }
   }
 
   private async perform(op: Operation, input: string, signal: AbortSignal): Promise<CredentialsEvent> {
     const svc = await this.services(signal);
-    const { accountId } = this;
+    const { accountId, codeKey, run } = this;
+    // A code sent for this run's wallet; the element keeps it only while that run counts.
+    const awaitCode = (otp: OtpLogin) => {
+      keepPendingCode(codeKey, otp, Date.now());
+      if (run === this.run) this.otp = otp;
+    };
     const before = this.machine.kind === 'ready' ? this.machine.view : undefined;
     let codeFor: string | undefined;
     let added: AuthMethod | undefined;
@@ -262,8 +307,7 @@ export class WalletCredentials extends TemplateElement {
         // api.md step (4): an OTP credential is activated through its own verify flow, starting with a code.
         if (method.type === 'SMS_OTP') {
           codeFor = method.id;
-          this.otp = await sendActivationCode(svc, method);
-          keepPendingCode(this.codeKey, this.otp, Date.now());
+          awaitCode(await sendActivationCode(svc, method));
         }
         notice = { kind: 'added', type: method.type };
         break;
@@ -271,8 +315,7 @@ export class WalletCredentials extends TemplateElement {
       case 'resend-code': {
         // A new challenge on the credential sends a new code (reference.md: a fresh target bundle).
         codeFor = op.id;
-        this.otp = await svc.wallet.startOtpLogin({ credentialId: op.id, signal });
-        keepPendingCode(this.codeKey, this.otp, Date.now());
+        awaitCode(await svc.wallet.startOtpLogin({ credentialId: op.id, signal }));
         notice = { kind: 'code-sent' };
         break;
       }

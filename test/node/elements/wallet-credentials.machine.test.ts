@@ -135,3 +135,16 @@ test('after a change the service made, the lists as this device knows them (for 
   assert.deepEqual(afterChange(view, { op: 'revoke-session', id: session.id }), { credentials: [email], sessions: [], current: null });
   assert.equal(afterChange(view, { op: 'update-email' }), view);
 });
+
+test('a reload waits for a running change; a load anew (another wallet) drops it, and any open form or confirmation', () => {
+  const view: CredentialsView = { credentials: [email, sms], sessions: [session], current };
+  const running: CredentialsState = { kind: 'ready', view, running: { op: 'add', type: 'OAUTH' } };
+  assert.equal(transition(running, { type: 'LOAD' }), running);
+  for (const s of [
+    running,
+    { kind: 'ready', view, codeFor: sms.id },
+    { kind: 'ready', view, confirming: { op: 'revoke-credential', id: sms.id } },
+  ] satisfies CredentialsState[]) {
+    assert.deepEqual(transition(s, { type: 'LOAD', anew: true }), { kind: 'loading' });
+  }
+});

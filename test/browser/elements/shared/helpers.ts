@@ -176,6 +176,40 @@ export function loseAnswer(method: string, url: RegExp, lost: (r: Response) => b
 }
 
 /**
+ * Holds the page's next answer to `method url` for which `held(response)` holds: the request reaches
+ * the service, which carries it out, and the page gets the answer at `release()`, or an AbortError
+ * if the caller aborted meanwhile (what an abort does to a fetch whose answer is on its way).
+ */
+export function holdAnswer(method: string, url: RegExp, held: (r: Response) => boolean = () => true): { arrived: Promise<void>; release: () => void; undo: () => void } {
+  let arrive!: () => void;
+  let release!: () => void;
+  const arrived = new Promise<void>((r) => (arrive = r));
+  const released = new Promise<void>((r) => (release = r));
+  const original = window.fetch;
+  let left = 1;
+  window.fetch = async (input: RequestInfo | URL, init?: RequestInit) => {
+    const href = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+    if (left <= 0 || (init?.method ?? 'GET') !== method || !url.test(href)) return original(input, init);
+    const { signal, ...unabortable } = init ?? {};
+    const response = await original(input, unabortable);
+    if (left > 0 && held(response)) {
+      left--;
+      arrive();
+      await released;
+    }
+    if (signal?.aborted) throw new DOMException('The operation was aborted.', 'AbortError');
+    return response;
+  };
+  return {
+    arrived,
+    release,
+    undo: () => {
+      window.fetch = original;
+    },
+  };
+}
+
+/**
  * Holds the page's next request to `method url` before it leaves: `arrived` resolves when the page
  * has made it, `release()` lets it go out as it is (or fail, if its signal was aborted meanwhile).
  * Call `undo` in a `finally`.

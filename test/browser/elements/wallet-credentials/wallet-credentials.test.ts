@@ -12,7 +12,7 @@ import { clientFor, walletFor } from '../../../../src/elements/shared/wallet.ts'
 import '../../../../src/locales/ar.ts';
 import type { KeyStore } from '../../../../src/core/keystore.ts';
 import { newAccount, oidcToken, advanceClock, axHeadings, type RigAccount } from '../../support/rig.ts';
-import { axeViolations, cleanup, failNext, mount, nextEvent, part, parts, shadow, text, type, useRig, waitFor, waitForState } from '../shared/helpers.ts';
+import { axeViolations, cleanup, failNext, holdAnswer, holdNext, loseAnswer, mount, nextEvent, part, parts, shadow, text, type, useRig, waitFor, waitForState } from '../shared/helpers.ts';
 
 async function loginByEmail(acct: RigAccount): Promise<string> {
   return (await (await walletFor().startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000')).sessionId;
@@ -239,6 +239,80 @@ describe('<wallet-credentials>', function () {
     expect(text(el, 'error')).to.equal('');
     expect(errors).to.deep.equal([]);
     expect((await clientFor().listCredentials(acct.accountId)).map((c) => c.type)).to.deep.equal(['SMS_OTP']);
+  });
+
+  it('another account-id closes the previous wallet\'s code form, and a change still running for it does not reach the new lists', async () => {
+    const other = await newAccount();
+    await loginByEmail(acct);
+    await loginByEmail(other);
+    const el = await settled(acct.accountId);
+    addButton(el, 'SMS_OTP').click();
+    await waitForState(el, 'code-entry');
+    await idle(el);
+    el.setAttribute('account-id', other.accountId);
+    await waitFor(() => parts(el, 'credential').some((r) => r.dataset['id'] === other.emailCredentialId), 'the other wallet\'s list');
+    await idle(el);
+    expect([el.matches(':state(code-entry)'), part(el, 'code-input')]).to.deep.equal([false, null]);
+
+    // An add for this wallet, answered after the page switched back to the first one.
+    const hold = holdNext('POST', /\/auth\/credentials$/);
+    try {
+      addButton(el, 'SMS_OTP').click();
+      await hold.arrived;
+      el.setAttribute('account-id', acct.accountId);
+      await waitFor(() => parts(el, 'credential').some((r) => r.dataset['id'] === acct.emailCredentialId), 'the first wallet\'s list');
+      hold.release();
+    } finally {
+      hold.undo();
+    }
+    await new Promise((r) => setTimeout(r, 500));
+    await idle(el);
+    const shown = parts(el, 'credential').map((r) => r.dataset['id']);
+    expect(shown).to.deep.equal((await clientFor().listCredentials(acct.accountId)).map((c) => c.id));
+    // The first wallet's code form comes back: its code is still awaited in this tab.
+    expect(el.matches(':state(code-entry)')).to.equal(true);
+  });
+
+  it('a change whose answer was lost: the lists show what the service holds, and Add is not offered again', async () => {
+    await loginByEmail(acct);
+    const el = await settled(acct.accountId);
+    const undo = loseAnswer('POST', /\/auth\/credentials$/, (r) => r.status === 201);
+    try {
+      const failed = nextEvent<CustomEvent<{ code: string }>>(el, 'wallet-credentials-error');
+      addButton(el, 'SMS_OTP').click();
+      expect((await failed).detail.code).to.equal('network');
+    } finally {
+      undo();
+    }
+    await waitFor(() => parts(el, 'credential').length === 2, 'the credential the service added');
+    expect(parts(el, 'credential').map((r) => r.dataset['type'])).to.deep.equal((await clientFor().listCredentials(acct.accountId)).map((c) => c.type));
+    expect(addButton(el, 'SMS_OTP').disabled).to.equal(true);
+  });
+
+  it('moved on the page while a removal is answered: no "cancelled", and the list follows the service', async () => {
+    await loginByEmail(acct);
+    const sms = await walletFor().addCredential({ type: 'SMS_OTP', accountId: acct.accountId });
+    await (await walletFor().startOtpLogin({ credentialId: sms.id, registered: sms })).submit('000000');
+    const el = await settled(acct.accountId);
+    const errors: string[] = [];
+    el.addEventListener('wallet-credentials-error', (e) => errors.push(e.detail.code));
+    // The signed removal is carried out; its answer arrives after the element was moved.
+    const hold = holdAnswer('DELETE', /\/auth\/credentials\//, (r) => r.status === 204);
+    try {
+      removeButton(el, 'EMAIL_OTP').click();
+      await confirm(el);
+      await hold.arrived;
+      const parent = el.parentElement!;
+      el.remove();
+      parent.append(el);
+      hold.release();
+    } finally {
+      hold.undo();
+    }
+    await waitFor(() => parts(el, 'credential').length === 1, 'the list without the removed credential');
+    await idle(el);
+    expect(parts(el, 'credential').map((r) => r.dataset['type'])).to.deep.equal(['SMS_OTP']);
+    expect([errors, text(el, 'error')]).to.deep.equal([[], '']);
   });
 
   it('lists that failed to load offer Reload, and the keyboard stays in the panel while they load again', async () => {
