@@ -16,7 +16,7 @@
  * ids, and Chromium resolves localhost to loopback itself. Deliberately not here: TLS, hot reload
  * (a dev server cannot run under this CSP), anything an integrator would keep.
  */
-import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { readFile, stat } from 'node:fs/promises';
 import { extname, join, normalize, sep } from 'node:path';
@@ -24,6 +24,7 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'vite';
 import { startSandbox, SANDBOX_OIDC_CLIENT_ID } from '../src/sandbox/index.ts';
 import { createProxy } from '../src/proxy/index.ts';
+import { boundedServer } from '../src/proxy/server.ts';
 import type { SandboxFixtures } from '../src/core/types.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -197,7 +198,7 @@ async function main(): Promise<void> {
     res.end(req.method === 'HEAD' ? undefined : body);
   }
 
-  const server = http.createServer((req, res) => {
+  const server = boundedServer((req, res) => {
     const url = req.url ?? '/';
     const path = url.split('?')[0]!;
     if (path === '/api' || path.startsWith('/api/')) {
@@ -216,8 +217,6 @@ async function main(): Promise<void> {
       else res.destroy();
     });
   });
-  server.headersTimeout = 15_000;
-  server.requestTimeout = 30_000;
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

@@ -25,9 +25,9 @@
  *
  * Deliberately does not: read a config file, terminate TLS, or start without a binding.
  */
-import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createProxy, type DemoAccount, type ProxyOptions } from './index.ts';
+import { boundedServer } from './server.ts';
 
 const USAGE = `Usage: wallet-elements-proxy (configured from the environment)
 
@@ -135,28 +135,8 @@ try {
   fatal((e as Error).message.replace(/^demoAccount\b/, 'PROXY_DEMO_ACCOUNT').replace(/^allowedHosts\b/, 'PROXY_ALLOWED_HOSTS').replace(/^allowedOrigins\b/, 'PROXY_ALLOWED_ORIGINS'));
 }
 
-const server = http.createServer(proxy);
-// Bounds on the client side of the proxy: slow headers or bodies do not hold a connection for long.
-server.headersTimeout = 15_000;
-server.requestTimeout = 30_000;
-server.keepAliveTimeout = 5_000;
+const server = boundedServer(proxy);
 server.on('error', (e) => fatal(e.message));
-// What Node refuses before the proxy sees a request (a malformed request line, headers too large,
-// headers too slow) is answered in the service's error shape too, and the connection closed.
-server.on('clientError', (err: NodeJS.ErrnoException, socket) => {
-  if (!socket.writable || err.code === 'ECONNRESET') return void socket.destroy();
-  const [status, code, message] =
-    err.code === 'HPE_HEADER_OVERFLOW'
-      ? [431, 'HEADERS_TOO_LARGE', 'The request headers are too large.']
-      : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
-        ? [408, 'REQUEST_TIMEOUT', 'The request did not arrive in time.']
-        : [400, 'INVALID_INPUT', 'The request is not valid HTTP.'];
-  const body = JSON.stringify({ status, code, message });
-  socket.end(
-    `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\ncontent-type: application/json; charset=utf-8\r\n` +
-      `content-length: ${Buffer.byteLength(body)}\r\ncache-control: no-store\r\nconnection: close\r\n\r\n${body}`,
-  );
-});
 server.listen(port, host, () => {
   const { port: bound } = server.address() as AddressInfo;
   const shown = host.includes(':') ? `[${host}]` : host;

@@ -143,6 +143,8 @@ const CORS_ALLOW_HEADERS = 'Content-Type, Service-Wallet-Signature, Request-Id, 
  * `date` is the service's clock, on which every expiry it sends is written (core/clock.ts).
  */
 const RELAYED_RESPONSE_HEADERS = ['content-type', 'request-id', 'retry-after', 'date'] as const;
+/** `application/json`, or a `+json` type (`application/problem+json`), with any parameters. */
+const JSON_TYPE = /^\s*application\/(?:[\w.-]+\+)?json\s*(?:;|$)/i;
 
 /** A request header's value as an origin refusal's `details` echo it: at most 200 characters. */
 const excerpt = (value: string | undefined): string => (value ?? '').slice(0, 200);
@@ -494,11 +496,19 @@ export function createProxy(options: ProxyOptions): ProxyHandler {
       const headers = answer.headers['retry-after'] === undefined ? undefined : { 'retry-after': String(answer.headers['retry-after']) };
       throw new Refusal(answer.status, answer.status >= 500 ? 'UPSTREAM_ERROR' : 'UPSTREAM_REFUSED', `The service answered ${answer.status} without an error body.`, headers);
     }
+    // What the proxy serves is served on the integrator's origin: only JSON, labelled as JSON. A
+    // success that is not (a captive portal's or a filter's HTML page) is not relayed.
+    const json = JSON_TYPE.test(String(answer.headers['content-type'] ?? ''));
+    if (answer.body.length > 0 && answer.status < 400 && !json) {
+      throw new Refusal(502, 'BAD_GATEWAY', `The service answered ${answer.status} with a body that is not JSON.`);
+    }
     const headers: Record<string, string> = {};
     for (const name of RELAYED_RESPONSE_HEADERS) {
       const v = answer.headers[name];
       if (typeof v === 'string') headers[name] = v;
     }
+    // An error body in the service's shape (checked above) under another label is still JSON.
+    if (answer.body.length > 0 && !json) headers['content-type'] = 'application/json; charset=utf-8';
     if (x.requestId === undefined && headers['request-id'] !== undefined) x.requestId = headers['request-id'];
     if (stepUp) Object.assign(headers, stepUp.grantHeaders(x.route, answer.status, answer.body, x.req));
     send(x, answer.status, answer.body, headers);

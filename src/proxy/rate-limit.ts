@@ -59,10 +59,11 @@ export class RateLimiter {
   }
 
   #evict(now: number): void {
-    this.#sweep(now);
-    // Map iteration follows insertion order, so the first entries are the oldest windows.
-    for (const client of this.#windows.keys()) {
-      if (this.#windows.size < MAX_CLIENTS) break;
+    // Map iteration follows insertion order, and a window is (re)inserted when it starts, so the
+    // first entries end first: the walk stops at the first live window, then drops the oldest.
+    // (A full sweep here made every new client of a full table walk all 100,000 entries.)
+    for (const [client, w] of this.#windows) {
+      if (w.resetAt > now && this.#windows.size < MAX_CLIENTS) break;
       this.#windows.delete(client);
     }
   }

@@ -252,6 +252,42 @@ describe('proxy headers and bytes', () => {
     up.setResponder(okResponder);
   });
 
+  it('serves only JSON on the integrator\'s origin: a success that is not JSON is a 502, an error body is labelled JSON', async () => {
+    const answer = (status: number, headers: Record<string, string>, body: string) =>
+      up.setResponder((_req, res) => {
+        res.writeHead(status, headers);
+        res.end(body);
+      });
+    const get = () => call(px.port, { path: `/api/auth/delegated-keys/${DELEGATED_KEY}` });
+    try {
+      // A captive portal's or a filter's page, answered 200.
+      for (const [type, body] of [
+        ['text/html', '<html><script>alert(document.cookie)</script></html>'],
+        ['text/plain', 'OK'],
+        ['', '{"id":"x"}'],
+      ] as const) {
+        answer(200, type ? { 'content-type': type } : {}, body);
+        const r = await get();
+        assert.deepEqual([r.status, r.json?.code, String(r.headers['content-type']).split(';')[0]], [502, 'BAD_GATEWAY', 'application/json'], `${type}: ${r.text}`);
+      }
+      // The service's error shape under another label is served as JSON.
+      const own = '{"status":404,"code":"NOT_FOUND","message":"<img src=x onerror=alert(1)>"}';
+      answer(404, { 'content-type': 'text/html' }, own);
+      let r = await get();
+      assert.deepEqual([r.status, r.text, String(r.headers['content-type']).split(';')[0]], [404, own, 'application/json']);
+      // JSON types with parameters or a +json suffix pass as they are; so does an empty success.
+      for (const type of ['application/json; charset=utf-8', 'Application/JSON', 'application/problem+json']) {
+        answer(200, { 'content-type': type }, '{"id":"x"}');
+        r = await get();
+        assert.deepEqual([r.status, r.headers['content-type']], [200, type]);
+      }
+      answer(204, {}, '');
+      assert.equal((await get()).status, 204);
+    } finally {
+      up.setResponder(okResponder);
+    }
+  });
+
   it('never shows the client secret or the Basic value in any answer or log line', () => {
     assert.ok(responses.length > 10);
     const encoded = Buffer.from(`${TOKEN_ID}:${CLIENT_SECRET}`).toString('base64');
