@@ -218,47 +218,43 @@ describe('proxy headers and bytes', () => {
     assert.equal(up.requests.length, before);
   });
 
+  /** The recording upstream answers the next calls with this status, headers and body. */
+  const answer = (status: number, headers: Record<string, string>, body: string) =>
+    up.setResponder((_req, res) => {
+      res.writeHead(status, headers);
+      res.end(body);
+    });
+  const getDelegatedKey = () => call(px.port, { path: `/api/auth/delegated-keys/${DELEGATED_KEY}` });
+
   it('answers upstream errors in the service shape only: an error page or an empty error becomes one, a redirect a 502', async () => {
-    const answer = (status: number, headers: Record<string, string>, body: string) =>
-      up.setResponder((_req, res) => {
-        res.writeHead(status, headers);
-        res.end(body);
-      });
-    const get = () => call(px.port, { path: `/api/auth/delegated-keys/${DELEGATED_KEY}` });
     answer(502, { 'content-type': 'text/html' }, '<html><body>Bad gateway from the load balancer</body></html>');
-    let r = await get();
+    let r = await getDelegatedKey();
     assert.equal(r.status, 502);
     assert.match(String(r.headers['content-type']), /^application\/json/);
     assert.deepEqual(r.json, { status: 502, code: 'UPSTREAM_ERROR', message: 'The service answered 502 without an error body.' });
     answer(503, { 'retry-after': '30' }, '');
-    r = await get();
+    r = await getDelegatedKey();
     assert.deepEqual([r.status, r.json.code, r.headers['retry-after']], [503, 'UPSTREAM_ERROR', '30']);
     answer(404, { 'content-type': 'application/json' }, '{"error":"not found"}');
-    r = await get();
+    r = await getDelegatedKey();
     assert.deepEqual([r.status, r.json.code], [404, 'UPSTREAM_REFUSED']);
     // A body whose status is not the HTTP status is not the service's error either.
     answer(400, { 'content-type': 'application/json' }, '{"status":500,"code":"X","message":"m"}');
-    r = await get();
+    r = await getDelegatedKey();
     assert.deepEqual([r.status, r.json.code], [400, 'UPSTREAM_REFUSED']);
     answer(302, { location: 'https://elsewhere.example/login', 'content-type': 'text/plain' }, 'moved');
-    r = await get();
+    r = await getDelegatedKey();
     assert.deepEqual([r.status, r.json.code], [502, 'BAD_GATEWAY']);
     assert.equal(r.headers.location, undefined);
     // The service's own error body passes byte for byte.
     const own = '{"status":404,"code":"NOT_FOUND","message":"Delegated key not found","details":{"x":1}}';
     answer(404, { 'content-type': 'application/json' }, own);
-    r = await get();
+    r = await getDelegatedKey();
     assert.deepEqual([r.status, r.text], [404, own]);
     up.setResponder(okResponder);
   });
 
   it('serves only JSON on the integrator\'s origin: a success that is not JSON is a 502, an error body is labelled JSON', async () => {
-    const answer = (status: number, headers: Record<string, string>, body: string) =>
-      up.setResponder((_req, res) => {
-        res.writeHead(status, headers);
-        res.end(body);
-      });
-    const get = () => call(px.port, { path: `/api/auth/delegated-keys/${DELEGATED_KEY}` });
     try {
       // A captive portal's or a filter's page, answered 200.
       for (const [type, body] of [
@@ -267,22 +263,22 @@ describe('proxy headers and bytes', () => {
         ['', '{"id":"x"}'],
       ] as const) {
         answer(200, type ? { 'content-type': type } : {}, body);
-        const r = await get();
+        const r = await getDelegatedKey();
         assert.deepEqual([r.status, r.json?.code, String(r.headers['content-type']).split(';')[0]], [502, 'BAD_GATEWAY', 'application/json'], `${type}: ${r.text}`);
       }
       // The service's error shape under another label is served as JSON.
       const own = '{"status":404,"code":"NOT_FOUND","message":"<img src=x onerror=alert(1)>"}';
       answer(404, { 'content-type': 'text/html' }, own);
-      let r = await get();
+      let r = await getDelegatedKey();
       assert.deepEqual([r.status, r.text, String(r.headers['content-type']).split(';')[0]], [404, own, 'application/json']);
       // JSON types with parameters or a +json suffix pass as they are; so does an empty success.
       for (const type of ['application/json; charset=utf-8', 'Application/JSON', 'application/problem+json']) {
         answer(200, { 'content-type': type }, '{"id":"x"}');
-        r = await get();
+        r = await getDelegatedKey();
         assert.deepEqual([r.status, r.headers['content-type']], [200, type]);
       }
       answer(204, {}, '');
-      assert.equal((await get()).status, 204);
+      assert.equal((await getDelegatedKey()).status, 204);
     } finally {
       up.setResponder(okResponder);
     }
