@@ -2,8 +2,9 @@
  * `<wallet-credentials>`: the wallet's ways to log in and its active sessions, with the changes
  * api.md allows from the browser: add an SMS_OTP or OAUTH credential (signed retry; SMS is then
  * activated here with its code, single sign-on by its first login, whose verify needs a fresh
- * token from the provider), remove a credential (stamped by a session of another credential; never the last),
- * end sessions, and change the customer's email (signed retry when an OTP login is tied to it).
+ * token from the provider), remove a credential (stamped by a session of another credential;
+ * never the last), end sessions, and change the customer's email (signed retry when an OTP login
+ * is tied to it).
  *
  * The rules are wallet-credentials.machine.ts, the calls wallet-credentials.flows.ts; this file
  * renders and wires them. It never calls fetch or IndexedDB and never holds a key. The client and
