@@ -177,36 +177,28 @@ export function loseAnswer(method: string, url: RegExp, lost: (r: Response) => b
 
 /**
  * Holds the page's next answer to `method url` for which `held(response)` holds: the request reaches
- * the service, which carries it out, and the page gets the answer at `release()`, or an AbortError
- * if the caller aborted meanwhile (what an abort does to a fetch whose answer is on its way).
+ * the service, which carries it out, and the page gets the answer at `release()` (an abort meanwhile
+ * fails its body, as it does a fetch whose answer is on its way). Call `undo` in a `finally`.
  */
 export function holdAnswer(method: string, url: RegExp, held: (r: Response) => boolean = () => true): { arrived: Promise<void>; release: () => void; undo: () => void } {
+  const { arrived, arrive, release, released } = gate();
+  const undo = faultFetch(method, url, 1, async (send) => {
+    const response = await send();
+    if (!held(response)) return undefined;
+    arrive();
+    await released;
+    return response;
+  });
+  return { arrived, release, undo };
+}
+
+/** A pair of one-shot signals: `arrive()` resolves `arrived`, `release()` resolves `released`. */
+function gate(): { arrived: Promise<void>; arrive: () => void; released: Promise<void>; release: () => void } {
   let arrive!: () => void;
   let release!: () => void;
   const arrived = new Promise<void>((r) => (arrive = r));
   const released = new Promise<void>((r) => (release = r));
-  const original = window.fetch;
-  let left = 1;
-  window.fetch = async (input: RequestInfo | URL, init?: RequestInit) => {
-    const href = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
-    if (left <= 0 || (init?.method ?? 'GET') !== method || !url.test(href)) return original(input, init);
-    const { signal, ...unabortable } = init ?? {};
-    const response = await original(input, unabortable);
-    if (left > 0 && held(response)) {
-      left--;
-      arrive();
-      await released;
-    }
-    if (signal?.aborted) throw new DOMException('The operation was aborted.', 'AbortError');
-    return response;
-  };
-  return {
-    arrived,
-    release,
-    undo: () => {
-      window.fetch = original;
-    },
-  };
+  return { arrived, arrive, released, release };
 }
 
 /**
@@ -215,10 +207,7 @@ export function holdAnswer(method: string, url: RegExp, held: (r: Response) => b
  * Call `undo` in a `finally`.
  */
 export function holdNext(method: string, url: RegExp): { arrived: Promise<void>; release: () => void; undo: () => void } {
-  let arrive!: () => void;
-  let release!: () => void;
-  const arrived = new Promise<void>((r) => (arrive = r));
-  const released = new Promise<void>((r) => (release = r));
+  const { arrived, arrive, release, released } = gate();
   const undo = faultFetch(method, url, 1, async () => {
     arrive();
     await released;
