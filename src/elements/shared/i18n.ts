@@ -97,8 +97,10 @@ export class LocaleController implements ReactiveController {
     globalThis.addEventListener?.(LOCALE_EVENT, this.onChange);
     // A page switching language sets `lang` on <html> or a container after the elements drew: one
     // observer for all of them (it cannot see into shadow roots, where each element sets its own).
-    langObserver ??= globalThis.MutationObserver && new MutationObserver(notify);
-    langObserver?.observe(document, { attributeFilter: ['lang'], subtree: true });
+    if (!langObserver && globalThis.MutationObserver) {
+      langObserver = new MutationObserver(notify);
+      langObserver.observe(document, { attributeFilter: ['lang'], subtree: true });
+    }
   }
 
   hostDisconnected(): void {
