@@ -34,10 +34,10 @@ export const BUDGETS: Readonly<Record<string, number>> = {
  * Budgets are the product's promise; ceilings hold every byte gained on the way to them.
  */
 export const CEILINGS: Readonly<Record<string, number>> = {
-  'wallet-elements (all)': 55_500,
+  'wallet-elements (all)': 56_200,
   core: 15_500,
   '<agent-actions>': 15_600,
-  '<card-reveal>': 22_800,
+  '<card-reveal>': 23_100,
   '<delegated-keys>': 28_900,
   '<passkey-register>': 26_800,
   '<wallet-credentials>': 29_900,
@@ -46,7 +46,7 @@ export const CEILINGS: Readonly<Record<string, number>> = {
   // The per-element CDN modules (dist/cdn/elements/<tag>.js): every file a page fetches for the
   // element, each gzipped on its own as a browser fetches it (measured by cdnElementSizes).
   'cdn/elements/agent-actions.js': 20_000,
-  'cdn/elements/card-reveal.js': 26_900,
+  'cdn/elements/card-reveal.js': 27_200,
   'cdn/elements/delegated-keys.js': 33_300,
   'cdn/elements/passkey-register.js': 32_000,
   'cdn/elements/wallet-credentials.js': 35_000,

@@ -193,6 +193,7 @@ const cardReveal: Record<CardRevealStringKey, string> = {
   'card-reveal.error.expired_url': 'انتهت صلاحية العرض الآمن قبل فتحه. أعد المحاولة.',
   'card-reveal.error.insecure_url': 'لم تُعرض تفاصيل البطاقة لأن العرض الآمن لم يأتِ من عنوان موثوق.',
   'card-reveal.error.unexpected': 'حدث أمر غير متوقع أثناء تحميل تفاصيل البطاقة. أعد المحاولة.',
+  'card-reveal.error.frame_blocked': 'لم تُعرض تفاصيل البطاقة لأن هذه الصفحة لا تسمح بالعرض الآمن.',
 };
 
 /** `<delegated-keys>` */

@@ -15,10 +15,10 @@
 import { ServiceError, WalletError } from '../../core/errors.ts';
 
 /** Why the card details stopped being shown (the `reason` of `card-hidden`). */
-export const HIDE_REASONS = ['user', 'expired', 'timeout', 'page-hidden', 'disconnected', 'card-changed', 'logged-out', 'account-changed'] as const;
+export const HIDE_REASONS = ['user', 'expired', 'timeout', 'page-hidden', 'disconnected', 'card-changed', 'logged-out', 'account-changed', 'blocked'] as const;
 export type HideReason = (typeof HIDE_REASONS)[number];
-/** What `idle` remembers: hiding at expiry leads to `expired` instead. */
-export type IdleReason = Exclude<HideReason, 'expired'>;
+/** What `idle` remembers: hiding at expiry leads to `expired` instead, and `blocked` to the `frame_blocked` error. */
+export type IdleReason = Exclude<HideReason, 'expired' | 'blocked'>;
 
 /** The `code` of `card-reveal-error`: a closed list, each with a sentence in the element's strings. */
 export const REVEAL_ERROR_CODES = [
@@ -44,11 +44,16 @@ export const REVEAL_ERROR_CODES = [
   'insecure_url',
   /** The answer was not a CardRevealResponse. */
   'unexpected',
+  /**
+   * The page's Content-Security-Policy refused the processor's frame (`frame-src`): an integrator
+   * problem, reported after `card-revealed` when the browser reports the violation.
+   */
+  'frame_blocked',
 ] as const;
 export type RevealErrorCode = (typeof REVEAL_ERROR_CODES)[number];
 
 /** The codes not worth a "try again" button: only a change of setup, card or page fixes them. */
-const FINAL: readonly RevealErrorCode[] = ['unauthorized', 'forbidden', 'not_found', 'not_available', 'insecure_url'];
+const FINAL: readonly RevealErrorCode[] = ['unauthorized', 'forbidden', 'not_found', 'not_available', 'insecure_url', 'frame_blocked'];
 
 export type CardRevealState =
   | { readonly kind: 'idle'; readonly lastHidden?: IdleReason }
@@ -65,11 +70,12 @@ export type CardRevealEvent =
   /** `status`: the service's, when it answered (for the error event; the machine ignores it). */
   | { readonly type: 'failed'; readonly code: RevealErrorCode; readonly status?: number }
   | { readonly type: 'tick'; readonly now: number }
-  | { readonly type: 'hide'; readonly reason: HideReason };
+  /** `blocked` is not asked for: it is how leaving `revealed` for the `frame_blocked` error is reported. */
+  | { readonly type: 'hide'; readonly reason: Exclude<HideReason, 'blocked'> };
 
 export const initialState: CardRevealState = { kind: 'idle' };
 
-const hidden = (reason: HideReason): CardRevealState => (reason === 'expired' ? { kind: 'expired' } : { kind: 'idle', lastHidden: reason });
+const hidden = (reason: Exclude<HideReason, 'blocked'>): CardRevealState => (reason === 'expired' ? { kind: 'expired' } : { kind: 'idle', lastHidden: reason });
 
 /**
  * The next state. Events that make no sense in a state leave it unchanged (same object), so the
@@ -88,7 +94,8 @@ export function transition(state: CardRevealState, event: CardRevealEvent): Card
       return { kind: 'revealed', expiresAt, hideAt: Math.min(expiresAt, hideAfterMs && hideAfterMs > 0 ? now + hideAfterMs : Infinity), now };
     }
     case 'failed':
-      return kind === 'loading' ? { kind: 'error', code: event.code, retryable: !FINAL.includes(event.code) } : state;
+      // From `revealed` only the frame's own failure comes (the request has ended by then).
+      return kind === 'loading' || kind === 'revealed' ? { kind: 'error', code: event.code, retryable: !FINAL.includes(event.code) } : state;
     case 'tick':
       if (kind !== 'revealed') return state;
       // At the deadline: expired when it was expiresAt itself, else the shorter hide-after ran out.
@@ -101,7 +108,7 @@ export function transition(state: CardRevealState, event: CardRevealEvent): Card
 
 /** The reason to report when leaving `revealed` for `next` (undefined when still shown). */
 export function hideReasonOf(next: CardRevealState): HideReason | undefined {
-  return next.kind === 'expired' ? 'expired' : next.kind === 'idle' ? next.lastHidden : undefined;
+  return next.kind === 'expired' ? 'expired' : next.kind === 'idle' ? next.lastHidden : next.kind === 'error' ? 'blocked' : undefined;
 }
 
 /** Whole seconds left on the countdown (never negative). */

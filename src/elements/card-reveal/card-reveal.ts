@@ -71,7 +71,9 @@ function setChildren(parent: Element, nodes: Node[]): void {
  * @event card-hidden - The details left the screen and the iframe was removed. `detail: { reason }`:
  *   `user`, `expired`, `timeout` (hide-after), `page-hidden`, `disconnected`, `card-changed`,
  *   `logged-out` (require-session: the proven session was logged out or found ended, in this page or
- *   another tab) or `account-changed` (require-session: `account-id` now names another wallet).
+ *   another tab), `account-changed` (require-session: `account-id` now names another wallet) or
+ *   `blocked` (the page's Content-Security-Policy refused the processor's frame; `card-reveal-error`
+ *   with code `frame_blocked` follows).
  * @event card-reveal-error - The reveal failed or was refused. `detail: { code, message, status? }`.
  *
  * @slot face - Replaces the placeholder card face shown while the details are not revealed.
@@ -206,7 +208,22 @@ export class CardReveal extends ReactiveBase {
       const answer = await revealCard(sendFor(this.apiBase), cardId, { signal });
       const verdict = checkRevealUrl(answer, this.allowedOrigins, serviceNow());
       signal.throwIfAborted();
-      if (verdict.ok) this.mountFrame(answer.panEmbedUrl);
+      if (verdict.ok) {
+        // A page whose CSP leaves the processor out gets an error page in the frame, and the browser
+        // reports it to the document only (CSP 3: a frame's navigation is checked against the
+        // effective directive `frame-src`, whichever directive supplied it). An enforced refusal of
+        // this origin ends the reveal with `frame_blocked` (watched until every exit from
+        // `revealed` aborts `signal`).
+        const origin = new URL(answer.panEmbedUrl).origin + '/';
+        document.addEventListener(
+          'securitypolicyviolation',
+          (e) => {
+            if (e.disposition === 'enforce' && e.effectiveDirective === 'frame-src' && (e.blockedURI + '/').startsWith(origin)) this.send({ type: 'failed', code: 'frame_blocked' });
+          },
+          { signal },
+        );
+        this.mountFrame(answer.panEmbedUrl);
+      }
       event = verdict.ok
         ? { type: 'revealed', expiresAt: verdict.expiresAt, now: serviceNow(), hideAfterMs: (this.hideAfter ?? 0) * 1000 }
         : { type: 'failed', code: verdict.code };

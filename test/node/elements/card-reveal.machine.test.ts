@@ -73,6 +73,16 @@ test('a result arriving after hide is dropped (stale), and re-reveal from expire
   assert.equal(transition({ kind: 'error', code: 'server', retryable: true }, { type: 'reveal' }).kind, 'loading');
 });
 
+test('a frame the page refuses ends the reveal: a final error, reported as hidden with reason blocked', () => {
+  const s = transition(revealed(60_000), { type: 'failed', code: 'frame_blocked' });
+  assert.deepEqual(s, { kind: 'error', code: 'frame_blocked', retryable: false });
+  assert.equal(hideReasonOf(s), 'blocked');
+  // Nowhere else does a failure arrive after the request: idle and expired stay as they are.
+  assert.equal(transition(initialState, { type: 'failed', code: 'frame_blocked' }), initialState);
+  const expired = { kind: 'expired' } as const;
+  assert.equal(transition(expired, { type: 'failed', code: 'frame_blocked' }), expired);
+});
+
 test('a URL already expired on arrival is an error, not a reveal', () => {
   const s = transition({ kind: 'loading' }, { type: 'revealed', expiresAt: T0, now: T0 });
   assert.deepEqual(s, { kind: 'error', code: 'expired_url', retryable: true });

@@ -1,0 +1,45 @@
+/**
+ * <card-reveal> on a page whose Content-Security-Policy leaves the card processor out of
+ * `frame-src`, in real Chromium against the real sandbox: the browser puts an error page in the
+ * frame and reports the refusal to the document only, so the element must read that report and
+ * say so (code `frame_blocked`) rather than leave "Card details shown" over an empty frame. In a
+ * file of its own: a policy cannot be taken back from a page once it applies.
+ */
+import { expect } from 'chai';
+import '../../../../src/elements/card-reveal/index.ts';
+import type { CardReveal } from '../../../../src/elements/card-reveal/index.ts';
+import { fixtures, pageFrames } from '../../support/rig.ts';
+import { cleanup, mount, nextEvent, part, shadow, text, useRig } from '../shared/helpers.ts';
+
+describe('<card-reveal> under a page policy that refuses the processor frame', () => {
+  after(cleanup);
+
+  it('reports frame_blocked, removes the frame and says why, after the browser refuses it', async () => {
+    const f = await fixtures();
+    await useRig();
+    const meta = document.createElement('meta');
+    meta.httpEquiv = 'Content-Security-Policy';
+    meta.content = "frame-src 'self'";
+    document.head.append(meta);
+
+    const el = await mount<CardReveal>('card-reveal', { 'card-id': f.cardId, 'allowed-origins': f.processorOrigin });
+    const events: string[] = [];
+    for (const name of ['card-revealed', 'card-hidden', 'card-reveal-error']) el.addEventListener(name, (e) => events.push(`${name} ${JSON.stringify((e as CustomEvent).detail)}`));
+    const failed = nextEvent<CustomEvent>(el, 'card-reveal-error', 10000);
+    (part(el, 'reveal-button') as HTMLButtonElement).click();
+    const { detail } = await failed;
+
+    expect(detail.code).to.equal('frame_blocked');
+    expect(detail.message).to.match(/doesn’t allow the secure view/);
+    expect(el.matches(':state(error)')).to.equal(true);
+    expect(shadow(el).querySelector('iframe')).to.equal(null);
+    expect(text(el, 'error')).to.equal(detail.message);
+    // Reloading the same page changes nothing: no "Try again" is offered.
+    expect(part(el, 'retry-button')).to.equal(null);
+    expect(events.map((e) => e.split(' ')[0])).to.deep.equal(['card-revealed', 'card-hidden', 'card-reveal-error']);
+    expect(events[1]).to.equal('card-hidden {"reason":"blocked"}');
+    // Nothing of the processor was framed.
+    const { frames } = await pageFrames();
+    expect(frames.some((x) => x.origin === f.processorOrigin)).to.equal(false);
+  });
+});
