@@ -25,6 +25,12 @@ export default defineConfig({
     modulePreload: { polyfill: false },
     sourcemap: true,
     rollupOptions: {
+      // The demo shows every element, so it imports the whole library (src/index.ts), and the
+      // modules an element loads on demand are in the page's bundle anyway. The bundler says so for
+      // each of them at every `npm start`; that is expected here, so it is not printed.
+      onwarn(warning, warn) {
+        if (warning.code !== 'INEFFECTIVE_DYNAMIC_IMPORT') warn(warning);
+      },
       input: {
         main: fileURLToPath(new URL('./index.html', import.meta.url)),
         'oauth-callback': fileURLToPath(new URL('./demo/oauth-callback.html', import.meta.url)),
