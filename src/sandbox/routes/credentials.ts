@@ -172,7 +172,10 @@ export function registerCredentialRoutes(router: Router, world: World): void {
     const account = store.accounts.get(accountId!);
     if (!account) throw notFound('Internal account not found');
     const customer = store.customers.get(account.customerId);
-    const isRetry = SignedRetryEngine.isRetry(ctx);
+    // Only an account that already has a credential takes a signed retry; on the first credential
+    // stray retry headers are ignored and the request is checked in full.
+    const gated = store.activeCredentials(accountId!).length > 0;
+    const isRetry = gated && SignedRetryEngine.isRetry(ctx);
 
     // Identity of the new credential, checked against the account on both legs.
     let oauth: CredentialRecord['oauth'];

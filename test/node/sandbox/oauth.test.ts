@@ -91,6 +91,21 @@ describe('OAUTH credential', () => {
     assert.equal(r.body.details.reason, 'OIDC_NONCE');
   });
 
+  test('create of the first credential checks iat and exp even when the request carries retry headers', async () => {
+    const acct = await api.newAccount({ emailCredential: false });
+    const stale = await mintIdToken({ sub: 'g-10', iat: nowS() - 3600, exp: nowS() - 3000 }, { now });
+    const body = { type: 'OAUTH', accountId: acct.accountId, oidcToken: stale };
+    const plain = await api.call('POST', '/auth/credentials', { body });
+    assertError(plain, 401, 'UNAUTHORIZED');
+    assert.equal(plain.body.details.reason, 'OIDC_STALE');
+    // No signed retry applies to a first credential, so the headers change nothing.
+    const headers = { 'Request-Id': 'Request:00000000-0000-4000-8000-000000000000', 'Service-Wallet-Signature': 'x' };
+    const withHeaders = await api.call('POST', '/auth/credentials', { body, headers });
+    assertError(withHeaders, 401, 'UNAUTHORIZED');
+    assert.equal(withHeaders.body.details.reason, 'OIDC_STALE');
+    assert.deepEqual((await api.call('GET', `/auth/credentials?accountId=${acct.accountId}`)).body.data, []);
+  });
+
   test('malformed tokens and keys are 400; /challenge of an OAUTH credential is 400', async () => {
     const { credential } = await accountWithOauth({ sub: 'g-7' });
     const clientPublicKey = bytesToHex((await generateEncryptionKey()).publicKey);
