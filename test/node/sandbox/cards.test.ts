@@ -2,7 +2,7 @@
 // "Condition rules"; reference.md "Cards"; DESIGN.md "Security rules").
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Api, assertError, assertFieldError, ISO, withSandbox } from './helpers.ts';
+import { Api, assertError, ISO, withSandbox } from './helpers.ts';
 
 let now = Date.parse('2030-01-01T00:00:00Z');
 let api: Api;
@@ -108,9 +108,10 @@ describe('card reveal', () => {
     assert.ok(!JSON.stringify(audit).includes('token='), 'no URL in the audit log');
   });
 
-  test('404 for an unknown card, 400 for a malformed id', async () => {
+  test('404 for an unknown card, a malformed id included (the operation lists no 400)', async () => {
     assertError(await api.call('POST', '/cards/Card:00000000-0000-4000-8000-000000000000/reveal'), 404);
-    assertFieldError(await api.call('POST', '/cards/1234/reveal'), 'id');
+    assertError(await api.call('POST', '/cards/1234/reveal'), 404);
+    assertError(await api.call('POST', `/cards/${encodeURIComponent(`Customer:${api.fx.cardId.slice(5)}`)}/reveal`), 404);
   });
 
   test('501 NOT_IMPLEMENTED without a card issuer', async () => {
