@@ -366,7 +366,17 @@ export function createProxy(options: ProxyOptions): ProxyHandler {
     if (signature !== undefined) headers[signatureHeader] = signature;
     if (x.requestId !== undefined) headers['request-id'] = x.requestId;
 
-    const answer = await upstream.send({ method, path: match.upstreamPath, headers, body: method === 'GET' ? undefined : bytes });
+    // The client went away while its request was read or authorized: nothing goes upstream.
+    if (req.socket.destroyed) return;
+    let signal: AbortSignal | undefined;
+    if (method === 'GET') {
+      // A read nobody waits for any more is dropped upstream too, freeing its connection. A state
+      // change is not: cutting it would not undo it, and the service's answer still ends it cleanly.
+      const cancel = new AbortController();
+      x.res.once('close', () => cancel.abort());
+      signal = cancel.signal;
+    }
+    const answer = await upstream.send({ method, path: match.upstreamPath, headers, body: method === 'GET' ? undefined : bytes, signal });
     relay(x, answer);
   }
 

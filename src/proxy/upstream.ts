@@ -16,6 +16,9 @@
  *  - `'node'`: node:http(s) with a keep-alive Agent, no dependency beyond Node.
  * bench/proxy.ts measures them side by side.
  *
+ * An exchange whose `signal` aborts (the proxy's client went away) is dropped at once, connection
+ * and all, wherever it is (queued, sent, half-read).
+ *
  * Deliberately does not: follow redirects, decompress (no Accept-Encoding is sent, so the service
  * answers identity), or retry anything but a GET whose reused keep-alive socket was closed by the
  * server before it could be read (node: Node's http docs, "agent.reuse"; undici retries that case
@@ -41,6 +44,8 @@ export interface UpstreamRequest {
   path: string;
   headers: Record<string, string>;
   body?: Buffer | undefined;
+  /** Aborting it drops the exchange (the proxy's client went away): rejected as `cancelled`. */
+  signal?: AbortSignal | undefined;
 }
 
 export interface UpstreamResponse {
@@ -52,7 +57,7 @@ export interface UpstreamResponse {
 export class UpstreamError extends Error {
   override readonly name = 'UpstreamError';
   constructor(
-    readonly kind: 'timeout' | 'unreachable' | 'too-large',
+    readonly kind: 'timeout' | 'unreachable' | 'too-large' | 'cancelled',
     message: string,
     options: { cause?: unknown } = {},
   ) {
@@ -108,6 +113,7 @@ function nodeUpstream(url: URL, basePath: string, timeoutMs: number, connections
         } else resolve(response!);
       };
       const timer = setTimeout(() => finish(new UpstreamError('timeout', 'The service did not answer in time.')), Math.max(0, deadline - Date.now()));
+      request.signal?.addEventListener('abort', () => finish(cancelled()), { once: true });
       req.on('error', (cause: NodeJS.ErrnoException) => {
         if (settled) return;
         const retryable = request.method === 'GET' && req.reusedSocket && cause.code === 'ECONNRESET';
@@ -137,6 +143,7 @@ function nodeUpstream(url: URL, basePath: string, timeoutMs: number, connections
 
   return {
     async send(request) {
+      if (request.signal?.aborted) throw cancelled();
       const deadline = Date.now() + timeoutMs;
       try {
         return await once(request, deadline);
@@ -156,7 +163,9 @@ function undiciUpstream(dispatcher: UndiciLikeDispatcher, url: URL, basePath: st
   return {
     send(request) {
       return new Promise<UpstreamResponse>((resolve, reject) => {
+        if (request.signal?.aborted) return reject(cancelled());
         const exchange = new BufferedExchange(resolve, reject, timeoutMs);
+        request.signal?.addEventListener('abort', () => exchange.fail(cancelled()), { once: true });
         // undici computes Content-Length from a Buffer body and sets Host from the origin.
         dispatcher.dispatch({ origin, method: request.method as Dispatcher.HttpMethod, path: basePath + request.path, headers: request.headers, body: request.body ?? null }, exchange);
       });
@@ -189,7 +198,7 @@ class BufferedExchange implements Dispatcher.DispatchHandler {
 
   onRequestStart(controller: Dispatcher.DispatchController): void {
     this.controller = controller;
-    // Timed out while queued for a connection: do not send it now.
+    // Timed out or cancelled while queued for a connection: do not send it now.
     if (this.settled) controller.abort(new UpstreamError('timeout', 'The service did not answer in time.'));
   }
 
@@ -203,10 +212,8 @@ class BufferedExchange implements Dispatcher.DispatchHandler {
   onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
     if (this.settled) return;
     this.size += chunk.length;
-    if (this.size > MAX_RESPONSE_BYTES) {
-      this.fail(new UpstreamError('too-large', 'The service answered with too large a body.'));
-      controller.abort(new UpstreamError('too-large', 'The service answered with too large a body.'));
-    } else this.chunks.push(chunk);
+    if (this.size > MAX_RESPONSE_BYTES) this.fail(new UpstreamError('too-large', 'The service answered with too large a body.'));
+    else this.chunks.push(chunk);
   }
 
   onResponseEnd(): void {
@@ -221,14 +228,21 @@ class BufferedExchange implements Dispatcher.DispatchHandler {
     this.fail(error instanceof UpstreamError ? error : new UpstreamError('unreachable', 'The service could not be reached.', { cause: error }));
   }
 
-  /** Settles with `error`; on a timeout also aborts the exchange, which undici then reports to onResponseError (ignored). */
+  /**
+   * Settles with `error`; unless undici reported it (unreachable), also aborts the exchange, which
+   * undici then reports to onResponseError (ignored). Before the request started, onRequestStart does.
+   */
   fail(error: UpstreamError): void {
     if (this.settled) return;
     this.settled = true;
     clearTimeout(this.timer);
     this.reject(error);
-    if (error.kind === 'timeout') this.controller?.abort(error);
+    if (error.kind !== 'unreachable') this.controller?.abort(error);
   }
+}
+
+function cancelled(): UpstreamError {
+  return new UpstreamError('cancelled', 'The client went away.');
 }
 
 function timeOut(exchange: BufferedExchange): void {

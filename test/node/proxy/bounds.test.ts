@@ -79,6 +79,62 @@ describe('proxy bounds', () => {
         }
       });
 
+      it('drops a GET upstream when its client goes away, and sends nothing for a request whose client left during authorize', async () => {
+        // An upstream that never answers: only the client's leaving can end these exchanges early.
+        const upstreamClosed: Array<Promise<void>> = [];
+        const hang = await startRecorder((_req, res) => {
+          upstreamClosed.push(new Promise((r) => res.once('close', () => r())));
+        });
+        let release!: () => void;
+        const gate = new Promise<void>((r) => (release = r));
+        let authorizing = false;
+        const px = await startProxy({
+          upstream: hang.url,
+          upstreamTimeoutMs: 30_000,
+          transport,
+          authorize: async (ctx) => {
+            if (ctx.route === 'createCredential') {
+              authorizing = true;
+              await gate;
+            }
+            return true;
+          },
+        });
+        /** Sends a request and aborts it once `ready` says so; resolves when the client socket is closed. */
+        const abandon = (opts: { method?: string; path: string; body?: string }, ready: () => Promise<unknown>) =>
+          new Promise<void>((resolve) => {
+            const req = http.request({ host: '127.0.0.1', port: px.port, method: opts.method ?? 'GET', path: opts.path, headers: JSON_HEADERS, agent: false });
+            req.on('error', () => {});
+            req.on('close', () => resolve());
+            req.end(opts.body);
+            void ready().then(() => req.destroy());
+          });
+        const waitFor = async (check: () => boolean, what: string) => {
+          for (const start = Date.now(); !check(); await new Promise((r) => setTimeout(r, 20))) {
+            if (Date.now() - start > 5000) throw new Error(`timed out waiting for ${what}`);
+          }
+        };
+        try {
+          await abandon({ path: '/api/auth/delegated-keys/DelegatedKey:66666666-6666-4666-8666-666666666666' }, () => waitFor(() => hang.requests.length === 1, 'the GET upstream'));
+          const t0 = Date.now();
+          await upstreamClosed[0];
+          assert.ok(Date.now() - t0 < 2000, `the upstream exchange stayed open ${Date.now() - t0} ms after its client left`);
+          await waitFor(() => px.logs.length === 1, 'the log line');
+          assert.equal(px.logs[0]!.status, 499);
+
+          await abandon({ method: 'POST', path: '/api/auth/credentials', body: '{"type":"EMAIL_OTP","accountId":"x"}' }, () => waitFor(() => authorizing, 'the POST in authorize'));
+          await waitFor(() => px.logs.length === 2, 'the abandoned POST');
+          assert.equal(px.logs[1]!.status, 499);
+          release();
+          await new Promise((r) => setTimeout(r, 200));
+          assert.equal(hang.requests.length, 1, 'a request whose client had gone was sent upstream');
+        } finally {
+          release();
+          await px.close();
+          await hang.close();
+        }
+      });
+
       it('times out an upstream that sends headers and then stalls its body', async () => {
         const stall = await startRecorder((_req, res) => {
           res.writeHead(200, { 'content-type': 'application/json', 'content-length': '100' });
