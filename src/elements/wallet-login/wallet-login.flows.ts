@@ -119,15 +119,14 @@ export async function runStep(element: WalletLogin, step: Step, signal: AbortSig
         }
       }
       case 'oauth': {
-        const provider = element.oidcTokenProvider;
-        if (typeof provider !== 'function') throw new WalletError('invalid_argument', 'No oidcTokenProvider was given to <wallet-login>.');
         const id = await credentialId(element, 'OAUTH', signal);
         const getIdToken = async (nonce: string) => {
           try {
-            return await provider(nonce);
+            // Cancel does not wait for the provider (a sign-in window the user left open).
+            return await Promise.race([element.oidcTokenProvider!(nonce), new Promise<never>((_, reject) => signal.addEventListener('abort', reject))]);
           } catch (e) {
-            // The integrator's provider failed: not the service's refusal.
-            throw new WalletError('invalid_argument', 'The OIDC token provider failed.', { cause: e });
+            // No provider, or it failed: the page's part, not the service's refusal.
+            throw new WalletError('invalid_argument', 'The page’s oidcTokenProvider gave no token.', { cause: e });
           }
         };
         return loggedIn(await wallet.loginWithOAuth({ credentialId: id, signal, getIdToken }));
@@ -142,7 +141,8 @@ export async function runStep(element: WalletLogin, step: Step, signal: AbortSig
     // A refresh refused because the session already ended counts as expiry (reference.md: 401 if expired).
     if (step.kind === 'refresh' && walletError(e, 'key_missing')) return { type: 'KEY_MISSING' };
     if (step.kind === 'refresh' && (walletError(e, 'session_expired') || (e instanceof ServiceError && e.status === 401))) return { type: 'EXPIRED' };
-    if (isCancellation(e)) return { type: 'CANCELLED' };
+    // A step stopped (Cancel, a newer step) ends as cancelled, whatever it was doing when it stopped.
+    if (signal.aborted || isCancellation(e)) return { type: 'CANCELLED' };
     const failure =
       e instanceof NoCredentialError
         ? { code: 'no_credential' as const }
@@ -201,7 +201,8 @@ export async function autofill(element: WalletLogin, signal: AbortSignal, offer:
     offer();
     return loggedIn(await walletFor(element.apiBase).loginWithPasskey({ credentialId: id, mediation: 'conditional', signal }));
   } catch (e) {
-    if (signal.aborted || isCancellation(e) || e instanceof NoCredentialError) return;
+    // A cancellation is classified 'cancelled' below.
+    if (signal.aborted || e instanceof NoCredentialError) return;
     const failure = classifyError(e, { unauthorized: 'passkey_rejected' });
     return failure.code === 'cancelled' ? undefined : { type: 'FAILED', failure, now: Date.now() };
   }

@@ -324,7 +324,8 @@ export class WalletLogin extends TemplateElement {
         this.start({ kind: 'send-code', type: credentialOf(after.method) });
         break;
       case 'code-entry':
-        if (before.kind === 'sending-code' || before.kind === 'restoring') {
+        // A code just sent, or kept over a reload (not a code refused: its helpers still run).
+        if (before.kind !== 'verifying-code') {
           if (before.kind === 'sending-code') notice = 'login.notice.code-sent';
           this.startCodeHelpers(after.method === 'sms-otp');
         }

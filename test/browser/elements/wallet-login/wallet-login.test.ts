@@ -459,6 +459,38 @@ describe('<wallet-login>', function () {
     expect(text(el, 'error')).to.contain('was not accepted');
   });
 
+  it('OAuth: Cancel while the identity provider is still open returns to the methods at once, with no error', async () => {
+    const sub = `user-${crypto.randomUUID()}`;
+    const wallet = walletFor();
+    await (await wallet.startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000');
+    await wallet.addCredential({ type: 'OAUTH', accountId: acct.accountId, oidcToken: await oidcToken({ sub }) });
+    await wallet.logout(acct.accountId);
+
+    // The provider's sign-in window stays open: its promise settles only when the user finishes there.
+    let finish!: () => void;
+    const el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId, methods: 'oauth email-otp' }, (e) => {
+      (e as WalletLogin).oidcTokenProvider = (nonce) => new Promise<void>((r) => (finish = r)).then(() => oidcToken({ sub, nonce }));
+    });
+    await waitForState(el, 'choosing');
+    let errors = 0;
+    el.addEventListener('wallet-login-error', () => errors++);
+    let logins = 0;
+    el.addEventListener('wallet-logged-in', () => logins++);
+    methodButton(el, 'oauth').click();
+    await waitForState(el, 'authenticating');
+    (parts(el, 'button').find((b) => b.textContent?.includes('Cancel')) as HTMLButtonElement).click();
+    await waitForState(el, 'choosing', 2000);
+    expect(inState(el, 'busy')).to.equal(false);
+    expect(errors).to.equal(0);
+    expect(text(el, 'error')).to.equal('');
+    // The user finishes in the provider's window after all: the cancelled login does not come back.
+    finish();
+    await new Promise((r) => setTimeout(r, 500));
+    expect(logins).to.equal(0);
+    expect(inState(el, 'choosing')).to.equal(true);
+    expect(await store.get(acct.accountId)).to.equal(undefined);
+  });
+
   it('logs in with a passkey through the virtual authenticator', async () => {
     await addVirtualAuthenticator();
     const wallet = walletFor();
