@@ -310,6 +310,9 @@ export class WalletLogin extends TemplateElement {
   private effects(before: LoginState, after: LoginState, event: LoginEvent): void {
     const t = this.i18n.t;
     const remote = event.type.startsWith('REMOTE_');
+    // Another tab logged in or out meanwhile: the step under way (a code being sent, a passkey
+    // prompt, a renewal) belongs to a screen that is gone, and stops before it keeps a code or a key.
+    if (remote) this.flow.abort();
     // A change from elsewhere moves focus only from inside this element, where the screen it was
     // on is gone (otherwise the keyboard would fall back to the page's start).
     if (after.kind !== before.kind && before.kind !== 'restoring' && (!remote || this.matches(':focus-within'))) this.focusPending = true;

@@ -687,6 +687,45 @@ describe('<wallet-login>', function () {
     }
   });
 
+  it('a login in another tab while a code is being sent stops that step: no code is kept to come back to', async () => {
+    // The other tab logs in with single sign-on; this one has just asked for an email code.
+    const sub = `user-${crypto.randomUUID()}`;
+    const f = await fixtures();
+    const wallet = walletFor();
+    await (await wallet.startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000');
+    await wallet.addCredential({ type: 'OAUTH', accountId: acct.accountId, oidcToken: await oidcToken({ sub }) });
+    const oauthId = (await clientFor().listCredentials(acct.accountId)).find((c) => c.type === 'OAUTH')!.id;
+    await wallet.logout(acct.accountId);
+    await advanceClock(31_000); // the sandbox sends one code per 30 s
+    const kept = () => Object.keys(sessionStorage).filter((k) => k.startsWith('wallet-elements:code:') && k.endsWith(acct.accountId));
+
+    let el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId });
+    await waitForState(el, 'choosing');
+    const otherTab = new BroadcastChannel(SESSION_CHANNEL_NAME);
+    const otherWallet = createWallet({ client: createClient({ baseUrl: f.apiBase }), store, otpSigner: f.signerPublicKey });
+    const hold = holdNext('POST', /\/challenge$/);
+    try {
+      methodButton(el, 'email-otp').click();
+      await hold.arrived;
+      const session = await otherWallet.loginWithOAuth({ credentialId: oauthId, getIdToken: (nonce) => oidcToken({ sub, nonce }) });
+      otherTab.postMessage({ type: 'logged-in', accountId: acct.accountId, sessionId: session.sessionId });
+      await waitForState(el, 'logged-in');
+      hold.release();
+      await waitFor(() => !inState(el, 'busy'), 'the code step stopped');
+      await new Promise((r) => setTimeout(r, 300));
+      expect(kept(), 'no code kept for a later visit').to.have.length(0);
+    } finally {
+      hold.undo();
+      otherTab.close();
+    }
+    // Logged out, then the page reloaded: the methods, not a code screen nobody is waiting on.
+    el.logout();
+    await waitForState(el, 'choosing');
+    el.remove();
+    el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId });
+    await waitForState(el, 'choosing');
+  });
+
   it('offers the methods of the attribute in its order and is axe-clean on each screen', async () => {
     const el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId, methods: 'oauth email-otp bogus passkey' });
     await waitForState(el, 'choosing');
