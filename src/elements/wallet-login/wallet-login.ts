@@ -632,7 +632,7 @@ export class WalletLogin extends TemplateElement {
             </button>
           </div>
         </form>
-        <button part="button" class="link" type="button" @click=${() => this.send({ type: 'BACK' })}>${t('login.code.back')}</button>`,
+        <button part="button" class="link" type="button" aria-disabled=${verifying ? 'true' : nothing} @click=${() => this.send({ type: 'BACK' })}>${t('login.code.back')}</button>`,
     );
   }
 

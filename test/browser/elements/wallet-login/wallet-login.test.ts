@@ -120,6 +120,30 @@ describe('<wallet-login>', function () {
     expect(text(el, 'error')).to.equal('');
   });
 
+  it('while a code is being checked, "Use another way" is marked unavailable (it could not stop the login), then usable again', async () => {
+    const el = await codeScreen({ 'account-id': acct.accountId });
+    const back = () => parts(el, 'button').find((b) => /another way/i.test(b.textContent ?? '')) as HTMLButtonElement;
+    expect(back().getAttribute('aria-disabled')).to.equal(null);
+    const hold = holdNext('POST', /\/verify$/);
+    try {
+      const error = nextEvent<CustomEvent<{ code: string }>>(el, 'wallet-login-error');
+      type(codeInput(el), '123456');
+      await hold.arrived;
+      await waitForState(el, 'verifying-code');
+      await el.updateComplete;
+      expect(part(el, 'submit')!.getAttribute('aria-disabled')).to.equal('true');
+      expect(back().getAttribute('aria-disabled'), 'the way back is marked unavailable too').to.equal('true');
+      hold.release();
+      expect((await error).detail.code).to.equal('wrong_code');
+    } finally {
+      hold.undo();
+    }
+    await el.updateComplete;
+    expect(back().getAttribute('aria-disabled')).to.equal(null);
+    back().click();
+    await waitForState(el, 'choosing');
+  });
+
   it('keeps a code the service could not check (500) for a second try, and clears only a wrong one', async () => {
     const el = await codeScreen({ 'account-id': acct.accountId });
     const undo = failNext('POST', /\/verify$/, 500);
