@@ -34,19 +34,36 @@ const UNAUTHORIZED: Partial<Record<Step['kind'], FailureCode>> = {
 /** The wallet has no credential of the asked type (the screen says "choose another way"). */
 class NoCredentialError extends Error {}
 
+interface SentCode {
+  otp: OtpLogin;
+  /** Its wallet and service (pendingCodeKey). */
+  key: string;
+  sentAt: number;
+  resendAt: number;
+}
+
 /** The code each element sent, between sending and verifying. */
-const sentCodes = new WeakMap<WalletLogin, OtpLogin>();
+const sentCodes = new WeakMap<WalletLogin, SentCode>();
+/** A code left with "Use another way", for a change of mind before a new one may be asked for. */
+const leftCodes = new WeakMap<WalletLogin, SentCode>();
 
 const codeKey = (element: WalletLogin) => pendingCodeKey('code', element.apiBase, element.accountId);
 
-/** Forgets the code that waited (entered, abandoned, or a session came another way). */
-export function forgetCode(element: WalletLogin): void {
+/**
+ * Forgets the code that waited (entered, abandoned, or a session came another way). `back`: the
+ * user chose "Use another way"; the tab forgets it (a reload shows the methods), but the element
+ * keeps it until its resend wait ends, for a change of mind (see `send-code`).
+ */
+export function forgetCode(element: WalletLogin, back?: boolean): void {
+  const sent = sentCodes.get(element);
   sentCodes.delete(element);
+  if (back && sent) leftCodes.set(element, sent);
+  else leftCodes.delete(element);
   forgetPendingCode(codeKey(element));
 }
 
 function keepCode(element: WalletLogin, otp: OtpLogin, sentAt: number, resendAt: number): void {
-  sentCodes.set(element, otp);
+  sentCodes.set(element, { otp, key: codeKey(element), sentAt, resendAt });
   keepPendingCode(codeKey(element), otp, sentAt, resendAt);
 }
 
@@ -54,8 +71,9 @@ function keepCode(element: WalletLogin, otp: OtpLogin, sentAt: number, resendAt:
 async function resumeCode(element: WalletLogin, signal: AbortSignal): Promise<{ type: CredentialType; resendAt: number } | undefined> {
   const found = await resumePendingCode(codeKey(element), element.accountId, walletFor(element.apiBase), signal);
   if (!found) return;
-  sentCodes.set(element, found.otp);
-  return { type: found.saved.type, resendAt: Number(found.saved.resendAt) || 0 };
+  const resendAt = Number(found.saved.resendAt) || 0;
+  sentCodes.set(element, { otp: found.otp, key: codeKey(element), sentAt: found.saved.sentAt, resendAt });
+  return { type: found.saved.type, resendAt };
 }
 
 function sessionInfo(s: StoredSession): SessionInfo {
@@ -97,14 +115,23 @@ export async function runStep(element: WalletLogin, step: Step, signal: AbortSig
       case 'restore':
         return await restore(element, signal);
       case 'send-code': {
+        const left = leftCodes.get(element);
+        leftCodes.delete(element);
+        let now = Date.now();
+        // Back to the code just left, before a new one may be asked for (the service would refuse
+        // it, 429): that code still stands, and its screen comes back with the wait left.
+        if (left?.otp.type === step.type && left.key === codeKey(element) && now < left.resendAt) {
+          keepCode(element, left.otp, left.sentAt, left.resendAt);
+          return { type: 'CODE_SENT', now, cooldownMs: left.resendAt - now };
+        }
         const otp = await wallet.startOtpLogin({ credentialId: await credentialId(element, step.type, signal), signal });
-        const now = Date.now();
+        now = Date.now();
         const cooldownMs = Math.max(0, element.resendAfter) * 1000;
         keepCode(element, otp, now, now + cooldownMs);
         return { type: 'CODE_SENT', now, cooldownMs };
       }
       case 'verify-code': {
-        const otp = sentCodes.get(element);
+        const otp = sentCodes.get(element)?.otp;
         if (!otp) throw new WalletError('session_expired', 'No code was requested.');
         return loggedIn(await otp.submit(step.code, { signal }));
       }

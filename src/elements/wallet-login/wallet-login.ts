@@ -319,7 +319,7 @@ export class WalletLogin extends TemplateElement {
     if (after.kind !== 'choosing') this.background?.abort();
     if (after.kind !== 'code-entry' && after.kind !== 'verifying-code') clearInterval(this.ticker);
     // The code that waited is done with (entered, abandoned, or a session came another way).
-    if (CODE_STATES.has(before.kind) && !CODE_STATES.has(after.kind)) void flows().then((f) => f.forgetCode(this), () => undefined);
+    if (CODE_STATES.has(before.kind) && !CODE_STATES.has(after.kind)) void flows().then((f) => f.forgetCode(this, event.type === 'BACK'), () => undefined);
     let notice = NOTICES[after.kind];
 
     switch (after.kind) {

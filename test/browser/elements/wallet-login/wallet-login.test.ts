@@ -293,6 +293,27 @@ describe('<wallet-login>', function () {
     await waitForState(el, 'choosing');
   });
 
+  it('back to the email code just sent, within its wait: its screen again, no new code asked for, and it logs in', async () => {
+    const challenges = () => performance.getEntriesByType('resource').filter((e) => e.name.includes('/challenge')).length;
+    const el = await codeScreen({ 'account-id': acct.accountId, 'resend-after': '20' });
+    const sent = challenges();
+    (parts(el, 'button').find((b) => /another way/i.test(b.textContent ?? '')) as HTMLButtonElement).click();
+    await waitForState(el, 'choosing');
+    const errors: string[] = [];
+    el.addEventListener('wallet-login-error', (e) => errors.push((e as CustomEvent<{ code: string }>).detail.code));
+    methodButton(el, 'email-otp').click();
+    await waitForState(el, 'code-entry');
+    expect(challenges()).to.equal(sent, 'no second code (the service would refuse it within 30 s)');
+    expect(text(el, 'error')).to.equal('');
+    // The wait left of the first code, not a new one.
+    const resend = parts(el, 'button').find((b) => /new code/.test(b.textContent ?? '')) as HTMLButtonElement;
+    expect(resend.disabled).to.equal(true);
+    const loggedIn = nextEvent<CustomEvent<LoggedInDetail>>(el, 'wallet-logged-in');
+    type(codeInput(el), '000000');
+    expect((await loggedIn).detail.credentialType).to.equal('EMAIL_OTP');
+    expect(errors).to.deep.equal([]);
+  });
+
   it('a kept code whose target no longer verifies is dropped: the methods show, nothing is sent', async () => {
     let el = await codeScreen({ 'account-id': acct.accountId });
     el.remove();
