@@ -64,8 +64,8 @@ type Done = Extract<DelegatedKeysEvent, { type: 'created' | 'revoked' }>;
  *
  * @summary Lists a card's delegated keys and creates or revokes them with the wallet's confirmation.
  *
- * @event delegated-key-created - A key was created and is active. `detail: { key }` (public metadata only).
- * @event delegated-key-revoked - A key was revoked. `detail: { keyId }`.
+ * @event delegated-key-created - A key was created and is active, also when `card-id` or `account-id` changed meanwhile (`key.cardId` names its card). `detail: { key }` (public metadata only).
+ * @event delegated-key-revoked - A key was revoked, also when `card-id` or `account-id` changed meanwhile. `detail: { keyId }`.
  * @event delegated-keys-error - Listing, creating or revoking failed. `detail: { code, message, operation, status? }`.
  *
  * @csspart base - The wrapper of everything.
@@ -146,14 +146,18 @@ export class DelegatedKeys extends TemplateElement {
       return { type: 'created', key: await client.createDelegatedKey(what, { stamper, signal }) };
     },
     onComplete: (done) => {
+      const before = this.view;
       this.send(done);
-      this.focusTarget = 'new';
-      if (done.type === 'revoked') return void this.dispatchEvent(new DelegatedKeyRevokedEvent(done.keyId));
-      this.form = emptyForm();
-      this.dispatchEvent(new DelegatedKeyCreatedEvent(done.key));
+      // Made for a card or account shown before (reload): the page hears of it, the focus stays.
+      // (The form is not emptied here: "New key" empties it when it opens.)
+      if (this.view !== before) this.focusTarget = 'new';
+      this.dispatchEvent(done.type === 'revoked' ? new DelegatedKeyRevokedEvent(done.keyId) : new DelegatedKeyCreatedEvent(done.key));
     },
     onError: (error) => {
-      const code = this.fail(this.view.mode.kind === 'revoking' ? 'revoke' : 'create', error);
+      const { kind } = this.view.mode;
+      // A failure of a change for a card or account shown before (reload) has no form or key left to show it on.
+      if (kind !== 'submitting' && kind !== 'revoking') return;
+      const code = this.fail(kind === 'revoking' ? 'revoke' : 'create', error);
       if (code && worthRecheck(code)) void this.recheck();
     },
   });
@@ -198,11 +202,11 @@ export class DelegatedKeys extends TemplateElement {
   }
 
   /**
-   * Starts over: a change under way is dropped (a create or revoke for the card before must not
-   * land in this one's list), an open form or confirmation closes, and the list loads.
+   * Starts over: an open form or confirmation closes, and the list loads. A change under way goes
+   * on, since the service may already be carrying it out: its event still tells the page, but it
+   * does not land in this list (the machine, started over, drops it).
    */
   private reload(): void {
-    this.operation.abort();
     this.attempt = undefined;
     this.send({ type: 'load', anew: true });
     void this.listTask.run();

@@ -15,7 +15,7 @@ import { setLocale } from '../../../../src/elements/shared/i18n.ts';
 import { createClient } from '../../../../src/core/client.ts';
 import type { DelegatedKey } from '../../../../src/core/types.ts';
 import { axHeadings, newAccount, fixtures, type RigAccount, type RigFixtures } from '../../support/rig.ts';
-import { axeViolations, cleanup, failNext, holdNext, loseAnswer, mount, nextEvent, part, parts, shadow, text, type, useRig, waitFor } from '../shared/helpers.ts';
+import { axeViolations, cleanup, failNext, holdAnswer, holdNext, loseAnswer, mount, nextEvent, part, parts, shadow, text, type, useRig, waitFor } from '../shared/helpers.ts';
 
 /** Counts the requests the page sends to a path (a pass-through wrapper: every call still goes out). */
 function countRequests(fragment: string, method: string) {
@@ -369,6 +369,33 @@ describe('<delegated-keys>', () => {
     await waitFor(() => el.matches(':state(ready)'), 'the first card');
     await settle(el);
     expect(text(el, 'status')).to.equal('Active');
+    expect(part(el, 'new-button')).to.not.equal(null);
+  });
+
+  it('a key the service created while another card-id was set is still reported, and stays out of the new card\'s list', async () => {
+    await login();
+    const el = await mountReady();
+    await fillForm(el, 'Switched away', []);
+    // The create's last leg reaches the service, which makes the key; its answer is held meanwhile.
+    const held = holdAnswer('POST', /\/auth\/delegated-keys$/, (r) => r.status === 201);
+    try {
+      const created = nextEvent<CustomEvent<{ key: DelegatedKey }>>(el, 'delegated-key-created', 5000);
+      (part(el, 'submit-button') as HTMLButtonElement).click();
+      await held.arrived;
+      el.cardId = 'Card:00000000-0000-4000-8000-00000000c0de';
+      await settle(el);
+      held.release();
+      const { key } = (await created).detail;
+      expect(key).to.include({ nickname: 'Switched away', cardId: acct.cardId, status: 'ACTIVE' });
+      const listed = await createClient({ baseUrl: f.apiBase }).listDelegatedKeys({ accountId: acct.accountId });
+      expect(listed.map((k) => k.id)).to.deep.equal([key.id]);
+    } finally {
+      held.undo();
+    }
+    await waitFor(() => el.matches(':state(ready)'), 'the other card');
+    await settle(el);
+    expect(parts(el, 'key')).to.have.length(0);
+    expect(text(el, 'notice')).to.equal('');
     expect(part(el, 'new-button')).to.not.equal(null);
   });
 
