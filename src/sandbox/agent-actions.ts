@@ -5,8 +5,10 @@
  * "Transaction (as embedded in an action)".
  *
  * Approval executes the pending transaction at once: APPROVED with a completed transaction, or
- * FAILED when the quote has expired by then (api.md: "for example quote expired"). Deliberately not
- * here: balances, settlement delays, webhooks.
+ * FAILED when the quote has expired by then (api.md: "for example quote expired"). A test control
+ * can instead approve with the execution still in progress (APPROVED, transaction PENDING, not
+ * settled) and end it later as COMPLETED or FAILED (api.md: FAILED is "Approved but execution
+ * failed"). Deliberately not here: balances, settlement delays, webhooks.
  */
 import type {
   AgentAction,
@@ -123,7 +125,7 @@ function buildQuote(prng: Prng, owner: ActionOwner, createdMs: number, status: A
 export function buildTransaction(
   action: AgentAction,
   transactionId: string,
-  outcome: 'COMPLETED' | 'FAILED',
+  outcome: 'PENDING' | 'COMPLETED' | 'FAILED',
   atMs: number,
   failureReason?: string,
 ): Transaction {
@@ -225,19 +227,32 @@ export function seedActions(prng: Prng, owner: ActionOwner, nowMs: number, count
   return out;
 }
 
-/** Approval (api.md: "Approved by the platform; execution in progress or complete"). */
-export function approveAction(record: ActionRecord, nowMs: number): void {
+/**
+ * Approval (api.md: "Approved by the platform; execution in progress or complete"); `executing`
+ * leaves the execution in progress, for `settleAction` to end.
+ */
+export function approveAction(record: ActionRecord, nowMs: number, executing = false): void {
   const action = record.action;
   const quoteExpired = action.quote !== undefined && Date.parse(action.quote.expiresAt) <= nowMs;
   if (quoteExpired) {
     action.status = 'FAILED';
     action.quote!.status = 'EXPIRED';
     action.transaction = buildTransaction(action, record.pendingTransactionId, 'FAILED', nowMs, 'QUOTE_EXPIRED');
-  } else {
+  } else if (executing) {
     action.status = 'APPROVED';
-    if (action.quote) action.quote.status = 'COMPLETED';
-    action.transaction = buildTransaction(action, record.pendingTransactionId, 'COMPLETED', nowMs);
+    action.transaction = buildTransaction(action, record.pendingTransactionId, 'PENDING', nowMs);
+  } else {
+    settleAction(record, 'COMPLETED', nowMs);
   }
+  action.updatedAt = iso(nowMs);
+}
+
+/** Ends an execution left in progress: APPROVED and completed, or FAILED with `failureReason`. */
+export function settleAction(record: ActionRecord, outcome: 'COMPLETED' | 'FAILED', nowMs: number, failureReason?: string): void {
+  const action = record.action;
+  action.status = outcome === 'FAILED' ? 'FAILED' : 'APPROVED';
+  if (action.quote) action.quote.status = outcome;
+  action.transaction = buildTransaction(action, record.pendingTransactionId, outcome, nowMs, outcome === 'FAILED' ? (failureReason ?? 'INSUFFICIENT_FUNDS') : undefined);
   action.updatedAt = iso(nowMs);
 }
 

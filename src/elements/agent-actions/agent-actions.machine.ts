@@ -158,12 +158,19 @@ export function statusChanges(before: AgentActionsState, after: AgentActionsStat
 }
 
 /**
- * Which loaded actions were pending and are missing from the poller's fresh list of pending
- * actions: their decision came in, so each is read again (GET /agents/me/actions/{id}).
+ * An approved action whose transaction has not settled: its execution is in progress and may still
+ * fail (api.md "AgentAction.status": APPROVED is "execution in progress or complete", FAILED is
+ * "Approved but execution failed").
+ */
+export const executing = (a: AgentAction): boolean => a.status === 'APPROVED' && !a.transaction?.settledAt;
+
+/**
+ * Which loaded actions to read again (GET /agents/me/actions/{id}): the pending ones missing from
+ * the poller's fresh list of pending actions (their decision came in), and the executing ones.
  */
 export function decidedSince(state: AgentActionsState, stillPending: readonly AgentAction[]): string[] {
   const pending = new Set(stillPending.map((a) => a.id));
-  return state.actions.filter((a) => a.status === 'PENDING_APPROVAL' && !pending.has(a.id)).map((a) => a.id);
+  return state.actions.filter((a) => (a.status === 'PENDING_APPROVAL' && !pending.has(a.id)) || executing(a)).map((a) => a.id);
 }
 
 export function errorCodeOf(error: unknown): AgentActionsErrorCode {

@@ -6,6 +6,8 @@
  * The poller watches the agent's PENDING_APPROVAL actions: a loaded pending action that leaves that
  * list has been decided, so it is read again (GET /agents/me/actions/{id}) and shown with its new
  * status, rejection reason or resulting transaction, and `agent-action-changed` is dispatched.
+ * An approved action whose transaction has not settled is read again at each poll, since its
+ * execution may still fail.
  * A new pending action that matches the filter appears on top.
  *
  * The agent's Bearer token is the `agentToken` property, supplied by the integrator: it is passed to
@@ -31,6 +33,7 @@ import './agent-actions.strings.ts';
 import {
   decidedSince,
   errorCodeOf,
+  executing,
   initialState,
   statusChanges,
   transition,
@@ -296,9 +299,10 @@ export class AgentActions extends TemplateElement {
   }
 
   /**
-   * The poller's fresh list of pending actions: re-read the ones that were decided. False when a
-   * read failed: the poller then delivers the list again at its next poll, so the decision is read
-   * again even though the pending list no longer changes.
+   * The poller's fresh list of pending actions: re-read the ones that were decided, and the
+   * approved ones still executing. False when a read failed or an execution is still in progress:
+   * the poller then delivers the list again at its next poll, so they are read again even though
+   * the pending list no longer changes.
    */
   private async onPending(pending: AgentAction[], signal: AbortSignal): Promise<boolean> {
     this.pollTrouble = false;
@@ -317,7 +321,7 @@ export class AgentActions extends TemplateElement {
     }
     if (signal.aborted) return true;
     this.send({ type: 'updated', actions: [...pending, ...fresh] });
-    return complete;
+    return complete && !this.view.actions.some(executing);
   }
 
   private syncStates(): void {

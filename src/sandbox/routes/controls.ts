@@ -7,7 +7,7 @@
  * private keys, reveal URLs stay inside).
  */
 import { AGENT_ACTION_TYPES, type AgentActionType, type SandboxFixtures } from '../../core/types.ts';
-import { buildAction } from '../agent-actions.ts';
+import { approveAction, buildAction, settleAction } from '../agent-actions.ts';
 import { requireBasic } from '../auth.ts';
 import { HttpError, json, jsonObject, notFound, type Router } from '../http.ts';
 import { issuerUrl } from '../oidc.ts';
@@ -101,6 +101,30 @@ export function registerControlRoutes(router: Router, world: World, fixtures: ()
     );
     world.store.actions.set(record.action.id, record);
     return json(201, record.action);
+  });
+
+  // An action's execution by hand: `status: PENDING` approves a PENDING_APPROVAL action with its
+  // execution in progress; `COMPLETED` or `FAILED` (with `failureReason`) then ends that execution.
+  router.on('POST', '/sandbox/agents/:agentId/actions/:actionId/execution', (ctx) => {
+    requireBasic(world, ctx);
+    const agentId = requireId('Agent', ctx.params.agentId, 'agentId');
+    const actionId = requireId('AgentAction', ctx.params.actionId, 'actionId');
+    const f = new Fields(jsonObject(ctx));
+    const status = f.enumOf('status', ['PENDING', 'COMPLETED', 'FAILED'] as const);
+    const failureReason = f.string('failureReason', { optional: true, max: 100 });
+    f.check();
+    const record = world.store.actions.get(actionId);
+    if (!record || record.action.agentId !== agentId) throw notFound('Action not found');
+    const { action } = record;
+    const now = world.clock.now();
+    if (status === 'PENDING') {
+      if (action.status !== 'PENDING_APPROVAL') throw new HttpError(409, 'ACTION_NOT_PENDING', `The action is ${action.status}, not PENDING_APPROVAL`);
+      approveAction(record, now, true);
+    } else {
+      if (action.status !== 'APPROVED' || action.transaction?.status !== 'PENDING') throw new HttpError(409, 'ACTION_NOT_EXECUTING', 'The action has no execution in progress');
+      settleAction(record, status!, now, failureReason);
+    }
+    return json(200, action);
   });
 
   router.on('GET', '/sandbox/audit/reveals', (ctx) => {

@@ -39,6 +39,14 @@ export function approveAction(agentId: string, actionId: string): Promise<unknow
   return executeServerCommand('sandbox-approve-action', { agentId, actionId });
 }
 
+/**
+ * An action's execution by hand (a sandbox control): `PENDING` approves it with the execution still
+ * in progress (APPROVED, transaction PENDING); `COMPLETED` or `FAILED` then ends that execution.
+ */
+export function actionExecution(agentId: string, actionId: string, status: 'PENDING' | 'COMPLETED' | 'FAILED', failureReason?: string): Promise<unknown> {
+  return executeServerCommand('sandbox-action-execution', { agentId, actionId, status, ...(failureReason ? { failureReason } : {}) });
+}
+
 export function rejectAction(agentId: string, actionId: string, reason?: string): Promise<unknown> {
   return executeServerCommand('sandbox-reject-action', { agentId, actionId, ...(reason ? { reason } : {}) });
 }

@@ -226,6 +226,11 @@ export function walletRig(options: WalletRigOptions = {}): {
           if (typeof agentId !== 'string') throw new Error('sandbox-new-action needs {agentId}');
           return sandboxRoute('POST', `/sandbox/agents/${agentId}/actions`, type ? { type } : {});
         }
+        case 'sandbox-action-execution': {
+          const { agentId, actionId, ...body } = p as { agentId?: string; actionId?: string; status?: string; failureReason?: string };
+          if (typeof agentId !== 'string' || typeof actionId !== 'string') throw new Error(`${command} needs {agentId, actionId, status}`);
+          return sandboxRoute('POST', `/sandbox/agents/${agentId}/actions/${actionId}/execution`, body);
+        }
         case 'sandbox-approve-action':
         case 'sandbox-reject-action': {
           const { agentId, actionId, reason } = p as { agentId?: string; actionId?: string; reason?: string };

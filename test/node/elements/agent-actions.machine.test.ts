@@ -92,6 +92,10 @@ test('a decision from the poller replaces the action in place and is reported as
   assert.deepEqual(statusChanges(before, after), [{ action: approved, previousStatus: 'PENDING_APPROVAL' }]);
   // The same copy again changes nothing.
   assert.equal(transition(after, { type: 'updated', actions: [approved] }), after);
+  // Approved but not settled: its execution may still fail (api.md "AgentAction.status"), so it is read again.
+  assert.deepEqual(decidedSince(after, [action(2)]), [approved.id]);
+  const settled = { ...approved, transaction: { ...approved.transaction!, status: 'COMPLETED', settledAt: '2026-01-01T00:02:00Z' } };
+  assert.deepEqual(decidedSince(transition(after, { type: 'updated', actions: [settled] }), [action(2)]), []);
 });
 
 test('a new pending action appears on top when it matches the filter, and counts in the total', () => {

@@ -154,6 +154,25 @@ describe('platform approval', () => {
     assert.equal(r.body.transaction.failureReason, 'QUOTE_EXPIRED');
   });
 
+  test('an execution left in progress by a test control: APPROVED with a PENDING transaction, then FAILED', async () => {
+    const acct = await api.newAccount();
+    const a = (await api.call('POST', `/sandbox/agents/${acct.agentId}/actions`, { outside: true, body: { type: 'TRANSFER_OUT' } })).body;
+    const control = `/sandbox/agents/${acct.agentId}/actions/${a.id}/execution`;
+    assertError(await api.call('POST', control, { outside: true, body: { status: 'FAILED' } }), 409);
+    const started = await api.call('POST', control, { outside: true, body: { status: 'PENDING' } });
+    assert.equal(started.status, 200, started.text);
+    assertAgentAction(started.body);
+    assert.equal(started.body.status, 'APPROVED');
+    assert.equal(started.body.transaction.status, 'PENDING');
+    assert.equal(started.body.transaction.settledAt, undefined);
+    const failed = await api.call('POST', control, { outside: true, body: { status: 'FAILED', failureReason: 'INSUFFICIENT_FUNDS' } });
+    assertAgentAction(failed.body);
+    assert.equal(failed.body.status, 'FAILED');
+    assert.equal(failed.body.transaction.failureReason, 'INSUFFICIENT_FUNDS');
+    assert.equal((await agentCall(`/agents/me/actions/${a.id}`, acct.agentToken)).body.status, 'FAILED');
+    assertError(await api.call('POST', control, { outside: true, body: { status: 'COMPLETED' } }), 409);
+  });
+
   test('unknown agent or action 404; action of another agent 404', async () => {
     const a = await api.newAccount();
     const b = await api.newAccount();

@@ -45,6 +45,7 @@ export function outsideRoutes(fx: { agentId: string }): RouteSample[] {
     { method: 'POST', path: '/sandbox/clock', auth: 'basic', outside: true },
     { method: 'POST', path: '/sandbox/accounts', auth: 'basic', outside: true },
     { method: 'POST', path: `/sandbox/agents/${fx.agentId}/actions`, auth: 'basic', outside: true },
+    { method: 'POST', path: `/sandbox/agents/${fx.agentId}/actions/AgentAction:00000000-0000-4000-8000-000000000000/execution`, auth: 'basic', outside: true },
     { method: 'GET', path: '/sandbox/audit/reveals', auth: 'basic', outside: true },
     { method: 'GET', path: '/oidc/.well-known/openid-configuration', auth: 'none', outside: true },
     { method: 'GET', path: '/oidc/jwks', auth: 'none', outside: true },

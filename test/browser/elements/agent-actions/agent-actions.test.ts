@@ -12,7 +12,7 @@ import { setLocale } from '../../../../src/elements/shared/i18n.ts';
 import '../../../../src/locales/ar.ts';
 import { createClient } from '../../../../src/core/client.ts';
 import type { AgentAction } from '../../../../src/core/types.ts';
-import { approveAction, fixtures, newAccount, newAgentAction, rejectAction, type RigAccount, type RigFixtures } from '../../support/rig.ts';
+import { actionExecution, approveAction, fixtures, newAccount, newAgentAction, rejectAction, type RigAccount, type RigFixtures } from '../../support/rig.ts';
 import { axeViolations, cleanup, failNext, nextEvent, part, parts, shadow, text, useRig, waitFor } from '../shared/helpers.ts';
 
 async function mountActions(token: string, attributes: Record<string, string> = {}): Promise<AgentActions> {
@@ -222,6 +222,30 @@ describe('<agent-actions>', () => {
     }
     await el.updateComplete;
     expect(statuses(el)[0]).to.not.equal('PENDING_APPROVAL');
+  });
+
+  it('an approved action whose execution then fails is shown failed, with agent-action-changed', async () => {
+    const el = await mountActions(acct.agentToken, { 'page-size': '5', 'poll-interval': '150', 'poll-max-interval': '400' });
+    await ready(el);
+    const created = await newAgentAction(acct.agentId, 'TRANSFER_OUT');
+    await waitFor(() => shownIds(el)[0] === `action-${created.id.replace(/[^A-Za-z0-9-]/g, '-')}`, 'the new action', 8000);
+    // Approved with the execution still in progress (api.md: "execution in progress or complete").
+    const approved = nextEvent<CustomEvent>(el, 'agent-action-changed', 10000);
+    await actionExecution(acct.agentId, created.id, 'PENDING');
+    expect((await approved).detail.action.status).to.equal('APPROVED');
+    await el.updateComplete;
+    expect(statuses(el)[0]).to.equal('APPROVED');
+    // Then the execution fails (api.md: FAILED is "Approved but execution failed").
+    const failed = nextEvent<CustomEvent>(el, 'agent-action-changed', 5000);
+    await actionExecution(acct.agentId, created.id, 'FAILED', 'INSUFFICIENT_FUNDS');
+    const { detail } = await failed;
+    expect(detail.action.id).to.equal(created.id);
+    expect(detail).to.deep.include({ previousStatus: 'APPROVED' });
+    expect(detail.action.status).to.equal('FAILED');
+    await el.updateComplete;
+    expect(statuses(el)[0]).to.equal('FAILED');
+    expect(parts(el, 'action')[0]!.textContent).to.match(/Not enough funds/);
+    expect(shadow(el).querySelector('[role=status].live')!.textContent!.trim()).to.match(/^Decision: Payment out of \S+, Failed\.$/);
   });
 
   it('shows the rejection reason of a rejected action', async () => {
