@@ -165,12 +165,14 @@ export function statusChanges(before: AgentActionsState, after: AgentActionsStat
 export const executing = (a: AgentAction): boolean => a.status === 'APPROVED' && !a.transaction?.settledAt;
 
 /**
- * Which loaded actions to read again (GET /agents/me/actions/{id}): the pending ones missing from
- * the poller's fresh list of pending actions (their decision came in), and the executing ones.
+ * Which actions to read again (GET /agents/me/actions/{id}): those missing from the poller's fresh
+ * list of pending actions (their decision came in) among the loaded pending ones and `wasPending`
+ * (pending at the poll before, perhaps not shown under the filter), and the executing ones.
  */
-export function decidedSince(state: AgentActionsState, stillPending: readonly AgentAction[]): string[] {
-  const pending = new Set(stillPending.map((a) => a.id));
-  return state.actions.filter((a) => (a.status === 'PENDING_APPROVAL' && !pending.has(a.id)) || executing(a)).map((a) => a.id);
+export function decidedSince(state: AgentActionsState, stillPending: readonly AgentAction[], wasPending: readonly string[] = []): string[] {
+  const pending = new Set<string>(stillPending.map((a) => a.id));
+  const watched = state.actions.filter((a) => a.status === 'PENDING_APPROVAL' || executing(a)).map((a) => a.id);
+  return [...new Set([...watched, ...wasPending])].filter((id) => !pending.has(id));
 }
 
 export function errorCodeOf(error: unknown): AgentActionsErrorCode {

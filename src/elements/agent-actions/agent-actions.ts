@@ -8,7 +8,8 @@
  * status, rejection reason or resulting transaction, and `agent-action-changed` is dispatched.
  * An approved action whose transaction has not settled is read again at each poll, since its
  * execution may still fail.
- * A new pending action that matches the filter appears on top.
+ * A new action that matches the filter appears on top: a pending one, or one decided since the
+ * last poll (under a filter such as "Approved").
  *
  * The agent's Bearer token is the `agentToken` property, supplied by the integrator: it is passed to
  * core per call and never reflected to an attribute, stored, logged or put into an event.
@@ -135,6 +136,8 @@ export class AgentActions extends TemplateElement {
   /** After a 429 on "load more": when the service's Retry-After has passed and the button works again. */
   private moreAfter = 0;
   private needsLoad = true;
+  /** What the poller last saw pending, and decisions whose read failed: read again once decided, shown or not. */
+  private wasPending: readonly string[] = [];
 
   /** One page: the first (cursor undefined) or the next. The generation drops stale pages. */
   private readonly pageTask = new Task(this, {
@@ -172,6 +175,7 @@ export class AgentActions extends TemplateElement {
   /** Reloads the first page (keeps the filter). */
   reload(): void {
     this.stopPolling();
+    this.wasPending = [];
     this.send({ type: 'load', filter: isFilter(this.status) ? this.status : 'ALL' });
     if (this.agentToken) void this.pageTask.run([this.view.generation, undefined]);
   }
@@ -306,9 +310,10 @@ export class AgentActions extends TemplateElement {
    */
   private async onPending(pending: AgentAction[], signal: AbortSignal): Promise<boolean> {
     this.pollTrouble = false;
-    const decided = decidedSince(this.view, pending);
+    const decided = decidedSince(this.view, pending, this.wasPending);
     const send = sendFor(this.apiBase);
     const fresh: AgentAction[] = [];
+    const next: string[] = pending.map((a) => a.id);
     let complete = true;
     for (const id of decided) {
       try {
@@ -316,10 +321,12 @@ export class AgentActions extends TemplateElement {
       } catch (error) {
         if (signal.aborted || isAbort(error)) return true;
         // Read again at the next poll; the pending copy stays meanwhile.
+        next.push(id);
         complete = false;
       }
     }
     if (signal.aborted) return true;
+    this.wasPending = next;
     this.send({ type: 'updated', actions: [...pending, ...fresh] });
     return complete && !this.view.actions.some(executing);
   }

@@ -96,6 +96,8 @@ test('a decision from the poller replaces the action in place and is reported as
   assert.deepEqual(decidedSince(after, [action(2)]), [approved.id]);
   const settled = { ...approved, transaction: { ...approved.transaction!, status: 'COMPLETED', settledAt: '2026-01-01T00:02:00Z' } };
   assert.deepEqual(decidedSince(transition(after, { type: 'updated', actions: [settled] }), [action(2)]), []);
+  // Pending at the poll before though not loaded (another filter): read once it leaves the pending list.
+  assert.deepEqual(decidedSince(before, [action(1), action(2)], [action(7).id, action(2).id]), [action(7).id]);
 });
 
 test('a new pending action appears on top when it matches the filter, and counts in the total', () => {

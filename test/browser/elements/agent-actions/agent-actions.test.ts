@@ -248,6 +248,22 @@ describe('<agent-actions>', () => {
     expect(shadow(el).querySelector('[role=status].live')!.textContent!.trim()).to.match(/^Decision: Payment out of \S+, Failed\.$/);
   });
 
+  it('under the "Approved" filter, an action approved while polling appears on top', async () => {
+    const created = await newAgentAction(acct.agentId, 'TRANSFER_OUT');
+    const el = await mountActions(acct.agentToken, { status: 'APPROVED', 'page-size': '5', 'poll-interval': '150', 'poll-max-interval': '400' });
+    await ready(el);
+    await waitFor(() => el.matches(':state(polling)'), 'polling');
+    const before = shownIds(el);
+    expect(statuses(el).every((s) => s === 'APPROVED')).to.equal(true);
+    // Let the poller see it pending (it is not shown under this filter), then approve it.
+    await new Promise((r) => setTimeout(r, 500));
+    await approveAction(acct.agentId, created.id);
+    const id = `action-${created.id.replace(/[^A-Za-z0-9-]/g, '-')}`;
+    await waitFor(() => shownIds(el)[0] === id, 'the approved action on top', 5000);
+    expect(shownIds(el).slice(1)).to.deep.equal(before);
+    expect(statuses(el)[0]).to.equal('APPROVED');
+  });
+
   it('shows the rejection reason of a rejected action', async () => {
     const el = await mountActions(acct.agentToken, { 'page-size': '5', 'poll-interval': '150', 'poll-max-interval': '400' });
     await ready(el);
