@@ -12,8 +12,8 @@ function randomState(): string {
   return [...crypto.getRandomValues(new Uint8Array(16))].map((b) => b.toString(16).padStart(2, '0')).join('');
 }
 
-export function popupTokenProvider(issuer: string, clientId: string): (nonce: string) => Promise<string> {
-  return (nonce) =>
+export function popupTokenProvider(issuer: string, clientId: string): (nonce: string, options: { signal: AbortSignal }) => Promise<string> {
+  return (nonce, { signal }) =>
     new Promise<string>((resolve, reject) => {
       const state = randomState();
       const redirect = new URL('/demo/oauth-callback.html', location.href).href;
@@ -49,5 +49,7 @@ export function popupTokenProvider(issuer: string, clientId: string): (nonce: st
       const watch = setInterval(() => {
         if (popup.closed) setTimeout(() => finish(() => reject(new DOMException('The sign-in window was closed.', 'AbortError'))), 1000);
       }, 400);
+      // Cancelled in the element: the window goes too.
+      signal.addEventListener('abort', () => finish(() => (popup.close(), reject(new DOMException('Sign-in cancelled.', 'AbortError')))), { once: true });
     });
 }

@@ -38,11 +38,11 @@ export async function loadView(s: Services): Promise<CredentialsView> {
 }
 
 /** POST /auth/credentials with the signed retry; OAUTH takes a fresh token from the page's provider. */
-export async function addCredential(s: Services, type: 'SMS_OTP' | 'OAUTH', provider: ((nonce: string) => Promise<string>) | undefined): Promise<AuthMethodResponse> {
+export async function addCredential(s: Services, type: 'SMS_OTP' | 'OAUTH', provider: ((nonce: string, options: { signal: AbortSignal }) => Promise<string>) | undefined): Promise<AuthMethodResponse> {
   if (type === 'OAUTH') {
     if (typeof provider !== 'function') throw new WalletError('invalid_argument', 'No oidcTokenProvider was given.');
     // Registration binds no key, so the nonce only keeps the token single-purpose.
-    const oidcToken = await provider(bytesToHex(randomBytes(32)));
+    const oidcToken = await provider(bytesToHex(randomBytes(32)), { signal: s.signal });
     return s.wallet.addCredential({ type: 'OAUTH', accountId: s.accountId, oidcToken }, { signal: s.signal });
   }
   return s.wallet.addCredential({ type, accountId: s.accountId }, { signal: s.signal });

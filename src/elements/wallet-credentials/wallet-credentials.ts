@@ -116,8 +116,12 @@ export class WalletCredentials extends TemplateElement {
   /** Light or dark regardless of the system setting. */
   theme: 'light' | 'dark' | undefined;
 
-  /** For adding single sign-on: a fresh OIDC ID token from the integrator's identity provider. */
-  oidcTokenProvider: ((nonce: string) => Promise<string>) | undefined;
+  /**
+   * For adding single sign-on: a fresh OIDC ID token from the integrator's identity provider.
+   * `signal` aborts when the element drops the step (another wallet, removed from the page): close
+   * your sign-in window then.
+   */
+  oidcTokenProvider: ((nonce: string, options: { signal: AbortSignal }) => Promise<string>) | undefined;
 
   private machine: CredentialsState = initialState();
   private emailInvalid = false;

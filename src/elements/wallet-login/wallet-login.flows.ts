@@ -150,8 +150,10 @@ export async function runStep(element: WalletLogin, step: Step, signal: AbortSig
         const getIdToken = async (nonce: string) => {
           try {
             // Cancel does not wait for the provider (a sign-in window the user left open).
-            return await Promise.race([element.oidcTokenProvider!(nonce), new Promise<never>((_, reject) => signal.addEventListener('abort', reject))]);
+            return await Promise.race([element.oidcTokenProvider!(nonce, { signal }), new Promise<never>((_, reject) => signal.addEventListener('abort', reject))]);
           } catch (e) {
+            // The user closed the sign-in window: a cancellation, which says nothing.
+            if ((e as Error)?.name === 'AbortError') throw e;
             // No provider, or it failed: the page's part, not the service's refusal.
             throw new WalletError('invalid_argument', 'The page’s oidcTokenProvider gave no token.', { cause: e });
           }

@@ -145,8 +145,10 @@ export class WalletLogin extends TemplateElement {
   /**
    * For single sign-on: returns a fresh OIDC ID token from the integrator's identity provider whose
    * `nonce` claim is the given nonce (the nonce binds the token to this device's session key).
+   * `signal` aborts when the user cancels here (close your sign-in window then); reject with an
+   * `AbortError` when the user closed it, and the element returns to its methods without an error.
    */
-  oidcTokenProvider: ((nonce: string) => Promise<string>) | undefined;
+  oidcTokenProvider: ((nonce: string, options: { signal: AbortSignal }) => Promise<string>) | undefined;
 
   private machine: LoginState = initialState();
   private notice = '';

@@ -504,6 +504,35 @@ describe('<wallet-login>', function () {
     expect(text(el, 'error')).to.contain('was not accepted');
   });
 
+  it('OAuth: the user closing the provider\'s sign-in window (AbortError) returns to the methods with no error', async () => {
+    const wallet = walletFor();
+    await (await wallet.startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000');
+    await wallet.addCredential({ type: 'OAUTH', accountId: acct.accountId, oidcToken: await oidcToken({ sub: `user-${crypto.randomUUID()}` }) });
+    await wallet.logout(acct.accountId);
+    let asked = 0;
+    const el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId, methods: 'oauth email-otp' }, (e) => {
+      (e as WalletLogin).oidcTokenProvider = () => {
+        asked++;
+        return Promise.reject(new DOMException('The sign-in window was closed.', 'AbortError'));
+      };
+    });
+    await waitForState(el, 'choosing');
+    let errors = 0;
+    el.addEventListener('wallet-login-error', () => errors++);
+    methodButton(el, 'oauth').click();
+    await waitFor(() => asked === 1, 'the provider asked for a token');
+    await waitForState(el, 'choosing');
+    await new Promise((r) => setTimeout(r, 200));
+    expect(errors).to.equal(0);
+    expect(text(el, 'error')).to.equal('');
+    // Any other failure of the provider is still the page's, and says so.
+    el.oidcTokenProvider = () => Promise.reject(new Error('identity provider down'));
+    const error = nextEvent<CustomEvent<{ code: string }>>(el, 'wallet-login-error');
+    methodButton(el, 'oauth').click();
+    expect((await error).detail.code).to.not.equal('cancelled');
+    expect(text(el, 'error')).to.not.equal('');
+  });
+
   it('OAuth: Cancel while the identity provider is still open returns to the methods at once, with no error', async () => {
     const sub = `user-${crypto.randomUUID()}`;
     const wallet = walletFor();
@@ -513,8 +542,12 @@ describe('<wallet-login>', function () {
 
     // The provider's sign-in window stays open: its promise settles only when the user finishes there.
     let finish!: () => void;
+    let given: AbortSignal | undefined;
     const el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId, methods: 'oauth email-otp' }, (e) => {
-      (e as WalletLogin).oidcTokenProvider = (nonce) => new Promise<void>((r) => (finish = r)).then(() => oidcToken({ sub, nonce }));
+      (e as WalletLogin).oidcTokenProvider = (nonce, { signal }) => {
+        given = signal;
+        return new Promise<void>((r) => (finish = r)).then(() => oidcToken({ sub, nonce }));
+      };
     });
     await waitForState(el, 'choosing');
     let errors = 0;
@@ -528,6 +561,8 @@ describe('<wallet-login>', function () {
     expect(inState(el, 'busy')).to.equal(false);
     expect(errors).to.equal(0);
     expect(text(el, 'error')).to.equal('');
+    // The provider was told, so that it can close its window.
+    expect(given?.aborted).to.equal(true);
     // The user finishes in the provider's window after all: the cancelled login does not come back.
     finish();
     await new Promise((r) => setTimeout(r, 500));
