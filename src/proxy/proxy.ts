@@ -368,15 +368,10 @@ export function createProxy(options: ProxyOptions): ProxyHandler {
 
     // The client went away while its request was read or authorized: nothing goes upstream.
     if (req.socket.destroyed) return;
-    let signal: AbortSignal | undefined;
-    if (method === 'GET') {
-      // A read nobody waits for any more is dropped upstream too, freeing its connection. A state
-      // change is not: cutting it would not undo it, and the service's answer still ends it cleanly.
-      const cancel = new AbortController();
-      x.res.once('close', () => cancel.abort());
-      signal = cancel.signal;
-    }
-    const answer = await upstream.send({ method, path: match.upstreamPath, headers, body: method === 'GET' ? undefined : bytes, signal });
+    // A read nobody waits for any more is dropped upstream too (`client`), freeing its connection.
+    // A state change is not: cutting it would not undo it, and the service's answer ends it cleanly.
+    const get = method === 'GET';
+    const answer = await upstream.send({ method, path: match.upstreamPath, headers, body: get ? undefined : bytes, client: get ? x.res : undefined });
     relay(x, answer);
   }
 

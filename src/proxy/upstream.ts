@@ -16,8 +16,8 @@
  *  - `'node'`: node:http(s) with a keep-alive Agent, no dependency beyond Node.
  * bench/proxy.ts measures them side by side.
  *
- * An exchange whose `signal` aborts (the proxy's client went away) is dropped at once, connection
- * and all, wherever it is (queued, sent, half-read).
+ * An exchange whose `client` went away is dropped at once, connection and all, wherever it is
+ * (queued, sent, half-read).
  *
  * Deliberately does not: follow redirects, decompress (no Accept-Encoding is sent, so the service
  * answers identity), or retry anything but a GET whose reused keep-alive socket was closed by the
@@ -44,8 +44,18 @@ export interface UpstreamRequest {
   path: string;
   headers: Record<string, string>;
   body?: Buffer | undefined;
-  /** Aborting it drops the exchange (the proxy's client went away): rejected as `cancelled`. */
-  signal?: AbortSignal | undefined;
+  /**
+   * The response to the proxy's client: when it closes before it was finished, the client went
+   * away, and the exchange is dropped (rejected as `cancelled`). An EventEmitter listener, not an
+   * AbortSignal: on the relay's hot path an AbortController per request cost about 15% more CPU.
+   */
+  client?: ClientResponse | undefined;
+}
+
+/** What the upstream needs of a node:http ServerResponse. */
+export interface ClientResponse {
+  once(event: 'close', listener: () => void): unknown;
+  readonly writableFinished: boolean;
 }
 
 export interface UpstreamResponse {
@@ -113,7 +123,8 @@ function nodeUpstream(url: URL, basePath: string, timeoutMs: number, connections
         } else resolve(response!);
       };
       const timer = setTimeout(() => finish(new UpstreamError('timeout', 'The service did not answer in time.')), Math.max(0, deadline - Date.now()));
-      request.signal?.addEventListener('abort', () => finish(cancelled()), { once: true });
+      const client = request.client;
+      client?.once('close', () => client.writableFinished || finish(cancelled()));
       req.on('error', (cause: NodeJS.ErrnoException) => {
         if (settled) return;
         const retryable = request.method === 'GET' && req.reusedSocket && cause.code === 'ECONNRESET';
@@ -143,7 +154,6 @@ function nodeUpstream(url: URL, basePath: string, timeoutMs: number, connections
 
   return {
     async send(request) {
-      if (request.signal?.aborted) throw cancelled();
       const deadline = Date.now() + timeoutMs;
       try {
         return await once(request, deadline);
@@ -163,9 +173,9 @@ function undiciUpstream(dispatcher: UndiciLikeDispatcher, url: URL, basePath: st
   return {
     send(request) {
       return new Promise<UpstreamResponse>((resolve, reject) => {
-        if (request.signal?.aborted) return reject(cancelled());
         const exchange = new BufferedExchange(resolve, reject, timeoutMs);
-        request.signal?.addEventListener('abort', () => exchange.fail(cancelled()), { once: true });
+        const client = request.client;
+        client?.once('close', () => client.writableFinished || exchange.fail(cancelled()));
         // undici computes Content-Length from a Buffer body and sets Host from the origin.
         dispatcher.dispatch({ origin, method: request.method as Dispatcher.HttpMethod, path: basePath + request.path, headers: request.headers, body: request.body ?? null }, exchange);
       });
