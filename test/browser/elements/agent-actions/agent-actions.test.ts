@@ -74,6 +74,13 @@ describe('<agent-actions>', () => {
     setLocale(undefined);
   });
 
+  /** The agent submits a new action; resolves once the element shows it on top. */
+  async function shownNewAction(el: AgentActions, type: 'EXECUTE_QUOTE' | 'TRANSFER_OUT'): Promise<{ id: string; status: string }> {
+    const created = await newAgentAction(acct.agentId, type);
+    await waitFor(() => shownIds(el)[0] === `action-${created.id.replace(/[^A-Za-z0-9-]/g, '-')}`, 'the new action', 8000);
+    return created;
+  }
+
   it('pages with "load more" until the last page, in the service\'s order, each action once', async () => {
     const el = await mountActions(acct.agentToken, { 'page-size': '10', 'poll-interval': '60000' });
     await ready(el);
@@ -210,8 +217,7 @@ describe('<agent-actions>', () => {
     await waitFor(() => !trouble(), 'the trouble gone after a good poll', 5000);
 
     // A decision whose own read fails once is read again at a later poll.
-    const created = await newAgentAction(acct.agentId, 'TRANSFER_OUT');
-    await waitFor(() => shownIds(el)[0] === `action-${created.id.replace(/[^A-Za-z0-9-]/g, '-')}`, 'the new action', 8000);
+    const created = await shownNewAction(el, 'TRANSFER_OUT');
     const undoRead = failNext('GET', /\/agents\/me\/actions\/AgentAction:/, 503);
     try {
       const changed = nextEvent<CustomEvent>(el, 'agent-action-changed', 10000);
@@ -227,8 +233,7 @@ describe('<agent-actions>', () => {
   it('an approved action whose execution then fails is shown failed, with agent-action-changed', async () => {
     const el = await mountActions(acct.agentToken, { 'page-size': '5', 'poll-interval': '150', 'poll-max-interval': '400' });
     await ready(el);
-    const created = await newAgentAction(acct.agentId, 'TRANSFER_OUT');
-    await waitFor(() => shownIds(el)[0] === `action-${created.id.replace(/[^A-Za-z0-9-]/g, '-')}`, 'the new action', 8000);
+    const created = await shownNewAction(el, 'TRANSFER_OUT');
     // Approved with the execution still in progress (api.md: "execution in progress or complete").
     const approved = nextEvent<CustomEvent>(el, 'agent-action-changed', 10000);
     await actionExecution(acct.agentId, created.id, 'PENDING');
@@ -267,8 +272,7 @@ describe('<agent-actions>', () => {
   it('shows the rejection reason of a rejected action', async () => {
     const el = await mountActions(acct.agentToken, { 'page-size': '5', 'poll-interval': '150', 'poll-max-interval': '400' });
     await ready(el);
-    const created = await newAgentAction(acct.agentId, 'EXECUTE_QUOTE');
-    await waitFor(() => shownIds(el)[0] === `action-${created.id.replace(/[^A-Za-z0-9-]/g, '-')}`, 'the new action', 8000);
+    const created = await shownNewAction(el, 'EXECUTE_QUOTE');
     const changed = nextEvent<CustomEvent>(el, 'agent-action-changed', 10000);
     await rejectAction(acct.agentId, created.id, 'Over the daily budget');
     expect((await changed).detail.action.status).to.equal('REJECTED');

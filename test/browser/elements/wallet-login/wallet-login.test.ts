@@ -49,6 +49,16 @@ async function loginWithEmail(el: WalletLogin): Promise<LoggedInDetail> {
   return (await loggedIn).detail;
 }
 
+/** Gives the account a single sign-on credential (logged in by email for it, then out); returns its subject. */
+async function withOAuthCredential(acct: RigAccount): Promise<string> {
+  const sub = `user-${crypto.randomUUID()}`;
+  const wallet = walletFor();
+  await (await wallet.startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000');
+  await wallet.addCredential({ type: 'OAUTH', accountId: acct.accountId, oidcToken: await oidcToken({ sub }) });
+  await wallet.logout(acct.accountId);
+  return sub;
+}
+
 describe('<wallet-login>', function () {
   this.timeout(60000);
   let acct: RigAccount;
@@ -484,11 +494,7 @@ describe('<wallet-login>', function () {
   });
 
   it('OAuth without a token provider, or with a token for another identity, shows its sentence', async () => {
-    const sub = `user-${crypto.randomUUID()}`;
-    const wallet = walletFor();
-    await (await wallet.startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000');
-    await wallet.addCredential({ type: 'OAUTH', accountId: acct.accountId, oidcToken: await oidcToken({ sub }) });
-    await wallet.logout(acct.accountId);
+    const sub = await withOAuthCredential(acct);
 
     const el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId, methods: 'oauth' });
     await waitForState(el, 'choosing');
@@ -505,10 +511,7 @@ describe('<wallet-login>', function () {
   });
 
   it('OAuth: the user closing the provider\'s sign-in window (AbortError) returns to the methods with no error', async () => {
-    const wallet = walletFor();
-    await (await wallet.startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000');
-    await wallet.addCredential({ type: 'OAUTH', accountId: acct.accountId, oidcToken: await oidcToken({ sub: `user-${crypto.randomUUID()}` }) });
-    await wallet.logout(acct.accountId);
+    await withOAuthCredential(acct);
     let asked = 0;
     const el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId, methods: 'oauth email-otp' }, (e) => {
       (e as WalletLogin).oidcTokenProvider = () => {
@@ -534,11 +537,7 @@ describe('<wallet-login>', function () {
   });
 
   it('OAuth: Cancel while the identity provider is still open returns to the methods at once, with no error', async () => {
-    const sub = `user-${crypto.randomUUID()}`;
-    const wallet = walletFor();
-    await (await wallet.startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000');
-    await wallet.addCredential({ type: 'OAUTH', accountId: acct.accountId, oidcToken: await oidcToken({ sub }) });
-    await wallet.logout(acct.accountId);
+    const sub = await withOAuthCredential(acct);
 
     // The provider's sign-in window stays open: its promise settles only when the user finishes there.
     let finish!: () => void;
