@@ -162,7 +162,14 @@ export function statusChanges(before: AgentActionsState, after: AgentActionsStat
  * fail (api.md "AgentAction.status": APPROVED is "execution in progress or complete", FAILED is
  * "Approved but execution failed").
  */
-export const executing = (a: AgentAction): boolean => a.status === 'APPROVED' && !a.transaction?.settledAt;
+export const executing = (a: AgentAction): boolean => a.status === 'APPROVED' && !a.transaction?.settledAt && Date.now() - Date.parse(a.updatedAt) < EXECUTION_WATCH_MS;
+
+/**
+ * How long after its last change an unsettled approved action is still watched. api.md gives no
+ * transaction statuses: should the service leave `settledAt` off completed transactions, a page
+ * left open would otherwise read every approved action again at each poll, at the shortest delay.
+ */
+const EXECUTION_WATCH_MS = 15 * 60_000;
 
 /**
  * Which actions to read again (GET /agents/me/actions/{id}): those missing from the poller's fresh

@@ -83,8 +83,9 @@ test('a decision from the poller replaces the action in place and is reported as
   const before = loaded([action(1), action(2)]);
   // The poller's fresh pending list no longer has action 1: it was decided.
   assert.deepEqual(decidedSince(before, [action(2)]), [action(1).id]);
+  // Approved a minute ago.
   const approved = action(1, 'APPROVED', {
-    updatedAt: '2026-01-01T00:01:00Z',
+    updatedAt: new Date(Date.now() - 60_000).toISOString(),
     transaction: { id: 'Transaction:00000000-0000-4000-8000-000000000777', status: 'PENDING' },
   });
   const after = transition(before, { type: 'updated', actions: [action(2), approved] });
@@ -96,6 +97,10 @@ test('a decision from the poller replaces the action in place and is reported as
   assert.deepEqual(decidedSince(after, [action(2)]), [approved.id]);
   const settled = { ...approved, transaction: { ...approved.transaction!, status: 'COMPLETED', settledAt: '2026-01-01T00:02:00Z' } };
   assert.deepEqual(decidedSince(transition(after, { type: 'updated', actions: [settled] }), [action(2)]), []);
+  // Unsettled but approved 16 minutes ago: no longer watched (a service that never sets settledAt
+  // must not have every old approved action read at each poll).
+  const old = { ...approved, updatedAt: new Date(Date.now() - 16 * 60_000).toISOString() };
+  assert.deepEqual(decidedSince(transition(after, { type: 'updated', actions: [old] }), [action(2)]), []);
   // Pending at the poll before though not loaded (another filter): read once it leaves the pending list.
   assert.deepEqual(decidedSince(before, [action(1), action(2)], [action(7).id, action(2).id]), [action(7).id]);
 });
