@@ -74,6 +74,13 @@ describe('<agent-actions>', () => {
     setLocale(undefined);
   });
 
+  /** The element on a page of 5, polling fast (150 ms, backing off to 400 ms), its first page loaded. */
+  async function pollingActions(attributes: Record<string, string> = {}): Promise<AgentActions> {
+    const el = await mountActions(acct.agentToken, { ...attributes, 'page-size': '5', 'poll-interval': '150', 'poll-max-interval': '400' });
+    await ready(el);
+    return el;
+  }
+
   /** The agent submits a new action; resolves once the element shows it on top. */
   async function shownNewAction(el: AgentActions, type: 'EXECUTE_QUOTE' | 'TRANSFER_OUT'): Promise<{ id: string; status: string }> {
     const created = await newAgentAction(acct.agentId, type);
@@ -166,8 +173,7 @@ describe('<agent-actions>', () => {
   });
 
   it('shows a new pending action and its approval while polling, and dispatches agent-action-changed', async () => {
-    const el = await mountActions(acct.agentToken, { 'page-size': '5', 'poll-interval': '150', 'poll-max-interval': '400' });
-    await ready(el);
+    const el = await pollingActions();
     await waitFor(() => el.matches(':state(polling)'), 'polling');
     const created = await newAgentAction(acct.agentId, 'TRANSFER_OUT');
     const headingId = `action-${created.id.replace(/[^A-Za-z0-9-]/g, '-')}`;
@@ -203,8 +209,7 @@ describe('<agent-actions>', () => {
     expect(odd.matches(':state(failed)')).to.equal(false);
     odd.remove();
 
-    const el = await mountActions(acct.agentToken, { 'page-size': '5', 'poll-interval': '150', 'poll-max-interval': '400' });
-    await ready(el);
+    const el = await pollingActions();
     await waitFor(() => el.matches(':state(polling)'), 'polling');
     const trouble = () => shadow(el).querySelector('[role=status].live')?.textContent?.includes('Can’t check for updates');
     // One poll fails: the trouble is said, and goes at the next good poll although nothing changed.
@@ -231,8 +236,7 @@ describe('<agent-actions>', () => {
   });
 
   it('an approved action whose execution then fails is shown failed, with agent-action-changed', async () => {
-    const el = await mountActions(acct.agentToken, { 'page-size': '5', 'poll-interval': '150', 'poll-max-interval': '400' });
-    await ready(el);
+    const el = await pollingActions();
     const created = await shownNewAction(el, 'TRANSFER_OUT');
     // Approved with the execution still in progress (api.md: "execution in progress or complete").
     const approved = nextEvent<CustomEvent>(el, 'agent-action-changed', 10000);
@@ -255,8 +259,7 @@ describe('<agent-actions>', () => {
 
   it('under the "Approved" filter, an action approved while polling appears on top', async () => {
     const created = await newAgentAction(acct.agentId, 'TRANSFER_OUT');
-    const el = await mountActions(acct.agentToken, { status: 'APPROVED', 'page-size': '5', 'poll-interval': '150', 'poll-max-interval': '400' });
-    await ready(el);
+    const el = await pollingActions({ status: 'APPROVED' });
     await waitFor(() => el.matches(':state(polling)'), 'polling');
     const before = shownIds(el);
     expect(statuses(el).every((s) => s === 'APPROVED')).to.equal(true);
@@ -270,8 +273,7 @@ describe('<agent-actions>', () => {
   });
 
   it('shows the rejection reason of a rejected action', async () => {
-    const el = await mountActions(acct.agentToken, { 'page-size': '5', 'poll-interval': '150', 'poll-max-interval': '400' });
-    await ready(el);
+    const el = await pollingActions();
     const created = await shownNewAction(el, 'EXECUTE_QUOTE');
     const changed = nextEvent<CustomEvent>(el, 'agent-action-changed', 10000);
     await rejectAction(acct.agentId, created.id, 'Over the daily budget');
