@@ -9,7 +9,8 @@
  *  - upstream headers are built from an allow-list: `Authorization: Basic` (or, on /agents/me, the
  *    agent's own Bearer token), Content-Type, Service-Wallet-Signature (renamed to
  *    `signatureHeader`), Request-Id, Accept. Cookie, the browser's Authorization, hop-by-hop and
- *    every other header never go upstream;
+ *    every other header never go upstream; nor does an allowed header the client named in its
+ *    `Connection` header, which makes it hop-by-hop (RFC 9110 section 7.6.1), and likewise back;
  *  - errors are answered in the service's shape `{status, code, message}` (api.md "Errors"), the
  *    service's own included: an upstream error without that body (a load balancer's page, an empty
  *    503) gets one (`UPSTREAM_ERROR` / `UPSTREAM_REFUSED`, status kept), a redirect is a 502;
@@ -143,6 +144,8 @@ const CORS_ALLOW_HEADERS = 'Content-Type, Service-Wallet-Signature, Request-Id, 
  * `date` is the service's clock, on which every expiry it sends is written (core/clock.ts).
  */
 const RELAYED_RESPONSE_HEADERS = ['content-type', 'request-id', 'retry-after', 'date'] as const;
+/** Connection values that name no other header: the common case is read without splitting it. */
+const PLAIN_CONNECTION = new Set(['keep-alive', 'close', 'Keep-Alive', 'Close']);
 /** `application/json`, or a `+json` type (`application/problem+json`), with any parameters. */
 const JSON_TYPE = /^\s*application\/(?:[\w.-]+\+)?json\s*(?:;|$)/i;
 
@@ -365,6 +368,15 @@ export function createProxy(options: ProxyOptions): ProxyHandler {
     const signature = single(h, 'service-wallet-signature');
     if (signature !== undefined) headers[signatureHeader] = signature;
     if (x.requestId !== undefined) headers['request-id'] = x.requestId;
+    const connection = req.headers.connection;
+    if (connection !== undefined && !PLAIN_CONNECTION.has(connection)) {
+      for (const name of connectionOptions(connection)) {
+        // The browser's names; the signature goes upstream under its own, and a Basic route's
+        // Authorization upstream is the proxy's own, not the browser's.
+        if (name === 'service-wallet-signature') delete headers[signatureHeader];
+        else if (name === 'content-type' || name === 'request-id' || (name === 'authorization' && bearer !== undefined)) delete headers[name];
+      }
+    }
 
     // The client went away while its request was read or authorized: nothing goes upstream.
     if (req.socket.destroyed) return;
@@ -491,6 +503,11 @@ export function createProxy(options: ProxyOptions): ProxyHandler {
   }
 
   function relay(x: Exchange, answer: UpstreamResponse): void {
+    // What the service's Connection header names is of that connection only (RFC 9110 section 7.6.1).
+    const connection = answer.headers.connection;
+    if (connection !== undefined && !PLAIN_CONNECTION.has(String(connection))) {
+      for (const name of connectionOptions(String(connection))) delete answer.headers[name];
+    }
     // reference.md "Errors": every 4xx/5xx body is {status, code, message, details?}. A redirect
     // (never followed) or an error page of something between proxy and service (a load balancer's
     // HTML, an empty 503) becomes an answer of that shape, so the browser reads one format only.
@@ -713,6 +730,11 @@ function lingerOnClose(socket: Socket): void {
     this.once('close', () => clearTimeout(timer));
     this.resume();
   };
+}
+
+/** The lower-cased options of a Connection header value (RFC 9110 section 7.6.1: a list of tokens). */
+function connectionOptions(value: string): string[] {
+  return value.split(',').map((token) => token.trim().toLowerCase());
 }
 
 function hasBody(req: IncomingMessage): boolean {

@@ -86,6 +86,50 @@ describe('proxy headers and bytes', () => {
     assert.equal(seen.body.length, 0);
   });
 
+  it('forwards no header the client named in Connection, and relays none the service named there (RFC 9110 section 7.6.1)', async () => {
+    const verify = `/api/auth/credentials/${AUTH_METHOD}/verify`;
+    const signed = { 'content-type': 'application/json', 'service-wallet-signature': STAMP, 'request-id': REQ1 };
+    await call(px.port, { method: 'POST', path: verify, headers: { ...signed, connection: 'keep-alive, Service-Wallet-Signature,request-id' }, body: '{}' });
+    let seen = up.requests.at(-1)!;
+    assert.equal(seen.headers['service-wallet-signature'], undefined);
+    assert.equal(seen.headers['request-id'], undefined);
+    assert.equal(seen.headers['content-type'], 'application/json');
+    // Named under the browser's name, dropped under the upstream's.
+    await call(renamed.port, { method: 'POST', path: verify, headers: { ...signed, connection: 'Service-Wallet-Signature' }, body: '{}' });
+    seen = up.requests.at(-1)!;
+    assert.equal(seen.headers['x-grid-wallet-signature'], undefined);
+    assert.equal(seen.headers['request-id'], REQ1);
+    // Repeated Connection headers count together; the agent's Bearer token is the browser's own header.
+    await call(px.port, { path: '/api/agents/me/actions', headers: { authorization: 'Bearer agent-token.ABC_123', connection: ['keep-alive', 'Authorization'] } });
+    assert.equal(up.requests.at(-1)!.headers.authorization, undefined);
+    // On a Basic route the Authorization upstream is the proxy's own, whatever the browser names.
+    await call(px.port, { method: 'POST', path: verify, headers: { ...signed, connection: 'authorization, content-type' }, body: '{}' });
+    seen = up.requests.at(-1)!;
+    assert.equal(seen.headers.authorization, BASIC);
+    assert.equal(seen.headers['content-type'], undefined);
+    assert.equal(seen.headers['service-wallet-signature'], STAMP);
+
+    const date = new Date(Date.now() - 3_600_000).toUTCString();
+    try {
+      up.setResponder((_req, res) => {
+        res.writeHead(429, { 'content-type': 'application/json', connection: 'Request-Id, retry-after', 'request-id': 'Request:hop', 'retry-after': '7', date });
+        res.end('{"status":429,"code":"RATE_LIMITED","message":"slow down"}');
+      });
+      let r = await call(px.port, { method: 'POST', path: `/api/cards/${CARD}/reveal`, headers: JSON_HEADERS });
+      assert.deepEqual([r.status, r.headers['request-id'], r.headers['retry-after'], r.headers.date], [429, undefined, undefined, date]);
+      // The same for an error the proxy puts in the service's shape.
+      up.setResponder((_req, res) => {
+        res.writeHead(503, { connection: 'keep-alive, Retry-After, Date', 'retry-after': '30', date });
+        res.end();
+      });
+      r = await call(px.port, { method: 'POST', path: `/api/cards/${CARD}/reveal`, headers: JSON_HEADERS });
+      assert.deepEqual([r.status, r.json.code, r.headers['retry-after']], [503, 'UPSTREAM_ERROR', undefined]);
+      assert.notEqual(r.headers.date, date);
+    } finally {
+      up.setResponder(okResponder);
+    }
+  });
+
   it('forwards Service-Wallet-Signature and Request-Id untouched, and the body bytes exactly', async () => {
     // Odd whitespace, escaped characters and key order: any re-serialisation would change them.
     const body = '{ "type":"EMAIL_OTP" ,\n\t"encryptedOtpBundle" : "{\\"a\\":1}", "x":"\\u00e9t\u00e9 \ud83d\ude00", "n": 1.50 }';
