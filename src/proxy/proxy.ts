@@ -560,7 +560,7 @@ export function createProxy(options: ProxyOptions): ProxyHandler {
     else if (error instanceof UpstreamError) {
       r = error.kind === 'timeout'
         ? new Refusal(504, 'GATEWAY_TIMEOUT', 'The service did not answer in time.')
-        : new Refusal(502, 'BAD_GATEWAY', error.kind === 'too-large' ? 'The service answered with too large a body.' : 'The service could not be reached.');
+        : new Refusal(502, 'BAD_GATEWAY', error.kind === 'too-large' || error.kind === 'bad-status' ? error.message : 'The service could not be reached.');
     } else r = new Refusal(500, 'INTERNAL_ERROR', 'The proxy failed to handle the request.');
     x.code = r.code;
     x.message = r.message;

@@ -19,6 +19,11 @@
  * An exchange whose `client` went away is dropped at once, connection and all, wherever it is
  * (queued, sent, half-read).
  *
+ * Statuses: only a final 200-599 is an answer (RFC 9110 section 15: outside 100-599 a status is
+ * invalid). Interim 1xx answers (102, 103) are read past; 100 and 101 answer an `Expect` and an
+ * `Upgrade` the proxy never sends, and undici cannot read past them (it drops the connection), so
+ * every transport reports them, and invalid statuses, the same way: `bad-status` (the proxy's 502).
+ *
  * Deliberately does not: follow redirects, decompress (no Accept-Encoding is sent, so the service
  * answers identity), or retry anything but a GET whose reused keep-alive socket was closed by the
  * server before it could be read (node: Node's http docs, "agent.reuse"; undici retries that case
@@ -67,7 +72,7 @@ export interface UpstreamResponse {
 export class UpstreamError extends Error {
   override readonly name = 'UpstreamError';
   constructor(
-    readonly kind: 'timeout' | 'unreachable' | 'too-large' | 'cancelled',
+    readonly kind: 'timeout' | 'unreachable' | 'too-large' | 'bad-status' | 'cancelled',
     message: string,
     options: { cause?: unknown } = {},
   ) {
@@ -134,7 +139,17 @@ function nodeUpstream(url: URL, basePath: string, timeoutMs: number, connections
           reject(Object.assign(new UpstreamError('unreachable', 'retry', { cause }), { retryable: true }));
         } else finish(new UpstreamError('unreachable', 'The service could not be reached.', { cause }));
       });
+      // An unasked-for 100 (node reads past it, undici cannot) or 101: see the file header.
+      req.on('information', (info) => {
+        if (info.statusCode === 100) finish(badStatus());
+      });
+      req.on('upgrade', (_res, socket) => {
+        socket.destroy();
+        finish(badStatus());
+      });
       req.on('response', (res) => {
+        const status = res.statusCode ?? 0;
+        if (status < 200 || status > 599) return void finish(badStatus());
         const chunks: Buffer[] = [];
         let size = 0;
         res.on('data', (chunk: Buffer) => {
@@ -146,7 +161,7 @@ function nodeUpstream(url: URL, basePath: string, timeoutMs: number, connections
         res.on('close', () => {
           if (!res.complete) finish(new UpstreamError('unreachable', 'The service connection was cut.'));
         });
-        res.on('end', () => finish(undefined, { status: res.statusCode ?? 502, headers: res.headers, body: Buffer.concat(chunks, size) }));
+        res.on('end', () => finish(undefined, { status, headers: res.headers, body: Buffer.concat(chunks, size) }));
       });
       req.end(request.body);
     });
@@ -214,7 +229,11 @@ class BufferedExchange implements Dispatcher.DispatchHandler {
 
   onResponseStart(_controller: Dispatcher.DispatchController, statusCode: number, headers: Record<string, string | string[] | undefined>): void {
     // 1xx interim answers are reported here too; only the final status counts (RFC 9110 section 15.2).
-    if (statusCode < 200) return;
+    // 100, 101 and invalid statuses are not answers (see the file header).
+    if (statusCode < 200 || statusCode > 599) {
+      if (statusCode < 102 || statusCode > 199) this.fail(badStatus());
+      return;
+    }
     this.status = statusCode;
     this.headers = headers;
   }
@@ -234,21 +253,39 @@ class BufferedExchange implements Dispatcher.DispatchHandler {
     this.resolve({ status: this.status, headers: this.headers, body });
   }
 
+  /** undici ended the exchange: settles without aborting it. */
   onResponseError(_controller: Dispatcher.DispatchController, error: Error): void {
-    this.fail(error instanceof UpstreamError ? error : new UpstreamError('unreachable', 'The service could not be reached.', { cause: error }));
+    if (this.settled) return;
+    this.settled = true;
+    clearTimeout(this.timer);
+    this.reject(error instanceof UpstreamError ? error : undiciFailure(error));
   }
 
   /**
-   * Settles with `error`; unless undici reported it (unreachable), also aborts the exchange, which
-   * undici then reports to onResponseError (ignored). Before the request started, onRequestStart does.
+   * Settles with `error` and aborts the exchange, which undici then reports to onResponseError
+   * (ignored). Before the request started, onRequestStart aborts it.
    */
   fail(error: UpstreamError): void {
     if (this.settled) return;
     this.settled = true;
     clearTimeout(this.timer);
     this.reject(error);
-    if (error.kind !== 'unreachable') this.controller?.abort(error);
+    this.controller?.abort(error);
   }
+}
+
+/**
+ * What undici reports, as the proxy tells it: its parser drops the connection on a 100 ("bad
+ * response") or an unasked-for upgrade ("bad upgrade"), which are answers, not an unreachable service.
+ */
+function undiciFailure(error: Error): UpstreamError {
+  const code = (error as { code?: unknown }).code;
+  if (code === 'UND_ERR_SOCKET' && (error.message === 'bad response' || error.message === 'bad upgrade')) return badStatus(error);
+  return new UpstreamError('unreachable', 'The service could not be reached.', { cause: error });
+}
+
+function badStatus(cause?: unknown): UpstreamError {
+  return new UpstreamError('bad-status', 'The service answered with a status the proxy does not relay (a 1xx it did not ask for, or one outside 100-599).', { cause });
 }
 
 function cancelled(): UpstreamError {

@@ -192,6 +192,47 @@ describe('proxy bounds', () => {
           await big.close();
         }
       });
+
+      it('answers 502 BAD_GATEWAY to a status it does not relay (an unasked-for 100 or 101, one outside 100-599), and reads past a 103', async () => {
+        // Raw status lines, one answer per connection; `next` is the answer to the next request.
+        let next = '';
+        const sockets = new Set<net.Socket>();
+        const server = net.createServer((socket) => {
+          sockets.add(socket);
+          socket.on('error', () => {});
+          socket.once('data', () => socket.end(next));
+        });
+        await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+        const { port } = server.address() as AddressInfo;
+        const px = await startProxy({ upstream: `http://127.0.0.1:${port}/2025-10-13`, upstreamTimeoutMs: 2000, transport });
+        const ok = 'HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 2\r\n\r\n{}';
+        const get = (answer: string) => {
+          next = answer;
+          return raw(px.port, { path: '/api/auth/delegated-keys/DelegatedKey:66666666-6666-4666-8666-666666666666' });
+        };
+        try {
+          for (const answer of [
+            `HTTP/1.1 100 Continue\r\n\r\n${ok}`,
+            'HTTP/1.1 101 Switching Protocols\r\nconnection: upgrade\r\nupgrade: websocket\r\n\r\n',
+            'HTTP/1.1 101 Switching Protocols\r\n\r\n',
+            'HTTP/1.1 099 Odd\r\ncontent-length: 0\r\n\r\n',
+            'HTTP/1.1 600 Odd\r\ncontent-type: application/json\r\ncontent-length: 2\r\n\r\n{}',
+            'HTTP/1.1 999 Odd\r\ncontent-length: 0\r\n\r\n',
+          ]) {
+            const r = await get(answer);
+            const line = answer.slice(0, answer.indexOf('\r\n'));
+            assertErrorShape(r, 502, 'BAD_GATEWAY');
+            assert.equal(r.json.message, 'The service answered with a status the proxy does not relay (a 1xx it did not ask for, or one outside 100-599).', line);
+            assert.equal(px.logs.at(-1)!.status, 502, line);
+          }
+          const early = await get(`HTTP/1.1 103 Early Hints\r\nlink: </style.css>; rel=preload\r\n\r\n${ok}`);
+          assert.deepEqual([early.status, early.text], [200, '{}']);
+        } finally {
+          await px.close();
+          for (const socket of sockets) socket.destroy();
+          await new Promise<void>((r) => server.close(() => r()));
+        }
+      });
     });
   }
 
