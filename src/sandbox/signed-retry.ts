@@ -17,6 +17,9 @@
  *      operation requires)                     -> WALLET_SIGNATURE_INVALID
  * An operation may take more than one signature (delegated keys take two, reference.md): each
  * valid retry before the last answers another 202 with a fresh payload and request id.
+ * Where api.md says the two headers are "ignored on the first call" (delegated-key creation), a call
+ * is the retry only when its Request-Id is one issued for this operation; any other call is a first
+ * call, whatever headers it carries, and gets the first 202 (checks 1 and 3 do not apply to it).
  *
  * payloadToSign is JSON written with `": "` and `", "` separators on purpose: a client that
  * re-serializes it instead of stamping the bytes as received produces a different string and fails.
@@ -60,6 +63,8 @@ export interface GateSpec {
   requiredPublicKey?: string;
   /** Extra rule on the signing session (revocation: a different credential; refresh: that session). */
   acceptSession?: (session: SessionRecord) => boolean;
+  /** The headers are "ignored on the first call" (api.md, delegated-key creation): see the header. */
+  firstCallIgnoresHeaders?: boolean;
 }
 
 export type GateOutcome =
@@ -104,7 +109,10 @@ export class SignedRetryEngine {
   async gate(ctx: Ctx, spec: GateSpec): Promise<GateOutcome> {
     const signature = header(ctx, WALLET_SIGNATURE_HEADER);
     const requestId = header(ctx, REQUEST_ID_HEADER);
-    if (signature === undefined && requestId === undefined) {
+    // Looked up before any await, with the consumption below (two concurrent retries cannot both pass).
+    const pending = requestId === undefined ? undefined : this.pending.get(requestId);
+    const issuedHere = pending !== undefined && pending.method === ctx.method && pending.path === ctx.path;
+    if ((signature === undefined && requestId === undefined) || (spec.firstCallIgnoresHeaders && !issuedHere)) {
       return { done: false, reply: await this.issue(ctx, spec, 1) };
     }
     if (requestId === undefined) {
@@ -114,9 +122,7 @@ export class SignedRetryEngine {
       throw new HttpError(401, 'WALLET_SIGNATURE_MISSING', `${WALLET_SIGNATURE_HEADER} is required with ${REQUEST_ID_HEADER}`);
     }
 
-    // Look up and consume synchronously, before any await, so two concurrent retries cannot both pass.
-    const pending = this.pending.get(requestId);
-    if (!pending || pending.method !== ctx.method || pending.path !== ctx.path) {
+    if (!pending || !issuedHere) {
       throw requestIdRefused('REQUEST_ID_UNKNOWN', 'The Request-Id was not issued for this operation; start the signed retry over');
     }
     if (pending.consumed) {

@@ -99,6 +99,8 @@ export function registerDelegatedKeyRoutes(router: Router, world: World): void {
       parameters: { cardId: cardId!, fundingSourceId: binding.id, nickname: nickname!, spendingLimits: spendingLimits ?? [] },
       // reference.md: "the service takes two signatures" (user creation, then policy grant).
       signatures: 2,
+      // api.md: the headers are "only on the signed retry, ignored on the first call".
+      firstCallIgnoresHeaders: true,
     });
     if (!gate.done) return gate.reply;
     bindingOf(cardId!, accountId!);

@@ -2,6 +2,8 @@
 // "DelegatedKey.status"; reference.md "Delegated keys").
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { createStamp, WALLET_SIGNATURE_HEADER } from '../../../src/core/stamp.ts';
+import { REQUEST_ID_HEADER } from '../../../src/core/signed-retry.ts';
 import { Api, assertDelegatedKey, assertError, assertFieldError, withSandbox } from './helpers.ts';
 
 let api: Api;
@@ -94,6 +96,37 @@ describe('delegated keys', () => {
     assertError(await post('Card:00000000-0000-4000-8000-000000000000', a.acct.accountId), 404);
     assertError(await post(a.acct.cardId, 'InternalAccount:00000000-0000-4000-8000-000000000000'), 404);
     assertError(await post(b.cardId, a.acct.accountId), 404);
+  });
+
+  test('the retry headers are ignored on the first call (api.md): a call whose Request-Id was not issued for this operation gets the first 202', async () => {
+    const { acct, key } = await setup();
+    const body = { cardId: acct.cardId, internalAccountId: acct.accountId, nickname: 'n' };
+    const stamp = await createStamp('{"stale": "payload"}', key);
+    const never = 'Request:00000000-0000-4000-8000-000000000000';
+    const elsewhere = await api.challenge('PATCH', `/internal-accounts/${acct.accountId}`, { privateEnabled: true });
+    for (const headers of [
+      { [WALLET_SIGNATURE_HEADER]: stamp, [REQUEST_ID_HEADER]: never },
+      { [WALLET_SIGNATURE_HEADER]: stamp, [REQUEST_ID_HEADER]: elsewhere.requestId },
+      { [WALLET_SIGNATURE_HEADER]: stamp },
+      { [REQUEST_ID_HEADER]: never },
+    ] as Array<Record<string, string>>) {
+      const first = await api.call('POST', '/auth/delegated-keys', { body, headers });
+      assert.equal(first.status, 202, `${Object.keys(headers).join(' + ')}: ${first.text}`);
+      assert.notEqual(first.body.requestId, never);
+      // That 202 starts the signed retry as any first call does.
+      const second = await api.retry('POST', '/auth/delegated-keys', body, first.body, key);
+      assert.equal(second.status, 202, second.text);
+    }
+    // A Request-Id issued for it makes a call the retry: both headers required, single use.
+    const ch = await api.challenge('POST', '/auth/delegated-keys', body);
+    assertError(await api.call('POST', '/auth/delegated-keys', { body, headers: { [REQUEST_ID_HEADER]: ch.requestId } }), 401, 'WALLET_SIGNATURE_MISSING');
+    const second = await api.retry('POST', '/auth/delegated-keys', body, ch, key);
+    assert.equal(second.status, 202, second.text);
+    const replay = await api.retry('POST', '/auth/delegated-keys', body, ch, key);
+    assertError(replay, 401, 'UNAUTHORIZED');
+    assert.equal(replay.body.details.reason, 'REQUEST_ID_CONSUMED');
+    const done = await api.retry('POST', '/auth/delegated-keys', body, second.body, key);
+    assert.equal(done.status, 201, done.text);
   });
 
   test('the signatures must come from a session of the funding account', async () => {
