@@ -17,7 +17,9 @@
  *  - bounds: the body (`maxBodyBytes`; a request refused before its body was read has its
  *    connection closed after a lingering read of at most 256 KiB or 2 s, so the refusal reaches the
  *    client and the rest of that body is dropped, never buffered), the upstream call and every
- *    asynchronous `authorize` decision (`upstreamTimeoutMs`); a Request-Id must be `Request:<uuid>`;
+ *    asynchronous `authorize` decision (`upstreamTimeoutMs`), each upstream answer (4 MiB, else 502)
+ *    and all those being read at once (32 MiB together, else 503 PROXY_BUSY with Retry-After; see
+ *    upstream.ts); a Request-Id must be `Request:<uuid>`;
  *  - every answer carries `Cache-Control: no-store` (reveal URLs are bearer secrets) and
  *    `Referrer-Policy: no-referrer`;
  *  - one JSON log line per request: route name, method, status, duration, Request-Id; never a body,
@@ -560,7 +562,9 @@ export function createProxy(options: ProxyOptions): ProxyHandler {
     else if (error instanceof UpstreamError) {
       r = error.kind === 'timeout'
         ? new Refusal(504, 'GATEWAY_TIMEOUT', 'The service did not answer in time.')
-        : new Refusal(502, 'BAD_GATEWAY', error.kind === 'too-large' || error.kind === 'bad-status' ? error.message : 'The service could not be reached.');
+        : error.kind === 'busy'
+          ? new Refusal(503, 'PROXY_BUSY', error.message, { 'retry-after': '1' })
+          : new Refusal(502, 'BAD_GATEWAY', error.kind === 'too-large' || error.kind === 'bad-status' ? error.message : 'The service could not be reached.');
     } else r = new Refusal(500, 'INTERNAL_ERROR', 'The proxy failed to handle the request.');
     x.code = r.code;
     x.message = r.message;

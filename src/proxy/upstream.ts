@@ -6,6 +6,10 @@
  * must finish within `timeoutMs`, else it is aborted and reported as a timeout (the proxy answers
  * 504); a refused or reset connection is reported as unreachable (502). Answers are small JSON
  * documents, so they are read whole (at most MAX_RESPONSE_BYTES) and relayed with a Content-Length.
+ * The answers being read at once hold at most MAX_BUFFERED_BYTES together, whatever the transport
+ * and its number of connections (a Pool of 64 could otherwise hold 256 MiB, an undici Agent without
+ * a connection limit any amount): the exchange whose bytes would pass it is dropped and reported as
+ * `busy` (the proxy answers 503 with Retry-After). Counted until the answer is handed over.
  *
  * Transports with the same contract:
  *  - `'undici'` (the default): an undici Pool for the upstream origin, created and closed here, driven
@@ -34,6 +38,13 @@ import https from 'node:https';
 import { Pool, type Dispatcher } from 'undici';
 
 export const MAX_RESPONSE_BYTES = 4 * 1024 * 1024;
+/** All answers being read at once, together: eight of the largest, thousands of the usual few KiB. */
+export const MAX_BUFFERED_BYTES = 32 * 1024 * 1024;
+
+/** Bytes of the answers being read, shared by one upstream's exchanges. */
+interface ByteBudget {
+  used: number;
+}
 
 /** The part of an undici Dispatcher (Pool, Agent, Client; undici 7 or 8) the proxy uses. */
 export interface UndiciLikeDispatcher {
@@ -72,7 +83,7 @@ export interface UpstreamResponse {
 export class UpstreamError extends Error {
   override readonly name = 'UpstreamError';
   constructor(
-    readonly kind: 'timeout' | 'unreachable' | 'too-large' | 'bad-status' | 'cancelled',
+    readonly kind: 'timeout' | 'unreachable' | 'too-large' | 'bad-status' | 'busy' | 'cancelled',
     message: string,
     options: { cause?: unknown } = {},
   ) {
@@ -92,19 +103,20 @@ export function createUpstream(base: string, options: { timeoutMs: number; trans
   const basePath = url.pathname.replace(/\/+$/, '');
   const connections = options.connections ?? 64;
   const transport = options.transport ?? 'undici';
-  if (transport === 'node') return nodeUpstream(url, basePath, options.timeoutMs, connections);
+  const budget: ByteBudget = { used: 0 };
+  if (transport === 'node') return nodeUpstream(url, basePath, options.timeoutMs, connections, budget);
   if (transport === 'undici') {
     // The Pool's own timers bound what the exchange timer already bounds, so that nothing stays
     // queued or connected for longer than one exchange may take.
     const pool = new Pool(url.origin, { connections, connectTimeout: options.timeoutMs, headersTimeout: options.timeoutMs, bodyTimeout: options.timeoutMs });
-    return undiciUpstream(pool, url, basePath, options.timeoutMs, () => pool.destroy());
+    return undiciUpstream(pool, url, basePath, options.timeoutMs, budget, () => pool.destroy());
   }
   if (typeof transport?.dispatch !== 'function') throw new TypeError("transport must be 'undici', 'node' or an undici Dispatcher");
   // The dispatcher belongs to the integrator, who closes it.
-  return undiciUpstream(transport, url, basePath, options.timeoutMs, async () => {});
+  return undiciUpstream(transport, url, basePath, options.timeoutMs, budget, async () => {});
 }
 
-function nodeUpstream(url: URL, basePath: string, timeoutMs: number, connections: number): Upstream {
+function nodeUpstream(url: URL, basePath: string, timeoutMs: number, connections: number, budget: ByteBudget): Upstream {
   const secure = url.protocol === 'https:';
   const mod = secure ? https : http;
   const agent = new mod.Agent({ keepAlive: true, maxSockets: connections, maxFreeSockets: connections, scheduling: 'lifo' });
@@ -118,10 +130,16 @@ function nodeUpstream(url: URL, basePath: string, timeoutMs: number, connections
       if (request.body) headers['content-length'] = String(request.body.byteLength);
       const req = mod.request({ hostname, port, method: request.method, path: basePath + request.path, headers, agent });
       let settled = false;
-      const finish = (error: UpstreamError | undefined, response?: UpstreamResponse) => {
-        if (settled) return;
+      // Bytes of the answer read so far, all counted in the budget until the exchange settles.
+      let size = 0;
+      const settle = () => {
         settled = true;
         clearTimeout(timer);
+        budget.used -= size;
+      };
+      const finish = (error: UpstreamError | undefined, response?: UpstreamResponse) => {
+        if (settled) return;
+        settle();
         if (error) {
           req.destroy();
           reject(error);
@@ -134,8 +152,7 @@ function nodeUpstream(url: URL, basePath: string, timeoutMs: number, connections
         if (settled) return;
         const retryable = request.method === 'GET' && req.reusedSocket && cause.code === 'ECONNRESET';
         if (retryable) {
-          settled = true;
-          clearTimeout(timer);
+          settle();
           reject(Object.assign(new UpstreamError('unreachable', 'retry', { cause }), { retryable: true }));
         } else finish(new UpstreamError('unreachable', 'The service could not be reached.', { cause }));
       });
@@ -151,10 +168,12 @@ function nodeUpstream(url: URL, basePath: string, timeoutMs: number, connections
         const status = res.statusCode ?? 0;
         if (status < 200 || status > 599) return void finish(badStatus());
         const chunks: Buffer[] = [];
-        let size = 0;
         res.on('data', (chunk: Buffer) => {
+          if (settled) return;
           size += chunk.length;
-          if (size > MAX_RESPONSE_BYTES) finish(new UpstreamError('too-large', 'The service answered with too large a body.'));
+          budget.used += chunk.length;
+          if (size > MAX_RESPONSE_BYTES) finish(tooLarge());
+          else if (budget.used > MAX_BUFFERED_BYTES) finish(busy());
           else chunks.push(chunk);
         });
         res.on('error', (cause) => finish(new UpstreamError('unreachable', 'The service connection failed.', { cause })));
@@ -183,12 +202,12 @@ function nodeUpstream(url: URL, basePath: string, timeoutMs: number, connections
   };
 }
 
-function undiciUpstream(dispatcher: UndiciLikeDispatcher, url: URL, basePath: string, timeoutMs: number, close: () => Promise<void>): Upstream {
+function undiciUpstream(dispatcher: UndiciLikeDispatcher, url: URL, basePath: string, timeoutMs: number, budget: ByteBudget, close: () => Promise<void>): Upstream {
   const origin = url.origin;
   return {
     send(request) {
       return new Promise<UpstreamResponse>((resolve, reject) => {
-        const exchange = new BufferedExchange(resolve, reject, timeoutMs);
+        const exchange = new BufferedExchange(resolve, reject, timeoutMs, budget);
         const client = request.client;
         client?.once('close', () => client.writableFinished || exchange.fail(cancelled()));
         // undici computes Content-Length from a Buffer body and sets Host from the origin.
@@ -201,8 +220,9 @@ function undiciUpstream(dispatcher: UndiciLikeDispatcher, url: URL, basePath: st
 
 /**
  * One upstream exchange as an undici dispatch handler (the handler API shared by undici 7 and 8):
- * collects the answer, bounded in size, and settles once. Its methods live on the prototype and the
- * timer gets the exchange as its argument, so an exchange allocates no closures.
+ * collects the answer, bounded in size (its own and the budget's), and settles once, giving its
+ * bytes back to the budget. Its methods live on the prototype and the timer gets the exchange as
+ * its argument, so an exchange allocates no closures.
  */
 class BufferedExchange implements Dispatcher.DispatchHandler {
   private controller: Dispatcher.DispatchController | undefined;
@@ -211,12 +231,14 @@ class BufferedExchange implements Dispatcher.DispatchHandler {
   private status = 0;
   private headers: Record<string, string | string[] | undefined> = {};
   private chunks: Buffer[] = [];
+  /** Bytes of the answer read so far, all counted in the budget until the exchange settles. */
   private size = 0;
 
   constructor(
     private readonly resolve: (r: UpstreamResponse) => void,
     private readonly reject: (e: UpstreamError) => void,
     timeoutMs: number,
+    private readonly budget: ByteBudget,
   ) {
     this.timer = setTimeout(timeOut, timeoutMs, this);
   }
@@ -241,14 +263,15 @@ class BufferedExchange implements Dispatcher.DispatchHandler {
   onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
     if (this.settled) return;
     this.size += chunk.length;
-    if (this.size > MAX_RESPONSE_BYTES) this.fail(new UpstreamError('too-large', 'The service answered with too large a body.'));
+    this.budget.used += chunk.length;
+    if (this.size > MAX_RESPONSE_BYTES) this.fail(tooLarge());
+    else if (this.budget.used > MAX_BUFFERED_BYTES) this.fail(busy());
     else this.chunks.push(chunk);
   }
 
   onResponseEnd(): void {
     if (this.settled) return;
-    this.settled = true;
-    clearTimeout(this.timer);
+    this.settle();
     const body = this.chunks.length === 1 ? this.chunks[0]! : Buffer.concat(this.chunks, this.size);
     this.resolve({ status: this.status, headers: this.headers, body });
   }
@@ -256,8 +279,7 @@ class BufferedExchange implements Dispatcher.DispatchHandler {
   /** undici ended the exchange: settles without aborting it. */
   onResponseError(_controller: Dispatcher.DispatchController, error: Error): void {
     if (this.settled) return;
-    this.settled = true;
-    clearTimeout(this.timer);
+    this.settle();
     this.reject(error instanceof UpstreamError ? error : undiciFailure(error));
   }
 
@@ -267,10 +289,15 @@ class BufferedExchange implements Dispatcher.DispatchHandler {
    */
   fail(error: UpstreamError): void {
     if (this.settled) return;
-    this.settled = true;
-    clearTimeout(this.timer);
+    this.settle();
     this.reject(error);
     this.controller?.abort(error);
+  }
+
+  private settle(): void {
+    this.settled = true;
+    clearTimeout(this.timer);
+    this.budget.used -= this.size;
   }
 }
 
@@ -286,6 +313,14 @@ function undiciFailure(error: Error): UpstreamError {
 
 function badStatus(cause?: unknown): UpstreamError {
   return new UpstreamError('bad-status', 'The service answered with a status the proxy does not relay (a 1xx it did not ask for, or one outside 100-599).', { cause });
+}
+
+function tooLarge(): UpstreamError {
+  return new UpstreamError('too-large', 'The service answered with too large a body.');
+}
+
+function busy(): UpstreamError {
+  return new UpstreamError('busy', 'The proxy is reading too many large answers at once; try again shortly.');
 }
 
 function cancelled(): UpstreamError {

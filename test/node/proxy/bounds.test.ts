@@ -193,6 +193,44 @@ describe('proxy bounds', () => {
         }
       });
 
+      it('answers 503 PROXY_BUSY with Retry-After when the answers being read at once would pass 32 MiB together, and gives the bytes back', async () => {
+        // Nine answers of 4 MiB, each held before its last byte until the test lets them end:
+        // eight fit in the budget, the ninth cannot.
+        const size = 4 * 1024 * 1024;
+        const piece = Buffer.alloc(64 * 1024, 0x20);
+        let release!: () => void;
+        const released = new Promise<void>((r) => (release = r));
+        const big = await startRecorder(async (_req, res) => {
+          res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(size) });
+          for (let sent = 0; sent < size - 1; sent += piece.length) res.write(piece.subarray(0, Math.min(piece.length, size - 1 - sent)));
+          await released;
+          res.end(' ');
+        });
+        const px = await startProxy({ upstream: big.url, transport });
+        const get = () => raw(px.port, { path: '/api/auth/delegated-keys/DelegatedKey:66666666-6666-4666-8666-666666666666' });
+        try {
+          const answers = Array.from({ length: 9 }, get);
+          // The first refusal comes while the others are still held.
+          const first = await Promise.race(answers);
+          assertErrorShape(first, 503, 'PROXY_BUSY');
+          assert.equal(first.headers['retry-after'], '1');
+          release();
+          const all = await Promise.all(answers);
+          const ok = all.filter((r) => r.status === 200);
+          assert.ok(ok.length >= 1 && ok.length <= 8, `${ok.length} answers relayed`);
+          assert.ok(ok.every((r) => r.body.length === size));
+          for (const r of all.filter((r) => r.status !== 200)) assertErrorShape(r, 503, 'PROXY_BUSY');
+          assert.ok(px.logs.some((l) => l.code === 'PROXY_BUSY' && l.status === 503));
+          // Every exchange gave its bytes back: eight more fit again at once.
+          const again = await Promise.all(Array.from({ length: 8 }, get));
+          assert.deepEqual(again.map((r) => r.status), Array(8).fill(200));
+        } finally {
+          release();
+          await px.close();
+          await big.close();
+        }
+      });
+
       it('answers 502 BAD_GATEWAY to a status it does not relay (an unasked-for 100 or 101, one outside 100-599), and reads past a 103', async () => {
         // Raw status lines, one answer per connection; `next` is the answer to the next request.
         let next = '';
