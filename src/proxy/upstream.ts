@@ -24,9 +24,11 @@
  * (queued, sent, half-read).
  *
  * Statuses: only a final 200-599 is an answer (RFC 9110 section 15: outside 100-599 a status is
- * invalid). Interim 1xx answers (102, 103) are read past; 100 and 101 answer an `Expect` and an
- * `Upgrade` the proxy never sends, and undici cannot read past them (it drops the connection), so
- * every transport reports them, and invalid statuses, the same way: `bad-status` (the proxy's 502).
+ * invalid). Interim 1xx answers are read past (RFC 9110 section 15.2: a client must parse them
+ * "even if the client does not expect one"), except where the transport cannot: undici drops the
+ * connection on a 100 (its parser: "bad response"), so there a 100 is a `bad-status`, as a 101
+ * (an `Upgrade` the proxy never asked for) and an invalid status are on every transport: the
+ * proxy's 502.
  *
  * Deliberately does not: follow redirects, decompress (no Accept-Encoding is sent, so the service
  * answers identity), or retry anything but a GET whose reused keep-alive socket was closed by the
@@ -156,10 +158,7 @@ function nodeUpstream(url: URL, basePath: string, timeoutMs: number, connections
           reject(Object.assign(new UpstreamError('unreachable', 'retry', { cause }), { retryable: true }));
         } else finish(new UpstreamError('unreachable', 'The service could not be reached.', { cause }));
       });
-      // An unasked-for 100 (node reads past it, undici cannot) or 101: see the file header.
-      req.on('information', (info) => {
-        if (info.statusCode === 100) finish(badStatus());
-      });
+      // An unasked-for 101: see the file header.
       req.on('upgrade', (_res, socket) => {
         socket.destroy();
         finish(badStatus());
