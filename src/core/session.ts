@@ -105,14 +105,18 @@ export interface Wallet {
    * record is deleted too, `ended` is emitted, and it fails with `session_expired`.
    */
   refresh(accountId: string, options?: SignalOption): Promise<StoredSession>;
-  /** Revokes the account's stored sessions upstream (404 counts as done) and deletes them locally. */
-  logout(accountId: string, options?: SignalOption): Promise<void>;
+  /**
+   * Revokes the account's stored sessions upstream (404 counts as done) and deletes them locally.
+   * Resolves with the ids of the sessions it ended there, the live one last (none without one).
+   */
+  logout(accountId: string, options?: SignalOption): Promise<string[]>;
   /**
    * Ends one session of the account, stamped by the live one (reference.md "Sessions": any active
    * session may revoke one; 404 counts as done), and deletes this device's record and key of it
-   * (DESIGN.md: keys are deleted on revocation). Ending the live session is a logout.
+   * (DESIGN.md: keys are deleted on revocation). Ending the live session is a logout. Resolves
+   * with the ids of the sessions ended, as logout does.
    */
-  revokeSession(accountId: string, sessionId: string, options?: SignalOption): Promise<void>;
+  revokeSession(accountId: string, sessionId: string, options?: SignalOption): Promise<string[]>;
   /**
    * Removes a credential, stamped by the live session (api.md "Revoking a credential": a session of
    * another credential), and deletes this device's sessions of that credential with their keys.
@@ -393,6 +397,7 @@ export function createWallet(options: WalletOptions): Wallet {
       return serialized(accountId, async () => {
         const signal = logoutOptions.signal;
         let failure: unknown;
+        const ended: string[] = [];
         try {
           const { key, session: signer } = await live(accountId);
           const stamper = keyStamper(key);
@@ -409,6 +414,7 @@ export function createWallet(options: WalletOptions): Wallet {
               // 404: unknown, expired or already revoked: done (reference.md).
               if (!isServiceError(e) || e.status !== 404) throw e;
             }
+            ended.push(s.sessionId);
           }
         } catch (e) {
           // No live session or no key: nothing can be revoked from here; the local records still go.
@@ -419,6 +425,7 @@ export function createWallet(options: WalletOptions): Wallet {
           emit({ type: 'logged-out', accountId });
         }
         if (failure) throw failure;
+        return ended;
       });
     },
 
@@ -431,6 +438,7 @@ export function createWallet(options: WalletOptions): Wallet {
         if (!isServiceError(e) || e.status !== 404) throw e;
       }
       await store.delete(sessionId);
+      return [sessionId];
     },
 
     async revokeCredential(accountId, credentialId, options = {}) {

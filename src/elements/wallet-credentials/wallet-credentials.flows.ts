@@ -60,8 +60,11 @@ export function revokeCredential(s: Services, credentialId: string): Promise<voi
   return s.wallet.revokeCredential(s.accountId, credentialId, { signal: s.signal });
 }
 
-/** Ending this device's own session is a logout; another's key, if this device holds it, goes too. */
-export function revokeSession(s: Services, sessionId: string, own: boolean): Promise<void> {
+/**
+ * Ending this device's own session is a logout, which ends every session this device holds for the
+ * wallet; another's key, if this device holds it, goes too. Resolves with the ids of those ended.
+ */
+export function revokeSession(s: Services, sessionId: string, own: boolean): Promise<string[]> {
   return own ? s.wallet.logout(s.accountId, { signal: s.signal }) : s.wallet.revokeSession(s.accountId, sessionId, { signal: s.signal });
 }
 

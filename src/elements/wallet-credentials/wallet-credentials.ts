@@ -58,7 +58,7 @@ type Ready = Extract<CredentialsState, { kind: 'ready' }>;
  *
  * @event credential-added - `{accountId, credentialId, type}` after the signed retry created it.
  * @event credential-revoked - `{accountId, credentialId, type}` after the service removed it (204).
- * @event session-revoked - `{accountId, sessionId, current}`; `current` when it was this device's (a logout).
+ * @event session-revoked - `{accountId, sessionId, current}`; `current` when it was this device's (a logout, which ends every session this device holds: one event each).
  * @event wallet-credentials-error - `{code, message, status?}`; `message` is the sentence shown.
  *
  * @csspart base - The panel.
@@ -340,8 +340,8 @@ export class WalletCredentials extends TemplateElement {
       }
       case 'revoke-session': {
         const own = before?.current?.sessionId === op.id;
-        await revokeSession(svc, op.id, own);
-        this.dispatchEvent(new SessionRevokedEvent({ accountId, sessionId: op.id, current: own }));
+        // A logout ends every session this device holds: each one is named.
+        for (const sessionId of await revokeSession(svc, op.id, own)) this.dispatchEvent(new SessionRevokedEvent({ accountId, sessionId, current: own }));
         notice = { kind: 'session-revoked', own };
         break;
       }

@@ -463,6 +463,25 @@ describe('<wallet-credentials>', function () {
     expect(text(el, 'status')).to.contain('logged out on this device');
   });
 
+  it('"Log out here" ends every session this device holds, and session-revoked names each of them', async () => {
+    // Two logins on this device (both keys kept): the logout revokes both upstream.
+    const first = await loginByEmail(acct);
+    await advanceClock(31_000);
+    const second = await loginByEmail(acct);
+    const el = await settled(acct.accountId);
+    const mine = shadow(el).querySelector<HTMLElement>("[part~='session'] [part~='badge']")!.closest<HTMLElement>("[part~='session']")!;
+    const revoked: SessionRevokedDetail[] = [];
+    el.addEventListener('session-revoked', (e) => revoked.push(e.detail));
+    mine.querySelector<HTMLButtonElement>('button')!.click();
+    await confirm(el);
+    await waitFor(() => text(el, 'status').includes('logged out on this device'), 'the logout notice');
+    expect(await clientFor().listSessions(acct.accountId)).to.deep.equal([]);
+    // Each session that ended is named once, this device's shown one last (it signs the others' ends).
+    expect(revoked.map((d) => d.sessionId).sort()).to.deep.equal([first, second].sort());
+    expect(revoked.at(-1)!.sessionId).to.equal(mine.dataset['id']);
+    expect(revoked.every((d) => d.accountId === acct.accountId && d.current)).to.equal(true);
+  });
+
   it('changes the customer email through its signed retry, and asks to log in first without a session', async () => {
     const el = await mount<WalletCredentials>('wallet-credentials', { 'account-id': acct.accountId, 'customer-id': acct.customerId });
     await idle(el);
