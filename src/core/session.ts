@@ -312,7 +312,7 @@ export function createWallet(options: WalletOptions): Wallet {
       let stamper: Stamper | undefined;
       if (existing.length > 0) {
         try {
-          stamper = await wallet.stamper(accountId);
+          await wallet.stamper(accountId);
         } catch (e) {
           if (e instanceof WalletError && e.code === 'key_missing') throw e;
           throw new WalletError(
@@ -321,6 +321,10 @@ export function createWallet(options: WalletOptions): Wallet {
             { cause: e },
           );
         }
+        // The key is the one live when the payload is signed, after the prompt (and after a renewal
+        // under way, which holds the account's lock): a session renewed while the prompt was open
+        // has replaced the key there was before it, and the service refuses that key's stamp.
+        stamper = { stamp: (payload) => serialized(accountId, () => wallet.stamper(accountId)).then((live) => live.stamp(payload)) };
       }
       const optionsJSON = await client.webauthnRegistrationOptions(accountId, { signal });
       const attestation = await createPasskey({

@@ -133,6 +133,26 @@ describe('passkeys through the virtual authenticator', () => {
     expect((await client().listCredentials(acct.accountId)).filter((c) => c.type === 'PASSKEY')).to.have.length(1);
   });
 
+  it('a session renewed while the passkey prompt is open signs the registration with its new key', async () => {
+    const old = await (await wallet.startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000');
+    // The renewal (another element's or tab's refresh before expiry) lands while the prompt is open:
+    // the real ceremony runs right after it. The service ends the session it replaces.
+    const original = navigator.credentials.create;
+    let renewed: string | undefined;
+    navigator.credentials.create = async function (this: CredentialsContainer, options?: CredentialCreationOptions) {
+      renewed = (await wallet.refresh(acct.accountId)).sessionId;
+      return original.call(this, options);
+    };
+    try {
+      const method = await wallet.registerPasskey({ accountId: acct.accountId, nickname: 'Renewed meanwhile' });
+      expect(method.type).to.equal('PASSKEY');
+    } finally {
+      delete (navigator.credentials as { create?: unknown }).create;
+    }
+    expect(renewed).to.be.a('string').and.not.equal(old.sessionId);
+    expect((await client().listSessions(acct.accountId)).map((s) => s.id)).to.deep.equal([renewed]);
+  });
+
   it('maps a login without a matching authenticator to WalletError webauthn (NotAllowedError)', async () => {
     await (await wallet.startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000');
     const method = await wallet.registerPasskey({ accountId: acct.accountId, nickname: 'Gone soon' });
