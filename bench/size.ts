@@ -38,7 +38,7 @@ export const CEILINGS: Readonly<Record<string, number>> = {
   core: 15_600,
   '<agent-actions>': 15_600,
   '<card-reveal>': 23_100,
-  '<delegated-keys>': 28_900,
+  '<delegated-keys>': 29_000,
   '<passkey-register>': 26_800,
   '<wallet-credentials>': 30_000,
   '<wallet-login>': 31_400,

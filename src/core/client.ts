@@ -74,6 +74,11 @@ export interface MaybeSignedCallOptions extends CallOptions {
   stamper?: Stamper;
 }
 
+export interface CreateCredentialOptions extends MaybeSignedCallOptions {
+  /** The body when the signed retry starts over (signed-retry.ts): OAUTH with a fresh token. */
+  restartBody?: () => Promise<CreateCredentialRequest>;
+}
+
 export interface AgentCallOptions extends CallOptions {
   /** The agent's access token (reference.md "Agents": Bearer auth), passed per call, never stored. */
   agentToken: string;
@@ -104,7 +109,7 @@ export interface WalletClient {
   readonly send: Send;
 
   /** POST /auth/credentials: 201, or 202 then a signed retry with `stamper` (another credential's session). */
-  createCredential(body: CreateCredentialRequest, options?: MaybeSignedCallOptions): Promise<AuthMethodResponse>;
+  createCredential(body: CreateCredentialRequest, options?: CreateCredentialOptions): Promise<AuthMethodResponse>;
   /** GET /auth/credentials?accountId= */
   listCredentials(accountId: string, options?: CallOptions): Promise<AuthMethod[]>;
   /** DELETE /auth/credentials/{id}: signed by a session of a different credential; 204. */

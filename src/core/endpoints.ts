@@ -96,14 +96,15 @@ const GONE = [200, 204];
  */
 async function call(
   send: Send,
-  o: { signal?: AbortSignal; stamper?: Stamper } | undefined,
+  o: { signal?: AbortSignal; stamper?: Stamper; restartBody?: () => unknown } | undefined,
   method: HttpRequest['method'],
   path: string,
   body?: unknown,
   ok?: number[],
   headers?: Record<string, string>,
 ): Promise<unknown> {
-  const res = await sendSigned({ send, method, path, body, headers, stamper: o?.stamper, signal: o?.signal });
+  // The caller's options as they are (signal, stamper, restartBody); the request's own parts win.
+  const res = await sendSigned({ ...o, send, method, path, body, headers });
   if (ok && !ok.includes(res.status)) throw unexpected(`The service answered ${res.status} to ${method} ${path.split('?')[0]}.`);
   return res.body;
 }

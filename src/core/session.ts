@@ -97,8 +97,11 @@ export interface Wallet {
    * When the answer to the save is lost (network, 5xx) and the service lists the new passkey, that is the result.
    */
   registerPasskey(options: { accountId: string; nickname: string } & SignalOption): Promise<AuthMethod>;
-  /** Adds any credential (e.g. OAUTH with its token), signed by the current session when one is needed. */
-  addCredential(body: CreateCredentialRequest, options?: SignalOption): Promise<AuthMethodResponse>;
+  /**
+   * Adds any credential (e.g. OAUTH with its token), signed by the current session when one is needed.
+   * `restartBody`: the body should the signed retry start over (OAUTH: with a fresh token).
+   */
+  addCredential(body: CreateCredentialRequest, options?: SignalOption & { restartBody?: () => Promise<CreateCredentialRequest> }): Promise<AuthMethodResponse>;
   /**
    * A new session with a new key, signed by the current key; the old local record is deleted. When
    * the service refuses because the session already ended there (no longer in its active list), the
@@ -358,7 +361,7 @@ export function createWallet(options: WalletOptions): Wallet {
         if (!isNoSession(e)) throw e;
         return undefined;
       });
-      return client.createCredential(body, { stamper, signal: addOptions.signal });
+      return client.createCredential(body, { ...addOptions, stamper });
     },
 
     refresh(accountId, refreshOptions = {}) {

@@ -9,9 +9,10 @@
  * 4. another 202 (delegated-key creation takes two signatures, reference.md) loops, at most
  *    `maxRounds` signatures in all;
  * 5. a challenge already past its `expiresAt` before signing, or a retry refused with 401 because the
- *    challenge expired, starts the whole exchange over once from the first leg.
+ *    challenge expired, starts the whole exchange over once from the first leg (with `restartBody`
+ *    when the caller gives one: an OIDC token must be fresh on every first leg).
  *
- * The body is serialized once and the same string is sent on every leg: a stamp covers exact bytes
+ * The body is serialized once per exchange and the same string is sent on each of its legs: a stamp covers exact bytes
  * (api.md: "byte for byte, with no re-parsing"). A consumed requestId is never sent again.
  * This module does not do HTTP itself (it takes a `send` function, see client.ts) and never logs:
  * payloads, stamps and request ids never leave it except as the headers they are meant for.
@@ -55,6 +56,12 @@ export interface SignedRequestOptions {
   path: string;
   /** Serialized once with JSON.stringify; the same string goes out on every leg. */
   body?: unknown;
+  /**
+   * The body of the exchange when it starts over (its challenge expired), for a body that must be
+   * fresh on each first leg: an OIDC token is taken at most 60 s after it was issued (api.md
+   * "Limits"), and a restart comes only after the challenge's window (minutes). Default: `body`.
+   */
+  restartBody?: () => unknown;
   /** Signs payloadToSign. Optional for calls whose 202 depends on server state (credential create, email). */
   stamper?: Stamper;
   signal?: AbortSignal;
@@ -105,8 +112,8 @@ export async function sendSigned(options: SignedRequestOptions): Promise<HttpRes
   const { send, method, path, stamper, signal } = options;
   const maxRounds = options.maxRounds ?? 3;
   const now = options.now ?? serviceNow;
-  // Serialize once: every leg sends these exact characters.
-  const bodyText = options.body === undefined ? undefined : JSON.stringify(options.body);
+  // Serialize once per exchange: every leg sends these exact characters.
+  let bodyText = options.body === undefined ? undefined : JSON.stringify(options.body);
   const consumed = new Set<string>();
 
   const leg = (extra?: Record<string, string>): Promise<HttpResponse> =>
@@ -114,6 +121,7 @@ export async function sendSigned(options: SignedRequestOptions): Promise<HttpRes
 
   // A second attempt only when the first one's challenge expired.
   for (let attempt = 0; ; attempt++) {
+    if (attempt && options.restartBody) bodyText = JSON.stringify(await options.restartBody());
     let response = await leg();
     for (let rounds = 0; response.status === 202; rounds++) {
       const challenge = parseChallenge(response.body);

@@ -37,13 +37,17 @@ export async function loadView(s: Services): Promise<CredentialsView> {
   return { credentials, sessions, current: current ? { sessionId: current.sessionId, credentialId: current.credentialId, credentialType: current.credentialType } : null };
 }
 
-/** POST /auth/credentials with the signed retry; OAUTH takes a fresh token from the page's provider. */
+/**
+ * POST /auth/credentials with the signed retry; OAUTH takes a fresh token from the page's provider,
+ * and another should the signed retry start over (minutes later: the service takes a token at most
+ * 60 s old, api.md "Limits").
+ */
 export async function addCredential(s: Services, type: 'SMS_OTP' | 'OAUTH', provider: ((nonce: string, options: { signal: AbortSignal }) => Promise<string>) | undefined): Promise<AuthMethodResponse> {
   if (type === 'OAUTH') {
     if (typeof provider !== 'function') throw new WalletError('invalid_argument', 'No oidcTokenProvider was given.');
     // Registration binds no key, so the nonce only keeps the token single-purpose.
-    const oidcToken = await provider(bytesToHex(randomBytes(32)), { signal: s.signal });
-    return s.wallet.addCredential({ type: 'OAUTH', accountId: s.accountId, oidcToken }, { signal: s.signal });
+    const body = async () => ({ type, accountId: s.accountId, oidcToken: await provider(bytesToHex(randomBytes(32)), { signal: s.signal }) });
+    return s.wallet.addCredential(await body(), { signal: s.signal, restartBody: body });
   }
   return s.wallet.addCredential({ type, accountId: s.accountId }, { signal: s.signal });
 }

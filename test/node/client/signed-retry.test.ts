@@ -136,6 +136,18 @@ describe('signed retry against a scripted HTTP server', () => {
     assert.equal(server.requests[1]!.headers['request-id'], undefined, 'the restart is a first leg');
   });
 
+  it('starts over with restartBody when given (a fresh OIDC token), sending its bytes on both legs of the new exchange', async () => {
+    server.setScript((_req, i) => (i === 0 ? challenge('stale', rid(), ago(1)) : i === 1 ? challenge('fresh') : { status: 201, body: { ok: 1 } }));
+    const stamper = countingStamper(keyStamper(key));
+    const res = await sendSigned({ send, method: 'POST', path: '/x', body: { oidcToken: 'old' }, restartBody: async () => ({ oidcToken: 'new' }), stamper });
+    assert.equal(res.status, 201);
+    assert.deepEqual(
+      server.requests.map((r) => r.body),
+      ['{"oidcToken":"old"}', '{"oidcToken":"new"}', '{"oidcToken":"new"}'],
+    );
+    assert.deepEqual(stamper.payloads, ['fresh']);
+  });
+
   it('gives up (retry_exhausted) when the challenge has expired twice', async () => {
     server.setScript(() => challenge('stale', rid(), ago(1)));
     const stamper = countingStamper(keyStamper(key));

@@ -346,6 +346,34 @@ describe('<wallet-credentials>', function () {
     expect(text(el, 'status')).to.contain('Single sign-on added');
   });
 
+  it('single sign-on whose signed retry starts over after its window asks the provider for a fresh token', async () => {
+    await loginByEmail(acct);
+    const sub = `user-${crypto.randomUUID()}`;
+    let tokens = 0;
+    const el = await mount<WalletCredentials>('wallet-credentials', { 'account-id': acct.accountId }, (e) => {
+      (e as WalletCredentials).oidcTokenProvider = (nonce) => (tokens++, oidcToken({ sub, email: 'later@example.com', nonce }));
+    });
+    await idle(el);
+    const errors: string[] = [];
+    el.addEventListener('wallet-credentials-error', (e) => errors.push(e.detail.code));
+    // The challenge reaches the page once its 5-minute window has passed (a tab asleep meanwhile):
+    // the signed leg is refused as expired and the exchange starts over, minutes after the token
+    // was issued; the service takes a token at most 60 s old (api.md "Limits").
+    const hold = holdAnswer('POST', /\/auth\/credentials$/, (r) => r.status === 202);
+    try {
+      addButton(el, 'OAUTH').click();
+      await hold.arrived;
+      await advanceClock(6 * 60_000);
+      hold.release();
+    } finally {
+      hold.undo();
+    }
+    await waitFor(() => text(el, 'status').includes('Single sign-on added') || errors.length, 'the outcome of the add');
+    expect(errors).to.deep.equal([]);
+    expect(tokens).to.equal(2);
+    expect((await clientFor().listCredentials(acct.accountId)).map((c) => c.type)).to.include('OAUTH');
+  });
+
   it('without a provider, single sign-on cannot be added and says why', async () => {
     await loginByEmail(acct);
     const el = await settled(acct.accountId);
