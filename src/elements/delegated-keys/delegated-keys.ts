@@ -17,7 +17,7 @@
 import { html, nothing } from 'lit/html.js';
 import { TemplateElement } from '../shared/template.ts';
 import { defineElement, type PropertyValues } from '../shared/reactive.ts';
-import { Task, initialState as taskInitial } from '../shared/task.ts';
+import { Task, TaskStatus, initialState as taskInitial } from '../shared/task.ts';
 import { baseStyles } from '../shared/styles.ts';
 import { listStyles } from '../shared/list-styles.ts';
 import { errorDetail, formatDate, isAbort, syncStates } from '../shared/list.ts';
@@ -148,6 +148,8 @@ export class DelegatedKeys extends TemplateElement {
     onComplete: (done) => {
       const before = this.view;
       this.send(done);
+      // A list asked for meanwhile (refresh()) may have been answered before the change: asked again.
+      if (this.listTask.status === TaskStatus.PENDING) void this.listTask.run();
       // Made for a card or account shown before (reload): the page hears of it, the focus stays.
       // (The form is not emptied here: "New key" empties it when it opens.)
       if (this.view !== before) this.focusTarget = 'new';

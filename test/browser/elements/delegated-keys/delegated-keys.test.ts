@@ -350,6 +350,36 @@ describe('<delegated-keys>', () => {
     }
   });
 
+  it('a refresh() during a create: the list answered before the key existed does not take the new key out of the list', async () => {
+    await login();
+    const el = await mountReady();
+    await fillForm(el, 'Made during a refresh', []);
+    const create = holdNext('POST', /\/auth\/delegated-keys$/);
+    const list = holdAnswer('GET', /\/auth\/delegated-keys\?/);
+    try {
+      (part(el, 'submit-button') as HTMLButtonElement).click();
+      await create.arrived;
+      // The page asks for the list while the create waits to leave: the service lists no key yet.
+      el.refresh();
+      await list.arrived;
+      const created = nextEvent<CustomEvent<{ key: DelegatedKey }>>(el, 'delegated-key-created');
+      create.release();
+      const { key } = (await created).detail;
+      await settle(el);
+      expect(parts(el, 'key').map((k) => k.querySelector('h3')?.textContent)).to.deep.equal([key.nickname]);
+      // The older list answer arrives after the key was made.
+      list.release();
+      await list.read;
+      await settle(el);
+      await waitFor(() => el.matches(':state(ready)'), 'the list');
+      expect(parts(el, 'key').map((k) => k.querySelector('h3')?.textContent)).to.deep.equal([key.nickname]);
+      expect(part(el, 'revoke-button')).to.not.equal(null);
+    } finally {
+      create.undo();
+      list.undo();
+    }
+  });
+
   it('another card-id closes what was open for the card before and shows the new card\'s keys only', async () => {
     await login();
     const el = await mountReady();

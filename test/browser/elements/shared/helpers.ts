@@ -178,18 +178,28 @@ export function loseAnswer(method: string, url: RegExp, lost: (r: Response) => b
 /**
  * Holds the page's next answer to `method url` for which `held(response)` holds: the request reaches
  * the service, which carries it out, and the page gets the answer at `release()` (an abort meanwhile
- * fails its body, as it does a fetch whose answer is on its way). Call `undo` in a `finally`.
+ * fails its body, as it does a fetch whose answer is on its way). `read` resolves once the page has
+ * read that answer's body, or failed to (what it does with the answer then runs without a wait on
+ * the network). Call `undo` in a `finally`.
  */
-export function holdAnswer(method: string, url: RegExp, held: (r: Response) => boolean = () => true): { arrived: Promise<void>; release: () => void; undo: () => void } {
+export function holdAnswer(
+  method: string,
+  url: RegExp,
+  held: (r: Response) => boolean = () => true,
+): { arrived: Promise<void>; release: () => void; read: Promise<void>; undo: () => void } {
   const { arrived, arrive, release, released } = gate();
+  let done!: () => void;
+  const read = new Promise<void>((r) => (done = r));
   const undo = faultFetch(method, url, 1, async (send) => {
     const response = await send();
     if (!held(response)) return undefined;
     arrive();
     await released;
+    const text = response.text.bind(response);
+    response.text = () => text().finally(done);
     return response;
   });
-  return { arrived, release, undo };
+  return { arrived, release, read, undo };
 }
 
 /** A pair of one-shot signals: `arrive()` resolves `arrived`, `release()` resolves `released`. */
