@@ -132,8 +132,16 @@ export class DelegatedKeys extends TemplateElement {
     onError: (error) => this.fail('load', error),
   });
 
-  /** Creating or revoking a key, one at a time as the machine allows; the outcome is the event that updates the list. */
-  private readonly operation = new Task(this, {
+  /**
+   * Creating or revoking a key, one at a time as the machine allows; the outcome is the event that
+   * updates the list. A change still under way when another card or account is shown (reload) runs
+   * on in the task it started in, which then only tells the page: a change for the new card starts
+   * in a task of its own, so that it neither aborts the one before nor takes its outcome.
+   */
+  private operation = this.changes();
+
+  private changes() {
+    const task: Task<readonly [CreateDelegatedKeyRequest | string], Done> = new Task(this, {
     task: async ([what]: readonly [CreateDelegatedKeyRequest | string], { signal }): Promise<Done> => {
       const { clientFor, walletFor } = await services();
       const client = clientFor(this.apiBase);
@@ -146,23 +154,26 @@ export class DelegatedKeys extends TemplateElement {
       return { type: 'created', key: await client.createDelegatedKey(what, { stamper, signal }) };
     },
     onComplete: (done) => {
-      const before = this.view;
-      this.send(done);
-      // A list asked for meanwhile (refresh()) may have been answered before the change: asked again.
-      if (this.listTask.status === TaskStatus.PENDING) void this.listTask.run();
-      // Made for a card or account shown before (reload): the page hears of it, the focus stays.
+      // Made for a card or account shown before (reload): the page hears of it, the screen stays.
       // (The form is not emptied here: "New key" empties it when it opens.)
-      if (this.view !== before) this.focusTarget = 'new';
+      if (task === this.operation) {
+        this.send(done);
+        this.focusTarget = 'new';
+        // A list asked for meanwhile (refresh()) may have been answered before the change: asked again.
+        if (this.listTask.status === TaskStatus.PENDING) void this.listTask.run();
+      }
       this.dispatchEvent(done.type === 'revoked' ? new DelegatedKeyRevokedEvent(done.keyId) : new DelegatedKeyCreatedEvent(done.key));
     },
     onError: (error) => {
       const { kind } = this.view.mode;
       // A failure of a change for a card or account shown before (reload) has no form or key left to show it on.
-      if (kind !== 'submitting' && kind !== 'revoking') return;
+      if (task !== this.operation || (kind !== 'submitting' && kind !== 'revoking')) return;
       const code = this.fail(kind === 'revoking' ? 'revoke' : 'create', error);
       if (code && worthRecheck(code)) void this.recheck();
     },
-  });
+    });
+    return task;
+  }
 
   /**
    * Loads the list again after a change failed in a way the service may have carried it out (the
@@ -205,10 +216,11 @@ export class DelegatedKeys extends TemplateElement {
 
   /**
    * Starts over: an open form or confirmation closes, and the list loads. A change under way goes
-   * on, since the service may already be carrying it out: its event still tells the page, but it
-   * does not land in this list (the machine, started over, drops it).
+   * on in its own task, since the service may already be carrying it out: its event still tells
+   * the page, but it does not land in this list.
    */
   private reload(): void {
+    if (this.operation.status === TaskStatus.PENDING) this.operation = this.changes();
     this.attempt = undefined;
     this.send({ type: 'load', anew: true });
     void this.listTask.run();

@@ -429,6 +429,48 @@ describe('<delegated-keys>', () => {
     expect(part(el, 'new-button')).to.not.equal(null);
   });
 
+  it('a key created for the card before is still reported when a key is created on the new card meanwhile, and each lands where it belongs', async () => {
+    await login();
+    const other = await newAccount();
+    await (await walletFor().startOtpLogin({ credentialId: other.emailCredentialId })).submit('000000');
+    const el = await mountReady();
+    const created: DelegatedKey[] = [];
+    el.addEventListener('delegated-key-created', (e) => created.push((e as CustomEvent<{ key: DelegatedKey }>).detail.key));
+    await fillForm(el, 'For the first card', []);
+    // The first card's key is made upstream; its answer is held while the page moves on.
+    const first = holdAnswer('POST', /\/auth\/delegated-keys$/, (r) => r.status === 201);
+    let second: ReturnType<typeof holdNext> | undefined;
+    try {
+      (part(el, 'submit-button') as HTMLButtonElement).click();
+      await first.arrived;
+      el.cardId = other.cardId;
+      el.accountId = other.accountId;
+      await waitFor(() => el.matches(':state(ready)') && part(el, 'new-button'), 'the other card\'s list');
+      await fillForm(el, 'For the second card', []);
+      second = holdNext('POST', /\/auth\/delegated-keys$/);
+      (part(el, 'submit-button') as HTMLButtonElement).click();
+      await second.arrived;
+      // The first card's answer arrives while the second card's create runs.
+      first.release();
+      await first.read;
+      await settle(el);
+      expect(created.map((k) => [k.nickname, k.cardId])).to.deep.equal([['For the first card', acct.cardId]]);
+      // It closes nothing and lands nowhere on the second card's screen.
+      expect([el.matches(':state(busy)'), parts(el, 'key').length]).to.deep.equal([true, 0]);
+      second.release();
+      await waitFor(() => created.length === 2, 'the second card\'s key');
+    } finally {
+      first.undo();
+      second?.undo();
+    }
+    await settle(el);
+    expect(created[1]).to.include({ nickname: 'For the second card', cardId: other.cardId });
+    expect(parts(el, 'key').map((k) => k.querySelector('h3')?.textContent)).to.deep.equal(['For the second card']);
+    const api = createClient({ baseUrl: f.apiBase });
+    expect((await api.listDelegatedKeys({ accountId: acct.accountId })).map((k) => k.nickname)).to.deep.equal(['For the first card']);
+    await walletFor().logout(other.accountId);
+  });
+
   it('heading-level sets the panel\'s heading level, with each key and the form one below', async () => {
     await login();
     const el = await mountReady();
