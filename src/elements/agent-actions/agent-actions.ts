@@ -111,10 +111,10 @@ export class AgentActions extends TemplateElement {
   /** Actions per page, 1 to 100 (the service's limit). */
   pageSize = 20;
 
-  /** First delay between polls, and the delay after a change (ms). */
+  /** First delay between polls, and the delay after a change (ms). Changed while polling, it applies at once. */
   pollInterval = 2000;
 
-  /** The backoff's ceiling (ms). */
+  /** The backoff's ceiling (ms). Changed while polling, it applies at once. */
   pollMaxInterval = 60000;
 
   /** The proxy's base path for this element (overrides configureWallet's `apiBase`). */
@@ -206,7 +206,11 @@ export class AgentActions extends TemplateElement {
 
   protected override willUpdate(changed: PropertyValues): void {
     if (changed.has('agentToken') || changed.has('status') || changed.has('apiBase') || changed.has('pageSize')) this.needsLoad = true;
-    if (!this.needsLoad || !this.isConnected) return;
+    if (!this.needsLoad || !this.isConnected) {
+      // A new poll interval or ceiling takes effect at once: a running poller starts over with it.
+      if (changed.has('pollInterval') || changed.has('pollMaxInterval')) this.checkNow();
+      return;
+    }
     this.needsLoad = false;
     if (this.agentToken) {
       this.reload();

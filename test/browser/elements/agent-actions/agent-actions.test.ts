@@ -37,18 +37,24 @@ function statuses(el: AgentActions): string[] {
   return parts(el, 'status').map((s) => s.className.replace('status', '').trim());
 }
 
-/** Counts requests to a path fragment (a pass-through wrapper: every call still goes out). */
+/** Counts requests to a path fragment, and their answers (a pass-through wrapper: every call still goes out). */
 function countRequests(fragment: string) {
   const original = window.fetch;
   let count = 0;
+  let answered = 0;
   window.fetch = (input: RequestInfo | URL, init?: RequestInit) => {
     const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
-    if (url.includes(fragment)) count++;
-    return original(input, init);
+    if (!url.includes(fragment)) return original(input, init);
+    count++;
+    return original(input, init).then((r) => (answered++, r));
   };
   return {
     get count() {
       return count;
+    },
+    /** Requests the service has answered (their status and headers are in). */
+    get answered() {
+      return answered;
     },
     restore() {
       window.fetch = original;
@@ -284,6 +290,22 @@ describe('<agent-actions>', () => {
     expect(item.textContent).to.match(/Over the daily budget/);
     expect(item.textContent).to.match(/Currency exchange/);
     expect(shadow(el).querySelector('[role=status].live')!.textContent!.trim()).to.equal('Decision: Currency exchange, Rejected.');
+  });
+
+  it('a poll-interval changed while polling takes effect at once, without waiting out the old delay', async () => {
+    const polls = countRequests('status=PENDING_APPROVAL');
+    try {
+      const el = await mountActions(acct.agentToken, { 'page-size': '5', 'poll-interval': '60000' });
+      await ready(el);
+      // The poller's first poll is answered: at 60 s its next one would come long after this test's bound.
+      await waitFor(() => polls.answered >= 1, 'the first poll answered');
+      el.setAttribute('poll-interval', '150');
+      el.setAttribute('poll-max-interval', '400');
+      await shownNewAction(el, 'TRANSFER_OUT');
+      expect(el.matches(':state(polling)')).to.equal(true);
+    } finally {
+      polls.restore();
+    }
   });
 
   it('stops polling when disconnected', async () => {
