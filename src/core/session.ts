@@ -90,8 +90,13 @@ export interface Wallet {
   loginWithOAuth(
     options: { credentialId: string; getIdToken: (nonce: string, options: SignalOption) => Promise<string> } & SignalOption,
   ): Promise<StoredSession>;
-  /** PASSKEY: WebAuthn get through the browser (mediation 'conditional' for autofill). */
-  loginWithPasskey(options: { credentialId: string; mediation?: 'conditional' } & SignalOption): Promise<StoredSession>;
+  /**
+   * PASSKEY: WebAuthn get through the browser (mediation 'conditional' for autofill). `passkeys`:
+   * the wallet's passkeys (GET /auth/credentials), any of which this device may hold instead of
+   * `credentialId`'s; the prompt offers them all, and one of them, once picked, is asked for again
+   * over its own challenge (a challenge names one credential).
+   */
+  loginWithPasskey(options: { credentialId: string; passkeys?: AuthMethod[]; mediation?: 'conditional' } & SignalOption): Promise<StoredSession>;
   /**
    * Adds a passkey to the account; needs a live session when the account already has a credential.
    * When the answer to the save is lost (network, 5xx) and the service lists the new passkey, that is the result.
@@ -296,11 +301,16 @@ export function createWallet(options: WalletOptions): Wallet {
       return loggedIn(session, credentialId, await importSessionKeyBundle(session.encryptedSessionSigningKey, receiver));
     },
 
-    async loginWithPasskey({ credentialId, signal, mediation }) {
+    async loginWithPasskey({ credentialId, passkeys = [], signal, mediation }) {
       const receiver = await generateEncryptionKey();
       const clientPublicKey = bytesToHex(receiver.publicKey);
       const challenge = await client.requestPasskeyChallenge(credentialId, clientPublicKey, { signal });
-      const assertion = await getPasskeyAssertion({ credentialId: challenge.credentialId, challenge: challenge.challenge, mediation, signal });
+      const others = passkeys.filter((p) => p.id !== credentialId);
+      const otherCredentialIds = others.map((p) => p.credentialId!);
+      const assertion = await getPasskeyAssertion({ credentialId: challenge.credentialId, otherCredentialIds, challenge: challenge.challenge, mediation, signal });
+      // The device holds another of the wallet's passkeys: a login with that one, over its own challenge.
+      const other = others.find((p) => p.credentialId === assertion.credentialId);
+      if (other) return wallet.loginWithPasskey({ credentialId: other.id, signal });
       const session = await client.verifyPasskey(credentialId, { assertion, requestId: challenge.requestId }, { signal });
       return loggedIn(session, credentialId, await importSessionKeyBundle(session.encryptedSessionSigningKey, receiver));
     },

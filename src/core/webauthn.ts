@@ -186,6 +186,11 @@ export async function createPasskey(options: CreatePasskeyOptions): Promise<Pass
 export interface GetPasskeyAssertionOptions {
   /** base64url rawId of the registered passkey (the AuthMethod's / challenge's credentialId). */
   credentialId: string;
+  /**
+   * base64url rawIds of the wallet's other passkeys, also allowed: a device may hold one of them
+   * instead. An answer from one of them is returned as it is, signed over this challenge.
+   */
+  otherCredentialIds?: string[];
   /** The lowercase hex challenge from `/challenge`. */
   challenge: string;
   /** Defaults to the page's effective domain. */
@@ -209,12 +214,14 @@ export async function getPasskeyAssertion(options: GetPasskeyAssertionOptions): 
   if (!/^[0-9a-f]+$/.test(options.challenge ?? '')) {
     throw new WalletError('invalid_argument', 'challenge must be the lowercase hex string from /challenge.');
   }
+  // The others come from the service's list; a malformed one fails to decode below.
+  const ids = [credentialId, ...(options.otherCredentialIds ?? [])];
   const publicKey: PublicKeyCredentialRequestOptions = {
     // The UTF-8 bytes of the hex string, exactly (reference.md: "do not base64url-decode it").
     challenge: utf8Encode(options.challenge),
     // Conditional UI takes an empty allow list (WebAuthn L3 section 5.1.4.1), so the user may pick
     // a passkey of another credential; checked below.
-    allowCredentials: mediation ? [] : [descriptor({ id: credentialId, type: 'public-key', transports: options.transports })],
+    allowCredentials: mediation ? [] : ids.map((id) => descriptor({ id, type: 'public-key', transports: options.transports })),
     userVerification: options.userVerification ?? 'preferred',
   };
   if (options.rpId) publicKey.rpId = options.rpId;
@@ -228,7 +235,7 @@ export async function getPasskeyAssertion(options: GetPasskeyAssertionOptions): 
   const { rawId, response } = await ceremony<AuthenticationResponseJSON>(signal, (ceremonySignal) =>
     navigator.credentials.get({ publicKey, mediation, signal: ceremonySignal }),
   );
-  if (rawId !== credentialId) {
+  if (!ids.includes(rawId)) {
     throw new WalletError('webauthn', 'That passkey belongs to another login. Choose the passkey of this wallet.');
   }
   const assertion: PasskeyAssertion = {

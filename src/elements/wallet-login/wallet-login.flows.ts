@@ -13,7 +13,7 @@
 import { ServiceError, WalletError } from '../../core/errors.ts';
 import type { StoredSession } from '../../core/keystore.ts';
 import type { OtpLogin } from '../../core/session.ts';
-import type { CredentialType } from '../../core/types.ts';
+import type { AuthMethod, CredentialType } from '../../core/types.ts';
 import { beginCeremony } from '../shared/ceremony.ts';
 import { classifyError, isCancellation, type FailureCode } from '../shared/failures.ts';
 import { clientFor, keyStore, onSessionChange, walletFor } from '../shared/wallet.ts';
@@ -89,14 +89,26 @@ function walletError(e: unknown, code: string): boolean {
 }
 
 /**
- * The id of the credential of a type. Several passkeys: the newest first, as the one most likely on
- * this device (the service's passkey challenge names one credential, reference.md "PASSKEY challenge").
+ * The credentials of a type, the newest first. Several passkeys: the prompt offers every one, over
+ * the newest's challenge (a challenge names one credential, reference.md "PASSKEY challenge"); core
+ * asks again for an older one the device holds instead (session.ts loginWithPasskey).
  */
-async function credentialId(element: WalletLogin, type: CredentialType, signal: AbortSignal): Promise<string> {
+async function credentials(element: WalletLogin, type: CredentialType, signal: AbortSignal): Promise<[AuthMethod, ...AuthMethod[]]> {
   const all = await clientFor(element.apiBase).listCredentials(element.accountId, { signal });
-  const newest = all.filter((c) => c.type === type).sort((a, b) => Date.parse(b.createdAt) - Date.parse(a.createdAt))[0];
-  if (!newest) throw new NoCredentialError(`No ${type} credential.`);
-  return newest.id;
+  const found = all.filter((c) => c.type === type).sort((a, b) => Date.parse(b.createdAt) - Date.parse(a.createdAt));
+  if (!found[0]) throw new NoCredentialError(`No ${type} credential.`);
+  return found as [AuthMethod, ...AuthMethod[]];
+}
+
+const credentialId = async (element: WalletLogin, type: CredentialType, signal: AbortSignal) => (await credentials(element, type, signal))[0].id;
+
+/** A passkey login offering each of the wallet's passkeys. */
+async function passkeyLogin(element: WalletLogin, signal: AbortSignal, mediation?: 'conditional', offer?: () => void): Promise<LoginEvent> {
+  const passkeys = await credentials(element, 'PASSKEY', signal);
+  // Autofill is offered only for a request that still stands.
+  signal.throwIfAborted();
+  offer?.();
+  return loggedIn(await walletFor(element.apiBase).loginWithPasskey({ credentialId: passkeys[0].id, passkeys, mediation, signal }));
 }
 
 /** The element's stored live session, or undefined (core deletes an expired one's key when asked). */
@@ -139,8 +151,7 @@ export async function runStep(element: WalletLogin, step: Step, signal: AbortSig
         // One ceremony at a time on the page (shared/ceremony.ts).
         const ceremony = beginCeremony(signal);
         try {
-          const id = await credentialId(element, 'PASSKEY', ceremony.signal);
-          return loggedIn(await wallet.loginWithPasskey({ credentialId: id, signal: ceremony.signal }));
+          return await passkeyLogin(element, ceremony.signal);
         } finally {
           ceremony.end();
         }
@@ -225,10 +236,7 @@ export async function autofill(element: WalletLogin, signal: AbortSignal, offer:
   const supported = await import('../../core/webauthn.ts').then((m) => m.browserSupportsWebAuthnAutofill()).catch(() => false);
   if (!supported || signal.aborted) return;
   try {
-    const id = await credentialId(element, 'PASSKEY', signal);
-    if (signal.aborted) return;
-    offer();
-    return loggedIn(await walletFor(element.apiBase).loginWithPasskey({ credentialId: id, mediation: 'conditional', signal }));
+    return await passkeyLogin(element, signal, 'conditional', offer);
   } catch (e) {
     // A cancellation is classified 'cancelled' below.
     if (signal.aborted || e instanceof NoCredentialError) return;

@@ -20,6 +20,7 @@ import {
   removeVirtualAuthenticator,
   setAutomaticPresence,
   authenticatorCredentials,
+  olderPasskeyHere,
   type RigAccount,
   type RigFixtures,
 } from '../support/rig.ts';
@@ -164,6 +165,21 @@ describe('passkeys through the virtual authenticator', () => {
     expect((e as WalletError).code).to.equal('webauthn');
     expect(((e as WalletError).cause as Error).name).to.equal('NotAllowedError');
     expect(await wallet.current(acct.accountId)).to.equal(undefined);
+  });
+
+  it('offers every passkey of the wallet: a device holding an older one logs in with it, over its own challenge', async () => {
+    await (await wallet.startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000');
+    const { older, newer } = await olderPasskeyHere(wallet, acct.accountId);
+    await wallet.logout(acct.accountId);
+    // The newer passkey's prompt alone finds nothing on this device.
+    const e = await rejection(wallet.loginWithPasskey({ credentialId: newer.id }));
+    expect(((e as WalletError).cause as Error).name).to.equal('NotAllowedError');
+
+    const passkeys = (await client().listCredentials(acct.accountId)).filter((c) => c.type === 'PASSKEY');
+    const session = await wallet.loginWithPasskey({ credentialId: newer.id, passkeys });
+    expect(session.credentialId).to.equal(older.id);
+    expect((await wallet.current(acct.accountId))?.sessionId).to.equal(session.sessionId);
+    expect((await client().listSessions(acct.accountId)).map((s) => s.id)).to.include(session.sessionId);
   });
 
   it('logs in through a conditional (autofill) request', async function () {

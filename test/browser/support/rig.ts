@@ -8,6 +8,7 @@ import type { RigAccount, RigFixtures } from './wallet-rig.ts';
 import { createClient } from '../../../src/core/client.ts';
 import { indexedDbKeyStore } from '../../../src/core/keystore.ts';
 import { createWallet, type Wallet } from '../../../src/core/session.ts';
+import type { AuthMethod } from '../../../src/core/types.ts';
 
 export type { RigAccount, RigFixtures };
 
@@ -72,6 +73,35 @@ export function authenticatorCredentials(): Promise<{
   credentials: Array<{ credentialId: string; rpId?: string; signCount: number; isResidentCredential: boolean }>;
 }> {
   return executeServerCommand('webauthn-credentials');
+}
+
+/**
+ * Takes a passkey (credentialId as authenticatorCredentials() gives it) out of this page's
+ * authenticator, as if another device held it; the rig keeps it, private key included, out of the page.
+ */
+export function takeAuthenticatorCredential(credentialId: string): Promise<boolean> {
+  return executeServerCommand('webauthn-take-credential', { credentialId });
+}
+
+/** Puts a passkey taken with takeAuthenticatorCredential into the authenticator this page has now. */
+export function putAuthenticatorCredential(credentialId: string): Promise<boolean> {
+  return executeServerCommand('webauthn-put-credential', { credentialId });
+}
+
+/**
+ * Two passkeys for a logged-in wallet, the newer one made on another device: afterwards this page's
+ * authenticator holds the older one only (as a laptop whose owner later added a phone's passkey).
+ */
+export async function olderPasskeyHere(wallet: Wallet, accountId: string): Promise<{ older: AuthMethod; newer: AuthMethod }> {
+  const older = await wallet.registerPasskey({ accountId, nickname: 'This laptop' });
+  const [here] = (await authenticatorCredentials()).credentials;
+  await takeAuthenticatorCredential(here!.credentialId);
+  const newer = await wallet.registerPasskey({ accountId, nickname: 'Phone' });
+  const [there] = (await authenticatorCredentials()).credentials;
+  await takeAuthenticatorCredential(there!.credentialId);
+  await putAuthenticatorCredential(here!.credentialId);
+  if (!(Date.parse(newer.createdAt) > Date.parse(older.createdAt))) throw new Error('the passkeys were created in the same millisecond');
+  return { older, newer };
 }
 
 /** Whether the virtual authenticator reports the user as verified (false makes UV-required ceremonies fail). */

@@ -74,6 +74,11 @@ export function walletRig(options: WalletRigOptions = {}): {
   let proxy: ProxyHandler | undefined;
   let fixtures: SandboxFixtures | undefined;
   const authenticators = new Map<string, VirtualAuthenticator>();
+  /**
+   * Passkeys taken out of a page's authenticator by `webauthn-take-credential` (private key and
+   * all, as CDP gives them), keyed by page and credential id, until `webauthn-put-credential`.
+   */
+  const takenCredentials = new Map<string, Record<string, unknown>>();
   /** Extra sandboxes started by `sandbox-variant`, each behind its own proxy at `/variant-<n>/api`. */
   const variants = new Map<string, { sandbox: Sandbox; proxy: ProxyHandler; server?: Server }>();
 
@@ -289,6 +294,26 @@ export function walletRig(options: WalletRigOptions = {}): {
           };
           // Ids, RP and counters only; the private keys stay in the authenticator.
           return { credentials: credentials.map(({ credentialId, rpId, signCount, isResidentCredential }) => ({ credentialId, rpId, signCount, isResidentCredential })) };
+        }
+        case 'webauthn-take-credential':
+        case 'webauthn-put-credential': {
+          // A passkey moved between devices: taken out of this page's authenticator (another device
+          // holds it meanwhile), then put into the authenticator the page has then, perhaps a new one.
+          const a = authenticators.get(session.id);
+          if (!a) throw new Error('no virtual authenticator on this page');
+          const credentialId = String(p.credentialId);
+          const key = `${session.id}|${credentialId}`;
+          if (command === 'webauthn-take-credential') {
+            const { credential } = (await a.cdp.send('WebAuthn.getCredential', { authenticatorId: a.authenticatorId, credentialId })) as { credential: Record<string, unknown> };
+            await a.cdp.send('WebAuthn.removeCredential', { authenticatorId: a.authenticatorId, credentialId });
+            takenCredentials.set(key, credential);
+            return true;
+          }
+          const credential = takenCredentials.get(key);
+          if (!credential) throw new Error(`no passkey ${credentialId} was taken from this page's authenticator`);
+          takenCredentials.delete(key);
+          await a.cdp.send('WebAuthn.addCredential', { authenticatorId: a.authenticatorId, credential });
+          return true;
         }
         case 'webauthn-set-user-verified': {
           const a = authenticators.get(session.id);

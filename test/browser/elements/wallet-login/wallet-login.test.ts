@@ -13,12 +13,24 @@ import { clientFor, walletFor } from '../../../../src/elements/shared/wallet.ts'
 import '../../../../src/locales/ar.ts';
 import { indexedDbKeyStore, type KeyStore } from '../../../../src/core/keystore.ts';
 import { WalletError } from '../../../../src/core/errors.ts';
+import type { AuthMethod } from '../../../../src/core/types.ts';
 import { configureWallet } from '../../../../src/elements/shared/config.ts';
 import { createStore, del } from 'idb-keyval';
 import { SESSION_CHANNEL_NAME } from '../../../../src/elements/shared/session-channel.ts';
 import { createWallet } from '../../../../src/core/session.ts';
 import { createClient } from '../../../../src/core/client.ts';
-import { fixtures, newAccount, advanceClock, oidcToken, addVirtualAuthenticator, removeVirtualAuthenticator, sandboxVariant, setAutomaticPresence, type RigAccount } from '../../support/rig.ts';
+import {
+  fixtures,
+  newAccount,
+  advanceClock,
+  oidcToken,
+  addVirtualAuthenticator,
+  removeVirtualAuthenticator,
+  olderPasskeyHere,
+  sandboxVariant,
+  setAutomaticPresence,
+  type RigAccount,
+} from '../../support/rig.ts';
 import { axeViolations, cleanup, failNext, holdNext, inState, mount, nextEvent, part, parts, paste, refusingKeyStoreDb, shadow, text, type, useRig, waitFor, waitForState } from '../shared/helpers.ts';
 
 function methodButton(el: WalletLogin, method: string): HTMLButtonElement {
@@ -57,6 +69,16 @@ async function withOAuthCredential(acct: RigAccount): Promise<string> {
   await wallet.addCredential({ type: 'OAUTH', accountId: acct.accountId, oidcToken: await oidcToken({ sub }) });
   await wallet.logout(acct.accountId);
   return sub;
+}
+
+/** Two passkeys of the account, of which this page's authenticator holds the older (returned); logged out. */
+async function olderPasskeyOnly(acct: RigAccount): Promise<AuthMethod> {
+  await addVirtualAuthenticator();
+  const wallet = walletFor();
+  await (await wallet.startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000');
+  const { older } = await olderPasskeyHere(wallet, acct.accountId);
+  await wallet.logout(acct.accountId);
+  return older;
 }
 
 describe('<wallet-login>', function () {
@@ -591,6 +613,39 @@ describe('<wallet-login>', function () {
     methodButton(el, 'passkey').click();
     expect((await loggedIn).detail.credentialType).to.equal('PASSKEY');
     expect((await store.get(acct.accountId))?.key?.privateKey.extractable).to.equal(false);
+  });
+
+  it('a wallet with several passkeys logs in with the one this device holds, an older one too', async () => {
+    const older = await olderPasskeyOnly(acct);
+    const el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId, methods: 'passkey email-otp', 'no-autofill': '' });
+    await waitForState(el, 'choosing');
+    let errors = 0;
+    el.addEventListener('wallet-login-error', () => errors++);
+    const loggedIn = nextEvent<CustomEvent<LoggedInDetail>>(el, 'wallet-logged-in');
+    methodButton(el, 'passkey').click();
+    await el.updateComplete;
+    // The login ends one way or the other (the prompt finding no passkey here, too, ends it).
+    await waitFor(() => !inState(el, 'authenticating'), 'the end of the passkey login');
+    expect(inState(el, 'logged-in'), `on ${el.shadowRoot!.textContent}`).to.equal(true);
+    expect((await loggedIn).detail.credentialType).to.equal('PASSKEY');
+    expect((await store.get(acct.accountId))?.session.credentialId).to.equal(older.id);
+    expect(errors).to.equal(0);
+  });
+
+  it('a saved passkey picked from autofill logs in when it is an older one of the wallet', async () => {
+    const older = await olderPasskeyOnly(acct);
+    // The virtual authenticator answers the conditional request at once with the passkey it holds.
+    let loggedIn: Promise<CustomEvent<LoggedInDetail>> | undefined;
+    let error: Promise<CustomEvent> | undefined;
+    const el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId, methods: 'email-otp passkey' }, (e) => {
+      loggedIn = nextEvent<CustomEvent<LoggedInDetail>>(e, 'wallet-logged-in');
+      error = nextEvent<CustomEvent>(e, 'wallet-login-error');
+    });
+    const first = await Promise.race([loggedIn!, error!]);
+    expect(first.type, `${JSON.stringify(first.detail)} on ${text(el, 'error')}`).to.equal('wallet-logged-in');
+    expect((first as CustomEvent<LoggedInDetail>).detail.credentialType).to.equal('PASSKEY');
+    await waitForState(el, 'logged-in');
+    expect((await store.get(acct.accountId))?.session.credentialId).to.equal(older.id);
   });
 
   it('a device clock 10 minutes ahead of the service keeps the session live, renews it and logs out upstream', async () => {
