@@ -104,6 +104,8 @@ const credentialId = async (element: WalletLogin, type: CredentialType, signal: 
 
 /** A passkey login offering each of the wallet's passkeys. */
 async function passkeyLogin(element: WalletLogin, signal: AbortSignal, mediation?: 'conditional', offer?: () => void): Promise<LoginEvent> {
+  // A page without WebAuthn (plain http, not localhost) can open no prompt, whatever the wallet holds.
+  if (!('PublicKeyCredential' in globalThis)) throw new DOMException('No WebAuthn on this page.', 'NotSupportedError');
   const passkeys = await credentials(element, 'PASSKEY', signal);
   // Autofill is offered only for a request that still stands.
   signal.throwIfAborted();

@@ -113,10 +113,13 @@ function loggedIn(session: SessionInfo): LoginState {
 /**
  * The methods to offer on the choosing screen: the configured ones in their order, or on re-auth
  * only the ended session's type (api.md: re-authentication repeats that type's verify flow).
+ * `webauthn`: false on a page without WebAuthn (plain http), where passkeys are left out while
+ * another way remains; alone, the passkey button stays, and pressed it says why it cannot work.
  */
-export function offeredMethods(state: LoginState, configured: readonly LoginMethod[]): LoginMethod[] {
+export function offeredMethods(state: LoginState, configured: readonly LoginMethod[], webauthn = true): LoginMethod[] {
   if (state.kind !== 'choosing') return [];
-  return state.reauth ? [methodOf(state.reauth.credentialType)] : [...configured];
+  // (A re-auth offers one method: it stays.)
+  return state.reauth ? [methodOf(state.reauth.credentialType)] : configured.filter((m) => webauthn || m !== 'passkey' || !configured[1]);
 }
 
 /** Seconds left before "send again" is allowed, rounded up; 0 when allowed. */

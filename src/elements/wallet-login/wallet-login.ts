@@ -514,7 +514,7 @@ export class WalletLogin extends TemplateElement {
   // Passkey autofill (WebAuthn conditional mediation), from inside the shadow root
 
   private offered(s: LoginState) {
-    return offeredMethods(s, parseMethods(this.methods));
+    return offeredMethods(s, parseMethods(this.methods), 'PublicKeyCredential' in globalThis);
   }
 
   private async startAutofill(): Promise<void> {

@@ -37,6 +37,14 @@ test('start-up: a stored session logs in, none offers the configured methods', (
   assert.deepEqual(offeredMethods(none, ['passkey', 'oauth']), ['passkey', 'oauth']);
 });
 
+test('a page without WebAuthn: passkeys are left out while another way remains, and stay when alone (they say why)', () => {
+  const none = run(initialState(), { type: 'RESTORED', session: null });
+  assert.deepEqual(offeredMethods(none, ['passkey', 'email-otp', 'oauth'], false), ['email-otp', 'oauth']);
+  assert.deepEqual(offeredMethods(none, ['passkey'], false), ['passkey']);
+  const reauth = run(initialState(), { type: 'RESTORED', session: null, expired: 'PASSKEY' });
+  assert.deepEqual(offeredMethods(reauth, ['passkey', 'email-otp'], false), ['passkey']);
+});
+
 test('start-up: a session whose key storage lost asks again for that type only, saying why', () => {
   const s = run(initialState(), { type: 'RESTORED', session: null, missingKey: 'PASSKEY' });
   assert.equal(s.kind, 'choosing');

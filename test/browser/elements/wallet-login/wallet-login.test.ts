@@ -648,6 +648,34 @@ describe('<wallet-login>', function () {
     expect((await store.get(acct.accountId))?.session.credentialId).to.equal(older.id);
   });
 
+  it('on a page without WebAuthn leaves passkeys out beside other ways, and alone says they cannot be used here', async () => {
+    await addVirtualAuthenticator();
+    const wallet = walletFor();
+    await (await wallet.startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000');
+    await wallet.registerPasskey({ accountId: acct.accountId, nickname: 'Test key' });
+    await wallet.logout(acct.accountId);
+    // A page over plain http (not localhost) has neither (both are for secure contexts only).
+    const saved = Object.getOwnPropertyDescriptor(window, 'PublicKeyCredential')!;
+    delete (window as { PublicKeyCredential?: unknown }).PublicKeyCredential;
+    Object.defineProperty(navigator, 'credentials', { value: undefined, configurable: true });
+    try {
+      const el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId, methods: 'passkey email-otp' });
+      await waitForState(el, 'choosing');
+      expect(parts(el, 'method-button').map((b) => b.dataset['method'])).to.deep.equal(['email-otp']);
+
+      const alone = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId, methods: 'passkey' });
+      await waitForState(alone, 'choosing');
+      const error = nextEvent<CustomEvent>(alone, 'wallet-login-error');
+      methodButton(alone, 'passkey').click();
+      expect((await error).detail.code).to.equal('passkey_unsupported');
+      await waitForState(alone, 'choosing');
+      expect(text(alone, 'error')).to.contain('cannot use passkeys here');
+    } finally {
+      delete (navigator as { credentials?: unknown }).credentials;
+      Object.defineProperty(window, 'PublicKeyCredential', saved);
+    }
+  });
+
   it('a device clock 10 minutes ahead of the service keeps the session live, renews it and logs out upstream', async () => {
     // Sessions, renewals and signed retries are timed on the service's clock (core/clock.ts): on the
     // device's, the session would be dead on arrival and every signed retry's window closed.
