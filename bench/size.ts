@@ -41,7 +41,7 @@ export const CEILINGS: Readonly<Record<string, number>> = {
   '<delegated-keys>': 29_000,
   '<passkey-register>': 26_800,
   '<wallet-credentials>': 30_000,
-  '<wallet-login>': 31_400,
+  '<wallet-login>': 31_500,
   'locales/ar (optional)': 6_300,
   // The per-element CDN modules (dist/cdn/elements/<tag>.js): every file a page fetches for the
   // element, each gzipped on its own as a browser fetches it (measured by cdnElementSizes).
@@ -50,7 +50,7 @@ export const CEILINGS: Readonly<Record<string, number>> = {
   'cdn/elements/delegated-keys.js': 33_600,
   'cdn/elements/passkey-register.js': 32_000,
   'cdn/elements/wallet-credentials.js': 35_000,
-  'cdn/elements/wallet-login.js': 37_300,
+  'cdn/elements/wallet-login.js': 37_400,
 };
 
 /** Up front plus on demand: what the entry can make a page download in all. */

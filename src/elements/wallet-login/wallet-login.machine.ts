@@ -50,8 +50,8 @@ export interface SessionInfo {
 export const RESEND_COOLDOWN_MS = 30_000;
 
 export type LoginState =
-  /** Looking for a stored session at start-up. */
-  | { kind: 'restoring' }
+  /** Looking for a stored session at start-up. `logout`: asked for meanwhile (see `transition`). */
+  | { kind: 'restoring'; logout?: true }
   /** Offering the methods. `reauth` narrows them to the type of a session that ended. */
   | { kind: 'choosing'; failure?: Failure; reauth?: ReauthReason }
   /**
@@ -66,7 +66,7 @@ export type LoginState =
   /** A passkey ceremony (modal) or an OIDC token round is in progress. */
   | { kind: 'authenticating'; method: 'passkey' | 'oauth'; reauth?: ReauthReason }
   | { kind: 'logged-in'; session: SessionInfo; expiring: boolean; failure?: Failure }
-  | { kind: 'refreshing'; session: SessionInfo }
+  | { kind: 'refreshing'; session: SessionInfo; logout?: true }
   | { kind: 'logging-out'; session: SessionInfo };
 
 /** Why the user is asked to log in again, so the screen can say so. */
@@ -137,6 +137,14 @@ function reauthOf(state: LoginState): { reauth?: ReauthReason } {
 }
 
 export function transition(state: LoginState, event: LoginEvent): LoginState {
+  // A logout asked for during the start-up check or a renewal waits for its end (a renewal cut off
+  // could leave a new session upstream whose key nobody holds), then ends the session it led to.
+  if (event.type === 'LOGOUT' && (state.kind === 'restoring' || state.kind === 'refreshing')) return { ...state, logout: true };
+  const next = step(state, event);
+  return 'logout' in state && next.kind === 'logged-in' ? { kind: 'logging-out', session: next.session } : next;
+}
+
+function step(state: LoginState, event: LoginEvent): LoginState {
   const kind = state.kind;
   const type = event.type;
   // Events that apply whatever the screen.

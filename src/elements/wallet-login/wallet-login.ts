@@ -349,7 +349,8 @@ export class WalletLogin extends TemplateElement {
         this.start({ kind: after.method });
         break;
       case 'refreshing':
-        this.start({ kind: 'refresh' });
+        // (A logout asked for meanwhile leaves the renewal running.)
+        if (before.kind !== 'refreshing') this.start({ kind: 'refresh' });
         break;
       case 'logging-out':
         this.start({ kind: 'logout' });

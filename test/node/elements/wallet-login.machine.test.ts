@@ -187,6 +187,24 @@ test('logout: logging out, logged out; a logout the service was not told of stil
   assert.deepEqual(transition(out, { type: 'FAILED', failure: { code: 'network' }, now: 0 }), { kind: 'choosing' });
 });
 
+test('logout during the start-up check or a renewal: the renewal runs to its end, then the session it led to is logged out', () => {
+  const renewed = { ...session, sessionId: 'Session:3' };
+  const refreshing: LoginState = { kind: 'refreshing', session };
+  const asked = transition(refreshing, { type: 'LOGOUT' });
+  assert.deepEqual(asked, { kind: 'refreshing', session, logout: true });
+  assert.deepEqual(transition(asked, { type: 'REFRESHED', session: renewed }), { kind: 'logging-out', session: renewed });
+  // A renewal that failed leaves the old session live: that one is logged out.
+  assert.deepEqual(transition(asked, { type: 'FAILED', failure: { code: 'network' }, now: 0 }), { kind: 'logging-out', session });
+  // A session that ended meanwhile has nothing left to log out.
+  assert.equal(transition(asked, { type: 'EXPIRED' }).kind, 'choosing');
+
+  const restoring = transition(initialState(), { type: 'LOGOUT' });
+  assert.deepEqual(transition(restoring, { type: 'RESTORED', session }), { kind: 'logging-out', session });
+  assert.deepEqual(transition(restoring, { type: 'RESTORED', session: null }), { kind: 'choosing' });
+  // Without a logout asked for, nothing changes.
+  assert.deepEqual(run(initialState(), { type: 'RESTORED', session }), { kind: 'logged-in', session, expiring: false });
+});
+
 test('other tabs: a login elsewhere logs this tab in; a logout elsewhere logs it out', () => {
   assert.deepEqual(transition({ kind: 'choosing' }, { type: 'REMOTE_LOGGED_IN', session }), { kind: 'logged-in', session, expiring: false });
   assert.deepEqual(transition({ kind: 'logged-in', session, expiring: false }, { type: 'REMOTE_LOGGED_OUT' }), { kind: 'choosing' });

@@ -31,7 +31,7 @@ import {
   setAutomaticPresence,
   type RigAccount,
 } from '../../support/rig.ts';
-import { axeViolations, cleanup, failNext, holdNext, inState, mount, nextEvent, part, parts, paste, refusingKeyStoreDb, shadow, text, type, useRig, waitFor, waitForState } from '../shared/helpers.ts';
+import { axeViolations, cleanup, failNext, holdAnswer, holdNext, inState, mount, nextEvent, part, parts, paste, refusingKeyStoreDb, shadow, text, type, useRig, waitFor, waitForState } from '../shared/helpers.ts';
 
 function methodButton(el: WalletLogin, method: string): HTMLButtonElement {
   const b = shadow(el).querySelector<HTMLButtonElement>(`button[data-method='${method}']`);
@@ -270,6 +270,53 @@ describe('<wallet-login>', function () {
     const upstream = await clientFor().listSessions(acct.accountId);
     expect(upstream.map((s) => s.id)).not.to.include(first.sessionId);
     expect(text(el, 'status')).to.contain('logged out');
+  });
+
+  it('logout() during a renewal ends the renewed session, upstream too, once the renewal is done', async () => {
+    const el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId });
+    await loginWithEmail(el);
+    await waitForState(el, 'logged-in');
+    // The renewal's answer (the new session, made upstream) is on its way when the page logs out.
+    const held = holdAnswer('POST', /\/auth\/sessions\/[^/]+\/refresh$/, (r) => r.status === 201);
+    try {
+      el.refresh();
+      await held.arrived;
+      const loggedOut = nextEvent<CustomEvent<LoggedOutDetail>>(el, 'wallet-logged-out');
+      el.logout();
+      held.release();
+      await waitFor(() => inState(el, 'choosing') || inState(el, 'logged-in'), 'the end of the renewal');
+      expect(inState(el, 'choosing'), 'logged out').to.equal(true);
+      expect((await loggedOut).detail.reason).to.equal('logout');
+    } finally {
+      held.undo();
+    }
+    expect(await store.get(acct.accountId)).to.equal(undefined);
+    const upstream = await clientFor().listSessions(acct.accountId);
+    expect(upstream.map((s) => s.id), 'no session of the account left upstream').to.deep.equal([]);
+  });
+
+  it('logout() during the start-up check logs out the stored session it finds', async () => {
+    const wallet = walletFor();
+    const session = await (await wallet.startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000');
+    // The check of the stored session against the service's active list is on the wire.
+    const hold = holdNext('GET', /\/auth\/sessions\?/);
+    try {
+      let loggedOut: Promise<CustomEvent<LoggedOutDetail>> | undefined;
+      const el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId }, (e) => {
+        loggedOut = nextEvent<CustomEvent<LoggedOutDetail>>(e, 'wallet-logged-out');
+      });
+      await hold.arrived;
+      expect(inState(el, 'restoring')).to.equal(true);
+      el.logout();
+      hold.release();
+      await waitFor(() => inState(el, 'choosing') || inState(el, 'logged-in'), 'the end of the start-up check');
+      expect(inState(el, 'choosing'), 'logged out').to.equal(true);
+      expect((await loggedOut!).detail.reason).to.equal('logout');
+    } finally {
+      hold.undo();
+    }
+    expect(await store.get(acct.accountId)).to.equal(undefined);
+    expect((await clientFor().listSessions(acct.accountId)).map((s) => s.id)).not.to.include(session.sessionId);
   });
 
   it('a logout the service could not be told of still logs out this device, and says so', async () => {
