@@ -5,7 +5,8 @@
  * network or a key, so it is tested under node (test/node/elements/wallet-login.machine.test.ts).
  *
  * Follows api.md "Verify by credential type" and "Re-authentication after session expiry": after
- * expiry only the credential type of the session that ended is asked for again. Time is passed in
+ * expiry only the credential type of the session that ended is asked for again (when the page offers
+ * that type; otherwise the methods it offers). Time is passed in
  * by the caller (`now`, epoch milliseconds) so that cooldowns are deterministic in tests.
  *
  * Deliberately does not know about codes, tokens or keys: a typed code stays in the element's
@@ -136,11 +137,20 @@ function reauthOf(state: LoginState): { reauth?: ReauthReason } {
   return 'reauth' in state && state.reauth ? { reauth: state.reauth } : {};
 }
 
-export function transition(state: LoginState, event: LoginEvent): LoginState {
+/**
+ * `methods`: the methods the page offers (the `methods` attribute); a session that ended is asked
+ * for again by its type only when that type is among them, otherwise by the methods offered.
+ */
+export function transition(state: LoginState, event: LoginEvent, methods: readonly LoginMethod[] = LOGIN_METHODS): LoginState {
   // A logout asked for during the start-up check or a renewal waits for its end (a renewal cut off
   // could leave a new session upstream whose key nobody holds), then ends the session it led to.
   if (event.type === 'LOGOUT' && (state.kind === 'restoring' || state.kind === 'refreshing')) return { ...state, logout: true };
   const next = step(state, event);
+  // A re-auth the page's methods leave out: the methods it offers.
+  if (next.kind === 'choosing' && next.reauth && !methods.includes(methodOf(next.reauth.credentialType))) {
+    const { reauth, ...offered } = next;
+    return offered;
+  }
   return 'logout' in state && next.kind === 'logged-in' ? { kind: 'logging-out', session: next.session } : next;
 }
 

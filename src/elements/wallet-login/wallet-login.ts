@@ -125,7 +125,10 @@ export class WalletLogin extends TemplateElement {
 
   /** The Embedded Wallet internal account (`InternalAccount:<uuid>`). */
   accountId = '';
-  /** Space-separated ways to log in, in order: `email-otp sms-otp passkey oauth` (default: all). */
+  /**
+   * Space-separated ways to log in, in order: `email-otp sms-otp passkey oauth` (default: all). After
+   * a session ended, its own way is asked for again if it is one of these; otherwise these are offered.
+   */
   methods = '';
   /** Where the proxy is mounted, when not the page's configured base (configureWallet). */
   apiBase: string | null = null;
@@ -287,7 +290,7 @@ export class WalletLogin extends TemplateElement {
 
   private send(event: LoginEvent): void {
     const before = this.machine;
-    const after = transition(before, event);
+    const after = transition(before, event, parseMethods(this.methods));
     if (after === before) return;
     this.machine = after;
     this.effects(before, after, event);

@@ -19,7 +19,7 @@ const session: SessionInfo = { sessionId: 'Session:1', credentialType: 'EMAIL_OT
 const passkeySession: SessionInfo = { ...session, sessionId: 'Session:2', credentialType: 'PASSKEY' };
 
 function run(state: LoginState, ...events: LoginEvent[]): LoginState {
-  return events.reduce(transition, state);
+  return events.reduce((s, e) => transition(s, e), state);
 }
 
 test('methods attribute: order kept, unknown and duplicate names dropped, empty offers all', () => {
@@ -168,6 +168,18 @@ test('expiry asks only for the ended type; a passkey session re-authenticates by
   // "Use another method" offers every configured one again.
   const all = transition(s, { type: 'BACK' });
   assert.deepEqual(offeredMethods(all, ['email-otp', 'passkey']), ['email-otp', 'passkey']);
+});
+
+test('re-auth asks for the ended type only when the page offers it (methods); otherwise the methods it offers', () => {
+  const methods = ['sms-otp', 'oauth'] as const;
+  const expired = transition({ kind: 'logged-in', session: passkeySession, expiring: false }, { type: 'EXPIRED' }, methods);
+  assert.deepEqual(expired, { kind: 'choosing' });
+  assert.deepEqual(offeredMethods(expired, methods), ['sms-otp', 'oauth']);
+  assert.equal(transition(expired, { type: 'CHOOSE', method: 'sms-otp' }, methods).kind, 'sending-code');
+  assert.deepEqual(transition(initialState(), { type: 'RESTORED', session: null, missingKey: 'EMAIL_OTP' }, methods), { kind: 'choosing' });
+  // Offered: the ended type only, as before.
+  const kept = transition({ kind: 'logged-in', session: passkeySession, expiring: false }, { type: 'EXPIRED' }, ['email-otp', 'passkey']);
+  assert.deepEqual(kept, { kind: 'choosing', reauth: { why: 'expired', credentialType: 'PASSKEY' } });
 });
 
 test('expiry of an email session goes through a fresh code', () => {

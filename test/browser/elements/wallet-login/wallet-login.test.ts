@@ -434,6 +434,31 @@ describe('<wallet-login>', function () {
     expect(parts(el, 'method-button').map((b) => b.dataset['method'])).to.deep.equal(['email-otp']);
   });
 
+  it('after expiry offers the methods of the attribute when it leaves the ended session’s type out', async () => {
+    // An email session, and a page whose element offers other ways since.
+    let el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId, methods: 'email-otp' });
+    await loginWithEmail(el);
+    el.remove();
+    await advanceClock(16 * 60 * 1000);
+    el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId, methods: 'sms-otp passkey' });
+    await waitForState(el, 'choosing');
+    expect(parts(el, 'method-button').map((b) => b.dataset['method'])).to.deep.equal(['sms-otp', 'passkey']);
+    expect(inState(el, 'reauth')).to.equal(false);
+
+    // The same when the session ends while shown (its renewal refused upstream).
+    el.remove();
+    el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId, methods: 'email-otp' });
+    await loginWithEmail(el);
+    el.methods = 'oauth';
+    await advanceClock(16 * 60 * 1000);
+    const loggedOut = nextEvent<CustomEvent<LoggedOutDetail>>(el, 'wallet-logged-out');
+    el.refresh();
+    expect((await loggedOut).detail.reason).to.equal('expired');
+    await waitForState(el, 'choosing');
+    expect(parts(el, 'method-button').map((b) => b.dataset['method'])).to.deep.equal(['oauth']);
+    expect(inState(el, 'reauth')).to.equal(false);
+  });
+
   it('a session that another element or tab found ended (its renewal refused upstream) ends here at once', async () => {
     const el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId });
     const mine = await loginWithEmail(el);
