@@ -139,6 +139,8 @@ export async function runStep(element: WalletLogin, step: Step, signal: AbortSig
           return { type: 'CODE_SENT', now, cooldownMs: left.resendAt - now };
         }
         const otp = await wallet.startOtpLogin({ credentialId: await credentialId(element, step.type, signal), signal });
+        // Stopped while its answer was checked (a session came from another tab): nothing to keep.
+        signal.throwIfAborted();
         now = Date.now();
         const cooldownMs = Math.max(0, element.resendAfter) * 1000;
         keepCode(element, otp, now, now + cooldownMs);

@@ -960,6 +960,51 @@ describe('<wallet-login>', function () {
     await waitForState(el, 'choosing');
   });
 
+  it('a login in another tab while the code’s target is being checked: no code is kept to come back to', async () => {
+    const sub = `user-${crypto.randomUUID()}`;
+    const f = await fixtures();
+    const wallet = walletFor();
+    await (await wallet.startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000');
+    await wallet.addCredential({ type: 'OAUTH', accountId: acct.accountId, oidcToken: await oidcToken({ sub }) });
+    const oauthId = (await clientFor().listCredentials(acct.accountId)).find((c) => c.type === 'OAUTH')!.id;
+    await wallet.logout(acct.accountId);
+    await advanceClock(31_000); // the sandbox sends one code per 30 s
+    const kept = () => Object.keys(sessionStorage).filter((k) => k.startsWith('wallet-elements:code:') && k.endsWith(acct.accountId));
+
+    const el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId });
+    await waitForState(el, 'choosing');
+    const otherTab = new BroadcastChannel(SESSION_CHANNEL_NAME);
+    const otherWallet = createWallet({ client: createClient({ baseUrl: f.apiBase }), store, otpSigner: f.signerPublicKey });
+    // The code was sent (the service answered) and its target bundle's signature is being
+    // checked (core's ECDSA verify, held here until the other tab's login has landed).
+    const subtle = crypto.subtle as SubtleCrypto & { verify: SubtleCrypto['verify'] };
+    const verify = subtle.verify;
+    let arrive!: () => void;
+    let release!: () => void;
+    const arrived = new Promise<void>((r) => (arrive = r));
+    const released = new Promise<void>((r) => (release = r));
+    subtle.verify = async function (this: SubtleCrypto, ...args: Parameters<SubtleCrypto['verify']>) {
+      delete (subtle as { verify?: unknown }).verify;
+      arrive();
+      await released;
+      return verify.apply(this, args);
+    };
+    try {
+      methodButton(el, 'email-otp').click();
+      await arrived;
+      const session = await otherWallet.loginWithOAuth({ credentialId: oauthId, getIdToken: (nonce) => oidcToken({ sub, nonce }) });
+      otherTab.postMessage({ type: 'logged-in', accountId: acct.accountId, sessionId: session.sessionId });
+      await waitForState(el, 'logged-in');
+      release();
+      await waitFor(() => !inState(el, 'busy'), 'the code step ended');
+      expect(kept(), 'no code kept for a later visit').to.have.length(0);
+    } finally {
+      delete (subtle as { verify?: unknown }).verify;
+      release();
+      otherTab.close();
+    }
+  });
+
   it('offers the methods of the attribute in its order and is axe-clean on each screen', async () => {
     const el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId, methods: 'oauth email-otp bogus passkey' });
     await waitForState(el, 'choosing');
