@@ -18,8 +18,9 @@
  *    connection closed after a lingering read of at most 256 KiB or 2 s, so the refusal reaches the
  *    client and the rest of that body is dropped, never buffered), the upstream call and every
  *    asynchronous `authorize` decision (`upstreamTimeoutMs`), each upstream answer (4 MiB, else 502)
- *    and all those being read at once (32 MiB together, else 503 PROXY_BUSY with Retry-After; see
- *    upstream.ts); a Request-Id must be `Request:<uuid>`;
+ *    and all those being read at once (32 MiB together, else 503 PROXY_BUSY with Retry-After, which
+ *    a state change gets only before it was sent; one whose answer is dropped after is a 502 that
+ *    says it may have been carried out; see upstream.ts); a Request-Id must be `Request:<uuid>`;
  *  - every answer carries `Cache-Control: no-store` (reveal URLs are bearer secrets) and
  *    `Referrer-Policy: no-referrer`;
  *  - one JSON log line per request: route name, method, status, duration, Request-Id; never a body,
@@ -564,7 +565,7 @@ export function createProxy(options: ProxyOptions): ProxyHandler {
         ? new Refusal(504, 'GATEWAY_TIMEOUT', 'The service did not answer in time.')
         : error.kind === 'busy'
           ? new Refusal(503, 'PROXY_BUSY', error.message, { 'retry-after': '1' })
-          : new Refusal(502, 'BAD_GATEWAY', error.kind === 'too-large' || error.kind === 'bad-status' ? error.message : 'The service could not be reached.');
+          : new Refusal(502, 'BAD_GATEWAY', error.kind === 'too-large' || error.kind === 'bad-status' || error.kind === 'dropped' ? error.message : 'The service could not be reached.');
     } else r = new Refusal(500, 'INTERNAL_ERROR', 'The proxy failed to handle the request.');
     x.code = r.code;
     x.message = r.message;

@@ -8,8 +8,12 @@
  * documents, so they are read whole (at most MAX_RESPONSE_BYTES) and relayed with a Content-Length.
  * The answers being read at once hold at most MAX_BUFFERED_BYTES together, whatever the transport
  * and its number of connections (a Pool of 64 could otherwise hold 256 MiB, an undici Agent without
- * a connection limit any amount): the exchange whose bytes would pass it is dropped and reported as
- * `busy` (the proxy answers 503 with Retry-After). Counted until the answer is handed over.
+ * a connection limit any amount): the exchange whose bytes would pass it is dropped. Counted until
+ * the answer is handed over. A dropped read is `busy` (the proxy answers 503 with Retry-After: not
+ * done, send it again). A state change (any method but GET) cannot be told that once it was sent,
+ * since the service may have carried it out: it is not sent while the budget lacks room for one
+ * answer of MAX_RESPONSE_BYTES (`busy`, nothing sent), and one whose answer is dropped all the same
+ * (reads took the room meanwhile) is `dropped` (the proxy answers 502, outcome unknown).
  *
  * Transports with the same contract:
  *  - `'undici'` (the default): an undici Pool for the upstream origin, created and closed here, driven
@@ -85,7 +89,7 @@ export interface UpstreamResponse {
 export class UpstreamError extends Error {
   override readonly name = 'UpstreamError';
   constructor(
-    readonly kind: 'timeout' | 'unreachable' | 'too-large' | 'bad-status' | 'busy' | 'cancelled',
+    readonly kind: 'timeout' | 'unreachable' | 'too-large' | 'bad-status' | 'busy' | 'dropped' | 'cancelled',
     message: string,
     options: { cause?: unknown } = {},
   ) {
@@ -172,7 +176,7 @@ function nodeUpstream(url: URL, basePath: string, timeoutMs: number, connections
           size += chunk.length;
           budget.used += chunk.length;
           if (size > MAX_RESPONSE_BYTES) finish(tooLarge());
-          else if (budget.used > MAX_BUFFERED_BYTES) finish(busy());
+          else if (budget.used > MAX_BUFFERED_BYTES) finish(overBudget(request.method));
           else chunks.push(chunk);
         });
         res.on('error', (cause) => finish(new UpstreamError('unreachable', 'The service connection failed.', { cause })));
@@ -187,6 +191,7 @@ function nodeUpstream(url: URL, basePath: string, timeoutMs: number, connections
 
   return {
     async send(request) {
+      if (noRoomFor(request.method, budget)) throw busy();
       const deadline = Date.now() + timeoutMs;
       try {
         return await once(request, deadline);
@@ -205,8 +210,9 @@ function undiciUpstream(dispatcher: UndiciLikeDispatcher, url: URL, basePath: st
   const origin = url.origin;
   return {
     send(request) {
+      if (noRoomFor(request.method, budget)) return Promise.reject(busy());
       return new Promise<UpstreamResponse>((resolve, reject) => {
-        const exchange = new BufferedExchange(resolve, reject, timeoutMs, budget);
+        const exchange = new BufferedExchange(resolve, reject, timeoutMs, budget, request.method);
         const client = request.client;
         client?.once('close', () => client.writableFinished || exchange.fail(cancelled()));
         // undici computes Content-Length from a Buffer body and sets Host from the origin.
@@ -238,6 +244,7 @@ class BufferedExchange implements Dispatcher.DispatchHandler {
     private readonly reject: (e: UpstreamError) => void,
     timeoutMs: number,
     private readonly budget: ByteBudget,
+    private readonly method: string,
   ) {
     this.timer = setTimeout(timeOut, timeoutMs, this);
   }
@@ -264,7 +271,7 @@ class BufferedExchange implements Dispatcher.DispatchHandler {
     this.size += chunk.length;
     this.budget.used += chunk.length;
     if (this.size > MAX_RESPONSE_BYTES) this.fail(tooLarge());
-    else if (this.budget.used > MAX_BUFFERED_BYTES) this.fail(busy());
+    else if (this.budget.used > MAX_BUFFERED_BYTES) this.fail(overBudget(this.method));
     else this.chunks.push(chunk);
   }
 
@@ -320,6 +327,21 @@ function tooLarge(): UpstreamError {
 
 function busy(): UpstreamError {
   return new UpstreamError('busy', 'The proxy is reading too many large answers at once; try again shortly.');
+}
+
+/** A state change is sent only while the budget has room for the largest answer (see the file header). */
+function noRoomFor(method: string, budget: ByteBudget): boolean {
+  return method !== 'GET' && budget.used > MAX_BUFFERED_BYTES - MAX_RESPONSE_BYTES;
+}
+
+/** An answer dropped for the budget: a read can be sent again, a state change may have been carried out. */
+function overBudget(method: string): UpstreamError {
+  return method === 'GET'
+    ? busy()
+    : new UpstreamError(
+        'dropped',
+        'The proxy dropped the service\'s answer: it is reading too many large answers at once. The request reached the service and may have been carried out; check before sending it again.',
+      );
 }
 
 function cancelled(): UpstreamError {

@@ -10,7 +10,7 @@ import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { Pool } from 'undici';
-import { CARD, JSON_HEADERS, assertErrorShape, raw, startProxy, startRecorder } from './helpers.ts';
+import { CARD, JSON_HEADERS, assertErrorShape, raw, startProxy, startRecorder, waitFor } from './helpers.ts';
 
 describe('proxy bounds', () => {
   let up: Awaited<ReturnType<typeof startRecorder>>;
@@ -109,11 +109,6 @@ describe('proxy bounds', () => {
             req.end(opts.body);
             void ready().then(() => req.destroy());
           });
-        const waitFor = async (check: () => boolean, what: string) => {
-          for (const start = Date.now(); !check(); await new Promise((r) => setTimeout(r, 20))) {
-            if (Date.now() - start > 5000) throw new Error(`timed out waiting for ${what}`);
-          }
-        };
         try {
           await abandon({ path: '/api/auth/delegated-keys/DelegatedKey:66666666-6666-4666-8666-666666666666' }, () => waitFor(() => hang.requests.length === 1, 'the GET upstream'));
           const t0 = Date.now();
@@ -307,6 +302,118 @@ describe('proxy bounds', () => {
       await pool.destroy();
       await slow.close().catch(() => {});
     }
+  });
+
+  // 503 with Retry-After tells a client "not done, send it again": true of a read, and of a state
+  // change that was never sent, but not of one the service may already have carried out.
+  describe('a state change and the 32 MiB of answers being read', () => {
+    const size = 4 * 1024 * 1024 - 1;
+    const piece = Buffer.alloc(64 * 1024, 0x20);
+    const GET_PATH = '/api/auth/delegated-keys/DelegatedKey:66666666-6666-4666-8666-666666666666';
+    const POST_PATH = `/api/cards/${CARD}/reveal`;
+
+    /**
+     * An upstream whose GET answers (4 MiB - 1 each) stop before their last byte until `releaseGets`,
+     * and whose POST answer (a small JSON) waits for `releasePost`; and a proxy on a real undici Pool
+     * that counts the answer bytes handed to the proxy, which are those its budget holds.
+     */
+    async function rig() {
+      let releaseGets!: () => void;
+      const getsReleased = new Promise<void>((r) => (releaseGets = r));
+      let releasePost!: () => void;
+      const postReleased = new Promise<void>((r) => (releasePost = r));
+      const big = await startRecorder(async (req, res) => {
+        if (req.method === 'POST') {
+          await postReleased;
+          res.writeHead(200, { 'content-type': 'application/json' });
+          res.end(JSON.stringify({ url: 'https://processor.example/reveal/' + 'x'.repeat(64) }));
+          return;
+        }
+        res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(size + 1) });
+        for (let sent = 0; sent < size; sent += piece.length) res.write(piece.subarray(0, Math.min(piece.length, size - sent)));
+        await getsReleased;
+        res.end(' ');
+      });
+      const pool = new Pool(new URL(big.url).origin, { connections: 16 });
+      const counted = { bytes: 0 };
+      const transport = {
+        dispatch(opts: Parameters<Pool['dispatch']>[0], handler: Parameters<Pool['dispatch']>[1]) {
+          return pool.dispatch(opts, {
+            onRequestStart: (c, ctx) => handler.onRequestStart?.(c, ctx),
+            onResponseStart: (c, status, headers, message) => handler.onResponseStart?.(c, status, headers, message),
+            onResponseData: (c, chunk) => {
+              counted.bytes += chunk.length;
+              handler.onResponseData?.(c, chunk);
+            },
+            onResponseEnd: (c, trailers) => handler.onResponseEnd?.(c, trailers),
+            onResponseError: (c, error) => handler.onResponseError?.(c, error),
+          });
+        },
+      };
+      const px = await startProxy({ upstream: big.url, transport });
+      const gets: Array<Promise<Awaited<ReturnType<typeof raw>>>> = [];
+      /** Sends `n` more GETs and waits until the proxy holds all but the last byte of each. */
+      const holdGets = async (n: number) => {
+        for (let i = 0; i < n; i++) gets.push(raw(px.port, { path: GET_PATH }));
+        await waitFor(() => counted.bytes >= gets.length * size, `${gets.length} answers of 4 MiB held`, 10_000);
+      };
+      const post = () => raw(px.port, { method: 'POST', path: POST_PATH, headers: JSON_HEADERS });
+      const posts = () => big.requests.filter((r) => r.method === 'POST').length;
+      return {
+        px,
+        big,
+        holdGets,
+        post,
+        posts,
+        releasePost,
+        async finish() {
+          releaseGets();
+          releasePost();
+          const answers = await Promise.all(gets);
+          await px.close();
+          await pool.destroy();
+          await big.close();
+          return answers;
+        },
+      };
+    }
+
+    it('refuses a state change with 503 PROXY_BUSY and Retry-After before it is sent, while the budget has no room for an answer', async () => {
+      const r = await rig();
+      try {
+        // 32 MiB - 8 B held: no answer of any size fits now.
+        await r.holdGets(8);
+        r.releasePost();
+        const refused = await r.post();
+        assertErrorShape(refused, 503, 'PROXY_BUSY');
+        assert.equal(refused.headers['retry-after'], '1');
+        assert.equal(r.posts(), 0, 'a state change answered "try again" was sent to the service');
+      } finally {
+        const answers = await r.finish();
+        assert.deepEqual(answers.map((a) => a.status), Array(8).fill(200));
+      }
+    });
+
+    it('answers 502 without Retry-After when the answer of a state change already sent is dropped for the budget', async () => {
+      const r = await rig();
+      try {
+        // 28 MiB held: room for one more answer, so the state change is sent ...
+        await r.holdGets(7);
+        const sent = r.post();
+        await waitFor(() => r.posts() === 1, 'the POST upstream');
+        // ... then a read takes that room before the service answers it.
+        await r.holdGets(1);
+        r.releasePost();
+        const dropped = await sent;
+        assertErrorShape(dropped, 502, 'BAD_GATEWAY');
+        assert.equal(dropped.headers['retry-after'], undefined);
+        assert.match(dropped.json.message, /may have been carried out/);
+        assert.equal(r.px.logs.at(-1)!.status, 502);
+      } finally {
+        const answers = await r.finish();
+        assert.deepEqual(answers.map((a) => a.status), Array(8).fill(200));
+      }
+    });
   });
 
   it('answers 408 when the request body trickles in slower than the bound', async () => {

@@ -144,6 +144,13 @@ export function raw(
   });
 }
 
+/** Waits until `check()` holds, polling every 20 ms; fails after `ms` (default 5 s) naming `what`. */
+export async function waitFor(check: () => boolean, what: string, ms = 5000): Promise<void> {
+  for (const start = Date.now(); !check(); await new Promise((r) => setTimeout(r, 20))) {
+    if (Date.now() - start > ms) throw new Error(`timed out waiting for ${what}`);
+  }
+}
+
 /** JSON headers for a state-changing call from the browser library. */
 export const JSON_HEADERS = { 'content-type': 'application/json' };
 
