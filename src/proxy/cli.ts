@@ -21,7 +21,9 @@
  *   PORT (0 = a free port), HOST (default 127.0.0.1)
  *
  * Its first stdout line is `{"url": "http://HOST:PORT/api"}` so that a parent process can find it;
- * one JSON log line per request goes to stderr.
+ * one JSON log line per request goes to stderr. Its server (server.ts) bounds slow clients: headers
+ * within 15 s, the whole request within 30 s, an idle kept-alive connection 5 s, and an answer left
+ * untaken 30 s after it was written, past which the connection is closed.
  *
  * Deliberately does not: read a config file, terminate TLS, or start without a binding.
  */

@@ -1,8 +1,16 @@
 /**
  * The HTTP server the command-line proxy and the demo run the proxy in, with bounds on the client
- * side: slow headers or bodies do not hold a connection for long, and what Node refuses before the
- * proxy sees a request (a malformed request line, headers too large, headers too slow) is answered
- * in the service's error shape, the connection then closed.
+ * side: slow headers or bodies do not hold a connection for long, nor does a client that does not
+ * take its answer, and what Node refuses before the proxy sees a request (a malformed request
+ * line, headers too large, headers too slow) is answered in the service's error shape, the
+ * connection then closed.
+ *
+ * Node's header and request timeouts end once the request has arrived, and its socket timeout is
+ * off: a client that sends a request and then stops reading would keep its connection, and the
+ * answer buffered for it (up to the proxy's 4 MiB), for as long as it likes. So an answer must be
+ * taken within `responseTimeoutMs` of being handed to the connection, else the connection is
+ * destroyed. An answer the kernel's buffers hold whole is taken at once; only a client that leaves
+ * a large one unread meets this bound.
  *
  * Node checks the header and request timeouts only every `connectionsCheckingInterval` (30 s by
  * default), so a 15-second bound held a slow client 30 to 45 seconds; the check runs every second
@@ -20,11 +28,22 @@ export interface ServerBounds {
   requestTimeoutMs?: number;
   /** How long an idle kept-alive connection stays open (default 5 s). */
   keepAliveTimeoutMs?: number;
+  /** Time for the client to take a whole answer once it is written (default 30 s). */
+  responseTimeoutMs?: number;
 }
 
 export function boundedServer(handler: http.RequestListener, bounds: ServerBounds = {}): http.Server {
   const headersTimeout = bounds.headersTimeoutMs ?? 15_000;
-  const server = http.createServer({ connectionsCheckingInterval: Math.max(10, Math.min(1000, headersTimeout / 2)) }, handler);
+  const responseTimeout = bounds.responseTimeoutMs ?? 30_000;
+  const server = http.createServer({ connectionsCheckingInterval: Math.max(10, Math.min(1000, headersTimeout / 2)) }, (req, res) => {
+    // 'prefinish': the whole answer is handed to the connection; 'close' follows its last byte
+    // leaving for the kernel ('finish'), or the connection's end.
+    res.once('prefinish', () => {
+      const timer = setTimeout(() => res.destroy(), responseTimeout);
+      res.once('close', () => clearTimeout(timer));
+    });
+    handler(req, res);
+  });
   server.headersTimeout = headersTimeout;
   server.requestTimeout = Math.max(bounds.requestTimeoutMs ?? 30_000, headersTimeout);
   server.keepAliveTimeout = bounds.keepAliveTimeoutMs ?? 5_000;

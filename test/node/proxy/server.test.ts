@@ -1,13 +1,16 @@
 /**
  * The server the command-line proxy and the demo run in (src/proxy/server.ts): a client whose
  * headers trickle in is answered 408 in the service's shape once the header bound has passed, not
- * whenever Node's connection check (30 s by default) next comes round.
+ * whenever Node's connection check (30 s by default) next comes round; a client that does not read
+ * its answer loses its connection once the answer bound has passed.
  */
 import assert from 'node:assert/strict';
 import { once } from 'node:events';
-import { connect, type AddressInfo } from 'node:net';
+import { connect, type AddressInfo, type Socket } from 'node:net';
 import { it } from 'node:test';
+import { createProxy } from '../../../src/proxy/index.ts';
 import { boundedServer } from '../../../src/proxy/server.ts';
+import { CLIENT_SECRET, DELEGATED_KEY, TOKEN_ID, raw, startRecorder, waitFor } from './helpers.ts';
 
 it('answers 408 REQUEST_TIMEOUT to headers slower than the bound, within about the bound', async () => {
   const server = boundedServer((_req, res) => res.end('{}'), { headersTimeoutMs: 1500 });
@@ -34,5 +37,45 @@ it('answers 408 REQUEST_TIMEOUT to headers slower than the bound, within about t
     socket.destroy();
     server.closeAllConnections();
     server.close();
+  }
+});
+
+// Node's header and request timeouts end once the request has arrived: without a bound of its
+// own, a client that stops reading keeps its connection and the answer buffered for it.
+it('closes a connection whose answer the client does not take within responseTimeoutMs, and serves one that reads', async () => {
+  const size = 4 * 1024 * 1024 - 100;
+  const up = await startRecorder((_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(Buffer.alloc(size, 0x20));
+  });
+  const proxy = createProxy({ upstream: up.url, tokenId: TOKEN_ID, clientSecret: CLIENT_SECRET, authorize: () => true, rateLimit: false });
+  const server = boundedServer(proxy, { responseTimeoutMs: 1000 });
+  const held: Array<Promise<unknown>> = [];
+  server.on('connection', (s: Socket) => held.push(once(s, 'close')));
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const port = (server.address() as AddressInfo).port;
+  const socket = connect(port, '127.0.0.1');
+  try {
+    // Sends a request, then reads nothing: its answer stays in the proxy's buffers.
+    socket.pause();
+    socket.on('error', () => undefined);
+    const started = Date.now();
+    socket.write(`GET /api/auth/delegated-keys/${DELEGATED_KEY} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`);
+    await waitFor(() => held.length === 1, 'the connection');
+    const closed = await Promise.race([held[0]!.then(() => true), new Promise<false>((r) => setTimeout(() => r(false), 6000))]);
+    const elapsed = Date.now() - started;
+    assert.ok(closed, `the proxy still held the connection of a client that does not read after ${elapsed} ms`);
+    assert.ok(elapsed >= 900 && elapsed < 4000, `closed after ${elapsed} ms for a 1000 ms bound`);
+    // A client that reads takes the same answer whole.
+    const ok = await raw(port, { path: `/api/auth/delegated-keys/${DELEGATED_KEY}` });
+    assert.equal(ok.status, 200);
+    assert.equal(ok.body.length, size);
+  } finally {
+    socket.destroy();
+    server.closeAllConnections();
+    server.close();
+    await proxy.close();
+    await up.close();
   }
 });
