@@ -9,7 +9,15 @@
  *    card ids in paths and bodies must be the bound card; the customer path must be the bound customer;
  *  - credential, session and delegated-key ids in paths must be among those the service lists for
  *    the bound account (reference.md: `GET /auth/credentials|sessions|delegated-keys?accountId=`),
- *    read with a short cache and read again on a miss (an id created a moment ago is found);
+ *    read with a short cache and read again on a miss (an id created a moment ago is found). Each
+ *    request with a made-up id would otherwise have the proxy read, and parse, a whole list (not
+ *    paged; sessions pile up) from the service, so misses read one list of one account at most 5
+ *    times at once and then once per `missReadMs` (1 s); the misses meanwhile wait for the next
+ *    read and share it. An id the account created through this proxy (a 2xx other than 202 on
+ *    credential create, verify, session refresh or delegated-key create) lets the next miss read at
+ *    once, so the usual flows do not wait. The cache can only delay an answer, never decide one: an
+ *    id missing from it is read for before it is refused, and an id in it was listed for this
+ *    account, which an id never leaves (one deleted since is the service's to answer 404);
  *  - agent routes carry the agent's own bearer token, which is its own credential (api.md
  *    "Authentication"), so they are not bound to the account.
  * An id that is not the account's answers 404 NOT_FOUND, the same as an unknown id, so that the
@@ -73,6 +81,21 @@ const UNAUTHENTICATED: AuthorizeRefusal = { status: 401, code: 'UNAUTHORIZED', m
 const NOT_FOUND: AuthorizeRefusal = { status: 404, code: 'NOT_FOUND', message: 'No such resource on this account.' };
 
 type Collection = 'credentials' | 'sessions' | 'delegated-keys';
+type Row = Record<string, unknown>;
+
+/** The relayed calls whose success (a 2xx other than 202, a signed retry's challenge) adds an id to a list. */
+const CREATES: Partial<Record<RouteName, Collection>> = {
+  createCredential: 'credentials',
+  verifyCredential: 'sessions',
+  refreshSession: 'sessions',
+  createDelegatedKey: 'delegated-keys',
+};
+
+/** The account binding's hook, told of the relayed answers that add ids to the account's lists. */
+export type AccountAuthorizeHook = AuthorizeHook & {
+  /** Called with every relayed answer; a creation makes the next miss in that list read it at once. */
+  changed(request: IncomingMessage, route: RouteName | 'unknown', status: number): void;
+};
 
 export function validateDemoAccount(binding: DemoAccount): DemoAccount {
   const ok = binding && isId(binding.customerId, 'Customer') && isId(binding.accountId, 'InternalAccount') && isId(binding.cardId, 'Card');
@@ -80,23 +103,24 @@ export function validateDemoAccount(binding: DemoAccount): DemoAccount {
   return { customerId: binding.customerId, accountId: binding.accountId, cardId: binding.cardId };
 }
 
-export function demoAccountAuthorize(binding: DemoAccount, list: ListReader, cacheMs = 5000): AuthorizeHook {
+export function demoAccountAuthorize(binding: DemoAccount, list: ListReader, cacheMs = 5000, missReadMs = 1000): AccountAuthorizeHook {
   const fixed = validateDemoAccount(binding);
-  return accountAuthorize(() => fixed, list, cacheMs);
+  return accountAuthorize(() => fixed, list, cacheMs, missReadMs);
 }
 
 /**
  * The binding rules of the demo, per caller: `resolve` says which customer, account and card the
  * request's user owns (from the integrator's own session, cookie or token), or undefined to refuse
- * (401). Lists read upstream are cached per account.
+ * (401). Lists read upstream are cached per account (see the file header for how often a miss reads).
  */
 export function accountAuthorize(
   resolve: AccountResolver,
   list: ListReader,
   cacheMs = 5000,
-): AuthorizeHook {
+  missReadMs = 1000,
+): AccountAuthorizeHook {
   const perAccount = new Map<string, AccountRule>();
-  return async (ctx) => {
+  const hook: AuthorizeHook = async (ctx) => {
     if (ctx.route === 'listAgentActions' || ctx.route === 'getAgentAction') return true;
     const found = await resolve(ctx.request);
     if (!found) return UNAUTHENTICATED;
@@ -105,45 +129,112 @@ export function accountAuthorize(
     if (!rule) {
       // Bounded: an integrator with many users keeps at most this many account caches.
       if (perAccount.size >= 1000) perAccount.delete(perAccount.keys().next().value!);
-      rule = accountRule(binding, list, cacheMs);
+      rule = accountRule(binding, list, cacheMs, missReadMs);
       perAccount.set(binding.accountId, rule);
     }
-    return rule(ctx, binding);
+    return rule.decide(ctx, binding);
   };
+  const mark = (found: DemoAccount | undefined, collection: Collection) => {
+    if (found) perAccount.get(found.accountId)?.changed(collection);
+  };
+  return Object.assign(hook, {
+    changed(request: IncomingMessage, route: RouteName | 'unknown', status: number) {
+      const collection = route === 'unknown' ? undefined : CREATES[route];
+      if (collection === undefined || status < 200 || status > 299 || status === 202) return;
+      // The request's own binding, already resolved by the hook (the resolver is asked once per request).
+      const found = resolve(request);
+      if (found instanceof Promise) void found.then((f) => mark(f, collection), () => undefined);
+      else mark(found, collection);
+    },
+  });
 }
 
-type AccountRule = (ctx: AuthorizeContext, binding: DemoAccount) => Promise<AuthorizeDecision>;
+interface AccountRule {
+  decide(ctx: AuthorizeContext, binding: DemoAccount): Promise<AuthorizeDecision>;
+  /** An id was added to `collection` through the proxy. */
+  changed(collection: Collection): void;
+}
 
-function accountRule(binding: DemoAccount, list: ListReader, cacheMs: number): AccountRule {
+/** Reads of one list that misses may start at once; then one per missReadMs (see the file header). */
+const MISS_READ_BURST = 5;
+
+/** One list of one account, as read from the service. */
+interface ListCache {
+  rows: Row[];
+  /** When the read that gave `rows` started (0: never read). */
+  rowsAt: number;
+  /** Reads that may start now (a token bucket, negative while one waits), as of `tokensAt`. */
+  tokens: number;
+  tokensAt: number;
+  /** Creations seen through the proxy, and their count when the read that gave `rows` started. */
+  changes: number;
+  rowsChanges: number;
+  /** The read under way or waiting to start, and the creation count it started at (undefined: not yet started). */
+  next: Promise<Row[]> | undefined;
+  nextChanges: number | undefined;
+}
+
+const pause = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+function accountRule(binding: DemoAccount, list: ListReader, cacheMs: number, missReadMs: number): AccountRule {
   const { accountId } = binding;
-  const cache = new Map<Collection, { rows: Array<Record<string, unknown>>; at: number }>();
-  const inflight = new Map<Collection, Promise<Array<Record<string, unknown>>>>();
+  const lists = new Map<Collection, ListCache>();
 
-  function fetchRows(collection: Collection): Promise<Array<Record<string, unknown>>> {
-    let p = inflight.get(collection);
-    if (!p) {
-      p = list(`/auth/${collection}?accountId=${encodeURIComponent(accountId)}`)
-        .then((rows) => {
-          cache.set(collection, { rows, at: Date.now() });
-          return rows;
-        })
-        .finally(() => inflight.delete(collection));
-      inflight.set(collection, p);
+  function cacheOf(collection: Collection): ListCache {
+    let c = lists.get(collection);
+    if (!c) {
+      c = { rows: [], rowsAt: 0, tokens: MISS_READ_BURST, tokensAt: 0, changes: 0, rowsChanges: 0, next: undefined, nextChanges: undefined };
+      lists.set(collection, c);
     }
-    return p;
+    return c;
   }
 
-  /** True when `pick(row)` holds for a listed row; a miss in a cached list is read again once. */
-  async function listed(collection: Collection, pick: (row: Record<string, unknown>) => boolean): Promise<boolean> {
-    const cached = cache.get(collection);
-    if (cached && Date.now() - cached.at < cacheMs && cached.rows.some(pick)) return true;
-    return (await fetchRows(collection)).some(pick);
+  /** Milliseconds until a read may start, taking its token now. */
+  function takeRead(c: ListCache): number {
+    const now = Date.now();
+    c.tokens = Math.min(MISS_READ_BURST, c.tokens + (now - c.tokensAt) / missReadMs) - 1;
+    c.tokensAt = now;
+    return c.tokens >= 0 ? 0 : -c.tokens * missReadMs;
+  }
+
+  /**
+   * The list as read from the service after this call: a read under way that began after the last
+   * creation, or one still waiting to start, is shared; otherwise a new one starts, at once after a
+   * creation through the proxy, else when the bucket has a read for it.
+   */
+  function readAgain(collection: Collection, c: ListCache): Promise<Row[]> {
+    if (c.next && (c.nextChanges === undefined || c.nextChanges === c.changes)) return c.next;
+    const wait = c.changes === c.rowsChanges ? takeRead(c) : 0;
+    const read: Promise<Row[]> = (wait > 0 ? pause(wait) : Promise.resolve()).then(() => {
+      const startedAt = Date.now();
+      const startedChanges = c.changes;
+      if (c.next === read) c.nextChanges = startedChanges;
+      return list(`/auth/${collection}?accountId=${encodeURIComponent(accountId)}`).then((rows) => {
+        // A read that began before the rows kept does not replace them.
+        if (startedAt >= c.rowsAt) Object.assign(c, { rows, rowsAt: startedAt, rowsChanges: startedChanges });
+        return rows;
+      });
+    });
+    c.next = read;
+    c.nextChanges = undefined;
+    const done = () => {
+      if (c.next === read) c.next = undefined;
+    };
+    read.then(done, done);
+    return read;
+  }
+
+  /** True when `pick(row)` holds for a listed row; a miss in a cached list is read again (see readAgain). */
+  async function listed(collection: Collection, pick: (row: Row) => boolean): Promise<boolean> {
+    const c = cacheOf(collection);
+    if (c.rowsAt !== 0 && Date.now() - c.rowsAt < cacheMs && c.rows.some(pick)) return true;
+    return (await readAgain(collection, c)).some(pick);
   }
 
   const owns = async (collection: Collection, id: string | undefined) =>
     id !== undefined && (await listed(collection, (row) => row.id === id)) ? true : NOT_FOUND;
 
-  return async ({ route, params, query, body }, { customerId, cardId }) => {
+  const decide: AccountRule['decide'] = async ({ route, params, query, body }, { customerId, cardId }) => {
 
     // Any account, card or customer id in a body must be the bound one, whatever the route, under
     // any spelling a case-insensitive decoder upstream would take for that field (`AccountId`).
@@ -187,6 +278,12 @@ function accountRule(binding: DemoAccount, list: ListReader, cacheMs: number): A
     }
     // Agent routes are answered before the binding is resolved; anything else is not this account's.
     return FORBIDDEN;
+  };
+  return {
+    decide,
+    changed(collection) {
+      cacheOf(collection).changes++;
+    },
   };
 }
 

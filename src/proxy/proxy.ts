@@ -50,7 +50,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isIP, type Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
-import { accountAuthorize, demoAccountAuthorize, oncePerRequest, type AccountResolver, type AuthorizeContext, type AuthorizeDecision, type AuthorizeHook, type AuthorizeRefusal, type DemoAccount } from './authorize.ts';
+import { accountAuthorize, demoAccountAuthorize, oncePerRequest, type AccountAuthorizeHook, type AccountResolver, type AuthorizeContext, type AuthorizeDecision, type AuthorizeHook, type AuthorizeRefusal, type DemoAccount } from './authorize.ts';
 import { checkChallenge, deriveChallengeKey, mintChallenge, registrationOptions, userHandle } from './challenge.ts';
 import { BodyParseError, parseStrictJson } from './json.ts';
 import { RateLimiter, type RateLimitOptions } from './rate-limit.ts';
@@ -71,7 +71,9 @@ export interface ProxyOptions {
   /**
    * The same binding rules per caller: which customer, account and card this request's user owns
    * (from your own session), or undefined to answer 401. Ids the service lists for that account
-   * (credentials, sessions, delegated keys) are checked upstream, as for `demoAccount`.
+   * (credentials, sessions, delegated keys) are checked upstream, as for `demoAccount`, against a
+   * short cache that ids the request does not find in it read again, each list at most 5 times at
+   * once and then once a second (authorize.ts).
    */
   accountFor?: AccountResolver;
   /** Where the browser reaches the proxy; default `/api`. */
@@ -235,10 +237,15 @@ export function createProxy(options: ProxyOptions): ProxyHandler {
     return data as Array<Record<string, unknown>>;
   }
 
-  const hooks: AuthorizeHook[] = [];
-  if (options.demoAccount) hooks.push(demoAccountAuthorize(options.demoAccount, listUpstream));
+  // A miss in an account's list waits at most this long for its read (authorize.ts), well within
+  // the authorize deadline.
+  const missReadMs = Math.min(1000, o.upstreamTimeoutMs / 4);
+  /** The account bindings, told of each relayed answer (an id created through the proxy). */
+  const bindings: AccountAuthorizeHook[] = [];
+  if (options.demoAccount) bindings.push(demoAccountAuthorize(options.demoAccount, listUpstream, undefined, missReadMs));
   const accountFor = options.accountFor && oncePerRequest(options.accountFor);
-  if (accountFor) hooks.push(accountAuthorize(accountFor, listUpstream));
+  if (accountFor) bindings.push(accountAuthorize(accountFor, listUpstream, undefined, missReadMs));
+  const hooks: AuthorizeHook[] = [...bindings];
   if (options.authorize) hooks.push(options.authorize);
   if (hooks.length === 0) {
     throw new TypeError('createProxy needs `authorize` or `accountFor` (who may touch which account) or an explicit `demoAccount` binding');
@@ -536,6 +543,7 @@ export function createProxy(options: ProxyOptions): ProxyHandler {
     if (answer.body.length > 0 && !json) headers['content-type'] = 'application/json; charset=utf-8';
     if (x.requestId === undefined && headers['request-id'] !== undefined) x.requestId = headers['request-id'];
     if (stepUp) Object.assign(headers, stepUp.grantHeaders(x.route, answer.status, answer.body, x.req));
+    for (const binding of bindings) binding.changed(x.req, x.route, answer.status);
     send(x, answer.status, answer.body, headers);
   }
 

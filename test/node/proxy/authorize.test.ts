@@ -4,6 +4,8 @@
  * HTTP with a recording upstream that lists the bound account's credentials, sessions and keys.
  */
 import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import type { ServerResponse } from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import type { AuthorizeContext } from '../../../src/proxy/index.ts';
 import {
@@ -105,17 +107,22 @@ describe('demo binding', () => {
   const ownListUrl = (r: Recorded) => new RegExp(`^/2025-10-13/auth/(credentials|sessions|delegated-keys)\\?accountId=${encodeURIComponent(ACCOUNT)}$`).test(r.url);
   const lists = () => up.requests.filter((r) => r.method === 'GET' && ownListUrl(r));
   const others = () => up.requests.filter((r) => !(r.method === 'GET' && ownListUrl(r))).length;
+  /** When the service was asked for each of the bound account's lists, by list. */
+  const readTimes: Record<string, number[]> = { credentials: [], sessions: [], 'delegated-keys': [] };
+
+  const respond = (req: Recorded, res: ServerResponse) => {
+    const m = /^\/2025-10-13\/auth\/(credentials|sessions|delegated-keys)\?accountId=(.*)$/.exec(req.url);
+    res.writeHead(200, { 'content-type': 'application/json' });
+    if (m && req.method === 'GET') {
+      const accountId = decodeURIComponent(m[2]!);
+      if (accountId === ACCOUNT) readTimes[m[1]!]!.push(Date.now());
+      const rows = accountId === ACCOUNT ? listed[m[1]!]!.map((id) => ({ id, accountId, fundingSourceId: FUNDING })) : [];
+      res.end(JSON.stringify({ data: rows }));
+    } else res.end('{"relayed":true}');
+  };
 
   before(async () => {
-    up = await startRecorder((req: Recorded, res) => {
-      const m = /^\/2025-10-13\/auth\/(credentials|sessions|delegated-keys)\?accountId=(.*)$/.exec(req.url);
-      res.writeHead(200, { 'content-type': 'application/json' });
-      if (m && req.method === 'GET') {
-        const accountId = decodeURIComponent(m[2]!);
-        const rows = accountId === ACCOUNT ? listed[m[1]!]!.map((id) => ({ id, accountId, fundingSourceId: FUNDING })) : [];
-        res.end(JSON.stringify({ data: rows }));
-      } else res.end('{"relayed":true}');
-    });
+    up = await startRecorder(respond);
     px = await startProxy({ upstream: up.url, demoAccount: { customerId: CUSTOMER, accountId: ACCOUNT, cardId: CARD } });
   });
   after(async () => {
@@ -205,6 +212,63 @@ describe('demo binding', () => {
     const list = lists().at(-1)!;
     assert.equal(list.url, `/2025-10-13/auth/credentials?accountId=${encodeURIComponent(ACCOUNT)}`);
     assert.match(String(list.headers.authorization), /^Basic /);
+  });
+
+  // Each made-up id would otherwise have the proxy read, and parse, a whole list from the service.
+  it('reads a list at most 5 times at once, then once a second, for ids it does not know, however many a client makes up', async () => {
+    const madeUp = () => ({ method: 'DELETE', path: `/api/auth/sessions/Session:${randomUUID()}`, headers: JSON_HEADERS });
+    const from = readTimes.sessions!.length;
+    const started = Date.now();
+    // Many at once share a read; one after the other, for 1.5 s.
+    for (const r of await Promise.all(Array.from({ length: 20 }, () => raw(px.port, madeUp())))) assertErrorShape(r, 404, 'NOT_FOUND');
+    let sent = 20;
+    while (Date.now() - started < 1500) {
+      assertErrorShape(await raw(px.port, madeUp()), 404, 'NOT_FOUND');
+      sent++;
+    }
+    const reads = readTimes.sessions!.length - from;
+    const elapsed = Date.now() - started;
+    assert.ok(reads >= 1 && reads <= 5 + Math.ceil(elapsed / 1000), `${reads} reads of the list in ${elapsed} ms for ${sent} made-up ids`);
+    // An id listed meanwhile, not through this proxy, is found all the same: a miss waits for the next read, never refused on a cached one.
+    const added = `Session:${randomUUID()}`;
+    listed.sessions!.push(added);
+    assert.equal((await raw(px.port, { method: 'DELETE', path: `/api/auth/sessions/${added}`, headers: JSON_HEADERS })).status, 200);
+  });
+
+  it('reads a list again at once after the account created an id in it through the proxy, not after a signed retry\'s 202', async () => {
+    const miss = () => raw(px.port, { method: 'DELETE', path: `/api/auth/credentials/${OTHER_AUTH_METHOD}`, headers: JSON_HEADERS });
+    /** Milliseconds a miss in the credentials list took. */
+    const timedMiss = async () => {
+      const t0 = Date.now();
+      assertErrorShape(await miss(), 404, 'NOT_FOUND');
+      return Date.now() - t0;
+    };
+    // Misses until one waits for the next second's read (bounded: the bucket holds 5 reads).
+    let waited = 0;
+    for (let i = 0; i < 8 && waited < 500; i++) waited = await timedMiss();
+    assert.ok(waited >= 500, 'no miss waited for a read');
+    const create = { method: 'POST', path: '/api/auth/credentials', headers: JSON_HEADERS, body: JSON.stringify({ type: 'SMS_OTP', accountId: ACCOUNT }) };
+    // A 202 creates nothing yet: the next miss still waits.
+    up.setResponder((_req, res) => {
+      res.writeHead(202, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ payloadToSign: 'p', requestId: `Request:${randomUUID()}`, expiresAt: new Date(Date.now() + 60_000).toISOString() }));
+    });
+    try {
+      assert.equal((await raw(px.port, create)).status, 202);
+    } finally {
+      up.setResponder(respond);
+    }
+    const afterChallenge = await timedMiss();
+    assert.ok(afterChallenge >= 500, `a miss after a 202 read the list after ${afterChallenge} ms`);
+    // The relayed create succeeds and the service lists a new credential: the next miss reads at once.
+    const created = `AuthMethod:${randomUUID()}`;
+    const from = readTimes.credentials!.length;
+    assert.equal((await raw(px.port, create)).status, 200);
+    listed.credentials!.push(created);
+    const t0 = Date.now();
+    assert.equal((await raw(px.port, { method: 'POST', path: `/api/auth/credentials/${created}/challenge`, headers: JSON_HEADERS })).status, 200);
+    assert.ok(Date.now() - t0 < 500, `the new credential was found after ${Date.now() - t0} ms`);
+    assert.equal(readTimes.credentials!.length, from + 1);
   });
 
   it('answers 502 when the ownership list cannot be read', async () => {
