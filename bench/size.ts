@@ -41,7 +41,7 @@ export const CEILINGS: Readonly<Record<string, number>> = {
   '<delegated-keys>': 29_100,
   '<passkey-register>': 26_900,
   '<wallet-credentials>': 30_100,
-  '<wallet-login>': 31_600,
+  '<wallet-login>': 31_700,
   'locales/ar (optional)': 6_300,
   // The per-element CDN modules (dist/cdn/elements/<tag>.js): every file a page fetches for the
   // element, each gzipped on its own as a browser fetches it (measured by cdnElementSizes).

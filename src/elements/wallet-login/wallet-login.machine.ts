@@ -59,13 +59,13 @@ export type LoginState =
    * Asking the service for a code (api.md: EMAIL_OTP re-auth needs /challenge first). `resendAt`
    * is present on a resend: a failure then returns to the code already sent, which still works.
    */
-  | { kind: 'sending-code'; method: OtpMethod; reauth?: ReauthReason; resendAt?: number }
+  | { kind: 'sending-code'; method: OtpMethod; reauth?: ReauthReason; resendAt?: number; logout?: true }
   /** Waiting for the user's code. `resendAt` is when "send again" becomes available. */
   | { kind: 'code-entry'; method: OtpMethod; resendAt: number; failure?: Failure; reauth?: ReauthReason }
   /** Verifying the code with the signed retry. */
-  | { kind: 'verifying-code'; method: OtpMethod; resendAt: number; reauth?: ReauthReason }
+  | { kind: 'verifying-code'; method: OtpMethod; resendAt: number; reauth?: ReauthReason; logout?: true }
   /** A passkey ceremony (modal) or an OIDC token round is in progress. */
-  | { kind: 'authenticating'; method: 'passkey' | 'oauth'; reauth?: ReauthReason }
+  | { kind: 'authenticating'; method: 'passkey' | 'oauth'; reauth?: ReauthReason; logout?: true }
   | { kind: 'logged-in'; session: SessionInfo; expiring: boolean; failure?: Failure }
   | { kind: 'refreshing'; session: SessionInfo; logout?: true }
   | { kind: 'logging-out'; session: SessionInfo };
@@ -142,17 +142,22 @@ function reauthOf(state: LoginState): { reauth?: ReauthReason } {
  * for again by its type only when that type is among them, otherwise by the methods offered.
  */
 export function transition(state: LoginState, event: LoginEvent, methods: readonly LoginMethod[] = LOGIN_METHODS): LoginState {
-  // A logout asked for during the start-up check or a renewal waits for its end (a renewal cut off
-  // could leave a new session upstream whose key nobody holds), then ends the session it led to.
-  if (event.type === 'LOGOUT' && (state.kind === 'restoring' || state.kind === 'refreshing')) return { ...state, logout: true };
-  const next = step(state, event);
+  // A logout asked for while a step runs is kept until the step ends (the element stops the steps
+  // that can be stopped, wallet-login.ts); whatever the step led to is then undone: a session it
+  // led to is logged out, a code screen is left.
+  if (event.type === 'LOGOUT' && RUNNING.has(state.kind)) return { ...state, logout: true } as LoginState;
+  let next = step(state, event);
+  if ('logout' in state && next !== state) next = next.kind === 'logged-in' ? { kind: 'logging-out', session: next.session } : choosing(reauthOf(next));
   // A re-auth the page's methods leave out: the methods it offers.
   if (next.kind === 'choosing' && next.reauth && !methods.includes(methodOf(next.reauth.credentialType))) {
     const { reauth, ...offered } = next;
     return offered;
   }
-  return 'logout' in state && next.kind === 'logged-in' ? { kind: 'logging-out', session: next.session } : next;
+  return next;
 }
+
+/** The states whose step is under way: a logout asked for waits for the step's end. */
+const RUNNING = new Set<LoginState['kind']>(['restoring', 'sending-code', 'verifying-code', 'authenticating', 'refreshing']);
 
 function step(state: LoginState, event: LoginEvent): LoginState {
   const kind = state.kind;
@@ -206,7 +211,7 @@ function step(state: LoginState, event: LoginEvent): LoginState {
     case 'code-entry':
       if (type === 'SUBMIT_CODE') return { kind: 'verifying-code', method: state.method, resendAt: state.resendAt, ...reauthOf(state) };
       if (type === 'RESEND' && event.now >= state.resendAt) return { kind: 'sending-code', method: state.method, resendAt: state.resendAt, ...reauthOf(state) };
-      if (type === 'BACK' || type === 'CANCELLED') return choosing(reauthOf(state));
+      if (type === 'BACK' || type === 'CANCELLED' || type === 'LOGOUT') return choosing(reauthOf(state));
       return state;
 
     case 'verifying-code':

@@ -200,7 +200,11 @@ export class WalletLogin extends TemplateElement {
     return 'session' in this.machine ? this.machine.session : null;
   }
 
-  /** Revokes the session upstream (a request signed with its key) and deletes its key. */
+  /**
+   * Revokes the session upstream (a request signed with its key) and deletes its key. Called while
+   * a login is under way, it stops the login (a passkey prompt, single sign-on, a code being sent)
+   * or, for a code being checked, logs out the session the code leads to.
+   */
   logout(): void {
     this.send({ type: 'LOGOUT' });
   }
@@ -314,6 +318,14 @@ export class WalletLogin extends TemplateElement {
   /** What entering a state starts, and what the page is told. */
   private effects(before: LoginState, after: LoginState, event: LoginEvent): void {
     const t = this.i18n.t;
+    // A logout asked for while a step runs (the machine keeps it for the step's end): a login
+    // waiting on the user (a passkey prompt, the identity provider) or a code being sent stops. A
+    // code being checked, a renewal and the start-up check run to their end: cut off, the first two
+    // could leave a session upstream whose key nobody holds; the session they lead to is logged out.
+    if (event.type === 'LOGOUT') {
+      if (after.kind === 'authenticating' || after.kind === 'sending-code') this.flow.abort();
+      if (after.kind === before.kind) return;
+    }
     const remote = event.type.startsWith('REMOTE_');
     // Another tab logged in or out meanwhile: the step under way (a code being sent, a passkey
     // prompt, a renewal) belongs to a screen that is gone, and stops before it keeps a code or a key.
@@ -352,8 +364,7 @@ export class WalletLogin extends TemplateElement {
         this.start({ kind: after.method });
         break;
       case 'refreshing':
-        // (A logout asked for meanwhile leaves the renewal running.)
-        if (before.kind !== 'refreshing') this.start({ kind: 'refresh' });
+        this.start({ kind: 'refresh' });
         break;
       case 'logging-out':
         this.start({ kind: 'logout' });

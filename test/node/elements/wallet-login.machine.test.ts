@@ -217,6 +217,31 @@ test('logout during the start-up check or a renewal: the renewal runs to its end
   assert.deepEqual(run(initialState(), { type: 'RESTORED', session }), { kind: 'logged-in', session, expiring: false });
 });
 
+test('logout while a login runs: the step ends, a session it led to is logged out, anything else leads to the methods', () => {
+  const reauth = { why: 'expired', credentialType: 'EMAIL_OTP' } as const;
+  const failed: LoginEvent = { type: 'FAILED', failure: { code: 'network' }, now: 0 };
+  // A code being checked: the session it leads to is logged out; a refusal leaves the code screen too.
+  const checking = transition({ kind: 'verifying-code', method: 'email-otp', resendAt: 0, reauth }, { type: 'LOGOUT' });
+  assert.deepEqual(checking, { kind: 'verifying-code', method: 'email-otp', resendAt: 0, reauth, logout: true });
+  assert.deepEqual(transition(checking, { type: 'LOGGED_IN', session }), { kind: 'logging-out', session });
+  assert.deepEqual(transition(checking, failed), { kind: 'choosing', reauth });
+  // A passkey prompt or single sign-on (the element stops it): cancelled, or a session that landed anyway.
+  const prompt = transition({ kind: 'authenticating', method: 'passkey' }, { type: 'LOGOUT' });
+  assert.deepEqual(prompt, { kind: 'authenticating', method: 'passkey', logout: true });
+  assert.deepEqual(transition(prompt, { type: 'CANCELLED' }), { kind: 'choosing' });
+  assert.deepEqual(transition(prompt, failed), { kind: 'choosing' });
+  assert.deepEqual(transition(prompt, { type: 'LOGGED_IN', session: passkeySession }), { kind: 'logging-out', session: passkeySession });
+  // A code being sent: no code screen after it; a code waiting to be typed: the methods at once.
+  const sending = transition({ kind: 'sending-code', method: 'sms-otp' }, { type: 'LOGOUT' });
+  assert.deepEqual(transition(sending, { type: 'CODE_SENT', now: 0 }), { kind: 'choosing' });
+  assert.deepEqual(transition({ kind: 'code-entry', method: 'email-otp', resendAt: 0 }, { type: 'LOGOUT' }), { kind: 'choosing' });
+  // A code kept over a reload is not shown after a logout during the start-up check.
+  const restoring = transition(initialState(), { type: 'LOGOUT' });
+  assert.deepEqual(transition(restoring, { type: 'RESTORED', session: null, code: { type: 'EMAIL_OTP', resendAt: 0 } }), { kind: 'choosing' });
+  // Nothing under way: nothing to do.
+  assert.deepEqual(transition({ kind: 'choosing' }, { type: 'LOGOUT' }), { kind: 'choosing' });
+});
+
 test('other tabs: a login elsewhere logs this tab in; a logout elsewhere logs it out', () => {
   assert.deepEqual(transition({ kind: 'choosing' }, { type: 'REMOTE_LOGGED_IN', session }), { kind: 'logged-in', session, expiring: false });
   assert.deepEqual(transition({ kind: 'logged-in', session, expiring: false }, { type: 'REMOTE_LOGGED_OUT' }), { kind: 'choosing' });

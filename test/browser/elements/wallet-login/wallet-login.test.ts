@@ -319,6 +319,108 @@ describe('<wallet-login>', function () {
     expect((await clientFor().listSessions(acct.accountId)).map((s) => s.id)).not.to.include(session.sessionId);
   });
 
+  it('logout() while a code is being checked: the session the code led to is logged out, upstream too', async () => {
+    const el = await codeScreen({ 'account-id': acct.accountId });
+    let logins = 0;
+    el.addEventListener('wallet-logged-in', () => logins++);
+    // The verify retry's answer (the new session, made upstream) is on its way when the page logs out.
+    const held = holdAnswer('POST', /\/verify$/, (r) => r.status === 200);
+    try {
+      type(codeInput(el), '000000');
+      await held.arrived;
+      const loggedOut = nextEvent<CustomEvent<LoggedOutDetail>>(el, 'wallet-logged-out');
+      el.logout();
+      held.release();
+      await waitFor(() => !inState(el, 'busy') && !inState(el, 'verifying-code'), 'the end of the code step');
+      expect(inState(el, 'choosing'), `logged out, on ${text(el, 'heading')}`).to.equal(true);
+      expect((await loggedOut).detail.reason).to.equal('logout');
+    } finally {
+      held.undo();
+    }
+    expect(logins).to.equal(0);
+    expect(await store.get(acct.accountId)).to.equal(undefined);
+    expect((await clientFor().listSessions(acct.accountId)).map((s) => s.id), 'no session of the account left upstream').to.deep.equal([]);
+  });
+
+  it('logout() on the code screen leaves it: the methods, and no code kept for a reload', async () => {
+    const kept = () => Object.keys(sessionStorage).filter((k) => k.startsWith('wallet-elements:code:') && k.endsWith(acct.accountId));
+    const el = await codeScreen({ 'account-id': acct.accountId });
+    expect(kept()).to.have.length(1);
+    el.logout();
+    await waitForState(el, 'choosing', 5000);
+    await waitFor(() => kept().length === 0, 'the code forgotten');
+  });
+
+  it('logout() while a passkey login is under way stops it: no prompt answered, no session', async () => {
+    await addVirtualAuthenticator();
+    const wallet = walletFor();
+    await (await wallet.startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000');
+    await wallet.registerPasskey({ accountId: acct.accountId, nickname: 'Test key' });
+    await wallet.logout(acct.accountId);
+
+    const el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId, methods: 'passkey email-otp', 'no-autofill': '' });
+    await waitForState(el, 'choosing');
+    let logins = 0;
+    el.addEventListener('wallet-logged-in', () => logins++);
+    // The login's challenge is on the wire (the authenticator would answer the prompt at once).
+    const hold = holdNext('POST', /\/auth\/credentials\/[^/]+\/challenge$/);
+    try {
+      methodButton(el, 'passkey').click();
+      await hold.arrived;
+      el.logout();
+      hold.release();
+      await waitFor(() => !inState(el, 'busy'), 'the end of the passkey step');
+      expect(inState(el, 'choosing'), `on ${text(el, 'heading')}`).to.equal(true);
+    } finally {
+      hold.undo();
+    }
+    expect(logins).to.equal(0);
+    expect(text(el, 'error')).to.equal('');
+    expect(await store.get(acct.accountId)).to.equal(undefined);
+
+    // With the prompt open (nobody touches the authenticator), logout() closes it at once.
+    await setAutomaticPresence(false);
+    const challenged = holdAnswer('POST', /\/auth\/credentials\/[^/]+\/challenge$/);
+    try {
+      methodButton(el, 'passkey').click();
+      await challenged.arrived;
+      challenged.release();
+      await challenged.read;
+      el.logout();
+      await waitForState(el, 'choosing', 5000);
+      await waitFor(() => !inState(el, 'busy'), 'the prompt closed');
+    } finally {
+      challenged.undo();
+    }
+    expect(logins).to.equal(0);
+  });
+
+  it('logout() while single sign-on waits for the identity provider stops it: the provider is told, no session', async () => {
+    const sub = await withOAuthCredential(acct);
+    let finish!: () => void;
+    let given: AbortSignal | undefined;
+    const el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId, methods: 'oauth email-otp' }, (e) => {
+      (e as WalletLogin).oidcTokenProvider = (nonce, { signal }) => {
+        given = signal;
+        return new Promise<void>((r) => (finish = r)).then(() => oidcToken({ sub, nonce }));
+      };
+    });
+    await waitForState(el, 'choosing');
+    let logins = 0;
+    el.addEventListener('wallet-logged-in', () => logins++);
+    methodButton(el, 'oauth').click();
+    await waitFor(() => given, 'the provider asked for a token');
+    el.logout();
+    await waitForState(el, 'choosing', 5000);
+    expect(given!.aborted, 'the provider told to close its window').to.equal(true);
+    // The user finishes in the provider's window after all: no login comes of it.
+    finish();
+    await waitFor(() => !inState(el, 'busy'), 'the end of the step');
+    expect(logins).to.equal(0);
+    expect(inState(el, 'choosing')).to.equal(true);
+    expect(await store.get(acct.accountId)).to.equal(undefined);
+  });
+
   it('a logout the service could not be told of still logs out this device, and says so', async () => {
     const el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId });
     const { sessionId } = await loginWithEmail(el);
