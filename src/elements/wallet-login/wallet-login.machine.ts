@@ -179,7 +179,8 @@ function step(state: LoginState, event: LoginEvent): LoginState {
       }
       // The stored session could not be checked (network): the login screen, with the reason.
       if (type === 'FAILED') return choosing({ failure: event.failure });
-      if (type === 'CANCELLED') return choosing();
+      // (A logout asked for meanwhile runs instead of the check.)
+      if (type === 'CANCELLED' || (type === 'LOGGED_OUT' && state.logout)) return choosing();
       return state;
 
     case 'choosing':

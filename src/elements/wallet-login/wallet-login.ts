@@ -203,7 +203,8 @@ export class WalletLogin extends TemplateElement {
   /**
    * Revokes the session upstream (a request signed with its key) and deletes its key. Called while
    * a login is under way, it stops the login (a passkey prompt, single sign-on, a code being sent)
-   * or, for a code being checked, logs out the session the code leads to.
+   * or, for a code being checked, logs out the session the code leads to; during the start-up
+   * check it removes the stored session from this device even when the service cannot be told.
    */
   logout(): void {
     this.send({ type: 'LOGOUT' });
@@ -259,7 +260,8 @@ export class WalletLogin extends TemplateElement {
     // so it goes on the page first.
     void this.updateComplete.then(afterFirstPaint).then(async () => {
       if (this.bound !== bound) return;
-      if (this.accountId) this.start({ kind: 'restore' });
+      // (A logout asked for before the check began runs instead of it.)
+      if (this.accountId && !('logout' in this.machine)) this.start({ kind: 'restore' });
       const loaded = await flows().catch(() => undefined);
       if (loaded && this.bound === bound) this.unwatch = loaded.watchSessions(this, (e, otherTab) => this.sendRemote(e, otherTab), () => this.busy);
     });
@@ -318,11 +320,13 @@ export class WalletLogin extends TemplateElement {
   /** What entering a state starts, and what the page is told. */
   private effects(before: LoginState, after: LoginState, event: LoginEvent): void {
     const t = this.i18n.t;
-    // A logout asked for while a step runs (the machine keeps it for the step's end): a login
-    // waiting on the user (a passkey prompt, the identity provider) or a code being sent stops. A
-    // code being checked, a renewal and the start-up check run to their end: cut off, the first two
-    // could leave a session upstream whose key nobody holds; the session they lead to is logged out.
+    // A logout asked for while a step runs (the machine keeps it for the step's end): the start-up
+    // check, which only reads, gives way to the logout at once; a login waiting on the user (a
+    // passkey prompt, the identity provider) or a code being sent stops. A code being checked and
+    // a renewal run to their end: cut off, they could leave a session upstream whose key nobody
+    // holds; the session they lead to is logged out.
     if (event.type === 'LOGOUT') {
+      if (after.kind === 'restoring') this.start({ kind: 'logout' });
       if (after.kind === 'authenticating' || after.kind === 'sending-code') this.flow.abort();
       if (after.kind === before.kind) return;
     }
@@ -384,8 +388,10 @@ export class WalletLogin extends TemplateElement {
         break;
       case 'choosing':
         if (event.type === 'LOGGED_OUT') notice = 'login.notice.logged-out';
-        if (event.type === 'FAILED' && before.kind === 'logging-out') notice = 'login.notice.logged-out-here';
-        if ('session' in before) {
+        // (From the start-up check, a logout asked for ran instead of it.)
+        const loggedOut = before.kind === 'restoring' && before.logout;
+        if (event.type === 'FAILED' && (before.kind === 'logging-out' || loggedOut)) notice = 'login.notice.logged-out-here';
+        if ('session' in before || loggedOut) {
           this.clearTimers();
           this.dispatchEvent(new WalletLoggedOutEvent({ accountId: this.accountId, reason: LOGOUT_REASONS[event.type] ?? 'logout' }));
         }

@@ -235,8 +235,11 @@ test('logout while a login runs: the step ends, a session it led to is logged ou
   const sending = transition({ kind: 'sending-code', method: 'sms-otp' }, { type: 'LOGOUT' });
   assert.deepEqual(transition(sending, { type: 'CODE_SENT', now: 0 }), { kind: 'choosing' });
   assert.deepEqual(transition({ kind: 'code-entry', method: 'email-otp', resendAt: 0 }, { type: 'LOGOUT' }), { kind: 'choosing' });
-  // A code kept over a reload is not shown after a logout during the start-up check.
+  // The start-up check: the logout runs instead, and ends on the methods, even when the service was not told.
   const restoring = transition(initialState(), { type: 'LOGOUT' });
+  assert.deepEqual(transition(restoring, { type: 'LOGGED_OUT' }), { kind: 'choosing' });
+  assert.deepEqual(transition(restoring, failed), { kind: 'choosing' });
+  // A code kept over a reload is not shown after a logout.
   assert.deepEqual(transition(restoring, { type: 'RESTORED', session: null, code: { type: 'EMAIL_OTP', resendAt: 0 } }), { kind: 'choosing' });
   // Nothing under way: nothing to do.
   assert.deepEqual(transition({ kind: 'choosing' }, { type: 'LOGOUT' }), { kind: 'choosing' });

@@ -319,6 +319,50 @@ describe('<wallet-login>', function () {
     expect((await clientFor().listSessions(acct.accountId)).map((s) => s.id)).not.to.include(session.sessionId);
   });
 
+  it('logout() during the start-up check with the service out of reach still removes the stored session here', async () => {
+    const wallet = walletFor();
+    const { sessionId } = await (await wallet.startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000');
+    // The service cannot be reached: the check of the stored session (held on the wire until the
+    // page has asked for the logout) fails, and so would a revocation.
+    const unreachable = [failNext('GET', /\/auth\/sessions\?/, 503), failNext('DELETE', /\/auth\/sessions\//, 503)];
+    const hold = holdNext('GET', /\/auth\/sessions\?/);
+    try {
+      let loggedOut: Promise<CustomEvent<LoggedOutDetail>> | undefined;
+      const el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId }, (e) => {
+        loggedOut = nextEvent<CustomEvent<LoggedOutDetail>>(e, 'wallet-logged-out');
+      });
+      await hold.arrived;
+      el.logout();
+      hold.release();
+      await waitFor(() => !inState(el, 'restoring') && !inState(el, 'busy'), 'the end of the start-up check');
+      expect(inState(el, 'choosing'), 'logged out').to.equal(true);
+      expect(await store.get(acct.accountId), 'no session or key left on this device').to.equal(undefined);
+      expect(text(el, 'status')).to.equal('You’re logged out on this device. The service could not be told, so the session ends by itself when it expires.');
+      expect(text(el, 'error')).to.equal('');
+      expect((await loggedOut!).detail.reason).to.equal('logout');
+    } finally {
+      hold.undo();
+      for (const undo of unreachable.reverse()) undo();
+    }
+    // The service was never told: it still lists the session, which no key here can sign with.
+    expect((await clientFor().listSessions(acct.accountId)).map((s) => s.id)).to.include(sessionId);
+  });
+
+  it('logout() as the element goes on the page, before its start-up check began, logs out the stored session, upstream too', async () => {
+    const wallet = walletFor();
+    const { sessionId } = await (await wallet.startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000');
+    let loggedOut: Promise<CustomEvent<LoggedOutDetail>> | undefined;
+    const el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId }, (e) => {
+      loggedOut = nextEvent<CustomEvent<LoggedOutDetail>>(e, 'wallet-logged-out');
+    });
+    el.logout();
+    expect((await loggedOut!).detail.reason).to.equal('logout');
+    await waitFor(() => !inState(el, 'busy'), 'the end of the logout');
+    expect(inState(el, 'choosing'), 'logged out').to.equal(true);
+    expect(await store.get(acct.accountId)).to.equal(undefined);
+    expect((await clientFor().listSessions(acct.accountId)).map((s) => s.id)).not.to.include(sessionId);
+  });
+
   it('logout() while a code is being checked: the session the code led to is logged out, upstream too', async () => {
     const el = await codeScreen({ 'account-id': acct.accountId });
     let logins = 0;
