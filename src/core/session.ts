@@ -116,6 +116,8 @@ export interface Wallet {
   /**
    * Revokes the account's stored sessions upstream (404 counts as done) and deletes them locally.
    * Resolves with the ids of the sessions it ended there, the live one last (none without one).
+   * A revocation that fails stops it: the records are deleted all the same, and it rejects with
+   * that error, whose `ended` holds the ids of the sessions it had ended before.
    */
   logout(accountId: string, options?: SignalOption): Promise<string[]>;
   /**
@@ -441,7 +443,7 @@ export function createWallet(options: WalletOptions): Wallet {
           await store.clear(accountId);
           emit({ type: 'logged-out', accountId });
         }
-        if (failure) throw failure;
+        if (failure) throw Object.assign(failure as object, { ended });
         return ended;
       });
     },

@@ -156,6 +156,7 @@ const walletCredentials: Record<WalletCredentialsStringKey, string> = {
   'credentials.notice.session-revoked': 'انتهت الجلسة.',
   'credentials.notice.own-session-revoked': 'سجّلت الخروج على هذا الجهاز.',
   'credentials.notice.email-updated': 'حُفظ البريد الإلكتروني.',
+  'error.logout_incomplete': 'تعذّر على الخدمة إنهاء كل الجلسات: المعروضة منها تنتهي عند انقضاء مدتها.',
 };
 
 /** `<card-reveal>` */

@@ -50,16 +50,22 @@ registerDefaultStrings(sharedStrings);
 export type SharedStringKey = keyof typeof sharedStrings.en;
 
 /**
+ * A failure as the helpers below read it: a shared one, or one of an element's own codes (a step of
+ * its own that can end halfway), whose sentence the element registers as `error.<code>`.
+ */
+export type AnyFailure = Omit<Failure, 'code'> & { code: string };
+
+/** A failure about the code typed (wrong, or no longer usable): the field is cleared and the failure said with it. */
+export function isCodeProblem(failure: AnyFailure | undefined): boolean {
+  return failure?.code === 'wrong_code' || failure?.code === 'code_expired';
+}
+
+/**
  * The sentence for a failure (`error.<code>`), with the Retry-After wait when the service sent one.
  * Only the failure's type comes from failures.ts, so an element can show sentences up front and
  * load the classification with the work that fails.
  */
-/** A failure about the code typed (wrong, or no longer usable): the field is cleared and the failure said with it. */
-export function isCodeProblem(failure: Failure | undefined): boolean {
-  return failure?.code === 'wrong_code' || failure?.code === 'code_expired';
-}
-
-export function failureMessage(t: (key: string, params?: Record<string, string | number>) => string, failure: Failure): string {
+export function failureMessage(t: (key: string, params?: Record<string, string | number>) => string, failure: AnyFailure): string {
   return failure.code === 'rate_limited' && failure.retryAfter !== undefined
     ? t('error.rate_limited_wait', { seconds: failure.retryAfter })
     : t(`error.${failure.code}`);

@@ -47,6 +47,13 @@ export type Notice =
   | { kind: 'session-revoked'; own: boolean }
   | { kind: 'email-updated' };
 
+/**
+ * What went wrong, as the screen says it: a shared failure, or `logout_incomplete`: "Log out here"
+ * logged this device out (core deletes its keys whatever the service answers) but the service did
+ * not end every session it held; those stay listed until they expire.
+ */
+export type CredentialsFailure = Failure | (Omit<Failure, 'code'> & { code: 'logout_incomplete' });
+
 export type CredentialsState =
   | { kind: 'loading' }
   | { kind: 'load-failed'; failure: Failure }
@@ -56,7 +63,7 @@ export type CredentialsState =
       view: CredentialsView;
       confirming?: Operation;
       running?: Operation;
-      failure?: Failure;
+      failure?: CredentialsFailure;
       notice?: Notice;
       /** An added OTP credential whose activation code is awaited. */
       codeFor?: string;
@@ -71,9 +78,12 @@ export type CredentialsEvent =
   | { type: 'REQUEST'; operation: Operation }
   | { type: 'CONFIRM' }
   | { type: 'CANCEL' }
-  /** `codeFor`: the operation sent an activation code for that credential; the code form opens. */
-  | { type: 'SUCCEEDED'; view: CredentialsView; notice: Notice; codeFor?: string }
-  | { type: 'FAILED'; failure: Failure }
+  /**
+   * `codeFor`: the operation sent an activation code for that credential; the code form opens.
+   * `failure`: what it could not do besides (a logout the service did not complete).
+   */
+  | { type: 'SUCCEEDED'; view: CredentialsView; notice: Notice; codeFor?: string; failure?: CredentialsFailure }
+  | { type: 'FAILED'; failure: CredentialsFailure }
   /** After a reload: the activation code this tab was waiting for (shared/pending-code.ts) still waits. */
   | { type: 'RESUMED'; codeFor: string };
 
@@ -164,9 +174,12 @@ export function transition(state: CredentialsState, event: CredentialsEvent): Cr
       return state.confirming ? { kind: 'ready', view, running: state.confirming } : state;
     case 'CANCEL':
       return { kind: 'ready', view };
-    case 'SUCCEEDED':
+    case 'SUCCEEDED': {
       if (!state.running) return state;
-      return { kind: 'ready', view: event.view, notice: event.notice, ...(event.codeFor ? { codeFor: event.codeFor } : {}) };
+      // The lists, the notice, and a code form or a failure when the event brings one.
+      const { type, ...outcome } = event;
+      return { kind: 'ready', ...outcome };
+    }
     case 'FAILED':
       return { kind: 'ready', view, failure: event.failure, ...(codeFor ? { codeFor } : {}) };
     case 'RESUMED':

@@ -46,6 +46,8 @@ export const walletCredentialsStrings = {
     'credentials.notice.session-revoked': 'Session ended.',
     'credentials.notice.own-session-revoked': 'You are logged out on this device.',
     'credentials.notice.email-updated': 'Email address saved.',
+    // This element's own failure (wallet-credentials.machine.ts CredentialsFailure), said with the shared ones.
+    'error.logout_incomplete': 'The service could not end every session: those still listed end when they expire.',
   },
 } satisfies Record<'en', Strings>;
 

@@ -32,6 +32,7 @@ import {
   revokeBlock,
   transition,
   type CredentialsEvent,
+  type CredentialsFailure,
   type CredentialsState,
   type Operation,
 } from './wallet-credentials.machine.ts';
@@ -59,7 +60,7 @@ type Ready = Extract<CredentialsState, { kind: 'ready' }>;
  * @event credential-added - `{accountId, credentialId, type}` after the signed retry created it.
  * @event credential-revoked - `{accountId, credentialId, type}` after the service removed it (204).
  * @event session-revoked - `{accountId, sessionId, current}`; `current` when it was this device's (a logout, which ends every session this device holds: one event each).
- * @event wallet-credentials-error - `{code, message, status?}`; `message` is the sentence shown.
+ * @event wallet-credentials-error - `{code, message, status?}`; `message` is the sentence shown. `logout_incomplete`: "Log out here" logged this device out, but the service did not end every session it held (those it did are in session-revoked).
  *
  * @csspart base - The panel.
  * @csspart heading - The title.
@@ -305,6 +306,7 @@ export class WalletCredentials extends TemplateElement {
     let codeFor: string | undefined;
     let added: AuthMethod | undefined;
     let notice: Extract<CredentialsEvent, { type: 'SUCCEEDED' }>['notice'];
+    let failure: CredentialsFailure | undefined;
     switch (op.op) {
       case 'add': {
         const method = await addCredential(svc, op.type, this.oidcTokenProvider);
@@ -340,8 +342,15 @@ export class WalletCredentials extends TemplateElement {
       }
       case 'revoke-session': {
         const own = before?.current?.sessionId === op.id;
-        // A logout ends every session this device holds: each one is named.
-        for (const sessionId of await revokeSession(svc, op.id, own)) this.dispatchEvent(new SessionRevokedEvent({ accountId, sessionId, current: own }));
+        // A logout ends every session this device holds: each one is named. Cut off partway, it
+        // logged this device out all the same (core deletes its keys); the sessions it had ended
+        // are named, and the failure says the others could not be (they stay listed).
+        const ended = await revokeSession(svc, op.id, own).catch((e: { ended?: string[] }) => {
+          if (!e?.ended) throw e;
+          failure = { ...failureOf(e, op.op), code: 'logout_incomplete' };
+          return e.ended;
+        });
+        for (const sessionId of ended) this.dispatchEvent(new SessionRevokedEvent({ accountId, sessionId, current: own }));
         notice = { kind: 'session-revoked', own };
         break;
       }
@@ -359,7 +368,7 @@ export class WalletCredentials extends TemplateElement {
       view = afterChange(before, op, added);
       setTimeout(() => void this.loader.run());
     }
-    return { type: 'SUCCEEDED', view, notice, ...(codeFor ? { codeFor } : {}) };
+    return { type: 'SUCCEEDED', view, notice, codeFor, failure };
   }
 
   private send(event: CredentialsEvent): void {

@@ -192,6 +192,25 @@ describe('session flows against the sandbox through the proxy', () => {
     await wallet.logout(acct.accountId);
   });
 
+  it('a logout cut off partway deletes the keys all the same and names, on its error, the sessions it had ended', async () => {
+    const first = await (await wallet.startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000');
+    await advanceClock(31_000); // past the sandbox's wait between two codes of one credential
+    const live = await (await wallet.startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000');
+    expect((await wallet.current(acct.accountId))?.sessionId).to.equal(live.sessionId);
+    // The live session signs the other's end, then its own, which never reaches the service.
+    const undo = failNext('DELETE', new RegExp(`/auth/sessions/[^/]*${live.sessionId.slice('Session:'.length)}$`), 503);
+    let e: unknown;
+    try {
+      e = await rejection(wallet.logout(acct.accountId));
+    } finally {
+      undo();
+    }
+    expect((e as ServiceError).status).to.equal(503);
+    expect((e as { ended?: string[] }).ended).to.deep.equal([first.sessionId]);
+    expect(await indexedDbKeyStore({ dbName }).list()).to.deep.equal([]);
+    expect((await client().listSessions(acct.accountId)).map((s) => s.id)).to.deep.equal([live.sessionId]);
+  });
+
   it('reports a vanished key as key_missing (and then as logged out)', async () => {
     const session = await (await wallet.startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000');
     await del(`key:${session.sessionId}`, createStore(dbName, 'sessions'));

@@ -136,6 +136,18 @@ test('after a change the service made, the lists as this device knows them (for 
   assert.equal(afterChange(view, { op: 'update-email' }), view);
 });
 
+test('a logout the service did not complete is said as done here and as a failure for the rest, until the next request', () => {
+  const view: CredentialsView = { credentials: [email], sessions: [session], current };
+  const running: CredentialsState = { kind: 'ready', view, running: { op: 'revoke-session', id: session.id } };
+  const after: CredentialsView = { ...view, current: null };
+  const failure = { code: 'logout_incomplete' as const };
+  const s = transition(running, { type: 'SUCCEEDED', view: after, notice: { kind: 'session-revoked', own: true }, failure });
+  assert.deepEqual(s, { kind: 'ready', view: after, notice: { kind: 'session-revoked', own: true }, failure });
+  // A reload keeps it (the sessions it names are still listed); a new request clears it.
+  assert.deepEqual(transition(s, { type: 'LOADED', view: after }), s);
+  assert.deepEqual(transition(s, { type: 'REQUEST', operation: { op: 'update-email' } }), { kind: 'ready', view: after, running: { op: 'update-email' } });
+});
+
 test('a reload waits for a running change; a load anew (another wallet) drops it, and any open form or confirmation', () => {
   const view: CredentialsView = { credentials: [email, sms], sessions: [session], current };
   const running: CredentialsState = { kind: 'ready', view, running: { op: 'add', type: 'OAUTH' } };

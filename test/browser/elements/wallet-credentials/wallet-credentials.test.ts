@@ -510,6 +510,39 @@ describe('<wallet-credentials>', function () {
     expect(revoked.every((d) => d.accountId === acct.accountId && d.current)).to.equal(true);
   });
 
+  it('"Log out here" cut off partway names the sessions it ended, says the others could not be ended, and lists what the service holds', async () => {
+    const first = await loginByEmail(acct);
+    await advanceClock(31_000);
+    const second = await loginByEmail(acct);
+    const el = await settled(acct.accountId);
+    const mine = shadow(el).querySelector<HTMLElement>("[part~='session'] [part~='badge']")!.closest<HTMLElement>("[part~='session']")!;
+    const live = mine.dataset['id']!;
+    const other = live === first ? second : first;
+    const revoked: SessionRevokedDetail[] = [];
+    el.addEventListener('session-revoked', (e) => revoked.push(e.detail));
+    const errors: Array<{ code: string; message: string }> = [];
+    el.addEventListener('wallet-credentials-error', (e) => errors.push(e.detail));
+    // The other session is ended first; the connection then drops on the end of the live one (it signs last).
+    const undo = loseAnswer('DELETE', new RegExp(`/auth/sessions/[^/]*${live.slice('Session:'.length)}$`));
+    try {
+      mine.querySelector<HTMLButtonElement>('button')!.click();
+      await confirm(el);
+      await waitFor(() => errors.length, 'the failure');
+    } finally {
+      undo();
+    }
+    await idle(el);
+    expect(revoked).to.deep.equal([{ accountId: acct.accountId, sessionId: other, current: true }]);
+    // This device is logged out all the same (its keys are gone); the service still holds the live session.
+    expect(await store.get(acct.accountId)).to.equal(undefined);
+    expect(text(el, 'status')).to.contain('logged out on this device');
+    expect(errors).to.deep.equal([{ code: 'logout_incomplete', message: text(el, 'error') }]);
+    expect(text(el, 'error')).to.contain('could not end every session: those still listed end when they expire');
+    expect((await clientFor().listSessions(acct.accountId)).map((s) => s.id)).to.deep.equal([live]);
+    expect(parts(el, 'session').map((r) => r.dataset['id'])).to.deep.equal([live]);
+    expect(part(el, 'badge')).to.equal(null);
+  });
+
   it('changes the customer email through its signed retry, and asks to log in first without a session', async () => {
     const el = await mount<WalletCredentials>('wallet-credentials', { 'account-id': acct.accountId, 'customer-id': acct.customerId });
     await idle(el);
