@@ -128,15 +128,22 @@ export function allowed(state: CredentialsState, operation: Operation): boolean 
 /**
  * The lists after an operation the service has done, as this device knows them: for when reloading
  * them fails. The change stands (it happened upstream); the next load brings the service's lists.
+ * `changed`: the credential added or removed. A removed credential's sessions end with it (api.md
+ * "Revoking a credential"): those that carry its type, nickname and credentialId (reference.md
+ * AuthSession) go. `ended`: the sessions a session's end ended (a logout, every one this device held).
  */
-export function afterChange(view: CredentialsView, operation: Operation, added?: AuthMethod): CredentialsView {
+export function afterChange(view: CredentialsView, operation: Operation, changed?: AuthMethod, ended?: string[]): CredentialsView {
   switch (operation.op) {
     case 'add':
-      return added ? { ...view, credentials: [...view.credentials, added] } : view;
+      return changed ? { ...view, credentials: [...view.credentials, changed] } : view;
     case 'revoke-credential':
-      return { ...view, credentials: view.credentials.filter((c) => c.id !== operation.id) };
+      return {
+        ...view,
+        credentials: view.credentials.filter((c) => c.id !== operation.id),
+        sessions: view.sessions.filter((s) => s.type !== changed?.type || s.nickname !== changed.nickname || s.credentialId !== changed.credentialId),
+      };
     case 'revoke-session':
-      return { ...view, sessions: view.sessions.filter((s) => s.id !== operation.id), current: view.current?.sessionId === operation.id ? null : view.current };
+      return { ...view, sessions: view.sessions.filter((s) => !ended?.includes(s.id)), current: view.current?.sessionId === operation.id ? null : view.current };
     default:
       return view;
   }

@@ -304,13 +304,14 @@ export class WalletCredentials extends TemplateElement {
     };
     const before = this.machine.kind === 'ready' ? this.machine.view : undefined;
     let codeFor: string | undefined;
-    let added: AuthMethod | undefined;
+    let changed: AuthMethod | undefined;
     let notice: Extract<CredentialsEvent, { type: 'SUCCEEDED' }>['notice'];
     let failure: CredentialsFailure | undefined;
+    let ended: string[] | undefined;
     switch (op.op) {
       case 'add': {
         const method = await addCredential(svc, op.type, this.oidcTokenProvider);
-        added = method;
+        changed = method;
         this.dispatchEvent(new CredentialAddedEvent({ accountId, credentialId: method.id, type: method.type }));
         // api.md step (4): an OTP credential is activated through its own verify flow, starting with a code.
         if (method.type === 'SMS_OTP') {
@@ -334,7 +335,7 @@ export class WalletCredentials extends TemplateElement {
         break;
       }
       case 'revoke-credential': {
-        const method = before?.credentials.find((c) => c.id === op.id);
+        const method = (changed = before?.credentials.find((c) => c.id === op.id));
         await revokeCredential(svc, op.id);
         if (method) this.dispatchEvent(new CredentialRevokedEvent({ accountId, credentialId: method.id, type: method.type }));
         notice = { kind: 'credential-revoked' };
@@ -345,7 +346,7 @@ export class WalletCredentials extends TemplateElement {
         // A logout ends every session this device holds: each one is named. Cut off partway, it
         // logged this device out all the same (core deletes its keys); the sessions it had ended
         // are named, and the failure says the others could not be (they stay listed).
-        const ended = await revokeSession(svc, op.id, own).catch((e: { ended?: string[] }) => {
+        ended = await revokeSession(svc, op.id, own).catch((e: { ended?: string[] }) => {
           if (!e?.ended) throw e;
           failure = { ...failureOf(e, op.op), code: 'logout_incomplete' };
           return e.ended;
@@ -365,7 +366,7 @@ export class WalletCredentials extends TemplateElement {
       view = await loadView(svc);
     } catch (e) {
       if (signal.aborted || !before) throw e;
-      view = afterChange(before, op, added);
+      view = afterChange(before, op, changed, ended);
       setTimeout(() => void this.loader.run());
     }
     return { type: 'SUCCEEDED', view, notice, codeFor, failure };

@@ -131,9 +131,24 @@ test('an activation code kept across a reload reopens its form only on a quiet s
 test('after a change the service made, the lists as this device knows them (for when reloading them fails)', () => {
   const view: CredentialsView = { credentials: [email], sessions: [session], current };
   assert.deepEqual(afterChange(view, { op: 'add', type: 'SMS_OTP' }, sms).credentials, [email, sms]);
-  assert.deepEqual(afterChange({ ...view, credentials: [email, sms] }, { op: 'revoke-credential', id: sms.id }).credentials, [email]);
-  assert.deepEqual(afterChange(view, { op: 'revoke-session', id: session.id }), { credentials: [email], sessions: [], current: null });
+  assert.deepEqual(afterChange(view, { op: 'revoke-session', id: session.id }, undefined, [session.id]), { credentials: [email], sessions: [], current: null });
   assert.equal(afterChange(view, { op: 'update-email' }), view);
+});
+
+test('the lists after a logout or a removal leave out every session that ended with it, and only those', () => {
+  const other: AuthSession = { ...session, id: 'Session:2' };
+  const smsSession: AuthSession = { ...sms, id: 'Session:3', expiresAt: session.expiresAt };
+  const key: AuthMethod = { ...email, id: 'AuthMethod:p', type: 'PASSKEY', nickname: 'Laptop', credentialId: 'cred-1' };
+  const otherKey: AuthMethod = { ...key, id: 'AuthMethod:q', credentialId: 'cred-2' };
+  const keySession: AuthSession = { ...key, id: 'Session:4', expiresAt: session.expiresAt };
+  const view: CredentialsView = { credentials: [email, sms, key, otherKey], sessions: [session, other, smsSession, keySession], current };
+  // A logout that ended this device's two sessions; one cut off after the first leaves the live one listed.
+  assert.deepEqual(afterChange(view, { op: 'revoke-session', id: session.id }, undefined, [other.id, session.id]).sessions, [smsSession, keySession]);
+  assert.deepEqual(afterChange(view, { op: 'revoke-session', id: session.id }, undefined, [other.id]), { ...view, sessions: [session, smsSession, keySession], current: null });
+  // A removed credential takes its sessions (same type, nickname and passkey id), not another's.
+  assert.deepEqual(afterChange(view, { op: 'revoke-credential', id: sms.id }, sms), { ...view, credentials: [email, key, otherKey], sessions: [session, other, keySession] });
+  assert.deepEqual(afterChange(view, { op: 'revoke-credential', id: otherKey.id }, otherKey).sessions, view.sessions);
+  assert.deepEqual(afterChange(view, { op: 'revoke-credential', id: key.id }, key).sessions, [session, other, smsSession]);
 });
 
 test('a logout the service did not complete is said as done here and as a failure for the rest, until the next request', () => {

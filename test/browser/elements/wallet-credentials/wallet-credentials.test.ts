@@ -241,6 +241,56 @@ describe('<wallet-credentials>', function () {
     expect((await clientFor().listCredentials(acct.accountId)).map((c) => c.type)).to.deep.equal(['SMS_OTP']);
   });
 
+  it('lists that fail to reload after a logout or a removal leave out every session that ended with it until they load', async () => {
+    /** Runs `act`, whose reload of the lists fails and whose next reload is held: the sessions shown meanwhile. */
+    const standIn = async (el: WalletCredentials, act: () => Promise<void>): Promise<Array<string | undefined>> => {
+      const held = holdNext('GET', /\/auth\/sessions\?accountId=/);
+      const undo = failNext('GET', /\/auth\/sessions\?accountId=/, 503);
+      try {
+        await act();
+        await held.arrived;
+        await el.updateComplete;
+        return parts(el, 'session').map((r) => r.dataset['id']);
+      } finally {
+        undo();
+        held.release();
+        held.undo();
+      }
+    };
+    // Two sessions on this device: "Log out here" ends both.
+    const first = await loginByEmail(acct);
+    await advanceClock(31_000);
+    await loginByEmail(acct);
+    let el = await settled(acct.accountId);
+    const mine = shadow(el).querySelector<HTMLElement>("[part~='session'] [part~='badge']")!.closest<HTMLElement>("[part~='session']")!;
+    expect(parts(el, 'session').map((r) => r.dataset['id'])).to.include(first);
+    let shown = await standIn(el, async () => {
+      mine.querySelector<HTMLButtonElement>('button')!.click();
+      await confirm(el);
+    });
+    expect(shown).to.deep.equal([]);
+    expect(text(el, 'status')).to.contain('logged out on this device');
+    await idle(el);
+    expect(await clientFor().listSessions(acct.accountId)).to.deep.equal([]);
+    el.remove();
+
+    // The email credential is removed with the session of an SMS credential: the email session ends with it.
+    await advanceClock(31_000);
+    const emailSession = await loginByEmail(acct);
+    const sms = await walletFor().addCredential({ type: 'SMS_OTP', accountId: acct.accountId });
+    const smsSession = (await (await walletFor().startOtpLogin({ credentialId: sms.id, registered: sms })).submit('000000')).sessionId;
+    el = await settled(acct.accountId);
+    expect(parts(el, 'session').map((r) => r.dataset['id']).sort()).to.deep.equal([emailSession, smsSession].sort());
+    shown = await standIn(el, async () => {
+      removeButton(el, 'EMAIL_OTP').click();
+      await confirm(el);
+    });
+    expect(shown).to.deep.equal([smsSession]);
+    expect(text(el, 'status')).to.contain('Removed');
+    await idle(el);
+    expect((await clientFor().listSessions(acct.accountId)).map((x) => x.id)).to.deep.equal([smsSession]);
+  });
+
   it('another account-id closes the previous wallet\'s code form, and a change still running for it does not reach the new lists', async () => {
     const other = await newAccount();
     await loginByEmail(acct);
