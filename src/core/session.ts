@@ -130,6 +130,7 @@ export interface Wallet {
   /**
    * Removes a credential, stamped by the live session (api.md "Revoking a credential": a session of
    * another credential), and deletes this device's sessions of that credential with their keys.
+   * One the account no longer has (404: removed meanwhile, from another tab or device) counts as removed.
    */
   revokeCredential(accountId: string, credentialId: string, options?: SignalOption): Promise<void>;
   /** The live session of the account, or undefined; throws WalletError('key_missing') if its key vanished. */
@@ -462,7 +463,12 @@ export function createWallet(options: WalletOptions): Wallet {
 
     async revokeCredential(accountId, credentialId, options = {}) {
       const { key } = await live(accountId);
-      await client.revokeCredential(credentialId, { stamper: keyStamper(key), signal: options.signal });
+      try {
+        await client.revokeCredential(credentialId, { stamper: keyStamper(key), signal: options.signal });
+      } catch (e) {
+        // 404: the account no longer has it (removed meanwhile elsewhere): done, as for a session.
+        if (!isServiceError(e) || e.status !== 404) throw e;
+      }
       await forgetWhere((s) => s.accountId === accountId && s.credentialId === credentialId);
     },
 

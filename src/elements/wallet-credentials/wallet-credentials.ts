@@ -58,7 +58,7 @@ type Ready = Extract<CredentialsState, { kind: 'ready' }>;
  * @summary Credentials and sessions of an Embedded Wallet: add, remove, end, change email.
  *
  * @event credential-added - `{accountId, credentialId, type}` after the signed retry created it.
- * @event credential-revoked - `{accountId, credentialId, type}` after the service removed it (204).
+ * @event credential-revoked - `{accountId, credentialId, type}` after the service removed it (204), or found it removed already (404).
  * @event session-revoked - `{accountId, sessionId, current}`; `current` when it was this device's (a logout, which ends every session this device holds: one event each).
  * @event wallet-credentials-error - `{code, message, status?}`; `message` is the sentence shown. `logout_incomplete`: "Log out here" logged this device out, but the service did not end every session it held (those it did are in session-revoked).
  *

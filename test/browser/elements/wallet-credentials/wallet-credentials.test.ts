@@ -593,6 +593,26 @@ describe('<wallet-credentials>', function () {
     expect(part(el, 'badge')).to.equal(null);
   });
 
+  it('removing a credential another tab removed meanwhile is a removal, not "no login of that kind"', async () => {
+    await loginByEmail(acct);
+    const sms = await walletFor().addCredential({ type: 'SMS_OTP', accountId: acct.accountId });
+    const el = await settled(acct.accountId);
+    const errors: string[] = [];
+    el.addEventListener('wallet-credentials-error', (e) => errors.push(e.detail.code));
+    // Another tab of the page removes it; this one still lists it.
+    await walletFor().revokeCredential(acct.accountId, sms.id);
+    const revoked: CredentialChangeDetail[] = [];
+    el.addEventListener('credential-revoked', (e) => revoked.push(e.detail));
+    removeButton(el, 'SMS_OTP').click();
+    await confirm(el);
+    await waitFor(() => text(el, 'status') || errors.length, 'the outcome of the removal');
+    await idle(el);
+    expect([errors, text(el, 'error')]).to.deep.equal([[], '']);
+    expect(text(el, 'status')).to.equal('Removed.');
+    expect(revoked).to.deep.equal([{ accountId: acct.accountId, credentialId: sms.id, type: 'SMS_OTP' }]);
+    expect(parts(el, 'credential').map((r) => r.dataset['type'])).to.deep.equal(['EMAIL_OTP']);
+  });
+
   it('changes the customer email through its signed retry, and asks to log in first without a session', async () => {
     const el = await mount<WalletCredentials>('wallet-credentials', { 'account-id': acct.accountId, 'customer-id': acct.customerId });
     await idle(el);
