@@ -173,8 +173,9 @@ export type Mode =
   | { readonly kind: 'browsing' }
   | { readonly kind: 'editing'; readonly errors: readonly FieldError[]; readonly failure?: DelegatedKeysErrorCode }
   | { readonly kind: 'submitting' }
-  | { readonly kind: 'confirming-revoke'; readonly keyId: string }
-  | { readonly kind: 'revoking'; readonly keyId: string };
+  /** `nickname`: the key's, for saying it was revoked when the list is loading again by then. */
+  | { readonly kind: 'confirming-revoke'; readonly keyId: string; readonly nickname: string }
+  | { readonly kind: 'revoking'; readonly keyId: string; readonly nickname: string };
 
 export interface DelegatedKeysState {
   readonly list: ListState;
@@ -268,27 +269,28 @@ export function transition(state: DelegatedKeysState, event: DelegatedKeysEvent)
     case 'created':
       if (mode.kind !== 'submitting') return state;
       return {
-        list: { kind: 'ready', keys: sortKeys([event.key, ...keys.filter((k) => k.id !== event.key.id)]) },
+        // A list still loading (a refresh meanwhile) or failed stays so: the key shows with the card's others, never alone.
+        list: list.kind === 'ready' ? { kind: 'ready', keys: sortKeys([event.key, ...keys.filter((k) => k.id !== event.key.id)]) } : list,
         mode: BROWSING,
         notice: { kind: 'created', nickname: event.key.nickname },
       };
     case 'create-failed':
       return mode.kind === 'submitting' ? { list, mode: { kind: 'editing', errors: [], failure: event.code } } : state;
-    case 'ask-revoke':
+    case 'ask-revoke': {
       // Only an ACTIVE key can be revoked (reference.md: DELETE answers 400 otherwise).
-      if (mode.kind !== 'browsing' || !keys.some((k) => k.id === event.keyId && k.status === 'ACTIVE')) return state;
-      return { list, mode: { kind: 'confirming-revoke', keyId: event.keyId } };
-    case 'confirm-revoke':
-      return mode.kind === 'confirming-revoke' ? { list, mode: { kind: 'revoking', keyId: mode.keyId } } : state;
-    case 'revoked': {
-      if (mode.kind !== 'revoking' || mode.keyId !== event.keyId) return state;
-      const key = keys.find((k) => k.id === event.keyId);
-      return {
-        list: { kind: 'ready', keys: sortKeys(keys.map((k) => (k === key ? { ...k, status: 'REVOKED' as const, updatedAt: event.at } : k))) },
-        mode: BROWSING,
-        notice: { kind: 'revoked', nickname: key?.nickname ?? '' },
-      };
+      const key = keys.find((k) => k.id === event.keyId && k.status === 'ACTIVE');
+      if (mode.kind !== 'browsing' || !key) return state;
+      return { list, mode: { kind: 'confirming-revoke', keyId: key.id, nickname: key.nickname } };
     }
+    case 'confirm-revoke':
+      return mode.kind === 'confirming-revoke' ? { list, mode: { ...mode, kind: 'revoking' } } : state;
+    case 'revoked':
+      if (mode.kind !== 'revoking' || mode.keyId !== event.keyId) return state;
+      return {
+        list: list.kind === 'ready' ? { kind: 'ready', keys: sortKeys(keys.map((k) => (k.id === event.keyId ? { ...k, status: 'REVOKED' as const, updatedAt: event.at } : k))) } : list,
+        mode: BROWSING,
+        notice: { kind: 'revoked', nickname: mode.nickname },
+      };
     case 'revoke-failed':
       return mode.kind === 'revoking' ? { list, mode: BROWSING, failure: event.code } : state;
     case 'rechecked': {

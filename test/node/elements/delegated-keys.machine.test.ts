@@ -122,14 +122,29 @@ test('revoke: only an ACTIVE key, confirm first, then REVOKED in place', () => {
   let s = transition(initialState, { type: 'loaded', keys: [active, revoked] });
   assert.equal(transition(s, { type: 'ask-revoke', keyId: revoked.id }), s);
   s = transition(s, { type: 'ask-revoke', keyId: active.id });
-  assert.deepEqual(s.mode, { kind: 'confirming-revoke', keyId: active.id });
+  assert.deepEqual(s.mode, { kind: 'confirming-revoke', keyId: active.id, nickname: 'key 1' });
   assert.equal(transition(s, { type: 'cancel' }).mode.kind, 'browsing');
   s = transition(s, { type: 'confirm-revoke' });
-  assert.deepEqual(s.mode, { kind: 'revoking', keyId: active.id });
+  assert.deepEqual(s.mode, { kind: 'revoking', keyId: active.id, nickname: 'key 1' });
   s = transition(s, { type: 'revoked', keyId: active.id, at: '2026-01-03T00:00:00Z' });
   assert.equal(s.list.kind === 'ready' && s.list.keys.every((k) => k.status === 'REVOKED'), true);
   assert.deepEqual(s.notice, { kind: 'revoked', nickname: 'key 1' });
   assert.equal(hasActiveKey(s), false);
+});
+
+test('a create or a revoke done while the list loads again (or failed to) leaves the list as it is, and names the key', () => {
+  const active = key(1, 'ACTIVE', '2026-01-01T00:00:00Z');
+  const made = { ...key(2, 'ACTIVE', '2026-01-02T00:00:00Z'), nickname: 'Mine' };
+  const ready = transition(initialState, { type: 'loaded', keys: [active] });
+  let s = transition(transition(ready, { type: 'ask-revoke', keyId: active.id }), { type: 'confirm-revoke' });
+  for (const list of [{ kind: 'loading' }, { kind: 'failed', code: 'network' }] as const) {
+    const revoked = transition({ ...s, list }, { type: 'revoked', keyId: active.id, at: '2026-01-03T00:00:00Z' });
+    assert.deepEqual(revoked, { list, mode: { kind: 'browsing' }, notice: { kind: 'revoked', nickname: 'key 1' } });
+  }
+  s = transition(transition(transition(initialState, { type: 'loaded', keys: [] }), { type: 'open-form' }), { type: 'submit', verdict: validateKeyForm({ nickname: 'Mine', limits: [] }, target) });
+  for (const list of [{ kind: 'loading' }, { kind: 'failed', code: 'network' }] as const) {
+    assert.deepEqual(transition({ ...s, list }, { type: 'created', key: made }), { list, mode: { kind: 'browsing' }, notice: { kind: 'created', nickname: 'Mine' } });
+  }
 });
 
 test('a failed revoke returns to browsing with the failure for the alert', () => {

@@ -366,7 +366,8 @@ describe('<delegated-keys>', () => {
       create.release();
       const { key } = (await created).detail;
       await settle(el);
-      expect(parts(el, 'key').map((k) => k.querySelector('h3')?.textContent)).to.deep.equal([key.nickname]);
+      // The list is still on its way: it says so, rather than showing the new key alone.
+      expect([el.matches(':state(loading)'), parts(el, 'key').length]).to.deep.equal([true, 0]);
       // The older list answer arrives after the key was made.
       list.release();
       await list.read;
@@ -378,6 +379,69 @@ describe('<delegated-keys>', () => {
       create.undo();
       list.undo();
     }
+  });
+
+  it('a create or a revoke that finishes while the list loads again leaves the list loading, not showing that key alone', async () => {
+    await login();
+    const api = createClient({ baseUrl: f.apiBase });
+    // The card has an older key, revoked: the list holds it.
+    const old = await api.createDelegatedKey({ cardId: acct.cardId, internalAccountId: acct.accountId, nickname: 'Older' }, { stamper: await walletFor().stamper(acct.accountId) });
+    await api.revokeDelegatedKey(old.id);
+    const el = await mountReady();
+    const names = () => parts(el, 'key').map((k) => k.querySelector('h3')?.textContent);
+    expect(names()).to.deep.equal(['Older']);
+
+    /**
+     * Starts a change with `act` and, while it is on the wire, a refresh(); once the change is done
+     * (`done`, its event) the list is asked for again, and held: what the panel shows then.
+     */
+    const whileLoading = async (method: string, path: RegExp, act: () => void, done: string) => {
+      const change = holdNext(method, path);
+      const list = holdNext('GET', /\/auth\/delegated-keys\?/);
+      let again: ReturnType<typeof holdNext> | undefined;
+      try {
+        act();
+        await change.arrived;
+        el.refresh();
+        await list.arrived;
+        again = holdNext('GET', /\/auth\/delegated-keys\?/);
+        const finished = nextEvent(el, done);
+        change.release();
+        await finished;
+        await again.arrived;
+        await settle(el);
+        return { loading: el.matches(':state(loading)'), keys: names(), empty: /no delegated keys yet/.test(text(el, 'base')), notice: text(el, 'notice') };
+      } finally {
+        again?.release();
+        again?.undo();
+        list.release();
+        list.undo();
+        change.undo();
+      }
+    };
+
+    await fillForm(el, 'Newer', []);
+    expect(await whileLoading('POST', /\/auth\/delegated-keys$/, () => (part(el, 'submit-button') as HTMLButtonElement).click(), 'delegated-key-created')).to.deep.equal({
+      loading: true,
+      keys: [],
+      empty: false,
+      notice: 'Key “Newer” created. It is active now.',
+    });
+    await waitFor(() => names().length === 2, 'the list with both keys');
+    expect(names()).to.deep.equal(['Newer', 'Older']);
+
+    (part(el, 'revoke-button') as HTMLButtonElement).click();
+    await settle(el);
+    expect(await whileLoading('DELETE', /\/auth\/delegated-keys\//, () => button(el, /Revoke key/).click(), 'delegated-key-revoked')).to.deep.equal({
+      loading: true,
+      keys: [],
+      empty: false,
+      notice: 'Key “Newer” revoked.',
+    });
+    await waitFor(() => names().length === 2, 'the list with both keys');
+    await settle(el);
+    expect(part(el, 'revoke-button')).to.equal(null);
+    expect(names()).to.deep.equal(['Newer', 'Older']);
   });
 
   it('another card-id closes what was open for the card before and shows the new card\'s keys only', async () => {
