@@ -71,6 +71,27 @@ async function withOAuthCredential(acct: RigAccount): Promise<string> {
   return sub;
 }
 
+/**
+ * Another tab of the page that logs in with single sign-on (the wallet gets it, then is logged out
+ * here; the sandbox's code wait is over); `kept()` lists the codes this tab keeps for a reload.
+ */
+async function anotherTabWithSso(acct: RigAccount, store: KeyStore) {
+  const sub = await withOAuthCredential(acct);
+  const oauthId = (await clientFor().listCredentials(acct.accountId)).find((c) => c.type === 'OAUTH')!.id;
+  await advanceClock(31_000); // the sandbox sends one code per 30 s
+  const f = await fixtures();
+  const otherWallet = createWallet({ client: createClient({ baseUrl: f.apiBase }), store, otpSigner: f.signerPublicKey });
+  const channel = new BroadcastChannel(SESSION_CHANNEL_NAME);
+  return {
+    kept: () => Object.keys(sessionStorage).filter((k) => k.startsWith('wallet-elements:code:') && k.endsWith(acct.accountId)),
+    async logIn() {
+      const session = await otherWallet.loginWithOAuth({ credentialId: oauthId, getIdToken: (nonce) => oidcToken({ sub, nonce }) });
+      channel.postMessage({ type: 'logged-in', accountId: acct.accountId, sessionId: session.sessionId });
+    },
+    close: () => channel.close(),
+  };
+}
+
 /** Two passkeys of the account, of which this page's authenticator holds the older (returned); logged out. */
 async function olderPasskeyOnly(acct: RigAccount): Promise<AuthMethod> {
   await addVirtualAuthenticator();
@@ -1069,31 +1090,19 @@ describe('<wallet-login>', function () {
 
   it('a login in another tab while a code is being sent stops that step: no code is kept to come back to', async () => {
     // The other tab logs in with single sign-on; this one has just asked for an email code.
-    const sub = `user-${crypto.randomUUID()}`;
-    const f = await fixtures();
-    const wallet = walletFor();
-    await (await wallet.startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000');
-    await wallet.addCredential({ type: 'OAUTH', accountId: acct.accountId, oidcToken: await oidcToken({ sub }) });
-    const oauthId = (await clientFor().listCredentials(acct.accountId)).find((c) => c.type === 'OAUTH')!.id;
-    await wallet.logout(acct.accountId);
-    await advanceClock(31_000); // the sandbox sends one code per 30 s
-    const kept = () => Object.keys(sessionStorage).filter((k) => k.startsWith('wallet-elements:code:') && k.endsWith(acct.accountId));
-
+    const otherTab = await anotherTabWithSso(acct, store);
     let el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId });
     await waitForState(el, 'choosing');
-    const otherTab = new BroadcastChannel(SESSION_CHANNEL_NAME);
-    const otherWallet = createWallet({ client: createClient({ baseUrl: f.apiBase }), store, otpSigner: f.signerPublicKey });
     const hold = holdNext('POST', /\/challenge$/);
     try {
       methodButton(el, 'email-otp').click();
       await hold.arrived;
-      const session = await otherWallet.loginWithOAuth({ credentialId: oauthId, getIdToken: (nonce) => oidcToken({ sub, nonce }) });
-      otherTab.postMessage({ type: 'logged-in', accountId: acct.accountId, sessionId: session.sessionId });
+      await otherTab.logIn();
       await waitForState(el, 'logged-in');
       hold.release();
       await waitFor(() => !inState(el, 'busy'), 'the code step stopped');
       await new Promise((r) => setTimeout(r, 300));
-      expect(kept(), 'no code kept for a later visit').to.have.length(0);
+      expect(otherTab.kept(), 'no code kept for a later visit').to.have.length(0);
     } finally {
       hold.undo();
       otherTab.close();
@@ -1107,20 +1116,9 @@ describe('<wallet-login>', function () {
   });
 
   it('a login in another tab while the code’s target is being checked: no code is kept to come back to', async () => {
-    const sub = `user-${crypto.randomUUID()}`;
-    const f = await fixtures();
-    const wallet = walletFor();
-    await (await wallet.startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000');
-    await wallet.addCredential({ type: 'OAUTH', accountId: acct.accountId, oidcToken: await oidcToken({ sub }) });
-    const oauthId = (await clientFor().listCredentials(acct.accountId)).find((c) => c.type === 'OAUTH')!.id;
-    await wallet.logout(acct.accountId);
-    await advanceClock(31_000); // the sandbox sends one code per 30 s
-    const kept = () => Object.keys(sessionStorage).filter((k) => k.startsWith('wallet-elements:code:') && k.endsWith(acct.accountId));
-
+    const otherTab = await anotherTabWithSso(acct, store);
     const el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId });
     await waitForState(el, 'choosing');
-    const otherTab = new BroadcastChannel(SESSION_CHANNEL_NAME);
-    const otherWallet = createWallet({ client: createClient({ baseUrl: f.apiBase }), store, otpSigner: f.signerPublicKey });
     // The code was sent (the service answered) and its target bundle's signature is being
     // checked (core's ECDSA verify, held here until the other tab's login has landed).
     const subtle = crypto.subtle as SubtleCrypto & { verify: SubtleCrypto['verify'] };
@@ -1138,12 +1136,11 @@ describe('<wallet-login>', function () {
     try {
       methodButton(el, 'email-otp').click();
       await arrived;
-      const session = await otherWallet.loginWithOAuth({ credentialId: oauthId, getIdToken: (nonce) => oidcToken({ sub, nonce }) });
-      otherTab.postMessage({ type: 'logged-in', accountId: acct.accountId, sessionId: session.sessionId });
+      await otherTab.logIn();
       await waitForState(el, 'logged-in');
       release();
       await waitFor(() => !inState(el, 'busy'), 'the code step ended');
-      expect(kept(), 'no code kept for a later visit').to.have.length(0);
+      expect(otherTab.kept(), 'no code kept for a later visit').to.have.length(0);
     } finally {
       delete (subtle as { verify?: unknown }).verify;
       release();
