@@ -92,6 +92,24 @@ async function anotherTabWithSso(acct: RigAccount, store: KeyStore) {
   };
 }
 
+/**
+ * A <wallet-login> (single sign-on, then email) whose identity provider keeps its sign-in window
+ * open: `given()` is the signal the provider got once asked; `finish()` is the user finishing there.
+ */
+async function ssoLeftOpen(acct: RigAccount) {
+  const sub = await withOAuthCredential(acct);
+  let finish!: () => void;
+  let given: AbortSignal | undefined;
+  const el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId, methods: 'oauth email-otp' }, (e) => {
+    (e as WalletLogin).oidcTokenProvider = (nonce, { signal }) => {
+      given = signal;
+      return new Promise<void>((r) => (finish = r)).then(() => oidcToken({ sub, nonce }));
+    };
+  });
+  await waitForState(el, 'choosing');
+  return { el, given: () => given, finish: () => finish() };
+}
+
 /** Two passkeys of the account, of which this page's authenticator holds the older (returned); logged out. */
 async function olderPasskeyOnly(acct: RigAccount): Promise<AuthMethod> {
   await addVirtualAuthenticator();
@@ -461,23 +479,14 @@ describe('<wallet-login>', function () {
   });
 
   it('logout() while single sign-on waits for the identity provider stops it: the provider is told, no session', async () => {
-    const sub = await withOAuthCredential(acct);
-    let finish!: () => void;
-    let given: AbortSignal | undefined;
-    const el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId, methods: 'oauth email-otp' }, (e) => {
-      (e as WalletLogin).oidcTokenProvider = (nonce, { signal }) => {
-        given = signal;
-        return new Promise<void>((r) => (finish = r)).then(() => oidcToken({ sub, nonce }));
-      };
-    });
-    await waitForState(el, 'choosing');
+    const { el, given, finish } = await ssoLeftOpen(acct);
     let logins = 0;
     el.addEventListener('wallet-logged-in', () => logins++);
     methodButton(el, 'oauth').click();
-    await waitFor(() => given, 'the provider asked for a token');
+    await waitFor(given, 'the provider asked for a token');
     el.logout();
     await waitForState(el, 'choosing', 5000);
-    expect(given!.aborted, 'the provider told to close its window').to.equal(true);
+    expect(given()!.aborted, 'the provider told to close its window').to.equal(true);
     // The user finishes in the provider's window after all: no login comes of it.
     finish();
     await waitFor(() => !inState(el, 'busy'), 'the end of the step');
@@ -798,18 +807,8 @@ describe('<wallet-login>', function () {
   });
 
   it('OAuth: Cancel while the identity provider is still open returns to the methods at once, with no error', async () => {
-    const sub = await withOAuthCredential(acct);
-
     // The provider's sign-in window stays open: its promise settles only when the user finishes there.
-    let finish!: () => void;
-    let given: AbortSignal | undefined;
-    const el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId, methods: 'oauth email-otp' }, (e) => {
-      (e as WalletLogin).oidcTokenProvider = (nonce, { signal }) => {
-        given = signal;
-        return new Promise<void>((r) => (finish = r)).then(() => oidcToken({ sub, nonce }));
-      };
-    });
-    await waitForState(el, 'choosing');
+    const { el, given, finish } = await ssoLeftOpen(acct);
     let errors = 0;
     el.addEventListener('wallet-login-error', () => errors++);
     let logins = 0;
@@ -822,7 +821,7 @@ describe('<wallet-login>', function () {
     expect(errors).to.equal(0);
     expect(text(el, 'error')).to.equal('');
     // The provider was told, so that it can close its window.
-    expect(given?.aborted).to.equal(true);
+    expect(given()?.aborted).to.equal(true);
     // The user finishes in the provider's window after all: the cancelled login does not come back.
     finish();
     await new Promise((r) => setTimeout(r, 500));
