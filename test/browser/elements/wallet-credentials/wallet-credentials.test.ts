@@ -62,6 +62,16 @@ async function settled(accountId: string): Promise<WalletCredentials> {
   return el;
 }
 
+/** Two email logins kept on this device, and the element; `mine` is the row of the one it shows as this device's. */
+async function twoSessionsHere(acct: RigAccount) {
+  const first = await loginByEmail(acct);
+  await advanceClock(31_000);
+  const second = await loginByEmail(acct);
+  const el = await settled(acct.accountId);
+  const mine = shadow(el).querySelector<HTMLElement>("[part~='session'] [part~='badge']")!.closest<HTMLElement>("[part~='session']")!;
+  return { first, second, el, mine };
+}
+
 describe('<wallet-credentials>', function () {
   this.timeout(60000);
   let acct: RigAccount;
@@ -543,11 +553,7 @@ describe('<wallet-credentials>', function () {
 
   it('"Log out here" ends every session this device holds, and session-revoked names each of them', async () => {
     // Two logins on this device (both keys kept): the logout revokes both upstream.
-    const first = await loginByEmail(acct);
-    await advanceClock(31_000);
-    const second = await loginByEmail(acct);
-    const el = await settled(acct.accountId);
-    const mine = shadow(el).querySelector<HTMLElement>("[part~='session'] [part~='badge']")!.closest<HTMLElement>("[part~='session']")!;
+    const { first, second, el, mine } = await twoSessionsHere(acct);
     const revoked: SessionRevokedDetail[] = [];
     el.addEventListener('session-revoked', (e) => revoked.push(e.detail));
     mine.querySelector<HTMLButtonElement>('button')!.click();
@@ -561,11 +567,7 @@ describe('<wallet-credentials>', function () {
   });
 
   it('"Log out here" cut off partway names the sessions it ended, says the others could not be ended, and lists what the service holds', async () => {
-    const first = await loginByEmail(acct);
-    await advanceClock(31_000);
-    const second = await loginByEmail(acct);
-    const el = await settled(acct.accountId);
-    const mine = shadow(el).querySelector<HTMLElement>("[part~='session'] [part~='badge']")!.closest<HTMLElement>("[part~='session']")!;
+    const { first, second, el, mine } = await twoSessionsHere(acct);
     const live = mine.dataset['id']!;
     const other = live === first ? second : first;
     const revoked: SessionRevokedDetail[] = [];
