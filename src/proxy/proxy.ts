@@ -20,7 +20,8 @@
  *    asynchronous `authorize` decision (`upstreamTimeoutMs`), each upstream answer (4 MiB, else 502)
  *    and all those being read at once (32 MiB together, else 503 PROXY_BUSY with Retry-After, which
  *    a state change gets only before it was sent; one whose answer is dropped after is a 502 that
- *    says it may have been carried out; see upstream.ts); a Request-Id must be `Request:<uuid>`;
+ *    says it may have been carried out; an answer counts until its client has taken it; see
+ *    upstream.ts); a Request-Id must be `Request:<uuid>`;
  *  - every answer carries `Cache-Control: no-store` (reveal URLs are bearer secrets) and
  *    `Referrer-Policy: no-referrer`;
  *  - one JSON log line per request: route name, method, status, duration, Request-Id; never a body,
@@ -563,6 +564,9 @@ export function createProxy(options: ProxyOptions): ProxyHandler {
     }
     res.writeHead(status, headers);
     res.end(body);
+    // What the connection could not take at once waits in memory for a client that may never
+    // read it: counted with the answers being read (upstream.ts) until the response closes.
+    if (body !== undefined && !res.writableFinished) upstream.hold(body.length, res);
   }
 
   function fail(x: Exchange, error: unknown): void {

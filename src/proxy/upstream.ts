@@ -8,8 +8,11 @@
  * documents, so they are read whole (at most MAX_RESPONSE_BYTES) and relayed with a Content-Length.
  * The answers being read at once hold at most MAX_BUFFERED_BYTES together, whatever the transport
  * and its number of connections (a Pool of 64 could otherwise hold 256 MiB, an undici Agent without
- * a connection limit any amount): the exchange whose bytes would pass it is dropped. Counted until
- * the answer is handed over. A dropped read is `busy` (the proxy answers 503 with Retry-After: not
+ * a connection limit any amount): the exchange whose bytes would pass it is dropped. An answer
+ * handed to a client that does not take it at once stays in memory until it does (the connection
+ * holds the whole Buffer until its last byte is written), so it stays counted until the client's
+ * response closes (`hold`): clients that stop reading hold at most the budget, not 4 MiB each
+ * for as long as their connection lasts. A dropped read is `busy` (the proxy answers 503 with Retry-After: not
  * done, send it again). A state change (any method but GET) cannot be told that once it was sent,
  * since the service may have carried it out: it is not sent while the budget lacks room for one
  * answer of MAX_RESPONSE_BYTES (`busy`, nothing sent), and one whose answer is dropped all the same
@@ -47,7 +50,7 @@ export const MAX_RESPONSE_BYTES = 4 * 1024 * 1024;
 /** All answers being read at once, together: eight of the largest, thousands of the usual few KiB. */
 export const MAX_BUFFERED_BYTES = 32 * 1024 * 1024;
 
-/** Bytes of the answers being read, shared by one upstream's exchanges. */
+/** Bytes of the answers being read or not yet taken by their clients, shared by one upstream's exchanges. */
 interface ByteBudget {
   used: number;
 }
@@ -99,8 +102,12 @@ export class UpstreamError extends Error {
 
 export interface Upstream {
   send(request: UpstreamRequest): Promise<UpstreamResponse>;
+  /** Counts `bytes` of an answer `client` has not taken yet in the budget, until its response closes. */
+  hold(bytes: number, client: ClientResponse): void;
   close(): Promise<void>;
 }
+
+type Exchanges = Omit<Upstream, 'hold'>;
 
 export function createUpstream(base: string, options: { timeoutMs: number; transport?: UpstreamTransport; connections?: number }): Upstream {
   const url = new URL(base);
@@ -110,19 +117,33 @@ export function createUpstream(base: string, options: { timeoutMs: number; trans
   const connections = options.connections ?? 64;
   const transport = options.transport ?? 'undici';
   const budget: ByteBudget = { used: 0 };
-  if (transport === 'node') return nodeUpstream(url, basePath, options.timeoutMs, connections, budget);
+  const { send, close } = exchanges(url, basePath, options.timeoutMs, transport, connections, budget);
+  return {
+    send,
+    close,
+    hold(bytes, client) {
+      budget.used += bytes;
+      client.once('close', () => {
+        budget.used -= bytes;
+      });
+    },
+  };
+}
+
+function exchanges(url: URL, basePath: string, timeoutMs: number, transport: UpstreamTransport, connections: number, budget: ByteBudget): Exchanges {
+  if (transport === 'node') return nodeUpstream(url, basePath, timeoutMs, connections, budget);
   if (transport === 'undici') {
     // The Pool's own timers bound what the exchange timer already bounds, so that nothing stays
     // queued or connected for longer than one exchange may take.
-    const pool = new Pool(url.origin, { connections, connectTimeout: options.timeoutMs, headersTimeout: options.timeoutMs, bodyTimeout: options.timeoutMs });
-    return undiciUpstream(pool, url, basePath, options.timeoutMs, budget, () => pool.destroy());
+    const pool = new Pool(url.origin, { connections, connectTimeout: timeoutMs, headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
+    return undiciUpstream(pool, url, basePath, timeoutMs, budget, () => pool.destroy());
   }
   if (typeof transport?.dispatch !== 'function') throw new TypeError("transport must be 'undici', 'node' or an undici Dispatcher");
   // The dispatcher belongs to the integrator, who closes it.
-  return undiciUpstream(transport, url, basePath, options.timeoutMs, budget, async () => {});
+  return undiciUpstream(transport, url, basePath, timeoutMs, budget, async () => {});
 }
 
-function nodeUpstream(url: URL, basePath: string, timeoutMs: number, connections: number, budget: ByteBudget): Upstream {
+function nodeUpstream(url: URL, basePath: string, timeoutMs: number, connections: number, budget: ByteBudget): Exchanges {
   const secure = url.protocol === 'https:';
   const mod = secure ? https : http;
   const agent = new mod.Agent({ keepAlive: true, maxSockets: connections, maxFreeSockets: connections, scheduling: 'lifo' });
@@ -206,7 +227,7 @@ function nodeUpstream(url: URL, basePath: string, timeoutMs: number, connections
   };
 }
 
-function undiciUpstream(dispatcher: UndiciLikeDispatcher, url: URL, basePath: string, timeoutMs: number, budget: ByteBudget, close: () => Promise<void>): Upstream {
+function undiciUpstream(dispatcher: UndiciLikeDispatcher, url: URL, basePath: string, timeoutMs: number, budget: ByteBudget, close: () => Promise<void>): Exchanges {
   const origin = url.origin;
   return {
     send(request) {

@@ -226,6 +226,50 @@ describe('proxy bounds', () => {
         }
       });
 
+      it('counts an answer its client has not taken in the 32 MiB, until the client takes it or leaves', async () => {
+        // Answers of 4 MiB - 1: eight fill the budget to 8 B short of 32 MiB.
+        const size = 4 * 1024 * 1024 - 1;
+        const body = Buffer.alloc(size, 0x20);
+        const big = await startRecorder((_req, res) => {
+          res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(size) });
+          res.end(body);
+        });
+        const px = await startProxy({ upstream: big.url, transport });
+        const path = '/api/auth/delegated-keys/DelegatedKey:66666666-6666-4666-8666-666666666666';
+        const sockets: net.Socket[] = [];
+        try {
+          // Eight clients that read the first bytes of their answer (it has been handed over), then stop reading.
+          await Promise.all(
+            Array.from({ length: 8 }, async () => {
+              const socket = net.connect(px.port, '127.0.0.1');
+              sockets.push(socket);
+              socket.on('error', () => undefined);
+              socket.write(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`);
+              const first = await new Promise<Buffer>((r) => socket.once('data', r));
+              socket.pause();
+              assert.match(first.toString('latin1'), /^HTTP\/1.1 200 /);
+            }),
+          );
+          // Their answers are still in the proxy's memory: no room for another, nor for a state change.
+          assertErrorShape(await raw(px.port, { path }), 503, 'PROXY_BUSY');
+          const posts = big.requests.filter((r) => r.method === 'POST').length;
+          assertErrorShape(await raw(px.port, { method: 'POST', path: `/api/cards/${CARD}/reveal`, headers: JSON_HEADERS }), 503, 'PROXY_BUSY');
+          assert.equal(big.requests.filter((r) => r.method === 'POST').length, posts, 'a state change was sent without room for its answer');
+          // One client takes its answer, another leaves: their bytes are given back.
+          const taken = new Promise<void>((r) => sockets[0]!.on('end', r));
+          sockets[0]!.resume().end();
+          await taken;
+          sockets[1]!.destroy();
+          await waitFor(() => px.logs.filter((l) => l.status === 200 || l.status === 499).length >= 2, 'the two answers to end');
+          const again = await Promise.all([raw(px.port, { path }), raw(px.port, { path })]);
+          assert.deepEqual(again.map((r) => r.status), [200, 200]);
+        } finally {
+          for (const socket of sockets) socket.destroy();
+          await px.close();
+          await big.close();
+        }
+      });
+
       it(`answers 502 BAD_GATEWAY to a status it does not relay (an unasked-for 101, one outside 100-599${transport === 'undici' ? ', a 100 undici cannot read past' : ''}), and reads past ${transport === 'node' ? 'a 100 and ' : ''}a 103`, async () => {
         // Raw status lines, one answer per connection; `next` is the answer to the next request.
         let next = '';
