@@ -573,11 +573,12 @@ export function createProxy(options: ProxyOptions): ProxyHandler {
     let r: Refusal;
     if (error instanceof Refusal) r = error;
     else if (error instanceof UpstreamError) {
+      // The message says what failed, and of a state change that may have reached the service, that it may have been carried out.
       r = error.kind === 'timeout'
-        ? new Refusal(504, 'GATEWAY_TIMEOUT', 'The service did not answer in time.')
+        ? new Refusal(504, 'GATEWAY_TIMEOUT', error.message)
         : error.kind === 'busy'
           ? new Refusal(503, 'PROXY_BUSY', error.message, { 'retry-after': '1' })
-          : new Refusal(502, 'BAD_GATEWAY', error.kind === 'too-large' || error.kind === 'bad-status' || error.kind === 'dropped' ? error.message : 'The service could not be reached.');
+          : new Refusal(502, 'BAD_GATEWAY', error.message);
     } else r = new Refusal(500, 'INTERNAL_ERROR', 'The proxy failed to handle the request.');
     x.code = r.code;
     x.message = r.message;

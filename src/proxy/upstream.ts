@@ -18,6 +18,13 @@
  * answer of MAX_RESPONSE_BYTES (`busy`, nothing sent), and one whose answer is dropped all the same
  * (reads took the room meanwhile) is `dropped` (the proxy answers 502, outcome unknown).
  *
+ * What a failure says of a state change follows the same rule: once it may have reached the
+ * service (node: its last byte was handed to the connection, 'finish'; undici: `onRequestStart`,
+ * when it is written to a connected socket), a timeout, a cut connection, an answer too large or
+ * with a status the proxy does not relay all say it may have been carried out. Before that (a
+ * refused connection, a timeout while queued) it was not sent, and the message says only what
+ * failed. A read's messages say only what failed: it can be sent again.
+ *
  * Transports with the same contract:
  *  - `'undici'` (the default): an undici Pool for the upstream origin, created and closed here, driven
  *    through `dispatch` with one handler object per exchange: no response stream, no promise per
@@ -159,6 +166,10 @@ function nodeUpstream(url: URL, basePath: string, timeoutMs: number, connections
       let settled = false;
       // Bytes of the answer read so far, all counted in the budget until the exchange settles.
       let size = 0;
+      // A state change whose last byte was handed to the connection may have reached the service.
+      let sent = false;
+      const change = request.method !== 'GET';
+      if (change) req.once('finish', () => (sent = true));
       const settle = () => {
         settled = true;
         clearTimeout(timer);
@@ -172,7 +183,7 @@ function nodeUpstream(url: URL, basePath: string, timeoutMs: number, connections
           reject(error);
         } else resolve(response!);
       };
-      const timer = setTimeout(() => finish(new UpstreamError('timeout', 'The service did not answer in time.')), Math.max(0, deadline - Date.now()));
+      const timer = setTimeout(() => finish(timedOut(change && sent)), Math.max(0, deadline - Date.now()));
       const client = request.client;
       client?.once('close', () => client.writableFinished || finish(cancelled()));
       req.on('error', (cause: NodeJS.ErrnoException) => {
@@ -181,28 +192,29 @@ function nodeUpstream(url: URL, basePath: string, timeoutMs: number, connections
         if (retryable) {
           settle();
           reject(Object.assign(new UpstreamError('unreachable', 'retry', { cause }), { retryable: true }));
-        } else finish(new UpstreamError('unreachable', 'The service could not be reached.', { cause }));
+        } else finish(unreachable(change && sent, cause));
       });
       // An unasked-for 101: see the file header.
       req.on('upgrade', (_res, socket) => {
         socket.destroy();
-        finish(badStatus());
+        finish(badStatus(change));
       });
       req.on('response', (res) => {
         const status = res.statusCode ?? 0;
-        if (status < 200 || status > 599) return void finish(badStatus());
+        if (status < 200 || status > 599) return void finish(badStatus(change));
         const chunks: Buffer[] = [];
         res.on('data', (chunk: Buffer) => {
           if (settled) return;
           size += chunk.length;
           budget.used += chunk.length;
-          if (size > MAX_RESPONSE_BYTES) finish(tooLarge());
+          if (size > MAX_RESPONSE_BYTES) finish(tooLarge(change));
           else if (budget.used > MAX_BUFFERED_BYTES) finish(overBudget(request.method));
           else chunks.push(chunk);
         });
-        res.on('error', (cause) => finish(new UpstreamError('unreachable', 'The service connection failed.', { cause })));
+        // The service is answering: a state change reached it.
+        res.on('error', (cause) => finish(unreachable(change, cause)));
         res.on('close', () => {
-          if (!res.complete) finish(new UpstreamError('unreachable', 'The service connection was cut.'));
+          if (!res.complete) finish(unreachable(change));
         });
         res.on('end', () => finish(undefined, { status, headers: res.headers, body: Buffer.concat(chunks, size) }));
       });
@@ -271,16 +283,21 @@ class BufferedExchange implements Dispatcher.DispatchHandler {
   }
 
   onRequestStart(controller: Dispatcher.DispatchController): void {
-    this.controller = controller;
     // Timed out or cancelled while queued for a connection: do not send it now.
-    if (this.settled) controller.abort(new UpstreamError('timeout', 'The service did not answer in time.'));
+    if (this.settled) return void controller.abort(timedOut(false));
+    this.controller = controller;
+  }
+
+  /** A state change that may have reached the service: it is written from onRequestStart on. */
+  get sentChange(): boolean {
+    return this.method !== 'GET' && this.controller !== undefined;
   }
 
   onResponseStart(_controller: Dispatcher.DispatchController, statusCode: number, headers: Record<string, string | string[] | undefined>): void {
     // 1xx interim answers are reported here too; only the final status counts (RFC 9110 section 15.2).
     // 100, 101 and invalid statuses are not answers (see the file header).
     if (statusCode < 200 || statusCode > 599) {
-      if (statusCode < 102 || statusCode > 199) this.fail(badStatus());
+      if (statusCode < 102 || statusCode > 199) this.fail(badStatus(this.method !== 'GET'));
       return;
     }
     this.status = statusCode;
@@ -291,7 +308,7 @@ class BufferedExchange implements Dispatcher.DispatchHandler {
     if (this.settled) return;
     this.size += chunk.length;
     this.budget.used += chunk.length;
-    if (this.size > MAX_RESPONSE_BYTES) this.fail(tooLarge());
+    if (this.size > MAX_RESPONSE_BYTES) this.fail(tooLarge(this.method !== 'GET'));
     else if (this.budget.used > MAX_BUFFERED_BYTES) this.fail(overBudget(this.method));
     else this.chunks.push(chunk);
   }
@@ -307,7 +324,7 @@ class BufferedExchange implements Dispatcher.DispatchHandler {
   onResponseError(_controller: Dispatcher.DispatchController, error: Error): void {
     if (this.settled) return;
     this.settle();
-    this.reject(error instanceof UpstreamError ? error : undiciFailure(error));
+    this.reject(error instanceof UpstreamError ? error : undiciFailure(error, this.sentChange));
   }
 
   /**
@@ -332,18 +349,33 @@ class BufferedExchange implements Dispatcher.DispatchHandler {
  * What undici reports, as the proxy tells it: its parser drops the connection on a 100 ("bad
  * response") or an unasked-for upgrade ("bad upgrade"), which are answers, not an unreachable service.
  */
-function undiciFailure(error: Error): UpstreamError {
+function undiciFailure(error: Error, sentChange: boolean): UpstreamError {
   const code = (error as { code?: unknown }).code;
-  if (code === 'UND_ERR_SOCKET' && (error.message === 'bad response' || error.message === 'bad upgrade')) return badStatus(error);
-  return new UpstreamError('unreachable', 'The service could not be reached.', { cause: error });
+  if (code === 'UND_ERR_SOCKET' && (error.message === 'bad response' || error.message === 'bad upgrade')) return badStatus(sentChange, error);
+  return unreachable(sentChange, error);
 }
 
-function badStatus(cause?: unknown): UpstreamError {
-  return new UpstreamError('bad-status', 'The service answered with a status the proxy does not relay (a 1xx it did not ask for, or one outside 100-599).', { cause });
+/** Ends the message about a state change that may have reached the service. */
+const MAY_HAVE_BEEN_CARRIED_OUT = ' The request may have been carried out; check before sending it again.';
+
+/** `sentChange`: a state change that reached the service, or may have (see the file header). */
+function unreachable(sentChange: boolean, cause?: unknown): UpstreamError {
+  return sentChange
+    ? new UpstreamError('unreachable', 'The connection to the service was lost after the request was sent, before its whole answer came back.' + MAY_HAVE_BEEN_CARRIED_OUT, { cause })
+    : new UpstreamError('unreachable', 'The service could not be reached.', { cause });
 }
 
-function tooLarge(): UpstreamError {
-  return new UpstreamError('too-large', 'The service answered with too large a body.');
+function timedOut(sentChange: boolean): UpstreamError {
+  return new UpstreamError('timeout', 'The service did not answer in time.' + (sentChange ? MAY_HAVE_BEEN_CARRIED_OUT : ''));
+}
+
+function badStatus(change: boolean, cause?: unknown): UpstreamError {
+  const message = 'The service answered with a status the proxy does not relay (a 1xx it did not ask for, or one outside 100-599).';
+  return new UpstreamError('bad-status', message + (change ? MAY_HAVE_BEEN_CARRIED_OUT : ''), { cause });
+}
+
+function tooLarge(change: boolean): UpstreamError {
+  return new UpstreamError('too-large', 'The service answered with too large a body.' + (change ? MAY_HAVE_BEEN_CARRIED_OUT : ''));
 }
 
 function busy(): UpstreamError {
@@ -370,5 +402,5 @@ function cancelled(): UpstreamError {
 }
 
 function timeOut(exchange: BufferedExchange): void {
-  exchange.fail(new UpstreamError('timeout', 'The service did not answer in time.'));
+  exchange.fail(timedOut(exchange.sentChange));
 }

@@ -12,6 +12,9 @@ import { after, before, describe, it } from 'node:test';
 import { Pool } from 'undici';
 import { CARD, JSON_HEADERS, assertErrorShape, raw, startProxy, startRecorder, waitFor } from './helpers.ts';
 
+/** What an answer about a state change the service may have received must say. */
+const MAY_HAVE_BEEN_CARRIED_OUT = /may have been carried out; check before sending it again\./;
+
 describe('proxy bounds', () => {
   let up: Awaited<ReturnType<typeof startRecorder>>;
   before(async () => {
@@ -73,6 +76,11 @@ describe('proxy bounds', () => {
           assert.ok(elapsed >= 190 && elapsed < 1200, `answered after ${elapsed} ms`);
           assert.equal(px.logs.at(-1)!.status, 504);
           assert.equal(px.logs.at(-1)!.route, 'revealCard');
+          // The service has the state change and may carry it out late: the answer must not read as "not done".
+          assert.match(r.json.message, MAY_HAVE_BEEN_CARRIED_OUT);
+          const read = await raw(px.port, { path: '/api/auth/delegated-keys/DelegatedKey:66666666-6666-4666-8666-666666666666' });
+          assertErrorShape(read, 504, 'GATEWAY_TIMEOUT');
+          assert.equal(read.json.message, 'The service did not answer in time.');
         } finally {
           await px.close();
           await slow.close();
@@ -152,14 +160,30 @@ describe('proxy bounds', () => {
         await new Promise<void>((r) => probe.close(() => r()));
         const px = await startProxy({ upstream: `http://127.0.0.1:${port}/2025-10-13`, transport });
         try {
-          assertErrorShape(await raw(px.port, { method: 'POST', path: `/api/cards/${CARD}/reveal`, headers: JSON_HEADERS }), 502, 'BAD_GATEWAY');
+          // Never sent: it was not carried out.
+          const refused = await raw(px.port, { method: 'POST', path: `/api/cards/${CARD}/reveal`, headers: JSON_HEADERS });
+          assertErrorShape(refused, 502, 'BAD_GATEWAY');
+          assert.equal(refused.json.message, 'The service could not be reached.');
         } finally {
           await px.close();
         }
-        const cut = await startRecorder((_req, res) => void res.socket?.destroy());
+        // Cut after the whole request arrived, before any answer, and in the middle of the answer.
+        const cut = await startRecorder((req, res) => {
+          if (req.url.includes('/reveal')) return void res.socket?.destroy();
+          res.writeHead(200, { 'content-type': 'application/json', 'content-length': '100' });
+          res.write('{"partial":', () => res.socket?.destroy());
+        });
         const px2 = await startProxy({ upstream: cut.url, transport });
         try {
-          assertErrorShape(await raw(px2.port, { method: 'POST', path: `/api/cards/${CARD}/reveal`, headers: JSON_HEADERS }), 502, 'BAD_GATEWAY');
+          for (const path of [`/api/cards/${CARD}/reveal`, '/api/auth/credentials']) {
+            const r = await raw(px2.port, { method: 'POST', path, headers: JSON_HEADERS, body: '{}' });
+            assertErrorShape(r, 502, 'BAD_GATEWAY');
+            assert.match(r.json.message, MAY_HAVE_BEEN_CARRIED_OUT, path);
+            assert.doesNotMatch(r.json.message, /could not be reached/, path);
+          }
+          const read = await raw(px2.port, { path: '/api/auth/delegated-keys/DelegatedKey:66666666-6666-4666-8666-666666666666' });
+          assertErrorShape(read, 502, 'BAD_GATEWAY');
+          assert.equal(read.json.message, 'The service could not be reached.');
         } finally {
           await px2.close();
           await cut.close();
@@ -169,7 +193,7 @@ describe('proxy bounds', () => {
       it('answers 502 BAD_GATEWAY when the upstream answers more than 4 MiB, and relays one just under', async () => {
         const limit = 4 * 1024 * 1024;
         const big = await startRecorder((req, res) => {
-          const size = req.url.includes('/cards/') ? limit + 1 : limit;
+          const size = req.url.includes('/cards/') || req.url.includes('77777777') ? limit + 1 : limit;
           res.writeHead(200, { 'content-type': 'application/json' });
           // Written in pieces, as a real service streams a large answer.
           const piece = Buffer.alloc(64 * 1024, 0x20);
@@ -178,7 +202,13 @@ describe('proxy bounds', () => {
         });
         const px = await startProxy({ upstream: big.url, transport });
         try {
-          assertErrorShape(await raw(px.port, { method: 'POST', path: `/api/cards/${CARD}/reveal`, headers: JSON_HEADERS }), 502, 'BAD_GATEWAY');
+          const change = await raw(px.port, { method: 'POST', path: `/api/cards/${CARD}/reveal`, headers: JSON_HEADERS });
+          assertErrorShape(change, 502, 'BAD_GATEWAY');
+          assert.match(change.json.message, /^The service answered with too large a body\. /);
+          assert.match(change.json.message, MAY_HAVE_BEEN_CARRIED_OUT);
+          const read = await raw(px.port, { path: '/api/auth/delegated-keys/DelegatedKey:77777777-7777-4777-8777-777777777777' });
+          assertErrorShape(read, 502, 'BAD_GATEWAY');
+          assert.equal(read.json.message, 'The service answered with too large a body.');
           const ok = await raw(px.port, { path: '/api/auth/delegated-keys/DelegatedKey:66666666-6666-4666-8666-666666666666' });
           assert.equal(ok.status, 200);
           assert.equal(ok.body.length, limit);
