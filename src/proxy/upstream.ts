@@ -42,7 +42,8 @@
  * "even if the client does not expect one"), except where the transport cannot: undici drops the
  * connection on a 100 (its parser: "bad response"), so there a 100 is a `bad-status`, as a 101
  * (an `Upgrade` the proxy never asked for) and an invalid status are on every transport: the
- * proxy's 502.
+ * proxy's 502. An answer the parser cannot read at all (`HTTP/1.1 1000`, `HTTP/1.1 abc`, a
+ * malformed header) is `malformed`, also a 502: the service was reached and answered nonsense.
  *
  * Deliberately does not: follow redirects, decompress (no Accept-Encoding is sent, so the service
  * answers identity), or retry anything but a GET whose reused keep-alive socket was closed by the
@@ -99,7 +100,7 @@ export interface UpstreamResponse {
 export class UpstreamError extends Error {
   override readonly name = 'UpstreamError';
   constructor(
-    readonly kind: 'timeout' | 'unreachable' | 'too-large' | 'bad-status' | 'busy' | 'dropped' | 'cancelled',
+    readonly kind: 'timeout' | 'unreachable' | 'malformed' | 'too-large' | 'bad-status' | 'busy' | 'dropped' | 'cancelled',
     message: string,
     options: { cause?: unknown } = {},
   ) {
@@ -192,7 +193,7 @@ function nodeUpstream(url: URL, basePath: string, timeoutMs: number, connections
         if (retryable) {
           settle();
           reject(Object.assign(new UpstreamError('unreachable', 'retry', { cause }), { retryable: true }));
-        } else finish(unreachable(change && sent, cause));
+        } else finish(failure(change && sent, cause));
       });
       // An unasked-for 101: see the file header.
       req.on('upgrade', (_res, socket) => {
@@ -212,7 +213,7 @@ function nodeUpstream(url: URL, basePath: string, timeoutMs: number, connections
           else chunks.push(chunk);
         });
         // The service is answering: a state change reached it.
-        res.on('error', (cause) => finish(unreachable(change, cause)));
+        res.on('error', (cause) => finish(failure(change, cause)));
         res.on('close', () => {
           if (!res.complete) finish(unreachable(change));
         });
@@ -352,7 +353,21 @@ class BufferedExchange implements Dispatcher.DispatchHandler {
 function undiciFailure(error: Error, sentChange: boolean): UpstreamError {
   const code = (error as { code?: unknown }).code;
   if (code === 'UND_ERR_SOCKET' && (error.message === 'bad response' || error.message === 'bad upgrade')) return badStatus(sentChange, error);
-  return unreachable(sentChange, error);
+  return failure(sentChange, error);
+}
+
+/**
+ * A failed connection, as the proxy tells it. An answer the HTTP parser cannot read (a status line
+ * `HTTP/1.1 1000` or `HTTP/1.1 abc`, a malformed header or chunk) came from a service that was
+ * reached: Node's parser reports it with an `HPE_` code, undici's as an HTTPParserError (by name,
+ * so that an integrator's dispatcher from another copy of undici is read the same).
+ */
+function failure(sentChange: boolean, cause: unknown): UpstreamError {
+  const code = (cause as { code?: unknown } | undefined)?.code;
+  const parser = (typeof code === 'string' && code.startsWith('HPE_')) || (cause as { name?: unknown } | undefined)?.name === 'HTTPParserError';
+  if (!parser) return unreachable(sentChange, cause);
+  // The service answered: a state change reached it.
+  return new UpstreamError('malformed', 'The service answered with something that is not valid HTTP.' + (sentChange ? MAY_HAVE_BEEN_CARRIED_OUT : ''), { cause });
 }
 
 /** Ends the message about a state change that may have reached the service. */

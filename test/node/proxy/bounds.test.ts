@@ -332,6 +332,18 @@ describe('proxy bounds', () => {
             assert.equal(r.json.message, 'The service answered with a status the proxy does not relay (a 1xx it did not ask for, or one outside 100-599).', line);
             assert.equal(px.logs.at(-1)!.status, 502, line);
           }
+          // Answers no HTTP parser can read: the service was reached, and answered nonsense.
+          for (const answer of ['HTTP/1.1 1000 Odd\r\ncontent-length: 0\r\n\r\n', 'HTTP/1.1 abc Odd\r\ncontent-length: 0\r\n\r\n', 'HTTP/1.1 200 OK\r\nbad header\r\ncontent-length: 0\r\n\r\n']) {
+            const line = JSON.stringify(answer.slice(0, 24));
+            const read = await get(answer);
+            assertErrorShape(read, 502, 'BAD_GATEWAY');
+            assert.equal(read.json.message, 'The service answered with something that is not valid HTTP.', line);
+            next = answer;
+            const change = await raw(px.port, { method: 'POST', path: `/api/cards/${CARD}/reveal`, headers: JSON_HEADERS });
+            assertErrorShape(change, 502, 'BAD_GATEWAY');
+            assert.match(change.json.message, /^The service answered with something that is not valid HTTP\. /, line);
+            assert.match(change.json.message, MAY_HAVE_BEEN_CARRIED_OUT, line);
+          }
           const early = await get(`HTTP/1.1 103 Early Hints\r\nlink: </style.css>; rel=preload\r\n\r\n${ok}`);
           assert.deepEqual([early.status, early.text], [200, '{}']);
           if (transport === 'node') {
