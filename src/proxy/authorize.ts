@@ -103,9 +103,15 @@ export function validateDemoAccount(binding: DemoAccount): DemoAccount {
   return { customerId: binding.customerId, accountId: binding.accountId, cardId: binding.cardId };
 }
 
-export function demoAccountAuthorize(binding: DemoAccount, list: ListReader, cacheMs = 5000, missReadMs = 1000): AccountAuthorizeHook {
+/**
+ * The account lists read by a proxy's bindings, by account: a proxy given both `demoAccount` and
+ * `accountFor` passes one to both, so that an account's list is read once for the two.
+ */
+export type AccountLists = Map<string, AccountRule>;
+
+export function demoAccountAuthorize(binding: DemoAccount, list: ListReader, cacheMs = 5000, missReadMs = 1000, perAccount: AccountLists = new Map()): AccountAuthorizeHook {
   const fixed = validateDemoAccount(binding);
-  return accountAuthorize(() => fixed, list, cacheMs, missReadMs);
+  return accountAuthorize(() => fixed, list, cacheMs, missReadMs, perAccount);
 }
 
 /**
@@ -118,8 +124,8 @@ export function accountAuthorize(
   list: ListReader,
   cacheMs = 5000,
   missReadMs = 1000,
+  perAccount: AccountLists = new Map(),
 ): AccountAuthorizeHook {
-  const perAccount = new Map<string, AccountRule>();
   const hook: AuthorizeHook = async (ctx) => {
     if (ctx.route === 'listAgentActions' || ctx.route === 'getAgentAction') return true;
     const found = await resolve(ctx.request);

@@ -51,7 +51,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isIP, type Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
-import { accountAuthorize, demoAccountAuthorize, oncePerRequest, type AccountAuthorizeHook, type AccountResolver, type AuthorizeContext, type AuthorizeDecision, type AuthorizeHook, type AuthorizeRefusal, type DemoAccount } from './authorize.ts';
+import { accountAuthorize, demoAccountAuthorize, oncePerRequest, type AccountAuthorizeHook, type AccountLists, type AccountResolver, type AuthorizeContext, type AuthorizeDecision, type AuthorizeHook, type AuthorizeRefusal, type DemoAccount } from './authorize.ts';
 import { checkChallenge, deriveChallengeKey, mintChallenge, registrationOptions, userHandle } from './challenge.ts';
 import { BodyParseError, parseStrictJson } from './json.ts';
 import { RateLimiter, type RateLimitOptions } from './rate-limit.ts';
@@ -243,9 +243,11 @@ export function createProxy(options: ProxyOptions): ProxyHandler {
   const missReadMs = Math.min(1000, o.upstreamTimeoutMs / 4);
   /** The account bindings, told of each relayed answer (an id created through the proxy). */
   const bindings: AccountAuthorizeHook[] = [];
-  if (options.demoAccount) bindings.push(demoAccountAuthorize(options.demoAccount, listUpstream, undefined, missReadMs));
+  // One account's lists, read once for both bindings when both are given.
+  const lists: AccountLists = new Map();
+  if (options.demoAccount) bindings.push(demoAccountAuthorize(options.demoAccount, listUpstream, undefined, missReadMs, lists));
   const accountFor = options.accountFor && oncePerRequest(options.accountFor);
-  if (accountFor) bindings.push(accountAuthorize(accountFor, listUpstream, undefined, missReadMs));
+  if (accountFor) bindings.push(accountAuthorize(accountFor, listUpstream, undefined, missReadMs, lists));
   const hooks: AuthorizeHook[] = [...bindings];
   if (options.authorize) hooks.push(options.authorize);
   if (hooks.length === 0) {

@@ -330,3 +330,36 @@ describe('per-caller binding (accountFor)', () => {
     assert.equal(up.requests.length, count, 'nothing reached the service');
   });
 });
+
+// A proxy given both a demoAccount and an accountFor asks both; when they bind the same account,
+// the service is asked for that account's list once, not once per binding.
+describe('demoAccount and accountFor together', () => {
+  it('read the account\'s list once for an id neither has cached, also one the account just created', async () => {
+    const listed = [AUTH_METHOD];
+    const up = await startRecorder((req: Recorded, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      if (req.method === 'GET') res.end(JSON.stringify({ data: listed.map((id) => ({ id, accountId: ACCOUNT })) }));
+      else res.end('{"relayed":true}');
+    });
+    const binding = { customerId: CUSTOMER, accountId: ACCOUNT, cardId: CARD };
+    const px = await startProxy({ upstream: up.url, demoAccount: binding, accountFor: () => binding });
+    const reads = () => up.requests.filter((r) => r.method === 'GET').length;
+    const challenge = (id: string) => raw(px.port, { method: 'POST', path: `/api/auth/credentials/${id}/challenge`, headers: JSON_HEADERS });
+    try {
+      assert.equal((await challenge(AUTH_METHOD)).status, 200);
+      assert.equal(reads(), 1);
+      assert.equal((await challenge(AUTH_METHOD)).status, 200);
+      assert.equal(reads(), 1, 'a cached id was read again');
+      const create = { method: 'POST', path: '/api/auth/credentials', headers: JSON_HEADERS, body: JSON.stringify({ type: 'SMS_OTP', accountId: ACCOUNT }) };
+      assert.equal((await raw(px.port, create)).status, 200);
+      listed.push(NEW_AUTH_METHOD);
+      assert.equal((await challenge(NEW_AUTH_METHOD)).status, 200);
+      assert.equal(reads(), 2);
+      // An id that is not the account's is refused after one read, by the first binding.
+      assertErrorShape(await challenge(OTHER_AUTH_METHOD), 404, 'NOT_FOUND');
+    } finally {
+      await px.close();
+      await up.close();
+    }
+  });
+});
