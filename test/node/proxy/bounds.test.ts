@@ -12,6 +12,20 @@ import { after, before, describe, it } from 'node:test';
 import { Pool } from 'undici';
 import { CARD, JSON_HEADERS, assertErrorShape, raw, startProxy, startRecorder, waitFor } from './helpers.ts';
 
+/**
+ * A client that asks for `path`, reads the first bytes of the answer (so the proxy has handed it
+ * over) and then stops reading: the rest stays in the proxy's memory, counted in its 32 MiB.
+ */
+async function unreadAnswer(port: number, path: string): Promise<net.Socket> {
+  const socket = net.connect(port, '127.0.0.1');
+  socket.on('error', () => undefined);
+  socket.write(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`);
+  const first = await new Promise<Buffer>((r) => socket.once('data', r));
+  socket.pause();
+  assert.match(first.toString('latin1'), /^HTTP\/1.1 200 /);
+  return socket;
+}
+
 /** What an answer about a state change the service may have received must say. */
 const MAY_HAVE_BEEN_CARRIED_OUT = /may have been carried out; check before sending it again\./;
 
@@ -269,17 +283,7 @@ describe('proxy bounds', () => {
         const sockets: net.Socket[] = [];
         try {
           // Eight clients that read the first bytes of their answer (it has been handed over), then stop reading.
-          await Promise.all(
-            Array.from({ length: 8 }, async () => {
-              const socket = net.connect(px.port, '127.0.0.1');
-              sockets.push(socket);
-              socket.on('error', () => undefined);
-              socket.write(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`);
-              const first = await new Promise<Buffer>((r) => socket.once('data', r));
-              socket.pause();
-              assert.match(first.toString('latin1'), /^HTTP\/1.1 200 /);
-            }),
-          );
+          sockets.push(...(await Promise.all(Array.from({ length: 8 }, () => unreadAnswer(px.port, path)))));
           // Their answers are still in the proxy's memory: no room for another, nor for a state change.
           assertErrorShape(await raw(px.port, { path }), 503, 'PROXY_BUSY');
           const posts = big.requests.filter((r) => r.method === 'POST').length;
@@ -294,6 +298,41 @@ describe('proxy bounds', () => {
           const again = await Promise.all([raw(px.port, { path }), raw(px.port, { path })]);
           assert.deepEqual(again.map((r) => r.status), [200, 200]);
         } finally {
+          for (const socket of sockets) socket.destroy();
+          await px.close();
+          await big.close();
+        }
+      });
+
+      // The transport's own path: its exchange drops the answer of a state change it already sent.
+      it('answers 502 without Retry-After, saying it may have been carried out, when the answer of a state change already sent is dropped for the budget', async () => {
+        const size = 4 * 1024 * 1024 - 1;
+        const body = Buffer.alloc(size, 0x20);
+        let releasePost!: () => void;
+        const postReleased = new Promise<void>((r) => (releasePost = r));
+        const big = await startRecorder(async (req, res) => {
+          if (req.method === 'POST') await postReleased;
+          res.writeHead(200, { 'content-type': 'application/json' });
+          res.end(req.method === 'POST' ? JSON.stringify({ url: 'https://processor.example/reveal/' + 'x'.repeat(64) }) : body);
+        });
+        const px = await startProxy({ upstream: big.url, transport });
+        const path = '/api/auth/delegated-keys/DelegatedKey:66666666-6666-4666-8666-666666666666';
+        const sockets: net.Socket[] = [];
+        try {
+          // 28 MiB - 7 B held by clients that do not read: room for one more answer, so the state change is sent ...
+          sockets.push(...(await Promise.all(Array.from({ length: 7 }, () => unreadAnswer(px.port, path)))));
+          const sent = raw(px.port, { method: 'POST', path: `/api/cards/${CARD}/reveal`, headers: JSON_HEADERS });
+          await waitFor(() => big.requests.some((r) => r.method === 'POST'), 'the POST upstream');
+          // ... then a read takes that room before the service answers it.
+          sockets.push(await unreadAnswer(px.port, path));
+          releasePost();
+          const dropped = await sent;
+          assertErrorShape(dropped, 502, 'BAD_GATEWAY');
+          assert.equal(dropped.headers['retry-after'], undefined);
+          assert.match(dropped.json.message, /reached the service and may have been carried out/);
+          assert.equal(px.logs.at(-1)!.status, 502);
+        } finally {
+          releasePost();
           for (const socket of sockets) socket.destroy();
           await px.close();
           await big.close();
