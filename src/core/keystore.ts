@@ -8,7 +8,7 @@
  * non-extractable), never as hex, never in localStorage. `memoryKeyStore()` serves Node and tests.
  *
  * Metadata and key are two records, `session:<sessionId>` and `key:<sessionId>`, written in one
- * transaction. If the key record is gone while the metadata is still there
+ * transaction. If the key record is gone (or holds no CryptoKey) while the metadata is still there
  * (storage partly evicted or cleared by another tab, or a browser that cannot persist CryptoKeys),
  * `get` reports `key: undefined` so the caller can say "log in again" (WalletError 'key_missing').
  *
@@ -56,16 +56,16 @@ const KEY_PREFIX = 'key:';
 /** Every field of a StoredSession: each required, and nothing else is stored. */
 const SESSION_FIELDS = ['accountId', 'credentialId', 'credentialType', 'sessionId', 'expiresAt', 'publicKey', 'createdAt'] as const;
 
+/** The first field of `session` that is not a non-empty string (undefined: a whole StoredSession). */
+const badField = (session: StoredSession | null | undefined): string | undefined => SESSION_FIELDS.find((f) => typeof session?.[f] !== 'string' || !session[f]);
+
 function checkSession(session: StoredSession): void {
-  for (const f of SESSION_FIELDS) {
-    if (typeof session?.[f] !== 'string' || session[f].length === 0) {
-      throw new WalletError('invalid_argument', `session.${f} must be a non-empty string.`);
-    }
-  }
+  const f = badField(session);
+  if (f) throw new WalletError('invalid_argument', `session.${f} must be a non-empty string.`);
 }
 
 function checkKey(key: KeyPair): void {
-  if (!key || typeof key.privateKey !== 'object' || !(key.publicKey instanceof Uint8Array)) {
+  if (!(key?.privateKey instanceof CryptoKey && key.publicKey instanceof Uint8Array)) {
     throw new WalletError('invalid_argument', 'key must be a KeyPair (a CryptoKey and its public key bytes).');
   }
   // A key that can be exported would defeat the store's purpose (DESIGN.md: extractable: false).
@@ -99,9 +99,10 @@ function recordStore(records: Records): KeyStore {
   async function sessions(accountId?: string): Promise<StoredSession[]> {
     const out: StoredSession[] = [];
     for (const [k, v] of await records.entries()) {
-      if (typeof k === 'string' && k.startsWith(SESSION_PREFIX) && (accountId === undefined || (v as StoredSession).accountId === accountId)) {
-        out.push(copySession(v as StoredSession));
-      }
+      const s = v as StoredSession | null;
+      // Only a whole session under its own id counts: a record that another version wrote, or a
+      // broken write left, must neither fail every read nor hide the account's live session.
+      if (k === SESSION_PREFIX + s?.sessionId && !badField(s) && (accountId === undefined || s!.accountId === accountId)) out.push(copySession(s!));
     }
     return out.sort(freshestFirst);
   }
@@ -120,7 +121,8 @@ function recordStore(records: Records): KeyStore {
       const session = (await sessions(accountId))[0];
       if (!session) return undefined;
       const stored = (await records.get(KEY_PREFIX + session.sessionId)) as Partial<KeyPair> | undefined;
-      const key = stored?.privateKey && stored.publicKey instanceof Uint8Array ? { privateKey: stored.privateKey, publicKey: stored.publicKey } : undefined;
+      // Anything but a CryptoKey and its public bytes is no key: reported as gone, never signed with.
+      const key = stored?.privateKey instanceof CryptoKey && stored.publicKey instanceof Uint8Array ? (stored as KeyPair) : undefined;
       return { session, key };
     },
     list: () => sessions(),

@@ -11,7 +11,7 @@ import { createWallet, type Wallet } from '../../../src/core/session.ts';
 import { PRODUCTION_OTP_SIGNER } from '../../../src/core/bundles.ts';
 import { ServiceError, WalletError } from '../../../src/core/errors.ts';
 import { verifyStamp } from '../../../src/sandbox/service-stamps.ts';
-import { createStore, del } from 'idb-keyval';
+import { createStore, del, set } from 'idb-keyval';
 import { failNext, refusingKeyStoreDb } from '../elements/shared/helpers.ts';
 import { freshWallet, oidcToken, advanceClock, sandboxVariant, type RigAccount, type RigFixtures } from '../support/rig.ts';
 
@@ -216,6 +216,26 @@ describe('session flows against the sandbox through the proxy', () => {
     await del(`key:${session.sessionId}`, createStore(dbName, 'sessions'));
     const e = await rejection(wallet.current(acct.accountId));
     expect(e).to.be.instanceOf(WalletError);
+    expect((e as WalletError).code).to.equal('key_missing');
+    expect(await wallet.current(acct.accountId)).to.equal(undefined);
+  });
+
+  it('unreadable records in the key store (another version, a broken write) are passed over: no crash, and a login is seen', async () => {
+    const db = createStore(dbName, 'sessions');
+    // A record that is not an object, and one of this account without the fields of a session.
+    await set(`session:Session:${crypto.randomUUID()}`, null, db);
+    await set(`session:Session:${crypto.randomUUID()}`, { accountId: acct.accountId, sessionId: 42 }, db);
+    expect(await wallet.current(acct.accountId)).to.equal(undefined);
+    const session = await (await wallet.startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000');
+    expect((await wallet.current(acct.accountId))?.sessionId).to.equal(session.sessionId);
+    expect(await wallet.logout(acct.accountId)).to.deep.equal([session.sessionId]);
+    expect(await indexedDbKeyStore({ dbName }).list()).to.deep.equal([]);
+  });
+
+  it('a key record that holds no CryptoKey is a vanished key: key_missing, then logged out, never a signature attempt', async () => {
+    const session = await (await wallet.startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000');
+    await set(`key:${session.sessionId}`, { privateKey: { type: 'private' }, publicKey: new Uint8Array(65) }, createStore(dbName, 'sessions'));
+    const e = await rejection(wallet.stamper(acct.accountId));
     expect((e as WalletError).code).to.equal('key_missing');
     expect(await wallet.current(acct.accountId)).to.equal(undefined);
   });
