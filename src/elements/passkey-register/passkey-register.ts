@@ -236,10 +236,6 @@ export class PasskeyRegister extends TemplateElement {
 
   private screen(s: RegisterState): TemplateResult {
     const t = this.i18n.t;
-    const button = (label: string, onClick: () => void, main = false) =>
-      html`<div class="actions">
-        <button part=${main ? 'submit' : 'button'} class=${main ? 'primary' : ''} type="button" ?data-autofocus=${s.kind !== 'done'} @click=${onClick}>${t(label)}</button>
-      </div>`;
     switch (s.kind) {
       case 'checking':
         return html`<p part="intro" class="muted">${t('passkey.checking')}</p>`;
@@ -248,14 +244,19 @@ export class PasskeyRegister extends TemplateElement {
       case 'login-required':
         return html`<p part="note" data-autofocus tabindex="-1">${t('passkey.login-required')}</p>`;
       case 'activating':
-        return html`<p part="intro">${t('passkey.activating')}</p>
-          ${button('common.cancel', () => this.cancel())}`;
-      case 'registered':
-        return html`<p part="intro">${t('passkey.registered', { nickname: s.passkey.nickname })}</p>
-          ${button('passkey.activate', () => this.send({ type: 'ACTIVATE' }), true)}`;
+      case 'registered': {
+        // While the login runs its button stays where it was, disabled, and Cancel comes beside it:
+        // the second click of a double click must not land on a Cancel drawn under the pointer.
+        const activating = s.kind === 'activating';
+        return html`<p part="intro">${activating ? t('passkey.activating') : t('passkey.registered', { nickname: s.passkey.nickname })}</p>
+          <div class="actions">
+            <button part="submit" class="primary" type="button" ?disabled=${activating} ?data-autofocus=${!activating} @click=${() => this.send({ type: 'ACTIVATE' })}>${t('passkey.activate')}</button>
+            ${activating ? html`<button part="button" type="button" data-autofocus @click=${() => this.cancel()}>${t('common.cancel')}</button>` : nothing}
+          </div>`;
+      }
       case 'done':
         return html`<p part="done" data-autofocus tabindex="-1">${t('passkey.done', { nickname: s.passkey.nickname })}</p>
-          ${button('passkey.another', () => this.send({ type: 'RESET' }))}`;
+          <div class="actions"><button part="button" type="button" @click=${() => this.send({ type: 'RESET' })}>${t('passkey.another')}</button></div>`;
       default:
         return this.form(s);
     }

@@ -6,6 +6,7 @@
  * prompt, a browser without WebAuthn, axe and Arabic.
  */
 import { expect } from 'chai';
+import { sendMouse } from '@web/test-runner-commands';
 import '../../../../src/elements/passkey-register/passkey-register.ts';
 import '../../../../src/elements/wallet-login/wallet-login.ts';
 import type { PasskeyRegister } from '../../../../src/elements/passkey-register/passkey-register.ts';
@@ -181,6 +182,42 @@ describe('<passkey-register>', function () {
     expect([el.matches(':state(ready)'), el.matches(':state(registered)'), text(el, 'error')]).to.deep.equal([true, false, '']);
     // Only the save, for the wallet it was made on; no login of the previous wallet finished here.
     expect(events.map((e) => [e.accountId, e.nickname, 'sessionId' in e])).to.deep.equal([[acct.accountId, 'First wallet', false]]);
+  });
+
+  it('a double click on "Log in with the passkey" logs in: the second click does not cancel the login it started', async () => {
+    await addVirtualAuthenticator();
+    await loginByEmail(acct);
+    const el = await mount<PasskeyRegister>('passkey-register', { 'account-id': acct.accountId, nickname: 'Double click' });
+    await waitForState(el, 'ready');
+    // The first activation is cancelled while it waits at its challenge: the passkey is saved, not yet used.
+    const first = holdNext('POST', /\/auth\/credentials\/AuthMethod[^/]+\/challenge$/);
+    try {
+      submit(el);
+      await first.arrived;
+      await waitForState(el, 'activating');
+      el.cancel();
+      first.release();
+    } finally {
+      first.undo();
+    }
+    await waitForState(el, 'registered');
+    await el.updateComplete;
+    const box = part(el, 'submit')!.getBoundingClientRect();
+    // Near its inline start, where the next screen's Cancel would begin.
+    const position: [number, number] = [Math.round(box.x + 12), Math.round(box.y + box.height / 2)];
+    // Both clicks land while the login waits at its challenge, as a person's double click does.
+    const second = holdNext('POST', /\/auth\/credentials\/AuthMethod[^/]+\/challenge$/);
+    try {
+      await sendMouse({ type: 'click', position });
+      await second.arrived;
+      await sendMouse({ type: 'click', position });
+      await el.updateComplete;
+      second.release();
+    } finally {
+      second.undo();
+    }
+    await waitFor(() => !el.matches(':state(busy)'), 'the login to end', 20000);
+    expect([el.matches(':state(done)'), text(el, 'error')]).to.deep.equal([true, '']);
   });
 
   it('an answer lost after the service saved the passkey still ends registered and activated', async () => {
