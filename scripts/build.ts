@@ -447,9 +447,15 @@ export function reactWrappers(manifestText: string): Record<string, string> {
       `import * as React from 'react';\n` +
       `import { createComponent${events.length ? ', type EventName' : ''} } from '@lit/react';\n` +
       `import { ${className} as ${className}Element } from '${from}';\n` +
-      (events.length ? `import type { EventOf } from './events.ts';\n` : '') +
+      `import type { ${events.length ? 'EventOf, ' : ''}Wrapper } from './events.ts';\n` +
       `\n/** \`<${tag}>\` as a React component${doc ? `: ${doc}` : '.'} */\n` +
-      `export const ${name} = createComponent({\n` +
+      // Typed with the element's settable properties only: @lit/react's own type would also take
+      // its methods (and any other member) as props, and then replace them on the element.
+      `export const ${name}: Wrapper<\n` +
+      `  ${className}Element,\n` +
+      `  ${elementSurface(decl).fields.map((f) => `'${f}'`).join(' | ') || 'never'},\n` +
+      `  { ${events.map((e) => `${eventProp(e.name)}: EventOf<'${e.name}'>`).join('; ')}${events.length ? ' ' : ''}}\n` +
+      `> = createComponent({\n` +
       `  tagName: '${tag}',\n` +
       `  elementClass: ${className}Element,\n` +
       `  react: React,\n` +
@@ -499,8 +505,17 @@ export function reactWrappers(manifestText: string): Record<string, string> {
   index.push(`export type * from './jsx.ts';`);
   files['events.ts'] =
     HEADER +
+    `import type * as React from 'react';\n\n` +
     `/** The event class an element declares for \`name\` in GlobalEventHandlersEventMap, else CustomEvent. */\n` +
-    `export type EventOf<K extends string> = K extends keyof GlobalEventHandlersEventMap ? GlobalEventHandlersEventMap[K] : CustomEvent;\n`;
+    `export type EventOf<K extends string> = K extends keyof GlobalEventHandlersEventMap ? GlobalEventHandlersEventMap[K] : CustomEvent;\n\n` +
+    `/**\n` +
+    ` * A wrapper's props: the HTML attributes, the element's settable properties \`Props\`, and an \`onX\`\n` +
+    ` * listener per event of \`Events\` (prop name -> event class). Not its methods or read-only members.\n` +
+    ` */\n` +
+    `export type Wrapper<E extends HTMLElement, Props extends keyof E, Events extends Record<string, Event>> = React.ForwardRefExoticComponent<\n` +
+    `  Omit<React.HTMLAttributes<E>, Props | keyof Events> &\n` +
+    `    Partial<Pick<E, Props>> & { [K in keyof Events]?: (event: Events[K]) => void } & React.RefAttributes<E>\n` +
+    `>;\n`;
   files['index.ts'] =
     HEADER +
     `// React components for every element: \`import { CardReveal } from 'wallet-elements/react'\`.\n` +

@@ -2,10 +2,14 @@
 import * as React from 'react';
 import { createComponent, type EventName } from '@lit/react';
 import { AgentActions as AgentActionsElement } from '../elements/agent-actions/agent-actions.ts';
-import type { EventOf } from './events.ts';
+import type { EventOf, Wrapper } from './events.ts';
 
 /** `<agent-actions>` as a React component: Lists an agent's own actions with a status filter and "load more", and polls for approval decisions. */
-export const AgentActions = createComponent({
+export const AgentActions: Wrapper<
+  AgentActionsElement,
+  'agentToken' | 'status' | 'pageSize' | 'pollInterval' | 'pollMaxInterval' | 'apiBase' | 'theme' | 'headingLevel',
+  { onAgentActionChanged: EventOf<'agent-action-changed'>; onAgentActionsError: EventOf<'agent-actions-error'> }
+> = createComponent({
   tagName: 'agent-actions',
   elementClass: AgentActionsElement,
   react: React,

@@ -2,10 +2,14 @@
 import * as React from 'react';
 import { createComponent, type EventName } from '@lit/react';
 import { CardReveal as CardRevealElement } from '../elements/card-reveal/card-reveal.ts';
-import type { EventOf } from './events.ts';
+import type { EventOf, Wrapper } from './events.ts';
 
 /** `<card-reveal>` as a React component: A "show card details" button that renders the processor's secure card view, with a countdown, and removes it at expiry. */
-export const CardReveal = createComponent({
+export const CardReveal: Wrapper<
+  CardRevealElement,
+  'cardId' | 'apiBase' | 'theme' | 'hideAfter' | 'hideOnPageHide' | 'requireSession' | 'accountId' | 'allowedOrigins',
+  { onCardRevealed: EventOf<'card-revealed'>; onCardHidden: EventOf<'card-hidden'>; onCardRevealError: EventOf<'card-reveal-error'> }
+> = createComponent({
   tagName: 'card-reveal',
   elementClass: CardRevealElement,
   react: React,

@@ -2,10 +2,14 @@
 import * as React from 'react';
 import { createComponent, type EventName } from '@lit/react';
 import { DelegatedKeys as DelegatedKeysElement } from '../elements/delegated-keys/delegated-keys.ts';
-import type { EventOf } from './events.ts';
+import type { EventOf, Wrapper } from './events.ts';
 
 /** `<delegated-keys>` as a React component: Lists a card's delegated keys and creates or revokes them with the wallet's confirmation. */
-export const DelegatedKeys = createComponent({
+export const DelegatedKeys: Wrapper<
+  DelegatedKeysElement,
+  'cardId' | 'accountId' | 'apiBase' | 'theme' | 'headingLevel',
+  { onDelegatedKeyCreated: EventOf<'delegated-key-created'>; onDelegatedKeyRevoked: EventOf<'delegated-key-revoked'>; onDelegatedKeysError: EventOf<'delegated-keys-error'> }
+> = createComponent({
   tagName: 'delegated-keys',
   elementClass: DelegatedKeysElement,
   react: React,

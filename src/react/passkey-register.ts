@@ -2,10 +2,14 @@
 import * as React from 'react';
 import { createComponent, type EventName } from '@lit/react';
 import { PasskeyRegister as PasskeyRegisterElement } from '../elements/passkey-register/passkey-register.ts';
-import type { EventOf } from './events.ts';
+import type { EventOf, Wrapper } from './events.ts';
 
 /** `<passkey-register>` as a React component: Passkey registration with the signed retry and activation. */
-export const PasskeyRegister = createComponent({
+export const PasskeyRegister: Wrapper<
+  PasskeyRegisterElement,
+  'accountId' | 'apiBase' | 'nickname' | 'theme' | 'headingLevel',
+  { onPasskeyRegistered: EventOf<'passkey-registered'>; onPasskeyRegisterError: EventOf<'passkey-register-error'> }
+> = createComponent({
   tagName: 'passkey-register',
   elementClass: PasskeyRegisterElement,
   react: React,

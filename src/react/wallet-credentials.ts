@@ -2,10 +2,14 @@
 import * as React from 'react';
 import { createComponent, type EventName } from '@lit/react';
 import { WalletCredentials as WalletCredentialsElement } from '../elements/wallet-credentials/wallet-credentials.ts';
-import type { EventOf } from './events.ts';
+import type { EventOf, Wrapper } from './events.ts';
 
 /** `<wallet-credentials>` as a React component: Credentials and sessions of an Embedded Wallet: add, remove, end, change email. */
-export const WalletCredentials = createComponent({
+export const WalletCredentials: Wrapper<
+  WalletCredentialsElement,
+  'accountId' | 'customerId' | 'apiBase' | 'theme' | 'oidcTokenProvider' | 'headingLevel',
+  { onCredentialAdded: EventOf<'credential-added'>; onCredentialRevoked: EventOf<'credential-revoked'>; onSessionRevoked: EventOf<'session-revoked'>; onWalletCredentialsError: EventOf<'wallet-credentials-error'> }
+> = createComponent({
   tagName: 'wallet-credentials',
   elementClass: WalletCredentialsElement,
   react: React,

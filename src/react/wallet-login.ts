@@ -2,10 +2,14 @@
 import * as React from 'react';
 import { createComponent, type EventName } from '@lit/react';
 import { WalletLogin as WalletLoginElement } from '../elements/wallet-login/wallet-login.ts';
-import type { EventOf } from './events.ts';
+import type { EventOf, Wrapper } from './events.ts';
 
 /** `<wallet-login>` as a React component: Wallet login by email code, text message code, passkey or single sign-on. */
-export const WalletLogin = createComponent({
+export const WalletLogin: Wrapper<
+  WalletLoginElement,
+  'accountId' | 'methods' | 'apiBase' | 'noAutoRefresh' | 'refreshBefore' | 'resendAfter' | 'codeLength' | 'noAutofill' | 'theme' | 'oidcTokenProvider' | 'headingLevel',
+  { onWalletLoggedIn: EventOf<'wallet-logged-in'>; onWalletLoggedOut: EventOf<'wallet-logged-out'>; onSessionExpiring: EventOf<'session-expiring'>; onWalletLoginError: EventOf<'wallet-login-error'> }
+> = createComponent({
   tagName: 'wallet-login',
   elementClass: WalletLoginElement,
   react: React,

@@ -13,7 +13,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as React from 'react';
-import { CardReveal, WalletLogin } from '../../../src/react/index.ts';
+import { AgentActions, CardReveal, WalletLogin } from '../../../src/react/index.ts';
 import { bundleApp, htmlPage, startPageRig, type PageRig } from './page-rig.ts';
 
 // Compile-time checks only (never rendered): the wrappers' props and events are typed.
@@ -31,6 +31,14 @@ export const typed = [
   React.createElement(WalletLogin, { accountId: 'InternalAccount:00000000-0000-4000-8000-000000000001', oidcTokenProvider: async (nonce: string) => nonce }),
   // @ts-expect-error the provider answers a promise of a token
   React.createElement(WalletLogin, { oidcTokenProvider: (nonce: string) => nonce.length }),
+  // Methods are not props: as a prop, @lit/react would replace the element's method.
+  // @ts-expect-error checkNow is a method
+  React.createElement(AgentActions, { checkNow: () => undefined }),
+  // @ts-expect-error logout is a method
+  React.createElement(WalletLogin, { logout: async () => undefined }),
+  // @ts-expect-error updateComplete is the element's own, not a prop
+  React.createElement(CardReveal, { updateComplete: Promise.resolve(true) }),
+  React.createElement(AgentActions, { agentToken: 'token', pageSize: 5, onAgentActionChanged: (e) => e.detail.previousStatus }),
 ];
 
 const app = `
