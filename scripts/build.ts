@@ -519,7 +519,7 @@ export function reactWrappers(manifestText: string): Record<string, string> {
   files['index.ts'] =
     HEADER +
     `// React components for every element: \`import { CardReveal } from 'wallet-elements/react'\`.\n` +
-    `// Needs react (>= 17) installed by the application.\n` +
+    `// Needs react (>= 17) and @lit/react (1.x) installed by the application: optional peer dependencies.\n` +
     index.join('\n') +
     '\n';
   return files;

@@ -25,6 +25,8 @@ const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
   exports: Record<string, string | { types?: string; default?: string }>;
   files: string[];
   dependencies: Record<string, string>;
+  peerDependencies: Record<string, string>;
+  peerDependenciesMeta: Record<string, { optional?: boolean }>;
   main: string;
   types: string;
 };
@@ -155,17 +157,35 @@ test('declarations name .js files, never .ts sources', () => {
   }
 });
 
-test('dist/ imports only declared dependencies, react (React entry) and undici (optional proxy transport)', () => {
-  const allowed = new Set([...Object.keys(pkg.dependencies), 'react', 'undici']);
+test('dist/ imports only declared dependencies, and the React entry its optional peers react and @lit/react', () => {
+  const allowed = new Set([...Object.keys(pkg.dependencies), 'undici']);
+  const reactOnly = new Set(['react', '@lit/react']);
   const builtins = new Set(builtinModules);
   assert.ok(Object.keys(built.externalImports).length > 0);
   for (const [file, imports] of Object.entries(built.externalImports)) {
     for (const spec of imports) {
       if (spec.startsWith('node:') || builtins.has(spec)) continue;
       const name = spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0]!;
-      assert.ok(allowed.has(name), `${file} imports ${spec}, which is not a dependency`);
+      if (reactOnly.has(name)) {
+        assert.match(file, /(^|\/)react\.js$/, `${file} imports ${spec}, which only the React entry may`);
+        assert.equal(pkg.peerDependenciesMeta[name]?.optional, true, `${name} must be an optional peer dependency`);
+        assert.ok(pkg.peerDependencies[name], `${name} must be a peer dependency`);
+      } else {
+        assert.ok(allowed.has(name), `${file} imports ${spec}, which is not a dependency`);
+      }
       assert.ok(!file.includes('/cdn/'), `the CDN bundle must be self-contained, but imports ${spec}`);
     }
+  }
+});
+
+test('no dependency asks for a peer of its own, which npm would install for every user (as @lit/react did @types/react)', () => {
+  for (const name of Object.keys(pkg.dependencies)) {
+    const dep = JSON.parse(readFileSync(join(ROOT, 'node_modules', name, 'package.json'), 'utf8')) as {
+      peerDependencies?: Record<string, string>;
+      peerDependenciesMeta?: Record<string, { optional?: boolean }>;
+    };
+    const required = Object.keys(dep.peerDependencies ?? {}).filter((peer) => dep.peerDependenciesMeta?.[peer]?.optional !== true);
+    assert.deepEqual(required, [], `${name} makes npm install ${required.join(', ')} beside this package`);
   }
 });
 
