@@ -623,9 +623,41 @@ export function createProxy(options: ProxyOptions): ProxyHandler {
   });
 }
 
+/** Every option of ProxyOptions (the type keeps the list complete), for telling a misspelt one. */
+const OPTION_NAMES: Record<keyof ProxyOptions, true> = {
+  upstream: true, tokenId: true, clientSecret: true, authorize: true, demoAccount: true, accountFor: true, basePath: true,
+  signatureHeader: true, challengeSecret: true, rp: true, allowedOrigins: true, allowedHosts: true, maxBodyBytes: true,
+  upstreamTimeoutMs: true, rateLimit: true, logger: true, clientIp: true, transport: true, stepUp: true,
+};
+const STEP_UP_OPTION_NAMES: Record<keyof StepUpOptions, true> = { secret: true, ttlSeconds: true, accountForCard: true, cookieName: true };
+const RATE_LIMIT_OPTION_NAMES: Record<keyof RateLimitOptions, true> = { windowMs: true, max: true };
+
+/**
+ * Refuses a key `known` does not have: from plain JavaScript a misspelt option would otherwise be
+ * ignored, and with it what it asks for (`stepup: {}` would leave card reveals without the step-up).
+ */
+function refuseUnknownKeys(what: string, options: object, known: Record<string, true>): void {
+  for (const key of Object.keys(options)) {
+    if (Object.hasOwn(known, key)) continue;
+    // A differing letter case, or a letter or two more or fewer at the end (allowedOrigin).
+    const near = Object.keys(known).find((name) => {
+      const [a, b] = [name.toLowerCase(), key.toLowerCase()];
+      return a === b || (Math.abs(a.length - b.length) <= 2 && (a.startsWith(b) || b.startsWith(a)) && Math.min(a.length, b.length) >= 4);
+    });
+    throw new TypeError(`${what} has no option ${JSON.stringify(key)}${near ? ` (did you mean ${JSON.stringify(near)}?)` : ''}`);
+  }
+}
+
 function validateOptions(options: ProxyOptions) {
   if (!options || typeof options !== 'object') throw new TypeError('createProxy needs an options object');
+  refuseUnknownKeys('createProxy', options, OPTION_NAMES);
+  if (options.stepUp && typeof options.stepUp === 'object') refuseUnknownKeys('stepUp', options.stepUp, STEP_UP_OPTION_NAMES);
+  if (options.rateLimit && typeof options.rateLimit === 'object') refuseUnknownKeys('rateLimit', options.rateLimit, RATE_LIMIT_OPTION_NAMES);
   const { upstream, tokenId, clientSecret } = options;
+  // `process.env.X` of a variable the environment does not set is undefined: say which setting.
+  if (upstream === undefined) throw new TypeError('upstream is not set: the service\'s base URL with its version segment, such as https://<host>/<path>/2025-10-13');
+  if (tokenId === undefined) throw new TypeError('tokenId is not set: the platform\'s API token id');
+  if (clientSecret === undefined) throw new TypeError('clientSecret is not set: the platform\'s API client secret');
   if (typeof upstream !== 'string' || !URL.canParse(upstream)) throw new TypeError('upstream must be an absolute http(s) URL');
   if (typeof tokenId !== 'string' || !tokenId || tokenId.includes(':')) throw new TypeError('tokenId must be a non-empty string without ":" (RFC 7617)');
   if (typeof clientSecret !== 'string' || !clientSecret) throw new TypeError('clientSecret must be a non-empty string');

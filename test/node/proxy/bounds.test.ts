@@ -672,4 +672,22 @@ describe('proxy bounds', () => {
     assert.throws(() => createProxy({ ...base, authorize: () => true, upstream: 'ftp://x' }), /upstream/);
     assert.throws(() => createProxy({ ...base, authorize: () => true, tokenId: 'a:b' }), /tokenId/);
   });
+
+  it('names an option it does not know, and a setting left unset, instead of ignoring them', async () => {
+    const { createProxy } = await import('../../../src/proxy/index.ts');
+    const base = { upstream: up.url, tokenId: 't', clientSecret: 's', authorize: () => true };
+    // A misspelt option would otherwise drop what it asks for: here, the card step-up.
+    assert.throws(() => createProxy({ ...base, stepup: {} } as never), { name: 'TypeError', message: 'createProxy has no option "stepup" (did you mean "stepUp"?)' });
+    assert.throws(() => createProxy({ ...base, allowedOrigin: ['https://shop.example'] } as never), /no option "allowedOrigin" \(did you mean "allowedOrigins"\?\)/);
+    assert.throws(() => createProxy({ ...base, cors: true } as never), /^TypeError: createProxy has no option "cors"$/);
+    assert.throws(() => createProxy({ ...base, stepUp: { ttl: 30 } } as never), /stepUp has no option "ttl"/);
+    assert.throws(() => createProxy({ ...base, rateLimit: { max: 5, window: 1000 } } as never), /rateLimit has no option "window"/);
+    // `process.env.SERVICE_BASE_URL` and the credentials when the environment does not set them.
+    assert.throws(() => createProxy({ ...base, upstream: undefined } as never), /^TypeError: upstream is not set: the service's base URL with its version segment/);
+    assert.throws(() => createProxy({ ...base, tokenId: undefined } as never), /^TypeError: tokenId is not set/);
+    assert.throws(() => createProxy({ ...base, clientSecret: undefined } as never), /^TypeError: clientSecret is not set/);
+    // Every documented option is known.
+    const all = { ...base, accountFor: () => undefined, basePath: '/api', signatureHeader: 'X-Sig', challengeSecret: 'c', rp: { name: 'n' }, allowedOrigins: [], allowedHosts: [], maxBodyBytes: 10, upstreamTimeoutMs: 10, rateLimit: { windowMs: 1000, max: 1 }, logger: () => undefined, clientIp: () => '', transport: 'node' as const, stepUp: { secret: 's', ttlSeconds: 5, accountForCard: () => undefined, cookieName: 'c' } };
+    await createProxy(all).close();
+  });
 });
