@@ -134,7 +134,14 @@ try {
   proxy = createProxy(options);
 } catch (e) {
   // The options' names are the library's; the settings here are environment variables.
-  fatal((e as Error).message.replace(/^demoAccount\b/, 'PROXY_DEMO_ACCOUNT').replace(/^allowedHosts\b/, 'PROXY_ALLOWED_HOSTS').replace(/^allowedOrigins\b/, 'PROXY_ALLOWED_ORIGINS'));
+  const names: Record<string, string> = {
+    upstream: 'SERVICE_BASE_URL',
+    signatureHeader: 'SERVICE_SIGNATURE_HEADER',
+    demoAccount: 'PROXY_DEMO_ACCOUNT',
+    allowedHosts: 'PROXY_ALLOWED_HOSTS',
+    allowedOrigins: 'PROXY_ALLOWED_ORIGINS',
+  };
+  fatal((e as Error).message.replace(/^[A-Za-z]+\b/, (option) => names[option] ?? option));
 }
 
 const server = boundedServer(proxy);

@@ -74,6 +74,15 @@ describe('proxy CLI', () => {
     const missing = await exitOf(run(noSecret));
     assert.equal(missing.code, 1);
     assert.match(missing.stderr, /SERVICE_CLIENT_SECRET is not set/);
+    // The settings are named as the environment names them, not as createProxy's options.
+    for (const base of ['127.0.0.1:4000/2025-10-13', 'localhost:4000/2025-10-13']) {
+      const url = await exitOf(run({ ...env, SERVICE_BASE_URL: base }));
+      assert.equal(url.code, 1);
+      assert.match(url.stderr, /^proxy: SERVICE_BASE_URL must be an/, base);
+    }
+    const header = await exitOf(run({ ...env, SERVICE_SIGNATURE_HEADER: 'Wallet Signature' }));
+    assert.equal(header.code, 1);
+    assert.match(header.stderr, /^proxy: SERVICE_SIGNATURE_HEADER must be a header name/);
   });
 
   it('prints its URL first, relays, logs JSON lines without secrets, and stops on SIGTERM', async () => {
