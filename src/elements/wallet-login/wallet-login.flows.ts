@@ -177,9 +177,13 @@ export async function runStep(element: WalletLogin, step: Step, signal: AbortSig
       }
       case 'refresh':
         return { type: 'REFRESHED', session: sessionInfo(await wallet.refresh(accountId, { signal })) };
-      case 'logout':
-        await wallet.logout(accountId, { signal });
-        return { type: 'LOGGED_OUT' };
+      case 'logout': {
+        // A code kept for a reload goes too (a logout during the start-up check, which may have
+        // found one): a later reload must not show its screen.
+        forgetCode(element);
+        const ended = await wallet.logout(accountId, { signal });
+        return ended[0] ? { type: 'LOGGED_OUT' } : { type: 'LOGGED_OUT', noSession: true };
+      }
     }
   } catch (e) {
     // A refresh refused because the session already ended counts as expiry (reference.md: 401 if expired).

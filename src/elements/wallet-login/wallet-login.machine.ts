@@ -92,7 +92,8 @@ export type LoginEvent =
   | { type: 'EXPIRED' }
   | { type: 'KEY_MISSING' }
   | { type: 'LOGOUT' }
-  | { type: 'LOGGED_OUT' }
+  /** `noSession`: there was no live session here to end (nothing stored, or it had expired). */
+  | { type: 'LOGGED_OUT'; noSession?: true }
   /** Another tab logged in or out for the same account (BroadcastChannel). */
   | { type: 'REMOTE_LOGGED_IN'; session: SessionInfo }
   /** Another tab renewed the session: same login, new session id and expiry. */

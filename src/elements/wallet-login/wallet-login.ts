@@ -204,7 +204,8 @@ export class WalletLogin extends TemplateElement {
    * Revokes the session upstream (a request signed with its key) and deletes its key. Called while
    * a login is under way, it stops the login (a passkey prompt, single sign-on, a code being sent)
    * or, for a code being checked, logs out the session the code leads to; during the start-up
-   * check it removes the stored session from this device even when the service cannot be told.
+   * check it removes the stored session, and a code kept for a reload, from this device even when
+   * the service cannot be told. `wallet-logged-out` follows only when a session ended.
    */
   logout(): void {
     this.send({ type: 'LOGOUT' });
@@ -388,8 +389,9 @@ export class WalletLogin extends TemplateElement {
         break;
       case 'choosing':
         if (event.type === 'LOGGED_OUT') notice = 'login.notice.logged-out';
-        // (From the start-up check, a logout asked for ran instead of it.)
-        const loggedOut = before.kind === 'restoring' && before.logout;
+        // (From the start-up check, a logout asked for ran instead of it; the page hears of it
+        // when it ended a session.)
+        const loggedOut = before.kind === 'restoring' && before.logout && !(event.type === 'LOGGED_OUT' && event.noSession);
         if (event.type === 'FAILED' && (before.kind === 'logging-out' || loggedOut)) notice = 'login.notice.logged-out-here';
         if ('session' in before || loggedOut) {
           this.clearTimers();

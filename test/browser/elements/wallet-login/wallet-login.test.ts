@@ -434,6 +434,25 @@ describe('<wallet-login>', function () {
     await waitFor(() => kept().length === 0, 'the code forgotten');
   });
 
+  it('logout() during the start-up check forgets a code kept for a reload, and tells of no session ended when there was none', async () => {
+    const kept = () => Object.keys(sessionStorage).filter((k) => k.startsWith('wallet-elements:code:') && k.endsWith(acct.accountId));
+    let el = await codeScreen({ 'account-id': acct.accountId });
+    // The page reloads while the code waits; the new element is logged out before its check ends.
+    el.remove();
+    expect(kept()).to.have.length(1);
+    let loggedOut = 0;
+    el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId }, (e) => e.addEventListener('wallet-logged-out', () => loggedOut++));
+    el.logout();
+    await waitFor(() => inState(el, 'choosing') && !inState(el, 'busy'), 'the end of the logout');
+    expect(kept(), 'no code kept for a reload').to.deep.equal([]);
+    expect(loggedOut, 'no wallet-logged-out: no session ended').to.equal(0);
+    // A later reload shows the methods, not the code screen.
+    el.remove();
+    el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId });
+    await waitFor(() => !inState(el, 'restoring'), 'the end of the start-up check');
+    expect(inState(el, 'choosing'), `on ${text(el, 'heading')}`).to.equal(true);
+  });
+
   it('logout() while a passkey login is under way stops it: no prompt answered, no session', async () => {
     await addVirtualAuthenticator();
     const wallet = walletFor();
