@@ -41,7 +41,7 @@ export const CEILINGS: Readonly<Record<string, number>> = {
   '<delegated-keys>': 29_100,
   '<passkey-register>': 26_900,
   '<wallet-credentials>': 30_250,
-  '<wallet-login>': 31_700,
+  '<wallet-login>': 31_800,
   'locales/ar (optional)': 6_300,
   // The per-element CDN modules (dist/cdn/elements/<tag>.js): every file a page fetches for the
   // element, each gzipped on its own as a browser fetches it (measured by cdnElementSizes).
@@ -50,7 +50,7 @@ export const CEILINGS: Readonly<Record<string, number>> = {
   'cdn/elements/delegated-keys.js': 33_600,
   'cdn/elements/passkey-register.js': 32_100,
   'cdn/elements/wallet-credentials.js': 35_200,
-  'cdn/elements/wallet-login.js': 37_600,
+  'cdn/elements/wallet-login.js': 37_700,
 };
 
 /** Up front plus on demand: what the entry can make a page download in all. */
