@@ -82,7 +82,8 @@ export type LoginEvent =
   | { type: 'SUBMIT_CODE' }
   | { type: 'RESEND'; now: number }
   | { type: 'BACK' }
-  | { type: 'LOGGED_IN'; session: SessionInfo }
+  /** `logout`: a logout asked meanwhile stopped this login too late (passkey autofill): its session is logged out. */
+  | { type: 'LOGGED_IN'; session: SessionInfo; logout?: true }
   | { type: 'FAILED'; failure: Failure; now: number }
   /** The user cancelled a ceremony, or a newer one replaced it: return to a usable screen. */
   | { type: 'CANCELLED' }
@@ -148,7 +149,7 @@ export function transition(state: LoginState, event: LoginEvent, methods: readon
   // led to is logged out, a code screen is left.
   if (event.type === 'LOGOUT' && RUNNING.has(state.kind)) return { ...state, logout: true } as LoginState;
   let next = step(state, event);
-  if ('logout' in state && next !== state) next = next.kind === 'logged-in' ? { kind: 'logging-out', session: next.session } : choosing(reauthOf(next));
+  if (('logout' in state || 'logout' in event) && next !== state) next = next.kind === 'logged-in' ? { kind: 'logging-out', session: next.session } : choosing(reauthOf(next));
   // A re-auth the page's methods leave out: the methods it offers.
   if (next.kind === 'choosing' && next.reauth && !methods.includes(methodOf(next.reauth.credentialType))) {
     const { reauth, ...offered } = next;

@@ -39,6 +39,9 @@ export * from './wallet-login.events.ts';
 /** The screens of a code asked for and not yet used. */
 const CODE_STATES = new Set<LoginState['kind']>(['sending-code', 'code-entry', 'verifying-code']);
 
+/** The abort reason of a passkey autofill stopped by logout(). */
+const LOGOUT = 'logout';
+
 const flows = onceAfterFirstPaint(() => import('./wallet-login.flows.ts'));
 
 /** The polite announcement on entering a state. */
@@ -202,12 +205,16 @@ export class WalletLogin extends TemplateElement {
 
   /**
    * Revokes the session upstream (a request signed with its key) and deletes its key. Called while
-   * a login is under way, it stops the login (a passkey prompt, single sign-on, a code being sent)
-   * or, for a code being checked, logs out the session the code leads to; during the start-up
-   * check it removes the stored session, and a code kept for a reload, from this device even when
-   * the service cannot be told. `wallet-logged-out` follows only when a session ended.
+   * a login is under way, it stops the login (a passkey prompt or one picked from autofill, single
+   * sign-on, a code being sent) or, for a code being checked, logs out the session the code leads
+   * to; during the start-up check it removes the stored session, and a code kept for a reload, from
+   * this device even when the service cannot be told. `wallet-logged-out` follows only when a
+   * session ended.
    */
   logout(): void {
+    // On the methods screen a passkey picked from autofill may be being checked: it stops, as a
+    // passkey login does (a session it still led to is logged out), and autofill is offered again.
+    if (this.machine.kind === 'choosing') this.background?.abort(LOGOUT);
     this.send({ type: 'LOGOUT' });
   }
 
@@ -547,10 +554,17 @@ export class WalletLogin extends TemplateElement {
     const { signal } = (this.background = new AbortController());
     const run = flows()
       .then((f) => f.autofill(this, signal, () => (this.autofill = true)))
-      .then((event) => void (event && !signal.aborted && this.send(event)), () => undefined);
+      .then((event) => {
+        if (event && !signal.aborted) this.send(event);
+        // Stopped by logout() after its session was stored here: that session is logged out.
+        else if (event?.type === 'LOGGED_IN' && signal.reason === LOGOUT) this.send({ ...event, logout: true });
+      }, () => undefined);
     this.autofillRun = run;
     await run;
-    if (this.autofillRun === run) this.autofillRun = undefined;
+    if (this.autofillRun !== run) return;
+    this.autofillRun = undefined;
+    // Stopped by logout() and still on the methods: offered again.
+    if (signal.reason === LOGOUT && this.machine.kind === 'choosing') void this.startAutofill();
   }
 
   // -------------------------------------------------------------------------------------------

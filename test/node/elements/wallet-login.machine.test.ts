@@ -243,6 +243,8 @@ test('logout while a login runs: the step ends, a session it led to is logged ou
   assert.deepEqual(transition(restoring, { type: 'RESTORED', session: null, code: { type: 'EMAIL_OTP', resendAt: 0 } }), { kind: 'choosing' });
   // Nothing under way: nothing to do.
   assert.deepEqual(transition({ kind: 'choosing' }, { type: 'LOGOUT' }), { kind: 'choosing' });
+  // A passkey picked from autofill that the logout stopped too late (its session was stored): logged out, not shown.
+  assert.deepEqual(transition({ kind: 'choosing' }, { type: 'LOGGED_IN', session: passkeySession, logout: true }), { kind: 'logging-out', session: passkeySession });
 });
 
 test('other tabs: a login elsewhere logs this tab in; a logout elsewhere logs it out', () => {

@@ -1052,6 +1052,38 @@ describe('<wallet-login>', function () {
     }
   });
 
+  it('logout() on the methods screen while a passkey picked from autofill is being checked stops that login: no session', async () => {
+    await addVirtualAuthenticator();
+    const wallet = walletFor();
+    await (await wallet.startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000');
+    await wallet.registerPasskey({ accountId: acct.accountId, nickname: 'Test key' });
+    await wallet.logout(acct.accountId);
+
+    // The authenticator answers the conditional request at once (the user picked the passkey);
+    // the check's answer (the session, made upstream) is on its way when the page logs out.
+    const held = holdAnswer('POST', /\/auth\/credentials\/[^/]+\/verify$/, (r) => r.status === 200);
+    let logins = 0;
+    try {
+      const el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId, methods: 'email-otp passkey' }, (e) => {
+        e.addEventListener('wallet-logged-in', () => logins++);
+      });
+      await held.arrived;
+      expect(inState(el, 'choosing')).to.equal(true);
+      // Autofill offered again afterwards waits for a pick that does not come.
+      await setAutomaticPresence(false);
+      el.logout();
+      held.release();
+      await held.read;
+      await new Promise((r) => setTimeout(r, 500));
+      expect(inState(el, 'choosing'), `on ${text(el, 'heading')}`).to.equal(true);
+      expect(part(el, 'autofill'), 'autofill offered again').not.to.equal(null);
+    } finally {
+      held.undo();
+    }
+    expect(logins).to.equal(0);
+    expect(await store.get(acct.accountId)).to.equal(undefined);
+  });
+
   it('a cancelled passkey prompt returns to a usable screen without an error', async () => {
     // A wallet with a passkey, and no authenticator to answer: the prompt waits until cancelled.
     await addVirtualAuthenticator();
