@@ -150,6 +150,11 @@ function isNoSession(e: unknown): boolean {
   return e instanceof WalletError && (e.code === 'session_expired' || e.code === 'key_missing');
 }
 
+/** Rethrows all but a 404: what was to be revoked is unknown, expired or already revoked, so done (reference.md). */
+function unlessGone(e: unknown): void {
+  if (!isServiceError(e) || e.status !== 404) throw e;
+}
+
 function throwIfAborted(signal: AbortSignal | undefined): void {
   if (signal?.aborted) throw new WalletError('aborted', 'The login was aborted.', { cause: signal.reason });
 }
@@ -428,12 +433,7 @@ export function createWallet(options: WalletOptions): Wallet {
             .filter((s) => s.accountId === accountId && isLive(s))
             .sort((a, b) => Number(a.sessionId === signer.sessionId) - Number(b.sessionId === signer.sessionId));
           for (const s of mine) {
-            try {
-              await client.revokeSession(s.sessionId, { stamper, signal });
-            } catch (e) {
-              // 404: unknown, expired or already revoked: done (reference.md).
-              if (!isServiceError(e) || e.status !== 404) throw e;
-            }
+            await client.revokeSession(s.sessionId, { stamper, signal }).catch(unlessGone);
             ended.push(s.sessionId);
           }
         } catch (e) {
@@ -452,23 +452,15 @@ export function createWallet(options: WalletOptions): Wallet {
     async revokeSession(accountId, sessionId, options = {}) {
       const { key, session } = await live(accountId);
       if (session.sessionId === sessionId) return wallet.logout(accountId, options);
-      try {
-        await client.revokeSession(sessionId, { stamper: keyStamper(key), signal: options.signal });
-      } catch (e) {
-        if (!isServiceError(e) || e.status !== 404) throw e;
-      }
+      await client.revokeSession(sessionId, { stamper: keyStamper(key), signal: options.signal }).catch(unlessGone);
       await store.delete(sessionId);
       return [sessionId];
     },
 
     async revokeCredential(accountId, credentialId, options = {}) {
       const { key } = await live(accountId);
-      try {
-        await client.revokeCredential(credentialId, { stamper: keyStamper(key), signal: options.signal });
-      } catch (e) {
-        // 404: the account no longer has it (removed meanwhile elsewhere): done, as for a session.
-        if (!isServiceError(e) || e.status !== 404) throw e;
-      }
+      // 404: the account no longer has it (removed meanwhile elsewhere): done, as for a session.
+      await client.revokeCredential(credentialId, { stamper: keyStamper(key), signal: options.signal }).catch(unlessGone);
       await forgetWhere((s) => s.accountId === accountId && s.credentialId === credentialId);
     },
 
