@@ -86,7 +86,11 @@ export interface Wallet {
    * when it is absent), so no second code is sent.
    */
   startOtpLogin(options: { credentialId: string; registered?: OtpTarget } & SignalOption): Promise<OtpLogin>;
-  /** OAUTH: `getIdToken(nonce)` must return a fresh OIDC token whose nonce claim is `nonce`. */
+  /**
+   * OAUTH: `getIdToken(nonce)` must return a fresh OIDC token whose nonce claim is `nonce`. Stopped
+   * (`signal`) once its verify is sent, it waits for the answer and ends the session the service
+   * made (revoked, nothing stored or told), then rejects with `aborted`; so does loginWithPasskey.
+   */
   loginWithOAuth(
     options: { credentialId: string; getIdToken: (nonce: string, options: SignalOption) => Promise<string> } & SignalOption,
   ): Promise<StoredSession>;
@@ -224,14 +228,19 @@ export function createWallet(options: WalletOptions): Wallet {
     for (const s of await store.list()) if (pick(s)) await store.delete(s.sessionId);
   }
 
-  /** Stores a new session of a login and tells the listeners; the account's ended records go. */
-  async function loggedIn(session: AuthSession, credentialId: string, key: KeyPair): Promise<StoredSession> {
+  /**
+   * Stores a new session of a login and tells the listeners; the account's ended records go. A login
+   * stopped (`signal`) while the service made its session does not keep it: its verify runs to its
+   * answer (aborted, the session would be live upstream with its key lost here), then it is ended.
+   */
+  async function loggedIn(session: AuthSession, credentialId: string, key: KeyPair, signal?: AbortSignal): Promise<StoredSession> {
     let stored: StoredSession;
     try {
+      throwIfAborted(signal);
       stored = await save(session, credentialId, key);
     } catch (e) {
-      // The key store refused (storage_unavailable): nothing could sign for this session again,
-      // so it is ended upstream now, with the key still in hand, rather than left live for nobody.
+      // Stopped, or the key store refused (storage_unavailable): nothing could sign for this session
+      // again, so it is ended upstream now, with the key still in hand, rather than left live for nobody.
       await client.revokeSession(session.id, { stamper: keyStamper(key) }).catch(() => undefined);
       throw e;
     }
@@ -304,9 +313,9 @@ export function createWallet(options: WalletOptions): Wallet {
         throw new WalletError('invalid_argument', 'getIdToken must return an OIDC ID token (a JWT).');
       }
       throwIfAborted(signal);
-      const session = await client.verifyOAuth(credentialId, { oidcToken, clientPublicKey }, { signal });
+      const session = await client.verifyOAuth(credentialId, { oidcToken, clientPublicKey });
       // Wire format 4: the bundle becomes a non-extractable ECDSA key, its scalar wiped.
-      return loggedIn(session, credentialId, await importSessionKeyBundle(session.encryptedSessionSigningKey, receiver));
+      return loggedIn(session, credentialId, await importSessionKeyBundle(session.encryptedSessionSigningKey, receiver), signal);
     },
 
     async loginWithPasskey({ credentialId, passkeys = [], signal, mediation }) {
@@ -319,8 +328,8 @@ export function createWallet(options: WalletOptions): Wallet {
       // The device holds another of the wallet's passkeys: a login with that one, over its own challenge.
       const other = others.find((p) => p.credentialId === assertion.credentialId);
       if (other) return wallet.loginWithPasskey({ credentialId: other.id, signal });
-      const session = await client.verifyPasskey(credentialId, { assertion, requestId: challenge.requestId }, { signal });
-      return loggedIn(session, credentialId, await importSessionKeyBundle(session.encryptedSessionSigningKey, receiver));
+      const session = await client.verifyPasskey(credentialId, { assertion, requestId: challenge.requestId });
+      return loggedIn(session, credentialId, await importSessionKeyBundle(session.encryptedSessionSigningKey, receiver), signal);
     },
 
     async registerPasskey({ accountId, nickname, signal }) {

@@ -12,7 +12,7 @@ import { PRODUCTION_OTP_SIGNER } from '../../../src/core/bundles.ts';
 import { ServiceError, WalletError } from '../../../src/core/errors.ts';
 import { verifyStamp } from '../../../src/sandbox/service-stamps.ts';
 import { createStore, del, set } from 'idb-keyval';
-import { failNext, refusingKeyStoreDb } from '../elements/shared/helpers.ts';
+import { failNext, holdAnswer, refusingKeyStoreDb } from '../elements/shared/helpers.ts';
 import { freshWallet, oidcToken, advanceClock, sandboxVariant, type RigAccount, type RigFixtures } from '../support/rig.ts';
 
 async function rejection(p: Promise<unknown>): Promise<unknown> {
@@ -128,6 +128,29 @@ describe('session flows against the sandbox through the proxy', () => {
     );
     expect(e).to.be.instanceOf(ServiceError);
     expect((e as ServiceError).status).to.equal(401);
+  });
+
+  it('an OAuth login stopped while its verify is answered ends the session the service made: aborted, nothing kept or told', async () => {
+    await (await wallet.startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000');
+    const sub = `user-${crypto.randomUUID()}`;
+    const credential = await wallet.addCredential({ type: 'OAUTH', accountId: acct.accountId, oidcToken: await oidcToken({ sub }) });
+    await wallet.logout(acct.accountId);
+    const changes: string[] = [];
+    wallet.subscribe((c) => changes.push(c.type));
+    const stop = new AbortController();
+    const held = holdAnswer('POST', /\/auth\/credentials\/[^/]+\/verify$/, (r) => r.status === 200);
+    try {
+      const login = wallet.loginWithOAuth({ credentialId: credential.id, signal: stop.signal, getIdToken: (nonce) => oidcToken({ sub, nonce }) });
+      await held.arrived;
+      stop.abort();
+      held.release();
+      expect(((await rejection(login)) as WalletError).code).to.equal('aborted');
+    } finally {
+      held.undo();
+    }
+    expect(await indexedDbKeyStore({ dbName }).list()).to.deep.equal([]);
+    expect(changes).to.deep.equal([]);
+    expect(await client().listSessions(acct.accountId), 'no session left upstream').to.deep.equal([]);
   });
 
   it('refreshes: a new session with a new key, signed by the old; the old record is gone', async () => {

@@ -514,6 +514,57 @@ describe('<wallet-login>', function () {
     expect(await store.get(acct.accountId)).to.equal(undefined);
   });
 
+  it('Cancel while a passkey login is being checked: the session the service made for it is ended upstream, none kept here', async () => {
+    await addVirtualAuthenticator();
+    const wallet = walletFor();
+    await (await wallet.startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000');
+    await wallet.registerPasskey({ accountId: acct.accountId, nickname: 'Test key' });
+    await wallet.logout(acct.accountId);
+
+    const el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId, methods: 'passkey email-otp', 'no-autofill': '' });
+    await waitForState(el, 'choosing');
+    let logins = 0;
+    el.addEventListener('wallet-logged-in', () => logins++);
+    // The check's answer (the session, made upstream) is on its way when the user cancels.
+    const held = holdAnswer('POST', /\/auth\/credentials\/[^/]+\/verify$/, (r) => r.status === 200);
+    try {
+      methodButton(el, 'passkey').click();
+      await held.arrived;
+      (parts(el, 'button').find((b) => b.textContent?.includes('Cancel')) as HTMLButtonElement).click();
+      held.release();
+      await waitFor(() => !inState(el, 'busy') && !inState(el, 'authenticating'), 'the end of the passkey step');
+      expect(inState(el, 'choosing'), `on ${text(el, 'heading')}`).to.equal(true);
+    } finally {
+      held.undo();
+    }
+    expect(logins).to.equal(0);
+    expect(text(el, 'error')).to.equal('');
+    expect(await store.get(acct.accountId)).to.equal(undefined);
+    expect((await clientFor().listSessions(acct.accountId)).map((s) => s.id), 'no session of the account left upstream').to.deep.equal([]);
+  });
+
+  it('logout() while single sign-on is being checked: the session the service made for it is ended upstream, none kept here', async () => {
+    const { el, given, finish } = await ssoLeftOpen(acct);
+    let logins = 0;
+    el.addEventListener('wallet-logged-in', () => logins++);
+    const held = holdAnswer('POST', /\/auth\/credentials\/[^/]+\/verify$/, (r) => r.status === 200);
+    try {
+      methodButton(el, 'oauth').click();
+      await waitFor(given, 'the provider asked for a token');
+      finish();
+      await held.arrived;
+      el.logout();
+      held.release();
+      await waitFor(() => !inState(el, 'busy') && !inState(el, 'authenticating'), 'the end of the single sign-on step');
+      expect(inState(el, 'choosing'), `on ${text(el, 'heading')}`).to.equal(true);
+    } finally {
+      held.undo();
+    }
+    expect(logins).to.equal(0);
+    expect(await store.get(acct.accountId)).to.equal(undefined);
+    expect((await clientFor().listSessions(acct.accountId)).map((s) => s.id), 'no session of the account left upstream').to.deep.equal([]);
+  });
+
   it('a logout the service could not be told of still logs out this device, and says so', async () => {
     const el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId });
     const { sessionId } = await loginWithEmail(el);
@@ -1082,6 +1133,10 @@ describe('<wallet-login>', function () {
     }
     expect(logins).to.equal(0);
     expect(await store.get(acct.accountId)).to.equal(undefined);
+    // The session the service made for it is ended upstream once its answer is in.
+    const upstream = () => clientFor().listSessions(acct.accountId);
+    for (let tries = 0; tries < 50 && (await upstream()).length; tries++) await new Promise((r) => setTimeout(r, 100));
+    expect((await upstream()).map((s) => s.id), 'no session of the account left upstream').to.deep.equal([]);
   });
 
   it('a cancelled passkey prompt returns to a usable screen without an error', async () => {
