@@ -66,6 +66,8 @@ type Done = Extract<DelegatedKeysEvent, { type: 'created' | 'revoked' }>;
  *
  * @event delegated-key-created - A key was created and is active, also when `card-id` or `account-id` changed meanwhile (`key.cardId` names its card). `detail: { key }` (public metadata only).
  * @event delegated-key-revoked - A key was revoked, also when `card-id` or `account-id` changed meanwhile. `detail: { keyId }`.
+ *   Removing the element aborts every change under way, for whichever card, and reports none:
+ *   the service may have made it already; the list, read again when the element is back, shows it.
  * @event delegated-keys-error - Listing, creating or revoking failed. `detail: { code, message, operation, status? }`.
  *
  * @csspart base - The wrapper of everything.
@@ -139,6 +141,12 @@ export class DelegatedKeys extends TemplateElement {
    * in a task of its own, so that it neither aborts the one before nor takes its outcome.
    */
   private operation = this.changes();
+  /**
+   * Changes for a card or account shown before, still under way: removing the element aborts them
+   * as it aborts the current one, so that nothing goes on signing or reporting for a panel that
+   * has left the page.
+   */
+  private earlier: (typeof this.operation)[] = [];
 
   private changes() {
     const task: Task<readonly [CreateDelegatedKeyRequest | string], Done> = new Task(this, {
@@ -217,10 +225,13 @@ export class DelegatedKeys extends TemplateElement {
   /**
    * Starts over: an open form or confirmation closes, and the list loads. A change under way goes
    * on in its own task, since the service may already be carrying it out: its event still tells
-   * the page, but it does not land in this list.
+   * the page (until the element is removed), but it does not land in this list.
    */
   private reload(): void {
-    if (this.operation.status === TaskStatus.PENDING) this.operation = this.changes();
+    if (this.operation.status === TaskStatus.PENDING) {
+      this.earlier = [...this.earlier.filter((task) => task.status === TaskStatus.PENDING), this.operation];
+      this.operation = this.changes();
+    }
     this.attempt = undefined;
     this.send({ type: 'load', anew: true });
     void this.listTask.run();
@@ -245,7 +256,10 @@ export class DelegatedKeys extends TemplateElement {
   override disconnectedCallback(): void {
     super.disconnectedCallback();
     this.listTask.abort();
-    this.operation.abort();
+    // Every change under way, for whichever card: the service may have made it already, and the
+    // list read when the element is back shows what the card holds.
+    for (const task of [...this.earlier, this.operation]) task.abort();
+    this.earlier = [];
   }
 
   protected override updated(): void {

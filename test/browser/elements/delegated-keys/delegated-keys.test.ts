@@ -493,6 +493,38 @@ describe('<delegated-keys>', () => {
     expect(part(el, 'new-button')).to.not.equal(null);
   });
 
+  it('removed from the page, it aborts a change still under way for the card before, as it does one for the card shown', async () => {
+    await login();
+    const el = await mountReady();
+    const events: string[] = [];
+    for (const name of ['delegated-key-created', 'delegated-keys-error']) el.addEventListener(name, () => events.push(name));
+    await fillForm(el, 'Left behind', []);
+    // The create's first request is held before it leaves, and what becomes of it is recorded.
+    const held = holdNext('POST', /\/auth\/delegated-keys$/);
+    const page = window.fetch;
+    let outcome: Promise<string> | undefined;
+    window.fetch = (input: RequestInfo | URL, init?: RequestInit) => {
+      const answer = page(input, init);
+      if (init?.method === 'POST' && String(input).endsWith('/auth/delegated-keys')) outcome ??= answer.then((r) => String(r.status), (e: Error) => e.name);
+      return answer;
+    };
+    try {
+      (part(el, 'submit-button') as HTMLButtonElement).click();
+      await held.arrived;
+      el.cardId = 'Card:00000000-0000-4000-8000-00000000c0de';
+      await settle(el);
+      el.remove();
+      held.release();
+      expect(await outcome).to.equal('AbortError');
+    } finally {
+      window.fetch = page;
+      held.undo();
+    }
+    await settle(el);
+    expect(events).to.deep.equal([]);
+    expect(await createClient({ baseUrl: f.apiBase }).listDelegatedKeys({ accountId: acct.accountId })).to.deep.equal([]);
+  });
+
   it('a key created for the card before is still reported when a key is created on the new card meanwhile, and each lands where it belongs', async () => {
     await login();
     const other = await newAccount();
