@@ -102,7 +102,9 @@ export function transition(state: CardRevealState, event: CardRevealEvent): Card
       if (event.now >= state.hideAt) return hidden(state.hideAt < state.expiresAt ? 'timeout' : 'expired');
       return { ...state, now: event.now };
     case 'hide':
-      return kind === 'revealed' || kind === 'loading' ? hidden(event.reason) : state;
+      if (kind === 'revealed' || kind === 'loading') return hidden(event.reason);
+      // Another card or wallet: an error or expiry said of the one before is not left for it.
+      return event.reason.endsWith('changed') ? initialState : state;
   }
 }
 

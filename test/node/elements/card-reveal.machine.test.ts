@@ -65,6 +65,16 @@ test('hide from revealed or loading returns to idle with the reason; hide from i
   assert.equal(transition(initialState, { type: 'hide', reason: 'user' }), initialState);
 });
 
+test('another card or wallet clears an error, an expiry or a hide said of the one before; other reasons leave them', () => {
+  const error: CardRevealState = { kind: 'error', code: 'not_found', retryable: false };
+  for (const before of [error, { kind: 'expired' } as const, { kind: 'idle', lastHidden: 'user' } as const]) {
+    assert.equal(transition(before, { type: 'hide', reason: 'card-changed' }), initialState);
+    assert.equal(transition(before, { type: 'hide', reason: 'account-changed' }), initialState);
+    assert.equal(transition(before, { type: 'hide', reason: 'disconnected' }), before);
+  }
+  assert.equal(transition(initialState, { type: 'hide', reason: 'card-changed' }), initialState);
+});
+
 test('a result arriving after hide is dropped (stale), and re-reveal from expired asks again', () => {
   const hidden = transition({ kind: 'loading' }, { type: 'hide', reason: 'user' });
   assert.equal(transition(hidden, { type: 'revealed', expiresAt: T0 + 60_000, now: T0 }), hidden);

@@ -337,6 +337,23 @@ describe('<card-reveal>', () => {
       expect(part(el, 'retry-button')).to.equal(null);
     });
 
+    it('another card-id takes away what was said about the card before: its error, or its expiry', async () => {
+      const { el } = await failWith({ 'card-id': UNKNOWN_CARD, 'allowed-origins': f.processorOrigin });
+      el.cardId = f.cardId;
+      await el.updateComplete;
+      expect([el.matches(':state(idle)'), text(el, 'error'), text(el, 'message'), text(el, 'controls')]).to.deep.equal([true, '', '', 'Show card details']);
+      // Expired on one card, then another is selected: nothing says that card's view expired.
+      const v = await sandboxVariant({ revealLifetimeMs: 1000 });
+      Object.assign(el, { apiBase: v.apiBase, allowedOrigins: [v.processorOrigin], cardId: v.cardId });
+      await el.updateComplete;
+      const hidden = nextEvent<CustomEvent>(el, 'card-hidden', 5000);
+      await reveal(el);
+      expect((await hidden).detail).to.deep.equal({ reason: 'expired' });
+      el.cardId = UNKNOWN_CARD;
+      await el.updateComplete;
+      expect([el.matches(':state(idle)'), text(el, 'message'), text(el, 'controls')]).to.deep.equal([true, '', 'Show card details']);
+    });
+
     it('a network failure offers "Try again", which asks again', async () => {
       const { el, detail } = await failWith({ 'card-id': f.cardId, 'api-base': 'http://127.0.0.1:9/api' });
       expect(detail.code).to.equal('network');
