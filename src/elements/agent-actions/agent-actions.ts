@@ -138,6 +138,8 @@ export class AgentActions extends TemplateElement {
   private needsLoad = true;
   /** What the poller last saw pending, and decisions whose read failed: read again once decided, shown or not. */
   private wasPending: readonly string[] = [];
+  /** The latest handling of the poller's list (onPending): an earlier one still reading reports nothing. */
+  private latestRead: object | undefined;
 
   /** One page: the first (cursor undefined) or the next. The generation drops stale pages. */
   private readonly pageTask = new Task(this, {
@@ -313,6 +315,7 @@ export class AgentActions extends TemplateElement {
    * the pending list no longer changes.
    */
   private async onPending(pending: AgentAction[], signal: AbortSignal): Promise<boolean> {
+    const read = (this.latestRead = {});
     this.pollTrouble = false;
     const decided = decidedSince(this.view, pending, this.wasPending);
     const send = sendFor(this.apiBase);
@@ -329,7 +332,9 @@ export class AgentActions extends TemplateElement {
         complete = false;
       }
     }
-    if (signal.aborted) return true;
+    // The poller does not wait for this: a later list may have come meanwhile, and its reads,
+    // made after these, are the ones that count (an older copy would take a decision back).
+    if (signal.aborted || read !== this.latestRead) return true;
     this.wasPending = next;
     this.send({ type: 'updated', actions: [...pending, ...fresh] });
     return complete && !this.view.actions.some(executing);

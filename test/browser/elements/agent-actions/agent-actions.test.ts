@@ -263,6 +263,51 @@ describe('<agent-actions>', () => {
     expect(shadow(el).querySelector('[role=status].live')!.textContent!.trim()).to.match(/^Decision: Payment out of \S+, Failed\.$/);
   });
 
+  it('a decision read before a newer one but answered after it does not take the action back to the older status', async () => {
+    const el = await pollingActions();
+    const created = await shownNewAction(el, 'TRANSFER_OUT');
+    const changes: string[][] = [];
+    el.addEventListener('agent-action-changed', (e) => {
+      const { action, previousStatus } = (e as CustomEvent<{ action: AgentAction; previousStatus: string }>).detail;
+      if (action.id === created.id) changes.push([previousStatus, action.status]);
+    });
+    // The read of the approval (its execution in progress) reaches the service; its answer is slow.
+    // (Only that first read: the ones after it go through.)
+    const page = window.fetch;
+    let release!: () => void;
+    const released = new Promise<void>((r) => (release = r));
+    let arrive!: () => void;
+    const arrived = new Promise<void>((r) => (arrive = r));
+    let heldAnswer: Promise<Response> | undefined;
+    window.fetch = (input: RequestInfo | URL, init?: RequestInit) => {
+      if (heldAnswer || !String(input).includes('/agents/me/actions/AgentAction:')) return page(input, init);
+      heldAnswer = page(input, init).then(async (response) => {
+        arrive();
+        await released;
+        return response;
+      });
+      return heldAnswer;
+    };
+    try {
+      await actionExecution(acct.agentId, created.id, 'PENDING');
+      await arrived;
+      // Meanwhile the execution fails, and a new request makes the poller read the action again.
+      await actionExecution(acct.agentId, created.id, 'FAILED', 'INSUFFICIENT_FUNDS');
+      await shownNewAction(el, 'EXECUTE_QUOTE');
+      await waitFor(() => changes.length === 1, 'the failure read by the later poll', 5000);
+      release();
+      await heldAnswer;
+      // Its copy handled, and a few polls after it.
+      await new Promise((r) => setTimeout(r, 500));
+    } finally {
+      release();
+      window.fetch = page;
+    }
+    await el.updateComplete;
+    expect(changes).to.deep.equal([['PENDING_APPROVAL', 'FAILED']]);
+    expect(statuses(el)[1]).to.equal('FAILED');
+  });
+
   it('under the "Approved" filter, an action approved while polling appears on top', async () => {
     const created = await newAgentAction(acct.agentId, 'TRANSFER_OUT');
     const el = await pollingActions({ status: 'APPROVED' });
