@@ -77,7 +77,8 @@ export type CredentialsEvent =
   /** The user asked for an operation; destructive ones wait for CONFIRM. */
   | { type: 'REQUEST'; operation: Operation }
   | { type: 'CONFIRM' }
-  | { type: 'CANCEL' }
+  /** Dismisses the open confirmation, back to what was under it; `code`: the code form's Cancel, which abandons the code. */
+  | { type: 'CANCEL'; code?: boolean }
   /**
    * `codeFor`: the operation sent an activation code for that credential; the code form opens.
    * `failure`: what it could not do besides (a logout the service did not complete).
@@ -172,20 +173,27 @@ export function transition(state: CredentialsState, event: CredentialsEvent): Cr
     case 'REQUEST': {
       const operation = event.operation;
       if (!allowed(state, operation)) return state;
+      // A code being awaited stays open, with what was typed, through any other operation and its
+      // confirmation: it is sent to the user's phone and cannot be had again without a new one.
+      const awaited = codeFor ? { codeFor } : {};
       // Operations that delete something wait for an explicit confirmation.
-      if (operation.op === 'revoke-credential' || operation.op === 'revoke-session') return { kind: 'ready', view, confirming: operation };
-      // A code being awaited stays open while it is verified or sent again (and after a wrong code).
-      return { kind: 'ready', view, running: operation, ...(operation.op === 'verify-code' || operation.op === 'resend-code' ? { codeFor } : {}) };
+      if (operation.op === 'revoke-credential' || operation.op === 'revoke-session') return { kind: 'ready', view, confirming: operation, ...awaited };
+      return { kind: 'ready', view, running: operation, ...awaited };
     }
     case 'CONFIRM':
-      return state.confirming ? { kind: 'ready', view, running: state.confirming } : state;
+      return state.confirming ? { kind: 'ready', view, running: state.confirming, ...(codeFor ? { codeFor } : {}) } : state;
     case 'CANCEL':
-      return { kind: 'ready', view };
+      // The code form's Cancel abandons the code (a confirmation open beside it stays); a
+      // confirmation's Cancel goes back to what was under it, a code form with what was typed in it.
+      if (event.code) return { kind: 'ready', view, ...(state.confirming ? { confirming: state.confirming } : {}) };
+      return { kind: 'ready', view, ...(codeFor ? { codeFor } : {}) };
     case 'SUCCEEDED': {
       if (!state.running) return state;
-      // The lists, the notice, and a code form or a failure when the event brings one.
+      // The lists, the notice, and a code form or a failure when the event brings one. A code
+      // awaited before stays awaited unless it was just used, or its credential is gone.
       const { type, ...outcome } = event;
-      return { kind: 'ready', ...outcome };
+      const kept = !event.codeFor && state.running.op !== 'verify-code' && codeFor && event.view.credentials.some((c) => c.id === codeFor);
+      return { kind: 'ready', ...outcome, ...(kept ? { codeFor } : {}) };
     }
     case 'FAILED':
       return { kind: 'ready', view, failure: event.failure, ...(codeFor ? { codeFor } : {}) };

@@ -381,7 +381,8 @@ export class WalletCredentials extends TemplateElement {
     const f = after.failure;
     if (f && f !== (before.kind === 'ready' ? before.failure : undefined)) {
       this.dispatchEvent(new WalletCredentialsErrorEvent({ code: f.code, message: failureMessage(this.i18n.t, f), ...(f.status ? { status: f.status } : {}) }));
-      if (after.codeFor) {
+      // Only a code's own step (verify, send again) speaks to the code form.
+      if (after.codeFor && (before.kind === 'ready' ? before.running?.op : '')?.endsWith('-code')) {
         // A used-up code: the way on is a new one, so "Send a new code" takes the focus.
         this.focusTarget = f.code === 'code_expired' ? '#resend' : '#code';
         // Only a wrong or used-up code is cleared: after a server or network failure it may still be good.
@@ -552,7 +553,7 @@ export class WalletCredentials extends TemplateElement {
       <div class="row">
         <button part="submit" class="primary" type="submit" aria-disabled=${busy ? 'true' : nothing}>${t('credentials.code.submit')}</button>
         <button part="button" id="resend" type="button" aria-disabled=${busy ? 'true' : nothing} @click=${() => resend && this.request(resend)}>${t('credentials.code.resend')}</button>
-        <button part="button" type="button" ?disabled=${busy} @click=${() => this.send({ type: 'CANCEL' })}>${t('common.cancel')}</button>
+        <button part="button" type="button" ?disabled=${busy} @click=${() => this.send({ type: 'CANCEL', code: true })}>${t('common.cancel')}</button>
       </div>
     </form>`;
   }

@@ -89,14 +89,43 @@ test('an added SMS credential is activated through its own verify flow: code sen
   assert.deepEqual(wrong, { kind: 'ready', view, failure: { code: 'wrong_code', status: 401 }, codeFor: sms.id });
   const done = transition(s, { type: 'SUCCEEDED', view, notice: { kind: 'activated', type: 'SMS_OTP' } });
   assert.deepEqual(done, { kind: 'ready', view, notice: { kind: 'activated', type: 'SMS_OTP' } });
-  // Cancel closes the form.
-  assert.deepEqual(transition(wrong, { type: 'CANCEL' }), { kind: 'ready', view });
+  // The form's Cancel closes it.
+  assert.deepEqual(transition(wrong, { type: 'CANCEL', code: true }), { kind: 'ready', view });
   // A new code for the awaited credential only; the form stays open while it is sent.
   assert.equal(allowed(wrong, { op: 'resend-code', id: email.id }), false);
   const resending = transition(wrong, { type: 'REQUEST', operation: { op: 'resend-code', id: sms.id } });
   assert.deepEqual(resending, { kind: 'ready', view, running: { op: 'resend-code', id: sms.id }, codeFor: sms.id });
   assert.deepEqual(transition(resending, { type: 'SUCCEEDED', view, notice: { kind: 'code-sent' }, codeFor: sms.id }), { kind: 'ready', view, notice: { kind: 'code-sent' }, codeFor: sms.id });
   assert.deepEqual(transition(resending, { type: 'FAILED', failure: { code: 'rate_limited', status: 429 } }), { kind: 'ready', view, failure: { code: 'rate_limited', status: 429 }, codeFor: sms.id });
+});
+
+test('an awaited code stays open through a confirmation and the other changes, until used, abandoned or its credential is gone', () => {
+  const view: CredentialsView = { credentials: [email, sms], sessions: [session], current };
+  const awaiting: CredentialsState = { kind: 'ready', view, codeFor: sms.id };
+  const removal = { op: 'revoke-credential', id: sms.id } as const;
+  const asking = transition(awaiting, { type: 'REQUEST', operation: removal });
+  assert.deepEqual(asking, { kind: 'ready', view, confirming: removal, codeFor: sms.id });
+  // Cancel (or Escape) goes back to the code form.
+  assert.deepEqual(transition(asking, { type: 'CANCEL' }), awaiting);
+  // The code form's own Cancel abandons the code; the confirmation stays.
+  assert.deepEqual(transition(asking, { type: 'CANCEL', code: true }), { kind: 'ready', view, confirming: removal });
+  // Confirmed: the form stays while the removal runs, and goes with its credential.
+  const removing = transition(asking, { type: 'CONFIRM' });
+  assert.deepEqual(removing, { kind: 'ready', view, running: removal, codeFor: sms.id });
+  const without: CredentialsView = { ...view, credentials: [email] };
+  assert.deepEqual(transition(removing, { type: 'SUCCEEDED', view: without, notice: { kind: 'credential-revoked' } }), { kind: 'ready', view: without, notice: { kind: 'credential-revoked' } });
+  // Another change leaves it open, after success or failure.
+  const ending = transition(transition(awaiting, { type: 'REQUEST', operation: { op: 'revoke-session', id: session.id } }), { type: 'CONFIRM' });
+  const ended: CredentialsView = { ...view, sessions: [] };
+  assert.deepEqual(transition(ending, { type: 'SUCCEEDED', view: ended, notice: { kind: 'session-revoked', own: false } }), {
+    kind: 'ready',
+    view: ended,
+    notice: { kind: 'session-revoked', own: false },
+    codeFor: sms.id,
+  });
+  const saving = transition(awaiting, { type: 'REQUEST', operation: { op: 'update-email' } });
+  assert.deepEqual(saving, { kind: 'ready', view, running: { op: 'update-email' }, codeFor: sms.id });
+  assert.deepEqual(transition(saving, { type: 'FAILED', failure: { code: 'network' } }), { kind: 'ready', view, failure: { code: 'network' }, codeFor: sms.id });
 });
 
 test('a "log in first" failure goes when a reload brings a session; other failures stay', () => {

@@ -161,6 +161,33 @@ describe('<wallet-credentials>', function () {
     expect(row(el, 'SMS_OTP').textContent).to.contain('only way to log in');
   });
 
+  it('a removal asked for while an activation code is awaited leaves its form as it was: Cancel goes back to the code typed', async () => {
+    // A session of another device (its key is not here), and this device's.
+    const other = await loginByEmail(acct);
+    await advanceClock(31_000);
+    await loginByEmail(acct);
+    await store.delete(other);
+    const el = await settled(acct.accountId);
+    addButton(el, 'SMS_OTP').click();
+    await waitForState(el, 'code-entry');
+    await idle(el);
+    type(part(el, 'code-input') as HTMLInputElement, '000000');
+    // The new SMS credential can be removed with the email session: the user opens that, then thinks better of it.
+    removeButton(el, 'SMS_OTP').click();
+    await cancelIn(el, 'confirming');
+    expect(el.matches(':state(code-entry)')).to.equal(true);
+    expect((part(el, 'code-input') as HTMLInputElement).value).to.equal('000000');
+    expect(Object.keys(sessionStorage).filter((k) => k.startsWith('wallet-elements:activation:'))).to.have.length(1);
+    // Ending another device's session meanwhile keeps it open too; the code then activates.
+    shadow(el).querySelector<HTMLButtonElement>(`[part~='session'][data-id='${other}'] button`)!.click();
+    await confirm(el);
+    await waitFor(() => text(el, 'status').includes('Session ended'), 'the session ended');
+    await idle(el);
+    expect((part(el, 'code-input') as HTMLInputElement).value).to.equal('000000');
+    (part(el, 'code-form') as HTMLFormElement).requestSubmit();
+    await waitFor(() => text(el, 'status').includes('ready to use'), 'the activation notice');
+  });
+
   it('an abandoned activation code is forgotten: a reload shows the lists', async () => {
     await loginByEmail(acct);
     let el = await settled(acct.accountId);
