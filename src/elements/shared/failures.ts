@@ -45,7 +45,7 @@ export const FAILURE_CODES = [
   'storage_unavailable',
   /** The wallet signature was refused (401 WALLET_SIGNATURE_* / INVALID_SIGNATURE). */
   'signature_rejected',
-  /** The last credential of a wallet cannot be removed (400 on revoke). */
+  /** The last credential of a wallet cannot be removed (400 on revoke while the service lists no other). */
   'last_credential',
   /** The credential kind exists already (EMAIL_OTP / SMS_OTP _CREDENTIAL_ALREADY_EXISTS). */
   'credential_exists',
@@ -77,7 +77,7 @@ export interface Failure {
 export interface FailureContext {
   /** What a plain 401 UNAUTHORIZED means in this step. */
   unauthorized?: FailureCode;
-  /** What a 400 without a known code means in this step (revoking the only credential). */
+  /** What a 400 without a known code means in this step. */
   badRequest?: FailureCode;
 }
 

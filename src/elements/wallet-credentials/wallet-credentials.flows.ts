@@ -6,7 +6,7 @@
  * credential's own verify flow), "Revoking a credential" (stamped by a session of a different
  * credential), reference.md "Sessions" (any active session may revoke one, its own included).
  */
-import { WalletError } from '../../core/errors.ts';
+import { ServiceError, WalletError } from '../../core/errors.ts';
 import type { WalletClient } from '../../core/client.ts';
 import type { OtpLogin, Wallet } from '../../core/session.ts';
 import type { AuthMethodResponse } from '../../core/types.ts';
@@ -60,8 +60,21 @@ export function sendActivationCode(s: Services, registered: AuthMethodResponse):
   return s.wallet.startOtpLogin({ credentialId: registered.id, registered, signal: s.signal });
 }
 
-export function revokeCredential(s: Services, credentialId: string): Promise<void> {
-  return s.wallet.revokeCredential(s.accountId, credentialId, { signal: s.signal });
+/** The service refused a removal because the credential is the wallet's last one. */
+export class LastCredentialError extends Error {}
+
+export async function revokeCredential(s: Services, credentialId: string): Promise<void> {
+  try {
+    await s.wallet.revokeCredential(s.accountId, credentialId, { signal: s.signal });
+  } catch (e) {
+    // api.md answers 400 for the last credential without naming a code (the sandbox's is
+    // INVALID_INPUT, as for a malformed id): the service's list says whether it was the last one.
+    if (e instanceof ServiceError && e.status === 400) {
+      const left = await s.client.listCredentials(s.accountId, { signal: s.signal }).catch(() => undefined);
+      if (left?.every((c) => c.id === credentialId)) throw new LastCredentialError(e.message, { cause: e });
+    }
+    throw e;
+  }
 }
 
 /**
@@ -82,11 +95,16 @@ export async function updateEmail(s: Services, email: string): Promise<void> {
   await s.client.updateCustomerEmail(s.customerId, email, { ...(stamper ? { stamper } : {}), signal: s.signal });
 }
 
-/** What a failure means for an operation (`add-oauth` for adding single sign-on): no session is "log in first", 400 on revoke is the last credential. */
+/**
+ * What a failure means for an operation (`add-oauth` for adding single sign-on): no session is "log
+ * in first"; a removal refused for another reason than the last credential is nothing the user can
+ * correct (there is no input to check), so it is not called one.
+ */
 export function failureOf(e: unknown, op: string): Failure {
   if (e instanceof WalletError && (e.code === 'session_expired' || e.code === 'key_missing')) return { code: 'login_required' };
   if (op === 'add-oauth' && e instanceof WalletError && e.code === 'invalid_argument') return { code: 'oauth_unavailable' };
+  if (e instanceof LastCredentialError) return { code: 'last_credential', status: 400 };
   const context: FailureContext =
-    op === 'revoke-credential' ? { badRequest: 'last_credential' } : op === 'verify-code' ? { unauthorized: 'wrong_code' } : op === 'add-oauth' ? { unauthorized: 'oauth_rejected' } : {};
+    op === 'revoke-credential' ? { badRequest: 'unexpected' } : op === 'verify-code' ? { unauthorized: 'wrong_code' } : op === 'add-oauth' ? { unauthorized: 'oauth_rejected' } : {};
   return classifyError(e, context);
 }

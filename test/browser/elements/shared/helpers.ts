@@ -159,11 +159,13 @@ function faultFetch(
 
 /**
  * A fault on the page's side of the wire: the next `times` requests whose method and URL match are
- * answered `status` (with `headers`) and an empty body without reaching the proxy; every other
- * request goes out. Returns the undo (call it in a `finally`).
+ * answered `status` (with `headers`) and an empty body, or `body` as JSON (an error body of the
+ * service's shape), without reaching the proxy; every other request goes out. Returns the undo
+ * (call it in a `finally`).
  */
-export function failNext(method: string, url: RegExp, status: number, times = 1, headers: Record<string, string> = {}): () => void {
-  return faultFetch(method, url, times, async () => new Response('', { status, headers }));
+export function failNext(method: string, url: RegExp, status: number, times = 1, headers: Record<string, string> = {}, body?: object): () => void {
+  const content = body === undefined ? '' : JSON.stringify(body);
+  return faultFetch(method, url, times, async () => new Response(content, { status, headers: body === undefined ? headers : { 'content-type': 'application/json', ...headers } }));
 }
 
 /**

@@ -10,8 +10,10 @@ import type { WalletCredentials } from '../../../../src/elements/wallet-credenti
 import type { CredentialChangeDetail, SessionRevokedDetail } from '../../../../src/elements/wallet-credentials/wallet-credentials.events.ts';
 import { clientFor, walletFor } from '../../../../src/elements/shared/wallet.ts';
 import '../../../../src/locales/ar.ts';
-import type { KeyStore } from '../../../../src/core/keystore.ts';
-import { newAccount, oidcToken, advanceClock, axHeadings, type RigAccount } from '../../support/rig.ts';
+import { createClient } from '../../../../src/core/client.ts';
+import { indexedDbKeyStore, type KeyStore } from '../../../../src/core/keystore.ts';
+import { createWallet } from '../../../../src/core/session.ts';
+import { newAccount, oidcToken, advanceClock, axHeadings, fixtures, type RigAccount } from '../../support/rig.ts';
 import { axeViolations, cleanup, failNext, holdAnswer, holdNext, loseAnswer, mount, nextEvent, part, parts, shadow, text, type, useRig, waitFor, waitForState } from '../shared/helpers.ts';
 
 async function loginByEmail(acct: RigAccount): Promise<string> {
@@ -530,6 +532,41 @@ describe('<wallet-credentials>', function () {
         (err: unknown) => err as { status?: number },
       );
     expect(e?.status).to.equal(400);
+
+    // The element reaches it when another device removed the other credential after the lists loaded.
+    await walletFor().addCredential({ type: 'SMS_OTP', accountId: acct.accountId });
+    const el = await settled(acct.accountId);
+    const f = await fixtures();
+    const elsewhere = createWallet({ client: createClient({ baseUrl: f.apiBase }), store: indexedDbKeyStore({ dbName: `wallet-elements-test-${crypto.randomUUID()}` }), otpSigner: f.signerPublicKey });
+    const [sms] = (await clientFor().listCredentials(acct.accountId)).filter((c) => c.type === 'SMS_OTP');
+    await (await elsewhere.startOtpLogin({ credentialId: sms!.id })).submit('000000');
+    await elsewhere.revokeCredential(acct.accountId, acct.emailCredentialId);
+    const failed = nextEvent<CustomEvent<{ code: string; status?: number }>>(el, 'wallet-credentials-error');
+    removeButton(el, 'SMS_OTP').click();
+    await confirm(el);
+    expect((await failed).detail).to.include({ code: 'last_credential', status: 400 });
+    expect(text(el, 'error')).to.contain('only way to log in');
+    await idle(el);
+    expect(parts(el, 'credential').map((r) => r.dataset['type'])).to.deep.equal(['SMS_OTP']);
+  });
+
+  it('another refusal of a removal (400 INVALID_INPUT) is not called the last way to log in', async () => {
+    await loginByEmail(acct);
+    await walletFor().addCredential({ type: 'SMS_OTP', accountId: acct.accountId });
+    const el = await settled(acct.accountId);
+    const undo = failNext('DELETE', /\/auth\/credentials\//, 400, 1, {}, { status: 400, code: 'INVALID_INPUT', message: 'Invalid id', details: { errors: [{ field: 'id' }] } });
+    try {
+      const failed = nextEvent<CustomEvent<{ code: string; status?: number }>>(el, 'wallet-credentials-error');
+      removeButton(el, 'SMS_OTP').click();
+      await confirm(el);
+      expect((await failed).detail).to.include({ code: 'unexpected', status: 400 });
+    } finally {
+      undo();
+    }
+    await idle(el);
+    expect(text(el, 'error')).not.to.contain('only way');
+    expect(text(el, 'error')).to.contain('Something went wrong');
+    expect(parts(el, 'credential')).to.have.length(2);
   });
 
   it('a session that expired while shown leaves the list as soon as the page finds it ended', async () => {
