@@ -144,6 +144,7 @@ const walletCredentials: Record<WalletCredentialsStringKey, string> = {
   'credentials.email.heading': 'البريد الإلكتروني',
   'credentials.email.label': 'البريد الإلكتروني الجديد',
   'credentials.email.submit': 'احفظ البريد الإلكتروني',
+  'credentials.email.help': 'ستُرسل رموز تسجيل الدخول إلى البريد الجديد. تحقّق منه قبل الحفظ.',
   'credentials.email.invalid': 'أدخل بريدًا إلكترونيًا مثل name@example.com.',
   'credentials.confirm.credential': 'إزالة «{name}»؟ لن تتمكن من تسجيل الدخول بها بعد الآن، وستنتهي جلساتها.',
   'credentials.confirm.session': 'إنهاء هذه الجلسة؟ سيُسجَّل خروج الجهاز الذي يحملها.',

@@ -34,6 +34,7 @@ export const walletCredentialsStrings = {
     'credentials.email.heading': 'Email address',
     'credentials.email.label': 'New email address',
     'credentials.email.submit': 'Save email',
+    'credentials.email.help': 'Login codes will be sent to the new address. Check it before saving.',
     'credentials.email.invalid': 'Enter an email address such as name@example.com.',
     'credentials.confirm.credential': 'Remove “{name}”? You will no longer be able to log in with it, and its sessions end.',
     'credentials.confirm.session': 'End this session? The device that holds it will be logged out.',

@@ -560,6 +560,9 @@ export class WalletCredentials extends TemplateElement {
 
   private emailForm(s: Ready): TemplateResult {
     const t = this.i18n.t;
+    // The email login follows the customer's email (api.md "PATCH /customers"): a typo here sends its codes astray.
+    const tied = s.view.credentials.some((c) => c.type === 'EMAIL_OTP');
+    const describedBy = [tied && 'email-help', this.emailInvalid && 'error'].filter(Boolean).join(' ');
     const submit = (e: SubmitEvent) => {
       e.preventDefault();
       const email = this.emailInput!.value.trim();
@@ -579,9 +582,10 @@ export class WalletCredentials extends TemplateElement {
             type="email"
             autocomplete="email"
             aria-invalid=${this.emailInvalid}
-            aria-describedby=${this.emailInvalid ? 'error' : nothing}
+            aria-describedby=${describedBy || nothing}
             @input=${() => (this.emailInvalid = false)}
           />
+          ${tied ? html`<span id="email-help" class="muted">${t('credentials.email.help')}</span>` : nothing}
         </div>
         <div class="row">
           <button part="submit" class="primary" type="submit" ?disabled=${!s.view.current} aria-disabled=${s.running ? 'true' : nothing}>${t('credentials.email.submit')}</button>

@@ -687,7 +687,7 @@ describe('<wallet-credentials>', function () {
     (part(el, 'email-form') as HTMLFormElement).requestSubmit();
     await waitFor(() => text(el, 'error').includes('Enter an email address'), 'the email sentence');
     expect(input.getAttribute('aria-invalid')).to.equal('true');
-    expect(input.getAttribute('aria-describedby')).to.equal('error');
+    expect(input.getAttribute('aria-describedby')!.split(' ')).to.include('error');
     expect(shadow(el).getElementById('error')?.textContent).to.include('Enter an email address');
 
     // The email is tied to the EMAIL_OTP login: without a session the change needs one.
@@ -715,6 +715,22 @@ describe('<wallet-credentials>', function () {
     // The tied EMAIL_OTP credential follows the customer's email (api.md "PATCH /customers").
     const creds = await clientFor().listCredentials(acct.accountId);
     expect(creds.find((c) => c.type === 'EMAIL_OTP')?.nickname).to.equal(email);
+  });
+
+  it('the email form says that login codes go to the new address, tied to its field, in English and Arabic', async () => {
+    await loginByEmail(acct);
+    const el = await mount<WalletCredentials>('wallet-credentials', { 'account-id': acct.accountId, 'customer-id': acct.customerId });
+    await idle(el);
+    const described = (e: WalletCredentials) =>
+      (part(e, 'input')!.getAttribute('aria-describedby') ?? '')
+        .split(' ')
+        .map((id) => shadow(e).getElementById(id)?.textContent ?? '')
+        .join(' ');
+    expect(described(el)).to.contain('Login codes will be sent to the new address');
+    expect(text(el, 'email-form')).to.contain('Login codes will be sent to the new address');
+    const ar = await mount<WalletCredentials>('wallet-credentials', { 'account-id': acct.accountId, 'customer-id': acct.customerId, lang: 'ar' });
+    await idle(ar);
+    expect(described(ar)).to.contain('رموز تسجيل الدخول');
   });
 
   it('is axe-clean in English and Arabic (right to left), with a confirmation open', async () => {
