@@ -71,7 +71,7 @@ export async function revokeCredential(s: Services, credentialId: string): Promi
     // INVALID_INPUT, as for a malformed id): the service's list says whether it was the last one.
     if (e instanceof ServiceError && e.status === 400) {
       const left = await s.client.listCredentials(s.accountId, { signal: s.signal }).catch(() => undefined);
-      if (left?.every((c) => c.id === credentialId)) throw new LastCredentialError(e.message, { cause: e });
+      if (left?.every((c) => c.id === credentialId)) throw new LastCredentialError(e.message);
     }
     throw e;
   }
