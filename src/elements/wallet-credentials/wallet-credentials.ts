@@ -379,10 +379,11 @@ export class WalletCredentials extends TemplateElement {
     this.machine = after;
     if (after.kind !== 'ready') return;
     const f = after.failure;
+    const ran = before.kind === 'ready' ? before.running?.op : undefined;
     if (f && f !== (before.kind === 'ready' ? before.failure : undefined)) {
       this.dispatchEvent(new WalletCredentialsErrorEvent({ code: f.code, message: failureMessage(this.i18n.t, f), ...(f.status ? { status: f.status } : {}) }));
       // Only a code's own step (verify, send again) speaks to the code form.
-      if (after.codeFor && (before.kind === 'ready' ? before.running?.op : '')?.endsWith('-code')) {
+      if (after.codeFor && ran?.endsWith('-code')) {
         // A used-up code: the way on is a new one, so "Send a new code" takes the focus.
         this.focusTarget = f.code === 'code_expired' ? '#resend' : '#code';
         // Only a wrong or used-up code is cleared: after a server or network failure it may still be good.
@@ -398,6 +399,9 @@ export class WalletCredentials extends TemplateElement {
     // A code form that opens takes the focus, except one resumed after a reload (the page decides).
     if (after.codeFor && !waited && event.type !== 'RESUMED') this.focusTarget = '#code';
     if ((event.type === 'SUCCEEDED' && !after.codeFor) || event.type === 'CANCEL') this.focusTarget = '#heading';
+    // Another change made while a code is awaited: the row whose button had the focus may be gone,
+    // and the code is what the user was doing, so the keyboard goes back to it.
+    if (event.type === 'SUCCEEDED' && after.codeFor && waited && !ran?.endsWith('-code')) this.focusTarget = '#code';
     // A confirmation answered or dismissed hands the focus back to the button that opened it, which
     // stays (aria-disabled) while the removal runs; its row goes only once the removal succeeded.
     const asked = before.kind === 'ready' ? before.confirming : undefined;

@@ -186,6 +186,8 @@ describe('<wallet-credentials>', function () {
     await waitFor(() => text(el, 'status').includes('Session ended'), 'the session ended');
     await idle(el);
     expect((part(el, 'code-input') as HTMLInputElement).value).to.equal('000000');
+    // Its row is gone with the button that held the focus: the keyboard is back in the code field.
+    expect(shadow(el).activeElement === part(el, 'code-input')).to.equal(true, 'focus in the code field');
     (part(el, 'code-form') as HTMLFormElement).requestSubmit();
     await waitFor(() => text(el, 'status').includes('ready to use'), 'the activation notice');
   });
