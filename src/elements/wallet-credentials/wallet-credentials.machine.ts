@@ -155,7 +155,9 @@ export function initialState(): CredentialsState {
 }
 
 export function transition(state: CredentialsState, event: CredentialsEvent): CredentialsState {
-  if (event.type === 'LOAD') return state.kind === 'ready' && state.running && !event.anew ? state : { kind: 'loading' };
+  // A reload reads the lists under the open screen (a code or an email being typed, a confirmation,
+  // a running change); only a load anew, or one after a failed load, starts from "Loading".
+  if (event.type === 'LOAD') return state.kind === 'ready' && !event.anew ? state : { kind: 'loading' };
   if (state.kind === 'loading') {
     if (event.type === 'LOADED') return { kind: 'ready', view: event.view };
     if (event.type === 'LOAD_FAILED') return { kind: 'load-failed', failure: event.failure };

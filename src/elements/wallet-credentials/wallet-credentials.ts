@@ -199,7 +199,7 @@ export class WalletCredentials extends TemplateElement {
     },
   });
 
-  /** Loads the lists again (after a login elsewhere on the page, say). */
+  /** Loads the lists again (after a login elsewhere on the page, say); what the user has open or typed stays. */
   reload(): void {
     this.send({ type: 'LOAD' });
     void this.loader.run();

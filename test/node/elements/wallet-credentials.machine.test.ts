@@ -192,10 +192,13 @@ test('a logout the service did not complete is said as done here and as a failur
   assert.deepEqual(transition(s, { type: 'REQUEST', operation: { op: 'update-email' } }), { kind: 'ready', view: after, running: { op: 'update-email' } });
 });
 
-test('a reload waits for a running change; a load anew (another wallet) drops it, and any open form or confirmation', () => {
+test('a reload keeps the screen and a running change; a load anew (another wallet) drops it, and any open form or confirmation', () => {
   const view: CredentialsView = { credentials: [email, sms], sessions: [session], current };
   const running: CredentialsState = { kind: 'ready', view, running: { op: 'add', type: 'OAUTH' } };
   assert.equal(transition(running, { type: 'LOAD' }), running);
+  // So does a reload under an open form or confirmation.
+  const asking: CredentialsState = { kind: 'ready', view, confirming: { op: 'revoke-credential', id: sms.id }, codeFor: sms.id };
+  assert.equal(transition(asking, { type: 'LOAD' }), asking);
   for (const s of [
     running,
     { kind: 'ready', view, codeFor: sms.id },

@@ -192,6 +192,30 @@ describe('<wallet-credentials>', function () {
     await waitFor(() => text(el, 'status').includes('ready to use'), 'the activation notice');
   });
 
+  it('reload() by the page reads the lists again under what the user is doing: a code typed, an email typed, a confirmation open', async () => {
+    await loginByEmail(acct);
+    const el = await mount<WalletCredentials>('wallet-credentials', { 'account-id': acct.accountId, 'customer-id': acct.customerId });
+    await idle(el);
+    addButton(el, 'SMS_OTP').click();
+    await waitForState(el, 'code-entry');
+    await idle(el);
+    type(part(el, 'code-input') as HTMLInputElement, '000000');
+    type(part(el, 'input') as HTMLInputElement, 'new@example.com');
+    removeButton(el, 'SMS_OTP').click();
+    await waitForState(el, 'confirming');
+    const lists = performance.getEntriesByType('resource').filter((e) => e.name.includes('/auth/credentials?')).length;
+    el.reload();
+    await waitFor(() => performance.getEntriesByType('resource').filter((e) => e.name.includes('/auth/credentials?')).length > lists, 'the lists read again');
+    await idle(el);
+    expect([el.matches(':state(confirming)'), el.matches(':state(code-entry)')]).to.deep.equal([true, true]);
+    expect((part(el, 'code-input') as HTMLInputElement).value).to.equal('000000');
+    expect((part(el, 'input') as HTMLInputElement).value).to.equal('new@example.com');
+    // Both dismissed: the code is abandoned, and forgotten.
+    await cancelIn(el, 'confirming');
+    await cancelIn(el, 'code-entry');
+    expect(Object.keys(sessionStorage).filter((k) => k.startsWith('wallet-elements:activation:'))).to.deep.equal([]);
+  });
+
   it('an abandoned activation code is forgotten: a reload shows the lists', async () => {
     await loginByEmail(acct);
     let el = await settled(acct.accountId);
