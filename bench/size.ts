@@ -34,7 +34,7 @@ export const BUDGETS: Readonly<Record<string, number>> = {
  * Budgets are the product's promise; ceilings hold every byte gained on the way to them.
  */
 export const CEILINGS: Readonly<Record<string, number>> = {
-  'wallet-elements (all)': 56_900,
+  'wallet-elements (all)': 57_100,
   core: 15_700,
   '<agent-actions>': 15_600,
   '<card-reveal>': 23_100,
