@@ -18,7 +18,8 @@
  *                           (default), `<seconds>` a grant lasts (1-3600, default 60), or `off` (only when
  *                           something in front of the proxy already authenticates the cardholder)
  *   PROXY_STEP_UP_SECRET    HMAC key for step-up grants shared by several instances (default: from the secret)
- *   PORT (0 = a free port), HOST (default 127.0.0.1)
+ *   PORT (0 = a free port), HOST (default 127.0.0.1); the flags --port and --host win over them,
+ *                           as in the sandbox's CLI. Any other argument is refused (exit 2), never ignored.
  *
  * Its first stdout line is `{"url": "http://HOST:PORT/api"}` so that a parent process can find it;
  * one JSON log line per request goes to stderr. Its server (server.ts) bounds slow clients: headers
@@ -31,7 +32,11 @@ import type { AddressInfo } from 'node:net';
 import { createProxy, type DemoAccount, type ProxyOptions } from './index.ts';
 import { boundedServer } from './server.ts';
 
-const USAGE = `Usage: wallet-elements-proxy (configured from the environment)
+const USAGE = `Usage: wallet-elements-proxy [--port N] [--host H]   (everything else from the environment)
+
+  --port N                 listen port (default 0: a free port); wins over PORT
+  --host H                 listen address (default 127.0.0.1); wins over HOST
+  --help                   this text
 
 Required:
   SERVICE_BASE_URL         the service, with its version segment (https://<host>/<path>/2025-10-13)
@@ -50,20 +55,57 @@ Optional:
   PROXY_RP_ID, PROXY_RP_NAME  WebAuthn relying party (default: the request's host name, "Wallet")
   PROXY_RATE_LIMIT         <max>/<seconds> per client address (default 600/60), or off
   SERVICE_SIGNATURE_HEADER upstream wallet-signature header (default Service-Wallet-Signature)
-  PORT (default 0: a free port), HOST (default 127.0.0.1)
+  PORT, HOST               listen port and address when --port and --host are not given
 
 First stdout line: {"url":"http://HOST:PORT/api"}; one JSON log line per request on stderr.
 With real users, mount createProxy() from "wallet-elements/proxy" in your server instead.
 `;
 
-if (process.argv.includes('--help') || process.argv.includes('-h')) {
-  process.stdout.write(USAGE);
-  process.exit(0);
-}
-
 function fatal(message: string): never {
   process.stderr.write(`proxy: ${message}\n`);
   process.exit(1);
+}
+
+/** A wrong command line: exits 2 with the usage, as the sandbox's CLI does. */
+function usageError(message: string): never {
+  process.stderr.write(`proxy: ${message}\n\n${USAGE}`);
+  process.exit(2);
+}
+
+// Where it listens may be given as flags, as the sandbox's CLI takes them (they win over PORT and
+// HOST); every other setting comes from the environment. Any other argument is refused rather than
+// ignored, so that no one believes the proxy took a setting it never read.
+const SETTINGS = [
+  'SERVICE_BASE_URL', 'SERVICE_TOKEN_ID', 'SERVICE_CLIENT_SECRET', 'SERVICE_SIGNATURE_HEADER', 'PROXY_DEMO_ACCOUNT',
+  'PROXY_ALLOWED_ORIGINS', 'PROXY_ALLOWED_HOSTS', 'PROXY_STEP_UP', 'PROXY_STEP_UP_SECRET', 'PROXY_CHALLENGE_SECRET',
+  'PROXY_RP_ID', 'PROXY_RP_NAME', 'PROXY_RATE_LIMIT',
+];
+let portFlag: string | undefined;
+let hostFlag: string | undefined;
+const args = process.argv.slice(2);
+for (let i = 0; i < args.length; i++) {
+  const arg = args[i]!;
+  const eq = arg.indexOf('=');
+  const name = arg.startsWith('--') ? arg.slice(2, eq === -1 ? undefined : eq) : '';
+  const value = (): string => {
+    const given = eq === -1 ? args[++i] : arg.slice(eq + 1);
+    if (!given) usageError(`--${name} needs a value`);
+    return given;
+  };
+  if (name === 'help' || arg === '-h') {
+    process.stdout.write(USAGE);
+    process.exit(0);
+  } else if (name === 'port') portFlag = value();
+  else if (name === 'host') hostFlag = value();
+  else {
+    // `--rate-limit` is PROXY_RATE_LIMIT, `--base-url` SERVICE_BASE_URL: name the variable meant.
+    const upper = name.replace(/-/g, '_').toUpperCase();
+    const meant = name ? SETTINGS.find((setting) => setting === upper || setting.endsWith(`_${upper}`)) : undefined;
+    usageError(
+      `${name ? 'unknown option' : 'unexpected argument'} ${arg}; ` +
+        (meant ? `set ${meant} in the environment instead` : 'only --port, --host and --help are options, every other setting is an environment variable (listed below)'),
+    );
+  }
 }
 
 function required(name: string): string {
@@ -89,9 +131,10 @@ try {
   fatal('PROXY_DEMO_ACCOUNT is not valid JSON.');
 }
 
-const port = Number(process.env.PORT ?? '0');
+if (portFlag !== undefined && !(/^\d+$/.test(portFlag) && Number(portFlag) <= 65535)) usageError('--port must be an integer from 0 to 65535.');
+const port = Number(portFlag ?? process.env.PORT ?? '0');
 if (!Number.isInteger(port) || port < 0 || port > 65535) fatal('PORT must be an integer from 0 to 65535.');
-const host = process.env.HOST || '127.0.0.1';
+const host = hostFlag ?? (process.env.HOST || '127.0.0.1');
 
 const options: ProxyOptions = {
   upstream,

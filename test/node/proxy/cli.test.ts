@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { raw } from './helpers.ts';
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { once } from 'node:events';
-import { connect } from 'node:net';
+import { connect, createServer, type AddressInfo } from 'node:net';
 import { createInterface } from 'node:readline';
 import { after, before, describe, it } from 'node:test';
 import { startSandbox, type Sandbox } from '../../../src/sandbox/index.ts';
@@ -18,9 +18,9 @@ import { memoryKeyStore } from '../../../src/core/keystore.ts';
 import { ServiceError } from '../../../src/core/errors.ts';
 import { jarFetch } from './helpers.ts';
 
-function run(env: Record<string, string>): ChildProcessWithoutNullStreams {
+function run(env: Record<string, string>, args: string[] = []): ChildProcessWithoutNullStreams {
   const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(SERVICE_|PROXY_|PORT$|HOST$)/.test(k))) as Record<string, string>;
-  return spawn(process.execPath, ['--import', 'tsx', 'src/proxy/cli.ts'], { env: { ...clean, ...env }, cwd: new URL('../../../', import.meta.url).pathname });
+  return spawn(process.execPath, ['--import', 'tsx', 'src/proxy/cli.ts', ...args], { env: { ...clean, ...env }, cwd: new URL('../../../', import.meta.url).pathname });
 }
 
 async function exitOf(child: ChildProcessWithoutNullStreams): Promise<{ code: number | null; stderr: string; stdout: string }> {
@@ -189,6 +189,41 @@ describe('proxy CLI', () => {
     assert.equal(usage.code, 0);
     for (const name of ['SERVICE_BASE_URL', 'SERVICE_TOKEN_ID', 'SERVICE_CLIENT_SECRET', 'PROXY_DEMO_ACCOUNT', 'PROXY_ALLOWED_ORIGINS', 'PROXY_STEP_UP']) {
       assert.match(usage.stdout, new RegExp(name));
+    }
+  });
+
+  it('listens where --port and --host say (over PORT and HOST), and refuses any other argument, naming the variable to set', async () => {
+    // A free port, found by listening on 0 and closing, so that the flag's port is one the test knows.
+    const probe = createServer();
+    probe.listen(0, '127.0.0.1');
+    await once(probe, 'listening');
+    const free = (probe.address() as AddressInfo).port;
+    probe.close();
+    await once(probe, 'close');
+    for (const [args, url] of [
+      [['--port', String(free)], `http://localhost:${free}/api`],
+      [[`--port=${free}`, '--host=127.0.0.1'], `http://127.0.0.1:${free}/api`],
+    ] as const) {
+      const child = run({ ...env, PORT: '0', HOST: 'localhost' }, [...args]);
+      const [first] = (await once(createInterface({ input: child.stdout }), 'line')) as [string];
+      child.kill('SIGTERM');
+      await once(child, 'exit');
+      assert.equal((JSON.parse(first) as { url: string }).url, url, args.join(' '));
+    }
+
+    for (const [args, said] of [
+      [['--rate-limit', '10/60'], /^proxy: unknown option --rate-limit; set PROXY_RATE_LIMIT in the environment instead\n/],
+      [['--base-url=http://127.0.0.1:4000/2025-10-13'], /^proxy: unknown option --base-url=http:\/\/127\.0\.0\.1:4000\/2025-10-13; set SERVICE_BASE_URL in the environment instead\n/],
+      [['--verbose'], /^proxy: unknown option --verbose; only --port, --host and --help are options, every other setting is an environment variable \(listed below\)\n/],
+      [['8380'], /^proxy: unexpected argument 8380; only --port, --host and --help are options, every other setting is an environment variable \(listed below\)\n/],
+      [['--port'], /^proxy: --port needs a value\n/],
+      [['--port', 'http'], /^proxy: --port must be an integer from 0 to 65535\.\n/],
+    ] as const) {
+      const refused = await exitOf(run(env, [...args]));
+      assert.equal(refused.code, 2, args.join(' '));
+      assert.match(refused.stderr, said, args.join(' '));
+      assert.match(refused.stderr, /Usage: wallet-elements-proxy/, args.join(' '));
+      assert.equal(refused.stdout, '', args.join(' '));
     }
   });
 
