@@ -181,9 +181,12 @@ export class CardReveal extends ReactiveBase {
   /** The reveal request in flight: a hide or a newer request aborts it, and its outcome is dropped. */
   private request: AbortController | undefined;
 
-  /** Requests a fresh URL and shows the card details. */
+  /**
+   * Requests a fresh URL and shows the card details. Does nothing while the element is not on the
+   * page: the URL is a bearer secret, asked for only to be shown at once.
+   */
   show(): void {
-    if (!this.cardId) return;
+    if (!this.cardId || !this.isConnected) return;
     const before = this.view;
     this.send({ type: 'reveal' });
     if (this.view !== before) void this.fetchAndShow(this.cardId);
@@ -261,9 +264,11 @@ export class CardReveal extends ReactiveBase {
   };
 
   protected override willUpdate(changed: PropertyValues): void {
-    if (changed.has('cardId') && changed.get('cardId') !== undefined) this.send({ type: 'hide', reason: 'card-changed' });
+    // A value before (not undefined) means a change, not the first setting: `get` of a key that did
+    // not change is undefined too.
+    if (changed.get('cardId') !== undefined) this.send({ type: 'hide', reason: 'card-changed' });
     // Details shown on the strength of one wallet's session are not left up for another wallet.
-    if (changed.has('accountId') && changed.get('accountId') !== undefined && this.requireSession) this.send({ type: 'hide', reason: 'account-changed' });
+    if (changed.get('accountId') !== undefined && this.requireSession) this.send({ type: 'hide', reason: 'account-changed' });
     // Focus follows the flow only when the user was already working inside this element (or
     // inside the card's frame, which `send` may have removed before this update).
     this.hadFocus ||= this.matches(':focus-within');

@@ -284,6 +284,49 @@ describe('<card-reveal>', () => {
     expect(frameOf(again)).to.equal(null);
   });
 
+  it('show() on an element not on the page asks for no reveal URL and announces nothing, whether it was on the page before or never', async () => {
+    const removed = await mount<CardReveal>('card-reveal', { 'card-id': f.cardId, 'allowed-origins': f.processorOrigin });
+    removed.remove();
+    const never = document.createElement('card-reveal');
+    never.cardId = f.cardId;
+    never.allowedOrigins = [f.processorOrigin];
+    const events: string[] = [];
+    for (const el of [removed, never]) {
+      for (const name of ['card-revealed', 'card-hidden', 'card-reveal-error']) el.addEventListener(name, (e) => events.push(`${el === never ? 'never' : 'removed'} ${e.type}`));
+    }
+    const original = window.fetch;
+    let reveals = 0;
+    window.fetch = (...args: Parameters<typeof fetch>) => {
+      if (new Request(...args).url.endsWith('/reveal')) reveals++;
+      return original(...args);
+    };
+    try {
+      removed.show();
+      never.show();
+      // A reveal on the page, started after them, goes the whole way: a request of theirs would
+      // have been made and answered by then.
+      const onPage = await mount<CardReveal>('card-reveal', { 'card-id': f.cardId, 'allowed-origins': f.processorOrigin });
+      await reveal(onPage);
+      await new Promise((r) => setTimeout(r, 300));
+      expect(events).to.deep.equal([]);
+      expect(reveals, 'reveal requests').to.equal(1);
+    } finally {
+      window.fetch = original;
+    }
+    expect(removed.matches(':state(idle)')).to.equal(true);
+    expect(never.matches(':state(loading)')).to.equal(false);
+    expect(frameOf(removed)).to.equal(null);
+
+    // Back on the page, it reveals as before; another card takes the details away.
+    document.body.append(removed);
+    await reveal(removed);
+    expect(frameOf(removed)!.isConnected).to.equal(true);
+    const hidden = nextEvent<CustomEvent>(removed, 'card-hidden');
+    removed.cardId = UNKNOWN_CARD;
+    expect((await hidden).detail).to.deep.equal({ reason: 'card-changed' });
+    expect(frameOf(removed)).to.equal(null);
+  });
+
   it('refuses a URL that is not https on an origin the page did not allow-list, without ever creating an iframe', async () => {
     const el = await mount<CardReveal>('card-reveal', { 'card-id': f.cardId });
     const created: string[] = [];
