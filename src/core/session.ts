@@ -103,6 +103,7 @@ export interface Wallet {
   loginWithPasskey(options: { credentialId: string; passkeys?: AuthMethod[]; mediation?: 'conditional' } & SignalOption): Promise<StoredSession>;
   /**
    * Adds a passkey to the account; needs a live session when the account already has a credential.
+   * `nickname` is sent trimmed, and must then be 1 to 100 characters (`invalid_argument` otherwise).
    * When the answer to the save is lost (network, 5xx) and the service lists the new passkey, that is the result.
    */
   registerPasskey(options: { accountId: string; nickname: string } & SignalOption): Promise<AuthMethod>;
@@ -332,8 +333,10 @@ export function createWallet(options: WalletOptions): Wallet {
       return loggedIn(session, credentialId, await importSessionKeyBundle(session.encryptedSessionSigningKey, receiver), signal);
     },
 
-    async registerPasskey({ accountId, nickname, signal }) {
-      if (typeof nickname !== 'string' || nickname.trim().length < 1 || nickname.length > 100) {
+    async registerPasskey({ accountId, nickname: untrimmed, signal }) {
+      // The service's limit (1 to 100 characters) applies to the nickname sent, which is trimmed.
+      const nickname = typeof untrimmed === 'string' ? untrimmed.trim() : '';
+      if (!nickname || nickname.length > 100) {
         throw new WalletError('invalid_argument', 'nickname must be 1 to 100 characters.');
       }
       const existing = await client.listCredentials(accountId, { signal });
@@ -364,7 +367,7 @@ export function createWallet(options: WalletOptions): Wallet {
       });
       try {
         return await client.createCredential(
-          { type: 'PASSKEY', accountId, nickname: nickname.trim(), challenge: optionsJSON.challenge, attestation },
+          { type: 'PASSKEY', accountId, nickname, challenge: optionsJSON.challenge, attestation },
           { stamper, signal },
         );
       } catch (e) {

@@ -116,6 +116,18 @@ describe('passkeys through the virtual authenticator', () => {
     expect(account.privateEnabled).to.equal(true);
   });
 
+  it('holds the nickname it sends, trimmed, to 1 to 100 characters: padding past 100 registers; 101 characters or blanks are refused before any ceremony', async () => {
+    await (await wallet.startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000');
+    for (const nickname of [` ${'a'.repeat(101)} `, ' '.repeat(3)]) {
+      const e = await rejection(wallet.registerPasskey({ accountId: acct.accountId, nickname }));
+      expect((e as WalletError).code, JSON.stringify(nickname)).to.equal('invalid_argument');
+    }
+    expect((await authenticatorCredentials()).credentials).to.have.length(0);
+    const label = 'x'.repeat(100);
+    const method = await wallet.registerPasskey({ accountId: acct.accountId, nickname: `  ${label}${' '.repeat(10)}` });
+    expect(method.nickname).to.equal(label);
+  });
+
   it('asks for a login first when the wallet already has a credential and there is no session (no ceremony run)', async () => {
     const e = await rejection(wallet.registerPasskey({ accountId: acct.accountId, nickname: 'Phone' }));
     expect(e).to.be.instanceOf(WalletError);
