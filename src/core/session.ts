@@ -62,7 +62,10 @@ export interface OtpLogin {
   otpEncryptionTargetBundle: string;
   /** The challenge answer documents no expiry; present only if the service sends one. */
   expiresAt?: string;
-  /** Encrypts the code to the verified target and completes both verify legs. */
+  /**
+   * Encrypts the code to the verified target and completes both verify legs. Stopped (`signal`)
+   * once they are sent, it ends the session they made, as loginWithOAuth does.
+   */
   submit(code: string, options?: SignalOption): Promise<StoredSession>;
 }
 
@@ -89,7 +92,8 @@ export interface Wallet {
   /**
    * OAUTH: `getIdToken(nonce)` must return a fresh OIDC token whose nonce claim is `nonce`. Stopped
    * (`signal`) once its verify is sent, it waits for the answer and ends the session the service
-   * made (revoked, nothing stored or told), then rejects with `aborted`; so does loginWithPasskey.
+   * made (revoked, nothing stored or told), then rejects with `aborted`; so do loginWithPasskey and
+   * an OTP login's `submit`.
    */
   loginWithOAuth(
     options: { credentialId: string; getIdToken: (nonce: string, options: SignalOption) => Promise<string> } & SignalOption,
@@ -297,8 +301,9 @@ export function createWallet(options: WalletOptions): Wallet {
           // it is born non-extractable. A fresh key per attempt: a refused attempt's key is dropped.
           const key = await generateSigningKey();
           const encryptedOtpBundle = await encryptOtpBundle({ otpCode: code.trim(), targetPublic, clientPublicKey: key.publicKey });
-          const session = await client.verifyOtp(credentialId, { type, encryptedOtpBundle }, { stamper: keyStamper(key), signal: s });
-          return loggedIn(session, credentialId, key);
+          // Not stopped midway (see loggedIn): its second leg makes the session upstream.
+          const session = await client.verifyOtp(credentialId, { type, encryptedOtpBundle }, { stamper: keyStamper(key) });
+          return loggedIn(session, credentialId, key, s);
         },
       };
       return login;

@@ -130,6 +130,27 @@ describe('session flows against the sandbox through the proxy', () => {
     expect((e as ServiceError).status).to.equal(401);
   });
 
+  it('a code login stopped while its verify is answered ends the session the service made: aborted, nothing kept or told', async () => {
+    const login = await wallet.startOtpLogin({ credentialId: acct.emailCredentialId });
+    const changes: string[] = [];
+    wallet.subscribe((c) => changes.push(c.type));
+    const stop = new AbortController();
+    // The signed leg's answer (the session, made upstream) is on its way when the login is stopped.
+    const held = holdAnswer('POST', /\/auth\/credentials\/[^/]+\/verify$/, (r) => r.status === 200);
+    try {
+      const submitted = login.submit('000000', { signal: stop.signal });
+      await held.arrived;
+      stop.abort();
+      held.release();
+      expect(((await rejection(submitted)) as WalletError).code).to.equal('aborted');
+    } finally {
+      held.undo();
+    }
+    expect(await indexedDbKeyStore({ dbName }).list()).to.deep.equal([]);
+    expect(changes).to.deep.equal([]);
+    expect(await client().listSessions(acct.accountId), 'no session left upstream').to.deep.equal([]);
+  });
+
   it('an OAuth login stopped while its verify is answered ends the session the service made: aborted, nothing kept or told', async () => {
     await (await wallet.startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000');
     const sub = `user-${crypto.randomUUID()}`;

@@ -425,6 +425,56 @@ describe('<wallet-login>', function () {
     expect((await clientFor().listSessions(acct.accountId)).map((s) => s.id), 'no session of the account left upstream').to.deep.equal([]);
   });
 
+  for (const stop of ['cancel()', 'removal'] as const) {
+    it(`${stop} while a code is being checked: the session the code led to is ended upstream, none kept here`, async () => {
+      const el = await codeScreen({ 'account-id': acct.accountId });
+      let logins = 0;
+      el.addEventListener('wallet-logged-in', () => logins++);
+      // The verify retry's answer (the new session, made upstream) is on its way when the step stops.
+      const held = holdAnswer('POST', /\/verify$/, (r) => r.status === 200);
+      try {
+        type(codeInput(el), '000000');
+        await held.arrived;
+        if (stop === 'cancel()') el.cancel();
+        else el.remove();
+        held.release();
+        await held.read;
+      } finally {
+        held.undo();
+      }
+      // It is ended once its answer is in, after the step was stopped.
+      const upstream = async () => (await clientFor().listSessions(acct.accountId)).map((s) => s.id);
+      for (let tries = 0; tries < 50 && (await upstream()).length; tries++) await new Promise((r) => setTimeout(r, 100));
+      expect(await upstream(), 'no session of the account left upstream').to.deep.equal([]);
+      expect(logins).to.equal(0);
+      expect(await store.get(acct.accountId)).to.equal(undefined);
+    });
+  }
+
+  it('a login in another tab while a code is being checked: only that tab’s session is left, upstream and here', async () => {
+    const otherTab = await anotherTabWithSso(acct, store);
+    const el = await codeScreen({ 'account-id': acct.accountId });
+    // The email code's verify only: the other tab's single sign-on verifies too.
+    const held = holdAnswer('POST', new RegExp(`${acct.emailCredentialId.split(':')[1]}/verify$`), (r) => r.status === 200);
+    try {
+      type(codeInput(el), '000000');
+      await held.arrived;
+      await otherTab.logIn();
+      await waitForState(el, 'logged-in');
+      held.release();
+      await waitFor(() => !inState(el, 'busy'), 'the code step ended');
+    } finally {
+      held.undo();
+      otherTab.close();
+    }
+    const mine = el.session!.sessionId;
+    expect(el.session!.credentialType).to.equal('OAUTH');
+    expect((await store.get(acct.accountId))?.session.sessionId).to.equal(mine);
+    const upstream = async () => (await clientFor().listSessions(acct.accountId)).map((s) => s.id);
+    for (let tries = 0; tries < 50 && (await upstream()).length > 1; tries++) await new Promise((r) => setTimeout(r, 100));
+    expect(await upstream(), 'the code’s session ended upstream').to.deep.equal([mine]);
+  });
+
   it('logout() on the code screen leaves it: the methods, and no code kept for a reload', async () => {
     const kept = () => Object.keys(sessionStorage).filter((k) => k.startsWith('wallet-elements:code:') && k.endsWith(acct.accountId));
     const el = await codeScreen({ 'account-id': acct.accountId });
