@@ -8,9 +8,12 @@
  * 3. send the SAME body bytes again with `Service-Wallet-Signature` and `Request-Id`;
  * 4. another 202 (delegated-key creation takes two signatures, reference.md) loops, at most
  *    `maxRounds` signatures in all;
- * 5. a challenge already past its `expiresAt` before signing, or a retry refused with 401 because the
- *    challenge expired, starts the whole exchange over once from the first leg (with `restartBody`
- *    when the caller gives one: an OIDC token must be fresh on every first leg).
+ * 5. a retry refused with 401 because the challenge expired starts the whole exchange over once from
+ *    the first leg (with `restartBody` when the caller gives one: an OIDC token must be fresh on
+ *    every first leg). A challenge is signed whatever this page's clock says of its `expiresAt`: the
+ *    service judges its own window. A device clock that is minutes off, where the service's Date
+ *    header cannot be read (a proxy on another origin that does not expose it, clock.ts), would
+ *    otherwise take every fresh challenge for expired and no signed call could succeed.
  *
  * The body is serialized once per exchange and the same string is sent on each of its legs: a stamp covers exact bytes
  * (api.md: "byte for byte, with no re-parsing"). A consumed requestId is never sent again.
@@ -86,16 +89,17 @@ export function parseChallenge(body: unknown): SignedRequestChallenge {
 /**
  * Whether a failed retry was refused because its challenge had expired. The service answers a late
  * retry with 401 (api.md "Limits": signed-retry window until expiresAt); its code is not documented,
- * so an explicit expiry code, or our own clock being past expiresAt, both count.
+ * so an explicit expiry code counts, and so does `lapsed`: this page's clock, which took the
+ * challenge for live when it came, now being past its expiresAt.
  */
-function isExpiredRetry(e: unknown, challenge: SignedRequestChallenge, now: number): boolean {
+function isExpiredRetry(e: unknown, lapsed: boolean): boolean {
   if (!(e instanceof ServiceError) || e.status !== 401) return false;
   // A session that expired is not a challenge that expired: starting over would not help.
   if (/^(REQUEST|REQUEST_ID|CHALLENGE|SIGNED_REQUEST)_EXPIRED$/.test(e.code)) return true;
   if (e.details && typeof e.details === 'object' && /expired/i.test(String((e.details as Record<string, unknown>).reason ?? ''))) {
     return true;
   }
-  return now >= Date.parse(challenge.expiresAt);
+  return lapsed;
 }
 
 function throwIfAborted(signal: AbortSignal | undefined): void {
@@ -105,7 +109,8 @@ function throwIfAborted(signal: AbortSignal | undefined): void {
 /**
  * Runs one signed-retry exchange and returns the final 2xx answer that is not a 202.
  * Errors: ServiceError as answered; WalletError 'session_expired' (202 without a stamper),
- * 'retry_exhausted' (expired twice, or more than maxRounds challenges), 'unexpected_response'
+ * 'retry_exhausted' (a retry refused as expired twice, the refusal its cause; or more than
+ * maxRounds challenges), 'unexpected_response'
  * (a malformed challenge, or one re-issuing a consumed requestId), 'aborted', 'network'.
  */
 export async function sendSigned(options: SignedRequestOptions): Promise<HttpResponse> {
@@ -128,7 +133,10 @@ export async function sendSigned(options: SignedRequestOptions): Promise<HttpRes
       if (!stamper) throw new WalletError('session_expired', 'This request needs a signature from an active session of the wallet: log in first.');
       if (consumed.has(challenge.requestId)) throw new WalletError('unexpected_response', 'The service issued a request id that was already used.');
       if (rounds >= maxRounds) throw new WalletError('retry_exhausted', `The service asked for more than ${maxRounds} signatures for one request.`);
-      if (now() >= Date.parse(challenge.expiresAt)) break;
+      // A challenge this clock takes for expired as it comes says the clock is off, not the
+      // challenge (the service has just issued it): then only the service's answer tells.
+      const expiresAt = Date.parse(challenge.expiresAt);
+      const clockFits = now() < expiresAt;
       throwIfAborted(signal);
       const { headerName, headerValue } = await stamper.stamp(challenge.payloadToSign);
       throwIfAborted(signal);
@@ -136,13 +144,13 @@ export async function sendSigned(options: SignedRequestOptions): Promise<HttpRes
       try {
         response = await leg({ [headerName]: headerValue, [REQUEST_ID_HEADER]: challenge.requestId });
       } catch (e) {
-        // Start over once; a second expiry surfaces the service's own error.
-        if (attempt === 0 && isExpiredRetry(e, challenge, now())) break;
-        throw e;
+        if (!isExpiredRetry(e, clockFits && now() >= expiresAt)) throw e;
+        // Start over once; a second expiry ends it, said as such (the service's 401 would read as a refused signature).
+        if (attempt) throw new WalletError('retry_exhausted', 'The signed request expired twice before it could be completed; try again.', { cause: e });
+        break;
       }
     }
-    // Still a 202 here: its challenge expired, before signing or on the retry.
+    // Still a 202 here: its retry was refused as expired, on the first attempt.
     if (response.status !== 202) return response;
-    if (attempt) throw new WalletError('retry_exhausted', 'The signed request expired twice before it could be completed; try again.');
   }
 }

@@ -10,6 +10,7 @@ import { indexedDbKeyStore } from '../../../src/core/keystore.ts';
 import { createWallet, type Wallet } from '../../../src/core/session.ts';
 import { PRODUCTION_OTP_SIGNER } from '../../../src/core/bundles.ts';
 import { ServiceError, WalletError } from '../../../src/core/errors.ts';
+import { observeServiceDate, serviceNow } from '../../../src/core/clock.ts';
 import { verifyStamp } from '../../../src/sandbox/service-stamps.ts';
 import { createStore, del, set } from 'idb-keyval';
 import { failNext, holdAnswer, refusingKeyStoreDb } from '../elements/shared/helpers.ts';
@@ -219,6 +220,23 @@ describe('session flows against the sandbox through the proxy', () => {
     const stamper = await vWallet.stamper(v.accountId);
     expect(stamper.publicKey).to.equal(next.publicKey);
     expect((await vClient.setWalletPrivacy(v.accountId, true, { stamper })).privateEnabled).to.equal(true);
+  });
+
+  it('a device clock 10 minutes fast, behind a proxy on another origin that hides Date: code login, signed calls and logout work', async () => {
+    // The service's clock runs 10 minutes behind this device's and its proxy does not expose Date
+    // (CORS), so every signed retry's expiresAt (5 minutes on) is past by the device's clock.
+    const v = await sandboxVariant({ clockOffsetMs: -10 * 60_000, pageOrigin: location.origin, hideDate: true });
+    // This page has read no Date of that service: its clock is the device's (other sandboxes of
+    // this run, whose Date the page did read, were moved on).
+    observeServiceDate(new Date().toUTCString());
+    const vClient = createClient({ baseUrl: v.apiBase });
+    const vWallet = createWallet({ client: vClient, store: indexedDbKeyStore({ dbName: `wallet-elements-test-${crypto.randomUUID()}` }), otpSigner: v.signerPublicKey });
+    const session = await (await vWallet.startOtpLogin({ credentialId: v.emailCredentialId })).submit('000000');
+    expect(Math.abs(serviceNow() - Date.now()), 'the service clock unread').to.be.below(1000);
+    const stamper = await vWallet.stamper(v.accountId);
+    expect((await vClient.setWalletPrivacy(v.accountId, true, { stamper })).privateEnabled).to.equal(true);
+    expect(await vWallet.logout(v.accountId)).to.deep.equal([session.sessionId]);
+    expect(await vClient.listSessions(v.accountId), 'revoked upstream').to.deep.equal([]);
   });
 
   it('logs out: revoked upstream, key deleted, no stamper any more', async () => {

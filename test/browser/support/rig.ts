@@ -150,6 +150,8 @@ export function sandboxVariant(options: {
   stepUp?: boolean;
   /** Serve the variant's proxy on another origin of the same site, allowing this page's origin. */
   pageOrigin?: string;
+  /** With `pageOrigin`: that proxy does not expose the `Date` header (CORS), so the page cannot read the service's clock. */
+  hideDate?: boolean;
   /** The variant service's clock runs this far from the device's (negative: the device is ahead). */
   clockOffsetMs?: number;
 }): Promise<RigFixtures> {

@@ -203,7 +203,20 @@ export function walletRig(options: WalletRigOptions = {}): {
             variants.set(mount, { sandbox: v, proxy: variantProxy });
             return rigFixtures(f, `${mount}/api`);
           }
-          const server = createServer((req, res) => variantProxy(req, res));
+          // `hideDate`: that proxy does not expose the Date header to the page (CORS), as a proxy of
+          // the integrator's may not: the page cannot read the service's clock.
+          const hideDate = p.hideDate === true;
+          const server = createServer((req, res) => {
+            if (hideDate) {
+              const writeHead = res.writeHead.bind(res) as (status: number, headers?: Record<string, string>) => typeof res;
+              (res as { writeHead: unknown }).writeHead = (status: number, headers?: Record<string, string>) => {
+                const exposed = headers?.['access-control-expose-headers'];
+                if (exposed) headers!['access-control-expose-headers'] = exposed.replace(/,\s*Date\b/i, '');
+                return writeHead(status, headers);
+              };
+            }
+            variantProxy(req, res);
+          });
           await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
           variants.set(mount, { sandbox: v, proxy: variantProxy, server });
           return rigFixtures(f, `http://localhost:${(server.address() as AddressInfo).port}/api`);

@@ -127,33 +127,33 @@ describe('signed retry against a scripted HTTP server', () => {
     assert.equal(server.requests.length, 4);
   });
 
-  it('starts over once from the first leg when the challenge expired before signing, never signing the stale one', async () => {
-    server.setScript((_req, i) => (i === 0 ? challenge('stale', rid(), ago(1)) : i === 1 ? challenge('fresh') : { status: 200, body: { ok: 1 } }));
+  it('signs a challenge this clock already takes for expired: the service judges its window (a device clock minutes fast)', async () => {
+    // The service's Date unreadable (a proxy on another origin that does not expose it) and the
+    // device 6 minutes fast: the fresh challenge's expiresAt is a minute past by this clock.
+    server.setScript((req, i) => {
+      if (i === 0) return challenge('fresh', rid(), ago(60));
+      assert.ok(req.headers['service-wallet-signature'], 'the retry is signed');
+      return { status: 200, body: { ok: 1 } };
+    });
     const stamper = countingStamper(keyStamper(key));
     const res = await sendSigned({ send, method: 'PATCH', path: '/x', body: { privateEnabled: true }, stamper });
     assert.equal(res.status, 200);
     assert.deepEqual(stamper.payloads, ['fresh']);
-    assert.equal(server.requests[1]!.headers['request-id'], undefined, 'the restart is a first leg');
+    assert.equal(server.requests.length, 2);
   });
 
   it('starts over with restartBody when given (a fresh OIDC token), sending its bytes on both legs of the new exchange', async () => {
-    server.setScript((_req, i) => (i === 0 ? challenge('stale', rid(), ago(1)) : i === 1 ? challenge('fresh') : { status: 201, body: { ok: 1 } }));
+    server.setScript((_req, i) =>
+      i === 0 ? challenge('one') : i === 1 ? { status: 401, body: { status: 401, code: 'REQUEST_EXPIRED', message: 'expired' } } : i === 2 ? challenge('two') : { status: 201, body: { ok: 1 } },
+    );
     const stamper = countingStamper(keyStamper(key));
     const res = await sendSigned({ send, method: 'POST', path: '/x', body: { oidcToken: 'old' }, restartBody: async () => ({ oidcToken: 'new' }), stamper });
     assert.equal(res.status, 201);
     assert.deepEqual(
       server.requests.map((r) => r.body),
-      ['{"oidcToken":"old"}', '{"oidcToken":"new"}', '{"oidcToken":"new"}'],
+      ['{"oidcToken":"old"}', '{"oidcToken":"old"}', '{"oidcToken":"new"}', '{"oidcToken":"new"}'],
     );
-    assert.deepEqual(stamper.payloads, ['fresh']);
-  });
-
-  it('gives up (retry_exhausted) when the challenge has expired twice', async () => {
-    server.setScript(() => challenge('stale', rid(), ago(1)));
-    const stamper = countingStamper(keyStamper(key));
-    await expectWalletError(sendSigned({ send, method: 'POST', path: '/x', body: {}, stamper }), 'retry_exhausted');
-    assert.equal(stamper.payloads.length, 0);
-    assert.equal(server.requests.length, 2);
+    assert.deepEqual(stamper.payloads, ['one', 'two']);
   });
 
   it('starts over once when the retry is refused with 401 because the request expired', async () => {
@@ -176,14 +176,37 @@ describe('signed retry against a scripted HTTP server', () => {
     assert.equal(server.requests[3]!.body, '');
   });
 
-  it('surfaces the service error when the restarted retry expires again', async () => {
-    server.setScript((_req, i) =>
-      i % 2 === 0 ? challenge('p' + i) : { status: 401, body: { status: 401, code: 'REQUEST_EXPIRED', message: 'expired' } },
-    );
+  it('starts over on a plain 401 when the challenge lapsed by a clock that took it for live as it came', async () => {
+    // Signing waited (the stamper below moves this clock on 6 minutes) past the 5-minute window.
+    let waited = 0;
+    const slow: Stamper = {
+      publicKey: keyStamper(key).publicKey,
+      stamp(payload) {
+        waited = 6 * 60_000;
+        return keyStamper(key).stamp(payload);
+      },
+    };
+    server.setScript((_req, i) => (i % 2 === 0 ? challenge('p' + i) : i === 1 ? { status: 401, body: { status: 401, code: 'UNAUTHORIZED', message: 'no' } } : { status: 204 }));
+    const res = await sendSigned({ send, method: 'DELETE', path: '/x', stamper: slow, now: () => Date.now() + waited });
+    assert.equal(res.status, 204);
+    assert.equal(server.requests.length, 4);
+  });
+
+  it('does not take a plain 401 for an expiry when this clock took the challenge for expired as it came (it cannot tell)', async () => {
+    server.setScript((_req, i) => (i === 0 ? challenge('p', rid(), ago(60)) : { status: 401, body: { status: 401, code: 'UNAUTHORIZED', message: 'no' } }));
     await assert.rejects(
       sendSigned({ send, method: 'POST', path: '/x', body: {}, stamper: keyStamper(key) }),
-      (e: unknown) => e instanceof ServiceError && e.status === 401 && e.code === 'REQUEST_EXPIRED',
+      (e: unknown) => e instanceof ServiceError && e.code === 'UNAUTHORIZED',
     );
+    assert.equal(server.requests.length, 2);
+  });
+
+  it('gives up (retry_exhausted, the refusal its cause) when the restarted retry is refused as expired again', async () => {
+    server.setScript((_req, i) =>
+      i % 2 === 0 ? challenge('p' + i) : { status: 401, body: { status: 401, code: 'UNAUTHORIZED', message: 'expired', details: { reason: 'REQUEST_ID_EXPIRED' } } },
+    );
+    const e = await expectWalletError(sendSigned({ send, method: 'POST', path: '/x', body: {}, stamper: keyStamper(key) }), 'retry_exhausted');
+    assert.ok(e.cause instanceof ServiceError && e.cause.status === 401);
     assert.equal(server.requests.length, 4);
   });
 
