@@ -11,12 +11,17 @@
 import { ServiceError, WalletError } from '../../core/errors.ts';
 
 export const FAILURE_CODES = [
-  /** The code typed was not accepted (401 on OTP verify). */
+  /**
+   * The code typed was not accepted (401 on OTP verify) and the service did not say it can no
+   * longer be used: reference.md documents one 401 for a wrong code, so its sentence covers an
+   * expired code too.
+   */
   'wrong_code',
   /**
    * The code can no longer be used whatever is typed: the service has no open challenge for it (it
    * expired, too many wrong codes, or it was used already) or it was encrypted to another challenge.
-   * A new code is needed (401 with `details.reason` OTP_CHALLENGE_MISSING or OTP_BUNDLE).
+   * A new code is needed (401 with `details.reason` OTP_CHALLENGE_MISSING or OTP_BUNDLE, which the
+   * sandbox sends; the service documents no reason).
    */
   'code_expired',
   /** Too many attempts; `retryAfter` says how long to wait (429 RATE_LIMITED, Retry-After). */
@@ -128,7 +133,11 @@ const WALLET_FAILURES: Partial<Record<string, FailureCode>> = {
   bundle_invalid: 'misconfigured',
 };
 
-/** The reasons a 401 on OTP verify gives when no code can pass any more (the sandbox names them; src/sandbox/routes/credentials.ts). */
+/**
+ * The reasons a 401 on OTP verify gives when no code can pass any more, as the sandbox names them
+ * (src/sandbox/routes/credentials.ts). The service promises no `details` (api.md "Errors"): without
+ * one of these, a 401 is `wrong_code`, whose sentence covers a code that expired.
+ */
 const STALE_CODE_REASONS = new Set(['OTP_CHALLENGE_MISSING', 'OTP_BUNDLE']);
 
 /** What the service's answer means in this step (api.md "Errors", reference.md "Shared shapes"). */

@@ -11,7 +11,7 @@ import type { Failure } from './failures.ts';
 
 export const sharedStrings = {
   en: {
-    'error.wrong_code': 'That code is not right. Check it and try again, or ask for a new code.',
+    'error.wrong_code': 'That code didn’t work. Check it and try again; if it has expired, send a new code.',
     'error.code_expired': 'This code can’t be used any more. Send a new code and enter that one.',
     'error.rate_limited': 'Too many attempts. Wait a moment, then try again.',
     'error.rate_limited_wait': 'Too many attempts. Wait {seconds} seconds, then try again.',

@@ -178,6 +178,20 @@ export function loseAnswer(method: string, url: RegExp, lost: (r: Response) => b
 }
 
 /**
+ * Reshapes the page's next JSON answer to `method url` whose status is `status`: the request
+ * reaches the service, which carries it out, and the page reads `reshape(body)` instead of its
+ * body (a service answering in another documented shape). Returns the undo.
+ */
+export function reshapeAnswer(method: string, url: RegExp, status: number, reshape: (body: Record<string, unknown>) => unknown): () => void {
+  return faultFetch(method, url, 1, async (send) => {
+    const response = await send();
+    if (response.status !== status) return undefined;
+    const body = reshape((await response.clone().json()) as Record<string, unknown>);
+    return new Response(JSON.stringify(body), { status, headers: response.headers });
+  });
+}
+
+/**
  * Holds the page's next answer to `method url` for which `held(response)` holds: the request reaches
  * the service, which carries it out, and the page gets the answer at `release()` (an abort meanwhile
  * fails its body, as it does a fetch whose answer is on its way). `read` resolves once the page has

@@ -31,7 +31,7 @@ import {
   setAutomaticPresence,
   type RigAccount,
 } from '../../support/rig.ts';
-import { axeViolations, cleanup, failNext, holdAnswer, holdNext, inState, mount, nextEvent, part, parts, paste, refusingKeyStoreDb, shadow, text, type, useRig, waitFor, waitForState } from '../shared/helpers.ts';
+import { axeViolations, cleanup, failNext, holdAnswer, holdNext, inState, mount, nextEvent, part, parts, paste, refusingKeyStoreDb, reshapeAnswer, shadow, text, type, useRig, waitFor, waitForState } from '../shared/helpers.ts';
 
 function methodButton(el: WalletLogin, method: string): HTMLButtonElement {
   const b = shadow(el).querySelector<HTMLButtonElement>(`button[data-method='${method}']`);
@@ -180,7 +180,7 @@ describe('<wallet-login>', function () {
     const e = await error;
     expect(e.detail.code).to.equal('wrong_code');
     expect(e.detail.status).to.equal(401);
-    await waitFor(() => text(el, 'error').includes('That code is not right'), 'the wrong-code sentence');
+    await waitFor(() => text(el, 'error').includes('That code didn’t work'), 'the wrong-code sentence');
     expect(part(el, 'error')?.getAttribute('role')).to.equal('alert');
     expect(codeInput(el).getAttribute('aria-invalid')).to.equal('true');
     expect(codeInput(el).getAttribute('aria-describedby')!.split(' ')).to.include('error');
@@ -250,6 +250,30 @@ describe('<wallet-login>', function () {
     resend().click();
     await waitFor(() => inState(el, 'code-entry') && text(el, 'error') === '' && text(el, 'status').includes('Code sent'), 'the new code sent and announced');
     expect(codeInput(el).getAttribute('aria-invalid'), 'the new code field not marked').to.equal('false');
+    const loggedIn = nextEvent(el, 'wallet-logged-in');
+    type(codeInput(el), '000000');
+    await loggedIn;
+  });
+
+  it('a code refused without a reason (reference.md: one 401 for a wrong code and one no longer valid) is told in a sentence that covers both', async () => {
+    const el = await codeScreen({ 'account-id': acct.accountId, 'resend-after': '0' });
+    // The sandbox keeps a code 5 minutes.
+    await advanceClock(6 * 60 * 1000);
+    // The service documents the refusal's status only: the sandbox's details.reason left out.
+    const undo = reshapeAnswer('POST', /\/verify$/, 401, ({ details: _reason, ...documented }) => documented);
+    try {
+      const error = nextEvent<CustomEvent<{ code: string; status?: number }>>(el, 'wallet-login-error');
+      type(codeInput(el), '000000');
+      expect((await error).detail).to.include({ code: 'wrong_code', status: 401 });
+    } finally {
+      undo();
+    }
+    await waitFor(() => text(el, 'error') !== '', 'the sentence');
+    expect(text(el, 'error')).to.match(/Check it and try again; if it has expired, send a new code\./);
+    expect(text(el, 'error'), 'not said to be mistyped').not.to.match(/not right/);
+    const resend = parts(el, 'button').find((b) => /new code/.test(b.textContent ?? '')) as HTMLButtonElement;
+    resend.click();
+    await waitFor(() => inState(el, 'code-entry') && text(el, 'status').includes('Code sent'), 'the new code sent');
     const loggedIn = nextEvent(el, 'wallet-logged-in');
     type(codeInput(el), '000000');
     await loggedIn;
