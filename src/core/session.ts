@@ -64,7 +64,7 @@ export interface OtpLogin {
   expiresAt?: string;
   /**
    * Encrypts the code to the verified target and completes both verify legs. Stopped (`signal`)
-   * once they are sent, it ends the session they made, as loginWithOAuth does.
+   * once they are sent, it rejects at once and ends the session they make, as loginWithOAuth does.
    */
   submit(code: string, options?: SignalOption): Promise<StoredSession>;
 }
@@ -91,9 +91,9 @@ export interface Wallet {
   startOtpLogin(options: { credentialId: string; registered?: OtpTarget } & SignalOption): Promise<OtpLogin>;
   /**
    * OAUTH: `getIdToken(nonce)` must return a fresh OIDC token whose nonce claim is `nonce`. Stopped
-   * (`signal`) once its verify is sent, it waits for the answer and ends the session the service
-   * made (revoked, nothing stored or told), then rejects with `aborted`; so do loginWithPasskey and
-   * an OTP login's `submit`.
+   * (`signal`) once its verify is sent, it rejects with `aborted` at once, and the session the
+   * service makes is ended when its answer comes (revoked, nothing stored or told); so do
+   * loginWithPasskey and an OTP login's `submit`.
    */
   loginWithOAuth(
     options: { credentialId: string; getIdToken: (nonce: string, options: SignalOption) => Promise<string> } & SignalOption,
@@ -164,8 +164,12 @@ function unlessGone(e: unknown): void {
   if (!isServiceError(e) || e.status !== 404) throw e;
 }
 
+function aborted(signal: AbortSignal | undefined): WalletError {
+  return new WalletError('aborted', 'The login was aborted.', { cause: signal?.reason });
+}
+
 function throwIfAborted(signal: AbortSignal | undefined): void {
-  if (signal?.aborted) throw new WalletError('aborted', 'The login was aborted.', { cause: signal.reason });
+  if (signal?.aborted) throw aborted(signal);
 }
 
 export function createWallet(options: WalletOptions): Wallet {
@@ -233,20 +237,39 @@ export function createWallet(options: WalletOptions): Wallet {
     for (const s of await store.list()) if (pick(s)) await store.delete(s.sessionId);
   }
 
+  /** Ends a session upstream with its own key, when nothing here could sign for it again. */
+  const end = (session: AuthSession, key: KeyPair) => client.revokeSession(session.id, { stamper: keyStamper(key) }).catch(() => undefined);
+
+  /** The session a verify answered, with its key from the bundle encrypted to `receiver` (wire format 4: its scalar wiped). */
+  const withBundleKey = (verify: Promise<AuthSession & { encryptedSessionSigningKey: string }>, receiver: KeyPair) =>
+    verify.then(async (session): Promise<[AuthSession, KeyPair]> => [session, await importSessionKeyBundle(session.encryptedSessionSigningKey, receiver)]);
+
   /**
-   * Stores a new session of a login and tells the listeners; the account's ended records go. A login
-   * stopped (`signal`) while the service made its session does not keep it: its verify runs to its
-   * answer (aborted, the session would be live upstream with its key lost here), then it is ended.
+   * Stores the session a login's verify made (`made`: it and its key) and tells the listeners; the
+   * account's ended records go. A verify is not cut off once sent (the service would make the
+   * session all the same, live upstream with its key lost here): a login stopped (`signal`) before
+   * its session is stored rejects with `aborted` at once, without waiting on the service, and the
+   * session is ended when its answer comes. So is one the key store refuses (storage_unavailable).
    */
-  async function loggedIn(session: AuthSession, credentialId: string, key: KeyPair, signal?: AbortSignal): Promise<StoredSession> {
+  async function loggedIn(made: Promise<[AuthSession, KeyPair]>, credentialId: string, signal?: AbortSignal): Promise<StoredSession> {
+    const [session, key] = await new Promise<[AuthSession, KeyPair]>((resolve, reject) => {
+      const stop = () => {
+        reject(aborted(signal));
+        made.then(([s, k]) => end(s, k), () => undefined);
+      };
+      if (signal?.aborted) stop();
+      else signal?.addEventListener('abort', stop);
+      // The listener goes as the answer comes in, in the same step: a later stop is handled below.
+      const off = () => signal?.removeEventListener('abort', stop);
+      made.then((value) => (off(), resolve(value)), (e: unknown) => (off(), reject(e)));
+    });
     let stored: StoredSession;
     try {
       throwIfAborted(signal);
       stored = await save(session, credentialId, key);
     } catch (e) {
-      // Stopped, or the key store refused (storage_unavailable): nothing could sign for this session
-      // again, so it is ended upstream now, with the key still in hand, rather than left live for nobody.
-      await client.revokeSession(session.id, { stamper: keyStamper(key) }).catch(() => undefined);
+      // Stopped, or the key store refused: ended upstream now, with the key still in hand, rather than left live for nobody.
+      await end(session, key);
       throw e;
     }
     await forgetWhere((s) => s.accountId === stored.accountId && s.sessionId !== stored.sessionId && !isLive(s));
@@ -301,9 +324,9 @@ export function createWallet(options: WalletOptions): Wallet {
           // it is born non-extractable. A fresh key per attempt: a refused attempt's key is dropped.
           const key = await generateSigningKey();
           const encryptedOtpBundle = await encryptOtpBundle({ otpCode: code.trim(), targetPublic, clientPublicKey: key.publicKey });
-          // Not stopped midway (see loggedIn): its second leg makes the session upstream.
-          const session = await client.verifyOtp(credentialId, { type, encryptedOtpBundle }, { stamper: keyStamper(key) });
-          return loggedIn(session, credentialId, key, s);
+          // Not cut off midway (see loggedIn): its second leg makes the session upstream.
+          const made = client.verifyOtp(credentialId, { type, encryptedOtpBundle }, { stamper: keyStamper(key) });
+          return loggedIn(made.then((session): [AuthSession, KeyPair] => [session, key]), credentialId, s);
         },
       };
       return login;
@@ -319,9 +342,7 @@ export function createWallet(options: WalletOptions): Wallet {
         throw new WalletError('invalid_argument', 'getIdToken must return an OIDC ID token (a JWT).');
       }
       throwIfAborted(signal);
-      const session = await client.verifyOAuth(credentialId, { oidcToken, clientPublicKey });
-      // Wire format 4: the bundle becomes a non-extractable ECDSA key, its scalar wiped.
-      return loggedIn(session, credentialId, await importSessionKeyBundle(session.encryptedSessionSigningKey, receiver), signal);
+      return loggedIn(withBundleKey(client.verifyOAuth(credentialId, { oidcToken, clientPublicKey }), receiver), credentialId, signal);
     },
 
     async loginWithPasskey({ credentialId, passkeys = [], signal, mediation }) {
@@ -334,8 +355,7 @@ export function createWallet(options: WalletOptions): Wallet {
       // The device holds another of the wallet's passkeys: a login with that one, over its own challenge.
       const other = others.find((p) => p.credentialId === assertion.credentialId);
       if (other) return wallet.loginWithPasskey({ credentialId: other.id, signal });
-      const session = await client.verifyPasskey(credentialId, { assertion, requestId: challenge.requestId });
-      return loggedIn(session, credentialId, await importSessionKeyBundle(session.encryptedSessionSigningKey, receiver), signal);
+      return loggedIn(withBundleKey(client.verifyPasskey(credentialId, { assertion, requestId: challenge.requestId }), receiver), credentialId, signal);
     },
 
     async registerPasskey({ accountId, nickname: untrimmed, signal }) {

@@ -617,6 +617,36 @@ describe('<wallet-login>', function () {
     expect((await clientFor().listSessions(acct.accountId)).map((s) => s.id), 'no session of the account left upstream').to.deep.equal([]);
   });
 
+  it('Cancel while a passkey login is being checked returns to the methods at once, not when the service answers; that session is ended once it does', async () => {
+    await addVirtualAuthenticator();
+    const wallet = walletFor();
+    await (await wallet.startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000');
+    await wallet.registerPasskey({ accountId: acct.accountId, nickname: 'Test key' });
+    await wallet.logout(acct.accountId);
+
+    const el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId, methods: 'passkey email-otp', 'no-autofill': '' });
+    await waitForState(el, 'choosing');
+    let logins = 0;
+    el.addEventListener('wallet-logged-in', () => logins++);
+    // The check's answer (the session, made upstream) is held for as long as the service could take.
+    const held = holdAnswer('POST', /\/auth\/credentials\/[^/]+\/verify$/, (r) => r.status === 200);
+    try {
+      methodButton(el, 'passkey').click();
+      await held.arrived;
+      (parts(el, 'button').find((b) => b.textContent?.includes('Cancel')) as HTMLButtonElement).click();
+      await waitFor(() => inState(el, 'choosing') && !inState(el, 'busy'), 'the methods, usable, while the answer is still on its way', 3000);
+    } finally {
+      held.release();
+      held.undo();
+    }
+    expect(logins).to.equal(0);
+    expect(text(el, 'error')).to.equal('');
+    const upstream = async () => (await clientFor().listSessions(acct.accountId)).map((s) => s.id);
+    for (let tries = 0; tries < 50 && (await upstream()).length; tries++) await new Promise((r) => setTimeout(r, 100));
+    expect(await upstream(), 'no session of the account left upstream').to.deep.equal([]);
+    expect(await store.get(acct.accountId)).to.equal(undefined);
+  });
+
   it('logout() while single sign-on is being checked: the session the service made for it is ended upstream, none kept here', async () => {
     const { el, given, finish } = await ssoLeftOpen(acct);
     let logins = 0;
