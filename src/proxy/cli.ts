@@ -101,8 +101,9 @@ for (let i = 0; i < args.length; i++) {
     // `--rate-limit` is PROXY_RATE_LIMIT, `--base-url` SERVICE_BASE_URL: name the variable meant.
     const upper = name.replace(/-/g, '_').toUpperCase();
     const meant = name ? SETTINGS.find((setting) => setting === upper || setting.endsWith(`_${upper}`)) : undefined;
+    // An option is named without its value: `--client-secret=...` must not put a secret in the log.
     usageError(
-      `${name ? 'unknown option' : 'unexpected argument'} ${arg}; ` +
+      `${name ? `unknown option --${name}` : `unexpected argument ${arg}`}; ` +
         (meant ? `set ${meant} in the environment instead` : 'only --port, --host and --help are options, every other setting is an environment variable (listed below)'),
     );
   }

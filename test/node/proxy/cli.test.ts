@@ -213,7 +213,7 @@ describe('proxy CLI', () => {
 
     for (const [args, said] of [
       [['--rate-limit', '10/60'], /^proxy: unknown option --rate-limit; set PROXY_RATE_LIMIT in the environment instead\n/],
-      [['--base-url=http://127.0.0.1:4000/2025-10-13'], /^proxy: unknown option --base-url=http:\/\/127\.0\.0\.1:4000\/2025-10-13; set SERVICE_BASE_URL in the environment instead\n/],
+      [['--base-url=http://127.0.0.1:4000/2025-10-13'], /^proxy: unknown option --base-url; set SERVICE_BASE_URL in the environment instead\n/],
       [['--verbose'], /^proxy: unknown option --verbose; only --port, --host and --help are options, every other setting is an environment variable \(listed below\)\n/],
       [['8380'], /^proxy: unexpected argument 8380; only --port, --host and --help are options, every other setting is an environment variable \(listed below\)\n/],
       [['--port'], /^proxy: --port needs a value\n/],
@@ -225,6 +225,12 @@ describe('proxy CLI', () => {
       assert.match(refused.stderr, /Usage: wallet-elements-proxy/, args.join(' '));
       assert.equal(refused.stdout, '', args.join(' '));
     }
+    // A secret given as a flag is refused without being written to the log (stderr).
+    const secret = `s3cr3t-${Math.random().toString(36).slice(2)}`;
+    const flagged = await exitOf(run(env, [`--client-secret=${secret}`]));
+    assert.equal(flagged.code, 2);
+    assert.match(flagged.stderr, /^proxy: unknown option --client-secret; set SERVICE_CLIENT_SECRET in the environment instead\n/);
+    assert.ok(!flagged.stderr.includes(secret), 'the secret written to stderr');
   });
 
   it('refuses a host it is not reached by (DNS rebinding) unless PROXY_ALLOWED_HOSTS lists it', async () => {
