@@ -180,6 +180,7 @@ try {
   // The options' names are the library's; the settings here are environment variables.
   const names: Record<string, string> = {
     upstream: 'SERVICE_BASE_URL',
+    tokenId: 'SERVICE_TOKEN_ID',
     signatureHeader: 'SERVICE_SIGNATURE_HEADER',
     demoAccount: 'PROXY_DEMO_ACCOUNT',
     allowedHosts: 'PROXY_ALLOWED_HOSTS',

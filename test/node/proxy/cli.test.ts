@@ -83,6 +83,9 @@ describe('proxy CLI', () => {
     const header = await exitOf(run({ ...env, SERVICE_SIGNATURE_HEADER: 'Wallet Signature' }));
     assert.equal(header.code, 1);
     assert.match(header.stderr, /^proxy: SERVICE_SIGNATURE_HEADER must be a header name/);
+    const token = await exitOf(run({ ...env, SERVICE_TOKEN_ID: 'token:with-colon' }));
+    assert.equal(token.code, 1);
+    assert.match(token.stderr, /^proxy: SERVICE_TOKEN_ID must be a non-empty string without ":"/);
   });
 
   it('prints its URL first, relays, logs JSON lines without secrets, and stops on SIGTERM', async () => {
