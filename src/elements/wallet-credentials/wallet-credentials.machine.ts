@@ -67,6 +67,8 @@ export type CredentialsState =
       notice?: Notice;
       /** An added OTP credential whose activation code is awaited. */
       codeFor?: string;
+      /** The failure is a reload's: the next lists read takes it away. */
+      reloadFailed?: true;
     };
 
 export type CredentialsEvent =
@@ -168,10 +170,14 @@ export function transition(state: CredentialsState, event: CredentialsEvent): Cr
     case 'LOADED': {
       // A reload (another tab logged in, say) keeps a running operation's place; a "log in first"
       // failure goes once there is a session to act with.
-      const { failure, ...rest } = state;
-      const stale = failure && event.view.current && ['login_required', 'session_expired', 'key_missing'].includes(failure.code);
+      const { failure, reloadFailed, ...rest } = state;
+      const stale = reloadFailed || (failure && event.view.current && ['login_required', 'session_expired', 'key_missing'].includes(failure.code));
       return { ...(stale ? rest : state), view: event.view };
     }
+    case 'LOAD_FAILED':
+      // A reload that fails is said over what is open (the lists shown stay); during a change, the
+      // change's own outcome speaks.
+      return state.running ? state : { ...state, failure: event.failure, reloadFailed: true };
     case 'REQUEST': {
       const operation = event.operation;
       if (!allowed(state, operation)) return state;

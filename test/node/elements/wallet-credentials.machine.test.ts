@@ -207,3 +207,16 @@ test('a reload keeps the screen and a running change; a load anew (another walle
     assert.deepEqual(transition(s, { type: 'LOAD', anew: true }), { kind: 'loading' });
   }
 });
+
+test('a reload that fails is said over the open screen, and the next lists read takes it away; during a change it is left to the change', () => {
+  const view: CredentialsView = { credentials: [email, sms], sessions: [session], current };
+  const asking: CredentialsState = { kind: 'ready', view, confirming: { op: 'revoke-credential', id: sms.id }, codeFor: sms.id };
+  const failed = transition(asking, { type: 'LOAD_FAILED', failure: { code: 'network' } });
+  assert.deepEqual(failed, { ...asking, failure: { code: 'network' }, reloadFailed: true });
+  assert.deepEqual(transition(failed, { type: 'LOADED', view }), asking);
+  // A change's failure is not a reload's: a lists read leaves it said.
+  const refused: CredentialsState = { kind: 'ready', view, failure: { code: 'network' } };
+  assert.deepEqual(transition(refused, { type: 'LOADED', view }), refused);
+  const running: CredentialsState = { kind: 'ready', view, running: { op: 'add', type: 'OAUTH' } };
+  assert.equal(transition(running, { type: 'LOAD_FAILED', failure: { code: 'network' } }), running);
+});

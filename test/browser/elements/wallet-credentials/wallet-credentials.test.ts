@@ -216,6 +216,31 @@ describe('<wallet-credentials>', function () {
     expect(Object.keys(sessionStorage).filter((k) => k.startsWith('wallet-elements:activation:'))).to.deep.equal([]);
   });
 
+  it('a reload() that fails is said over what is open, the typed code kept, and the next reload takes it away', async () => {
+    await loginByEmail(acct);
+    const el = await mount<WalletCredentials>('wallet-credentials', { 'account-id': acct.accountId, 'customer-id': acct.customerId });
+    await idle(el);
+    addButton(el, 'SMS_OTP').click();
+    await waitForState(el, 'code-entry');
+    await idle(el);
+    type(part(el, 'code-input') as HTMLInputElement, '000000');
+    const errors: string[] = [];
+    el.addEventListener('wallet-credentials-error', (e) => errors.push((e as CustomEvent<{ code: string }>).detail.code));
+    const undo = failNext('GET', /\/auth\/credentials\?accountId=/, 503);
+    try {
+      el.reload();
+      await waitFor(() => text(el, 'error') !== '', 'the failed reload said');
+    } finally {
+      undo();
+    }
+    expect(errors).to.deep.equal(['network']);
+    expect([el.matches(':state(code-entry)'), (part(el, 'code-input') as HTMLInputElement).value]).to.deep.equal([true, '000000']);
+    el.reload();
+    await waitFor(() => text(el, 'error') === '', 'the failure gone with the next reload');
+    expect((part(el, 'code-input') as HTMLInputElement).value).to.equal('000000');
+    await cancelIn(el, 'code-entry');
+  });
+
   it('an abandoned activation code is forgotten: a reload shows the lists', async () => {
     await loginByEmail(acct);
     let el = await settled(acct.accountId);
