@@ -12,6 +12,7 @@ import { PRODUCTION_EXPORT_SIGNER } from '../../../src/core/bundles.ts';
 import { ServiceError, WalletError } from '../../../src/core/errors.ts';
 import type { AgentAction } from '../../../src/core/types.ts';
 import { fixtures, newAccount, approveAction, type RigAccount, type RigFixtures } from '../support/rig.ts';
+import { resetPage } from '../elements/shared/helpers.ts';
 
 async function rejection(p: Promise<unknown>): Promise<unknown> {
   return p.then(
@@ -32,6 +33,7 @@ describe('client through the proxy', () => {
     wallet = createWallet({ client: client(), store: memoryKeyStore(), otpSigner: f.signerPublicKey });
     await (await wallet.startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000');
   });
+  afterEach(resetPage);
 
   it('creates a delegated key (signed twice), lists, gets and revokes it', async () => {
     const c = client();

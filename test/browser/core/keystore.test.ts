@@ -10,6 +10,7 @@ import { generateSigningKey, type KeyPair } from '../../../src/core/p256.ts';
 import { createStamp, publicKeyHex } from '../../../src/core/stamp.ts';
 import { verifyStamp } from '../../../src/sandbox/service-stamps.ts';
 import { WalletError } from '../../../src/core/errors.ts';
+import { resetPage } from '../elements/shared/helpers.ts';
 
 const uid = () => crypto.randomUUID();
 
@@ -48,6 +49,7 @@ describe('indexedDbKeyStore (real IndexedDB)', () => {
   beforeEach(() => {
     dbName = `wallet-elements-test-${uid()}`;
   });
+  afterEach(resetPage);
 
   it('stores the private key as a non-extractable CryptoKey, never as hex, never in localStorage', async () => {
     const store = indexedDbKeyStore({ dbName });

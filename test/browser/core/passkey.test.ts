@@ -24,6 +24,7 @@ import {
   type RigAccount,
   type RigFixtures,
 } from '../support/rig.ts';
+import { resetPage } from '../elements/shared/helpers.ts';
 
 async function rejection(p: Promise<unknown>): Promise<unknown> {
   return p.then(
@@ -79,9 +80,7 @@ describe('passkeys through the virtual authenticator', () => {
     ({ f, acct, dbName, wallet } = await freshWallet());
     await addVirtualAuthenticator();
   });
-  afterEach(async () => {
-    await removeVirtualAuthenticator();
-  });
+  afterEach(resetPage);
 
   it('registers a passkey (signed by the OTP session), then logs in with it after logout', async () => {
     expect(location.hostname).to.equal('localhost');

@@ -13,7 +13,7 @@ import { ServiceError, WalletError } from '../../../src/core/errors.ts';
 import { observeServiceDate, serviceNow } from '../../../src/core/clock.ts';
 import { verifyStamp } from '../../../src/sandbox/service-stamps.ts';
 import { createStore, del, set } from 'idb-keyval';
-import { failNext, holdAnswer, refusingKeyStoreDb } from '../elements/shared/helpers.ts';
+import { failNext, holdAnswer, refusingKeyStoreDb, resetPage } from '../elements/shared/helpers.ts';
 import { freshWallet, oidcToken, advanceClock, sandboxVariant, type RigAccount, type RigFixtures } from '../support/rig.ts';
 
 async function rejection(p: Promise<unknown>): Promise<unknown> {
@@ -33,6 +33,7 @@ describe('session flows against the sandbox through the proxy', () => {
   beforeEach(async () => {
     ({ f, acct, dbName, wallet } = await freshWallet());
   });
+  afterEach(resetPage);
 
   it('logs in with email OTP: pinned target, non-extractable key, session live upstream and usable for a signed call', async () => {
     const changes: string[] = [];

@@ -13,7 +13,7 @@ import '../../../../src/locales/ar.ts';
 import { createClient } from '../../../../src/core/client.ts';
 import type { AgentAction } from '../../../../src/core/types.ts';
 import { actionExecution, approveAction, fixtures, newAccount, newAgentAction, rejectAction, type RigAccount, type RigFixtures } from '../../support/rig.ts';
-import { axeViolations, cleanup, failNext, nextEvent, part, parts, shadow, text, useRig, waitFor } from '../shared/helpers.ts';
+import { axeViolations, failNext, nextEvent, part, parts, resetPage, shadow, text, useRig, waitFor } from '../shared/helpers.ts';
 
 async function mountActions(token: string, attributes: Record<string, string> = {}): Promise<AgentActions> {
   const el = document.createElement('agent-actions') as AgentActions;
@@ -75,10 +75,7 @@ describe('<agent-actions>', () => {
     acct = await newAccount({ actions: 23 } as Parameters<typeof newAccount>[0]);
   });
 
-  afterEach(() => {
-    cleanup();
-    setLocale(undefined);
-  });
+  afterEach(resetPage);
 
   /** The element on a page of 5, polling fast (150 ms, backing off to 400 ms), its first page loaded. */
   async function pollingActions(attributes: Record<string, string> = {}): Promise<AgentActions> {

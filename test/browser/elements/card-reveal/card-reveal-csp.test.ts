@@ -9,10 +9,10 @@ import { expect } from 'chai';
 import '../../../../src/elements/card-reveal/index.ts';
 import type { CardReveal } from '../../../../src/elements/card-reveal/index.ts';
 import { fixtures, pageFrames } from '../../support/rig.ts';
-import { cleanup, mount, nextEvent, part, shadow, text, useRig } from '../shared/helpers.ts';
+import { mount, nextEvent, part, shadow, resetPage, text, useRig } from '../shared/helpers.ts';
 
 describe('<card-reveal> under a page policy that refuses the processor frame', () => {
-  after(cleanup);
+  afterEach(resetPage);
 
   it('reports frame_blocked, removes the frame and says why, after the browser refuses it', async () => {
     const f = await fixtures();

@@ -15,7 +15,7 @@ import { walletFor } from '../../../../src/elements/shared/wallet.ts';
 import { createClient } from '../../../../src/core/client.ts';
 import '../../../../src/locales/ar.ts';
 import { fixtures, pageFrames, sandboxVariant, type RigFixtures } from '../../support/rig.ts';
-import { axeViolations, cleanup, mount, nextEvent, part, shadow, text, useRig } from '../shared/helpers.ts';
+import { axeViolations, mount, nextEvent, part, resetPage, shadow, text, useRig } from '../shared/helpers.ts';
 
 const UNKNOWN_CARD = 'Card:00000000-0000-4000-8000-000000000000';
 
@@ -149,10 +149,7 @@ describe('<card-reveal>', () => {
     await useRig();
   });
 
-  afterEach(() => {
-    cleanup();
-    setLocale(undefined);
-  });
+  afterEach(resetPage);
 
   it('renders the processor iframe with the required attributes, and the sandbox page shows the test card', async () => {
     const el = await mount<CardReveal>('card-reveal', { 'card-id': f.cardId, 'allowed-origins': f.processorOrigin });

@@ -15,7 +15,7 @@ import { setLocale } from '../../../../src/elements/shared/i18n.ts';
 import { createClient } from '../../../../src/core/client.ts';
 import type { DelegatedKey } from '../../../../src/core/types.ts';
 import { axHeadings, newAccount, fixtures, type RigAccount, type RigFixtures } from '../../support/rig.ts';
-import { axeViolations, cleanup, failNext, holdAnswer, holdNext, loseAnswer, mount, nextEvent, part, parts, shadow, text, type, useRig, waitFor } from '../shared/helpers.ts';
+import { axeViolations, cleanup, failNext, holdAnswer, holdNext, loseAnswer, mount, nextEvent, part, parts, resetPage, shadow, text, type, useRig, waitFor } from '../shared/helpers.ts';
 
 /** Counts the requests the page sends to a path (a pass-through wrapper: every call still goes out). */
 function countRequests(fragment: string, method: string) {
@@ -92,10 +92,10 @@ describe('<delegated-keys>', () => {
     acct = await newAccount();
   });
 
-  afterEach(async () => {
+  afterEach(async function () {
     cleanup();
-    setLocale(undefined);
     await walletFor().logout(acct.accountId).catch(() => undefined);
+    await resetPage.call(this);
   });
 
   async function login(): Promise<void> {

@@ -16,8 +16,8 @@ import type { LoggedInDetail } from '../../../../src/elements/wallet-login/walle
 import { clientFor, walletFor } from '../../../../src/elements/shared/wallet.ts';
 import '../../../../src/locales/ar.ts';
 import type { KeyStore } from '../../../../src/core/keystore.ts';
-import { newAccount, addVirtualAuthenticator, removeVirtualAuthenticator, authenticatorCredentials, advanceClock, type RigAccount } from '../../support/rig.ts';
-import { axeViolations, cleanup, holdNext, loseAnswer, mount, nextEvent, part, parts, shadow, text, type, useRig, waitFor, waitForState } from '../shared/helpers.ts';
+import { newAccount, addVirtualAuthenticator, authenticatorCredentials, advanceClock, type RigAccount } from '../../support/rig.ts';
+import { axeViolations, holdNext, loseAnswer, mount, nextEvent, part, parts, resetPage, shadow, text, type, useRig, waitFor, waitForState } from '../shared/helpers.ts';
 
 async function loginByEmail(acct: RigAccount): Promise<void> {
   await (await walletFor().startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000');
@@ -36,10 +36,7 @@ describe('<passkey-register>', function () {
     ({ store } = await useRig());
     acct = await newAccount();
   });
-  afterEach(async () => {
-    cleanup();
-    await removeVirtualAuthenticator().catch(() => undefined);
-  });
+  afterEach(resetPage);
 
   it('registers with the signed retry of the current session, activates it, and the passkey then logs in', async () => {
     await addVirtualAuthenticator();

@@ -3,9 +3,17 @@
  * sandbox), waiting for events and screens, reading the shadow DOM, and running axe-core on an
  * element (axe traverses open shadow roots). No mock of anything that runs for real.
  */
-import { configureWallet } from '../../../../src/elements/shared/config.ts';
+import { configureWallet, walletConfig } from '../../../../src/elements/shared/config.ts';
+import { setLocale } from '../../../../src/elements/shared/i18n.ts';
 import { indexedDbKeyStore, type KeyStore } from '../../../../src/core/keystore.ts';
-import { fixtures } from '../../support/rig.ts';
+import { observeServiceDate } from '../../../../src/core/clock.ts';
+import { fixtures, removeVirtualAuthenticator } from '../../support/rig.ts';
+
+/** The page's own fetch, before any test wrapped it. */
+const pageFetch = window.fetch;
+
+/** The release of every request or answer held now (holdNext, holdAnswer). */
+const heldNow = new Set<() => void>();
 
 /** Points the elements at the rig's proxy, pinned to the sandbox signer, with a fresh key store. */
 export async function useRig(): Promise<{ store: KeyStore; dbName: string }> {
@@ -27,6 +35,30 @@ export async function mount<T extends HTMLElement>(tag: string, attributes: Reco
 
 export function cleanup(): void {
   for (const el of [...document.body.children]) if (el.tagName.includes('-')) el.remove();
+}
+
+/**
+ * Every browser test file's `afterEach(resetPage)`: the page as the next test expects it, however
+ * this one ended (a test that fails partway skips its own undo). It removes the elements, lets held
+ * requests and answers go and puts the page's fetch back (faults, counters), forgets the codes kept
+ * for a reload and anything else of ours in sessionStorage and localStorage, empties the configured
+ * key store, forgets the service clock read from answers (a variant sandbox's, or one moved on),
+ * goes back to the document's locale and removes the virtual authenticator with its passkeys.
+ */
+export async function resetPage(): Promise<void> {
+  cleanup();
+  for (const release of heldNow) release();
+  heldNow.clear();
+  window.fetch = pageFetch;
+  for (const storage of [sessionStorage, localStorage]) {
+    for (const key of Object.keys(storage)) if (key.startsWith('wallet-elements')) storage.removeItem(key);
+  }
+  // A test may have configured a store that refuses every call (refusingKeyStoreDb): nothing to empty.
+  await walletConfig().store?.clear().catch(() => undefined);
+  // A Date equal to this device's: the offset of a page that has read no service's clock yet.
+  observeServiceDate(new Date().toUTCString());
+  setLocale(undefined);
+  await removeVirtualAuthenticator().catch(() => undefined);
 }
 
 /** Resolves with the next event of that name (rejects after `ms`). */
@@ -224,7 +256,16 @@ function gate(): { arrived: Promise<void>; arrive: () => void; released: Promise
   let release!: () => void;
   const arrived = new Promise<void>((r) => (arrive = r));
   const released = new Promise<void>((r) => (release = r));
-  return { arrived, arrive, released, release };
+  heldNow.add(release);
+  return {
+    arrived,
+    arrive,
+    released,
+    release: () => {
+      heldNow.delete(release);
+      release();
+    },
+  };
 }
 
 /**

@@ -12,6 +12,7 @@ import { html } from 'lit/html.js';
 import { ReactiveBase, type PropertyValues, type ReactiveController } from '../../../../src/elements/shared/reactive.ts';
 import { TemplateElement } from '../../../../src/elements/shared/template.ts';
 import { css as ownCss } from '../../../../src/elements/shared/styles.ts';
+import { resetPage } from './helpers.ts';
 
 const properties = {
   cardId: { attribute: 'card-id', reflect: true },
@@ -126,6 +127,8 @@ async function script(tag: string, log: Log): Promise<Snapshot> {
 }
 
 describe('reactive base (shared/reactive.ts) behaves as Lit ReactiveElement', () => {
+  afterEach(resetPage);
+
   it('properties, attributes, reflection, lifecycle order, controllers, updateComplete and styles', async () => {
     const ours = define((log) => {
       class Ours extends instrument(ReactiveBase, log) {

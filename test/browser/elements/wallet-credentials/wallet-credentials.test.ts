@@ -14,7 +14,7 @@ import { createClient } from '../../../../src/core/client.ts';
 import { indexedDbKeyStore, type KeyStore } from '../../../../src/core/keystore.ts';
 import { createWallet } from '../../../../src/core/session.ts';
 import { newAccount, oidcToken, advanceClock, axHeadings, fixtures, type RigAccount } from '../../support/rig.ts';
-import { axeViolations, cleanup, failNext, holdAnswer, holdNext, loseAnswer, mount, nextEvent, part, parts, shadow, text, type, useRig, waitFor, waitForState } from '../shared/helpers.ts';
+import { axeViolations, failNext, holdAnswer, holdNext, loseAnswer, mount, nextEvent, part, parts, resetPage, shadow, text, type, useRig, waitFor, waitForState } from '../shared/helpers.ts';
 
 async function loginByEmail(acct: RigAccount): Promise<string> {
   return (await (await walletFor().startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000')).sessionId;
@@ -83,7 +83,7 @@ describe('<wallet-credentials>', function () {
     ({ store } = await useRig());
     acct = await newAccount();
   });
-  afterEach(() => cleanup());
+  afterEach(resetPage);
 
   it('without a session lists the credential and says why nothing can change', async () => {
     const el = await settled(acct.accountId);

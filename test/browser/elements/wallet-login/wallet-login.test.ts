@@ -31,7 +31,7 @@ import {
   setAutomaticPresence,
   type RigAccount,
 } from '../../support/rig.ts';
-import { axeViolations, cleanup, failNext, holdAnswer, holdNext, inState, mount, nextEvent, part, parts, paste, refusingKeyStoreDb, reshapeAnswer, shadow, text, type, useRig, waitFor, waitForState } from '../shared/helpers.ts';
+import { axeViolations, failNext, holdAnswer, holdNext, inState, mount, nextEvent, part, parts, paste, refusingKeyStoreDb, reshapeAnswer, resetPage, shadow, text, type, useRig, waitFor, waitForState } from '../shared/helpers.ts';
 
 function methodButton(el: WalletLogin, method: string): HTMLButtonElement {
   const b = shadow(el).querySelector<HTMLButtonElement>(`button[data-method='${method}']`);
@@ -130,10 +130,7 @@ describe('<wallet-login>', function () {
     ({ store, dbName } = await useRig());
     acct = await newAccount();
   });
-  afterEach(async () => {
-    cleanup();
-    await removeVirtualAuthenticator().catch(() => undefined);
-  });
+  afterEach(resetPage);
 
   it('logs in by email code: one-time-code input, auto-submit, a non-extractable key, a live session upstream', async () => {
     const el = await codeScreen({ 'account-id': acct.accountId });
