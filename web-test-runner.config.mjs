@@ -18,6 +18,12 @@ export default {
   hostname: 'localhost',
   concurrency: 1,
   concurrentBrowsers: 1,
+  // A test that never settles fails after mocha's timeout (20 s; a suite may raise it for its slow
+  // flows) and the file goes on. testsFinishTimeout is per file, for a page whose main thread never
+  // comes back (a loop; a DOM node kept as a failed assertion's actual/expected, which resetPage in
+  // test/browser/elements/shared/helpers.ts describes instead): when it runs out, every result of the
+  // file is lost, so it stays well above the slowest file (wallet-login, about 30 s alone) with a few
+  // of its 60 s test timeouts in it.
   testFramework: { config: { timeout: 20000 } },
   browserStartTimeout: 60000,
   testsFinishTimeout: 300000,

@@ -13,7 +13,7 @@ import '../../../../src/locales/ar.ts';
 import { createClient } from '../../../../src/core/client.ts';
 import type { AgentAction } from '../../../../src/core/types.ts';
 import { actionExecution, approveAction, fixtures, newAccount, newAgentAction, rejectAction, type RigAccount, type RigFixtures } from '../../support/rig.ts';
-import { axeViolations, failNext, nextEvent, part, parts, resetPage, shadow, text, useRig, waitFor } from '../shared/helpers.ts';
+import { axeViolations, failNext, focusIn, nextEvent, part, parts, resetPage, shadow, text, useRig, waitFor } from '../shared/helpers.ts';
 
 async function mountActions(token: string, attributes: Record<string, string> = {}): Promise<AgentActions> {
   const el = document.createElement('agent-actions') as AgentActions;
@@ -104,7 +104,8 @@ describe('<agent-actions>', () => {
       await waitFor(() => parts(el, 'action').length === expected, `${expected} actions`);
       await el.updateComplete;
       // Keyboard users continue at the first new action.
-      expect(shadow(el).activeElement).to.equal(parts(el, 'action')[expected === 20 ? 10 : 20]);
+      const first = parts(el, 'action')[expected === 20 ? 10 : 20];
+      expect(shadow(el).activeElement === first, `focus on the first new action (${first?.id}), not ${focusIn(el)}`).to.equal(true);
     }
     expect(part(el, 'load-more-button')).to.equal(null);
     expect(text(el, 'footer')).to.match(/Showing 23 of 23/);
@@ -401,7 +402,7 @@ describe('<agent-actions>', () => {
     retry.click();
     await ready(el);
     expect(el.matches(':state(ready)')).to.equal(true);
-    expect(shadow(el).activeElement).to.equal(shadow(el).getElementById('title'));
+    expect(shadow(el).activeElement === shadow(el).getElementById('title'), `focus on the title, not ${focusIn(el)}`).to.equal(true);
   });
 
   it('speaks Arabic right to left', async () => {

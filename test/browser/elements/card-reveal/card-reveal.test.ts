@@ -15,7 +15,7 @@ import { walletFor } from '../../../../src/elements/shared/wallet.ts';
 import { createClient } from '../../../../src/core/client.ts';
 import '../../../../src/locales/ar.ts';
 import { fixtures, pageFrames, sandboxVariant, type RigFixtures } from '../../support/rig.ts';
-import { axeViolations, mount, nextEvent, part, resetPage, shadow, text, useRig } from '../shared/helpers.ts';
+import { axeViolations, focusIn, mount, nextEvent, part, resetPage, shadow, text, useRig } from '../shared/helpers.ts';
 
 const UNKNOWN_CARD = 'Card:00000000-0000-4000-8000-000000000000';
 
@@ -526,24 +526,24 @@ describe('<card-reveal>', () => {
     const el = await mount<CardReveal>('card-reveal', { 'card-id': f.cardId, 'allowed-origins': f.processorOrigin });
     const button = part(el, 'reveal-button') as HTMLButtonElement;
     button.focus();
-    expect(shadow(el).activeElement).to.equal(button);
+    expect(shadow(el).activeElement === button, `focus on the reveal button, not ${focusIn(el)}`).to.equal(true);
     const revealed = nextEvent(el, 'card-revealed');
     button.click();
     await revealed;
     await el.updateComplete;
-    expect(shadow(el).activeElement).to.equal(part(el, 'hide-button'));
+    expect(shadow(el).activeElement === part(el, 'hide-button'), `focus on "Hide", not ${focusIn(el)}`).to.equal(true);
     const hidden = nextEvent(el, 'card-hidden');
     (part(el, 'hide-button') as HTMLButtonElement).click();
     await hidden;
     await el.updateComplete;
-    expect(shadow(el).activeElement).to.equal(part(el, 'reveal-button'));
+    expect(shadow(el).activeElement === part(el, 'reveal-button'), `focus back on the reveal button, not ${focusIn(el)}`).to.equal(true);
   });
 
   it('keyboard inside the card frame when the details hide by themselves: focus goes to the button, not the page', async () => {
     const el = await mount<CardReveal>('card-reveal', { 'card-id': f.cardId, 'allowed-origins': f.processorOrigin, 'hide-after': '1' });
     await reveal(el);
     frameOf(el)!.focus();
-    expect(shadow(el).activeElement).to.equal(frameOf(el));
+    expect(shadow(el).activeElement === frameOf(el), `focus in the card frame, not ${focusIn(el)}`).to.equal(true);
     const hidden = nextEvent<CustomEvent>(el, 'card-hidden', 5000);
     expect((await hidden).detail).to.deep.equal({ reason: 'timeout' });
     await el.updateComplete;

@@ -15,7 +15,7 @@ import { setLocale } from '../../../../src/elements/shared/i18n.ts';
 import { createClient } from '../../../../src/core/client.ts';
 import type { DelegatedKey } from '../../../../src/core/types.ts';
 import { axHeadings, newAccount, fixtures, type RigAccount, type RigFixtures } from '../../support/rig.ts';
-import { axeViolations, cleanup, failNext, holdAnswer, holdNext, loseAnswer, mount, nextEvent, part, parts, resetPage, shadow, text, type, useRig, waitFor } from '../shared/helpers.ts';
+import { axeViolations, cleanup, failNext, focusIn, holdAnswer, holdNext, loseAnswer, mount, nextEvent, part, parts, resetPage, shadow, text, type, useRig, waitFor } from '../shared/helpers.ts';
 
 /** Counts the requests the page sends to a path (a pass-through wrapper: every call still goes out). */
 function countRequests(fragment: string, method: string) {
@@ -144,7 +144,7 @@ describe('<delegated-keys>', () => {
     expect(text(el, 'status')).to.equal('Active');
     expect(text(el, 'notice')).to.match(/Groceries.*created/);
     // Focus returns to "New key" after the form closes.
-    expect(shadow(el).activeElement).to.equal(part(el, 'new-button'));
+    expect(shadow(el).activeElement === part(el, 'new-button'), `focus on "New key", not ${focusIn(el)}`).to.equal(true);
 
     // The service lists it too (the element showed what the service holds).
     const listed = await createClient({ baseUrl: f.apiBase }).listDelegatedKeys({ accountId: acct.accountId });
@@ -173,7 +173,7 @@ describe('<delegated-keys>', () => {
       expect(text(el, 'form')).to.match(/256 characters or fewer/);
       expect(text(el, 'form')).to.match(/whole number of at least 1/);
       // The first invalid field gets the focus, and its message is tied to it.
-      expect(shadow(el).activeElement).to.equal(input(el, 'nickname'));
+      expect(shadow(el).activeElement === input(el, 'nickname'), `focus on the nickname field, not ${focusIn(el)}`).to.equal(true);
       const describedBy = input(el, 'currencyCode', 1).getAttribute('aria-describedby')!.split(' ');
       expect(shadow(el).getElementById(describedBy[0]!)?.textContent).to.match(/already has a limit/);
       expect(await axeViolations(el)).to.deep.equal([]);
@@ -223,7 +223,7 @@ describe('<delegated-keys>', () => {
     input(el, 'nickname').dispatchEvent(escape());
     await settle(el);
     expect(part(el, 'form')).to.equal(null);
-    expect(shadow(el).activeElement).to.equal(part(el, 'new-button'));
+    expect(shadow(el).activeElement === part(el, 'new-button'), `focus back on "New key", not ${focusIn(el)}`).to.equal(true);
     // The list is named by the panel's heading.
     expect(shadow(el).getElementById(part(el, 'list')!.getAttribute('aria-labelledby')!)?.textContent).to.equal('Delegated keys');
 
@@ -233,7 +233,7 @@ describe('<delegated-keys>', () => {
     shadow(el).activeElement!.dispatchEvent(escape());
     await settle(el);
     expect(part(el, 'confirm')).to.equal(null);
-    expect(shadow(el).activeElement).to.equal(part(el, 'revoke-button'));
+    expect(shadow(el).activeElement === part(el, 'revoke-button'), `focus back on "Revoke", not ${focusIn(el)}`).to.equal(true);
     (part(el, 'revoke-button') as HTMLButtonElement).click();
     await settle(el);
     expect(text(el, 'confirm')).to.match(/Revoke “First”\?/);
@@ -276,7 +276,7 @@ describe('<delegated-keys>', () => {
     expect(text(el, 'error')).to.equal('');
     expect(text(el, 'notice')).to.match(/Lost answer.*created/);
     expect(parts(el, 'key').map((k) => k.querySelector('h3')?.textContent)).to.deep.equal(['Lost answer']);
-    expect(shadow(el).activeElement).to.equal(part(el, 'new-button'));
+    expect(shadow(el).activeElement === part(el, 'new-button'), `focus on "New key", not ${focusIn(el)}`).to.equal(true);
     const listed = await createClient({ baseUrl: f.apiBase }).listDelegatedKeys({ accountId: acct.accountId });
     expect(listed.map((k) => k.nickname)).to.deep.equal(['Lost answer']);
   });
@@ -598,7 +598,7 @@ describe('<delegated-keys>', () => {
     retry.click();
     await waitFor(() => el.matches(':state(ready)'), 'the list');
     await settle(el);
-    expect(shadow(el).activeElement).to.equal(shadow(el).getElementById('title'));
+    expect(shadow(el).activeElement === shadow(el).getElementById('title'), `focus on the title, not ${focusIn(el)}`).to.equal(true);
   });
 
   it('without a wallet session, says to sign in first and sends no signed request', async () => {

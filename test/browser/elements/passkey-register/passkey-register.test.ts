@@ -17,7 +17,7 @@ import { clientFor, walletFor } from '../../../../src/elements/shared/wallet.ts'
 import '../../../../src/locales/ar.ts';
 import type { KeyStore } from '../../../../src/core/keystore.ts';
 import { newAccount, addVirtualAuthenticator, authenticatorCredentials, advanceClock, type RigAccount } from '../../support/rig.ts';
-import { axeViolations, holdNext, loseAnswer, mount, nextEvent, part, parts, resetPage, shadow, text, type, useRig, waitFor, waitForState } from '../shared/helpers.ts';
+import { axeViolations, focusIn, holdNext, loseAnswer, mount, nextEvent, part, parts, resetPage, shadow, text, type, useRig, waitFor, waitForState } from '../shared/helpers.ts';
 
 async function loginByEmail(acct: RigAccount): Promise<void> {
   await (await walletFor().startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000');
@@ -253,7 +253,7 @@ describe('<passkey-register>', function () {
     // The sentence is tied to the field, so a screen reader says why it is invalid.
     expect(input.getAttribute('aria-describedby')!.split(' ')).to.include('error');
     expect(shadow(el).getElementById('error')?.textContent).to.include('Give the passkey a name');
-    expect(shadow(el).activeElement).to.equal(input);
+    expect(shadow(el).activeElement === input, `focus on the nickname field, not ${focusIn(el)}`).to.equal(true);
     expect(el.matches(':state(ready)')).to.equal(true);
   });
 

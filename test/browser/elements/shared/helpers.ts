@@ -3,6 +3,7 @@
  * sandbox), waiting for events and screens, reading the shadow DOM, and running axe-core on an
  * element (axe traverses open shadow roots). No mock of anything that runs for real.
  */
+import { util } from 'chai';
 import { configureWallet, walletConfig } from '../../../../src/elements/shared/config.ts';
 import { setLocale } from '../../../../src/elements/shared/i18n.ts';
 import { indexedDbKeyStore, type KeyStore } from '../../../../src/core/keystore.ts';
@@ -45,7 +46,8 @@ export function cleanup(): void {
  * key store, forgets the service clock read from answers (a variant sandbox's, or one moved on),
  * goes back to the document's locale and removes the virtual authenticator with its passkeys.
  */
-export async function resetPage(): Promise<void> {
+export async function resetPage(this: Mocha.Context | void): Promise<void> {
+  describeNodes(this?.currentTest?.err);
   cleanup();
   for (const release of heldNow) release();
   heldNow.clear();
@@ -59,6 +61,26 @@ export async function resetPage(): Promise<void> {
   observeServiceDate(new Date().toUTCString());
   setLocale(undefined);
   await removeVirtualAuthenticator().catch(() => undefined);
+}
+
+/**
+ * A failed assertion keeps what it compared as `actual` and `expected`. When that holds a DOM node
+ * the test runner, sending the results, walks the whole document from it and the page stalls until
+ * the runner's timeout for the file, losing every result of the file. Put as chai describes them
+ * (the message already does): the failure reads the same and is reported at once.
+ */
+function describeNodes(err: unknown): void {
+  if (!err || typeof err !== 'object') return;
+  const failure = err as { actual?: unknown; expected?: unknown };
+  for (const side of ['actual', 'expected'] as const) {
+    if (holdsNode(failure[side])) failure[side] = util.inspect(failure[side]);
+  }
+}
+
+function holdsNode(value: unknown, depth = 0): boolean {
+  if (value instanceof Node) return true;
+  if (!value || typeof value !== 'object' || depth > 3) return false;
+  return Object.values(value).some((v) => holdsNode(v, depth + 1));
 }
 
 /** Resolves with the next event of that name (rejects after `ms`). */
@@ -102,6 +124,18 @@ export function parts(el: Element, name: string): HTMLElement[] {
 
 export function text(el: Element, name: string): string {
   return part(el, name)?.textContent?.replace(/\s+/g, ' ').trim() ?? '';
+}
+
+/**
+ * What holds the focus inside the element's shadow root, for a failure's message: focus checks
+ * compare elements with `===` and assert the boolean, as an element compared by chai stalls the
+ * report (see describeNodes).
+ */
+export function focusIn(el: Element): string {
+  const active = shadow(el).activeElement;
+  if (!active) return 'nothing inside the element';
+  const p = active.getAttribute('part');
+  return `<${active.tagName.toLowerCase()}${p ? ` part="${p}"` : ''}${active.id ? ` id="${active.id}"` : ''}> "${active.textContent?.replace(/\s+/g, ' ').trim().slice(0, 40) ?? ''}"`;
 }
 
 /** Whether the element currently matches `:state(name)`. */

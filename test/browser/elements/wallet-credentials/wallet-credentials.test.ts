@@ -14,7 +14,7 @@ import { createClient } from '../../../../src/core/client.ts';
 import { indexedDbKeyStore, type KeyStore } from '../../../../src/core/keystore.ts';
 import { createWallet } from '../../../../src/core/session.ts';
 import { newAccount, oidcToken, advanceClock, axHeadings, fixtures, type RigAccount } from '../../support/rig.ts';
-import { axeViolations, failNext, holdAnswer, holdNext, loseAnswer, mount, nextEvent, part, parts, resetPage, shadow, text, type, useRig, waitFor, waitForState } from '../shared/helpers.ts';
+import { axeViolations, failNext, focusIn, holdAnswer, holdNext, loseAnswer, mount, nextEvent, part, parts, resetPage, shadow, text, type, useRig, waitFor, waitForState } from '../shared/helpers.ts';
 
 async function loginByEmail(acct: RigAccount): Promise<string> {
   return (await (await walletFor().startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000')).sessionId;
@@ -468,7 +468,7 @@ describe('<wallet-credentials>', function () {
     reload.focus();
     reload.click();
     await idle(el);
-    expect(shadow(el).activeElement).to.equal(part(el, 'heading'));
+    expect(shadow(el).activeElement === part(el, 'heading'), `focus on the heading, not ${focusIn(el)}`).to.equal(true);
   });
 
   it('adds single sign-on with a token from the page’s provider', async () => {
@@ -554,7 +554,7 @@ describe('<wallet-credentials>', function () {
     no.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape', bubbles: true, composed: true }));
     await el.updateComplete;
     expect(el.matches(':state(confirming)')).to.equal(false);
-    expect(shadow(el).activeElement).to.equal(removeButton(el, 'SMS_OTP'));
+    expect(shadow(el).activeElement === removeButton(el, 'SMS_OTP'), `focus back on the SMS row's Remove, not ${focusIn(el)}`).to.equal(true);
 
     removeButton(el, 'SMS_OTP').click();
     await waitForState(el, 'confirming');
@@ -564,13 +564,13 @@ describe('<wallet-credentials>', function () {
     // holds the focus, marked busy rather than disabled, and a second press does nothing.
     expect(el.matches(':state(busy)')).to.equal(true);
     const busy = removeButton(el, 'SMS_OTP');
-    expect(shadow(el).activeElement).to.equal(busy);
+    expect(shadow(el).activeElement === busy, `focus kept on the busy Remove, not ${focusIn(el)}`).to.equal(true);
     expect([busy.disabled, busy.getAttribute('aria-disabled')]).to.deep.equal([false, 'true']);
     busy.click();
     expect(el.matches(':state(confirming)')).to.equal(false);
     await idle(el);
     expect(parts(el, 'credential')).to.have.length(1);
-    expect(shadow(el).activeElement).to.equal(part(el, 'heading'));
+    expect(shadow(el).activeElement === part(el, 'heading'), `focus on the heading once the row is gone, not ${focusIn(el)}`).to.equal(true);
   });
 
   it('the service refuses to revoke the only credential (400), and the element shows why', async () => {

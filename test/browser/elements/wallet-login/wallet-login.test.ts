@@ -31,7 +31,7 @@ import {
   setAutomaticPresence,
   type RigAccount,
 } from '../../support/rig.ts';
-import { axeViolations, failNext, holdAnswer, holdNext, inState, mount, nextEvent, part, parts, paste, refusingKeyStoreDb, reshapeAnswer, resetPage, shadow, text, type, useRig, waitFor, waitForState } from '../shared/helpers.ts';
+import { axeViolations, failNext, focusIn, holdAnswer, holdNext, inState, mount, nextEvent, part, parts, paste, refusingKeyStoreDb, reshapeAnswer, resetPage, shadow, text, type, useRig, waitFor, waitForState } from '../shared/helpers.ts';
 
 function methodButton(el: WalletLogin, method: string): HTMLButtonElement {
   const b = shadow(el).querySelector<HTMLButtonElement>(`button[data-method='${method}']`);
@@ -137,7 +137,7 @@ describe('<wallet-login>', function () {
     const input = codeInput(el);
     expect(input.getAttribute('autocomplete')).to.equal('one-time-code');
     expect(input.getAttribute('inputmode')).to.equal('numeric');
-    expect(shadow(el).activeElement).to.equal(input, 'focus moves to the code');
+    expect(shadow(el).activeElement === input, `focus moves to the code, not ${focusIn(el)}`).to.equal(true);
     expect(text(el, 'status')).to.contain('Code sent');
 
     const loggedIn = nextEvent<CustomEvent<LoggedInDetail>>(el, 'wallet-logged-in');
@@ -155,7 +155,7 @@ describe('<wallet-login>', function () {
     expect(text(el, 'heading')).to.equal('You’re logged in');
     // Focus goes to the new heading, not to "Log out": an Enter typed after the code is harmless.
     await el.updateComplete;
-    expect(shadow(el).activeElement).to.equal(part(el, 'heading'));
+    expect(shadow(el).activeElement === part(el, 'heading'), `focus on the heading, not ${focusIn(el)}`).to.equal(true);
     // The heading says it; the status line does not repeat it.
     expect(text(el, 'status')).to.equal('');
     await sendKeys({ press: 'Enter' });
@@ -864,7 +864,7 @@ describe('<wallet-login>', function () {
     await new Promise((r) => setTimeout(r, 1500));
     expect(warnings).to.equal(0);
     const stay = parts(el, 'submit').find((b) => b.textContent?.includes('Stay logged in')) as HTMLButtonElement;
-    expect(shadow(el).activeElement).to.equal(stay);
+    expect(shadow(el).activeElement === stay, `focus on "Stay logged in", not ${focusIn(el)}`).to.equal(true);
     stay.click();
     await waitFor(() => el.session && el.session.sessionId !== second.sessionId && inState(el, 'logged-in'), 'a session renewed on request');
   });
@@ -1398,14 +1398,14 @@ describe('<wallet-login>', function () {
     try {
       before.focus();
       await sendKeys({ press: 'Tab' });
-      expect(shadow(el).activeElement).to.equal(methodButton(el, 'email-otp'));
+      expect(shadow(el).activeElement === methodButton(el, 'email-otp'), `focus on the email code button, not ${focusIn(el)}`).to.equal(true);
       expect(getComputedStyle(methodButton(el, 'email-otp')).outlineStyle).to.equal('solid', 'a visible focus ring');
       // While the code is sent, the pressed button is gone: the heading holds the focus, then the code field.
       const focused: string[] = [];
       shadow(el).addEventListener('focusin', (e) => focused.push((e.target as HTMLElement).id));
       await sendKeys({ press: 'Enter' });
       await waitForState(el, 'code-entry');
-      expect(shadow(el).activeElement).to.equal(codeInput(el));
+      expect(shadow(el).activeElement === codeInput(el), `focus on the code field, not ${focusIn(el)}`).to.equal(true);
       expect(focused).to.deep.equal(['heading', 'code']);
       const loggedIn = nextEvent(el, 'wallet-logged-in');
       await sendKeys({ type: '000000' });
