@@ -357,8 +357,7 @@ describe('<agent-actions>', () => {
     await waitFor(() => el.matches(':state(polling)'), 'polling');
     const spy = countRequests('/agents/me/actions');
     try {
-      await new Promise((r) => setTimeout(r, 500));
-      expect(spy.count).to.be.greaterThan(1);
+      await waitFor(() => spy.count > 1, 'a poll after the first');
       el.remove();
       const atRemoval = spy.count;
       await new Promise((r) => setTimeout(r, 600));
