@@ -22,6 +22,13 @@ const action = (status: string) => ({
   updatedAt: status === 'PENDING_APPROVAL' ? '2026-01-01T00:00:00Z' : '2026-01-01T00:01:00Z',
 });
 
+/** Resolves once `check` holds (rejects after `ms`: a poller that stopped polling). */
+async function until(check: () => boolean, what: string, ms = 10_000): Promise<void> {
+  for (const start = Date.now(); !check(); await new Promise((r) => setTimeout(r, 10))) {
+    if (Date.now() - start > ms) throw new Error(`timed out waiting for ${what}`);
+  }
+}
+
 describe('pollAgentActions', () => {
   let server: ScriptedServer;
   const times: number[] = [];
@@ -53,10 +60,12 @@ describe('pollAgentActions', () => {
       onChange: (a) => changes.push(a),
     });
     // A change (the first answer) sets the delay to the minimum; each unchanged poll doubles it:
-    // gaps of about 50, 100, 200, 200, ... (bounds below leave room for a busy machine).
-    await new Promise((r) => setTimeout(r, 700));
+    // gaps of about 50, 100, 200, 200, ... (bounds below leave room for a busy machine). Counted in
+    // polls, not in time: a busy machine makes fewer of them in a given time.
+    await until(() => times.length >= 6, 'six polls before the change');
     status = 'APPROVED';
-    await new Promise((r) => setTimeout(r, 500));
+    const firstToSee = times.length;
+    await until(() => changes.length === 2 && times.length >= firstToSee + 3, 'two polls after the change was seen');
     controller.abort();
     await done;
     const afterAbort = server.requests.length;
