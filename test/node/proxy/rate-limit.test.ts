@@ -23,18 +23,26 @@ it('a full table drops its oldest client for a new one, and a new client costs a
   const rl = new RateLimiter({ windowMs: 60_000, max: 1 });
   try {
     const now = Date.now();
-    const perClient = (prefix: string, n: number) => {
-      const started = performance.now();
-      for (let i = 0; i < n; i++) rl.hit(`${prefix}${i}`, now);
-      return (performance.now() - started) / n;
+    /**
+     * Milliseconds per new client: the fastest of `rounds` batches of `n` new clients. A pause of a
+     * busy machine (another process, a garbage collection) lands in one batch, not in all of them.
+     */
+    const perClient = (prefix: string, n: number, rounds = 1) => {
+      let fastest = Infinity;
+      for (let round = 0; round < rounds; round++) {
+        const started = performance.now();
+        for (let i = 0; i < n; i++) rl.hit(`${prefix}${round}:${i}`, now);
+        fastest = Math.min(fastest, (performance.now() - started) / n);
+      }
+      return fastest;
     };
     perClient('warm:', 20_000);
-    const roomy = perClient('roomy:', 2_000);
-    perClient('fill:', 100_000 - 22_000);
-    const full = perClient('full:', 500);
+    const roomy = perClient('roomy:', 2_000, 5);
+    perClient('fill:', 100_000 - 30_000);
+    const full = perClient('full:', 500, 5);
     // The oldest clients lost their count (a new request is allowed); the newest kept theirs.
-    assert.equal(rl.hit('warm:0', now).limited, false);
-    assert.equal(rl.hit('full:499', now).limited, true);
+    assert.equal(rl.hit('warm:0:0', now).limited, false);
+    assert.equal(rl.hit('full:4:499', now).limited, true);
     // Measured side by side: about 10 times with the early stop, thousands of times with a full walk.
     assert.ok(full / roomy < 200, `a new client costs ${(full * 1000).toFixed(1)} us with the table full, ${(roomy * 1000).toFixed(2)} us with room`);
   } finally {
