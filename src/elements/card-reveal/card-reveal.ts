@@ -22,8 +22,6 @@
 import { ReactiveBase, defineElement, type PropertyValues } from '../shared/reactive.ts';
 import { themeStyles } from '../shared/styles.ts';
 import { LocaleController } from '../shared/i18n.ts';
-import { sendFor } from '../shared/send.ts';
-import { revealCard } from '../../core/cards.ts';
 import { ServiceError } from '../../core/errors.ts';
 import { serviceNow } from '../../core/clock.ts';
 import { cardRevealStyles } from './card-reveal.styles.ts';
@@ -208,7 +206,10 @@ export class CardReveal extends ReactiveBase {
         const { proveSession } = await import('./step-up-proof.ts');
         await proveSession({ apiBase: this.apiBase, accountId: this.accountId, signal, onLogout: () => this.send({ type: 'hide', reason: 'logged-out' }) });
       }
-      const answer = await revealCard(sendFor(this.apiBase), cardId, { signal });
+      // The transport loads on the first reveal, not with the element: a page renders the element
+      // (its up-front budget, 9 KB gzip) before any of it is needed.
+      const { requestReveal } = await import('./reveal-request.ts');
+      const answer = await requestReveal(this.apiBase, cardId, signal);
       const verdict = checkRevealUrl(answer, this.allowedOrigins, serviceNow());
       signal.throwIfAborted();
       if (verdict.ok) {
