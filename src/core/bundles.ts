@@ -118,7 +118,7 @@ async function openSignedEnvelope(envelope: string, trustedSigner: string | null
   if (trustedSigner !== null) {
     if (parsed.enclaveQuorumPublic.toLowerCase() !== trustedSigner) {
       if (parsed.enclaveQuorumPublic.toLowerCase() === SANDBOX_SIGNER_PUBLIC_KEY && !warned) {
-        // The user reads "not set up to reach the service safely"; the developer is told why, once.
+        // The user reads "not set up to reach the wallet service"; the developer is told why, once.
         warned = true;
         console.warn('wallet-elements: this page talks to the local sandbox but pins the production signer key; configure it with configureWallet({ environment: \'sandbox\' }) (never in production).');
       }

@@ -8,6 +8,8 @@
  * - a non-2xx answer: ServiceError with the service's status, code, message, details, and
  *   `retryAfter` (seconds) from a Retry-After header;
  * - the network or proxy unreachable: WalletError('network'); aborted: WalletError('aborted');
+ * - an answer that is not the service's JSON (the page's own server answered where the base URL
+ *   points): WalletError('misconfigured') (http.ts);
  * - a 2xx body not of the documented shape: WalletError('unexpected_response') (endpoints.ts).
  * Every call goes through `sendSigned` (signed-retry.ts), which signs a 202 with the `stamper` option.
  *

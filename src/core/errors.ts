@@ -42,6 +42,11 @@ export type WalletErrorCode =
   | 'retry_exhausted'
   /** The network or the proxy could not be reached. */
   | 'network'
+  /**
+   * Something other than the proxy or the service answered (an HTML page, a 404 or 405 without the
+   * service's error body): the base URL is not where the proxy is mounted. The message names it.
+   */
+  | 'misconfigured'
   /** A WebAuthn ceremony failed or was cancelled (see `cause`). */
   | 'webauthn'
   /** The caller aborted through its AbortSignal. */

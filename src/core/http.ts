@@ -3,12 +3,18 @@
  * per call, bounded in time, with failures typed:
  * - a non-2xx answer: ServiceError with the service's status, code, message, details, and
  *   `retryAfter` (seconds) from a Retry-After header (RFC 9110 section 10.2.3);
+ * - an answer below 500 (but 429) that is not the service's JSON (a 2xx that is not JSON, an error
+ *   without an error body): WalletError('misconfigured'), whose message names the base URL, with
+ *   one console warning per page. The proxy and the service answer JSON only, every error in the
+ *   service's shape (src/proxy/proxy.ts makes anything else from upstream one), so such an answer
+ *   comes from the page's own server: the base is a path where no proxy is mounted (its 404 or 405
+ *   page, or an app's index.html with 200). Read as the service's, it would say "not found";
  * - the network or proxy unreachable, or no answer in time: WalletError('network');
- *   aborted: WalletError('aborted'); a 2xx that is not JSON: WalletError('unexpected_response').
+ *   aborted: WalletError('aborted').
  *
  * A module of its own so that a page needing one endpoint (<card-reveal>) loads it without the
  * whole client. Deliberately not here: shapes of answers (endpoints.ts), retries of any kind,
- * logging. Errors never carry request or response bodies.
+ * logging but that warning. Errors never carry request or response bodies.
  */
 import { ServiceError, WalletError } from './errors.ts';
 import type { HttpRequest, HttpResponse, Send } from './signed-retry.ts';
@@ -16,6 +22,9 @@ import type { ClientOptions } from './client.ts';
 import type { ErrorBody } from './types.ts';
 import { valid } from './shapes.ts';
 import { observeServiceDate, serviceNow } from './clock.ts';
+
+/** Whether this page was warned of a base URL where the proxy is not (see below): once is enough. */
+let warned = false;
 
 /** Retry-After as seconds from now: delay-seconds or an HTTP-date (RFC 9110 section 10.2.3). */
 function retryAfterSeconds(value: string | null): number | undefined {
@@ -82,9 +91,18 @@ export function createHttp(options: ClientOptions): Send {
       isJson = false;
     }
     const { status } = response;
-    if (status < 200 || status > 299) {
-      const b = Object(parsed) as ErrorBody;
-      const isErrorBody = valid(b.code, 'string') && valid(b.message, 'string') && valid(b.details, 'object?');
+    const failed = status < 200 || status > 299;
+    const b = Object(parsed) as ErrorBody;
+    const isErrorBody = valid(b.code, 'string') && valid(b.message, 'string') && valid(b.details, 'object?');
+    // A 5xx or a 429 without an error body may come from something between the page and the proxy
+    // (a load balancer with the proxy down, a rate limit): its status says enough.
+    if (status < 500 && status !== 429 && !(failed ? isErrorBody : isJson)) {
+      const message = `The wallet proxy is not at ${base} (apiBase): ${method} ${path} was answered ${status} without the service's JSON.`;
+      // An element shows its user a sentence only, so the integrator learns the base here, once.
+      warned ||= (console.warn(message), true);
+      throw new WalletError('misconfigured', message);
+    }
+    if (failed) {
       throw new ServiceError(
         isErrorBody
           ? { status, code: b.code, message: b.message, details: b.details }
@@ -92,7 +110,6 @@ export function createHttp(options: ClientOptions): Send {
         { retryAfter: retryAfterSeconds(response.headers.get('Retry-After')) },
       );
     }
-    if (!isJson) throw new WalletError('unexpected_response', `The answer to ${method} was not JSON.`);
     return { status, headers: response.headers, body: parsed };
   };
 }

@@ -49,7 +49,7 @@ export interface HttpResponse {
 
 /**
  * Sends one request. Resolves with any 2xx; rejects with ServiceError for other statuses,
- * WalletError('network' | 'aborted' | 'unexpected_response') otherwise (client.ts `createHttp`).
+ * WalletError('network' | 'aborted' | 'misconfigured') otherwise (client.ts `createHttp`).
  */
 export type Send = (request: HttpRequest) => Promise<HttpResponse>;
 

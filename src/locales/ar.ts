@@ -42,7 +42,7 @@ const shared: Record<SharedStringKey, string> = {
   'error.invalid_input': 'لم تُقبل بعض البيانات. تحقّق منها وحاول مرة أخرى.',
   'error.forbidden': 'هذا الإجراء غير مسموح به هنا.',
   'error.network': 'تعذّر الوصول إلى خدمة المحفظة. تحقّق من اتصالك وحاول مرة أخرى.',
-  'error.misconfigured': 'هذه الصفحة غير مهيّأة للاتصال بخدمة المحفظة بأمان. تواصل مع دعم الموقع.',
+  'error.misconfigured': 'هذه الصفحة غير مهيّأة للاتصال بخدمة المحفظة. تواصل مع دعم الموقع.',
   'error.unexpected': 'حدث خطأ ما. حاول مرة أخرى بعد قليل.',
   'credential.EMAIL_OTP': 'رمز عبر البريد الإلكتروني',
   'credential.SMS_OTP': 'رمز عبر رسالة نصية',
@@ -195,6 +195,7 @@ const cardReveal: Record<CardRevealStringKey, string> = {
   'card-reveal.error.expired_url': 'انتهت صلاحية العرض الآمن قبل فتحه. أعد المحاولة.',
   'card-reveal.error.insecure_url': 'لم تُعرض تفاصيل البطاقة لأن العرض الآمن لم يأتِ من عنوان موثوق.',
   'card-reveal.error.unexpected': 'حدث أمر غير متوقع أثناء تحميل تفاصيل البطاقة. أعد المحاولة.',
+  'card-reveal.error.misconfigured': 'تعذّر عرض تفاصيل البطاقة الآن بسبب مشكلة في الإعداد لدينا. يُرجى التواصل مع الدعم.',
   'card-reveal.error.frame_blocked': 'لم تُعرض تفاصيل البطاقة لأن هذه الصفحة لا تسمح بالعرض الآمن.',
 };
 

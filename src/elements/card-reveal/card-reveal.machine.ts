@@ -45,6 +45,11 @@ export const REVEAL_ERROR_CODES = [
   /** The answer was not a CardRevealResponse. */
   'unexpected',
   /**
+   * Something other than the proxy answered at the base path (the page's own 404 or HTML page):
+   * `api-base` or configureWallet's `apiBase` is not where the proxy is mounted; the console names it.
+   */
+  'misconfigured',
+  /**
    * The page's Content-Security-Policy refused the processor's frame (`frame-src`): an integrator
    * problem, reported after `card-revealed` when the browser reports the violation.
    */
@@ -53,7 +58,7 @@ export const REVEAL_ERROR_CODES = [
 export type RevealErrorCode = (typeof REVEAL_ERROR_CODES)[number];
 
 /** The codes not worth a "try again" button: only a change of setup, card or page fixes them. */
-const FINAL: readonly RevealErrorCode[] = ['unauthorized', 'forbidden', 'not_found', 'not_available', 'insecure_url', 'frame_blocked'];
+const FINAL: readonly RevealErrorCode[] = ['unauthorized', 'forbidden', 'not_found', 'not_available', 'insecure_url', 'frame_blocked', 'misconfigured'];
 
 export type CardRevealState =
   | { readonly kind: 'idle'; readonly lastHidden?: IdleReason }
@@ -188,4 +193,5 @@ const BY_WALLET_CODE: Partial<Record<string, RevealErrorCode>> = {
   session_expired: 'session_required',
   key_missing: 'session_required',
   invalid_argument: 'not_found',
+  misconfigured: 'misconfigured',
 };

@@ -63,6 +63,7 @@ const en: Record<Keys, string> = {
   'card-reveal.error.expired_url': 'The secure view expired before it opened. Try again.',
   'card-reveal.error.insecure_url': 'Card details not shown: the secure view didn’t come from a trusted address.',
   'card-reveal.error.unexpected': 'Something unexpected happened. Try again.',
+  'card-reveal.error.misconfigured': 'A setup problem on our side stops card details from showing. Contact support.',
   'card-reveal.error.frame_blocked': 'Card details not shown: this page doesn’t allow the secure view.',
 };
 

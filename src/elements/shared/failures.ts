@@ -62,7 +62,8 @@ export const FAILURE_CODES = [
   'network',
   /**
    * The page's settings do not fit the service it reaches: a bundle not signed by the pinned signer
-   * key (`environment` of configureWallet: `sandbox` against the sandbox). Retrying cannot help.
+   * key (`environment` of configureWallet: `sandbox` against the sandbox), or an `apiBase` where no
+   * proxy is mounted (the page's own server answered; the console names the base). Retrying cannot help.
    */
   'misconfigured',
   /** Anything else. */
@@ -131,6 +132,7 @@ const WALLET_FAILURES: Partial<Record<string, FailureCode>> = {
   aborted: 'cancelled',
   retry_exhausted: 'signature_rejected',
   bundle_invalid: 'misconfigured',
+  misconfigured: 'misconfigured',
 };
 
 /**

@@ -33,7 +33,7 @@ export const sharedStrings = {
     'error.invalid_input': 'Some details were not accepted. Check them and try again.',
     'error.forbidden': 'This action is not allowed here.',
     'error.network': 'The wallet service could not be reached. Check your connection and try again.',
-    'error.misconfigured': 'This page is not set up to reach the wallet service safely. Contact the site’s support.',
+    'error.misconfigured': 'This page is not set up to reach the wallet service. Contact the site’s support.',
     'error.unexpected': 'Something went wrong. Try again in a moment.',
     'credential.EMAIL_OTP': 'Email code',
     'credential.SMS_OTP': 'Text message code',

@@ -343,7 +343,9 @@ describe('session flows against the sandbox through the proxy', () => {
 
   it('a 401 from the proxy itself (its credentials refused: the active list fails too) keeps the session', async () => {
     const session = await (await wallet.startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000');
-    const undo = [failNext('POST', /\/auth\/sessions\/[^/]+\/refresh$/, 401), failNext('GET', /\/auth\/sessions\?/, 401)];
+    // As the proxy relays it: the service's error body (an answer without one is the page's own server's).
+    const refused = { status: 401, code: 'UNAUTHORIZED', message: 'Invalid API credentials.' };
+    const undo = [failNext('POST', /\/auth\/sessions\/[^/]+\/refresh$/, 401, 1, {}, refused), failNext('GET', /\/auth\/sessions\?/, 401, 1, {}, refused)];
     try {
       const e = await rejection(wallet.refresh(acct.accountId));
       expect(e).to.be.instanceOf(ServiceError);

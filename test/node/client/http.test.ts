@@ -126,10 +126,38 @@ describe('client HTTP layer', () => {
     assert.ok(Date.now() - started < 1000);
   });
 
-  it('says unexpected_response for a 2xx that is not JSON or not of the documented shape', async () => {
+  it('says misconfigured, naming the base, for an answer below 500 that is not the service\'s JSON, with one console warning per page', async (t) => {
+    // What a page's own server answers where no proxy is mounted: its 404 or 405 page, an app's
+    // index.html with 200, or JSON of another kind. The proxy answers JSON only, errors in the service's shape.
+    const warn = t.mock.method(console, 'warn', () => undefined);
+    const base = `${server.url}/not-the-proxy`;
+    const client = createClient({ baseUrl: base });
+    const answers = [
+      { status: 404, body: 'Not Found', headers: { 'content-type': 'text/plain' } },
+      { status: 405, body: '' },
+      { status: 200, body: '<!doctype html><title>Shop</title>', headers: { 'content-type': 'text/html' } },
+      { status: 404, body: { error: 'Not Found' } },
+      { status: 401, body: '<html>Log in</html>', headers: { 'content-type': 'text/html' } },
+    ];
+    for (const answer of answers) {
+      server.setScript(() => answer);
+      const e = await walletError(client.listCredentials('InternalAccount:x'), 'misconfigured');
+      assert.ok(e.message.includes(`not at ${base} (apiBase):`), e.message);
+      assert.ok(e.message.includes(` ${answer.status} `) && !e.message.includes('<'), e.message);
+    }
+    assert.equal(warn.mock.callCount(), 1);
+    assert.ok(String(warn.mock.calls[0]!.arguments[0]).includes(base));
+    // A 5xx or a 429 without an error body may come from something between the page and the proxy.
+    for (const status of [429, 502]) {
+      server.setScript(() => ({ status, body: '<html>busy</html>', headers: { 'content-type': 'text/html', 'retry-after': '3' } }));
+      const e = await client.listCredentials('InternalAccount:x').catch((x: unknown) => x);
+      assert.ok(e instanceof ServiceError && e.status === status && e.retryAfter === 3, String(e));
+    }
+    assert.equal(warn.mock.callCount(), 1);
+  });
+
+  it('says unexpected_response for a 2xx of JSON not of the documented shape', async () => {
     const client = createClient({ baseUrl: server.url });
-    server.setScript(() => ({ status: 200, body: 'ok', headers: { 'content-type': 'text/plain' } }));
-    await walletError(client.listCredentials('InternalAccount:x'), 'unexpected_response');
     server.setScript(() => ({ status: 200, body: { items: [] } }));
     await walletError(client.listCredentials('InternalAccount:x'), 'unexpected_response');
     server.setScript(() => ({ status: 200, body: session({ encryptedSessionSigningKey: undefined }) }));

@@ -106,6 +106,7 @@ test('errors: 403/404/501 are final, network and 5xx offer a retry', () => {
   assert.deepEqual(fail({ type: 'failed', code: 'network' }), { kind: 'error', code: 'network', retryable: true });
   assert.deepEqual(fail({ type: 'failed', code: 'server' }), { kind: 'error', code: 'server', retryable: true });
   assert.deepEqual(fail({ type: 'failed', code: 'insecure_url' }), { kind: 'error', code: 'insecure_url', retryable: false });
+  assert.deepEqual(fail({ type: 'failed', code: 'misconfigured' }), { kind: 'error', code: 'misconfigured', retryable: false });
 });
 
 test('errorCodeOf maps the statuses of api.md "Card reveal" and the client failures', () => {
@@ -126,6 +127,8 @@ test('errorCodeOf maps the statuses of api.md "Card reveal" and the client failu
   assert.equal(errorCodeOf(new WalletError('invalid_argument', 'x')), 'not_found');
   assert.equal(errorCodeOf(new WalletError('unexpected_response', 'x')), 'unexpected');
   assert.equal(errorCodeOf(new TypeError('x')), 'unexpected');
+  // The page's own server answered where the proxy should be (core/http.ts): not "no such card".
+  assert.equal(errorCodeOf(new WalletError('misconfigured', 'x')), 'misconfigured');
 });
 
 test('checkRevealUrl: a string set on allowedOrigins is read as the attribute is, never matched as a substring', () => {

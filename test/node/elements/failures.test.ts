@@ -53,6 +53,8 @@ test('client errors by code', () => {
   assert.equal(classifyError(new WalletError('aborted', 'm')).code, 'cancelled');
   // A bundle the pinned signer did not sign: the page's settings (environment), not a passing fault.
   assert.equal(classifyError(new WalletError('bundle_invalid', 'm')).code, 'misconfigured');
+  // The page's own server answered where the proxy should be (core/http.ts): not "no such login".
+  assert.equal(classifyError(new WalletError('misconfigured', 'm'), { unauthorized: 'wrong_code' }).code, 'misconfigured');
   // IndexedDB fails with DOMException names WebAuthn uses too: under a storage error they mean storage.
   for (const name of ['InvalidStateError', 'SecurityError', 'UnknownError', 'NotFoundError']) {
     const cause = Object.assign(new Error('x'), { name });

@@ -397,6 +397,24 @@ describe('<card-reveal>', () => {
       expect([el.matches(':state(idle)'), text(el, 'message'), text(el, 'controls')]).to.deep.equal([true, '', 'Show card details']);
     });
 
+    it('an api-base where no proxy is mounted (the page’s own 404, or its HTML page with 200) is a setup problem, not an unknown card; the console is told once', async () => {
+      const warnings: string[] = [];
+      const warn = console.warn;
+      console.warn = (...args: unknown[]) => void warnings.push(args.join(' '));
+      try {
+        const { el, detail } = await failWith({ 'card-id': f.cardId, 'api-base': '/not-the-proxy', 'allowed-origins': f.processorOrigin });
+        expect(detail).to.deep.equal({ code: 'misconfigured', message: 'A setup problem on our side stops card details from showing. Contact support.' });
+        expect(part(el, 'retry-button')).to.equal(null);
+        // The test page's server answers any request for "/" with its HTML page, as an app's fallback route does.
+        const { detail: again } = await failWith({ 'card-id': f.cardId, 'api-base': '/?path=' });
+        expect(again.code).to.equal('misconfigured');
+        expect(warnings.filter((w) => !w.includes('Lit is in dev mode'))).to.have.length(1);
+        expect(warnings.find((w) => w.includes('/not-the-proxy'))).to.match(/proxy is not at \/not-the-proxy \(apiBase\): POST \/cards\/Card:[\w-]+\/reveal .*404 /);
+      } finally {
+        console.warn = warn;
+      }
+    });
+
     it('a network failure offers "Try again", which asks again', async () => {
       const { el, detail } = await failWith({ 'card-id': f.cardId, 'api-base': 'http://127.0.0.1:9/api' });
       expect(detail.code).to.equal('network');

@@ -911,6 +911,27 @@ describe('<wallet-login>', function () {
     expect(methodButton(el, 'sms-otp').disabled).to.equal(false);
   });
 
+  it('an api-base where no proxy is mounted (the page’s own 404) says the page is not set up, and warns the console once, naming it', async () => {
+    const warnings: string[] = [];
+    const warn = console.warn;
+    console.warn = (...args: unknown[]) => void warnings.push(args.join(' '));
+    try {
+      const el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId, 'api-base': '/not-the-proxy' });
+      await waitForState(el, 'choosing');
+      const error = nextEvent<CustomEvent<{ code: string }>>(el, 'wallet-login-error');
+      methodButton(el, 'email-otp').click();
+      expect((await error).detail.code).to.equal('misconfigured');
+      expect(text(el, 'error')).to.equal('This page is not set up to reach the wallet service. Contact the site’s support.');
+      const again = nextEvent<CustomEvent<{ code: string }>>(el, 'wallet-login-error');
+      methodButton(el, 'email-otp').click();
+      expect((await again).detail.code).to.equal('misconfigured');
+      expect(warnings.filter((w) => !w.includes('Lit is in dev mode'))).to.have.length(1);
+      expect(warnings.find((w) => w.includes('/not-the-proxy'))).to.match(/proxy is not at \/not-the-proxy \(apiBase\): .* 404 /);
+    } finally {
+      console.warn = warn;
+    }
+  });
+
   it('logs in with OAuth: the token comes from the page’s provider, bound to the key by its nonce', async () => {
     const sub = `user-${crypto.randomUUID()}`;
     const wallet = walletFor();
