@@ -132,10 +132,15 @@ try {
   fatal('PROXY_DEMO_ACCOUNT is not valid JSON.');
 }
 
-if (portFlag !== undefined && !(/^\d+$/.test(portFlag) && Number(portFlag) <= 65535)) usageError('--port must be an integer from 0 to 65535.');
-const port = Number(portFlag ?? process.env.PORT ?? '0');
-if (!Number.isInteger(port) || port < 0 || port > 65535) fatal('PORT must be an integer from 0 to 65535.');
-const host = hostFlag ?? (process.env.HOST || '127.0.0.1');
+// PORT and HOST are held to what the flags take: Number() reads "" as 0 (a free port) and "1e3" or
+// "0x50" as other ports, and an empty HOST would quietly mean the default.
+const isPort = (value: string): boolean => /^\d+$/.test(value) && Number(value) <= 65535;
+if (portFlag !== undefined && !isPort(portFlag)) usageError('--port must be an integer from 0 to 65535.');
+const portSetting = portFlag ?? process.env.PORT;
+if (portSetting !== undefined && !isPort(portSetting)) fatal(`PORT must be an integer from 0 to 65535 (it is ${JSON.stringify(portSetting)}).`);
+const port = Number(portSetting ?? '0');
+const host = hostFlag ?? process.env.HOST ?? '127.0.0.1';
+if (!host) fatal('HOST is set but empty: set it to the address to listen on (127.0.0.1 when it is not set).');
 
 const options: ProxyOptions = {
   upstream,

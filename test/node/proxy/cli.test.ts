@@ -236,6 +236,32 @@ describe('proxy CLI', () => {
     assert.ok(!flagged.stderr.includes(secret), 'the secret written to stderr');
   });
 
+  it('refuses a PORT or HOST that --port or --host would refuse, naming the value, instead of listening elsewhere', async () => {
+    for (const [setting, said] of [
+      [{ PORT: '' }, /^proxy: PORT must be an integer from 0 to 65535 \(it is ""\)\.\n/],
+      [{ PORT: '1e3' }, /^proxy: PORT must be an integer from 0 to 65535 \(it is "1e3"\)\.\n/],
+      [{ PORT: '0x0' }, /^proxy: PORT must be an integer from 0 to 65535 \(it is "0x0"\)\.\n/],
+      [{ PORT: ' 0' }, /^proxy: PORT must be an integer from 0 to 65535 \(it is " 0"\)\.\n/],
+      [{ PORT: '65536' }, /^proxy: PORT must be an integer from 0 to 65535 \(it is "65536"\)\.\n/],
+      [{ HOST: '' }, /^proxy: HOST is set but empty: /],
+    ] as const) {
+      const child = run({ ...env, ...setting });
+      // A proxy that took the value starts: stop it, so that the assertion below says why.
+      const stop = setTimeout(() => child.kill('SIGTERM'), 5000);
+      const refused = await exitOf(child);
+      clearTimeout(stop);
+      assert.equal(refused.stdout, '', JSON.stringify(setting));
+      assert.match(refused.stderr, said, JSON.stringify(setting));
+      assert.equal(refused.code, 1, JSON.stringify(setting));
+    }
+    // The flag wins over a PORT it replaces, as over a valid one.
+    const child = run({ ...env, PORT: 'http' }, ['--port', '0']);
+    const [first] = (await once(createInterface({ input: child.stdout }), 'line')) as [string];
+    child.kill('SIGTERM');
+    await once(child, 'exit');
+    assert.match((JSON.parse(first) as { url: string }).url, /^http:\/\/127\.0\.0\.1:\d+\/api$/);
+  });
+
   it('refuses a host it is not reached by (DNS rebinding) unless PROXY_ALLOWED_HOSTS lists it', async () => {
     const reveal = async (extra: Record<string, string>, host: string) => {
       const child = run({ ...env, PROXY_STEP_UP: 'off', ...extra });
