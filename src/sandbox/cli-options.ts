@@ -58,7 +58,11 @@ export function parseCliOptions(argv: string[], env: Record<string, string | und
 
   // Environment first, flags override.
   if (env.SANDBOX_PORT !== undefined) options.port = int('SANDBOX_PORT', env.SANDBOX_PORT, 0, 65535);
-  if (env.SANDBOX_HOST) options.host = env.SANDBOX_HOST;
+  // Set but empty is refused as `--host=` is: an empty address would listen on every interface.
+  if (env.SANDBOX_HOST !== undefined) {
+    if (!env.SANDBOX_HOST) throw new CliError('SANDBOX_HOST is set but empty: give the address to listen on (127.0.0.1 when it is not set)');
+    options.host = env.SANDBOX_HOST;
+  }
   for (const [flag, key] of Object.entries(DURATIONS)) {
     const envName = `SANDBOX_${flag.replace(/-/g, '_').toUpperCase()}`;
     if (env[envName] !== undefined) options[key] = int(envName, env[envName], 1, 2 ** 31);
@@ -75,11 +79,11 @@ export function parseCliOptions(argv: string[], env: Record<string, string | und
     const arg = argv[i]!;
     const eq = arg.indexOf('=');
     const name = arg.startsWith('--') ? (eq === -1 ? arg.slice(2) : arg.slice(2, eq)) : '';
+    // An empty value (`--host=`, `--host ""`) is no value: taken, an empty host would listen on every interface.
     const value = (): string => {
-      if (eq !== -1) return arg.slice(eq + 1);
-      const next = argv[++i];
-      if (next === undefined) throw new CliError(`--${name} needs a value`);
-      return next;
+      const given = eq === -1 ? argv[++i] : arg.slice(eq + 1);
+      if (!given) throw new CliError(`--${name} needs a value`);
+      return given;
     };
     if (name === 'help' || arg === '-h') return 'help';
     else if (name === 'port') options.port = int('--port', value(), 0, 65535);

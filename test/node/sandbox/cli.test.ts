@@ -87,6 +87,14 @@ describe('sandbox CLI', () => {
       assert.throws(() => parseCliOptions(bad, {}), /needs|unknown/);
     }
     assert.throws(() => parseCliOptions([], { SANDBOX_CARD_ISSUER: 'maybe' }), /true or false/);
+    // An empty value is refused, not taken: `--host=` would listen on every interface.
+    for (const bad of [['--host='], ['--host', ''], ['--rp-id='], ['--origin', '']]) {
+      assert.throws(() => parseCliOptions(bad, {}), { message: `${bad[0]!.replace(/=$/, '')} needs a value` }, bad.join(' '));
+    }
+    // The environment is held to what the flags take.
+    for (const [name, value] of [['SANDBOX_HOST', ''], ['SANDBOX_PORT', ''], ['SANDBOX_PORT', '1e3'], ['SANDBOX_PORT', '0x50'], ['SANDBOX_SEED', ' 1']]) {
+      assert.throws(() => parseCliOptions([], { [name!]: value }), { message: new RegExp(`^${name} `) }, `${name}=${JSON.stringify(value)}`);
+    }
   });
 
   test('bad flags exit with status 2 and the usage on stderr', async () => {
