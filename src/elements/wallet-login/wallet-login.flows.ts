@@ -90,8 +90,9 @@ function walletError(e: unknown, code: string): boolean {
 
 /**
  * The credentials of a type, the newest first. Several passkeys: the prompt offers every one, over
- * the newest's challenge (a challenge names one credential, reference.md "PASSKEY challenge"); core
- * asks again for an older one the device holds instead (session.ts loginWithPasskey).
+ * the challenge of the one this device last logged in with, else the newest's (a challenge names
+ * one credential, reference.md "PASSKEY challenge"); core asks again, over its own challenge, for
+ * another one the device holds instead (session.ts loginWithPasskey).
  */
 async function credentials(element: WalletLogin, type: CredentialType, signal: AbortSignal): Promise<[AuthMethod, ...AuthMethod[]]> {
   const all = await clientFor(element.apiBase).listCredentials(element.accountId, { signal });
@@ -102,15 +103,34 @@ async function credentials(element: WalletLogin, type: CredentialType, signal: A
 
 const credentialId = async (element: WalletLogin, type: CredentialType, signal: AbortSignal) => (await credentials(element, type, signal))[0].id;
 
-/** A passkey login offering each of the wallet's passkeys. */
+/**
+ * A passkey login offering each of the wallet's passkeys. The one this device last logged in with
+ * (its AuthMethod id, per service and wallet) is remembered in localStorage: it is public (the
+ * service lists it to anyone the proxy lets ask), not key material, which DESIGN.md keeps out of
+ * localStorage; and it must outlive the tab and the logout, since it serves the next login. Asked
+ * for first, a device with an older passkey of the wallet is prompted once rather than twice.
+ */
 async function passkeyLogin(element: WalletLogin, signal: AbortSignal, mediation?: 'conditional', offer?: () => void): Promise<LoginEvent> {
   // A page without WebAuthn (plain http, not localhost) can open no prompt, whatever the wallet holds.
   if (!('PublicKeyCredential' in globalThis)) throw new DOMException('No WebAuthn on this page.', 'NotSupportedError');
   const passkeys = await credentials(element, 'PASSKEY', signal);
+  const key = pendingCodeKey('passkey', element.apiBase, element.accountId);
+  const last = passkeys.find((p) => p.id === remembered(key)) ?? passkeys[0];
   // Autofill is offered only for a request that still stands.
   signal.throwIfAborted();
   offer?.();
-  return loggedIn(await walletFor(element.apiBase).loginWithPasskey({ credentialId: passkeys[0].id, passkeys, mediation, signal }));
+  const session = await walletFor(element.apiBase).loginWithPasskey({ credentialId: last.id, passkeys, mediation, signal });
+  remembered(key, session.credentialId);
+  return loggedIn(session);
+}
+
+/** Reads (or, given `value`, writes) a remembered id; none where the page has no storage (an opaque origin throws). */
+function remembered(key: string, value?: string): string | null | void {
+  try {
+    return value ? localStorage.setItem(key, value) : localStorage.getItem(key);
+  } catch {
+    // Nothing remembered: the newest passkey is asked for first.
+  }
 }
 
 /** The element's stored live session, or undefined (core deletes an expired one's key when asked). */

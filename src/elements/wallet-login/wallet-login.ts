@@ -62,7 +62,9 @@ const LOGOUT_REASONS: Partial<Record<LoginEvent['type'], LoggedOutDetail['reason
 /**
  * Logs a user in to their wallet and keeps the session alive. A code asked for survives a reload
  * of the tab: the element comes back to the code screen without sending another (the tab's
- * sessionStorage keeps the service's public challenge answer for 15 minutes, never the code).
+ * sessionStorage keeps the service's public challenge answer for 15 minutes, never the code). For
+ * a wallet with several passkeys, the browser's localStorage keeps the id of the one this device
+ * last logged in with (public, no secret), so that its prompt comes first and comes once.
  *
  * @summary Wallet login by email code, text message code, passkey or single sign-on.
  *

@@ -25,10 +25,12 @@ import {
   advanceClock,
   oidcToken,
   addVirtualAuthenticator,
+  authenticatorCredentials,
   removeVirtualAuthenticator,
   olderPasskeyHere,
   sandboxVariant,
   setAutomaticPresence,
+  takeAuthenticatorCredential,
   type RigAccount,
 } from '../../support/rig.ts';
 import { axeViolations, failNext, focusIn, holdAnswer, holdNext, inState, mount, nextEvent, part, parts, paste, refusingKeyStoreDb, reshapeAnswer, resetPage, shadow, text, type, useRig, waitFor, waitForState } from '../shared/helpers.ts';
@@ -108,6 +110,22 @@ async function ssoLeftOpen(acct: RigAccount) {
   });
   await waitForState(el, 'choosing');
   return { el, given: () => given, finish: () => finish() };
+}
+
+/**
+ * Counts the WebAuthn ceremonies the page asks the browser for (each is a prompt to the user); the
+ * calls go through to the browser unchanged. (The authenticator's signature counter is no measure:
+ * the browser may also ask it silently which of the allowed passkeys it holds.)
+ */
+function countPrompts(): { readonly count: number; restore(): void } {
+  const credentials = navigator.credentials;
+  const get = credentials.get;
+  const counter = { count: 0, restore: () => void (credentials.get = get) };
+  credentials.get = function (this: CredentialsContainer, options?: CredentialRequestOptions) {
+    if (options?.publicKey) counter.count++;
+    return get.call(this, options);
+  };
+  return counter;
 }
 
 /** Two passkeys of the account, of which this page's authenticator holds the older (returned); logged out. */
@@ -1076,6 +1094,73 @@ describe('<wallet-login>', function () {
     expect((first as CustomEvent<LoggedInDetail>).detail.credentialType).to.equal('PASSKEY');
     await waitForState(el, 'logged-in');
     expect((await store.get(acct.accountId))?.session.credentialId).to.equal(older.id);
+  });
+
+  it('a device holding an older passkey of the wallet is asked once from its second login on, and twice again when that passkey went', async () => {
+    const older = await olderPasskeyOnly(acct);
+    const prompts = countPrompts();
+    const login = async (): Promise<number> => {
+      const el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId, methods: 'passkey email-otp', 'no-autofill': '' });
+      await waitForState(el, 'choosing');
+      const before = prompts.count;
+      methodButton(el, 'passkey').click();
+      await el.updateComplete;
+      await waitFor(() => !inState(el, 'authenticating'), 'the end of the passkey login');
+      expect(inState(el, 'logged-in'), `on ${el.shadowRoot!.textContent}`).to.equal(true);
+      expect((await store.get(acct.accountId))?.session.credentialId).to.equal(older.id);
+      el.remove();
+      await walletFor().logout(acct.accountId);
+      return prompts.count - before;
+    };
+    try {
+      // The first login offers every passkey over the newest's challenge, then asks again for the older.
+      expect(await login(), 'the first login').to.equal(2);
+      expect(await login(), 'the second login').to.equal(1);
+      expect(await login(), 'the third login').to.equal(1);
+
+      // The passkey it logged in with moves to another device, a newer one of the wallet comes here:
+      // the remembered one is asked for first, and the one here answers on the second prompt.
+      const [here] = (await authenticatorCredentials()).credentials;
+      await takeAuthenticatorCredential(here!.credentialId);
+      const wallet = walletFor();
+      await advanceClock(31_000); // past the sandbox's wait between two codes of one credential
+      await (await wallet.startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000');
+      const newest = await wallet.registerPasskey({ accountId: acct.accountId, nickname: 'New laptop' });
+      await wallet.logout(acct.accountId);
+      const el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId, methods: 'passkey email-otp', 'no-autofill': '' });
+      await waitForState(el, 'choosing');
+      const before = prompts.count;
+      methodButton(el, 'passkey').click();
+      await waitForState(el, 'logged-in');
+      expect((await store.get(acct.accountId))?.session.credentialId).to.equal(newest.id);
+      expect(prompts.count - before, 'with the remembered passkey gone').to.equal(2);
+    } finally {
+      prompts.restore();
+    }
+  });
+
+  it('a device holding an older passkey of the wallet logs in from autofill with one prompt from its second login on', async () => {
+    const older = await olderPasskeyOnly(acct);
+    const prompts = countPrompts();
+    const login = async (): Promise<number> => {
+      const before = prompts.count;
+      // The virtual authenticator answers the conditional request at once with the passkey it holds.
+      let loggedIn: Promise<CustomEvent<LoggedInDetail>> | undefined;
+      const el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId, methods: 'email-otp passkey' }, (e) => {
+        loggedIn = nextEvent<CustomEvent<LoggedInDetail>>(e, 'wallet-logged-in');
+      });
+      expect((await loggedIn!).detail.credentialType).to.equal('PASSKEY');
+      expect((await store.get(acct.accountId))?.session.credentialId).to.equal(older.id);
+      el.remove();
+      await walletFor().logout(acct.accountId);
+      return prompts.count - before;
+    };
+    try {
+      expect(await login(), 'the first login').to.equal(2);
+      expect(await login(), 'the second login').to.equal(1);
+    } finally {
+      prompts.restore();
+    }
   });
 
   it('on a page without WebAuthn leaves passkeys out beside other ways, and alone says they cannot be used here', async () => {
