@@ -6,7 +6,7 @@
  * updates the offset (http.ts); an offset under 5 s counts as none, since the header has whole
  * seconds only. Where no Date header is readable (a proxy on another origin that does not expose
  * it), the device's clock is used as it is; the signed retry then leaves a challenge's expiry to
- * the service (signed-retry.ts), but a session's expiry is still judged on that clock.
+ * the service (signed-retry.ts), and a session is timed by its lifetime instead (session.ts isLive).
  */
 let offset = 0;
 

@@ -32,6 +32,13 @@ export interface StoredSession {
   publicKey: string;
   /** ISO 8601: when the session was created (the service's createdAt, else the local time). */
   createdAt: string;
+  /**
+   * When the session ends, in ms since the epoch on this device's clock: its arrival plus its
+   * lifetime (createdAt to expiresAt, both on the service's clock), so that a device clock minutes
+   * off neither ends it on arrival nor keeps it past its end (session.ts isLive). Absent from
+   * records of earlier versions.
+   */
+  endsAt?: number;
 }
 
 export interface KeyStore {
@@ -53,7 +60,7 @@ export interface KeyStore {
 const SESSION_PREFIX = 'session:';
 const KEY_PREFIX = 'key:';
 
-/** Every field of a StoredSession: each required, and nothing else is stored. */
+/** The required fields of a StoredSession: with `endsAt`, nothing else is stored. */
 const SESSION_FIELDS = ['accountId', 'credentialId', 'credentialType', 'sessionId', 'expiresAt', 'publicKey', 'createdAt'] as const;
 
 /** The first field of `session` that is not a non-empty string (undefined: a whole StoredSession). */
@@ -83,7 +90,9 @@ function freshestFirst(a: StoredSession, b: StoredSession): number {
 
 /** A copy, so that callers cannot mutate what is stored (and structured clone matches). */
 function copySession(s: StoredSession): StoredSession {
-  return Object.fromEntries(SESSION_FIELDS.map((f) => [f, s[f]])) as unknown as StoredSession;
+  const copy = Object.fromEntries(SESSION_FIELDS.map((f) => [f, s[f]])) as unknown as StoredSession;
+  if (Number.isFinite(s.endsAt)) copy.endsAt = s.endsAt;
+  return copy;
 }
 
 /** The records a KeyStore keeps, in idb-keyval's terms: IndexedDB in browsers, a Map elsewhere. */

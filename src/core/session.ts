@@ -36,9 +36,12 @@ export interface WalletOptions {
    * page: PRODUCTION_OTP_SIGNER, or SANDBOX_SIGNER_PUBLIC_KEY against the sandbox (bundles.ts).
    */
   otpSigner: string;
-  /** Clock for expiry decisions; defaults to the service's clock as last seen (clock.ts). */
+  /**
+   * This device's clock, for expiry decisions (default Date.now): a session lasts its lifetime from
+   * its arrival (StoredSession.endsAt), whatever the device's clock says of the service's times.
+   */
   now?: () => number;
-  /** A session counts as expired this many ms before its expiresAt (clock skew). Default 5000. */
+  /** A session counts as expired this many ms before its end (latency, clock skew). Default 5000. */
   expiryMarginMs?: number;
 }
 
@@ -154,6 +157,13 @@ export interface Wallet {
 
 const HEX_UNCOMPRESSED = /^04[0-9a-f]{128}$/;
 
+/**
+ * When a session ends, in ms since the epoch on this device's clock: its `endsAt` (set on its
+ * arrival, in createWallet's `save`), else (a record of an earlier version, or of a key store that
+ * drops the field) its expiresAt on the service's clock as last seen (clock.ts).
+ */
+const sessionEnd = (s: { expiresAt: string; endsAt?: number }): number => s.endsAt ?? Date.parse(s.expiresAt) - serviceNow() + Date.now();
+
 /** True for the errors that mean "no usable session on this device" (none, expired, key gone). */
 function isNoSession(e: unknown): boolean {
   return e instanceof WalletError && (e.code === 'session_expired' || e.code === 'key_missing');
@@ -179,7 +189,7 @@ export function createWallet(options: WalletOptions): Wallet {
     throw new WalletError('invalid_argument', 'otpSigner must be the uncompressed hex public key of the trusted OTP bundle signer.');
   }
   const otpSigner = options.otpSigner;
-  const now = options.now ?? serviceNow;
+  const now = options.now ?? (() => Date.now());
   const margin = options.expiryMarginMs ?? 5000;
   const listeners = new Set<(change: SessionChange) => void>();
   // One flow at a time per account for the calls that replace or remove its key.
@@ -215,10 +225,13 @@ export function createWallet(options: WalletOptions): Wallet {
   }
 
   function isLive(s: StoredSession): boolean {
-    return now() < Date.parse(s.expiresAt) - margin;
+    return now() < sessionEnd(s) - margin;
   }
 
   async function save(session: AuthSession, credentialId: string, key: KeyPair): Promise<StoredSession> {
+    // The service's own times give the session's lifetime, which a device clock minutes off (behind
+    // a proxy that hides the Date header, clock.ts) cannot: it is timed from now, on this device.
+    const lifetime = Date.parse(session.expiresAt) - Date.parse(session.createdAt!);
     const stored: StoredSession = {
       accountId: session.accountId,
       credentialId,
@@ -226,7 +239,9 @@ export function createWallet(options: WalletOptions): Wallet {
       sessionId: session.id,
       expiresAt: session.expiresAt,
       publicKey: bytesToHex(compressPublicKey(key.publicKey)),
-      createdAt: session.createdAt && !Number.isNaN(Date.parse(session.createdAt)) ? session.createdAt : new Date(now()).toISOString(),
+      // Without a readable createdAt before expiresAt: the local time, and expiresAt as the clock reads it.
+      createdAt: lifetime > 0 ? session.createdAt! : new Date(now()).toISOString(),
+      endsAt: lifetime > 0 ? now() + lifetime : sessionEnd(session),
     };
     await store.put(stored, key);
     return stored;

@@ -11,6 +11,7 @@
  * code screen instead of sending a new code.
  */
 import { ServiceError, WalletError } from '../../core/errors.ts';
+import { serviceNow } from '../../core/clock.ts';
 import type { StoredSession } from '../../core/keystore.ts';
 import type { OtpLogin } from '../../core/session.ts';
 import type { AuthMethod, CredentialType } from '../../core/types.ts';
@@ -77,7 +78,9 @@ async function resumeCode(element: WalletLogin, signal: AbortSignal): Promise<{ 
 }
 
 function sessionInfo(s: StoredSession): SessionInfo {
-  return { sessionId: s.sessionId, credentialType: s.credentialType, expiresAt: s.expiresAt, createdAt: s.createdAt };
+  // As core times it (session.ts isLive), which is not loaded with this file.
+  const endsAt = s.endsAt ?? Date.parse(s.expiresAt) - serviceNow() + Date.now();
+  return { sessionId: s.sessionId, credentialType: s.credentialType, expiresAt: s.expiresAt, createdAt: s.createdAt, endsAt };
 }
 
 function loggedIn(s: StoredSession): LoginEvent {

@@ -45,6 +45,8 @@ export interface SessionInfo {
   expiresAt: string;
   /** ISO 8601, as the service sent it: when the session began. */
   createdAt?: string;
+  /** When the session ends, in ms on this device's clock (core/session.ts isLive). */
+  endsAt: number;
 }
 
 /** Default code-resend cooldown when the service sends no Retry-After. */

@@ -24,7 +24,6 @@ import type { Failure } from '../shared/failures.ts';
 import { afterFirstPaint, onceAfterFirstPaint } from '../shared/idle.ts';
 import { syncStates } from '../shared/list.ts';
 import { codeInput } from '../shared/code-input.ts';
-import { serviceNow } from '../../core/clock.ts';
 import { credentialOf, initialState, offeredMethods, parseMethods, resendSecondsLeft, transition, type LoginEvent, type LoginState, type SessionInfo } from './wallet-login.machine.ts';
 import type { Step } from './wallet-login.flows.ts';
 import { SessionExpiringEvent, WalletLoggedInEvent, WalletLoggedOutEvent, WalletLoginErrorEvent, type LoggedOutDetail } from './wallet-login.events.ts';
@@ -449,13 +448,14 @@ export class WalletLogin extends TemplateElement {
   // Session timers (reference.md: sessions last 15 minutes by default)
 
   /**
-   * Renewal `refresh-before` seconds ahead of expiry, and the end at expiry, both on the service's
-   * clock (core/clock.ts: a device clock minutes off neither renews too late nor ends too early).
+   * Renewal `refresh-before` seconds ahead of expiry, and the end at expiry, both timed by the
+   * session's lifetime from its arrival (core/session.ts isLive: a device clock minutes off
+   * neither renews too late nor ends too early).
    * After a failed renewal (`retry`), the next try comes at half the time left, 15 s at most.
    */
   private schedule(session: SessionInfo, retry: boolean): void {
     for (const t of this.sessionTimers.splice(0)) clearTimeout(t);
-    const left = Date.parse(session.expiresAt) - serviceNow();
+    const left = session.endsAt - Date.now();
     // At least a second between renewals, so a `refresh-before` longer than a session cannot spin.
     const at = (ms: number, then: () => void) => this.sessionTimers.push(setTimeout(then, Math.min(ms, 2 ** 31 - 1)));
     at(Math.max(1000, retry ? Math.min(left / 2, 15_000) : left - this.refreshBefore * 1000), () => this.onExpiring(session));
@@ -680,7 +680,7 @@ export class WalletLogin extends TemplateElement {
   private loggedIn(s: Extract<LoginState, { kind: 'logged-in' | 'refreshing' | 'logging-out' }>): TemplateResult {
     const t = this.i18n.t;
     const busy = s.kind !== 'logged-in';
-    const time = new Intl.DateTimeFormat(this.i18n.locale, { hour: 'numeric', minute: '2-digit' }).format(new Date(s.session.expiresAt));
+    const time = new Intl.DateTimeFormat(this.i18n.locale, { hour: 'numeric', minute: '2-digit' }).format(s.session.endsAt);
     const expiring = !busy && s.expiring;
     return this.page(
       'login.session.heading',

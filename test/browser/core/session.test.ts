@@ -241,6 +241,44 @@ describe('session flows against the sandbox through the proxy', () => {
     expect(await vClient.listSessions(v.accountId), 'revoked upstream').to.deep.equal([]);
   });
 
+  it('a device clock 20 minutes fast, behind a proxy that hides Date: a new session is live on arrival, also in a new page, signs, renews and logs out', async () => {
+    // The session's 15 minutes end 5 minutes before this device's now: its lifetime (createdAt to
+    // expiresAt, both on the service's clock) from its arrival is what is left of it.
+    const v = await sandboxVariant({ clockOffsetMs: -20 * 60_000, pageOrigin: location.origin, hideDate: true });
+    observeServiceDate(new Date().toUTCString()); // this page has read no Date of that service
+    const vClient = createClient({ baseUrl: v.apiBase });
+    const vDb = `wallet-elements-test-${crypto.randomUUID()}`;
+    const vWallet = createWallet({ client: vClient, store: indexedDbKeyStore({ dbName: vDb }), otpSigner: v.signerPublicKey });
+    const session = await (await vWallet.startOtpLogin({ credentialId: v.emailCredentialId })).submit('000000');
+    expect(Date.parse(session.expiresAt), 'past on the device clock').to.be.below(Date.now());
+    expect((await vWallet.current(v.accountId))?.sessionId, 'live on arrival').to.equal(session.sessionId);
+    // Another page (a reload) with the same store sees it live too.
+    const reloaded = createWallet({ client: vClient, store: indexedDbKeyStore({ dbName: vDb }), otpSigner: v.signerPublicKey });
+    expect((await reloaded.current(v.accountId))?.sessionId).to.equal(session.sessionId);
+    const stamper = await reloaded.stamper(v.accountId);
+    expect((await vClient.setWalletPrivacy(v.accountId, true, { stamper })).privateEnabled).to.equal(true);
+    const next = await reloaded.refresh(v.accountId);
+    expect((await reloaded.current(v.accountId))?.sessionId, 'the renewed session is live').to.equal(next.sessionId);
+    expect(await reloaded.logout(v.accountId)).to.deep.equal([next.sessionId]);
+    expect(await vClient.listSessions(v.accountId), 'revoked upstream').to.deep.equal([]);
+  });
+
+  it('a device clock 20 minutes slow, behind a proxy that hides Date: a session ends here when its lifetime is over', async () => {
+    // A 7-second session: live for the first 2 seconds (5 s of margin), then ended, although its
+    // expiresAt is 20 minutes ahead on this device's clock.
+    const v = await sandboxVariant({ clockOffsetMs: 20 * 60_000, pageOrigin: location.origin, hideDate: true, sessionLifetimeMs: 7000 });
+    observeServiceDate(new Date().toUTCString());
+    const vWallet = createWallet({ client: createClient({ baseUrl: v.apiBase }), store: indexedDbKeyStore({ dbName: `wallet-elements-test-${crypto.randomUUID()}` }), otpSigner: v.signerPublicKey });
+    const changes: string[] = [];
+    vWallet.subscribe((c) => changes.push(c.type));
+    const session = await (await vWallet.startOtpLogin({ credentialId: v.emailCredentialId })).submit('000000');
+    expect((await vWallet.current(v.accountId))?.sessionId).to.equal(session.sessionId);
+    await new Promise((r) => setTimeout(r, 2500));
+    expect(Date.parse(session.expiresAt), 'ahead on the device clock').to.be.above(Date.now() + 19 * 60_000);
+    expect(await vWallet.current(v.accountId), 'ended').to.equal(undefined);
+    expect(changes).to.deep.equal(['logged-in', 'ended']);
+  });
+
   it('logs out: revoked upstream, key deleted, no stamper any more', async () => {
     const session = await (await wallet.startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000');
     const changes: string[] = [];

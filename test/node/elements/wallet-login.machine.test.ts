@@ -15,7 +15,7 @@ import {
   type SessionInfo,
 } from '../../../src/elements/wallet-login/wallet-login.machine.ts';
 
-const session: SessionInfo = { sessionId: 'Session:1', credentialType: 'EMAIL_OTP', expiresAt: '2030-01-01T00:00:00Z' };
+const session: SessionInfo = { sessionId: 'Session:1', credentialType: 'EMAIL_OTP', expiresAt: '2030-01-01T00:00:00Z', endsAt: Date.parse('2030-01-01T00:00:00Z') };
 const passkeySession: SessionInfo = { ...session, sessionId: 'Session:2', credentialType: 'PASSKEY' };
 
 function run(state: LoginState, ...events: LoginEvent[]): LoginState {

@@ -624,13 +624,19 @@ describe('<wallet-credentials>', function () {
     const mine = await loginByEmail(acct);
     const el = await settled(acct.accountId);
     expect(shadow(el).querySelector(`[part~='session'][data-id='${mine}']`)?.textContent).to.contain('This device');
+    // 16 minutes pass, on the service's clock and on this page's (moved as time would move it).
     await advanceClock(16 * 60_000);
-    // The service's answer carries its clock; asked for the session (as <wallet-login>'s expiry
-    // timer asks), core finds it ended and deletes its record.
-    expect(await clientFor().listSessions(acct.accountId)).to.deep.equal([]);
-    expect(await walletFor().current(acct.accountId)).to.equal(undefined);
-    await waitFor(() => text(el, 'base').includes('Log in to make changes'), 'the signed-out view');
-    expect(shadow(el).querySelector(`[part~='session'][data-id='${mine}']`)).to.equal(null);
+    const deviceNow = Date.now;
+    Date.now = () => deviceNow() + 16 * 60_000;
+    try {
+      expect(await clientFor().listSessions(acct.accountId)).to.deep.equal([]);
+      // Asked for the session (as <wallet-login>'s expiry timer asks), core finds it ended and deletes its record.
+      expect(await walletFor().current(acct.accountId)).to.equal(undefined);
+      await waitFor(() => text(el, 'base').includes('Log in to make changes'), 'the signed-out view');
+      expect(shadow(el).querySelector(`[part~='session'][data-id='${mine}']`)).to.equal(null);
+    } finally {
+      Date.now = deviceNow;
+    }
   });
 
   it('ends another session, and ending its own is a logout that deletes the key', async () => {

@@ -19,6 +19,7 @@ import { createStore, del } from 'idb-keyval';
 import { SESSION_CHANNEL_NAME } from '../../../../src/elements/shared/session-channel.ts';
 import { createWallet } from '../../../../src/core/session.ts';
 import { createClient } from '../../../../src/core/client.ts';
+import { observeServiceDate } from '../../../../src/core/clock.ts';
 import {
   fixtures,
   newAccount,
@@ -846,21 +847,27 @@ describe('<wallet-login>', function () {
   it('shown again after the device slept (timers stood still, the clock did not): a session that ended meanwhile ends at once', async () => {
     const el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId });
     await loginWithEmail(el);
-    // A sleep: the service's clock moves 16 minutes while none of this page's timers runs. The page
-    // learns the time from the next answer's Date header, as it would after waking.
+    // A sleep: 16 minutes pass on both clocks while none of this page's timers runs. A test cannot
+    // put the machine to sleep, so the page's clock (Date.now) is moved as a sleep moves it.
     await advanceClock(16 * 60_000);
-    await clientFor().listSessions(acct.accountId);
-    await new Promise((r) => setTimeout(r, 300));
-    expect(inState(el, 'logged-in')).to.equal(true);
-    const loggedOut = nextEvent<CustomEvent<LoggedOutDetail>>(el, 'wallet-logged-out', 5000);
-    document.dispatchEvent(new Event('visibilitychange'));
-    expect((await loggedOut).detail.reason).to.equal('expired');
-    await waitForState(el, 'reauth');
+    const deviceNow = Date.now;
+    Date.now = () => deviceNow() + 16 * 60_000;
+    try {
+      await new Promise((r) => setTimeout(r, 300));
+      expect(inState(el, 'logged-in')).to.equal(true);
+      const loggedOut = nextEvent<CustomEvent<LoggedOutDetail>>(el, 'wallet-logged-out', 5000);
+      document.dispatchEvent(new Event('visibilitychange'));
+      expect((await loggedOut).detail.reason).to.equal('expired');
+      await waitForState(el, 'reauth');
+      expect(await store.list(), 'its key deleted').to.deep.equal([]);
+    } finally {
+      Date.now = deviceNow;
+    }
   });
 
   it('renews the session before expiry, or with no-auto-refresh warns with session-expiring', async () => {
     // refresh-before just under the 15-minute lifetime: the renewal is due at once. Earlier tests
-    // moved the sandbox clock ahead of this page's: expiry is counted on the service's clock.
+    // moved the sandbox clock ahead of this page's: a session is timed by its lifetime.
     let el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId, 'refresh-before': '899' });
     const first = await loginWithEmail(el);
     await waitFor(() => el.session && el.session.sessionId !== first.sessionId, 'a renewed session', 20000);
@@ -1213,6 +1220,31 @@ describe('<wallet-login>', function () {
     expect((await loggedOut).detail.reason).to.equal('logout');
     expect(text(el, 'status')).to.not.contain('could not be told');
     expect((await clientFor(v.apiBase).listSessions(v.accountId)).map((s) => s.id)).to.not.include(sessionId);
+  });
+
+  it('a device clock 20 minutes ahead, behind a proxy that hides Date: logged in for the session\'s lifetime, also after a reload, renewed on time', async () => {
+    // Every session's expiresAt is 5 minutes before this device's now, and the page cannot read the
+    // service's clock: the session is timed by its lifetime (createdAt to expiresAt) from its arrival.
+    const v = await sandboxVariant({ clockOffsetMs: -20 * 60_000, pageOrigin: location.origin, hideDate: true });
+    observeServiceDate(new Date().toUTCString()); // this page has read no Date of that service
+    let ended = 0;
+    const el = await mount<WalletLogin>('wallet-login', { 'account-id': v.accountId, 'api-base': v.apiBase, 'refresh-before': String(14 * 60 + 57) });
+    el.addEventListener('wallet-logged-out', () => ended++);
+    const before = Date.now();
+    const first = await loginWithEmail(el);
+    expect(Date.parse(first.expiresAt)).to.be.below(Date.now());
+    await waitForState(el, 'logged-in');
+    const clock = (ms: number) => new Intl.DateTimeFormat('en', { hour: 'numeric', minute: '2-digit' }).format(ms + 15 * 60_000);
+    expect([clock(before), clock(Date.now())], 'its end, on this device\'s clock').to.include(text(el, 'session').match(/\d+:\d\d\s?[AP]M/)?.[0]);
+    // Renewed 3 seconds after the login (refresh-before: 14 min 57 s of its 15), not ended at once.
+    const renewed = await waitFor(() => el.session?.sessionId !== first.sessionId && el.session?.sessionId, 'the renewed session', 10_000);
+    await waitForState(el, 'logged-in');
+    expect(ended).to.equal(0);
+    el.remove();
+    // A reload: the stored session is still live.
+    const again = await mount<WalletLogin>('wallet-login', { 'account-id': v.accountId, 'api-base': v.apiBase });
+    await waitForState(again, 'logged-in');
+    expect(again.session?.sessionId).to.equal(renewed);
   });
 
   it('a browser whose storage refuses the key store is told so before any code is sent, not about passkeys', async () => {
