@@ -114,6 +114,20 @@ async function ssoLeftOpen(acct: RigAccount) {
 }
 
 /**
+ * The account's sessions upstream, read until `settled` holds (within 5 s): a login stopped while
+ * its check was answered ends the session the service made in the background, after the step.
+ */
+async function sessionsUpstream(acct: RigAccount, settled: (ids: string[]) => boolean = (ids) => ids.length === 0): Promise<string[]> {
+  const read = async () => (await clientFor().listSessions(acct.accountId)).map((s) => s.id);
+  let ids = await read();
+  for (let tries = 0; tries < 50 && !settled(ids); tries++) {
+    await new Promise((r) => setTimeout(r, 100));
+    ids = await read();
+  }
+  return ids;
+}
+
+/**
  * Counts the WebAuthn ceremonies the page asks the browser for (each is a prompt to the user); the
  * calls go through to the browser unchanged. (The authenticator's signature counter is no measure:
  * the browser may also ask it silently which of the allowed passkeys it holds.)
@@ -483,9 +497,7 @@ describe('<wallet-login>', function () {
         held.undo();
       }
       // It is ended once its answer is in, after the step was stopped.
-      const upstream = async () => (await clientFor().listSessions(acct.accountId)).map((s) => s.id);
-      for (let tries = 0; tries < 50 && (await upstream()).length; tries++) await new Promise((r) => setTimeout(r, 100));
-      expect(await upstream(), 'no session of the account left upstream').to.deep.equal([]);
+      expect(await sessionsUpstream(acct), 'no session of the account left upstream').to.deep.equal([]);
       expect(logins).to.equal(0);
       expect(await store.get(acct.accountId)).to.equal(undefined);
     });
@@ -510,9 +522,7 @@ describe('<wallet-login>', function () {
     const mine = el.session!.sessionId;
     expect(el.session!.credentialType).to.equal('OAUTH');
     expect((await store.get(acct.accountId))?.session.sessionId).to.equal(mine);
-    const upstream = async () => (await clientFor().listSessions(acct.accountId)).map((s) => s.id);
-    for (let tries = 0; tries < 50 && (await upstream()).length > 1; tries++) await new Promise((r) => setTimeout(r, 100));
-    expect(await upstream(), 'the code’s session ended upstream').to.deep.equal([mine]);
+    expect(await sessionsUpstream(acct, (ids) => ids.length <= 1), 'the code’s session ended upstream').to.deep.equal([mine]);
   });
 
   it('logout() on the code screen leaves it: the methods, and no code kept for a reload', async () => {
@@ -604,35 +614,6 @@ describe('<wallet-login>', function () {
     expect(await store.get(acct.accountId)).to.equal(undefined);
   });
 
-  it('Cancel while a passkey login is being checked: the session the service made for it is ended upstream, none kept here', async () => {
-    await addVirtualAuthenticator();
-    const wallet = walletFor();
-    await (await wallet.startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000');
-    await wallet.registerPasskey({ accountId: acct.accountId, nickname: 'Test key' });
-    await wallet.logout(acct.accountId);
-
-    const el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId, methods: 'passkey email-otp', 'no-autofill': '' });
-    await waitForState(el, 'choosing');
-    let logins = 0;
-    el.addEventListener('wallet-logged-in', () => logins++);
-    // The check's answer (the session, made upstream) is on its way when the user cancels.
-    const held = holdAnswer('POST', /\/auth\/credentials\/[^/]+\/verify$/, (r) => r.status === 200);
-    try {
-      methodButton(el, 'passkey').click();
-      await held.arrived;
-      (parts(el, 'button').find((b) => b.textContent?.includes('Cancel')) as HTMLButtonElement).click();
-      held.release();
-      await waitFor(() => !inState(el, 'busy') && !inState(el, 'authenticating'), 'the end of the passkey step');
-      expect(inState(el, 'choosing'), `on ${text(el, 'heading')}`).to.equal(true);
-    } finally {
-      held.undo();
-    }
-    expect(logins).to.equal(0);
-    expect(text(el, 'error')).to.equal('');
-    expect(await store.get(acct.accountId)).to.equal(undefined);
-    expect((await clientFor().listSessions(acct.accountId)).map((s) => s.id), 'no session of the account left upstream').to.deep.equal([]);
-  });
-
   it('Cancel while a passkey login is being checked returns to the methods at once, not when the service answers; that session is ended once it does', async () => {
     await addVirtualAuthenticator();
     const wallet = walletFor();
@@ -657,9 +638,7 @@ describe('<wallet-login>', function () {
     }
     expect(logins).to.equal(0);
     expect(text(el, 'error')).to.equal('');
-    const upstream = async () => (await clientFor().listSessions(acct.accountId)).map((s) => s.id);
-    for (let tries = 0; tries < 50 && (await upstream()).length; tries++) await new Promise((r) => setTimeout(r, 100));
-    expect(await upstream(), 'no session of the account left upstream').to.deep.equal([]);
+    expect(await sessionsUpstream(acct), 'no session of the account left upstream').to.deep.equal([]);
     expect(await store.get(acct.accountId)).to.equal(undefined);
   });
 
@@ -682,7 +661,7 @@ describe('<wallet-login>', function () {
     }
     expect(logins).to.equal(0);
     expect(await store.get(acct.accountId)).to.equal(undefined);
-    expect((await clientFor().listSessions(acct.accountId)).map((s) => s.id), 'no session of the account left upstream').to.deep.equal([]);
+    expect(await sessionsUpstream(acct), 'no session of the account left upstream').to.deep.equal([]);
   });
 
   it('a logout the service could not be told of still logs out this device, and says so', async () => {
