@@ -64,6 +64,18 @@ async function settled(accountId: string): Promise<WalletCredentials> {
   return el;
 }
 
+/** Logged in by email, the element of the account with an SMS login added and its activation code typed. */
+async function smsCodeTyped(acct: RigAccount): Promise<WalletCredentials> {
+  await loginByEmail(acct);
+  const el = await mount<WalletCredentials>('wallet-credentials', { 'account-id': acct.accountId, 'customer-id': acct.customerId });
+  await idle(el);
+  addButton(el, 'SMS_OTP').click();
+  await waitForState(el, 'code-entry');
+  await idle(el);
+  type(part(el, 'code-input') as HTMLInputElement, '000000');
+  return el;
+}
+
 /** Two email logins kept on this device, and the element; `mine` is the row of the one it shows as this device's. */
 async function twoSessionsHere(acct: RigAccount) {
   const first = await loginByEmail(acct);
@@ -193,13 +205,7 @@ describe('<wallet-credentials>', function () {
   });
 
   it('reload() by the page reads the lists again under what the user is doing: a code typed, an email typed, a confirmation open', async () => {
-    await loginByEmail(acct);
-    const el = await mount<WalletCredentials>('wallet-credentials', { 'account-id': acct.accountId, 'customer-id': acct.customerId });
-    await idle(el);
-    addButton(el, 'SMS_OTP').click();
-    await waitForState(el, 'code-entry');
-    await idle(el);
-    type(part(el, 'code-input') as HTMLInputElement, '000000');
+    const el = await smsCodeTyped(acct);
     type(part(el, 'input') as HTMLInputElement, 'new@example.com');
     removeButton(el, 'SMS_OTP').click();
     await waitForState(el, 'confirming');
@@ -217,13 +223,7 @@ describe('<wallet-credentials>', function () {
   });
 
   it('a reload() that fails is said over what is open, the typed code kept, and the next reload takes it away', async () => {
-    await loginByEmail(acct);
-    const el = await mount<WalletCredentials>('wallet-credentials', { 'account-id': acct.accountId, 'customer-id': acct.customerId });
-    await idle(el);
-    addButton(el, 'SMS_OTP').click();
-    await waitForState(el, 'code-entry');
-    await idle(el);
-    type(part(el, 'code-input') as HTMLInputElement, '000000');
+    const el = await smsCodeTyped(acct);
     const errors: string[] = [];
     el.addEventListener('wallet-credentials-error', (e) => errors.push((e as CustomEvent<{ code: string }>).detail.code));
     const undo = failNext('GET', /\/auth\/credentials\?accountId=/, 503);
