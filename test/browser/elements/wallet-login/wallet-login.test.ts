@@ -17,7 +17,7 @@ import type { AuthMethod } from '../../../../src/core/types.ts';
 import { configureWallet } from '../../../../src/elements/shared/config.ts';
 import { createStore, del } from 'idb-keyval';
 import { SESSION_CHANNEL_NAME } from '../../../../src/elements/shared/session-channel.ts';
-import { createWallet } from '../../../../src/core/session.ts';
+import { createWallet, type Wallet } from '../../../../src/core/session.ts';
 import { createClient } from '../../../../src/core/client.ts';
 import { observeServiceDate } from '../../../../src/core/clock.ts';
 import {
@@ -111,6 +111,16 @@ async function ssoLeftOpen(acct: RigAccount) {
   });
   await waitForState(el, 'choosing');
   return { el, given: () => given, finish: () => finish() };
+}
+
+/** A virtual authenticator holding a passkey of the account, registered by a login that then logged out; its wallet. */
+async function passkeyRegistered(acct: RigAccount): Promise<Wallet> {
+  await addVirtualAuthenticator();
+  const wallet = walletFor();
+  await (await wallet.startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000');
+  await wallet.registerPasskey({ accountId: acct.accountId, nickname: 'Test key' });
+  await wallet.logout(acct.accountId);
+  return wallet;
 }
 
 /**
@@ -554,11 +564,7 @@ describe('<wallet-login>', function () {
   });
 
   it('logout() while a passkey login is under way stops it: no prompt answered, no session', async () => {
-    await addVirtualAuthenticator();
-    const wallet = walletFor();
-    await (await wallet.startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000');
-    await wallet.registerPasskey({ accountId: acct.accountId, nickname: 'Test key' });
-    await wallet.logout(acct.accountId);
+    await passkeyRegistered(acct);
 
     const el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId, methods: 'passkey email-otp', 'no-autofill': '' });
     await waitForState(el, 'choosing');
@@ -615,11 +621,7 @@ describe('<wallet-login>', function () {
   });
 
   it('Cancel while a passkey login is being checked returns to the methods at once, not when the service answers; that session is ended once it does', async () => {
-    await addVirtualAuthenticator();
-    const wallet = walletFor();
-    await (await wallet.startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000');
-    await wallet.registerPasskey({ accountId: acct.accountId, nickname: 'Test key' });
-    await wallet.logout(acct.accountId);
+    await passkeyRegistered(acct);
 
     const el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId, methods: 'passkey email-otp', 'no-autofill': '' });
     await waitForState(el, 'choosing');
@@ -1027,11 +1029,7 @@ describe('<wallet-login>', function () {
   });
 
   it('logs in with a passkey through the virtual authenticator', async () => {
-    await addVirtualAuthenticator();
-    const wallet = walletFor();
-    await (await wallet.startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000');
-    await wallet.registerPasskey({ accountId: acct.accountId, nickname: 'Test key' });
-    await wallet.logout(acct.accountId);
+    await passkeyRegistered(acct);
     // Nobody has touched the authenticator yet: the autofill request waits, as for a user who has
     // not picked the saved passkey (with presence simulated it would log in at once, next test).
     await setAutomaticPresence(false);
@@ -1150,11 +1148,7 @@ describe('<wallet-login>', function () {
   });
 
   it('on a page without WebAuthn leaves passkeys out beside other ways, and alone says they cannot be used here', async () => {
-    await addVirtualAuthenticator();
-    const wallet = walletFor();
-    await (await wallet.startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000');
-    await wallet.registerPasskey({ accountId: acct.accountId, nickname: 'Test key' });
-    await wallet.logout(acct.accountId);
+    await passkeyRegistered(acct);
     // A page over plain http (not localhost) has neither (both are for secure contexts only).
     const saved = Object.getOwnPropertyDescriptor(window, 'PublicKeyCredential')!;
     delete (window as { PublicKeyCredential?: unknown }).PublicKeyCredential;
@@ -1289,11 +1283,7 @@ describe('<wallet-login>', function () {
   });
 
   it('a saved passkey picked from autofill logs in without a click', async () => {
-    await addVirtualAuthenticator();
-    const wallet = walletFor();
-    await (await wallet.startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000');
-    await wallet.registerPasskey({ accountId: acct.accountId, nickname: 'Test key' });
-    await wallet.logout(acct.accountId);
+    await passkeyRegistered(acct);
 
     // The virtual authenticator answers the conditional request at once, as a user picking the
     // suggestion would: the element goes from the login screen to logged in on its own. The
@@ -1322,11 +1312,7 @@ describe('<wallet-login>', function () {
   });
 
   it('logout() on the methods screen while a passkey picked from autofill is being checked stops that login: no session', async () => {
-    await addVirtualAuthenticator();
-    const wallet = walletFor();
-    await (await wallet.startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000');
-    await wallet.registerPasskey({ accountId: acct.accountId, nickname: 'Test key' });
-    await wallet.logout(acct.accountId);
+    await passkeyRegistered(acct);
 
     // The authenticator answers the conditional request at once (the user picked the passkey);
     // the check's answer (the session, made upstream) is on its way when the page logs out.
@@ -1359,11 +1345,7 @@ describe('<wallet-login>', function () {
 
   it('a cancelled passkey prompt returns to a usable screen without an error', async () => {
     // A wallet with a passkey, and no authenticator to answer: the prompt waits until cancelled.
-    await addVirtualAuthenticator();
-    const wallet = walletFor();
-    await (await wallet.startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000');
-    await wallet.registerPasskey({ accountId: acct.accountId, nickname: 'Test key' });
-    await wallet.logout(acct.accountId);
+    await passkeyRegistered(acct);
     await removeVirtualAuthenticator();
     await advanceClock(31_000); // the sandbox sends one code per 30 s
 
