@@ -21,8 +21,8 @@ export interface PendingCode extends OtpTarget {
   resendAt: number;
 }
 
-/** The storage key of a code: per element kind, base path and account. */
-export function pendingCodeKey(kind: string, apiBase: string | null | undefined, accountId: string): string {
+/** The web-storage key of what an element keeps (a pending code, a remembered passkey id): per kind, base path and account. */
+export function storageKey(kind: string, apiBase: string | null | undefined, accountId: string): string {
   return `wallet-elements:${kind}:${apiBase ?? ''}:${accountId}`;
 }
 

@@ -23,7 +23,7 @@ import { failureMessage, isCodeProblem } from '../shared/strings.ts';
 import { onceAfterFirstPaint } from '../shared/idle.ts';
 import { syncStates } from '../shared/list.ts';
 import { codeInput } from '../shared/code-input.ts';
-import { forgetPendingCode, keepPendingCode, pendingCodeKey, resumePendingCode } from '../shared/pending-code.ts';
+import { forgetPendingCode, keepPendingCode, storageKey, resumePendingCode } from '../shared/pending-code.ts';
 import {
   afterChange,
   allowed,
@@ -145,7 +145,7 @@ export class WalletCredentials extends TemplateElement {
 
   /** Where this tab keeps the activation code it waits for, across reloads (shared/pending-code.ts). */
   private get codeKey(): string {
-    return pendingCodeKey('activation', this.apiBase, this.accountId);
+    return storageKey('activation', this.apiBase, this.accountId);
   }
 
   /**

@@ -18,7 +18,7 @@ import type { AuthMethod, CredentialType } from '../../core/types.ts';
 import { beginCeremony } from '../shared/ceremony.ts';
 import { classifyError, isCancellation, type FailureCode } from '../shared/failures.ts';
 import { clientFor, keyStore, onSessionChange, walletFor } from '../shared/wallet.ts';
-import { forgetPendingCode, keepPendingCode, pendingCodeKey, resumePendingCode } from '../shared/pending-code.ts';
+import { forgetPendingCode, keepPendingCode, storageKey, resumePendingCode } from '../shared/pending-code.ts';
 import type { LoginEvent, SessionInfo } from './wallet-login.machine.ts';
 import type { WalletLogin } from './wallet-login.ts';
 
@@ -37,7 +37,7 @@ class NoCredentialError extends Error {}
 
 interface SentCode {
   otp: OtpLogin;
-  /** Its wallet and service (pendingCodeKey). */
+  /** Its wallet and service (storageKey). */
   key: string;
   sentAt: number;
   resendAt: number;
@@ -48,7 +48,7 @@ const sentCodes = new WeakMap<WalletLogin, SentCode>();
 /** A code left with "Use another way", for a change of mind before a new one may be asked for. */
 const leftCodes = new WeakMap<WalletLogin, SentCode>();
 
-const codeKey = (element: WalletLogin) => pendingCodeKey('code', element.apiBase, element.accountId);
+const codeKey = (element: WalletLogin) => storageKey('code', element.apiBase, element.accountId);
 
 /**
  * Forgets the code that waited (entered, abandoned, or a session came another way). `back`: the
@@ -117,7 +117,7 @@ async function passkeyLogin(element: WalletLogin, signal: AbortSignal, mediation
   // A page without WebAuthn (plain http, not localhost) can open no prompt, whatever the wallet holds.
   if (!('PublicKeyCredential' in globalThis)) throw new DOMException('No WebAuthn on this page.', 'NotSupportedError');
   const passkeys = await credentials(element, 'PASSKEY', signal);
-  const key = pendingCodeKey('passkey', element.apiBase, element.accountId);
+  const key = storageKey('passkey', element.apiBase, element.accountId);
   const last = passkeys.find((p) => p.id === remembered(key)) ?? passkeys[0];
   // Autofill is offered only for a request that still stands.
   signal.throwIfAborted();
