@@ -65,8 +65,13 @@ describe('OAUTH credential', () => {
     const { credential } = await accountWithOauth({ sub: 'g-5', email: 'y@example.com' });
     const cases: Array<[string, Record<string, unknown>]> = [
       ['OIDC_STALE', { sub: 'g-5', iat: nowS() - 66 }],
+      // api.md: "no more than 60 seconds older than the request"; the 5 s skew is for an issuer's clock ahead.
+      ['OIDC_STALE', { sub: 'g-5', iat: nowS() - 61 }],
       ['OIDC_STALE', { sub: 'g-5', iat: nowS() + 6 }],
       ['OIDC_EXPIRED', { sub: 'g-5', iat: nowS(), exp: nowS() - 6 }],
+      // reference.md: "`exp` in the future", with no skew.
+      ['OIDC_EXPIRED', { sub: 'g-5', iat: nowS() - 10, exp: nowS() - 1 }],
+      ['OIDC_EXPIRED', { sub: 'g-5', iat: nowS() - 10, exp: nowS() }],
       ['OIDC_IDENTITY', { sub: 'g-6', iat: nowS() }],
       ['OIDC_IDENTITY', { sub: 'g-5', aud: 'another-client', iat: nowS() }],
       ['OIDC_IDENTITY', { sub: 'g-5', iss: 'https://appleid.apple.com', iat: nowS() }],
@@ -78,8 +83,9 @@ describe('OAUTH credential', () => {
       assertError(res, 401, 'UNAUTHORIZED');
       assert.equal(res.body.details.reason, reason, JSON.stringify(claims));
     }
-    // Inside the 60 s window with the 5 s skew it passes.
-    assert.equal((await api.oauthLogin(credential.id, { sub: 'g-5', iat: nowS() - 64 })).res.status, 200);
+    // Inside the 60 s window it passes, and with an issuer clock up to 5 s ahead.
+    assert.equal((await api.oauthLogin(credential.id, { sub: 'g-5', iat: nowS() - 60 })).res.status, 200);
+    assert.equal((await api.oauthLogin(credential.id, { sub: 'g-5', iat: nowS() - 10, exp: nowS() + 1 })).res.status, 200);
     assert.equal((await api.oauthLogin(credential.id, { sub: 'g-5', iat: nowS() + 4 })).res.status, 200);
 
     // The nonce binds the token to the clientPublicKey sent.
