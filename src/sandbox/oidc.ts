@@ -54,13 +54,13 @@ export interface OidcIdentity {
 
 /**
  * Checks a token as the service's sandbox does. `identity`: the credential's, which the token must
- * match. `clientPublicKey`: on verify, the key whose hash the nonce must be. `fresh`: whether to
- * apply the iat/exp window (a signed retry's second leg repeats a body checked on the first).
+ * match. `clientPublicKey`: on verify, the key whose hash the nonce must be. The iat/exp window
+ * applies to every call, each leg of a signed retry included.
  */
 export async function checkOidcToken(
   world: World,
   token: string,
-  opts: { identity?: OidcIdentity; clientPublicKey?: string; fresh?: boolean },
+  opts: { identity?: OidcIdentity; clientPublicKey?: string },
 ): Promise<OidcIdentity> {
   const claims = decodeJwtClaims(token);
   if (!claims) throw invalidField('oidcToken', 'must be a JWT (three base64url parts with a JSON payload)');
@@ -70,19 +70,17 @@ export async function checkOidcToken(
   if (typeof sub !== 'string' || sub === '') throw unauthorized('The token has no subject', 'UNAUTHORIZED', { reason: 'OIDC_SUB' });
   const aud = audienceOf(claims.aud, opts.identity?.aud);
   if (!aud) throw unauthorized('The token has no usable audience', 'UNAUTHORIZED', { reason: 'OIDC_AUD' });
-  if (opts.fresh !== false) {
-    const nowS = world.clock.now() / 1000;
-    const { iat, exp } = claims;
-    if (typeof iat !== 'number' || !Number.isFinite(iat)) throw unauthorized('The token has no iat', 'UNAUTHORIZED', { reason: 'OIDC_IAT' });
-    // api.md: iat "no more than 60 seconds older than the request" (no allowance on the age); the
-    // skew of reference.md only lets an issuer whose clock runs ahead stamp an iat a little ahead.
-    if (iat > nowS + CLOCK_SKEW_S || nowS - iat > MAX_TOKEN_AGE_S) {
-      throw unauthorized(`The token must be issued at most ${MAX_TOKEN_AGE_S} seconds before the request`, 'UNAUTHORIZED', { reason: 'OIDC_STALE' });
-    }
-    // reference.md: "`exp` in the future", with no skew.
-    if (typeof exp !== 'number' || !Number.isFinite(exp) || exp <= nowS) {
-      throw unauthorized('The token has expired', 'UNAUTHORIZED', { reason: 'OIDC_EXPIRED' });
-    }
+  const nowS = world.clock.now() / 1000;
+  const { iat, exp } = claims;
+  if (typeof iat !== 'number' || !Number.isFinite(iat)) throw unauthorized('The token has no iat', 'UNAUTHORIZED', { reason: 'OIDC_IAT' });
+  // api.md: iat "no more than 60 seconds older than the request" (no allowance on the age); the
+  // skew of reference.md only lets an issuer whose clock runs ahead stamp an iat a little ahead.
+  if (iat > nowS + CLOCK_SKEW_S || nowS - iat > MAX_TOKEN_AGE_S) {
+    throw unauthorized(`The token must be issued at most ${MAX_TOKEN_AGE_S} seconds before the request`, 'UNAUTHORIZED', { reason: 'OIDC_STALE' });
+  }
+  // reference.md: "`exp` in the future", with no skew.
+  if (typeof exp !== 'number' || !Number.isFinite(exp) || exp <= nowS) {
+    throw unauthorized('The token has expired', 'UNAUTHORIZED', { reason: 'OIDC_EXPIRED' });
   }
   if (opts.identity && (opts.identity.iss !== iss || opts.identity.sub !== sub || opts.identity.aud !== aud)) {
     throw unauthorized('The token identity does not match the credential', 'UNAUTHORIZED', { reason: 'OIDC_IDENTITY' });

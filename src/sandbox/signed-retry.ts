@@ -101,11 +101,6 @@ export class SignedRetryEngine {
     private readonly windowMs: number,
   ) {}
 
-  /** True when the request carries either signed-retry header (the handler may skip first-leg-only checks). */
-  static isRetry(ctx: Ctx): boolean {
-    return header(ctx, WALLET_SIGNATURE_HEADER) !== undefined || header(ctx, REQUEST_ID_HEADER) !== undefined;
-  }
-
   async gate(ctx: Ctx, spec: GateSpec): Promise<GateOutcome> {
     const signature = header(ctx, WALLET_SIGNATURE_HEADER);
     const requestId = header(ctx, REQUEST_ID_HEADER);

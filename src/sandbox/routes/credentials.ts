@@ -33,7 +33,6 @@ import { requireBasic } from '../auth.ts';
 import { HttpError, badRequest, json, jsonObject, notFound, unauthorized, type Ctx, type Router } from '../http.ts';
 import { signJwt } from '../jwt.ts';
 import { checkOidcToken } from '../oidc.ts';
-import { SignedRetryEngine } from '../signed-retry.ts';
 import type { CredentialRecord } from '../state.ts';
 import { BASE64URL, Fields, isPlainObject, requireId } from '../validate.ts';
 import { verifyPasskeyAssertion, verifyPasskeyRegistration, type RegisteredPasskey } from '../webauthn.ts';
@@ -172,10 +171,6 @@ export function registerCredentialRoutes(router: Router, world: World): void {
     const account = store.accounts.get(accountId!);
     if (!account) throw notFound('Internal account not found');
     const customer = store.customers.get(account.customerId);
-    // Only an account that already has a credential takes a signed retry; on the first credential
-    // stray retry headers are ignored and the request is checked in full.
-    const gated = store.activeCredentials(accountId!).length > 0;
-    const isRetry = gated && SignedRetryEngine.isRetry(ctx);
 
     // Identity of the new credential, checked against the account on both legs.
     let oauth: CredentialRecord['oauth'];
@@ -187,8 +182,9 @@ export function registerCredentialRoutes(router: Router, world: World): void {
       if (!customer?.phone) throw badRequest('The customer has no phone number', [{ field: 'type', message: 'customer has no phone' }]);
       nickname = customer.phone;
     } else if (type === 'OAUTH') {
-      // The token is fresh-checked on the first leg; the retry repeats the exact bytes checked then.
-      const identity = await checkOidcToken(world, oidcToken!, { fresh: !isRetry });
+      // On every leg, the signed retry's too: api.md has the token validated "on every call" and
+      // its iat within 60 s of "the request", and the retry is a request of its own.
+      const identity = await checkOidcToken(world, oidcToken!, {});
       oauth = { iss: identity.iss, sub: identity.sub, aud: identity.aud };
       nickname = identity.email ?? identity.sub;
     }
@@ -387,7 +383,7 @@ export function registerCredentialRoutes(router: Router, world: World): void {
     const oidcToken = f.string('oidcToken', { max: B64_MAX });
     const clientPublicKey = f.uncompressedKey('clientPublicKey');
     f.check();
-    await checkOidcToken(world, oidcToken!, { identity: cred.oauth!, clientPublicKey: clientPublicKey!, fresh: true });
+    await checkOidcToken(world, oidcToken!, { identity: cred.oauth!, clientPublicKey: clientPublicKey! });
     return json(200, await sealedSession(world, cred, clientPublicKey!));
   }
 

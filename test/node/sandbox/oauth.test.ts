@@ -97,6 +97,24 @@ describe('OAUTH credential', () => {
     assert.equal(r.body.details.reason, 'OIDC_NONCE');
   });
 
+  test('create: the signed retry checks the token as fresh again (api.md: validated "on every call")', async () => {
+    const acct = await api.newAccount();
+    const email = await api.otpLogin(acct.emailCredentialId);
+    const body = { type: 'OAUTH', accountId: acct.accountId, oidcToken: await mintIdToken({ sub: 'g-11', iat: nowS() - 50 }, { now }) };
+    const first = await api.challenge('POST', '/auth/credentials', body);
+    // The token passes 60 s of age between the legs.
+    now += 15_000;
+    try {
+      const r = await api.retry('POST', '/auth/credentials', body, first, email.key);
+      assertError(r, 401, 'UNAUTHORIZED');
+      assert.equal(r.body.details.reason, 'OIDC_STALE');
+      const listed = (await api.call('GET', `/auth/credentials?accountId=${acct.accountId}`)).body.data;
+      assert.deepEqual(listed.map((c: { type: string }) => c.type), ['EMAIL_OTP']);
+    } finally {
+      now -= 15_000;
+    }
+  });
+
   test('create of the first credential checks iat and exp even when the request carries retry headers', async () => {
     const acct = await api.newAccount({ emailCredential: false });
     const stale = await mintIdToken({ sub: 'g-10', iat: nowS() - 3600, exp: nowS() - 3000 }, { now });
