@@ -14,7 +14,7 @@
  *
  * Choices where the documents are silent: a second OAUTH credential for the same provider identity
  * is `400 OAUTH_CREDENTIAL_ALREADY_EXISTS`; revoking the last credential is `400 INVALID_INPUT`;
- * an OTP challenge expires after `otpLifetimeMs` and after 5 wrong codes.
+ * an OTP challenge expires after `otpLifetimeMs`, after 5 wrong codes, and once its code made a session.
  */
 import { randomUUID } from 'node:crypto';
 import { hexToBytes, sha256Hex } from '../../core/encoding.ts';
@@ -375,7 +375,12 @@ export function registerCredentialRoutes(router: Router, world: World): void {
     });
     if (!gate.done) return gate.reply;
     if (cred.revoked) throw notFound('Credential not found');
-    if (cred.otpTarget === target) cred.otpTarget = undefined;
+    // A code makes one session. Checked after the signature's await: another retry with the same
+    // code (or a new /challenge) may have closed this challenge meanwhile.
+    if (cred.otpTarget !== target) {
+      throw unauthorized('This code was already used or replaced by a newer one; request a new code', 'UNAUTHORIZED', { reason: 'OTP_CHALLENGE_MISSING' });
+    }
+    cred.otpTarget = undefined;
     return json(200, startSession(world, cred, opened.publicKey).session);
   }
 

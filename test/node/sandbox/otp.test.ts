@@ -97,6 +97,22 @@ describe('EMAIL_OTP', () => {
     assert.equal(r.body.details.reason, 'OTP_CHALLENGE_MISSING');
   });
 
+  test('one code makes one session: of two verifications of it retried at once, one is 401', async () => {
+    const { accountId, emailCredentialId } = await api.newAccount();
+    const ch = await api.call('POST', `/auth/credentials/${emailCredentialId}/challenge`);
+    const targetPublic = await verifyTargetBundle(ch.body.otpEncryptionTargetBundle, api.fx.signerPublicKey);
+    const path = `/auth/credentials/${emailCredentialId}/verify`;
+    const keys = [await generateSigningKey(), await generateSigningKey()];
+    const bodies = await Promise.all(
+      keys.map(async (key) => ({ type: 'EMAIL_OTP', encryptedOtpBundle: await encryptOtpBundle({ otpCode: '000000', targetPublic, clientPublicKey: key.publicKey }) })),
+    );
+    const firsts = [await api.challenge('POST', path, bodies[0]), await api.challenge('POST', path, bodies[1])];
+    const retries = await Promise.all(keys.map((key, i) => api.retry('POST', path, bodies[i], firsts[i]!, key)));
+    assert.deepEqual(retries.map((r) => r.status).sort(), [200, 401], retries.map((r) => r.text).join('\n'));
+    assertError(retries.find((r) => r.status === 401)!, 401, 'UNAUTHORIZED');
+    assert.equal((await api.call('GET', `/auth/sessions?accountId=${accountId}`)).body.data.length, 1);
+  });
+
   test('a bundle for an older challenge is refused after a new challenge', async () => {
     const { emailCredentialId } = await api.newAccount();
     const ch1 = await api.call('POST', `/auth/credentials/${emailCredentialId}/challenge`);
