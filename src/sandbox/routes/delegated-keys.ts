@@ -103,10 +103,11 @@ export function registerDelegatedKeyRoutes(router: Router, world: World): void {
       firstCallIgnoresHeaders: true,
     });
     if (!gate.done) return gate.reply;
+    const pair = await generateSigningKey();
+    // Checked after the last await, with nothing awaited before the key is stored: another creation
+    // for the same funding source may have completed meanwhile (409, not a second ACTIVE key).
     bindingOf(cardId!, accountId!);
     noActiveKey(binding.id);
-
-    const pair = await generateSigningKey();
     const t = new Date(world.clock.now()).toISOString();
     const key: DelegatedKey = {
       id: `DelegatedKey:${randomUUID()}`,

@@ -68,6 +68,23 @@ describe('delegated keys', () => {
     assert.notEqual(k2.body.publicKey, k1.body.publicKey);
   });
 
+  test('two creations for one funding source completed at once: one 201, the other 409', async () => {
+    const { acct, key } = await setup();
+    const body = { cardId: acct.cardId, internalAccountId: acct.accountId, nickname: 'Twice' };
+    // Both exchanges up to their last signature, then both last retries together.
+    const seconds = [];
+    for (let i = 0; i < 2; i++) {
+      const first = await api.challenge('POST', '/auth/delegated-keys', body);
+      const second = await api.retry('POST', '/auth/delegated-keys', body, first, key);
+      assert.equal(second.status, 202, second.text);
+      seconds.push(second.body);
+    }
+    const done = await Promise.all(seconds.map((ch) => api.retry('POST', '/auth/delegated-keys', body, ch, key)));
+    assert.deepEqual(done.map((r) => r.status).sort(), [201, 409], done.map((r) => r.text).join('\n'));
+    const keys = (await api.call('GET', `/auth/delegated-keys?accountId=${acct.accountId}`)).body.data;
+    assert.equal(keys.filter((k: { status: string }) => k.status === 'ACTIVE').length, 1);
+  });
+
   test('validation: nickname 1..256, currency pattern, integer >= 1, duplicate currency, all with details.errors', async () => {
     const { acct } = await setup();
     const base = { cardId: acct.cardId, internalAccountId: acct.accountId, nickname: 'n' };
