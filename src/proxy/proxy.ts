@@ -199,6 +199,7 @@ interface Exchange {
  * others, so repeats are counted on `req.rawHeaders`.
  */
 interface RequestHeaders {
+  host: string | null | undefined;
   'request-id': string | null | undefined;
   origin: string | null | undefined;
   'sec-fetch-site': string | null | undefined;
@@ -211,7 +212,7 @@ interface RequestHeaders {
 type HeaderName = keyof RequestHeaders;
 
 /** Lengths of the HeaderName strings: other header names are skipped without lower-casing them. */
-const READ_HEADER_LENGTHS = new Set([10, 6, 14, 12, 16, 13, 24, 29]);
+const READ_HEADER_LENGTHS = new Set([4, 10, 6, 14, 12, 16, 13, 24, 29]);
 
 export function createProxy(options: ProxyOptions): ProxyHandler {
   const o = validateOptions(options);
@@ -323,7 +324,9 @@ export function createProxy(options: ProxyOptions): ProxyHandler {
       throw invalidInput('The Request-Id header must be a Request:<uuid> from the service.', 'Request-Id');
     }
     // Before anything is read or relayed: the host must be one this proxy serves (DNS rebinding).
-    for (const host of [req.headers.host, req.headers['x-forwarded-host']]) {
+    // Two Host lines are refused (RFC 9112 section 3.2): Node keeps the first, and a front server
+    // that read the other would have checked another host.
+    for (const host of [single(h, 'host'), req.headers['x-forwarded-host']]) {
       if (host !== undefined && !allowedHost(host)) throw new Refusal(403, 'FORBIDDEN', HOST_NOT_ALLOWED, {}, { host: excerpt(String(host)) });
     }
     // First, so that a listed origin can read every answer, refusals included.
@@ -713,6 +716,7 @@ function tooLarge(): Refusal {
 /** One pass over the raw header lines (name, value, name, value, ...); see RequestHeaders. */
 function readHeaders(raw: string[]): RequestHeaders {
   const h: RequestHeaders = {
+    host: undefined,
     'request-id': undefined,
     origin: undefined,
     'sec-fetch-site': undefined,

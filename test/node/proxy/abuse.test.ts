@@ -174,6 +174,35 @@ describe('proxy refuses abusive requests before anything goes upstream', () => {
     assert.equal(up.requests.length, count);
   });
 
+  it('refuses a request with more than one Host line (RFC 9112 section 3.2), whichever hosts they name', async () => {
+    // Node keeps the first Host only: a front server that reads another line would have checked
+    // another host than the proxy did (its allowedHosts and same-origin checks).
+    const count = up.requests.length;
+    const send = (hosts: string[]) =>
+      new Promise<string>((resolve, reject) => {
+        const socket = net.connect(px.port, '127.0.0.1', () => {
+          // Written, not ended: a client that half-closes has gone away as far as the proxy knows.
+          socket.write(
+            `POST /api/cards/${CARD}/reveal HTTP/1.1\r\n${hosts.map((h) => `Host: ${h}\r\n`).join('')}` +
+              'Content-Type: application/json\r\nContent-Length: 0\r\nConnection: close\r\n\r\n',
+          );
+        });
+        let text = '';
+        socket.on('data', (c: Buffer) => (text += c.toString('latin1')));
+        socket.on('end', () => resolve(text));
+        socket.on('error', reject);
+      });
+    for (const hosts of [[`127.0.0.1:${px.port}`, 'evil.example'], [`127.0.0.1:${px.port}`, 'shop.internal'], ['localhost', 'HOST.localhost']]) {
+      const answer = await send(hosts);
+      assert.match(answer, /^HTTP\/1\.1 400 /, hosts.join(' + '));
+      assert.match(answer, /"code":"INVALID_INPUT"/);
+      assert.match(answer, /host header is repeated/);
+    }
+    assert.equal(up.requests.length, count, 'nothing may reach upstream');
+    // One Host line still passes.
+    assert.match(await send([`127.0.0.1:${px.port}`]), /^HTTP\/1\.1 200 /);
+  });
+
   it('compares Origin with Host, or with X-Forwarded-Host from a front proxy, host for host', async () => {
     const post = (headers: Record<string, string>) => raw(px.port, { method: 'POST', path: `/api/cards/${CARD}/reveal`, headers: { ...JSON_HEADERS, ...headers } });
     assert.equal((await post({ origin: `http://127.0.0.1:${px.port}` })).status, 200);
