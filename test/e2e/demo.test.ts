@@ -48,6 +48,10 @@ describe('the demo, walked as a new user', { timeout: 300_000 }, () => {
     assert.match(policy, /default-src 'self'/);
     assert.match(policy, /frame-src http:\/\/127\.0\.0\.1:\d+/);
     assert.doesNotMatch(policy, /unsafe-inline|unsafe-eval/);
+    // Trusted Types enforced, with Lit's policy the only one allowed: the walk below then proves
+    // that no element writes a string into an HTML or script sink.
+    assert.match(policy, /require-trusted-types-for 'script'/);
+    assert.match(policy, /trusted-types lit-html(;|$)/);
     const tags = ['wallet-login', 'passkey-register', 'wallet-credentials', 'card-reveal', 'delegated-keys', 'agent-actions'];
     await page.waitForFunction((names) => names.every((t) => customElements.get(t)), tags);
     await page.locator('wallet-login').getByRole('button', { name: 'Email me a code' }).waitFor();
