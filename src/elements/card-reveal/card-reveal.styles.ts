@@ -104,7 +104,9 @@ export const cardRevealStyles = css`
   .message {
     color: var(--_muted);
   }
+  /* An empty status region takes no room but stays in the accessibility tree: one that appears
+     with its first message is not reliably read out. */
   .message:empty {
-    display: none;
+    position: absolute;
   }
 `;

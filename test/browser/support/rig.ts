@@ -52,12 +52,28 @@ export function rejectAction(agentId: string, actionId: string, reason?: string)
   return executeServerCommand('sandbox-reject-action', { agentId, actionId, ...(reason ? { reason } : {}) });
 }
 
-/** Adds a CTAP2 platform authenticator (resident keys, user verified, presence simulated) to this page. */
 /** The page's headings as Chromium's accessibility tree has them (name and level), in document order. */
 export function axHeadings(): Promise<Array<{ name: string; level: number }>> {
   return executeServerCommand<Array<{ name: string; level: number }>, undefined>('ax-headings');
 }
 
+/** A node of the page's accessibility tree as Chromium exposes it (ax-nodes). */
+export interface AXNode {
+  role: string;
+  name: string;
+  description: string;
+  /** Depth among the nodes that are not ignored. */
+  depth: number;
+  /** The node's AX properties: invalid, live, atomic, busy, focusable, focused, level, ... */
+  properties: Record<string, unknown>;
+}
+
+/** The page's accessibility tree (nodes not ignored, in document order), from Chromium over CDP. */
+export function axNodes(): Promise<AXNode[]> {
+  return executeServerCommand<AXNode[], undefined>('ax-nodes');
+}
+
+/** Adds a CTAP2 platform authenticator (resident keys, user verified, presence simulated) to this page. */
 export function addVirtualAuthenticator(options: Record<string, unknown> = {}): Promise<{ authenticatorId: string }> {
   return executeServerCommand<{ authenticatorId: string }, { options: Record<string, unknown> }>('webauthn-add-virtual-authenticator', {
     options,

@@ -14,7 +14,7 @@ import { setLocale } from '../../../../src/elements/shared/i18n.ts';
 import { walletFor } from '../../../../src/elements/shared/wallet.ts';
 import { createClient } from '../../../../src/core/client.ts';
 import '../../../../src/locales/ar.ts';
-import { fixtures, pageFrames, sandboxVariant, type RigFixtures } from '../../support/rig.ts';
+import { axNodes, fixtures, pageFrames, sandboxVariant, type AXNode, type RigFixtures } from '../../support/rig.ts';
 import { axeViolations, focusIn, mount, nextEvent, part, resetPage, shadow, text, useRig } from '../shared/helpers.ts';
 
 const UNKNOWN_CARD = 'Card:00000000-0000-4000-8000-000000000000';
@@ -157,7 +157,7 @@ describe('<card-reveal>', () => {
     expect(frameOf(el)).to.equal(null);
     // Empty live regions take no room (and the error box is not drawn).
     expect(getComputedStyle(part(el, 'error')!).display).to.equal('none');
-    expect(getComputedStyle(part(el, 'message')!).display).to.equal('none');
+    expect(part(el, 'message')!.getBoundingClientRect().height).to.equal(0);
     expect(await axeViolations(el)).to.deep.equal([]);
 
     const { detail } = await reveal(el);
@@ -569,6 +569,21 @@ describe('<card-reveal>', () => {
     expect((await hidden).detail).to.deep.equal({ reason: 'timeout' });
     await el.updateComplete;
     expect(shadow(el).activeElement === part(el, 'reveal-button'), `focus on ${document.activeElement?.tagName}`).to.equal(true);
+  });
+
+  it('says "shown" and "hidden" in a polite status region that is in the accessibility tree, empty, before it speaks', async () => {
+    // Assistive technology reads out changes in the live regions it already knows; one that enters
+    // the tree together with its first message is not reliably read (the "shown" notice was lost).
+    const politeRegions = (nodes: AXNode[]) => nodes.filter((n) => n.role === 'status' && n.properties['live'] === 'polite');
+    const el = await mount<CardReveal>('card-reveal', { 'card-id': f.cardId, 'allowed-origins': f.processorOrigin });
+    expect(politeRegions(await axNodes()), 'a polite status region while nothing has been said').to.have.length(1);
+    await reveal(el);
+    await el.updateComplete;
+    expect(text(el, 'message')).to.equal('Card details shown. They hide automatically.');
+    expect(politeRegions(await axNodes())).to.have.length(1);
+    (part(el, 'hide-button') as HTMLButtonElement).click();
+    await el.updateComplete;
+    expect(text(el, 'message')).to.equal('Card details hidden.');
   });
 
   it('speaks Arabic right to left, with the strings shipped, on a page whose <html lang> is English', async () => {
