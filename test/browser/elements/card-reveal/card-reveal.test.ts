@@ -15,7 +15,7 @@ import { walletFor } from '../../../../src/elements/shared/wallet.ts';
 import { createClient } from '../../../../src/core/client.ts';
 import '../../../../src/locales/ar.ts';
 import { axNodes, fixtures, pageFrames, sandboxVariant, type AXNode, type RigFixtures } from '../../support/rig.ts';
-import { axeViolations, focusIn, mount, nextEvent, part, resetPage, shadow, text, useRig } from '../shared/helpers.ts';
+import { axeViolations, focusIn, lowContrastText, mount, nextEvent, part, resetPage, shadow, text, useRig } from '../shared/helpers.ts';
 
 const UNKNOWN_CARD = 'Card:00000000-0000-4000-8000-000000000000';
 
@@ -584,6 +584,16 @@ describe('<card-reveal>', () => {
     (part(el, 'hide-button') as HTMLButtonElement).click();
     await el.updateComplete;
     expect(text(el, 'message')).to.equal('Card details hidden.');
+  });
+
+  it('the placeholder card face keeps its text at 4.5:1 or more over every colour of its gradient, in light and dark, left to right and right to left', async () => {
+    for (const theme of ['light', 'dark']) {
+      for (const lang of ['en', 'ar']) {
+        const el = await mount<CardReveal>('card-reveal', { 'card-id': f.cardId, theme, lang });
+        expect(lowContrastText(el), `${theme}, ${lang}`).to.deep.equal([]);
+        el.remove();
+      }
+    }
   });
 
   it('speaks Arabic right to left, with the strings shipped, on a page whose <html lang> is English', async () => {

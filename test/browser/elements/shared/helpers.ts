@@ -1,7 +1,8 @@
 /**
  * Helpers the element tests share: mounting an element against the rig (real proxy at /api, real
- * sandbox), waiting for events and screens, reading the shadow DOM, and running axe-core on an
- * element (axe traverses open shadow roots). No mock of anything that runs for real.
+ * sandbox), waiting for events and screens, reading the shadow DOM, running axe-core on an
+ * element (axe traverses open shadow roots) and measuring its text's colour contrast. No mock of
+ * anything that runs for real.
  */
 import { util } from 'chai';
 import { configureWallet, walletConfig } from '../../../../src/elements/shared/config.ts';
@@ -332,3 +333,81 @@ export async function refusingKeyStoreDb(): Promise<string> {
   });
   return dbName;
 }
+
+/** A colour as sRGB bytes and alpha, read back from a canvas (any CSS colour syntax the browser computes). */
+function rgba(color: string): [number, number, number, number] {
+  const context = (rgbaCanvas ??= document.createElement('canvas').getContext('2d', { willReadFrequently: true })!);
+  context.clearRect(0, 0, 1, 1);
+  context.fillStyle = color;
+  context.fillRect(0, 0, 1, 1);
+  const [r, g, b, a] = context.getImageData(0, 0, 1, 1).data;
+  return [r!, g!, b!, a! / 255];
+}
+let rgbaCanvas: CanvasRenderingContext2D | undefined;
+
+/** `top` painted over the opaque `bottom`. */
+function over(top: number[], bottom: number[]): number[] {
+  const a = top[3]!;
+  return [0, 1, 2].map((i) => top[i]! * a + bottom[i]! * (1 - a)).concat(1);
+}
+
+/** WCAG 2.2 relative luminance, and the contrast ratio of two opaque colours. */
+function luminance([r, g, b]: number[]): number {
+  const linear = (c: number) => ((c /= 255) <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4);
+  return 0.2126 * linear(r!) + 0.7152 * linear(g!) + 0.0722 * linear(b!);
+}
+function contrast(a: number[], b: number[]): number {
+  const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x);
+  return (hi! + 0.05) / (lo! + 0.05);
+}
+
+/** The parent of a node across shadow boundaries (a shadow root's host). */
+function composedParent(e: Element): Element | null {
+  return e.parentElement ?? ((e.getRootNode() as ShadowRoot).host || null);
+}
+
+/**
+ * The opaque colours that can be behind an element: its ancestors' backgrounds painted over white
+ * (the page's), one per colour stop where a gradient paints one, since text may sit over any part.
+ */
+function backgroundsBehind(e: Element): number[][] {
+  const layers: number[][][] = [];
+  for (let x: Element | null = e; x; x = composedParent(x)) {
+    const style = getComputedStyle(x);
+    const stops = [...style.backgroundImage.matchAll(/rgba?\([^)]*\)|color\([^)]*\)/g)].map((m) => rgba(m[0]));
+    if (stops.length) layers.push(stops);
+    const color = rgba(style.backgroundColor);
+    if (color[3] > 0) layers.push([color]);
+    if (color[3] === 1 && !stops.length) break;
+  }
+  let behind = [[255, 255, 255, 1]];
+  for (const layer of layers.reverse()) behind = layer.flatMap((top) => behind.map((bottom) => over(top, bottom)));
+  return behind;
+}
+
+/**
+ * The text of an element's shadow root whose colour contrast is under WCAG 1.4.3's minimum (4.5:1,
+ * or 3:1 for large text) against any background it may sit on, computed from the computed styles
+ * (colour, opacity of the text and its ancestors, backgrounds and gradient stops). Text of disabled
+ * controls, which 1.4.3 exempts, is left out. Empty when every text passes.
+ */
+export function lowContrastText(el: Element): string[] {
+  const failures: string[] = [];
+  const walker = document.createTreeWalker(shadow(el), NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const words = node.textContent!.trim();
+    const parent = node.parentElement;
+    if (!words || !parent || !parent.getClientRects().length || parent.closest(':disabled, [aria-disabled="true"]')) continue;
+    const style = getComputedStyle(parent);
+    if (style.visibility !== 'visible') continue;
+    let opacity = 1;
+    for (let x: Element | null = parent; x; x = composedParent(x)) opacity *= Number(getComputedStyle(x).opacity);
+    const [r, g, b, a] = rgba(style.color);
+    const size = parseFloat(style.fontSize);
+    const minimum = size >= 24 || (size >= 18.66 && Number(style.fontWeight) >= 700) ? 3 : 4.5;
+    const worst = Math.min(...backgroundsBehind(parent).map((behind) => contrast(over([r, g, b, a * opacity], behind), behind)));
+    if (worst < minimum) failures.push(`"${words.slice(0, 30)}" (${parent.tagName.toLowerCase()}): ${worst.toFixed(2)}:1, under ${minimum}:1`);
+  }
+  return failures;
+}
+
