@@ -46,6 +46,9 @@ export const delegatedKeysStyles = css`
     background: var(--_danger);
     color: var(--_bg);
   }
+  form {
+    container-type: inline-size;
+  }
   .field {
     gap: 0.3em;
     padding: 0;
@@ -75,7 +78,9 @@ export const delegatedKeysStyles = css`
   [name='currencyCode'] {
     text-transform: uppercase;
   }
-  @media (max-width: 28em) {
+  /* One column when the form is narrow, whatever the window's width: the element may sit in a
+     narrow column of a wide page. */
+  @container (max-width: 19em) {
     .limit-row {
       grid-template-columns: 1fr;
     }

@@ -15,7 +15,7 @@ import { setLocale } from '../../../../src/elements/shared/i18n.ts';
 import { createClient } from '../../../../src/core/client.ts';
 import type { DelegatedKey } from '../../../../src/core/types.ts';
 import { axHeadings, newAccount, fixtures, type RigAccount, type RigFixtures } from '../../support/rig.ts';
-import { axeViolations, cleanup, failNext, focusIn, holdAnswer, holdNext, loseAnswer, mount, nextEvent, part, parts, resetPage, shadow, text, type, useRig, waitFor } from '../shared/helpers.ts';
+import { axeViolations, cleanup, failNext, focusIn, holdAnswer, holdNext, loseAnswer, mount, nextEvent, overflowing, part, parts, resetPage, shadow, text, type, useRig, waitFor } from '../shared/helpers.ts';
 
 /** Counts the requests the page sends to a path (a pass-through wrapper: every call still goes out). */
 function countRequests(fragment: string, method: string) {
@@ -610,6 +610,39 @@ describe('<delegated-keys>', () => {
     expect(detail.code).to.equal('session_required');
     await settle(el);
     expect(text(el, 'form')).to.match(/Sign in to your wallet first/);
+  });
+
+  it('the creation form fits a column 320 pixels wide, left to right and right to left, with a limit row and its errors shown', async () => {
+    await login();
+    for (const [lang, width] of [['en', 320], ['ar', 320], ['en', 480]] as const) {
+      const column = document.createElement('div');
+      column.style.inlineSize = `${width}px`;
+      column.lang = lang;
+      document.body.append(column);
+      try {
+        const el = document.createElement('delegated-keys') as DelegatedKeys;
+        el.setAttribute('card-id', acct.cardId);
+        el.setAttribute('account-id', acct.accountId);
+        column.append(el);
+        await waitFor(() => el.matches(':state(ready)'), 'the list');
+        await settle(el);
+        (part(el, 'new-button') as HTMLButtonElement).click();
+        await settle(el);
+        shadow(el).querySelector<HTMLButtonElement>('[data-focus="add-limit"]')!.click();
+        await settle(el);
+        type(input(el, 'currencyCode', 0), 'U$');
+        type(input(el, 'maxPerTransaction', 0), '0');
+        (part(el, 'submit-button') as HTMLButtonElement).click();
+        await settle(el);
+        expect(input(el, 'currencyCode', 0).getAttribute('aria-invalid'), 'the limit row shows its errors').to.equal('true');
+        expect(overflowing(el), `${lang}, ${width}px`).to.deep.equal([]);
+        // A limit's currency and amount share a line where there is room for both.
+        const [currency, amount] = [input(el, 'currencyCode', 0), input(el, 'maxPerTransaction', 0)].map((i) => i.getBoundingClientRect().top);
+        expect(currency === amount, `one line at ${width}px`).to.equal(width > 320);
+      } finally {
+        column.remove();
+      }
+    }
   });
 
   it('speaks Arabic right to left', async () => {

@@ -411,3 +411,20 @@ export function lowContrastText(el: Element): string[] {
   return failures;
 }
 
+
+/**
+ * What of an element's shadow root reaches past the element's own edges (a layout wider than the
+ * room the page gave it), or scrolls sideways inside it. Empty when everything fits.
+ */
+export function overflowing(el: Element): string[] {
+  const box = el.getBoundingClientRect();
+  const out: string[] = [];
+  for (const node of shadow(el).querySelectorAll<HTMLElement>('*')) {
+    const r = node.getBoundingClientRect();
+    if (!r.width) continue;
+    const name = `<${node.tagName.toLowerCase()}${node.id ? ` id="${node.id}"` : ''}${node.className ? ` class="${node.className}"` : ''}>`;
+    if (r.left < box.left - 0.5 || r.right > box.right + 0.5) out.push(`${name} spans ${Math.round(r.left)}..${Math.round(r.right)}, the element ${Math.round(box.left)}..${Math.round(box.right)}`);
+    else if (node.scrollWidth > node.clientWidth + 1 && getComputedStyle(node).overflowX !== 'visible') out.push(`${name} scrolls sideways`);
+  }
+  return out;
+}
