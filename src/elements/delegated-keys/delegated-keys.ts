@@ -116,6 +116,11 @@ export class DelegatedKeys extends TemplateElement {
 
   private view: DelegatedKeysState = initialState;
   private form: KeyForm = emptyForm();
+  /**
+   * A refused field's error, said in the form's alert when the focus could not move to say it (set
+   * with a change of `view` or `form`, which renders it).
+   */
+  private refusal = '';
 
   private readonly i18n = new LocaleController(this);
   private readonly internals = this.attachInternals?.();
@@ -300,6 +305,7 @@ export class DelegatedKeys extends TemplateElement {
 
   private openForm(): void {
     this.form = emptyForm();
+    this.refusal = '';
     this.send({ type: 'open-form' });
     this.focusTarget = 'nickname';
   }
@@ -330,7 +336,15 @@ export class DelegatedKeys extends TemplateElement {
     if (this.view.mode.kind !== 'editing') return;
     const verdict = validateKeyForm(this.form, this);
     this.send({ type: 'submit', verdict });
-    if (!verdict.ok) return void (this.focusTarget = verdict.errors[0]!.field);
+    if (!verdict.ok) {
+      // The focus moves to the first refused field, whose description says its error. Sent with
+      // Enter from that very field, the focus stays and nothing would be read: the form's alert
+      // says the error, with its field's name.
+      const { field, problem } = verdict.errors[0]!;
+      const root = this.renderRoot as ShadowRoot;
+      this.refusal = root.activeElement?.id === field ? `${root.querySelector(`[for="${field}"]`)!.textContent}: ${this.i18n.t(`delegated-keys.field.${problem}`)}` : '';
+      return void (this.focusTarget = field);
+    }
     const { list } = this.view;
     this.attempt = { kind: 'create', nickname: verdict.request.nickname, before: list.kind === 'ready' ? list.keys.map((k) => k.id) : [] };
     void this.operation.run([verdict.request]);
@@ -354,6 +368,7 @@ export class DelegatedKeys extends TemplateElement {
   private edit(e: Event, row?: number): void {
     const { name, value } = e.target as HTMLInputElement;
     const { nickname, limits } = this.form;
+    this.refusal = '';
     this.form = row === undefined ? { nickname: value, limits } : { nickname, limits: limits.map((r, i) => (i === row ? { ...r, [name]: value } : r)) };
     if (this.view.mode.kind === 'editing' && this.view.mode.errors.length > 0) this.send({ type: 'edited', verdict: validateKeyForm(this.form, this) });
   }
@@ -528,7 +543,7 @@ export class DelegatedKeys extends TemplateElement {
             </button>
           </div>
         </fieldset>
-        <div class="alert" role="alert" tabindex="-1" data-focus="form-error">${failure ? html`<p>${t(`delegated-keys.error.${failure}`)}</p>` : nothing}</div>
+        <div class="alert" role="alert" tabindex="-1" data-focus="form-error">${failure || this.refusal ? html`<p>${failure ? t(`delegated-keys.error.${failure}`) : this.refusal}</p>` : nothing}</div>
         <div class="actions">
           <button part="submit-button" class="primary" type="submit" aria-disabled=${submitting}>
             ${t(submitting ? 'delegated-keys.creating' : failure && isRetryable(failure) ? 'delegated-keys.retry' : 'delegated-keys.create')}

@@ -7,6 +7,7 @@
  * session. Each test uses a fresh sandbox account. axe-core runs on each screen; Arabic is RTL.
  */
 import { expect } from 'chai';
+import { sendKeys } from '@web/test-runner-commands';
 import '../../../../src/elements/delegated-keys/index.ts';
 import type { DelegatedKeys } from '../../../../src/elements/delegated-keys/index.ts';
 import { walletFor } from '../../../../src/elements/shared/wallet.ts';
@@ -610,6 +611,46 @@ describe('<delegated-keys>', () => {
     expect(detail.code).to.equal('session_required');
     await settle(el);
     expect(text(el, 'form')).to.match(/Sign in to your wallet first/);
+  });
+
+  it('a form sent with Enter from the very field it refuses says that field’s error once, in a live region (the focus stays, so its description is not read again)', async () => {
+    await login();
+    const el = await mountReady();
+    (part(el, 'new-button') as HTMLButtonElement).click();
+    await settle(el);
+    expect(shadow(el).activeElement === input(el, 'nickname'), `focus on the name, not ${focusIn(el)}`).to.equal(true);
+    // What the live regions of the element say from here on (an alert or a status whose text changes).
+    const said: string[] = [];
+    const regions = () => [...shadow(el).querySelectorAll('[role=alert], [role=status]')];
+    const last = new Map(regions().map((r) => [r, r.textContent!.trim()]));
+    const observer = new MutationObserver(() => {
+      for (const r of regions()) {
+        const now = r.textContent!.replace(/\s+/g, ' ').trim();
+        if (now && now !== last.get(r)) said.push(now);
+        last.set(r, now);
+      }
+    });
+    observer.observe(shadow(el), { subtree: true, childList: true, characterData: true });
+    try {
+      await sendKeys({ press: 'Enter' });
+      await settle(el);
+      expect(input(el, 'nickname').getAttribute('aria-invalid')).to.equal('true');
+      expect(shadow(el).activeElement === input(el, 'nickname'), `focus still on the name, not ${focusIn(el)}`).to.equal(true);
+      expect(said).to.deep.equal(['Name: This field is required.']);
+      // Sent from the button, the focus moves to the refused field, which says its error itself.
+      type(input(el, 'nickname'), 'Groceries');
+      button(el, /Add a limit/).click();
+      await settle(el);
+      type(input(el, 'currencyCode', 0), 'USD');
+      (part(el, 'submit-button') as HTMLButtonElement).focus();
+      await sendKeys({ press: 'Enter' });
+      await settle(el);
+      expect(shadow(el).activeElement === input(el, 'maxPerTransaction', 0), `focus on the amount, not ${focusIn(el)}`).to.equal(true);
+      expect(input(el, 'maxPerTransaction', 0).getAttribute('aria-invalid')).to.equal('true');
+      expect(said).to.deep.equal(['Name: This field is required.']);
+    } finally {
+      observer.disconnect();
+    }
   });
 
   it('the creation form fits a column 320 pixels wide, left to right and right to left, with a limit row and its errors shown', async () => {
