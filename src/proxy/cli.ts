@@ -26,6 +26,9 @@
  * within 15 s, the whole request within 30 s, an idle kept-alive connection 5 s, and an answer left
  * untaken 30 s after it was written, past which the connection is closed.
  *
+ * Before listening it reads the bound account's credential list once (checkService): a service that
+ * cannot be reached, refuses the credentials or is not the service stops the start, with what to fix.
+ *
  * Deliberately does not: read a config file, terminate TLS, or start without a binding.
  */
 import type { AddressInfo } from 'node:net';
@@ -57,6 +60,8 @@ Optional:
   SERVICE_SIGNATURE_HEADER upstream wallet-signature header (default Service-Wallet-Signature)
   PORT, HOST               listen port and address when --port and --host are not given
 
+Before it listens it reads PROXY_DEMO_ACCOUNT's credential list from the service once, and exits
+with what to fix when the service cannot be reached, refuses the credentials or is not the service.
 First stdout line: {"url":"http://HOST:PORT/api"}; one JSON log line per request on stderr.
 With real users, mount createProxy() from "wallet-elements/proxy" in your server instead.
 `;
@@ -194,6 +199,51 @@ try {
   fatal((e as Error).message.replace(/^[A-Za-z]+\b/, (option) => names[option] ?? option));
 }
 
+/**
+ * One read before listening, with the platform's credentials: the bound account's credential list
+ * (reference.md "Credentials": GET /auth/credentials?accountId=, Basic, changes nothing). A service
+ * that cannot be reached, refuses the credentials, lacks the version segment or is not the service
+ * at all would otherwise surface only as errors in the browser, one request at a time; here it
+ * stops the start with what to fix. A service that answers but is in trouble (429, 5xx) is said
+ * and the proxy starts: it may recover.
+ */
+async function checkService(): Promise<void> {
+  const base = upstream.replace(/\/+$/, '');
+  const path = `/auth/credentials?accountId=${encodeURIComponent(demoAccount.accountId)}`;
+  // The account id is the deployment's, not a secret, but the line names the setting instead.
+  const asked = `GET /auth/credentials?accountId=<PROXY_DEMO_ACCOUNT's accountId>`;
+  let res: Response;
+  try {
+    res = await fetch(base + path, {
+      headers: { authorization: 'Basic ' + Buffer.from(`${tokenId}:${clientSecret}`, 'utf8').toString('base64'), accept: 'application/json' },
+      redirect: 'manual',
+      signal: AbortSignal.timeout(10_000),
+    });
+  } catch (e) {
+    const cause = (e as { cause?: { code?: string; message?: string } }).cause;
+    const why = (e as Error).name === 'TimeoutError' ? 'no answer within 10 s' : (cause?.code ?? cause?.message ?? (e as Error).message);
+    fatal(`the service at ${base} could not be reached (${why}). Check SERVICE_BASE_URL and that this machine reaches that host.`);
+  }
+  const type = res.headers.get('content-type') ?? 'no content type';
+  const body = /\bjson\b/i.test(type) ? ((await res.json().catch(() => undefined)) as { code?: unknown; message?: unknown } | undefined) : undefined;
+  await res.body?.cancel().catch(() => undefined);
+  if (res.ok && body) return;
+  if (!body) {
+    fatal(`${base} answered ${res.status} with ${type}, not the service's JSON. Check SERVICE_BASE_URL: the service's address with its version segment (…/2025-10-13), over https.`);
+  }
+  const said = `${res.status} ${typeof body.code === 'string' ? body.code : ''}`.trim() + (typeof body.message === 'string' ? ` (${JSON.stringify(body.message)})` : '');
+  if (res.status === 429 || res.status >= 500) {
+    process.stderr.write(`proxy: the service answered ${said} to ${asked}; starting anyway.\n`);
+    return;
+  }
+  if (res.status === 401) fatal(`the service refused SERVICE_TOKEN_ID and SERVICE_CLIENT_SECRET: it answered ${said}. Check the platform's API credentials for this SERVICE_BASE_URL.`);
+  if (res.status === 404) {
+    fatal(`the service answered ${said} to ${asked}. Check that SERVICE_BASE_URL ends with the version segment (…/2025-10-13) and that PROXY_DEMO_ACCOUNT's accountId is an account of these credentials.`);
+  }
+  fatal(`the service answered ${said} to ${asked}. Check PROXY_DEMO_ACCOUNT: its accountId must be an account these credentials may use.`);
+}
+
+await checkService();
 const server = boundedServer(proxy);
 server.on('error', (e) => fatal(e.message));
 server.listen(port, host, () => {

@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { raw } from './helpers.ts';
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { once } from 'node:events';
+import { createServer as createHttpServer } from 'node:http';
 import { connect, createServer, type AddressInfo } from 'node:net';
 import { createInterface } from 'node:readline';
 import { after, before, describe, it } from 'node:test';
@@ -86,6 +87,43 @@ describe('proxy CLI', () => {
     const token = await exitOf(run({ ...env, SERVICE_TOKEN_ID: 'token:with-colon' }));
     assert.equal(token.code, 1);
     assert.match(token.stderr, /^proxy: SERVICE_TOKEN_ID must be a non-empty string without ":"/);
+  });
+
+  it('asks the service once before it listens, and exits with what to fix when it is unreachable, refuses the credentials or is not the service', async () => {
+    // A port nothing listens on: listened on, then closed.
+    const probe = createServer();
+    probe.listen(0, '127.0.0.1');
+    await once(probe, 'listening');
+    const closedPort = (probe.address() as AddressInfo).port;
+    probe.close();
+    await once(probe, 'close');
+    // A web server that is not the service (a wrong host, a captive portal): it answers HTML.
+    const web = createHttpServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>Welcome</title>'));
+    web.listen(0, '127.0.0.1');
+    await once(web, 'listening');
+    const webPort = (web.address() as AddressInfo).port;
+    const wrongSecret = `wrong-${Math.random().toString(36).slice(2)}`;
+    try {
+      for (const [setting, said] of [
+        [{ SERVICE_BASE_URL: `http://127.0.0.1:${closedPort}/2025-10-13` }, new RegExp(`^proxy: the service at http://127\\.0\\.0\\.1:${closedPort}/2025-10-13 could not be reached \\(ECONNREFUSED\\)\\. Check SERVICE_BASE_URL`)],
+        [{ SERVICE_CLIENT_SECRET: wrongSecret }, /^proxy: the service refused SERVICE_TOKEN_ID and SERVICE_CLIENT_SECRET: it answered 401 UNAUTHORIZED \("Valid API credentials \(HTTP Basic\) are required"\)\. Check the platform's API credentials/],
+        [{ SERVICE_BASE_URL: new URL(sandbox.fixtures.baseUrl).origin }, /^proxy: the service answered 404 NOT_FOUND \("No route for GET \/auth\/credentials"\) to GET \/auth\/credentials\?accountId=<PROXY_DEMO_ACCOUNT's accountId>\. Check that SERVICE_BASE_URL ends with the version segment \(…\/2025-10-13\)/],
+        [{ SERVICE_BASE_URL: `http://127.0.0.1:${webPort}/2025-10-13` }, /^proxy: http:\/\/127\.0\.0\.1:\d+\/2025-10-13 answered 200 with text\/html, not the service's JSON\. Check SERVICE_BASE_URL/],
+      ] as const) {
+        const child = run({ ...env, ...setting });
+        // A proxy that does not check starts and keeps running: stop it, so that the assertions say why.
+        const stop = setTimeout(() => child.kill('SIGTERM'), 10_000);
+        const refused = await exitOf(child);
+        clearTimeout(stop);
+        const name = JSON.stringify(setting);
+        assert.match(refused.stderr, said, name);
+        assert.equal(refused.code, 1, name);
+        assert.equal(refused.stdout, '', name);
+        for (const secret of [wrongSecret, sandbox.fixtures.clientSecret]) assert.ok(!refused.stderr.includes(secret), `${name}: a secret in the log`);
+      }
+    } finally {
+      web.close();
+    }
   });
 
   it('prints its URL first, relays, logs JSON lines without secrets, and stops on SIGTERM', async () => {
