@@ -4,8 +4,8 @@
  * virtual authenticator over CDP), add single sign-on through the sandbox's test issuer in a popup,
  * show the card's details (the proxy's step-up passes after a session refresh; the processor page
  * renders the test card in its iframe), hide them, create a delegated key with a limit, have the
- * agent ask for a payment and approve it from the demo console, then log out and back in with the
- * passkey and with single sign-on. Throughout: no console error or warning, no uncaught exception,
+ * agent ask for a payment and approve it from the demo console, add text message codes and log in
+ * with them, then log out and back in with the passkey and with single sign-on. Throughout: no console error or warning, no uncaught exception,
  * no CSP violation, no failed request; the page is served with the strict CSP.
  *
  * Run: node --import tsx --test test/e2e/demo.test.ts
@@ -161,6 +161,24 @@ describe('the demo, walked as a new user', { timeout: 300_000 }, () => {
     // The console's list was rebuilt under the pressed button: the keyboard keeps a place in the console.
     await page.waitForFunction(() => !!document.activeElement?.closest('.console') && !document.querySelector('.console [aria-disabled]'), null, { timeout: 10_000 });
     await top.getByText('Approved', { exact: true }).waitFor();
+  });
+
+  it('adds text message codes (the sandbox code 000000), and logs in with them', async () => {
+    // What <wallet-credentials> lets a user add, the page's <wallet-login> must let them log in with.
+    const credentials = page.locator('wallet-credentials');
+    await credentials.getByRole('button', { name: 'Add text message codes' }).click();
+    await credentials.getByLabel('Code sent by text message').fill('000000');
+    await credentials.getByRole('button', { name: 'Confirm' }).click();
+    await credentials.getByText('Text message code is ready to use.').waitFor();
+    const login = page.locator('wallet-login');
+    // The autofill's passkey request must not log in by itself after the logout (see the next test).
+    await authenticator.setPresence(false);
+    await login.getByRole('button', { name: 'Log out' }).click();
+    await waitForState(page, 'wallet-login', 'choosing');
+    await login.getByRole('button', { name: 'Text me a code' }).click();
+    await login.getByLabel('Code', { exact: true }).fill('000000');
+    await waitForState(page, 'wallet-login', 'logged-in');
+    await login.getByText('Logged in with Text message code', { exact: false }).waitFor();
   });
 
   it('logs out, then back in with the passkey, and with single sign-on', async () => {
