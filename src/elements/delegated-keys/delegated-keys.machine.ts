@@ -200,7 +200,8 @@ export type DelegatedKeysEvent =
   | { readonly type: 'created'; readonly key: DelegatedKey }
   | { readonly type: 'ask-revoke'; readonly keyId: string }
   | { readonly type: 'confirm-revoke' }
-  | { readonly type: 'revoked'; readonly keyId: string; readonly at: string }
+  /** `keys`: the card's list read again, when the key was found revoked elsewhere (the list then shows it). */
+  | { readonly type: 'revoked'; readonly keyId: string; readonly at: string; readonly keys?: readonly DelegatedKey[] }
   /**
    * The list as loaded again after a create or revoke failed with an outcome the service may have
    * carried out (a lost answer, a 5xx, a 409 from a key made elsewhere); `done` when the list shows
@@ -287,7 +288,11 @@ export function transition(state: DelegatedKeysState, event: DelegatedKeysEvent)
     case 'revoked':
       if (mode.kind !== 'revoking' || mode.keyId !== event.keyId) return state;
       return {
-        list: list.kind === 'ready' ? { kind: 'ready', keys: sortKeys(keys.map((k) => (k.id === event.keyId ? { ...k, status: 'REVOKED' as const, updatedAt: event.at } : k))) } : list,
+        list: event.keys
+          ? { kind: 'ready', keys: sortKeys(event.keys) }
+          : list.kind === 'ready'
+            ? { kind: 'ready', keys: sortKeys(keys.map((k) => (k.id === event.keyId ? { ...k, status: 'REVOKED' as const, updatedAt: event.at } : k))) }
+            : list,
         mode: BROWSING,
         notice: { kind: 'revoked', nickname: mode.nickname },
       };

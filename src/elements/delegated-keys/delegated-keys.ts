@@ -65,7 +65,8 @@ type Done = Extract<DelegatedKeysEvent, { type: 'created' | 'revoked' }>;
  * @summary Lists a card's delegated keys and creates or revokes them with the wallet's confirmation.
  *
  * @event delegated-key-created - A key was created and is active, also when `card-id` or `account-id` changed meanwhile (`key.cardId` names its card). `detail: { key }` (public metadata only).
- * @event delegated-key-revoked - A key was revoked, also when `card-id` or `account-id` changed meanwhile. `detail: { keyId }`.
+ * @event delegated-key-revoked - A key was revoked, also when `card-id` or `account-id` changed meanwhile, and when the service
+ *   refused the revocation because the key had been revoked elsewhere (another tab, the API): the list, read again, shows it revoked. `detail: { keyId }`.
  *   Removing the element aborts every change under way, for whichever card, and reports none:
  *   the service may have made it already; the list, read again when the element is back, shows it.
  * @event delegated-keys-error - Listing, creating or revoking failed. `detail: { code, message, operation, status? }`.
@@ -156,10 +157,22 @@ export class DelegatedKeys extends TemplateElement {
   private changes() {
     const task: Task<readonly [CreateDelegatedKeyRequest | string], Done> = new Task(this, {
     task: async ([what]: readonly [CreateDelegatedKeyRequest | string], { signal }): Promise<Done> => {
+      const { cardId, accountId } = this;
       const { clientFor, walletFor } = await services();
       const client = clientFor(this.apiBase);
       if (typeof what === 'string') {
-        await client.revokeDelegatedKey(what, { signal });
+        try {
+          await client.revokeDelegatedKey(what, { signal });
+        } catch (error) {
+          // A 400 says the key is not ACTIVE: revoked meanwhile (another tab, the API), it is what was
+          // asked for, shown as done with the card's list read again. Anything else (the list too
+          // failing) is said as the failure it is.
+          if (errorCodeOf(error, 'revoke') !== 'not_active') throw error;
+          const keys = await this.cardKeys(cardId, accountId, signal);
+          const key = keys.find((k) => k.id === what && k.status === 'REVOKED');
+          if (!key) throw error;
+          return { type: 'revoked', keyId: what, at: key.updatedAt, keys };
+        }
         return { type: 'revoked', keyId: what, at: new Date().toISOString() };
       }
       // The stamper signs both 202 payloads; it is dropped when the call ends.

@@ -303,6 +303,58 @@ describe('<delegated-keys>', () => {
     expect(part(el, 'revoke-button')).to.equal(null);
   });
 
+  it('revoking a key already revoked elsewhere (400) shows it revoked, with no error said at any point', async () => {
+    await login();
+    const el = await mountReady();
+    const key = await createKey(el, 'Twice');
+    (part(el, 'revoke-button') as HTMLButtonElement).click();
+    await settle(el);
+    // Another tab (or the API) revokes it while this confirmation is open.
+    await createClient({ baseUrl: f.apiBase }).revokeDelegatedKey(key.id);
+    const errors: string[] = [];
+    el.addEventListener('delegated-keys-error', (e) => errors.push((e as CustomEvent).detail.code));
+    // Everything the alert region ever says, not only what is left at the end.
+    const said: string[] = [];
+    const alert = part(el, 'error')!;
+    const watch = new MutationObserver(() => alert.textContent!.trim() && said.push(alert.textContent!.trim()));
+    watch.observe(alert, { childList: true, subtree: true, characterData: true });
+    const revoked = nextEvent<CustomEvent>(el, 'delegated-key-revoked');
+    button(el, /Revoke key/).click();
+    expect((await revoked).detail).to.deep.equal({ keyId: key.id });
+    await settle(el);
+    watch.disconnect();
+    expect(said).to.deep.equal([]);
+    expect(errors).to.deep.equal([]);
+    expect(text(el, 'status')).to.equal('Revoked');
+    expect(text(el, 'notice')).to.match(/Twice.*revoked/);
+    expect(part(el, 'revoke-button')).to.equal(null);
+    expect(shadow(el).activeElement === part(el, 'new-button'), `focus on "New key", not ${focusIn(el)}`).to.equal(true);
+  });
+
+  it('a revoke refused with 400 while the list still shows the key active is said as a failure', async () => {
+    await login();
+    const el = await mountReady();
+    const key = await createKey(el, 'Still active');
+    (part(el, 'revoke-button') as HTMLButtonElement).click();
+    await settle(el);
+    let revokedHere = false;
+    el.addEventListener('delegated-key-revoked', () => (revokedHere = true));
+    const failed = nextEvent<CustomEvent>(el, 'delegated-keys-error');
+    const undo = failNext('DELETE', /\/auth\/delegated-keys\//, 400, 1, {}, { status: 400, code: 'INVALID_INPUT', message: 'Refused' });
+    try {
+      button(el, /Revoke key/).click();
+      expect((await failed).detail).to.include({ code: 'not_active', operation: 'revoke', status: 400 });
+    } finally {
+      undo();
+    }
+    await waitFor(() => text(el, 'error'), 'the error');
+    await settle(el);
+    expect(text(el, 'error')).to.match(/\S/);
+    expect(text(el, 'status')).to.equal('Active');
+    expect(revokedHere).to.equal(false);
+    expect((await createClient({ baseUrl: f.apiBase }).getDelegatedKey(key.id)).status).to.equal('ACTIVE');
+  });
+
   it('a 409 for a key made elsewhere shows that key in the list while the form keeps what was typed', async () => {
     await login();
     const el = await mountReady();
