@@ -46,9 +46,11 @@ export interface KeyStore {
   put(session: StoredSession, key: KeyPair): Promise<void>;
   /**
    * The freshest session of the account (latest expiresAt, then createdAt), with its key; `key`
-   * undefined means the key vanished. Undefined when the account has no stored session.
+   * undefined means the key vanished. Undefined when the account has no stored session. With
+   * `exceptCredentialId`, sessions obtained with that credential are left out (a credential's
+   * removal is signed by a session of another one).
    */
-  get(accountId: string): Promise<{ session: StoredSession; key: KeyPair | undefined } | undefined>;
+  get(accountId: string, exceptCredentialId?: string): Promise<{ session: StoredSession; key: KeyPair | undefined } | undefined>;
   /** Every stored session, all accounts. */
   list(): Promise<StoredSession[]>;
   /** Deletes one session and its key. */
@@ -105,13 +107,13 @@ interface Records {
 
 /** The KeyStore contract over `records`: `session:<id>` holds a StoredSession, `key:<id>` its KeyPair. */
 function recordStore(records: Records): KeyStore {
-  async function sessions(accountId?: string): Promise<StoredSession[]> {
+  async function sessions(accountId?: string, exceptCredentialId?: string): Promise<StoredSession[]> {
     const out: StoredSession[] = [];
     for (const [k, v] of await records.entries()) {
       const s = v as StoredSession | null;
       // Only a whole session under its own id counts: a record that another version wrote, or a
       // broken write left, must neither fail every read nor hide the account's live session.
-      if (k === SESSION_PREFIX + s?.sessionId && !badField(s) && (accountId === undefined || s!.accountId === accountId)) out.push(copySession(s!));
+      if (k === SESSION_PREFIX + s?.sessionId && !badField(s) && (accountId === undefined || s!.accountId === accountId) && s!.credentialId !== exceptCredentialId) out.push(copySession(s!));
     }
     return out.sort(freshestFirst);
   }
@@ -126,8 +128,8 @@ function recordStore(records: Records): KeyStore {
         [KEY_PREFIX + session.sessionId, { privateKey: key.privateKey, publicKey: key.publicKey }],
       ]);
     },
-    async get(accountId) {
-      const session = (await sessions(accountId))[0];
+    async get(accountId, exceptCredentialId) {
+      const session = (await sessions(accountId, exceptCredentialId))[0];
       if (!session) return undefined;
       const stored = (await records.get(KEY_PREFIX + session.sessionId)) as Partial<KeyPair> | undefined;
       // Anything but a CryptoKey and its public bytes is no key: reported as gone, never signed with.

@@ -140,13 +140,18 @@ export interface Wallet {
    */
   revokeSession(accountId: string, sessionId: string, options?: SignalOption): Promise<string[]>;
   /**
-   * Removes a credential, stamped by the live session (api.md "Revoking a credential": a session of
-   * another credential), and deletes this device's sessions of that credential with their keys.
+   * Removes a credential, stamped by the freshest live session this device holds of another
+   * credential (api.md "Revoking a credential"; WalletError 'session_expired' when it holds none),
+   * and deletes this device's sessions of that credential with their keys.
    * One the account no longer has (404: removed meanwhile, from another tab or device) counts as removed.
    */
   revokeCredential(accountId: string, credentialId: string, options?: SignalOption): Promise<void>;
-  /** The live session of the account, or undefined; throws WalletError('key_missing') if its key vanished. */
-  current(accountId: string): Promise<StoredSession | undefined>;
+  /**
+   * The live session of the account, or undefined; throws WalletError('key_missing') if its key vanished.
+   * With `exceptCredentialId`: the live session of another credential than that one (one that can
+   * sign that credential's removal), or undefined.
+   */
+  current(accountId: string, exceptCredentialId?: string): Promise<StoredSession | undefined>;
   /** A Stamper over the live session's key; WalletError 'session_expired' or 'key_missing' otherwise. */
   stamper(accountId: string): Promise<Stamper>;
   /** Exports the wallet's recovery phrase through a fresh receiver key; returns the plaintext. */
@@ -292,9 +297,12 @@ export function createWallet(options: WalletOptions): Wallet {
     return stored;
   }
 
-  /** The live session and its key, or the WalletError that says why there is none. */
-  async function live(accountId: string): Promise<{ session: StoredSession; key: KeyPair }> {
-    const found = await store.get(accountId);
+  /**
+   * The live session and its key, or the WalletError that says why there is none; with `except`,
+   * of another credential than that one ('ended' is told only when the account has no live session).
+   */
+  async function live(accountId: string, except?: string): Promise<{ session: StoredSession; key: KeyPair }> {
+    const found = await store.get(accountId, except);
     if (!found) {
       throw new WalletError('session_expired', 'There is no session for this wallet on this device. Log in to continue.');
     }
@@ -302,7 +310,7 @@ export function createWallet(options: WalletOptions): Wallet {
       await store.delete(found.session.sessionId);
       // An older record may still be live (another login); otherwise report the expiry.
       const other = await store.get(accountId);
-      if (other && isLive(other.session)) return live(accountId);
+      if (other && isLive(other.session)) return live(accountId, except);
       emit({ type: 'ended', accountId });
       throw new WalletError('session_expired', 'Your session has expired. Log in again to continue.');
     }
@@ -510,15 +518,16 @@ export function createWallet(options: WalletOptions): Wallet {
     },
 
     async revokeCredential(accountId, credentialId, options = {}) {
-      const { key } = await live(accountId);
+      // The service takes the stamp of a session of another credential only.
+      const { key } = await live(accountId, credentialId);
       // 404: the account no longer has it (removed meanwhile elsewhere): done, as for a session.
       await client.revokeCredential(credentialId, { stamper: keyStamper(key), signal: options.signal }).catch(unlessGone);
       await forgetWhere((s) => s.accountId === accountId && s.credentialId === credentialId);
     },
 
-    async current(accountId) {
+    async current(accountId, exceptCredentialId) {
       try {
-        return (await live(accountId)).session;
+        return (await live(accountId, exceptCredentialId)).session;
       } catch (e) {
         if (e instanceof WalletError && e.code === 'session_expired') return undefined;
         throw e;

@@ -12,7 +12,7 @@ import type { OtpLogin, Wallet } from '../../core/session.ts';
 import type { AuthMethodResponse } from '../../core/types.ts';
 import { bytesToHex, randomBytes } from '../../core/encoding.ts';
 import { classifyError, type Failure, type FailureContext } from '../shared/failures.ts';
-import type { CredentialsView } from './wallet-credentials.machine.ts';
+import type { CredentialsView, CurrentSession } from './wallet-credentials.machine.ts';
 
 export interface Services {
   accountId: string;
@@ -23,18 +23,23 @@ export interface Services {
 }
 
 export async function loadView(s: Services): Promise<CredentialsView> {
-  const [credentials, sessions, stored] = await Promise.all([
-    s.client.listCredentials(s.accountId, { signal: s.signal }),
-    s.client.listSessions(s.accountId, { signal: s.signal }),
-    // A session whose key is gone from this browser is no session here.
-    s.wallet.current(s.accountId).catch((e: unknown) => {
+  /** This device's live session (of another credential than `except`); one whose key is gone from this browser is none. */
+  const held = (except?: string) =>
+    s.wallet.current(s.accountId, except).catch((e: unknown) => {
       if (e instanceof WalletError && e.code === 'key_missing') return undefined;
       throw e;
-    }),
+    });
+  const [credentials, sessions, [stored, other]] = await Promise.all([
+    s.client.listCredentials(s.accountId, { signal: s.signal }),
+    s.client.listSessions(s.accountId, { signal: s.signal }),
+    // And one of another credential, which can sign the removal of the first one's credential.
+    held().then(async (first) => [first, first && (await held(first.credentialId))] as const),
   ]);
-  // Only a session the service still lists counts as this device's.
-  const current = stored && sessions.some((x) => x.id === stored.sessionId) ? stored : undefined;
-  return { credentials, sessions, current: current ? { sessionId: current.sessionId, credentialId: current.credentialId, credentialType: current.credentialType } : null };
+  // Only a session the service still lists counts as this device's (and the other one only beside
+  // the one core signs with).
+  const listed = (x?: CurrentSession) => x && sessions.some((l) => l.id === x.sessionId);
+  const current = listed(stored) ? stored! : null;
+  return { credentials, sessions, current, ...(current && listed(other) && { other: other! }) };
 }
 
 /**

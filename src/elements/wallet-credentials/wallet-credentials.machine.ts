@@ -24,7 +24,13 @@ export interface CurrentSession {
 export interface CredentialsView {
   credentials: AuthMethod[];
   sessions: AuthSession[];
+  /** The session this browser signs with (the freshest it holds). */
   current: CurrentSession | null;
+  /**
+   * A session this browser also holds, of another credential than `current`'s (logged in with one,
+   * then with another added later): it signs the removal of `current`'s credential.
+   */
+  other?: CurrentSession;
 }
 
 export type Operation =
@@ -97,11 +103,11 @@ export type RevokeBlock = 'last' | 'current' | 'login';
  * Whether the credential may be revoked from this browser, and if not, why:
  * - `last`: it is the wallet's only credential (api.md: at least one must remain);
  * - `login`: no session on this device to sign with;
- * - `current`: this device's session belongs to that credential; the stamp must come from a
- *   session of a different credential (api.md "Revoking a credential").
+ * - `current`: every session this device holds belongs to that credential; the stamp must come
+ *   from a session of a different credential (api.md "Revoking a credential").
  */
 export function revokeBlock(view: CredentialsView, credentialId: string): RevokeBlock | null {
-  return view.credentials.length <= 1 ? 'last' : !view.current ? 'login' : view.current.credentialId === credentialId ? 'current' : null;
+  return view.credentials.length <= 1 ? 'last' : !view.current ? 'login' : view.current.credentialId === credentialId && !view.other ? 'current' : null;
 }
 
 /** api.md: at most one EMAIL_OTP and one SMS_OTP; OAUTH per provider identity (any number here). */
@@ -139,14 +145,22 @@ export function afterChange(view: CredentialsView, operation: Operation, changed
   switch (operation.op) {
     case 'add':
       return changed ? { ...view, credentials: [...view.credentials, changed] } : view;
-    case 'revoke-credential':
+    case 'revoke-credential': {
+      // This device's sessions of it ended too: the other one it holds, if any, is the one it signs with.
+      const [current = null, other] = [view.current, view.other].filter((s) => s && s.credentialId !== operation.id);
       return {
-        ...view,
         credentials: view.credentials.filter((c) => c.id !== operation.id),
         sessions: view.sessions.filter((s) => s.type !== changed?.type || s.nickname !== changed.nickname || s.credentialId !== changed.credentialId),
+        current,
+        ...(other && { other }),
       };
-    case 'revoke-session':
-      return { ...view, sessions: view.sessions.filter((s) => !ended?.includes(s.id)), current: view.current?.sessionId === operation.id ? null : view.current };
+    }
+    case 'revoke-session': {
+      // Ending the session it signs with is a logout: this device then holds none.
+      const out = view.current?.sessionId === operation.id;
+      const other = !out && view.other?.sessionId !== operation.id && view.other;
+      return { credentials: view.credentials, sessions: view.sessions.filter((s) => !ended?.includes(s.id)), current: out ? null : view.current, ...(other && { other }) };
+    }
     default:
       return view;
   }

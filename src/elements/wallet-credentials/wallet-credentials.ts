@@ -68,7 +68,7 @@ type Ready = Extract<CredentialsState, { kind: 'ready' }>;
  * @csspart credential - One credential row.
  * @csspart credential-type - The kind of credential.
  * @csspart credential-name - Its email, phone or label.
- * @csspart badge - "This device" next to the session this browser holds.
+ * @csspart badge - "This device" next to each session this browser holds, and next to the credentials they were made with.
  * @csspart revoke-button - Remove a credential / end a session.
  * @csspart hint - Why a credential cannot be removed right now.
  * @csspart add-button - Add a credential.
@@ -487,7 +487,9 @@ export class WalletCredentials extends TemplateElement {
     const t = this.i18n.t;
     const { view } = s;
     const session = 'expiresAt' in item;
-    const own = session ? view.current?.sessionId === item.id : view.current?.credentialId === item.id;
+    // "This device" on every session it holds, and on their credentials; "Log out here" on the one it signs with.
+    const here = [view.current, view.other].some((s) => (session ? s?.sessionId : s?.credentialId) === item.id);
+    const own = session && view.current?.sessionId === item.id;
     const block = session ? null : revokeBlock(view, item.id);
     // "Log in to make changes" is said once, under the add buttons.
     const hint = block && block !== 'login' ? t(`credentials.block.${block}`) : '';
@@ -499,7 +501,7 @@ export class WalletCredentials extends TemplateElement {
     const label = session ? (own ? t('credentials.sessions.logout') : t('credentials.sessions.end-label', { name, until })) : t('credentials.remove-label', { name: this.credentialName(item) });
     return html`<li part=${session ? 'session' : 'credential'} data-id=${item.id} data-type=${item.type}>
       <span class="name">
-        <span part="credential-type">${name}${own ? html`<span part="badge">${t('credentials.this-device')}</span>` : nothing}</span>
+        <span part="credential-type">${name}${here ? html`<span part="badge">${t('credentials.this-device')}</span>` : nothing}</span>
         <span part="credential-name"
           >${session ? until : html`<bdi>${item.nickname}</bdi>`}</span
         >

@@ -33,6 +33,20 @@ test('revocation needs a session on this device, of a different credential', () 
   assert.equal(revokeBlock({ ...view, current }, sms.id), null);
 });
 
+test('a device holding sessions of two credentials may remove either; the lists after a removal keep the other session', () => {
+  const smsSession: AuthSession = { ...sms, id: 'Session:2', expiresAt: session.expiresAt };
+  const smsHere = { sessionId: smsSession.id, credentialId: sms.id, credentialType: 'SMS_OTP' as const };
+  const view: CredentialsView = { credentials: [email, sms], sessions: [session, smsSession], current: smsHere, other: current };
+  assert.equal(revokeBlock(view, sms.id), null);
+  assert.equal(revokeBlock(view, email.id), null);
+  // The credential of the session it signs with goes: the other session is the one it signs with.
+  assert.deepEqual(afterChange(view, { op: 'revoke-credential', id: sms.id }, sms), { credentials: [email], sessions: [session], current });
+  assert.deepEqual(afterChange(view, { op: 'revoke-credential', id: email.id }, email), { credentials: [sms], sessions: [smsSession], current: smsHere });
+  // Ending the other session keeps the one it signs with; ending that one is a logout.
+  assert.deepEqual(afterChange(view, { op: 'revoke-session', id: session.id }, undefined, [session.id]), { credentials: [email, sms], sessions: [smsSession], current: smsHere });
+  assert.deepEqual(afterChange(view, { op: 'revoke-session', id: smsSession.id }, undefined, [session.id, smsSession.id]), { credentials: [email, sms], sessions: [], current: null });
+});
+
 test('one SMS_OTP at most; OAUTH identities may be added again', () => {
   const view: CredentialsView = { credentials: [email], sessions: [], current };
   assert.equal(canAdd(view, 'SMS_OTP'), true);

@@ -154,12 +154,11 @@ describe('<wallet-credentials>', function () {
     expect(addButton(el, 'SMS_OTP').disabled).to.equal(true, 'one SMS_OTP at most');
     expect(shadow(el).querySelector("[part~='add-button'][data-type='SMS_OTP'] + [part~='hint']")?.textContent).to.contain('already receives codes');
 
-    // This device now holds an SMS session (the activation), so the email login can go: the
-    // stamp comes from the SMS credential's session (api.md "Revoking a credential").
+    // This device now holds an SMS session (the activation) besides the email one, so either login
+    // can go: the stamp comes from the other credential's session (api.md "Revoking a credential").
     expect((await store.get(acct.accountId))?.session.credentialType).to.equal('SMS_OTP');
     expect(removeButton(el, 'EMAIL_OTP').disabled).to.equal(false);
-    expect(removeButton(el, 'SMS_OTP').disabled).to.equal(true);
-    expect(row(el, 'SMS_OTP').textContent).to.contain('Log in another way to remove it');
+    expect(removeButton(el, 'SMS_OTP').disabled).to.equal(false);
 
     const revoked = nextEvent<CustomEvent<CredentialChangeDetail>>(el, 'credential-revoked');
     removeButton(el, 'EMAIL_OTP').click();
@@ -605,6 +604,9 @@ describe('<wallet-credentials>', function () {
     await loginByEmail(acct);
     await walletFor().addCredential({ type: 'SMS_OTP', accountId: acct.accountId });
     const el = await settled(acct.accountId);
+    // The email login is the only one this device holds a session of: it cannot sign its own removal.
+    expect(removeButton(el, 'EMAIL_OTP').disabled).to.equal(true);
+    expect(row(el, 'EMAIL_OTP').textContent).to.contain('Log in another way to remove it');
     const undo = failNext('DELETE', /\/auth\/credentials\//, 400, 1, {}, { status: 400, code: 'INVALID_INPUT', message: 'Invalid id', details: { errors: [{ field: 'id' }] } });
     try {
       const failed = nextEvent<CustomEvent<{ code: string; status?: number }>>(el, 'wallet-credentials-error');
@@ -714,6 +716,40 @@ describe('<wallet-credentials>', function () {
     expect((await clientFor().listSessions(acct.accountId)).map((s) => s.id)).to.deep.equal([live]);
     expect(parts(el, 'session').map((r) => r.dataset['id'])).to.deep.equal([live]);
     expect(part(el, 'badge')).to.equal(null);
+  });
+
+  it('holding sessions of two credentials, this device marks both and can remove either, signed by the other one', async () => {
+    // Logged in by email; a second login (SMS) is added and used here later, so this device holds
+    // a session of each, the newer (SMS) being the one that signs by default.
+    const emailSession = await loginByEmail(acct);
+    const sms = await walletFor().addCredential({ type: 'SMS_OTP', accountId: acct.accountId });
+    const smsSession = (await (await walletFor().startOtpLogin({ credentialId: sms.id, registered: sms })).submit('000000')).sessionId;
+    expect((await store.get(acct.accountId))?.session.credentialType).to.equal('SMS_OTP');
+    const el = await settled(acct.accountId);
+    for (const type of ['EMAIL_OTP', 'SMS_OTP']) {
+      expect(row(el, type).querySelector("[part~='badge']")?.textContent, `${type} marked as this device's`).to.contain('This device');
+      expect(removeButton(el, type).disabled, `${type} removable`).to.equal(false);
+      expect(row(el, type).textContent).not.to.contain('Log in another way');
+    }
+    // Both sessions are this device's; the one it signs with is the one "Log out here" ends.
+    const sessionRow = (id: string) => shadow(el).querySelector<HTMLElement>(`[part~='session'][data-id='${id}']`)!;
+    expect(sessionRow(emailSession).textContent).to.contain('This device');
+    expect(sessionRow(smsSession).textContent).to.contain('This device');
+    expect(sessionRow(smsSession).querySelector('button')!.textContent!.trim()).to.equal('Log out here');
+    expect(sessionRow(emailSession).querySelector('button')!.textContent!.trim()).to.equal('End session');
+    // Removing the credential of the newer session: the email session signs it, and stays.
+    const revoked = nextEvent<CustomEvent<CredentialChangeDetail>>(el, 'credential-revoked');
+    removeButton(el, 'SMS_OTP').click();
+    await confirm(el);
+    expect((await revoked).detail).to.deep.equal({ accountId: acct.accountId, credentialId: sms.id, type: 'SMS_OTP' });
+    await idle(el);
+    expect(text(el, 'error')).to.equal('');
+    expect((await clientFor().listCredentials(acct.accountId)).map((c) => c.type)).to.deep.equal(['EMAIL_OTP']);
+    expect((await clientFor().listSessions(acct.accountId)).map((s) => s.id)).to.deep.equal([emailSession]);
+    expect((await store.list()).map((s) => s.sessionId)).to.deep.equal([emailSession]);
+    expect((await store.list()).map((s) => s.sessionId)).not.to.include(smsSession);
+    expect(row(el, 'EMAIL_OTP').querySelector("[part~='badge']")?.textContent).to.contain('This device');
+    expect(row(el, 'EMAIL_OTP').textContent).to.contain('only way to log in');
   });
 
   it('removing a credential another tab removed meanwhile is a removal, not "no login of that kind"', async () => {
