@@ -11,6 +11,8 @@
  * transaction. If the key record is gone (or holds no CryptoKey) while the metadata is still there
  * (storage partly evicted or cleared by another tab, or a browser that cannot persist CryptoKeys),
  * `get` reports `key: undefined` so the caller can say "log in again" (WalletError 'key_missing').
+ * A session record that cannot be read (not a whole StoredSession under its own id) is passed over
+ * and deleted with its key record on the next read; records under other names are left alone.
  *
  * Not here: expiry decisions and deletion on expiry (session.ts), any crypto.
  */
@@ -85,9 +87,8 @@ function checkKey(key: KeyPair): void {
 
 /** Orders by expiresAt, then createdAt, both descending (the freshest first). */
 function freshestFirst(a: StoredSession, b: StoredSession): number {
-  const e = Date.parse(b.expiresAt) - Date.parse(a.expiresAt);
-  if (e !== 0 && !Number.isNaN(e)) return e;
-  return Date.parse(b.createdAt) - Date.parse(a.createdAt) || 0;
+  // A difference of 0, or NaN (a date that does not parse), passes on to the next.
+  return Date.parse(b.expiresAt) - Date.parse(a.expiresAt) || Date.parse(b.createdAt) - Date.parse(a.createdAt) || 0;
 }
 
 /** A copy, so that callers cannot mutate what is stored (and structured clone matches). */
@@ -109,12 +110,19 @@ interface Records {
 function recordStore(records: Records): KeyStore {
   async function sessions(accountId?: string, exceptCredentialId?: string): Promise<StoredSession[]> {
     const out: StoredSession[] = [];
+    /** Records of this store that can never be used: deleted, so that they do not pile up. */
+    const unusable: IDBValidKey[] = [];
     for (const [k, v] of await records.entries()) {
       const s = v as StoredSession | null;
       // Only a whole session under its own id counts: a record that another version wrote, or a
       // broken write left, must neither fail every read nor hide the account's live session.
-      if (k === SESSION_PREFIX + s?.sessionId && !badField(s) && (accountId === undefined || s!.accountId === accountId) && s!.credentialId !== exceptCredentialId) out.push(copySession(s!));
+      if (k === SESSION_PREFIX + s?.sessionId && !badField(s)) {
+        if ((accountId === undefined || s!.accountId === accountId) && s!.credentialId !== exceptCredentialId) out.push(copySession(s!));
+        // Such a session record, and the key stored with it (`session:<id>` and `key:<id>`).
+      } else if (/^session:/.test(k as string)) unusable.push(k, (k as string).replace('session', 'key'));
     }
+    // Best effort: a read does not fail because the clean-up could not be written.
+    if (unusable.length) await records.delMany(unusable).catch(() => undefined);
     return out.sort(freshestFirst);
   }
 

@@ -4,7 +4,7 @@
  * document, still sign, several accounts coexist, and a vanished key is reported as such.
  */
 import { expect } from 'chai';
-import { createStore, entries, del } from 'idb-keyval';
+import { createStore, entries, del, set } from 'idb-keyval';
 import { indexedDbKeyStore, type StoredSession } from '../../../src/core/keystore.ts';
 import { generateSigningKey, type KeyPair } from '../../../src/core/p256.ts';
 import { createStamp, publicKeyHex } from '../../../src/core/stamp.ts';
@@ -141,6 +141,38 @@ describe('indexedDbKeyStore (real IndexedDB)', () => {
     await store.clear();
     expect(await store.list()).to.deep.equal([]);
     expect(await entries(createStore(dbName, 'sessions'))).to.deep.equal([]);
+  });
+
+  it('deletes its own records that can never be used (a broken session record, with its key) and nothing else', async () => {
+    const store = indexedDbKeyStore({ dbName });
+    const db = createStore(dbName, 'sessions');
+    const account = `InternalAccount:${uid()}`;
+    const good = await generateSigningKey();
+    const live = sessionFor(account, good);
+    await store.put(live, good);
+    // A session whose key record holds no CryptoKey stays: reading it is how a vanished key is told (key_missing).
+    const keyless = sessionFor(account, good, { expiresAt: new Date(Date.now() + 60_000).toISOString() });
+    await store.put(keyless, good);
+    await set(`key:${keyless.sessionId}`, { privateKey: { type: 'private' }, publicKey: new Uint8Array(65) }, db);
+    // Unusable records of this store: a session record that is not an object, one without the
+    // fields of a session (with its key), and one under another session's id.
+    const orphan = await generateSigningKey();
+    const broken = `Session:${uid()}`;
+    await set(`session:Session:${uid()}`, null, db);
+    await set(`session:${broken}`, { accountId: account, sessionId: 42 }, db);
+    await set(`key:${broken}`, { privateKey: orphan.privateKey, publicKey: orphan.publicKey }, db);
+    await set(`session:Session:${uid()}`, sessionFor(account, good), db);
+    // Records that are not this store's own are not its to delete.
+    await set('settings', { theme: 'dark' }, db);
+    await set(7, 'a number key', db);
+
+    expect((await store.list()).map((s) => s.sessionId)).to.have.members([live.sessionId, keyless.sessionId]);
+    const left = (await entries(db)).map(([k]) => String(k));
+    expect(left).to.have.members([`session:${live.sessionId}`, `key:${live.sessionId}`, `session:${keyless.sessionId}`, `key:${keyless.sessionId}`, 'settings', '7']);
+    // The live session still signs.
+    const got = await store.get(account);
+    expect(got?.session.sessionId).to.equal(live.sessionId);
+    expect((await verifyStamp(await createStamp('x', got!.key!), 'x'))?.publicKey).to.equal(live.publicKey);
   });
 
   it('reports a key that vanished (partial eviction) as key undefined', async () => {
