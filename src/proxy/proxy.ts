@@ -60,11 +60,16 @@ import { createUpstream, UpstreamError, type UpstreamResponse, type UpstreamTran
 import { createStepUp, type StepUpOptions } from './step-up.ts';
 
 export interface ProxyOptions {
-  /** The service's base address including the version segment, e.g. `http://127.0.0.1:4000/2025-10-13`. */
-  upstream: string;
+  /**
+   * The service's base address including the version segment, e.g. `http://127.0.0.1:4000/2025-10-13`.
+   * This and the two credentials take `process.env.X` as it is: the key is required, and a value
+   * left undefined (a variable the environment does not set) makes createProxy throw a TypeError
+   * that names the option.
+   */
+  upstream: string | undefined;
   /** Basic credentials `<api token id>:<api client secret>` (api.md "Authentication"). */
-  tokenId: string;
-  clientSecret: string;
+  tokenId: string | undefined;
+  clientSecret: string | undefined;
   /** Decides per request which account, card and customer the caller may touch. */
   authorize?: AuthorizeHook;
   /** Explicit demo binding to one customer, account and card (see authorize.ts). */

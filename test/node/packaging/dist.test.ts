@@ -369,6 +369,34 @@ test('a Node-only TypeScript project (no DOM lib, library declarations checked) 
   assert.deepEqual(diagnostics, []);
 });
 
+/** The README's code block under `heading`, as written. */
+function readmeBlock(heading: string): string {
+  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  const section = readme.slice(readme.indexOf(heading));
+  const block = /```(?:js|ts)\n([\s\S]*?)```/.exec(section);
+  assert.ok(readme.includes(heading) && block, `README has no code block under ${heading}`);
+  return block[1]!;
+}
+
+test('the README\'s createProxy snippet compiles as written (strict, settings read from process.env) against the published proxy declarations', () => {
+  const snippet = readmeBlock('## Mount the proxy in your Node server');
+  assert.match(snippet, /tokenId: process\.env\./);
+  const lines = [
+    // What the snippet leaves to the application: its session lookup and its own handler.
+    `declare function mySession(request: import('node:http').IncomingMessage): Promise<{ wallet: { customerId: string; accountId: string; cardId: string } } | undefined>;`,
+    `declare function myApp(req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse): void;`,
+    snippet,
+  ];
+  const diagnostics = typecheck('readme-proxy', lines, {
+    module: ts.ModuleKind.NodeNext,
+    moduleResolution: ts.ModuleResolutionKind.NodeNext,
+    lib: ['lib.es2023.d.ts'],
+    types: ['node'],
+    typeRoots: [join(ROOT, 'node_modules/@types')],
+  });
+  assert.deepEqual(diagnostics, []);
+});
+
 test('the built proxy relays a browser call to the built sandbox (no dev-dependency needed at run time)', async () => {
   const sandboxJs = pkg.exports['./sandbox'];
   const proxyJs = pkg.exports['./proxy'];

@@ -683,9 +683,9 @@ describe('proxy bounds', () => {
     assert.throws(() => createProxy({ ...base, stepUp: { ttl: 30 } } as never), /stepUp has no option "ttl"/);
     assert.throws(() => createProxy({ ...base, rateLimit: { max: 5, window: 1000 } } as never), /rateLimit has no option "window"/);
     // `process.env.SERVICE_BASE_URL` and the credentials when the environment does not set them.
-    assert.throws(() => createProxy({ ...base, upstream: undefined } as never), /^TypeError: upstream is not set: the service's base URL with its version segment/);
-    assert.throws(() => createProxy({ ...base, tokenId: undefined } as never), /^TypeError: tokenId is not set/);
-    assert.throws(() => createProxy({ ...base, clientSecret: undefined } as never), /^TypeError: clientSecret is not set/);
+    assert.throws(() => createProxy({ ...base, upstream: undefined }), /^TypeError: upstream is not set: the service's base URL with its version segment/);
+    assert.throws(() => createProxy({ ...base, tokenId: undefined }), /^TypeError: tokenId is not set/);
+    assert.throws(() => createProxy({ ...base, clientSecret: undefined }), /^TypeError: clientSecret is not set/);
     // Every documented option is known.
     const all = { ...base, accountFor: () => undefined, basePath: '/api', signatureHeader: 'X-Sig', challengeSecret: 'c', rp: { name: 'n' }, allowedOrigins: [], allowedHosts: [], maxBodyBytes: 10, upstreamTimeoutMs: 10, rateLimit: { windowMs: 1000, max: 1 }, logger: () => undefined, clientIp: () => '', transport: 'node' as const, stepUp: { secret: 's', ttlSeconds: 5, accountForCard: () => undefined, cookieName: 'c' } };
     await createProxy(all).close();
