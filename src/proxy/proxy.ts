@@ -278,6 +278,8 @@ export function createProxy(options: ProxyOptions): ProxyHandler {
     // For the log and the upstream call; handle() refuses a repeated Request-Id (null here) first.
     const requestId = h['request-id'] ?? undefined;
     const x: Exchange = { req, res, h, start: logger ? performance.now() : 0, route: 'unknown', requestId, code: undefined, corsOrigin: undefined };
+    // Pipelined behind an answer its connection is still writing.
+    if (res.socket === null) closeWithConnection(req.socket, res);
     // 'close' fires after the answer or when the client went away, so both are logged.
     if (logger) {
       exchanges.set(res, x);
@@ -791,6 +793,34 @@ function lingerOnClose(socket: Socket): void {
     this.once('close', () => clearTimeout(timer));
     this.resume();
   };
+}
+
+/** Per connection, its responses queued behind the one it is writing (see closeWithConnection). */
+const queuedResponses = new WeakMap<Socket, Set<ServerResponse>>();
+
+/**
+ * Node 20 emits no 'close' on a response still queued behind an earlier one of its connection
+ * (HTTP/1.1 pipelining) when that connection closes; later versions do. What waits for it (the
+ * log line, a read's cancellation upstream, an answer counted in the budget until it is taken)
+ * would wait for ever: such a response is destroyed and emits 'close' once the connection closed,
+ * unless it did so itself meanwhile (a turn later, after Node's own handling of the close).
+ */
+function closeWithConnection(connection: Socket, res: ServerResponse): void {
+  let queued = queuedResponses.get(connection);
+  if (!queued) {
+    const responses = (queued = new Set());
+    queuedResponses.set(connection, responses);
+    connection.once('close', () =>
+      setImmediate(() => {
+        for (const response of responses) {
+          response.destroy();
+          response.emit('close');
+        }
+      }),
+    );
+  }
+  queued.add(res);
+  res.once('close', () => queued.delete(res));
 }
 
 /** The lower-cased options of a Connection header value (RFC 9110 section 7.6.1: a list of tokens). */

@@ -541,6 +541,38 @@ describe('proxy bounds', () => {
     });
   });
 
+  // Node 20 emits no 'close' on a response still queued behind an earlier one of its connection
+  // when that connection closes; what waits for it (the log line, the answer counted in the
+  // budget) must end all the same.
+  it('ends the requests a client pipelined and left unanswered: each is logged, and their answers leave the 32 MiB', async () => {
+    const size = 4 * 1024 * 1024 - 1;
+    const body = Buffer.alloc(size, 0x20);
+    const big = await startRecorder((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(size) });
+      res.end(body);
+    });
+    const px = await startProxy({ upstream: big.url });
+    const path = '/api/auth/delegated-keys/DelegatedKey:66666666-6666-4666-8666-666666666666';
+    try {
+      // Eight GETs in one write on one connection, none of their answers read; then the client leaves.
+      const socket = net.connect(px.port, '127.0.0.1');
+      socket.on('error', () => undefined);
+      socket.write(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`.repeat(8));
+      socket.pause();
+      await waitFor(() => big.requests.length === 8, 'the eight GETs upstream');
+      // The last answers are in (none is still being read) once the proxy has given each its response.
+      await new Promise((r) => setTimeout(r, 300));
+      socket.destroy();
+      await waitFor(() => px.logs.length === 8, `a log line for each pipelined request (${px.logs.length} of 8)`);
+      // Their bytes are given back: eight answers of 4 MiB fit again at once.
+      const again = await Promise.all(Array.from({ length: 8 }, () => raw(px.port, { path })));
+      assert.deepEqual(again.map((r) => r.status), Array(8).fill(200));
+    } finally {
+      await px.close();
+      await big.close();
+    }
+  });
+
   it('answers 408 when the request body trickles in slower than the bound', async () => {
     const px = await startProxy({ upstream: up.url, upstreamTimeoutMs: 200 });
     try {
