@@ -20,8 +20,9 @@
  *    asynchronous `authorize` decision (`upstreamTimeoutMs`), each upstream answer (4 MiB, else 502)
  *    and all those being read at once (32 MiB together, else 503 PROXY_BUSY with Retry-After, which
  *    a state change gets only before it was sent; one whose answer is dropped after is a 502 that
- *    says it may have been carried out; an answer counts until its client has taken it; see
- *    upstream.ts); a Request-Id must be `Request:<uuid>`;
+ *    says it may have been carried out; an answer counts until its client has taken it, or until
+ *    its bytes are needed, when the connection that has left its answer untaken longest is closed;
+ *    see upstream.ts); a Request-Id must be `Request:<uuid>`;
  *  - every answer carries `Cache-Control: no-store` (reveal URLs are bearer secrets) and
  *    `Referrer-Policy: no-referrer`;
  *  - one JSON log line per request: route name, method, status, duration, Request-Id; never a body,
@@ -577,8 +578,9 @@ export function createProxy(options: ProxyOptions): ProxyHandler {
     res.writeHead(status, headers);
     res.end(body);
     // What the connection could not take at once waits in memory for a client that may never
-    // read it: counted with the answers being read (upstream.ts) until the response closes.
-    if (body !== undefined && !res.writableFinished) upstream.hold(body.length, res);
+    // read it: counted with the answers being read (upstream.ts) until the response closes, or
+    // until those bytes are needed, when its connection is closed.
+    if (body !== undefined && !res.writableFinished) upstream.hold(body.length, res, x.req.socket);
   }
 
   function fail(x: Exchange, error: unknown): void {

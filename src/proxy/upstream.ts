@@ -12,7 +12,10 @@
  * handed to a client that does not take it at once stays in memory until it does (the connection
  * holds the whole Buffer until its last byte is written), so it stays counted until the client's
  * response closes (`hold`): clients that stop reading hold at most the budget, not 4 MiB each
- * for as long as their connection lasts. A dropped read is `busy` (the proxy answers 503 with Retry-After: not
+ * for as long as their connection lasts. And only while no exchange needs those bytes: one that
+ * does first closes the connections of the untaken answers that have waited longest (`reclaim`),
+ * so that a few clients that never read cannot keep every other large answer and every state
+ * change out. A dropped read is `busy` (the proxy answers 503 with Retry-After: not
  * done, send it again). A state change (any method but GET) cannot be told that once it was sent,
  * since the service may have carried it out: it is not sent while the budget lacks room for one
  * answer of MAX_RESPONSE_BYTES (`busy`, nothing sent), and one whose answer is dropped all the same
@@ -58,9 +61,49 @@ export const MAX_RESPONSE_BYTES = 4 * 1024 * 1024;
 /** All answers being read at once, together: eight of the largest, thousands of the usual few KiB. */
 export const MAX_BUFFERED_BYTES = 32 * 1024 * 1024;
 
-/** Bytes of the answers being read or not yet taken by their clients, shared by one upstream's exchanges. */
-interface ByteBudget {
-  used: number;
+/** What the budget needs of the connection an untaken answer waits on: closing it frees the answer. */
+export interface ClientConnection {
+  once(event: 'close', listener: () => void): unknown;
+  destroy(): unknown;
+}
+
+/**
+ * Bytes of the answers being read or not yet taken by their clients, shared by one upstream's
+ * exchanges. An untaken answer is given up when its bytes are needed (`reclaim`), the one that
+ * has waited longest first, by closing its connection: clients that stop reading can hold memory
+ * only while nobody else needs it, and never keep another client's answer or state change out.
+ */
+class ByteBudget {
+  used = 0;
+  /** The untaken answers, oldest first (a Map keeps insertion order), with their size and connection. */
+  private readonly held = new Map<ClientResponse, { bytes: number; connection: ClientConnection }>();
+
+  hold(bytes: number, client: ClientResponse, connection: ClientConnection): void {
+    this.used += bytes;
+    this.held.set(client, { bytes, connection });
+    client.once('close', () => this.release(client));
+  }
+
+  /**
+   * Closes the connections of the untaken answers that have waited longest until at most `limit`
+   * bytes are used; false when that is not reached (the rest are being read).
+   */
+  reclaim(limit: number): boolean {
+    for (const [client, { connection }] of this.held) {
+      if (this.used <= limit) break;
+      // Its bytes are free once the connection is gone, which 'close' reports a turn later.
+      this.release(client);
+      connection.destroy();
+    }
+    return this.used <= limit;
+  }
+
+  private release(client: ClientResponse): void {
+    const answer = this.held.get(client);
+    if (answer === undefined) return;
+    this.held.delete(client);
+    this.used -= answer.bytes;
+  }
 }
 
 /** The part of an undici Dispatcher (Pool, Agent, Client; undici 7 or 8) the proxy uses. */
@@ -110,8 +153,11 @@ export class UpstreamError extends Error {
 
 export interface Upstream {
   send(request: UpstreamRequest): Promise<UpstreamResponse>;
-  /** Counts `bytes` of an answer `client` has not taken yet in the budget, until its response closes. */
-  hold(bytes: number, client: ClientResponse): void;
+  /**
+   * Counts `bytes` of an answer `client` has not taken yet in the budget, until its response
+   * closes, or until the budget needs them, when `connection` is closed.
+   */
+  hold(bytes: number, client: ClientResponse, connection: ClientConnection): void;
   close(): Promise<void>;
 }
 
@@ -124,18 +170,9 @@ export function createUpstream(base: string, options: { timeoutMs: number; trans
   const basePath = url.pathname.replace(/\/+$/, '');
   const connections = options.connections ?? 64;
   const transport = options.transport ?? 'undici';
-  const budget: ByteBudget = { used: 0 };
+  const budget = new ByteBudget();
   const { send, close } = exchanges(url, basePath, options.timeoutMs, transport, connections, budget);
-  return {
-    send,
-    close,
-    hold(bytes, client) {
-      budget.used += bytes;
-      client.once('close', () => {
-        budget.used -= bytes;
-      });
-    },
-  };
+  return { send, close, hold: (bytes, client, connection) => budget.hold(bytes, client, connection) };
 }
 
 function exchanges(url: URL, basePath: string, timeoutMs: number, transport: UpstreamTransport, connections: number, budget: ByteBudget): Exchanges {
@@ -209,7 +246,7 @@ function nodeUpstream(url: URL, basePath: string, timeoutMs: number, connections
           size += chunk.length;
           budget.used += chunk.length;
           if (size > MAX_RESPONSE_BYTES) finish(tooLarge(change));
-          else if (budget.used > MAX_BUFFERED_BYTES) finish(overBudget(request.method));
+          else if (budget.used > MAX_BUFFERED_BYTES && !budget.reclaim(MAX_BUFFERED_BYTES)) finish(overBudget(request.method));
           else chunks.push(chunk);
         });
         // The service is answering: a state change reached it.
@@ -310,7 +347,7 @@ class BufferedExchange implements Dispatcher.DispatchHandler {
     this.size += chunk.length;
     this.budget.used += chunk.length;
     if (this.size > MAX_RESPONSE_BYTES) this.fail(tooLarge(this.method !== 'GET'));
-    else if (this.budget.used > MAX_BUFFERED_BYTES) this.fail(overBudget(this.method));
+    else if (this.budget.used > MAX_BUFFERED_BYTES && !this.budget.reclaim(MAX_BUFFERED_BYTES)) this.fail(overBudget(this.method));
     else this.chunks.push(chunk);
   }
 
@@ -399,7 +436,8 @@ function busy(): UpstreamError {
 
 /** A state change is sent only while the budget has room for the largest answer (see the file header). */
 function noRoomFor(method: string, budget: ByteBudget): boolean {
-  return method !== 'GET' && budget.used > MAX_BUFFERED_BYTES - MAX_RESPONSE_BYTES;
+  const limit = MAX_BUFFERED_BYTES - MAX_RESPONSE_BYTES;
+  return method !== 'GET' && budget.used > limit && !budget.reclaim(limit);
 }
 
 /** An answer dropped for the budget: a read can be sent again, a state change may have been carried out. */
