@@ -569,7 +569,8 @@ export function createProxy(options: ProxyOptions): ProxyHandler {
     headers['referrer-policy'] = 'no-referrer';
     headers['x-content-type-options'] = 'nosniff';
     headers.vary = 'Origin';
-    headers['content-length'] = String(body?.length ?? 0);
+    // RFC 9110 section 8.6: a 204 carries no Content-Length.
+    if (status !== 204) headers['content-length'] = String(body?.length ?? 0);
     if (x.corsOrigin) {
       headers['access-control-allow-origin'] = x.corsOrigin;
       headers['access-control-allow-credentials'] = 'true';

@@ -250,6 +250,26 @@ describe('proxy headers and bytes', () => {
     assert.equal(d.body.length, 0);
   });
 
+  it('sends no Content-Length with a 204, relayed or its own answer to a preflight (RFC 9110 section 8.6)', async () => {
+    up.setResponder((_req, res) => {
+      res.writeHead(204, { 'request-id': 'Request:upstream-answer' });
+      res.end();
+    });
+    const relayed = await call(px.port, { method: 'DELETE', path: `/api/auth/credentials/${AUTH_METHOD}`, headers: JSON_HEADERS });
+    assert.equal(relayed.status, 204);
+    assert.equal(relayed.headers['content-length'], undefined);
+    assert.equal(relayed.headers['cache-control'], 'no-store');
+    const cors = await startProxy({ upstream: up.url, allowedOrigins: ['https://shop.example'] });
+    try {
+      const preflight = await raw(cors.port, { method: 'OPTIONS', path: `/api/auth/credentials/${AUTH_METHOD}`, headers: { origin: 'https://shop.example', 'access-control-request-method': 'DELETE' } });
+      assert.equal(preflight.status, 204);
+      assert.equal(preflight.headers['content-length'], undefined);
+      assert.equal(preflight.headers['access-control-allow-methods'], 'DELETE');
+    } finally {
+      await cors.close();
+    }
+  });
+
   it('refuses a Request-Id that is not Request:<uuid>, before anything goes upstream', async () => {
     const before = up.requests.length;
     for (const bad of ['Request:abc', 'Request:a\tb', `${REQ1} x`, 'Session:0b9c2d4e-1f3a-4b5c-8d6e-7f8091a2b3c4']) {
