@@ -148,6 +148,8 @@ export type ProxyHandler = ((req: IncomingMessage, res: ServerResponse, next?: (
 };
 
 const DEFAULT_SIGNATURE_HEADER = 'Service-Wallet-Signature';
+/** The longest delay Node's timers take (2^31 - 1 ms, about 24.8 days). */
+const MAX_TIMER_MS = 2 ** 31 - 1;
 const HEADER_TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 const BEARER = /^Bearer ([A-Za-z0-9\-._~+/]+=*)$/;
 const CORS_ALLOW_HEADERS = 'Content-Type, Service-Wallet-Signature, Request-Id, X-Requested-With, Authorization';
@@ -687,7 +689,8 @@ function validateOptions(options: ProxyOptions) {
   const maxBodyBytes = options.maxBodyBytes ?? 64 * 1024;
   const upstreamTimeoutMs = options.upstreamTimeoutMs ?? 10_000;
   if (!(Number.isInteger(maxBodyBytes) && maxBodyBytes > 0)) throw new TypeError('maxBodyBytes must be a positive integer');
-  if (!(upstreamTimeoutMs > 0)) throw new TypeError('upstreamTimeoutMs must be positive');
+  // Node's timers take at most 2^31 - 1 ms; past it they fire at once, and every request would time out.
+  if (!(upstreamTimeoutMs > 0 && upstreamTimeoutMs <= MAX_TIMER_MS)) throw new TypeError(`upstreamTimeoutMs must be a number of milliseconds from 1 to ${MAX_TIMER_MS}`);
   if (options.rp !== undefined && (typeof options.rp.name !== 'string' || !options.rp.name)) throw new TypeError('rp.name must be a non-empty string');
   const allowedHosts = options.allowedHosts ?? [];
   if (allowedHosts !== 'any' && !(Array.isArray(allowedHosts) && allowedHosts.every((h) => typeof h === 'string' && /^\.?[a-z0-9-]+(\.[a-z0-9-]+)*\.?$/i.test(h)))) {

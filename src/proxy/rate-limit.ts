@@ -27,8 +27,9 @@ export class RateLimiter {
   readonly #sweeper: NodeJS.Timeout;
 
   constructor(options: RateLimitOptions) {
-    if (!(options.windowMs > 0) || !Number.isInteger(options.max) || options.max < 1) {
-      throw new TypeError('rateLimit needs windowMs > 0 and an integer max >= 1');
+    // Node's timers take at most 2^31 - 1 ms; past it the sweep would run every millisecond.
+    if (!(options.windowMs > 0 && options.windowMs <= 2 ** 31 - 1) || !Number.isInteger(options.max) || options.max < 1) {
+      throw new TypeError('rateLimit needs windowMs from 1 to 2147483647 (milliseconds) and an integer max >= 1');
     }
     this.#windowMs = options.windowMs;
     this.#max = options.max;

@@ -721,6 +721,11 @@ describe('proxy bounds', () => {
     assert.throws(() => createProxy({ ...base, authorize: () => true, allowedOrigins: ['https://a.example/'] }), /allowedOrigins/);
     assert.throws(() => createProxy({ ...base, authorize: () => true, upstream: 'ftp://x' }), /upstream/);
     assert.throws(() => createProxy({ ...base, authorize: () => true, tokenId: 'a:b' }), /tokenId/);
+    // Past 2^31 - 1 ms Node's timers fire at once (TimeoutOverflowWarning): every request would time out.
+    for (const ms of [Infinity, 2 ** 31, Number.NaN]) {
+      assert.throws(() => createProxy({ ...base, authorize: () => true, upstreamTimeoutMs: ms }), /^TypeError: upstreamTimeoutMs must be/);
+      assert.throws(() => createProxy({ ...base, authorize: () => true, rateLimit: { windowMs: ms, max: 10 } }), /^TypeError: rateLimit needs windowMs/);
+    }
   });
 
   it('names an option it does not know, and a setting left unset, instead of ignoring them', async () => {
