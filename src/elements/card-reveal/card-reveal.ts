@@ -206,8 +206,11 @@ export class CardReveal extends ReactiveBase {
         const { proveSession } = await import('./step-up-proof.ts');
         await proveSession({ apiBase: this.apiBase, accountId: this.accountId, signal, onLogout: () => this.send({ type: 'hide', reason: 'logged-out' }) });
       }
-      // The transport loads on the first reveal, not with the element: a page renders the element
-      // (its up-front budget, 9 KB gzip) before any of it is needed.
+      // The transport loads on demand, not with the element: a page renders the element (its
+      // up-front budget, 9 KB gzip) before any of it is needed. Usually loaded already, on the
+      // cardholder's way to the button (createRenderRoot). A load that failed is asked for again
+      // here: browsers that follow whatwg/html#10327 fetch it again; others (Chromium 156) keep a
+      // failed module failed for the page, as a failed load at the click always was.
       const { requestReveal } = await import('./reveal-request.ts');
       const answer = await requestReveal(this.apiBase, cardId, signal);
       const verdict = checkRevealUrl(answer, this.allowedOrigins, serviceNow());
@@ -380,6 +383,16 @@ export class CardReveal extends ReactiveBase {
     );
     this.base = element('section', { part: 'base', class: 'panel' }, element('div', { part: 'card' }, face, this.frameBox), this.controls, this.message, this.errorRegion);
     root.append(this.base);
+    // Intent to reveal (a pointer over the element, the keyboard in it; a touch brings pointerover
+    // too): the reveal request's module starts loading, so that the click does not wait for it,
+    // and the step-up's when it will be needed. The browser loads a module once, however often it
+    // is asked. A load that fails here shows nothing: the reveal asks for it again.
+    const preload = () => {
+      import('./reveal-request.ts').catch(() => undefined);
+      if (this.requireSession) import('./step-up-proof.ts').catch(() => undefined);
+    };
+    root.addEventListener('pointerover', preload);
+    root.addEventListener('focusin', preload);
     return root;
   }
 

@@ -1,6 +1,7 @@
 /**
  * The reveal request of <card-reveal> (core/cards.ts over the page's transport for the element's
- * base path), in a module of its own that the element loads with import() on the first reveal: the
+ * base path), in a module of its own that the element loads with import() when the cardholder moves
+ * to it (pointer over it, keyboard focus in it) or, failing that, on the first reveal: the
  * transport, the shape checks and the endpoint are not needed to render the element, so a page does
  * not load them up front.
  */

@@ -175,6 +175,15 @@ export function sandboxVariant(options: {
 }
 
 /** Origin, path and visible text of the page's child frames (read through Playwright; never the query). */
+/**
+ * Makes the test server answer the next `times` loads of `path` (a module of the page, e.g.
+ * '/src/elements/card-reveal/reveal-request.ts') with 503; without `times`, only reads the count.
+ * Resolves with how many loads of it failed so far.
+ */
+export function failNextLoad(path: string, times?: number): Promise<{ failed: number }> {
+  return executeServerCommand('fail-next-load', { path, ...(times === undefined ? {} : { times }) });
+}
+
 export function pageFrames(): Promise<{ frames: Array<{ origin: string; pathname: string; text: string }> }> {
   return executeServerCommand('page-frames');
 }

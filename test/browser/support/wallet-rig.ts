@@ -81,6 +81,8 @@ export function walletRig(options: WalletRigOptions = {}): {
   const takenCredentials = new Map<string, Record<string, unknown>>();
   /** Extra sandboxes started by `sandbox-variant`, each behind its own proxy at `/variant-<n>/api`. */
   const variants = new Map<string, { sandbox: Sandbox; proxy: ProxyHandler; server?: Server }>();
+  /** Paths of the test server whose next loads `fail-next-load` makes fail (503), with the loads failed so far. */
+  const failingLoads = new Map<string, { left: number; failed: number }>();
 
   /** A platform-side call to the sandbox with the Basic credentials (never relayed to tests). */
   async function platform(method: string, path: string, body?: unknown): Promise<unknown> {
@@ -121,6 +123,16 @@ export function walletRig(options: WalletRigOptions = {}): {
 
   const middleware = async (ctx: Context, next: Next): Promise<void> => {
     const path = ctx.path;
+    const failing = failingLoads.get(path);
+    if (failing && failing.left > 0) {
+      // A module of the page that does not arrive (a server or connection failing, a deploy that replaced it).
+      failing.left--;
+      failing.failed++;
+      ctx.status = 503;
+      ctx.set('cache-control', 'no-store');
+      ctx.body = 'unavailable';
+      return;
+    }
     const variant = /^(\/variant-\d+)\/api(\/|$)/.exec(path);
     const target = variant ? variants.get(variant[1]!)?.proxy : path === basePath || path.startsWith(basePath + '/') ? proxy : undefined;
     if (!target) {
@@ -220,6 +232,12 @@ export function walletRig(options: WalletRigOptions = {}): {
           await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
           variants.set(mount, { sandbox: v, proxy: variantProxy, server });
           return rigFixtures(f, `http://localhost:${(server.address() as AddressInfo).port}/api`);
+        }
+        case 'fail-next-load': {
+          // The next `times` loads of `path` on the test server answer 503; answers the loads failed so far.
+          const path = String(p.path);
+          if (p.times !== undefined) failingLoads.set(path, { left: Number(p.times), failed: failingLoads.get(path)?.failed ?? 0 });
+          return { failed: failingLoads.get(path)?.failed ?? 0 };
         }
         case 'sandbox-advance-clock': {
           const ms = Number(p.ms);

@@ -1,0 +1,81 @@
+/**
+ * <card-reveal> loads its reveal request (./reveal-request.ts, an import() of its own) on the
+ * cardholder's way to the button, not after the click: in real Chromium, with the module served by
+ * the test server, whose failure the rig can make real (a 503). A file of its own: the page must
+ * not have loaded that module yet.
+ */
+import { expect } from 'chai';
+import '../../../../src/elements/card-reveal/index.ts';
+import type { CardReveal } from '../../../../src/elements/card-reveal/index.ts';
+import { failNextLoad, fixtures, type RigFixtures } from '../../support/rig.ts';
+import { mount, nextEvent, part, resetPage, text, useRig, waitFor } from '../shared/helpers.ts';
+
+const MODULE = '/src/elements/card-reveal/reveal-request.ts';
+
+/** The page's loads of the reveal request's module so far (Resource Timing), with their statuses. */
+function moduleLoads(): number[] {
+  return performance
+    .getEntriesByType('resource')
+    .filter((e) => new URL(e.name).pathname === MODULE)
+    .map((e) => (e as PerformanceResourceTiming).responseStatus);
+}
+
+/**
+ * Whether this browser loads a module again after a load of it failed (whatwg/html#10327: Firefox
+ * and Safari do; Chromium, until it ships, keeps the failure for the page).
+ */
+async function browserLoadsFailedModulesAgain(): Promise<boolean> {
+  const probe = '/test/browser/support/import-probe.ts';
+  await failNextLoad(probe, 1);
+  await import(probe).catch(() => undefined);
+  return import(probe).then(
+    () => true,
+    () => false,
+  );
+}
+
+describe('<card-reveal> loads its reveal request ahead of the click', () => {
+  let f: RigFixtures;
+
+  before(async () => {
+    f = await fixtures();
+    await useRig();
+  });
+
+  afterEach(resetPage);
+
+  it('a pointer over the element or the keyboard in it starts loading the module before any click; a failed load shows nothing, and the click asks for it again', async () => {
+    expect(moduleLoads(), 'loaded before the test').to.deep.equal([]);
+    const retried = await browserLoadsFailedModulesAgain();
+    const el = await mount<CardReveal>('card-reveal', { 'card-id': f.cardId, 'allowed-origins': f.processorOrigin });
+    const button = part(el, 'reveal-button') as HTMLButtonElement;
+    const errors: string[] = [];
+    el.addEventListener('card-reveal-error', (e) => errors.push(e.detail.code));
+    await failNextLoad(MODULE, retried ? 2 : 1);
+    try {
+      // A pointer moving over the card (a touch brings the same event): the load starts, and fails.
+      part(el, 'face')!.dispatchEvent(new PointerEvent('pointerover', { bubbles: true, composed: true }));
+      await waitFor(() => moduleLoads().length === 1, 'the module load on pointerover', 5000);
+      // The keyboard reaching the button: asked for again (and failed again where the browser loads it again).
+      button.focus();
+      await new Promise((r) => setTimeout(r, 300));
+      expect((await failNextLoad(MODULE)).failed).to.equal(retried ? 2 : 1);
+      expect([el.matches(':state(idle)'), text(el, 'error'), errors]).to.deep.equal([true, '', []]);
+    } finally {
+      await failNextLoad(MODULE, 0);
+    }
+    const outcome = Promise.race([nextEvent<CustomEvent>(el, 'card-revealed'), nextEvent<CustomEvent>(el, 'card-reveal-error')]);
+    button.click();
+    const event = await outcome;
+    if (retried) {
+      // The click loads it once more, now served, and the card shows.
+      expect(event.type, JSON.stringify(event.detail)).to.equal('card-revealed');
+      expect(moduleLoads()).to.deep.equal([503, 503, 200]);
+    } else {
+      // A browser that keeps a failed module failed for the page: the click's own load would have
+      // failed the same way; only then is an error shown, with "Try again".
+      expect(event.type).to.equal('card-reveal-error');
+      expect(part(el, 'retry-button')).to.not.equal(null);
+    }
+  });
+});
