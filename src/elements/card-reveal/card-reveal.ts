@@ -267,12 +267,21 @@ export class CardReveal extends ReactiveBase {
     if (event.type === 'pagehide' || (this.hideOnPageHide && document.hidden)) this.send({ type: 'hide', reason: 'page-hidden' });
   };
 
-  protected override willUpdate(changed: PropertyValues): void {
-    // A value before (not undefined) means a change, not the first setting: `get` of a key that did
-    // not change is undefined too.
-    if (changed.get('cardId') !== undefined) this.send({ type: 'hide', reason: 'card-changed' });
-    // Details shown on the strength of one wallet's session are not left up for another wallet.
-    if (changed.get('accountId') !== undefined && this.requireSession) this.send({ type: 'hide', reason: 'account-changed' });
+  /**
+   * Another card, or with require-session another wallet: what was shown, asked for or said of the
+   * one before goes at the change itself, not at the next update, so that no answer on its way is
+   * shown for the new one and a show() right after asks for the new one. A value before (not
+   * undefined) means a change, not the first setting. Details shown on the strength of one
+   * wallet's session are not left up for another wallet.
+   */
+  override requestUpdate(name?: PropertyKey, old?: unknown): void {
+    super.requestUpdate(name, old);
+    if (old !== undefined && (name === 'cardId' || (name === 'accountId' && this.requireSession))) {
+      this.send({ type: 'hide', reason: name === 'cardId' ? 'card-changed' : 'account-changed' });
+    }
+  }
+
+  protected override willUpdate(): void {
     // Focus follows the flow only when the user was already working inside this element (or
     // inside the card's frame, which `send` may have removed before this update).
     this.hadFocus ||= this.matches(':focus-within');

@@ -14,8 +14,8 @@ import { setLocale } from '../../../../src/elements/shared/i18n.ts';
 import { walletFor } from '../../../../src/elements/shared/wallet.ts';
 import { createClient } from '../../../../src/core/client.ts';
 import '../../../../src/locales/ar.ts';
-import { axNodes, fixtures, pageFrames, sandboxVariant, type AXNode, type RigFixtures } from '../../support/rig.ts';
-import { axeViolations, focusIn, lowContrastText, mount, nextEvent, part, resetPage, shadow, text, useRig } from '../shared/helpers.ts';
+import { axNodes, fixtures, newAccount, pageFrames, sandboxVariant, type AXNode, type RigFixtures } from '../../support/rig.ts';
+import { axeViolations, focusIn, holdAnswer, lowContrastText, mount, nextEvent, part, resetPage, shadow, text, useRig } from '../shared/helpers.ts';
 
 const UNKNOWN_CARD = 'Card:00000000-0000-4000-8000-000000000000';
 
@@ -325,6 +325,93 @@ describe('<card-reveal>', () => {
     removed.cardId = UNKNOWN_CARD;
     expect((await hidden).detail).to.deep.equal({ reason: 'card-changed' });
     expect(frameOf(removed)).to.equal(null);
+  });
+
+  describe('another card while a reveal is on its way', () => {
+    /** The cards of the reveal requests the page sends, in order (the URL's path only). */
+    function revealRequests(): { cards: string[]; undo: () => void } {
+      const original = window.fetch;
+      const cards: string[] = [];
+      window.fetch = (...args: Parameters<typeof fetch>) => {
+        const match = /\/cards\/([^/]+)\/reveal$/.exec(new Request(...args).url);
+        if (match) cards.push(decodeURIComponent(match[1]!));
+        return original(...args);
+      };
+      return { cards, undo: () => void (window.fetch = original) };
+    }
+
+    /** Records the element's card-* events as `type cardId-or-code`. */
+    function eventsOf(el: CardReveal): string[] {
+      const events: string[] = [];
+      for (const name of ['card-revealed', 'card-hidden', 'card-reveal-error']) {
+        el.addEventListener(name, (e) => {
+          const { detail } = e as CustomEvent<{ cardId?: string; code?: string; reason?: string }>;
+          events.push(`${name} ${detail.cardId ?? detail.code ?? detail.reason}`);
+        });
+      }
+      return events;
+    }
+
+    it('the answer for the card before, arriving after card-id changed, is never shown: neither its view nor its error', async () => {
+      const other = await newAccount();
+      for (const [before, after] of [
+        [f.cardId, other.cardId],
+        [UNKNOWN_CARD, f.cardId],
+      ] as const) {
+        const el = await mount<CardReveal>('card-reveal', { 'card-id': before, 'allowed-origins': f.processorOrigin });
+        const events = eventsOf(el);
+        const held = holdAnswer('POST', /\/reveal$/);
+        try {
+          click(el, 'reveal-button');
+          await held.arrived;
+          el.cardId = after;
+          held.release();
+          await held.read;
+          await new Promise((r) => setTimeout(r, 200));
+        } finally {
+          held.undo();
+        }
+        await el.updateComplete;
+        expect([events, frameOf(el), el.matches(':state(idle)'), text(el, 'error')]).to.deep.equal([[], null, true, '']);
+        el.remove();
+      }
+    });
+
+    it('card-id changed and show() at once reveal the new card, whether the card before was idle or on its way', async () => {
+      const other = await newAccount();
+      const requests = revealRequests();
+      try {
+        const el = await mount<CardReveal>('card-reveal', { 'card-id': f.cardId, 'allowed-origins': f.processorOrigin });
+        const events = eventsOf(el);
+        let revealed = nextEvent<CustomEvent>(el, 'card-revealed');
+        el.cardId = other.cardId;
+        el.show();
+        expect((await revealed).detail.cardId).to.equal(other.cardId);
+        expect(requests.cards).to.deep.equal([other.cardId]);
+        expect(frameOf(el)).to.not.equal(null);
+        el.hide();
+
+        // The reveal of the first card is on its way when another is selected and shown.
+        const held = holdAnswer('POST', /\/reveal$/);
+        try {
+          el.cardId = f.cardId;
+          await el.updateComplete;
+          click(el, 'reveal-button');
+          await held.arrived;
+          revealed = nextEvent<CustomEvent>(el, 'card-revealed');
+          el.cardId = other.cardId;
+          el.show();
+          held.release();
+          expect((await revealed).detail.cardId).to.equal(other.cardId);
+        } finally {
+          held.undo();
+        }
+        expect(requests.cards).to.deep.equal([other.cardId, f.cardId, other.cardId]);
+        expect(events).to.deep.equal([`card-revealed ${other.cardId}`, 'card-hidden user', `card-revealed ${other.cardId}`]);
+      } finally {
+        requests.undo();
+      }
+    });
   });
 
   it('refuses a URL that is not https on an origin the page did not allow-list, without ever creating an iframe', async () => {
