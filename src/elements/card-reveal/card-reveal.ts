@@ -179,6 +179,12 @@ export class CardReveal extends ReactiveBase {
   /** The reveal request in flight: a hide or a newer request aborts it, and its outcome is dropped. */
   private request: AbortController | undefined;
 
+  constructor() {
+    super();
+    // Idle from creation on: `:state(idle)` holds before the element is on the page too.
+    this.syncStates();
+  }
+
   /**
    * Requests a fresh URL and shows the card details. Does nothing while the element is not on the
    * page: the URL is a bearer secret, asked for only to be shown at once.
@@ -251,7 +257,6 @@ export class CardReveal extends ReactiveBase {
     const { signal } = (this.connection = new AbortController());
     document.addEventListener('visibilitychange', this.onPageHide, { signal });
     window.addEventListener('pagehide', this.onPageHide, { signal });
-    this.syncStates();
   }
 
   override disconnectedCallback(): void {

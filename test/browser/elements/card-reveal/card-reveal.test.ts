@@ -414,6 +414,18 @@ describe('<card-reveal>', () => {
     });
   });
 
+  it('properties set before the element is on the page work as when set after: states, attributes, and a click', async () => {
+    const el = document.createElement('card-reveal');
+    expect(el.matches(':state(idle)'), ':state(idle) before the element is on the page').to.equal(true);
+    Object.assign(el, { cardId: f.cardId, allowedOrigins: [f.processorOrigin], hideAfter: 60, theme: 'dark' });
+    document.body.append(el);
+    await el.updateComplete;
+    expect([el.getAttribute('card-id'), el.getAttribute('theme'), el.matches(':state(idle)'), text(el, 'reveal-button')]).to.deep.equal([f.cardId, 'dark', true, 'Show card details']);
+    const { detail } = await reveal(el);
+    expect(detail.cardId).to.equal(f.cardId);
+    expect(text(el, 'countdown')).to.match(/^Hides in (1:00|0:[0-5]\d)$/);
+  });
+
   it('refuses a URL that is not https on an origin the page did not allow-list, without ever creating an iframe', async () => {
     const el = await mount<CardReveal>('card-reveal', { 'card-id': f.cardId });
     const created: string[] = [];
