@@ -254,6 +254,10 @@ export class CardReveal extends ReactiveBase {
 
   override connectedCallback(): void {
     super.connectedCallback();
+    // The first update at once rather than in a microtask: properties set on the element before its
+    // definition upgraded it are applied by it (shared/reactive.ts), and must be readable, and
+    // usable by a show(), as soon as the element is on the page, as when set after.
+    if (!this.hasUpdated) this.performUpdate();
     const { signal } = (this.connection = new AbortController());
     document.addEventListener('visibilitychange', this.onPageHide, { signal });
     window.addEventListener('pagehide', this.onPageHide, { signal });

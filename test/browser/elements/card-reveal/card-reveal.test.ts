@@ -426,6 +426,20 @@ describe('<card-reveal>', () => {
     expect(text(el, 'countdown')).to.match(/^Hides in (1:00|0:[0-5]\d)$/);
   });
 
+  it('properties set before the definition upgraded the element are read as soon as it is on the page: show() at once reveals', async () => {
+    // An element the page made before the element's module ran (here in a document without one, so
+    // it stays a plain element until it joins this page and the definition upgrades it).
+    const early = document.implementation.createHTMLDocument('').createElement('card-reveal') as CardReveal;
+    Object.assign(early, { cardId: f.cardId, allowedOrigins: [f.processorOrigin] });
+    document.body.append(early);
+    expect(customElements.get('card-reveal') && early instanceof customElements.get('card-reveal')!).to.equal(true);
+    expect([early.cardId, early.matches(':state(idle)')]).to.deep.equal([f.cardId, true]);
+    const revealed = nextEvent<CustomEvent>(early, 'card-revealed');
+    early.show();
+    expect((await revealed).detail.cardId).to.equal(f.cardId);
+    expect(frameOf(early)).to.not.equal(null);
+  });
+
   it('refuses a URL that is not https on an origin the page did not allow-list, without ever creating an iframe', async () => {
     const el = await mount<CardReveal>('card-reveal', { 'card-id': f.cardId });
     const created: string[] = [];
