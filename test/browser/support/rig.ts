@@ -73,6 +73,14 @@ export function axNodes(): Promise<AXNode[]> {
   return executeServerCommand<AXNode[], undefined>('ax-nodes');
 }
 
+/**
+ * The roles (status, alert) of the page's live regions in Chromium's accessibility tree, in document
+ * order: a screen reader announces a change only in a region it already knows.
+ */
+export async function axLiveRegions(): Promise<string[]> {
+  return (await axNodes()).map((n) => n.role).filter((role) => role === 'status' || role === 'alert');
+}
+
 /** Adds a CTAP2 platform authenticator (resident keys, user verified, presence simulated) to this page. */
 export function addVirtualAuthenticator(options: Record<string, unknown> = {}): Promise<{ authenticatorId: string }> {
   return executeServerCommand<{ authenticatorId: string }, { options: Record<string, unknown> }>('webauthn-add-virtual-authenticator', {

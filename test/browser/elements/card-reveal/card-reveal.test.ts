@@ -14,7 +14,7 @@ import { setLocale } from '../../../../src/elements/shared/i18n.ts';
 import { walletFor } from '../../../../src/elements/shared/wallet.ts';
 import { createClient } from '../../../../src/core/client.ts';
 import '../../../../src/locales/ar.ts';
-import { axNodes, fixtures, newAccount, pageFrames, sandboxVariant, type AXNode, type RigFixtures } from '../../support/rig.ts';
+import { axLiveRegions, axNodes, fixtures, newAccount, pageFrames, sandboxVariant, type AXNode, type RigFixtures } from '../../support/rig.ts';
 import { axeViolations, focusIn, holdAnswer, lowContrastText, mount, nextEvent, part, resetPage, shadow, text, useRig } from '../shared/helpers.ts';
 
 const UNKNOWN_CARD = 'Card:00000000-0000-4000-8000-000000000000';
@@ -155,8 +155,8 @@ describe('<card-reveal>', () => {
     const el = await mount<CardReveal>('card-reveal', { 'card-id': f.cardId, 'allowed-origins': f.processorOrigin });
     expect(el.matches(':state(idle)')).to.equal(true);
     expect(frameOf(el)).to.equal(null);
-    // Empty live regions take no room (and the error box is not drawn).
-    expect(getComputedStyle(part(el, 'error')!).display).to.equal('none');
+    // Empty live regions take no room (and draw no box).
+    expect(part(el, 'error')!.getBoundingClientRect().height).to.equal(0);
     expect(part(el, 'message')!.getBoundingClientRect().height).to.equal(0);
     expect(await axeViolations(el)).to.deep.equal([]);
 
@@ -185,6 +185,26 @@ describe('<card-reveal>', () => {
 
     expect(text(el, 'countdown')).to.match(/\d+:\d\d/);
     expect(await axeViolations(el)).to.deep.equal([]);
+  });
+
+  it('its live regions are in the accessibility tree before they have anything to say, taking no room, so that the first message is announced', async () => {
+    const el = await mount<CardReveal>('card-reveal', { 'card-id': f.cardId, 'allowed-origins': f.processorOrigin });
+    // A screen reader announces a change in a live region it already knows; one that appears with
+    // its text ("Card details shown. They hide automatically.") is not announced.
+    expect(await axLiveRegions()).to.deep.equal(['status', 'alert']);
+    const panel = part(el, 'base')!.getBoundingClientRect().height;
+    for (const name of ['message', 'error']) {
+      const { width, height } = part(el, name)!.getBoundingClientRect();
+      expect([name, width, height]).to.deep.equal([name, 0, 0]);
+    }
+    // Shown, then an error: the regions take their room, the panel grows.
+    el.cardId = UNKNOWN_CARD;
+    const error = nextEvent(el, 'card-reveal-error');
+    el.show();
+    await error;
+    await el.updateComplete;
+    expect(part(el, 'error')!.getBoundingClientRect().height).to.be.greaterThan(20);
+    expect(part(el, 'base')!.getBoundingClientRect().height).to.be.greaterThan(panel);
   });
 
   it('a device clock 10 minutes ahead of the service still shows the card, for the view\'s whole lifetime', async () => {
