@@ -37,7 +37,7 @@ export const CEILINGS: Readonly<Record<string, number>> = {
   'wallet-elements (all)': 58_050,
   core: 16_000,
   '<agent-actions>': 15_700,
-  '<card-reveal>': 23_400,
+  '<card-reveal>': 23_450,
   '<delegated-keys>': 29_650,
   '<passkey-register>': 27_200,
   '<wallet-credentials>': 30_950,
