@@ -7,7 +7,7 @@ import type { EventOf, Wrapper } from './events.ts';
 /** `<card-reveal>` as a React component: A "show card details" button that renders the processor's secure card view, with a countdown, and removes it at expiry. */
 export const CardReveal: Wrapper<
   CardRevealElement,
-  'cardId' | 'apiBase' | 'theme' | 'hideAfter' | 'hideOnPageHide' | 'requireSession' | 'accountId' | 'allowedOrigins',
+  'cardId' | 'apiBase' | 'theme' | 'hideAfter' | 'hideOnPageHide' | 'requireSession' | 'accountId' | 'label' | 'allowedOrigins',
   { onCardRevealed: EventOf<'card-revealed'>; onCardHidden: EventOf<'card-hidden'>; onCardRevealError: EventOf<'card-reveal-error'> }
 > = createComponent({
   tagName: 'card-reveal',

@@ -31,7 +31,7 @@ declare module 'react' {
           'onagent-actions-error'?: (event: EventOf<'agent-actions-error'>) => void;
         };
       'card-reveal': Tag<CardRevealElement> &
-        Partial<Pick<CardRevealElement, 'cardId' | 'apiBase' | 'theme' | 'hideAfter' | 'hideOnPageHide' | 'requireSession' | 'accountId' | 'allowedOrigins'>> & {
+        Partial<Pick<CardRevealElement, 'cardId' | 'apiBase' | 'theme' | 'hideAfter' | 'hideOnPageHide' | 'requireSession' | 'accountId' | 'label' | 'allowedOrigins'>> & {
           'card-id'?: Attribute;
           'api-base'?: Attribute;
           'theme'?: Attribute;
@@ -39,6 +39,7 @@ declare module 'react' {
           'hide-on-page-hide'?: Attribute;
           'require-session'?: Attribute;
           'account-id'?: Attribute;
+          'label'?: Attribute;
           'allowed-origins'?: Attribute;
           'oncard-revealed'?: (event: EventOf<'card-revealed'>) => void;
           'oncard-hidden'?: (event: EventOf<'card-hidden'>) => void;

@@ -47,7 +47,7 @@ declare module 'vue' {
     'card-reveal': Tag<
       CardRevealElement,
       never,
-      'cardId' | 'apiBase' | 'theme' | 'hideAfter' | 'hideOnPageHide' | 'requireSession' | 'accountId' | 'allowedOrigins',
+      'cardId' | 'apiBase' | 'theme' | 'hideAfter' | 'hideOnPageHide' | 'requireSession' | 'accountId' | 'label' | 'allowedOrigins',
       never,
       'card-revealed' | 'card-hidden' | 'card-reveal-error'
     >;

@@ -109,6 +109,7 @@ export class CardReveal extends ReactiveBase {
     hideOnPageHide: { attribute: 'hide-on-page-hide', type: Boolean },
     requireSession: { attribute: 'require-session', type: Boolean },
     accountId: { attribute: 'account-id' },
+    label: {},
     // Not reflected, so the attribute is only ever read.
     allowedOrigins: { attribute: 'allowed-origins', converter: parseAllowedOrigins },
   };
@@ -136,6 +137,12 @@ export class CardReveal extends ReactiveBase {
 
   /** The wallet account whose session proves the step-up (with `require-session`). */
   accountId: string | undefined;
+
+  /**
+   * The name screen readers give the card area, in place of "Card details": tells the cards apart
+   * when a page shows more than one (e.g. "Virtual card ending 4242").
+   */
+  label: string | undefined;
 
   /**
    * Origins whose non-https reveal URLs may be rendered (the sandbox's processor page on loopback).
@@ -420,7 +427,7 @@ export class CardReveal extends ReactiveBase {
     const { t } = this.i18n;
     const view = this.view;
     const { kind } = view;
-    this.base.setAttribute('aria-label', t('card-reveal.label'));
+    this.base.setAttribute('aria-label', this.label || t('card-reveal.label'));
     this.frame?.setAttribute('title', t('card-reveal.frame-title'));
     this.base.setAttribute('aria-busy', String(kind === 'loading'));
     ['number', 'expiry', 'cvv'].forEach((name, i) => (this.faceLabels[i]!.textContent = t(`card-reveal.placeholder-${name}`)));

@@ -207,6 +207,21 @@ describe('<card-reveal>', () => {
     expect(part(el, 'base')!.getBoundingClientRect().height).to.be.greaterThan(panel);
   });
 
+  it('two on a page: each card area is named by its label, so that a screen reader tells them apart', async () => {
+    const page = document.createElement('div');
+    document.body.append(page);
+    const virtual = await mount<CardReveal>('card-reveal', { 'card-id': f.cardId, label: 'Virtual card' });
+    const physical = await mount<CardReveal>('card-reveal', { 'card-id': f.cardId, label: 'Physical card' });
+    page.append(virtual, physical);
+    expect([part(virtual, 'base')!.getAttribute('aria-label'), part(physical, 'base')!.getAttribute('aria-label')]).to.deep.equal(['Virtual card', 'Physical card']);
+    expect(await axeViolations(page)).to.deep.equal([]);
+    // Without one, the area keeps its name in the element's language.
+    physical.label = undefined;
+    await physical.updateComplete;
+    expect(part(physical, 'base')!.getAttribute('aria-label')).to.equal('Card details');
+    page.remove();
+  });
+
   it('a device clock 10 minutes ahead of the service still shows the card, for the view\'s whole lifetime', async () => {
     // Expiry is on the service's clock (its Date header, core/clock.ts): read on the device's clock,
     // every view would have expired ten minutes before it was opened.
