@@ -149,6 +149,7 @@ const walletCredentials: Record<WalletCredentialsStringKey, string> = {
   'credentials.confirm.credential': 'إزالة «{name}»؟ لن تتمكن من تسجيل الدخول بها بعد الآن، وستنتهي جلساتها.',
   'credentials.confirm.session': 'إنهاء هذه الجلسة؟ سيُسجَّل خروج الجهاز الذي يحملها.',
   'credentials.confirm.own-session': 'تسجيل الخروج على هذا الجهاز؟',
+  'credentials.confirm.other-session': 'إنهاء هذه الجلسة؟ يبقى هذا الجهاز مسجَّل الدخول بجلسته الأخرى.',
   'credentials.confirm.yes': 'نعم، تابع',
   'credentials.notice.added': 'أُضيفت طريقة: {type}.',
   'credentials.notice.activated': 'أصبحت طريقة {type} جاهزة للاستخدام.',

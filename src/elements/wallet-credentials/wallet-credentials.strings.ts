@@ -39,6 +39,7 @@ export const walletCredentialsStrings = {
     'credentials.confirm.credential': 'Remove “{name}”? You will no longer be able to log in with it, and its sessions end.',
     'credentials.confirm.session': 'End this session? The device that holds it will be logged out.',
     'credentials.confirm.own-session': 'Log out on this device?',
+    'credentials.confirm.other-session': 'End this session? This device stays logged in with its other session.',
     'credentials.confirm.yes': 'Yes, continue',
     'credentials.notice.added': '{type} added.',
     'credentials.notice.activated': '{type} is ready to use.',

@@ -524,10 +524,9 @@ export class WalletCredentials extends TemplateElement {
   private confirmation(s: Ready, op: Operation): TemplateResult {
     const t = this.i18n.t;
     const credential = op.op === 'revoke-credential' ? s.view.credentials.find((c) => c.id === op.id) : undefined;
-    const question =
-      op.op === 'revoke-session'
-        ? t(s.view.current?.sessionId === op.id ? 'credentials.confirm.own-session' : 'credentials.confirm.session')
-        : t('credentials.confirm.credential', { name: credential ? this.credentialName(credential) : '' });
+    // A session this device holds: its own (a logout), or the other one (of another credential: this device stays logged in).
+    const holder = op.op === 'revoke-session' && (op.id === s.view.current?.sessionId ? 'own-' : op.id === s.view.other?.sessionId ? 'other-' : '');
+    const question = holder !== false ? t(`credentials.confirm.${holder}session`) : t('credentials.confirm.credential', { name: credential ? this.credentialName(credential) : '' });
     // Escape answers "no", as the Cancel button does.
     const escape = (e: KeyboardEvent) => e.key === 'Escape' && (e.preventDefault(), this.send({ type: 'CANCEL' }));
     return html`<div part="confirm" class="stack" role="group" aria-labelledby="confirm-question" @keydown=${escape}>

@@ -752,6 +752,38 @@ describe('<wallet-credentials>', function () {
     expect(row(el, 'EMAIL_OTP').textContent).to.contain('only way to log in');
   });
 
+  it('ending the other session this device holds (of another credential) says this device stays logged in, and it does', async () => {
+    const emailSession = await loginByEmail(acct);
+    const sms = await walletFor().addCredential({ type: 'SMS_OTP', accountId: acct.accountId });
+    const smsSession = (await (await walletFor().startOtpLogin({ credentialId: sms.id, registered: sms })).submit('000000')).sessionId;
+    const el = await settled(acct.accountId);
+    const sessionRow = (id: string) => shadow(el).querySelector<HTMLElement>(`[part~='session'][data-id='${id}']`);
+    const revoked = nextEvent<CustomEvent<SessionRevokedDetail>>(el, 'session-revoked');
+    sessionRow(emailSession)!.querySelector('button')!.click();
+    await waitForState(el, 'confirming');
+    // Not "the device that holds it will be logged out": this device holds it, and stays logged in.
+    const question = shadow(el).getElementById('confirm-question')!.textContent!;
+    expect(question).not.to.contain('logged out');
+    expect(question).to.contain('This device stays logged in with its other session');
+    await confirm(el);
+    expect((await revoked).detail).to.deep.equal({ accountId: acct.accountId, sessionId: emailSession, current: false });
+    await idle(el);
+    expect(text(el, 'status')).to.equal('Session ended.');
+    expect(text(el, 'error')).to.equal('');
+    // Still logged in here with the SMS session, which can change things and log out.
+    expect(el.matches(':state(signed-in)')).to.equal(true);
+    expect(parts(el, 'session').map((r) => r.dataset['id'])).to.deep.equal([smsSession]);
+    expect(sessionRow(smsSession)!.querySelector('button')!.textContent!.trim()).to.equal('Log out here');
+    expect((await store.list()).map((s) => s.sessionId)).to.deep.equal([smsSession]);
+    expect(row(el, 'SMS_OTP').querySelector("[part~='badge']")?.textContent).to.contain('This device');
+    expect(row(el, 'EMAIL_OTP').querySelector("[part~='badge']")).to.equal(null);
+    // Its only session here is the SMS one: that credential can no longer be removed from here.
+    expect(removeButton(el, 'SMS_OTP').disabled).to.equal(true);
+    expect(row(el, 'SMS_OTP').textContent).to.contain('Log in another way');
+    expect(addButton(el, 'OAUTH')).to.exist;
+    expect(text(el, 'base')).not.to.contain('Log in to make changes');
+  });
+
   it('removing a credential another tab removed meanwhile is a removal, not "no login of that kind"', async () => {
     await loginByEmail(acct);
     const sms = await walletFor().addCredential({ type: 'SMS_OTP', accountId: acct.accountId });
