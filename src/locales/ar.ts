@@ -152,6 +152,7 @@ const walletCredentials: Record<WalletCredentialsStringKey, string> = {
   'credentials.confirm.other-session': 'إنهاء هذه الجلسة؟ يبقى هذا الجهاز مسجَّل الدخول بجلسته الأخرى.',
   'credentials.confirm.yes': 'نعم، تابع',
   'credentials.notice.added': 'أُضيفت طريقة: {type}.',
+  'credentials.notice.activation-sent': 'رمز في الطريق إليك برسالة نصية.',
   'credentials.notice.activated': 'أصبحت طريقة {type} جاهزة للاستخدام.',
   'credentials.notice.code-sent': 'رمز جديد في الطريق إليك.',
   'credentials.notice.credential-revoked': 'أُزيلت.',

@@ -47,6 +47,8 @@ export type Operation =
 /** What the last operation achieved, announced politely in the live region. */
 export type Notice =
   | { kind: 'added'; type: CredentialType }
+  /** An added SMS credential's activation code was sent: it is not usable until that code is entered. */
+  | { kind: 'activation-sent' }
   | { kind: 'activated'; type: CredentialType }
   | { kind: 'code-sent' }
   | { kind: 'credential-revoked' }

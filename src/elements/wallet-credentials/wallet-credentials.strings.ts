@@ -42,6 +42,7 @@ export const walletCredentialsStrings = {
     'credentials.confirm.other-session': 'End this session? This device stays logged in with its other session.',
     'credentials.confirm.yes': 'Yes, continue',
     'credentials.notice.added': '{type} added.',
+    'credentials.notice.activation-sent': 'A code is on its way by text message.',
     'credentials.notice.activated': '{type} is ready to use.',
     'credentials.notice.code-sent': 'A new code is on its way.',
     'credentials.notice.credential-revoked': 'Removed.',

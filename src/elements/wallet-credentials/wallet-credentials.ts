@@ -313,12 +313,13 @@ export class WalletCredentials extends TemplateElement {
         const method = await addCredential(svc, op.type, this.oidcTokenProvider);
         changed = method;
         this.dispatchEvent(new CredentialAddedEvent({ accountId, credentialId: method.id, type: method.type }));
-        // api.md step (4): an OTP credential is activated through its own verify flow, starting with a code.
+        // api.md step (4): an OTP credential is activated through its own verify flow, starting with
+        // a code. Until that code is entered it logs nobody in, so it is not called added yet.
         if (method.type === 'SMS_OTP') {
           codeFor = method.id;
           awaitCode(await sendActivationCode(svc, method));
-        }
-        notice = { kind: 'added', type: method.type };
+          notice = { kind: 'activation-sent' };
+        } else notice = { kind: 'added', type: method.type };
         break;
       }
       case 'resend-code': {

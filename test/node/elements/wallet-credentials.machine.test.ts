@@ -93,8 +93,8 @@ test('sessions: revocable only with a session on this device; loading failures a
 test('an added SMS credential is activated through its own verify flow: code sent, code verified', () => {
   const view: CredentialsView = { credentials: [email, sms], sessions: [session], current };
   let s: CredentialsState = { kind: 'ready', view, running: { op: 'add', type: 'SMS_OTP' } };
-  s = transition(s, { type: 'SUCCEEDED', view, notice: { kind: 'added', type: 'SMS_OTP' }, codeFor: sms.id });
-  assert.deepEqual(s, { kind: 'ready', view, notice: { kind: 'added', type: 'SMS_OTP' }, codeFor: sms.id });
+  s = transition(s, { type: 'SUCCEEDED', view, notice: { kind: 'activation-sent' }, codeFor: sms.id });
+  assert.deepEqual(s, { kind: 'ready', view, notice: { kind: 'activation-sent' }, codeFor: sms.id });
   assert.equal(allowed(s, { op: 'verify-code', id: email.id }), false);
   s = transition(s, { type: 'REQUEST', operation: { op: 'verify-code', id: sms.id } });
   assert.deepEqual(s, { kind: 'ready', view, running: { op: 'verify-code', id: sms.id }, codeFor: sms.id });

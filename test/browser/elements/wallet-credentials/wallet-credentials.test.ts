@@ -122,6 +122,10 @@ describe('<wallet-credentials>', function () {
     expect(a.type).to.equal('SMS_OTP');
     expect(a.credentialId).to.match(/^AuthMethod:/);
     await waitForState(el, 'code-entry');
+    // Not usable before its code is entered: the notice says a code was sent, not that it was added,
+    // and the field's description says what the code is for.
+    expect(text(el, 'status')).to.equal('A code is on its way by text message.');
+    expect(shadow(el).getElementById('code-help')!.textContent).to.equal('Enter the code to finish adding text message codes.');
     // The code the registration sent is the one to enter: no /challenge, so no second SMS.
     expect(challenges()).to.equal(challengesBefore);
     let code = part(el, 'code-input') as HTMLInputElement;
@@ -149,6 +153,7 @@ describe('<wallet-credentials>', function () {
     type(code, '000000');
     (part(el, 'code-form') as HTMLFormElement).requestSubmit();
     await waitFor(() => text(el, 'status').includes('ready to use'), 'the activation notice');
+    expect(text(el, 'status')).to.equal('Text message code is ready to use.');
     expect(kept()).to.deep.equal([], 'the used code forgotten');
     await idle(el);
     expect(addButton(el, 'SMS_OTP').disabled).to.equal(true, 'one SMS_OTP at most');
