@@ -41,14 +41,14 @@ export const CEILINGS: Readonly<Record<string, number>> = {
   '<delegated-keys>': 29_650,
   '<passkey-register>': 27_200,
   '<wallet-credentials>': 31_000,
-  '<wallet-login>': 32_100,
-  'locales/ar (optional)': 6_400,
+  '<wallet-login>': 32_200,
+  'locales/ar (optional)': 6_450,
   'cdn/elements/agent-actions.js': 20_100,
   'cdn/elements/card-reveal.js': 27_750,
   'cdn/elements/delegated-keys.js': 34_100,
   'cdn/elements/passkey-register.js': 32_350,
   'cdn/elements/wallet-credentials.js': 36_050,
-  'cdn/elements/wallet-login.js': 38_050,
+  'cdn/elements/wallet-login.js': 38_150,
 };
 
 /** Up front plus on demand: what the entry can make a page download in all. */
