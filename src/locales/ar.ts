@@ -92,6 +92,7 @@ const walletLogin: Record<WalletLoginStringKey, string> = {
   'login.notice.logged-out': 'لقد سجّلت الخروج.',
   'login.notice.logged-out-here': 'لقد سجّلت الخروج على هذا الجهاز. تعذّر إبلاغ الخدمة، لذا تنتهي الجلسة من تلقاء نفسها عند انتهاء صلاحيتها.',
   'login.notice.refreshed': 'جُدّدت جلستك.',
+  'error.code_sent_recently': 'أُرسل إليك رمز قبل لحظات، لذا لا يمكن إرسال رمز جديد بعد.',
 };
 
 /** `<passkey-register>` */

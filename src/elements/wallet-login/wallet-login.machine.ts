@@ -49,6 +49,15 @@ export interface SessionInfo {
   endsAt: number;
 }
 
+/**
+ * What went wrong, as the screen says it: a shared failure, or `code_sent_recently`: the first code
+ * this element asked for was refused with 429 (reference.md: /challenge answers `429 RATE_LIMITED`
+ * with Retry-After; the sandbox sends one code per credential per 30 s). This element asked for
+ * none before, so it is no repeated attempt: a code went out a moment ago (before a reload, from
+ * another tab), and a new one can be asked for once the wait is over.
+ */
+export type LoginFailure = Failure | (Omit<Failure, 'code'> & { code: 'code_sent_recently' });
+
 /** Default code-resend cooldown when the service sends no Retry-After. */
 export const RESEND_COOLDOWN_MS = 30_000;
 
@@ -56,7 +65,7 @@ export type LoginState =
   /** Looking for a stored session at start-up. `logout`: asked for meanwhile (see `transition`). */
   | { kind: 'restoring'; logout?: true }
   /** Offering the methods. `reauth` narrows them to the type of a session that ended. */
-  | { kind: 'choosing'; failure?: Failure; reauth?: ReauthReason }
+  | { kind: 'choosing'; failure?: LoginFailure; reauth?: ReauthReason }
   /**
    * Asking the service for a code (api.md: EMAIL_OTP re-auth needs /challenge first). `resendAt`
    * is present on a resend: a failure then returns to the code already sent, which still works.
@@ -107,7 +116,7 @@ export function initialState(): LoginState {
   return { kind: 'restoring' };
 }
 
-function choosing(extra: { failure?: Failure; reauth?: ReauthReason } = {}): LoginState {
+function choosing(extra: { failure?: LoginFailure; reauth?: ReauthReason } = {}): LoginState {
   return { kind: 'choosing', ...extra };
 }
 
@@ -209,7 +218,11 @@ function step(state: LoginState, event: LoginEvent): LoginState {
       if (type === 'FAILED' && state.resendAt !== undefined) {
         return { kind: 'code-entry', method: state.method, resendAt: cooldownAfter(state.resendAt, event), failure: event.failure, ...reauthOf(state) };
       }
-      if (type === 'FAILED') return choosing({ failure: event.failure, ...reauthOf(state) });
+      // The first code asked for here, refused as too soon: one was sent a moment ago (LoginFailure).
+      if (type === 'FAILED') {
+        const failure = event.failure;
+        return choosing({ failure: failure.code === 'rate_limited' ? { ...failure, code: 'code_sent_recently' } : failure, ...reauthOf(state) });
+      }
       if (type === 'CANCELLED' || type === 'BACK') return choosing(reauthOf(state));
       return state;
 

@@ -20,11 +20,10 @@ import { baseStyles } from '../shared/styles.ts';
 import { formStyles } from '../shared/form-styles.ts';
 import { LocaleController } from '../shared/i18n.ts';
 import { failureMessage, isCodeProblem } from '../shared/strings.ts';
-import type { Failure } from '../shared/failures.ts';
 import { afterFirstPaint, onceAfterFirstPaint } from '../shared/idle.ts';
 import { syncStates } from '../shared/list.ts';
 import { codeInput } from '../shared/code-input.ts';
-import { credentialOf, initialState, offeredMethods, parseMethods, resendSecondsLeft, transition, type LoginEvent, type LoginState, type SessionInfo } from './wallet-login.machine.ts';
+import { credentialOf, initialState, offeredMethods, parseMethods, resendSecondsLeft, transition, type LoginEvent, type LoginFailure, type LoginState, type SessionInfo } from './wallet-login.machine.ts';
 import type { Step } from './wallet-login.flows.ts';
 import { SessionExpiringEvent, WalletLoggedInEvent, WalletLoggedOutEvent, WalletLoginErrorEvent, type LoggedOutDetail } from './wallet-login.events.ts';
 import { walletLoginStyles } from './wallet-login.styles.ts';
@@ -70,7 +69,7 @@ const LOGOUT_REASONS: Partial<Record<LoginEvent['type'], LoggedOutDetail['reason
  * @event wallet-logged-in - A session began: `{accountId, sessionId, credentialType, expiresAt, source}`.
  * @event wallet-logged-out - The session ended: `{accountId, reason}` (logout, expired, elsewhere, key-missing).
  * @event session-expiring - With `no-auto-refresh`, shortly before expiry: `{accountId, sessionId, credentialType, expiresAt}`.
- * @event wallet-login-error - A step failed: `{code, message, status?}`; `message` is the sentence shown.
+ * @event wallet-login-error - A step failed: `{code, message, status?}`; `message` is the sentence shown. `code_sent_recently`: the first code asked for here was refused as too soon (429): one was sent a moment ago (before a reload, or from another tab); `rate_limited` is kept for a new code asked for too soon after this element's own.
  *
  * @csspart base - The panel around every screen.
  * @csspart heading - The screen's title.
@@ -429,9 +428,9 @@ export class WalletLogin extends TemplateElement {
     }
   }
 
-  /** Seconds left of a rate limit's wait (0 when over or none). */
-  private waitLeft(failure: Failure | undefined): number {
-    return failure?.code === 'rate_limited' && failure.retryAfter ? Math.max(0, failure.retryAfter - Math.floor((Date.now() - this.failureAt) / 1000)) : 0;
+  /** Seconds left of a rate limit's wait (0 when over or none; only a 429 carries one). */
+  private waitLeft(failure: LoginFailure | undefined): number {
+    return failure?.retryAfter ? Math.max(0, failure.retryAfter - Math.floor((Date.now() - this.failureAt) / 1000)) : 0;
   }
 
   /**
@@ -439,9 +438,9 @@ export class WalletLogin extends TemplateElement {
    * alert whose text changed every second would be read out every second) and goes when the wait
    * is over; the seconds count down on a line of their own, outside the live regions.
    */
-  private failureText(failure: Failure): string {
-    if (failure.code !== 'rate_limited' || !failure.retryAfter) return failureMessage(this.i18n.t, failure);
-    return this.waitLeft(failure) ? this.i18n.t('error.rate_limited') : '';
+  private failureText(failure: LoginFailure): string {
+    if (!failure.retryAfter) return failureMessage(this.i18n.t, failure);
+    return this.waitLeft(failure) ? this.i18n.t(`error.${failure.code}`) : '';
   }
 
   // -------------------------------------------------------------------------------------------

@@ -128,8 +128,15 @@ test('a 429 on verify pushes the resend cooldown to Retry-After', () => {
 });
 
 test('a failure to send the code returns to the choice with the failure', () => {
-  const s = run({ kind: 'choosing' }, { type: 'CHOOSE', method: 'email-otp' }, { type: 'FAILED', failure: { code: 'rate_limited', retryAfter: 3 }, now: 0 });
-  assert.deepEqual(s, { kind: 'choosing', failure: { code: 'rate_limited', retryAfter: 3 } });
+  const s = run({ kind: 'choosing' }, { type: 'CHOOSE', method: 'email-otp' }, { type: 'FAILED', failure: { code: 'network' }, now: 0 });
+  assert.deepEqual(s, { kind: 'choosing', failure: { code: 'network' } });
+});
+
+test('the first code asked for, refused as too soon (429), is a code sent a moment ago; a resend refused so stays a rate limit', () => {
+  const first = run({ kind: 'choosing' }, { type: 'CHOOSE', method: 'email-otp' }, { type: 'FAILED', failure: { code: 'rate_limited', status: 429, retryAfter: 3 }, now: 0 });
+  assert.deepEqual(first, { kind: 'choosing', failure: { code: 'code_sent_recently', status: 429, retryAfter: 3 } });
+  const resend = run({ kind: 'code-entry', method: 'email-otp', resendAt: 0 }, { type: 'RESEND', now: 0 }, { type: 'FAILED', failure: { code: 'rate_limited', retryAfter: 3 }, now: 0 });
+  assert.deepEqual(resend, { kind: 'code-entry', method: 'email-otp', resendAt: 3000, failure: { code: 'rate_limited', retryAfter: 3 } });
 });
 
 test('a cancelled passkey ceremony returns to a usable choice without an error', () => {

@@ -353,6 +353,32 @@ describe('<wallet-login>', function () {
     await loggedIn;
   });
 
+  it('a code asked for again after a reload, within the service’s wait, says one was just sent and how long to wait, not "too many attempts"', async () => {
+    let el = await codeScreen({ 'account-id': acct.accountId });
+    (parts(el, 'button').find((b) => /another way/i.test(b.textContent ?? '')) as HTMLButtonElement).click();
+    await waitForState(el, 'choosing');
+    // The page reloads: a new element, which asked for no code yet. The service sent one a moment ago.
+    el.remove();
+    el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId });
+    await waitForState(el, 'choosing');
+    const error = nextEvent<CustomEvent<{ code: string; message: string; status?: number }>>(el, 'wallet-login-error');
+    methodButton(el, 'email-otp').click();
+    const sentence = 'A code was sent to you a moment ago, so a new one cannot be sent yet.';
+    // The sandbox answers 429 RATE_LIMITED with Retry-After; the page hears what it meant here.
+    expect((await error).detail).to.deep.equal({ code: 'code_sent_recently', message: sentence, status: 429 });
+    await waitForState(el, 'choosing');
+    expect(text(el, 'error')).to.equal(sentence);
+    const seconds = Number(/in (\d+) s/.exec(text(el, 'wait'))?.[1]);
+    expect(seconds).to.be.within(1, 30);
+    // Once the service's wait is over, a new code comes.
+    await advanceClock(31_000);
+    methodButton(el, 'email-otp').click();
+    await waitForState(el, 'code-entry');
+    const loggedIn = nextEvent(el, 'wallet-logged-in');
+    type(codeInput(el), '000000');
+    await loggedIn;
+  });
+
   it('keeps the session across a reload (a new element finds the stored key) and logs out upstream', async () => {
     let el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId });
     const first = await loginWithEmail(el);
