@@ -6,6 +6,7 @@
  * Deliberately not here: config files.
  */
 import type { SandboxOptions } from './index.ts';
+import type { SandboxFixtures } from '../core/types.ts';
 
 export const USAGE = `Usage: npx wallet-elements-sandbox [options]   (in this repository: npm run sandbox -- [options])
 
@@ -103,4 +104,26 @@ export function parseCliOptions(argv: string[], env: Record<string, string | und
     options.webauthn = { ...(rpId !== undefined ? { rpId } : {}), ...(allOrigins.length > 0 ? { origins: allOrigins } : {}) };
   }
   return options;
+}
+
+/** A value as one word of a POSIX shell: in single quotes, a single quote in it closed, escaped and reopened. */
+function shellWord(value: string): string {
+  return `'${value.replaceAll("'", `'\\''`)}'`;
+}
+
+/**
+ * The proxy's command line against this sandbox, for a POSIX shell: its four settings taken from
+ * the fixtures (README "Point it at the real service"), so they need not be built by hand.
+ */
+export function proxyCommand(fixtures: Pick<SandboxFixtures, 'baseUrl' | 'tokenId' | 'clientSecret' | 'customerId' | 'accountId' | 'cardId'>): string {
+  const { baseUrl, tokenId, clientSecret, customerId, accountId, cardId } = fixtures;
+  const env = {
+    SERVICE_BASE_URL: baseUrl,
+    SERVICE_TOKEN_ID: tokenId,
+    SERVICE_CLIENT_SECRET: clientSecret,
+    PROXY_DEMO_ACCOUNT: JSON.stringify({ customerId, accountId, cardId }),
+  };
+  return `${Object.entries(env)
+    .map(([name, value]) => `${name}=${shellWord(value)}`)
+    .join(' ')} npx wallet-elements-proxy --port 8080`;
 }

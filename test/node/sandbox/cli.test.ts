@@ -5,12 +5,14 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { parseCliOptions } from '../../../src/sandbox/cli-options.ts';
+import { parseCliOptions, proxyCommand } from '../../../src/sandbox/cli-options.ts';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
 async function run(args: string[], env: Record<string, string> = {}) {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/sandbox/cli.ts', ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk));
   const lines = createInterface({ input: child.stdout! });
   const first = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error('no first line within 20 s')), 20_000);
@@ -26,7 +28,28 @@ async function run(args: string[], env: Record<string, string> = {}) {
       child.once('exit', (code) => resolve(code));
       child.kill('SIGTERM');
     });
-  return { fixtures: JSON.parse(first), stop };
+  return { fixtures: JSON.parse(first), stop, stderr: () => stderr };
+}
+
+/** Runs a command line in a POSIX shell until its first stdout line; then stops it. */
+async function firstLineOf(command: string): Promise<string> {
+  // In a process group of its own, so that stopping it stops what the shell started.
+  const child = spawn('sh', ['-c', command], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  let stderr = '';
+  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk));
+  try {
+    return await new Promise<string>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error('no first line within 20 s')), 20_000);
+      createInterface({ input: child.stdout! }).once('line', (l) => (clearTimeout(timer), resolve(l)));
+      child.once('exit', (code) => reject(new Error(`exited with ${code}: ${stderr}`)));
+    });
+  } finally {
+    try {
+      process.kill(-child.pid!, 'SIGTERM');
+    } catch {
+      // The group has ended already (a command that printed and exited).
+    }
+  }
 }
 
 const basic = (fx: { tokenId: string; clientSecret: string }) => 'Basic ' + Buffer.from(`${fx.tokenId}:${fx.clientSecret}`).toString('base64');
@@ -62,6 +85,29 @@ describe('sandbox CLI', () => {
     } finally {
       await stop();
     }
+  });
+
+  test('says on stderr the proxy command line against it, whose settings the proxy starts with', async () => {
+    const { fixtures, stop, stderr } = await run(['--port', '0']);
+    try {
+      const command = proxyCommand(fixtures);
+      for (let tries = 0; tries < 100 && !stderr().includes(command); tries++) await new Promise((r) => setTimeout(r, 50));
+      assert.ok(stderr().includes(`\n${command}\n`), stderr());
+      assert.match(command, /^SERVICE_BASE_URL='[^']+' SERVICE_TOKEN_ID='[^']+' SERVICE_CLIENT_SECRET='[^']+' PROXY_DEMO_ACCOUNT='\{[^']+\}' npx wallet-elements-proxy --port 8080$/);
+      // Run as printed (the proxy of this repository, on a free port): it checks the credentials and
+      // the account against the sandbox before it listens.
+      const line = await firstLineOf(command.replace(/npx wallet-elements-proxy --port 8080$/, `'${process.execPath}' --import tsx src/proxy/cli.ts --port 0`));
+      const { url } = JSON.parse(line) as { url: string };
+      assert.match(url, /^http:\/\/127\.0\.0\.1:\d+\/api$/);
+    } finally {
+      await stop();
+    }
+  });
+
+  test('the proxy command line keeps a value whole through the shell, quotes included', async () => {
+    const odd = { baseUrl: "http://127.0.0.1:1/it's $HOME `x`", tokenId: 'a b', clientSecret: "'", customerId: 'Customer:1', accountId: 'InternalAccount:2', cardId: 'Card:3' } as const;
+    const command = proxyCommand(odd).replace(/npx wallet-elements-proxy --port 8080$/, `'${process.execPath}' -e 'console.log(JSON.stringify([process.env.SERVICE_BASE_URL, process.env.SERVICE_TOKEN_ID, process.env.SERVICE_CLIENT_SECRET, JSON.parse(process.env.PROXY_DEMO_ACCOUNT)]))'`);
+    assert.deepEqual(JSON.parse(await firstLineOf(command)), [odd.baseUrl, odd.tokenId, odd.clientSecret, { customerId: 'Customer:1', accountId: 'InternalAccount:2', cardId: 'Card:3' }]);
   });
 
   test('option parsing', () => {
