@@ -233,7 +233,7 @@ const delegatedKeys: Record<DelegatedKeysStringKey, string> = {
   'delegated-keys.amount': 'الحد الأقصى',
   'delegated-keys.amount-preview': '= {amount}',
   'delegated-keys.add-limit': 'إضافة حد',
-  'delegated-keys.remove-limit': 'إزالة هذا الحد',
+  'delegated-keys.remove-limit': 'إزالة الحد {n}',
   'delegated-keys.create': 'إنشاء المفتاح',
   'delegated-keys.creating': 'جارٍ الإنشاء… أكّد من محفظتك',
   'delegated-keys.created': 'أُنشئ المفتاح «{name}» وهو نشط الآن.',

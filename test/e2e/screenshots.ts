@@ -71,7 +71,7 @@ async function main(): Promise<void> {
     await keys.getByRole('button', { name: 'Create key' }).click();
     await keys.getByText('This currency already has a limit.').waitFor();
     await shootAll(page, 'delegated-keys', 'form-errors');
-    await keys.getByRole('button', { name: 'Remove this limit' }).nth(1).click();
+    await keys.getByRole('button', { name: 'Remove limit 2' }).click();
     await keys.getByRole('button', { name: 'Create key' }).click();
     await keys.getByText('$50.00 per payment').waitFor({ timeout: 20_000 });
     await shootAll(page, 'delegated-keys', 'active-key');

@@ -76,7 +76,7 @@ const en: Record<Keys, string> = {
   'delegated-keys.amount': 'Maximum',
   'delegated-keys.amount-preview': '= {amount}',
   'delegated-keys.add-limit': 'Add a limit',
-  'delegated-keys.remove-limit': 'Remove this limit',
+  'delegated-keys.remove-limit': 'Remove limit {n}',
   'delegated-keys.create': 'Create key',
   'delegated-keys.creating': 'Creating… confirm with your wallet',
   'delegated-keys.created': 'Key “{name}” created. It is active now.',

@@ -529,6 +529,7 @@ export class DelegatedKeys extends TemplateElement {
           <legend>${t('delegated-keys.limits-legend')}</legend>
           <p class="muted" id="limits-hint">${t('delegated-keys.limits-hint')}</p>
           ${rows.map((row, i) => {
+            // The remove button shows only "×": it is named by its row's place, so that each says which row it removes.
             const limit = limitOf(row);
             const amountField = `limits.${i}.maxPerTransaction`;
             return html`<div class="limit-row">
@@ -536,7 +537,7 @@ export class DelegatedKeys extends TemplateElement {
               ${field(amountField, 'amount', row.maxPerTransaction, `${amountField}-preview limits-hint`, i, true)}
               <button
                 type="button"
-                aria-label=${t('delegated-keys.remove-limit')}
+                aria-label=${t('delegated-keys.remove-limit', { n: i + 1 })}
                 ?disabled=${submitting}
                 @click=${() => this.editRows(i)}
               >

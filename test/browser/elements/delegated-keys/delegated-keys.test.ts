@@ -15,7 +15,7 @@ import '../../../../src/locales/ar.ts';
 import { setLocale } from '../../../../src/elements/shared/i18n.ts';
 import { createClient } from '../../../../src/core/client.ts';
 import type { DelegatedKey } from '../../../../src/core/types.ts';
-import { axHeadings, newAccount, fixtures, type RigAccount, type RigFixtures } from '../../support/rig.ts';
+import { axHeadings, axNodes, newAccount, fixtures, type RigAccount, type RigFixtures } from '../../support/rig.ts';
 import { axeViolations, cleanup, failNext, focusIn, holdAnswer, holdNext, loseAnswer, mount, nextEvent, overflowing, part, parts, resetPage, shadow, text, type, useRig, waitFor } from '../shared/helpers.ts';
 
 /** Counts the requests the page sends to a path (a pass-through wrapper: every call still goes out). */
@@ -200,6 +200,27 @@ describe('<delegated-keys>', () => {
     } finally {
       spy.restore();
     }
+  });
+
+  it('each limit row\'s remove button has a name of its own, its row\'s place, in English and Arabic', async () => {
+    await login();
+    const el = await mountReady();
+    await fillForm(el, 'Travel', [
+      ['USD', '100'],
+      ['USD', '200'],
+      ['EUR', '300'],
+    ]);
+    // The buttons show only "×": a screen reader names each from its row, even two rows of one currency.
+    const removeButtons = async () => (await axNodes()).filter((n) => n.role === 'button' && /limit|الحد/.test(n.name) && !/Add|إضافة/.test(n.name)).map((n) => n.name);
+    expect(await removeButtons()).to.deep.equal(['Remove limit 1', 'Remove limit 2', 'Remove limit 3']);
+    // Removing the first renumbers the rows that stay, as a listener hears them.
+    button(el, /^Remove limit 1$/).click();
+    await settle(el);
+    expect([input(el, 'currencyCode', 0).value, input(el, 'maxPerTransaction', 0).value]).to.deep.equal(['USD', '200']);
+    expect(await removeButtons()).to.deep.equal(['Remove limit 1', 'Remove limit 2']);
+    setLocale('ar');
+    await settle(el);
+    expect(await removeButtons()).to.deep.equal(['إزالة الحد 1', 'إزالة الحد 2']);
   });
 
   it('answers 409 in words while an active key exists; after revoking it, a new key can be created', async () => {
