@@ -296,9 +296,13 @@ export class DelegatedKeys extends TemplateElement {
   private fail(operation: 'load' | 'create' | 'revoke', error: unknown): DelegatedKeysErrorCode | undefined {
     if (isAbort(error)) return;
     const code = errorCodeOf(error, operation);
+    const { mode } = this.view;
     this.send({ type: `${operation}-failed`, code });
     this.dispatchEvent(new DelegatedKeysErrorEvent(errorDetail(error, { code, operation, message: this.i18n.t(`delegated-keys.error.${code}`) })));
-    this.focusTarget = operation === 'create' ? 'form-error' : operation === 'revoke' ? 'alert' : undefined;
+    // The alert says the failure; the focus does not go to it, or it would be read twice (its
+    // change, then the focus). A failed create keeps the focus where it was (on "Try again" when
+    // sent from the button); a failed revoke closes its confirmation, so its key's Revoke takes it.
+    if (operation === 'revoke' && mode.kind === 'revoking') this.focusTarget = `revoke-${mode.keyId}`;
     return code;
   }
 
@@ -412,7 +416,7 @@ export class DelegatedKeys extends TemplateElement {
         </div>
         <p class="muted">${t('delegated-keys.description')}</p>
         ${mode.kind === 'editing' || mode.kind === 'submitting' ? this.renderForm() : nothing}
-        <div part="error" class="alert" role="alert" tabindex="-1" data-focus="alert">${alert
+        <div part="error" class="alert" role="alert">${alert
             ? html`<p>${t(`delegated-keys.error.${alert}`)}</p>
                 ${list.kind === 'failed' ? html`<button type="button" @click=${this.retry}>${t('delegated-keys.retry')}</button>` : nothing}`
             : nothing}</div>
@@ -557,7 +561,7 @@ export class DelegatedKeys extends TemplateElement {
             </button>
           </div>
         </fieldset>
-        <div class="alert" role="alert" tabindex="-1" data-focus="form-error">${failure || this.refusal ? html`<p>${failure ? t(`delegated-keys.error.${failure}`) : this.refusal}</p>` : nothing}</div>
+        <div class="alert" role="alert">${failure || this.refusal ? html`<p>${failure ? t(`delegated-keys.error.${failure}`) : this.refusal}</p>` : nothing}</div>
         <div class="actions">
           <button part="submit-button" class="primary" type="submit" aria-disabled=${submitting}>
             ${t(submitting ? 'delegated-keys.creating' : failure && isRetryable(failure) ? 'delegated-keys.retry' : 'delegated-keys.create')}

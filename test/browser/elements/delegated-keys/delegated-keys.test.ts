@@ -675,6 +675,42 @@ describe('<delegated-keys>', () => {
     expect(shadow(el).activeElement === shadow(el).getElementById('title'), `focus on the title, not ${focusIn(el)}`).to.equal(true);
   });
 
+  it('a failed create or revoke is said once, by its alert; the keyboard stays on what was pressed, not on the alert', async () => {
+    // A region that announces itself and also takes the focus is read twice (its live change, then
+    // the focus on it): the alert speaks, and the focus stays where the user can try again.
+    const focused = async () => (await axNodes()).filter((n) => n.properties.focused && n.role !== 'RootWebArea').map((n) => [n.role, n.name]);
+    const el = await mountReady();
+    await fillForm(el, 'No session yet', []);
+    (part(el, 'submit-button') as HTMLButtonElement).focus();
+    const refused = nextEvent<CustomEvent>(el, 'delegated-keys-error');
+    await sendKeys({ press: 'Enter' });
+    expect((await refused).detail.code).to.equal('session_required');
+    await settle(el);
+    expect(text(el, 'form')).to.match(/Sign in to your wallet first/);
+    expect(await focused()).to.deep.equal([['button', 'Create key']]);
+
+    await login();
+    button(el, /Create key/).click();
+    await waitFor(() => el.matches(':state(ready)') && !part(el, 'form'), 'the key created');
+    await settle(el);
+    (part(el, 'revoke-button') as HTMLButtonElement).click();
+    await settle(el);
+    button(el, /Revoke key/).focus();
+    const failed = nextEvent<CustomEvent>(el, 'delegated-keys-error');
+    const undo = failNext('DELETE', /\/auth\/delegated-keys\//, 503, 1, {}, { status: 503, code: 'UNAVAILABLE', message: 'Down' });
+    try {
+      await sendKeys({ press: 'Enter' });
+      expect((await failed).detail).to.include({ code: 'server', operation: 'revoke' });
+    } finally {
+      undo();
+    }
+    await settle(el);
+    expect(text(el, 'error')).to.match(/Something went wrong on our side/);
+    // The confirmation has closed: the key's own Revoke button, the way to try again, has the focus.
+    expect(shadow(el).activeElement === part(el, 'revoke-button'), `focus on "Revoke", not ${focusIn(el)}`).to.equal(true);
+    expect(await focused()).to.deep.equal([['button', 'Revoke']]);
+  });
+
   it('without a wallet session, says to sign in first and sends no signed request', async () => {
     const el = await mountReady();
     await fillForm(el, 'No session', []);
