@@ -54,6 +54,14 @@ export const listStyles = css`
     border-radius: 1em;
     border: 1px solid;
   }
+  /* An empty alert takes no room and draws no box, but stays in the accessibility tree: a screen
+     reader announces a change in a live region it already knows. */
+  .alert:empty {
+    display: block;
+    position: absolute;
+    padding: 0;
+    border: 0;
+  }
   .mono {
     direction: ltr;
     unicode-bidi: isolate;

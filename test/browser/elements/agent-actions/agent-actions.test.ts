@@ -12,7 +12,7 @@ import { setLocale } from '../../../../src/elements/shared/i18n.ts';
 import '../../../../src/locales/ar.ts';
 import { createClient } from '../../../../src/core/client.ts';
 import type { AgentAction } from '../../../../src/core/types.ts';
-import { actionExecution, approveAction, fixtures, newAccount, newAgentAction, rejectAction, type RigAccount, type RigFixtures } from '../../support/rig.ts';
+import { actionExecution, approveAction, axLiveRegions, fixtures, newAccount, newAgentAction, rejectAction, type RigAccount, type RigFixtures } from '../../support/rig.ts';
 import { axeViolations, failNext, focusIn, nextEvent, part, parts, resetPage, shadow, text, useRig, waitFor } from '../shared/helpers.ts';
 
 async function mountActions(token: string, attributes: Record<string, string> = {}): Promise<AgentActions> {
@@ -142,6 +142,27 @@ describe('<agent-actions>', () => {
     more().click();
     await waitFor(() => parts(el, 'action').length === 20, '20 actions');
     expect(text(el, 'error')).to.equal('');
+  });
+
+  it('its live regions are in the accessibility tree before they have anything to say, taking no room, so that the first message is announced', async () => {
+    const el = await mountActions(acct.agentToken, { 'page-size': '10', 'poll-interval': '60000' });
+    await ready(el);
+    // The alert and the polite status of decisions, both empty.
+    expect(await axLiveRegions()).to.deep.equal(['alert', 'status']);
+    const { width, height } = part(el, 'error')!.getBoundingClientRect();
+    expect([width, height]).to.deep.equal([0, 0]);
+    const panel = part(el, 'base')!.getBoundingClientRect().height;
+    const undo = failNext('GET', /\/agents\/me\/actions\?.*cursor=/, 503);
+    try {
+      const failed = nextEvent(el, 'agent-actions-error');
+      (part(el, 'load-more-button') as HTMLButtonElement).click();
+      await failed;
+    } finally {
+      undo();
+    }
+    await el.updateComplete;
+    expect(part(el, 'error')!.getBoundingClientRect().height).to.be.greaterThan(20);
+    expect(part(el, 'base')!.getBoundingClientRect().height).to.be.greaterThan(panel);
   });
 
   it('filters by status, with the count of the filtered set', async () => {

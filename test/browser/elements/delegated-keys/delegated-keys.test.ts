@@ -15,7 +15,7 @@ import '../../../../src/locales/ar.ts';
 import { setLocale } from '../../../../src/elements/shared/i18n.ts';
 import { createClient } from '../../../../src/core/client.ts';
 import type { DelegatedKey } from '../../../../src/core/types.ts';
-import { axHeadings, axNodes, newAccount, fixtures, type RigAccount, type RigFixtures } from '../../support/rig.ts';
+import { axHeadings, axLiveRegions, axNodes, newAccount, fixtures, type RigAccount, type RigFixtures } from '../../support/rig.ts';
 import { axeViolations, cleanup, failNext, focusIn, holdAnswer, holdNext, loseAnswer, mount, nextEvent, overflowing, part, parts, resetPage, shadow, text, type, useRig, waitFor } from '../shared/helpers.ts';
 
 /** Counts the requests the page sends to a path (a pass-through wrapper: every call still goes out). */
@@ -709,6 +709,28 @@ describe('<delegated-keys>', () => {
     // The confirmation has closed: the key's own Revoke button, the way to try again, has the focus.
     expect(shadow(el).activeElement === part(el, 'revoke-button'), `focus on "Revoke", not ${focusIn(el)}`).to.equal(true);
     expect(await focused()).to.deep.equal([['button', 'Revoke']]);
+  });
+
+  it('its live regions are in the accessibility tree before they have anything to say, taking no room, so that the first message is announced', async () => {
+    const el = await mountReady();
+    // The panel's alert and its status; with the form open, the form's alert too.
+    expect(await axLiveRegions()).to.deep.equal(['alert', 'status']);
+    const panel = part(el, 'base')!.getBoundingClientRect().height;
+    const { width, height } = part(el, 'error')!.getBoundingClientRect();
+    expect([width, height]).to.deep.equal([0, 0]);
+    await fillForm(el, 'No session yet', []);
+    expect(await axLiveRegions()).to.deep.equal(['alert', 'alert', 'status']);
+    const formAlert = part(el, 'form')!.querySelector<HTMLElement>('[role=alert]')!;
+    expect(formAlert.getBoundingClientRect().height).to.equal(0);
+    const form = part(el, 'form')!.getBoundingClientRect().height;
+    // Refused: the form's alert takes its room and the form grows.
+    const refused = nextEvent(el, 'delegated-keys-error');
+    (part(el, 'submit-button') as HTMLButtonElement).click();
+    await refused;
+    await settle(el);
+    expect(formAlert.getBoundingClientRect().height).to.be.greaterThan(20);
+    expect(part(el, 'form')!.getBoundingClientRect().height).to.be.greaterThan(form);
+    expect(part(el, 'base')!.getBoundingClientRect().height).to.be.greaterThan(panel);
   });
 
   it('without a wallet session, says to sign in first and sends no signed request', async () => {
