@@ -316,6 +316,8 @@ export class AgentActions extends TemplateElement {
    */
   private async onPending(pending: AgentAction[], signal: AbortSignal): Promise<boolean> {
     const read = (this.latestRead = {});
+    // Back after a failed poll: its message goes, and the decision said before it is not said again.
+    if (this.pollTrouble) this.decisions = [];
     this.pollTrouble = false;
     const decided = decidedSince(this.view, pending, this.wasPending);
     const send = sendFor(this.apiBase);

@@ -260,6 +260,40 @@ describe('<agent-actions>', () => {
     expect(statuses(el)[0]).to.not.equal('PENDING_APPROVAL');
   });
 
+  it('a decision is said once: after a failed poll\'s message goes, the decision said before it is not said again', async () => {
+    const el = await pollingActions();
+    await waitFor(() => el.matches(':state(polling)'), 'polling');
+    // Everything the polite status region says, in order (a screen reader says each new text).
+    const region = shadow(el).querySelector('[role=status].live')!;
+    const said: string[] = [];
+    const watch = new MutationObserver(() => {
+      const now = region.textContent!.trim();
+      if (now && now !== said.at(-1)) said.push(now);
+    });
+    watch.observe(region, { childList: true, subtree: true, characterData: true });
+    try {
+      const created = await shownNewAction(el, 'TRANSFER_OUT');
+      const changed = nextEvent<CustomEvent>(el, 'agent-action-changed', 10000);
+      await rejectAction(acct.agentId, created.id, 'Not today');
+      await changed;
+      await el.updateComplete;
+      const undo = failNext('GET', /\/agents\/me\/actions\?/, 503);
+      try {
+        await waitFor(() => said.length === 2, 'the trouble said', 5000);
+      } finally {
+        undo();
+      }
+      await waitFor(() => !region.textContent!.includes('Can’t check'), 'the trouble gone after a good poll', 5000);
+      // A few more polls.
+      await new Promise((r) => setTimeout(r, 600));
+      expect(said).to.have.length(2);
+      expect(said[0]).to.match(/^Decision: Payment out of \S+, Rejected\.$/);
+      expect(said[1]).to.match(/Can’t check for updates/);
+    } finally {
+      watch.disconnect();
+    }
+  });
+
   it('an approved action whose execution then fails is shown failed, with agent-action-changed', async () => {
     const el = await pollingActions();
     const created = await shownNewAction(el, 'TRANSFER_OUT');
