@@ -133,6 +133,11 @@ export class AgentActions extends TemplateElement {
   private readonly internals = this.attachInternals?.();
   private poller: AbortController | undefined;
   private focusAfterMore: number | undefined;
+  /**
+   * The action the keyboard is on (its heading's id) as an update starts. The list is rendered by
+   * position, so an action arriving on top would move the focus to the action next to it.
+   */
+  private focusedAction: string | null | undefined;
   /** After a 429 on "load more": when the service's Retry-After has passed and the button works again. */
   private moreAfter = 0;
   private needsLoad = true;
@@ -207,6 +212,7 @@ export class AgentActions extends TemplateElement {
   }
 
   protected override willUpdate(changed: PropertyValues): void {
+    this.focusedAction = (this.renderRoot as ShadowRoot).activeElement?.getAttribute('aria-labelledby');
     if (changed.has('agentToken') || changed.has('status') || changed.has('apiBase') || changed.has('pageSize')) this.needsLoad = true;
     if (!this.needsLoad || !this.isConnected) {
       // A new poll interval or ceiling takes effect at once: a running poller starts over with it.
@@ -349,6 +355,8 @@ export class AgentActions extends TemplateElement {
 
   protected override updated(changed: PropertyValues): void {
     super.updated(changed);
+    const item = this.renderRoot.querySelector<HTMLElement>(`[aria-labelledby="${this.focusedAction}"]`);
+    if (item !== (this.renderRoot as ShadowRoot).activeElement) item?.focus();
     if (this.focusAfterMore !== undefined && !this.view.loadingMore) {
       // After "load more", move to the first new action so keyboard users continue where they were.
       const index = this.focusAfterMore;

@@ -294,6 +294,21 @@ describe('<agent-actions>', () => {
     }
   });
 
+  it('a new action arriving while the keyboard is on an action leaves the focus on that same action', async () => {
+    const el = await pollingActions();
+    (part(el, 'load-more-button') as HTMLButtonElement).click();
+    await waitFor(() => parts(el, 'action').length === 10, '10 actions');
+    await el.updateComplete;
+    const focusedAction = () => (shadow(el).activeElement as HTMLElement | null)?.getAttribute('aria-labelledby');
+    const reading = focusedAction();
+    expect(reading).to.equal(shownIds(el)[5]);
+    // The agent submits another action: it appears on top, above the one the keyboard is on.
+    await shownNewAction(el, 'TRANSFER_OUT');
+    await el.updateComplete;
+    expect(shownIds(el).indexOf(reading!)).to.equal(6);
+    expect(focusedAction(), 'the focus stays on the action it was on').to.equal(reading);
+  });
+
   it('an approved action whose execution then fails is shown failed, with agent-action-changed', async () => {
     const el = await pollingActions();
     const created = await shownNewAction(el, 'TRANSFER_OUT');
