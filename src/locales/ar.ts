@@ -200,6 +200,7 @@ const cardReveal: Record<CardRevealStringKey, string> = {
   'card-reveal.error.unexpected': 'حدث أمر غير متوقع أثناء تحميل تفاصيل البطاقة. أعد المحاولة.',
   'card-reveal.error.misconfigured': 'تعذّر عرض تفاصيل البطاقة الآن بسبب مشكلة في الإعداد لدينا. يُرجى التواصل مع الدعم.',
   'card-reveal.error.frame_blocked': 'لم تُعرض تفاصيل البطاقة لأن هذه الصفحة لا تسمح بالعرض الآمن.',
+  'card-reveal.error.load_failed': 'تعذّر تحميل تفاصيل البطاقة. تحقّق من اتصالك، ثم أعد تحميل الصفحة.',
 };
 
 /** `<delegated-keys>` */

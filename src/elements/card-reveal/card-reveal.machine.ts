@@ -54,11 +54,17 @@ export const REVEAL_ERROR_CODES = [
    * problem, reported after `card-revealed` when the browser reports the violation.
    */
   'frame_blocked',
+  /**
+   * The element's reveal code (loaded on demand, on the first reveal) did not load: a failed module
+   * stays failed for the page in Chromium (its module map keeps the failure; Firefox and Safari load
+   * it again, whatwg/html#10327), so only a reload of the page loads it again.
+   */
+  'load_failed',
 ] as const;
 export type RevealErrorCode = (typeof REVEAL_ERROR_CODES)[number];
 
-/** The codes not worth a "try again" button: only a change of setup, card or page fixes them. */
-const FINAL: readonly RevealErrorCode[] = ['unauthorized', 'forbidden', 'not_found', 'not_available', 'insecure_url', 'frame_blocked', 'misconfigured'];
+/** The codes not worth a "try again" button: only a change of setup, card or page (a reload) fixes them. */
+const FINAL: readonly RevealErrorCode[] = ['unauthorized', 'forbidden', 'not_found', 'not_available', 'insecure_url', 'frame_blocked', 'misconfigured', 'load_failed'];
 
 export type CardRevealState =
   | { readonly kind: 'idle'; readonly lastHidden?: IdleReason }

@@ -65,6 +65,7 @@ const en: Record<Keys, string> = {
   'card-reveal.error.unexpected': 'Something unexpected happened. Try again.',
   'card-reveal.error.misconfigured': 'A setup problem on our side stops card details from showing. Contact support.',
   'card-reveal.error.frame_blocked': 'Card details not shown: this page doesn’t allow the secure view.',
+  'card-reveal.error.load_failed': 'Card details couldn’t load. Check your connection, then reload the page.',
 };
 
 registerDefaultStrings({ en });

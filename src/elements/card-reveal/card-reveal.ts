@@ -54,6 +54,21 @@ function element(tag: string, attributes: Record<string, string> = {}, ...childr
 const field = (label: Node, mask: string, attributes?: Record<string, string>) =>
   element('p', {}, label, element('code', { dir: 'ltr', ...attributes }, new Text(mask)));
 
+/** An on-demand module that did not load (see `loaded`). */
+class LoadFailed extends Error {}
+
+/**
+ * An on-demand module (import()). A failure to load it ends the reveal with `load_failed`, which
+ * asks for a reload of the page rather than offering "Try again": Chromium (156) keeps a module whose
+ * load failed failed for the page (its module map keeps the failure, and import() rejects again
+ * without a request; Firefox and Safari load it again, whatwg/html#10327), and a module whose
+ * evaluation threw stays failed in every browser.
+ */
+const loaded = <T>(module: Promise<T>): Promise<T> =>
+  module.catch((cause: unknown) => {
+    throw new LoadFailed('', { cause });
+  });
+
 /** Replaces a container's children only when they differ, so that a focused node that stays is never moved. */
 function setChildren(parent: Element, nodes: Node[]): void {
   const current = parent.childNodes;
@@ -216,15 +231,15 @@ export class CardReveal extends ReactiveBase {
         // The step-up needs the session flows (keys, stamps); a page that never asks for it never
         // loads them. Details shown on the strength of the session hide when it is logged out
         // (watched until this request's signal aborts, which every exit from `revealed` does).
-        const { proveSession } = await import('./step-up-proof.ts');
+        const { proveSession } = await loaded(import('./step-up-proof.ts'));
         await proveSession({ apiBase: this.apiBase, accountId: this.accountId, signal, onLogout: () => this.send({ type: 'hide', reason: 'logged-out' }) });
       }
       // The transport loads on demand, not with the element: a page renders the element (its
       // up-front budget, 9 KB gzip) before any of it is needed. Usually loaded already, on the
-      // cardholder's way to the button (createRenderRoot). A load that failed is asked for again
-      // here: browsers that follow whatwg/html#10327 fetch it again; others (Chromium 156) keep a
-      // failed module failed for the page, as a failed load at the click always was.
-      const { requestReveal } = await import('./reveal-request.ts');
+      // cardholder's way to the button (createRenderRoot). A load that failed then is asked for
+      // again here: browsers that follow whatwg/html#10327 fetch it again; Chromium (156) keeps it
+      // failed for the page, and only a reload loads it (`load_failed`).
+      const { requestReveal } = await loaded(import('./reveal-request.ts'));
       const answer = await requestReveal(this.apiBase, cardId, signal);
       const verdict = checkRevealUrl(answer, this.allowedOrigins, serviceNow());
       signal.throwIfAborted();
@@ -249,7 +264,7 @@ export class CardReveal extends ReactiveBase {
         : { type: 'failed', code: verdict.code };
     } catch (error) {
       // Only the service's status goes on the error event, never its message.
-      event = { type: 'failed', code: errorCodeOf(error), status: error instanceof ServiceError ? error.status : undefined };
+      event = { type: 'failed', code: error instanceof LoadFailed ? 'load_failed' : errorCodeOf(error), status: error instanceof ServiceError ? error.status : undefined };
     }
     if (this.request === request) this.send(event);
   }

@@ -107,6 +107,8 @@ test('errors: 403/404/501 are final, network and 5xx offer a retry', () => {
   assert.deepEqual(fail({ type: 'failed', code: 'server' }), { kind: 'error', code: 'server', retryable: true });
   assert.deepEqual(fail({ type: 'failed', code: 'insecure_url' }), { kind: 'error', code: 'insecure_url', retryable: false });
   assert.deepEqual(fail({ type: 'failed', code: 'misconfigured' }), { kind: 'error', code: 'misconfigured', retryable: false });
+  // The element's own code did not load: a reload of the page, not "Try again", loads it in every browser.
+  assert.deepEqual(fail({ type: 'failed', code: 'load_failed' }), { kind: 'error', code: 'load_failed', retryable: false });
 });
 
 test('errorCodeOf maps the statuses of api.md "Card reveal" and the client failures', () => {

@@ -1,0 +1,94 @@
+/**
+ * <card-reveal> when its on-demand modules (the reveal request, the step-up proof) fail to load: in
+ * real Chromium, with the modules served by the test server, whose failures the rig makes real
+ * (503). A file of its own: the page must not have loaded those modules yet, and a failed load
+ * stays failed for the rest of this page in browsers that keep failed modules (Chromium).
+ */
+import { expect } from 'chai';
+import '../../../../src/elements/card-reveal/index.ts';
+import type { CardReveal } from '../../../../src/elements/card-reveal/index.ts';
+import { failNextLoad, fixtures, type RigFixtures } from '../../support/rig.ts';
+import { mount, nextEvent, part, resetPage, text, useRig } from '../shared/helpers.ts';
+
+const REVEAL_REQUEST = '/src/elements/card-reveal/reveal-request.ts';
+const STEP_UP = '/src/elements/card-reveal/step-up-proof.ts';
+
+/** Whether the page has asked for a module yet (Resource Timing). */
+const requested = (path: string): boolean => performance.getEntriesByType('resource').some((e) => new URL(e.name).pathname === path);
+
+/** The loads of `path` the test server has failed so far (over the whole run: compare before and after). */
+const failedLoads = async (path: string): Promise<number> => (await failNextLoad(path)).failed;
+
+/**
+ * Whether this browser loads a module again after a load of it failed (whatwg/html#10327: Firefox
+ * and Safari do; Chromium, until it ships, keeps the failure for the page).
+ */
+async function browserLoadsFailedModulesAgain(): Promise<boolean> {
+  const probe = '/test/browser/support/import-probe.ts';
+  await failNextLoad(probe, 1);
+  await import(probe).catch(() => undefined);
+  return import(probe).then(
+    () => true,
+    () => false,
+  );
+}
+
+describe('<card-reveal> when its reveal code fails to load', () => {
+  let f: RigFixtures;
+
+  before(async () => {
+    f = await fixtures();
+    await useRig();
+  });
+
+  afterEach(resetPage);
+
+  it('a click whose reveal request module fails to load says to reload the page, and offers no "Try again" that cannot work', async () => {
+    expect(requested(REVEAL_REQUEST), 'loaded before the test').to.equal(false);
+    const retried = await browserLoadsFailedModulesAgain();
+    const el = await mount<CardReveal>('card-reveal', { 'card-id': f.cardId, 'allowed-origins': f.processorOrigin });
+    const failedBefore = await failedLoads(REVEAL_REQUEST);
+    await failNextLoad(REVEAL_REQUEST, 1);
+    try {
+      // A click with no pointer over the element or keyboard in it first: the load starts here.
+      const error = nextEvent<CustomEvent>(el, 'card-reveal-error');
+      (part(el, 'reveal-button') as HTMLButtonElement).click();
+      const { detail } = await error;
+      expect((await failedLoads(REVEAL_REQUEST)) - failedBefore).to.equal(1);
+      expect(detail.code).to.equal('load_failed');
+      expect(detail).to.not.have.property('status');
+      expect(text(el, 'error')).to.equal('Card details couldn’t load. Check your connection, then reload the page.');
+      expect(detail.message).to.equal(text(el, 'error'));
+      // Reloading is what works in every browser: no "Try again" beside it.
+      expect(part(el, 'retry-button')).to.equal(null);
+      expect(el.matches(':state(error)')).to.equal(true);
+    } finally {
+      await failNextLoad(REVEAL_REQUEST, 0);
+    }
+    if (!retried) {
+      // Why: the test server serves the module again now, yet this page's import() of it still
+      // fails (the browser does not ask the server again), so a "Try again" could never show the card.
+      const again = await import(REVEAL_REQUEST).then(
+        () => 'loaded',
+        () => 'failed',
+      );
+      expect(again).to.equal('failed');
+    }
+  });
+
+  it('a failed load of the step-up proof (require-session) says the same', async () => {
+    expect(requested(STEP_UP), 'loaded before the test').to.equal(false);
+    const failedBefore = await failedLoads(STEP_UP);
+    const el = await mount<CardReveal>('card-reveal', { 'card-id': f.cardId, 'require-session': '', 'account-id': 'InternalAccount:00000000-0000-4000-8000-000000000000' });
+    await failNextLoad(STEP_UP, 1);
+    try {
+      const error = nextEvent<CustomEvent>(el, 'card-reveal-error');
+      el.show();
+      expect((await error).detail.code).to.equal('load_failed');
+      expect((await failedLoads(STEP_UP)) - failedBefore).to.equal(1);
+      expect(part(el, 'retry-button')).to.equal(null);
+    } finally {
+      await failNextLoad(STEP_UP, 0);
+    }
+  });
+});
