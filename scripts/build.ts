@@ -32,7 +32,7 @@ import { build as esbuild, type BuildOptions, type Metafile } from 'esbuild';
 import { execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
-import { join, relative, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { ROOT, elementTags, localeNames } from '../bench/size.ts';
@@ -152,12 +152,14 @@ export async function buildCdn(outdir = join(DIST, 'cdn')): Promise<Metafile | u
  * the elements it shows. They come from one split build (lit and everything else inlined, shared code
  * in `<outdir>/chunks/`), so the modules one page loads share one lit, one configuration and one
  * string catalog; `<outdir>/locales/<locale>.js` adds a translation to them. An entry imports every
- * chunk it needs itself (esbuild lists them all), so a page fetches them in one round after it.
+ * chunk it needs itself (esbuild lists them all), so a page fetches them in one round after it; an
+ * import() asks for its module's chunks at once too (fetchImportsAtOnce), so what an element loads on
+ * demand arrives in one round as well.
  */
 export async function buildCdnElements(outdir = join(DIST, 'cdn/elements')): Promise<Metafile | undefined> {
   const tags = elementTags();
   if (tags.length === 0) return undefined;
-  return (await esbuild({
+  const metafile = (await esbuild({
     ...CDN,
     entryPoints: [
       ...tags.map((tag) => ({ out: tag, in: join(ROOT, `src/elements/${tag}/index.ts`) })),
@@ -167,6 +169,48 @@ export async function buildCdnElements(outdir = join(DIST, 'cdn/elements')): Pro
     splitting: true,
     chunkNames: 'chunks/[name]-[hash]',
   })).metafile;
+  if (metafile) fetchImportsAtOnce(metafile);
+  return metafile;
+}
+
+/**
+ * Makes every import() of a split build (in the files written for `metafile`) ask for the module's
+ * chunk and, at the same time, every chunk that chunk imports that the importing file has not
+ * loaded already: `Promise.all([import("./a.js"), import("./b.js"), import("./t.js")]).then((m) => m[2])`.
+ * Otherwise the browser finds those chunks only once the module's own file has arrived and been
+ * parsed, a second round trip between a click and, say, <card-reveal>'s reveal request. Modules are
+ * instantiated once per URL, and each chunk runs only after the chunks it imports, as before; a chunk
+ * that fails to load fails the import() as it would have through the module.
+ */
+function fetchImportsAtOnce(metafile: Metafile, cwd = process.cwd()): void {
+  const { outputs } = metafile;
+  /** An output and every chunk it imports statically, transitively. */
+  const staticClosure = (from: string, seen = new Set<string>()): Set<string> => {
+    if (seen.has(from) || !outputs[from]) return seen;
+    seen.add(from);
+    for (const i of outputs[from]!.imports) if (i.kind === 'import-statement' && !i.external) staticClosure(i.path, seen);
+    return seen;
+  };
+  for (const [out, { imports }] of Object.entries(outputs)) {
+    const targets = new Set(imports.filter((i) => i.kind === 'dynamic-import' && !i.external).map((i) => i.path));
+    if (targets.size === 0) continue;
+    const loaded = staticClosure(out);
+    const specifier = (to: string): string => {
+      const path = relative(dirname(out), to).replace(/\\/g, '/');
+      return JSON.stringify(path.startsWith('.') ? path : `./${path}`);
+    };
+    const file = resolve(cwd, out);
+    let code = readFileSync(file, 'utf8');
+    for (const target of targets) {
+      const needed = [...staticClosure(target)].filter((chunk) => chunk !== target && !loaded.has(chunk));
+      if (needed.length === 0) continue;
+      const site = `import(${specifier(target)})`;
+      if (!code.includes(site)) throw new Error(`${out}: no ${site} to add its chunks to (esbuild's output changed?)`);
+      const all = [...needed, target].map((chunk) => `import(${specifier(chunk)})`);
+      code = code.replaceAll(site, `Promise.all([${all.join(',')}]).then(m=>m[${needed.length}])`);
+    }
+    writeFileSync(file, code);
+  }
 }
 
 async function buildNode(): Promise<Metafile | undefined> {

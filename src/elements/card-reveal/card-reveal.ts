@@ -69,6 +69,14 @@ const loaded = <T>(module: Promise<T>): Promise<T> =>
     throw new LoadFailed('', { cause });
   });
 
+/**
+ * The on-demand modules, each asked for from this one place: the CDN build (scripts/build.ts) lists,
+ * at each import(), the files its module needs, so that they are fetched at once, and every
+ * place would carry that list.
+ */
+const revealRequest = () => loaded(import('./reveal-request.ts'));
+const stepUpProof = () => loaded(import('./step-up-proof.ts'));
+
 /** Replaces a container's children only when they differ, so that a focused node that stays is never moved. */
 function setChildren(parent: Element, nodes: Node[]): void {
   const current = parent.childNodes;
@@ -231,7 +239,7 @@ export class CardReveal extends ReactiveBase {
         // The step-up needs the session flows (keys, stamps); a page that never asks for it never
         // loads them. Details shown on the strength of the session hide when it is logged out
         // (watched until this request's signal aborts, which every exit from `revealed` does).
-        const { proveSession } = await loaded(import('./step-up-proof.ts'));
+        const { proveSession } = await stepUpProof();
         await proveSession({ apiBase: this.apiBase, accountId: this.accountId, signal, onLogout: () => this.send({ type: 'hide', reason: 'logged-out' }) });
       }
       // The transport loads on demand, not with the element: a page renders the element (its
@@ -239,7 +247,7 @@ export class CardReveal extends ReactiveBase {
       // cardholder's way to the button (createRenderRoot). A load that failed then is asked for
       // again here: browsers that follow whatwg/html#10327 fetch it again; Chromium (156) keeps it
       // failed for the page, and only a reload loads it (`load_failed`).
-      const { requestReveal } = await loaded(import('./reveal-request.ts'));
+      const { requestReveal } = await revealRequest();
       const answer = await requestReveal(this.apiBase, cardId, signal);
       const verdict = checkRevealUrl(answer, this.allowedOrigins, serviceNow());
       signal.throwIfAborted();
@@ -428,8 +436,8 @@ export class CardReveal extends ReactiveBase {
     // and the step-up's when it will be needed. The browser loads a module once, however often it
     // is asked. A load that fails here shows nothing: the reveal asks for it again.
     const preload = () => {
-      import('./reveal-request.ts').catch(() => undefined);
-      if (this.requireSession) import('./step-up-proof.ts').catch(() => undefined);
+      revealRequest().catch(() => undefined);
+      if (this.requireSession) stepUpProof().catch(() => undefined);
     };
     root.addEventListener('pointerover', preload);
     root.addEventListener('focusin', preload);

@@ -27,6 +27,10 @@ const pages: Record<string, string> = {
   '/one': `<script type="module" src="/cdn/elements/card-reveal.js"></script>
 <card-reveal card-id="Card:1" account-id="InternalAccount:1" api-base="/api"></card-reveal>
 <script type="module" src="/check-one.js"></script>`,
+  // <card-reveal> alone, clicked at once (no pointer over it first): its reveal request loads at the click.
+  '/click': `<script type="module" src="/cdn/elements/card-reveal.js"></script>
+<card-reveal card-id="Card:1" api-base="/api"></card-reveal>
+<script type="module" src="/check-click.js"></script>`,
   '/two': `<script type="module" src="/cdn/elements/card-reveal.js"></script>
 <script type="module" src="/cdn/elements/wallet-login.js"></script>
 <script type="module" src="/cdn/elements/locales/ar.js"></script>
@@ -45,6 +49,12 @@ document.title = 'done ' + JSON.stringify({
   defined: tags.filter((t) => customElements.get(t)),
   rendered: !!el.shadowRoot.querySelector('button'),
 });`,
+  '/check-click.js': `const el = document.querySelector('card-reveal');
+await customElements.whenDefined('card-reveal');
+await el.updateComplete;
+const error = new Promise((resolve) => el.addEventListener('card-reveal-error', (e) => resolve(e.detail.code), { once: true }));
+el.shadowRoot.querySelector('button').click();
+document.title = 'done ' + JSON.stringify({ code: await error });`,
   // Modules are instantiated once per URL: the same function from both entries means one
   // configuration and one catalog behind them.
   '/check-two.js': `const reveal = await import('/cdn/elements/card-reveal.js');
@@ -62,11 +72,21 @@ document.title = 'done ' + JSON.stringify({
 });`,
 };
 
+/** What the route does with one file: answer it only once `until` holds or `ms` passed, then note whether it held. */
+let holdBack: { path: string; until: () => boolean; ms: number; held?: boolean; asked?: string[] } | undefined;
+
 before(async () => {
   await buildCdn(dir);
   metafile = await buildCdnElements(elementsDir);
   externals = Object.values(metafile?.outputs ?? {}).flatMap((o) => o.imports.filter((i) => i.external).map((i) => i.path));
-  rig = await startPageRig((path) => {
+  rig = await startPageRig(async (path) => {
+    if (holdBack?.path === path) {
+      const hold = holdBack;
+      const started = Date.now();
+      while (!hold.until() && Date.now() - started < hold.ms) await new Promise((r) => setTimeout(r, 10));
+      hold.held = hold.until();
+      hold.asked = [...rig.requested];
+    }
     if (pages[path]) return { type: 'html', body: htmlPage(pages[path]) };
     if (scripts[path]) return { type: 'js', body: scripts[path] };
     const file = normalize(join(dir, path.slice('/cdn/'.length)));
@@ -109,6 +129,53 @@ test('a page that loads card-reveal.js gets <card-reveal> only, and only the fil
   assert.ok(quoted, 'the README states what card-reveal.js fetches');
   assert.ok(Math.abs(Number(quoted[1]) * 1000 - fetched) <= 500, `README says ${quoted[1]} KB; card-reveal.js fetches ${fetched} B gzip`);
   assert.ok(Math.abs(Number(quoted[2]) * 1000 - whole) <= 500, `README says ${quoted[2]} KB; wallet-elements.js is ${whole} B gzip`);
+});
+
+test('a click on <card-reveal> fetches its reveal request and the files it needs at once, in one round trip', async () => {
+  const outputs = metafile!.outputs;
+  const url = (out: string) => `/cdn/elements/${out.slice(out.lastIndexOf('/elements/') + '/elements/'.length)}`;
+  const entry = Object.keys(outputs).find((out) => url(out) === '/cdn/elements/card-reveal.js')!;
+  const upFront = new Set([entry, ...outputs[entry]!.imports.filter((i) => i.kind === 'import-statement').map((i) => i.path)]);
+  const revealRequest = outputs[entry]!.imports.find((i) => i.kind === 'dynamic-import' && /\/reveal-request-[^/]*\.js$/.test(i.path))!.path;
+  // The chunks the reveal request imports that the page has not loaded with the element.
+  const needed = outputs[revealRequest]!.imports.filter((i) => i.kind === 'import-statement' && !upFront.has(i.path)).map((i) => url(i.path));
+  assert.ok(needed.length > 0, 'the reveal request needs chunks the element does not load up front');
+  // The reveal request's own file is held back until the page asks for those chunks too (or 3 s):
+  // a page that only finds them in that file asks for none while it is held.
+  holdBack = { path: url(revealRequest), until: () => needed.every((p) => rig.requested.includes(p)), ms: 3000 };
+  try {
+    const { result, problems } = await rig.open('/click');
+    assert.deepEqual(problems, []);
+    // Card:1 is no card's id: the reveal request's module loads and refuses it.
+    assert.deepEqual(result, { code: 'not_found' });
+    assert.equal(holdBack.held, true, `while ${holdBack.path} was held, the page asked for ${holdBack.asked}, not for ${needed}`);
+  } finally {
+    holdBack = undefined;
+  }
+});
+
+test('every import() in the per-element CDN modules asks at once for the chunks its module needs', () => {
+  const outputs = metafile!.outputs;
+  const closure = (from: string, seen = new Set<string>()): Set<string> => {
+    if (seen.has(from)) return seen;
+    seen.add(from);
+    for (const i of outputs[from]!.imports) if (i.kind === 'import-statement') closure(i.path, seen);
+    return seen;
+  };
+  const name = (out: string) => out.slice(out.lastIndexOf('/') + 1);
+  let checked = 0;
+  for (const [out, { imports }] of Object.entries(outputs)) {
+    const code = readFileSync(out, 'utf8');
+    for (const target of new Set(imports.filter((i) => i.kind === 'dynamic-import').map((i) => i.path))) {
+      const loaded = closure(out);
+      for (const chunk of closure(target)) {
+        if (loaded.has(chunk)) continue;
+        assert.match(code, new RegExp(`import\\("[./a-z]*${name(chunk).replace('.', '\\.')}"\\)`), `${name(out)}: import() of ${name(target)} asks for ${name(chunk)}`);
+        checked++;
+      }
+    }
+  }
+  assert.ok(checked > 10, `${checked} chunks checked`);
 });
 
 test('modules of several elements share one configuration and one catalog, translations included', async () => {

@@ -57,13 +57,14 @@ export async function bundleApp(source: string, options: { nodeEnv: 'production'
   return result.outputFiles[0]!.text;
 }
 
-export async function startPageRig(route: (path: string) => Answer | undefined): Promise<PageRig> {
+/** `route` may answer later (a promise): to hold a file back while the page goes on asking for others. */
+export async function startPageRig(route: (path: string) => Answer | undefined | Promise<Answer | undefined>): Promise<PageRig> {
   const requested: string[] = [];
-  const server = createServer((req, res) => {
+  const server = createServer(async (req, res) => {
     const path = new URL(req.url ?? '/', 'http://127.0.0.1').pathname;
     requested.push(path);
     const headers = { 'content-security-policy': STRICT_CSP, 'cache-control': 'no-store' };
-    const answer = route(path);
+    const answer = await route(path);
     // The elements may ask the proxy for data on connect; there is none here.
     if (!answer) res.writeHead(404, { ...headers, 'content-type': 'application/json' }).end('{"status":404,"code":"NOT_FOUND","message":"none"}');
     else res.writeHead(200, { ...headers, 'content-type': TYPES[answer.type] }).end(answer.body);
