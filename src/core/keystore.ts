@@ -13,6 +13,9 @@
  * `get` reports `key: undefined` so the caller can say "log in again" (WalletError 'key_missing').
  * A session record that cannot be read (not a whole StoredSession under its own id) is passed over
  * and deleted with its key record on the next read; records under other names are left alone.
+ * Whole means the seven string fields of StoredSession, non-empty; more fields are kept (and not
+ * read), so a later version may add some. One that changes those seven must store its sessions
+ * under other names: a tab of this version, still open on the origin, would delete them.
  *
  * Not here: expiry decisions and deletion on expiry (session.ts), any crypto.
  */
@@ -118,8 +121,9 @@ function recordStore(records: Records): KeyStore {
       // broken write left, must neither fail every read nor hide the account's live session.
       if (k === SESSION_PREFIX + s?.sessionId && !badField(s)) {
         if ((accountId === undefined || s!.accountId === accountId) && s!.credentialId !== exceptCredentialId) out.push(copySession(s!));
-        // Such a session record, and the key stored with it (`session:<id>` and `key:<id>`).
-      } else if (/^session:/.test(k as string)) unusable.push(k, (k as string).replace('session', 'key'));
+        // Such a session record, and the key stored with it (`session:<id>` and `key:<id>`); only
+        // string keys have startsWith: a key of another type is under another name, and stays.
+      } else if ((k as string).startsWith?.(SESSION_PREFIX)) unusable.push(k, KEY_PREFIX + (k as string).slice(SESSION_PREFIX.length));
     }
     // Best effort: a read does not fail because the clean-up could not be written.
     if (unusable.length) await records.delMany(unusable).catch(() => undefined);

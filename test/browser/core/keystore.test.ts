@@ -4,7 +4,7 @@
  * document, still sign, several accounts coexist, and a vanished key is reported as such.
  */
 import { expect } from 'chai';
-import { createStore, entries, del, set } from 'idb-keyval';
+import { createStore, entries, del, get, set } from 'idb-keyval';
 import { indexedDbKeyStore, type StoredSession } from '../../../src/core/keystore.ts';
 import { generateSigningKey, type KeyPair } from '../../../src/core/p256.ts';
 import { createStamp, publicKeyHex } from '../../../src/core/stamp.ts';
@@ -173,6 +173,18 @@ describe('indexedDbKeyStore (real IndexedDB)', () => {
     const got = await store.get(account);
     expect(got?.session.sessionId).to.equal(live.sessionId);
     expect((await verifyStamp(await createStamp('x', got!.key!), 'x'))?.publicKey).to.equal(live.publicKey);
+  });
+
+  it('a read is not failed by records under other names whose keys are not strings (an array that reads "session:…")', async () => {
+    const store = indexedDbKeyStore({ dbName });
+    const db = createStore(dbName, 'sessions');
+    const key = await generateSigningKey();
+    const s = sessionFor(`InternalAccount:${uid()}`, key);
+    await store.put(s, key);
+    const arrayKey = [`session:Session:${uid()}`];
+    await set(arrayKey, { some: 'record' }, db);
+    expect((await store.list()).map((x) => x.sessionId)).to.deep.equal([s.sessionId]);
+    expect(await get(arrayKey, db)).to.deep.equal({ some: 'record' });
   });
 
   it('reports a key that vanished (partial eviction) as key undefined', async () => {
