@@ -4,7 +4,7 @@
  * document, still sign, several accounts coexist, and a vanished key is reported as such.
  */
 import { expect } from 'chai';
-import { createStore, entries, del, get, set } from 'idb-keyval';
+import { createStore, entries, del, get, set, setMany } from 'idb-keyval';
 import { indexedDbKeyStore, type StoredSession } from '../../../src/core/keystore.ts';
 import { generateSigningKey, type KeyPair } from '../../../src/core/p256.ts';
 import { createStamp, publicKeyHex } from '../../../src/core/stamp.ts';
@@ -175,6 +175,21 @@ describe('indexedDbKeyStore (real IndexedDB)', () => {
     expect((await verifyStamp(await createStamp('x', got!.key!), 'x'))?.publicKey).to.equal(live.publicKey);
   });
 
+  it('keeps and reads a session record with more fields (a later version) or without endsAt (an earlier one)', async () => {
+    const store = indexedDbKeyStore({ dbName });
+    const db = createStore(dbName, 'sessions');
+    const account = `InternalAccount:${uid()}`;
+    const key = await generateSigningKey();
+    const later = { ...sessionFor(account, key), endsAt: Date.now() + 900_000, deviceLabel: 'Laptop', version: 3 };
+    const earlier = sessionFor(account, key, { expiresAt: new Date(Date.now() + 60_000).toISOString() });
+    for (const s of [later, earlier]) await setMany([[`session:${s.sessionId}`, s], [`key:${s.sessionId}`, { privateKey: key.privateKey, publicKey: key.publicKey }]], db);
+    expect((await store.list()).map((s) => s.sessionId)).to.have.members([later.sessionId, earlier.sessionId]);
+    expect((await store.get(account))?.session.sessionId).to.equal(later.sessionId);
+    // Read as this version's shape, written back untouched: the later version still finds its fields.
+    expect(await get(`session:${later.sessionId}`, db)).to.deep.equal(later);
+    expect((await entries(db)).length).to.equal(4);
+  });
+
   it('a read is not failed by records under other names whose keys are not strings (an array that reads "session:…")', async () => {
     const store = indexedDbKeyStore({ dbName });
     const db = createStore(dbName, 'sessions');
@@ -185,6 +200,32 @@ describe('indexedDbKeyStore (real IndexedDB)', () => {
     await set(arrayKey, { some: 'record' }, db);
     expect((await store.list()).map((x) => x.sessionId)).to.deep.equal([s.sessionId]);
     expect(await get(arrayKey, db)).to.deep.equal({ some: 'record' });
+  });
+
+  it('a clean-up that storage refuses does not fail the read; the next read cleans up', async () => {
+    const store = indexedDbKeyStore({ dbName });
+    const db = createStore(dbName, 'sessions');
+    const key = await generateSigningKey();
+    const s = sessionFor(`InternalAccount:${uid()}`, key);
+    await store.put(s, key);
+    const broken = `session:Session:${uid()}`;
+    await set(broken, { sessionId: 42 }, db);
+    // The browser's storage failing the delete (as IndexedDB does with an UnknownError).
+    const remove = Object.getOwnPropertyDescriptor(IDBObjectStore.prototype, 'delete')!;
+    Object.defineProperty(IDBObjectStore.prototype, 'delete', {
+      ...remove,
+      value() {
+        throw new DOMException('Internal error.', 'UnknownError');
+      },
+    });
+    try {
+      expect((await store.list()).map((x) => x.sessionId)).to.deep.equal([s.sessionId]);
+    } finally {
+      Object.defineProperty(IDBObjectStore.prototype, 'delete', remove);
+    }
+    expect(await get(broken, db)).to.deep.equal({ sessionId: 42 });
+    expect((await store.get(s.accountId))?.key?.privateKey).to.be.instanceOf(CryptoKey);
+    expect(await get(broken, db)).to.equal(undefined);
   });
 
   it('reports a key that vanished (partial eviction) as key undefined', async () => {
