@@ -90,8 +90,9 @@ function checkKey(key: KeyPair): void {
 
 /** Orders by expiresAt, then createdAt, both descending (the freshest first). */
 function freshestFirst(a: StoredSession, b: StoredSession): number {
-  // A difference of 0, or NaN (a date that does not parse), passes on to the next.
-  return Date.parse(b.expiresAt) - Date.parse(a.expiresAt) || Date.parse(b.createdAt) - Date.parse(a.createdAt) || 0;
+  // A difference of 0, or NaN (a date that does not parse), passes on to the next; sort() takes a
+  // last NaN for 0 (equal).
+  return Date.parse(b.expiresAt) - Date.parse(a.expiresAt) || Date.parse(b.createdAt) - Date.parse(a.createdAt);
 }
 
 /** A copy, so that callers cannot mutate what is stored (and structured clone matches). */
@@ -123,7 +124,7 @@ function recordStore(records: Records): KeyStore {
         if ((accountId === undefined || s!.accountId === accountId) && s!.credentialId !== exceptCredentialId) out.push(copySession(s!));
         // Such a session record, and the key stored with it (`session:<id>` and `key:<id>`); only
         // string keys have startsWith: a key of another type is under another name, and stays.
-      } else if ((k as string).startsWith?.(SESSION_PREFIX)) unusable.push(k, KEY_PREFIX + (k as string).slice(SESSION_PREFIX.length));
+      } else if ((k as string).startsWith?.(SESSION_PREFIX)) unusable.push(k, (k as string).replace(SESSION_PREFIX, KEY_PREFIX));
     }
     // Best effort: a read does not fail because the clean-up could not be written.
     if (unusable.length) await records.delMany(unusable).catch(() => undefined);
@@ -145,20 +146,17 @@ function recordStore(records: Records): KeyStore {
       if (!session) return undefined;
       const stored = (await records.get(KEY_PREFIX + session.sessionId)) as Partial<KeyPair> | undefined;
       // Anything but a CryptoKey and its public bytes is no key: reported as gone, never signed with.
-      const key = stored?.privateKey instanceof CryptoKey && stored.publicKey instanceof Uint8Array ? (stored as KeyPair) : undefined;
-      return { session, key };
+      return { session, key: stored?.privateKey instanceof CryptoKey && stored.publicKey instanceof Uint8Array ? (stored as KeyPair) : undefined };
     },
     list: () => sessions(),
     async delete(sessionId) {
       await records.delMany([SESSION_PREFIX + sessionId, KEY_PREFIX + sessionId]);
     },
     async clear(accountId) {
-      const doomed: IDBValidKey[] = [];
-      if (accountId === undefined) {
-        for (const [k] of await records.entries()) doomed.push(k);
-      } else {
-        for (const s of await sessions(accountId)) doomed.push(SESSION_PREFIX + s.sessionId, KEY_PREFIX + s.sessionId);
-      }
+      const doomed =
+        accountId === undefined
+          ? (await records.entries()).map(([k]) => k)
+          : (await sessions(accountId)).flatMap((s) => [SESSION_PREFIX + s.sessionId, KEY_PREFIX + s.sessionId]);
       if (doomed.length) await records.delMany(doomed);
     },
   };
