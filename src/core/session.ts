@@ -320,7 +320,8 @@ export function createWallet(options: WalletOptions): Wallet {
       emit({ type: 'ended', accountId });
       throw new WalletError('key_missing', "This device no longer holds your session key (the browser cleared its storage). Log in again.");
     }
-    return { session: found.session, key: found.key };
+    // The store's answer, its key now known to be there.
+    return found as { session: StoredSession; key: KeyPair };
   }
 
   const wallet: Wallet = {
