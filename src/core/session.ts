@@ -141,7 +141,8 @@ export interface Wallet {
   revokeSession(accountId: string, sessionId: string, options?: SignalOption): Promise<string[]>;
   /**
    * Removes a credential, stamped by the freshest live session this device holds of another
-   * credential (api.md "Revoking a credential"; WalletError 'session_expired' when it holds none),
+   * credential (api.md "Revoking a credential"; WalletError 'session_expired' when it holds none,
+   * 'key_missing' when that session's key vanished),
    * and deletes this device's sessions of that credential with their keys.
    * One the account no longer has (404: removed meanwhile, from another tab or device) counts as removed.
    */
@@ -299,7 +300,8 @@ export function createWallet(options: WalletOptions): Wallet {
 
   /**
    * The live session and its key, or the WalletError that says why there is none; with `except`,
-   * of another credential than that one ('ended' is told only when the account has no live session).
+   * of another credential than that one ('ended' is told only when the account has no live session;
+   * with `except`, a vanished key leaves it to a call without, as the account's own session may live).
    */
   async function live(accountId: string, except?: string): Promise<{ session: StoredSession; key: KeyPair }> {
     const found = await store.get(accountId, except);
@@ -317,7 +319,8 @@ export function createWallet(options: WalletOptions): Wallet {
     if (!found.key) {
       // The record outlived its key (storage evicted or cleared): unusable, and said so.
       await store.delete(found.session.sessionId);
-      emit({ type: 'ended', accountId });
+      // With `except`, the account's session of that credential may still be live: not ended then.
+      if (!except) emit({ type: 'ended', accountId });
       throw new WalletError('key_missing', "This device no longer holds your session key (the browser cleared its storage). Log in again.");
     }
     // The store's answer, its key now known to be there.

@@ -12,9 +12,10 @@ import { PRODUCTION_OTP_SIGNER } from '../../../src/core/bundles.ts';
 import { ServiceError, WalletError } from '../../../src/core/errors.ts';
 import { observeServiceDate, serviceNow } from '../../../src/core/clock.ts';
 import { verifyStamp } from '../../../src/sandbox/service-stamps.ts';
-import { createStore, del, set } from 'idb-keyval';
+import { createStore, del, get, set } from 'idb-keyval';
 import { failNext, holdAnswer, refusingKeyStoreDb, resetPage } from '../elements/shared/helpers.ts';
-import { freshWallet, oidcToken, advanceClock, sandboxVariant, type RigAccount, type RigFixtures } from '../support/rig.ts';
+import { freshWallet, newAccount, oidcToken, advanceClock, sandboxVariant, type RigAccount, type RigFixtures } from '../support/rig.ts';
+import type { AuthMethod } from '../../../src/core/types.ts';
 
 async function rejection(p: Promise<unknown>): Promise<unknown> {
   return p.then(
@@ -377,6 +378,47 @@ describe('session flows against the sandbox through the proxy', () => {
     expect((e as WalletError).code).to.equal('session_expired');
     expect(await wallet.current(acct.accountId)).to.equal(undefined);
     await other.logout(acct.accountId);
+  });
+
+  /** Logged in by email, then with an SMS login added later: this device holds a session of each, the SMS one the freshest. */
+  async function sessionsOfTwoCredentials(w: Wallet): Promise<{ email: string; sms: AuthMethod; smsSession: string }> {
+    const email = (await (await w.startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000')).sessionId;
+    const sms = await w.addCredential({ type: 'SMS_OTP', accountId: acct.accountId });
+    const smsSession = (await (await w.startOtpLogin({ credentialId: sms.id, registered: sms })).submit('000000')).sessionId;
+    expect((await w.current(acct.accountId))?.sessionId).to.equal(smsSession);
+    return { email, sms, smsSession };
+  }
+
+  it("a credential's removal is signed by a session of another credential; one that is expired, keyless or another account's is none, and the account's live session is not told ended", async () => {
+    const { email, sms, smsSession } = await sessionsOfTwoCredentials(wallet);
+    // Another account's session on this device, of another credential, never signs for this one.
+    const other = await newAccount();
+    await (await wallet.startOtpLogin({ credentialId: other.emailCredentialId })).submit('000000');
+    expect((await wallet.current(acct.accountId, sms.id))?.sessionId).to.equal(email);
+    const changes: string[] = [];
+    wallet.subscribe((c) => changes.push(`${c.type} ${c.accountId}`));
+    const db = createStore(dbName, 'sessions');
+
+    // The email session's key vanished: no session of another credential, and the SMS session lives on.
+    await del(`key:${email}`, db);
+    expect(((await rejection(wallet.current(acct.accountId, sms.id))) as WalletError).code).to.equal('key_missing');
+    expect(await wallet.current(acct.accountId, sms.id)).to.equal(undefined);
+    expect(changes).to.deep.equal([]);
+    expect((await wallet.current(acct.accountId))?.sessionId).to.equal(smsSession);
+
+    // An email session past its end (on this device's clock): none either, deleted, nothing told.
+    await advanceClock(31_000); // past the sandbox's wait between two codes of one credential
+    const again = (await (await wallet.startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000')).sessionId;
+    changes.length = 0;
+    const record = (await get(`session:${again}`, db)) as { endsAt: number };
+    await set(`session:${again}`, { ...record, endsAt: Date.now() - 60_000 }, db);
+    expect(await wallet.current(acct.accountId, sms.id)).to.equal(undefined);
+    expect(await get(`session:${again}`, db)).to.equal(undefined);
+    expect(changes).to.deep.equal([]);
+    expect((await wallet.current(acct.accountId))?.sessionId).to.equal(smsSession);
+    const e = await rejection(wallet.revokeCredential(acct.accountId, sms.id));
+    expect((e as WalletError).code).to.equal('session_expired');
+    expect((await client().listCredentials(acct.accountId)).map((c) => c.id)).to.include(sms.id);
   });
 
   it('a 401 from the proxy itself (its credentials refused: the active list fails too) keeps the session', async () => {
