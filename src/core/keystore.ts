@@ -53,7 +53,9 @@ export interface KeyStore {
    * The freshest session of the account (latest expiresAt, then createdAt), with its key; `key`
    * undefined means the key vanished. Undefined when the account has no stored session. With
    * `exceptCredentialId`, sessions obtained with that credential are left out (a credential's
-   * removal is signed by a session of another one).
+   * removal is signed by a session of another one). A store written before this parameter, which
+   * ignores it, still serves: createWallet takes a session of that credential for none, so such a
+   * store signs everything but the removal of the credential of its freshest session.
    */
   get(accountId: string, exceptCredentialId?: string): Promise<{ session: StoredSession; key: KeyPair | undefined } | undefined>;
   /** Every stored session, all accounts. */

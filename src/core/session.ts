@@ -305,7 +305,8 @@ export function createWallet(options: WalletOptions): Wallet {
    */
   async function live(accountId: string, except?: string): Promise<{ session: StoredSession; key: KeyPair }> {
     const found = await store.get(accountId, except);
-    if (!found) {
+    // A KeyStore written before get() took `except` answers that credential's session all the same.
+    if (!found || found.session.credentialId === except) {
       throw new WalletError('session_expired', 'There is no session for this wallet on this device. Log in to continue.');
     }
     if (!isLive(found.session)) {

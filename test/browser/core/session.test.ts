@@ -6,7 +6,7 @@
  */
 import { expect } from 'chai';
 import { createClient } from '../../../src/core/client.ts';
-import { indexedDbKeyStore } from '../../../src/core/keystore.ts';
+import { indexedDbKeyStore, type KeyStore } from '../../../src/core/keystore.ts';
 import { createWallet, type Wallet } from '../../../src/core/session.ts';
 import { PRODUCTION_OTP_SIGNER } from '../../../src/core/bundles.ts';
 import { ServiceError, WalletError } from '../../../src/core/errors.ts';
@@ -419,6 +419,33 @@ describe('session flows against the sandbox through the proxy', () => {
     const e = await rejection(wallet.revokeCredential(acct.accountId, sms.id));
     expect((e as WalletError).code).to.equal('session_expired');
     expect((await client().listCredentials(acct.accountId)).map((c) => c.id)).to.include(sms.id);
+  });
+
+  it('a key store of the earlier interface (get(accountId) alone) still serves: it signs as before, and never signs the removal of its own credential', async () => {
+    const inner = indexedDbKeyStore({ dbName });
+    // As written against KeyStore before get() took the credential to leave out.
+    const earlier: KeyStore = {
+      put: (session, key) => inner.put(session, key),
+      get: (accountId: string) => inner.get(accountId),
+      list: () => inner.list(),
+      delete: (sessionId) => inner.delete(sessionId),
+      clear: (accountId) => inner.clear(accountId),
+    };
+    const w = createWallet({ client: client(), store: earlier, otpSigner: f.signerPublicKey });
+    const { email, sms, smsSession } = await sessionsOfTwoCredentials(w);
+    expect((await w.current(acct.accountId))?.sessionId).to.equal(smsSession);
+    expect((await w.current(acct.accountId, acct.emailCredentialId))?.sessionId).to.equal(smsSession);
+    // Such a store answers the SMS session whatever is left out: it cannot sign the SMS login's removal.
+    expect(await w.current(acct.accountId, sms.id)).to.equal(undefined);
+    const e = await rejection(w.revokeCredential(acct.accountId, sms.id));
+    expect(e).to.be.instanceOf(WalletError);
+    expect((e as WalletError).code).to.equal('session_expired');
+    expect((await client().listCredentials(acct.accountId)).map((c) => c.id)).to.include(sms.id);
+    // The email login's removal, signed by the SMS session, goes through; its session goes with it.
+    await w.revokeCredential(acct.accountId, acct.emailCredentialId);
+    expect((await client().listCredentials(acct.accountId)).map((c) => c.id)).to.deep.equal([sms.id]);
+    expect((await inner.list()).map((s) => s.sessionId)).to.deep.equal([smsSession]);
+    expect((await client().listSessions(acct.accountId)).map((s) => s.id)).not.to.include(email);
   });
 
   it('a 401 from the proxy itself (its credentials refused: the active list fails too) keeps the session', async () => {
