@@ -23,8 +23,9 @@
  *
  * Its first stdout line is `{"url": "http://HOST:PORT/api"}` so that a parent process can find it;
  * one JSON log line per request goes to stderr. Its server (server.ts) bounds slow clients: headers
- * within 15 s, the whole request within 30 s, an idle kept-alive connection 5 s, and an answer left
- * untaken 30 s after it was written, past which the connection is closed.
+ * within 15 s, the whole request within 30 s, an idle kept-alive connection 5 s, and a connection
+ * on which nothing moves for 30 s while a request is answered (a client that stopped taking its
+ * answer) is closed.
  *
  * Before listening it reads the bound account's credential list once (checkService): a service that
  * cannot be reached, refuses the credentials or is not the service stops the start, with what to fix.

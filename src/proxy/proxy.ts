@@ -21,8 +21,9 @@
  *    and all those being read at once (32 MiB together, else 503 PROXY_BUSY with Retry-After, which
  *    a state change gets only before it was sent; one whose answer is dropped after is a 502 that
  *    says it may have been carried out; an answer counts until its client has taken it, or until
- *    its bytes are needed, when the connection that has left its answer untaken longest is closed;
- *    see upstream.ts); a Request-Id must be `Request:<uuid>`;
+ *    its bytes are needed and its client has stopped reading (a large answer is written 64 KiB at
+ *    a time, each slice taken counting as reading), when its connection is closed; see
+ *    upstream.ts); a Request-Id must be `Request:<uuid>`;
  *  - every answer carries `Cache-Control: no-store` (reveal URLs are bearer secrets) and
  *    `Referrer-Policy: no-referrer`;
  *  - one JSON log line per request: route name, method, status, duration, Request-Id; never a body,
@@ -579,11 +580,19 @@ export function createProxy(options: ProxyOptions): ProxyHandler {
       headers['access-control-expose-headers'] = 'Request-Id, Retry-After, Date';
     }
     res.writeHead(status, headers);
-    res.end(body);
-    // What the connection could not take at once waits in memory for a client that may never
-    // read it: counted with the answers being read (upstream.ts) until the response closes, or
-    // until those bytes are needed, when its connection is closed.
-    if (body !== undefined && !res.writableFinished) upstream.hold(body.length, res, x.req.socket);
+    // What the connection does not take at once waits in memory for a client that may never read
+    // it: counted with the answers being read (upstream.ts) until the response closes, or until
+    // those bytes are needed and its client has stopped reading, when its connection is closed.
+    const change = x.req.method !== 'GET';
+    if (body === undefined || body.length <= ANSWER_SLICE_BYTES) {
+      res.end(body);
+      if (body !== undefined && !res.writableFinished) upstream.hold(body.length, res, x.req.socket, change);
+      return;
+    }
+    // A large answer is handed over a slice at a time, each once the connection took the one
+    // before: how recently it took one tells a client reading slowly from one that stopped.
+    upstream.hold(body.length, res, x.req.socket, change);
+    writeInSlices(res, x.req.socket, body, () => upstream.taken(x.req.socket));
   }
 
   function fail(x: Exchange, error: unknown): void {
@@ -799,6 +808,41 @@ function lingerOnClose(socket: Socket): void {
     this.once('close', () => clearTimeout(timer));
     this.resume();
   };
+}
+
+/** The slices a large answer is written in (see send). */
+const ANSWER_SLICE_BYTES = 64 * 1024;
+
+/**
+ * Writes `body` a slice at a time, the next once the connection has taken the one before
+ * (`taken`); the slices share the answer's memory. A client that half-closes its connection gets
+ * the rest queued at once: Node's server ends the connection after what is queued when the
+ * client's side ends. A response whose connection is gone stops here; its 'close' gives the
+ * answer's bytes back.
+ */
+function writeInSlices(res: ServerResponse, connection: Socket, body: Buffer, taken: () => void): void {
+  let from = 0;
+  const rest = (): void => {
+    if (res.destroyed || res.writableEnded) return;
+    res.end(from === 0 ? body : body.subarray(from));
+    from = body.length;
+  };
+  // Before Node's own 'end' listener, which ends the connection.
+  connection.prependOnceListener('end', rest);
+  res.once('close', () => connection.off('end', rest));
+  const next = (): void => {
+    if (res.destroyed || res.writableEnded) return;
+    const to = from + ANSWER_SLICE_BYTES;
+    if (to >= body.length) return rest();
+    const slice = body.subarray(from, to);
+    from = to;
+    res.write(slice, (error) => {
+      if (error) return;
+      taken();
+      next();
+    });
+  };
+  next();
 }
 
 /** Per connection, its responses queued behind the one it is writing (see closeWithConnection). */

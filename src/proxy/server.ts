@@ -7,10 +7,14 @@
  *
  * Node's header and request timeouts end once the request has arrived, and its socket timeout is
  * off: a client that sends a request and then stops reading would keep its connection, and the
- * answer buffered for it (up to the proxy's 4 MiB), for as long as it likes. So an answer must be
- * taken within `responseTimeoutMs` of being handed to the connection, else the connection is
- * destroyed. An answer the kernel's buffers hold whole is taken at once; only a client that leaves
- * a large one unread meets this bound.
+ * answer buffered for it (up to the proxy's 4 MiB), for as long as it likes. So while a request is
+ * answered, a connection on which nothing moves for `responseTimeoutMs` is destroyed (the socket's
+ * idle timer, which each write handed to the connection and each write it completes restarts).
+ * The proxy writes a large answer 64 KiB at a time, so a client taking it slowly (a phone at
+ * 1 Mbit/s takes 4 MiB in about 34 s) keeps its connection while it reads, and one that stops
+ * reading loses it `responseTimeoutMs` later. An answer the kernel's buffers hold whole is taken
+ * at once. The proxy's own waits (an `authorize` decision, the service) last at most 10 s each by
+ * default, well within the 30 s.
  *
  * Node checks the header and request timeouts only every `connectionsCheckingInterval` (30 s by
  * default), so a 15-second bound held a slow client 30 to 45 seconds; the check runs every second
@@ -28,7 +32,7 @@ export interface ServerBounds {
   requestTimeoutMs?: number;
   /** How long an idle kept-alive connection stays open (default 5 s). */
   keepAliveTimeoutMs?: number;
-  /** Time for the client to take a whole answer once it is written (default 30 s). */
+  /** How long nothing may move on a connection while its request is answered, such as a client not taking its answer (default 30 s). */
   responseTimeoutMs?: number;
 }
 
@@ -36,12 +40,9 @@ export function boundedServer(handler: http.RequestListener, bounds: ServerBound
   const headersTimeout = bounds.headersTimeoutMs ?? 15_000;
   const responseTimeout = bounds.responseTimeoutMs ?? 30_000;
   const server = http.createServer({ connectionsCheckingInterval: Math.max(10, Math.min(1000, headersTimeout / 2)) }, (req, res) => {
-    // 'prefinish': the whole answer is handed to the connection; 'close' follows its last byte
-    // leaving for the kernel ('finish'), or the connection's end.
-    res.once('prefinish', () => {
-      const timer = setTimeout(() => res.destroy(), responseTimeout);
-      res.once('close', () => clearTimeout(timer));
-    });
+    // Node set the connection's timeout to the server's (none) for this request and sets its
+    // keep-alive timeout once the answer is out; a timeout no listener takes destroys the socket.
+    req.socket.setTimeout(responseTimeout);
     handler(req, res);
   });
   server.headersTimeout = headersTimeout;

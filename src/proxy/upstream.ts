@@ -13,9 +13,10 @@
  * holds the whole Buffer until its last byte is written), so it stays counted until the client's
  * response closes (`hold`): clients that stop reading hold at most the budget, not 4 MiB each
  * for as long as their connection lasts. And only while no exchange needs those bytes: one that
- * does first closes the connections of the untaken answers that have waited longest (`reclaim`),
- * so that a few clients that never read cannot keep every other large answer and every state
- * change out. A dropped read is `busy` (the proxy answers 503 with Retry-After: not
+ * does first closes the connections of clients that have stopped reading (nothing taken for
+ * STALLED_AFTER_MS), the one stopped longest first (`reclaim`), so that a few clients that never
+ * read cannot keep every other large answer and every state change out, while a client taking its
+ * answer slowly keeps it, and a state change's answer is not given up for a read. A dropped read is `busy` (the proxy answers 503 with Retry-After: not
  * done, send it again). A state change (any method but GET) cannot be told that once it was sent,
  * since the service may have carried it out: it is not sent while the budget lacks room for one
  * answer of MAX_RESPONSE_BYTES (`busy`, nothing sent), and one whose answer is dropped all the same
@@ -63,46 +64,94 @@ export const MAX_BUFFERED_BYTES = 32 * 1024 * 1024;
 
 /** What the budget needs of the connection an untaken answer waits on: closing it frees the answer. */
 export interface ClientConnection {
-  once(event: 'close', listener: () => void): unknown;
   destroy(): unknown;
 }
 
 /**
+ * A connection that has taken nothing of its untaken answers for this long has stopped reading,
+ * and its answers may be given up for others. The proxy writes a large answer 64 KiB at a time and
+ * hears that a slice was taken only when the kernel takes it into the connection's send buffer,
+ * which it does once about a third of that buffer is free again: a client reading slowly over a
+ * link with a large buffer (loopback's grows to 4 MiB) can go several seconds between two, while
+ * a client that stopped reading takes nothing at all.
+ */
+export const STALLED_AFTER_MS = 10_000;
+
+/** A connection's untaken answers, each with its size and whether it answers a state change. */
+interface HeldConnection {
+  connection: ClientConnection;
+  answers: Map<ClientResponse, { bytes: number; change: boolean }>;
+  /** How many of them answer a state change. */
+  changes: number;
+  /** When its client last took a slice of an answer (or it was first held). */
+  takenAt: number;
+}
+
+/**
  * Bytes of the answers being read or not yet taken by their clients, shared by one upstream's
- * exchanges. An untaken answer is given up when its bytes are needed (`reclaim`), the one that
- * has waited longest first, by closing its connection: clients that stop reading can hold memory
- * only while nobody else needs it, and never keep another client's answer or state change out.
+ * exchanges. Untaken answers are given up when their bytes are needed (`reclaim`) by closing
+ * their connection, only that of a client that has stopped reading (STALLED_AFTER_MS), the one
+ * stopped longest first: clients that stop reading can hold memory only while nobody else needs
+ * it, and a client taking its answer slowly keeps it. A connection holding a state change's
+ * answer is closed only to keep another state change's answer, never for a read or for a state
+ * change not sent yet, which can be told "busy" and sent again.
  */
 class ByteBudget {
   used = 0;
-  /** The untaken answers, oldest first (a Map keeps insertion order), with their size and connection. */
-  private readonly held = new Map<ClientResponse, { bytes: number; connection: ClientConnection }>();
+  /** Connections with untaken answers, the one whose client took something longest ago first (a Map keeps insertion order). */
+  private readonly connections = new Map<ClientConnection, HeldConnection>();
+  private readonly heldOn = new Map<ClientResponse, HeldConnection>();
 
-  hold(bytes: number, client: ClientResponse, connection: ClientConnection): void {
+  hold(bytes: number, client: ClientResponse, connection: ClientConnection, change: boolean): void {
+    let held = this.connections.get(connection);
+    if (held === undefined) {
+      held = { connection, answers: new Map(), changes: 0, takenAt: performance.now() };
+      this.connections.set(connection, held);
+    }
+    held.answers.set(client, { bytes, change });
+    if (change) held.changes++;
+    this.heldOn.set(client, held);
     this.used += bytes;
-    this.held.set(client, { bytes, connection });
     client.once('close', () => this.release(client));
   }
 
+  /** The client of `connection` took a slice of an answer: it is reading. */
+  taken(connection: ClientConnection): void {
+    const held = this.connections.get(connection);
+    if (held === undefined) return;
+    held.takenAt = performance.now();
+    this.connections.delete(connection);
+    this.connections.set(connection, held);
+  }
+
   /**
-   * Closes the connections of the untaken answers that have waited longest until at most `limit`
-   * bytes are used; false when that is not reached (the rest are being read).
+   * Closes the connections of clients that stopped reading, the one stopped longest first, until
+   * at most `limit` bytes are used; those holding a state change's answer only `forSentChange`,
+   * after all others. False when `limit` is not reached.
    */
-  reclaim(limit: number): boolean {
-    for (const [client, { connection }] of this.held) {
-      if (this.used <= limit) break;
-      // Its bytes are free once the connection is gone, which 'close' reports a turn later.
-      this.release(client);
-      connection.destroy();
+  reclaim(limit: number, forSentChange = false): boolean {
+    const stalledSince = performance.now() - STALLED_AFTER_MS;
+    for (const spareChanges of forSentChange ? [true, false] : [true]) {
+      for (const held of this.connections.values()) {
+        if (this.used <= limit || held.takenAt > stalledSince) break;
+        if (spareChanges && held.changes > 0) continue;
+        // Its bytes are free once the connection is gone ('close' reports that a turn later).
+        for (const client of held.answers.keys()) this.release(client);
+        held.connection.destroy();
+      }
     }
     return this.used <= limit;
   }
 
   private release(client: ClientResponse): void {
-    const answer = this.held.get(client);
-    if (answer === undefined) return;
-    this.held.delete(client);
+    const held = this.heldOn.get(client);
+    const answer = held?.answers.get(client);
+    if (held === undefined || answer === undefined) return;
+    this.heldOn.delete(client);
+    held.answers.delete(client);
+    if (answer.change) held.changes--;
     this.used -= answer.bytes;
+    if (held.answers.size === 0) this.connections.delete(held.connection);
   }
 }
 
@@ -155,13 +204,16 @@ export interface Upstream {
   send(request: UpstreamRequest): Promise<UpstreamResponse>;
   /**
    * Counts `bytes` of an answer `client` has not taken yet in the budget, until its response
-   * closes, or until the budget needs them, when `connection` is closed.
+   * closes, or until the budget needs them and its client has stopped reading, when `connection`
+   * is closed. `change`: it answers a state change.
    */
-  hold(bytes: number, client: ClientResponse, connection: ClientConnection): void;
+  hold(bytes: number, client: ClientResponse, connection: ClientConnection, change: boolean): void;
+  /** The client of `connection` took a slice of an answer (see STALLED_AFTER_MS). */
+  taken(connection: ClientConnection): void;
   close(): Promise<void>;
 }
 
-type Exchanges = Omit<Upstream, 'hold'>;
+type Exchanges = Omit<Upstream, 'hold' | 'taken'>;
 
 export function createUpstream(base: string, options: { timeoutMs: number; transport?: UpstreamTransport; connections?: number }): Upstream {
   const url = new URL(base);
@@ -172,7 +224,7 @@ export function createUpstream(base: string, options: { timeoutMs: number; trans
   const transport = options.transport ?? 'undici';
   const budget = new ByteBudget();
   const { send, close } = exchanges(url, basePath, options.timeoutMs, transport, connections, budget);
-  return { send, close, hold: (bytes, client, connection) => budget.hold(bytes, client, connection) };
+  return { send, close, hold: (bytes, client, connection, change) => budget.hold(bytes, client, connection, change), taken: (connection) => budget.taken(connection) };
 }
 
 function exchanges(url: URL, basePath: string, timeoutMs: number, transport: UpstreamTransport, connections: number, budget: ByteBudget): Exchanges {
@@ -246,7 +298,7 @@ function nodeUpstream(url: URL, basePath: string, timeoutMs: number, connections
           size += chunk.length;
           budget.used += chunk.length;
           if (size > MAX_RESPONSE_BYTES) finish(tooLarge(change));
-          else if (budget.used > MAX_BUFFERED_BYTES && !budget.reclaim(MAX_BUFFERED_BYTES)) finish(overBudget(request.method));
+          else if (budget.used > MAX_BUFFERED_BYTES && !budget.reclaim(MAX_BUFFERED_BYTES, change)) finish(overBudget(request.method));
           else chunks.push(chunk);
         });
         // The service is answering: a state change reached it.
@@ -347,7 +399,7 @@ class BufferedExchange implements Dispatcher.DispatchHandler {
     this.size += chunk.length;
     this.budget.used += chunk.length;
     if (this.size > MAX_RESPONSE_BYTES) this.fail(tooLarge(this.method !== 'GET'));
-    else if (this.budget.used > MAX_BUFFERED_BYTES && !this.budget.reclaim(MAX_BUFFERED_BYTES)) this.fail(overBudget(this.method));
+    else if (this.budget.used > MAX_BUFFERED_BYTES && !this.budget.reclaim(MAX_BUFFERED_BYTES, this.sentChange)) this.fail(overBudget(this.method));
     else this.chunks.push(chunk);
   }
 

@@ -10,6 +10,7 @@ import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { Pool } from 'undici';
+import { STALLED_AFTER_MS } from '../../../src/proxy/upstream.ts';
 import { CARD, JSON_HEADERS, assertErrorShape, raw, startProxy, startRecorder, waitFor } from './helpers.ts';
 
 /**
@@ -270,7 +271,7 @@ describe('proxy bounds', () => {
         }
       });
 
-      it('does not let clients that stop reading starve others: when the 32 MiB is needed, the connection whose answer has waited longest is closed', async () => {
+      it('does not let clients that stop reading starve others: when the 32 MiB is needed, the connection of the client that stopped reading longest ago is closed', async () => {
         // Answers of 4 MiB - 1: eight untaken fill the budget to 8 B short of 32 MiB.
         const size = 4 * 1024 * 1024 - 1;
         const body = Buffer.alloc(size, 0x20);
@@ -284,7 +285,9 @@ describe('proxy bounds', () => {
         try {
           // Eight clients, one after the other, that read the first bytes of their answer, then stop reading.
           for (let i = 0; i < 8; i++) sockets.push(await unreadAnswer(px.port, path));
-          // Another client's large read is relayed whole: the oldest untaken answer makes room for it.
+          // Once they have taken nothing for a while, they count as having stopped reading ...
+          await new Promise((r) => setTimeout(r, STALLED_AFTER_MS + 500));
+          // ... and another client's large read is relayed whole: the oldest untaken answer makes room for it.
           const read = await raw(px.port, { path });
           assert.equal(read.status, 200, read.status === 200 ? '' : read.text);
           assert.equal(read.body.length, size);

@@ -79,3 +79,38 @@ it('closes a connection whose answer the client does not take within responseTim
     await up.close();
   }
 });
+
+it('keeps the connection of a client that takes a large answer slowly, for longer than responseTimeoutMs in all', async () => {
+  const size = 4 * 1024 * 1024 - 100;
+  const up = await startRecorder((_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(Buffer.alloc(size, 0x20));
+  });
+  const proxy = createProxy({ upstream: up.url, tokenId: TOKEN_ID, clientSecret: CLIENT_SECRET, authorize: () => true, rateLimit: false });
+  const server = boundedServer(proxy, { responseTimeoutMs: 1000 });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const port = (server.address() as AddressInfo).port;
+  const socket = connect(port, '127.0.0.1');
+  try {
+    socket.on('error', () => undefined);
+    // Reads at 1 MiB/s, never pausing a whole second: the answer takes about 4 s.
+    const rate = 1024 * 1024;
+    socket.on('data', (chunk: Buffer) => {
+      socket.pause();
+      setTimeout(() => socket.resume(), (chunk.length / rate) * 1000);
+    });
+    const started = Date.now();
+    socket.write(`GET /api/auth/delegated-keys/${DELEGATED_KEY} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`);
+    await once(socket, 'close');
+    const elapsed = Date.now() - started;
+    assert.ok(socket.bytesRead > size, `cut after ${socket.bytesRead} of ${size} bytes, ${elapsed} ms`);
+    assert.ok(elapsed > 2000, `read in ${elapsed} ms: not slowly enough to test the bound`);
+  } finally {
+    socket.destroy();
+    server.closeAllConnections();
+    server.close();
+    await proxy.close();
+    await up.close();
+  }
+});
