@@ -192,6 +192,7 @@ try {
   const names: Record<string, string> = {
     upstream: 'SERVICE_BASE_URL',
     tokenId: 'SERVICE_TOKEN_ID',
+    clientSecret: 'SERVICE_CLIENT_SECRET',
     signatureHeader: 'SERVICE_SIGNATURE_HEADER',
     demoAccount: 'PROXY_DEMO_ACCOUNT',
     allowedHosts: 'PROXY_ALLOWED_HOSTS',

@@ -682,6 +682,15 @@ function validateOptions(options: ProxyOptions) {
   if (upstream === undefined) throw new TypeError('upstream is not set: the service\'s base URL with its version segment, such as https://<host>/<path>/2025-10-13');
   if (tokenId === undefined) throw new TypeError('tokenId is not set: the platform\'s API token id');
   if (clientSecret === undefined) throw new TypeError('clientSecret is not set: the platform\'s API client secret');
+  // Set but blank: a variable an orchestrator substituted as "" is as good as unset.
+  if (typeof upstream === 'string' && !upstream.trim()) throw new TypeError('upstream is empty: the service\'s base URL with its version segment, such as https://<host>/<path>/2025-10-13');
+  if (typeof tokenId === 'string' && !tokenId.trim()) throw new TypeError('tokenId is empty: the platform\'s API token id');
+  if (typeof clientSecret === 'string' && !clientSecret.trim()) throw new TypeError('clientSecret is empty: the platform\'s API client secret');
+  // RFC 7617 forbids control characters in both; a line break is what a secret read from a file
+  // usually brings along. The value itself is never echoed.
+  for (const [name, value] of [['tokenId', tokenId], ['clientSecret', clientSecret]] as const) {
+    if (typeof value === 'string' && /[\x00-\x1f\x7f]/.test(value)) throw new TypeError(`${name} must not contain a line break or other control character (RFC 7617)`);
+  }
   if (typeof upstream !== 'string' || !URL.canParse(upstream)) throw new TypeError('upstream must be an absolute http(s) URL');
   if (typeof tokenId !== 'string' || !tokenId || tokenId.includes(':')) throw new TypeError('tokenId must be a non-empty string without ":" (RFC 7617)');
   if (typeof clientSecret !== 'string' || !clientSecret) throw new TypeError('clientSecret must be a non-empty string');

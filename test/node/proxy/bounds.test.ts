@@ -744,6 +744,15 @@ describe('proxy bounds', () => {
     assert.throws(() => createProxy({ ...base, upstream: undefined }), /^TypeError: upstream is not set: the service's base URL with its version segment/);
     assert.throws(() => createProxy({ ...base, tokenId: undefined }), /^TypeError: tokenId is not set/);
     assert.throws(() => createProxy({ ...base, clientSecret: undefined }), /^TypeError: clientSecret is not set/);
+    // Set but empty or blank (`SERVICE_TOKEN_ID=` in a compose file, an unset variable substituted
+    // as ""), or with a line break from a secret file: said as such, the value never echoed.
+    for (const blank of ['', '   ', '\t']) {
+      assert.throws(() => createProxy({ ...base, upstream: blank }), /^TypeError: upstream is empty: the service's base URL/);
+      assert.throws(() => createProxy({ ...base, tokenId: blank }), /^TypeError: tokenId is empty: the platform's API token id$/);
+      assert.throws(() => createProxy({ ...base, clientSecret: blank }), /^TypeError: clientSecret is empty: the platform's API client secret$/);
+    }
+    assert.throws(() => createProxy({ ...base, tokenId: 'token-id\n' }), /^TypeError: tokenId must not contain a line break or other control character \(RFC 7617\)$/);
+    assert.throws(() => createProxy({ ...base, clientSecret: 'very-secret\r\n' }), /^TypeError: clientSecret must not contain a line break or other control character \(RFC 7617\)$/);
     // Every documented option is known.
     const all = { ...base, accountFor: () => undefined, basePath: '/api', signatureHeader: 'X-Sig', challengeSecret: 'c', rp: { name: 'n' }, allowedOrigins: [], allowedHosts: [], maxBodyBytes: 10, upstreamTimeoutMs: 10, rateLimit: { windowMs: 1000, max: 1 }, logger: () => undefined, clientIp: () => '', transport: 'node' as const, stepUp: { secret: 's', ttlSeconds: 5, accountForCard: () => undefined, cookieName: 'c' } };
     await createProxy(all).close();

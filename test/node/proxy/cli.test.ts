@@ -87,6 +87,13 @@ describe('proxy CLI', () => {
     const token = await exitOf(run({ ...env, SERVICE_TOKEN_ID: 'token:with-colon' }));
     assert.equal(token.code, 1);
     assert.match(token.stderr, /^proxy: SERVICE_TOKEN_ID must be a non-empty string without ":"/);
+    // A blank secret, or one with a line break, is named as the variable and never echoed.
+    for (const [secret, said] of [['   ', /^proxy: SERVICE_CLIENT_SECRET is empty/], ['secret-from-a-file\n', /^proxy: SERVICE_CLIENT_SECRET must not contain a line break/]] as const) {
+      const refused = await exitOf(run({ ...env, SERVICE_CLIENT_SECRET: secret }));
+      assert.equal(refused.code, 1);
+      assert.match(refused.stderr, said);
+      assert.ok(!refused.stderr.includes('secret-from-a-file'));
+    }
   });
 
   it('asks the service once before it listens, and exits with what to fix when it is unreachable, refuses the credentials or is not the service', async () => {
