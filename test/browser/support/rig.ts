@@ -192,6 +192,21 @@ export function failNextLoad(path: string, times?: number): Promise<{ failed: nu
   return executeServerCommand('fail-next-load', { path, ...(times === undefined ? {} : { times }) });
 }
 
+/**
+ * Whether this browser loads a module again after a load of it failed (whatwg/html#10327: Firefox
+ * and Safari do; Chromium, until it ships, keeps the failure for the page), probed with a module
+ * of its own (import-probe.ts) whose first load the test server fails.
+ */
+export async function browserLoadsFailedModulesAgain(): Promise<boolean> {
+  const probe = '/test/browser/support/import-probe.ts';
+  await failNextLoad(probe, 1);
+  await import(probe).catch(() => undefined);
+  return import(probe).then(
+    () => true,
+    () => false,
+  );
+}
+
 export function pageFrames(): Promise<{ frames: Array<{ origin: string; pathname: string; text: string }> }> {
   return executeServerCommand('page-frames');
 }

@@ -7,7 +7,7 @@
 import { expect } from 'chai';
 import '../../../../src/elements/card-reveal/index.ts';
 import type { CardReveal } from '../../../../src/elements/card-reveal/index.ts';
-import { failNextLoad, fixtures, type RigFixtures } from '../../support/rig.ts';
+import { browserLoadsFailedModulesAgain, failNextLoad, fixtures, type RigFixtures } from '../../support/rig.ts';
 import { mount, nextEvent, part, resetPage, text, useRig } from '../shared/helpers.ts';
 
 const REVEAL_REQUEST = '/src/elements/card-reveal/reveal-request.ts';
@@ -18,20 +18,6 @@ const requested = (path: string): boolean => performance.getEntriesByType('resou
 
 /** The loads of `path` the test server has failed so far (over the whole run: compare before and after). */
 const failedLoads = async (path: string): Promise<number> => (await failNextLoad(path)).failed;
-
-/**
- * Whether this browser loads a module again after a load of it failed (whatwg/html#10327: Firefox
- * and Safari do; Chromium, until it ships, keeps the failure for the page).
- */
-async function browserLoadsFailedModulesAgain(): Promise<boolean> {
-  const probe = '/test/browser/support/import-probe.ts';
-  await failNextLoad(probe, 1);
-  await import(probe).catch(() => undefined);
-  return import(probe).then(
-    () => true,
-    () => false,
-  );
-}
 
 describe('<card-reveal> when its reveal code fails to load', () => {
   let f: RigFixtures;

@@ -7,7 +7,7 @@
 import { expect } from 'chai';
 import '../../../../src/elements/card-reveal/index.ts';
 import type { CardReveal } from '../../../../src/elements/card-reveal/index.ts';
-import { failNextLoad, fixtures, type RigFixtures } from '../../support/rig.ts';
+import { browserLoadsFailedModulesAgain, failNextLoad, fixtures, type RigFixtures } from '../../support/rig.ts';
 import { mount, nextEvent, part, resetPage, text, useRig, waitFor } from '../shared/helpers.ts';
 
 const MODULE = '/src/elements/card-reveal/reveal-request.ts';
@@ -18,20 +18,6 @@ function moduleLoads(): number[] {
     .getEntriesByType('resource')
     .filter((e) => new URL(e.name).pathname === MODULE)
     .map((e) => (e as PerformanceResourceTiming).responseStatus);
-}
-
-/**
- * Whether this browser loads a module again after a load of it failed (whatwg/html#10327: Firefox
- * and Safari do; Chromium, until it ships, keeps the failure for the page).
- */
-async function browserLoadsFailedModulesAgain(): Promise<boolean> {
-  const probe = '/test/browser/support/import-probe.ts';
-  await failNextLoad(probe, 1);
-  await import(probe).catch(() => undefined);
-  return import(probe).then(
-    () => true,
-    () => false,
-  );
 }
 
 describe('<card-reveal> loads its reveal request ahead of the click', () => {
