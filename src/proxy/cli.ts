@@ -18,6 +18,8 @@
  *                           (default), `<seconds>` a grant lasts (1-3600, default 60), or `off` (only when
  *                           something in front of the proxy already authenticates the cardholder)
  *   PROXY_STEP_UP_SECRET    HMAC key for step-up grants shared by several instances (default: from the secret)
+ *   PROXY_START_WAIT_SECONDS how long to wait at start for a service not up yet (default 60, 0 to 3600;
+ *                           0: do not wait)
  *   PORT (0 = a free port), HOST (default 127.0.0.1); the flags --port and --host win over them,
  *                           as in the sandbox's CLI. Any other argument is refused (exit 2), never ignored.
  *
@@ -27,8 +29,10 @@
  * on which nothing moves for 30 s while a request is answered (a client that stopped taking its
  * answer) is closed.
  *
- * Before listening it reads the bound account's credential list once (checkService): a service that
- * cannot be reached, refuses the credentials or is not the service stops the start, with what to fix.
+ * Before listening it reads the bound account's credential list (checkService): a service that
+ * refuses the credentials or is not the service stops the start, with what to fix. One not up yet
+ * (refused or failed connection, unknown name, no answer, a gateway's 502/503/504 page) is asked
+ * again for up to PROXY_START_WAIT_SECONDS, one line on stderr per pause, then stops the start.
  *
  * Deliberately does not: read a config file, terminate TLS, or start without a binding.
  */
@@ -59,10 +63,14 @@ Optional:
   PROXY_RP_ID, PROXY_RP_NAME  WebAuthn relying party (default: the request's host name, "Wallet")
   PROXY_RATE_LIMIT         <max>/<seconds> per client address (default 600/60), or off
   SERVICE_SIGNATURE_HEADER upstream wallet-signature header (default Service-Wallet-Signature)
+  PROXY_START_WAIT_SECONDS how long to wait at start for a service not up yet (default 60, up to
+                           3600; 0: do not wait)
   PORT, HOST               listen port and address when --port and --host are not given
 
-Before it listens it reads PROXY_DEMO_ACCOUNT's credential list from the service once, and exits
-with what to fix when the service cannot be reached, refuses the credentials or is not the service.
+Before it listens it reads PROXY_DEMO_ACCOUNT's credential list from the service, and exits (1)
+with what to fix when the service refuses the credentials or is not the service. A service not up
+yet (connection refused or failed, name not found, no answer, a gateway answering 502, 503 or 504)
+is asked again, one line per pause, for up to PROXY_START_WAIT_SECONDS, then it exits the same way.
 First stdout line: {"url":"http://HOST:PORT/api"}; one JSON log line per request on stderr.
 With real users, mount createProxy() from "wallet-elements/proxy" in your server instead.
 `;
@@ -84,7 +92,7 @@ function usageError(message: string): never {
 const SETTINGS = [
   'SERVICE_BASE_URL', 'SERVICE_TOKEN_ID', 'SERVICE_CLIENT_SECRET', 'SERVICE_SIGNATURE_HEADER', 'PROXY_DEMO_ACCOUNT',
   'PROXY_ALLOWED_ORIGINS', 'PROXY_ALLOWED_HOSTS', 'PROXY_STEP_UP', 'PROXY_STEP_UP_SECRET', 'PROXY_CHALLENGE_SECRET',
-  'PROXY_RP_ID', 'PROXY_RP_NAME', 'PROXY_RATE_LIMIT',
+  'PROXY_RP_ID', 'PROXY_RP_NAME', 'PROXY_RATE_LIMIT', 'PROXY_START_WAIT_SECONDS',
 ];
 let portFlag: string | undefined;
 let hostFlag: string | undefined;
@@ -201,16 +209,38 @@ try {
   fatal((e as Error).message.replace(/^[A-Za-z]+\b/, (option) => names[option] ?? option));
 }
 
+// Containers started together: the service (or the gateway in front of it) may not answer yet when
+// the proxy starts. Exiting at once would make a crash loop or a failed start of a right setting.
+const startWait = process.env.PROXY_START_WAIT_SECONDS;
+if (startWait !== undefined && !(/^\d+$/.test(startWait) && Number(startWait) <= 3600)) {
+  fatal(`PROXY_START_WAIT_SECONDS must be the seconds to wait for the service at start (0 to 3600; 0: do not wait), it is ${JSON.stringify(startWait)}.`);
+}
+const startWaitSeconds = Number(startWait ?? '60');
+
+// What a service that is not up yet looks like from here: nothing listens, its name is not in the DNS
+// yet, the connection drops or nothing answers. A TLS failure or anything else is a setting to fix.
+const NOT_UP_YET = new Set([
+  'ECONNREFUSED', 'ECONNRESET', 'EHOSTUNREACH', 'ENETUNREACH', 'EHOSTDOWN', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN',
+  'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED',
+]);
+// A gateway says its service is not answering with these, in its own page rather than the service's JSON.
+const GATEWAY_WAITING = new Set([502, 503, 504]);
+
+/** Why the service is not up yet: a line while it is waited for, and the message when the wait is over. */
+interface NotUpYet {
+  waiting: string;
+  final: (tried: string) => string;
+}
+
 /**
- * One read before listening, with the platform's credentials: the bound account's credential list
- * (reference.md "Credentials": GET /auth/credentials?accountId=, Basic, changes nothing). A service
- * that cannot be reached, refuses the credentials, lacks the version segment or is not the service
- * at all would otherwise surface only as errors in the browser, one request at a time; here it
- * stops the start with what to fix. A service that answers but is in trouble (429, 5xx) is said
- * and the proxy starts: it may recover.
+ * One read with the platform's credentials: the bound account's credential list (reference.md
+ * "Credentials": GET /auth/credentials?accountId=, Basic, changes nothing). A service that refuses
+ * the credentials, lacks the version segment or is not the service at all would otherwise surface
+ * only as errors in the browser, one request at a time; here it stops the start with what to fix.
+ * A service that answers but is in trouble (429, 5xx in its JSON) is said and the proxy starts: it
+ * may recover. One not up yet is returned, to be asked again.
  */
-async function checkService(): Promise<void> {
-  const base = upstream.replace(/\/+$/, '');
+async function askService(base: string): Promise<NotUpYet | undefined> {
   const path = `/auth/credentials?accountId=${encodeURIComponent(demoAccount.accountId)}`;
   // The account id is the deployment's, not a secret, but the line names the setting instead.
   const asked = `GET /auth/credentials?accountId=<PROXY_DEMO_ACCOUNT's accountId>`;
@@ -223,26 +253,56 @@ async function checkService(): Promise<void> {
     });
   } catch (e) {
     const cause = (e as { cause?: { code?: string; message?: string } }).cause;
-    const why = (e as Error).name === 'TimeoutError' ? 'no answer within 10 s' : (cause?.code ?? cause?.message ?? (e as Error).message);
-    fatal(`the service at ${base} could not be reached (${why}). Check SERVICE_BASE_URL and that this machine reaches that host.`);
+    const timedOut = (e as Error).name === 'TimeoutError';
+    const why = timedOut ? 'no answer within 10 s' : (cause?.code ?? cause?.message ?? (e as Error).message);
+    const unreachable = (tried: string): string =>
+      `the service at ${base} could not be reached (${why}${tried}). Check SERVICE_BASE_URL and that this machine reaches that host.`;
+    if (timedOut || NOT_UP_YET.has(cause?.code ?? '')) return { waiting: `the service at ${base} could not be reached (${why})`, final: unreachable };
+    fatal(unreachable(''));
   }
   const type = res.headers.get('content-type') ?? 'no content type';
   const body = /\bjson\b/i.test(type) ? ((await res.json().catch(() => undefined)) as { code?: unknown; message?: unknown } | undefined) : undefined;
   await res.body?.cancel().catch(() => undefined);
-  if (res.ok && body) return;
+  if (res.ok && body) return undefined;
+  if (!body && GATEWAY_WAITING.has(res.status)) {
+    const answered = `${base} answered ${res.status} with ${type}, not the service's JSON`;
+    return {
+      waiting: `${answered} yet`,
+      final: (tried) =>
+        `${answered}${tried}. Check that the service behind that address is running, and SERVICE_BASE_URL: the service's address with its version segment (…/2025-10-13), over https.`,
+    };
+  }
   if (!body) {
     fatal(`${base} answered ${res.status} with ${type}, not the service's JSON. Check SERVICE_BASE_URL: the service's address with its version segment (…/2025-10-13), over https.`);
   }
   const said = `${res.status} ${typeof body.code === 'string' ? body.code : ''}`.trim() + (typeof body.message === 'string' ? ` (${JSON.stringify(body.message)})` : '');
   if (res.status === 429 || res.status >= 500) {
     process.stderr.write(`proxy: the service answered ${said} to ${asked}; starting anyway.\n`);
-    return;
+    return undefined;
   }
   if (res.status === 401) fatal(`the service refused SERVICE_TOKEN_ID and SERVICE_CLIENT_SECRET: it answered ${said}. Check the platform's API credentials for this SERVICE_BASE_URL.`);
   if (res.status === 404) {
     fatal(`the service answered ${said} to ${asked}. Check that SERVICE_BASE_URL ends with the version segment (…/2025-10-13) and that PROXY_DEMO_ACCOUNT's accountId is an account of these credentials.`);
   }
   fatal(`the service answered ${said} to ${asked}. Check PROXY_DEMO_ACCOUNT: its accountId must be an account these credentials may use.`);
+}
+
+/**
+ * Asks the service before listening; one not up yet is asked again with a growing pause (0.5 s
+ * doubling to 5 s) for up to PROXY_START_WAIT_SECONDS, one line on stderr per pause.
+ */
+async function checkService(): Promise<void> {
+  const base = upstream.replace(/\/+$/, '');
+  const deadline = Date.now() + startWaitSeconds * 1000;
+  for (let attempt = 0; ; attempt++) {
+    const notUp = await askService(base);
+    if (!notUp) return;
+    const pause = Math.min(500 * 2 ** attempt, 5000, deadline - Date.now());
+    // A pause under 0.1 s is not worth one more line: the wait is over.
+    if (pause < 100) fatal(notUp.final(startWaitSeconds ? `; tried for ${startWaitSeconds} s` : ''));
+    process.stderr.write(`proxy: ${notUp.waiting}; trying again in ${Number((pause / 1000).toFixed(1))} s (up to ${startWaitSeconds} s in all, PROXY_START_WAIT_SECONDS).\n`);
+    await new Promise((resolve) => setTimeout(resolve, pause));
+  }
 }
 
 await checkService();

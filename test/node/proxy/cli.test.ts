@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { raw } from './helpers.ts';
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { once } from 'node:events';
-import { createServer as createHttpServer } from 'node:http';
+import { createServer as createHttpServer, request as httpRequest, type Server } from 'node:http';
 import { connect, createServer, type AddressInfo } from 'node:net';
 import { createInterface } from 'node:readline';
 import { after, before, describe, it } from 'node:test';
@@ -31,6 +31,37 @@ async function exitOf(child: ChildProcessWithoutNullStreams): Promise<{ code: nu
   child.stdout.on('data', (d) => (stdout += d));
   const [code] = (await once(child, 'exit')) as [number | null];
   return { code, stderr, stdout };
+}
+
+/** A port nothing listens on: listened on, then closed. */
+async function freePort(): Promise<number> {
+  const probe = createServer();
+  probe.listen(0, '127.0.0.1');
+  await once(probe, 'listening');
+  const { port } = probe.address() as AddressInfo;
+  probe.close();
+  await once(probe, 'close');
+  return port;
+}
+
+/**
+ * A gateway in front of the service, as a load balancer or ingress is: until `readyAt` it answers
+ * 503 with an HTML page (the service behind it still booting), then it relays to `origin`.
+ */
+function gateway(origin: string, readyAt: number): Server {
+  const target = new URL(origin);
+  return createHttpServer((req, res) => {
+    if (Date.now() < readyAt) {
+      res.writeHead(503, { 'content-type': 'text/html' }).end('<html><body><h1>503 Service Temporarily Unavailable</h1></body></html>');
+      return;
+    }
+    const relayed = httpRequest({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers }, (answer) => {
+      res.writeHead(answer.statusCode ?? 502, answer.headers);
+      answer.pipe(res);
+    });
+    relayed.on('error', () => res.writeHead(502, { 'content-type': 'text/html' }).end('<html>502 Bad Gateway</html>'));
+    req.pipe(relayed);
+  });
 }
 
 describe('proxy CLI', () => {
@@ -112,7 +143,8 @@ describe('proxy CLI', () => {
     const wrongSecret = `wrong-${Math.random().toString(36).slice(2)}`;
     try {
       for (const [setting, said] of [
-        [{ SERVICE_BASE_URL: `http://127.0.0.1:${closedPort}/2025-10-13` }, new RegExp(`^proxy: the service at http://127\\.0\\.0\\.1:${closedPort}/2025-10-13 could not be reached \\(ECONNREFUSED\\)\\. Check SERVICE_BASE_URL`)],
+        // PROXY_START_WAIT_SECONDS=0: no waiting for a service that is not up yet, the start stops at once.
+        [{ SERVICE_BASE_URL: `http://127.0.0.1:${closedPort}/2025-10-13`, PROXY_START_WAIT_SECONDS: '0' }, new RegExp(`^proxy: the service at http://127\\.0\\.0\\.1:${closedPort}/2025-10-13 could not be reached \\(ECONNREFUSED\\)\\. Check SERVICE_BASE_URL`)],
         [{ SERVICE_CLIENT_SECRET: wrongSecret }, /^proxy: the service refused SERVICE_TOKEN_ID and SERVICE_CLIENT_SECRET: it answered 401 UNAUTHORIZED \("Valid API credentials \(HTTP Basic\) are required"\)\. Check the platform's API credentials/],
         [{ SERVICE_BASE_URL: new URL(sandbox.fixtures.baseUrl).origin }, /^proxy: the service answered 404 NOT_FOUND \("No route for GET \/auth\/credentials"\) to GET \/auth\/credentials\?accountId=<PROXY_DEMO_ACCOUNT's accountId>\. Check that SERVICE_BASE_URL ends with the version segment \(…\/2025-10-13\)/],
         [{ SERVICE_BASE_URL: `http://127.0.0.1:${webPort}/2025-10-13` }, /^proxy: http:\/\/127\.0\.0\.1:\d+\/2025-10-13 answered 200 with text\/html, not the service's JSON\. Check SERVICE_BASE_URL/],
@@ -120,9 +152,14 @@ describe('proxy CLI', () => {
         const child = run({ ...env, ...setting });
         // A proxy that does not check starts and keeps running: stop it, so that the assertions say why.
         const stop = setTimeout(() => child.kill('SIGTERM'), 10_000);
+        const started = Date.now();
         const refused = await exitOf(child);
         clearTimeout(stop);
         const name = JSON.stringify(setting);
+        // An answer that says the setting is wrong (401, 404, a web page that is not the service)
+        // stops the start at once, without the wait for a service that is not up yet.
+        assert.ok(Date.now() - started < 5000, `${name}: took ${Date.now() - started} ms`);
+        assert.doesNotMatch(refused.stderr, /trying again/, name);
         assert.match(refused.stderr, said, name);
         assert.equal(refused.code, 1, name);
         assert.equal(refused.stdout, '', name);
@@ -130,6 +167,92 @@ describe('proxy CLI', () => {
       }
     } finally {
       web.close();
+    }
+  });
+
+  it('waits for a service that is not up yet (refused, or a gateway answering 503 while it boots) for PROXY_START_WAIT_SECONDS, then starts, or exits with what to fix', async () => {
+    const secrets = [sandbox.fixtures.clientSecret, sandbox.fixtures.tokenId];
+    const startsThrough = async (setting: Record<string, string>, whileWaiting: RegExp, server: Server, port: number): Promise<void> => {
+      const child = run({ ...env, ...setting });
+      let stderr = '';
+      child.stderr.on('data', (d) => (stderr += d));
+      // The service (behind its gateway) comes up a second after the proxy was started.
+      const up = setTimeout(() => server.listen(port, '127.0.0.1'), 1000);
+      const stop = setTimeout(() => child.kill('SIGTERM'), 15_000);
+      try {
+        const lines = createInterface({ input: child.stdout });
+        const [first] = (await Promise.race([once(lines, 'line'), once(child, 'exit').then(() => [`exited: ${stderr}`])])) as [string];
+        assert.ok(!first.startsWith('exited: '), first);
+        const { url } = JSON.parse(first) as { url: string };
+        const list = await fetch(`${url}/auth/credentials?accountId=${sandbox.fixtures.accountId}`);
+        assert.equal(list.status, 200);
+        const waits = stderr.split('\n').filter((line) => line.startsWith('proxy: '));
+        assert.ok(waits.length >= 1, stderr);
+        for (const line of waits) assert.match(line, whileWaiting);
+        for (const secret of secrets) assert.ok(!stderr.includes(secret), 'a secret in the log');
+      } finally {
+        clearTimeout(up);
+        clearTimeout(stop);
+        child.kill('SIGTERM');
+        if (child.exitCode === null) await once(child, 'exit');
+        server.close();
+        server.closeAllConnections();
+      }
+    };
+
+    // Started together with the service (containers): nothing listens yet, then the service does.
+    const latePort = await freePort();
+    await startsThrough(
+      { SERVICE_BASE_URL: `http://127.0.0.1:${latePort}/2025-10-13` },
+      /^proxy: the service at http:\/\/127\.0\.0\.1:\d+\/2025-10-13 could not be reached \(ECONNREFUSED\); trying again in [\d.]+ s \(up to 60 s in all, PROXY_START_WAIT_SECONDS\)\.$/,
+      gateway(sandbox.fixtures.baseUrl, 0),
+      latePort,
+    );
+    // A gateway that is up and answers 503 with its HTML page until the service behind it is.
+    const gatewayPort = await freePort();
+    const booting = gateway(sandbox.fixtures.baseUrl, Date.now() + 1000);
+    booting.listen(gatewayPort, '127.0.0.1');
+    await once(booting, 'listening');
+    await startsThrough(
+      { SERVICE_BASE_URL: `http://127.0.0.1:${gatewayPort}/2025-10-13` },
+      /^proxy: http:\/\/127\.0\.0\.1:\d+\/2025-10-13 answered 503 with text\/html, not the service's JSON yet; trying again in [\d.]+ s \(up to 60 s in all, PROXY_START_WAIT_SECONDS\)\.$/,
+      { listen: () => undefined, close: () => booting.close(), closeAllConnections: () => booting.closeAllConnections() } as unknown as Server,
+      gatewayPort,
+    );
+
+    // One that never comes: the start stops after the wait, with the message it gives at once without one.
+    const neverPort = await freePort();
+    const down = gateway(sandbox.fixtures.baseUrl, Infinity);
+    down.listen(0, '127.0.0.1');
+    await once(down, 'listening');
+    try {
+      for (const [base, said] of [
+        [`http://127.0.0.1:${neverPort}/2025-10-13`, /^proxy: the service at http:\/\/127\.0\.0\.1:\d+\/2025-10-13 could not be reached \(ECONNREFUSED; tried for 2 s\)\. Check SERVICE_BASE_URL and that this machine reaches that host\.$/m],
+        [`http://127.0.0.1:${(down.address() as AddressInfo).port}/2025-10-13`, /^proxy: http:\/\/127\.0\.0\.1:\d+\/2025-10-13 answered 503 with text\/html, not the service's JSON; tried for 2 s\. Check that the service behind that address is running, and SERVICE_BASE_URL/m],
+      ] as const) {
+        const child = run({ ...env, SERVICE_BASE_URL: base, PROXY_START_WAIT_SECONDS: '2' });
+        const stop = setTimeout(() => child.kill('SIGTERM'), 15_000);
+        const started = Date.now();
+        const refused = await exitOf(child);
+        clearTimeout(stop);
+        const took = Date.now() - started;
+        assert.equal(refused.code, 1, refused.stderr);
+        assert.equal(refused.stdout, '');
+        assert.match(refused.stderr, said);
+        assert.match(refused.stderr, /trying again in [\d.]+ s \(up to 2 s in all/);
+        assert.ok(took >= 2000 && took < 12_000, `took ${took} ms`);
+        for (const secret of secrets) assert.ok(!refused.stderr.includes(secret), 'a secret in the log');
+      }
+    } finally {
+      down.close();
+      down.closeAllConnections();
+    }
+
+    // The setting is read as strictly as the others.
+    for (const value of ['', 'soon', '1.5', '-1', ' 5', '3601']) {
+      const bad = await exitOf(run({ ...env, PROXY_START_WAIT_SECONDS: value }));
+      assert.equal(bad.code, 1, JSON.stringify(value));
+      assert.match(bad.stderr, /^proxy: PROXY_START_WAIT_SECONDS must be the seconds to wait for the service at start \(0 to 3600; 0: do not wait\), it is ".*"\.\n$/, JSON.stringify(value));
     }
   });
 
@@ -235,7 +358,7 @@ describe('proxy CLI', () => {
     const help = spawn(process.execPath, ['--import', 'tsx', 'src/proxy/cli.ts', '--help'], { cwd: new URL('../../../', import.meta.url).pathname, env: { PATH: process.env.PATH ?? '' } });
     const usage = await exitOf(help);
     assert.equal(usage.code, 0);
-    for (const name of ['SERVICE_BASE_URL', 'SERVICE_TOKEN_ID', 'SERVICE_CLIENT_SECRET', 'PROXY_DEMO_ACCOUNT', 'PROXY_ALLOWED_ORIGINS', 'PROXY_STEP_UP']) {
+    for (const name of ['SERVICE_BASE_URL', 'SERVICE_TOKEN_ID', 'SERVICE_CLIENT_SECRET', 'PROXY_DEMO_ACCOUNT', 'PROXY_ALLOWED_ORIGINS', 'PROXY_STEP_UP', 'PROXY_START_WAIT_SECONDS']) {
       assert.match(usage.stdout, new RegExp(name));
     }
   });
