@@ -12,6 +12,30 @@ import { createProxy } from '../../../src/proxy/index.ts';
 import { boundedServer } from '../../../src/proxy/server.ts';
 import { CLIENT_SECRET, DELEGATED_KEY, TOKEN_ID, raw, startRecorder, waitFor } from './helpers.ts';
 
+/**
+ * The proxy in boundedServer (responseTimeoutMs 1000), listening on 127.0.0.1, in front of an
+ * upstream whose every answer is `size` bytes (about 4 MiB: more than the sockets' buffers hold).
+ */
+async function bigAnswers() {
+  const size = 4 * 1024 * 1024 - 100;
+  const up = await startRecorder((_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(Buffer.alloc(size, 0x20));
+  });
+  const proxy = createProxy({ upstream: up.url, tokenId: TOKEN_ID, clientSecret: CLIENT_SECRET, authorize: () => true, rateLimit: false });
+  const server = boundedServer(proxy, { responseTimeoutMs: 1000 });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const port = (server.address() as AddressInfo).port;
+  const close = async () => {
+    server.closeAllConnections();
+    server.close();
+    await proxy.close();
+    await up.close();
+  };
+  return { size, server, port, close };
+}
+
 it('answers 408 REQUEST_TIMEOUT to headers slower than the bound, within about the bound', async () => {
   const server = boundedServer((_req, res) => res.end('{}'), { headersTimeoutMs: 1500 });
   server.listen(0, '127.0.0.1');
@@ -43,18 +67,9 @@ it('answers 408 REQUEST_TIMEOUT to headers slower than the bound, within about t
 // Node's header and request timeouts end once the request has arrived: without a bound of its
 // own, a client that stops reading keeps its connection and the answer buffered for it.
 it('closes a connection whose answer the client does not take within responseTimeoutMs, and serves one that reads', async () => {
-  const size = 4 * 1024 * 1024 - 100;
-  const up = await startRecorder((_req, res) => {
-    res.writeHead(200, { 'content-type': 'application/json' });
-    res.end(Buffer.alloc(size, 0x20));
-  });
-  const proxy = createProxy({ upstream: up.url, tokenId: TOKEN_ID, clientSecret: CLIENT_SECRET, authorize: () => true, rateLimit: false });
-  const server = boundedServer(proxy, { responseTimeoutMs: 1000 });
+  const { size, server, port, close } = await bigAnswers();
   const held: Array<Promise<unknown>> = [];
   server.on('connection', (s: Socket) => held.push(once(s, 'close')));
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const port = (server.address() as AddressInfo).port;
   const socket = connect(port, '127.0.0.1');
   try {
     // Sends a request, then reads nothing: its answer stays in the proxy's buffers.
@@ -73,24 +88,12 @@ it('closes a connection whose answer the client does not take within responseTim
     assert.equal(ok.body.length, size);
   } finally {
     socket.destroy();
-    server.closeAllConnections();
-    server.close();
-    await proxy.close();
-    await up.close();
+    await close();
   }
 });
 
 it('keeps the connection of a client that takes a large answer slowly, for longer than responseTimeoutMs in all', async () => {
-  const size = 4 * 1024 * 1024 - 100;
-  const up = await startRecorder((_req, res) => {
-    res.writeHead(200, { 'content-type': 'application/json' });
-    res.end(Buffer.alloc(size, 0x20));
-  });
-  const proxy = createProxy({ upstream: up.url, tokenId: TOKEN_ID, clientSecret: CLIENT_SECRET, authorize: () => true, rateLimit: false });
-  const server = boundedServer(proxy, { responseTimeoutMs: 1000 });
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const port = (server.address() as AddressInfo).port;
+  const { size, port, close } = await bigAnswers();
   const socket = connect(port, '127.0.0.1');
   try {
     socket.on('error', () => undefined);
@@ -108,9 +111,6 @@ it('keeps the connection of a client that takes a large answer slowly, for longe
     assert.ok(elapsed > 2000, `read in ${elapsed} ms: not slowly enough to test the bound`);
   } finally {
     socket.destroy();
-    server.closeAllConnections();
-    server.close();
-    await proxy.close();
-    await up.close();
+    await close();
   }
 });
