@@ -218,6 +218,15 @@ const BROWSER_APP: ts.CompilerOptions = {
   skipLibCheck: true,
 };
 
+/** A Node application's settings: NodeNext, no DOM lib, Node's types. */
+const NODE_CONSUMER: ts.CompilerOptions = {
+  module: ts.ModuleKind.NodeNext,
+  moduleResolution: ts.ModuleResolutionKind.NodeNext,
+  lib: ['lib.es2023.d.ts'],
+  types: ['node'],
+  typeRoots: [join(ROOT, 'node_modules/@types')],
+};
+
 const manifestElements = () => {
   const manifest = JSON.parse(readFileSync(join(ROOT, 'custom-elements.json'), 'utf8')) as {
     modules: Array<{ declarations?: Array<{ customElement?: boolean; tagName?: string; events?: Array<{ name?: string }> }> }>;
@@ -358,14 +367,7 @@ test('a Node-only TypeScript project (no DOM lib, library declarations checked) 
     `import { startSandbox } from '${pkg.name}/sandbox';`,
     `export const uses: [typeof createProxy, typeof startSandbox, ProxyOptions | undefined] = [createProxy, startSandbox, undefined];`,
   ];
-  const diagnostics = typecheck('node', lines, {
-    module: ts.ModuleKind.NodeNext,
-    moduleResolution: ts.ModuleResolutionKind.NodeNext,
-    lib: ['lib.es2023.d.ts'],
-    types: ['node'],
-    typeRoots: [join(ROOT, 'node_modules/@types')],
-    skipLibCheck: false,
-  });
+  const diagnostics = typecheck('node', lines, { ...NODE_CONSUMER, skipLibCheck: false });
   assert.deepEqual(diagnostics, []);
 });
 
@@ -387,13 +389,7 @@ test('the README\'s createProxy snippet compiles as written (strict, settings re
     `declare function myApp(req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse): void;`,
     snippet,
   ];
-  const diagnostics = typecheck('readme-proxy', lines, {
-    module: ts.ModuleKind.NodeNext,
-    moduleResolution: ts.ModuleResolutionKind.NodeNext,
-    lib: ['lib.es2023.d.ts'],
-    types: ['node'],
-    typeRoots: [join(ROOT, 'node_modules/@types')],
-  });
+  const diagnostics = typecheck('readme-proxy', lines, NODE_CONSUMER);
   assert.deepEqual(diagnostics, []);
 });
 
