@@ -245,7 +245,8 @@ export function registerCredentialRoutes(router: Router, world: World): void {
   router.on('GET', '/auth/credentials', (ctx) => {
     requireBasic(world, ctx);
     const accountId = requireId('InternalAccount', ctx.query.get('accountId') ?? undefined, 'accountId');
-    if (!store.accounts.has(accountId)) throw notFound('Internal account not found');
+    // reference.md answers this list 200 or 400 only: an account without credentials, unknown or
+    // not, lists none (as delegated keys do).
     return json(200, { data: store.activeCredentials(accountId).map(methodResponse) });
   });
 

@@ -64,7 +64,7 @@ export function registerSessionRoutes(router: Router, world: World): void {
   router.on('GET', '/auth/sessions', (ctx) => {
     requireBasic(world, ctx);
     const accountId = requireId('InternalAccount', ctx.query.get('accountId') ?? undefined, 'accountId');
-    if (!store.accounts.has(accountId)) throw notFound('Internal account not found');
+    // reference.md answers this list 200 only: an unknown account has no active session.
     const data = store.activeSessions(accountId, world.clock.now()).map(publicSession);
     return json(200, { data });
   });

@@ -212,4 +212,10 @@ describe('credential create, list and per-type limits', () => {
     assertFieldError(await api.call('GET', '/auth/credentials'), 'accountId');
     assertFieldError(await api.call('GET', '/auth/credentials?accountId=nope'), 'accountId');
   });
+
+  test('list of a well-formed account id the service does not know: 200 with no credential (reference.md: 200 or 400)', async () => {
+    const r = await api.call('GET', '/auth/credentials?accountId=InternalAccount:00000000-0000-4000-8000-000000000000');
+    assert.equal(r.status, 200, r.text);
+    assert.deepEqual(r.body, { data: [] });
+  });
 });

@@ -33,7 +33,10 @@ describe('sessions', () => {
     now += 1;
     assert.equal((await api.call('GET', `/auth/sessions?accountId=${acct.accountId}`)).body.data.length, 0);
     assertFieldError(await api.call('GET', '/auth/sessions'), 'accountId');
-    assertError(await api.call('GET', '/auth/sessions?accountId=InternalAccount:00000000-0000-4000-8000-000000000000'), 404);
+    // reference.md lists 200 only: a well-formed account id the service does not know has no session.
+    const unknown = await api.call('GET', '/auth/sessions?accountId=InternalAccount:00000000-0000-4000-8000-000000000000');
+    assert.equal(unknown.status, 200, unknown.text);
+    assert.deepEqual(unknown.body, { data: [] });
   });
 
   test('refresh: stamped by the current session key; 201 new session keyed by the new client key, no bundle; the old one ends', async () => {
