@@ -13,8 +13,10 @@
  *      REQUEST_ID_EXPIRED). From here on the id is consumed, whatever the outcome: single use.
  *   4. stamp cannot be parsed                  -> WALLET_SIGNATURE_MALFORMED
  *   5. body bytes differ from the first leg    -> WALLET_SIGNATURE_BODY_MISMATCH
- *   6. signature wrong, or the key is not an active session of the account (or not the one key the
- *      operation requires)                     -> WALLET_SIGNATURE_INVALID
+ *   6. signature wrong                         -> WALLET_SIGNATURE_INVALID
+ *   7. the operation's own preconditions, when it gives them again (`recheck`) -> its own error
+ *   8. the key is not an active session of the account (or not the one key the operation requires)
+ *                                              -> WALLET_SIGNATURE_INVALID
  * An operation may take more than one signature (delegated keys take two, reference.md): each
  * valid retry before the last answers another 202 with a fresh payload and request id.
  * Where api.md says the two headers are "ignored on the first call" (delegated-key creation), a call
@@ -65,6 +67,13 @@ export interface GateSpec {
   acceptSession?: (session: SessionRecord) => boolean;
   /** The headers are "ignored on the first call" (api.md, delegated-key creation): see the header. */
   firstCallIgnoresHeaders?: boolean;
+  /**
+   * The operation's own preconditions, run again once the signature verified (after the last await)
+   * and before the signing session is looked up: a concurrent call that changed that state meanwhile
+   * (a refresh that ended the session) is then refused with the operation's own error, not as a bad
+   * signature. Throws an HttpError to refuse.
+   */
+  recheck?: () => void;
 }
 
 export type GateOutcome =
@@ -145,6 +154,7 @@ export class SignedRetryEngine {
     }
     if (!verified) throw invalid('The wallet signature does not verify over payloadToSign');
     const publicKey = verified.publicKey.toLowerCase();
+    spec.recheck?.();
 
     let signer: SessionRecord | null = null;
     if (spec.requiredPublicKey !== undefined) {

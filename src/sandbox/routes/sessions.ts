@@ -4,7 +4,8 @@
  * key is the new client key, so no bundle is returned) and revoke (any active session of the
  * account may sign, including the one being revoked: logout).
  *
- * A refresh ends the session it replaces: one live session per refresh chain. Deliberately not
+ * A refresh ends the session it replaces: one live session per refresh chain; of concurrent
+ * refreshes of one session, one wins and the others get 401 (reason SESSION_REVOKED). Deliberately not
  * here: session scopes or read-only sessions.
  */
 import { randomUUID } from 'node:crypto';
@@ -82,16 +83,26 @@ export function registerSessionRoutes(router: Router, world: World): void {
       parameters: { sessionId: id, targetPublicKey: clientPublicKey },
       // reference.md: stamp with the *current* session key.
       acceptSession: (s) => s.session.id === current.session.id,
+      // A refresh of the same session that completed while this one's signature was checked ended it.
+      recheck: () => void liveOr401(world, id),
     });
     if (!gate.done) return gate.reply;
+    // Checked and claimed with nothing awaited in between: of two refreshes of one session signed
+    // at once, one wins (201) and the other is answered as a refresh of an ended session (401).
     liveOr401(world, id);
     const credential = store.credentials.get(current.authMethodId);
     if (!credential || credential.revoked) throw new HttpError(401, 'UNAUTHORIZED', 'The credential of this session was revoked');
-    const next = world.options.refreshSealsKey
-      ? await sealedSession(world, credential, clientPublicKey!)
-      : publicSession(startSession(world, credential, bytesToHex(compressPublicKey(hexToBytes(clientPublicKey!)))));
     current.revoked = true;
-    return json(201, next);
+    try {
+      const next = world.options.refreshSealsKey
+        ? await sealedSession(world, credential, clientPublicKey!)
+        : publicSession(startSession(world, credential, bytesToHex(compressPublicKey(hexToBytes(clientPublicKey!)))));
+      return json(201, next);
+    } catch (err) {
+      // No new session was made: the one being refreshed goes on.
+      current.revoked = false;
+      throw err;
+    }
   });
 
   router.on('DELETE', '/auth/sessions/:id', async (ctx) => {

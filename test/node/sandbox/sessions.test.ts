@@ -145,3 +145,35 @@ describe('sessions, with refreshSealsKey', () => {
     assert.equal(listed[0].encryptedSessionSigningKey, undefined);
   });
 });
+
+describe('sessions: refreshes of one session signed at once', () => {
+  // reference.md has a refresh end nothing but answer 401 for a session that ended; the sandbox ends
+  // the refreshed session, so of refreshes signed at once exactly one may win.
+  for (const refreshSealsKey of [false, true]) {
+    test(`one wins with 201, the others get 401 SESSION_REVOKED, one session stays live (refreshSealsKey: ${refreshSealsKey})`, async () => {
+      const racing = await withSandbox({ refreshSealsKey });
+      try {
+        const acct = await racing.newAccount();
+        const { session, key } = await racing.otpLogin(acct.emailCredentialId);
+        const path = `/auth/sessions/${session.id}/refresh`;
+        // Every first leg answers while the session is live; the signed retries then go out together.
+        const legs = [];
+        for (let i = 0; i < 4; i++) {
+          const body = { clientPublicKey: bytesToHex((await generateSigningKey()).publicKey) };
+          legs.push({ body, challenge: await racing.challenge('POST', path, body) });
+        }
+        const answers = await Promise.all(legs.map((l) => racing.retry('POST', path, l.body, l.challenge, key)));
+        const won = answers.filter((r) => r.status === 201);
+        assert.equal(won.length, 1, answers.map((r) => `${r.status} ${r.text}`).join('\n'));
+        for (const r of answers.filter((a) => a.status !== 201)) {
+          assertError(r, 401, 'UNAUTHORIZED');
+          assert.equal(r.body.details.reason, 'SESSION_REVOKED');
+        }
+        const listed = (await racing.call('GET', `/auth/sessions?accountId=${acct.accountId}`)).body.data;
+        assert.deepEqual(listed.map((s: { id: string }) => s.id), [won[0]!.body.id]);
+      } finally {
+        await racing.sandbox.close();
+      }
+    });
+  }
+});
