@@ -8,6 +8,10 @@ import { encryptOtpBundle, parseSignedEnvelope, verifyTargetBundle } from '../..
 import { SANDBOX_SIGNER_PUBLIC_KEY } from '../../../src/core/bundles.ts';
 import { SANDBOX_SIGNER_PUBLIC_KEY as SIGNER_FROM_SANDBOX, SANDBOX_SIGNER_SCALAR_HEX } from '../../../src/sandbox/signer.ts';
 import { publicKeyFromScalar } from '../../../src/core/p256.ts';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { resolveOptions } from '../../../src/sandbox/index.ts';
+import { parseCliOptions } from '../../../src/sandbox/cli-options.ts';
 import { Api, assertAuthMethod, assertAuthSession, assertError, assertFieldError, compressedHex, bytesToHex, hexToBytes, withSandbox } from './helpers.ts';
 
 let now = Date.parse('2030-01-01T00:00:00Z');
@@ -148,6 +152,30 @@ describe('EMAIL_OTP', () => {
     assertError(await api.call('POST', `/auth/credentials/${a.emailCredentialId}/challenge`), 429, 'RATE_LIMITED');
     now += 1;
     assert.equal((await api.call('POST', `/auth/credentials/${a.emailCredentialId}/challenge`)).status, 200);
+  });
+
+  test('the README states these limits of the sandbox, with the defaults it enforces and the options that change them', async () => {
+    const readme = readFileSync(fileURLToPath(new URL('../../../README.md', import.meta.url)), 'utf8').replace(/\s+/g, ' ');
+    const { otpResendIntervalMs, otpLifetimeMs } = resolveOptions();
+    const { emailCredentialId } = await api.newAccount();
+    assert.equal((await api.call('POST', `/auth/credentials/${emailCredentialId}/challenge`)).status, 200);
+    const limited = await api.call('POST', `/auth/credentials/${emailCredentialId}/challenge`);
+    assertError(limited, 429, 'RATE_LIMITED');
+    assert.equal(limited.headers.get('retry-after'), String(otpResendIntervalMs / 1000));
+    for (const phrase of [
+      `at most every ${otpResendIntervalMs / 1000} s`,
+      '`429 RATE_LIMITED` with `Retry-After`',
+      `accepted for ${otpLifetimeMs / 60_000} minutes`,
+      '`startSandbox({ otpResendIntervalMs: 1 })`',
+      '`--otp-resend-interval-ms 1`',
+      '`SANDBOX_OTP_RESEND_INTERVAL_MS=1`',
+      '`otpLifetimeMs`',
+    ]) {
+      assert.ok(readme.includes(phrase), `README: ${phrase}`);
+    }
+    // The names the README gives are the command line's.
+    assert.deepEqual(parseCliOptions(['--otp-resend-interval-ms', '1'], {}), parseCliOptions([], { SANDBOX_OTP_RESEND_INTERVAL_MS: '1' }));
+    assert.equal((parseCliOptions(['--otp-resend-interval-ms', '1'], {}) as { otpResendIntervalMs?: number }).otpResendIntervalMs, 1);
   });
 
   test('malformed verify bodies are 400, a type mismatch is 400, unknown credentials 404', async () => {
