@@ -537,7 +537,8 @@ export function reactWrappers(manifestText: string): Record<string, string> {
     `// The elements as React 19 JSX tags, typed: \`<card-reveal card-id="…" oncard-revealed={(e) => …} />\`.\n` +
     `// React 19 sets a prop the element has as that property, any other as an attribute, and listens\n` +
     `// to \`on<event-name>\` props. In effect once anything (a type will do) is imported from\n` +
-    `// 'wallet-elements/react'; the wrappers (\`CardReveal\`, …) suit React 17 and 18 too.\n` +
+    `// 'wallet-elements/react'; the wrappers (\`CardReveal\`, …) suit React 17 and 18 too, and\n` +
+    `// server-rendered pages: hydrating a bare tag, React 19 sets no property and adds no listener.\n` +
     `import type * as React from 'react';\n` +
     jsxImports.join('\n') +
     `\nimport type { EventOf } from './events.ts';\n\n` +

@@ -2,7 +2,8 @@
 // The elements as React 19 JSX tags, typed: `<card-reveal card-id="…" oncard-revealed={(e) => …} />`.
 // React 19 sets a prop the element has as that property, any other as an attribute, and listens
 // to `on<event-name>` props. In effect once anything (a type will do) is imported from
-// 'wallet-elements/react'; the wrappers (`CardReveal`, …) suit React 17 and 18 too.
+// 'wallet-elements/react'; the wrappers (`CardReveal`, …) suit React 17 and 18 too, and
+// server-rendered pages: hydrating a bare tag, React 19 sets no property and adds no listener.
 import type * as React from 'react';
 import type { AgentActions as AgentActionsElement } from '../elements/agent-actions/agent-actions.ts';
 import type { CardReveal as CardRevealElement } from '../elements/card-reveal/card-reveal.ts';

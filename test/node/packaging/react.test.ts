@@ -5,7 +5,9 @@
  * element's properties, including those with no attribute (`oidcTokenProvider`, `agentToken`);
  * a changed prop updates the element; an `onX` prop receives the element's own event object; and
  * unmounting removes the elements. The service answers 404 to everything here, which is what makes
- * the error events fire.
+ * the error events fire. A server-rendered page (react-dom/server in Node, then hydrateRoot in the
+ * browser, as Next.js or Remix do) gets the same from the wrappers; a bare tag there gets only its
+ * attributes, since React 19 sets no property and adds no listener when it hydrates one.
  *
  * The types are checked by `npm run typecheck` (this file is part of the project): a prop of the
  * wrong type and a wrong use of an event's detail are compile errors.
@@ -121,14 +123,72 @@ root.unmount();
 document.title = 'done ' + JSON.stringify(out);
 `;
 
+// Server rendering then hydration. `tree` is written once for both sides: Node renders it to the
+// page's HTML with react-dom/server, the page hydrates the same tree with hydrateRoot.
+const serverTree = `
+export const tree = (React, W, provider, seen) => React.createElement('div', null,
+  React.createElement(W.CardReveal, { cardId: 'Card:00000000-0000-4000-8000-000000000001', apiBase: '/api', hideAfter: 30,
+    onCardRevealError: (e) => seen.push({ type: e.type, code: e.detail.code }) }),
+  React.createElement(W.WalletLogin, { accountId: 'InternalAccount:00000000-0000-4000-8000-000000000001', apiBase: '/api', codeLength: 8, oidcTokenProvider: provider }),
+);
+export const bareTree = (React, provider, seen) => React.createElement('div', null,
+  React.createElement('card-reveal', { cardId: 'Card:00000000-0000-4000-8000-000000000001', apiBase: '/api', hideAfter: 30,
+    'oncard-reveal-error': (e) => seen.push({ type: e.type, code: e.detail.code }) }),
+  React.createElement('wallet-login', { 'account-id': 'InternalAccount:00000000-0000-4000-8000-000000000001', 'code-length': 8, oidcTokenProvider: provider }),
+);`;
+
+const hydrateApp = `
+import * as React from 'react';
+import { hydrateRoot } from 'react-dom/client';
+import * as W from './src/react/index.ts';
+${serverTree}
+const seen = [];
+const provider = async (nonce) => 'token-for-' + nonce;
+const bare = location.pathname === '/hydrate-bare';
+hydrateRoot(document.getElementById('root'), bare ? bareTree(React, provider, seen) : tree(React, W, provider, seen));
+const until = async (ok) => { for (let i = 0; i < 80 && !ok(); i++) await new Promise((r) => setTimeout(r, 25)); };
+const reveal = document.querySelector('card-reveal');
+const login = document.querySelector('wallet-login');
+// Hydration is done once the wrappers' layout effects have set the card (the bare tag: waits it out).
+await until(() => reveal.cardId);
+await Promise.all([reveal.updateComplete, login.updateComplete]);
+const out = {
+  reveal: { cardId: reveal.cardId, apiBase: reveal.apiBase ?? null, hideAfter: reveal.hideAfter ?? null },
+  login: { accountId: login.accountId, codeLength: login.codeLength, provider: login.oidcTokenProvider === provider },
+};
+// With the properties of the server's markup in place, does the listener of the tree hear the element?
+Object.assign(reveal, { cardId: 'Card:00000000-0000-4000-8000-000000000001', apiBase: '/api' });
+await reveal.updateComplete;
+reveal.shadowRoot.querySelector('[part=reveal-button]').click();
+await until(() => seen.length > 0);
+out.events = seen;
+document.title = 'done ' + JSON.stringify(out);
+`;
+
 let rig: PageRig;
 let bundle = '';
 let bareBundle = '';
+let hydrateBundle = '';
+const serverHtml: Record<string, string> = {};
 
 before(async () => {
   bundle = await bundleApp(app, { nodeEnv: 'development' });
   bareBundle = await bundleApp(bareApp, { nodeEnv: 'development' });
+  hydrateBundle = await bundleApp(hydrateApp, { nodeEnv: 'development' });
+  // (react-dom ships no declarations and @types/react-dom is not a dependency: the one function used, typed here.)
+  const server: string = 'react-dom/server';
+  const { renderToString } = (await import(server)) as { renderToString(node: React.ReactNode): string };
+  const trees = (await import(`data:text/javascript,${encodeURIComponent(serverTree)}`)) as {
+    tree(react: typeof React, wrappers: typeof import('../../../src/react/index.ts'), provider: unknown, seen: unknown[]): React.ReactNode;
+    bareTree(react: typeof React, provider: unknown, seen: unknown[]): React.ReactNode;
+  };
+  const wrappers = await import('../../../src/react/index.ts');
+  serverHtml['/hydrate'] = renderToString(trees.tree(React, wrappers, () => '', []));
+  serverHtml['/hydrate-bare'] = renderToString(trees.bareTree(React, () => '', []));
   rig = await startPageRig((path) => {
+    const html = serverHtml[path];
+    if (html) return { type: 'html', body: htmlPage(`<div id="root">${html}</div><script type="module" src="/hydrate.js"></script>`) };
+    if (path === '/hydrate.js') return { type: 'js', body: hydrateBundle };
     if (path === '/') return { type: 'html', body: htmlPage('<div id="root"></div><script type="module" src="/app.js"></script>') };
     if (path === '/bare') return { type: 'html', body: htmlPage('<div id="root"></div><script type="module" src="/bare.js"></script>') };
     if (path === '/app.js') return { type: 'js', body: bundle };
@@ -174,4 +234,27 @@ test('React renders every wrapper: props become properties, onX props get the el
   assert.ok(result.events.some((e) => e.type === 'agent-actions-error'), JSON.stringify(result.events));
   assert.deepEqual(result.changed, { cardId: 'Card:00000000-0000-4000-8000-000000000002', keys: 'Card:00000000-0000-4000-8000-000000000002' });
   assert.equal(result.afterUnmount, 0);
+});
+
+type Hydrated = { reveal: Record<string, unknown>; login: Record<string, unknown>; events: Array<Record<string, unknown>> };
+
+test('a server-rendered page: the wrappers hydrate, then set their props as properties and listen, with no hydration warning', async () => {
+  // The server wrote the bare tags, no property of them (the provider least of all).
+  assert.equal(serverHtml['/hydrate'], '<div><card-reveal></card-reveal><wallet-login></wallet-login></div>');
+  const { result, problems } = await rig.open<Hydrated>('/hydrate', { strictConsole: true });
+  assert.deepEqual(problems, []);
+  assert.deepEqual(result.reveal, { cardId: 'Card:00000000-0000-4000-8000-000000000001', apiBase: '/api', hideAfter: 30 });
+  assert.deepEqual(result.login, { accountId: 'InternalAccount:00000000-0000-4000-8000-000000000001', codeLength: 8, provider: true });
+  assert.deepEqual(result.events, [{ type: 'card-reveal-error', code: 'not_found' }]);
+});
+
+test('a server-rendered page: a bare tag gets its attributes only, React 19 sets no property and adds no listener when it hydrates (the README says to use the wrappers there)', async () => {
+  // What the server writes for the properties: attributes under the properties' names, which the
+  // element does not read (an HTML parser lower-cases them: cardid, apibase).
+  assert.match(serverHtml['/hydrate-bare']!, /<card-reveal cardId="Card:[^"]+" apiBase="\/api" hideAfter="30"><\/card-reveal>/);
+  const { result } = await rig.open<Hydrated>('/hydrate-bare');
+  assert.deepEqual(result.reveal, { cardId: '', apiBase: null, hideAfter: null }, 'React now sets properties when it hydrates a custom element: README "server-rendered" and jsx.ts can say bare tags work there');
+  // `account-id` and `code-length` are the element's attributes: read on upgrade. The provider is lost.
+  assert.deepEqual(result.login, { accountId: 'InternalAccount:00000000-0000-4000-8000-000000000001', codeLength: 8, provider: false });
+  assert.deepEqual(result.events, [], 'React now listens to on<event> props when it hydrates');
 });
