@@ -218,6 +218,9 @@ const BROWSER_APP: ts.CompilerOptions = {
   skipLibCheck: true,
 };
 
+/** The same browser application resolving as Node does (`moduleResolution: node16`, an ES module): "exports" and its "types" conditions only, relative imports with their extensions. */
+const BROWSER_APP_NODE16: ts.CompilerOptions = { ...BROWSER_APP, module: ts.ModuleKind.Node16, moduleResolution: ts.ModuleResolutionKind.Node16 };
+
 /** A Node application's settings: NodeNext, no DOM lib, Node's types. */
 const NODE_CONSUMER: ts.CompilerOptions = {
   module: ts.ModuleKind.NodeNext,
@@ -240,7 +243,7 @@ const manifestElements = () => {
   return elements;
 };
 
-test('an integrator gets typed tags and events from the published declarations', () => {
+test('an integrator gets typed tags and events from the published declarations (moduleResolution bundler and node16)', () => {
   const lines = [
     `type Specific<T, Base> = Base extends T ? false : true;`,
     ...manifestElements().flatMap(({ tag, events }) => [
@@ -248,8 +251,18 @@ test('an integrator gets typed tags and events from the published declarations',
       `export const tag_${tag.replace(/-/g, '_')}: Specific<HTMLElementTagNameMap['${tag}'], HTMLElement> = true;`,
       ...events.map((e) => `export const event_${e.replace(/-/g, '_')}: Specific<GlobalEventHandlersEventMap['${e}'], Event> = true;`),
     ]),
+    // As an application writes it: the element from createElement, its event's detail in a listener.
+    `const reveal = document.createElement('card-reveal');`,
+    `reveal.hideAfter = 30;`,
+    `reveal.addEventListener('card-revealed', (e) => e.detail.expiresAt.toUpperCase());`,
+    `document.addEventListener('wallet-logged-in', (e) => e.detail.sessionId.length);`,
+    `// @ts-expect-error hideAfter is a number of seconds`,
+    `reveal.hideAfter = '30';`,
+    `// @ts-expect-error card-revealed's detail has no card number`,
+    `reveal.addEventListener('card-revealed', (e) => e.detail.pan);`,
   ];
   assert.deepEqual(typecheck('tags', lines, BROWSER_APP), []);
+  assert.deepEqual(typecheck('tags-node16', lines, BROWSER_APP_NODE16), []);
 });
 
 test('a React application importing only the wrappers gets every event handler\'s detail type (never any)', () => {
@@ -283,6 +296,7 @@ test('a React 19 application writes the bare tags in TSX, typed: properties, att
     `export const leak = <card-reveal oncard-revealed={(e) => e.detail.pan} />;`,
   ];
   assert.deepEqual(typecheck('react-jsx', lines, { ...BROWSER_APP, jsx: ts.JsxEmit.ReactJSX }, 'tsx'), []);
+  assert.deepEqual(typecheck('react-jsx-node16', lines, { ...BROWSER_APP_NODE16, jsx: ts.JsxEmit.ReactJSX }, 'tsx'), []);
 });
 
 test('a Vue application gets its templates type-checked by vue-tsc, and the tag list for the compiler', async () => {
