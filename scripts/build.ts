@@ -2,7 +2,7 @@
  * The package build (`npm run build`) and the generated interfaces (`npm run manifest`).
  *
  * `build` writes dist/:
- * - dist/index.js, dist/core.js, dist/elements/<tag>.js, dist/react.js: ESM for browsers and
+ * - dist/index.js, dist/core.js, dist/elements/<tag>.js, dist/react.js, dist/react/<tag>.js: ESM for browsers and
  *   bundlers, unminified, runtime dependencies (lit, idb-keyval, react) left as imports so an
  *   application shares one copy; shared code in dist/chunks/, so that
  *   `import 'wallet-elements/card-reveal'` pulls only what <card-reveal> needs;
@@ -59,6 +59,8 @@ export function browserEntries(): Record<string, string> {
   for (const tag of elementTags()) add(`elements/${tag}`, `src/elements/${tag}/index.ts`);
   for (const locale of localeNames()) add(`locales/${locale}`, `src/locales/${locale}.ts`);
   add('react', 'src/react/index.ts');
+  // One wrapper, one element: `wallet-elements/react` defines them all.
+  for (const tag of elementTags()) add(`react/${tag}`, `src/react/${tag}.ts`);
   add('vue', 'src/vue/index.ts');
   return entries;
 }
@@ -563,7 +565,8 @@ export function reactWrappers(manifestText: string): Record<string, string> {
     `>;\n`;
   files['index.ts'] =
     HEADER +
-    `// React components for every element: \`import { CardReveal } from 'wallet-elements/react'\`.\n` +
+    `// React components for every element: \`import { CardReveal } from 'wallet-elements/react'\`, which\n` +
+    `// defines them all; one alone: \`import { CardReveal } from 'wallet-elements/react/card-reveal'\`.\n` +
     `// Needs react (>= 17) and @lit/react (1.x) installed by the application: optional peer dependencies.\n` +
     index.join('\n') +
     '\n';

@@ -11,14 +11,16 @@ import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync, readdirSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import ts from 'typescript';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { build as esbuild } from 'esbuild';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { builtinModules } from 'node:module';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { DIST, buildPackage, eventProp, reactName, type BuildResult } from '../../../scripts/build.ts';
-import { ROOT } from '../../../bench/size.ts';
+import { PRODUCTION_BUILD, ROOT } from '../../../bench/size.ts';
 
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
   name: string;
@@ -121,6 +123,43 @@ test('React server rendering (no DOM, no registry) writes no property into the H
   assert.equal(html, '<main><agent-actions></agent-actions><card-reveal></card-reveal><wallet-login class="login"></wallet-login></main>');
 });
 
+/**
+ * Bytes (gzip) an application's production build loads before anything else, for `source` importing
+ * the package by its name: the entry chunk and the chunks it imports statically (code split; what a
+ * dynamic import() loads later is not counted). React itself is the application's, not counted.
+ */
+async function upFrontBytes(source: string): Promise<number> {
+  const result = await esbuild({
+    ...PRODUCTION_BUILD,
+    stdin: { contents: source, resolveDir: ROOT, loader: 'ts', sourcefile: 'app.ts' },
+    outdir: join(DIST, '.up-front'),
+    write: false,
+    metafile: true,
+    logLevel: 'silent',
+    external: ['react', 'react-dom'],
+  });
+  const outputs = result.metafile.outputs;
+  const entry = Object.keys(outputs).find((out) => outputs[out]!.entryPoint)!;
+  const files = new Set<string>();
+  const visit = (out: string): void => {
+    if (files.has(out)) return;
+    files.add(out);
+    for (const i of outputs[out]!.imports) if (i.kind === 'import-statement' && outputs[i.path]) visit(i.path);
+  };
+  visit(entry);
+  return result.outputFiles.filter((f) => files.has(relative(ROOT, f.path))).reduce((sum, f) => sum + gzipSync(f.contents).length, 0);
+}
+
+test('a React application that uses one wrapper, imported from its own entry, loads that element only', async () => {
+  // `wallet-elements/react` defines every element (its module holds all the wrappers): 46 KB gzip up front.
+  const element = await upFrontBytes(`import '${pkg.name}/card-reveal';`);
+  const wrapper = await upFrontBytes(`import { CardReveal } from '${pkg.name}/react/card-reveal'; console.log(CardReveal);`);
+  const all = await upFrontBytes(`import { CardReveal } from '${pkg.name}/react'; console.log(CardReveal);`);
+  // What the wrapper adds to the element: @lit/react's createComponent and the wrapper itself.
+  assert.ok(wrapper - element < 1_500, `<card-reveal> ${element} B, its React wrapper ${wrapper} B up front`);
+  assert.ok(all > wrapper + 20_000, `every wrapper ${all} B, one ${wrapper} B`);
+});
+
 test('every element entry exports the page-wide settings, the same functions as the package entry', async () => {
   const main = (await import(pathToFileURL(join(DIST, 'index.js')).href)) as Record<string, unknown>;
   for (const { js } of targets.filter(({ js }) => /^\.\/dist\/elements\/[a-z-]+\.js$/.test(js))) {
@@ -157,17 +196,29 @@ test('declarations name .js files, never .ts sources', () => {
   }
 });
 
-test('dist/ imports only declared dependencies, and the React entry its optional peers react and @lit/react', () => {
+/** A built file and the files it imports, transitively (esbuild's output: `from "./…"`, `import "./…"`; not import()). */
+function importClosure(file: string, seen = new Set<string>()): Set<string> {
+  if (seen.has(file)) return seen;
+  seen.add(file);
+  const dir = join(ROOT, file, '..');
+  for (const [, spec] of readFileSync(join(ROOT, file), 'utf8').matchAll(/(?:from|import)\s*"(\.{1,2}\/[^"]+\.js)"/g)) {
+    importClosure(relative(ROOT, join(dir, spec!)), seen);
+  }
+  return seen;
+}
+
+test('dist/ imports only declared dependencies, and only the React entries reach their optional peers react and @lit/react', () => {
   const allowed = new Set([...Object.keys(pkg.dependencies), 'undici']);
   const reactOnly = new Set(['react', '@lit/react']);
   const builtins = new Set(builtinModules);
+  const needReact = new Set<string>();
   assert.ok(Object.keys(built.externalImports).length > 0);
   for (const [file, imports] of Object.entries(built.externalImports)) {
     for (const spec of imports) {
       if (spec.startsWith('node:') || builtins.has(spec)) continue;
       const name = spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0]!;
       if (reactOnly.has(name)) {
-        assert.match(file, /(^|\/)react\.js$/, `${file} imports ${spec}, which only the React entry may`);
+        needReact.add(file);
         assert.equal(pkg.peerDependenciesMeta[name]?.optional, true, `${name} must be an optional peer dependency`);
         assert.ok(pkg.peerDependencies[name], `${name} must be a peer dependency`);
       } else {
@@ -175,6 +226,13 @@ test('dist/ imports only declared dependencies, and the React entry its optional
       }
       assert.ok(!file.includes('/cdn/'), `the CDN bundle must be self-contained, but imports ${spec}`);
     }
+  }
+  // (The wrappers, shared by `./react` and `./react/<tag>`, are in a chunk of their own.)
+  assert.ok([...importClosure('dist/react/card-reveal.js')].some((file) => needReact.has(file)), 'the closure of a React entry reaches react');
+  for (const { key, js } of targets) {
+    if (!js.endsWith('.js') || key === './react' || key.startsWith('./react/')) continue;
+    const reached = [...importClosure(js.replace(/^\.\//, ''))].filter((file) => needReact.has(file));
+    assert.deepEqual(reached, [], `${key} imports react or @lit/react, which only the React entries may`);
   }
 });
 
