@@ -303,6 +303,13 @@ export async function buildPackage(): Promise<BuildResult> {
   rmSync(DIST, { recursive: true, force: true });
   mkdirSync(DIST, { recursive: true });
   const metafiles = [await buildBrowser(), await buildCdn(), await buildCdnElements(), await buildNode()];
+  // The React wrappers call hooks (@lit/react), so in a server-components app (Next.js's app
+  // router) they must load as client modules: the directive goes first in each React entry, where
+  // such bundlers look for it (esbuild drops it from sources it bundles, so it is added here).
+  for (const entry of Object.keys(browserEntries()).filter((out) => out === 'react' || out.startsWith('react/'))) {
+    const file = join(DIST, `${entry}.js`);
+    writeFileSync(file, `'use client';\n` + readFileSync(file, 'utf8'));
+  }
   // The command-line programs run as `npx …` once package.json "bin" names them.
   const bin = join(DIST, 'bin');
   for (const name of existsSync(bin) ? readdirSync(bin) : []) {

@@ -93,6 +93,18 @@ test('the package\'s commands (bin) are built, start with a shebang, are in "fil
   assert.match(proxyHelp.stdout, /Usage: wallet-elements-proxy/);
 });
 
+test('each React entry is a client module for server-components bundlers (Next.js app router): it starts with \'use client\'; no other entry does', () => {
+  const reactEntries = Object.keys(pkg.exports).filter((key) => key === './react' || key.startsWith('./react/'));
+  assert.ok(reactEntries.length >= 7, `the React entries: ${reactEntries.join(', ')}`);
+  for (const [key, target] of Object.entries(pkg.exports)) {
+    const js = typeof target === 'string' ? target : target.default;
+    if (!js?.endsWith('.js')) continue;
+    const first = readFileSync(join(ROOT, js), 'utf8').split('\n', 1)[0];
+    if (reactEntries.includes(key)) assert.equal(first, "'use client';", `${key} (${js}) starts with the directive`);
+    else assert.notEqual(first, "'use client';", `${key} (${js}) is not a client module`);
+  }
+});
+
 test('every entry but the CDN bundle imports in Node with no DOM (React too, for server rendering)', async () => {
   assert.equal(typeof (globalThis as { document?: unknown }).document, 'undefined');
   for (const { key, js } of targets) {
