@@ -40,7 +40,7 @@ export const CEILINGS: Readonly<Record<string, number>> = {
   '<card-reveal>': 23_550,
   '<delegated-keys>': 29_650,
   '<passkey-register>': 27_200,
-  '<wallet-credentials>': 31_000,
+  '<wallet-credentials>': 31_100,
   '<wallet-login>': 32_200,
   'locales/ar (optional)': 6_500,
   'cdn/elements/agent-actions.js': 20_175,
