@@ -8,6 +8,7 @@
  */
 import { ServiceError, WalletError } from '../../core/errors.ts';
 import type { WalletClient } from '../../core/client.ts';
+import type { KeyStore } from '../../core/keystore.ts';
 import type { OtpLogin, Wallet } from '../../core/session.ts';
 import type { AuthMethodResponse } from '../../core/types.ts';
 import { bytesToHex, randomBytes } from '../../core/encoding.ts';
@@ -19,6 +20,8 @@ export interface Services {
   customerId: string;
   client: WalletClient;
   wallet: Wallet;
+  /** The key store the wallet keeps its sessions in (read only here: core deletes from it). */
+  store: KeyStore;
   signal: AbortSignal;
 }
 
@@ -29,17 +32,25 @@ export async function loadView(s: Services): Promise<CredentialsView> {
       if (e instanceof WalletError && e.code === 'key_missing') return undefined;
       throw e;
     });
-  const [credentials, sessions, [stored, other]] = await Promise.all([
+  const [credentials, sessions, [stored, other], records] = await Promise.all([
     s.client.listCredentials(s.accountId, { signal: s.signal }),
     s.client.listSessions(s.accountId, { signal: s.signal }),
     // And one of another credential, which can sign the removal of the first one's credential.
     held().then(async (first) => [first, first && (await held(first.credentialId))] as const),
+    // Every session this device holds, of any account: two logins with one credential make two.
+    s.store.list(),
   ]);
-  // Only a session the service still lists counts as this device's (and the other one only beside
+  // Only a session the service still lists counts as this device's (and the other ones only beside
   // the one core signs with).
   const listed = (x?: CurrentSession) => x && sessions.some((l) => l.id === x.sessionId);
   const current = listed(stored) ? stored! : null;
-  return { credentials, sessions, current, ...(current && listed(other) && { other: other! }) };
+  return {
+    credentials,
+    sessions,
+    current,
+    ...(current && listed(other) && { other: other! }),
+    held: current ? records.filter((r) => r.accountId === s.accountId && listed(r)) : [],
+  };
 }
 
 /**

@@ -31,6 +31,12 @@ export interface CredentialsView {
    * then with another added later): it signs the removal of `current`'s credential.
    */
   other?: CurrentSession;
+  /**
+   * Every session this browser holds that the service lists (`current`, `other`, and any more: two
+   * logins with one credential make two): "This device" is said on each and on its credential, and
+   * ending one that is not `current` leaves this device logged in.
+   */
+  held: CurrentSession[];
 }
 
 export type Operation =
@@ -155,13 +161,20 @@ export function afterChange(view: CredentialsView, operation: Operation, changed
         sessions: view.sessions.filter((s) => s.type !== changed?.type || s.nickname !== changed.nickname || s.credentialId !== changed.credentialId),
         current,
         ...(other && { other }),
+        held: view.held.filter((s) => s.credentialId !== operation.id),
       };
     }
     case 'revoke-session': {
       // Ending the session it signs with is a logout: this device then holds none.
       const out = view.current?.sessionId === operation.id;
       const other = !out && view.other?.sessionId !== operation.id && view.other;
-      return { credentials: view.credentials, sessions: view.sessions.filter((s) => !ended?.includes(s.id)), current: out ? null : view.current, ...(other && { other }) };
+      return {
+        credentials: view.credentials,
+        sessions: view.sessions.filter((s) => !ended?.includes(s.id)),
+        current: out ? null : view.current,
+        ...(other && { other }),
+        held: out ? [] : view.held.filter((s) => s.sessionId !== operation.id),
+      };
     }
     default:
       return view;

@@ -269,8 +269,8 @@ export class WalletCredentials extends TemplateElement {
   }
 
   private async services(signal: AbortSignal): Promise<Services> {
-    const { clientFor, walletFor } = await services();
-    return { accountId: this.accountId, customerId: this.customerId, client: clientFor(this.apiBase), wallet: walletFor(this.apiBase), signal };
+    const { clientFor, walletFor, keyStore } = await services();
+    return { accountId: this.accountId, customerId: this.customerId, client: clientFor(this.apiBase), wallet: walletFor(this.apiBase), store: keyStore(), signal };
   }
 
   private request(operation: Operation, input = ''): void {
@@ -489,7 +489,7 @@ export class WalletCredentials extends TemplateElement {
     const { view } = s;
     const session = 'expiresAt' in item;
     // "This device" on every session it holds, and on their credentials; "Log out here" on the one it signs with.
-    const here = [view.current, view.other].some((s) => (session ? s?.sessionId : s?.credentialId) === item.id);
+    const here = view.held.some((s) => (session ? s.sessionId : s.credentialId) === item.id);
     const own = session && view.current?.sessionId === item.id;
     const block = session ? null : revokeBlock(view, item.id);
     // "Log in to make changes" is said once, under the add buttons.
@@ -525,8 +525,8 @@ export class WalletCredentials extends TemplateElement {
   private confirmation(s: Ready, op: Operation): TemplateResult {
     const t = this.i18n.t;
     const credential = op.op === 'revoke-credential' ? s.view.credentials.find((c) => c.id === op.id) : undefined;
-    // A session this device holds: its own (a logout), or the other one (of another credential: this device stays logged in).
-    const holder = op.op === 'revoke-session' && (op.id === s.view.current?.sessionId ? 'own-' : op.id === s.view.other?.sessionId ? 'other-' : '');
+    // A session this device holds: the one it signs with (a logout), or another (of any credential: this device stays logged in with the first).
+    const holder = op.op === 'revoke-session' && (op.id === s.view.current?.sessionId ? 'own-' : s.view.held.some((h) => h.sessionId === op.id) ? 'other-' : '');
     const question = holder !== false ? t(`credentials.confirm.${holder}session`) : t('credentials.confirm.credential', { name: credential ? this.credentialName(credential) : '' });
     // Escape answers "no", as the Cancel button does.
     const escape = (e: KeyboardEvent) => e.key === 'Escape' && (e.preventDefault(), this.send({ type: 'CANCEL' }));

@@ -21,13 +21,13 @@ const session: AuthSession = { ...email, id: 'Session:1', expiresAt: '2026-01-01
 const current = { sessionId: 'Session:1', credentialId: email.id, credentialType: 'EMAIL_OTP' as const };
 
 test('the only credential cannot be revoked, whatever the session', () => {
-  const view: CredentialsView = { credentials: [email], sessions: [session], current: null };
+  const view: CredentialsView = { credentials: [email], sessions: [session], current: null, held: [] };
   assert.equal(revokeBlock(view, email.id), 'last');
   assert.equal(revokeBlock({ ...view, current }, email.id), 'last');
 });
 
 test('revocation needs a session on this device, of a different credential', () => {
-  const view: CredentialsView = { credentials: [email, sms], sessions: [session], current: null };
+  const view: CredentialsView = { credentials: [email, sms], sessions: [session], current: null, held: [] };
   assert.equal(revokeBlock(view, sms.id), 'login');
   assert.equal(revokeBlock({ ...view, current }, email.id), 'current');
   assert.equal(revokeBlock({ ...view, current }, sms.id), null);
@@ -36,26 +36,35 @@ test('revocation needs a session on this device, of a different credential', () 
 test('a device holding sessions of two credentials may remove either; the lists after a removal keep the other session', () => {
   const smsSession: AuthSession = { ...sms, id: 'Session:2', expiresAt: session.expiresAt };
   const smsHere = { sessionId: smsSession.id, credentialId: sms.id, credentialType: 'SMS_OTP' as const };
-  const view: CredentialsView = { credentials: [email, sms], sessions: [session, smsSession], current: smsHere, other: current };
+  const view: CredentialsView = { credentials: [email, sms], sessions: [session, smsSession], current: smsHere, other: current, held: [smsHere, current] };
   assert.equal(revokeBlock(view, sms.id), null);
   assert.equal(revokeBlock(view, email.id), null);
   // The credential of the session it signs with goes: the other session is the one it signs with.
-  assert.deepEqual(afterChange(view, { op: 'revoke-credential', id: sms.id }, sms), { credentials: [email], sessions: [session], current });
-  assert.deepEqual(afterChange(view, { op: 'revoke-credential', id: email.id }, email), { credentials: [sms], sessions: [smsSession], current: smsHere });
+  assert.deepEqual(afterChange(view, { op: 'revoke-credential', id: sms.id }, sms), { credentials: [email], sessions: [session], current, held: [current] });
+  assert.deepEqual(afterChange(view, { op: 'revoke-credential', id: email.id }, email), { credentials: [sms], sessions: [smsSession], current: smsHere, held: [smsHere] });
   // Ending the other session keeps the one it signs with; ending that one is a logout.
-  assert.deepEqual(afterChange(view, { op: 'revoke-session', id: session.id }, undefined, [session.id]), { credentials: [email, sms], sessions: [smsSession], current: smsHere });
-  assert.deepEqual(afterChange(view, { op: 'revoke-session', id: smsSession.id }, undefined, [session.id, smsSession.id]), { credentials: [email, sms], sessions: [], current: null });
+  assert.deepEqual(afterChange(view, { op: 'revoke-session', id: session.id }, undefined, [session.id]), { credentials: [email, sms], sessions: [smsSession], current: smsHere, held: [smsHere] });
+  assert.deepEqual(afterChange(view, { op: 'revoke-session', id: smsSession.id }, undefined, [session.id, smsSession.id]), { credentials: [email, sms], sessions: [], current: null, held: [] });
+});
+
+test('a device holding two sessions of one credential: ending the older keeps it logged in with the newer; a logout or a removal of that credential takes both', () => {
+  const older = { ...current, sessionId: 'Session:0' };
+  const olderSession: AuthSession = { ...session, id: 'Session:0' };
+  const view: CredentialsView = { credentials: [email, sms], sessions: [olderSession, session], current, held: [current, older] };
+  assert.deepEqual(afterChange(view, { op: 'revoke-session', id: older.sessionId }, undefined, [older.sessionId]), { credentials: [email, sms], sessions: [session], current, held: [current] });
+  assert.deepEqual(afterChange(view, { op: 'revoke-session', id: current.sessionId }, undefined, [older.sessionId, current.sessionId]).held, []);
+  assert.deepEqual(afterChange(view, { op: 'revoke-credential', id: email.id }, email).held, []);
 });
 
 test('one SMS_OTP at most; OAUTH identities may be added again', () => {
-  const view: CredentialsView = { credentials: [email], sessions: [], current };
+  const view: CredentialsView = { credentials: [email], sessions: [], current, held: [current] };
   assert.equal(canAdd(view, 'SMS_OTP'), true);
   assert.equal(canAdd({ ...view, credentials: [email, sms] }, 'SMS_OTP'), false);
   assert.equal(canAdd({ ...view, credentials: [email, sms] }, 'OAUTH'), true);
 });
 
 test('revoking asks for confirmation first; adding runs at once; one operation at a time', () => {
-  const view: CredentialsView = { credentials: [email, sms], sessions: [session], current };
+  const view: CredentialsView = { credentials: [email, sms], sessions: [session], current, held: [current] };
   let s: CredentialsState = transition(initialState(), { type: 'LOADED', view });
   s = transition(s, { type: 'REQUEST', operation: { op: 'revoke-credential', id: sms.id } });
   assert.deepEqual(s, { kind: 'ready', view, confirming: { op: 'revoke-credential', id: sms.id } });
@@ -75,7 +84,7 @@ test('revoking asks for confirmation first; adding runs at once; one operation a
 });
 
 test('a blocked revocation request is ignored, a failure is shown and clears the operation', () => {
-  const view: CredentialsView = { credentials: [email], sessions: [session], current };
+  const view: CredentialsView = { credentials: [email], sessions: [session], current, held: [current] };
   const s: CredentialsState = { kind: 'ready', view };
   assert.equal(transition(s, { type: 'REQUEST', operation: { op: 'revoke-credential', id: email.id } }), s);
   const failed = transition({ kind: 'ready', view, running: { op: 'update-email' } }, { type: 'FAILED', failure: { code: 'signature_rejected', status: 401 } });
@@ -83,7 +92,7 @@ test('a blocked revocation request is ignored, a failure is shown and clears the
 });
 
 test('sessions: revocable only with a session on this device; loading failures are shown', () => {
-  const view: CredentialsView = { credentials: [email], sessions: [session], current: null };
+  const view: CredentialsView = { credentials: [email], sessions: [session], current: null, held: [] };
   assert.equal(allowed({ kind: 'ready', view }, { op: 'revoke-session', id: session.id }), false);
   assert.equal(allowed({ kind: 'ready', view: { ...view, current } }, { op: 'revoke-session', id: session.id }), true);
   assert.equal(allowed({ kind: 'ready', view: { ...view, current } }, { op: 'revoke-session', id: 'Session:other' }), false);
@@ -91,7 +100,7 @@ test('sessions: revocable only with a session on this device; loading failures a
 });
 
 test('an added SMS credential is activated through its own verify flow: code sent, code verified', () => {
-  const view: CredentialsView = { credentials: [email, sms], sessions: [session], current };
+  const view: CredentialsView = { credentials: [email, sms], sessions: [session], current, held: [current] };
   let s: CredentialsState = { kind: 'ready', view, running: { op: 'add', type: 'SMS_OTP' } };
   s = transition(s, { type: 'SUCCEEDED', view, notice: { kind: 'activation-sent' }, codeFor: sms.id });
   assert.deepEqual(s, { kind: 'ready', view, notice: { kind: 'activation-sent' }, codeFor: sms.id });
@@ -114,7 +123,7 @@ test('an added SMS credential is activated through its own verify flow: code sen
 });
 
 test('an awaited code stays open through a confirmation and the other changes, until used, abandoned or its credential is gone', () => {
-  const view: CredentialsView = { credentials: [email, sms], sessions: [session], current };
+  const view: CredentialsView = { credentials: [email, sms], sessions: [session], current, held: [current] };
   const awaiting: CredentialsState = { kind: 'ready', view, codeFor: sms.id };
   const removal = { op: 'revoke-credential', id: sms.id } as const;
   const asking = transition(awaiting, { type: 'REQUEST', operation: removal });
@@ -143,8 +152,8 @@ test('an awaited code stays open through a confirmation and the other changes, u
 });
 
 test('a "log in first" failure goes when a reload brings a session; other failures stay', () => {
-  const out: CredentialsView = { credentials: [email], sessions: [], current: null };
-  const inside: CredentialsView = { ...out, sessions: [session], current };
+  const out: CredentialsView = { credentials: [email], sessions: [], current: null, held: [] };
+  const inside: CredentialsView = { ...out, sessions: [session], current, held: [current] };
   for (const code of ['login_required', 'session_expired', 'key_missing'] as const) {
     const failed: CredentialsState = { kind: 'ready', view: out, failure: { code } };
     assert.deepEqual(transition(failed, { type: 'LOADED', view: out }), failed);
@@ -155,7 +164,7 @@ test('a "log in first" failure goes when a reload brings a session; other failur
 });
 
 test('an activation code kept across a reload reopens its form only on a quiet screen, for a listed credential', () => {
-  const view: CredentialsView = { credentials: [email, sms], sessions: [session], current };
+  const view: CredentialsView = { credentials: [email, sms], sessions: [session], current, held: [current] };
   const quiet: CredentialsState = { kind: 'ready', view };
   assert.deepEqual(transition(quiet, { type: 'RESUMED', codeFor: sms.id }), { kind: 'ready', view, codeFor: sms.id });
   // Gone from the list (removed in another tab): nothing opens.
@@ -172,9 +181,9 @@ test('an activation code kept across a reload reopens its form only on a quiet s
 });
 
 test('after a change the service made, the lists as this device knows them (for when reloading them fails)', () => {
-  const view: CredentialsView = { credentials: [email], sessions: [session], current };
+  const view: CredentialsView = { credentials: [email], sessions: [session], current, held: [current] };
   assert.deepEqual(afterChange(view, { op: 'add', type: 'SMS_OTP' }, sms).credentials, [email, sms]);
-  assert.deepEqual(afterChange(view, { op: 'revoke-session', id: session.id }, undefined, [session.id]), { credentials: [email], sessions: [], current: null });
+  assert.deepEqual(afterChange(view, { op: 'revoke-session', id: session.id }, undefined, [session.id]), { credentials: [email], sessions: [], current: null, held: [] });
   assert.equal(afterChange(view, { op: 'update-email' }), view);
 });
 
@@ -184,10 +193,10 @@ test('the lists after a logout or a removal leave out every session that ended w
   const key: AuthMethod = { ...email, id: 'AuthMethod:p', type: 'PASSKEY', nickname: 'Laptop', credentialId: 'cred-1' };
   const otherKey: AuthMethod = { ...key, id: 'AuthMethod:q', credentialId: 'cred-2' };
   const keySession: AuthSession = { ...key, id: 'Session:4', expiresAt: session.expiresAt };
-  const view: CredentialsView = { credentials: [email, sms, key, otherKey], sessions: [session, other, smsSession, keySession], current };
+  const view: CredentialsView = { credentials: [email, sms, key, otherKey], sessions: [session, other, smsSession, keySession], current, held: [current] };
   // A logout that ended this device's two sessions; one cut off after the first leaves the live one listed.
   assert.deepEqual(afterChange(view, { op: 'revoke-session', id: session.id }, undefined, [other.id, session.id]).sessions, [smsSession, keySession]);
-  assert.deepEqual(afterChange(view, { op: 'revoke-session', id: session.id }, undefined, [other.id]), { ...view, sessions: [session, smsSession, keySession], current: null });
+  assert.deepEqual(afterChange(view, { op: 'revoke-session', id: session.id }, undefined, [other.id]), { ...view, sessions: [session, smsSession, keySession], current: null, held: [] });
   // A removed credential takes its sessions (same type, nickname and passkey id), not another's.
   assert.deepEqual(afterChange(view, { op: 'revoke-credential', id: sms.id }, sms), { ...view, credentials: [email, key, otherKey], sessions: [session, other, keySession] });
   assert.deepEqual(afterChange(view, { op: 'revoke-credential', id: otherKey.id }, otherKey).sessions, view.sessions);
@@ -195,9 +204,9 @@ test('the lists after a logout or a removal leave out every session that ended w
 });
 
 test('a logout the service did not complete is said as done here and as a failure for the rest, until the next request', () => {
-  const view: CredentialsView = { credentials: [email], sessions: [session], current };
+  const view: CredentialsView = { credentials: [email], sessions: [session], current, held: [current] };
   const running: CredentialsState = { kind: 'ready', view, running: { op: 'revoke-session', id: session.id } };
-  const after: CredentialsView = { ...view, current: null };
+  const after: CredentialsView = { ...view, current: null, held: [] };
   const failure = { code: 'logout_incomplete' as const };
   const s = transition(running, { type: 'SUCCEEDED', view: after, notice: { kind: 'session-revoked', own: true }, failure });
   assert.deepEqual(s, { kind: 'ready', view: after, notice: { kind: 'session-revoked', own: true }, failure });
@@ -207,7 +216,7 @@ test('a logout the service did not complete is said as done here and as a failur
 });
 
 test('a reload keeps the screen and a running change; a load anew (another wallet) drops it, and any open form or confirmation', () => {
-  const view: CredentialsView = { credentials: [email, sms], sessions: [session], current };
+  const view: CredentialsView = { credentials: [email, sms], sessions: [session], current, held: [current] };
   const running: CredentialsState = { kind: 'ready', view, running: { op: 'add', type: 'OAUTH' } };
   assert.equal(transition(running, { type: 'LOAD' }), running);
   // So does a reload under an open form or confirmation.
@@ -223,7 +232,7 @@ test('a reload keeps the screen and a running change; a load anew (another walle
 });
 
 test('a reload that fails is said over the open screen, and the next lists read takes it away; during a change it is left to the change', () => {
-  const view: CredentialsView = { credentials: [email, sms], sessions: [session], current };
+  const view: CredentialsView = { credentials: [email, sms], sessions: [session], current, held: [current] };
   const asking: CredentialsState = { kind: 'ready', view, confirming: { op: 'revoke-credential', id: sms.id }, codeFor: sms.id };
   const failed = transition(asking, { type: 'LOAD_FAILED', failure: { code: 'network' } });
   assert.deepEqual(failed, { ...asking, failure: { code: 'network' }, reloadFailed: true });

@@ -76,13 +76,13 @@ async function smsCodeTyped(acct: RigAccount): Promise<WalletCredentials> {
   return el;
 }
 
-/** Two email logins kept on this device, and the element; `mine` is the row of the one it shows as this device's. */
+/** Two email logins kept on this device, and the element; `mine` is the row of the one it signs with ("Log out here"). */
 async function twoSessionsHere(acct: RigAccount) {
   const first = await loginByEmail(acct);
   await advanceClock(31_000);
   const second = await loginByEmail(acct);
   const el = await settled(acct.accountId);
-  const mine = shadow(el).querySelector<HTMLElement>("[part~='session'] [part~='badge']")!.closest<HTMLElement>("[part~='session']")!;
+  const mine = parts(el, 'session').find((r) => r.querySelector('button')!.textContent!.trim() === 'Log out here')!;
   return { first, second, el, mine };
 }
 
@@ -356,7 +356,7 @@ describe('<wallet-credentials>', function () {
     await advanceClock(31_000);
     await loginByEmail(acct);
     let el = await settled(acct.accountId);
-    const mine = shadow(el).querySelector<HTMLElement>("[part~='session'] [part~='badge']")!.closest<HTMLElement>("[part~='session']")!;
+    const mine = parts(el, 'session').find((r) => r.querySelector('button')!.textContent!.trim() === 'Log out here')!;
     expect(parts(el, 'session').map((r) => r.dataset['id'])).to.include(first);
     let shown = await standIn(el, async () => {
       mine.querySelector<HTMLButtonElement>('button')!.click();
@@ -787,6 +787,32 @@ describe('<wallet-credentials>', function () {
     expect(row(el, 'SMS_OTP').textContent).to.contain('Log in another way');
     expect(addButton(el, 'OAUTH')).to.exist;
     expect(text(el, 'base')).not.to.contain('Log in to make changes');
+  });
+
+  it('ending another session of the same credential that this device holds marks it as this device\'s and says this device stays logged in, and it does', async () => {
+    // Two email logins kept here: the newer signs, the older is held too.
+    const { first, second, el, mine } = await twoSessionsHere(acct);
+    const live = mine.dataset['id']!;
+    const older = live === first ? second : first;
+    const sessionRow = (id: string) => shadow(el).querySelector<HTMLElement>(`[part~='session'][data-id='${id}']`)!;
+    expect(sessionRow(older).querySelector("[part~='badge']")?.textContent, 'the older session marked').to.contain('This device');
+    expect(sessionRow(older).querySelector('button')!.textContent!.trim()).to.equal('End session');
+    const revoked = nextEvent<CustomEvent<SessionRevokedDetail>>(el, 'session-revoked');
+    sessionRow(older).querySelector('button')!.click();
+    await waitForState(el, 'confirming');
+    // Not "the device that holds it will be logged out": this device holds it, and stays logged in.
+    const question = shadow(el).getElementById('confirm-question')!.textContent!;
+    expect(question).not.to.contain('logged out');
+    expect(question).to.contain('This device stays logged in with its other session');
+    await confirm(el);
+    expect((await revoked).detail).to.deep.equal({ accountId: acct.accountId, sessionId: older, current: false });
+    await idle(el);
+    expect(text(el, 'status')).to.equal('Session ended.');
+    expect(el.matches(':state(signed-in)')).to.equal(true);
+    expect(parts(el, 'session').map((r) => r.dataset['id'])).to.deep.equal([live]);
+    expect(sessionRow(live).querySelector('button')!.textContent!.trim()).to.equal('Log out here');
+    // Its key is gone from this device; the other one stays.
+    expect((await store.list()).map((s) => s.sessionId)).to.deep.equal([live]);
   });
 
   it('removing a credential another tab removed meanwhile is a removal, not "no login of that kind"', async () => {
