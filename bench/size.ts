@@ -34,20 +34,20 @@ export const BUDGETS: Readonly<Record<string, number>> = {
  * Budgets are the product's promise; ceilings hold every byte gained on the way to them.
  */
 export const CEILINGS: Readonly<Record<string, number>> = {
-  'wallet-elements (all)': 58_450,
-  core: 16_000,
+  'wallet-elements (all)': 58_600,
+  core: 16_110,
   '<agent-actions>': 15_750,
-  '<card-reveal>': 23_550,
-  '<delegated-keys>': 29_650,
-  '<passkey-register>': 27_200,
-  '<wallet-credentials>': 31_100,
-  '<wallet-login>': 32_200,
+  '<card-reveal>': 23_625,
+  '<delegated-keys>': 29_725,
+  '<passkey-register>': 27_275,
+  '<wallet-credentials>': 31_160,
+  '<wallet-login>': 32_260,
   'locales/ar (optional)': 6_500,
-  'cdn/elements/agent-actions.js': 20_175,
-  'cdn/elements/card-reveal.js': 27_950,
-  'cdn/elements/delegated-keys.js': 34_250,
-  'cdn/elements/passkey-register.js': 32_550,
-  'cdn/elements/wallet-credentials.js': 36_200,
+  'cdn/elements/agent-actions.js': 20_200,
+  'cdn/elements/card-reveal.js': 28_000,
+  'cdn/elements/delegated-keys.js': 34_310,
+  'cdn/elements/passkey-register.js': 32_575,
+  'cdn/elements/wallet-credentials.js': 36_285,
   'cdn/elements/wallet-login.js': 38_400,
 };
 
