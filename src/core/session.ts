@@ -122,7 +122,8 @@ export interface Wallet {
   /**
    * A new session with a new key, signed by the current key; the old local record is deleted. When
    * the service refuses because the session already ended there (no longer in its active list), the
-   * record is deleted too, `ended` is emitted, and it fails with `session_expired`.
+   * record is deleted too, `ended` is emitted (unless this device holds another live session of the
+   * account), and it fails with `session_expired`.
    */
   refresh(accountId: string, options?: SignalOption): Promise<StoredSession>;
   /**
@@ -153,7 +154,13 @@ export interface Wallet {
    * sign that credential's removal), or undefined.
    */
   current(accountId: string, exceptCredentialId?: string): Promise<StoredSession | undefined>;
-  /** A Stamper over the live session's key; WalletError 'session_expired' or 'key_missing' otherwise. */
+  /**
+   * A Stamper over the live session's key; WalletError 'session_expired' or 'key_missing' otherwise.
+   * A call it signs that the service refuses because the session ended there (revoked from another
+   * device: no longer in the active list) fails with `session_expired` instead, the session's record
+   * and key deleted and `ended` emitted, as for a refused renewal; so do revokeSession,
+   * revokeCredential, registerPasskey, addCredential and exportRecoveryPhrase.
+   */
   stamper(accountId: string): Promise<Stamper>;
   /** Exports the wallet's recovery phrase through a fresh receiver key; returns the plaintext. */
   exportRecoveryPhrase(accountId: string, verification: ExportVerification, options?: SignalOption): Promise<string>;
@@ -257,6 +264,31 @@ export function createWallet(options: WalletOptions): Wallet {
   async function forgetWhere(pick: (s: StoredSession) => boolean): Promise<void> {
     for (const s of await store.list()) if (pick(s)) await store.delete(s.sessionId);
   }
+
+  /**
+   * What the service's refusal `e` of a call signed with `session`'s key means. A 401 or 404 while
+   * the service no longer lists the session (reference.md: GET /auth/sessions lists the active ones)
+   * says it ended there: revoked from another device, or expired on the service's clock. Its record
+   * and key go, `ended` is told unless this device still holds a live session of the account, and
+   * it is `session_expired`. Otherwise (the proxy's own credentials refused, a list that cannot be
+   * read) the refusal stands.
+   */
+  async function refusal(session: StoredSession, e: unknown, signal?: AbortSignal): Promise<never> {
+    if (isServiceError(e) && (e.status === 401 || e.status === 404)) {
+      const { accountId, sessionId } = session;
+      const active = await client.listSessions(accountId, { signal }).catch(() => undefined);
+      if (active && !active.some((s) => s.id === sessionId)) {
+        await store.delete(sessionId);
+        const left = await store.get(accountId);
+        if (!left || !isLive(left.session)) emit({ type: 'ended', accountId });
+        throw new WalletError('session_expired', 'The service ended this session (it expired or was revoked). Log in again to continue.', { cause: e });
+      }
+    }
+    throw e;
+  }
+
+  /** A Stamper over a live session's key that, refused, tells whether the session ended upstream (`refusal`). */
+  const sessionStamper = ({ session, key }: { session: StoredSession; key: KeyPair }): Stamper => ({ ...keyStamper(key), refused: (e) => refusal(session, e) });
 
   /** Ends a session upstream with its own key, when nothing here could sign for it again. */
   const end = (session: AuthSession, key: KeyPair) => client.revokeSession(session.id, { stamper: keyStamper(key) }).catch(() => undefined);
@@ -410,7 +442,10 @@ export function createWallet(options: WalletOptions): Wallet {
         // The key is the one live when the payload is signed, after the prompt (and after a renewal
         // under way, which holds the account's lock): a session renewed while the prompt was open
         // has replaced the key there was before it, and the service refuses that key's stamp.
-        stamper = { stamp: (payload) => serialized(accountId, () => wallet.stamper(accountId)).then((live) => live.stamp(payload)) };
+        stamper = {
+          stamp: (payload) => serialized(accountId, () => wallet.stamper(accountId)).then((live) => live.stamp(payload)),
+          refused: (e) => wallet.stamper(accountId).then((live) => live.refused!(e)),
+        };
       }
       const optionsJSON = await client.webauthnRegistrationOptions(accountId, { signal });
       const attestation = await createPasskey({
@@ -460,17 +495,8 @@ export function createWallet(options: WalletOptions): Wallet {
           next = await client.refreshSession(old.sessionId, bytesToHex(signing.publicKey), { stamper: keyStamper(oldKey), signal });
         } catch (e) {
           // reference.md: 401 once the session expired (or was revoked elsewhere), 404 when unknown.
-          // A 401 may also be the proxy's credentials, which end no session, so the active list
-          // (Basic only) decides: the record goes only when the service no longer lists the session.
-          if (isServiceError(e) && (e.status === 401 || e.status === 404)) {
-            const active = await client.listSessions(accountId, { signal }).catch(() => undefined);
-            if (active && !active.some((s) => s.id === old.sessionId)) {
-              await store.delete(old.sessionId);
-              emit({ type: 'ended', accountId });
-              throw new WalletError('session_expired', 'The service ended this session (it expired or was revoked). Log in again to continue.', { cause: e });
-            }
-          }
-          throw e;
+          // A 401 may also be the proxy's credentials, which end no session: the active list decides.
+          return refusal(old, e, signal);
         }
         if (next.accountId !== old.accountId) {
           throw new WalletError('unexpected_response', 'The refreshed session belongs to another account.');
@@ -515,18 +541,18 @@ export function createWallet(options: WalletOptions): Wallet {
     },
 
     async revokeSession(accountId, sessionId, options = {}) {
-      const { key, session } = await live(accountId);
-      if (session.sessionId === sessionId) return wallet.logout(accountId, options);
-      await client.revokeSession(sessionId, { stamper: keyStamper(key), signal: options.signal }).catch(unlessGone);
+      const signer = await live(accountId);
+      if (signer.session.sessionId === sessionId) return wallet.logout(accountId, options);
+      await client.revokeSession(sessionId, { stamper: sessionStamper(signer), signal: options.signal }).catch(unlessGone);
       await store.delete(sessionId);
       return [sessionId];
     },
 
     async revokeCredential(accountId, credentialId, options = {}) {
       // The service takes the stamp of a session of another credential only.
-      const { key } = await live(accountId, credentialId);
+      const signer = await live(accountId, credentialId);
       // 404: the account no longer has it (removed meanwhile elsewhere): done, as for a session.
-      await client.revokeCredential(credentialId, { stamper: keyStamper(key), signal: options.signal }).catch(unlessGone);
+      await client.revokeCredential(credentialId, { stamper: sessionStamper(signer), signal: options.signal }).catch(unlessGone);
       await forgetWhere((s) => s.accountId === accountId && s.credentialId === credentialId);
     },
 
@@ -541,7 +567,7 @@ export function createWallet(options: WalletOptions): Wallet {
 
     async stamper(accountId) {
       // Its publicKey is the stored session's: both are the compressed hex of this key.
-      return keyStamper((await live(accountId)).key);
+      return sessionStamper(await live(accountId));
     },
 
     async exportRecoveryPhrase(accountId, verification, exportOptions = {}) {

@@ -144,7 +144,11 @@ export async function sendSigned(options: SignedRequestOptions): Promise<HttpRes
       try {
         response = await leg({ [headerName]: headerValue, [REQUEST_ID_HEADER]: challenge.requestId });
       } catch (e) {
-        if (!isExpiredRetry(e, clockFits && now() >= expiresAt)) throw e;
+        if (!isExpiredRetry(e, clockFits && now() >= expiresAt)) {
+          // A signature refused: the session that made it may have ended upstream (revoked elsewhere).
+          if ((e as ServiceError).status === 401) await stamper.refused?.(e);
+          throw e;
+        }
         // Start over once; a second expiry ends it, said as such (the service's 401 would read as a refused signature).
         if (attempt) throw new WalletError('retry_exhausted', 'The signed request expired twice before it could be completed; try again.', { cause: e });
         break;

@@ -19,6 +19,13 @@ export interface Stamper {
   stamp(payload: string): Promise<{ headerName: string; headerValue: string }>;
   /** Compressed hex of the signing key, when known. */
   publicKey?: string;
+  /**
+   * Told when the service refuses a signed call with 401 (not an expired challenge): the session
+   * that signed may have ended upstream. What it throws is what the call throws instead (a
+   * Wallet's stamper: `session_expired` when the service no longer lists its session, whose record
+   * is then deleted); returning lets the refusal stand.
+   */
+  refused?(error: unknown): Promise<unknown>;
 }
 
 // Per key pair: the compressed hex and the encoded start of the stamp, so that a stamp costs one

@@ -389,6 +389,51 @@ describe('session flows against the sandbox through the proxy', () => {
     return { email, sms, smsSession };
   }
 
+  it('a signed call refused because another device ended the session: session_expired, its record and key deleted and `ended` told', async () => {
+    const session = await (await wallet.startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000');
+    const other = createWallet({ client: client(), store: indexedDbKeyStore({ dbName: `${dbName}-other` }), otpSigner: f.signerPublicKey });
+    await advanceClock(31_000); // past the sandbox's wait between two codes of one credential
+    await (await other.startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000');
+    await other.revokeSession(acct.accountId, session.sessionId);
+    const changes: string[] = [];
+    wallet.subscribe((c) => changes.push(c.type));
+    // This device still takes it for live: its stamper signs, and the service refuses the signature.
+    const stamper = await wallet.stamper(acct.accountId);
+    const e = await rejection(client().setWalletPrivacy(acct.accountId, true, { stamper }));
+    expect(e).to.be.instanceOf(WalletError);
+    expect((e as WalletError).code).to.equal('session_expired');
+    expect(((e as WalletError).cause as ServiceError).code).to.equal('WALLET_SIGNATURE_INVALID');
+    expect(await indexedDbKeyStore({ dbName }).list()).to.deep.equal([]);
+    expect(await wallet.current(acct.accountId)).to.equal(undefined);
+    expect(changes).to.deep.equal(['ended']);
+    // The wallet's own signed flows conclude the same (here with nothing left to sign: none).
+    const again = await rejection(wallet.addCredential({ type: 'SMS_OTP', accountId: acct.accountId }));
+    expect((again as WalletError).code).to.equal('session_expired');
+    await other.logout(acct.accountId);
+  });
+
+  it('ending another session with one that another device ended: session_expired, and the other session this device holds stays, untold', async () => {
+    const older = await (await wallet.startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000');
+    await advanceClock(31_000);
+    const newer = await (await wallet.startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000');
+    // Another device ends the newer one, which this device signs with.
+    const other = createWallet({ client: client(), store: indexedDbKeyStore({ dbName: `${dbName}-other` }), otpSigner: f.signerPublicKey });
+    await advanceClock(31_000);
+    await (await other.startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000');
+    await other.revokeSession(acct.accountId, newer.sessionId);
+    const changes: string[] = [];
+    wallet.subscribe((c) => changes.push(c.type));
+    const others = (await client().listSessions(acct.accountId)).map((s) => s.id).filter((id) => id !== older.sessionId);
+    const e = await rejection(wallet.revokeSession(acct.accountId, others[0]!));
+    expect((e as WalletError).code).to.equal('session_expired');
+    // The ended one is gone from here; the older one, still live, signs from now on, and nobody is told the account ended.
+    expect((await indexedDbKeyStore({ dbName }).list()).map((s) => s.sessionId)).to.deep.equal([older.sessionId]);
+    expect((await wallet.current(acct.accountId))?.sessionId).to.equal(older.sessionId);
+    expect(changes).to.deep.equal([]);
+    await wallet.revokeSession(acct.accountId, others[0]!);
+    expect((await client().listSessions(acct.accountId)).map((s) => s.id)).to.deep.equal([older.sessionId]);
+  });
+
   it("a credential's removal is signed by a session of another credential; one that is expired, keyless or another account's is none, and the account's live session is not told ended", async () => {
     const { email, sms, smsSession } = await sessionsOfTwoCredentials(wallet);
     // Another account's session on this device, of another credential, never signs for this one.

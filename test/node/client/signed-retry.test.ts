@@ -270,6 +270,38 @@ describe('signed retry against a scripted HTTP server', () => {
     assert.ok(!text.includes(stampValue));
   });
 
+  it("tells the stamper of a signed leg refused with 401, and what the stamper throws is the call's failure; an expired challenge or another status is not told", async () => {
+    const told: unknown[] = [];
+    const stamper = (throws?: Error): Stamper => ({
+      ...keyStamper(key),
+      async refused(e) {
+        told.push(e);
+        if (throws) throw throws;
+      },
+    });
+    const refusedOnce = (status: number, code: string) => (_req: unknown, i: number) => (i === 0 ? challenge('p') : { status, body: { status, code, message: 'no' } });
+    /** A new script, its requests counted from 0. */
+    const script = (fn: Parameters<ScriptedServer['setScript']>[0]) => {
+      server.requests.length = 0;
+      server.setScript(fn);
+    };
+    script(refusedOnce(401, 'WALLET_SIGNATURE_INVALID'));
+    const ended = new WalletError('session_expired', 'ended there');
+    assert.equal(await sendSigned({ send, method: 'POST', path: '/x', body: {}, stamper: stamper(ended) }).catch((e: unknown) => e), ended);
+    assert.ok(told[0] instanceof ServiceError && told[0].code === 'WALLET_SIGNATURE_INVALID');
+    // Returning lets the refusal stand.
+    script(refusedOnce(401, 'WALLET_SIGNATURE_INVALID'));
+    const stood = await sendSigned({ send, method: 'POST', path: '/x', body: {}, stamper: stamper() }).catch((e: unknown) => e);
+    assert.ok(stood instanceof ServiceError && stood.status === 401);
+    assert.equal(told.length, 2);
+    // A 403 (another rule), and a retry refused as expired (started over, then done), are not told.
+    script(refusedOnce(403, 'FORBIDDEN'));
+    await sendSigned({ send, method: 'POST', path: '/x', body: {}, stamper: stamper(ended) }).catch(() => undefined);
+    script((_req, i) => (i % 2 === 0 ? challenge('p' + i) : i === 1 ? { status: 401, body: { status: 401, code: 'REQUEST_EXPIRED', message: 'expired' } } : { status: 204 }));
+    await sendSigned({ send, method: 'POST', path: '/x', body: {}, stamper: stamper(ended) });
+    assert.equal(told.length, 2);
+  });
+
   it('honours the abort signal between the legs', async () => {
     const controller = new AbortController();
     server.setScript((_req, i) => (i === 0 ? challenge('p') : { status: 201, body: {} }));
