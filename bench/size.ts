@@ -47,7 +47,7 @@ export const CEILINGS: Readonly<Record<string, number>> = {
   'cdn/elements/card-reveal.js': 28_000,
   'cdn/elements/delegated-keys.js': 34_310,
   'cdn/elements/passkey-register.js': 32_575,
-  'cdn/elements/wallet-credentials.js': 36_285,
+  'cdn/elements/wallet-credentials.js': 36_300,
   'cdn/elements/wallet-login.js': 38_400,
 };
 
