@@ -113,11 +113,13 @@ export async function updateEmail(s: Services, email: string): Promise<void> {
 
 /**
  * What a failure means for an operation (`add-oauth` for adding single sign-on): no session is "log
- * in first"; a removal refused for another reason than the last credential is nothing the user can
- * correct (there is no input to check), so it is not called one.
+ * in first", and one the service ended (another device ended it: core found it when the service
+ * refused its signature, and deleted it here) is "your session has ended"; a removal refused for
+ * another reason than the last credential is nothing the user can correct (there is no input to
+ * check), so it is not called one.
  */
 export function failureOf(e: unknown, op: string): Failure {
-  if (e instanceof WalletError && (e.code === 'session_expired' || e.code === 'key_missing')) return { code: 'login_required' };
+  if (e instanceof WalletError && (e.code === 'session_expired' || e.code === 'key_missing')) return { code: e.cause instanceof ServiceError ? 'session_expired' : 'login_required' };
   if (op === 'add-oauth' && e instanceof WalletError && e.code === 'invalid_argument') return { code: 'oauth_unavailable' };
   if (e instanceof LastCredentialError) return { code: 'last_credential', status: 400 };
   const context: FailureContext =

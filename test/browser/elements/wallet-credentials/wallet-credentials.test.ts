@@ -815,6 +815,42 @@ describe('<wallet-credentials>', function () {
     expect((await store.list()).map((s) => s.sessionId)).to.deep.equal([live]);
   });
 
+  it('a change asked for after another device ended this session says the session has ended, deletes its key and shows the logged-out lists', async () => {
+    await loginByEmail(acct);
+    const el = await settled(acct.accountId);
+    expect(el.matches(':state(signed-in)')).to.equal(true);
+    const mine = (await store.list())[0]!.sessionId;
+    // Another device of the wallet ends this device's session; this page is not told.
+    const f = await fixtures();
+    const elsewhere = createWallet({ client: createClient({ baseUrl: f.apiBase }), store: indexedDbKeyStore({ dbName: `wallet-elements-test-${crypto.randomUUID()}` }), otpSigner: f.signerPublicKey });
+    await advanceClock(31_000);
+    await (await elsewhere.startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000');
+    await elsewhere.revokeSession(acct.accountId, mine);
+    const changes: string[] = [];
+    const unsubscribe = walletFor().subscribe((c) => changes.push(c.type));
+    try {
+      const failed = nextEvent<CustomEvent<{ code: string; message: string; status?: number }>>(el, 'wallet-credentials-error');
+      addButton(el, 'SMS_OTP').click();
+      const { detail } = await failed;
+      expect(detail.code).to.equal('session_expired');
+      expect(detail.message).to.equal('Your session has ended. Log in again to continue.');
+      await idle(el);
+      expect(text(el, 'error')).to.equal(detail.message);
+      // Logged out here: no key kept, the page told (<wallet-login> hears `ended`), the lists without this device.
+      expect(await store.list()).to.deep.equal([]);
+      expect(await walletFor().current(acct.accountId)).to.equal(undefined);
+      expect(changes).to.deep.equal(['ended']);
+      expect(el.matches(':state(signed-in)')).to.equal(false);
+      expect(text(el, 'base')).to.contain('Log in to make changes');
+      expect(part(el, 'badge')).to.equal(null);
+      expect(addButton(el, 'SMS_OTP').disabled).to.equal(true);
+      expect((await clientFor().listCredentials(acct.accountId)).map((c) => c.type)).to.deep.equal(['EMAIL_OTP']);
+    } finally {
+      unsubscribe();
+      await elsewhere.logout(acct.accountId);
+    }
+  });
+
   it('removing a credential another tab removed meanwhile is a removal, not "no login of that kind"', async () => {
     await loginByEmail(acct);
     const sms = await walletFor().addCredential({ type: 'SMS_OTP', accountId: acct.accountId });
