@@ -66,6 +66,8 @@ export interface AXNode {
   depth: number;
   /** The node's AX properties: invalid, live, atomic, busy, focusable, focused, level, ... */
   properties: Record<string, unknown>;
+  /** The DOM node it stands for (CDP backendDOMNodeId): the same while that node stays, another once it is replaced. */
+  domNodeId?: number;
 }
 
 /** The page's accessibility tree (nodes not ignored, in document order), from Chromium over CDP. */
@@ -79,6 +81,21 @@ export function axNodes(): Promise<AXNode[]> {
  */
 export async function axLiveRegions(): Promise<string[]> {
   return (await axNodes()).map((n) => n.role).filter((role) => role === 'status' || role === 'alert');
+}
+
+/**
+ * The page's polite status regions in Chromium's accessibility tree, in document order: the DOM node
+ * of each, its text, and the DOM nodes of that text (others once the text is put in anew, which a
+ * screen reader reads as new even when the words are the same).
+ */
+export async function politeRegions(): Promise<Array<{ id?: number; text: string; textIds: Array<number | undefined> }>> {
+  const nodes = await axNodes();
+  return nodes.flatMap((n, i) => {
+    if (n.role !== 'status' || n.properties['live'] !== 'polite') return [];
+    const inside: AXNode[] = [];
+    for (let j = i + 1; j < nodes.length && nodes[j]!.depth > n.depth; j++) if (nodes[j]!.role === 'StaticText') inside.push(nodes[j]!);
+    return [{ id: n.domNodeId, text: inside.map((t) => t.name).join(' '), textIds: inside.map((t) => t.domNodeId) }];
+  });
 }
 
 /** Adds a CTAP2 platform authenticator (resident keys, user verified, presence simulated) to this page. */

@@ -312,20 +312,21 @@ export function walletRig(options: WalletRigOptions = {}): {
         case 'ax-nodes': {
           // The page's accessibility tree as Chromium gives it to assistive technology (CDP
           // Accessibility.getFullAXTree), in document order: each node's role, name, description,
-          // depth and its properties (invalid, live, focused, ...); ignored nodes are left out.
+          // depth, its properties (invalid, live, focused, ...) and the DOM node it stands for
+          // (so that a test can tell a node replaced from one kept); ignored nodes are left out.
           const page = (session.browser as unknown as { getPage(id: string): import('playwright').Page }).getPage(session.id);
           const cdp = await page.context().newCDPSession(page);
           try {
             type AXValue = { value?: unknown };
-            type AXNode = { nodeId: string; ignored?: boolean; role?: AXValue; name?: AXValue; description?: AXValue; properties?: Array<{ name: string; value: AXValue }>; childIds?: string[] };
+            type AXNode = { nodeId: string; backendDOMNodeId?: number; ignored?: boolean; role?: AXValue; name?: AXValue; description?: AXValue; properties?: Array<{ name: string; value: AXValue }>; childIds?: string[] };
             const { nodes } = (await cdp.send('Accessibility.getFullAXTree')) as unknown as { nodes: AXNode[] };
             const byId = new Map(nodes.map((n) => [n.nodeId, n]));
-            const out: Array<{ role: string; name: string; description: string; depth: number; properties: Record<string, unknown> }> = [];
+            const out: Array<{ role: string; name: string; description: string; depth: number; properties: Record<string, unknown>; domNodeId?: number }> = [];
             const walk = (n: AXNode, depth: number) => {
               const shown = !n.ignored;
               if (shown) {
                 const properties = Object.fromEntries((n.properties ?? []).map((x) => [x.name, x.value.value]));
-                out.push({ role: String(n.role?.value ?? ''), name: String(n.name?.value ?? ''), description: String(n.description?.value ?? ''), depth, properties });
+                out.push({ role: String(n.role?.value ?? ''), name: String(n.name?.value ?? ''), description: String(n.description?.value ?? ''), depth, properties, domNodeId: n.backendDOMNodeId });
               }
               for (const id of n.childIds ?? []) {
                 const child = byId.get(id);
