@@ -96,7 +96,7 @@ export class AgentActions extends TemplateElement {
     view: { state: true },
     pollTrouble: { state: true },
     recentlyChanged: { state: true },
-    decisions: { state: true },
+    said: { state: true },
   };
 
   /**
@@ -126,8 +126,11 @@ export class AgentActions extends TemplateElement {
   private view: AgentActionsState = initialState;
   private pollTrouble = false;
   private recentlyChanged: ReadonlySet<string> = new Set();
-  /** The decisions of the last poll, said in the polite status region (the list itself is not live). */
-  private decisions: readonly AgentAction[] = [];
+  /**
+   * What the polite status region says (the list itself is not live): the decisions of the last poll
+   * that brought any. `n` counts what was said, so that each saying comes in new nodes.
+   */
+  private said: Said = { decisions: [], n: 0 };
 
   private readonly i18n = new LocaleController(this);
   private readonly internals = this.attachInternals?.();
@@ -259,12 +262,17 @@ export class AgentActions extends TemplateElement {
       for (const { action, previousStatus } of changes) this.dispatchEvent(new AgentActionChangedEvent(action, previousStatus));
       if (changes.length > 0) {
         this.recentlyChanged = new Set(changes.map((c) => c.action.id));
-        this.decisions = changes.map((c) => c.action);
+        this.say({ decisions: changes.map((c) => c.action) });
       }
     } else if (event.type === 'load' || event.type === 'reset') {
-      this.decisions = [];
+      this.say();
     }
     this.syncStates();
+  }
+
+  /** Puts what is to be said in the polite status region, in new nodes even if its words are those said last. */
+  private say(what: Partial<Said> = {}): void {
+    this.said = { decisions: [], ...what, n: this.said.n + 1 };
   }
 
   private reportError(operation: 'load' | 'load-more' | 'poll', code: AgentActionsErrorCode, error: unknown): void {
@@ -323,7 +331,7 @@ export class AgentActions extends TemplateElement {
   private async onPending(pending: AgentAction[], signal: AbortSignal): Promise<boolean> {
     const read = (this.latestRead = {});
     // Back after a failed poll: its message goes, and the decision said before it is not said again.
-    if (this.pollTrouble) this.decisions = [];
+    if (this.pollTrouble) this.say();
     this.pollTrouble = false;
     const decided = decidedSince(this.view, pending, this.wasPending);
     const send = sendFor(this.apiBase);
@@ -373,6 +381,10 @@ export class AgentActions extends TemplateElement {
     const { status, filter, actions, totalCount, loadingMore } = view;
     const failure = status.kind === 'failed' ? status.code : view.moreFailed;
     const waitMore = loadingMore || Date.now() < this.moreAfter;
+    const { decisions, n } = this.said;
+    const message = this.pollTrouble
+      ? t('agent-actions.poll-trouble')
+      : decisions.map((a) => t('agent-actions.decided', { action: this.actionName(a), status: t(`agent-actions.status.${a.status}`) })).join(' ');
     return html`
       <section part="base" class="base panel" aria-labelledby="title">
         <div part="header" class="bar">
@@ -388,9 +400,11 @@ export class AgentActions extends TemplateElement {
             ? html`<p>${t(status.kind !== 'failed' && failure === 'rate_limited' ? 'agent-actions.error.more-rate-limited' : `agent-actions.error.${failure}`)}</p>
                 ${status.kind !== 'failed' || failure === 'unauthorized' ? nothing : html`<button type="button" @click=${this.retry}>${t('agent-actions.retry')}</button>`}`
             : nothing}</div>
-        <p class="muted live" role="status">${this.pollTrouble
-            ? t('agent-actions.poll-trouble')
-            : this.decisions.map((a) => t('agent-actions.decided', { action: this.actionName(a), status: t(`agent-actions.status.${a.status}`) })).join(' ')}</p>
+        <p class="muted live" role="status">${
+          // Two templates alike, one for odd and one for even sayings: a new saying replaces the
+          // nodes of the one before, so that words said again (two decisions alike) are read again.
+          n % 2 ? html`${message}` : html`${message}`
+        }</p>
         ${!this.agentToken
           ? html`<p class="muted">${t('agent-actions.no-token')}</p>`
           : status.kind === 'loading'
@@ -483,6 +497,12 @@ export class AgentActions extends TemplateElement {
       </li>
     `;
   }
+}
+
+/** What the polite status region says; see AgentActions `said`. */
+interface Said {
+  readonly decisions: readonly AgentAction[];
+  readonly n: number;
 }
 
 /** Actions per page: 1 to 100 (api.md "Limits"), 20 for anything that is not an integer. */

@@ -12,7 +12,7 @@ import { setLocale } from '../../../../src/elements/shared/i18n.ts';
 import '../../../../src/locales/ar.ts';
 import { createClient } from '../../../../src/core/client.ts';
 import type { AgentAction } from '../../../../src/core/types.ts';
-import { actionExecution, approveAction, axLiveRegions, fixtures, newAccount, newAgentAction, rejectAction, type RigAccount, type RigFixtures } from '../../support/rig.ts';
+import { actionExecution, approveAction, axLiveRegions, fixtures, newAccount, newAgentAction, politeRegions, rejectAction, type RigAccount, type RigFixtures } from '../../support/rig.ts';
 import { axeViolations, failNext, focusIn, nextEvent, part, parts, resetPage, shadow, text, useRig, waitFor } from '../shared/helpers.ts';
 
 async function mountActions(token: string, attributes: Record<string, string> = {}): Promise<AgentActions> {
@@ -61,6 +61,24 @@ function countRequests(fragment: string) {
     },
   };
 }
+
+/**
+ * What a screen reader hears from the element's polite status region: its text each time the
+ * region's content changes, in order. Chromium reports a change of a live region it knows when its
+ * text changes or new nodes come into it; the same words left in the same nodes are no change.
+ */
+function listen(el: AgentActions): { said: string[]; stop: () => void } {
+  const region = shadow(el).querySelector('[role=status].live')!;
+  const said: string[] = [];
+  const watch = new MutationObserver(() => {
+    const now = region.textContent!.trim();
+    if (now) said.push(now);
+  });
+  watch.observe(region, { childList: true, subtree: true, characterData: true });
+  return { said, stop: () => watch.disconnect() };
+}
+
+const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('<agent-actions>', () => {
   let f: RigFixtures;
@@ -163,6 +181,31 @@ describe('<agent-actions>', () => {
     await el.updateComplete;
     expect(part(el, 'error')!.getBoundingClientRect().height).to.be.greaterThan(20);
     expect(part(el, 'base')!.getBoundingClientRect().height).to.be.greaterThan(panel);
+  });
+
+  it('two decisions in the same words, one after the other, are both said: the second comes into the region as new nodes', async () => {
+    const el = await pollingActions();
+    const first = await shownNewAction(el, 'EXECUTE_QUOTE');
+    const second = await shownNewAction(el, 'EXECUTE_QUOTE');
+    const heard = listen(el);
+    try {
+      let changed = nextEvent<CustomEvent>(el, 'agent-action-changed', 10000);
+      await rejectAction(acct.agentId, first.id, 'Not today');
+      await changed;
+      await el.updateComplete;
+      const [before] = await politeRegions();
+      expect(before!.text).to.equal('Decision: Currency exchange, Rejected.');
+      changed = nextEvent<CustomEvent>(el, 'agent-action-changed', 10000);
+      await rejectAction(acct.agentId, second.id, 'Not today');
+      expect((await changed).detail.action.id).to.equal(second.id);
+      await el.updateComplete;
+      const [after] = await politeRegions();
+      expect([after!.id, after!.text]).to.deep.equal([before!.id, before!.text]);
+      expect(after!.textIds, 'the words of the second decision in other nodes than the first').to.not.deep.equal(before!.textIds);
+      expect(heard.said).to.deep.equal(['Decision: Currency exchange, Rejected.', 'Decision: Currency exchange, Rejected.']);
+    } finally {
+      heard.stop();
+    }
   });
 
   it('filters by status, with the count of the filtered set', async () => {
