@@ -303,6 +303,8 @@ const agentActions: Record<AgentActionsStringKey, string> = {
   'agent-actions.failure.INSUFFICIENT_FUNDS': 'الرصيد غير كافٍ.',
   'agent-actions.failure.COUNTERPARTY_UNREACHABLE': 'تعذّر الوصول إلى المستلم.',
   'agent-actions.waiting': 'جارٍ التحقق من القرار…',
+  'agent-actions.waiting-one': 'إجراء جديد بانتظار الموافقة.',
+  'agent-actions.waiting-many': 'إجراءات جديدة بانتظار الموافقة: {count}.',
   'agent-actions.poll-trouble': 'يتعذّر التحقق من التحديثات الآن. جارٍ إعادة المحاولة…',
   'agent-actions.decided': 'قرار: {action}، {status}.',
   'agent-actions.with-amount': '{action} بقيمة {amount}',

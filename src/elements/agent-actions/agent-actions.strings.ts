@@ -36,6 +36,9 @@ type Keys =
   | `agent-actions.transaction-status.${'PENDING' | 'COMPLETED' | 'FAILED' | 'CANCELLED'}`
   | `agent-actions.failure.${'QUOTE_EXPIRED' | 'INSUFFICIENT_FUNDS' | 'COUNTERPARTY_UNREACHABLE'}`
   | 'agent-actions.waiting'
+  /** New actions waiting for approval, said as they arrive: one, or `{count}` of them. */
+  | 'agent-actions.waiting-one'
+  | 'agent-actions.waiting-many'
   | 'agent-actions.poll-trouble'
   | 'agent-actions.decided'
   | 'agent-actions.with-amount'
@@ -85,6 +88,8 @@ const en: Record<Keys, string> = {
   'agent-actions.failure.INSUFFICIENT_FUNDS': 'Not enough funds.',
   'agent-actions.failure.COUNTERPARTY_UNREACHABLE': 'The recipient could not be reached.',
   'agent-actions.waiting': 'Checking for a decision…',
+  'agent-actions.waiting-one': 'A new action is waiting for approval.',
+  'agent-actions.waiting-many': '{count} new actions are waiting for approval.',
   'agent-actions.poll-trouble': 'Can’t check for updates right now. Retrying…',
   'agent-actions.decided': 'Decision: {action}, {status}.',
   'agent-actions.with-amount': '{action} of {amount}',

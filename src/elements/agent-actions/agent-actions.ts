@@ -127,10 +127,11 @@ export class AgentActions extends TemplateElement {
   private pollTrouble = false;
   private recentlyChanged: ReadonlySet<string> = new Set();
   /**
-   * What the polite status region says (the list itself is not live): the decisions of the last poll
-   * that brought any. `n` counts what was said, so that each saying comes in new nodes.
+   * What the polite status region says (the list itself is not live): the decisions and the new
+   * pending actions of the last poll that brought any. `n` counts what was said, so that each saying
+   * comes in new nodes.
    */
-  private said: Said = { decisions: [], n: 0 };
+  private said: Said = { decisions: [], waiting: 0, n: 0 };
 
   private readonly i18n = new LocaleController(this);
   private readonly internals = this.attachInternals?.();
@@ -260,10 +261,14 @@ export class AgentActions extends TemplateElement {
     if (event.type === 'updated') {
       const changes = statusChanges(before, next);
       for (const { action, previousStatus } of changes) this.dispatchEvent(new AgentActionChangedEvent(action, previousStatus));
-      if (changes.length > 0) {
-        this.recentlyChanged = new Set(changes.map((c) => c.action.id));
-        this.say({ decisions: changes.map((c) => c.action) });
-      }
+      if (changes.length > 0) this.recentlyChanged = new Set(changes.map((c) => c.action.id));
+      // Actions new to the list: pending ones are said as waiting, decided ones (under a filter
+      // such as "Approved") with the decisions.
+      const known = new Set(before.actions.map((a) => a.id));
+      const arrived = next.actions.filter((a) => !known.has(a.id));
+      const waiting = arrived.filter((a) => a.status === 'PENDING_APPROVAL').length;
+      const decisions = [...changes.map((c) => c.action), ...arrived.filter((a) => a.status !== 'PENDING_APPROVAL')];
+      if (decisions.length || waiting) this.say({ decisions, waiting });
     } else if (event.type === 'load' || event.type === 'reset') {
       this.say();
     }
@@ -272,7 +277,7 @@ export class AgentActions extends TemplateElement {
 
   /** Puts what is to be said in the polite status region, in new nodes even if its words are those said last. */
   private say(what: Partial<Said> = {}): void {
-    this.said = { decisions: [], ...what, n: this.said.n + 1 };
+    this.said = { decisions: [], waiting: 0, ...what, n: this.said.n + 1 };
   }
 
   private reportError(operation: 'load' | 'load-more' | 'poll', code: AgentActionsErrorCode, error: unknown): void {
@@ -381,10 +386,13 @@ export class AgentActions extends TemplateElement {
     const { status, filter, actions, totalCount, loadingMore } = view;
     const failure = status.kind === 'failed' ? status.code : view.moreFailed;
     const waitMore = loadingMore || Date.now() < this.moreAfter;
-    const { decisions, n } = this.said;
+    const { decisions, waiting, n } = this.said;
     const message = this.pollTrouble
       ? t('agent-actions.poll-trouble')
-      : decisions.map((a) => t('agent-actions.decided', { action: this.actionName(a), status: t(`agent-actions.status.${a.status}`) })).join(' ');
+      : [
+          ...decisions.map((a) => t('agent-actions.decided', { action: this.actionName(a), status: t(`agent-actions.status.${a.status}`) })),
+          waiting ? t(waiting > 1 ? 'agent-actions.waiting-many' : 'agent-actions.waiting-one', { count: waiting }) : '',
+        ].filter(Boolean).join(' ');
     return html`
       <section part="base" class="base panel" aria-labelledby="title">
         <div part="header" class="bar">
@@ -502,6 +510,8 @@ export class AgentActions extends TemplateElement {
 /** What the polite status region says; see AgentActions `said`. */
 interface Said {
   readonly decisions: readonly AgentAction[];
+  /** New actions waiting for approval. */
+  readonly waiting: number;
   readonly n: number;
 }
 

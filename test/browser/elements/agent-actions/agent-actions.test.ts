@@ -13,7 +13,7 @@ import '../../../../src/locales/ar.ts';
 import { createClient } from '../../../../src/core/client.ts';
 import type { AgentAction } from '../../../../src/core/types.ts';
 import { actionExecution, approveAction, axLiveRegions, fixtures, newAccount, newAgentAction, politeRegions, rejectAction, type RigAccount, type RigFixtures } from '../../support/rig.ts';
-import { axeViolations, failNext, focusIn, nextEvent, part, parts, resetPage, shadow, text, useRig, waitFor } from '../shared/helpers.ts';
+import { axeViolations, failNext, focusIn, holdNext, nextEvent, part, parts, resetPage, shadow, text, useRig, waitFor } from '../shared/helpers.ts';
 
 async function mountActions(token: string, attributes: Record<string, string> = {}): Promise<AgentActions> {
   const el = document.createElement('agent-actions') as AgentActions;
@@ -183,6 +183,34 @@ describe('<agent-actions>', () => {
     expect(part(el, 'base')!.getBoundingClientRect().height).to.be.greaterThan(panel);
   });
 
+  it('a new action waiting for approval is said once as it arrives, not at each poll; two arriving together are said together', async () => {
+    const el = await pollingActions();
+    await waitFor(() => el.matches(':state(polling)'), 'polling');
+    const heard = listen(el);
+    try {
+      await shownNewAction(el, 'TRANSFER_OUT');
+      // A few more polls (150 to 400 ms apart) with nothing new.
+      await pause(1200);
+      expect(heard.said).to.deep.equal(['A new action is waiting for approval.']);
+      expect((await politeRegions()).map((r) => r.text)).to.deep.equal(['A new action is waiting for approval.']);
+      // Two submitted while a poll waits to leave: that poll brings both.
+      const poll = holdNext('GET', /status=PENDING_APPROVAL/);
+      try {
+        await poll.arrived;
+        await newAgentAction(acct.agentId, 'EXECUTE_QUOTE');
+        await newAgentAction(acct.agentId, 'TRANSFER_OUT');
+      } finally {
+        poll.release();
+        poll.undo();
+      }
+      await waitFor(() => heard.said.length === 2, 'the two new actions said', 8000);
+      await pause(1200);
+      expect(heard.said).to.deep.equal(['A new action is waiting for approval.', '2 new actions are waiting for approval.']);
+    } finally {
+      heard.stop();
+    }
+  });
+
   it('two decisions in the same words, one after the other, are both said: the second comes into the region as new nodes', async () => {
     const el = await pollingActions();
     const first = await shownNewAction(el, 'EXECUTE_QUOTE');
@@ -306,34 +334,28 @@ describe('<agent-actions>', () => {
   it('a decision is said once: after a failed poll\'s message goes, the decision said before it is not said again', async () => {
     const el = await pollingActions();
     await waitFor(() => el.matches(':state(polling)'), 'polling');
-    // Everything the polite status region says, in order (a screen reader says each new text).
-    const region = shadow(el).querySelector('[role=status].live')!;
-    const said: string[] = [];
-    const watch = new MutationObserver(() => {
-      const now = region.textContent!.trim();
-      if (now && now !== said.at(-1)) said.push(now);
-    });
-    watch.observe(region, { childList: true, subtree: true, characterData: true });
+    const created = await shownNewAction(el, 'TRANSFER_OUT');
+    // Everything the polite status region says from here on, in order.
+    const heard = listen(el);
     try {
-      const created = await shownNewAction(el, 'TRANSFER_OUT');
       const changed = nextEvent<CustomEvent>(el, 'agent-action-changed', 10000);
       await rejectAction(acct.agentId, created.id, 'Not today');
       await changed;
       await el.updateComplete;
       const undo = failNext('GET', /\/agents\/me\/actions\?/, 503);
       try {
-        await waitFor(() => said.length === 2, 'the trouble said', 5000);
+        await waitFor(() => heard.said.length === 2, 'the trouble said', 5000);
       } finally {
         undo();
       }
-      await waitFor(() => !region.textContent!.includes('Can’t check'), 'the trouble gone after a good poll', 5000);
+      await waitFor(() => !text(el, 'base').includes('Can’t check'), 'the trouble gone after a good poll', 5000);
       // A few more polls.
-      await new Promise((r) => setTimeout(r, 600));
-      expect(said).to.have.length(2);
-      expect(said[0]).to.match(/^Decision: Payment out of \S+, Rejected\.$/);
-      expect(said[1]).to.match(/Can’t check for updates/);
+      await pause(600);
+      expect(heard.said).to.have.length(2);
+      expect(heard.said[0]).to.match(/^Decision: Payment out of \S+, Rejected\.$/);
+      expect(heard.said[1]).to.match(/Can’t check for updates/);
     } finally {
-      watch.disconnect();
+      heard.stop();
     }
   });
 
@@ -432,6 +454,10 @@ describe('<agent-actions>', () => {
     await waitFor(() => shownIds(el)[0] === id, 'the approved action on top', 5000);
     expect(shownIds(el).slice(1)).to.deep.equal(before);
     expect(statuses(el)[0]).to.equal('APPROVED');
+    // Said as the decision it is, although the action was not shown pending.
+    await el.updateComplete;
+    const [said] = (await politeRegions()).map((r) => r.text);
+    expect(said).to.match(/^Decision: Payment out of \S+, Approved\.$/);
   });
 
   it('shows the rejection reason of a rejected action', async () => {
