@@ -128,10 +128,12 @@ export class AgentActions extends TemplateElement {
   private recentlyChanged: ReadonlySet<string> = new Set();
   /**
    * What the polite status region says (the list itself is not live): the decisions and the new
-   * pending actions of the last poll that brought any. `n` counts what was said, so that each saying
-   * comes in new nodes.
+   * pending actions of the last poll that brought any, or what a load brought when the filter changed.
+   * `n` counts what was said, so that each saying comes in new nodes.
    */
-  private said: Said = { decisions: [], waiting: 0, n: 0 };
+  private said: Said = { decisions: [], waiting: 0, loaded: false, n: 0 };
+  /** The load under way is for another filter than the one shown before it: what it brings is said. */
+  private refiltered = false;
 
   private readonly i18n = new LocaleController(this);
   private readonly internals = this.attachInternals?.();
@@ -270,14 +272,17 @@ export class AgentActions extends TemplateElement {
       const decisions = [...changes.map((c) => c.action), ...arrived.filter((a) => a.status !== 'PENDING_APPROVAL')];
       if (decisions.length || waiting) this.say({ decisions, waiting });
     } else if (event.type === 'load' || event.type === 'reset') {
+      this.refiltered = before.status.kind !== 'idle' && next.filter !== before.filter;
       this.say();
+    } else if (event.type === 'page' && !event.append && this.refiltered) {
+      this.say({ loaded: true });
     }
     this.syncStates();
   }
 
   /** Puts what is to be said in the polite status region, in new nodes even if its words are those said last. */
   private say(what: Partial<Said> = {}): void {
-    this.said = { decisions: [], waiting: 0, ...what, n: this.said.n + 1 };
+    this.said = { decisions: [], waiting: 0, loaded: false, ...what, n: this.said.n + 1 };
   }
 
   private reportError(operation: 'load' | 'load-more' | 'poll', code: AgentActionsErrorCode, error: unknown): void {
@@ -386,12 +391,14 @@ export class AgentActions extends TemplateElement {
     const { status, filter, actions, totalCount, loadingMore } = view;
     const failure = status.kind === 'failed' ? status.code : view.moreFailed;
     const waitMore = loadingMore || Date.now() < this.moreAfter;
-    const { decisions, waiting, n } = this.said;
+    const count = totalCount === undefined ? '' : t('agent-actions.count', { shown: actions.length, total: totalCount });
+    const { decisions, waiting, loaded, n } = this.said;
     const message = this.pollTrouble
       ? t('agent-actions.poll-trouble')
       : [
           ...decisions.map((a) => t('agent-actions.decided', { action: this.actionName(a), status: t(`agent-actions.status.${a.status}`) })),
           waiting ? t(waiting > 1 ? 'agent-actions.waiting-many' : 'agent-actions.waiting-one', { count: waiting }) : '',
+          loaded ? (actions.length ? count : t('agent-actions.empty')) : '',
         ].filter(Boolean).join(' ');
     return html`
       <section part="base" class="base panel" aria-labelledby="title">
@@ -425,7 +432,7 @@ export class AgentActions extends TemplateElement {
                       ${actions.map((a) => this.renderAction(a))}
                     </ul>
                     <div part="footer" class="bar">
-                      <span class="muted">${totalCount === undefined ? nothing : t('agent-actions.count', { shown: actions.length, total: totalCount })}</span>
+                      <span class="muted">${count}</span>
                       ${view.hasMore
                         ? html`<button part="load-more-button" type="button" aria-disabled=${waitMore} @click=${waitMore ? undefined : this.loadMore}>
                             ${t(loadingMore ? 'agent-actions.loading-more' : 'agent-actions.load-more')}
@@ -512,6 +519,8 @@ interface Said {
   readonly decisions: readonly AgentAction[];
   /** New actions waiting for approval. */
   readonly waiting: number;
+  /** What the load brought: "Showing N of M", or that there is nothing to show. */
+  readonly loaded: boolean;
   readonly n: number;
 }
 

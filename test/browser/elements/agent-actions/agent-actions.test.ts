@@ -183,6 +183,39 @@ describe('<agent-actions>', () => {
     expect(part(el, 'base')!.getBoundingClientRect().height).to.be.greaterThan(panel);
   });
 
+  it('a filter change says what the list shows then, once, in the polite region already in the tree', async () => {
+    const el = await mountActions(acct.agentToken, { 'page-size': '5', 'poll-interval': '60000' });
+    await ready(el);
+    const [region, ...others] = await politeRegions();
+    expect(others).to.deep.equal([]);
+    const heard = listen(el);
+    try {
+      const select = part(el, 'filter') as HTMLSelectElement;
+      select.value = 'REJECTED';
+      select.dispatchEvent(new Event('change'));
+      await el.updateComplete;
+      await ready(el);
+      await pause(300);
+      // 23 actions, a quarter of them rejected: 6, on pages of 5.
+      expect(text(el, 'footer')).to.match(/Showing 5 of 6/);
+      expect(heard.said).to.deep.equal(['Showing 5 of 6']);
+      expect((await politeRegions()).map((r) => [r.id, r.text])).to.deep.equal([[region!.id, 'Showing 5 of 6']]);
+    } finally {
+      heard.stop();
+    }
+    el.remove();
+    // A filter with nothing to show says so.
+    const few = await newAccount({ actions: 3 } as Parameters<typeof newAccount>[0]);
+    const other = await mountActions(few.agentToken, { 'poll-interval': '60000' });
+    await ready(other);
+    const select = part(other, 'filter') as HTMLSelectElement;
+    select.value = 'FAILED';
+    select.dispatchEvent(new Event('change'));
+    await other.updateComplete;
+    await ready(other);
+    expect((await politeRegions()).map((r) => r.text)).to.deep.equal(['No actions to show.']);
+  });
+
   it('a new action waiting for approval is said once as it arrives, not at each poll; two arriving together are said together', async () => {
     const el = await pollingActions();
     await waitFor(() => el.matches(':state(polling)'), 'polling');
