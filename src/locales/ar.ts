@@ -208,6 +208,7 @@ const delegatedKeys: Record<DelegatedKeysStringKey, string> = {
   'delegated-keys.title': 'المفاتيح المفوَّضة',
   'delegated-keys.description': 'يتيح المفتاح المفوَّض اعتماد مدفوعات البطاقة دون أن توقّع كل دفعة بنفسك. لا يدفع إلا من هذه البطاقة وضمن الحدود التي تضعها.',
   'delegated-keys.loading': 'جارٍ تحميل المفاتيح…',
+  'delegated-keys.loaded': 'تم تحميل المفاتيح: {count}.',
   'delegated-keys.empty': 'لا توجد مفاتيح مفوَّضة لهذه البطاقة بعد.',
   'delegated-keys.new': 'مفتاح جديد',
   'delegated-keys.retry': 'إعادة المحاولة',

@@ -23,6 +23,7 @@ import { baseStyles } from '../shared/styles.ts';
 import { listStyles } from '../shared/list-styles.ts';
 import { errorDetail, formatDate, isAbort, syncStates } from '../shared/list.ts';
 import { LocaleController } from '../shared/i18n.ts';
+import { SlowWatch } from '../shared/slow.ts';
 import { sendFor } from '../shared/send.ts';
 import { pollAgentActions } from '../../core/agent.ts';
 // The three agent endpoints over the bare transport: the element needs no other part of the client.
@@ -128,10 +129,12 @@ export class AgentActions extends TemplateElement {
   private recentlyChanged: ReadonlySet<string> = new Set();
   /**
    * What the polite status region says (the list itself is not live): the decisions and the new
-   * pending actions of the last poll that brought any, or what a load brought when the filter changed.
-   * `n` counts what was said, so that each saying comes in new nodes.
+   * pending actions of the last poll that brought any, or what a load brought when the filter changed
+   * or "Loading actions…" was said. `n` counts what was said, so that each saying comes in new nodes.
    */
   private said: Said = { decisions: [], waiting: 0, loaded: false, n: 0 };
+  /** "Loading actions…" only for a load that lasts (shared/slow.ts). */
+  private readonly loading = new SlowWatch(this, () => this.view.status.kind === 'loading');
   /** The load under way is for another filter than the one shown before it: what it brings is said. */
   private refiltered = false;
 
@@ -274,7 +277,7 @@ export class AgentActions extends TemplateElement {
     } else if (event.type === 'load' || event.type === 'reset') {
       this.refiltered = before.status.kind !== 'idle' && next.filter !== before.filter;
       this.say();
-    } else if (event.type === 'page' && !event.append && this.refiltered) {
+    } else if (event.type === 'page' && !event.append && (this.refiltered || this.loading.slow)) {
       this.say({ loaded: true });
     }
     this.syncStates();
@@ -395,11 +398,13 @@ export class AgentActions extends TemplateElement {
     const { decisions, waiting, loaded, n } = this.said;
     const message = this.pollTrouble
       ? t('agent-actions.poll-trouble')
-      : [
-          ...decisions.map((a) => t('agent-actions.decided', { action: this.actionName(a), status: t(`agent-actions.status.${a.status}`) })),
-          waiting ? t(waiting > 1 ? 'agent-actions.waiting-many' : 'agent-actions.waiting-one', { count: waiting }) : '',
-          loaded ? (actions.length ? count : t('agent-actions.empty')) : '',
-        ].filter(Boolean).join(' ');
+      : status.kind === 'loading'
+        ? this.loading.slow ? t('agent-actions.loading') : ''
+        : [
+            ...decisions.map((a) => t('agent-actions.decided', { action: this.actionName(a), status: t(`agent-actions.status.${a.status}`) })),
+            waiting ? t(waiting > 1 ? 'agent-actions.waiting-many' : 'agent-actions.waiting-one', { count: waiting }) : '',
+            loaded ? (actions.length ? count : t('agent-actions.empty')) : '',
+          ].filter(Boolean).join(' ');
     return html`
       <section part="base" class="base panel" aria-labelledby="title">
         <div part="header" class="bar">
@@ -422,23 +427,21 @@ export class AgentActions extends TemplateElement {
         }</p>
         ${!this.agentToken
           ? html`<p class="muted">${t('agent-actions.no-token')}</p>`
-          : status.kind === 'loading'
-            ? html`<p class="muted" role="status">${t('agent-actions.loading')}</p>`
-            : status.kind !== 'ready'
-              ? nothing
-              : !actions.length
-                ? html`<p class="muted">${t('agent-actions.empty')}</p>`
-                : html`<ul part="list" class="list" aria-live="off" aria-labelledby="title">
-                      ${actions.map((a) => this.renderAction(a))}
-                    </ul>
-                    <div part="footer" class="bar">
-                      <span class="muted">${count}</span>
-                      ${view.hasMore
-                        ? html`<button part="load-more-button" type="button" aria-disabled=${waitMore} @click=${waitMore ? undefined : this.loadMore}>
-                            ${t(loadingMore ? 'agent-actions.loading-more' : 'agent-actions.load-more')}
-                          </button>`
-                        : nothing}
-                    </div>`}
+          : status.kind !== 'ready'
+            ? nothing
+            : !actions.length
+              ? html`<p class="muted">${t('agent-actions.empty')}</p>`
+              : html`<ul part="list" class="list" aria-live="off" aria-labelledby="title">
+                    ${actions.map((a) => this.renderAction(a))}
+                  </ul>
+                  <div part="footer" class="bar">
+                    <span class="muted">${count}</span>
+                    ${view.hasMore
+                      ? html`<button part="load-more-button" type="button" aria-disabled=${waitMore} @click=${waitMore ? undefined : this.loadMore}>
+                          ${t(loadingMore ? 'agent-actions.loading-more' : 'agent-actions.load-more')}
+                        </button>`
+                      : nothing}
+                  </div>`}
       </section>
     `;
   }

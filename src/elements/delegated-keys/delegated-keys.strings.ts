@@ -9,6 +9,8 @@ type Keys =
   | 'delegated-keys.title'
   | 'delegated-keys.description'
   | 'delegated-keys.loading'
+  /** Said after "Loading keys…": how many keys the list holds. */
+  | 'delegated-keys.loaded'
   | 'delegated-keys.empty'
   | 'delegated-keys.new'
   | 'delegated-keys.retry'
@@ -50,6 +52,7 @@ const en: Record<Keys, string> = {
   'delegated-keys.title': 'Delegated keys',
   'delegated-keys.description': 'A delegated key lets card payments be approved without you signing each one. It can only pay from this card, within the limits you set.',
   'delegated-keys.loading': 'Loading keys…',
+  'delegated-keys.loaded': 'Keys loaded: {count}.',
   'delegated-keys.empty': 'This card has no delegated keys yet.',
   'delegated-keys.new': 'New key',
   'delegated-keys.retry': 'Try again',

@@ -22,6 +22,7 @@ import { baseStyles } from '../shared/styles.ts';
 import { listStyles } from '../shared/list-styles.ts';
 import { errorDetail, formatDate, isAbort, syncStates } from '../shared/list.ts';
 import { LocaleController } from '../shared/i18n.ts';
+import { SlowWatch } from '../shared/slow.ts';
 import { onceAfterFirstPaint } from '../shared/idle.ts';
 import type { CreateDelegatedKeyRequest, DelegatedKey } from '../../core/types.ts';
 import { delegatedKeysStyles } from './delegated-keys.styles.ts';
@@ -81,7 +82,7 @@ type Done = Extract<DelegatedKeysEvent, { type: 'created' | 'revoked' }>;
  * @csspart confirm - The inline revoke confirmation.
  * @csspart form - The creation form.
  * @csspart submit-button - "Create key".
- * @csspart notice - Polite confirmation messages.
+ * @csspart notice - Polite messages: a key created or revoked, and "Loading keys…" when loading takes more than a second.
  * @csspart error - The alert region.
  *
  * @cssproperty --delegated-keys-gap - Space between parts.
@@ -125,6 +126,10 @@ export class DelegatedKeys extends TemplateElement {
 
   private readonly i18n = new LocaleController(this);
   private readonly internals = this.attachInternals?.();
+  /** "Loading keys…" only for a load that lasts (shared/slow.ts). */
+  private readonly loading = new SlowWatch(this, () => !!(this.cardId && this.accountId) && this.view.list.kind === 'loading');
+  /** How many keys a load brought after "Loading keys…" was said: said in turn, until the next change. */
+  private loaded: number | undefined;
   /** The `data-focus` of what gets the focus after the next render. */
   private focusTarget: string | undefined;
   /** The change running or last failed, for telling from the list whether the service made it anyway. */
@@ -289,6 +294,7 @@ export class DelegatedKeys extends TemplateElement {
   private send(event: DelegatedKeysEvent): void {
     const next = transition(this.view, event);
     if (next === this.view) return;
+    this.loaded = this.loading.slow && next.list.kind === 'ready' ? next.list.keys.length : undefined;
     this.view = next;
     this.syncStates();
   }
@@ -420,18 +426,20 @@ export class DelegatedKeys extends TemplateElement {
             ? html`<p>${t(`delegated-keys.error.${alert}`)}</p>
                 ${list.kind === 'failed' ? html`<button type="button" @click=${this.retry}>${t('delegated-keys.retry')}</button>` : nothing}`
             : nothing}</div>
-        <p part="notice" class="live success" role="status">${notice ? t(`delegated-keys.${notice.kind}`, { name: notice.nickname }) : nothing}</p>
+        <p part="notice" class="live ${notice ? 'success' : 'muted'}" role="status">${notice
+            ? t(`delegated-keys.${notice.kind}`, { name: notice.nickname })
+            : list.kind === 'loading'
+              ? this.loading.slow ? t('delegated-keys.loading') : nothing
+              : this.loaded === undefined ? nothing : t('delegated-keys.loaded', { count: this.loaded })}</p>
         ${!ready
           ? html`<p class="muted">${t('delegated-keys.missing-ids')}</p>`
-          : list.kind === 'loading'
-            ? html`<p class="muted" role="status">${t('delegated-keys.loading')}</p>`
-            : list.kind === 'failed'
-              ? nothing
-              : list.keys.length === 0
-                ? html`<p class="muted">${t('delegated-keys.empty')}</p>`
-                : html`<ul part="list" class="list" aria-labelledby="title">
-                    ${list.keys.map((k) => this.renderKey(k))}
-                  </ul>`}
+          : list.kind !== 'ready'
+            ? nothing
+            : list.keys.length === 0
+              ? html`<p class="muted">${t('delegated-keys.empty')}</p>`
+              : html`<ul part="list" class="list" aria-labelledby="title">
+                  ${list.keys.map((k) => this.renderKey(k))}
+                </ul>`}
       </section>
     `;
   }

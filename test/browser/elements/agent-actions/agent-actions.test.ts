@@ -216,6 +216,34 @@ describe('<agent-actions>', () => {
     expect((await politeRegions()).map((r) => r.text)).to.deep.equal(['No actions to show.']);
   });
 
+  it('"Loading actions…" is said once loading has lasted a second, in the polite region already in the tree, and then what it loaded', async () => {
+    const el = await mountActions(acct.agentToken, { 'page-size': '5', 'poll-interval': '60000' });
+    await ready(el);
+    const [region] = await politeRegions();
+    const heard = listen(el);
+    const held = holdNext('GET', /\/agents\/me\/actions\?.*status=APPROVED/);
+    try {
+      const select = part(el, 'filter') as HTMLSelectElement;
+      select.value = 'APPROVED';
+      select.dispatchEvent(new Event('change'));
+      await held.arrived;
+      await el.updateComplete;
+      expect((await politeRegions()).map((r) => [r.id, r.text])).to.deep.equal([[region!.id, '']]);
+      await pause(1300);
+      expect((await politeRegions()).map((r) => [r.id, r.text])).to.deep.equal([[region!.id, 'Loading actions…']]);
+      expect(text(el, 'base')).to.contain('Loading actions…');
+      held.release();
+      await ready(el);
+      await pause(300);
+      expect(heard.said).to.deep.equal(['Loading actions…', 'Showing 5 of 6']);
+      expect(text(el, 'base').match(/Loading actions/g)).to.equal(null);
+    } finally {
+      held.release();
+      held.undo();
+      heard.stop();
+    }
+  });
+
   it('a new action waiting for approval is said once as it arrives, not at each poll; two arriving together are said together', async () => {
     const el = await pollingActions();
     await waitFor(() => el.matches(':state(polling)'), 'polling');

@@ -15,7 +15,7 @@ import '../../../../src/locales/ar.ts';
 import { setLocale } from '../../../../src/elements/shared/i18n.ts';
 import { createClient } from '../../../../src/core/client.ts';
 import type { DelegatedKey } from '../../../../src/core/types.ts';
-import { axHeadings, axLiveRegions, axNodes, newAccount, fixtures, type RigAccount, type RigFixtures } from '../../support/rig.ts';
+import { axHeadings, axLiveRegions, axNodes, newAccount, fixtures, politeRegions, type RigAccount, type RigFixtures } from '../../support/rig.ts';
 import { axeViolations, cleanup, failNext, focusIn, holdAnswer, holdNext, loseAnswer, mount, nextEvent, overflowing, part, parts, resetPage, shadow, text, type, useRig, waitFor } from '../shared/helpers.ts';
 
 /** Counts the requests the page sends to a path (a pass-through wrapper: every call still goes out). */
@@ -731,6 +731,38 @@ describe('<delegated-keys>', () => {
     expect(formAlert.getBoundingClientRect().height).to.be.greaterThan(20);
     expect(part(el, 'form')!.getBoundingClientRect().height).to.be.greaterThan(form);
     expect(part(el, 'base')!.getBoundingClientRect().height).to.be.greaterThan(panel);
+  });
+
+  it('"Loading keys…" is said only once loading has lasted a second, in the polite region already in the tree, and then how many keys came', async () => {
+    const el = await mountReady();
+    const [region, ...others] = await politeRegions();
+    expect(others).to.deep.equal([]);
+    const regions = async () => (await politeRegions()).map((r) => [r.id, r.text]);
+    // A brief load: nothing said, no other live region.
+    el.refresh();
+    await settle(el);
+    expect(await regions()).to.deep.equal([[region!.id, '']]);
+    await waitFor(() => el.matches(':state(ready)'), 'the list');
+    await settle(el);
+    expect(await regions()).to.deep.equal([[region!.id, '']]);
+    // A load that lasts.
+    const held = holdNext('GET', /\/auth\/delegated-keys\?/);
+    try {
+      el.refresh();
+      await held.arrived;
+      await settle(el);
+      expect(await regions()).to.deep.equal([[region!.id, '']]);
+      await new Promise((r) => setTimeout(r, 1300));
+      expect(await regions()).to.deep.equal([[region!.id, 'Loading keys…']]);
+      expect(text(el, 'base')).to.contain('Loading keys…');
+      held.release();
+      await waitFor(() => el.matches(':state(ready)'), 'the list');
+      await settle(el);
+      expect(await regions()).to.deep.equal([[region!.id, 'Keys loaded: 0.']]);
+    } finally {
+      held.release();
+      held.undo();
+    }
   });
 
   it('without a wallet session, says to sign in first and sends no signed request', async () => {
