@@ -19,6 +19,11 @@ export interface PendingCode extends OtpTarget {
   sentAt: number;
   /** When a new code may be asked for (ms since the epoch; 0 when the screen offers none). */
   resendAt: number;
+  /**
+   * The user left its screen for another way to log in: a reload shows the methods, and the code
+   * comes back only when that way is chosen again (<wallet-login>).
+   */
+  left?: true;
 }
 
 /** The web-storage key of what an element keeps (a pending code, a remembered passkey id): per kind, base path and account. */
@@ -34,10 +39,10 @@ export function forgetPendingCode(key: string): void {
   }
 }
 
-export function keepPendingCode(key: string, otp: OtpLogin, sentAt: number, resendAt = 0): void {
+export function keepPendingCode(key: string, otp: OtpLogin, sentAt: number, resendAt = 0, left?: true): void {
   const { credentialId: id, accountId, type, otpEncryptionTargetBundle } = otp;
   try {
-    sessionStorage.setItem(key, JSON.stringify({ id, accountId, type, otpEncryptionTargetBundle, sentAt, resendAt } satisfies PendingCode));
+    sessionStorage.setItem(key, JSON.stringify({ id, accountId, type, otpEncryptionTargetBundle, sentAt, resendAt, left } satisfies PendingCode));
   } catch {
     // No storage (or full): a reload starts over.
   }

@@ -45,22 +45,20 @@ interface SentCode {
 
 /** The code each element sent, between sending and verifying. */
 const sentCodes = new WeakMap<WalletLogin, SentCode>();
-/** A code left with "Use another way", for a change of mind before a new one may be asked for. */
-const leftCodes = new WeakMap<WalletLogin, SentCode>();
 
 const codeKey = (element: WalletLogin) => storageKey('code', element.apiBase, element.accountId);
 
 /**
  * Forgets the code that waited (entered, abandoned, or a session came another way). `back`: the
- * user chose "Use another way"; the tab forgets it (a reload shows the methods), but the element
- * keeps it until its resend wait ends, for a change of mind (see `send-code`).
+ * user chose "Use another way"; the tab keeps the code as left: a reload shows the methods, and
+ * choosing that way again comes back to it (see `send-code`). (A tab whose storage cannot keep
+ * it cannot keep a session key either.)
  */
 export function forgetCode(element: WalletLogin, back?: boolean): void {
   const sent = sentCodes.get(element);
   sentCodes.delete(element);
-  if (back && sent) leftCodes.set(element, sent);
-  else leftCodes.delete(element);
-  forgetPendingCode(codeKey(element));
+  if (back && sent) keepPendingCode(sent.key, sent.otp, sent.sentAt, sent.resendAt, true);
+  else forgetPendingCode(codeKey(element));
 }
 
 function keepCode(element: WalletLogin, otp: OtpLogin, sentAt: number, resendAt: number): void {
@@ -68,13 +66,14 @@ function keepCode(element: WalletLogin, otp: OtpLogin, sentAt: number, resendAt:
   keepPendingCode(codeKey(element), otp, sentAt, resendAt);
 }
 
-/** The code this tab was waiting for before a reload, its target verified again; or undefined. */
-async function resumeCode(element: WalletLogin, signal: AbortSignal): Promise<{ type: CredentialType; resendAt: number } | undefined> {
+/**
+ * The code this tab kept before a reload, its target verified again; or undefined. `left`: the one
+ * left with "Use another way" (else the one whose screen was showing); the other kind stays kept.
+ */
+async function resumeCode(element: WalletLogin, signal: AbortSignal, left?: true): Promise<SentCode | undefined> {
   const found = await resumePendingCode(codeKey(element), element.accountId, walletFor(element.apiBase), signal);
-  if (!found) return;
-  const resendAt = Number(found.saved.resendAt) || 0;
-  sentCodes.set(element, { otp: found.otp, key: codeKey(element), sentAt: found.saved.sentAt, resendAt });
-  return { type: found.saved.type, resendAt };
+  if (!found || found.saved.left !== left) return;
+  return { otp: found.otp, key: codeKey(element), sentAt: found.saved.sentAt, resendAt: Number(found.saved.resendAt) || 0 };
 }
 
 function sessionInfo(s: StoredSession): SessionInfo {
@@ -152,22 +151,29 @@ export async function runStep(element: WalletLogin, step: Step, signal: AbortSig
       case 'restore':
         return await restore(element, signal);
       case 'send-code': {
-        const left = leftCodes.get(element);
-        leftCodes.delete(element);
+        // A code left with "Use another way" (before a reload too): it still stands, so its screen
+        // comes back, with the wait left, while a new one may not be asked for.
+        const left = await resumeCode(element, signal, true);
+        const same = left?.otp.type === step.type ? left : undefined;
         let now = Date.now();
-        // Back to the code just left, before a new one may be asked for (the service would refuse
-        // it, 429): that code still stands, and its screen comes back with the wait left.
-        if (left?.otp.type === step.type && left.key === codeKey(element) && now < left.resendAt) {
-          keepCode(element, left.otp, left.sentAt, left.resendAt);
-          return { type: 'CODE_SENT', now, cooldownMs: left.resendAt - now };
+        let code = same && now < same.resendAt ? same : undefined;
+        if (!code) {
+          try {
+            const otp = await wallet.startOtpLogin({ credentialId: await credentialId(element, step.type, signal), signal });
+            // Stopped while its answer was checked (a session came from another tab): nothing to keep.
+            signal.throwIfAborted();
+            now = Date.now();
+            code = { otp, key: codeKey(element), sentAt: now, resendAt: now + Math.max(0, element.resendAfter) * 1000 };
+          } catch (e) {
+            // A new one refused as too soon (the service waits longer than `resend-after`): the
+            // code left, its new code offered once the service's wait is over.
+            if (!(same && e instanceof ServiceError && e.status === 429)) throw e;
+            code = { ...same, resendAt: now + (e.retryAfter ?? 0) * 1000 };
+          }
         }
-        const otp = await wallet.startOtpLogin({ credentialId: await credentialId(element, step.type, signal), signal });
-        // Stopped while its answer was checked (a session came from another tab): nothing to keep.
-        signal.throwIfAborted();
-        now = Date.now();
-        const cooldownMs = Math.max(0, element.resendAfter) * 1000;
-        keepCode(element, otp, now, now + cooldownMs);
-        return { type: 'CODE_SENT', now, cooldownMs };
+        keepCode(element, code.otp, code.sentAt, code.resendAt);
+        // (A wait already over is a cooldown below 0: none.)
+        return { type: 'CODE_SENT', now, cooldownMs: code.resendAt - now };
       }
       case 'verify-code': {
         const otp = sentCodes.get(element)?.otp;
@@ -232,7 +238,9 @@ async function restore(element: WalletLogin, signal: AbortSignal): Promise<Login
   const ended = await storedSession(element, signal);
   if (ended.session) return ended;
   const code = await resumeCode(element, signal);
-  return code ? { ...ended, code } : ended;
+  if (!code) return ended;
+  sentCodes.set(element, code);
+  return { ...ended, code: { type: code.otp.type, resendAt: code.resendAt } };
 }
 
 async function storedSession(element: WalletLogin, signal: AbortSignal): Promise<LoginEvent & { type: 'RESTORED' }> {

@@ -53,8 +53,8 @@ export interface SessionInfo {
  * What went wrong, as the screen says it: a shared failure, or `code_sent_recently`: the first code
  * this element asked for was refused with 429 (reference.md: /challenge answers `429 RATE_LIMITED`
  * with Retry-After; the sandbox sends one code per credential per 30 s). This element asked for
- * none before, so it is no repeated attempt: a code went out a moment ago (before a reload, from
- * another tab), and a new one can be asked for once the wait is over.
+ * none before, so it is no repeated attempt: a code went out a moment ago (from another tab; a
+ * code this tab kept over a reload comes back instead, wallet-login.flows.ts), and a new one can be asked for once the wait is over.
  */
 export type LoginFailure = Failure | (Omit<Failure, 'code'> & { code: 'code_sent_recently' });
 

@@ -59,8 +59,9 @@ const LOGOUT_REASONS: Partial<Record<LoginEvent['type'], LoggedOutDetail['reason
 
 /**
  * Logs a user in to their wallet and keeps the session alive. A code asked for survives a reload
- * of the tab: the element comes back to the code screen without sending another (the tab's
- * sessionStorage keeps the service's public challenge answer for 15 minutes, never the code). For
+ * of the tab: the element comes back to the code screen without sending another, and to a code left
+ * with "Use another way" when that way is chosen again (the tab's sessionStorage keeps the
+ * service's public challenge answer for 15 minutes, never the code). For
  * a wallet with several passkeys, the browser's localStorage keeps the id of the one this device
  * last logged in with (public, no secret), so that its prompt comes first and comes once.
  *
@@ -69,7 +70,7 @@ const LOGOUT_REASONS: Partial<Record<LoginEvent['type'], LoggedOutDetail['reason
  * @event wallet-logged-in - A session began: `{accountId, sessionId, credentialType, expiresAt, source}`.
  * @event wallet-logged-out - The session ended: `{accountId, reason}` (logout, expired, elsewhere, key-missing).
  * @event session-expiring - With `no-auto-refresh`, shortly before expiry: `{accountId, sessionId, credentialType, expiresAt}`.
- * @event wallet-login-error - A step failed: `{code, message, status?}`; `message` is the sentence shown. `code_sent_recently`: the first code asked for here was refused as too soon (429): one was sent a moment ago (before a reload, or from another tab); `rate_limited` is kept for a new code asked for too soon after this element's own.
+ * @event wallet-login-error - A step failed: `{code, message, status?}`; `message` is the sentence shown. `code_sent_recently`: the first code asked for here was refused as too soon (429): one was sent a moment ago (from another tab, or before a reload in a tab that could keep nothing); `rate_limited` is kept for a new code asked for too soon after this element's own.
  *
  * @csspart base - The panel around every screen.
  * @csspart heading - The screen's title.

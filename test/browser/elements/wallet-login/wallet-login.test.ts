@@ -353,13 +353,56 @@ describe('<wallet-login>', function () {
     await loggedIn;
   });
 
-  it('a code asked for again after a reload, within the service’s wait, says one was just sent and how long to wait, not "too many attempts"', async () => {
-    let el = await codeScreen({ 'account-id': acct.accountId });
+  it('a code left with "Use another way", then a reload: choosing that way again within its wait brings its screen back, no new code sent, and it logs in', async () => {
+    const challenges = () => performance.getEntriesByType('resource').filter((e) => e.name.includes('/challenge')).length;
+    let el = await codeScreen({ 'account-id': acct.accountId, 'resend-after': '20' });
+    const sent = challenges();
     (parts(el, 'button').find((b) => /another way/i.test(b.textContent ?? '')) as HTMLButtonElement).click();
     await waitForState(el, 'choosing');
-    // The page reloads: a new element, which asked for no code yet. The service sent one a moment ago.
+    // The page reloads: a new element. The user had chosen another way, so the methods show.
     el.remove();
-    el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId });
+    el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId, 'resend-after': '20' });
+    await waitForState(el, 'choosing');
+    const errors: string[] = [];
+    el.addEventListener('wallet-login-error', (e) => errors.push((e as CustomEvent<{ code: string }>).detail.code));
+    methodButton(el, 'email-otp').click();
+    await waitForState(el, 'code-entry');
+    expect(challenges()).to.equal(sent, 'no second code (the service would refuse it within 30 s)');
+    expect(text(el, 'error')).to.equal('');
+    const resend = parts(el, 'button').find((b) => /new code/.test(b.textContent ?? '')) as HTMLButtonElement;
+    expect(resend.disabled).to.equal(true);
+    const loggedIn = nextEvent<CustomEvent<LoggedInDetail>>(el, 'wallet-logged-in');
+    type(codeInput(el), '000000');
+    expect((await loggedIn).detail.credentialType).to.equal('EMAIL_OTP');
+    expect(errors).to.deep.equal([]);
+  });
+
+  it('a code left, then a reload, past the element’s wait but within the service’s: the refusal of a new code brings back the code sent, with the service’s wait', async () => {
+    let el = await codeScreen({ 'account-id': acct.accountId, 'resend-after': '0' });
+    (parts(el, 'button').find((b) => /another way/i.test(b.textContent ?? '')) as HTMLButtonElement).click();
+    await waitForState(el, 'choosing');
+    el.remove();
+    el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId, 'resend-after': '0' });
+    await waitForState(el, 'choosing');
+    const errors: string[] = [];
+    el.addEventListener('wallet-login-error', (e) => errors.push((e as CustomEvent<{ code: string }>).detail.code));
+    // The sandbox sends one code per 30 s: it answers 429 with Retry-After.
+    methodButton(el, 'email-otp').click();
+    await waitForState(el, 'code-entry');
+    expect(text(el, 'error')).to.equal('');
+    const resend = parts(el, 'button').find((b) => /new code/.test(b.textContent ?? '')) as HTMLButtonElement;
+    expect(resend.disabled).to.equal(true);
+    expect(Number(/in (\d+) s/.exec(resend.textContent ?? '')?.[1])).to.be.within(1, 30);
+    const loggedIn = nextEvent<CustomEvent<LoggedInDetail>>(el, 'wallet-logged-in');
+    type(codeInput(el), '000000');
+    expect((await loggedIn).detail.credentialType).to.equal('EMAIL_OTP');
+    expect(errors).to.deep.equal([]);
+  });
+
+  it('a code asked for within the service’s wait of one this tab did not ask for (another tab) says one was just sent and how long to wait, not "too many attempts"', async () => {
+    // Another tab asked for a code a moment ago: this tab keeps nothing of it.
+    await walletFor().startOtpLogin({ credentialId: acct.emailCredentialId });
+    const el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId });
     await waitForState(el, 'choosing');
     const error = nextEvent<CustomEvent<{ code: string; message: string; status?: number }>>(el, 'wallet-login-error');
     methodButton(el, 'email-otp').click();
@@ -710,7 +753,7 @@ describe('<wallet-login>', function () {
     expect((await clientFor().listSessions(acct.accountId)).map((s) => s.id)).to.include(sessionId);
   });
 
-  it('comes back to the code screen after a reload, with no new code sent, and forgets it once used or abandoned', async () => {
+  it('comes back to the code screen after a reload, with no new code sent, forgets it once used, and shows the methods after it was left', async () => {
     const challenges = () => performance.getEntriesByType('resource').filter((e) => e.name.includes('/challenge')).length;
     const kept = () => Object.keys(sessionStorage).filter((k) => k.startsWith('wallet-elements:code:') && k.endsWith(acct.accountId));
     let el = await codeScreen({ 'account-id': acct.accountId, 'resend-after': '20' });
@@ -739,7 +782,8 @@ describe('<wallet-login>', function () {
     expect(kept()).to.have.length(1);
     (parts(el, 'button').find((b) => /another way/i.test(b.textContent ?? '')) as HTMLButtonElement).click();
     await waitForState(el, 'choosing');
-    await waitFor(() => kept().length === 0, 'the abandoned code forgotten');
+    // Kept as left (a reload shows the methods; choosing that way again comes back to it), still no code.
+    await waitFor(() => (JSON.parse(sessionStorage.getItem(kept()[0]!) ?? '{}') as { left?: boolean }).left, 'the abandoned code marked left');
     el.remove();
     el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId });
     await waitForState(el, 'choosing');
