@@ -56,7 +56,7 @@ import { performance } from 'node:perf_hooks';
 import { accountAuthorize, demoAccountAuthorize, oncePerRequest, type AccountAuthorizeHook, type AccountLists, type AccountResolver, type AuthorizeContext, type AuthorizeDecision, type AuthorizeHook, type AuthorizeRefusal, type DemoAccount } from './authorize.ts';
 import { checkChallenge, deriveChallengeKey, mintChallenge, registrationOptions, userHandle } from './challenge.ts';
 import { BodyParseError, parseStrictJson } from './json.ts';
-import { RateLimiter, type RateLimitOptions } from './rate-limit.ts';
+import { PROXY_RATE_LIMIT, RateLimiter, type RateLimitOptions } from './rate-limit.ts';
 import { isId, matchRoute, type RouteMatch, type RouteName } from './routes.ts';
 import { createUpstream, UpstreamError, type UpstreamResponse, type UpstreamTransport } from './upstream.ts';
 import { createStepUp, type StepUpOptions } from './step-up.ts';
@@ -351,7 +351,7 @@ export function createProxy(options: ProxyOptions): ProxyHandler {
     if (limiter) {
       const verdict = limiter.hit(options.clientIp?.(req) ?? req.socket.remoteAddress ?? 'unknown');
       if (verdict.limited) {
-        throw new Refusal(429, 'RATE_LIMITED', 'Too many requests; try again later.', { 'retry-after': String(verdict.retryAfterSeconds) });
+        throw new Refusal(429, 'RATE_LIMITED', 'Too many requests from this client; try again later.', { 'retry-after': String(verdict.retryAfterSeconds) }, { reason: PROXY_RATE_LIMIT });
       }
     }
 

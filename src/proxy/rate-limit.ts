@@ -3,7 +3,10 @@
  *
  * reference.md ("Shared shapes"): `429 RATE_LIMITED` carries a `Retry-After` header in seconds
  * (RFC 9110 section 10.2.3); the proxy answers the same way when one client sends more than `max`
- * requests within `windowMs`. Memory is bounded: windows that ended are swept on a timer, and when
+ * requests within `windowMs`, with `details.reason` PROXY_RATE_LIMIT (the error shape's free-form
+ * `details`, which the proxy controls in its own answers), so that a browser tells it from the
+ * service's own 429, such as "a code was sent recently" (src/elements/shared/failures.ts reads it).
+ * Memory is bounded: windows that ended are swept on a timer, and when
  * the table is full the oldest clients are dropped first (they lose their count, never gain a refusal).
  *
  * Deliberately does not: share counts between proxy instances (each instance limits on its own;
@@ -15,6 +18,9 @@ export interface RateLimitOptions {
   windowMs: number;
   max: number;
 }
+
+/** `details.reason` of the proxy's own 429 (not the service's). */
+export const PROXY_RATE_LIMIT = 'PROXY_RATE_LIMIT';
 
 const MAX_CLIENTS = 100_000;
 /** The common answer, shared rather than allocated per request. */

@@ -77,6 +77,12 @@ export interface Failure {
   status?: number;
   /** Seconds to wait before trying again (429 Retry-After). */
   retryAfter?: number;
+  /**
+   * A 429 of the proxy's own per-client limit, not of the service (`details.reason`
+   * PROXY_RATE_LIMIT, src/proxy/rate-limit.ts): too many requests, whatever they were. Set where
+   * it changes what is said (<wallet-login>: no code was sent), so the other elements carry no code for it.
+   */
+  byProxy?: true;
 }
 
 /** How a caller refines the mapping for its own step (a 401 on OTP verify means a wrong code). */

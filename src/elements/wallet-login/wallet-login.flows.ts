@@ -226,6 +226,8 @@ export async function runStep(element: WalletLogin, step: Step, signal: AbortSig
         : step.kind === 'oauth' && walletError(e, 'invalid_argument')
           ? { code: 'oauth_unavailable' as const }
           : classifyError(e, { unauthorized: UNAUTHORIZED[step.kind] });
+    // The proxy's own limit marks its 429 (src/proxy/rate-limit.ts): a first code refused by it was not sent.
+    if (e instanceof ServiceError && e.details?.['reason'] === 'PROXY_RATE_LIMIT') failure.byProxy = true;
     return { type: 'FAILED', failure, now: Date.now() };
   }
 }

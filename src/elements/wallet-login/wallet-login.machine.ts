@@ -51,7 +51,8 @@ export interface SessionInfo {
 
 /**
  * What went wrong, as the screen says it: a shared failure, or `code_sent_recently`: the first code
- * this element asked for was refused with 429 (reference.md: /challenge answers `429 RATE_LIMITED`
+ * this element asked for was refused by the service with 429 (not by the proxy's own limit,
+ * Failure.byProxy; reference.md: /challenge answers `429 RATE_LIMITED`
  * with Retry-After; the sandbox sends one code per credential per 30 s). This element asked for
  * none before, so it is no repeated attempt: a code went out a moment ago (from another tab; a
  * code this tab kept over a reload comes back instead, wallet-login.flows.ts), and a new one can be asked for once the wait is over.
@@ -218,10 +219,11 @@ function step(state: LoginState, event: LoginEvent): LoginState {
       if (type === 'FAILED' && state.resendAt !== undefined) {
         return { kind: 'code-entry', method: state.method, resendAt: cooldownAfter(state.resendAt, event), failure: event.failure, ...reauthOf(state) };
       }
-      // The first code asked for here, refused as too soon: one was sent a moment ago (LoginFailure).
+      // The first code asked for here, refused as too soon by the service: one was sent a moment ago
+      // (LoginFailure). The proxy's own limit says nothing of codes: too many requests, wait.
       if (type === 'FAILED') {
         const failure = event.failure;
-        return choosing({ failure: failure.code === 'rate_limited' ? { ...failure, code: 'code_sent_recently' } : failure, ...reauthOf(state) });
+        return choosing({ failure: failure.code === 'rate_limited' && !failure.byProxy ? { ...failure, code: 'code_sent_recently' } : failure, ...reauthOf(state) });
       }
       if (type === 'CANCELLED' || type === 'BACK') return choosing(reauthOf(state));
       return state;

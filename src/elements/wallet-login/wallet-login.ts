@@ -70,7 +70,7 @@ const LOGOUT_REASONS: Partial<Record<LoginEvent['type'], LoggedOutDetail['reason
  * @event wallet-logged-in - A session began: `{accountId, sessionId, credentialType, expiresAt, source}`.
  * @event wallet-logged-out - The session ended: `{accountId, reason}` (logout, expired, elsewhere, key-missing).
  * @event session-expiring - With `no-auto-refresh`, shortly before expiry: `{accountId, sessionId, credentialType, expiresAt}`.
- * @event wallet-login-error - A step failed: `{code, message, status?}`; `message` is the sentence shown. `code_sent_recently`: the first code asked for here was refused as too soon (429): one was sent a moment ago (from another tab, or before a reload in a tab that could keep nothing); `rate_limited` is kept for a new code asked for too soon after this element's own.
+ * @event wallet-login-error - A step failed: `{code, message, status?}`; `message` is the sentence shown. `code_sent_recently`: the first code asked for here was refused as too soon (429): one was sent a moment ago (from another tab, or before a reload in a tab that could keep nothing); `rate_limited` is kept for a new code asked for too soon after this element's own, and for the proxy's own limit on requests (no code was sent).
  *
  * @csspart base - The panel around every screen.
  * @csspart heading - The screen's title.

@@ -195,6 +195,8 @@ export function sandboxVariant(options: {
   hideDate?: boolean;
   /** The variant service's clock runs this far from the device's (negative: the device is ahead). */
   clockOffsetMs?: number;
+  /** The variant's proxy limits each client to `max` requests per `windowMs` (its own 429). */
+  rateLimit?: { max: number; windowMs: number };
 }): Promise<RigFixtures> {
   return executeServerCommand<RigFixtures, typeof options>('sandbox-variant', options);
 }

@@ -210,6 +210,8 @@ export function walletRig(options: WalletRigOptions = {}): {
             ...(pageOrigin ? { allowedOrigins: [pageOrigin] } : {}),
             // Reveal only after a relayed session refresh (src/proxy/step-up.ts); the card is the seeded one's.
             ...(p.stepUp === true ? { stepUp: { accountForCard: (cardId: string) => (cardId === f.cardId ? f.accountId : undefined) } } : {}),
+            // `rateLimit`: the proxy's own per-client limit, `{max, windowMs}` (off in the others).
+            ...(p.rateLimit ? { rateLimit: p.rateLimit as { max: number; windowMs: number } } : {}),
           });
           if (!pageOrigin) {
             variants.set(mount, { sandbox: v, proxy: variantProxy });

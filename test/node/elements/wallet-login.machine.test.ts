@@ -139,6 +139,12 @@ test('the first code asked for, refused as too soon (429), is a code sent a mome
   assert.deepEqual(resend, { kind: 'code-entry', method: 'email-otp', resendAt: 3000, failure: { code: 'rate_limited', retryAfter: 3 } });
 });
 
+test('the first code asked for, refused by the proxy’s own limit (429), stays a rate limit: no code was sent', () => {
+  const failure = { code: 'rate_limited', status: 429, retryAfter: 3, byProxy: true } as const;
+  const first = run({ kind: 'choosing' }, { type: 'CHOOSE', method: 'email-otp' }, { type: 'FAILED', failure, now: 0 });
+  assert.deepEqual(first, { kind: 'choosing', failure });
+});
+
 test('a cancelled passkey ceremony returns to a usable choice without an error', () => {
   const s = run({ kind: 'choosing' }, { type: 'CHOOSE', method: 'passkey' }, { type: 'CANCELLED' });
   assert.deepEqual(s, { kind: 'choosing' });

@@ -693,6 +693,8 @@ describe('proxy bounds', () => {
       }
       assert.deepEqual(statuses, [200, 200, 200, 200, 200, 429, 429, 429]);
       assertErrorShape(limited!, 429, 'RATE_LIMITED');
+      // Told apart from the service's own 429 RATE_LIMITED (a code sent recently), relayed as sent.
+      assert.deepEqual(limited!.json?.details, { reason: 'PROXY_RATE_LIMIT' });
       const retryAfter = Number(limited!.headers['retry-after']);
       assert.ok(retryAfter >= 1 && retryAfter <= 2, `Retry-After ${retryAfter}`);
       // Another client (keyed by clientIp) is not affected.

@@ -422,6 +422,27 @@ describe('<wallet-login>', function () {
     await loggedIn;
   });
 
+  it('the proxy’s own rate limit on a first code says to wait and try again, not that a code was sent (the service’s refusal)', async () => {
+    // A proxy that lets a client through twice in 4 s: this request, then the credential list; the
+    // code request is the proxy's to refuse (429 RATE_LIMITED, as the service's refusal is).
+    const v = await sandboxVariant({ rateLimit: { max: 2, windowMs: 4000 } });
+    await clientFor(v.apiBase).listCredentials(v.accountId);
+    const el = await mount<WalletLogin>('wallet-login', { 'account-id': v.accountId, 'api-base': v.apiBase, methods: 'email-otp' });
+    await waitForState(el, 'choosing');
+    const error = nextEvent<CustomEvent<{ code: string; message: string; status?: number }>>(el, 'wallet-login-error');
+    methodButton(el, 'email-otp').click();
+    const { detail } = await error;
+    expect(detail.code).to.equal('rate_limited');
+    expect(detail.status).to.equal(429);
+    expect(detail.message).to.match(/^Too many attempts\. Wait [1-4] seconds, then try again\.$/);
+    await waitForState(el, 'choosing');
+    expect(text(el, 'error')).to.equal('Too many attempts. Wait a moment, then try again.');
+    // The service sent no code: once the proxy's wait is over, the first code goes out.
+    await new Promise((r) => setTimeout(r, 4100));
+    methodButton(el, 'email-otp').click();
+    await waitForState(el, 'code-entry');
+  });
+
   it('keeps the session across a reload (a new element finds the stored key) and logs out upstream', async () => {
     let el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId });
     const first = await loginWithEmail(el);
