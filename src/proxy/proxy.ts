@@ -115,6 +115,16 @@ export interface ProxyOptions {
   rateLimit?: RateLimitOptions | false;
   /** Receives one object per request (see ProxyLogLine). */
   logger?: (line: ProxyLogLine) => void;
+  /**
+   * Receives what was thrown when the proxy answers 500 INTERNAL_ERROR: an `authorize`,
+   * `accountFor`, `stepUp.accountForCard` or `clientIp` function that threw or rejected, or a
+   * failure of the proxy itself. The log line and the answer say only INTERNAL_ERROR, since what
+   * was thrown may carry a password or a user's data; this is where to see it (log it with your
+   * own redaction, send it to your error tracker). `request` is the browser's request as it came,
+   * its headers with the browser's cookies: never the Basic credentials, which the proxy adds only
+   * upstream, nor the body, which the proxy has read. A throw or rejection of onError is ignored.
+   */
+  onError?: (error: unknown, request: IncomingMessage) => void;
   /** The client's address for rate limiting; default the socket's remote address. */
   clientIp?: (request: IncomingMessage) => string;
   /**
@@ -233,6 +243,7 @@ export function createProxy(options: ProxyOptions): ProxyHandler {
   const allowedHost = hostPolicy(o.allowedHosts, o.rp?.id);
   const signatureHeader = o.signatureHeader;
   const logger = options.logger;
+  const onError = options.onError;
 
   /** Reads `{data: [...]}` from the service with the proxy's own credentials (demo binding, passkey list). */
   async function listUpstream(path: string): Promise<Array<Record<string, unknown>>> {
@@ -605,7 +616,10 @@ export function createProxy(options: ProxyOptions): ProxyHandler {
         : error.kind === 'busy'
           ? new Refusal(503, 'PROXY_BUSY', error.message, { 'retry-after': '1' })
           : new Refusal(502, 'BAD_GATEWAY', error.message);
-    } else r = new Refusal(500, 'INTERNAL_ERROR', 'The proxy failed to handle the request.');
+    } else {
+      r = new Refusal(500, 'INTERNAL_ERROR', 'The proxy failed to handle the request.');
+      if (onError) report(onError, error, x.req);
+    }
     x.code = r.code;
     x.message = r.message;
     const body: Record<string, unknown> = { status: r.status, code: r.code, message: r.message };
@@ -639,6 +653,17 @@ export function createProxy(options: ProxyOptions): ProxyHandler {
     }
   }
 
+  /** Hands an unexpected failure to the integrator's onError, whose own failure must not take the proxy down. */
+  function report(onError: NonNullable<ProxyOptions['onError']>, error: unknown, req: IncomingMessage): void {
+    try {
+      const result: unknown = onError(error, req);
+      // An async onError that rejects would otherwise be an unhandled rejection, which ends the process.
+      if (result instanceof Promise) result.catch(() => undefined);
+    } catch {
+      // Ignored, as a failing logger is.
+    }
+  }
+
   return Object.assign(handler, {
     async close() {
       limiter?.close();
@@ -651,7 +676,7 @@ export function createProxy(options: ProxyOptions): ProxyHandler {
 const OPTION_NAMES: Record<keyof ProxyOptions, true> = {
   upstream: true, tokenId: true, clientSecret: true, authorize: true, demoAccount: true, accountFor: true, basePath: true,
   signatureHeader: true, challengeSecret: true, rp: true, allowedOrigins: true, allowedHosts: true, maxBodyBytes: true,
-  upstreamTimeoutMs: true, rateLimit: true, logger: true, clientIp: true, transport: true, stepUp: true,
+  upstreamTimeoutMs: true, rateLimit: true, logger: true, onError: true, clientIp: true, transport: true, stepUp: true,
 };
 const STEP_UP_OPTION_NAMES: Record<keyof StepUpOptions, true> = { secret: true, ttlSeconds: true, accountForCard: true, cookieName: true };
 const RATE_LIMIT_OPTION_NAMES: Record<keyof RateLimitOptions, true> = { windowMs: true, max: true };
@@ -709,6 +734,7 @@ function validateOptions(options: ProxyOptions) {
   if (!(Number.isInteger(maxBodyBytes) && maxBodyBytes > 0)) throw new TypeError('maxBodyBytes must be a positive integer');
   // Node's timers take at most 2^31 - 1 ms; past it they fire at once, and every request would time out.
   if (!(upstreamTimeoutMs > 0 && upstreamTimeoutMs <= MAX_TIMER_MS)) throw new TypeError(`upstreamTimeoutMs must be a number of milliseconds from 1 to ${MAX_TIMER_MS}`);
+  if (options.onError !== undefined && typeof options.onError !== 'function') throw new TypeError('onError must be a function (error, request) => void');
   if (options.rp !== undefined && (typeof options.rp.name !== 'string' || !options.rp.name)) throw new TypeError('rp.name must be a non-empty string');
   const allowedHosts = options.allowedHosts ?? [];
   if (allowedHosts !== 'any' && !(Array.isArray(allowedHosts) && allowedHosts.every((h) => typeof h === 'string' && /^\.?[a-z0-9-]+(\.[a-z0-9-]+)*\.?$/i.test(h)))) {

@@ -5,9 +5,9 @@
  */
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import type { ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { after, before, describe, it } from 'node:test';
-import type { AuthorizeContext } from '../../../src/proxy/index.ts';
+import { createProxy, type AuthorizeContext } from '../../../src/proxy/index.ts';
 import {
   ACCOUNT,
   AGENT_ACTION,
@@ -95,6 +95,84 @@ describe('custom authorize hook', () => {
     await raw(px.port, { path: '/api/auth/credentials?admin=1' });
     await raw(px.port, { method: 'POST', path: `/api/cards/${CARD}/reveal` });
     assert.equal(seen.length, n);
+  });
+});
+
+describe('a hook that throws', () => {
+  const SECRET_WORD = 'password=hunter2';
+  const failure = new Error(`database is down: ${SECRET_WORD}`);
+
+  it('is answered 500 INTERNAL_ERROR and logged without what it threw, which onError(error, request) receives', async () => {
+    const up = await startRecorder();
+    const reported: Array<[unknown, IncomingMessage]> = [];
+    let report: (error: unknown, request: IncomingMessage) => unknown = (error, request) => reported.push([error, request]);
+    let decide: () => boolean | Promise<boolean> = () => {
+      throw failure;
+    };
+    // Without onError, as the CLI runs: only the fixed code and message.
+    const silent = await startProxy({ upstream: up.url, authorize: () => decide() });
+    const px = await startProxy({ upstream: up.url, authorize: () => decide(), onError: (error, request) => report(error, request) }).catch(async (e: unknown) => {
+      await silent.close();
+      await up.close();
+      throw e;
+    });
+    const body = JSON.stringify({ privateEnabled: true });
+    const patch = (port: number) => raw(port, { method: 'PATCH', path: `/api/internal-accounts/${ACCOUNT}`, headers: { ...JSON_HEADERS, cookie: 'session=abc' }, body });
+    try {
+      for (const [hook, thrown] of [
+        [() => { throw failure; }, failure],
+        [() => Promise.reject(failure), failure],
+      ] as const) {
+        decide = hook as typeof decide;
+        reported.length = 0;
+        const answer = await patch(px.port);
+        assertErrorShape(answer, 500, 'INTERNAL_ERROR');
+        assert.ok(!answer.text.includes(SECRET_WORD));
+        assert.equal(reported.length, 1);
+        const [error, request] = reported[0]!;
+        assert.equal(error, thrown);
+        assert.equal(request.method, 'PATCH');
+        assert.equal(request.url, `/api/internal-accounts/${ACCOUNT}`);
+        // The browser's request as it came: never the Basic credentials added upstream, nor its body.
+        assert.ok(!JSON.stringify(request.headers).includes('Basic'));
+        assert.equal((request as { body?: unknown }).body, undefined);
+        assert.equal(px.logs.at(-1)!.code, 'INTERNAL_ERROR');
+        assert.ok(!JSON.stringify(px.logs).includes(SECRET_WORD));
+      }
+      // The per-caller binding's resolver, the integrator's too.
+      const bound = await startProxy({ upstream: up.url, accountFor: () => Promise.reject(failure), onError: (error, request) => report(error, request) });
+      reported.length = 0;
+      try {
+        assertErrorShape(await patch(bound.port), 500, 'INTERNAL_ERROR');
+      } finally {
+        await bound.close();
+      }
+      assert.equal(reported[0]?.[0], failure);
+      assertErrorShape(await patch(silent.port), 500, 'INTERNAL_ERROR');
+      assert.deepEqual([silent.logs.at(-1)!.code, silent.logs.at(-1)!.message], ['INTERNAL_ERROR', 'The proxy failed to handle the request.']);
+
+      // Not called for an answer that says why: a refusal, or a service that cannot be reached.
+      reported.length = 0;
+      decide = () => false;
+      assertErrorShape(await patch(px.port), 403, 'FORBIDDEN');
+      decide = () => true;
+      await up.close();
+      assertErrorShape(await patch(px.port), 502, 'BAD_GATEWAY');
+      assert.equal(reported.length, 0);
+
+      // An onError that throws or rejects changes nothing of the answer, and does not take the process down.
+      decide = () => Promise.reject(failure);
+      for (const failing of [() => { throw new Error('reporter down'); }, () => Promise.reject(new Error('reporter down'))]) {
+        report = failing;
+        assertErrorShape(await patch(px.port), 500, 'INTERNAL_ERROR');
+      }
+      await new Promise((resolve) => setImmediate(resolve));
+      assert.throws(() => createProxy({ upstream: up.url, tokenId: 't', clientSecret: 's', authorize: () => true, onError: 'console' as never }), /^TypeError: onError must be a function/);
+    } finally {
+      await px.close();
+      await silent.close();
+      await up.close().catch(() => undefined);
+    }
   });
 });
 
