@@ -31,8 +31,10 @@
  *
  * Before listening it reads the bound account's credential list (checkService): a service that
  * refuses the credentials or is not the service stops the start, with what to fix. One not up yet
- * (refused or failed connection, unknown name, no answer, a gateway's 502/503/504 page) is asked
- * again for up to PROXY_START_WAIT_SECONDS, one line on stderr per pause, then stops the start.
+ * (refused or failed connection, unknown name, no answer, a gateway's 502/503/504 as its page or
+ * its own JSON) is asked again for up to PROXY_START_WAIT_SECONDS, one line on stderr per pause,
+ * then stops the start; the service's own 502/503/504 (its error body) is asked again the same
+ * way, then the proxy starts with a warning, as after the service's other 5xx answers.
  *
  * Deliberately does not: read a config file, terminate TLS, or start without a binding.
  */
@@ -70,7 +72,8 @@ Optional:
 Before it listens it reads PROXY_DEMO_ACCOUNT's credential list from the service, and exits (1)
 with what to fix when the service refuses the credentials or is not the service. A service not up
 yet (connection refused or failed, name not found, no answer, a gateway answering 502, 503 or 504)
-is asked again, one line per pause, for up to PROXY_START_WAIT_SECONDS, then it exits the same way.
+is asked again, one line per pause, for up to PROXY_START_WAIT_SECONDS, then it exits the same way
+(a 503 in the service's own error body: it starts with a warning instead).
 First stdout line: {"url":"http://HOST:PORT/api"}; one JSON log line per request on stderr.
 With real users, mount createProxy() from "wallet-elements/proxy" in your server instead.
 `;
@@ -223,13 +226,18 @@ const NOT_UP_YET = new Set([
   'ECONNREFUSED', 'ECONNRESET', 'EHOSTUNREACH', 'ENETUNREACH', 'EHOSTDOWN', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN',
   'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED',
 ]);
-// A gateway says its service is not answering with these, in its own page rather than the service's JSON.
+// A gateway says its service is not answering with these, in its own page or JSON (reference.md
+// "Errors" lists none of them as the service's); the service's own 503 says it cannot answer yet.
 const GATEWAY_WAITING = new Set([502, 503, 504]);
 
-/** Why the service is not up yet: a line while it is waited for, and the message when the wait is over. */
+/**
+ * Why the service is not up yet: a line while it is waited for, and the message when the wait is
+ * over, which stops the start, or only warns when the service itself answered (`startAnyway`).
+ */
 interface NotUpYet {
   waiting: string;
   final: (tried: string) => string;
+  startAnyway?: boolean;
 }
 
 /**
@@ -261,13 +269,19 @@ async function askService(base: string): Promise<NotUpYet | undefined> {
     fatal(unreachable(''));
   }
   const type = res.headers.get('content-type') ?? 'no content type';
-  const body = /\bjson\b/i.test(type) ? ((await res.json().catch(() => undefined)) as { code?: unknown; message?: unknown } | undefined) : undefined;
+  const body = /\bjson\b/i.test(type) ? ((await res.json().catch(() => undefined)) as { status?: unknown; code?: unknown; message?: unknown } | undefined) : undefined;
   await res.body?.cancel().catch(() => undefined);
   if (res.ok && body) return undefined;
-  if (!body && GATEWAY_WAITING.has(res.status)) {
-    const answered = `${base} answered ${res.status} with ${type}, not the service's JSON`;
+  // The service's error body (reference.md "Errors"): its status repeated, a code and a message.
+  const serviceError = body?.status === res.status && typeof body.code === 'string' && typeof body.message === 'string';
+  if (!serviceError && GATEWAY_WAITING.has(res.status)) {
+    // A gateway's JSON says why in its own words ({"message": "no healthy upstream"}): quoted, briefly.
+    const words = body && JSON.stringify(body).slice(0, 200);
+    const answered = body
+      ? `${base} answered ${res.status} with JSON that is not the service's error body (${typeof body.message === 'string' ? JSON.stringify(body.message.slice(0, 200)) : words})`
+      : `${base} answered ${res.status} with ${type}, not the service's JSON`;
     return {
-      waiting: `${answered} yet`,
+      waiting: body ? `${answered}, not the service yet` : `${answered} yet`,
       final: (tried) =>
         `${answered}${tried}. Check that the service behind that address is running, and SERVICE_BASE_URL: the service's address with its version segment (…/2025-10-13), over https.`,
     };
@@ -276,6 +290,10 @@ async function askService(base: string): Promise<NotUpYet | undefined> {
     fatal(`${base} answered ${res.status} with ${type}, not the service's JSON. Check SERVICE_BASE_URL: the service's address with its version segment (…/2025-10-13), over https.`);
   }
   const said = `${res.status} ${typeof body.code === 'string' ? body.code : ''}`.trim() + (typeof body.message === 'string' ? ` (${JSON.stringify(body.message)})` : '');
+  if (GATEWAY_WAITING.has(res.status)) {
+    const answered = `the service answered ${said} to ${asked}`;
+    return { waiting: answered, final: (tried) => `${answered}${tried}; starting anyway.`, startAnyway: true };
+  }
   if (res.status === 429 || res.status >= 500) {
     process.stderr.write(`proxy: the service answered ${said} to ${asked}; starting anyway.\n`);
     return undefined;
@@ -299,7 +317,12 @@ async function checkService(): Promise<void> {
     if (!notUp) return;
     const pause = Math.min(500 * 2 ** attempt, 5000, deadline - Date.now());
     // A pause under 0.1 s is not worth one more line: the wait is over.
-    if (pause < 100) fatal(notUp.final(startWaitSeconds ? `; tried for ${startWaitSeconds} s` : ''));
+    if (pause < 100) {
+      const final = notUp.final(startWaitSeconds ? `; tried for ${startWaitSeconds} s` : '');
+      if (!notUp.startAnyway) fatal(final);
+      process.stderr.write(`proxy: ${final}\n`);
+      return;
+    }
     process.stderr.write(`proxy: ${notUp.waiting}; trying again in ${Number((pause / 1000).toFixed(1))} s (up to ${startWaitSeconds} s in all, PROXY_START_WAIT_SECONDS).\n`);
     await new Promise((resolve) => setTimeout(resolve, pause));
   }

@@ -44,15 +44,17 @@ async function freePort(): Promise<number> {
   return port;
 }
 
+const HTML_503 = { type: 'text/html', body: '<html><body><h1>503 Service Temporarily Unavailable</h1></body></html>' };
+
 /**
- * A gateway in front of the service, as a load balancer or ingress is: until `readyAt` it answers
- * 503 with an HTML page (the service behind it still booting), then it relays to `origin`.
+ * A gateway in front of the service, as a load balancer or ingress is: until `ready()` it answers
+ * 503 with an HTML page, or `page` (the service behind it still booting), then it relays to `origin`.
  */
-function gateway(origin: string, readyAt: number): Server {
+function gateway(origin: string, ready: () => boolean, page: { status?: number; type: string; body: string } = HTML_503): Server {
   const target = new URL(origin);
   return createHttpServer((req, res) => {
-    if (Date.now() < readyAt) {
-      res.writeHead(503, { 'content-type': 'text/html' }).end('<html><body><h1>503 Service Temporarily Unavailable</h1></body></html>');
+    if (!ready()) {
+      res.writeHead(page.status ?? 503, { 'content-type': page.type }).end(page.body);
       return;
     }
     const relayed = httpRequest({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers }, (answer) => {
@@ -176,8 +178,14 @@ describe('proxy CLI', () => {
       const child = run({ ...env, ...setting });
       let stderr = '';
       child.stderr.on('data', (d) => (stderr += d));
-      // The service (behind its gateway) comes up a second after the proxy was started.
-      const up = setTimeout(() => server.listen(port, '127.0.0.1'), 1000);
+      // The service (behind its gateway) comes up once the proxy said it waits for it, however
+      // long the proxy took to start on a busy machine.
+      let up = false;
+      child.stderr.on('data', () => {
+        if (up || !/trying again/.test(stderr)) return;
+        up = true;
+        server.listen(port, '127.0.0.1');
+      });
       const stop = setTimeout(() => child.kill('SIGTERM'), 15_000);
       try {
         const lines = createInterface({ input: child.stdout });
@@ -191,7 +199,6 @@ describe('proxy CLI', () => {
         for (const line of waits) assert.match(line, whileWaiting);
         for (const secret of secrets) assert.ok(!stderr.includes(secret), 'a secret in the log');
       } finally {
-        clearTimeout(up);
         clearTimeout(stop);
         child.kill('SIGTERM');
         if (child.exitCode === null) await once(child, 'exit');
@@ -205,24 +212,25 @@ describe('proxy CLI', () => {
     await startsThrough(
       { SERVICE_BASE_URL: `http://127.0.0.1:${latePort}/2025-10-13` },
       /^proxy: the service at http:\/\/127\.0\.0\.1:\d+\/2025-10-13 could not be reached \(ECONNREFUSED\); trying again in [\d.]+ s \(up to 60 s in all, PROXY_START_WAIT_SECONDS\)\.$/,
-      gateway(sandbox.fixtures.baseUrl, 0),
+      gateway(sandbox.fixtures.baseUrl, () => true),
       latePort,
     );
     // A gateway that is up and answers 503 with its HTML page until the service behind it is.
     const gatewayPort = await freePort();
-    const booting = gateway(sandbox.fixtures.baseUrl, Date.now() + 1000);
+    let bootingUp = false;
+    const booting = gateway(sandbox.fixtures.baseUrl, () => bootingUp);
     booting.listen(gatewayPort, '127.0.0.1');
     await once(booting, 'listening');
     await startsThrough(
       { SERVICE_BASE_URL: `http://127.0.0.1:${gatewayPort}/2025-10-13` },
       /^proxy: http:\/\/127\.0\.0\.1:\d+\/2025-10-13 answered 503 with text\/html, not the service's JSON yet; trying again in [\d.]+ s \(up to 60 s in all, PROXY_START_WAIT_SECONDS\)\.$/,
-      { listen: () => undefined, close: () => booting.close(), closeAllConnections: () => booting.closeAllConnections() } as unknown as Server,
+      { listen: () => (bootingUp = true), close: () => booting.close(), closeAllConnections: () => booting.closeAllConnections() } as unknown as Server,
       gatewayPort,
     );
 
     // One that never comes: the start stops after the wait, with the message it gives at once without one.
     const neverPort = await freePort();
-    const down = gateway(sandbox.fixtures.baseUrl, Infinity);
+    const down = gateway(sandbox.fixtures.baseUrl, () => false);
     down.listen(0, '127.0.0.1');
     await once(down, 'listening');
     try {
@@ -253,6 +261,100 @@ describe('proxy CLI', () => {
       const bad = await exitOf(run({ ...env, PROXY_START_WAIT_SECONDS: value }));
       assert.equal(bad.code, 1, JSON.stringify(value));
       assert.match(bad.stderr, /^proxy: PROXY_START_WAIT_SECONDS must be the seconds to wait for the service at start \(0 to 3600; 0: do not wait\), it is ".*"\.\n$/, JSON.stringify(value));
+    }
+  });
+
+  it('waits for a gateway answering 502, 503 or 504 in JSON of its own as for its HTML page; the service\'s own 503 is waited for, then the proxy starts with a warning', async () => {
+    const secrets = [sandbox.fixtures.clientSecret, sandbox.fixtures.tokenId];
+    /** Called once the proxy has said that it waits. */
+    let waitingSaid = (): unknown => undefined;
+    /**
+     * Runs the CLI against `server` until it prints its URL (then lists the credentials through it:
+     * `listed`, the status) or exits (`code`); with its stderr and how long the start took.
+     */
+    const startAgainst = async (server: Server, wait: string): Promise<{ listed?: number; code?: number | null; stderr: string; took: number }> => {
+      if (!server.listening) {
+        server.listen(0, '127.0.0.1');
+        await once(server, 'listening');
+      }
+      const child = run({ ...env, SERVICE_BASE_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}/2025-10-13`, PROXY_START_WAIT_SECONDS: wait });
+      let stderr = '';
+      child.stderr.on('data', (d) => {
+        stderr += d;
+        if (/trying again/.test(stderr)) waitingSaid();
+      });
+      const stop = setTimeout(() => child.kill('SIGTERM'), 15_000);
+      const started = Date.now();
+      try {
+        const lines = createInterface({ input: child.stdout });
+        const [first] = (await Promise.race([once(lines, 'line'), once(child, 'exit').then(() => [undefined])])) as [string | undefined];
+        const took = Date.now() - started;
+        if (first === undefined) return { code: child.exitCode, stderr, took };
+        const { url } = JSON.parse(first) as { url: string };
+        const list = await fetch(`${url}/auth/credentials?accountId=${sandbox.fixtures.accountId}`);
+        await list.body?.cancel();
+        return { listed: list.status, stderr, took };
+      } finally {
+        clearTimeout(stop);
+        if (child.exitCode === null) {
+          child.kill('SIGTERM');
+          await once(child, 'exit');
+        }
+        for (const secret of secrets) assert.ok(!stderr.includes(secret), 'a secret in the log');
+      }
+    };
+    const closeAll = (...servers: Server[]) => servers.forEach((s) => (s.close(), s.closeAllConnections()));
+
+    // Gateways that answer in JSON of their own while the service behind them is down (an API
+    // gateway's {"message":"Service Unavailable"}, Kong's "failure to get a peer"): not the
+    // service's error body ({status, code, message}), so not the service.
+    const pages = [
+      { status: 503, type: 'application/json', body: '{"message":"Service Unavailable"}' },
+      { status: 502, type: 'application/json; charset=utf-8', body: '{"message":"failure to get a peer from the ring-balancer"}' },
+      { status: 504, type: 'application/json', body: '{"error":"upstream request timeout"}' },
+    ];
+    const booting: Server[] = [];
+    const down = gateway(sandbox.fixtures.baseUrl, () => false, pages[0]);
+    try {
+      for (const [i, page] of pages.entries()) {
+        // The service behind it comes up once the proxy said it waits for it.
+        let saidWaiting = false;
+        const server = gateway(sandbox.fixtures.baseUrl, () => saidWaiting, page);
+        waitingSaid = () => (saidWaiting = true);
+        booting.push(server);
+        const started = await startAgainst(server, '60');
+        assert.equal(started.listed, 200, started.stderr);
+        const lines = started.stderr.split('\n').filter((line) => line.startsWith('proxy: '));
+        assert.ok(lines.length >= 1, started.stderr);
+        for (const line of lines) {
+          assert.match(line, new RegExp(`^proxy: http://127\\.0\\.0\\.1:\\d+/2025-10-13 answered ${pages[i]!.status} with JSON that is not the service's error body \\(.+\\), not the service yet; trying again in [\\d.]+ s \\(up to 60 s in all, PROXY_START_WAIT_SECONDS\\)\\.$`));
+        }
+      }
+      const refused = await startAgainst(down, '2');
+      assert.equal(refused.code, 1, refused.stderr);
+      assert.match(refused.stderr, /trying again in [\d.]+ s \(up to 2 s in all/);
+      assert.match(refused.stderr, /^proxy: http:\/\/127\.0\.0\.1:\d+\/2025-10-13 answered 503 with JSON that is not the service's error body \("Service Unavailable"\); tried for 2 s\. Check that the service behind that address is running, and SERVICE_BASE_URL/m);
+      assert.ok(refused.took >= 2000, `took ${refused.took} ms`);
+    } finally {
+      closeAll(...booting, down);
+    }
+
+    // The service's own 503 (its error body): it is there but cannot answer yet. Waited for, then
+    // the proxy starts anyway, as for its other 5xx answers, which are not waited for.
+    const ownError = (status: number, code: string) => ({ status, type: 'application/json', body: JSON.stringify({ status, code, message: 'Try again later' }) });
+    const unavailable = gateway(sandbox.fixtures.baseUrl, () => false, ownError(503, 'UNAVAILABLE'));
+    const failing = gateway(sandbox.fixtures.baseUrl, () => false, ownError(500, 'INTERNAL_ERROR'));
+    try {
+      const waited = await startAgainst(unavailable, '2');
+      assert.ok(waited.listed, waited.stderr);
+      assert.ok(waited.took >= 2000, `took ${waited.took} ms`);
+      assert.match(waited.stderr, /^proxy: the service answered 503 UNAVAILABLE \("Try again later"\) to GET \/auth\/credentials\?accountId=<PROXY_DEMO_ACCOUNT's accountId>; trying again in [\d.]+ s \(up to 2 s in all, PROXY_START_WAIT_SECONDS\)\.$/m);
+      assert.match(waited.stderr, /^proxy: the service answered 503 UNAVAILABLE \("Try again later"\) to GET \/auth\/credentials\?accountId=<PROXY_DEMO_ACCOUNT's accountId>; tried for 2 s; starting anyway\.$/m);
+      const atOnce = await startAgainst(failing, '60');
+      assert.ok(atOnce.listed, atOnce.stderr);
+      assert.equal(atOnce.stderr, 'proxy: the service answered 500 INTERNAL_ERROR ("Try again later") to GET /auth/credentials?accountId=<PROXY_DEMO_ACCOUNT\'s accountId>; starting anyway.\n');
+    } finally {
+      closeAll(unavailable, failing);
     }
   });
 
