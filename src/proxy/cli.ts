@@ -34,7 +34,9 @@
  * (refused or failed connection, unknown name, no answer, a gateway's 502/503/504 as its page or
  * its own JSON) is asked again for up to PROXY_START_WAIT_SECONDS, one line on stderr per pause,
  * then stops the start; the service's own 502/503/504 (its error body) is asked again the same
- * way, then the proxy starts with a warning, as after the service's other 5xx answers.
+ * way, then the proxy starts with a warning, as after the service's other 5xx answers. An ask
+ * without an answer is given up after 10 s, or when the wait is over (2 s at least), so that the
+ * start lasts the wait and 2 s at most.
  *
  * Deliberately does not: read a config file, terminate TLS, or start without a binding.
  */
@@ -248,7 +250,7 @@ interface NotUpYet {
  * A service that answers but is in trouble (429, 5xx in its JSON) is said and the proxy starts: it
  * may recover. One not up yet is returned, to be asked again.
  */
-async function askService(base: string): Promise<NotUpYet | undefined> {
+async function askService(base: string, timeoutMs: number): Promise<NotUpYet | undefined> {
   const path = `/auth/credentials?accountId=${encodeURIComponent(demoAccount.accountId)}`;
   // The account id is the deployment's, not a secret, but the line names the setting instead.
   const asked = `GET /auth/credentials?accountId=<PROXY_DEMO_ACCOUNT's accountId>`;
@@ -257,12 +259,12 @@ async function askService(base: string): Promise<NotUpYet | undefined> {
     res = await fetch(base + path, {
       headers: { authorization: 'Basic ' + Buffer.from(`${tokenId}:${clientSecret}`, 'utf8').toString('base64'), accept: 'application/json' },
       redirect: 'manual',
-      signal: AbortSignal.timeout(10_000),
+      signal: AbortSignal.timeout(timeoutMs),
     });
   } catch (e) {
     const cause = (e as { cause?: { code?: string; message?: string } }).cause;
     const timedOut = (e as Error).name === 'TimeoutError';
-    const why = timedOut ? 'no answer within 10 s' : (cause?.code ?? cause?.message ?? (e as Error).message);
+    const why = timedOut ? `no answer within ${Number((timeoutMs / 1000).toFixed(1))} s` : (cause?.code ?? cause?.message ?? (e as Error).message);
     const unreachable = (tried: string): string =>
       `the service at ${base} could not be reached (${why}${tried}). Check SERVICE_BASE_URL and that this machine reaches that host.`;
     if (timedOut || NOT_UP_YET.has(cause?.code ?? '')) return { waiting: `the service at ${base} could not be reached (${why})`, final: unreachable };
@@ -305,15 +307,21 @@ async function askService(base: string): Promise<NotUpYet | undefined> {
   fatal(`the service answered ${said} to ${asked}. Check PROXY_DEMO_ACCOUNT: its accountId must be an account these credentials may use.`);
 }
 
+/** How long one ask waits for an answer: ASK_TIMEOUT_MS, and no longer than the wait lasts, but ASK_TIMEOUT_FLOOR_MS at least. */
+const ASK_TIMEOUT_MS = 10_000;
+const ASK_TIMEOUT_FLOOR_MS = 2_000;
+
 /**
  * Asks the service before listening; one not up yet is asked again with a growing pause (0.5 s
- * doubling to 5 s) for up to PROXY_START_WAIT_SECONDS, one line on stderr per pause.
+ * doubling to 5 s) for up to PROXY_START_WAIT_SECONDS, one line on stderr per pause. An ask ends
+ * with the wait (a host that takes the connection and never answers would otherwise hold the
+ * start 10 s past it), but is given 2 s at least, the last one too.
  */
 async function checkService(): Promise<void> {
   const base = upstream.replace(/\/+$/, '');
   const deadline = Date.now() + startWaitSeconds * 1000;
   for (let attempt = 0; ; attempt++) {
-    const notUp = await askService(base);
+    const notUp = await askService(base, Math.min(ASK_TIMEOUT_MS, Math.max(ASK_TIMEOUT_FLOOR_MS, deadline - Date.now())));
     if (!notUp) return;
     const pause = Math.min(500 * 2 ** attempt, 5000, deadline - Date.now());
     // A pause under 0.1 s is not worth one more line: the wait is over.

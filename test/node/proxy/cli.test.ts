@@ -9,7 +9,7 @@ import { raw } from './helpers.ts';
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer as createHttpServer, request as httpRequest, type Server } from 'node:http';
-import { connect, createServer, type AddressInfo } from 'node:net';
+import { connect, createServer, type AddressInfo, type Socket } from 'node:net';
 import { createInterface } from 'node:readline';
 import { after, before, describe, it } from 'node:test';
 import { startSandbox, type Sandbox } from '../../../src/sandbox/index.ts';
@@ -355,6 +355,36 @@ describe('proxy CLI', () => {
       assert.equal(atOnce.stderr, 'proxy: the service answered 500 INTERNAL_ERROR ("Try again later") to GET /auth/credentials?accountId=<PROXY_DEMO_ACCOUNT\'s accountId>; starting anyway.\n');
     } finally {
       closeAll(unavailable, failing);
+    }
+  });
+
+  it('gives up on a host that takes connections and never answers when the start wait is over, not 10 s later', async () => {
+    // A host that accepts connections and says nothing (a hung service, a firewall that holds them).
+    const held: Socket[] = [];
+    const silent = createServer((socket) => void held.push(socket));
+    silent.listen(0, '127.0.0.1');
+    await once(silent, 'listening');
+    const base = `http://127.0.0.1:${(silent.address() as AddressInfo).port}/2025-10-13`;
+    try {
+      for (const [wait, said] of [
+        ['2', /^proxy: the service at http:\/\/127\.0\.0\.1:\d+\/2025-10-13 could not be reached \(no answer within 2 s; tried for 2 s\)\. Check SERVICE_BASE_URL/m],
+        ['0', /^proxy: the service at http:\/\/127\.0\.0\.1:\d+\/2025-10-13 could not be reached \(no answer within 2 s\)\. Check SERVICE_BASE_URL/m],
+      ] as const) {
+        const child = run({ ...env, SERVICE_BASE_URL: base, PROXY_START_WAIT_SECONDS: wait });
+        const stop = setTimeout(() => child.kill('SIGTERM'), 20_000);
+        const started = Date.now();
+        const refused = await exitOf(child);
+        clearTimeout(stop);
+        const took = Date.now() - started;
+        assert.equal(refused.code, 1, refused.stderr);
+        assert.match(refused.stderr, said, wait);
+        // The wait, the last ask's 2 s at most, and the process's own start on a busy machine:
+        // well under the 10 s one ask is otherwise given.
+        assert.ok(took < Number(wait) * 1000 + 5000, `PROXY_START_WAIT_SECONDS=${wait}: took ${took} ms`);
+      }
+    } finally {
+      for (const socket of held) socket.destroy();
+      silent.close();
     }
   });
 
