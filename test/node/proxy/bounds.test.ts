@@ -319,6 +319,74 @@ describe('proxy bounds', () => {
         }
       });
 
+      // The transport's own path: its exchange drops the answer of a state change it already sent.
+      it('answers 502 without Retry-After, saying it may have been carried out, when the answer of a state change already sent is dropped for the budget', async () => {
+        // GET answers of 4 MiB - 1 that stop before their last byte until released: eight being
+        // read fill the budget to 8 B short of 32 MiB, and nothing held by a client can be given up.
+        const size = 4 * 1024 * 1024 - 1;
+        const piece = Buffer.alloc(64 * 1024, 0x20);
+        const small = JSON.stringify({ data: [], pad: 'x'.repeat(1024) });
+        let releaseGets!: () => void;
+        const getsReleased = new Promise<void>((r) => (releaseGets = r));
+        let releasePost!: () => void;
+        const postReleased = new Promise<void>((r) => (releasePost = r));
+        const big = await startRecorder(async (req, res) => {
+          if (req.method === 'POST') {
+            await postReleased;
+            res.writeHead(200, { 'content-type': 'application/json' });
+            res.end(JSON.stringify({ url: 'https://processor.example/reveal/' + 'x'.repeat(2048) }));
+          } else if (req.url.includes('/auth/credentials')) {
+            res.writeHead(200, { 'content-type': 'application/json' });
+            res.end(small);
+          } else {
+            res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(size + 1) });
+            for (let sent = 0; sent < size; sent += piece.length) res.write(piece.subarray(0, Math.min(piece.length, size - sent)));
+            await getsReleased;
+            res.end(' ');
+          }
+        });
+        const px = await startProxy({ upstream: big.url, transport });
+        const path = '/api/auth/delegated-keys/DelegatedKey:66666666-6666-4666-8666-666666666666';
+        const gets: Array<Promise<Awaited<ReturnType<typeof raw>>>> = [];
+        const posts = () => big.requests.filter((r) => r.method === 'POST').length;
+        /**
+         * Until a read of 1 KiB has no room, which it finds only once the eight answers are all but
+         * 1 KiB in the proxy's memory (more than the state change's answer leaves room for).
+         */
+        const budgetFull = async () => {
+          for (const start = Date.now(); ; await new Promise((r) => setTimeout(r, 50))) {
+            const probe = await raw(px.port, { path: `/api/auth/credentials?accountId=InternalAccount:11111111-1111-4111-8111-111111111111` });
+            if (probe.status === 503) return assertErrorShape(probe, 503, 'PROXY_BUSY');
+            assert.equal(probe.status, 200, probe.text);
+            if (Date.now() - start > 10_000) throw new Error('timed out waiting for the eight answers in the proxy\'s memory');
+          }
+        };
+        try {
+          // Seven answers being read (28 MiB - 7 B): room for one more answer, so the state change is sent ...
+          for (let i = 0; i < 7; i++) gets.push(raw(px.port, { path }));
+          await waitFor(() => big.requests.filter((r) => r.url.includes('delegated-keys')).length === 7, 'the seven GETs upstream');
+          const sent = raw(px.port, { method: 'POST', path: `/api/cards/${CARD}/reveal`, headers: JSON_HEADERS });
+          await waitFor(() => posts() === 1, 'the POST upstream');
+          // ... then an eighth read takes that room before the service answers it.
+          gets.push(raw(px.port, { path }));
+          await budgetFull();
+          releasePost();
+          const dropped = await sent;
+          assertErrorShape(dropped, 502, 'BAD_GATEWAY');
+          assert.equal(dropped.headers['retry-after'], undefined);
+          assert.match(dropped.json.message, /reached the service and may have been carried out/);
+          assert.equal(px.logs.find((l) => l.method === 'POST')!.status, 502);
+          assert.equal(posts(), 1);
+        } finally {
+          releasePost();
+          releaseGets();
+          const answers = await Promise.all(gets);
+          await px.close();
+          await big.close();
+          assert.deepEqual(answers.map((a) => [a.status, a.body.length]), Array(8).fill([200, size + 1]));
+        }
+      });
+
       it('gives an untaken answer\'s bytes back when its client takes it or leaves', async () => {
         // Answers of 4 MiB - 1: eight fill the budget to 8 B short of 32 MiB.
         const size = 4 * 1024 * 1024 - 1;
