@@ -157,9 +157,11 @@ export interface Wallet {
   /**
    * A Stamper over the live session's key; WalletError 'session_expired' or 'key_missing' otherwise.
    * A call it signs that the service refuses because the session ended there (revoked from another
-   * device: no longer in the active list) fails with `session_expired` instead, the session's record
-   * and key deleted and `ended` emitted, as for a refused renewal; so do revokeSession,
-   * revokeCredential, registerPasskey, addCredential and exportRecoveryPhrase.
+   * device, renewed by another tab: no longer in the active list) has the session's record and key
+   * deleted; it is signed again by the live session this device holds instead, when the service
+   * lists one (the renewed one), and otherwise fails with `session_expired`, `ended` emitted as for
+   * a refused renewal; so do revokeSession, revokeCredential, registerPasskey, addCredential and
+   * exportRecoveryPhrase.
    */
   stamper(accountId: string): Promise<Stamper>;
   /** Exports the wallet's recovery phrase through a fresh receiver key; returns the plaintext. */
@@ -265,30 +267,41 @@ export function createWallet(options: WalletOptions): Wallet {
     for (const s of await store.list()) if (pick(s)) await store.delete(s.sessionId);
   }
 
+  const sessionEnded = (e: unknown) => new WalletError('session_expired', 'The service ended this session (it expired or was revoked). Log in again to continue.', { cause: e });
+
   /**
    * What the service's refusal `e` of a call signed with `session`'s key means. A 401 or 404 while
    * the service no longer lists the session (reference.md: GET /auth/sessions lists the active ones)
-   * says it ended there: revoked from another device, or expired on the service's clock. Its record
-   * and key go, `ended` is told unless this device still holds a live session of the account, and
-   * it is `session_expired`. Otherwise (the proxy's own credentials refused, a list that cannot be
-   * read) the refusal stands.
+   * says it ended there: revoked from another device, renewed by another tab, or expired on the
+   * service's clock. Its record and key go. The live session this device holds instead, when the
+   * service lists it (the one another tab renewed it into, or an older login; of another credential
+   * than `except`), is answered, to sign the call again; with none live, `ended` is told; and
+   * otherwise it is `session_expired`. Otherwise (the proxy's own credentials refused, a list that
+   * cannot be read) the refusal stands.
    */
-  async function refusal(session: StoredSession, e: unknown, signal?: AbortSignal): Promise<never> {
+  async function refusal(session: StoredSession, e: unknown, signal?: AbortSignal, except?: string): Promise<Stamper> {
     if (isServiceError(e) && (e.status === 401 || e.status === 404)) {
       const { accountId, sessionId } = session;
       const active = await client.listSessions(accountId, { signal }).catch(() => undefined);
       if (active && !active.some((s) => s.id === sessionId)) {
         await store.delete(sessionId);
         const left = await store.get(accountId);
-        if (!left || !isLive(left.session)) emit({ type: 'ended', accountId });
-        throw new WalletError('session_expired', 'The service ended this session (it expired or was revoked). Log in again to continue.', { cause: e });
+        if (left && isLive(left.session)) {
+          // The live session this device holds instead signs anew, when the service lists it.
+          const next = await live(accountId, except).catch(() => undefined);
+          if (next && active.some((s) => s.id === next.session.sessionId)) return sessionStamper(next, except);
+        } else emit({ type: 'ended', accountId });
+        throw sessionEnded(e);
       }
     }
     throw e;
   }
 
   /** A Stamper over a live session's key that, refused, tells whether the session ended upstream (`refusal`). */
-  const sessionStamper = ({ session, key }: { session: StoredSession; key: KeyPair }): Stamper => ({ ...keyStamper(key), refused: (e) => refusal(session, e) });
+  const sessionStamper = ({ session, key }: { session: StoredSession; key: KeyPair }, except?: string): Stamper => ({
+    ...keyStamper(key),
+    refused: (e) => refusal(session, e, undefined, except),
+  });
 
   /** Ends a session upstream with its own key, when nothing here could sign for it again. */
   const end = (session: AuthSession, key: KeyPair) => client.revokeSession(session.id, { stamper: keyStamper(key) }).catch(() => undefined);
@@ -442,9 +455,11 @@ export function createWallet(options: WalletOptions): Wallet {
         // The key is the one live when the payload is signed, after the prompt (and after a renewal
         // under way, which holds the account's lock): a session renewed while the prompt was open
         // has replaced the key there was before it, and the service refuses that key's stamp.
+        // Refused, the session that signed tells (`refusal`): ended there, the live one signs anew, through this stamper.
+        let signer: Stamper;
         stamper = {
-          stamp: (payload) => serialized(accountId, () => wallet.stamper(accountId)).then((live) => live.stamp(payload)),
-          refused: (e) => wallet.stamper(accountId).then((live) => live.refused!(e)),
+          stamp: (payload) => serialized(accountId, () => wallet.stamper(accountId)).then((live) => (signer = live).stamp(payload)),
+          refused: (e) => signer.refused!(e).then(() => stamper),
         };
       }
       const optionsJSON = await client.webauthnRegistrationOptions(accountId, { signal });
@@ -496,7 +511,9 @@ export function createWallet(options: WalletOptions): Wallet {
         } catch (e) {
           // reference.md: 401 once the session expired (or was revoked elsewhere), 404 when unknown.
           // A 401 may also be the proxy's credentials, which end no session: the active list decides.
-          return refusal(old, e, signal);
+          // Another live session left (an older login) is not renewed in this one's place: it ended.
+          await refusal(old, e, signal);
+          throw sessionEnded(e);
         }
         if (next.accountId !== old.accountId) {
           throw new WalletError('unexpected_response', 'The refreshed session belongs to another account.');
@@ -545,6 +562,8 @@ export function createWallet(options: WalletOptions): Wallet {
       if (signer.session.sessionId === sessionId) return wallet.logout(accountId, options);
       await client.revokeSession(sessionId, { stamper: sessionStamper(signer), signal: options.signal }).catch(unlessGone);
       await store.delete(sessionId);
+      // Signed anew by the very session it ended (the one that signed had ended elsewhere): none is left here.
+      if (!(await store.get(accountId))) emit({ type: 'ended', accountId });
       return [sessionId];
     },
 
@@ -552,7 +571,7 @@ export function createWallet(options: WalletOptions): Wallet {
       // The service takes the stamp of a session of another credential only.
       const signer = await live(accountId, credentialId);
       // 404: the account no longer has it (removed meanwhile elsewhere): done, as for a session.
-      await client.revokeCredential(credentialId, { stamper: sessionStamper(signer), signal: options.signal }).catch(unlessGone);
+      await client.revokeCredential(credentialId, { stamper: sessionStamper(signer, credentialId), signal: options.signal }).catch(unlessGone);
       await forgetWhere((s) => s.accountId === accountId && s.credentialId === credentialId);
     },
 

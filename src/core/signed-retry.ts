@@ -10,8 +10,10 @@
  *    `maxRounds` signatures in all;
  * 5. a retry refused with 401 because the challenge expired starts the whole exchange over once from
  *    the first leg (with `restartBody` when the caller gives one: an OIDC token must be fresh on
- *    every first leg). A challenge is signed whatever this page's clock says of its `expiresAt`: the
- *    service judges its own window. A device clock that is minutes off, where the service's Date
+ *    every first leg); so does one refused with 401 whose stamper's `refused` answers another
+ *    stamper, which signs from then on (core: the session that signed ended, another one signs).
+ *    A challenge is signed whatever this page's clock says of its `expiresAt`: the service judges
+ *    its own window. A device clock that is minutes off, where the service's Date
  *    header cannot be read (a proxy on another origin that does not expose it, clock.ts), would
  *    otherwise take every fresh challenge for expired and no signed call could succeed.
  *
@@ -114,7 +116,8 @@ function throwIfAborted(signal: AbortSignal | undefined): void {
  * (a malformed challenge, or one re-issuing a consumed requestId), 'aborted', 'network'.
  */
 export async function sendSigned(options: SignedRequestOptions): Promise<HttpResponse> {
-  const { send, method, path, stamper, signal } = options;
+  const { send, method, path, signal } = options;
+  let stamper = options.stamper;
   const maxRounds = options.maxRounds ?? 3;
   const now = options.now ?? serviceNow;
   // Serialize once per exchange: every leg sends these exact characters.
@@ -145,12 +148,15 @@ export async function sendSigned(options: SignedRequestOptions): Promise<HttpRes
         response = await leg({ [headerName]: headerValue, [REQUEST_ID_HEADER]: challenge.requestId });
       } catch (e) {
         if (!isExpiredRetry(e, clockFits && now() >= expiresAt)) {
-          // A signature refused: the session that made it may have ended upstream (revoked elsewhere).
-          if ((e as ServiceError).status === 401) await stamper.refused?.(e);
-          throw e;
+          // A signature refused: the session that made it may have ended upstream (revoked elsewhere,
+          // or renewed by another tab into a session this device holds, which then signs it anew, once).
+          const next = (e as ServiceError).status === 401 && (await stamper.refused?.(e));
+          if (!next || attempt) throw e;
+          stamper = next;
+        } else if (attempt) {
+          // Start over once; a second expiry ends it, said as such (the service's 401 would read as a refused signature).
+          throw new WalletError('retry_exhausted', 'The signed request expired twice before it could be completed; try again.', { cause: e });
         }
-        // Start over once; a second expiry ends it, said as such (the service's 401 would read as a refused signature).
-        if (attempt) throw new WalletError('retry_exhausted', 'The signed request expired twice before it could be completed; try again.', { cause: e });
         break;
       }
     }

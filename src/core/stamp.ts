@@ -23,9 +23,11 @@ export interface Stamper {
    * Told when the service refuses a signed call with 401 (not an expired challenge): the session
    * that signed may have ended upstream. What it throws is what the call throws instead (a
    * Wallet's stamper: `session_expired` when the service no longer lists its session, whose record
-   * is then deleted); returning lets the refusal stand.
+   * is then deleted); a Stamper it answers signs the exchange again from its start, once (the live
+   * session this device holds instead: another tab renewed the one that signed); answering nothing
+   * lets the refusal stand.
    */
-  refused?(error: unknown): Promise<unknown>;
+  refused?(error: unknown): Promise<Stamper | void>;
 }
 
 // Per key pair: the compressed hex and the encoded start of the stamp, so that a stamp costs one

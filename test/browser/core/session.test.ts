@@ -205,6 +205,22 @@ describe('session flows against the sandbox through the proxy', () => {
     expect((await createClient({ baseUrl: f.apiBase }).listSessions(acct.accountId)).map((s) => s.id)).to.include(live?.sessionId);
   });
 
+  it('a call signed with a session another tab renewed meanwhile is signed again with the renewed one: it succeeds, and nothing is told ended', async () => {
+    const first = await (await wallet.startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000');
+    const changes: string[] = [];
+    wallet.subscribe((c) => changes.push(c.type));
+    // This tab takes its stamper; another tab renews the session before the call is signed.
+    const stamper = await wallet.stamper(acct.accountId);
+    const otherTab = createWallet({ client: createClient({ baseUrl: f.apiBase }), store: indexedDbKeyStore({ dbName }), otpSigner: f.signerPublicKey });
+    const renewed = await otherTab.refresh(acct.accountId);
+    const account = await client().setWalletPrivacy(acct.accountId, true, { stamper });
+    expect(account.privateEnabled).to.equal(true);
+    expect(changes).to.deep.equal([]);
+    expect((await indexedDbKeyStore({ dbName }).list()).map((s) => s.sessionId)).to.deep.equal([renewed.sessionId]);
+    expect((await client().listSessions(acct.accountId)).map((s) => s.id)).to.deep.equal([renewed.sessionId]);
+    expect(first.sessionId).not.to.equal(renewed.sessionId);
+  });
+
   it('refreshes where the service seals a key of its own: that key, imported non-extractable, becomes the session key', async () => {
     // reference.md "Sessions": a refresh may answer encryptedSessionSigningKey; a sandbox that does.
     const v = await sandboxVariant({ refreshSealsKey: true });
@@ -412,7 +428,7 @@ describe('session flows against the sandbox through the proxy', () => {
     await other.logout(acct.accountId);
   });
 
-  it('ending another session with one that another device ended: session_expired, and the other session this device holds stays, untold', async () => {
+  it('ending another session with one that another device ended: the other live session this device holds signs it instead, untold', async () => {
     const older = await (await wallet.startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000');
     await advanceClock(31_000);
     const newer = await (await wallet.startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000');
@@ -424,14 +440,30 @@ describe('session flows against the sandbox through the proxy', () => {
     const changes: string[] = [];
     wallet.subscribe((c) => changes.push(c.type));
     const others = (await client().listSessions(acct.accountId)).map((s) => s.id).filter((id) => id !== older.sessionId);
-    const e = await rejection(wallet.revokeSession(acct.accountId, others[0]!));
-    expect((e as WalletError).code).to.equal('session_expired');
-    // The ended one is gone from here; the older one, still live, signs from now on, and nobody is told the account ended.
+    expect(await wallet.revokeSession(acct.accountId, others[0]!)).to.deep.equal([others[0]]);
+    // The ended one is gone from here; the older one, still live, signed and signs from now on, and nobody is told the account ended.
     expect((await indexedDbKeyStore({ dbName }).list()).map((s) => s.sessionId)).to.deep.equal([older.sessionId]);
     expect((await wallet.current(acct.accountId))?.sessionId).to.equal(older.sessionId);
     expect(changes).to.deep.equal([]);
-    await wallet.revokeSession(acct.accountId, others[0]!);
     expect((await client().listSessions(acct.accountId)).map((s) => s.id)).to.deep.equal([older.sessionId]);
+  });
+
+  it('ending the other session this device holds, with the one it signs with ended elsewhere: signed by that other session itself, and `ended` told', async () => {
+    const older = await (await wallet.startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000');
+    await advanceClock(31_000);
+    const newer = await (await wallet.startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000');
+    const other = createWallet({ client: client(), store: indexedDbKeyStore({ dbName: `${dbName}-other` }), otpSigner: f.signerPublicKey });
+    await advanceClock(31_000);
+    await (await other.startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000');
+    await other.revokeSession(acct.accountId, newer.sessionId);
+    const changes: string[] = [];
+    wallet.subscribe((c) => changes.push(c.type));
+    expect(await wallet.revokeSession(acct.accountId, older.sessionId)).to.deep.equal([older.sessionId]);
+    expect(await indexedDbKeyStore({ dbName }).list()).to.deep.equal([]);
+    expect(await wallet.current(acct.accountId)).to.equal(undefined);
+    expect(changes).to.deep.equal(['ended']);
+    expect((await client().listSessions(acct.accountId)).map((s) => s.id)).not.to.include(older.sessionId);
+    await other.logout(acct.accountId);
   });
 
   it("a credential's removal is signed by a session of another credential; one that is expired, keyless or another account's is none, and the account's live session is not told ended", async () => {

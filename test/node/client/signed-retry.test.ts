@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { createHttp } from '../../../src/core/client.ts';
 import { sendSigned, parseChallenge } from '../../../src/core/signed-retry.ts';
 import { generateSigningKey, type KeyPair } from '../../../src/core/p256.ts';
-import { keyStamper, type Stamper } from '../../../src/core/stamp.ts';
+import { keyStamper, publicKeyHex, type Stamper } from '../../../src/core/stamp.ts';
 import { verifyStamp } from '../../../src/sandbox/service-stamps.ts';
 import { ServiceError, WalletError } from '../../../src/core/errors.ts';
 import { startScriptedServer, type ScriptedServer, type SeenRequest } from './scripted-server.ts';
@@ -300,6 +300,36 @@ describe('signed retry against a scripted HTTP server', () => {
     script((_req, i) => (i % 2 === 0 ? challenge('p' + i) : i === 1 ? { status: 401, body: { status: 401, code: 'REQUEST_EXPIRED', message: 'expired' } } : { status: 204 }));
     await sendSigned({ send, method: 'POST', path: '/x', body: {}, stamper: stamper(ended) });
     assert.equal(told.length, 2);
+  });
+
+  it('a stamper whose `refused` answers another stamper: the exchange starts over from its first leg, signed by that one, once', async () => {
+    const other = await generateSigningKey();
+    const renewed = keyStamper(other);
+    let told = 0;
+    const stamper: Stamper = {
+      ...keyStamper(key),
+      async refused() {
+        told++;
+        return renewed;
+      },
+    };
+    const refused = { status: 401, body: { status: 401, code: 'WALLET_SIGNATURE_INVALID', message: 'no' } };
+    // Challenge, refused; first leg again, challenge, accepted.
+    server.setScript((_req, i) => (i === 0 ? challenge('p0') : i === 1 ? refused : i === 2 ? challenge('p2') : { status: 204 }));
+    const res = await sendSigned({ send, method: 'POST', path: '/x', body: { a: 1 }, stamper });
+    assert.equal(res.status, 204);
+    assert.equal(told, 1);
+    const [first, signed, again, resigned] = server.requests;
+    assert.equal(again!.headers['request-id'], undefined);
+    assert.equal(again!.body, first!.body);
+    assert.equal((await verifyStamp(String(signed!.headers['service-wallet-signature']), 'p0'))?.publicKey, publicKeyHex(key));
+    assert.equal((await verifyStamp(String(resigned!.headers['service-wallet-signature']), 'p2'))?.publicKey, publicKeyHex(other));
+    // Refused again: no third signature, the refusal stands.
+    server.requests.length = 0;
+    server.setScript((_req, i) => (i % 2 === 0 ? challenge('q' + i) : refused));
+    const e = await sendSigned({ send, method: 'POST', path: '/x', body: {}, stamper }).catch((x: unknown) => x);
+    assert.ok(e instanceof ServiceError && e.status === 401);
+    assert.equal(server.requests.length, 4);
   });
 
   it('honours the abort signal between the legs', async () => {
