@@ -31,6 +31,12 @@ export async function runStep(element: PasskeyRegister, step: Step, signal: Abor
   } catch (e) {
     // A wallet with a login and no session here: core says so before any prompt opens.
     if (step.kind === 'register' && e instanceof WalletError && (e.code === 'session_expired' || e.code === 'key_missing')) return { type: 'LOGIN_REQUIRED' };
+    // The browser's prompt was closed, timed out or could not verify the user (NotAllowedError
+    // tells these apart no further): nothing was created, and the user is told so. Cancel and a
+    // newer ceremony (aborted, AbortError) stay quiet; so does the activation, whose screen says it.
+    if (step.kind === 'register' && (e as { cause?: { name?: unknown } } | undefined)?.cause?.name === 'NotAllowedError') {
+      return { type: 'FAILED', failure: { code: 'cancelled' } };
+    }
     return isCancellation(e) ? { type: 'CANCELLED' } : { type: 'FAILED', failure: classifyError(e, { unauthorized: 'passkey_rejected' }) };
   } finally {
     ceremony.end();

@@ -16,6 +16,7 @@ export const passkeyRegisterStrings = {
     'passkey.nickname.invalid': 'Give the passkey a name of 1 to 100 characters.',
     'passkey.submit': 'Create passkey',
     'passkey.creating': 'Follow your browser’s prompt to create the passkey…',
+    'passkey.not-created': 'No passkey was created: the prompt was closed, timed out or could not verify you. Try again.',
     'passkey.login-required': 'Log in to your wallet first: adding a passkey to a wallet that already has a login needs your current session.',
     'passkey.activating': 'Passkey saved. Confirm it once more to log in with it…',
     'passkey.registered': 'Your passkey “{nickname}” is saved, but logging in with it did not finish.',

@@ -22,6 +22,7 @@ import { afterFirstPaint, onceAfterFirstPaint } from '../shared/idle.ts';
 import { syncStates } from '../shared/list.ts';
 import { defaultNickname, initialState, isBusy, transition, validNickname, type RegisterEvent, type RegisterState, type Support } from './passkey-register.machine.ts';
 import type { Step } from './passkey-register.flows.ts';
+import type { Failure } from '../shared/failures.ts';
 import { PasskeyRegisterErrorEvent, PasskeyRegisteredEvent } from './passkey-register.events.ts';
 import { passkeyRegisterStyles } from './passkey-register.styles.ts';
 import './passkey-register.strings.ts';
@@ -67,6 +68,7 @@ async function detectSupport(): Promise<Exclude<Support, 'checking'>> {
  *   nickname}`, and again when the activation login finished, with `sessionId` too. A handler that
  *   should run once checks `sessionId` (present: activated) or `credentialId` (seen already).
  * @event passkey-register-error - A step failed: `{code, message, status?}`; `message` is the sentence shown.
+ *   `cancelled`: the browser's prompt ended without a passkey (closed, timed out, the user not verified).
  *
  * @csspart base - The panel.
  * @csspart heading - The title.
@@ -200,8 +202,14 @@ export class PasskeyRegister extends TemplateElement {
       void this.flow.run([{ kind: 'activate', credentialId: after.passkey.credentialId }]);
     }
     if (after.kind === 'done') this.dispatchEvent(new PasskeyRegisteredEvent({ accountId: this.accountId, ...after.passkey, sessionId: after.sessionId }));
-    if ('failure' in after && after.failure) error(after.failure.code, failureMessage(t, after.failure), after.failure.status);
+    if ('failure' in after && after.failure) error(after.failure.code, this.sentence(after.failure), after.failure.status);
     if (after.kind === 'login-required') error('login_required', t('passkey.login-required'));
+  }
+
+  /** What a failure says; a prompt that ended without a passkey says that nothing was created. */
+  private sentence(failure: Failure): string {
+    const t = this.i18n.t;
+    return failure.code === 'cancelled' ? t('passkey.not-created') : failureMessage(t, failure);
   }
 
   private onSubmit(e: SubmitEvent): void {
@@ -223,7 +231,7 @@ export class PasskeyRegister extends TemplateElement {
     const t = this.i18n.t;
     const s = this.machine;
     const failure = 'failure' in s ? s.failure : undefined;
-    const error = failure ? failureMessage(t, failure) : this.nicknameInvalid ? t('passkey.nickname.invalid') : '';
+    const error = failure ? this.sentence(failure) : this.nicknameInvalid ? t('passkey.nickname.invalid') : '';
     return html`
       <section part="base" class="panel stack" aria-labelledby="heading" aria-busy=${isBusy(s) ? 'true' : 'false'}>
         <h2 part="heading" id="heading" aria-level=${this.level()}>${t('passkey.heading')}</h2>

@@ -16,7 +16,7 @@ import type { LoggedInDetail } from '../../../../src/elements/wallet-login/walle
 import { clientFor, walletFor } from '../../../../src/elements/shared/wallet.ts';
 import '../../../../src/locales/ar.ts';
 import type { KeyStore } from '../../../../src/core/keystore.ts';
-import { newAccount, addVirtualAuthenticator, authenticatorCredentials, advanceClock, type RigAccount } from '../../support/rig.ts';
+import { newAccount, addVirtualAuthenticator, authenticatorCredentials, advanceClock, setUserVerified, type RigAccount } from '../../support/rig.ts';
 import { axeViolations, focusIn, holdNext, loseAnswer, mount, nextEvent, part, parts, resetPage, shadow, text, type, useRig, waitFor, waitForState } from '../shared/helpers.ts';
 
 async function loginByEmail(acct: RigAccount): Promise<void> {
@@ -152,6 +152,30 @@ describe('<passkey-register>', function () {
     await waitForState(el, 'ready');
     expect(errors).to.equal(0);
     expect((part(el, 'submit') as HTMLButtonElement).disabled).to.equal(false);
+  });
+
+  it('a prompt that could not verify the user says the passkey was not created, and the next try works', async () => {
+    await addVirtualAuthenticator();
+    await loginByEmail(acct);
+    // The authenticator's fingerprint or PIN check fails: the browser answers NotAllowedError, as it
+    // does for a prompt closed or timed out.
+    await setUserVerified(false);
+    const el = await mount<PasskeyRegister>('passkey-register', { 'account-id': acct.accountId, nickname: 'Second try' });
+    await waitForState(el, 'ready');
+    const error = nextEvent<CustomEvent<{ code: string; message: string }>>(el, 'passkey-register-error', 20000);
+    submit(el);
+    const { detail } = await error;
+    expect(detail.code).to.equal('cancelled');
+    await waitForState(el, 'ready');
+    expect(text(el, 'error')).to.equal('No passkey was created: the prompt was closed, timed out or could not verify you. Try again.');
+    expect(detail.message).to.equal(text(el, 'error'));
+    expect(shadow(el).activeElement === part(el, 'input'), `focus on the nickname field, not ${focusIn(el)}`).to.equal(true);
+    expect((await clientFor().listCredentials(acct.accountId)).filter((c) => c.type === 'PASSKEY')).to.deep.equal([]);
+
+    await setUserVerified(true);
+    submit(el);
+    await waitForState(el, 'done', 20000);
+    expect(text(el, 'error')).to.equal('');
   });
 
   it('another account-id during the activation offers the new wallet the form, not the previous wallet\'s passkey', async () => {
