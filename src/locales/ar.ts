@@ -109,6 +109,7 @@ const passkeyRegister: Record<PasskeyRegisterStringKey, string> = {
   'passkey.creating': 'اتبع تعليمات المتصفح لإنشاء مفتاح المرور…',
   'passkey.not-created': 'لم يُنشأ مفتاح المرور: أُغلقت النافذة أو انتهت مهلتها أو تعذّر التحقق منك. حاول مرة أخرى.',
   'passkey.login-required': 'سجّل الدخول إلى محفظتك أولًا: تتطلب إضافة مفتاح مرور إلى محفظة لها طريقة دخول جلستك الحالية.',
+  'passkey.session-ended': 'انتهت جلستك قبل حفظ مفتاح المرور. سجّل الدخول مرة أخرى، ثم أضفه.',
   'passkey.activating': 'حُفظ مفتاح المرور. أكّده مرة أخرى لتسجيل الدخول به…',
   'passkey.registered': 'حُفظ مفتاح المرور «{nickname}»، لكن تسجيل الدخول به لم يكتمل.',
   'passkey.activate': 'سجّل الدخول بمفتاح المرور',

@@ -21,16 +21,19 @@ export async function runStep(element: PasskeyRegister, step: Step, signal: Abor
   const wallet = walletFor(element.apiBase);
   // One ceremony at a time on the page (shared/ceremony.ts).
   const ceremony = beginCeremony(signal);
+  let ended = false;
   try {
     if (step.kind === 'activate') {
       return { type: 'ACTIVATED', sessionId: (await wallet.loginWithPasskey({ credentialId: step.credentialId, signal: ceremony.signal })).sessionId };
     }
     const { nickname } = step;
+    // A session here as the step begins, refused at its end, ended meanwhile (expired, logged out).
+    ended = await wallet.current(element.accountId).then(Boolean, () => false);
     const method = await wallet.registerPasskey({ accountId: element.accountId, nickname, signal: ceremony.signal });
     return { type: 'SAVED', passkey: { credentialId: method.id, nickname: method.nickname || nickname } };
   } catch (e) {
     // A wallet with a login and no session here: core says so before any prompt opens.
-    if (step.kind === 'register' && e instanceof WalletError && (e.code === 'session_expired' || e.code === 'key_missing')) return { type: 'LOGIN_REQUIRED' };
+    if (step.kind === 'register' && e instanceof WalletError && (e.code === 'session_expired' || e.code === 'key_missing')) return { type: 'LOGIN_REQUIRED', ended };
     // The browser's prompt was closed, timed out or could not verify the user (NotAllowedError
     // tells these apart no further): nothing was created, and the user is told so. Cancel and a
     // newer ceremony (aborted, AbortError) stay quiet; so does the activation, whose screen says it.

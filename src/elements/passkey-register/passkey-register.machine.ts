@@ -33,8 +33,11 @@ export type RegisterState =
    * (with the signed retry when the wallet already has a credential).
    */
   | { kind: 'creating'; support: Exclude<Support, 'checking' | 'none'> }
-  /** The wallet has credentials and this device has no session to sign with: log in first. */
-  | { kind: 'login-required'; support: Exclude<Support, 'checking' | 'none'> }
+  /**
+   * The wallet has credentials and this device has no session to sign with: log in first.
+   * `ended`: there was one as the registration began, and it ended before the passkey was saved.
+   */
+  | { kind: 'login-required'; support: Exclude<Support, 'checking' | 'none'>; ended?: boolean }
   /** Registered; the passkey login that activates it is running (a second prompt). */
   | { kind: 'activating'; support: Exclude<Support, 'checking' | 'none'>; passkey: RegisteredPasskey }
   /** Registered and activated: the user holds a passkey session. */
@@ -47,7 +50,7 @@ export type RegisterEvent =
   | { type: 'START' }
   | { type: 'SAVED'; passkey: RegisteredPasskey }
   | { type: 'ACTIVATED'; sessionId: string }
-  | { type: 'LOGIN_REQUIRED' }
+  | { type: 'LOGIN_REQUIRED'; ended?: boolean }
   /** A session appeared (the user logged in elsewhere on the page): the form is usable again. */
   | { type: 'SESSION_AVAILABLE' }
   | { type: 'ACTIVATE' }
@@ -86,7 +89,7 @@ export function transition(state: RegisterState, event: RegisterEvent): Register
     case 'creating':
       // Another wallet (RESET): what runs was for the previous one and is dropped.
       if (type === 'RESET') return state.kind === 'ready' && !state.failure ? state : { kind: 'ready', support };
-      if (type === 'LOGIN_REQUIRED') return { kind: 'login-required', support };
+      if (type === 'LOGIN_REQUIRED') return event.ended ? { kind: 'login-required', support, ended: true } : { kind: 'login-required', support };
       if (state.kind === 'ready') return type === 'START' ? { kind: 'creating', support } : state;
       if (type === 'SAVED') return { kind: 'activating', support, passkey: event.passkey };
       if (type === 'CANCELLED') return { kind: 'ready', support };

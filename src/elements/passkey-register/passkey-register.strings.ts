@@ -18,6 +18,7 @@ export const passkeyRegisterStrings = {
     'passkey.creating': 'Follow your browser’s prompt to create the passkey…',
     'passkey.not-created': 'No passkey was created: the prompt was closed, timed out or could not verify you. Try again.',
     'passkey.login-required': 'Log in to your wallet first: adding a passkey to a wallet that already has a login needs your current session.',
+    'passkey.session-ended': 'Your session ended before the passkey was saved. Log in again, then add it.',
     'passkey.activating': 'Passkey saved. Confirm it once more to log in with it…',
     'passkey.registered': 'Your passkey “{nickname}” is saved, but logging in with it did not finish.',
     'passkey.activate': 'Log in with the passkey',

@@ -203,7 +203,7 @@ export class PasskeyRegister extends TemplateElement {
     }
     if (after.kind === 'done') this.dispatchEvent(new PasskeyRegisteredEvent({ accountId: this.accountId, ...after.passkey, sessionId: after.sessionId }));
     if ('failure' in after && after.failure) error(after.failure.code, this.sentence(after.failure), after.failure.status);
-    if (after.kind === 'login-required') error('login_required', t('passkey.login-required'));
+    if (after.kind === 'login-required') error(after.ended ? 'session_expired' : 'login_required', t(`passkey.${after.ended ? 'session-ended' : 'login-required'}`));
   }
 
   /** What a failure says; a prompt that ended without a passkey says that nothing was created. */
@@ -250,7 +250,7 @@ export class PasskeyRegister extends TemplateElement {
       case 'unsupported':
         return html`<p part="note">${t('passkey.unsupported')}</p>`;
       case 'login-required':
-        return html`<p part="note" data-autofocus tabindex="-1">${t('passkey.login-required')}</p>`;
+        return html`<p part="note" data-autofocus tabindex="-1">${t(`passkey.${s.ended ? 'session-ended' : 'login-required'}`)}</p>`;
       case 'activating':
       case 'registered': {
         // While the login runs its button stays where it was, disabled, and Cancel comes beside it:

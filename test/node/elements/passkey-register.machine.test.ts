@@ -66,6 +66,16 @@ test('202 without a session on this device asks to log in first; a session makes
   assert.deepEqual(transition(s, { type: 'SESSION_AVAILABLE' }), { kind: 'ready', support: 'platform' });
 });
 
+test('a session that ended while the passkey was created is told apart from none at all, and a login ends it too', () => {
+  const s = run(initialState(), { type: 'SUPPORT', support: 'platform' }, { type: 'START' }, { type: 'LOGIN_REQUIRED', ended: true });
+  assert.deepEqual(s, { kind: 'login-required', support: 'platform', ended: true });
+  assert.deepEqual(transition(s, { type: 'SESSION_AVAILABLE' }), { kind: 'ready', support: 'platform' });
+  assert.deepEqual(run(initialState(), { type: 'SUPPORT', support: 'platform' }, { type: 'START' }, { type: 'LOGIN_REQUIRED', ended: false }), {
+    kind: 'login-required',
+    support: 'platform',
+  });
+});
+
 test('activation cancelled: the passkey stays registered and activation can be retried', () => {
   const s = run(
     initialState(),

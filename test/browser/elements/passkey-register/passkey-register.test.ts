@@ -112,6 +112,45 @@ describe('<passkey-register>', function () {
     await waitForState(el, 'done', 20000);
   });
 
+  for (const [how, end] of [
+    ['logged out elsewhere', (a: RigAccount) => walletFor().logout(a.accountId)],
+    // The service's clock passes the 15 minutes: the service refuses the stamp, and no longer lists the session.
+    ['expired', () => advanceClock(16 * 60 * 1000)],
+  ] as const) {
+    it(`a session ${how} while the passkey is being created: says it ended and the passkey was not added, then recovers`, async () => {
+      await addVirtualAuthenticator();
+      await loginByEmail(acct);
+      const el = await mount<PasskeyRegister>('passkey-register', { 'account-id': acct.accountId, nickname: 'Late' });
+      await waitForState(el, 'ready');
+      const errors: Array<{ code: string; message: string }> = [];
+      el.addEventListener('passkey-register-error', (e) => errors.push(e.detail));
+      // The prompt is done; its passkey waits to be saved while the session ends.
+      const hold = holdNext('POST', /\/auth\/credentials$/);
+      try {
+        submit(el);
+        await hold.arrived;
+        await end(acct);
+        hold.release();
+      } finally {
+        hold.undo();
+      }
+      await waitForState(el, 'login-required', 20000);
+      const said = 'Your session ended before the passkey was saved. Log in again, then add it.';
+      expect(text(el, 'note')).to.equal(said);
+      expect(errors).to.deep.equal([{ code: 'session_expired', message: said }]);
+      await waitFor(() => shadow(el).activeElement === part(el, 'note'), 'focus on the sentence');
+      expect((await clientFor().listCredentials(acct.accountId)).filter((c) => c.type === 'PASSKEY')).to.deep.equal([]);
+
+      // Past the 30 s between two codes of one credential.
+      await advanceClock(31_000);
+      await loginByEmail(acct);
+      await waitForState(el, 'ready');
+      submit(el);
+      await waitForState(el, 'done', 20000);
+      expect((await clientFor().listCredentials(acct.accountId)).filter((c) => c.type === 'PASSKEY').map((c) => c.nickname)).to.deep.equal(['Late']);
+    });
+  }
+
   it('switched to another wallet, it offers the form again instead of what it said of the last one', async () => {
     const el = await mount<PasskeyRegister>('passkey-register', { 'account-id': acct.accountId });
     await waitForState(el, 'ready');
