@@ -112,6 +112,8 @@ export interface Wallet {
    * Adds a passkey to the account; needs a live session when the account already has a credential.
    * `nickname` is sent trimmed, and must then be 1 to 100 characters (`invalid_argument` otherwise).
    * When the answer to the save is lost (network, 5xx) and the service lists the new passkey, that is the result.
+   * Stopped (`signal`) after the browser made the passkey, it rejects with `aborted` at once, and the
+   * passkey the service saves all the same is removed again (a live session of the account signs).
    */
   registerPasskey(options: { accountId: string; nickname: string } & SignalOption): Promise<AuthMethod>;
   /**
@@ -311,6 +313,25 @@ export function createWallet(options: WalletOptions): Wallet {
     verify.then(async (session): Promise<[AuthSession, KeyPair]> => [session, await importSessionKeyBundle(session.encryptedSessionSigningKey, receiver)]);
 
   /**
+   * `made` (a call not cut off once sent: the service carries it out all the same), unless `signal`
+   * stops it first: then it rejects with `aborted` at once, and `undo` takes back what `made`
+   * brings when it comes.
+   */
+  function uncut<T>(made: Promise<T>, signal: AbortSignal | undefined, undo: (value: T) => unknown): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      const stop = () => {
+        reject(aborted(signal));
+        made.then(undo).catch(() => undefined);
+      };
+      if (signal?.aborted) stop();
+      else signal?.addEventListener('abort', stop);
+      // The listener goes as the answer comes in, in the same step: a later stop is the caller's to handle.
+      const off = () => signal?.removeEventListener('abort', stop);
+      made.then((value) => (off(), resolve(value)), (e: unknown) => (off(), reject(e)));
+    });
+  }
+
+  /**
    * Stores the session a login's verify made (`made`: it and its key) and tells the listeners; the
    * account's ended records go. A verify is not cut off once sent (the service would make the
    * session all the same, live upstream with its key lost here): a login stopped (`signal`) before
@@ -318,17 +339,7 @@ export function createWallet(options: WalletOptions): Wallet {
    * session is ended when its answer comes. So is one the key store refuses (storage_unavailable).
    */
   async function loggedIn(made: Promise<[AuthSession, KeyPair]>, credentialId: string, signal?: AbortSignal): Promise<StoredSession> {
-    const [session, key] = await new Promise<[AuthSession, KeyPair]>((resolve, reject) => {
-      const stop = () => {
-        reject(aborted(signal));
-        made.then(([s, k]) => end(s, k), () => undefined);
-      };
-      if (signal?.aborted) stop();
-      else signal?.addEventListener('abort', stop);
-      // The listener goes as the answer comes in, in the same step: a later stop is handled below.
-      const off = () => signal?.removeEventListener('abort', stop);
-      made.then((value) => (off(), resolve(value)), (e: unknown) => (off(), reject(e)));
-    });
+    const [session, key] = await uncut(made, signal, ([s, k]) => end(s, k));
     let stored: StoredSession;
     try {
       throwIfAborted(signal);
@@ -468,24 +479,20 @@ export function createWallet(options: WalletOptions): Wallet {
         excludeCredentialIds: existing.filter((c) => c.type === 'PASSKEY' && c.credentialId).map((c) => c.credentialId as string),
         signal,
       });
-      try {
-        return await client.createCredential(
-          { type: 'PASSKEY', accountId, nickname, challenge: optionsJSON.challenge, attestation },
-          { stamper, signal },
-        );
-      } catch (e) {
+      const body = { type: 'PASSKEY', accountId, nickname, challenge: optionsJSON.challenge, attestation } as const;
+      const saving = client.createCredential(body, { stamper }).catch(async (e: unknown) => {
         // The service may have saved the passkey when its answer was lost (the network, a 5xx, an
         // unreadable answer): its list tells. Saved, it is the outcome; a second ceremony could not
         // even start, the authenticator refusing a passkey the wallet already holds.
         const unknown = (e instanceof WalletError && (e.code === 'network' || e.code === 'unexpected_response')) || (isServiceError(e) && e.status >= 500);
-        if (!unknown || signal?.aborted) throw e;
-        const saved = await client.listCredentials(accountId, { signal }).then(
-          (list) => list.find((c) => c.type === 'PASSKEY' && c.credentialId === attestation.credentialId),
-          () => undefined,
-        );
+        const saved = unknown && (await client.listCredentials(accountId).then((list) => list.find((c) => c.type === 'PASSKEY' && c.credentialId === attestation.credentialId), () => undefined));
         if (!saved) throw e;
         return saved;
-      }
+      });
+      // The save is not cut off once the passkey exists (the service would keep it all the same, a
+      // passkey the user cancelled): stopped meanwhile, it fails at once, and the passkey the service
+      // saves is removed again, signed by the session that added it.
+      return uncut(saving, signal, (saved) => wallet.revokeCredential(accountId, saved.id));
     },
 
     async addCredential(body, addOptions = {}) {

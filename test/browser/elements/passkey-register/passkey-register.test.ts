@@ -17,7 +17,7 @@ import { clientFor, walletFor } from '../../../../src/elements/shared/wallet.ts'
 import '../../../../src/locales/ar.ts';
 import type { KeyStore } from '../../../../src/core/keystore.ts';
 import { newAccount, addVirtualAuthenticator, authenticatorCredentials, advanceClock, setUserVerified, type RigAccount } from '../../support/rig.ts';
-import { axeViolations, focusIn, holdNext, loseAnswer, mount, nextEvent, part, parts, resetPage, shadow, text, type, useRig, waitFor, waitForState } from '../shared/helpers.ts';
+import { axeViolations, focusIn, holdAnswer, holdNext, loseAnswer, mount, nextEvent, part, parts, resetPage, shadow, text, type, useRig, waitFor, waitForState } from '../shared/helpers.ts';
 
 async function loginByEmail(acct: RigAccount): Promise<void> {
   await (await walletFor().startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000');
@@ -191,6 +191,39 @@ describe('<passkey-register>', function () {
     await waitForState(el, 'ready');
     expect(errors).to.equal(0);
     expect((part(el, 'submit') as HTMLButtonElement).disabled).to.equal(false);
+  });
+
+  it('cancelled while the service saves the passkey: no passkey is left on the wallet, and the next try registers one', async () => {
+    await addVirtualAuthenticator();
+    await loginByEmail(acct);
+    const el = await mount<PasskeyRegister>('passkey-register', { 'account-id': acct.accountId, nickname: 'Cancelled late' });
+    await waitForState(el, 'ready');
+    let errors = 0;
+    el.addEventListener('passkey-register-error', () => errors++);
+    // The signed retry reached the service, which saved the passkey; its answer is on its way as the user cancels.
+    const hold = holdAnswer('POST', /\/auth\/credentials$/, (r) => r.status === 201);
+    try {
+      submit(el);
+      await hold.arrived;
+      el.cancel();
+      hold.release();
+    } finally {
+      hold.undo();
+    }
+    await waitForState(el, 'ready');
+    const passkeys = async () => (await clientFor().listCredentials(acct.accountId)).filter((c) => c.type === 'PASSKEY').map((c) => c.nickname);
+    // The removal follows the cancel: the wallet lists the passkey for a moment, then no more.
+    let left = await passkeys();
+    for (let i = 0; left.length && i < 50; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      left = await passkeys();
+    }
+    expect(left, 'the passkey saved after the cancel is removed').to.deep.equal([]);
+    expect([errors, text(el, 'error')]).to.deep.equal([0, '']);
+
+    submit(el);
+    await waitForState(el, 'done', 20000);
+    expect(await passkeys()).to.deep.equal(['Cancelled late']);
   });
 
   it('a prompt that could not verify the user says the passkey was not created, and the next try works', async () => {
