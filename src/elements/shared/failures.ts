@@ -52,7 +52,10 @@ export const FAILURE_CODES = [
   'signature_rejected',
   /** The last credential of a wallet cannot be removed (400 on revoke while the service lists no other). */
   'last_credential',
-  /** The credential kind exists already (EMAIL_OTP / SMS_OTP _CREDENTIAL_ALREADY_EXISTS). */
+  /**
+   * The credential exists already (EMAIL_OTP_, SMS_OTP_ CREDENTIAL_ALREADY_EXISTS; OAUTH_ for the
+   * single sign-on identity the wallet has, which the sandbox refuses so).
+   */
   'credential_exists',
   /** The input was refused by the service (400 INVALID_INPUT). */
   'invalid_input',
@@ -152,7 +155,7 @@ const STALE_CODE_REASONS = new Set(['OTP_CHALLENGE_MISSING', 'OTP_BUNDLE']);
 function serviceCode({ status, code, details }: ServiceError, context: FailureContext): FailureCode {
   if (status === 429 || code === 'RATE_LIMITED') return 'rate_limited';
   if (code === 'PASSKEY_CREDENTIAL_ALREADY_EXISTS') return 'passkey_exists';
-  if (code === 'EMAIL_OTP_CREDENTIAL_ALREADY_EXISTS' || code === 'SMS_OTP_CREDENTIAL_ALREADY_EXISTS') return 'credential_exists';
+  if (code.endsWith('_CREDENTIAL_ALREADY_EXISTS')) return 'credential_exists';
   if (code.startsWith('WALLET_SIGNATURE') || code === 'INVALID_SIGNATURE' || code === 'REQUEST_ID_MISSING') return 'signature_rejected';
   if (status === 401 && context.unauthorized === 'wrong_code' && STALE_CODE_REASONS.has(String(details?.['reason']))) return 'code_expired';
   if (status === 401) return context.unauthorized ?? 'signature_rejected';

@@ -35,6 +35,7 @@ test('400s: already-existing credentials by code, the last credential by context
   assert.equal(classifyError(service(400, 'PASSKEY_CREDENTIAL_ALREADY_EXISTS')).code, 'passkey_exists');
   assert.equal(classifyError(service(400, 'SMS_OTP_CREDENTIAL_ALREADY_EXISTS')).code, 'credential_exists');
   assert.equal(classifyError(service(400, 'EMAIL_OTP_CREDENTIAL_ALREADY_EXISTS')).code, 'credential_exists');
+  assert.equal(classifyError(service(400, 'OAUTH_CREDENTIAL_ALREADY_EXISTS')).code, 'credential_exists');
   assert.equal(classifyError(service(400, 'INVALID_INPUT')).code, 'invalid_input');
   assert.equal(classifyError(service(400, 'BAD_REQUEST'), { badRequest: 'last_credential' }).code, 'last_credential');
 });

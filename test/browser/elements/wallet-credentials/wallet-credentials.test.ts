@@ -490,6 +490,27 @@ describe('<wallet-credentials>', function () {
     expect(text(el, 'status')).to.contain('Single sign-on added');
   });
 
+  it('single sign-on added again with the same identity says the wallet has it already, not "check the details"', async () => {
+    // Add stays offered once a single sign-on exists (another provider may be added), so a user
+    // can pick the identity the wallet already has: the service refuses it (400 OAUTH_CREDENTIAL_ALREADY_EXISTS).
+    await loginByEmail(acct);
+    const sub = `user-${crypto.randomUUID()}`;
+    const el = await mount<WalletCredentials>('wallet-credentials', { 'account-id': acct.accountId }, (e) => {
+      (e as WalletCredentials).oidcTokenProvider = (nonce) => oidcToken({ sub, email: 'sso@example.com', nonce });
+    });
+    await idle(el);
+    const added = nextEvent<CustomEvent<CredentialChangeDetail>>(el, 'credential-added');
+    addButton(el, 'OAUTH').click();
+    await added;
+    await idle(el);
+    const failed = nextEvent<CustomEvent<{ code: string }>>(el, 'wallet-credentials-error');
+    addButton(el, 'OAUTH').click();
+    expect((await failed).detail.code).to.equal('credential_exists');
+    await idle(el);
+    expect(text(el, 'error')).to.equal('This wallet already has a login of that kind.');
+    expect(parts(el, 'credential').filter((r) => r.dataset['type'] === 'OAUTH')).to.have.length(1);
+  });
+
   it('single sign-on whose signed retry starts over after its window asks the provider for a fresh token', async () => {
     await loginByEmail(acct);
     const sub = `user-${crypto.randomUUID()}`;
