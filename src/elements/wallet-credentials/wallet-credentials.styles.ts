@@ -38,8 +38,12 @@ export const walletCredentialsStyles = css`
     overflow-wrap: anywhere;
   }
   [part='hint'] {
-    grid-column: 1 / -1;
     font-size: 0.9em;
+  }
+  /* Under the row it belongs to: a hint, or the question before a removal. */
+  [part='hint'],
+  [part='confirm'] {
+    grid-column: 1 / -1;
   }
   [part='badge'] {
     display: inline-block;

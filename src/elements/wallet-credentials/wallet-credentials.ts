@@ -439,12 +439,11 @@ export class WalletCredentials extends TemplateElement {
 
   private ready(s: Ready): TemplateResult {
     const t = this.i18n.t;
-    const { view, running, confirming } = s;
+    const { view, running } = s;
     return html`
       <ul part="credentials" aria-labelledby="heading">
         ${view.credentials.map((c) => this.row(s, c))}
       </ul>
-      ${confirming ? this.confirmation(s, confirming) : nothing}
       ${s.codeFor ? this.codeForm(s) : nothing}
       <h3 aria-level=${this.level(1)}>${t('credentials.add.heading')}</h3>
       <div class="stack">
@@ -519,6 +518,10 @@ export class WalletCredentials extends TemplateElement {
         ${session ? t(own ? 'credentials.sessions.logout' : 'credentials.sessions.end') : t('credentials.remove')}
       </button>
       ${hint ? html`<span part="hint" id=${hintId}>${hint}</span>` : nothing}
+      ${
+        // The question opens under the row it is about: "End this session?" says which one by its place.
+        (s.confirming as { id?: string } | undefined)?.id === item.id ? this.confirmation(s, s.confirming!) : nothing
+      }
     </li>`;
   }
 

@@ -34,9 +34,10 @@ function addButton(el: WalletCredentials, type: string): HTMLButtonElement {
   return shadow(el).querySelector<HTMLButtonElement>(`[part~='add-button'][data-type='${type}']`)!;
 }
 
-/** The Cancel button of the open form or confirmation. */
+/** The Cancel button of the open confirmation, or else of the open form. */
 function cancelButton(el: WalletCredentials): HTMLButtonElement {
-  return parts(el, 'button').find((b) => b.textContent?.includes('Cancel')) as HTMLButtonElement;
+  const scope = part(el, 'confirm') ?? shadow(el);
+  return [...scope.querySelectorAll<HTMLElement>("[part~='button']")].find((b) => b.textContent?.includes('Cancel')) as HTMLButtonElement;
 }
 
 /** Waits for the form or confirmation `state` to open, presses its Cancel, and lets the element settle. */
@@ -665,6 +666,29 @@ describe('<wallet-credentials>', function () {
     } finally {
       Date.now = deviceNow;
     }
+  });
+
+  it('a confirmation opens under the row it asks about, so "End this session?" is read beside that session', async () => {
+    const other = await loginByEmail(acct);
+    await advanceClock(31_000);
+    await loginByEmail(acct);
+    await store.delete(other);
+    await walletFor().addCredential({ type: 'SMS_OTP', accountId: acct.accountId });
+    const el = await settled(acct.accountId);
+    const sessionRow = shadow(el).querySelector<HTMLElement>(`[part~='session'][data-id='${other}']`)!;
+    sessionRow.querySelector('button')!.click();
+    await waitForState(el, 'confirming');
+    // Not above the list of sessions, under the credentials, where it reads as a question about the last credential.
+    expect(sessionRow.contains(part(el, 'confirm'))).to.equal(true);
+    const question = part(el, 'confirm')!.getBoundingClientRect();
+    const rowButton = sessionRow.querySelector('button')!.getBoundingClientRect();
+    expect(question.top).to.be.at.least(rowButton.bottom);
+    await cancelIn(el, 'confirming');
+
+    removeButton(el, 'SMS_OTP').click();
+    await waitForState(el, 'confirming');
+    expect(row(el, 'SMS_OTP').contains(part(el, 'confirm'))).to.equal(true);
+    await cancelIn(el, 'confirming');
   });
 
   it('ends another session, and ending its own is a logout that deletes the key', async () => {
