@@ -102,7 +102,11 @@ async function refreshConsole(): Promise<void> {
       reject.className = 'secondary';
       reject.textContent = t('demo.console.reject');
       reject.addEventListener('click', () => void oneAtATime(item, () => decide(action.id, 'reject')));
-      item.append(label, approve, reject);
+      // The two decisions wrap as one: on a narrow column both go under the label, side by side.
+      const decisions = document.createElement('span');
+      decisions.className = 'decisions';
+      decisions.append(approve, reject);
+      item.append(label, decisions);
       return item;
     }),
   );

@@ -1,6 +1,7 @@
 /**
  * The demo page's own words (the elements bring theirs), in English and Arabic. Elements of the
- * page carry `data-i18n="key"` (text) or `data-i18n-label="key"` (aria-label).
+ * page carry `data-i18n="key"` (text) or `data-i18n-label="key"` (aria-label). In a console item,
+ * U+2060 (word joiner) keeps the "…" with the request's number: a line breaks before them, not between.
  */
 export const pageStrings: Record<'en' | 'ar', Record<string, string>> = {
   en: {
@@ -28,7 +29,7 @@ export const pageStrings: Record<'en' | 'ar', Record<string, string>> = {
     'demo.console.approved': 'Approved. The agent sees the decision at its next check.',
     'demo.console.rejected': 'Rejected. The agent sees the decision at its next check.',
     'demo.console.failed': 'The console could not reach the sandbox. Try again.',
-    'demo.console.item': '{type} …{id}',
+    'demo.console.item': '{type} …\u2060{id}',
     'demo.console.type.EXECUTE_QUOTE': 'Currency exchange',
     'demo.console.type.TRANSFER_OUT': 'Payment out',
     'demo.console.type.TRANSFER_IN': 'Payment in',
@@ -60,7 +61,7 @@ export const pageStrings: Record<'en' | 'ar', Record<string, string>> = {
     'demo.console.approved': 'تمت الموافقة. سيرى الوكيل القرار في تحققه التالي.',
     'demo.console.rejected': 'تم الرفض. سيرى الوكيل القرار في تحققه التالي.',
     'demo.console.failed': 'تعذّر على اللوحة الوصول إلى البيئة التجريبية. أعد المحاولة.',
-    'demo.console.item': '{type} …{id}',
+    'demo.console.item': '{type} …\u2060{id}',
     'demo.console.type.EXECUTE_QUOTE': 'تحويل عملة',
     'demo.console.type.TRANSFER_OUT': 'دفعة صادرة',
     'demo.console.type.TRANSFER_IN': 'دفعة واردة',

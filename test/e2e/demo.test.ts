@@ -163,6 +163,41 @@ describe('the demo, walked as a new user', { timeout: 300_000 }, () => {
     await top.getByText('Approved', { exact: true }).waitFor();
   });
 
+  it('at 360 and 1280 px, each waiting request of the console keeps Approve and Reject together, and its number whole', async () => {
+    await page.locator('#pending li button').first().waitFor();
+    const broken: Array<{ width: number; text: string; buttonsApart: boolean; numberLines: number }> = [];
+    try {
+      for (const width of [360, 1280]) {
+        await page.setViewportSize({ width, height: 1000 });
+        const rows = await page.locator('#pending li').evaluateAll((items) =>
+          items
+            .filter((li) => li.querySelector('button'))
+            .map((li) => {
+              const [approve, reject] = [...li.querySelectorAll('button')].map((b) => b.getBoundingClientRect());
+              // The lines the number takes, from its "…" to its end ("Payment out …3534").
+              const label = li.querySelector('span')!;
+              const text = label.textContent!;
+              const walker = document.createTreeWalker(label, NodeFilter.SHOW_TEXT);
+              const range = document.createRange();
+              for (let node = walker.nextNode(), seen = 0; node; node = walker.nextNode()) {
+                const at = text.indexOf('…') - seen;
+                if (at >= 0 && at < node.textContent!.length) range.setStart(node, at);
+                seen += node.textContent!.length;
+                range.setEnd(node, node.textContent!.length);
+              }
+              const numberLines = new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size;
+              return { text, buttonsApart: Math.abs(approve!.top - reject!.top) > 2 || reject!.left < approve!.left, numberLines };
+            }),
+        );
+        assert.ok(rows.length > 0, 'the console lists waiting requests');
+        broken.push(...rows.filter((r) => r.buttonsApart || r.numberLines !== 1).map((r) => ({ width, ...r })));
+      }
+    } finally {
+      await page.setViewportSize({ width: 1360, height: 1000 });
+    }
+    assert.deepEqual(broken, []);
+  });
+
   it('adds text message codes (the sandbox code 000000), and logs in with them', async () => {
     // What <wallet-credentials> lets a user add, the page's <wallet-login> must let them log in with.
     const credentials = page.locator('wallet-credentials');
