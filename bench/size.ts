@@ -37,7 +37,7 @@ export const CEILINGS: Readonly<Record<string, number>> = {
   'wallet-elements (all)': 59_525,
   core: 16_275,
   '<agent-actions>': 16_125,
-  '<card-reveal>': 23_750,
+  '<card-reveal>': 23_775,
   '<delegated-keys>': 30_050,
   '<passkey-register>': 27_600,
   '<wallet-credentials>': 31_325,
