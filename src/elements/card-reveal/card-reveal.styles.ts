@@ -25,6 +25,8 @@ export const cardRevealStyles = css`
     overflow: hidden;
   }
   .face {
+    /* The number's size follows the face's own width (cqi below). */
+    container-type: inline-size;
     display: grid;
     align-content: space-between;
     padding: 1.25em 1.4em;
@@ -53,9 +55,11 @@ export const cardRevealStyles = css`
     letter-spacing: 0.08em;
   }
   /* Card numbers read left to right in every language: dir="ltr" in the markup makes each mask a
-     left-to-right block. */
+     left-to-right block. Its no-break spaces keep it on one line; its 19 characters take about
+     13.7em, so at 7cqi (7% of the face's width) or less that line fits a face of any width, at any
+     text size. Every browser with :state() has container units. */
   .number {
-    font-size: 1.25em;
+    font-size: min(1.25em, 7cqi);
     letter-spacing: 0.12em;
   }
   .frame {

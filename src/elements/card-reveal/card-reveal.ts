@@ -425,7 +425,8 @@ export class CardReveal extends ReactiveBase {
         'slot',
         { name: 'face' },
         element('div', { class: 'chip' }),
-        field(number, '•••• •••• •••• ••••', { class: 'number' }),
+        // No-break spaces: the number never wraps (its size follows the face's width, styles).
+        field(number, '••••\u00a0••••\u00a0••••\u00a0••••', { class: 'number' }),
         element('div', { class: 'row' }, field(expiry, '••/••'), field(cvv, '•••')),
       ),
     );

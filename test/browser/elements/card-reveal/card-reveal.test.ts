@@ -744,6 +744,36 @@ describe('<card-reveal>', () => {
     }
   });
 
+  it('the masked card number stays on one line, whole and left to right, from a 320 px page to the widest card, in English and Arabic, at 100 % and 200 % text size', async () => {
+    // 272 px: the element in a 320 CSS px wide page with margins (WCAG 1.4.10, 400 % zoom); 312 px:
+    // a 360 px phone; 380 px: the default widest. 30px: the shared text size (15px) doubled, as a
+    // browser's text-only zoom does (WCAG 1.4.4).
+    for (const lang of ['en', 'ar']) {
+      const el = await mount<CardReveal>('card-reveal', { 'card-id': f.cardId, lang });
+      const number = shadow(el).querySelector('code.number')!;
+      const face = part(el, 'face')!;
+      for (const width of [272, 312, 380]) {
+        for (const textSize of ['15px', '30px']) {
+          el.style.inlineSize = `${width}px`;
+          el.style.setProperty('--wallet-font-size', textSize);
+          const where = `${lang}, ${width}px, text ${textSize}`;
+          const range = document.createRange();
+          range.selectNodeContents(number);
+          const glyphs = [...range.getClientRects()];
+          const lines = new Set(glyphs.map((r) => Math.round(r.top)));
+          expect(lines.size, `lines of the number, ${where}`).to.equal(1);
+          // Whole: inside the face, which clips what overflows it.
+          const box = face.getBoundingClientRect();
+          for (const r of glyphs) {
+            expect(r.left >= box.left && r.right <= box.right && r.bottom <= box.bottom, `inside the face, ${where}`).to.equal(true);
+          }
+          expect(getComputedStyle(number).direction, where).to.equal('ltr');
+        }
+      }
+      el.remove();
+    }
+  });
+
   it('speaks Arabic right to left, with the strings shipped, on a page whose <html lang> is English', async () => {
     // A valid page names its language; setLocale still decides the elements' own.
     const root = document.documentElement;
