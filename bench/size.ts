@@ -34,14 +34,14 @@ export const BUDGETS: Readonly<Record<string, number>> = {
  * Budgets are the product's promise; ceilings hold every byte gained on the way to them.
  */
 export const CEILINGS: Readonly<Record<string, number>> = {
-  'wallet-elements (all)': 59_525,
+  'wallet-elements (all)': 59_550,
   core: 16_275,
   '<agent-actions>': 16_125,
   '<card-reveal>': 23_775,
   '<delegated-keys>': 30_050,
   '<passkey-register>': 27_600,
   '<wallet-credentials>': 31_325,
-  '<wallet-login>': 32_500,
+  '<wallet-login>': 32_525,
   'locales/ar (optional)': 6_625,
   'cdn/elements/agent-actions.js': 20_650,
   'cdn/elements/card-reveal.js': 28_150,
