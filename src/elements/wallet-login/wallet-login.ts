@@ -385,8 +385,11 @@ export class WalletLogin extends TemplateElement {
       case 'logged-in':
         if (!('session' in before) || event.type === 'REMOTE_LOGGED_IN') {
           // When focus moves to the heading "You're logged in", the heading says it; the status
-          // line says it when it happened without the user here (another tab, a restore).
-          if (!this.focusPending) notice = 'login.notice.logged-in';
+          // line says it to a screen reader (out of sight, render) when it happened without the
+          // user here (another tab, a restore). A session that replaced one (a passkey registered
+          // on the page or in another tab) leaves the screen logged in: nothing to say, and the
+          // element that logged in says it.
+          if (!this.focusPending && !('session' in before)) notice = 'login.notice.logged-in';
           const { sessionId, credentialType, expiresAt } = after.session;
           const source = event.type === 'RESTORED' ? 'restored' : remote ? 'elsewhere' : 'login';
           this.dispatchEvent(new WalletLoggedInEvent({ accountId: this.accountId, sessionId, credentialType, expiresAt, source }));
@@ -582,7 +585,7 @@ export class WalletLogin extends TemplateElement {
         ${this.accountId ? this.screen(s) : html`<p part="intro">${t('common.missing-account')}</p>`}
         <p part="error" id="error" class="live" role="alert">${failure ? this.failureText(failure) : ''}</p>
         <p part="wait" class="live">${wait ? t('error.wait', { seconds: wait }) : ''}</p>
-        <p part="status" class="live" role="status">${this.notice}</p>
+        <p part="status" class="live ${this.notice === t('login.notice.logged-in') ? 'visually-hidden' : ''}" role="status">${this.notice}</p>
       </section>
     `;
   }

@@ -17,7 +17,7 @@ import { clientFor, walletFor } from '../../../../src/elements/shared/wallet.ts'
 import '../../../../src/locales/ar.ts';
 import type { KeyStore } from '../../../../src/core/keystore.ts';
 import { newAccount, addVirtualAuthenticator, authenticatorCredentials, advanceClock, setUserVerified, type RigAccount } from '../../support/rig.ts';
-import { axeViolations, focusIn, holdAnswer, holdNext, loseAnswer, mount, nextEvent, part, parts, resetPage, shadow, text, type, useRig, waitFor, waitForState } from '../shared/helpers.ts';
+import { axeViolations, focusIn, holdAnswer, holdNext, loseAnswer, mount, nextEvent, part, parts, resetPage, shadow, shownTexts, text, type, useRig, waitFor, waitForState } from '../shared/helpers.ts';
 
 async function loginByEmail(acct: RigAccount): Promise<void> {
   await (await walletFor().startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000');
@@ -91,6 +91,16 @@ describe('<passkey-register>', function () {
     const { detail } = await passkeySession;
     expect(detail.credentialType).to.equal('PASSKEY');
     expect(detail.source).to.equal('elsewhere');
+    // The login's screen says it once, in its heading, with the new way of logging in under it; it
+    // announces nothing: the register element says it where the focus went ("... you are logged in
+    // with it"). Before, a second "You’re logged in." showed and was announced under the heading.
+    await waitForState(el, 'done');
+    await login.updateComplete;
+    expect(shownTexts(login).filter((line) => line.startsWith('You’re logged in'))).to.deep.equal(['You’re logged in']);
+    expect(shownTexts(login)).to.include(text(login, 'session'));
+    expect(text(login, 'status')).to.equal('');
+    expect(text(el, 'done')).to.contain('you are logged in with it');
+    await waitFor(() => shadow(el).activeElement === part(el, 'done'), 'focus on the sentence');
   });
 
   it('asks to log in first when the wallet has a login and this device no session, then recovers', async () => {

@@ -428,3 +428,17 @@ export function overflowing(el: Element): string[] {
   }
   return out;
 }
+
+/**
+ * The lines of text a sighted user sees in an element's shadow root: each element that holds text
+ * of its own and is drawn larger than 1 px (what `.visually-hidden` leaves for screen readers).
+ */
+export function shownTexts(el: Element): string[] {
+  const out: string[] = [];
+  for (const node of shadow(el).querySelectorAll<HTMLElement>('*')) {
+    const own = [...node.childNodes].filter((c) => c.nodeType === Node.TEXT_NODE).map((c) => c.textContent).join('').replace(/\s+/g, ' ').trim();
+    const { width, height } = node.getBoundingClientRect();
+    if (own && width > 1 && height > 1 && node.checkVisibility()) out.push(own);
+  }
+  return out;
+}

@@ -34,7 +34,7 @@ import {
   takeAuthenticatorCredential,
   type RigAccount,
 } from '../../support/rig.ts';
-import { axeViolations, failNext, focusIn, holdAnswer, holdNext, inState, mount, nextEvent, part, parts, paste, refusingKeyStoreDb, reshapeAnswer, resetPage, shadow, text, type, useRig, waitFor, waitForState } from '../shared/helpers.ts';
+import { axeViolations, failNext, focusIn, holdAnswer, holdNext, inState, mount, nextEvent, part, parts, paste, refusingKeyStoreDb, reshapeAnswer, resetPage, shadow, shownTexts, text, type, useRig, waitFor, waitForState } from '../shared/helpers.ts';
 
 function methodButton(el: WalletLogin, method: string): HTMLButtonElement {
   const b = shadow(el).querySelector<HTMLButtonElement>(`button[data-method='${method}']`);
@@ -454,6 +454,11 @@ describe('<wallet-login>', function () {
     expect(detail.source).to.equal('restored');
     expect(detail.sessionId).to.equal(first.sessionId);
     await waitForState(el, 'logged-in');
+    // No one moved the focus to the heading: the polite status region tells a screen reader, out of
+    // sight, as the heading says it on screen (once: not a second "You’re logged in." under it).
+    await el.updateComplete;
+    expect(text(el, 'status')).to.equal('You’re logged in.');
+    expect(shownTexts(el).filter((line) => line.startsWith('You’re logged in'))).to.deep.equal(['You’re logged in']);
 
     const loggedOut = nextEvent<CustomEvent<LoggedOutDetail>>(el, 'wallet-logged-out');
     (parts(el, 'button').find((b) => b.textContent?.includes('Log out')) as HTMLButtonElement).click();
