@@ -201,7 +201,15 @@ export function transition(state: CredentialsState, event: CredentialsEvent): Cr
       // failure goes once there is a session to act with.
       const { failure, reloadFailed, ...rest } = state;
       const stale = reloadFailed || (failure && event.view.current && ['login_required', 'session_expired', 'key_missing'].includes(failure.code));
-      return { ...(stale ? rest : state), view: event.view };
+      const next: CredentialsState = { ...(stale ? rest : state), view: event.view };
+      // The question is about a row another tab or device removed meanwhile: it goes, and the
+      // notice says what became of that row.
+      const asked = state.confirming as { op: string; id: string } | undefined;
+      if (asked && ![...event.view.credentials, ...event.view.sessions].some((x) => x.id === asked.id)) {
+        delete next.confirming;
+        next.notice = asked.op === 'revoke-session' ? { kind: 'session-revoked', own: asked.id === view.current?.sessionId } : { kind: 'credential-revoked' };
+      }
+      return next;
     }
     case 'LOAD_FAILED':
       // A reload that fails is said over what is open (the lists shown stay); during a change, the

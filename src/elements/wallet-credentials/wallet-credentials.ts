@@ -407,6 +407,9 @@ export class WalletCredentials extends TemplateElement {
     // stays (aria-disabled) while the removal runs; its row goes only once the removal succeeded.
     const asked = before.kind === 'ready' ? before.confirming : undefined;
     if (asked && 'id' in asked && (event.type === 'CONFIRM' || event.type === 'CANCEL')) this.focusTarget = `li[data-id="${CSS.escape(asked.id)}"] button`;
+    // A question whose row another tab removed goes with it: the keyboard that was on it goes to
+    // the heading, and the status line says what happened.
+    if (asked && !after.confirming && event.type === 'LOADED' && this.matches(':focus-within')) this.focusTarget = '#heading';
   }
 
   // -------------------------------------------------------------------------------------------

@@ -243,3 +243,18 @@ test('a reload that fails is said over the open screen, and the next lists read 
   const running: CredentialsState = { kind: 'ready', view, running: { op: 'add', type: 'OAUTH' } };
   assert.equal(transition(running, { type: 'LOAD_FAILED', failure: { code: 'network' } }), running);
 });
+
+test('a question whose row another tab or device removed goes at the next lists read, and the notice says what became of that row', () => {
+  const smsSession: AuthSession = { ...sms, id: 'Session:2', expiresAt: session.expiresAt };
+  const view: CredentialsView = { credentials: [email, sms], sessions: [session, smsSession], current, held: [current] };
+  const asking = (operation: { op: 'revoke-credential' | 'revoke-session'; id: string }): CredentialsState => ({ kind: 'ready', view, confirming: operation });
+  // The row is still listed: the question stays.
+  const stays = asking({ op: 'revoke-session', id: smsSession.id });
+  assert.deepEqual(transition(stays, { type: 'LOADED', view }), stays);
+  const noSms: CredentialsView = { ...view, credentials: [email], sessions: [session] };
+  assert.deepEqual(transition(asking({ op: 'revoke-credential', id: sms.id }), { type: 'LOADED', view: noSms }), { kind: 'ready', view: noSms, notice: { kind: 'credential-revoked' } });
+  assert.deepEqual(transition(asking({ op: 'revoke-session', id: smsSession.id }), { type: 'LOADED', view: noSms }), { kind: 'ready', view: noSms, notice: { kind: 'session-revoked', own: false } });
+  // This device's own session, ended from another tab: it is logged out here.
+  const loggedOut: CredentialsView = { ...view, sessions: [smsSession], current: null, held: [] };
+  assert.deepEqual(transition(asking({ op: 'revoke-session', id: session.id }), { type: 'LOADED', view: loggedOut }), { kind: 'ready', view: loggedOut, notice: { kind: 'session-revoked', own: true } });
+});

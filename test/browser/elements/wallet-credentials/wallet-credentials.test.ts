@@ -691,6 +691,37 @@ describe('<wallet-credentials>', function () {
     await cancelIn(el, 'confirming');
   });
 
+  it('a question whose row another tab removed goes with it: the focus goes to the heading, and the status says what happened', async () => {
+    await loginByEmail(acct);
+    const sms = await walletFor().addCredential({ type: 'SMS_OTP', accountId: acct.accountId });
+    const el = await settled(acct.accountId);
+    const heading = part(el, 'heading')!;
+    const gone = async (said: string) => {
+      await waitFor(() => !el.matches(':state(confirming)'), 'the question dropped');
+      expect(part(el, 'confirm')).to.equal(null);
+      await waitFor(() => shadow(el).activeElement === heading, `focus on the heading, not ${document.activeElement?.tagName}`);
+      expect(text(el, 'status')).to.equal(said);
+    };
+
+    // The login is removed elsewhere; the page reads the lists again.
+    removeButton(el, 'SMS_OTP').click();
+    await waitForState(el, 'confirming');
+    await waitFor(() => shadow(el).activeElement === cancelButton(el), 'focus on the confirmation');
+    await walletFor().revokeCredential(acct.accountId, sms.id);
+    el.reload();
+    await waitFor(() => !shadow(el).querySelector("[part~='credential'][data-type='SMS_OTP']"), 'the row gone');
+    await gone('Removed.');
+
+    // "Log out here" asked, and another element of the page (or another tab) logs out first: the
+    // lists are read again by themselves.
+    parts(el, 'session').find((r) => r.querySelector('button')!.textContent!.trim() === 'Log out here')!.querySelector('button')!.click();
+    await waitForState(el, 'confirming');
+    await waitFor(() => shadow(el).activeElement === cancelButton(el), 'focus on the confirmation');
+    await walletFor().logout(acct.accountId);
+    await gone('You are logged out on this device.');
+    expect(parts(el, 'session')).to.have.length(0);
+  });
+
   it('ends another session, and ending its own is a logout that deletes the key', async () => {
     // Two sessions of the same wallet: one from "another device" (a separate login whose key we drop).
     const other = await loginByEmail(acct);
