@@ -114,6 +114,8 @@ export interface Wallet {
    * When the answer to the save is lost (network, 5xx) and the service lists the new passkey, that is the result.
    * Stopped (`signal`) after the browser made the passkey, it rejects with `aborted` at once, and the
    * passkey the service saves all the same is removed again (a live session of the account signs).
+   * One registration of an account runs at a time across the origin's tabs (Web Locks, where the
+   * browser has them); another waits, stoppable by its `signal`, and then excludes the passkey added.
    */
   registerPasskey(options: { accountId: string; nickname: string } & SignalOption): Promise<AuthMethod>;
   /**
@@ -195,6 +197,15 @@ function aborted(signal: AbortSignal | undefined): WalletError {
   return new WalletError('aborted', 'The login was aborted.', { cause: signal?.reason });
 }
 
+/**
+ * `run`, holding the origin's Web Lock `name` (one holder at a time across its tabs) where the
+ * browser has Web Locks, at once otherwise; `signal` stops the wait for the lock.
+ */
+function withLock<T>(name: string, run: () => Promise<T>, signal?: AbortSignal): Promise<T> {
+  const origin = globalThis.navigator?.locks;
+  return origin ? (origin.request(`wallet-elements:${name}`, { signal }, run) as Promise<T>) : run();
+}
+
 function throwIfAborted(signal: AbortSignal | undefined): void {
   if (signal?.aborted) throw aborted(signal);
 }
@@ -230,8 +241,7 @@ export function createWallet(options: WalletOptions): Wallet {
    */
   function serialized<T>(accountId: string, run: () => Promise<T>): Promise<T> {
     const prev = locks.get(accountId) ?? Promise.resolve();
-    const origin = globalThis.navigator?.locks;
-    const locked = (): Promise<T> => (origin ? (origin.request(`wallet-elements:${accountId}`, run) as Promise<T>) : run());
+    const locked = () => withLock(accountId, run);
     const next = prev.then(locked, locked);
     const tail = next.catch(() => undefined);
     locks.set(accountId, tail);
@@ -314,10 +324,10 @@ export function createWallet(options: WalletOptions): Wallet {
 
   /**
    * `made` (a call not cut off once sent: the service carries it out all the same), unless `signal`
-   * stops it first: then it rejects with `aborted` at once, and `undo` takes back what `made`
-   * brings when it comes.
+   * stops it first: then it rejects with `aborted` at once, and `undo` (if given) takes back what
+   * `made` brings when it comes.
    */
-  function uncut<T>(made: Promise<T>, signal: AbortSignal | undefined, undo: (value: T) => unknown): Promise<T> {
+  function uncut<T>(made: Promise<T>, signal: AbortSignal | undefined, undo?: (value: T) => unknown): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       const stop = () => {
         reject(aborted(signal));
@@ -448,51 +458,64 @@ export function createWallet(options: WalletOptions): Wallet {
       if (!nickname || nickname.length > 100) {
         throw new WalletError('invalid_argument', 'nickname must be 1 to 100 characters.');
       }
-      const existing = await client.listCredentials(accountId, { signal });
-      // Find out before the ceremony whether a signature will be needed, so the user is not asked
-      // for a passkey only to be told to log in afterwards.
-      let stamper: Stamper | undefined;
-      if (existing.length > 0) {
-        try {
-          await wallet.stamper(accountId);
-        } catch (e) {
-          if (e instanceof WalletError && e.code === 'key_missing') throw e;
-          throw new WalletError(
-            'session_expired',
-            'Log in to this wallet first: adding a passkey to a wallet that already has a login needs a signature from an active session.',
-            { cause: e },
-          );
-        }
-        // The key is the one live when the payload is signed, after the prompt (and after a renewal
-        // under way, which holds the account's lock): a session renewed while the prompt was open
-        // has replaced the key there was before it, and the service refuses that key's stamp.
-        // Refused, the session that signed tells (`refusal`): ended there, the live one signs anew, through this stamper.
-        let signer: Stamper;
-        stamper = {
-          stamp: (payload) => serialized(accountId, () => wallet.stamper(accountId)).then((live) => (signer = live).stamp(payload)),
-          refused: (e) => signer.refused!(e).then(() => stamper),
+      // One registration at a time per account across the origin's tabs (Web Locks, where the
+      // browser has them): every passkey of the account carries its one user handle, and an
+      // authenticator keeps one passkey per user, so a second tab's prompt, open at the same time,
+      // would replace the first tab's passkey there while the service keeps both. In turn, the
+      // second lists the first's passkey, whose authenticator it then excludes. Cancel stops the wait.
+      return new Promise<AuthMethod>((resolve, reject) => {
+        const register = async () => {
+          const existing = await client.listCredentials(accountId, { signal });
+          // Find out before the ceremony whether a signature will be needed, so the user is not asked
+          // for a passkey only to be told to log in afterwards.
+          let stamper: Stamper | undefined;
+          if (existing.length > 0) {
+            try {
+              await wallet.stamper(accountId);
+            } catch (e) {
+              if (e instanceof WalletError && e.code === 'key_missing') throw e;
+              throw new WalletError(
+                'session_expired',
+                'Log in to this wallet first: adding a passkey to a wallet that already has a login needs a signature from an active session.',
+                { cause: e },
+              );
+            }
+            // The key is the one live when the payload is signed, after the prompt (and after a renewal
+            // under way, which holds the account's lock): a session renewed while the prompt was open
+            // has replaced the key there was before it, and the service refuses that key's stamp.
+            // Refused, the session that signed tells (`refusal`): ended there, the live one signs anew, through this stamper.
+            let signer: Stamper;
+            stamper = {
+              stamp: (payload) => serialized(accountId, () => wallet.stamper(accountId)).then((live) => (signer = live).stamp(payload)),
+              refused: (e) => signer.refused!(e).then(() => stamper),
+            };
+          }
+          const optionsJSON = await client.webauthnRegistrationOptions(accountId, { signal });
+          const attestation = await createPasskey({
+            optionsJSON,
+            excludeCredentialIds: existing.filter((c) => c.type === 'PASSKEY' && c.credentialId).map((c) => c.credentialId as string),
+            signal,
+          });
+          const body = { type: 'PASSKEY', accountId, nickname, challenge: optionsJSON.challenge, attestation } as const;
+          const saving = client.createCredential(body, { stamper }).catch(async (e: unknown) => {
+            // The service may have saved the passkey when its answer was lost (the network, a 5xx, an
+            // unreadable answer): its list tells. Saved, it is the outcome; a second ceremony could not
+            // even start, the authenticator refusing a passkey the wallet already holds.
+            const unknown = (e instanceof WalletError && (e.code === 'network' || e.code === 'unexpected_response')) || (isServiceError(e) && e.status >= 500);
+            const saved = unknown && (await client.listCredentials(accountId).then((list) => list.find((c) => c.type === 'PASSKEY' && c.credentialId === attestation.credentialId), () => undefined));
+            if (!saved) throw e;
+            return saved;
+          });
+          // The save is not cut off once the passkey exists (the service would keep it all the same, a
+          // passkey the user cancelled): stopped meanwhile, it fails at once, and the passkey the service
+          // saves is removed again, signed by the session that added it.
+          uncut(saving, signal).then(resolve, reject);
+          // The lock is held until then, so that the next tab lists what this one added.
+          await saving.then<unknown>((saved) => signal?.aborted && wallet.revokeCredential(accountId, saved.id)).catch(() => undefined);
         };
-      }
-      const optionsJSON = await client.webauthnRegistrationOptions(accountId, { signal });
-      const attestation = await createPasskey({
-        optionsJSON,
-        excludeCredentialIds: existing.filter((c) => c.type === 'PASSKEY' && c.credentialId).map((c) => c.credentialId as string),
-        signal,
+        // Stopped while it waits, the lock's request rejects with the signal's reason.
+        withLock(`passkey:${accountId}`, register, signal).catch((e: unknown) => reject(e === signal?.reason ? aborted(signal) : e));
       });
-      const body = { type: 'PASSKEY', accountId, nickname, challenge: optionsJSON.challenge, attestation } as const;
-      const saving = client.createCredential(body, { stamper }).catch(async (e: unknown) => {
-        // The service may have saved the passkey when its answer was lost (the network, a 5xx, an
-        // unreadable answer): its list tells. Saved, it is the outcome; a second ceremony could not
-        // even start, the authenticator refusing a passkey the wallet already holds.
-        const unknown = (e instanceof WalletError && (e.code === 'network' || e.code === 'unexpected_response')) || (isServiceError(e) && e.status >= 500);
-        const saved = unknown && (await client.listCredentials(accountId).then((list) => list.find((c) => c.type === 'PASSKEY' && c.credentialId === attestation.credentialId), () => undefined));
-        if (!saved) throw e;
-        return saved;
-      });
-      // The save is not cut off once the passkey exists (the service would keep it all the same, a
-      // passkey the user cancelled): stopped meanwhile, it fails at once, and the passkey the service
-      // saves is removed again, signed by the session that added it.
-      return uncut(saving, signal, (saved) => wallet.revokeCredential(accountId, saved.id));
     },
 
     async addCredential(body, addOptions = {}) {

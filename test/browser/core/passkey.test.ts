@@ -21,6 +21,7 @@ import {
   setAutomaticPresence,
   authenticatorCredentials,
   olderPasskeyHere,
+  openOtherTab,
   type RigAccount,
   type RigFixtures,
 } from '../support/rig.ts';
@@ -143,6 +144,83 @@ describe('passkeys through the virtual authenticator', () => {
     expect((e as WalletError).code).to.equal('webauthn');
     expect(((e as WalletError).cause as Error).name).to.equal('InvalidStateError');
     expect((await client().listCredentials(acct.accountId)).filter((c) => c.type === 'PASSKEY')).to.have.length(1);
+  });
+
+  it('two tabs adding a passkey to one wallet at once: one is added, and the other tab is told this device already holds it', async () => {
+    // Both tabs' passkeys would carry the wallet's one user handle, and the authenticator keeps one
+    // passkey per user: the second would replace the first, whose passkey the service keeps all the
+    // same, a login nobody can use.
+    await (await wallet.startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000');
+    const tab = await openOtherTab();
+    try {
+      const otherWallet = tab.core.createWallet({ client: tab.core.createClient({ baseUrl: f.apiBase }), store: tab.core.indexedDbKeyStore({ dbName }), otpSigner: f.signerPublicKey });
+      const outcome = (p: Promise<{ id: string }>) => p.then((m) => m.id, (e: WalletError) => `${e.code}: ${(e.cause as Error | undefined)?.name}`);
+      const results = await Promise.all([
+        outcome(wallet.registerPasskey({ accountId: acct.accountId, nickname: 'This tab' })),
+        outcome(otherWallet.registerPasskey({ accountId: acct.accountId, nickname: 'Other tab' })),
+      ]);
+      const passkeys = (await client().listCredentials(acct.accountId)).filter((c) => c.type === 'PASSKEY');
+      expect({ passkeys: passkeys.length, held: (await authenticatorCredentials()).credentials.length }).to.deep.equal({ passkeys: 1, held: 1 });
+      expect([...results].sort()).to.deep.equal([passkeys[0]!.id, 'webauthn: InvalidStateError'].sort());
+      // The passkey the wallet lists is the one this device holds: it logs in.
+      await wallet.logout(acct.accountId);
+      expect((await wallet.loginWithPasskey({ credentialId: passkeys[0]!.id })).credentialId).to.equal(passkeys[0]!.id);
+    } finally {
+      tab.close();
+    }
+  });
+
+  it('a registration waiting for another tab\'s opens no prompt meanwhile, and its signal stops the wait; the next one goes ahead once that tab is done', async () => {
+    await (await wallet.startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000');
+    // No touch: the other tab's prompt stays open.
+    await setAutomaticPresence(false);
+    const tab = await openOtherTab();
+    const creates: unknown[] = [];
+    const original = navigator.credentials.create;
+    navigator.credentials.create = function (this: CredentialsContainer, options?: CredentialCreationOptions) {
+      creates.push(options);
+      return original.call(this, options);
+    };
+    try {
+      const otherWallet = tab.core.createWallet({ client: tab.core.createClient({ baseUrl: f.apiBase }), store: tab.core.indexedDbKeyStore({ dbName }), otpSigner: f.signerPublicKey });
+      const otherTabStop = new AbortController();
+      const there = otherWallet.registerPasskey({ accountId: acct.accountId, nickname: 'Other tab', signal: otherTabStop.signal }).then(
+        () => 'resolved',
+        (e: WalletError) => e.code,
+      );
+      await new Promise((r) => setTimeout(r, 500));
+      const stop = new AbortController();
+      const here = wallet.registerPasskey({ accountId: acct.accountId, nickname: 'This tab', signal: stop.signal }).then(
+        () => 'resolved',
+        (e: unknown) => e,
+      );
+      await new Promise((r) => setTimeout(r, 500));
+      stop.abort();
+      const stopped = await Promise.race([here, new Promise((r) => setTimeout(() => r('still waiting 3 s after its signal'), 3000))]);
+      expect(stopped).to.be.instanceOf(WalletError);
+      expect((stopped as WalletError).code).to.equal('aborted');
+      expect(creates, 'no prompt opened in this tab').to.have.length(0);
+      otherTabStop.abort();
+      expect(await there).to.equal('aborted');
+      await setAutomaticPresence(true);
+      expect((await wallet.registerPasskey({ accountId: acct.accountId, nickname: 'Next' })).nickname).to.equal('Next');
+      expect(creates).to.have.length(1);
+    } finally {
+      delete (navigator.credentials as { create?: unknown }).create;
+      tab.close();
+    }
+  });
+
+  it('registers in a browser without Web Locks', async () => {
+    Object.defineProperty(navigator, 'locks', { value: undefined, configurable: true });
+    try {
+      await (await wallet.startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000');
+      expect((await wallet.registerPasskey({ accountId: acct.accountId, nickname: 'No locks' })).type).to.equal('PASSKEY');
+      expect((await authenticatorCredentials()).credentials).to.have.length(1);
+    } finally {
+      delete (navigator as { locks?: unknown }).locks;
+    }
+    expect(navigator.locks).to.not.equal(undefined);
   });
 
   it('a session renewed while the passkey prompt is open signs the registration with its new key', async () => {

@@ -241,3 +241,33 @@ export async function freshWallet(): Promise<{ f: RigFixtures; acct: RigAccount;
   const wallet = createWallet({ client: createClient({ baseUrl: f.apiBase }), store: indexedDbKeyStore({ dbName }), otpSigner: f.signerPublicKey });
   return { f, acct, dbName, wallet };
 }
+
+/** Another tab of this origin (tab-frame.ts): its own copy of core, with this page's storage, Web Locks and virtual authenticator. */
+export interface OtherTab {
+  core: typeof import('../../../src/core/index.ts');
+  /** Configures that tab's elements, as configureWallet does this page's. */
+  configureWallet: typeof import('../../../src/elements/shared/config.ts').configureWallet;
+  window: Window;
+  /** Closes the tab (removes its frame). */
+  close(): void;
+}
+
+/**
+ * Opens another tab of this origin, as a same-origin frame: a tab of its own has a virtual
+ * authenticator of its own over CDP, where two tabs of one browser share the device's.
+ */
+export function openOtherTab(): Promise<OtherTab> {
+  return new Promise((resolve, reject) => {
+    const frame = document.createElement('iframe');
+    const timer = setTimeout(() => reject(new Error('the other tab did not load')), 10000);
+    addEventListener('message', function onMessage(ev: MessageEvent) {
+      if (ev.source !== frame.contentWindow || ev.data?.kind !== 'tab-frame-ready') return;
+      removeEventListener('message', onMessage);
+      clearTimeout(timer);
+      const window = frame.contentWindow as Window & Pick<OtherTab, 'core' | 'configureWallet'>;
+      resolve({ core: window.core, configureWallet: window.configureWallet, window, close: () => frame.remove() });
+    });
+    frame.src = '/test/browser/support/tab-frame.html';
+    document.body.append(frame);
+  });
+}

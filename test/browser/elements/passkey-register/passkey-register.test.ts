@@ -16,7 +16,7 @@ import type { LoggedInDetail } from '../../../../src/elements/wallet-login/walle
 import { clientFor, walletFor } from '../../../../src/elements/shared/wallet.ts';
 import '../../../../src/locales/ar.ts';
 import type { KeyStore } from '../../../../src/core/keystore.ts';
-import { newAccount, addVirtualAuthenticator, authenticatorCredentials, advanceClock, setUserVerified, type RigAccount } from '../../support/rig.ts';
+import { newAccount, addVirtualAuthenticator, authenticatorCredentials, advanceClock, setUserVerified, openOtherTab, fixtures, type RigAccount } from '../../support/rig.ts';
 import { axeViolations, focusIn, holdAnswer, holdNext, loseAnswer, mount, nextEvent, part, parts, resetPage, shadow, shownTexts, text, type, useRig, waitFor, waitForState } from '../shared/helpers.ts';
 
 async function loginByEmail(acct: RigAccount): Promise<void> {
@@ -31,9 +31,10 @@ describe('<passkey-register>', function () {
   this.timeout(60000);
   let acct: RigAccount;
   let store: KeyStore;
+  let dbName: string;
 
   beforeEach(async () => {
-    ({ store } = await useRig());
+    ({ store, dbName } = await useRig());
     acct = await newAccount();
   });
   afterEach(resetPage);
@@ -185,6 +186,37 @@ describe('<passkey-register>', function () {
     await waitForState(el, 'ready');
     expect(text(el, 'error')).to.contain('already holds a passkey');
     expect((part(el, 'submit') as HTMLButtonElement).disabled).to.equal(false);
+  });
+
+  it('two tabs adding a passkey at once: one is added and logs in, the other says this device already holds one', async () => {
+    await addVirtualAuthenticator();
+    await loginByEmail(acct);
+    const tab = await openOtherTab();
+    try {
+      tab.configureWallet({ apiBase: (await fixtures()).apiBase, environment: 'sandbox', store: tab.core.indexedDbKeyStore({ dbName }) });
+      const here = await mount<PasskeyRegister>('passkey-register', { 'account-id': acct.accountId, nickname: 'This tab' });
+      const there = tab.window.document.createElement('passkey-register') as PasskeyRegister;
+      there.setAttribute('account-id', acct.accountId);
+      there.setAttribute('nickname', 'Other tab');
+      tab.window.document.body.append(there);
+      await Promise.all([waitForState(here, 'ready'), waitForState(there, 'ready')]);
+      submit(here);
+      submit(there);
+      // Where each ends: logged in with its passkey, saved without a login, or back at the form with an error.
+      const outcome = (el: PasskeyRegister) =>
+        waitFor(
+          () => (el.matches(':state(done)') && 'done') || (el.matches(':state(registered)') && 'saved, not logged in') || (el.matches(':state(ready)') && text(el, 'error')),
+          'an outcome',
+          30000,
+        );
+      expect((await Promise.all([outcome(here), outcome(there)])).sort()).to.deep.equal(
+        ['This device already holds a passkey for this wallet. Use it to log in.', 'done'].sort(),
+      );
+      expect((await clientFor().listCredentials(acct.accountId)).filter((c) => c.type === 'PASSKEY')).to.have.length(1);
+      expect((await authenticatorCredentials()).credentials).to.have.length(1);
+    } finally {
+      tab.close();
+    }
   });
 
   it('a cancelled prompt returns to a usable form without an error', async () => {

@@ -1,0 +1,14 @@
+/**
+ * Another tab of the test origin, as far as the wallet can tell: a document of its own (its own
+ * realm, so its own copy of every module: its own ceremony, its own wallet objects), sharing with
+ * the test page what two tabs of one browser share: the origin's storage and Web Locks, and the
+ * page's virtual authenticator (an authenticator of the browser, not of a page). It puts the core
+ * API on its window as `core`, with `configureWallet` for its elements (`<passkey-register>` is
+ * defined), and then posts `tab-frame-ready` to its parent.
+ */
+import * as core from '../../../src/core/index.ts';
+import { configureWallet } from '../../../src/elements/shared/config.ts';
+import '../../../src/elements/passkey-register/passkey-register.ts';
+
+Object.assign(window, { core, configureWallet });
+parent.postMessage({ kind: 'tab-frame-ready' }, location.origin);
