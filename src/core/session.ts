@@ -76,7 +76,7 @@ export interface SessionChange {
   /**
    * `ended`: the session expired or its key was lost, found when it was next asked for (or when a
    * renewal was refused because the service had ended it); its record is deleted and the account
-   * has no live session here any more.
+   * has no live session here any more. Told once for each end, however many calls find it.
    */
   type: 'logged-in' | 'refreshed' | 'logged-out' | 'ended';
   accountId: string;
@@ -233,6 +233,14 @@ export function createWallet(options: WalletOptions): Wallet {
     }
   }
 
+  // The sessions whose end was told: two calls that find one end at once (two refusals of its
+  // signature, two look-ups of its expired record) tell it once.
+  const endsTold = new Set<string>();
+  function tellEnded(accountId: string, sessionId: string): void {
+    if (!endsTold.has(sessionId)) emit({ type: 'ended', accountId });
+    endsTold.add(sessionId);
+  }
+
   /**
    * One flow at a time per account, in this page (the chain below) and across the origin's tabs
    * (Web Locks, where the browser has them): two tabs renewing one session at once would each send
@@ -302,7 +310,11 @@ export function createWallet(options: WalletOptions): Wallet {
           // The live session this device holds instead signs anew, when the service lists it.
           const next = await live(accountId, except).catch(() => undefined);
           if (next && active.some((s) => s.id === next.session.sessionId)) return sessionStamper(next, except);
-        } else emit({ type: 'ended', accountId });
+        } else {
+          // An older record left (expired) goes too, rather than be found and told ended again.
+          await forgetWhere((s) => s.accountId === accountId && !isLive(s));
+          tellEnded(accountId, sessionId);
+        }
         throw sessionEnded(e);
       }
     }
@@ -376,18 +388,19 @@ export function createWallet(options: WalletOptions): Wallet {
       throw new WalletError('session_expired', 'There is no session for this wallet on this device. Log in to continue.');
     }
     if (!isLive(found.session)) {
-      await store.delete(found.session.sessionId);
-      // An older record may still be live (another login); otherwise report the expiry.
+      // It goes, with the account's other ended records (each would be found and told ended in
+      // turn). An older record may still be live (another login); otherwise report the expiry.
+      await forgetWhere((s) => s.accountId === accountId && !isLive(s));
       const other = await store.get(accountId);
       if (other && isLive(other.session)) return live(accountId, except);
-      emit({ type: 'ended', accountId });
+      tellEnded(accountId, found.session.sessionId);
       throw new WalletError('session_expired', 'Your session has expired. Log in again to continue.');
     }
     if (!found.key) {
       // The record outlived its key (storage evicted or cleared): unusable, and said so.
       await store.delete(found.session.sessionId);
       // With `except`, the account's session of that credential may still be live: not ended then.
-      if (!except) emit({ type: 'ended', accountId });
+      if (!except) tellEnded(accountId, found.session.sessionId);
       throw new WalletError('key_missing', "This device no longer holds your session key (the browser cleared its storage). Log in again.");
     }
     // The store's answer, its key now known to be there.
@@ -593,7 +606,7 @@ export function createWallet(options: WalletOptions): Wallet {
       await client.revokeSession(sessionId, { stamper: sessionStamper(signer), signal: options.signal }).catch(unlessGone);
       await store.delete(sessionId);
       // Signed anew by the very session it ended (the one that signed had ended elsewhere): none is left here.
-      if (!(await store.get(accountId))) emit({ type: 'ended', accountId });
+      if (!(await store.get(accountId))) tellEnded(accountId, sessionId);
       return [sessionId];
     },
 

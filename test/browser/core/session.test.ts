@@ -11,6 +11,7 @@ import { createWallet, type Wallet } from '../../../src/core/session.ts';
 import { PRODUCTION_OTP_SIGNER } from '../../../src/core/bundles.ts';
 import { ServiceError, WalletError } from '../../../src/core/errors.ts';
 import { observeServiceDate, serviceNow } from '../../../src/core/clock.ts';
+import { keyStamper } from '../../../src/core/stamp.ts';
 import { verifyStamp } from '../../../src/sandbox/service-stamps.ts';
 import { createStore, del, get, set } from 'idb-keyval';
 import { failNext, holdAnswer, refusingKeyStoreDb, resetPage } from '../elements/shared/helpers.ts';
@@ -426,6 +427,59 @@ describe('session flows against the sandbox through the proxy', () => {
     const again = await rejection(wallet.addCredential({ type: 'SMS_OTP', accountId: acct.accountId }));
     expect((again as WalletError).code).to.equal('session_expired');
     await other.logout(acct.accountId);
+  });
+
+  it('two signed calls refused at once because the session ended upstream: `ended` is told once', async () => {
+    const session = await (await wallet.startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000');
+    // Ended upstream (as another device's revocation would), while this device takes it for live.
+    const { key } = (await indexedDbKeyStore({ dbName }).get(acct.accountId))!;
+    await client().revokeSession(session.sessionId, { stamper: keyStamper(key!) });
+    const changes: string[] = [];
+    wallet.subscribe((c) => changes.push(c.type));
+    const stamper = await wallet.stamper(acct.accountId);
+    const outcomes = await Promise.all(
+      [true, false].map((on) => client().setWalletPrivacy(acct.accountId, on, { stamper }).then(() => 'done', (e: WalletError) => e.code)),
+    );
+    expect(outcomes).to.deep.equal(['session_expired', 'session_expired']);
+    expect(await wallet.current(acct.accountId)).to.equal(undefined);
+    expect(changes).to.deep.equal(['ended']);
+  });
+
+  it('a session ended upstream while an older, expired one is still stored: `ended` is told once, not again when that one is found expired', async () => {
+    const store = indexedDbKeyStore({ dbName });
+    await (await wallet.startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000');
+    const older = (await store.get(acct.accountId))!;
+    await advanceClock(31_000); // past the sandbox's wait between two codes of one credential
+    const newer = await (await wallet.startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000');
+    // The older login has since expired on this device (its record is kept until it is next looked at).
+    await store.put({ ...older.session, endsAt: Date.now() - 60_000 }, older.key!);
+    const { key } = (await store.get(acct.accountId))!;
+    await client().revokeSession(newer.sessionId, { stamper: keyStamper(key!) });
+    const changes: string[] = [];
+    wallet.subscribe((c) => changes.push(c.type));
+    const e = await rejection(client().setWalletPrivacy(acct.accountId, true, { stamper: await wallet.stamper(acct.accountId) }));
+    expect((e as WalletError).code).to.equal('session_expired');
+    expect(await wallet.current(acct.accountId)).to.equal(undefined);
+    expect(await store.list()).to.deep.equal([]);
+    expect(changes).to.deep.equal(['ended']);
+  });
+
+  it('two logins of the account both expired here: `ended` is told once, not again when the older record is found', async () => {
+    const store = indexedDbKeyStore({ dbName });
+    await (await wallet.startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000');
+    const older = (await store.get(acct.accountId))!;
+    await advanceClock(31_000);
+    await (await wallet.startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000');
+    const newer = (await store.get(acct.accountId))!;
+    // Both have expired on this device since (a sleep, say): their records are kept until looked at.
+    await store.put({ ...older.session, endsAt: Date.now() - 120_000 }, older.key!);
+    await store.put({ ...newer.session, endsAt: Date.now() - 60_000 }, newer.key!);
+    const changes: string[] = [];
+    wallet.subscribe((c) => changes.push(c.type));
+    expect(await wallet.current(acct.accountId)).to.equal(undefined);
+    expect(await wallet.current(acct.accountId)).to.equal(undefined);
+    expect(await store.list()).to.deep.equal([]);
+    expect(changes).to.deep.equal(['ended']);
   });
 
   it('ending another session with one that another device ended: the other live session this device holds signs it instead, untold', async () => {

@@ -20,6 +20,7 @@ import { SESSION_CHANNEL_NAME } from '../../../../src/elements/shared/session-ch
 import { createWallet, type Wallet } from '../../../../src/core/session.ts';
 import { createClient } from '../../../../src/core/client.ts';
 import { observeServiceDate } from '../../../../src/core/clock.ts';
+import { keyStamper } from '../../../../src/core/stamp.ts';
 import {
   fixtures,
   newAccount,
@@ -1459,6 +1460,28 @@ describe('<wallet-login>', function () {
     expect(methodButton(el, 'email-otp').disabled).to.equal(false);
     // And the other method still works after the cancelled ceremony.
     await loginWithEmail(el);
+  });
+
+  it('a session found ended by two refused calls at once: wallet-logged-out fires once, and other tabs hear of it once', async () => {
+    await (await walletFor().startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000');
+    const el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId });
+    await waitForState(el, 'logged-in');
+    const otherTab = new BroadcastChannel(SESSION_CHANNEL_NAME);
+    const heard: string[] = [];
+    otherTab.onmessage = (m) => heard.push(m.data.type);
+    const loggedOut: string[] = [];
+    el.addEventListener('wallet-logged-out', (e) => loggedOut.push((e as CustomEvent<LoggedOutDetail>).detail.reason));
+    try {
+      const found = (await store.get(acct.accountId))!;
+      await clientFor().revokeSession(found.session.sessionId, { stamper: keyStamper(found.key!) });
+      const stamper = await walletFor().stamper(acct.accountId);
+      await Promise.all([true, false].map((on) => clientFor().setWalletPrivacy(acct.accountId, on, { stamper }).catch(() => undefined)));
+      await waitForState(el, 'choosing');
+      await new Promise((r) => setTimeout(r, 500));
+      expect({ loggedOut, heard }).to.deep.equal({ loggedOut: ['expired'], heard: ['ended'] });
+    } finally {
+      otherTab.close();
+    }
   });
 
   it('learns of a login and a logout in another tab (BroadcastChannel)', async () => {
