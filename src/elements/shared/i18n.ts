@@ -75,16 +75,19 @@ export function translate(locale: string, key: string, params?: Record<string, s
  * on the element's `base` part so screen readers speak it in that language.
  */
 export class LocaleController implements ReactiveController {
-  private readonly onChange = () => this.host.requestUpdate();
+  readonly #onChange = () => this.#host.requestUpdate();
   /** The language found when the current update began; a render asks for it once per string. */
-  private rendering: string | undefined;
+  #rendering: string | undefined;
 
-  constructor(private readonly host: ReactiveControllerHost & HTMLElement) {
+  readonly #host: ReactiveControllerHost & HTMLElement;
+
+  constructor(host: ReactiveControllerHost & HTMLElement) {
+    this.#host = host;
     host.addController(this);
   }
 
   get locale(): string {
-    return this.rendering ?? localeOf(this.host);
+    return this.#rendering ?? localeOf(this.#host);
   }
 
   get dir(): 'ltr' | 'rtl' {
@@ -94,7 +97,7 @@ export class LocaleController implements ReactiveController {
   t = (key: string, params?: Record<string, string | number>): string => translate(this.locale, key, params);
 
   hostConnected(): void {
-    globalThis.addEventListener?.(LOCALE_EVENT, this.onChange);
+    globalThis.addEventListener?.(LOCALE_EVENT, this.#onChange);
     // A page switching language sets `lang` on <html> or a container after the elements drew: one
     // observer for all of them (it cannot see into shadow roots, where each element sets its own).
     if (!langObserver && globalThis.MutationObserver) {
@@ -104,14 +107,14 @@ export class LocaleController implements ReactiveController {
   }
 
   hostDisconnected(): void {
-    globalThis.removeEventListener?.(LOCALE_EVENT, this.onChange);
+    globalThis.removeEventListener?.(LOCALE_EVENT, this.#onChange);
   }
 
   hostUpdate(): void {
     // One look-up of the closest `lang` per update instead of one per string rendered.
-    this.rendering = localeOf(this.host);
+    this.#rendering = localeOf(this.#host);
     // Only set `dir` when the page has not chosen one for this element itself.
-    const host = this.host;
+    const host = this.#host;
     if (!host.hasAttribute('dir') || host.dataset['autoDir'] === '') {
       const dir = this.dir;
       if (host.getAttribute('dir') !== dir) host.setAttribute('dir', dir);
@@ -122,7 +125,7 @@ export class LocaleController implements ReactiveController {
   hostUpdated(): void {
     // The language of the text, for assistive technology (WCAG 3.1.2), on the element's own
     // wrapper: on the host it would be read back as a page's choice by `localeOf`.
-    (this.host as { renderRoot?: ParentNode }).renderRoot?.querySelector?.('[part~=base]')?.setAttribute('lang', this.locale);
-    this.rendering = undefined;
+    (this.#host as { renderRoot?: ParentNode }).renderRoot?.querySelector?.('[part~=base]')?.setAttribute('lang', this.locale);
+    this.#rendering = undefined;
   }
 }

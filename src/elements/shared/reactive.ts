@@ -100,11 +100,11 @@ export class ReactiveBase extends HTMLElementBase implements ReactiveControllerH
   static styles?: StylesGroup;
 
   /** Defines the accessors of the class's own declarations, once, and collects what instances need. */
-  private static finalize(ctor: typeof ReactiveBase): Finalized {
+  static #finalize(ctor: typeof ReactiveBase): Finalized {
     let done = finalized.get(ctor);
     if (done) return done;
     const parent = Object.getPrototypeOf(ctor) as typeof ReactiveBase;
-    const inherited = parent.prototype instanceof ReactiveBase ? ReactiveBase.finalize(parent) : undefined;
+    const inherited = parent.prototype instanceof ReactiveBase ? ReactiveBase.#finalize(parent) : undefined;
     done = {
       declarations: new Map(inherited?.declarations),
       attributes: new Map(inherited?.attributes),
@@ -117,12 +117,12 @@ export class ReactiveBase extends HTMLElementBase implements ReactiveControllerH
         if (attribute) done.attributes.set(attribute, name);
         Object.defineProperty(ctor.prototype, name, {
           get(this: ReactiveBase) {
-            return this.values.get(name);
+            return this.#values.get(name);
           },
           set(this: ReactiveBase, value: unknown) {
-            const old = this.values.get(name);
+            const old = this.#values.get(name);
             if (Object.is(old, value)) return;
-            this.values.set(name, value);
+            this.#values.set(name, value);
             this.requestUpdate(name, old);
           },
           configurable: true,
@@ -135,7 +135,7 @@ export class ReactiveBase extends HTMLElementBase implements ReactiveControllerH
   }
 
   static get observedAttributes(): string[] {
-    return [...ReactiveBase.finalize(this).attributes.keys()];
+    return [...ReactiveBase.#finalize(this).attributes.keys()];
   }
 
   /** The shadow root (or what createRenderRoot returned), from the first connection on. */
@@ -147,22 +147,22 @@ export class ReactiveBase extends HTMLElementBase implements ReactiveControllerH
   /** True from a change until the update that renders it. */
   isUpdatePending = false;
 
-  private values = new Map<PropertyKey, unknown>();
-  private changed: PropertyValues = new Map();
-  private reflecting = new Set<PropertyKey>();
+  #values = new Map<PropertyKey, unknown>();
+  #changed: PropertyValues = new Map();
+  #reflecting = new Set<PropertyKey>();
   /** The property being set from its attribute, which must not be written back to it. */
-  private fromAttribute: PropertyKey | undefined;
-  private controllers?: Set<ReactiveController>;
+  #fromAttribute: PropertyKey | undefined;
+  #controllers?: Set<ReactiveController>;
   /** Values set on the element before its class was defined, applied at the first update. */
-  private early?: Map<PropertyKey, unknown>;
-  private enableUpdating!: (value: boolean) => void;
-  private updatePromise: Promise<boolean> = new Promise((resolve) => (this.enableUpdating = resolve));
+  #early?: Map<PropertyKey, unknown>;
+  #enableUpdating!: (value: boolean) => void;
+  #updatePromise: Promise<boolean> = new Promise((resolve) => (this.#enableUpdating = resolve));
 
   constructor() {
     super();
-    for (const name of this.meta.declarations.keys()) {
+    for (const name of this.#meta.declarations.keys()) {
       if (Object.hasOwn(this, name)) {
-        (this.early ??= new Map()).set(name, this[name as keyof this]);
+        (this.#early ??= new Map()).set(name, this[name as keyof this]);
         delete this[name as keyof this];
       }
     }
@@ -170,40 +170,40 @@ export class ReactiveBase extends HTMLElementBase implements ReactiveControllerH
   }
 
   /** The class's finalized declarations, attributes and styles. */
-  private get meta(): Finalized {
-    return ReactiveBase.finalize(this.constructor as typeof ReactiveBase);
+  get #meta(): Finalized {
+    return ReactiveBase.#finalize(this.constructor as typeof ReactiveBase);
   }
 
   /** Resolves after the pending update (true when no further update was queued meanwhile). */
   get updateComplete(): Promise<boolean> {
-    return this.updatePromise;
+    return this.#updatePromise;
   }
 
   addController(controller: ReactiveController): void {
-    (this.controllers ??= new Set()).add(controller);
+    (this.#controllers ??= new Set()).add(controller);
     if (this.renderRoot !== undefined && this.isConnected) controller.hostConnected?.();
   }
 
   removeController(controller: ReactiveController): void {
-    this.controllers?.delete(controller);
+    this.#controllers?.delete(controller);
   }
 
   connectedCallback(): void {
     this.renderRoot ??= this.createRenderRoot();
-    this.enableUpdating(true);
-    this.controllers?.forEach((c) => c.hostConnected?.());
+    this.#enableUpdating(true);
+    this.#controllers?.forEach((c) => c.hostConnected?.());
   }
 
   disconnectedCallback(): void {
-    this.controllers?.forEach((c) => c.hostDisconnected?.());
+    this.#controllers?.forEach((c) => c.hostDisconnected?.());
   }
 
   attributeChangedCallback(attribute: string, _old: string | null, value: string | null): void {
-    const { attributes, declarations } = this.meta;
+    const { attributes, declarations } = this.#meta;
     const name = attributes.get(attribute);
-    if (name === undefined || this.fromAttribute === name) return;
+    if (name === undefined || this.#fromAttribute === name) return;
     const { converter, type } = declarations.get(name)!;
-    this.fromAttribute = name;
+    this.#fromAttribute = name;
     (this as Record<PropertyKey, unknown>)[name] = converter
       ? converter(value)
       : type === Boolean
@@ -211,22 +211,22 @@ export class ReactiveBase extends HTMLElementBase implements ReactiveControllerH
         : type === Number && value !== null
           ? Number(value)
           : value;
-    this.fromAttribute = undefined;
+    this.#fromAttribute = undefined;
   }
 
   /** Queues an update; with a name, records that property's previous value for this update. */
   requestUpdate(name?: PropertyKey, old?: unknown): void {
     if (name !== undefined) {
-      if (!this.changed.has(name)) this.changed.set(name, old);
-      if (this.meta.declarations.get(name)?.reflect && this.fromAttribute !== name) this.reflecting.add(name);
+      if (!this.#changed.has(name)) this.#changed.set(name, old);
+      if (this.#meta.declarations.get(name)?.reflect && this.#fromAttribute !== name) this.#reflecting.add(name);
     }
-    if (!this.isUpdatePending) this.updatePromise = this.enqueue();
+    if (!this.isUpdatePending) this.#updatePromise = this.#enqueue();
   }
 
-  private async enqueue(): Promise<boolean> {
+  async #enqueue(): Promise<boolean> {
     this.isUpdatePending = true;
     try {
-      await this.updatePromise;
+      await this.#updatePromise;
     } catch (error) {
       // The previous update threw: it stays reported (as an unhandled rejection), and this one runs.
       void Promise.reject(error);
@@ -238,19 +238,19 @@ export class ReactiveBase extends HTMLElementBase implements ReactiveControllerH
   /** Runs the update now if one is pending. */
   protected performUpdate(): void {
     if (!this.isUpdatePending) return;
-    const early = this.early;
-    this.early = undefined;
+    const early = this.#early;
+    this.#early = undefined;
     early?.forEach((value, name) => ((this as Record<PropertyKey, unknown>)[name] = value));
-    const changed = this.changed;
+    const changed = this.#changed;
     try {
       this.willUpdate(changed);
-      this.controllers?.forEach((c) => c.hostUpdate?.());
+      this.#controllers?.forEach((c) => c.hostUpdate?.());
       this.update(changed);
     } catch (error) {
-      this.markUpdated();
+      this.#markUpdated();
       throw error;
     }
-    this.controllers?.forEach((c) => c.hostUpdated?.());
+    this.#controllers?.forEach((c) => c.hostUpdated?.());
     if (!this.hasUpdated) {
       this.hasUpdated = true;
       this.firstUpdated(changed);
@@ -260,7 +260,7 @@ export class ReactiveBase extends HTMLElementBase implements ReactiveControllerH
 
   protected createRenderRoot(): HTMLElement | DocumentFragment {
     const root = this.shadowRoot ?? this.attachShadow({ mode: 'open' });
-    root.adoptedStyleSheets = this.meta.styles.map((s) => s.styleSheet);
+    root.adoptedStyleSheets = this.#meta.styles.map((s) => s.styleSheet);
     return root;
   }
 
@@ -269,24 +269,24 @@ export class ReactiveBase extends HTMLElementBase implements ReactiveControllerH
 
   /** Reflects the changed properties that ask for it; subclasses render here. */
   protected update(_changed: PropertyValues): void {
-    for (const name of this.reflecting) {
-      const attribute = attributeOf(name, this.meta.declarations.get(name)!)!;
+    for (const name of this.#reflecting) {
+      const attribute = attributeOf(name, this.#meta.declarations.get(name)!)!;
       const value = (this as Record<PropertyKey, unknown>)[name];
-      this.fromAttribute = name;
+      this.#fromAttribute = name;
       if (value == null || value === false) this.removeAttribute(attribute);
       else this.setAttribute(attribute, value === true ? '' : String(value));
-      this.fromAttribute = undefined;
+      this.#fromAttribute = undefined;
     }
-    this.reflecting.clear();
-    this.markUpdated();
+    this.#reflecting.clear();
+    this.#markUpdated();
   }
 
   protected firstUpdated(_changed: PropertyValues): void {}
 
   protected updated(_changed: PropertyValues): void {}
 
-  private markUpdated(): void {
-    this.changed = new Map();
+  #markUpdated(): void {
+    this.#changed = new Map();
     this.isUpdatePending = false;
   }
 }

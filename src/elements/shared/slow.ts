@@ -11,30 +11,32 @@ import type { ReactiveController, ReactiveControllerHost } from './reactive.ts';
 export class SlowWatch implements ReactiveController {
   /** True once `waiting()` has held for a second after an update, until an update finds it no longer holds. */
   slow = false;
-  private timer: ReturnType<typeof setTimeout> | undefined;
+  #timer: ReturnType<typeof setTimeout> | undefined;
 
-  constructor(
-    private readonly host: ReactiveControllerHost,
-    private readonly waiting: () => boolean,
-  ) {
+  readonly #host: ReactiveControllerHost;
+  readonly #waiting: () => boolean;
+
+  constructor(host: ReactiveControllerHost, waiting: () => boolean) {
+    this.#host = host;
+    this.#waiting = waiting;
     host.addController(this);
   }
 
   hostUpdated(): void {
-    if (!this.waiting()) {
+    if (!this.#waiting()) {
       // Drawn as slow, it is drawn again without "Loading…".
-      if (this.slow) this.host.requestUpdate();
+      if (this.slow) this.#host.requestUpdate();
       return this.hostDisconnected();
     }
-    this.timer ??= setTimeout(() => {
+    this.#timer ??= setTimeout(() => {
       this.slow = true;
-      this.host.requestUpdate();
+      this.#host.requestUpdate();
     }, 1000);
   }
 
   hostDisconnected(): void {
-    clearTimeout(this.timer);
-    this.timer = undefined;
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
     this.slow = false;
   }
 }

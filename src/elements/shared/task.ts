@@ -34,15 +34,18 @@ export class Task<A extends readonly unknown[] = readonly unknown[], R = unknown
   /** The controller of the latest run: a run whose controller was replaced reports nothing. */
   #controller: AbortController | undefined;
 
-  constructor(
-    private readonly host: ReactiveControllerHost,
-    private readonly options: TaskOptions<A, R>,
-  ) {}
+  readonly #host: ReactiveControllerHost;
+  readonly #options: TaskOptions<A, R>;
+
+  constructor(host: ReactiveControllerHost, options: TaskOptions<A, R>) {
+    this.#host = host;
+    this.#options = options;
+  }
 
   async run(args?: A): Promise<void> {
     this.abort();
     const controller = (this.#controller = new AbortController());
-    const { options } = this;
+    const options = this.#options;
     this.#set(TaskStatus.PENDING);
     let result: R | typeof initialState;
     try {
@@ -65,6 +68,6 @@ export class Task<A extends readonly unknown[] = readonly unknown[], R = unknown
 
   #set(status: TaskStatus): void {
     this.status = status;
-    this.host.requestUpdate();
+    this.#host.requestUpdate();
   }
 }

@@ -31,32 +31,32 @@ export class TemplateElement extends ReactiveBase {
     return this.headingLevel ? Math.min(6, this.headingLevel + depth) : nothing;
   }
 
-  private readonly renderOptions: RenderOptions = { host: this };
-  private rootPart: RootPart | undefined;
+  readonly #renderOptions: RenderOptions = { host: this };
+  #rootPart: RootPart | undefined;
 
   protected override createRenderRoot(): HTMLElement | DocumentFragment {
     const root = super.createRenderRoot();
     // Where adopted stylesheets are missing, the styles are <style> elements: render before them.
-    this.renderOptions.renderBefore ??= root.firstChild;
+    this.#renderOptions.renderBefore ??= root.firstChild;
     return root;
   }
 
   protected override update(changed: PropertyValues): void {
     // Rendered while the update is still pending, so that a property set by render() queues no other update.
     const value = this.render();
-    if (!this.hasUpdated) this.renderOptions.isConnected = this.isConnected;
+    if (!this.hasUpdated) this.#renderOptions.isConnected = this.isConnected;
     super.update(changed);
-    this.rootPart = render(value, this.renderRoot, this.renderOptions);
+    this.#rootPart = render(value, this.renderRoot, this.#renderOptions);
   }
 
   override connectedCallback(): void {
     super.connectedCallback();
-    this.rootPart?.setConnected(true);
+    this.#rootPart?.setConnected(true);
   }
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
-    this.rootPart?.setConnected(false);
+    this.#rootPart?.setConnected(false);
   }
 
   /** What the element shows: a template, or `nothing`. */
