@@ -134,29 +134,29 @@ export class AgentActions extends TemplateElement {
    */
   private said: Said = { decisions: [], waiting: 0, loaded: false, n: 0 };
   /** "Loading actions…" only for a load that lasts (shared/slow.ts). */
-  private readonly loading = new SlowWatch(this, () => this.view.status.kind === 'loading');
+  readonly #loading = new SlowWatch(this, () => this.view.status.kind === 'loading');
   /** The load under way is for another filter than the one shown before it: what it brings is said. */
-  private refiltered = false;
+  #refiltered = false;
 
-  private readonly i18n = new LocaleController(this);
-  private readonly internals = this.attachInternals?.();
-  private poller: AbortController | undefined;
-  private focusAfterMore: number | undefined;
+  readonly #i18n = new LocaleController(this);
+  readonly #internals = this.attachInternals?.();
+  #poller: AbortController | undefined;
+  #focusAfterMore: number | undefined;
   /**
    * The action the keyboard is on (its heading's id) as an update starts. The list is rendered by
    * position, so an action arriving on top would move the focus to the action next to it.
    */
-  private focusedAction: string | null | undefined;
+  #focusedAction: string | null | undefined;
   /** After a 429 on "load more": when the service's Retry-After has passed and the button works again. */
-  private moreAfter = 0;
-  private needsLoad = true;
+  #moreAfter = 0;
+  #needsLoad = true;
   /** What the poller last saw pending, and decisions whose read failed: read again once decided, shown or not. */
-  private wasPending: readonly string[] = [];
+  #wasPending: readonly string[] = [];
   /** The latest handling of the poller's list (onPending): an earlier one still reading reports nothing. */
-  private latestRead: object | undefined;
+  #latestRead: object | undefined;
 
   /** One page: the first (cursor undefined) or the next. The generation drops stale pages. */
-  private readonly pageTask = new Task(this, {
+  readonly #pageTask = new Task(this, {
     task: async ([generation, cursor]: readonly [number, string | undefined], { signal }) => {
       const filter = this.view.filter;
       const page: AgentActionList = await listAgentActions(sendFor(this.apiBase), {
@@ -169,20 +169,20 @@ export class AgentActions extends TemplateElement {
       return { generation, page, append: cursor !== undefined };
     },
     onComplete: ({ generation, page, append }) => {
-      this.send({ type: 'page', generation, page, append });
-      if (!append) this.startPolling();
+      this.#send({ type: 'page', generation, page, append });
+      if (!append) this.#startPolling();
     },
     onError: (error) => {
       if (isAbort(error)) return;
       const append = this.view.loadingMore;
       const code = errorCodeOf(error);
-      this.send({ type: 'failed', generation: this.view.generation, code, append });
-      this.reportError(append ? 'load-more' : 'load', code, error);
-      if (code === 'unauthorized') this.stopPolling();
+      this.#send({ type: 'failed', generation: this.view.generation, code, append });
+      this.#reportError(append ? 'load-more' : 'load', code, error);
+      if (code === 'unauthorized') this.#stopPolling();
       if (append && code === 'rate_limited') {
         // The service said how long to wait (Retry-After; 5 s when it did not): the button waits as long.
         const ms = ((error as { retryAfter?: number }).retryAfter ?? 5) * 1000;
-        this.moreAfter = Date.now() + ms;
+        this.#moreAfter = Date.now() + ms;
         setTimeout(() => this.requestUpdate(), ms);
       }
     },
@@ -190,10 +190,10 @@ export class AgentActions extends TemplateElement {
 
   /** Reloads the first page (keeps the filter). */
   reload(): void {
-    this.stopPolling();
-    this.wasPending = [];
-    this.send({ type: 'load', filter: isFilter(this.status) ? this.status : 'ALL' });
-    if (this.agentToken) void this.pageTask.run([this.view.generation, undefined]);
+    this.#stopPolling();
+    this.#wasPending = [];
+    this.#send({ type: 'load', filter: isFilter(this.status) ? this.status : 'ALL' });
+    if (this.agentToken) void this.#pageTask.run([this.view.generation, undefined]);
   }
 
   /**
@@ -201,64 +201,64 @@ export class AgentActions extends TemplateElement {
    * that know something changed, such as a back office that has just decided.
    */
   checkNow(): void {
-    if (this.poller && this.view.status.kind === 'ready') this.startPolling();
+    if (this.#poller && this.view.status.kind === 'ready') this.#startPolling();
   }
 
   override connectedCallback(): void {
     super.connectedCallback();
     // (Re)connected: load in the next update, once every property set before connecting is known.
-    this.needsLoad = true;
+    this.#needsLoad = true;
     this.requestUpdate();
-    this.syncStates();
+    this.#syncStates();
   }
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
     // Polling is for while someone watches; nothing runs once the element is gone.
-    this.stopPolling();
-    this.pageTask.abort();
-    this.send({ type: 'reset' });
+    this.#stopPolling();
+    this.#pageTask.abort();
+    this.#send({ type: 'reset' });
   }
 
   protected override willUpdate(changed: PropertyValues): void {
-    this.focusedAction = (this.renderRoot as ShadowRoot).activeElement?.getAttribute('aria-labelledby');
-    if (changed.has('agentToken') || changed.has('status') || changed.has('apiBase') || changed.has('pageSize')) this.needsLoad = true;
-    if (!this.needsLoad || !this.isConnected) {
+    this.#focusedAction = (this.renderRoot as ShadowRoot).activeElement?.getAttribute('aria-labelledby');
+    if (changed.has('agentToken') || changed.has('status') || changed.has('apiBase') || changed.has('pageSize')) this.#needsLoad = true;
+    if (!this.#needsLoad || !this.isConnected) {
       // A new poll interval or ceiling takes effect at once: a running poller starts over with it.
       if (changed.has('pollInterval') || changed.has('pollMaxInterval')) this.checkNow();
       return;
     }
-    this.needsLoad = false;
+    this.#needsLoad = false;
     if (this.agentToken) {
       this.reload();
     } else {
-      this.stopPolling();
-      this.pageTask.abort();
-      this.send({ type: 'reset' });
+      this.#stopPolling();
+      this.#pageTask.abort();
+      this.#send({ type: 'reset' });
     }
   }
 
   /** "Try again" goes while the list loads: the heading keeps the keyboard meanwhile. */
-  private retry(): void {
+  #retry(): void {
     this.reload();
     void this.updateComplete.then(() => this.renderRoot.querySelector<HTMLElement>('#title')?.focus());
   }
 
-  private loadMore(): void {
+  #loadMore(): void {
     const before = this.view;
-    if (Date.now() < this.moreAfter) return;
-    this.send({ type: 'load-more' });
+    if (Date.now() < this.#moreAfter) return;
+    this.#send({ type: 'load-more' });
     if (this.view === before) return;
-    this.focusAfterMore = before.actions.length;
-    void this.pageTask.run([this.view.generation, this.view.nextCursor]);
+    this.#focusAfterMore = before.actions.length;
+    void this.#pageTask.run([this.view.generation, this.view.nextCursor]);
   }
 
-  private onFilter(e: Event): void {
+  #onFilter(e: Event): void {
     const value = (e.target as HTMLSelectElement).value;
     if (isFilter(value)) this.status = value;
   }
 
-  private send(event: AgentActionsEvent): void {
+  #send(event: AgentActionsEvent): void {
     const before = this.view;
     const next = transition(before, event);
     if (next === before) return;
@@ -273,34 +273,34 @@ export class AgentActions extends TemplateElement {
       const arrived = next.actions.filter((a) => !known.has(a.id));
       const waiting = arrived.filter((a) => a.status === 'PENDING_APPROVAL').length;
       const decisions = [...changes.map((c) => c.action), ...arrived.filter((a) => a.status !== 'PENDING_APPROVAL')];
-      if (decisions.length || waiting) this.say({ decisions, waiting });
+      if (decisions.length || waiting) this.#say({ decisions, waiting });
     } else if (event.type === 'load' || event.type === 'reset') {
-      this.refiltered = before.status.kind !== 'idle' && next.filter !== before.filter;
-      this.say();
-    } else if (event.type === 'page' && !event.append && (this.refiltered || this.loading.slow)) {
-      this.say({ loaded: true });
+      this.#refiltered = before.status.kind !== 'idle' && next.filter !== before.filter;
+      this.#say();
+    } else if (event.type === 'page' && !event.append && (this.#refiltered || this.#loading.slow)) {
+      this.#say({ loaded: true });
     }
-    this.syncStates();
+    this.#syncStates();
   }
 
   /** Puts what is to be said in the polite status region, in new nodes even if its words are those said last. */
-  private say(what: Partial<Said> = {}): void {
+  #say(what: Partial<Said> = {}): void {
     this.said = { decisions: [], waiting: 0, loaded: false, ...what, n: this.said.n + 1 };
   }
 
-  private reportError(operation: 'load' | 'load-more' | 'poll', code: AgentActionsErrorCode, error: unknown): void {
-    this.dispatchEvent(new AgentActionsErrorEvent(errorDetail(error, { code, operation, message: this.i18n.t(`agent-actions.error.${code}`) })));
+  #reportError(operation: 'load' | 'load-more' | 'poll', code: AgentActionsErrorCode, error: unknown): void {
+    this.dispatchEvent(new AgentActionsErrorEvent(errorDetail(error, { code, operation, message: this.#i18n.t(`agent-actions.error.${code}`) })));
   }
 
-  private startPolling(): void {
-    this.stopPolling();
+  #startPolling(): void {
+    this.#stopPolling();
     const token = this.agentToken;
     if (!token || !this.isConnected) return;
     const controller = new AbortController();
-    this.poller = controller;
+    this.#poller = controller;
     const send = sendFor(this.apiBase);
     const signal = controller.signal;
-    this.syncStates();
+    this.#syncStates();
     // An attribute that is no number ("2s") means the default, not a poller that cannot start.
     const min = Math.max(100, positiveOr(this.pollInterval, 2000));
     pollAgentActions({
@@ -311,28 +311,28 @@ export class AgentActions extends TemplateElement {
       limit: 100,
       minDelayMs: min,
       maxDelayMs: Math.max(min, positiveOr(this.pollMaxInterval, 60000)),
-      onChange: (pending) => this.onPending(pending, signal),
+      onChange: (pending) => this.#onPending(pending, signal),
       onError: (error) => {
         if (signal.aborted) return;
-        if (!this.pollTrouble) this.reportError('poll', errorCodeOf(error), error);
+        if (!this.pollTrouble) this.#reportError('poll', errorCodeOf(error), error);
         this.pollTrouble = true;
       },
     }).catch((error: unknown) => {
       // Only a 401 ends the poller with an error: the token is no good any more.
       if (signal.aborted || isAbort(error)) return;
       const code = errorCodeOf(error);
-      this.stopPolling();
-      this.reportError('poll', code, error);
+      this.#stopPolling();
+      this.#reportError('poll', code, error);
       this.pollTrouble = false;
-      this.send({ type: 'load' });
-      this.send({ type: 'failed', generation: this.view.generation, code, append: false });
+      this.#send({ type: 'load' });
+      this.#send({ type: 'failed', generation: this.view.generation, code, append: false });
     });
   }
 
-  private stopPolling(): void {
-    this.poller?.abort();
-    this.poller = undefined;
-    this.syncStates();
+  #stopPolling(): void {
+    this.#poller?.abort();
+    this.#poller = undefined;
+    this.#syncStates();
   }
 
   /**
@@ -341,12 +341,12 @@ export class AgentActions extends TemplateElement {
    * the poller then delivers the list again at its next poll, so they are read again even though
    * the pending list no longer changes.
    */
-  private async onPending(pending: AgentAction[], signal: AbortSignal): Promise<boolean> {
-    const read = (this.latestRead = {});
+  async #onPending(pending: AgentAction[], signal: AbortSignal): Promise<boolean> {
+    const read = (this.#latestRead = {});
     // Back after a failed poll: its message goes, and the decision said before it is not said again.
-    if (this.pollTrouble) this.say();
+    if (this.pollTrouble) this.#say();
     this.pollTrouble = false;
-    const decided = decidedSince(this.view, pending, this.wasPending);
+    const decided = decidedSince(this.view, pending, this.#wasPending);
     const send = sendFor(this.apiBase);
     const fresh: AgentAction[] = [];
     const next: string[] = pending.map((a) => a.id);
@@ -363,25 +363,25 @@ export class AgentActions extends TemplateElement {
     }
     // The poller does not wait for this: a later list may have come meanwhile, and its reads,
     // made after these, are the ones that count (an older copy would take a decision back).
-    if (signal.aborted || read !== this.latestRead) return true;
-    this.wasPending = next;
-    this.send({ type: 'updated', actions: [...pending, ...fresh] });
+    if (signal.aborted || read !== this.#latestRead) return true;
+    this.#wasPending = next;
+    this.#send({ type: 'updated', actions: [...pending, ...fresh] });
     return complete && !this.view.actions.some(executing);
   }
 
-  private syncStates(): void {
+  #syncStates(): void {
     const { kind } = this.view.status;
-    syncStates(this.internals, { idle: kind === 'idle', loading: kind === 'loading', ready: kind === 'ready', failed: kind === 'failed', polling: !!this.poller });
+    syncStates(this.#internals, { idle: kind === 'idle', loading: kind === 'loading', ready: kind === 'ready', failed: kind === 'failed', polling: !!this.#poller });
   }
 
   protected override updated(changed: PropertyValues): void {
     super.updated(changed);
-    const item = this.renderRoot.querySelector<HTMLElement>(`[aria-labelledby="${this.focusedAction}"]`);
+    const item = this.renderRoot.querySelector<HTMLElement>(`[aria-labelledby="${this.#focusedAction}"]`);
     if (item !== (this.renderRoot as ShadowRoot).activeElement) item?.focus();
-    if (this.focusAfterMore !== undefined && !this.view.loadingMore) {
+    if (this.#focusAfterMore !== undefined && !this.view.loadingMore) {
       // After "load more", move to the first new action so keyboard users continue where they were.
-      const index = this.focusAfterMore;
-      this.focusAfterMore = undefined;
+      const index = this.#focusAfterMore;
+      this.#focusAfterMore = undefined;
       this.renderRoot.querySelectorAll<HTMLElement>('li.action')[index]?.focus();
     }
   }
@@ -389,19 +389,19 @@ export class AgentActions extends TemplateElement {
   // ---- rendering
 
   override render() {
-    const t = this.i18n.t;
+    const t = this.#i18n.t;
     const view = this.view;
     const { status, filter, actions, totalCount, loadingMore } = view;
     const failure = status.kind === 'failed' ? status.code : view.moreFailed;
-    const waitMore = loadingMore || Date.now() < this.moreAfter;
+    const waitMore = loadingMore || Date.now() < this.#moreAfter;
     const count = totalCount === undefined ? '' : t('agent-actions.count', { shown: actions.length, total: totalCount });
     const { decisions, waiting, loaded, n } = this.said;
     const message = this.pollTrouble
       ? t('agent-actions.poll-trouble')
       : status.kind === 'loading'
-        ? this.loading.slow ? t('agent-actions.loading') : ''
+        ? this.#loading.slow ? t('agent-actions.loading') : ''
         : [
-            ...decisions.map((a) => t('agent-actions.decided', { action: this.actionName(a), status: t(`agent-actions.status.${a.status}`) })),
+            ...decisions.map((a) => t('agent-actions.decided', { action: this.#actionName(a), status: t(`agent-actions.status.${a.status}`) })),
             waiting ? t(waiting > 1 ? 'agent-actions.waiting-many' : 'agent-actions.waiting-one', { count: waiting }) : '',
             loaded ? (actions.length ? count : t('agent-actions.empty')) : '',
           ].filter(Boolean).join(' ');
@@ -411,14 +411,14 @@ export class AgentActions extends TemplateElement {
           <h2 id="title" tabindex="-1" aria-level=${this.level()}>${t('agent-actions.title')}</h2>
           <label>
             ${t('agent-actions.filter')}
-            <select part="filter" .value=${filter} @change=${this.onFilter} ?disabled=${!this.agentToken}>
+            <select part="filter" .value=${filter} @change=${this.#onFilter} ?disabled=${!this.agentToken}>
               ${FILTERS.map((f) => html`<option value=${f} ?selected=${f === filter}>${t(`agent-actions.filter.${f}`)}</option>`)}
             </select>
           </label>
         </div>
         <div part="error" class="alert" role="alert">${failure
             ? html`<p>${t(status.kind !== 'failed' && failure === 'rate_limited' ? 'agent-actions.error.more-rate-limited' : `agent-actions.error.${failure}`)}</p>
-                ${status.kind !== 'failed' || failure === 'unauthorized' ? nothing : html`<button type="button" @click=${this.retry}>${t('agent-actions.retry')}</button>`}`
+                ${status.kind !== 'failed' || failure === 'unauthorized' ? nothing : html`<button type="button" @click=${this.#retry}>${t('agent-actions.retry')}</button>`}`
             : nothing}</div>
         <p class="muted live" role="status">${
           // Two templates alike, one for odd and one for even sayings: a new saying replaces the
@@ -432,12 +432,12 @@ export class AgentActions extends TemplateElement {
             : !actions.length
               ? html`<p class="muted">${t('agent-actions.empty')}</p>`
               : html`<ul part="list" class="list" aria-live="off" aria-labelledby="title">
-                    ${actions.map((a) => this.renderAction(a))}
+                    ${actions.map((a) => this.#renderAction(a))}
                   </ul>
                   <div part="footer" class="bar">
                     <span class="muted">${count}</span>
                     ${view.hasMore
-                      ? html`<button part="load-more-button" type="button" aria-disabled=${waitMore} @click=${waitMore ? undefined : this.loadMore}>
+                      ? html`<button part="load-more-button" type="button" aria-disabled=${waitMore} @click=${waitMore ? undefined : this.#loadMore}>
                           ${t(loadingMore ? 'agent-actions.loading-more' : 'agent-actions.load-more')}
                         </button>`
                       : nothing}
@@ -451,28 +451,28 @@ export class AgentActions extends TemplateElement {
    * words: its string when the strings have one (`agent-actions.<kind>.<CODE>`), otherwise the code
    * made readable ("COUNTERPARTY_UNREACHABLE" -> "Counterparty unreachable"), never a raw code.
    */
-  private words(kind: 'transaction-status' | 'failure', code: string): string {
+  #words(kind: 'transaction-status' | 'failure', code: string): string {
     const key = `agent-actions.${kind}.${code}`;
-    const text = this.i18n.t(key);
+    const text = this.#i18n.t(key);
     return text !== key ? text : code.charAt(0) + code.slice(1).toLowerCase().replace(/_/g, ' ');
   }
 
   /** An action's kind in words. */
-  private kind(a: AgentAction): string {
-    return this.i18n.t(`agent-actions.type.${(AGENT_ACTION_TYPES as readonly string[]).includes(a.type) ? a.type : 'other'}`);
+  #kind(a: AgentAction): string {
+    return this.#i18n.t(`agent-actions.type.${(AGENT_ACTION_TYPES as readonly string[]).includes(a.type) ? a.type : 'other'}`);
   }
 
   /** An action's kind in words, with its amount when it has one ("Payment out of $12.50"). */
-  private actionName(a: AgentAction): string {
-    const { t, locale } = this.i18n;
-    const action = this.kind(a);
+  #actionName(a: AgentAction): string {
+    const { t, locale } = this.#i18n;
+    const action = this.#kind(a);
     const d = a.transferDetails;
     return d ? t('agent-actions.with-amount', { action, amount: formatMinor(d.amount, d.currency, locale) }) : action;
   }
 
-  private renderAction(a: AgentAction) {
-    const t = this.i18n.t;
-    const locale = this.i18n.locale;
+  #renderAction(a: AgentAction) {
+    const t = this.#i18n.t;
+    const locale = this.#i18n.locale;
     const headingId = `action-${a.id.replace(/[^A-Za-z0-9-]/g, '-')}`;
     const submitted = formatDate(a.createdAt, locale);
     const { transferDetails: d, quote: q, transaction: x } = a;
@@ -497,21 +497,21 @@ export class AgentActions extends TemplateElement {
     if (a.status === 'REJECTED') facts.push(['rejection', a.rejectionReason]);
     if (x) {
       facts.push(
-        ['transaction', html`<span class="mono">${shortId(x.id)}</span> · ${this.words('transaction-status', x.status)}`],
-        ['transaction-failed', x.failureReason && this.words('failure', x.failureReason)],
+        ['transaction', html`<span class="mono">${shortId(x.id)}</span> · ${this.#words('transaction-status', x.status)}`],
+        ['transaction-failed', x.failureReason && this.#words('failure', x.failureReason)],
       );
     }
     return html`
       <li part="action" class="item action ${this.recentlyChanged.has(a.id) ? 'changed' : ''}" tabindex="-1" aria-labelledby=${headingId}>
         <div class="item-head">
-          <h3 id=${headingId} aria-level=${this.level(1)}>${this.kind(a)}</h3>
+          <h3 id=${headingId} aria-level=${this.level(1)}>${this.#kind(a)}</h3>
           <span part="status" class="status ${a.status}">${t(`agent-actions.status.${a.status}`)}</span>
         </div>
         ${submitted ? html`<p class="muted">${t('agent-actions.submitted', { date: submitted })}</p>` : nothing}
         <dl>
           ${facts.map(([key, value, cls]) => (value ? html`<dt>${t(`agent-actions.${key}`)}</dt><dd class=${cls ?? ''}>${value}</dd>` : nothing))}
         </dl>
-        ${a.status === 'PENDING_APPROVAL' && this.poller ? html`<p class="muted">${t('agent-actions.waiting')}</p>` : nothing}
+        ${a.status === 'PENDING_APPROVAL' && this.#poller ? html`<p class="muted">${t('agent-actions.waiting')}</p>` : nothing}
       </li>
     `;
   }
