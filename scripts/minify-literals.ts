@@ -4,9 +4,12 @@
  * (bench/size.ts, bench/load.ts), so that what is measured is what is shipped.
  *
  * - css`…`: comments removed, runs of whitespace collapsed to one space, and the space dropped
- *   next to `{ } ; , :` and before `}` the last `;` of a block (CSS Syntax 3: whitespace there is
- *   not significant). Quoted strings are kept as they are; `+ - * /` and `>` keep their spaces
- *   (calc() needs them around + and -).
+ *   next to `{ } ; , : >` and `/`, before `}` the last `;` of a block, and around a `*` that
+ *   multiplies by a number (CSS Syntax 3: whitespace there is not significant; a `*` before anything
+ *   else may be a selector and keeps its spaces, and `+ -` keep theirs, which calc() needs). A
+ *   number's leading zero goes (`0.5em` -> `.5em`), and an attribute selector's quoted value that is
+ *   an identifier loses its quotes (`[part='base']` -> `[part=base]`); other quoted strings are kept
+ *   as they are.
  * - html`…`: every run of spaces, tabs and line breaks becomes one space. HTML renders a run of
  *   white space as one space outside preformatted text (CSS Text 3, white-space: normal), so the
  *   page looks the same; nothing is removed entirely, so two inline elements stay apart.
@@ -30,6 +33,9 @@ export function minifyHtmlPart(text: string): string {
   return text.replace(SPACE_RUN, ' ');
 }
 
+/** An attribute selector's value that may go unquoted: an identifier (CSS Syntax 3), ASCII only. */
+const ATTRIBUTE_IDENT = /^-?[A-Za-z_][\w-]*$/;
+
 /**
  * One static part of a css`` template, or null when it cannot be done safely (a string or comment
  * that does not end within the part).
@@ -40,9 +46,12 @@ export function minifyCssPart(text: string): string | null {
   const flush = () => {
     out += plain
       .replace(SPACE_RUN, ' ')
-      .replace(/ ?([{};,]) ?/g, '$1')
+      .replace(/ ?([{};,>/]) ?/g, '$1')
+      .replace(/ ?\* (?=\.?\d)/g, '*')
       .replace(/: /g, ':')
-      .replace(/;}/g, '}');
+      .replace(/;}/g, '}')
+      // Not at the start of the part: an expression may end in a digit there.
+      .replace(/([^\w.#-])0\.(?=\d)/g, '$1.');
     plain = '';
   };
   for (let i = 0; i < text.length; ) {
@@ -51,8 +60,11 @@ export function minifyCssPart(text: string): string | null {
       let j = i + 1;
       while (j < text.length && text[j] !== c) j += text[j] === '\\' ? 2 : 1;
       if (j >= text.length) return null;
+      const value = text.slice(i + 1, j);
+      // `[name='value']`: an identifier needs no quotes (Selectors 4, attribute selectors).
+      const bare = /=\s*$/.test(plain) && text[j + 1] === ']' && ATTRIBUTE_IDENT.test(value);
       flush();
-      out += text.slice(i, j + 1);
+      out += bare ? value : text.slice(i, j + 1);
       i = j + 1;
     } else if (text.startsWith('/*', i)) {
       const end = text.indexOf('*/', i + 2);

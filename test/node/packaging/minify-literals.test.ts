@@ -18,16 +18,31 @@ describe('css parts', () => {
   /* the host */
   :host {
     --x: var(--a, 0 0 0 3px red);
-    padding: calc(var(--s) * 1.5 + 2px);
+    padding: calc(var(--s) * 1.5 + 2px) calc(1px - 0.5em);
+    grid-column: 1 / -1;
   }
-  a > b, c d:hover {
+  a > b, c d:hover, e * f, g > * {
     color: red;
   }
   @media (prefers-color-scheme: dark) { a { color: blue; } }
 `;
     assert.equal(
       minifyCssPart(input),
-      ' :host{--x:var(--a,0 0 0 3px red);padding:calc(var(--s) * 1.5 + 2px)}a > b,c d:hover{color:red}@media (prefers-color-scheme:dark){a{color:blue}}',
+      ' :host{--x:var(--a,0 0 0 3px red);padding:calc(var(--s)*1.5 + 2px) calc(1px - .5em);grid-column:1/-1}a>b,c d:hover,e * f,g>*{color:red}@media (prefers-color-scheme:dark){a{color:blue}}',
+    );
+  });
+
+  it('drops leading zeros of numbers only, never of a longer number, a name or a colour', () => {
+    assert.equal(minifyCssPart(`a { opacity: 0.7; gap: 10.5em 0.25em; margin: -0.5em; }`), `a{opacity:.7;gap:10.5em .25em;margin:-0.5em}`);
+    assert.equal(minifyCssPart(`.x0.y { color: #000; width: 0; }`), `.x0.y{color:#000;width:0}`);
+    // After an expression (the start of a part) a digit may come before it: left as it is.
+    assert.equal(minifyCssPart(`0.5em }`), `0.5em}`);
+  });
+
+  it('unquotes an attribute selector whose value is an identifier, and no other string', () => {
+    assert.equal(
+      minifyCssPart(`[part='base'] [a="b-c"], [x~='y'], [lang='1a'], [t='a b'], [i='x' i] { font-family: 'Noto', x; content: 'q'; }`),
+      `[part=base] [a=b-c],[x~=y],[lang='1a'],[t='a b'],[i='x' i]{font-family:'Noto',x;content:'q'}`,
     );
   });
 
@@ -110,16 +125,19 @@ describe('in Chromium, the library renders the same with and without the minifie
         await el.updateComplete;
         const root = el.shadowRoot!;
         // The CSSOM keeps a value with var() as written (CSS Variables 1, "unparsed" values), so a
-        // space after a comma there survives serialization; the computed styles below show that it
-        // changes nothing.
-        const rules = root.adoptedStyleSheets.flatMap((sheet) => [...sheet.cssRules].map((r) => r.cssText.replace(/\s*,\s*/g, ',')));
+        // space after a comma, around / or a * that multiplies, or a number's leading zero survives serialization
+        // there; the computed styles below show that it changes nothing.
+        // (Written out in each place: a named function here would need the test loader's helpers in the page.)
+        const rules = root.adoptedStyleSheets.flatMap((sheet) =>
+          [...sheet.cssRules].map((r) => r.cssText.replace(/\s*([,/]|\*(?=\s*\.?\d))\s*/g, '$1').replace(/([^\w.#-])0\.(?=\d)/g, '$1.')),
+        );
         // Lit's markers carry a random number per page; white space is what the minifier changes.
         const markup = root.innerHTML.replace(/<!--\?lit\$\d+\$-->/g, '<!--?lit-->').replace(/\s+/g, ' ').replace(/> </g, '><').trim();
         const computed = [el, ...root.querySelectorAll('*')].map((n) => {
           const style = getComputedStyle(n);
-          // Custom properties compute to their token streams (a space after a comma kept, in no set
-          // order); the properties that use them compute to the same values either way.
-          const lines = [...style].sort().map((p) => `${p}: ${p.startsWith('--') ? style.getPropertyValue(p).replace(/\s*,\s*/g, ',') : style.getPropertyValue(p)}`);
+          // Custom properties compute to their token streams (as written, in no set order); the
+          // properties that use them compute to the same values either way.
+          const lines = [...style].sort().map((p) => `${p}: ${p.startsWith('--') ? style.getPropertyValue(p).replace(/\s*([,/]|\*(?=\s*\.?\d))\s*/g, '$1').replace(/([^\w.#-])0\.(?=\d)/g, '$1.') : style.getPropertyValue(p)}`);
           return [n.tagName, ...lines].join('\n');
         });
         result[name] = { rules, markup, computed };
