@@ -122,27 +122,27 @@ export class DelegatedKeys extends TemplateElement {
    * A refused field's error, said in the form's alert when the focus could not move to say it (set
    * with a change of `view` or `form`, which renders it).
    */
-  private refusal = '';
+  #refusal = '';
 
-  private readonly i18n = new LocaleController(this);
-  private readonly internals = this.attachInternals?.();
+  readonly #i18n = new LocaleController(this);
+  readonly #internals = this.attachInternals?.();
   /** "Loading keys…" only for a load that lasts (shared/slow.ts). */
-  private readonly loading = new SlowWatch(this, () => !!(this.cardId && this.accountId) && this.view.list.kind === 'loading');
+  readonly #loading = new SlowWatch(this, () => !!(this.cardId && this.accountId) && this.view.list.kind === 'loading');
   /** How many keys a load brought after "Loading keys…" was said: said in turn, until the next change. */
-  private loaded: number | undefined;
+  #loaded: number | undefined;
   /** The `data-focus` of what gets the focus after the next render. */
-  private focusTarget: string | undefined;
+  #focusTarget: string | undefined;
   /** The change running or last failed, for telling from the list whether the service made it anyway. */
-  private attempt: Attempt | undefined;
+  #attempt: Attempt | undefined;
 
-  private readonly listTask = new Task(this, {
+  readonly #listTask = new Task(this, {
     args: () => [this.cardId, this.accountId] as const,
     task: async ([cardId, accountId], { signal }) => {
       if (!cardId || !accountId) return taskInitial;
-      return this.cardKeys(cardId, accountId, signal);
+      return this.#cardKeys(cardId, accountId, signal);
     },
-    onComplete: (keys) => this.send({ type: 'loaded', keys }),
-    onError: (error) => this.fail('load', error),
+    onComplete: (keys) => this.#send({ type: 'loaded', keys }),
+    onError: (error) => this.#fail('load', error),
   });
 
   /**
@@ -151,15 +151,15 @@ export class DelegatedKeys extends TemplateElement {
    * on in the task it started in, which then only tells the page: a change for the new card starts
    * in a task of its own, so that it neither aborts the one before nor takes its outcome.
    */
-  private operation = this.changes();
+  private operation = this.#changes();
   /**
    * Changes for a card or account shown before, still under way: removing the element aborts them
    * as it aborts the current one, so that nothing goes on signing or reporting for a panel that
    * has left the page.
    */
-  private earlier: (typeof this.operation)[] = [];
+  #earlier: (typeof this.operation)[] = [];
 
-  private changes() {
+  #changes() {
     const task: Task<readonly [CreateDelegatedKeyRequest | string], Done> = new Task(this, {
     task: async ([what]: readonly [CreateDelegatedKeyRequest | string], { signal }): Promise<Done> => {
       const { cardId, accountId } = this;
@@ -173,7 +173,7 @@ export class DelegatedKeys extends TemplateElement {
           // asked for, shown as done with the card's list read again. Anything else (the list too
           // failing) is said as the failure it is.
           if (errorCodeOf(error, 'revoke') !== 'not_active') throw error;
-          const keys = await this.cardKeys(cardId, accountId, signal);
+          const keys = await this.#cardKeys(cardId, accountId, signal);
           const key = keys.find((k) => k.id === what && k.status === 'REVOKED');
           if (!key) throw error;
           return { type: 'revoked', keyId: what, at: key.updatedAt, keys };
@@ -188,10 +188,10 @@ export class DelegatedKeys extends TemplateElement {
       // Made for a card or account shown before (reload): the page hears of it, the screen stays.
       // (The form is not emptied here: "New key" empties it when it opens.)
       if (task === this.operation) {
-        this.send(done);
-        this.focusTarget = 'new';
+        this.#send(done);
+        this.#focusTarget = 'new';
         // A list asked for meanwhile (refresh()) may have been answered before the change: asked again.
-        if (this.listTask.status === TaskStatus.PENDING) void this.listTask.run();
+        if (this.#listTask.status === TaskStatus.PENDING) void this.#listTask.run();
       }
       this.dispatchEvent(done.type === 'revoked' ? new DelegatedKeyRevokedEvent(done.keyId) : new DelegatedKeyCreatedEvent(done.key));
     },
@@ -199,8 +199,8 @@ export class DelegatedKeys extends TemplateElement {
       const { kind } = this.view.mode;
       // A failure of a change for a card or account shown before (reload) has no form or key left to show it on.
       if (task !== this.operation || (kind !== 'submitting' && kind !== 'revoking')) return;
-      const code = this.fail(kind === 'revoking' ? 'revoke' : 'create', error);
-      if (code && worthRecheck(code)) void this.recheck();
+      const code = this.#fail(kind === 'revoking' ? 'revoke' : 'create', error);
+      if (code && worthRecheck(code)) void this.#recheck();
     },
     });
     return task;
@@ -212,18 +212,18 @@ export class DelegatedKeys extends TemplateElement {
    * holds, and a change that did take place is reported as done, once. A failure here changes
    * nothing: the failure already shown stands.
    */
-  private async recheck(): Promise<void> {
-    const attempt = this.attempt;
+  async #recheck(): Promise<void> {
+    const attempt = this.#attempt;
     const { cardId, accountId } = this;
     try {
-      const keys = await this.cardKeys(cardId, accountId);
-      if (!this.isConnected || cardId !== this.cardId || accountId !== this.accountId || attempt !== this.attempt) return;
+      const keys = await this.#cardKeys(cardId, accountId);
+      if (!this.isConnected || cardId !== this.cardId || accountId !== this.accountId || attempt !== this.#attempt) return;
       const done = attempt && settledMeanwhile(attempt, keys);
       const before = this.view;
-      this.send({ type: 'rechecked', keys, ...(done && { done }) });
+      this.#send({ type: 'rechecked', keys, ...(done && { done }) });
       if (!done || this.view.notice === before.notice) return;
-      this.attempt = undefined;
-      this.focusTarget = 'new';
+      this.#attempt = undefined;
+      this.#focusTarget = 'new';
       if (done.kind === 'revoked') return void this.dispatchEvent(new DelegatedKeyRevokedEvent(done.key.id));
       this.form = emptyForm();
       this.dispatchEvent(new DelegatedKeyCreatedEvent(done.key));
@@ -233,7 +233,7 @@ export class DelegatedKeys extends TemplateElement {
   }
 
   /** The card's keys (the service lists an account's keys). */
-  private async cardKeys(cardId: string, accountId: string, signal?: AbortSignal): Promise<DelegatedKey[]> {
+  async #cardKeys(cardId: string, accountId: string, signal?: AbortSignal): Promise<DelegatedKey[]> {
     const { clientFor } = await services();
     const keys = await clientFor(this.apiBase).listDelegatedKeys({ accountId }, { signal });
     return keys.filter((k) => k.cardId === cardId);
@@ -241,8 +241,8 @@ export class DelegatedKeys extends TemplateElement {
 
   /** Loads the list again. */
   refresh(): void {
-    this.send({ type: 'load' });
-    void this.listTask.run();
+    this.#send({ type: 'load' });
+    void this.#listTask.run();
   }
 
   /**
@@ -250,19 +250,19 @@ export class DelegatedKeys extends TemplateElement {
    * on in its own task, since the service may already be carrying it out: its event still tells
    * the page (until the element is removed), but it does not land in this list.
    */
-  private reload(): void {
+  #reload(): void {
     if (this.operation.status === TaskStatus.PENDING) {
-      this.earlier = [...this.earlier.filter((task) => task.status === TaskStatus.PENDING), this.operation];
-      this.operation = this.changes();
+      this.#earlier = [...this.#earlier.filter((task) => task.status === TaskStatus.PENDING), this.operation];
+      this.operation = this.#changes();
     }
-    this.attempt = undefined;
-    this.send({ type: 'load', anew: true });
-    void this.listTask.run();
+    this.#attempt = undefined;
+    this.#send({ type: 'load', anew: true });
+    void this.#listTask.run();
   }
 
   protected override willUpdate(changed: PropertyValues): void {
     // A new card, account or base: load its list, showing "loading" in the same update.
-    if (changed.has('cardId') || changed.has('accountId') || changed.has('apiBase')) this.reload();
+    if (changed.has('cardId') || changed.has('accountId') || changed.has('apiBase')) this.#reload();
   }
 
   override connectedCallback(): void {
@@ -270,52 +270,52 @@ export class DelegatedKeys extends TemplateElement {
     // Back on the page (moved by a framework): what was under way was aborted on the way out, and
     // the service may have carried it out, so the list is read again.
     if (this.hasUpdated) {
-      this.reload();
+      this.#reload();
       this.requestUpdate();
     }
-    this.syncStates();
+    this.#syncStates();
   }
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
-    this.listTask.abort();
+    this.#listTask.abort();
     // Every change under way, for whichever card: the service may have made it already, and the
     // list read when the element is back shows what the card holds.
-    for (const task of [...this.earlier, this.operation]) task.abort();
-    this.earlier = [];
+    for (const task of [...this.#earlier, this.operation]) task.abort();
+    this.#earlier = [];
   }
 
   protected override updated(): void {
-    const target = this.focusTarget;
-    this.focusTarget = undefined;
+    const target = this.#focusTarget;
+    this.#focusTarget = undefined;
     if (target) this.renderRoot.querySelector<HTMLElement>(`[data-focus="${target}"]`)?.focus();
   }
 
-  private send(event: DelegatedKeysEvent): void {
+  #send(event: DelegatedKeysEvent): void {
     const next = transition(this.view, event);
     if (next === this.view) return;
-    this.loaded = this.loading.slow && next.list.kind === 'ready' ? next.list.keys.length : undefined;
+    this.#loaded = this.#loading.slow && next.list.kind === 'ready' ? next.list.keys.length : undefined;
     this.view = next;
-    this.syncStates();
+    this.#syncStates();
   }
 
-  private fail(operation: 'load' | 'create' | 'revoke', error: unknown): DelegatedKeysErrorCode | undefined {
+  #fail(operation: 'load' | 'create' | 'revoke', error: unknown): DelegatedKeysErrorCode | undefined {
     if (isAbort(error)) return;
     const code = errorCodeOf(error, operation);
     const { mode } = this.view;
-    this.send({ type: `${operation}-failed`, code });
-    this.dispatchEvent(new DelegatedKeysErrorEvent(errorDetail(error, { code, operation, message: this.i18n.t(`delegated-keys.error.${code}`) })));
+    this.#send({ type: `${operation}-failed`, code });
+    this.dispatchEvent(new DelegatedKeysErrorEvent(errorDetail(error, { code, operation, message: this.#i18n.t(`delegated-keys.error.${code}`) })));
     // The alert says the failure; the focus does not go to it, or it would be read twice (its
     // change, then the focus). A failed create keeps the focus where it was (on "Try again" when
     // sent from the button); a failed revoke closes its confirmation, so its key's Revoke takes it.
-    if (operation === 'revoke' && mode.kind === 'revoking') this.focusTarget = `revoke-${mode.keyId}`;
+    if (operation === 'revoke' && mode.kind === 'revoking') this.#focusTarget = `revoke-${mode.keyId}`;
     return code;
   }
 
-  private syncStates(): void {
+  #syncStates(): void {
     const { list, mode } = this.view;
     const editing = mode.kind === 'editing' || mode.kind === 'submitting';
-    syncStates(this.internals, {
+    syncStates(this.#internals, {
       loading: list.kind === 'loading',
       ready: list.kind === 'ready',
       failed: list.kind === 'failed',
@@ -326,89 +326,89 @@ export class DelegatedKeys extends TemplateElement {
 
   // ---- user actions
 
-  private openForm(): void {
+  #openForm(): void {
     this.form = emptyForm();
-    this.refusal = '';
-    this.send({ type: 'open-form' });
-    this.focusTarget = 'nickname';
+    this.#refusal = '';
+    this.#send({ type: 'open-form' });
+    this.#focusTarget = 'nickname';
   }
 
-  private cancel(): void {
+  #cancel(): void {
     const { mode } = this.view;
-    this.send({ type: 'cancel' });
+    this.#send({ type: 'cancel' });
     // Back to what opened the form or the confirmation.
-    this.focusTarget = mode.kind === 'confirming-revoke' ? `revoke-${mode.keyId}` : 'new';
+    this.#focusTarget = mode.kind === 'confirming-revoke' ? `revoke-${mode.keyId}` : 'new';
   }
 
   /** "Try again" goes while the list loads: the heading keeps the keyboard meanwhile. */
-  private retry(): void {
-    this.focusTarget = 'title';
+  #retry(): void {
+    this.#focusTarget = 'title';
     this.refresh();
   }
 
   /** Escape closes the form or the confirmation, as its Cancel button does (not while it runs). */
-  private onKeydown(e: KeyboardEvent): void {
+  #onKeydown(e: KeyboardEvent): void {
     const { kind } = this.view.mode;
     if (e.key !== 'Escape' || (kind !== 'editing' && kind !== 'confirming-revoke')) return;
     e.preventDefault();
-    this.cancel();
+    this.#cancel();
   }
 
-  private submit(e: Event): void {
+  #submit(e: Event): void {
     e.preventDefault();
     if (this.view.mode.kind !== 'editing') return;
     const verdict = validateKeyForm(this.form, this);
-    this.send({ type: 'submit', verdict });
+    this.#send({ type: 'submit', verdict });
     if (!verdict.ok) {
       // The focus moves to the first refused field, whose description says its error. Sent with
       // Enter from that very field, the focus stays and nothing would be read: the form's alert
       // says the error, with its field's name.
       const { field, problem } = verdict.errors[0]!;
       const root = this.renderRoot as ShadowRoot;
-      this.refusal = root.activeElement?.id === field ? `${root.querySelector(`[for="${field}"]`)!.textContent}: ${this.i18n.t(`delegated-keys.field.${problem}`)}` : '';
-      return void (this.focusTarget = field);
+      this.#refusal = root.activeElement?.id === field ? `${root.querySelector(`[for="${field}"]`)!.textContent}: ${this.#i18n.t(`delegated-keys.field.${problem}`)}` : '';
+      return void (this.#focusTarget = field);
     }
     const { list } = this.view;
-    this.attempt = { kind: 'create', nickname: verdict.request.nickname, before: list.kind === 'ready' ? list.keys.map((k) => k.id) : [] };
+    this.#attempt = { kind: 'create', nickname: verdict.request.nickname, before: list.kind === 'ready' ? list.keys.map((k) => k.id) : [] };
     void this.operation.run([verdict.request]);
   }
 
-  private askRevoke(keyId: string): void {
-    this.send({ type: 'ask-revoke', keyId });
+  #askRevoke(keyId: string): void {
+    this.#send({ type: 'ask-revoke', keyId });
     // The least destructive choice gets the focus.
-    this.focusTarget = 'confirm-cancel';
+    this.#focusTarget = 'confirm-cancel';
   }
 
-  private confirmRevoke(): void {
+  #confirmRevoke(): void {
     const { mode } = this.view;
-    this.send({ type: 'confirm-revoke' });
+    this.#send({ type: 'confirm-revoke' });
     if (mode.kind !== 'confirming-revoke') return;
-    this.attempt = { kind: 'revoke', keyId: mode.keyId };
+    this.#attempt = { kind: 'revoke', keyId: mode.keyId };
     void this.operation.run([mode.keyId]);
   }
 
   /** Sets one field of the form: `nickname`, or `<field>` of limit row `row`. */
-  private edit(e: Event, row?: number): void {
+  #edit(e: Event, row?: number): void {
     const { name, value } = e.target as HTMLInputElement;
     const { nickname, limits } = this.form;
-    this.refusal = '';
+    this.#refusal = '';
     this.form = row === undefined ? { nickname: value, limits } : { nickname, limits: limits.map((r, i) => (i === row ? { ...r, [name]: value } : r)) };
-    if (this.view.mode.kind === 'editing' && this.view.mode.errors.length > 0) this.send({ type: 'edited', verdict: validateKeyForm(this.form, this) });
+    if (this.view.mode.kind === 'editing' && this.view.mode.errors.length > 0) this.#send({ type: 'edited', verdict: validateKeyForm(this.form, this) });
   }
 
   /** Adds a limit row (`remove` undefined) or removes row `remove`, and moves the focus to a row that stays. */
-  private editRows(remove?: number): void {
+  #editRows(remove?: number): void {
     const { nickname, limits } = this.form;
     const rows: LimitRow[] = remove === undefined ? [...limits, { currencyCode: '', maxPerTransaction: '' }] : limits.filter((_, i) => i !== remove);
     this.form = { nickname, limits: rows };
     const focusRow = remove === undefined ? rows.length - 1 : Math.max(0, remove - 1);
-    this.focusTarget = rows.length ? `limits.${focusRow}.currencyCode` : 'add-limit';
+    this.#focusTarget = rows.length ? `limits.${focusRow}.currencyCode` : 'add-limit';
   }
 
   // ---- rendering
 
   override render() {
-    const t = this.i18n.t;
+    const t = this.#i18n.t;
     const { list, mode, failure, notice } = this.view;
     const ready = this.cardId && this.accountId;
     const alert = list.kind === 'failed' ? list.code : failure;
@@ -417,20 +417,20 @@ export class DelegatedKeys extends TemplateElement {
         <div part="header" class="bar">
           <h2 id="title" tabindex="-1" data-focus="title" aria-level=${this.level()}>${t('delegated-keys.title')}</h2>
           ${ready && mode.kind === 'browsing' && list.kind === 'ready'
-            ? html`<button part="new-button" class="primary" type="button" data-focus="new" @click=${this.openForm}>${t('delegated-keys.new')}</button>`
+            ? html`<button part="new-button" class="primary" type="button" data-focus="new" @click=${this.#openForm}>${t('delegated-keys.new')}</button>`
             : nothing}
         </div>
         <p class="muted">${t('delegated-keys.description')}</p>
-        ${mode.kind === 'editing' || mode.kind === 'submitting' ? this.renderForm() : nothing}
+        ${mode.kind === 'editing' || mode.kind === 'submitting' ? this.#renderForm() : nothing}
         <div part="error" class="alert" role="alert">${alert
             ? html`<p>${t(`delegated-keys.error.${alert}`)}</p>
-                ${list.kind === 'failed' ? html`<button type="button" @click=${this.retry}>${t('delegated-keys.retry')}</button>` : nothing}`
+                ${list.kind === 'failed' ? html`<button type="button" @click=${this.#retry}>${t('delegated-keys.retry')}</button>` : nothing}`
             : nothing}</div>
         <p part="notice" class="live ${notice ? 'success' : 'muted'}" role="status">${notice
             ? t(`delegated-keys.${notice.kind}`, { name: notice.nickname })
             : list.kind === 'loading'
-              ? this.loading.slow ? t('delegated-keys.loading') : nothing
-              : this.loaded === undefined ? nothing : t('delegated-keys.loaded', { count: this.loaded })}</p>
+              ? this.#loading.slow ? t('delegated-keys.loading') : nothing
+              : this.#loaded === undefined ? nothing : t('delegated-keys.loaded', { count: this.#loaded })}</p>
         ${!ready
           ? html`<p class="muted">${t('delegated-keys.missing-ids')}</p>`
           : list.kind !== 'ready'
@@ -438,15 +438,15 @@ export class DelegatedKeys extends TemplateElement {
             : list.keys.length === 0
               ? html`<p class="muted">${t('delegated-keys.empty')}</p>`
               : html`<ul part="list" class="list" aria-labelledby="title">
-                  ${list.keys.map((k) => this.renderKey(k))}
+                  ${list.keys.map((k) => this.#renderKey(k))}
                 </ul>`}
       </section>
     `;
   }
 
-  private renderKey(key: DelegatedKey) {
-    const t = this.i18n.t;
-    const locale = this.i18n.locale;
+  #renderKey(key: DelegatedKey) {
+    const t = this.#i18n.t;
+    const locale = this.#i18n.locale;
     const { mode } = this.view;
     const headingId = `key-${key.id.replace(/[^A-Za-z0-9-]/g, '-')}`;
     const asked = 'keyId' in mode && mode.keyId === key.id;
@@ -473,13 +473,13 @@ export class DelegatedKeys extends TemplateElement {
         </div>
         ${active ? html`<p class="muted">${t('delegated-keys.immutable')}</p>` : nothing}
         ${asked
-          ? html`<div part="confirm" class="confirm" role="group" aria-label=${t('delegated-keys.revoke')} @keydown=${this.onKeydown}>
+          ? html`<div part="confirm" class="confirm" role="group" aria-label=${t('delegated-keys.revoke')} @keydown=${this.#onKeydown}>
               <p>${t('delegated-keys.revoke-confirm', { name: key.nickname })}</p>
               <div class="actions">
-                <button class="danger strong" type="button" aria-disabled=${revoking} @click=${revoking ? undefined : this.confirmRevoke}>
+                <button class="danger strong" type="button" aria-disabled=${revoking} @click=${revoking ? undefined : this.#confirmRevoke}>
                   ${t(revoking ? 'delegated-keys.revoking' : 'delegated-keys.revoke-yes')}
                 </button>
-                ${revoking ? nothing : html`<button type="button" data-focus="confirm-cancel" @click=${this.cancel}>${t('delegated-keys.cancel')}</button>`}
+                ${revoking ? nothing : html`<button type="button" data-focus="confirm-cancel" @click=${this.#cancel}>${t('delegated-keys.cancel')}</button>`}
               </div>
             </div>`
           : active
@@ -490,7 +490,7 @@ export class DelegatedKeys extends TemplateElement {
                   type="button"
                   data-focus="revoke-${key.id}"
                   ?disabled=${mode.kind !== 'browsing'}
-                  @click=${() => this.askRevoke(key.id)}
+                  @click=${() => this.#askRevoke(key.id)}
                 >
                   ${t('delegated-keys.revoke')}
                 </button>
@@ -500,9 +500,9 @@ export class DelegatedKeys extends TemplateElement {
     `;
   }
 
-  private renderForm() {
-    const t = this.i18n.t;
-    const locale = this.i18n.locale;
+  #renderForm() {
+    const t = this.#i18n.t;
+    const locale = this.#i18n.locale;
     const { mode } = this.view;
     const submitting = mode.kind === 'submitting';
     const errors = mode.kind === 'editing' ? mode.errors : [];
@@ -526,13 +526,13 @@ export class DelegatedKeys extends TemplateElement {
           aria-invalid=${!!error}
           aria-describedby="${name}-error ${describedBy}"
           ?readonly=${submitting}
-          @input=${(e: Event) => this.edit(e, row)}
+          @input=${(e: Event) => this.#edit(e, row)}
         />
         <span class="error" id="${name}-error">${error ? t(`delegated-keys.field.${error.problem}`) : ''}</span>
       </div>`;
     };
     return html`
-      <form part="form" novalidate aria-labelledby="form-title" @submit=${this.submit} @keydown=${this.onKeydown}>
+      <form part="form" novalidate aria-labelledby="form-title" @submit=${this.#submit} @keydown=${this.#onKeydown}>
         <h3 id="form-title" aria-level=${this.level(1)}>${t('delegated-keys.form-title')}</h3>
         ${hasActiveKey(this.view) && failure !== 'conflict' ? html`<p class="muted">${t('delegated-keys.active-exists')}</p>` : nothing}
         ${field('nickname', 'nickname', this.form.nickname, 'nickname-hint')}
@@ -551,7 +551,7 @@ export class DelegatedKeys extends TemplateElement {
                 type="button"
                 aria-label=${t('delegated-keys.remove-limit', { n: i + 1 })}
                 ?disabled=${submitting}
-                @click=${() => this.editRows(i)}
+                @click=${() => this.#editRows(i)}
               >
                 ×
               </button>
@@ -563,18 +563,18 @@ export class DelegatedKeys extends TemplateElement {
               type="button"
               data-focus="add-limit"
               ?disabled=${submitting || rows.length >= MAX_LIMIT_ROWS}
-              @click=${() => this.editRows()}
+              @click=${() => this.#editRows()}
             >
               ${t('delegated-keys.add-limit')}
             </button>
           </div>
         </fieldset>
-        <div class="alert" role="alert">${failure || this.refusal ? html`<p>${failure ? t(`delegated-keys.error.${failure}`) : this.refusal}</p>` : nothing}</div>
+        <div class="alert" role="alert">${failure || this.#refusal ? html`<p>${failure ? t(`delegated-keys.error.${failure}`) : this.#refusal}</p>` : nothing}</div>
         <div class="actions">
           <button part="submit-button" class="primary" type="submit" aria-disabled=${submitting}>
             ${t(submitting ? 'delegated-keys.creating' : failure && isRetryable(failure) ? 'delegated-keys.retry' : 'delegated-keys.create')}
           </button>
-          ${submitting ? nothing : html`<button type="button" @click=${this.cancel}>${t('delegated-keys.cancel')}</button>`}
+          ${submitting ? nothing : html`<button type="button" @click=${this.#cancel}>${t('delegated-keys.cancel')}</button>`}
         </div>
       </form>
     `;
