@@ -161,42 +161,42 @@ export class WalletLogin extends TemplateElement {
   private notice = '';
   private autofill = false;
 
-  private readonly i18n = new LocaleController(this);
-  private readonly internals = this.attachInternals?.();
+  readonly #i18n = new LocaleController(this);
+  readonly #internals = this.attachInternals?.();
   /** The screen state last set as a custom state, turned off when the screen changes. */
-  private shown = 'restoring';
-  private focusPending = false;
-  private timers: ReturnType<typeof setTimeout>[] = [];
+  #shown = 'restoring';
+  #focusPending = false;
+  #timers: ReturnType<typeof setTimeout>[] = [];
   /** The session's renewal and end (set again by `schedule`, which leaves the other timers be). */
-  private sessionTimers: ReturnType<typeof setTimeout>[] = [];
-  private ticker: ReturnType<typeof setInterval> | undefined;
+  #sessionTimers: ReturnType<typeof setTimeout>[] = [];
+  #ticker: ReturnType<typeof setInterval> | undefined;
   /** When the failure shown appeared (its rate-limit wait counts from there). */
-  private failureAt = 0;
+  #failureAt = 0;
   /** Passkey autofill or WebOTP: a request that waits in the background while a screen is shown. */
-  private background: AbortController | undefined;
+  #background: AbortController | undefined;
   /** The passkey autofill's request while it runs (its answer is this element's own login). */
-  private autofillRun: Promise<void> | undefined;
-  private unwatch: (() => void) | undefined;
+  #autofillRun: Promise<void> | undefined;
+  #unwatch: (() => void) | undefined;
   /**
    * The element's binding to `accountId|apiBase`: a new object each time it (re)binds, undefined
    * while disconnected. A step started under an earlier binding reports nothing, even one of the
    * same account (the element was moved in the page while it ran).
    */
-  private bound: { key: string } | undefined;
+  #bound: { key: string } | undefined;
 
   /**
    * Runs the machine's steps one at a time; a new step aborts the running one, stale results are
    * dropped, and so is the result of a step started for another account. Steps report failures as
    * events; only the flows' code failing to load is an error here.
    */
-  private readonly flow = new Task<[Step], LoginEvent>(this, {
+  readonly #flow = new Task<[Step], LoginEvent>(this, {
     task: async ([step], { signal }) => {
-      const bound = this.bound;
+      const bound = this.#bound;
       const event = await (await flows()).runStep(this, step, signal);
-      return this.bound === bound ? event : nothingDone;
+      return this.#bound === bound ? event : nothingDone;
     },
-    onComplete: (event) => this.send(event),
-    onError: () => this.send({ type: 'FAILED', failure: { code: 'network' }, now: Date.now() }),
+    onComplete: (event) => this.#send(event),
+    onError: () => this.#send({ type: 'FAILED', failure: { code: 'network' }, now: Date.now() }),
   });
 
   /** The live session shown by the element, or null. Never a key. */
@@ -215,83 +215,83 @@ export class WalletLogin extends TemplateElement {
   logout(): void {
     // On the methods screen a passkey picked from autofill may be being checked: it stops, as a
     // passkey login does (a session it still led to is logged out), and autofill is offered again.
-    if (this.machine.kind === 'choosing') this.background?.abort(LOGOUT);
-    this.send({ type: 'LOGOUT' });
+    if (this.machine.kind === 'choosing') this.#background?.abort(LOGOUT);
+    this.#send({ type: 'LOGOUT' });
   }
 
   /** Renews the session now (with `no-auto-refresh`, in answer to `session-expiring`). */
   refresh(): void {
-    this.send({ type: 'REFRESH' });
+    this.#send({ type: 'REFRESH' });
   }
 
   /** Stops a running step (a passkey prompt, a code being sent) and returns to a usable screen. */
   cancel(): void {
-    this.flow.abort();
+    this.#flow.abort();
   }
 
   /** The code field, while the code screen shows. */
-  private get codeInput(): HTMLInputElement | null {
+  get #codeInput(): HTMLInputElement | null {
     return this.renderRoot.querySelector('#code');
   }
 
-  private get busy(): boolean {
-    return this.flow.status === TaskStatus.PENDING;
+  get #busy(): boolean {
+    return this.#flow.status === TaskStatus.PENDING;
   }
 
   override connectedCallback(): void {
     super.connectedCallback();
-    this.addEventListener('paste', this.onPaste);
-    document.addEventListener('visibilitychange', this.onWake);
-    window.addEventListener('pageshow', this.onWake);
-    this.bind();
+    this.addEventListener('paste', this.#onPaste);
+    document.addEventListener('visibilitychange', this.#onWake);
+    window.addEventListener('pageshow', this.#onWake);
+    this.#bind();
   }
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
-    this.removeEventListener('paste', this.onPaste);
-    document.removeEventListener('visibilitychange', this.onWake);
-    window.removeEventListener('pageshow', this.onWake);
-    this.unbind();
+    this.removeEventListener('paste', this.#onPaste);
+    document.removeEventListener('visibilitychange', this.#onWake);
+    window.removeEventListener('pageshow', this.#onWake);
+    this.#unbind();
   }
 
   protected override willUpdate(changed: PropertyValues): void {
-    if (changed.has('accountId') || changed.has('apiBase')) this.bind();
+    if (changed.has('accountId') || changed.has('apiBase')) this.#bind();
   }
 
   /** (Re)starts for the current account: the first screen, then the stored session and the listeners. */
-  private bind(): void {
+  #bind(): void {
     const key = `${this.accountId}|${this.apiBase ?? ''}`;
-    if (!this.isConnected || key === this.bound?.key) return;
-    this.unbind();
-    const bound = (this.bound = { key });
+    if (!this.isConnected || key === this.#bound?.key) return;
+    this.#unbind();
+    const bound = (this.#bound = { key });
     this.machine = initialState();
     // The restoring screen needs none of what follows (code to load, IndexedDB to open, a channel),
     // so it goes on the page first.
     void this.updateComplete.then(afterFirstPaint).then(async () => {
-      if (this.bound !== bound) return;
+      if (this.#bound !== bound) return;
       // (A logout asked for before the check began runs instead of it.)
-      if (this.accountId && !('logout' in this.machine)) this.start({ kind: 'restore' });
+      if (this.accountId && !('logout' in this.machine)) this.#start({ kind: 'restore' });
       const loaded = await flows().catch(() => undefined);
-      if (loaded && this.bound === bound) this.unwatch = loaded.watchSessions(this, (e, otherTab) => this.sendRemote(e, otherTab), () => this.busy);
+      if (loaded && this.#bound === bound) this.#unwatch = loaded.watchSessions(this, (e, otherTab) => this.#sendRemote(e, otherTab), () => this.#busy);
     });
   }
 
-  private unbind(): void {
-    this.bound = undefined;
-    this.flow.abort();
-    this.background?.abort();
-    clearInterval(this.ticker);
-    this.clearTimers();
-    this.unwatch?.();
-    this.unwatch = undefined;
+  #unbind(): void {
+    this.#bound = undefined;
+    this.#flow.abort();
+    this.#background?.abort();
+    clearInterval(this.#ticker);
+    this.#clearTimers();
+    this.#unwatch?.();
+    this.#unwatch = undefined;
   }
 
   protected override updated(): void {
     const s = this.machine;
-    syncStates(this.internals, { [this.shown]: false, [s.kind]: true, expiring: s.kind === 'logged-in' && s.expiring, reauth: s.kind === 'choosing' && !!s.reauth, busy: this.busy });
-    this.shown = s.kind;
-    if (this.focusPending) {
-      this.focusPending = false;
+    syncStates(this.#internals, { [this.#shown]: false, [s.kind]: true, expiring: s.kind === 'logged-in' && s.expiring, reauth: s.kind === 'choosing' && !!s.reauth, busy: this.#busy });
+    this.#shown = s.kind;
+    if (this.#focusPending) {
+      this.#focusPending = false;
       this.renderRoot.querySelector<HTMLElement>('[data-autofocus]')?.focus();
     }
   }
@@ -299,16 +299,16 @@ export class WalletLogin extends TemplateElement {
   // -------------------------------------------------------------------------------------------
   // Machine wiring
 
-  private start(step: Step): void {
-    void this.flow.run([step]);
+  #start(step: Step): void {
+    void this.#flow.run([step]);
   }
 
-  private send(event: LoginEvent): void {
+  #send(event: LoginEvent): void {
     const before = this.machine;
     const after = transition(before, event, parseMethods(this.methods));
     if (after === before) return;
     this.machine = after;
-    this.effects(before, after, event);
+    this.#effects(before, after, event);
   }
 
   /**
@@ -318,69 +318,69 @@ export class WalletLogin extends TemplateElement {
    * (`source: 'login'`, focus moved). It counts as one from elsewhere only if the autofill ends
    * without it (another passkey request of the page ends a pending autofill).
    */
-  private sendRemote(event: LoginEvent, otherTab: boolean): void {
-    const run = !otherTab && event.type === 'REMOTE_LOGGED_IN' && event.session.credentialType === 'PASSKEY' && this.autofillRun;
-    if (!run) return this.send(event);
+  #sendRemote(event: LoginEvent, otherTab: boolean): void {
+    const run = !otherTab && event.type === 'REMOTE_LOGGED_IN' && event.session.credentialType === 'PASSKEY' && this.#autofillRun;
+    if (!run) return this.#send(event);
     void run.then(() => {
-      if (this.session?.sessionId !== event.session.sessionId) this.send(event);
+      if (this.session?.sessionId !== event.session.sessionId) this.#send(event);
     });
   }
 
   /** What entering a state starts, and what the page is told. */
-  private effects(before: LoginState, after: LoginState, event: LoginEvent): void {
-    const t = this.i18n.t;
+  #effects(before: LoginState, after: LoginState, event: LoginEvent): void {
+    const t = this.#i18n.t;
     // A logout asked for while a step runs (the machine keeps it for the step's end): the start-up
     // check, which only reads, gives way to the logout at once; a login waiting on the user (a
     // passkey prompt, the identity provider) or a code being sent stops. A code being checked and
     // a renewal run to their end: cut off, they could leave a session upstream whose key nobody
     // holds; the session they lead to is logged out.
     if (event.type === 'LOGOUT') {
-      if (after.kind === 'restoring') this.start({ kind: 'logout' });
-      if (after.kind === 'authenticating' || after.kind === 'sending-code') this.flow.abort();
+      if (after.kind === 'restoring') this.#start({ kind: 'logout' });
+      if (after.kind === 'authenticating' || after.kind === 'sending-code') this.#flow.abort();
       if (after.kind === before.kind) return;
     }
     const remote = event.type.startsWith('REMOTE_');
     // Another tab logged in or out meanwhile: the step under way (a code being sent, a passkey
     // prompt, a renewal) belongs to a screen that is gone, and stops before it keeps a code or a key.
-    if (remote) this.flow.abort();
+    if (remote) this.#flow.abort();
     // A change from elsewhere moves focus only from inside this element, where the screen it was
     // on is gone (otherwise the keyboard would fall back to the page's start).
-    if (after.kind !== before.kind && before.kind !== 'restoring' && (!remote || this.matches(':focus-within'))) this.focusPending = true;
-    if (after.kind !== 'choosing') this.background?.abort();
-    if (after.kind !== 'code-entry' && after.kind !== 'verifying-code') clearInterval(this.ticker);
+    if (after.kind !== before.kind && before.kind !== 'restoring' && (!remote || this.matches(':focus-within'))) this.#focusPending = true;
+    if (after.kind !== 'choosing') this.#background?.abort();
+    if (after.kind !== 'code-entry' && after.kind !== 'verifying-code') clearInterval(this.#ticker);
     // The code that waited is done with (entered, abandoned, or a session came another way).
     if (CODE_STATES.has(before.kind) && !CODE_STATES.has(after.kind)) void flows().then((f) => f.forgetCode(this, event.type === 'BACK'), () => undefined);
     let notice = NOTICES[after.kind];
 
     switch (after.kind) {
       case 'sending-code':
-        this.start({ kind: 'send-code', type: credentialOf(after.method) });
+        this.#start({ kind: 'send-code', type: credentialOf(after.method) });
         break;
       case 'code-entry':
         // A code just sent, or kept over a reload (not a code refused: its helpers still run).
         if (before.kind !== 'verifying-code') {
           if (before.kind === 'sending-code') notice = 'login.notice.code-sent';
-          this.startCodeHelpers(after.method === 'sms-otp');
+          this.#startCodeHelpers(after.method === 'sms-otp');
         }
         if (after.failure) {
-          this.focusPending = true;
+          this.#focusPending = true;
           // Only a wrong or used-up code is cleared for the next try: after a server or network
           // failure the code may still be good, and the user sends it again as it is.
-          if (this.codeInput && isCodeProblem(after.failure)) this.codeInput.value = '';
+          if (this.#codeInput && isCodeProblem(after.failure)) this.#codeInput.value = '';
         }
         break;
       case 'verifying-code':
-        this.start({ kind: 'verify-code', code: this.codeInput?.value.replace(/\s+/g, '') ?? '' });
+        this.#start({ kind: 'verify-code', code: this.#codeInput?.value.replace(/\s+/g, '') ?? '' });
         break;
       case 'authenticating':
         notice = `login.${after.method}.waiting`;
-        this.start({ kind: after.method });
+        this.#start({ kind: after.method });
         break;
       case 'refreshing':
-        this.start({ kind: 'refresh' });
+        this.#start({ kind: 'refresh' });
         break;
       case 'logging-out':
-        this.start({ kind: 'logout' });
+        this.#start({ kind: 'logout' });
         break;
       case 'logged-in':
         if (!('session' in before) || event.type === 'REMOTE_LOGGED_IN') {
@@ -389,14 +389,14 @@ export class WalletLogin extends TemplateElement {
           // user here (another tab, a restore). A session that replaced one (a passkey registered
           // on the page or in another tab) leaves the screen logged in: nothing to say, and the
           // element that logged in says it.
-          if (!this.focusPending && !('session' in before)) notice = 'login.notice.logged-in';
+          if (!this.#focusPending && !('session' in before)) notice = 'login.notice.logged-in';
           const { sessionId, credentialType, expiresAt } = after.session;
           const source = event.type === 'RESTORED' ? 'restored' : remote ? 'elsewhere' : 'login';
           this.dispatchEvent(new WalletLoggedInEvent({ accountId: this.accountId, sessionId, credentialType, expiresAt, source }));
         } else if (before.kind === 'refreshing' && !after.failure) {
           notice = 'login.notice.refreshed';
         }
-        if (before.kind !== 'logged-in' || before.session !== after.session) this.schedule(after.session, before.kind === 'refreshing' && !!after.failure);
+        if (before.kind !== 'logged-in' || before.session !== after.session) this.#schedule(after.session, before.kind === 'refreshing' && !!after.failure);
         break;
       case 'choosing':
         if (event.type === 'LOGGED_OUT') notice = 'login.notice.logged-out';
@@ -405,36 +405,36 @@ export class WalletLogin extends TemplateElement {
         const loggedOut = before.kind === 'restoring' && before.logout && !(event.type === 'LOGGED_OUT' && event.noSession);
         if (event.type === 'FAILED' && (before.kind === 'logging-out' || loggedOut)) notice = 'login.notice.logged-out-here';
         if ('session' in before || loggedOut) {
-          this.clearTimers();
+          this.#clearTimers();
           this.dispatchEvent(new WalletLoggedOutEvent({ accountId: this.accountId, reason: LOGOUT_REASONS[event.type] ?? 'logout' }));
         }
         // A failed autofill (the credential list refused or unreachable) reports once and is not
         // started again at once: it would fail the same way, hundreds of times a second. The passkey
         // button still works; autofill is offered again when the login screen is next entered.
-        if (!(event.type === 'FAILED' && before.kind === 'choosing')) void this.startAutofill();
+        if (!(event.type === 'FAILED' && before.kind === 'choosing')) void this.#startAutofill();
         break;
     }
     this.notice = notice ? t(notice) : '';
     const failure = 'failure' in after ? after.failure : undefined;
     if (failure && failure !== ('failure' in before ? before.failure : undefined)) {
       this.notice = '';
-      this.failureAt = Date.now();
+      this.#failureAt = Date.now();
       // "Wait N seconds" counts down (one render a second) and goes when the wait is over.
       const wait = failure.retryAfter;
       if (wait) {
         const tick = setInterval(() => {
           this.requestUpdate();
-          if (Date.now() - this.failureAt >= wait * 1000) clearInterval(tick);
+          if (Date.now() - this.#failureAt >= wait * 1000) clearInterval(tick);
         }, 1000);
-        this.timers.push(tick);
+        this.#timers.push(tick);
       }
       this.dispatchEvent(new WalletLoginErrorEvent({ code: failure.code, message: failureMessage(t, failure), ...(failure.status ? { status: failure.status } : {}) }));
     }
   }
 
   /** Seconds left of a rate limit's wait (0 when over or none; only a 429 carries one). */
-  private waitLeft(failure: LoginFailure | undefined): number {
-    return failure?.retryAfter ? Math.max(0, failure.retryAfter - Math.floor((Date.now() - this.failureAt) / 1000)) : 0;
+  #waitLeft(failure: LoginFailure | undefined): number {
+    return failure?.retryAfter ? Math.max(0, failure.retryAfter - Math.floor((Date.now() - this.#failureAt) / 1000)) : 0;
   }
 
   /**
@@ -442,9 +442,9 @@ export class WalletLogin extends TemplateElement {
    * alert whose text changed every second would be read out every second) and goes when the wait
    * is over; the seconds count down on a line of their own, outside the live regions.
    */
-  private failureText(failure: LoginFailure): string {
-    if (!failure.retryAfter) return failureMessage(this.i18n.t, failure);
-    return this.waitLeft(failure) ? this.i18n.t(`error.${failure.code}`) : '';
+  #failureText(failure: LoginFailure): string {
+    if (!failure.retryAfter) return failureMessage(this.#i18n.t, failure);
+    return this.#waitLeft(failure) ? this.#i18n.t(`error.${failure.code}`) : '';
   }
 
   // -------------------------------------------------------------------------------------------
@@ -456,13 +456,13 @@ export class WalletLogin extends TemplateElement {
    * neither renews too late nor ends too early).
    * After a failed renewal (`retry`), the next try comes at half the time left, 15 s at most.
    */
-  private schedule(session: SessionInfo, retry: boolean): void {
-    for (const t of this.sessionTimers.splice(0)) clearTimeout(t);
+  #schedule(session: SessionInfo, retry: boolean): void {
+    for (const t of this.#sessionTimers.splice(0)) clearTimeout(t);
     const left = session.endsAt - Date.now();
     // At least a second between renewals, so a `refresh-before` longer than a session cannot spin.
-    const at = (ms: number, then: () => void) => this.sessionTimers.push(setTimeout(then, Math.min(ms, 2 ** 31 - 1)));
-    at(Math.max(1000, retry ? Math.min(left / 2, 15_000) : left - this.refreshBefore * 1000), () => this.onExpiring(session));
-    at(Math.max(0, left), () => void this.onExpired(session));
+    const at = (ms: number, then: () => void) => this.#sessionTimers.push(setTimeout(then, Math.min(ms, 2 ** 31 - 1)));
+    at(Math.max(1000, retry ? Math.min(left / 2, 15_000) : left - this.refreshBefore * 1000), () => this.#onExpiring(session));
+    at(Math.max(0, left), () => void this.#onExpired(session));
   }
 
   /**
@@ -470,120 +470,120 @@ export class WalletLogin extends TemplateElement {
    * device woken): timers did not run while the system slept, so they are set again from the clock,
    * which renews or ends a session whose time came meanwhile at once.
    */
-  private readonly onWake = (): void => {
+  readonly #onWake = (): void => {
     const m = this.machine;
-    if (m.kind === 'logged-in' && !document.hidden) this.schedule(m.session, !!m.failure);
+    if (m.kind === 'logged-in' && !document.hidden) this.#schedule(m.session, !!m.failure);
   };
 
-  private clearTimers(): void {
-    for (const t of [...this.timers.splice(0), ...this.sessionTimers.splice(0)]) clearTimeout(t);
+  #clearTimers(): void {
+    for (const t of [...this.#timers.splice(0), ...this.#sessionTimers.splice(0)]) clearTimeout(t);
   }
 
-  private onExpiring(session: SessionInfo): void {
+  #onExpiring(session: SessionInfo): void {
     if (this.machine.kind !== 'logged-in' || this.machine.session !== session) return;
     if (this.noAutoRefresh) {
       // Said once per session, however often the timers are set again.
       if (this.machine.expiring) return;
       // The user must act ("Stay logged in"), so focus moves there.
-      this.focusPending = true;
-      this.send({ type: 'EXPIRING' });
+      this.#focusPending = true;
+      this.#send({ type: 'EXPIRING' });
       const { sessionId, credentialType, expiresAt } = session;
       this.dispatchEvent(new SessionExpiringEvent({ accountId: this.accountId, sessionId, credentialType, expiresAt }));
     } else {
-      this.send({ type: 'REFRESH' });
+      this.#send({ type: 'REFRESH' });
     }
   }
 
-  private async onExpired(session: SessionInfo): Promise<void> {
+  async #onExpired(session: SessionInfo): Promise<void> {
     if (this.session !== session || this.machine.kind === 'logging-out') return;
-    this.flow.abort();
+    this.#flow.abort();
     // Core deletes an expired session's key when asked for it (DESIGN.md: deleted on expiry).
     await flows().then((f) => f.currentSession(this), () => undefined);
-    this.send({ type: 'EXPIRED' });
+    this.#send({ type: 'EXPIRED' });
   }
 
   // -------------------------------------------------------------------------------------------
   // Code entry helpers: resend countdown, paste anywhere, WebOTP
 
-  private startCodeHelpers(sms: boolean): void {
-    clearInterval(this.ticker);
-    this.ticker = setInterval(() => {
+  #startCodeHelpers(sms: boolean): void {
+    clearInterval(this.#ticker);
+    this.#ticker = setInterval(() => {
       this.requestUpdate();
-      if (resendSecondsLeft(this.machine, Date.now()) === 0) clearInterval(this.ticker);
+      if (resendSecondsLeft(this.machine, Date.now()) === 0) clearInterval(this.#ticker);
     }, 1000);
     if (sms) {
-      const { signal } = (this.background = new AbortController());
+      const { signal } = (this.#background = new AbortController());
       void flows()
         .then((f) => f.smsCode(signal))
-        .then((code) => code && !signal.aborted && this.fillCode(code), () => undefined);
+        .then((code) => code && !signal.aborted && this.#fillCode(code), () => undefined);
     }
   }
 
-  private readonly onPaste = (e: ClipboardEvent): void => {
+  readonly #onPaste = (e: ClipboardEvent): void => {
     const digits = (e.clipboardData?.getData('text') ?? '').replace(/\D/g, '');
     if (this.machine.kind !== 'code-entry' || digits.length !== this.codeLength) return;
     e.preventDefault();
-    this.fillCode(digits);
+    this.#fillCode(digits);
   };
 
-  private fillCode(code: string): void {
-    if (this.machine.kind !== 'code-entry' || !this.codeInput) return;
-    this.codeInput.value = code;
-    this.send({ type: 'SUBMIT_CODE' });
+  #fillCode(code: string): void {
+    if (this.machine.kind !== 'code-entry' || !this.#codeInput) return;
+    this.#codeInput.value = code;
+    this.#send({ type: 'SUBMIT_CODE' });
   }
 
-  private onCodeInput(e: InputEvent): void {
+  #onCodeInput(e: InputEvent): void {
     const input = e.target as HTMLInputElement;
     const digits = input.value.replace(/\D/g, '').slice(0, this.codeLength);
     if (digits !== input.value) input.value = digits;
-    if (digits.length === this.codeLength) this.send({ type: 'SUBMIT_CODE' });
+    if (digits.length === this.codeLength) this.#send({ type: 'SUBMIT_CODE' });
   }
 
-  private onCodeSubmit(e: SubmitEvent): void {
+  #onCodeSubmit(e: SubmitEvent): void {
     e.preventDefault();
-    if (this.codeInput?.value) this.send({ type: 'SUBMIT_CODE' });
-    else this.codeInput?.focus();
+    if (this.#codeInput?.value) this.#send({ type: 'SUBMIT_CODE' });
+    else this.#codeInput?.focus();
   }
 
   // -------------------------------------------------------------------------------------------
   // Passkey autofill (WebAuthn conditional mediation), from inside the shadow root
 
-  private offered(s: LoginState) {
+  #offered(s: LoginState) {
     return offeredMethods(s, parseMethods(this.methods), 'PublicKeyCredential' in globalThis);
   }
 
-  private async startAutofill(): Promise<void> {
-    this.background?.abort();
+  async #startAutofill(): Promise<void> {
+    this.#background?.abort();
     this.autofill = false;
-    if (this.noAutofill || !this.offered(this.machine).includes('passkey')) return;
-    const { signal } = (this.background = new AbortController());
+    if (this.noAutofill || !this.#offered(this.machine).includes('passkey')) return;
+    const { signal } = (this.#background = new AbortController());
     const run = flows()
       .then((f) => f.autofill(this, signal, () => (this.autofill = true)))
       .then((event) => {
-        if (event && !signal.aborted) this.send(event);
+        if (event && !signal.aborted) this.#send(event);
         // Stopped by logout() after its session was stored here: that session is logged out.
-        else if (event?.type === 'LOGGED_IN' && signal.reason === LOGOUT) this.send({ ...event, logout: true });
+        else if (event?.type === 'LOGGED_IN' && signal.reason === LOGOUT) this.#send({ ...event, logout: true });
       }, () => undefined);
-    this.autofillRun = run;
+    this.#autofillRun = run;
     await run;
-    if (this.autofillRun !== run) return;
-    this.autofillRun = undefined;
+    if (this.#autofillRun !== run) return;
+    this.#autofillRun = undefined;
     // Stopped by logout() and still on the methods: offered again.
-    if (signal.reason === LOGOUT && this.machine.kind === 'choosing') void this.startAutofill();
+    if (signal.reason === LOGOUT && this.machine.kind === 'choosing') void this.#startAutofill();
   }
 
   // -------------------------------------------------------------------------------------------
   // Rendering: one screen per state
 
   protected override render(): TemplateResult {
-    const t = this.i18n.t;
+    const t = this.#i18n.t;
     const s = this.machine;
     const failure = 'failure' in s ? s.failure : undefined;
-    const wait = this.waitLeft(failure);
+    const wait = this.#waitLeft(failure);
     return html`
-      <section part="base" class="panel stack" aria-busy=${this.busy ? 'true' : 'false'} aria-labelledby="heading">
-        ${this.accountId ? this.screen(s) : html`<p part="intro">${t('common.missing-account')}</p>`}
-        <p part="error" id="error" class="live" role="alert">${failure ? this.failureText(failure) : ''}</p>
+      <section part="base" class="panel stack" aria-busy=${this.#busy ? 'true' : 'false'} aria-labelledby="heading">
+        ${this.accountId ? this.#screen(s) : html`<p part="intro">${t('common.missing-account')}</p>`}
+        <p part="error" id="error" class="live" role="alert">${failure ? this.#failureText(failure) : ''}</p>
         <p part="wait" class="live">${wait ? t('error.wait', { seconds: wait }) : ''}</p>
         <p part="status" class="live ${this.notice === t('login.notice.logged-in') ? 'visually-hidden' : ''}" role="status">${this.notice}</p>
       </section>
@@ -595,48 +595,48 @@ export class WalletLogin extends TemplateElement {
    * title (a screen whose first control should not take a stray Enter, such as "Log out" right
    * after a code was typed).
    */
-  private page(title: string, intro: unknown, body: unknown = nothing, focusTitle = false): TemplateResult {
-    return html`<h2 part="heading" id="heading" tabindex="-1" aria-level=${this.level()} ?data-autofocus=${focusTitle}>${this.i18n.t(title)}</h2>
+  #page(title: string, intro: unknown, body: unknown = nothing, focusTitle = false): TemplateResult {
+    return html`<h2 part="heading" id="heading" tabindex="-1" aria-level=${this.level()} ?data-autofocus=${focusTitle}>${this.#i18n.t(title)}</h2>
       ${intro}${body}`;
   }
 
-  private intro(key: string, params?: Record<string, string | number>): TemplateResult {
-    return html`<p part="intro" class="muted" id="intro">${this.i18n.t(key, params)}</p>`;
+  #intro(key: string, params?: Record<string, string | number>): TemplateResult {
+    return html`<p part="intro" class="muted" id="intro">${this.#i18n.t(key, params)}</p>`;
   }
 
-  private screen(s: LoginState): TemplateResult {
-    const t = this.i18n.t;
+  #screen(s: LoginState): TemplateResult {
+    const t = this.#i18n.t;
     switch (s.kind) {
       case 'restoring':
-        return this.page('login.heading', this.intro('login.restoring'));
+        return this.#page('login.heading', this.#intro('login.restoring'));
       case 'choosing':
-        return this.choosing(s);
+        return this.#choosing(s);
       case 'sending-code':
         // The pressed method button is gone: the heading takes the focus until the code field shows.
-        return this.page(`login.code.heading.${s.method}`, this.intro('login.sending'), nothing, true);
+        return this.#page(`login.code.heading.${s.method}`, this.#intro('login.sending'), nothing, true);
       case 'code-entry':
       case 'verifying-code':
-        return this.codeEntry(s);
+        return this.#codeEntry(s);
       case 'authenticating':
-        return this.page(
+        return this.#page(
           'login.heading',
-          this.intro(`login.${s.method}.waiting`),
+          this.#intro(`login.${s.method}.waiting`),
           html`<div class="actions">
             <button part="button" type="button" data-autofocus @click=${() => this.cancel()}>${t('common.cancel')}</button>
           </div>`,
         );
       default:
-        return this.loggedIn(s);
+        return this.#loggedIn(s);
     }
   }
 
-  private choosing(s: Extract<LoginState, { kind: 'choosing' }>): TemplateResult {
-    const t = this.i18n.t;
-    const offered = this.offered(s);
+  #choosing(s: Extract<LoginState, { kind: 'choosing' }>): TemplateResult {
+    const t = this.#i18n.t;
+    const offered = this.#offered(s);
     const reauth = s.reauth;
-    return this.page(
+    return this.#page(
       'login.heading',
-      reauth ? html`<p part="intro">${t(`login.reauth.${reauth.why}`, { method: t(`credential.${reauth.credentialType}`) })}</p>` : this.intro('login.intro'),
+      reauth ? html`<p part="intro">${t(`login.reauth.${reauth.why}`, { method: t(`credential.${reauth.credentialType}`) })}</p>` : this.#intro('login.intro'),
       html`${this.autofill && offered.includes('passkey')
           ? html`<div part="autofill" class="field">
               <label for="autofill">${t('login.autofill.label')}</label>
@@ -647,45 +647,45 @@ export class WalletLogin extends TemplateElement {
         <ul part="methods" aria-label=${t('login.methods')}>
           ${offered.map(
             (m, i) => html`<li>
-              <button part="method-button" type="button" data-method=${m} ?data-autofocus=${i === 0} @click=${() => this.send({ type: 'CHOOSE', method: m })}>
+              <button part="method-button" type="button" data-method=${m} ?data-autofocus=${i === 0} @click=${() => this.#send({ type: 'CHOOSE', method: m })}>
                 ${t(`login.method.${m}`)}
               </button>
             </li>`,
           )}
         </ul>
-        ${reauth ? html`<button part="button" class="link" type="button" @click=${() => this.send({ type: 'BACK' })}>${t('login.reauth.other')}</button>` : nothing}`,
+        ${reauth ? html`<button part="button" class="link" type="button" @click=${() => this.#send({ type: 'BACK' })}>${t('login.reauth.other')}</button>` : nothing}`,
     );
   }
 
-  private codeEntry(s: Extract<LoginState, { kind: 'code-entry' | 'verifying-code' }>): TemplateResult {
-    const t = this.i18n.t;
+  #codeEntry(s: Extract<LoginState, { kind: 'code-entry' | 'verifying-code' }>): TemplateResult {
+    const t = this.#i18n.t;
     const wait = resendSecondsLeft(s, Date.now());
     const verifying = s.kind === 'verifying-code';
     // A used-up code: the way on is a new one, so "Send a new code" takes the focus, not the field.
     const renew = !verifying && s.failure?.code === 'code_expired' && wait === 0;
-    return this.page(
+    return this.#page(
       `login.code.heading.${s.method}`,
-      this.intro(`login.code.sent.${s.method}`, { length: this.codeLength }),
-      html`<form part="form" class="stack" @submit=${this.onCodeSubmit} novalidate>
+      this.#intro(`login.code.sent.${s.method}`, { length: this.codeLength }),
+      html`<form part="form" class="stack" @submit=${this.#onCodeSubmit} novalidate>
           <label for="code">${t('login.code.label')}</label>
-          ${codeInput({ length: this.codeLength, invalid: !verifying && isCodeProblem(s.failure), readonly: verifying, describedBy: 'failure' in s && s.failure ? 'intro error' : 'intro', autofocus: !renew, onInput: this.onCodeInput })}
+          ${codeInput({ length: this.codeLength, invalid: !verifying && isCodeProblem(s.failure), readonly: verifying, describedBy: 'failure' in s && s.failure ? 'intro error' : 'intro', autofocus: !renew, onInput: this.#onCodeInput })}
           <div class="actions">
             <button part="submit" class="primary" type="submit" aria-disabled=${verifying ? 'true' : nothing}>${t(verifying ? 'login.code.verifying' : 'login.code.submit')}</button>
-            <button part="button" type="button" ?disabled=${wait > 0 || verifying} ?data-autofocus=${renew} @click=${() => this.send({ type: 'RESEND', now: Date.now() })}>
+            <button part="button" type="button" ?disabled=${wait > 0 || verifying} ?data-autofocus=${renew} @click=${() => this.#send({ type: 'RESEND', now: Date.now() })}>
               ${wait > 0 ? t('login.code.resend-wait', { seconds: wait }) : t('login.code.resend')}
             </button>
           </div>
         </form>
-        <button part="button" class="link" type="button" aria-disabled=${verifying ? 'true' : nothing} @click=${() => this.send({ type: 'BACK' })}>${t('login.code.back')}</button>`,
+        <button part="button" class="link" type="button" aria-disabled=${verifying ? 'true' : nothing} @click=${() => this.#send({ type: 'BACK' })}>${t('login.code.back')}</button>`,
     );
   }
 
-  private loggedIn(s: Extract<LoginState, { kind: 'logged-in' | 'refreshing' | 'logging-out' }>): TemplateResult {
-    const t = this.i18n.t;
+  #loggedIn(s: Extract<LoginState, { kind: 'logged-in' | 'refreshing' | 'logging-out' }>): TemplateResult {
+    const t = this.#i18n.t;
     const busy = s.kind !== 'logged-in';
-    const time = new Intl.DateTimeFormat(this.i18n.locale, { hour: 'numeric', minute: '2-digit' }).format(s.session.endsAt);
+    const time = new Intl.DateTimeFormat(this.#i18n.locale, { hour: 'numeric', minute: '2-digit' }).format(s.session.endsAt);
     const expiring = !busy && s.expiring;
-    return this.page(
+    return this.#page(
       'login.session.heading',
       html`<p part="session">${t('login.session.detail', { method: t(`credential.${s.session.credentialType}`), time })}</p>`,
       html`${expiring ? html`<p class="muted">${t('login.session.expiring')}</p>` : nothing}
