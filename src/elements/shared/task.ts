@@ -14,9 +14,16 @@
  */
 import type { ReactiveControllerHost } from './reactive.ts';
 
-/** Same values as @lit/task's TaskStatus. */
-export const TaskStatus = { INITIAL: 0, PENDING: 1, COMPLETE: 2, ERROR: 3 } as const;
-export type TaskStatus = (typeof TaskStatus)[keyof typeof TaskStatus];
+/**
+ * Same values as @lit/task's TaskStatus. An enum, which a bundler (esbuild) writes as the number
+ * wherever a member is used, and then leaves out.
+ */
+export enum TaskStatus {
+  INITIAL,
+  PENDING,
+  COMPLETE,
+  ERROR,
+}
 
 /** Returned by a run to mean "nothing was done": the status goes back to INITIAL. */
 export const initialState: unique symbol = Symbol();
