@@ -174,45 +174,45 @@ export class CardReveal extends ReactiveBase {
   allowedOrigins: string[] = [];
 
   /** The machine's state; only `send` changes it (and asks for the update). */
-  private view: CardRevealState = initialState;
+  #view: CardRevealState = initialState;
 
-  private readonly i18n = new LocaleController(this);
+  readonly #i18n = new LocaleController(this);
   /** Custom states need ElementInternals; a server-side shim may not have it. */
-  private readonly internals: ElementInternals | undefined = this.attachInternals?.();
+  readonly #internals: ElementInternals | undefined = this.attachInternals?.();
   /** The live iframe while revealed; the URL exists only in the navigation inside it (see mountFrame). */
-  private frame: HTMLIFrameElement | undefined;
+  #frame: HTMLIFrameElement | undefined;
   /** The one-second countdown and the exact deadline, while revealed. */
-  private timers: ReturnType<typeof setTimeout>[] = [];
+  #timers: ReturnType<typeof setTimeout>[] = [];
   /** Removes the page listeners on disconnect. */
-  private connection: AbortController | undefined;
+  #connection: AbortController | undefined;
   /** Whether the keyboard was inside this element when the current update began. */
-  private hadFocus = false;
+  #hadFocus = false;
 
   // The nodes that `update()` changes, created once with the shadow root (createRenderRoot).
-  private base!: HTMLElement;
+  #base!: HTMLElement;
   /** The labels of the placeholder face: card number, expiry, CVV. */
-  private faceLabels!: HTMLElement[];
+  #faceLabels!: HTMLElement[];
   /** The container of the iframe while revealed. */
-  private frameBox!: HTMLElement;
-  private controls!: HTMLElement;
+  #frameBox!: HTMLElement;
+  #controls!: HTMLElement;
   /** "No card is selected." in the controls row. */
-  private noCard!: Text;
+  #noCard!: Text;
   /** One node for every state that offers it, so that the focused button survives state changes. */
-  private revealButton!: HTMLElement;
-  private countdown!: HTMLElement;
-  private hideButton!: HTMLElement;
-  private message!: HTMLElement;
-  private errorRegion!: HTMLElement;
-  private errorText!: HTMLElement;
-  private retryButton!: HTMLElement;
+  #revealButton!: HTMLElement;
+  #countdown!: HTMLElement;
+  #hideButton!: HTMLElement;
+  #message!: HTMLElement;
+  #errorRegion!: HTMLElement;
+  #errorText!: HTMLElement;
+  #retryButton!: HTMLElement;
 
   /** The reveal request in flight: a hide or a newer request aborts it, and its outcome is dropped. */
-  private request: AbortController | undefined;
+  #request: AbortController | undefined;
 
   constructor() {
     super();
     // Idle from creation on: `:state(idle)` holds before the element is on the page too.
-    this.syncStates();
+    this.#syncStates();
   }
 
   /**
@@ -221,17 +221,17 @@ export class CardReveal extends ReactiveBase {
    */
   show(): void {
     if (!this.cardId || !this.isConnected) return;
-    const before = this.view;
-    this.send({ type: 'reveal' });
-    if (this.view !== before) void this.fetchAndShow(this.cardId);
+    const before = this.#view;
+    this.#send({ type: 'reveal' });
+    if (this.#view !== before) void this.#fetchAndShow(this.cardId);
   }
 
   /**
    * The reveal request. The iframe is attached here, so the answer holding the URL is a local
    * variable that dies with the call; only the verdict reaches the machine.
    */
-  private async fetchAndShow(cardId: string): Promise<void> {
-    const request = (this.request = new AbortController());
+  async #fetchAndShow(cardId: string): Promise<void> {
+    const request = (this.#request = new AbortController());
     const { signal } = request;
     let event: CardRevealEvent;
     try {
@@ -240,7 +240,7 @@ export class CardReveal extends ReactiveBase {
         // loads them. Details shown on the strength of the session hide when it is logged out
         // (watched until this request's signal aborts, which every exit from `revealed` does).
         const { proveSession } = await stepUpProof();
-        await proveSession({ apiBase: this.apiBase, accountId: this.accountId, signal, onLogout: () => this.send({ type: 'hide', reason: 'logged-out' }) });
+        await proveSession({ apiBase: this.apiBase, accountId: this.accountId, signal, onLogout: () => this.#send({ type: 'hide', reason: 'logged-out' }) });
       }
       // The transport loads on demand, not with the element: a page renders the element (its
       // up-front budget, 9 KB gzip) before any of it is needed. Usually loaded already, on the
@@ -261,11 +261,11 @@ export class CardReveal extends ReactiveBase {
         document.addEventListener(
           'securitypolicyviolation',
           (e) => {
-            if (e.disposition === 'enforce' && e.effectiveDirective === 'frame-src' && (e.blockedURI + '/').startsWith(origin)) this.send({ type: 'failed', code: 'frame_blocked' });
+            if (e.disposition === 'enforce' && e.effectiveDirective === 'frame-src' && (e.blockedURI + '/').startsWith(origin)) this.#send({ type: 'failed', code: 'frame_blocked' });
           },
           { signal },
         );
-        this.mountFrame(answer.panEmbedUrl);
+        this.#mountFrame(answer.panEmbedUrl);
       }
       event = verdict.ok
         ? { type: 'revealed', expiresAt: verdict.expiresAt, now: serviceNow(), hideAfterMs: (this.hideAfter ?? 0) * 1000 }
@@ -274,12 +274,12 @@ export class CardReveal extends ReactiveBase {
       // Only the service's status goes on the error event, never its message.
       event = { type: 'failed', code: error instanceof LoadFailed ? 'load_failed' : errorCodeOf(error), status: error instanceof ServiceError ? error.status : undefined };
     }
-    if (this.request === request) this.send(event);
+    if (this.#request === request) this.#send(event);
   }
 
   /** Removes the card details (reason `user`). */
   hide(): void {
-    this.send({ type: 'hide', reason: 'user' });
+    this.#send({ type: 'hide', reason: 'user' });
   }
 
   override connectedCallback(): void {
@@ -288,22 +288,22 @@ export class CardReveal extends ReactiveBase {
     // definition upgraded it are applied by it (shared/reactive.ts), and must be readable, and
     // usable by a show(), as soon as the element is on the page, as when set after.
     if (!this.hasUpdated) this.performUpdate();
-    const { signal } = (this.connection = new AbortController());
-    document.addEventListener('visibilitychange', this.onPageHide, { signal });
-    window.addEventListener('pagehide', this.onPageHide, { signal });
+    const { signal } = (this.#connection = new AbortController());
+    document.addEventListener('visibilitychange', this.#onPageHide, { signal });
+    window.addEventListener('pagehide', this.#onPageHide, { signal });
   }
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
-    this.connection?.abort();
-    this.send({ type: 'hide', reason: 'disconnected' });
+    this.#connection?.abort();
+    this.#send({ type: 'hide', reason: 'disconnected' });
     // Whatever the state, no frame outlives the connection.
-    this.unmountFrame();
+    this.#unmountFrame();
   }
 
-  private readonly onPageHide = (event: Event): void => {
+  readonly #onPageHide = (event: Event): void => {
     // Leaving the page (or entering the back/forward cache) always removes the details; a hidden tab with hide-on-page-hide.
-    if (event.type === 'pagehide' || (this.hideOnPageHide && document.hidden)) this.send({ type: 'hide', reason: 'page-hidden' });
+    if (event.type === 'pagehide' || (this.hideOnPageHide && document.hidden)) this.#send({ type: 'hide', reason: 'page-hidden' });
   };
 
   /**
@@ -316,63 +316,63 @@ export class CardReveal extends ReactiveBase {
   override requestUpdate(name?: PropertyKey, old?: unknown): void {
     super.requestUpdate(name, old);
     if (old !== undefined && (name === 'cardId' || (name === 'accountId' && this.requireSession))) {
-      this.send({ type: 'hide', reason: name === 'cardId' ? 'card-changed' : 'account-changed' });
+      this.#send({ type: 'hide', reason: name === 'cardId' ? 'card-changed' : 'account-changed' });
     }
   }
 
   protected override willUpdate(): void {
     // Focus follows the flow only when the user was already working inside this element (or
     // inside the card's frame, which `send` may have removed before this update).
-    this.hadFocus ||= this.matches(':focus-within');
+    this.#hadFocus ||= this.matches(':focus-within');
   }
 
   protected override updated(): void {
     // The focused button was replaced (Show -> Hide, Hide -> Show, Show -> Try again): the first button now takes it.
-    if (this.hadFocus && !this.matches(':focus-within')) this.renderRoot.querySelector('button')?.focus();
-    this.hadFocus = false;
+    if (this.#hadFocus && !this.matches(':focus-within')) this.renderRoot.querySelector('button')?.focus();
+    this.#hadFocus = false;
   }
 
   /** Runs one machine step and performs what the change implies (frame, timers, events). */
-  private send(event: CardRevealEvent): void {
-    const previous = this.view;
+  #send(event: CardRevealEvent): void {
+    const previous = this.#view;
     const next = transition(previous, event);
     if (next === previous) return;
-    this.view = next;
+    this.#view = next;
     this.requestUpdate();
     // Only a countdown tick keeps the kind of state.
     if (next.kind === previous.kind) return;
-    this.syncStates();
+    this.#syncStates();
     if (next.kind === 'revealed') {
-      const tick = (now = serviceNow()) => this.send({ type: 'tick', now });
+      const tick = (now = serviceNow()) => this.#send({ type: 'tick', now });
       // The countdown, and the exact deadline independent of it (never a millisecond early).
-      this.timers = [setInterval(tick, 1000), setTimeout(() => tick(Math.max(serviceNow(), next.hideAt)), next.hideAt - serviceNow())];
+      this.#timers = [setInterval(tick, 1000), setTimeout(() => tick(Math.max(serviceNow(), next.hideAt)), next.hideAt - serviceNow())];
       this.dispatchEvent(new CardRevealedEvent({ cardId: this.cardId, expiresAt: new Date(next.expiresAt).toISOString() }));
       return;
     }
     // Hidden, expired, failed or loading again: nothing of the previous reveal stays, and a request
     // in flight is dropped (stale).
-    this.request?.abort();
-    this.request = undefined;
-    this.hadFocus ||= this.matches(':focus-within');
-    this.unmountFrame();
-    for (const timer of this.timers) clearTimeout(timer);
+    this.#request?.abort();
+    this.#request = undefined;
+    this.#hadFocus ||= this.matches(':focus-within');
+    this.#unmountFrame();
+    for (const timer of this.#timers) clearTimeout(timer);
     if (previous.kind === 'revealed') this.dispatchEvent(new CardHiddenEvent(hideReasonOf(next)!));
     if (next.kind === 'error') {
       const status = event.type === 'failed' && event.status;
-      this.dispatchEvent(new CardRevealErrorEvent({ code: next.code, message: this.i18n.t(`card-reveal.error.${next.code}`), ...(status ? { status } : {}) }));
+      this.dispatchEvent(new CardRevealErrorEvent({ code: next.code, message: this.#i18n.t(`card-reveal.error.${next.code}`), ...(status ? { status } : {}) }));
     }
   }
 
-  private syncStates(): void {
-    const states = this.internals?.states;
+  #syncStates(): void {
+    const states = this.#internals?.states;
     states?.clear();
-    states?.add(this.view.kind);
+    states?.add(this.#view.kind);
   }
 
-  private mountFrame(url: string): void {
-    this.unmountFrame();
+  #mountFrame(url: string): void {
+    this.#unmountFrame();
     // DESIGN.md "Security rules": exactly these attributes, and a title for assistive technology.
-    const frame = (this.frame = element('iframe', { allow: 'clipboard-write', referrerpolicy: 'no-referrer', title: this.i18n.t('card-reveal.frame-title') }) as HTMLIFrameElement);
+    const frame = (this.#frame = element('iframe', { allow: 'clipboard-write', referrerpolicy: 'no-referrer', title: this.#i18n.t('card-reveal.frame-title') }) as HTMLIFrameElement);
     // The URL reaches the frame as a link followed inside its first, blank document (whose load
     // event comes as the frame is put on the page), never as `src`: a navigation that `src` starts
     // is reported to this page's Resource Timing (W3C Resource Timing: iframe entries), where any
@@ -389,12 +389,12 @@ export class CardReveal extends ReactiveBase {
       link.rel = 'noreferrer';
       link.click();
     };
-    this.frameBox.append(frame);
+    this.#frameBox.append(frame);
   }
 
-  private unmountFrame(): void {
-    this.frame?.remove();
-    this.frame = undefined;
+  #unmountFrame(): void {
+    this.#frame?.remove();
+    this.#frame = undefined;
   }
 
   protected override createRenderRoot(): HTMLElement | DocumentFragment {
@@ -404,20 +404,20 @@ export class CardReveal extends ReactiveBase {
       node.addEventListener('click', onClick);
       return node;
     };
-    this.faceLabels = [element('small'), element('small'), element('small')];
-    this.frameBox = element('div', { part: 'frame', class: 'frame' });
-    this.controls = element('div', { part: 'controls', class: 'controls' });
-    this.noCard = new Text();
+    this.#faceLabels = [element('small'), element('small'), element('small')];
+    this.#frameBox = element('div', { part: 'frame', class: 'frame' });
+    this.#controls = element('div', { part: 'controls', class: 'controls' });
+    this.#noCard = new Text();
     // aria-disabled rather than disabled: the same button keeps the keyboard focus while loading.
-    this.revealButton = button('reveal-button', () => this.show(), { class: 'primary' });
-    this.countdown = element('span', { part: 'countdown', role: 'timer' });
-    this.hideButton = button('hide-button', () => this.hide());
-    this.message = element('p', { part: 'message', class: 'message', role: 'status' });
+    this.#revealButton = button('reveal-button', () => this.show(), { class: 'primary' });
+    this.#countdown = element('span', { part: 'countdown', role: 'timer' });
+    this.#hideButton = button('hide-button', () => this.hide());
+    this.#message = element('p', { part: 'message', class: 'message', role: 'status' });
     // Nothing in the error region but its content: an empty region must match :empty and take no room.
-    this.errorRegion = element('div', { part: 'error', class: 'alert', role: 'alert' });
-    this.errorText = element('p');
-    this.retryButton = button('retry-button', () => this.show());
-    const [number, expiry, cvv] = this.faceLabels as [HTMLElement, HTMLElement, HTMLElement];
+    this.#errorRegion = element('div', { part: 'error', class: 'alert', role: 'alert' });
+    this.#errorText = element('p');
+    this.#retryButton = button('retry-button', () => this.show());
+    const [number, expiry, cvv] = this.#faceLabels as [HTMLElement, HTMLElement, HTMLElement];
     const face = element(
       'div',
       { part: 'face', class: 'face', 'aria-hidden': 'true' },
@@ -430,8 +430,8 @@ export class CardReveal extends ReactiveBase {
         element('div', { class: 'row' }, field(expiry, '••/••'), field(cvv, '•••')),
       ),
     );
-    this.base = element('section', { part: 'base', class: 'panel' }, element('div', { part: 'card' }, face, this.frameBox), this.controls, this.message, this.errorRegion);
-    root.append(this.base);
+    this.#base = element('section', { part: 'base', class: 'panel' }, element('div', { part: 'card' }, face, this.#frameBox), this.#controls, this.#message, this.#errorRegion);
+    root.append(this.#base);
     // Intent to reveal (a pointer over the element, the keyboard in it; a touch brings pointerover
     // too): the reveal request's module starts loading, so that the click does not wait for it,
     // and the step-up's when it will be needed. The browser loads a module once, however often it
@@ -448,42 +448,42 @@ export class CardReveal extends ReactiveBase {
   /** Brings the shadow DOM up to date with the state, the properties and the language. */
   protected override update(changed: PropertyValues): void {
     super.update(changed);
-    const { t } = this.i18n;
-    const view = this.view;
+    const { t } = this.#i18n;
+    const view = this.#view;
     const { kind } = view;
-    this.base.setAttribute('aria-label', this.label || t('card-reveal.label'));
-    this.frame?.setAttribute('title', t('card-reveal.frame-title'));
-    this.base.setAttribute('aria-busy', String(kind === 'loading'));
-    ['number', 'expiry', 'cvv'].forEach((name, i) => (this.faceLabels[i]!.textContent = t(`card-reveal.placeholder-${name}`)));
+    this.#base.setAttribute('aria-label', this.label || t('card-reveal.label'));
+    this.#frame?.setAttribute('title', t('card-reveal.frame-title'));
+    this.#base.setAttribute('aria-busy', String(kind === 'loading'));
+    ['number', 'expiry', 'cvv'].forEach((name, i) => (this.#faceLabels[i]!.textContent = t(`card-reveal.placeholder-${name}`)));
     const hiddenBefore = kind === 'idle' && view.lastHidden;
     const message = kind === 'expired' || kind === 'revealed' ? kind : hiddenBefore ? `hidden.${hiddenBefore}` : '';
-    this.message.textContent = message && t(`card-reveal.${message}`);
+    this.#message.textContent = message && t(`card-reveal.${message}`);
     let controls: Node[] = [];
     if (!this.cardId) {
-      this.noCard.data = t('card-reveal.no-card');
-      controls = [this.noCard];
+      this.#noCard.data = t('card-reveal.no-card');
+      controls = [this.#noCard];
     } else if (kind === 'revealed') {
       const seconds = secondsLeft(view);
-      const { locale } = this.i18n;
+      const { locale } = this.#i18n;
       const time = `${Math.floor(seconds / 60).toLocaleString(locale)}:${(seconds % 60).toLocaleString(locale, { minimumIntegerDigits: 2 })}`;
-      this.countdown.setAttribute('aria-label', t('card-reveal.countdown-label'));
-      this.countdown.textContent = t('card-reveal.countdown', { time });
-      this.hideButton.textContent = t('card-reveal.hide');
-      controls = [this.countdown, this.hideButton];
+      this.#countdown.setAttribute('aria-label', t('card-reveal.countdown-label'));
+      this.#countdown.textContent = t('card-reveal.countdown', { time });
+      this.#hideButton.textContent = t('card-reveal.hide');
+      controls = [this.#countdown, this.#hideButton];
     } else if (!(kind === 'error' && view.retryable)) {
       const label = kind === 'loading' ? 'loading' : kind === 'expired' || hiddenBefore ? 'show-again' : 'show';
-      this.revealButton.setAttribute('aria-disabled', String(kind === 'loading'));
-      this.revealButton.textContent = t(`card-reveal.${label}`);
-      controls = [this.revealButton];
+      this.#revealButton.setAttribute('aria-disabled', String(kind === 'loading'));
+      this.#revealButton.textContent = t(`card-reveal.${label}`);
+      controls = [this.#revealButton];
     }
-    setChildren(this.controls, controls);
+    setChildren(this.#controls, controls);
     let error: Node[] = [];
     if (kind === 'error') {
-      this.errorText.textContent = t(`card-reveal.error.${view.code}`);
-      this.retryButton.textContent = t('card-reveal.retry');
-      error = view.retryable ? [this.errorText, this.retryButton] : [this.errorText];
+      this.#errorText.textContent = t(`card-reveal.error.${view.code}`);
+      this.#retryButton.textContent = t('card-reveal.retry');
+      error = view.retryable ? [this.#errorText, this.#retryButton] : [this.#errorText];
     }
-    setChildren(this.errorRegion, error);
+    setChildren(this.#errorRegion, error);
   }
 }
 

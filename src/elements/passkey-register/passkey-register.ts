@@ -120,130 +120,130 @@ export class PasskeyRegister extends TemplateElement {
   private notice = '';
   private nicknameInvalid = false;
 
-  private readonly i18n = new LocaleController(this);
-  private readonly internals = this.attachInternals?.();
+  readonly #i18n = new LocaleController(this);
+  readonly #internals = this.attachInternals?.();
   /** The screen state last set as a custom state, turned off when the screen changes. */
-  private shown = 'checking';
-  private focusPending = false;
+  #shown = 'checking';
+  #focusPending = false;
   /** The session watching of the live connection (undefined while disconnected). */
-  private connection: { unwatch?: () => void } | undefined;
+  #connection: { unwatch?: () => void } | undefined;
 
   /** Steps report failures as events; only the flows' code failing to load is an error here. */
-  private readonly flow = new Task<[Step], RegisterEvent>(this, {
+  readonly #flow = new Task<[Step], RegisterEvent>(this, {
     task: async ([step], { signal }) => (await flows()).runStep(this, step, signal),
-    onComplete: (event) => this.send(event),
-    onError: () => this.send({ type: 'FAILED', failure: { code: 'network' } }),
+    onComplete: (event) => this.#send(event),
+    onError: () => this.#send({ type: 'FAILED', failure: { code: 'network' } }),
   });
 
   /** The nickname field, while the form shows. */
-  private get nicknameInput(): HTMLInputElement | null {
+  get #nicknameInput(): HTMLInputElement | null {
     return this.renderRoot.querySelector('#nickname');
   }
 
   /** Stops a running prompt; the form is usable again. */
   cancel(): void {
     void flows().then((f) => f.cancelCeremony(), () => undefined);
-    this.flow.abort();
+    this.#flow.abort();
   }
 
   override connectedCallback(): void {
     super.connectedCallback();
     // After the first render: the form needs neither the channel nor the flows' code to show.
     // A login elsewhere on the page or in another tab makes a "log in first" screen usable again.
-    const connection: { unwatch?: () => void } = (this.connection = {});
+    const connection: { unwatch?: () => void } = (this.#connection = {});
     void this.updateComplete
       .then(afterFirstPaint)
       .then(flows)
       .then((f) => {
-        if (this.connection === connection) connection.unwatch = f.watchSessions(this, () => this.send({ type: 'SESSION_AVAILABLE' }));
+        if (this.#connection === connection) connection.unwatch = f.watchSessions(this, () => this.#send({ type: 'SESSION_AVAILABLE' }));
       })
       .catch(() => undefined);
-    if (this.machine.kind === 'checking') void detectSupport().then((support) => this.send({ type: 'SUPPORT', support }));
+    if (this.machine.kind === 'checking') void detectSupport().then((support) => this.#send({ type: 'SUPPORT', support }));
   }
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
-    this.connection?.unwatch?.();
-    this.connection = undefined;
-    this.flow.abort();
+    this.#connection?.unwatch?.();
+    this.#connection = undefined;
+    this.#flow.abort();
   }
 
   protected override willUpdate(changed: PropertyValues): void {
     // Another wallet: what was said or done was of the previous one ("log in first", "added"), and
     // a running step is stopped. The form is offered again; registering checks for a session first.
     if (changed.has('accountId') && changed.get('accountId') !== undefined) {
-      this.flow.abort();
-      this.send({ type: 'RESET' });
+      this.#flow.abort();
+      this.#send({ type: 'RESET' });
     }
   }
 
   protected override updated(): void {
     const kind = this.machine.kind;
-    syncStates(this.internals, { [this.shown]: false, [kind]: true, busy: isBusy(this.machine) });
-    this.shown = kind;
-    if (this.focusPending) {
-      this.focusPending = false;
+    syncStates(this.#internals, { [this.#shown]: false, [kind]: true, busy: isBusy(this.machine) });
+    this.#shown = kind;
+    if (this.#focusPending) {
+      this.#focusPending = false;
       this.renderRoot.querySelector<HTMLElement>('[data-autofocus]')?.focus();
     }
   }
 
-  private send(event: RegisterEvent): void {
+  #send(event: RegisterEvent): void {
     const before = this.machine;
     const after = transition(before, event);
     if (after === before) return;
     this.machine = after;
-    const t = this.i18n.t;
+    const t = this.#i18n.t;
     const error = (code: string, message: string, status?: number) =>
       this.dispatchEvent(new PasskeyRegisterErrorEvent({ code, message, ...(status ? { status } : {}) }));
-    if (after.kind !== before.kind && before.kind !== 'checking') this.focusPending = true;
+    if (after.kind !== before.kind && before.kind !== 'checking') this.#focusPending = true;
     this.notice = after.kind === 'creating' || after.kind === 'activating' ? t(`passkey.${after.kind}`) : '';
     if (after.kind === 'activating') {
       if (before.kind === 'creating') this.dispatchEvent(new PasskeyRegisteredEvent({ accountId: this.accountId, ...after.passkey }));
-      void this.flow.run([{ kind: 'activate', credentialId: after.passkey.credentialId }]);
+      void this.#flow.run([{ kind: 'activate', credentialId: after.passkey.credentialId }]);
     }
     if (after.kind === 'done') this.dispatchEvent(new PasskeyRegisteredEvent({ accountId: this.accountId, ...after.passkey, sessionId: after.sessionId }));
-    if ('failure' in after && after.failure) error(after.failure.code, this.sentence(after.failure), after.failure.status);
+    if ('failure' in after && after.failure) error(after.failure.code, this.#sentence(after.failure), after.failure.status);
     if (after.kind === 'login-required') error(after.ended ? 'session_expired' : 'login_required', t(`passkey.${after.ended ? 'session-ended' : 'login-required'}`));
   }
 
   /** What a failure says; a prompt that ended without a passkey says that nothing was created. */
-  private sentence(failure: Failure): string {
-    const t = this.i18n.t;
+  #sentence(failure: Failure): string {
+    const t = this.#i18n.t;
     return failure.code === 'cancelled' ? t('passkey.not-created') : failureMessage(t, failure);
   }
 
-  private onSubmit(e: SubmitEvent): void {
+  #onSubmit(e: SubmitEvent): void {
     e.preventDefault();
-    const nickname = this.nicknameInput?.value ?? '';
+    const nickname = this.#nicknameInput?.value ?? '';
     this.nicknameInvalid = !validNickname(nickname);
     if (this.nicknameInvalid) {
-      this.nicknameInput?.focus();
+      this.#nicknameInput?.focus();
       return;
     }
-    this.send({ type: 'START' });
-    if (this.machine.kind === 'creating') void this.flow.run([{ kind: 'register', nickname: nickname.trim() }]);
+    this.#send({ type: 'START' });
+    if (this.machine.kind === 'creating') void this.#flow.run([{ kind: 'register', nickname: nickname.trim() }]);
   }
 
   // -------------------------------------------------------------------------------------------
   // Rendering
 
   protected override render(): TemplateResult {
-    const t = this.i18n.t;
+    const t = this.#i18n.t;
     const s = this.machine;
     const failure = 'failure' in s ? s.failure : undefined;
-    const error = failure ? this.sentence(failure) : this.nicknameInvalid ? t('passkey.nickname.invalid') : '';
+    const error = failure ? this.#sentence(failure) : this.nicknameInvalid ? t('passkey.nickname.invalid') : '';
     return html`
       <section part="base" class="panel stack" aria-labelledby="heading" aria-busy=${isBusy(s) ? 'true' : 'false'}>
         <h2 part="heading" id="heading" aria-level=${this.level()}>${t('passkey.heading')}</h2>
-        ${this.accountId ? this.screen(s) : html`<p part="intro">${t('common.missing-account')}</p>`}
+        ${this.accountId ? this.#screen(s) : html`<p part="intro">${t('common.missing-account')}</p>`}
         <p part="error" id="error" class="live" role="alert">${error}</p>
         <p part="status" class="live" role="status">${this.notice}</p>
       </section>
     `;
   }
 
-  private screen(s: RegisterState): TemplateResult {
-    const t = this.i18n.t;
+  #screen(s: RegisterState): TemplateResult {
+    const t = this.#i18n.t;
     switch (s.kind) {
       case 'checking':
         return html`<p part="intro" class="muted">${t('passkey.checking')}</p>`;
@@ -258,26 +258,26 @@ export class PasskeyRegister extends TemplateElement {
         const activating = s.kind === 'activating';
         return html`<p part="intro">${activating ? t('passkey.activating') : t('passkey.registered', { nickname: s.passkey.nickname })}</p>
           <div class="actions">
-            <button part="submit" class="primary" type="button" ?disabled=${activating} ?data-autofocus=${!activating} @click=${() => this.send({ type: 'ACTIVATE' })}>${t('passkey.activate')}</button>
+            <button part="submit" class="primary" type="button" ?disabled=${activating} ?data-autofocus=${!activating} @click=${() => this.#send({ type: 'ACTIVATE' })}>${t('passkey.activate')}</button>
             ${activating ? html`<button part="button" type="button" data-autofocus @click=${() => this.cancel()}>${t('common.cancel')}</button>` : nothing}
           </div>`;
       }
       case 'done':
         return html`<p part="done" data-autofocus tabindex="-1">${t('passkey.done', { nickname: s.passkey.nickname })}</p>
-          <div class="actions"><button part="button" type="button" @click=${() => this.send({ type: 'RESET' })}>${t('passkey.another')}</button></div>`;
+          <div class="actions"><button part="button" type="button" @click=${() => this.#send({ type: 'RESET' })}>${t('passkey.another')}</button></div>`;
       default:
-        return this.form(s);
+        return this.#form(s);
     }
   }
 
-  private form(s: Extract<RegisterState, { kind: 'ready' | 'creating' }>): TemplateResult {
-    const t = this.i18n.t;
+  #form(s: Extract<RegisterState, { kind: 'ready' | 'creating' }>): TemplateResult {
+    const t = this.#i18n.t;
     const creating = s.kind === 'creating';
     const platform = (navigator as { userAgentData?: { platform?: string } }).userAgentData?.platform || navigator.platform;
     return html`
       <p part="intro" class="muted">${t('passkey.intro')}</p>
       ${s.support === 'roaming-only' ? html`<p part="note">${t('passkey.roaming-only')}</p>` : nothing}
-      <form part="form" class="stack" novalidate @submit=${this.onSubmit}>
+      <form part="form" class="stack" novalidate @submit=${this.#onSubmit}>
         <div class="field">
           <label part="label" for="nickname">${t('passkey.nickname.label')}</label>
           <input
@@ -288,7 +288,7 @@ export class PasskeyRegister extends TemplateElement {
             autocomplete="off"
             maxlength="100"
             required
-            .defaultValue=${this.nickname || defaultNickname(platform, new Date(), this.i18n.locale)}
+            .defaultValue=${this.nickname || defaultNickname(platform, new Date(), this.#i18n.locale)}
             aria-describedby=${this.nicknameInvalid ? 'nickname-help error' : 'nickname-help'}
             aria-invalid=${this.nicknameInvalid ? 'true' : 'false'}
             ?readonly=${creating}

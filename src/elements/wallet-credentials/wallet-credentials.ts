@@ -127,21 +127,21 @@ export class WalletCredentials extends TemplateElement {
   private machine: CredentialsState = initialState();
   private emailInvalid = false;
 
-  private get emailInput(): HTMLInputElement | null {
+  get #emailInput(): HTMLInputElement | null {
     return this.renderRoot?.querySelector('#email') ?? null;
   }
 
-  private get codeInput(): HTMLInputElement | null {
+  get #codeInput(): HTMLInputElement | null {
     return this.renderRoot?.querySelector('#code') ?? null;
   }
 
-  private readonly i18n = new LocaleController(this);
-  private readonly internals = this.attachInternals?.();
-  private otp: OtpLogin | undefined;
+  readonly #i18n = new LocaleController(this);
+  readonly #internals = this.attachInternals?.();
+  #otp: OtpLogin | undefined;
   /** A selector of what gets the focus after the next render. */
-  private focusTarget: string | undefined;
+  #focusTarget: string | undefined;
   /** Ends the session listening of the live connection; a token per connection, so a late setup knows it is stale. */
-  private connection: { unsubscribe?: () => void } | undefined;
+  #connection: { unsubscribe?: () => void } | undefined;
 
   /** Where this tab keeps the activation code it waits for, across reloads (shared/pending-code.ts). */
   private get codeKey(): string {
@@ -152,22 +152,22 @@ export class WalletCredentials extends TemplateElement {
    * The lists, reloaded when the account changes or after a change; stale answers are dropped.
    * With them, the activation code this tab was waiting for before a reload, if it still waits.
    */
-  private readonly loader = new Task(this, {
+  readonly #loader = new Task(this, {
     args: () => [] as const,
     task: async (_: readonly [], { signal }) => {
       if (!this.accountId) return taskInitial;
-      const svc = await this.services(signal);
+      const svc = await this.#services(signal);
       const view = await loadView(svc);
-      const kept = this.otp?.accountId === this.accountId ? this.otp : undefined;
+      const kept = this.#otp?.accountId === this.accountId ? this.#otp : undefined;
       return { view, otp: kept ?? (await resumePendingCode(this.codeKey, this.accountId, svc.wallet, signal))?.otp };
     },
     onComplete: ({ view, otp }) => {
-      this.send({ type: 'LOADED', view });
+      this.#send({ type: 'LOADED', view });
       if (!otp) return;
-      this.otp = otp;
-      this.send({ type: 'RESUMED', codeFor: otp.credentialId });
+      this.#otp = otp;
+      this.#send({ type: 'RESUMED', codeFor: otp.credentialId });
     },
-    onError: (e) => this.send({ type: 'LOAD_FAILED', failure: failureOf(e, 'load') }),
+    onError: (e) => this.#send({ type: 'LOAD_FAILED', failure: failureOf(e, 'load') }),
   });
 
   /**
@@ -177,49 +177,49 @@ export class WalletCredentials extends TemplateElement {
   private run: object | undefined;
 
   /** One change at a time; its outcome carries the reloaded lists. */
-  private readonly operation = new Task<[Operation, string], CredentialsEvent | undefined>(this, {
+  readonly #operation = new Task<[Operation, string], CredentialsEvent | undefined>(this, {
     task: async ([op, input], { signal }) => {
       const run = this.run;
       try {
-        const event = await this.perform(op, input, signal);
+        const event = await this.#perform(op, input, signal);
         return run === this.run ? event : undefined;
       } catch (e) {
         if (run === this.run) throw e;
         return undefined;
       }
     },
-    onComplete: (event) => event && this.send(event),
+    onComplete: (event) => event && this.#send(event),
     onError: (e) => {
       const running = this.machine.kind === 'ready' ? this.machine.running : undefined;
       const op = running?.op === 'add' && running.type === 'OAUTH' ? 'add-oauth' : (running?.op ?? '');
-      this.send({ type: 'FAILED', failure: failureOf(e, op) });
+      this.#send({ type: 'FAILED', failure: failureOf(e, op) });
       // The service may have made the change all the same (its answer lost, a 5xx), or another
       // device made one (a 409): the lists show what it holds, the failure stays said.
-      void this.loader.run();
+      void this.#loader.run();
     },
   });
 
   /** Loads the lists again (after a login elsewhere on the page, say); what the user has open or typed stays. */
   reload(): void {
-    this.send({ type: 'LOAD' });
-    void this.loader.run();
+    this.#send({ type: 'LOAD' });
+    void this.#loader.run();
   }
 
   /** Starts over on the lists: what was open, asked or running is dropped. */
-  private restart(): void {
+  #restart(): void {
     this.run = undefined;
-    this.operation.abort();
-    this.send({ type: 'LOAD', anew: true });
-    void this.loader.run();
+    this.#operation.abort();
+    this.#send({ type: 'LOAD', anew: true });
+    void this.#loader.run();
   }
 
   protected override willUpdate(changed: PropertyValues): void {
     // The lists follow the account and the base path. Another wallet's code form, confirmation or
     // change in progress must not carry over: a code typed there would log into the previous one.
     if (!(changed.has('accountId') || changed.has('apiBase'))) return;
-    if (!this.hasUpdated) return void this.loader.run();
-    this.otp = undefined;
-    this.restart();
+    if (!this.hasUpdated) return void this.#loader.run();
+    this.#otp = undefined;
+    this.#restart();
   }
 
   override connectedCallback(): void {
@@ -227,80 +227,80 @@ export class WalletCredentials extends TemplateElement {
     // Back on the page (moved by a framework): the lists are read again. A change cut off on the way
     // out may have been made, so its screen starts over (a code this tab waits for comes back).
     if (this.hasUpdated) {
-      if (this.machine.kind === 'ready' && this.machine.running) this.restart();
-      else void this.loader.run();
+      if (this.machine.kind === 'ready' && this.machine.running) this.#restart();
+      else void this.#loader.run();
     }
-    const connection: { unsubscribe?: () => void } = (this.connection = {});
+    const connection: { unsubscribe?: () => void } = (this.#connection = {});
     // After the first render: the lists' screen needs neither the channel nor the flows' code.
     void this.updateComplete.then(services).then(({ onSessionChange }) => {
-      if (this.connection !== connection) return;
+      if (this.#connection !== connection) return;
       // A login or logout here or in another tab: the lists change, unless it is this element's own step.
       connection.unsubscribe = onSessionChange(this.apiBase, ({ accountId }) => {
-        if (accountId === this.accountId && this.operation.status !== TaskStatus.PENDING) void this.loader.run();
+        if (accountId === this.accountId && this.#operation.status !== TaskStatus.PENDING) void this.#loader.run();
       });
     }, () => undefined);
   }
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
-    this.connection?.unsubscribe?.();
-    this.connection = undefined;
+    this.#connection?.unsubscribe?.();
+    this.#connection = undefined;
     this.run = undefined;
-    this.operation.abort();
+    this.#operation.abort();
   }
 
   protected override updated(): void {
     const s = this.machine;
     const ready = s.kind === 'ready' ? s : undefined;
-    syncStates(this.internals, {
+    syncStates(this.#internals, {
       loading: s.kind === 'loading',
       'load-failed': s.kind === 'load-failed',
       ready: !!ready,
       confirming: !!ready?.confirming,
-      busy: !!ready?.running || this.loader.status === TaskStatus.PENDING,
+      busy: !!ready?.running || this.#loader.status === TaskStatus.PENDING,
       'code-entry': !!ready?.codeFor,
       'signed-in': !!ready?.view.current,
     });
-    const target = this.focusTarget && this.renderRoot.querySelector<HTMLElement>(this.focusTarget);
+    const target = this.#focusTarget && this.renderRoot.querySelector<HTMLElement>(this.#focusTarget);
     if (target) {
-      this.focusTarget = undefined;
+      this.#focusTarget = undefined;
       target.focus();
     }
   }
 
-  private async services(signal: AbortSignal): Promise<Services> {
+  async #services(signal: AbortSignal): Promise<Services> {
     const { clientFor, walletFor, keyStore } = await services();
     return { accountId: this.accountId, customerId: this.customerId, client: clientFor(this.apiBase), wallet: walletFor(this.apiBase), store: keyStore(), signal };
   }
 
-  private request(operation: Operation, input = ''): void {
+  #request(operation: Operation, input = ''): void {
     // Busy buttons stay focusable (aria-disabled), so a press while one change runs is ignored here.
     if (this.machine.kind === 'ready' && this.machine.running) return;
     // A new request: the email field's error belongs to the last submit of that form only.
     this.emailInvalid = false;
-    this.send({ type: 'REQUEST', operation });
-    this.start(input);
+    this.#send({ type: 'REQUEST', operation });
+    this.#start(input);
   }
 
   /** Runs the operation the machine moved to, if any; one that needs a confirmation asks for it first. */
-  private start(input = ''): void {
+  #start(input = ''): void {
     const s = this.machine;
     if (s.kind !== 'ready') return;
     // The least destructive choice gets the focus: Enter twice must not remove a way to log in.
-    if (s.confirming) this.focusTarget = '[part~="confirm"] button:not(.danger)';
-    if (s.running && this.operation.status !== TaskStatus.PENDING) {
+    if (s.confirming) this.#focusTarget = '[part~="confirm"] button:not(.danger)';
+    if (s.running && this.#operation.status !== TaskStatus.PENDING) {
       this.run = {};
-      void this.operation.run([s.running, input]);
+      void this.#operation.run([s.running, input]);
     }
   }
 
-  private async perform(op: Operation, input: string, signal: AbortSignal): Promise<CredentialsEvent> {
-    const svc = await this.services(signal);
+  async #perform(op: Operation, input: string, signal: AbortSignal): Promise<CredentialsEvent> {
+    const svc = await this.#services(signal);
     const { accountId, codeKey, run } = this;
     // A code sent for this run's wallet; the element keeps it only while that run counts.
     const awaitCode = (otp: OtpLogin) => {
       keepPendingCode(codeKey, otp, Date.now());
-      if (run === this.run) this.otp = otp;
+      if (run === this.run) this.#otp = otp;
     };
     const before = this.machine.kind === 'ready' ? this.machine.view : undefined;
     let codeFor: string | undefined;
@@ -330,8 +330,8 @@ export class WalletCredentials extends TemplateElement {
         break;
       }
       case 'verify-code': {
-        if (!this.otp) throw new Error('No code was sent.');
-        const session = await this.otp.submit(input, { signal });
+        if (!this.#otp) throw new Error('No code was sent.');
+        const session = await this.#otp.submit(input, { signal });
         notice = { kind: 'activated', type: session.credentialType };
         break;
       }
@@ -368,12 +368,12 @@ export class WalletCredentials extends TemplateElement {
     } catch (e) {
       if (signal.aborted || !before) throw e;
       view = afterChange(before, op, changed, ended);
-      setTimeout(() => void this.loader.run());
+      setTimeout(() => void this.#loader.run());
     }
     return { type: 'SUCCEEDED', view, notice, codeFor, failure };
   }
 
-  private send(event: CredentialsEvent): void {
+  #send(event: CredentialsEvent): void {
     const before = this.machine;
     const after = transition(before, event);
     if (after === before) return;
@@ -382,41 +382,41 @@ export class WalletCredentials extends TemplateElement {
     const f = after.failure;
     const ran = before.kind === 'ready' ? before.running?.op : undefined;
     if (f && f !== (before.kind === 'ready' ? before.failure : undefined)) {
-      this.dispatchEvent(new WalletCredentialsErrorEvent({ code: f.code, message: failureMessage(this.i18n.t, f), ...(f.status ? { status: f.status } : {}) }));
+      this.dispatchEvent(new WalletCredentialsErrorEvent({ code: f.code, message: failureMessage(this.#i18n.t, f), ...(f.status ? { status: f.status } : {}) }));
       // Only a code's own step (verify, send again) speaks to the code form.
       if (after.codeFor && ran?.endsWith('-code')) {
         // A used-up code: the way on is a new one, so "Send a new code" takes the focus.
-        this.focusTarget = f.code === 'code_expired' ? '#resend' : '#code';
+        this.#focusTarget = f.code === 'code_expired' ? '#resend' : '#code';
         // Only a wrong or used-up code is cleared: after a server or network failure it may still be good.
-        if (this.codeInput && isCodeProblem(f)) this.codeInput.value = '';
+        if (this.#codeInput && isCodeProblem(f)) this.#codeInput.value = '';
       }
     }
     const waited = before.kind === 'ready' ? before.codeFor : undefined;
     // The code was used or abandoned (a reload, LOAD, keeps it).
     if (waited && !after.codeFor) {
-      this.otp = undefined;
+      this.#otp = undefined;
       forgetPendingCode(this.codeKey);
     }
     // A code form that opens takes the focus, except one resumed after a reload (the page decides).
-    if (after.codeFor && !waited && event.type !== 'RESUMED') this.focusTarget = '#code';
-    if ((event.type === 'SUCCEEDED' && !after.codeFor) || event.type === 'CANCEL') this.focusTarget = '#heading';
+    if (after.codeFor && !waited && event.type !== 'RESUMED') this.#focusTarget = '#code';
+    if ((event.type === 'SUCCEEDED' && !after.codeFor) || event.type === 'CANCEL') this.#focusTarget = '#heading';
     // Another change made while a code is awaited: the row whose button had the focus may be gone,
     // and the code is what the user was doing, so the keyboard goes back to it.
-    if (event.type === 'SUCCEEDED' && after.codeFor && waited && !ran?.endsWith('-code')) this.focusTarget = '#code';
+    if (event.type === 'SUCCEEDED' && after.codeFor && waited && !ran?.endsWith('-code')) this.#focusTarget = '#code';
     // A confirmation answered or dismissed hands the focus back to the button that opened it, which
     // stays (aria-disabled) while the removal runs; its row goes only once the removal succeeded.
     const asked = before.kind === 'ready' ? before.confirming : undefined;
-    if (asked && 'id' in asked && (event.type === 'CONFIRM' || event.type === 'CANCEL')) this.focusTarget = `li[data-id="${CSS.escape(asked.id)}"] button`;
+    if (asked && 'id' in asked && (event.type === 'CONFIRM' || event.type === 'CANCEL')) this.#focusTarget = `li[data-id="${CSS.escape(asked.id)}"] button`;
     // A question whose row another tab removed goes with it: the keyboard that was on it goes to
     // the heading, and the status line says what happened.
-    if (asked && !after.confirming && event.type === 'LOADED' && this.matches(':focus-within')) this.focusTarget = '#heading';
+    if (asked && !after.confirming && event.type === 'LOADED' && this.matches(':focus-within')) this.#focusTarget = '#heading';
   }
 
   // -------------------------------------------------------------------------------------------
   // Rendering
 
   protected override render(): TemplateResult {
-    const t = this.i18n.t;
+    const t = this.#i18n.t;
     const s = this.machine;
     // A wrong or used-up code is said under the code field (codeForm), not in the panel's alert at the bottom.
     const failure = s.kind === 'loading' || (s.kind === 'ready' && s.codeFor && isCodeProblem(s.failure)) ? undefined : s.failure;
@@ -430,8 +430,8 @@ export class WalletCredentials extends TemplateElement {
             ? html`<p class="muted">${t('credentials.loading')}</p>`
             : s.kind === 'load-failed'
               ? html`<p>${t('credentials.load-failed')}</p>
-                  <div class="row"><button part="button" type="button" @click=${() => ((this.focusTarget = '#heading'), this.reload())}>${t('credentials.reload')}</button></div>`
-              : this.ready(s)}
+                  <div class="row"><button part="button" type="button" @click=${() => ((this.#focusTarget = '#heading'), this.reload())}>${t('credentials.reload')}</button></div>`
+              : this.#ready(s)}
         <p part="error" id="error" class="live" role="alert">${failure ? failureMessage(t, failure) : this.emailInvalid ? t('credentials.email.invalid') : ''}</p>
         <p part="status" class="live" role="status">${n
             ? t(`credentials.notice.${n.kind === 'session-revoked' && n.own ? 'own-session-revoked' : n.kind}`, { type: 'type' in n ? t(`credential.${n.type}`) : '' })
@@ -440,14 +440,14 @@ export class WalletCredentials extends TemplateElement {
     `;
   }
 
-  private ready(s: Ready): TemplateResult {
-    const t = this.i18n.t;
+  #ready(s: Ready): TemplateResult {
+    const t = this.#i18n.t;
     const { view, running } = s;
     return html`
       <ul part="credentials" aria-labelledby="heading">
-        ${view.credentials.map((c) => this.row(s, c))}
+        ${view.credentials.map((c) => this.#row(s, c))}
       </ul>
-      ${s.codeFor ? this.codeForm(s) : nothing}
+      ${s.codeFor ? this.#codeForm(s) : nothing}
       <h3 aria-level=${this.level(1)}>${t('credentials.add.heading')}</h3>
       <div class="stack">
         ${(['SMS_OTP', 'OAUTH'] as const).map((type) => {
@@ -460,7 +460,7 @@ export class WalletCredentials extends TemplateElement {
               aria-describedby=${hint ? `add-hint-${type}` : nothing}
               ?disabled=${!!hint || !view.current}
               aria-disabled=${running ? 'true' : nothing}
-              @click=${() => this.request({ op: 'add', type })}
+              @click=${() => this.#request({ op: 'add', type })}
             >
               ${t(`credentials.add.${type}`)}
             </button>
@@ -472,22 +472,22 @@ export class WalletCredentials extends TemplateElement {
       <h3 id="sessions-heading" aria-level=${this.level(1)}>${t('credentials.sessions.heading')}</h3>
       ${view.sessions.length
         ? html`<ul part="sessions" aria-labelledby="sessions-heading">
-            ${view.sessions.map((x) => this.row(s, x))}
+            ${view.sessions.map((x) => this.#row(s, x))}
           </ul>`
         : html`<p class="muted">${t('credentials.sessions.none')}</p>`}
-      ${this.customerId ? this.emailForm(s) : nothing}
+      ${this.customerId ? this.#emailForm(s) : nothing}
     `;
   }
 
   /** The name a screen reader hears for a credential: its kind, and its email, phone or label. */
-  private credentialName(c: AuthMethod): string {
+  #credentialName(c: AuthMethod): string {
     // Unicode isolates (FSI ... PDI) keep an email or a `+1...` phone whole inside right-to-left text.
-    return `${this.i18n.t(`credential.${c.type}`)}${c.nickname ? ` (\u2068${c.nickname}\u2069)` : ''}`;
+    return `${this.#i18n.t(`credential.${c.type}`)}${c.nickname ? ` (\u2068${c.nickname}\u2069)` : ''}`;
   }
 
   /** A credential row, or a session row (a session has `expiresAt`): its kind, "This device", and its removal button. */
-  private row(s: Ready, item: AuthMethod | AuthSession): TemplateResult {
-    const t = this.i18n.t;
+  #row(s: Ready, item: AuthMethod | AuthSession): TemplateResult {
+    const t = this.#i18n.t;
     const { view } = s;
     const session = 'expiresAt' in item;
     // "This device" on every session it holds, and on their credentials; "Log out here" on the one it signs with.
@@ -499,9 +499,9 @@ export class WalletCredentials extends TemplateElement {
     const hintId = `hint-${item.id.replace(/[^a-zA-Z0-9-]/g, '')}`;
     const operation: Operation = { op: session ? 'revoke-session' : 'revoke-credential', id: item.id };
     const name = t(`credential.${item.type}`);
-    const until = session ? t('credentials.sessions.until', { time: new Intl.DateTimeFormat(this.i18n.locale, { hour: 'numeric', minute: '2-digit' }).format(new Date(item.expiresAt)) }) : '';
+    const until = session ? t('credentials.sessions.until', { time: new Intl.DateTimeFormat(this.#i18n.locale, { hour: 'numeric', minute: '2-digit' }).format(new Date(item.expiresAt)) }) : '';
     // Names start with the button's visible words (WCAG 2.5.3) and tell rows of one type apart.
-    const label = session ? (own ? t('credentials.sessions.logout') : t('credentials.sessions.end-label', { name, until })) : t('credentials.remove-label', { name: this.credentialName(item) });
+    const label = session ? (own ? t('credentials.sessions.logout') : t('credentials.sessions.end-label', { name, until })) : t('credentials.remove-label', { name: this.#credentialName(item) });
     return html`<li part=${session ? 'session' : 'credential'} data-id=${item.id} data-type=${item.type}>
       <span class="name">
         <span part="credential-type">${name}${here ? html`<span part="badge">${t('credentials.this-device')}</span>` : nothing}</span>
@@ -516,44 +516,44 @@ export class WalletCredentials extends TemplateElement {
         aria-describedby=${hint ? hintId : nothing}
         ?disabled=${!allowed(s.running ? { kind: 'ready', view } : s, operation)}
         aria-disabled=${s.running ? 'true' : nothing}
-        @click=${() => this.request(operation)}
+        @click=${() => this.#request(operation)}
       >
         ${session ? t(own ? 'credentials.sessions.logout' : 'credentials.sessions.end') : t('credentials.remove')}
       </button>
       ${hint ? html`<span part="hint" id=${hintId}>${hint}</span>` : nothing}
       ${
         // The question opens under the row it is about: "End this session?" says which one by its place.
-        (s.confirming as { id?: string } | undefined)?.id === item.id ? this.confirmation(s, s.confirming!) : nothing
+        (s.confirming as { id?: string } | undefined)?.id === item.id ? this.#confirmation(s, s.confirming!) : nothing
       }
     </li>`;
   }
 
-  private confirmation(s: Ready, op: Operation): TemplateResult {
-    const t = this.i18n.t;
+  #confirmation(s: Ready, op: Operation): TemplateResult {
+    const t = this.#i18n.t;
     const credential = op.op === 'revoke-credential' ? s.view.credentials.find((c) => c.id === op.id) : undefined;
     // A session this device holds: the one it signs with (a logout), or another (of any credential: this device stays logged in with the first).
     const holder = op.op === 'revoke-session' && (op.id === s.view.current?.sessionId ? 'own-' : s.view.held.some((h) => h.sessionId === op.id) ? 'other-' : '');
-    const question = holder !== false ? t(`credentials.confirm.${holder}session`) : t('credentials.confirm.credential', { name: credential ? this.credentialName(credential) : '' });
+    const question = holder !== false ? t(`credentials.confirm.${holder}session`) : t('credentials.confirm.credential', { name: credential ? this.#credentialName(credential) : '' });
     // Escape answers "no", as the Cancel button does.
-    const escape = (e: KeyboardEvent) => e.key === 'Escape' && (e.preventDefault(), this.send({ type: 'CANCEL' }));
+    const escape = (e: KeyboardEvent) => e.key === 'Escape' && (e.preventDefault(), this.#send({ type: 'CANCEL' }));
     return html`<div part="confirm" class="stack" role="group" aria-labelledby="confirm-question" @keydown=${escape}>
       <p id="confirm-question">${question}</p>
       <div class="row">
-        <button part="button" class="danger" type="button" @click=${() => (this.send({ type: 'CONFIRM' }), this.start())}>${t('credentials.confirm.yes')}</button>
-        <button part="button" type="button" @click=${() => this.send({ type: 'CANCEL' })}>${t('common.cancel')}</button>
+        <button part="button" class="danger" type="button" @click=${() => (this.#send({ type: 'CONFIRM' }), this.#start())}>${t('credentials.confirm.yes')}</button>
+        <button part="button" type="button" @click=${() => this.#send({ type: 'CANCEL' })}>${t('common.cancel')}</button>
       </div>
     </div>`;
   }
 
-  private codeForm(s: Ready): TemplateResult {
-    const t = this.i18n.t;
+  #codeForm(s: Ready): TemplateResult {
+    const t = this.#i18n.t;
     const busy = !!s.running;
     const wrong = isCodeProblem(s.failure);
     const resend: Operation | undefined = s.codeFor ? { op: 'resend-code', id: s.codeFor } : undefined;
     const submit = (e: SubmitEvent) => {
       e.preventDefault();
-      const code = this.codeInput?.value.replace(/\D/g, '');
-      if (code && s.codeFor) this.request({ op: 'verify-code', id: s.codeFor }, code);
+      const code = this.#codeInput?.value.replace(/\D/g, '');
+      if (code && s.codeFor) this.#request({ op: 'verify-code', id: s.codeFor }, code);
     };
     return html`<form part="code-form" class="stack" novalidate @submit=${submit}>
       <div class="field">
@@ -564,24 +564,24 @@ export class WalletCredentials extends TemplateElement {
       </div>
       <div class="row">
         <button part="submit" class="primary" type="submit" aria-disabled=${busy ? 'true' : nothing}>${t('credentials.code.submit')}</button>
-        <button part="button" id="resend" type="button" aria-disabled=${busy ? 'true' : nothing} @click=${() => resend && this.request(resend)}>${t('credentials.code.resend')}</button>
-        <button part="button" type="button" ?disabled=${busy} @click=${() => this.send({ type: 'CANCEL', code: true })}>${t('common.cancel')}</button>
+        <button part="button" id="resend" type="button" aria-disabled=${busy ? 'true' : nothing} @click=${() => resend && this.#request(resend)}>${t('credentials.code.resend')}</button>
+        <button part="button" type="button" ?disabled=${busy} @click=${() => this.#send({ type: 'CANCEL', code: true })}>${t('common.cancel')}</button>
       </div>
     </form>`;
   }
 
-  private emailForm(s: Ready): TemplateResult {
-    const t = this.i18n.t;
+  #emailForm(s: Ready): TemplateResult {
+    const t = this.#i18n.t;
     // The email login follows the customer's email (api.md "PATCH /customers"): a typo here sends its codes astray.
     const tied = s.view.credentials.some((c) => c.type === 'EMAIL_OTP');
     const describedBy = [tied && 'email-help', this.emailInvalid && 'error'].filter(Boolean).join(' ');
     const submit = (e: SubmitEvent) => {
       e.preventDefault();
-      const email = this.emailInput!.value.trim();
+      const email = this.#emailInput!.value.trim();
       this.emailInvalid = !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email);
       if (s.running) return;
-      if (this.emailInvalid) this.emailInput!.focus();
-      else this.request({ op: 'update-email' }, email);
+      if (this.emailInvalid) this.#emailInput!.focus();
+      else this.#request({ op: 'update-email' }, email);
     };
     return html`<h3 aria-level=${this.level(1)}>${t('credentials.email.heading')}</h3>
       <form part="email-form" class="stack" novalidate @submit=${submit}>
