@@ -384,13 +384,19 @@ describe('session flows against the sandbox through the proxy', () => {
     expect(changes).to.deep.equal(['ended']);
   });
 
-  it('refresh of a session revoked from another device ends it here too', async () => {
-    const session = await (await wallet.startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000');
-    // Another device's session of the same wallet revokes this one (reference.md: any active session may sign).
+  /** Another device logs in to the same wallet by email and ends `sessionId` there; that device's wallet. */
+  async function endedByAnotherDevice(sessionId: string): Promise<Wallet> {
     const other = createWallet({ client: client(), store: indexedDbKeyStore({ dbName: `${dbName}-other` }), otpSigner: f.signerPublicKey });
     await advanceClock(31_000); // past the sandbox's wait between two codes of one credential
     await (await other.startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000');
-    await other.revokeSession(acct.accountId, session.sessionId);
+    await other.revokeSession(acct.accountId, sessionId);
+    return other;
+  }
+
+  it('refresh of a session revoked from another device ends it here too', async () => {
+    const session = await (await wallet.startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000');
+    // Another device's session of the same wallet revokes this one (reference.md: any active session may sign).
+    const other = await endedByAnotherDevice(session.sessionId);
     const e = await rejection(wallet.refresh(acct.accountId));
     expect((e as WalletError).code).to.equal('session_expired');
     expect(await wallet.current(acct.accountId)).to.equal(undefined);
@@ -408,10 +414,7 @@ describe('session flows against the sandbox through the proxy', () => {
 
   it('a signed call refused because another device ended the session: session_expired, its record and key deleted and `ended` told', async () => {
     const session = await (await wallet.startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000');
-    const other = createWallet({ client: client(), store: indexedDbKeyStore({ dbName: `${dbName}-other` }), otpSigner: f.signerPublicKey });
-    await advanceClock(31_000); // past the sandbox's wait between two codes of one credential
-    await (await other.startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000');
-    await other.revokeSession(acct.accountId, session.sessionId);
+    const other = await endedByAnotherDevice(session.sessionId);
     const changes: string[] = [];
     wallet.subscribe((c) => changes.push(c.type));
     // This device still takes it for live: its stamper signs, and the service refuses the signature.
@@ -487,10 +490,7 @@ describe('session flows against the sandbox through the proxy', () => {
     await advanceClock(31_000);
     const newer = await (await wallet.startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000');
     // Another device ends the newer one, which this device signs with.
-    const other = createWallet({ client: client(), store: indexedDbKeyStore({ dbName: `${dbName}-other` }), otpSigner: f.signerPublicKey });
-    await advanceClock(31_000);
-    await (await other.startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000');
-    await other.revokeSession(acct.accountId, newer.sessionId);
+    await endedByAnotherDevice(newer.sessionId);
     const changes: string[] = [];
     wallet.subscribe((c) => changes.push(c.type));
     const others = (await client().listSessions(acct.accountId)).map((s) => s.id).filter((id) => id !== older.sessionId);
@@ -506,10 +506,7 @@ describe('session flows against the sandbox through the proxy', () => {
     const older = await (await wallet.startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000');
     await advanceClock(31_000);
     const newer = await (await wallet.startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000');
-    const other = createWallet({ client: client(), store: indexedDbKeyStore({ dbName: `${dbName}-other` }), otpSigner: f.signerPublicKey });
-    await advanceClock(31_000);
-    await (await other.startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000');
-    await other.revokeSession(acct.accountId, newer.sessionId);
+    const other = await endedByAnotherDevice(newer.sessionId);
     const changes: string[] = [];
     wallet.subscribe((c) => changes.push(c.type));
     expect(await wallet.revokeSession(acct.accountId, older.sessionId)).to.deep.equal([older.sessionId]);

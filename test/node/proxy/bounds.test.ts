@@ -28,6 +28,17 @@ async function unreadAnswer(port: number, path: string): Promise<net.Socket> {
 }
 
 /** What an answer about a state change the service may have received must say. */
+/** An upstream answering every request with 4 MiB - 1 of JSON white space, its length declared. */
+async function fourMiBAnswers() {
+  const size = 4 * 1024 * 1024 - 1;
+  const body = Buffer.alloc(size, 0x20);
+  const big = await startRecorder((_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(size) });
+    res.end(body);
+  });
+  return { size, big };
+}
+
 const MAY_HAVE_BEEN_CARRIED_OUT = /may have been carried out; check before sending it again\./;
 
 describe('proxy bounds', () => {
@@ -389,12 +400,7 @@ describe('proxy bounds', () => {
 
       it('gives an untaken answer\'s bytes back when its client takes it or leaves', async () => {
         // Answers of 4 MiB - 1: eight fill the budget to 8 B short of 32 MiB.
-        const size = 4 * 1024 * 1024 - 1;
-        const body = Buffer.alloc(size, 0x20);
-        const big = await startRecorder((_req, res) => {
-          res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(size) });
-          res.end(body);
-        });
+        const { size, big } = await fourMiBAnswers();
         const px = await startProxy({ upstream: big.url, transport });
         const path = '/api/auth/delegated-keys/DelegatedKey:66666666-6666-4666-8666-666666666666';
         const sockets: net.Socket[] = [];
@@ -634,12 +640,7 @@ describe('proxy bounds', () => {
   // when that connection closes; what waits for it (the log line, the answer counted in the
   // budget) must end all the same.
   it('ends the requests a client pipelined and left unanswered: each is logged, and their answers leave the 32 MiB', async () => {
-    const size = 4 * 1024 * 1024 - 1;
-    const body = Buffer.alloc(size, 0x20);
-    const big = await startRecorder((_req, res) => {
-      res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(size) });
-      res.end(body);
-    });
+    const { size, big } = await fourMiBAnswers();
     const px = await startProxy({ upstream: big.url });
     const path = '/api/auth/delegated-keys/DelegatedKey:66666666-6666-4666-8666-666666666666';
     try {
