@@ -116,8 +116,10 @@ export interface Wallet {
    * passkey the service saves all the same is removed again (a live session of the account signs).
    * One registration of an account runs at a time across the origin's tabs (Web Locks, where the
    * browser has them); another waits, stoppable by its `signal`, and then excludes the passkey added.
+   * `onWait(true)`: it waits for another tab's registration (no prompt yet); `onWait(false)`: its turn came
+   * (at once when nothing else registers).
    */
-  registerPasskey(options: { accountId: string; nickname: string } & SignalOption): Promise<AuthMethod>;
+  registerPasskey(options: { accountId: string; nickname: string; onWait?: (waiting: boolean) => void } & SignalOption): Promise<AuthMethod>;
   /**
    * Adds any credential (e.g. OAUTH with its token), signed by the current session when one is needed.
    * `restartBody`: the body should the signed retry start over (OAUTH: with a fresh token).
@@ -199,11 +201,16 @@ function aborted(signal: AbortSignal | undefined): WalletError {
 
 /**
  * `run`, holding the origin's Web Lock `name` (one holder at a time across its tabs) where the
- * browser has Web Locks, at once otherwise; `signal` stops the wait for the lock.
+ * browser has Web Locks, at once otherwise; `signal` stops the wait for the lock. `onWait`, when
+ * given, is told `true` when another holds the lock and this call waits, and `false` as it runs.
  */
-function withLock<T>(name: string, run: () => Promise<T>, signal?: AbortSignal): Promise<T> {
+function withLock<T>(name: string, run: () => Promise<T>, signal?: AbortSignal, onWait?: (waiting: boolean) => void): Promise<T> {
   const origin = globalThis.navigator?.locks;
-  return origin ? (origin.request(`wallet-elements:${name}`, { signal }, run) as Promise<T>) : run();
+  const key = `wallet-elements:${name}`;
+  const go = () => (onWait?.(false), run());
+  const queue = () => origin!.request(key, { signal }, go) as Promise<T>;
+  // Without `onWait` nobody asks whether it waits: straight into the queue.
+  return !origin ? go() : onWait ? (origin.request(key, { ifAvailable: true }, (lock) => (lock ? go() : (onWait(true), queue()))) as Promise<T>) : queue();
 }
 
 function throwIfAborted(signal: AbortSignal | undefined): void {
@@ -465,7 +472,7 @@ export function createWallet(options: WalletOptions): Wallet {
       return loggedIn(withBundleKey(client.verifyPasskey(credentialId, { assertion, requestId: challenge.requestId }), receiver), credentialId, signal);
     },
 
-    async registerPasskey({ accountId, nickname: untrimmed, signal }) {
+    async registerPasskey({ accountId, nickname: untrimmed, signal, onWait }) {
       // The service's limit (1 to 100 characters) applies to the nickname sent, which is trimmed.
       const nickname = typeof untrimmed === 'string' ? untrimmed.trim() : '';
       if (!nickname || nickname.length > 100) {
@@ -527,7 +534,7 @@ export function createWallet(options: WalletOptions): Wallet {
           await saving.then<unknown>((saved) => signal?.aborted && wallet.revokeCredential(accountId, saved.id)).catch(() => undefined);
         };
         // Stopped while it waits, the lock's request rejects with the signal's reason.
-        withLock(`passkey:${accountId}`, register, signal).catch((e: unknown) => reject(e === signal?.reason ? aborted(signal) : e));
+        withLock(`passkey:${accountId}`, register, signal, onWait).catch((e: unknown) => reject(e === signal?.reason ? aborted(signal) : e));
       });
     },
 

@@ -16,8 +16,11 @@ export { cancelCeremony } from '../shared/ceremony.ts';
 
 export type Step = { kind: 'register'; nickname: string } | { kind: 'activate'; credentialId: string };
 
-/** Runs a step; never throws: a failure is the FAILED (or CANCELLED, LOGIN_REQUIRED) event. */
-export async function runStep(element: PasskeyRegister, step: Step, signal: AbortSignal): Promise<RegisterEvent> {
+/**
+ * Runs a step; never throws: a failure is the FAILED (or CANCELLED, LOGIN_REQUIRED) event.
+ * `onWait` is told while the registration waits for another tab's (see core's registerPasskey).
+ */
+export async function runStep(element: PasskeyRegister, step: Step, signal: AbortSignal, onWait: (waiting: boolean) => void): Promise<RegisterEvent> {
   const wallet = walletFor(element.apiBase);
   // One ceremony at a time on the page (shared/ceremony.ts).
   const ceremony = beginCeremony(signal);
@@ -29,7 +32,8 @@ export async function runStep(element: PasskeyRegister, step: Step, signal: Abor
     const { nickname } = step;
     // A session here as the step begins, refused at its end, ended meanwhile (expired, logged out).
     ended = await wallet.current(element.accountId).then(Boolean, () => false);
-    const method = await wallet.registerPasskey({ accountId: element.accountId, nickname, signal: ceremony.signal });
+    // `onWait`: another tab's registration of this wallet runs first, then this one's turn comes.
+    const method = await wallet.registerPasskey({ accountId: element.accountId, nickname, signal: ceremony.signal, onWait: (waiting) => ceremony.signal.aborted || onWait(waiting) });
     return { type: 'SAVED', passkey: { credentialId: method.id, nickname: method.nickname || nickname } };
   } catch (e) {
     // A wallet with a login and no session here: core says so before any prompt opens.

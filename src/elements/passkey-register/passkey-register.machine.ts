@@ -30,9 +30,11 @@ export type RegisterState =
   | { kind: 'ready'; support: Exclude<Support, 'checking' | 'none'>; failure?: Failure }
   /**
    * One core call: registration options, the browser's passkey prompt, then POST /auth/credentials
-   * (with the signed retry when the wallet already has a credential).
+   * (with the signed retry when the wallet already has a credential). `waiting`: another tab or
+   * window of the site is adding a passkey to this wallet, and this one's turn (its prompt) comes
+   * after (`true`), or its turn came (`false`); not yet known until core tells (a moment).
    */
-  | { kind: 'creating'; support: Exclude<Support, 'checking' | 'none'> }
+  | { kind: 'creating'; support: Exclude<Support, 'checking' | 'none'>; waiting?: boolean }
   /**
    * The wallet has credentials and this device has no session to sign with: log in first.
    * `ended`: there was one as the registration began, and it ended before the passkey was saved.
@@ -48,6 +50,8 @@ export type RegisterState =
 export type RegisterEvent =
   | { type: 'SUPPORT'; support: Exclude<Support, 'checking'> }
   | { type: 'START' }
+  /** The registration waits for another tab's (`true`), or its turn came (`false`). */
+  | { type: 'WAITING'; waiting: boolean }
   | { type: 'SAVED'; passkey: RegisteredPasskey }
   | { type: 'ACTIVATED'; sessionId: string }
   | { type: 'LOGIN_REQUIRED'; ended?: boolean }
@@ -91,6 +95,7 @@ export function transition(state: RegisterState, event: RegisterEvent): Register
       if (type === 'RESET') return state.kind === 'ready' && !state.failure ? state : { kind: 'ready', support };
       if (type === 'LOGIN_REQUIRED') return event.ended ? { kind: 'login-required', support, ended: true } : { kind: 'login-required', support };
       if (state.kind === 'ready') return type === 'START' ? { kind: 'creating', support } : state;
+      if (type === 'WAITING') return event.waiting === state.waiting ? state : { kind: 'creating', support, waiting: event.waiting };
       if (type === 'SAVED') return { kind: 'activating', support, passkey: event.passkey };
       if (type === 'CANCELLED') return { kind: 'ready', support };
       if (type === 'FAILED') return { kind: 'ready', support, failure: event.failure };

@@ -16,6 +16,7 @@ export const passkeyRegisterStrings = {
     'passkey.nickname.invalid': 'Give the passkey a name of 1 to 100 characters.',
     'passkey.submit': 'Create passkey',
     'passkey.creating': 'Follow your browser’s prompt to create the passkey…',
+    'passkey.waiting': 'Waiting for the passkey being added in another tab or window to finish…',
     'passkey.not-created': 'No passkey was created: the prompt was closed, timed out or could not verify you. Try again.',
     'passkey.login-required': 'Log in to your wallet first: adding a passkey to a wallet that already has a login needs your current session.',
     'passkey.session-ended': 'Your session ended before the passkey was saved. Log in again, then add it.',

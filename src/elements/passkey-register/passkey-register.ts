@@ -130,7 +130,7 @@ export class PasskeyRegister extends TemplateElement {
 
   /** Steps report failures as events; only the flows' code failing to load is an error here. */
   readonly #flow = new Task<[Step], RegisterEvent>(this, {
-    task: async ([step], { signal }) => (await flows()).runStep(this, step, signal),
+    task: async ([step], { signal }) => (await flows()).runStep(this, step, signal, (waiting) => this.#send({ type: 'WAITING', waiting })),
     onComplete: (event) => this.#send(event),
     onError: () => this.#send({ type: 'FAILED', failure: { code: 'network' } }),
   });
@@ -196,7 +196,11 @@ export class PasskeyRegister extends TemplateElement {
     const error = (code: string, message: string, status?: number) =>
       this.dispatchEvent(new PasskeyRegisterErrorEvent({ code, message, ...(status ? { status } : {}) }));
     if (after.kind !== before.kind && before.kind !== 'checking') this.#focusPending = true;
-    this.notice = after.kind === 'creating' || after.kind === 'activating' ? t(`passkey.${after.kind}`) : '';
+    // Registering, the status says nothing until core tells whether another tab's registration
+    // runs first (no prompt is open then): the waiting text, then the prompt's once its turn comes.
+    // Each is said once, never a prompt's text that the waiting text replaces a moment later.
+    const creating = after.kind === 'creating' && after.waiting !== undefined && (after.waiting ? 'waiting' : 'creating');
+    this.notice = creating || after.kind === 'activating' ? t(`passkey.${creating || 'activating'}`) : '';
     if (after.kind === 'activating') {
       if (before.kind === 'creating') this.dispatchEvent(new PasskeyRegisteredEvent({ accountId: this.accountId, ...after.passkey }));
       void this.#flow.run([{ kind: 'activate', credentialId: after.passkey.credentialId }]);

@@ -44,6 +44,26 @@ test('happy path: create, save, activate, done with a passkey session', () => {
   assert.equal(isBusy(s), false);
 });
 
+test('waiting for another tab\'s registration, then its turn: creating says which, each once', () => {
+  const creating = run(initialState(), { type: 'SUPPORT', support: 'platform' }, { type: 'START' });
+  assert.deepEqual(creating, { kind: 'creating', support: 'platform' });
+  const waiting = transition(creating, { type: 'WAITING', waiting: true });
+  assert.deepEqual(waiting, { kind: 'creating', support: 'platform', waiting: true });
+  assert.ok(isBusy(waiting));
+  // Told twice, the state stays the same object (nothing is announced again).
+  assert.equal(transition(waiting, { type: 'WAITING', waiting: true }), waiting);
+  const turn = transition(waiting, { type: 'WAITING', waiting: false });
+  assert.deepEqual(turn, { kind: 'creating', support: 'platform', waiting: false });
+  assert.equal(transition(turn, { type: 'WAITING', waiting: false }), turn);
+  // No other registration: its turn at once.
+  assert.deepEqual(transition(creating, { type: 'WAITING', waiting: false }), turn);
+  // Cancelled while it waits: the form; a late word from the stopped wait changes nothing there.
+  const ready = transition(waiting, { type: 'CANCELLED' });
+  assert.deepEqual(ready, { kind: 'ready', support: 'platform' });
+  assert.equal(transition(ready, { type: 'WAITING', waiting: true }), ready);
+  assert.deepEqual(transition(turn, { type: 'SAVED', passkey }), { kind: 'activating', support: 'platform', passkey });
+});
+
 test('a cancelled create returns to a usable form with no error', () => {
   const s = run(initialState(), { type: 'SUPPORT', support: 'platform' }, { type: 'START' }, { type: 'CANCELLED' });
   assert.deepEqual(s, { kind: 'ready', support: 'platform' });

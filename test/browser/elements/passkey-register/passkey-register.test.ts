@@ -219,6 +219,46 @@ describe('<passkey-register>', function () {
     }
   });
 
+  it('a tab waiting for another tab\'s registration says so, then shows the prompt\'s text once its turn comes', async () => {
+    await addVirtualAuthenticator();
+    await loginByEmail(acct);
+    const tab = await openOtherTab();
+    // This tab's save is held, and with it the registration's lock, while the other tab waits.
+    const hold = holdAnswer('POST', /\/auth\/credentials$/, (r) => r.status === 201);
+    try {
+      tab.configureWallet({ apiBase: (await fixtures()).apiBase, environment: 'sandbox', store: tab.core.indexedDbKeyStore({ dbName }) });
+      const here = await mount<PasskeyRegister>('passkey-register', { 'account-id': acct.accountId, nickname: 'This tab' });
+      const there = tab.window.document.createElement('passkey-register') as PasskeyRegister;
+      there.setAttribute('account-id', acct.accountId);
+      there.setAttribute('nickname', 'Other tab');
+      tab.window.document.body.append(there);
+      await Promise.all([waitForState(here, 'ready'), waitForState(there, 'ready')]);
+      submit(here);
+      await hold.arrived;
+      // Every text the other tab's status region shows from now on, in order.
+      const said: string[] = [];
+      const status = part(there, 'status')!;
+      new MutationObserver(() => said.push(text(there, 'status'))).observe(status, { childList: true, characterData: true, subtree: true });
+      submit(there);
+      const waiting = 'Waiting for the passkey being added in another tab or window to finish…';
+      await waitFor(() => text(there, 'status') === waiting, 'the waiting text', 10000);
+      expect(there.matches(':state(creating)')).to.equal(true);
+      // Still waiting a moment later: no prompt opens while the other registration holds the lock.
+      await new Promise((r) => setTimeout(r, 300));
+      expect(text(there, 'status')).to.equal(waiting);
+      hold.release();
+      await waitForState(here, 'done', 20000);
+      await waitForState(there, 'ready', 20000);
+      expect(text(there, 'error')).to.equal('This device already holds a passkey for this wallet. Use it to log in.');
+      // Said once, then the prompt's text as its turn came, then cleared with the error.
+      expect(said.filter((t) => t).slice(0, 2)).to.deep.equal([waiting, 'Follow your browser’s prompt to create the passkey…']);
+      expect(said.filter((t) => t === waiting)).to.have.length(1);
+    } finally {
+      hold.undo();
+      tab.close();
+    }
+  });
+
   it('a cancelled prompt returns to a usable form without an error', async () => {
     await loginByEmail(acct);
     // No authenticator: the browser's prompt waits until it is cancelled.
