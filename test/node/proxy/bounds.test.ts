@@ -39,6 +39,16 @@ async function fourMiBAnswers() {
   return { size, big };
 }
 
+/** Reads what is left of an answer of `size` bytes and ends the connection: 'taken' whole, or 'cut' by the proxy. */
+function readToEnd(socket: net.Socket, size: number): Promise<'taken' | 'cut'> {
+  return new Promise((resolve) => {
+    socket.once('close', () => resolve(socket.bytesRead > size ? 'taken' : 'cut'));
+    socket.setTimeout(5000, () => socket.destroy());
+    socket.resume();
+    socket.end();
+  });
+}
+
 const MAY_HAVE_BEEN_CARRIED_OUT = /may have been carried out; check before sending it again\./;
 
 describe('proxy bounds', () => {
@@ -310,17 +320,7 @@ describe('proxy bounds', () => {
           assert.equal(post.status, 200, post.text);
           assert.equal(big.requests.filter((r) => r.method === 'POST').length, posts + 1);
           // Those two connections were closed, and no other: the rest, reading again, get their whole answers.
-          const outcomes = await Promise.all(
-            sockets.map(
-              (socket) =>
-                new Promise<string>((resolve) => {
-                  socket.once('close', () => resolve(socket.bytesRead > size ? 'taken' : 'cut'));
-                  socket.setTimeout(5000, () => socket.destroy());
-                  socket.resume();
-                  socket.end();
-                }),
-            ),
-          );
+          const outcomes = await Promise.all(sockets.map((socket) => readToEnd(socket, size)));
           assert.deepEqual(outcomes, ['cut', 'cut', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken', 'taken']);
           await waitFor(() => px.logs.length === 11, 'a log line for each request');
         } finally {
@@ -415,17 +415,7 @@ describe('proxy bounds', () => {
           // ... so two more answers fit at once without closing any of the six clients still not reading.
           const again = await Promise.all([raw(px.port, { path }), raw(px.port, { path })]);
           assert.deepEqual(again.map((r) => r.status), [200, 200]);
-          const outcomes = await Promise.all(
-            sockets.slice(2).map(
-              (socket) =>
-                new Promise<string>((resolve) => {
-                  socket.once('close', () => resolve(socket.bytesRead > size ? 'taken' : 'cut'));
-                  socket.setTimeout(5000, () => socket.destroy());
-                  socket.resume();
-                  socket.end();
-                }),
-            ),
-          );
+          const outcomes = await Promise.all(sockets.slice(2).map((socket) => readToEnd(socket, size)));
           assert.deepEqual(outcomes, Array(6).fill('taken'));
         } finally {
           for (const socket of sockets) socket.destroy();

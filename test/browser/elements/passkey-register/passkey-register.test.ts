@@ -188,18 +188,24 @@ describe('<passkey-register>', function () {
     expect((part(el, 'submit') as HTMLButtonElement).disabled).to.equal(false);
   });
 
+  /** A <passkey-register> of the logged-in account in this tab and in `tab` (sharing this tab's key store), both ready. */
+  async function elementInEachTab(tab: Awaited<ReturnType<typeof openOtherTab>>): Promise<{ here: PasskeyRegister; there: PasskeyRegister }> {
+    tab.configureWallet({ apiBase: (await fixtures()).apiBase, environment: 'sandbox', store: tab.core.indexedDbKeyStore({ dbName }) });
+    const here = await mount<PasskeyRegister>('passkey-register', { 'account-id': acct.accountId, nickname: 'This tab' });
+    const there = tab.window.document.createElement('passkey-register') as PasskeyRegister;
+    there.setAttribute('account-id', acct.accountId);
+    there.setAttribute('nickname', 'Other tab');
+    tab.window.document.body.append(there);
+    await Promise.all([waitForState(here, 'ready'), waitForState(there, 'ready')]);
+    return { here, there };
+  }
+
   it('two tabs adding a passkey at once: one is added and logs in, the other says this device already holds one', async () => {
     await addVirtualAuthenticator();
     await loginByEmail(acct);
     const tab = await openOtherTab();
     try {
-      tab.configureWallet({ apiBase: (await fixtures()).apiBase, environment: 'sandbox', store: tab.core.indexedDbKeyStore({ dbName }) });
-      const here = await mount<PasskeyRegister>('passkey-register', { 'account-id': acct.accountId, nickname: 'This tab' });
-      const there = tab.window.document.createElement('passkey-register') as PasskeyRegister;
-      there.setAttribute('account-id', acct.accountId);
-      there.setAttribute('nickname', 'Other tab');
-      tab.window.document.body.append(there);
-      await Promise.all([waitForState(here, 'ready'), waitForState(there, 'ready')]);
+      const { here, there } = await elementInEachTab(tab);
       submit(here);
       submit(there);
       // Where each ends: logged in with its passkey, saved without a login, or back at the form with an error.
@@ -226,13 +232,7 @@ describe('<passkey-register>', function () {
     // This tab's save is held, and with it the registration's lock, while the other tab waits.
     const hold = holdAnswer('POST', /\/auth\/credentials$/, (r) => r.status === 201);
     try {
-      tab.configureWallet({ apiBase: (await fixtures()).apiBase, environment: 'sandbox', store: tab.core.indexedDbKeyStore({ dbName }) });
-      const here = await mount<PasskeyRegister>('passkey-register', { 'account-id': acct.accountId, nickname: 'This tab' });
-      const there = tab.window.document.createElement('passkey-register') as PasskeyRegister;
-      there.setAttribute('account-id', acct.accountId);
-      there.setAttribute('nickname', 'Other tab');
-      tab.window.document.body.append(there);
-      await Promise.all([waitForState(here, 'ready'), waitForState(there, 'ready')]);
+      const { here, there } = await elementInEachTab(tab);
       submit(here);
       await hold.arrived;
       // Every text the other tab's status region shows from now on, in order.

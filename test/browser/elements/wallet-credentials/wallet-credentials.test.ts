@@ -476,13 +476,19 @@ describe('<wallet-credentials>', function () {
     expect(shadow(el).activeElement === part(el, 'heading'), `focus on the heading, not ${focusIn(el)}`).to.equal(true);
   });
 
-  it('adds single sign-on with a token from the page’s provider', async () => {
+  /** Logged in by email, the element on a page whose provider signs in one new identity (sso@example.com), idle. */
+  async function loggedInWithSsoProvider(): Promise<WalletCredentials> {
     await loginByEmail(acct);
     const sub = `user-${crypto.randomUUID()}`;
     const el = await mount<WalletCredentials>('wallet-credentials', { 'account-id': acct.accountId }, (e) => {
       (e as WalletCredentials).oidcTokenProvider = (nonce) => oidcToken({ sub, email: 'sso@example.com', nonce });
     });
     await idle(el);
+    return el;
+  }
+
+  it('adds single sign-on with a token from the page’s provider', async () => {
+    const el = await loggedInWithSsoProvider();
     const added = nextEvent<CustomEvent<CredentialChangeDetail>>(el, 'credential-added');
     addButton(el, 'OAUTH').click();
     expect((await added).detail.type).to.equal('OAUTH');
@@ -494,12 +500,7 @@ describe('<wallet-credentials>', function () {
   it('single sign-on added again with the same identity says the wallet has it already, not "check the details"', async () => {
     // Add stays offered once a single sign-on exists (another provider may be added), so a user
     // can pick the identity the wallet already has: the service refuses it (400 OAUTH_CREDENTIAL_ALREADY_EXISTS).
-    await loginByEmail(acct);
-    const sub = `user-${crypto.randomUUID()}`;
-    const el = await mount<WalletCredentials>('wallet-credentials', { 'account-id': acct.accountId }, (e) => {
-      (e as WalletCredentials).oidcTokenProvider = (nonce) => oidcToken({ sub, email: 'sso@example.com', nonce });
-    });
-    await idle(el);
+    const el = await loggedInWithSsoProvider();
     const added = nextEvent<CustomEvent<CredentialChangeDetail>>(el, 'credential-added');
     addButton(el, 'OAUTH').click();
     await added;
