@@ -15,7 +15,12 @@ import type { Browser } from 'playwright';
 import { launchChromium } from '../../../bench/browser.ts';
 import { PRODUCTION_BUILD, ROOT } from '../../../bench/size.ts';
 
-export const STRICT_CSP = "default-src 'self'; script-src 'self'; style-src 'self'; object-src 'none'; base-uri 'none'";
+/**
+ * Trusted Types enforced too, with Lit's policy (`lit-html`) the only one allowed (README
+ * "Content-Security-Policy"): a string written into an HTML or script sink, by the elements or by
+ * the code a build added around them, is refused and reported.
+ */
+export const STRICT_CSP = "default-src 'self'; script-src 'self'; style-src 'self'; object-src 'none'; base-uri 'none'; require-trusted-types-for 'script'; trusted-types lit-html";
 
 export type Answer = { type: 'html' | 'js'; body: string | Uint8Array };
 
@@ -83,7 +88,7 @@ export async function startPageRig(route: (path: string) => Answer | undefined |
       page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
       page.on('console', (m) => {
         const loud = options.strictConsole && (m.type() === 'error' || m.type() === 'warning') && !/^Failed to load resource/.test(m.text());
-        if (loud || /Content Security Policy|Refused to/i.test(m.text())) problems.push(`console: ${m.text()}`);
+        if (loud || /Content Security Policy|Refused to|Trusted ?(HTML|Script|Types?)/i.test(m.text())) problems.push(`console: ${m.text()}`);
       });
       try {
         await page.goto(`${origin}${path}`);
