@@ -36,7 +36,8 @@ export class TemplateElement extends ReactiveBase {
 
   protected override createRenderRoot(): HTMLElement | DocumentFragment {
     const root = super.createRenderRoot();
-    // Where adopted stylesheets are missing, the styles are <style> elements: render before them.
+    // Before whatever the root already holds (a declarative shadow root's content). The styles are
+    // adopted stylesheets, never <style> elements in the root (reactive.ts), so a strict CSP holds.
     this.#renderOptions.renderBefore ??= root.firstChild;
     return root;
   }
