@@ -22,6 +22,7 @@ import { Task } from '../shared/task.ts';
 import { baseStyles } from '../shared/styles.ts';
 import { listStyles } from '../shared/list-styles.ts';
 import { errorDetail, formatDate, isAbort, syncStates } from '../shared/list.ts';
+import { keyedRows } from '../shared/rows.ts';
 import { LocaleController } from '../shared/i18n.ts';
 import { SlowWatch } from '../shared/slow.ts';
 import { sendFor } from '../shared/send.ts';
@@ -142,11 +143,6 @@ export class AgentActions extends TemplateElement {
   readonly #internals = this.attachInternals?.();
   #poller: AbortController | undefined;
   #focusAfterMore: number | undefined;
-  /**
-   * The action the keyboard is on (its heading's id) as an update starts. The list is rendered by
-   * position, so an action arriving on top would move the focus to the action next to it.
-   */
-  #focusedAction: string | null | undefined;
   /** After a 429 on "load more": when the service's Retry-After has passed and the button works again. */
   #moreAfter = 0;
   #needsLoad = true;
@@ -221,7 +217,6 @@ export class AgentActions extends TemplateElement {
   }
 
   protected override willUpdate(changed: PropertyValues): void {
-    this.#focusedAction = (this.renderRoot as ShadowRoot).activeElement?.getAttribute('aria-labelledby');
     if (changed.has('agentToken') || changed.has('status') || changed.has('apiBase') || changed.has('pageSize')) this.#needsLoad = true;
     if (!this.#needsLoad || !this.isConnected) {
       // A new poll interval or ceiling takes effect at once: a running poller starts over with it.
@@ -376,8 +371,9 @@ export class AgentActions extends TemplateElement {
 
   protected override updated(changed: PropertyValues): void {
     super.updated(changed);
-    const item = this.renderRoot.querySelector<HTMLElement>(`[aria-labelledby="${this.#focusedAction}"]`);
-    if (item !== (this.renderRoot as ShadowRoot).activeElement) item?.focus();
+    // Each action keeps its row: one arriving on top moves neither the focus nor a screen reader's
+    // reading position to another action.
+    keyedRows(this.renderRoot.querySelector('ul'), this.view.actions, (a) => a.id, (a, li) => this.#renderAction(a, li), { host: this });
     if (this.#focusAfterMore !== undefined && !this.view.loadingMore) {
       // After "load more", move to the first new action so keyboard users continue where they were.
       const index = this.#focusAfterMore;
@@ -431,9 +427,7 @@ export class AgentActions extends TemplateElement {
             ? nothing
             : !actions.length
               ? html`<p class="muted">${t('agent-actions.empty')}</p>`
-              : html`<ul part="list" class="list" aria-live="off" aria-labelledby="title">
-                    ${actions.map((a) => this.#renderAction(a))}
-                  </ul>
+              : html`<ul part="list" class="list" aria-live="off" aria-labelledby="title"></ul>
                   <div part="footer" class="bar">
                     <span class="muted">${count}</span>
                     ${view.hasMore
@@ -470,7 +464,8 @@ export class AgentActions extends TemplateElement {
     return d ? t('agent-actions.with-amount', { action, amount: formatMinor(d.amount, d.currency, locale) }) : action;
   }
 
-  #renderAction(a: AgentAction) {
+  /** An action's row: its `<li>`'s attributes, and its content. */
+  #renderAction(a: AgentAction, li: HTMLLIElement) {
     const t = this.#i18n.t;
     const locale = this.#i18n.locale;
     const headingId = `action-${a.id.replace(/[^A-Za-z0-9-]/g, '-')}`;
@@ -501,8 +496,11 @@ export class AgentActions extends TemplateElement {
         ['transaction-failed', x.failureReason && this.#words('failure', x.failureReason)],
       );
     }
+    li.setAttribute('part', 'action');
+    li.className = `item action${this.recentlyChanged.has(a.id) ? ' changed' : ''}`;
+    li.tabIndex = -1;
+    li.setAttribute('aria-labelledby', headingId);
     return html`
-      <li part="action" class="item action ${this.recentlyChanged.has(a.id) ? 'changed' : ''}" tabindex="-1" aria-labelledby=${headingId}>
         <div class="item-head">
           <h3 id=${headingId} aria-level=${this.level(1)}>${this.#kind(a)}</h3>
           <span part="status" class="status ${a.status}">${t(`agent-actions.status.${a.status}`)}</span>
@@ -512,7 +510,6 @@ export class AgentActions extends TemplateElement {
           ${facts.map(([key, value, cls]) => (value ? html`<dt>${t(`agent-actions.${key}`)}</dt><dd class=${cls ?? ''}>${value}</dd>` : nothing))}
         </dl>
         ${a.status === 'PENDING_APPROVAL' && this.#poller ? html`<p class="muted">${t('agent-actions.waiting')}</p>` : nothing}
-      </li>
     `;
   }
 }

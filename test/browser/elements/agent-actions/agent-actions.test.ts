@@ -435,6 +435,31 @@ describe('<agent-actions>', () => {
     expect(focusedAction(), 'the focus stays on the action it was on').to.equal(reading);
   });
 
+  it('a new action arriving on top leaves each row showing its own action, so a screen reader\'s reading position and the focus stay on it', async () => {
+    const el = await pollingActions();
+    await waitFor(() => el.matches(':state(polling)'), 'polling');
+    // The rows as they are: a screen reader's virtual cursor rests on a DOM node, the keyboard on one too.
+    const rows = parts(el, 'action');
+    const ids = shownIds(el);
+    const words = rows.map((row) => row.textContent);
+    rows[2]!.focus();
+    let taken = 0;
+    const watch = new MutationObserver((records) => records.forEach((r) => (taken += r.removedNodes.length)));
+    watch.observe(part(el, 'list')!, { childList: true });
+    try {
+      await shownNewAction(el, 'TRANSFER_OUT');
+      await el.updateComplete;
+    } finally {
+      watch.disconnect();
+    }
+    expect(shownIds(el).slice(1)).to.deep.equal(ids);
+    expect(rows.map((row) => row.getAttribute('aria-labelledby')), 'each row still names the action it named').to.deep.equal(ids);
+    expect(rows.map((row) => row.textContent), 'each row still shows the action it showed').to.deep.equal(words);
+    expect(rows.every((row) => row.isConnected && row.parentElement === part(el, 'list'))).to.equal(true);
+    expect(taken, 'no row taken out of the list and put back').to.equal(0);
+    expect(shadow(el).activeElement === rows[2], `the focus on the same row, not ${focusIn(el)}`).to.equal(true);
+  });
+
   it('an approved action whose execution then fails is shown failed, with agent-action-changed', async () => {
     const el = await pollingActions();
     const created = await shownNewAction(el, 'TRANSFER_OUT');
