@@ -285,6 +285,7 @@ const agentActions: Record<AgentActionsStringKey, string> = {
   'agent-actions.empty': 'لا توجد إجراءات لعرضها.',
   'agent-actions.no-token': 'اربط وكيلًا لرؤية إجراءاته.',
   'agent-actions.count': 'يُعرض {shown} من {total}',
+  'agent-actions.count-more': 'يُعرض {shown}، ويمكن تحميل المزيد',
   'agent-actions.load-more': 'تحميل المزيد',
   'agent-actions.loading-more': 'جارٍ تحميل المزيد…',
   'agent-actions.retry': 'إعادة المحاولة',

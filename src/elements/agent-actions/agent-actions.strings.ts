@@ -18,6 +18,8 @@ type Keys =
   | 'agent-actions.empty'
   | 'agent-actions.no-token'
   | 'agent-actions.count'
+  /** The count when the service gave no total and another page can load. */
+  | 'agent-actions.count-more'
   | 'agent-actions.load-more'
   | 'agent-actions.loading-more'
   | 'agent-actions.retry'
@@ -66,6 +68,7 @@ const en: Record<Keys, string> = {
   'agent-actions.empty': 'No actions to show.',
   'agent-actions.no-token': 'Connect an agent to see its actions.',
   'agent-actions.count': 'Showing {shown} of {total}',
+  'agent-actions.count-more': 'Showing {shown}; more can be loaded',
   'agent-actions.load-more': 'Load more',
   'agent-actions.loading-more': 'Loading more…',
   'agent-actions.retry': 'Try again',

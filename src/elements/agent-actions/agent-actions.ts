@@ -390,7 +390,11 @@ export class AgentActions extends TemplateElement {
     const { status, filter, actions, totalCount, loadingMore } = view;
     const failure = status.kind === 'failed' ? status.code : view.moreFailed;
     const waitMore = loadingMore || Date.now() < this.#moreAfter;
-    const count = totalCount === undefined ? '' : t('agent-actions.count', { shown: actions.length, total: totalCount });
+    // Without the service's totalCount, the count is what is known: all of it once no page is left.
+    const count =
+      totalCount === undefined && view.hasMore
+        ? t('agent-actions.count-more', { shown: actions.length })
+        : t('agent-actions.count', { shown: actions.length, total: totalCount ?? actions.length });
     const { decisions, waiting, loaded, n } = this.said;
     const message = this.pollTrouble
       ? t('agent-actions.poll-trouble')

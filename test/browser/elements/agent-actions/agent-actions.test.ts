@@ -13,7 +13,7 @@ import '../../../../src/locales/ar.ts';
 import { createClient } from '../../../../src/core/client.ts';
 import type { AgentAction } from '../../../../src/core/types.ts';
 import { actionExecution, approveAction, axLiveRegions, fixtures, newAccount, newAgentAction, politeRegions, rejectAction, type RigAccount, type RigFixtures } from '../../support/rig.ts';
-import { axeViolations, failNext, focusIn, holdNext, nextEvent, part, parts, resetPage, shadow, text, useRig, waitFor } from '../shared/helpers.ts';
+import { axeViolations, failNext, focusIn, holdNext, nextEvent, part, parts, reshapeAnswer, resetPage, shadow, text, useRig, waitFor } from '../shared/helpers.ts';
 
 async function mountActions(token: string, attributes: Record<string, string> = {}): Promise<AgentActions> {
   const el = document.createElement('agent-actions') as AgentActions;
@@ -214,6 +214,42 @@ describe('<agent-actions>', () => {
     await other.updateComplete;
     await ready(other);
     expect((await politeRegions()).map((r) => r.text)).to.deep.equal(['No actions to show.']);
+  });
+
+  it('with no count from the service, a filter change still says what the list shows: how many, and that more can load', async () => {
+    const el = await mountActions(acct.agentToken, { 'page-size': '5', 'poll-interval': '60000' });
+    await ready(el);
+    const heard = listen(el);
+    // The service may leave totalCount out (api.md "AgentActionList"; reference.md: `totalCount?`).
+    const withoutCount = ({ totalCount, ...page }: Record<string, unknown>) => page;
+    const select = part(el, 'filter') as HTMLSelectElement;
+    const showOnly = async (status: string) => {
+      const undo = reshapeAnswer('GET', new RegExp(`/agents/me/actions\\?.*status=${status}`), 200, withoutCount);
+      try {
+        select.value = status;
+        select.dispatchEvent(new Event('change'));
+        await el.updateComplete;
+        await ready(el);
+        await pause(300);
+      } finally {
+        undo();
+      }
+    };
+    try {
+      // 6 rejected actions on pages of 5: a next page, the total unknown.
+      await showOnly('REJECTED');
+      expect(heard.said).to.deep.equal(['Showing 5; more can be loaded']);
+      expect(text(el, 'footer')).to.match(/^Showing 5; more can be loaded/);
+      // 5 failed ones: all of them on the one page.
+      await showOnly('FAILED');
+      expect(heard.said).to.deep.equal(['Showing 5; more can be loaded', 'Showing 5 of 5']);
+      expect(text(el, 'footer')).to.equal('Showing 5 of 5');
+      setLocale('ar');
+      await showOnly('REJECTED');
+      expect((await politeRegions()).map((r) => r.text)).to.deep.equal(['يُعرض 5، ويمكن تحميل المزيد']);
+    } finally {
+      heard.stop();
+    }
   });
 
   it('"Loading actions…" is said once loading has lasted a second, in the polite region already in the tree, and then what it loaded', async () => {
