@@ -80,6 +80,11 @@ export interface SessionChange {
    */
   type: 'logged-in' | 'refreshed' | 'logged-out' | 'ended';
   accountId: string;
+  /**
+   * On `ended`: the service ended the session before its time, found when a call it signed was
+   * refused and the service no longer listed it: revoked from another device (or by the platform).
+   */
+  revoked?: true;
   /** The new session (logged-in, refreshed); absent on logged-out and ended. */
   session?: StoredSession;
 }
@@ -243,8 +248,8 @@ export function createWallet(options: WalletOptions): Wallet {
   // The sessions whose end was told: two calls that find one end at once (two refusals of its
   // signature, two look-ups of its expired record) tell it once.
   const endsTold = new Set<string>();
-  function tellEnded(accountId: string, sessionId: string): void {
-    if (!endsTold.has(sessionId)) emit({ type: 'ended', accountId });
+  function tellEnded(accountId: string, sessionId: string, revoked?: true): void {
+    if (!endsTold.has(sessionId)) emit({ type: 'ended', accountId, revoked });
     endsTold.add(sessionId);
   }
 
@@ -320,7 +325,7 @@ export function createWallet(options: WalletOptions): Wallet {
         } else {
           // An older record left (expired) goes too, rather than be found and told ended again.
           await forgetWhere((s) => s.accountId === accountId && !isLive(s));
-          tellEnded(accountId, sessionId);
+          tellEnded(accountId, sessionId, true);
         }
         throw sessionEnded(e);
       }

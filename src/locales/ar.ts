@@ -64,6 +64,7 @@ const walletLogin: Record<WalletLoginStringKey, string> = {
   'login.autofill.label': 'مفتاح مرور محفوظ',
   'login.autofill.hint': 'يمكن لمتصفحك أن يقترح هنا مفتاح مرور محفوظًا.',
   'login.reauth.expired': 'انتهت جلستك. سجّل الدخول مرة أخرى باستخدام {method}.',
+  'login.reauth.revoked': 'أُنهيت جلستك من جهاز آخر. سجّل الدخول مرة أخرى باستخدام {method}.',
   'login.reauth.key-missing': 'لم يعد هذا المتصفح يحتفظ بمفتاح جلستك. سجّل الدخول مرة أخرى باستخدام {method} للعودة.',
   'login.reauth.other': 'استخدم طريقة أخرى لتسجيل الدخول',
   'login.restoring': 'جارٍ البحث عن جلستك…',

@@ -19,6 +19,8 @@ export interface SessionMessage {
   sessionId?: string;
   credentialType?: CredentialType;
   expiresAt?: string;
+  /** On `ended`: the service ended the session before its time (SessionChange.revoked). */
+  revoked?: true;
 }
 
 let channel: BroadcastChannel | undefined;
@@ -37,8 +39,8 @@ function open(): BroadcastChannel | undefined {
 }
 
 /** Posts a session change to the other tabs, stripped to what is safe to share. */
-export function broadcastSessionChange({ type, accountId, session }: SessionChange): void {
-  open()?.postMessage(session ? { type, accountId, sessionId: session.sessionId, credentialType: session.credentialType, expiresAt: session.expiresAt } : { type, accountId });
+export function broadcastSessionChange({ type, accountId, session, revoked }: SessionChange): void {
+  open()?.postMessage(session ? { type, accountId, sessionId: session.sessionId, credentialType: session.credentialType, expiresAt: session.expiresAt } : { type, accountId, revoked });
 }
 
 /** Listens for other tabs' session changes; returns the unsubscribe. */

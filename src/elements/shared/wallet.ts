@@ -61,7 +61,8 @@ export function keyStore(): KeyStore {
  * element, or the caller itself: a caller tells its own steps apart). Returns the unsubscribe.
  */
 export function onSessionChange(apiBase: string | null | undefined, listener: (change: SessionChange, otherTab: boolean) => void): () => void {
-  const offTabs = onSessionBroadcast(({ type, accountId }) => listener({ type, accountId }, true));
+  // (A message names the change; the session itself is read from the key store, never taken from it.)
+  const offTabs = onSessionBroadcast((message) => listener({ ...message, session: undefined }, true));
   const offPage = walletFor(apiBase).subscribe((change) => listener(change, false));
   return () => {
     offTabs();

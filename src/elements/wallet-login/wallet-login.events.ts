@@ -18,8 +18,11 @@ export interface LoggedInDetail {
 
 export interface LoggedOutDetail {
   accountId: string;
-  /** A logout here, the session's expiry, a logout in another tab, or a key storage lost. */
-  reason: 'logout' | 'expired' | 'elsewhere' | 'key-missing';
+  /**
+   * A logout here, the session's expiry, the service ending it before its time (revoked from
+   * another device or by the platform), a logout in another tab, or a key storage lost.
+   */
+  reason: 'logout' | 'expired' | 'revoked' | 'elsewhere' | 'key-missing';
 }
 
 export interface SessionExpiringDetail {

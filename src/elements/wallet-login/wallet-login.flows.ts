@@ -215,9 +215,14 @@ export async function runStep(element: WalletLogin, step: Step, signal: AbortSig
       }
     }
   } catch (e) {
-    // A refresh refused because the session already ended counts as expiry (reference.md: 401 if expired).
-    if (step.kind === 'refresh' && walletError(e, 'key_missing')) return { type: 'KEY_MISSING' };
-    if (step.kind === 'refresh' && (walletError(e, 'session_expired') || (e instanceof ServiceError && e.status === 401))) return { type: 'EXPIRED' };
+    if (step.kind === 'refresh') {
+      if (walletError(e, 'key_missing')) return { type: 'KEY_MISSING' };
+      // Ended on this device's clock, or (the service's refusal as its cause, core session.ts) ended
+      // by the service before its time: revoked from another device.
+      if (walletError(e, 'session_expired')) return { type: (e as Error).cause ? 'REVOKED' : 'EXPIRED' };
+      // A refresh refused because the session already ended counts as expiry (reference.md: 401 if expired).
+      if (e instanceof ServiceError && e.status === 401) return { type: 'EXPIRED' };
+    }
     // A step stopped (Cancel, a newer step) ends as cancelled, whatever it was doing when it stopped.
     if (signal.aborted || isCancellation(e)) return { type: 'CANCELLED' };
     const failure =
@@ -301,12 +306,12 @@ export async function smsCode(signal: AbortSignal): Promise<string | undefined> 
  * the unsubscribe.
  */
 export function watchSessions(element: WalletLogin, send: (event: LoginEvent, otherTab: boolean) => void, busy: () => boolean): () => void {
-  return onSessionChange(element.apiBase, async ({ type, accountId, session }, otherTab) => {
+  return onSessionChange(element.apiBase, async ({ type, accountId, session, revoked }, otherTab) => {
     if (accountId !== element.accountId || (!otherTab && busy())) return;
     if (type === 'logged-out') return send({ type: 'REMOTE_LOGGED_OUT' }, otherTab);
     const live = session ?? (await currentSession(element));
-    // Found ended elsewhere (expired, key lost, a renewal refused): this element's session is gone too.
-    if (type === 'ended') return void (live || send({ type: 'EXPIRED' }, otherTab));
+    // Found ended elsewhere (expired, key lost, revoked upstream): this element's session is gone too.
+    if (type === 'ended') return void (live || send({ type: revoked ? 'REVOKED' : 'EXPIRED' }, otherTab));
     if (live && live.sessionId !== element.session?.sessionId) send({ type: type === 'refreshed' ? 'REMOTE_REFRESHED' : 'REMOTE_LOGGED_IN', session: sessionInfo(live) }, otherTab);
   });
 }

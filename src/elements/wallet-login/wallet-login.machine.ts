@@ -82,8 +82,11 @@ export type LoginState =
   | { kind: 'refreshing'; session: SessionInfo; logout?: true }
   | { kind: 'logging-out'; session: SessionInfo };
 
-/** Why the user is asked to log in again, so the screen can say so. */
-export type ReauthReason = { why: 'expired' | 'key-missing'; credentialType: CredentialType };
+/**
+ * Why the user is asked to log in again, so the screen can say so. `revoked`: the service ended
+ * the session before its time (revoked from another device), found when a call it signed was refused.
+ */
+export type ReauthReason = { why: 'expired' | 'key-missing' | 'revoked'; credentialType: CredentialType };
 
 export type LoginEvent =
   /** `code`: a code this tab asked for before a reload, still waiting to be entered. */
@@ -104,6 +107,8 @@ export type LoginEvent =
   | { type: 'REFRESHED'; session: SessionInfo }
   | { type: 'EXPIRED' }
   | { type: 'KEY_MISSING' }
+  /** The service ended the session before its time (revoked from another device). */
+  | { type: 'REVOKED' }
   | { type: 'LOGOUT' }
   /** `noSession`: there was no live session here to end (nothing stored, or it had expired). */
   | { type: 'LOGGED_OUT'; noSession?: true }
@@ -169,6 +174,9 @@ export function transition(state: LoginState, event: LoginEvent, methods: readon
   }
   return next;
 }
+
+/** Why a session shown ended, by the event that told it. */
+export const ENDS: Partial<Record<LoginEvent['type'], ReauthReason['why']>> = { EXPIRED: 'expired', KEY_MISSING: 'key-missing', REVOKED: 'revoked' };
 
 /** The states whose step is under way: a logout asked for waits for the step's end. */
 const RUNNING = new Set<LoginState['kind']>(['restoring', 'sending-code', 'verifying-code', 'authenticating', 'refreshing']);
@@ -250,9 +258,8 @@ function step(state: LoginState, event: LoginEvent): LoginState {
 
     case 'logged-in':
     case 'refreshing':
-      if (type === 'EXPIRED' || type === 'KEY_MISSING') {
-        return choosing({ reauth: { why: type === 'EXPIRED' ? 'expired' : 'key-missing', credentialType: state.session.credentialType } });
-      }
+      const why = ENDS[type];
+      if (why) return choosing({ reauth: { why, credentialType: state.session.credentialType } });
       if (type === 'REMOTE_LOGGED_OUT') return choosing();
       if (kind === 'refreshing') {
         if (type === 'REFRESHED') return loggedIn(event.session);

@@ -17,6 +17,7 @@ export const walletLoginStrings = {
     'login.autofill.label': 'Saved passkey',
     'login.autofill.hint': 'Your browser can suggest a saved passkey here.',
     'login.reauth.expired': 'Your session has ended. Log in again with your {method}.',
+    'login.reauth.revoked': 'Your session was ended from another device. Log in again with your {method}.',
     'login.reauth.key-missing': 'This browser no longer holds your session key. Log in again with your {method} to get back in.',
     'login.reauth.other': 'Use another way to log in',
     'login.restoring': 'Checking for your session…',

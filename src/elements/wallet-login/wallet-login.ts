@@ -23,7 +23,7 @@ import { failureMessage, isCodeProblem } from '../shared/strings.ts';
 import { afterFirstPaint, onceAfterFirstPaint } from '../shared/idle.ts';
 import { syncStates } from '../shared/list.ts';
 import { codeInput } from '../shared/code-input.ts';
-import { credentialOf, initialState, offeredMethods, parseMethods, resendSecondsLeft, transition, type LoginEvent, type LoginFailure, type LoginState, type SessionInfo } from './wallet-login.machine.ts';
+import { ENDS, credentialOf, initialState, offeredMethods, parseMethods, resendSecondsLeft, transition, type LoginEvent, type LoginFailure, type LoginState, type SessionInfo } from './wallet-login.machine.ts';
 import type { Step } from './wallet-login.flows.ts';
 import { SessionExpiringEvent, WalletLoggedInEvent, WalletLoggedOutEvent, WalletLoginErrorEvent, type LoggedOutDetail } from './wallet-login.events.ts';
 import { walletLoginStyles } from './wallet-login.styles.ts';
@@ -51,11 +51,7 @@ const NOTICES: Partial<Record<LoginState['kind'], string>> = {
 };
 
 /** Why a session ended, by the event that left the logged-in screens. */
-const LOGOUT_REASONS: Partial<Record<LoginEvent['type'], LoggedOutDetail['reason']>> = {
-  EXPIRED: 'expired',
-  KEY_MISSING: 'key-missing',
-  REMOTE_LOGGED_OUT: 'elsewhere',
-};
+const LOGOUT_REASONS: Partial<Record<LoginEvent['type'], LoggedOutDetail['reason']>> = { ...ENDS, REMOTE_LOGGED_OUT: 'elsewhere' };
 
 /**
  * Logs a user in to their wallet and keeps the session alive. A code asked for survives a reload
@@ -68,7 +64,7 @@ const LOGOUT_REASONS: Partial<Record<LoginEvent['type'], LoggedOutDetail['reason
  * @summary Wallet login by email code, text message code, passkey or single sign-on.
  *
  * @event wallet-logged-in - A session began: `{accountId, sessionId, credentialType, expiresAt, source}`.
- * @event wallet-logged-out - The session ended: `{accountId, reason}` (logout, expired, elsewhere, key-missing).
+ * @event wallet-logged-out - The session ended: `{accountId, reason}`: `logout` (here), `expired`, `revoked` (the service ended it before its time: revoked from another device or by the platform, found when a call it signed was refused), `elsewhere` (a logout in another tab of this browser), `key-missing` (the browser lost its key).
  * @event session-expiring - With `no-auto-refresh`, shortly before expiry: `{accountId, sessionId, credentialType, expiresAt}`.
  * @event wallet-login-error - A step failed: `{code, message, status?}`; `message` is the sentence shown. `code_sent_recently`: the first code asked for here was refused as too soon (429): one was sent a moment ago (from another tab, or before a reload in a tab that could keep nothing); `rate_limited` is kept for a new code asked for too soon after this element's own, and for the proxy's own limit on requests (no code was sent).
  *

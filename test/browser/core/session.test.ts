@@ -288,7 +288,7 @@ describe('session flows against the sandbox through the proxy', () => {
     observeServiceDate(new Date().toUTCString());
     const vWallet = createWallet({ client: createClient({ baseUrl: v.apiBase }), store: indexedDbKeyStore({ dbName: `wallet-elements-test-${crypto.randomUUID()}` }), otpSigner: v.signerPublicKey });
     const changes: string[] = [];
-    vWallet.subscribe((c) => changes.push(c.type));
+    vWallet.subscribe((c) => changes.push(c.revoked ? `${c.type}, revoked` : c.type));
     const session = await (await vWallet.startOtpLogin({ credentialId: v.emailCredentialId })).submit('000000');
     expect((await vWallet.current(v.accountId))?.sessionId).to.equal(session.sessionId);
     await new Promise((r) => setTimeout(r, 2500));
@@ -412,11 +412,11 @@ describe('session flows against the sandbox through the proxy', () => {
     return { email, sms, smsSession };
   }
 
-  it('a signed call refused because another device ended the session: session_expired, its record and key deleted and `ended` told', async () => {
+  it('a signed call refused because another device ended the session: session_expired, its record and key deleted and `ended` told, as revoked', async () => {
     const session = await (await wallet.startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000');
     const other = await endedByAnotherDevice(session.sessionId);
     const changes: string[] = [];
-    wallet.subscribe((c) => changes.push(c.type));
+    wallet.subscribe((c) => changes.push(c.revoked ? `${c.type}, revoked` : c.type));
     // This device still takes it for live: its stamper signs, and the service refuses the signature.
     const stamper = await wallet.stamper(acct.accountId);
     const e = await rejection(client().setWalletPrivacy(acct.accountId, true, { stamper }));
@@ -425,7 +425,7 @@ describe('session flows against the sandbox through the proxy', () => {
     expect(((e as WalletError).cause as ServiceError).code).to.equal('WALLET_SIGNATURE_INVALID');
     expect(await indexedDbKeyStore({ dbName }).list()).to.deep.equal([]);
     expect(await wallet.current(acct.accountId)).to.equal(undefined);
-    expect(changes).to.deep.equal(['ended']);
+    expect(changes, 'told as ended by the service before its time').to.deep.equal(['ended, revoked']);
     // The wallet's own signed flows conclude the same (here with nothing left to sign: none).
     const again = await rejection(wallet.addCredential({ type: 'SMS_OTP', accountId: acct.accountId }));
     expect((again as WalletError).code).to.equal('session_expired');

@@ -205,6 +205,13 @@ test('a key lost while logged in is reported with a way back in', () => {
   assert.deepEqual(s, { kind: 'choosing', reauth: { why: 'key-missing', credentialType: 'EMAIL_OTP' } });
 });
 
+test('a session the service ended before its time (revoked from another device) asks for its type again, saying so', () => {
+  for (const kind of ['logged-in', 'refreshing'] as const) {
+    const s = transition({ kind, session, expiring: false } as LoginState, { type: 'REVOKED' });
+    assert.deepEqual(s, { kind: 'choosing', reauth: { why: 'revoked', credentialType: 'EMAIL_OTP' } });
+  }
+});
+
 test('logout: logging out, logged out; a logout the service was not told of still logs out here (core deleted the keys)', () => {
   const out = transition({ kind: 'logged-in', session, expiring: false }, { type: 'LOGOUT' });
   assert.deepEqual(out, { kind: 'logging-out', session });

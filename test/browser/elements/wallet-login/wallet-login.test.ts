@@ -867,15 +867,27 @@ describe('<wallet-login>', function () {
     expect(again.credentialType).to.equal('EMAIL_OTP');
   });
 
-  it('a refresh refused because the session ended upstream leads to re-authentication', async () => {
+  /** Another device logs in to the wallet by email and revokes `sessionId` (reference.md: any active session may sign); that device's wallet. */
+  async function revokedFromAnotherDevice(sessionId: string): Promise<Wallet> {
+    await advanceClock(31_000); // past the sandbox's wait between two codes of one credential
+    const other = createWallet({ client: createClient({ baseUrl: '/api' }), store: indexedDbKeyStore({ dbName: `${dbName}-elsewhere` }), otpSigner: (await fixtures()).signerPublicKey });
+    await (await other.startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000');
+    await other.revokeSession(acct.accountId, sessionId);
+    return other;
+  }
+
+  it('a session revoked from another device, found when its renewal is refused, ends as revoked and the screen says so', async () => {
     const el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId });
-    await loginWithEmail(el);
-    await advanceClock(16 * 60 * 1000);
+    const mine = await loginWithEmail(el);
+    const other = await revokedFromAnotherDevice(mine.sessionId);
     const loggedOut = nextEvent<CustomEvent<LoggedOutDetail>>(el, 'wallet-logged-out');
     el.refresh();
-    expect((await loggedOut).detail.reason).to.equal('expired');
+    expect((await loggedOut).detail.reason).to.equal('revoked');
     await waitForState(el, 'reauth');
+    expect(text(el, 'intro')).to.contain('Your session was ended from another device.');
     expect(parts(el, 'method-button').map((b) => b.dataset['method'])).to.deep.equal(['email-otp']);
+    expect(await store.list(), 'its key deleted').to.deep.equal([]);
+    await other.logout(acct.accountId);
   });
 
   it('after expiry offers the methods of the attribute when it leaves the ended session’s type out', async () => {
@@ -889,15 +901,16 @@ describe('<wallet-login>', function () {
     expect(parts(el, 'method-button').map((b) => b.dataset['method'])).to.deep.equal(['sms-otp', 'passkey']);
     expect(inState(el, 'reauth')).to.equal(false);
 
-    // The same when the session ends while shown (its renewal refused upstream).
+    // The same when the session ends while shown (revoked from another device, its renewal refused upstream).
     el.remove();
     el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId, methods: 'email-otp' });
-    await loginWithEmail(el);
+    const mine = await loginWithEmail(el);
     el.methods = 'oauth';
-    await advanceClock(16 * 60 * 1000);
+    const other = await revokedFromAnotherDevice(mine.sessionId);
     const loggedOut = nextEvent<CustomEvent<LoggedOutDetail>>(el, 'wallet-logged-out');
     el.refresh();
-    expect((await loggedOut).detail.reason).to.equal('expired');
+    expect((await loggedOut).detail.reason).to.equal('revoked');
+    await other.logout(acct.accountId);
     await waitForState(el, 'choosing');
     expect(parts(el, 'method-button').map((b) => b.dataset['method'])).to.deep.equal(['oauth']);
     expect(inState(el, 'reauth')).to.equal(false);
@@ -906,19 +919,15 @@ describe('<wallet-login>', function () {
   it('a session that another element or tab found ended (its renewal refused upstream) ends here at once', async () => {
     const el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId });
     const mine = await loginWithEmail(el);
-    // Another device of the wallet revokes this session (reference.md: any active session may sign).
-    await advanceClock(31_000);
-    const elsewhere = createWallet({ client: createClient({ baseUrl: '/api' }), store: indexedDbKeyStore({ dbName: `${dbName}-elsewhere` }), otpSigner: (await fixtures()).signerPublicKey });
-    await (await elsewhere.startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000');
-    await elsewhere.revokeSession(acct.accountId, mine.sessionId);
+    const elsewhere = await revokedFromAnotherDevice(mine.sessionId);
     // Another element of this page renews through the shared wallet and is refused: core deletes
     // the record and says `ended`; the element does not wait for its own renewal to find out.
     const loggedOut = nextEvent<CustomEvent<LoggedOutDetail>>(el, 'wallet-logged-out');
     const refused = await walletFor().refresh(acct.accountId).catch((e: unknown) => e);
     expect((refused as WalletError).code).to.equal('session_expired');
-    expect((await loggedOut).detail.reason).to.equal('expired');
+    expect((await loggedOut).detail.reason).to.equal('revoked');
     await waitForState(el, 'reauth');
-    expect(text(el, 'intro')).to.contain('Your session has ended');
+    expect(text(el, 'intro')).to.contain('ended from another device');
     await elsewhere.logout(acct.accountId);
   });
 
@@ -1467,8 +1476,8 @@ describe('<wallet-login>', function () {
     const el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId });
     await waitForState(el, 'logged-in');
     const otherTab = new BroadcastChannel(SESSION_CHANNEL_NAME);
-    const heard: string[] = [];
-    otherTab.onmessage = (m) => heard.push(m.data.type);
+    const heard: unknown[] = [];
+    otherTab.onmessage = (m) => heard.push(m.data);
     const loggedOut: string[] = [];
     el.addEventListener('wallet-logged-out', (e) => loggedOut.push((e as CustomEvent<LoggedOutDetail>).detail.reason));
     try {
@@ -1478,7 +1487,27 @@ describe('<wallet-login>', function () {
       await Promise.all([true, false].map((on) => clientFor().setWalletPrivacy(acct.accountId, on, { stamper }).catch(() => undefined)));
       await waitForState(el, 'choosing');
       await new Promise((r) => setTimeout(r, 500));
-      expect({ loggedOut, heard }).to.deep.equal({ loggedOut: ['expired'], heard: ['ended'] });
+      expect({ loggedOut, heard }).to.deep.equal({ loggedOut: ['revoked'], heard: [{ type: 'ended', accountId: acct.accountId, revoked: true }] });
+    } finally {
+      otherTab.close();
+    }
+  });
+
+  it('a session another tab found revoked (a call it signed refused) ends here as revoked', async () => {
+    await (await walletFor().startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000');
+    const el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId });
+    await waitForState(el, 'logged-in');
+    // What the other tab did: the service refused the session, its record went from the shared key store, and it said so.
+    const found = (await store.get(acct.accountId))!;
+    await clientFor().revokeSession(found.session.sessionId, { stamper: keyStamper(found.key!) });
+    await store.delete(found.session.sessionId);
+    const otherTab = new BroadcastChannel(SESSION_CHANNEL_NAME);
+    try {
+      const loggedOut = nextEvent<CustomEvent<LoggedOutDetail>>(el, 'wallet-logged-out');
+      otherTab.postMessage({ type: 'ended', accountId: acct.accountId, revoked: true });
+      expect((await loggedOut).detail.reason).to.equal('revoked');
+      await waitForState(el, 'reauth');
+      expect(text(el, 'intro')).to.contain('ended from another device');
     } finally {
       otherTab.close();
     }
