@@ -344,8 +344,10 @@ export class WalletLogin extends TemplateElement {
     if (after.kind !== before.kind && before.kind !== 'restoring' && (!remote || this.matches(':focus-within'))) this.#focusPending = true;
     if (after.kind !== 'choosing') this.#background?.abort();
     if (after.kind !== 'code-entry' && after.kind !== 'verifying-code') clearInterval(this.#ticker);
-    // The code that waited is done with (entered, abandoned, or a session came another way).
-    if (CODE_STATES.has(before.kind) && !CODE_STATES.has(after.kind)) void flows().then((f) => f.forgetCode(this, event.type === 'BACK'), () => undefined);
+    // The code that waited is done with (entered, abandoned, or a session came another way), and so
+    // is one left with "Use another way" once a session came: after it ends, that screen must not
+    // come back with a code the service replaced or closed meanwhile.
+    if (after.kind === 'logged-in' || (CODE_STATES.has(before.kind) && !CODE_STATES.has(after.kind))) void flows().then((f) => f.forgetCode(this, event.type === 'BACK'), () => undefined);
     let notice = NOTICES[after.kind];
 
     switch (after.kind) {

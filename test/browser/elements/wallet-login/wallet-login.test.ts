@@ -378,6 +378,40 @@ describe('<wallet-login>', function () {
     expect(errors).to.deep.equal([]);
   });
 
+  it('a code left with "Use another way" is forgotten once the user logs in another way (a passkey here, a session from another tab)', async () => {
+    const keptCodes = () => Object.keys(sessionStorage).filter((k) => k.startsWith('wallet-elements:code:') && k.endsWith(acct.accountId));
+    const leaveCode = async (el: WalletLogin) => {
+      methodButton(el, 'email-otp').click();
+      await waitForState(el, 'code-entry');
+      (parts(el, 'button').find((b) => /another way/i.test(b.textContent ?? '')) as HTMLButtonElement).click();
+      await waitForState(el, 'choosing');
+      expect(keptCodes(), 'kept while no one logged in').to.have.length(1);
+    };
+    // A passkey login here.
+    await passkeyRegistered(acct);
+    await advanceClock(31_000); // the sandbox sends one code per 30 s
+    const el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId, methods: 'email-otp passkey', 'no-autofill': '' });
+    await waitForState(el, 'choosing');
+    await leaveCode(el);
+    methodButton(el, 'passkey').click();
+    await waitForState(el, 'logged-in');
+    expect(keptCodes(), 'forgotten after a passkey login').to.deep.equal([]);
+    el.logout();
+    await waitForState(el, 'choosing');
+    // A session from another tab (single sign-on there; its set-up sends an email code of its own).
+    await advanceClock(31_000);
+    const otherTab = await anotherTabWithSso(acct, store);
+    try {
+      await leaveCode(el);
+      await otherTab.logIn();
+      await waitForState(el, 'logged-in');
+      await new Promise((r) => setTimeout(r, 300));
+      expect(keptCodes(), 'forgotten after a login in another tab').to.deep.equal([]);
+    } finally {
+      otherTab.close();
+    }
+  });
+
   it('a code left, then a reload, past the element’s wait but within the service’s: the refusal of a new code brings back the code sent, with the service’s wait', async () => {
     let el = await codeScreen({ 'account-id': acct.accountId, 'resend-after': '0' });
     (parts(el, 'button').find((b) => /another way/i.test(b.textContent ?? '')) as HTMLButtonElement).click();
