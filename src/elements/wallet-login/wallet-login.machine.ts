@@ -245,8 +245,9 @@ function step(state: LoginState, event: LoginEvent): LoginState {
     case 'verifying-code':
       if (type === 'FAILED' || type === 'CANCELLED') {
         const failure = type === 'FAILED' ? { failure: event.failure } : {};
-        // A code the service can no longer take: a new one may be asked for at once (a 429 still pushes it out).
-        const resendAt = type !== 'FAILED' ? state.resendAt : event.failure.code === 'code_expired' ? event.now : cooldownAfter(state.resendAt, event);
+        // A code the service can no longer take (expired, too many tries) leaves the wait between
+        // two codes as it was: within it, the service would refuse a new one (reference.md: 429).
+        const resendAt = type === 'FAILED' ? cooldownAfter(state.resendAt, event) : state.resendAt;
         return { kind: 'code-entry', method: state.method, resendAt, ...failure, ...reauthOf(state) };
       }
       return state;

@@ -84,12 +84,18 @@ test('a wrong code returns to code entry with the failure, keeping the cooldown'
   assert.deepEqual(s, { kind: 'code-entry', method: 'sms-otp', resendAt: now + RESEND_COOLDOWN_MS, failure: { code: 'wrong_code', status: 401 } });
 });
 
-test('a code the service can no longer take returns to code entry with a new code offered at once', () => {
+test('a code the service can no longer take returns to code entry with a new code offered once the wait between codes is over', () => {
   const now = 5_000;
   const failure = { code: 'code_expired', status: 401 } as const;
   const s = run({ kind: 'choosing' }, { type: 'CHOOSE', method: 'email-otp' }, { type: 'CODE_SENT', now }, { type: 'SUBMIT_CODE' }, { type: 'FAILED', failure, now: now + 1000 });
-  assert.deepEqual(s, { kind: 'code-entry', method: 'email-otp', resendAt: now + 1000, failure });
-  assert.equal(transition(s, { type: 'RESEND', now: now + 1000 }).kind, 'sending-code');
+  // Used up 1 s after it was sent: the service would refuse a new one for 29 s more.
+  assert.deepEqual(s, { kind: 'code-entry', method: 'email-otp', resendAt: now + RESEND_COOLDOWN_MS, failure });
+  assert.equal(resendSecondsLeft(s, now + 1000), 29);
+  assert.equal(transition(s, { type: 'RESEND', now: now + 1000 }), s);
+  assert.equal(transition(s, { type: 'RESEND', now: now + RESEND_COOLDOWN_MS }).kind, 'sending-code');
+  // Used up after the wait (it expired minutes later): offered at once.
+  const late = run({ kind: 'choosing' }, { type: 'CHOOSE', method: 'email-otp' }, { type: 'CODE_SENT', now }, { type: 'SUBMIT_CODE' }, { type: 'FAILED', failure, now: now + 360_000 });
+  assert.equal(resendSecondsLeft(late, now + 360_000), 0);
 });
 
 test('resend: refused during the cooldown, allowed after it; the page may set the cooldown', () => {

@@ -277,23 +277,67 @@ describe('<wallet-login>', function () {
     const el = await codeScreen({ 'account-id': acct.accountId });
     const resend = () => parts(el, 'button').find((b) => /new code/.test(b.textContent ?? '')) as HTMLButtonElement;
     expect(resend().disabled, 'the cooldown holds the resend back').to.equal(true);
-    // The sandbox keeps a code 5 minutes.
+    // The sandbox keeps a code 5 minutes: 6 minutes pass, on its clock and on this page's.
     await advanceClock(6 * 60 * 1000);
-    const error = nextEvent<CustomEvent<{ code: string; status?: number }>>(el, 'wallet-login-error');
-    type(codeInput(el), '000000');
-    expect((await error).detail).to.include({ code: 'code_expired', status: 401 });
-    await waitFor(() => /can’t be used any more\. Send a new code/.test(text(el, 'error')), 'the used-up code sentence');
-    expect(codeInput(el).value).to.equal('');
-    expect(codeInput(el).getAttribute('aria-invalid'), 'the used-up code marked as the problem').to.equal('true');
-    await waitFor(() => !resend().disabled, 'a new code offered at once');
-    // The way on is a new code: the button has the focus, not the field.
-    await waitFor(() => shadow(el).activeElement === resend(), 'focus on "Send a new code"');
-    resend().click();
-    await waitFor(() => inState(el, 'code-entry') && text(el, 'error') === '' && text(el, 'status').includes('Code sent'), 'the new code sent and announced');
-    expect(codeInput(el).getAttribute('aria-invalid'), 'the new code field not marked').to.equal('false');
-    const loggedIn = nextEvent(el, 'wallet-logged-in');
-    type(codeInput(el), '000000');
-    await loggedIn;
+    const deviceNow = Date.now;
+    Date.now = () => deviceNow() + 6 * 60 * 1000;
+    try {
+      const error = nextEvent<CustomEvent<{ code: string; status?: number }>>(el, 'wallet-login-error');
+      type(codeInput(el), '000000');
+      expect((await error).detail).to.include({ code: 'code_expired', status: 401 });
+      await waitFor(() => /can’t be used any more\. Send a new code/.test(text(el, 'error')), 'the used-up code sentence');
+      expect(codeInput(el).value).to.equal('');
+      expect(codeInput(el).getAttribute('aria-invalid'), 'the used-up code marked as the problem').to.equal('true');
+      await waitFor(() => !resend().disabled, 'a new code offered at once');
+      // The way on is a new code: the button has the focus, not the field.
+      await waitFor(() => shadow(el).activeElement === resend(), 'focus on "Send a new code"');
+      resend().click();
+      await waitFor(() => inState(el, 'code-entry') && text(el, 'error') === '' && text(el, 'status').includes('Code sent'), 'the new code sent and announced');
+      expect(codeInput(el).getAttribute('aria-invalid'), 'the new code field not marked').to.equal('false');
+      const loggedIn = nextEvent(el, 'wallet-logged-in');
+      type(codeInput(el), '000000');
+      await loggedIn;
+    } finally {
+      Date.now = deviceNow;
+    }
+  });
+
+  it('a code used up by wrong tries within the service’s wait between codes shows that wait on "Send a new code", then offers it', async () => {
+    const el = await codeScreen({ 'account-id': acct.accountId });
+    const resend = () => parts(el, 'button').find((b) => /new code/.test(b.textContent ?? '')) as HTMLButtonElement;
+    const errors: string[] = [];
+    el.addEventListener('wallet-login-error', (e) => errors.push((e as CustomEvent<{ code: string }>).detail.code));
+    // The sandbox closes a code after 5 wrong tries; the next try is told it can no longer be used.
+    for (let tries = 1; tries <= 6; tries++) {
+      const refused = nextEvent(el, 'wallet-login-error');
+      type(codeInput(el), '123456');
+      await refused;
+      await waitForState(el, 'code-entry');
+    }
+    expect(errors.at(-1)).to.equal('code_expired');
+    await waitFor(() => /can’t be used any more/.test(text(el, 'error')), 'the used-up code sentence');
+    // Still within the 30 s the service waits between two codes: the wait shows, nothing to press
+    // that the service would refuse.
+    const seconds = () => Number(/in (\d+) s/.exec(resend().textContent ?? '')?.[1]);
+    expect(resend().disabled, 'not offered while the service would refuse it').to.equal(true);
+    const first = seconds();
+    expect(first).to.be.within(1, 30);
+    await waitFor(() => seconds() < first, 'the wait counting down', 3000);
+    // The wait over (both clocks 31 s on): offered, and the new code logs in.
+    await advanceClock(31_000);
+    const deviceNow = Date.now;
+    Date.now = () => deviceNow() + 31_000;
+    try {
+      await waitFor(() => !resend().disabled, 'a new code offered once the wait is over', 3000);
+      resend().click();
+      await waitFor(() => inState(el, 'code-entry') && text(el, 'status').includes('Code sent'), 'the new code sent');
+      const loggedIn = nextEvent(el, 'wallet-logged-in');
+      type(codeInput(el), '000000');
+      await loggedIn;
+    } finally {
+      Date.now = deviceNow;
+    }
+    expect(errors.filter((code) => code === 'rate_limited' || code === 'code_sent_recently'), 'no new code refused').to.deep.equal([]);
   });
 
   it('a code refused without a reason (reference.md: one 401 for a wrong code and one no longer valid) is told in a sentence that covers both', async () => {
