@@ -34,7 +34,7 @@ export const BUDGETS: Readonly<Record<string, number>> = {
  * Budgets are the product's promise; ceilings hold every byte gained on the way to them.
  */
 export const CEILINGS: Readonly<Record<string, number>> = {
-  'wallet-elements (all)': 59_676,
+  'wallet-elements (all)': 59_750,
   core: 16_450,
   '<agent-actions>': 16_088,
   '<card-reveal>': 23_850,
