@@ -263,12 +263,13 @@ async function storedSession(element: WalletLogin, signal: AbortSignal): Promise
     throw e;
   }
   if (!live) return { type: 'RESTORED', session: null, expired: type };
-  // The local clock may trust a session the service already ended (expiry, revocation elsewhere):
-  // the active list (reference.md "GET /auth/sessions") is the truth.
+  // The local clock may trust a session the service already ended: the active list (reference.md
+  // "GET /auth/sessions") is the truth. A session with time left that the service no longer lists
+  // was ended before its time (revoked from another device), as core judges a refused signature.
   const active = await clientFor(element.apiBase).listSessions(accountId, { signal });
   if (!active.some((s) => s.id === live.sessionId)) {
     await keyStore().delete(live.sessionId);
-    return { type: 'RESTORED', session: null, expired: live.credentialType };
+    return { type: 'RESTORED', session: null, expired: live.credentialType, revoked: true };
   }
   return { type: 'RESTORED', session: sessionInfo(live) };
 }

@@ -90,7 +90,7 @@ export type ReauthReason = { why: 'expired' | 'key-missing' | 'revoked'; credent
 
 export type LoginEvent =
   /** `code`: a code this tab asked for before a reload, still waiting to be entered. */
-  | { type: 'RESTORED'; session: SessionInfo | null; missingKey?: CredentialType; expired?: CredentialType; code?: { type: CredentialType; resendAt: number } }
+  | { type: 'RESTORED'; session: SessionInfo | null; missingKey?: CredentialType; expired?: CredentialType; revoked?: true; code?: { type: CredentialType; resendAt: number } }
   | { type: 'CHOOSE'; method: LoginMethod }
   /** `cooldownMs`: the page's resend cooldown (default RESEND_COOLDOWN_MS). */
   | { type: 'CODE_SENT'; now: number; cooldownMs?: number }
@@ -194,7 +194,7 @@ function step(state: LoginState, event: LoginEvent): LoginState {
       if (type === 'RESTORED') {
         if (event.session) return loggedIn(event.session);
         const ended = event.missingKey ?? event.expired;
-        const reauth = ended ? { reauth: { why: event.missingKey ? 'key-missing' : 'expired', credentialType: ended } as const } : {};
+        const reauth = ended ? { reauth: { why: event.missingKey ? 'key-missing' : event.revoked ? 'revoked' : 'expired', credentialType: ended } as const } : {};
         // The code screen the page was on before a reload (its code still works).
         if (event.code) return { kind: 'code-entry', method: methodOf(event.code.type) as OtpMethod, resendAt: event.code.resendAt, ...reauth };
         return choosing(reauth);

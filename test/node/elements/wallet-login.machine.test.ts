@@ -52,6 +52,12 @@ test('start-up: a session whose key storage lost asks again for that type only, 
   assert.deepEqual(offeredMethods(s, ['email-otp', 'passkey']), ['passkey']);
 });
 
+test('start-up: a session the service ended before its time (revoked from another device) asks again for that type, saying so', () => {
+  const s = run(initialState(), { type: 'RESTORED', session: null, expired: 'SMS_OTP', revoked: true });
+  assert.deepEqual(s, { kind: 'choosing', reauth: { why: 'revoked', credentialType: 'SMS_OTP' } });
+  assert.deepEqual(offeredMethods(s, ['email-otp', 'sms-otp']), ['sms-otp']);
+});
+
 test('start-up: a code asked for before a reload returns to its screen, its resend wait kept; a session wins over it', () => {
   const code = { type: 'SMS_OTP' as const, resendAt: 5_000 };
   assert.deepEqual(run(initialState(), { type: 'RESTORED', session: null, code }), { kind: 'code-entry', method: 'sms-otp', resendAt: 5_000 });

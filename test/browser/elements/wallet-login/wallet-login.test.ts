@@ -968,6 +968,27 @@ describe('<wallet-login>', function () {
     await other.logout(acct.accountId);
   });
 
+  it('a stored session revoked from another device while the page was away: the start-up check says it was ended from another device', async () => {
+    let el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId });
+    const mine = await loginWithEmail(el);
+    el.remove();
+    const other = await revokedFromAnotherDevice(mine.sessionId);
+    const loggedIn = (() => {
+      const seen: string[] = [];
+      const on = (e: Event) => seen.push((e as CustomEvent<LoggedInDetail>).detail.source);
+      document.body.addEventListener('wallet-logged-in', on);
+      return { seen, stop: () => document.body.removeEventListener('wallet-logged-in', on) };
+    })();
+    el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId });
+    await waitForState(el, 'reauth');
+    loggedIn.stop();
+    expect(loggedIn.seen, 'no session restored').to.deep.equal([]);
+    expect(text(el, 'intro')).to.contain('Your session was ended from another device.');
+    expect(parts(el, 'method-button').map((b) => b.dataset['method'])).to.deep.equal(['email-otp']);
+    expect(await store.list(), 'its key deleted').to.deep.equal([]);
+    await other.logout(acct.accountId);
+  });
+
   it('after expiry offers the methods of the attribute when it leaves the ended session’s type out', async () => {
     // An email session, and a page whose element offers other ways since.
     let el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId, methods: 'email-otp' });
