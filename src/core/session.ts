@@ -77,8 +77,10 @@ export interface SessionChange {
    * `ended`: the session expired or its key was lost, found when it was next asked for (or when a
    * renewal was refused because the service had ended it); its record is deleted and the account
    * has no live session here any more. Told once for each end, however many calls find it.
+   * `changed`: a credential of the account was removed, or another of its sessions ended, through
+   * this object (revokeCredential, revokeSession): lists of them are to be read again.
    */
-  type: 'logged-in' | 'refreshed' | 'logged-out' | 'ended';
+  type: 'logged-in' | 'refreshed' | 'logged-out' | 'ended' | 'changed';
   accountId: string;
   /**
    * On `ended`: the service ended the session before its time, found when a call it signed was
@@ -177,7 +179,7 @@ export interface Wallet {
   stamper(accountId: string): Promise<Stamper>;
   /** Exports the wallet's recovery phrase through a fresh receiver key; returns the plaintext. */
   exportRecoveryPhrase(accountId: string, verification: ExportVerification, options?: SignalOption): Promise<string>;
-  /** Session changes made through this object (login, refresh, logout). Returns the unsubscribe. */
+  /** Session changes made through this object (login, refresh, logout, a credential removed, a session ended). Returns the unsubscribe. */
   subscribe(listener: (change: SessionChange) => void): () => void;
 }
 
@@ -619,6 +621,8 @@ export function createWallet(options: WalletOptions): Wallet {
       await store.delete(sessionId);
       // Signed anew by the very session it ended (the one that signed had ended elsewhere): none is left here.
       if (!(await store.get(accountId))) tellEnded(accountId, sessionId);
+      // The account's lists, shown in this page and in other tabs, no longer hold that session.
+      emit({ type: 'changed', accountId });
       return [sessionId];
     },
 
@@ -628,6 +632,8 @@ export function createWallet(options: WalletOptions): Wallet {
       // 404: the account no longer has it (removed meanwhile elsewhere): done, as for a session.
       await client.revokeCredential(credentialId, { stamper: sessionStamper(signer, credentialId), signal: options.signal }).catch(unlessGone);
       await forgetWhere((s) => s.accountId === accountId && s.credentialId === credentialId);
+      // The account's lists, shown in this page and in other tabs, no longer hold that credential.
+      emit({ type: 'changed', accountId });
     },
 
     async current(accountId, exceptCredentialId) {

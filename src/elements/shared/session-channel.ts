@@ -1,7 +1,8 @@
 /**
- * Tells other tabs of the same origin that a wallet session began, was refreshed or ended, over a
- * BroadcastChannel (HTML Living Standard, "Broadcasting to other browsing contexts"). The key itself
- * is shared through the key store (IndexedDB is per origin); the message only says "look again".
+ * Tells other tabs of the same origin that a wallet session began, was refreshed or ended, or that
+ * the wallet's credentials or sessions changed, over a BroadcastChannel (HTML Living Standard,
+ * "Broadcasting to other browsing contexts"). The key itself is shared through the key store
+ * (IndexedDB is per origin); the message only says "look again".
  *
  * One channel object per page sends and receives, so a page never hears its own messages; the same
  * page's elements hear each other through `Wallet.subscribe` instead. Messages carry ids, a type and
@@ -30,7 +31,7 @@ function open(): BroadcastChannel | undefined {
   if (!channel && typeof BroadcastChannel === 'function') {
     channel = new BroadcastChannel(SESSION_CHANNEL_NAME);
     channel.onmessage = ({ data: m }: MessageEvent<Partial<SessionMessage> | null>) => {
-      if (typeof m?.accountId === 'string' && ['logged-in', 'refreshed', 'logged-out', 'ended'].includes(m.type!)) {
+      if (typeof m?.accountId === 'string' && ['logged-in', 'refreshed', 'logged-out', 'ended', 'changed'].includes(m.type!)) {
         for (const listener of [...listeners]) listener(m as SessionMessage);
       }
     };

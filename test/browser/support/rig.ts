@@ -247,6 +247,8 @@ export interface OtherTab {
   core: typeof import('../../../src/core/index.ts');
   /** Configures that tab's elements, as configureWallet does this page's. */
   configureWallet: typeof import('../../../src/elements/shared/config.ts').configureWallet;
+  /** That tab's session flows as its elements share them (configure it first): what they change, this tab hears of. */
+  walletFor: typeof import('../../../src/elements/shared/wallet.ts').walletFor;
   window: Window;
   /** Closes the tab (removes its frame). */
   close(): void;
@@ -264,8 +266,8 @@ export function openOtherTab(): Promise<OtherTab> {
       if (ev.source !== frame.contentWindow || ev.data?.kind !== 'tab-frame-ready') return;
       removeEventListener('message', onMessage);
       clearTimeout(timer);
-      const window = frame.contentWindow as Window & Pick<OtherTab, 'core' | 'configureWallet'>;
-      resolve({ core: window.core, configureWallet: window.configureWallet, window, close: () => frame.remove() });
+      const window = frame.contentWindow as Window & Pick<OtherTab, 'core' | 'configureWallet' | 'walletFor'>;
+      resolve({ core: window.core, configureWallet: window.configureWallet, walletFor: window.walletFor, window, close: () => frame.remove() });
     });
     frame.src = '/test/browser/support/tab-frame.html';
     document.body.append(frame);

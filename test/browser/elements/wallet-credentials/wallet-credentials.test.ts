@@ -9,11 +9,12 @@ import '../../../../src/elements/wallet-credentials/wallet-credentials.ts';
 import type { WalletCredentials } from '../../../../src/elements/wallet-credentials/wallet-credentials.ts';
 import type { CredentialChangeDetail, SessionRevokedDetail } from '../../../../src/elements/wallet-credentials/wallet-credentials.events.ts';
 import { clientFor, walletFor } from '../../../../src/elements/shared/wallet.ts';
+import { SESSION_CHANNEL_NAME } from '../../../../src/elements/shared/session-channel.ts';
 import '../../../../src/locales/ar.ts';
 import { createClient } from '../../../../src/core/client.ts';
 import { indexedDbKeyStore, type KeyStore } from '../../../../src/core/keystore.ts';
 import { createWallet } from '../../../../src/core/session.ts';
-import { newAccount, oidcToken, advanceClock, axHeadings, fixtures, type RigAccount } from '../../support/rig.ts';
+import { newAccount, oidcToken, advanceClock, axHeadings, fixtures, openOtherTab, type RigAccount } from '../../support/rig.ts';
 import { axeViolations, failNext, focusIn, holdAnswer, holdNext, loseAnswer, mount, nextEvent, part, parts, resetPage, shadow, text, type, useRig, waitFor, waitForState } from '../shared/helpers.ts';
 
 async function loginByEmail(acct: RigAccount): Promise<string> {
@@ -91,9 +92,10 @@ describe('<wallet-credentials>', function () {
   this.timeout(60000);
   let acct: RigAccount;
   let store: KeyStore;
+  let dbName: string;
 
   beforeEach(async () => {
-    ({ store } = await useRig());
+    ({ store, dbName } = await useRig());
     acct = await newAccount();
   });
   afterEach(resetPage);
@@ -723,6 +725,47 @@ describe('<wallet-credentials>', function () {
     expect(parts(el, 'session')).to.have.length(0);
   });
 
+  it('another tab that ends another device\'s session or removes a login: this tab\'s lists follow at once, and its question about that row goes', async () => {
+    const elsewhere = await loginByEmail(acct);
+    await advanceClock(31_000);
+    await loginByEmail(acct);
+    // The first login's key dropped here: a session of another device.
+    await store.delete(elsewhere);
+    const sms = await walletFor().addCredential({ type: 'SMS_OTP', accountId: acct.accountId });
+    const el = await settled(acct.accountId);
+    const tab = await openOtherTab();
+    // What the other tab says on the channel: which account's lists changed, nothing more.
+    const heard: unknown[] = [];
+    const channel = new BroadcastChannel(SESSION_CHANNEL_NAME);
+    channel.onmessage = (m) => heard.push(m.data);
+    try {
+      tab.configureWallet({ apiBase: (await fixtures()).apiBase, environment: 'sandbox', store: tab.core.indexedDbKeyStore({ dbName }) });
+      const otherTab = tab.walletFor();
+      const sessionRow = () => shadow(el).querySelector<HTMLElement>(`[part~='session'][data-id='${elsewhere}']`);
+      // Nothing on this page reads the lists again (no reload(), no change of its own): only what the other tab tells.
+      sessionRow()!.querySelector('button')!.click();
+      await waitForState(el, 'confirming');
+      await otherTab.revokeSession(acct.accountId, elsewhere);
+      await waitFor(() => !sessionRow(), 'the ended session\'s row gone', 3000);
+      expect(el.matches(':state(confirming)')).to.equal(false);
+      expect(text(el, 'status')).to.equal('Session ended.');
+
+      removeButton(el, 'SMS_OTP').click();
+      await waitForState(el, 'confirming');
+      await otherTab.revokeCredential(acct.accountId, sms.id);
+      await waitFor(() => !shadow(el).querySelector("[part~='credential'][data-type='SMS_OTP']"), 'the removed login\'s row gone', 3000);
+      expect(el.matches(':state(confirming)')).to.equal(false);
+      expect(text(el, 'status')).to.equal('Removed.');
+      expect(heard).to.deep.equal([
+        { type: 'changed', accountId: acct.accountId },
+        { type: 'changed', accountId: acct.accountId },
+      ]);
+    } finally {
+      channel.close();
+      tab.close();
+    }
+  });
+
   it('ends another session, and ending its own is a logout that deletes the key', async () => {
     // Two sessions of the same wallet: one from "another device" (a separate login whose key we drop).
     const other = await loginByEmail(acct);
@@ -928,14 +971,18 @@ describe('<wallet-credentials>', function () {
     }
   });
 
-  it('removing a credential another tab removed meanwhile is a removal, not "no login of that kind"', async () => {
+  it('removing a credential another device removed meanwhile is a removal, not "no login of that kind"', async () => {
     await loginByEmail(acct);
     const sms = await walletFor().addCredential({ type: 'SMS_OTP', accountId: acct.accountId });
     const el = await settled(acct.accountId);
     const errors: string[] = [];
     el.addEventListener('wallet-credentials-error', (e) => errors.push(e.detail.code));
-    // Another tab of the page removes it; this one still lists it.
-    await walletFor().revokeCredential(acct.accountId, sms.id);
+    // Another device of the wallet removes it; this page is not told, and still lists it.
+    const f = await fixtures();
+    const elsewhere = createWallet({ client: createClient({ baseUrl: f.apiBase }), store: indexedDbKeyStore({ dbName: `wallet-elements-test-${crypto.randomUUID()}` }), otpSigner: f.signerPublicKey });
+    await advanceClock(31_000);
+    await (await elsewhere.startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000');
+    await elsewhere.revokeCredential(acct.accountId, sms.id);
     const revoked: CredentialChangeDetail[] = [];
     el.addEventListener('credential-revoked', (e) => revoked.push(e.detail));
     removeButton(el, 'SMS_OTP').click();
