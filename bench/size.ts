@@ -35,19 +35,19 @@ export const BUDGETS: Readonly<Record<string, number>> = {
  */
 export const CEILINGS: Readonly<Record<string, number>> = {
   'wallet-elements (all)': 59_750,
-  core: 16_450,
+  core: 16_475,
   '<agent-actions>': 16_088,
-  '<card-reveal>': 23_850,
-  '<delegated-keys>': 30_000,
+  '<card-reveal>': 23_875,
+  '<delegated-keys>': 30_050,
   '<passkey-register>': 27_750,
-  '<wallet-credentials>': 31_400,
+  '<wallet-credentials>': 31_450,
   '<wallet-login>': 32_525,
   'locales/ar (optional)': 6_688,
   'cdn/elements/agent-actions.js': 20_639,
-  'cdn/elements/card-reveal.js': 28_275,
-  'cdn/elements/delegated-keys.js': 34_700,
-  'cdn/elements/passkey-register.js': 33_100,
-  'cdn/elements/wallet-credentials.js': 36_550,
+  'cdn/elements/card-reveal.js': 28_300,
+  'cdn/elements/delegated-keys.js': 34_725,
+  'cdn/elements/passkey-register.js': 33_125,
+  'cdn/elements/wallet-credentials.js': 36_600,
   'cdn/elements/wallet-login.js': 38_725,
 };
 
