@@ -10,7 +10,8 @@
  * Metadata and key are two records, `session:<sessionId>` and `key:<sessionId>`, written in one
  * transaction. If the key record is gone (or holds no CryptoKey) while the metadata is still there
  * (storage partly evicted or cleared by another tab, or a browser that cannot persist CryptoKeys),
- * `get` reports `key: undefined` so the caller can say "log in again" (WalletError 'key_missing').
+ * `get` reports `key: undefined` so the caller can say "log in again" (WalletError 'key_missing'),
+ * and `get` and `list` mark that session `keyMissing`; its record stays until its session goes.
  * A session record that cannot be read (not a whole StoredSession under its own id) is passed over
  * and deleted with its key record on the next read; records under other names are left alone.
  * Whole means the seven string fields of StoredSession, non-empty; more fields are kept (and not
@@ -19,7 +20,7 @@
  *
  * Not here: expiry decisions and deletion on expiry (session.ts), any crypto.
  */
-import { createStore, delMany, entries, get as idbGet, setMany, type UseStore } from 'idb-keyval';
+import { createStore, delMany, entries, setMany, type UseStore } from 'idb-keyval';
 import { WalletError } from './errors.ts';
 import type { CredentialType } from './types.ts';
 import type { KeyPair } from './p256.ts';
@@ -44,6 +45,12 @@ export interface StoredSession {
    * records of earlier versions.
    */
   endsAt?: number;
+  /**
+   * Set by the store on a session it answers without its key (storage partly evicted or cleared):
+   * this device can sign nothing with it any more. Never stored. A KeyStore that does not set it is
+   * taken to hold every key it lists.
+   */
+  keyMissing?: true;
 }
 
 export interface KeyStore {
@@ -58,7 +65,7 @@ export interface KeyStore {
    * store signs everything but the removal of the credential of its freshest session.
    */
   get(accountId: string, exceptCredentialId?: string): Promise<{ session: StoredSession; key: KeyPair | undefined } | undefined>;
-  /** Every stored session, all accounts. */
+  /** Every stored session, all accounts (one whose key vanished marked `keyMissing`). */
   list(): Promise<StoredSession[]>;
   /** Deletes one session and its key. */
   delete(sessionId: string): Promise<void>;
@@ -80,8 +87,14 @@ function checkSession(session: StoredSession): void {
   if (f) throw new WalletError('invalid_argument', `session.${f} must be a non-empty string.`);
 }
 
+/** A key record (or a key to store) as a KeyPair; anything but a CryptoKey and its public bytes is no key: gone, never signed with. */
+function asKey(stored: unknown): KeyPair | undefined {
+  const k = stored as Partial<KeyPair> | undefined;
+  return k?.privateKey instanceof CryptoKey && k.publicKey instanceof Uint8Array ? (k as KeyPair) : undefined;
+}
+
 function checkKey(key: KeyPair): void {
-  if (!(key?.privateKey instanceof CryptoKey && key.publicKey instanceof Uint8Array)) {
+  if (!asKey(key)) {
     throw new WalletError('invalid_argument', 'key must be a KeyPair (a CryptoKey and its public key bytes).');
   }
   // A key that can be exported would defeat the store's purpose (DESIGN.md: extractable: false).
@@ -90,8 +103,8 @@ function checkKey(key: KeyPair): void {
   }
 }
 
-/** Orders by expiresAt, then createdAt, both descending (the freshest first). */
-function freshestFirst(a: StoredSession, b: StoredSession): number {
+/** Orders sessions by expiresAt, then createdAt, both descending (the freshest first). */
+function freshestFirst({ session: a }: { session: StoredSession }, { session: b }: { session: StoredSession }): number {
   // A difference of 0, or NaN (a date that does not parse), passes on to the next; sort() takes a
   // last NaN for 0 (equal).
   return Date.parse(b.expiresAt) - Date.parse(a.expiresAt) || Date.parse(b.createdAt) - Date.parse(a.createdAt);
@@ -107,23 +120,30 @@ function copySession(s: StoredSession): StoredSession {
 /** The records a KeyStore keeps, in idb-keyval's terms: IndexedDB in browsers, a Map elsewhere. */
 interface Records {
   entries(): Promise<[IDBValidKey, unknown][]>;
-  get(key: string): Promise<unknown>;
   setMany(pairs: [string, unknown][]): Promise<void>;
   delMany(keys: IDBValidKey[]): Promise<void>;
 }
 
 /** The KeyStore contract over `records`: `session:<id>` holds a StoredSession, `key:<id>` its KeyPair. */
 function recordStore(records: Records): KeyStore {
-  async function sessions(accountId?: string, exceptCredentialId?: string): Promise<StoredSession[]> {
-    const out: StoredSession[] = [];
+  /** The sessions asked for, the freshest first, each with its key as read in the same pass. */
+  async function sessions(accountId?: string, exceptCredentialId?: string): Promise<Array<{ session: StoredSession; key: KeyPair | undefined }>> {
+    const out: Array<{ session: StoredSession; key: KeyPair | undefined }> = [];
     /** Records of this store that can never be used: deleted, so that they do not pile up. */
     const unusable: IDBValidKey[] = [];
-    for (const [k, v] of await records.entries()) {
+    const all = new Map(await records.entries());
+    for (const [k, v] of all) {
       const s = v as StoredSession | null;
       // Only a whole session under its own id counts: a record that another version wrote, or a
       // broken write left, must neither fail every read nor hide the account's live session.
       if (k === SESSION_PREFIX + s?.sessionId && !badField(s)) {
-        if ((accountId === undefined || s!.accountId === accountId) && s!.credentialId !== exceptCredentialId) out.push(copySession(s!));
+        if ((accountId === undefined || s!.accountId === accountId) && s!.credentialId !== exceptCredentialId) {
+          const session = copySession(s!);
+          const key = asKey(all.get(KEY_PREFIX + s!.sessionId));
+          // Kept without its key (its record goes as its session does: a logout still ends it upstream), and said.
+          if (!key) session.keyMissing = true;
+          out.push({ session, key });
+        }
         // Such a session record, and the key stored with it (`session:<id>` and `key:<id>`); only
         // string keys have startsWith: a key of another type is under another name, and stays.
       } else if ((k as string).startsWith?.(SESSION_PREFIX)) unusable.push(k, (k as string).replace(SESSION_PREFIX, KEY_PREFIX));
@@ -143,14 +163,8 @@ function recordStore(records: Records): KeyStore {
         [KEY_PREFIX + session.sessionId, { privateKey: key.privateKey, publicKey: key.publicKey }],
       ]);
     },
-    async get(accountId, exceptCredentialId) {
-      const session = (await sessions(accountId, exceptCredentialId))[0];
-      if (!session) return undefined;
-      const stored = (await records.get(KEY_PREFIX + session.sessionId)) as Partial<KeyPair> | undefined;
-      // Anything but a CryptoKey and its public bytes is no key: reported as gone, never signed with.
-      return { session, key: stored?.privateKey instanceof CryptoKey && stored.publicKey instanceof Uint8Array ? (stored as KeyPair) : undefined };
-    },
-    list: () => sessions(),
+    get: async (accountId, exceptCredentialId) => (await sessions(accountId, exceptCredentialId))[0],
+    list: async () => (await sessions()).map((s) => s.session),
     async delete(sessionId) {
       await records.delMany([SESSION_PREFIX + sessionId, KEY_PREFIX + sessionId]);
     },
@@ -158,7 +172,7 @@ function recordStore(records: Records): KeyStore {
       const doomed =
         accountId === undefined
           ? (await records.entries()).map(([k]) => k)
-          : (await sessions(accountId)).flatMap((s) => [SESSION_PREFIX + s.sessionId, KEY_PREFIX + s.sessionId]);
+          : (await sessions(accountId)).flatMap(({ session: s }) => [SESSION_PREFIX + s.sessionId, KEY_PREFIX + s.sessionId]);
       if (doomed.length) await records.delMany(doomed);
     },
   };
@@ -184,7 +198,6 @@ export function indexedDbKeyStore(options: IndexedDbKeyStoreOptions = {}): KeySt
   };
   return recordStore({
     entries: () => entries(store).catch(refused),
-    get: (key) => idbGet(key, store).catch(refused),
     setMany: (pairs) => setMany(pairs, store).catch(refused),
     delMany: (keys) => delMany(keys, store).catch(refused),
   });
@@ -196,7 +209,6 @@ export function memoryKeyStore(): KeyStore & { /** Simulates eviction of one key
   return {
     ...recordStore({
       entries: async () => [...map],
-      get: async (key) => map.get(key),
       setMany: async (pairs) => void pairs.forEach(([k, v]) => map.set(k, v)),
       delMany: async (keys) => void keys.forEach((k) => map.delete(k)),
     }),

@@ -19,6 +19,8 @@ export interface CurrentSession {
   sessionId: string;
   credentialId: string;
   credentialType: CredentialType;
+  /** Its key is gone from this browser (the key store says so): this device can no longer use it. */
+  keyMissing?: true;
 }
 
 export interface CredentialsView {
@@ -33,8 +35,9 @@ export interface CredentialsView {
   other?: CurrentSession;
   /**
    * Every session this browser holds that the service lists (`current`, `other`, and any more: two
-   * logins with one credential make two): "This device" is said on each and on its credential, and
-   * ending one that is not `current` leaves this device logged in.
+   * logins with one credential make two): "This device" is said on each and on its credential, but
+   * for one whose key is gone (`keyMissing`), and ending one that is not `current` leaves this
+   * device logged in.
    */
   held: CurrentSession[];
 }

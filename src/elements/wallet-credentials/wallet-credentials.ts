@@ -491,7 +491,8 @@ export class WalletCredentials extends TemplateElement {
     const { view } = s;
     const session = 'expiresAt' in item;
     // "This device" on every session it holds, and on their credentials; "Log out here" on the one it signs with.
-    const here = view.held.some((s) => (session ? s.sessionId : s.credentialId) === item.id);
+    // Not on one whose key the browser lost: this device can sign nothing with it any more.
+    const here = view.held.some((s) => !s.keyMissing && (session ? s.sessionId : s.credentialId) === item.id);
     const own = session && view.current?.sessionId === item.id;
     const block = session ? null : revokeBlock(view, item.id);
     // "Log in to make changes" is said once, under the add buttons.

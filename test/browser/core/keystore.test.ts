@@ -228,15 +228,31 @@ describe('indexedDbKeyStore (real IndexedDB)', () => {
     expect(await get(broken, db)).to.equal(undefined);
   });
 
-  it('reports a key that vanished (partial eviction) as key undefined', async () => {
+  it('reports a key that vanished (partial eviction) as key undefined, and lists its session as keyMissing', async () => {
     const store = indexedDbKeyStore({ dbName });
+    const db = createStore(dbName, 'sessions');
     const key = await generateSigningKey();
     const account = `InternalAccount:${uid()}`;
     const s = sessionFor(account, key);
     await store.put(s, key);
-    await del(`key:${s.sessionId}`, createStore(dbName, 'sessions'));
+    // Two older sessions of the account: one keeps its key, the other's key record holds no CryptoKey.
+    const kept = sessionFor(account, key, { expiresAt: new Date(Date.now() + 60_000).toISOString() });
+    const unreadable = sessionFor(account, key, { expiresAt: new Date(Date.now() + 30_000).toISOString() });
+    await store.put(kept, key);
+    await store.put(unreadable, key);
+    await set(`key:${unreadable.sessionId}`, { privateKey: { type: 'private' }, publicKey: new Uint8Array(65) }, db);
+    await del(`key:${s.sessionId}`, db);
     const got = await store.get(account);
-    expect(got?.session.sessionId).to.equal(s.sessionId);
+    expect(got?.session).to.deep.equal({ ...s, keyMissing: true });
     expect(got?.key).to.equal(undefined);
+    expect((await store.list()).map((x) => [x.sessionId, x.keyMissing])).to.deep.equal([
+      [s.sessionId, true],
+      [kept.sessionId, undefined],
+      [unreadable.sessionId, true],
+    ]);
+    // Said, never stored: put back with a key, the session is whole again.
+    await store.put(got!.session, key);
+    expect(await get(`session:${s.sessionId}`, db)).to.deep.equal(s);
+    expect((await store.get(account))?.session).to.deep.equal(s);
   });
 });

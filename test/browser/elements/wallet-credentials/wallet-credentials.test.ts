@@ -14,6 +14,7 @@ import '../../../../src/locales/ar.ts';
 import { createClient } from '../../../../src/core/client.ts';
 import { indexedDbKeyStore, type KeyStore } from '../../../../src/core/keystore.ts';
 import { createWallet } from '../../../../src/core/session.ts';
+import { createStore, del } from 'idb-keyval';
 import { newAccount, oidcToken, advanceClock, axHeadings, fixtures, openOtherTab, type RigAccount } from '../../support/rig.ts';
 import { axeViolations, failNext, focusIn, holdAnswer, holdNext, loseAnswer, mount, nextEvent, part, parts, resetPage, shadow, text, type, useRig, waitFor, waitForState } from '../shared/helpers.ts';
 
@@ -932,6 +933,28 @@ describe('<wallet-credentials>', function () {
     expect(parts(el, 'session').map((r) => r.dataset['id'])).to.deep.equal([live]);
     expect(sessionRow(live).querySelector('button')!.textContent!.trim()).to.equal('Log out here');
     // Its key is gone from this device; the other one stays.
+    expect((await store.list()).map((s) => s.sessionId)).to.deep.equal([live]);
+  });
+
+  it('a session whose key this browser lost is not marked as this device\'s: it cannot sign any more', async () => {
+    const { first, second, el: before, mine } = await twoSessionsHere(acct);
+    const live = mine.dataset['id']!;
+    const lost = live === first ? second : first;
+    before.remove();
+    // The browser deleted the older session's key; its record stays, and the service still lists the session.
+    await del(`key:${lost}`, createStore(dbName, 'sessions'));
+    const el = await settled(acct.accountId);
+    const sessionRow = (id: string) => shadow(el).querySelector<HTMLElement>(`[part~='session'][data-id='${id}']`)!;
+    expect(sessionRow(live).querySelector("[part~='badge']")?.textContent).to.contain('This device');
+    expect(sessionRow(lost).querySelector("[part~='badge']"), 'the keyless session marked').to.equal(null);
+    expect(el.matches(':state(signed-in)')).to.equal(true);
+    // Ending it leaves this device logged in with the session it signs with, as the question says.
+    sessionRow(lost).querySelector('button')!.click();
+    await waitForState(el, 'confirming');
+    expect(shadow(el).getElementById('confirm-question')!.textContent).to.contain('This device stays logged in with its other session');
+    await confirm(el);
+    await idle(el);
+    expect(parts(el, 'session').map((r) => r.dataset['id'])).to.deep.equal([live]);
     expect((await store.list()).map((s) => s.sessionId)).to.deep.equal([live]);
   });
 
