@@ -259,6 +259,34 @@ describe('<passkey-register>', function () {
     }
   });
 
+  it('in a browser without Web Locks, says to follow the prompt as it opens, and never that it waits for another tab', async () => {
+    await loginByEmail(acct);
+    Object.defineProperty(navigator, 'locks', { value: undefined, configurable: true });
+    // What the status region says when the browser's prompt opens (no authenticator: it stays open until cancelled).
+    const atPrompt: string[] = [];
+    navigator.credentials.create = function (this: CredentialsContainer, options?: CredentialCreationOptions) {
+      atPrompt.push(text(el, 'status'));
+      return CredentialsContainer.prototype.create.call(this, options);
+    };
+    const el = await mount<PasskeyRegister>('passkey-register', { 'account-id': acct.accountId });
+    try {
+      await waitForState(el, 'ready');
+      const said: string[] = [];
+      new MutationObserver(() => said.push(text(el, 'status'))).observe(part(el, 'status')!, { childList: true, characterData: true, subtree: true });
+      submit(el);
+      await waitFor(() => atPrompt.length, 'the prompt to open');
+      expect(atPrompt).to.deep.equal(['Follow your browser’s prompt to create the passkey…']);
+      expect(el.matches(':state(creating)')).to.equal(true);
+      (parts(el, 'button').find((b) => b.textContent?.includes('Cancel')) as HTMLButtonElement).click();
+      await waitForState(el, 'ready');
+      expect(said.filter((t) => t)).to.deep.equal(['Follow your browser’s prompt to create the passkey…']);
+    } finally {
+      delete (navigator as { locks?: unknown }).locks;
+      delete (navigator.credentials as { create?: unknown }).create;
+    }
+    expect(navigator.locks).to.not.equal(undefined);
+  });
+
   it('a cancelled prompt returns to a usable form without an error', async () => {
     await loginByEmail(acct);
     // No authenticator: the browser's prompt waits until it is cancelled.
