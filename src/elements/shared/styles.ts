@@ -79,9 +79,18 @@ export const themeStyles = css`
   ::after {
     box-sizing: inherit;
   }
-  button {
+  /* The browser's own style sheet gives controls their own spacing: inherited, a reader's letter and
+     word spacing (WCAG 1.4.12) reach their text too, as a page's style sheet cannot reach into a
+     shadow root. */
+  button,
+  input,
+  select {
     font: inherit;
     color: inherit;
+    letter-spacing: inherit;
+    word-spacing: inherit;
+  }
+  button {
     cursor: pointer;
     border-radius: calc(var(--_radius) * 0.8);
     border: 1px solid var(--_border);
@@ -114,7 +123,8 @@ export const themeStyles = css`
     border-radius: var(--_radius);
     padding: calc(var(--_space) * 1.5);
   }
-  /* What went wrong and what to do, boxed; an empty one takes no room. */
+  /* What went wrong and what to do, boxed. Each element that shows one keeps it, empty, in the
+     accessibility tree, taking no room (card-reveal.styles.ts, list-styles.ts). */
   .alert {
     display: grid;
     gap: 0.5em;
@@ -124,9 +134,6 @@ export const themeStyles = css`
     border: 1px solid color-mix(in srgb, var(--_danger) 40%, transparent);
     background: color-mix(in srgb, var(--_danger) 8%, transparent);
     color: var(--_danger);
-  }
-  .alert:empty {
-    display: none;
   }
   @media (prefers-reduced-motion: no-preference) {
     button {
@@ -143,11 +150,6 @@ export const baseStyles = /* @__PURE__ */ (() => css`
   ${themeStyles}
   :host {
     --_success: var(--wallet-color-success, light-dark(#1b7a3d, #7bd88f));
-  }
-  input,
-  select {
-    font: inherit;
-    color: inherit;
   }
   button.link {
     align-self: flex-start;
