@@ -181,10 +181,10 @@ export const baseStyles = /* @__PURE__ */ (() => css`
   label {
     font-weight: 600;
   }
+  /* The host's line height, not one of its own: a reader's (WCAG 1.4.12) reaches it only by inheritance. */
   h2 {
     font-size: 1.25em;
     margin: 0;
-    line-height: 1.25;
   }
   .stack {
     display: flex;
