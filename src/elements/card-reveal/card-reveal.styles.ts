@@ -18,9 +18,10 @@ export const cardRevealStyles = css`
     display: grid;
     gap: var(--_gap);
   }
+  /* At least that high: a face whose text is made larger (WCAG 1.4.4) grows to hold it. */
   .face,
   .frame {
-    block-size: var(--card-reveal-frame-height, 220px);
+    min-block-size: var(--card-reveal-frame-height, 220px);
     border-radius: var(--card-reveal-card-radius, 14px);
     overflow: hidden;
   }
@@ -52,7 +53,8 @@ export const cardRevealStyles = css`
   small {
     font-size: 0.72em;
     text-transform: uppercase;
-    letter-spacing: 0.08em;
+    /* Not less than the reader's text spacing (0.12em, WCAG 1.4.12) that the host passes on. */
+    letter-spacing: 0.12em;
   }
   /* Card numbers read left to right in every language: dir="ltr" in the markup makes each mask a
      left-to-right block. Its no-break spaces keep it on one line; its 19 characters take about
@@ -62,7 +64,9 @@ export const cardRevealStyles = css`
     font-size: min(1.25em, 7cqi);
     letter-spacing: 0.12em;
   }
+  /* A grid, so that the frame's height is its own and the iframe fills it. */
   .frame {
+    display: grid;
     background: var(--card-reveal-frame-background, var(--_bg));
   }
   iframe {

@@ -114,7 +114,7 @@ function setChildren(parent: Element, nodes: Node[]): void {
  * @cssproperty --card-reveal-card-background - Background of the placeholder face (a gradient by default).
  * @cssproperty --card-reveal-card-color - Text color on the placeholder face.
  * @cssproperty --card-reveal-card-radius - Corner radius of the card area. Default 14px.
- * @cssproperty --card-reveal-frame-height - Height of the card area and iframe. Default 220px.
+ * @cssproperty --card-reveal-frame-height - Height of the card area and iframe (the placeholder card grows past it when its text is made larger). Default 220px.
  * @cssproperty --card-reveal-frame-background - Background behind the iframe while it loads.
  * @cssproperty --card-reveal-gap - Space between the parts.
  * @cssproperty --card-reveal-max-width - Maximum inline size. Default 380px.
