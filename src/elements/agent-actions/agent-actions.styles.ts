@@ -18,11 +18,16 @@ export const agentActionsStyles = css`
     align-items: center;
     gap: 0.5em;
   }
+  /* The header and the filter's label as narrow as the column, whatever the select's width (that of
+     its longest option, wider with a reader's text spacing, WCAG 1.4.12): the select shrinks to fit,
+     at 320 CSS px too (WCAG 1.4.10). */
+  .bar,
+  label {
+    min-inline-size: 0;
+  }
   select {
     max-inline-size: 100%;
     min-inline-size: 0;
-    font: inherit;
-    color: inherit;
     background: var(--_bg);
     border: 1px solid var(--_border);
     border-radius: calc(var(--_radius) * 0.8);
