@@ -37,8 +37,8 @@ export const CEILINGS: Readonly<Record<string, number>> = {
   'wallet-elements (all)': 59_800,
   core: 16_475,
   '<agent-actions>': 16_088,
-  '<card-reveal>': 23_900,
-  '<delegated-keys>': 30_050,
+  '<card-reveal>': 23_925,
+  '<delegated-keys>': 30_075,
   '<passkey-register>': 27_775,
   '<wallet-credentials>': 31_450,
   '<wallet-login>': 32_575,
@@ -47,7 +47,7 @@ export const CEILINGS: Readonly<Record<string, number>> = {
   'cdn/elements/card-reveal.js': 28_325,
   'cdn/elements/delegated-keys.js': 34_775,
   'cdn/elements/passkey-register.js': 33_175,
-  'cdn/elements/wallet-credentials.js': 36_600,
+  'cdn/elements/wallet-credentials.js': 36_625,
   'cdn/elements/wallet-login.js': 38_775,
 };
 
