@@ -62,7 +62,8 @@ export const themeStyles = css`
     color: var(--_fg);
     /* Every browser with :state() has system-ui, so the older fallbacks (-apple-system, …) never apply. */
     font-family: var(--wallet-font, system-ui, 'Noto Sans Arabic', sans-serif);
-    font-size: var(--wallet-font-size, 15px);
+    /* 15 px at the browser's default size, larger for a reader who set a larger one (the root's rem), never smaller. */
+    font-size: var(--wallet-font-size, max(15px, 0.9375rem));
     line-height: 1.45;
   }
   :host([theme='light']) {

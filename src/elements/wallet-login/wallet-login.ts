@@ -96,7 +96,7 @@ const LOGOUT_REASONS: Partial<Record<LoginEvent['type'], LoggedOutDetail['reason
  * @cssproperty --wallet-color-danger - Error text.
  * @cssproperty --wallet-radius - Corner radius.
  * @cssproperty --wallet-font - Font family.
- * @cssproperty --wallet-font-size - Base font size.
+ * @cssproperty --wallet-font-size - Base font size (default 15px, larger when the reader's browser sets a larger default font size).
  * @cssproperty --wallet-space - Base spacing unit.
  * @cssproperty --wallet-focus-ring - Box shadow of the focus ring.
  *

@@ -298,6 +298,18 @@ describe('WCAG 2.2 layout: reflow, text spacing, target size and resize text of 
     }
   });
 
+  it('text follows a larger default font size set in the reader\'s browser (the root\'s rem), and is never under 15 px on a page that shrinks its root', async () => {
+    const el = await mountIn<HTMLElement>('card-reveal');
+    const sizes: Record<string, string> = {};
+    // The reader's default font size reaches the page as the root's size; 10 px is a page's own `html { font-size: 62.5% }`.
+    for (const root of ['', '32px', '10px']) {
+      document.documentElement.style.fontSize = root;
+      sizes[root || 'default'] = getComputedStyle(el).fontSize;
+    }
+    document.documentElement.style.fontSize = '';
+    expect(sizes).to.deep.equal({ default: '15px', '32px': '30px', '10px': '15px' });
+  });
+
   it('<wallet-login>: its methods, code entry (with a refused code) and logged in', async () => {
     const el = await mountIn<HTMLElement>('wallet-login', { 'account-id': acct.accountId });
     await waitForState(el, 'choosing');
