@@ -1,16 +1,17 @@
 /**
- * The redirect target of the demo's single sign-on popup (OpenID Connect Core 1.0 §3.2.2.5,
- * implicit flow: the ID token arrives in the URL fragment). It hands the token to the page that
- * opened the popup over a same-origin BroadcastChannel, removes it from the address bar and
- * history, and closes. The token never goes to a server from here.
+ * The redirect target of the demo's single sign-on popup (RFC 6749 §4.1.2, authorization code
+ * flow: the code, state and issuer arrive in the query). It hands them to the page that opened the
+ * popup over a same-origin BroadcastChannel, removes them from the address bar and history, and
+ * closes. The code alone is worthless: the opener holds the PKCE verifier it must be exchanged with.
  */
-const params = new URLSearchParams(location.hash.slice(1));
+const params = new URLSearchParams(location.search);
 history.replaceState(null, '', location.pathname);
 const channel = new BroadcastChannel('demo-oidc');
-const idToken = params.get('id_token');
+const code = params.get('code');
 const state = params.get('state');
-channel.postMessage(idToken ? { state, idToken } : { state, error: params.get('error') ?? 'no_token' });
+const iss = params.get('iss');
+channel.postMessage(code ? { state, code, iss } : { state, iss, error: params.get('error') ?? 'no_code' });
 channel.close();
 const message = document.getElementById('message');
-if (message) message.textContent = idToken ? 'Signed in. This window closes now.' : 'Sign-in did not complete. You can close this window.';
+if (message) message.textContent = code ? 'Signed in. This window closes now.' : 'Sign-in did not complete. You can close this window.';
 setTimeout(() => window.close(), 150);

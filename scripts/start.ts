@@ -44,13 +44,14 @@ const TYPES: Record<string, string> = {
   '.json': 'application/json; charset=utf-8',
 };
 
-function csp(processorOrigin: string): string {
+function csp(processorOrigin: string, issuerOrigin: string): string {
   return [
     "default-src 'self'",
     "script-src 'self'",
     "style-src 'self'",
     "img-src 'self'",
-    "connect-src 'self'",
+    // The page exchanges its single sign-on code at the issuer's token endpoint (demo/oidc.ts).
+    `connect-src 'self' ${issuerOrigin}`,
     `frame-src ${processorOrigin}`,
     "object-src 'none'",
     "base-uri 'none'",
@@ -112,7 +113,7 @@ async function main(): Promise<void> {
 
   process.stderr.write('[start] building the demo page with vite\n');
   await build({ configFile: join(root, 'vite.config.ts'), logLevel: 'warn' });
-  const pageCsp = csp(f.processorOrigin);
+  const pageCsp = csp(f.processorOrigin, new URL(f.oidcIssuer).origin);
   const ACTION_PATH = /^\/demo\/agent\/actions\/(AgentAction:[0-9a-fA-F-]{36})\/(approve|reject)$/;
 
   /** Demo routes change state: same-origin JSON only (a cross-site form cannot send this). */

@@ -3,14 +3,20 @@
  * behaviour": signature not checked; supported `iss`; `aud` and `sub` non-empty and equal to the
  * credential's; `iat` at most 60 s old and at most 5 s ahead (skew); `exp` in the future, no skew; on verify, `nonce` =
  * lowercase hex SHA-256 of the `clientPublicKey` hex string, DESIGN.md wire format 5), and a test
- * issuer at `{origin}/oidc` (OpenID Connect Discovery 1.0 metadata, a JWKS with one ES256 key, a
- * token endpoint for scripts and an implicit-flow `authorize` page, `response_type=id_token`,
- * OpenID Connect Core 1.0 §3.2).
+ * issuer at `{origin}/oidc` (OpenID Connect Discovery 1.0 metadata, a JWKS with one ES256 key, and
+ * the authorization code flow with PKCE of RFC 6749 §4.1 and RFC 7636, S256 only, as the OAuth 2.0
+ * Security Best Current Practice (RFC 9700 §2.1.1) asks of browser apps). The implicit flow
+ * (`response_type=id_token`) is not offered: RFC 9700 §2.1.2 says clients should not use it.
  *
  * The authorize page has no script at all: a form posts back and the answer is a 303 to the
- * `redirect_uri` with `#id_token=...&state=...` (Core §3.2.2.5). Deliberately not here: users,
- * consent, code flow, refresh tokens, signature checks of incoming tokens.
+ * `redirect_uri` with `?code=...&state=...&iss=...` (RFC 6749 §4.1.2, RFC 9207). The code is good
+ * once, for 60 s, at the token endpoint, for the client and the exact `redirect_uri` it was issued
+ * to, with the `code_verifier` whose S256 hash is the `code_challenge`. The same token endpoint also
+ * takes a JSON body for scripts and tests (`{nonce, sub?, email?, aud?}`: no flow at all).
+ * Deliberately not here: users, consent, client registration, access and refresh tokens, a userinfo
+ * endpoint, signature checks of incoming tokens.
  */
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { sha256Hex, base64urlEncode } from '../core/encoding.ts';
 import { generateSigningKey, type KeyPair } from '../core/p256.ts';
 import { HttpError, invalidField, json, jsonObject, Router, unauthorized, type Ctx, type Reply } from './http.ts';
@@ -168,36 +174,102 @@ function page(status: number, title: string, bodyHtml: string, csp: string): Rep
 
 const PLAIN_CSP = "default-src 'none'; style-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
-interface AuthorizeParams {
+/** How long an authorization code can be exchanged (RFC 6749 §4.1.2: short-lived, 10 minutes at most). */
+export const AUTHORIZATION_CODE_LIFETIME_MS = 60_000;
+/** Codes held at once; the oldest goes first beyond this (a client that never exchanges its codes). */
+const MAX_PENDING_CODES = 10_000;
+/** A S256 challenge: base64url of a SHA-256 digest, no padding (RFC 7636 §4.2). */
+const S256_CHALLENGE = /^[A-Za-z0-9_-]{43}$/;
+/** A code_verifier: 43 to 128 unreserved characters (RFC 7636 §4.1). */
+const CODE_VERIFIER = /^[A-Za-z0-9._~-]{43,128}$/;
+
+interface AuthorizeRequest {
+  clientId: string;
+  /** Exactly as the client sent it: the token request must repeat it character for character. */
   redirectUri: string;
   nonce: string;
   state: string;
-  clientId: string;
+  codeChallenge: string;
 }
 
-/** Validates authorize parameters; the redirect target must be an allowed origin (no open redirect). */
-function authorizeParams(world: World, get: (k: string) => string | null): AuthorizeParams | string {
-  if (get('response_type') !== 'id_token') return 'response_type must be id_token';
-  const redirectUri = get('redirect_uri') ?? '';
-  let origin: string;
+interface IssuedCode {
+  clientId: string;
+  redirectUri: string;
+  nonce: string;
+  codeChallenge: string;
+  issuedAt: number;
+}
+
+/**
+ * An authorize request read, or why not. Without a usable `redirect_uri` or `client_id` the answer
+ * is a page, never a redirect (RFC 6749 §4.1.2.1: no open redirector); any other fault goes back
+ * to the client's `redirect_uri` as an error response.
+ */
+type AuthorizeOutcome =
+  | { request: AuthorizeRequest }
+  | { page: string }
+  | { redirectUri: string; state: string; error: 'invalid_request' | 'unsupported_response_type'; description: string };
+
+function readAuthorizeRequest(world: World, params: URLSearchParams): AuthorizeOutcome {
+  // RFC 6749 §3.1: a parameter must not be included more than once.
+  const one = (name: string): string | undefined | null => {
+    const all = params.getAll(name);
+    return all.length > 1 ? null : all[0];
+  };
+  const redirectUri = one('redirect_uri');
+  if (redirectUri === null) return { page: 'redirect_uri must appear once' };
+  if (!redirectUri) return { page: 'redirect_uri is required' };
+  let target: URL;
   try {
-    const u = new URL(redirectUri);
-    origin = u.origin;
-    if (u.hash !== '') return 'redirect_uri must not carry a fragment';
+    target = new URL(redirectUri);
   } catch {
-    return 'redirect_uri must be an absolute URL';
+    return { page: 'redirect_uri must be an absolute URL' };
   }
-  if (!world.options.originAllowed(origin)) return 'redirect_uri is not on an allowed origin';
-  const nonce = get('nonce') ?? '';
-  if (nonce === '' || nonce.length > 512) return 'nonce is required (at most 512 characters)';
-  const state = get('state') ?? '';
-  if (state.length > 1024) return 'state is too long';
-  const clientId = get('client_id') || SANDBOX_OIDC_CLIENT_ID;
-  if (clientId.length > 256) return 'client_id is too long';
-  return { redirectUri, nonce, state, clientId };
+  if (target.hash !== '' || redirectUri.includes('#')) return { page: 'redirect_uri must not carry a fragment' };
+  if (!world.options.originAllowed(target.origin)) return { page: 'redirect_uri is not on an allowed origin' };
+  const clientId = one('client_id');
+  if (!clientId || clientId.length > 256) return { page: 'client_id is required, once, at most 256 characters' };
+
+  const stateParam = one('state');
+  const state = typeof stateParam === 'string' && stateParam.length <= 1024 ? stateParam : '';
+  const refuse = (error: 'invalid_request' | 'unsupported_response_type', description: string): AuthorizeOutcome => ({ redirectUri, state, error, description });
+  if (stateParam === null || (stateParam?.length ?? 0) > 1024) return refuse('invalid_request', 'state must appear once, at most 1024 characters');
+  const responseType = one('response_type');
+  if (!responseType) return refuse('invalid_request', 'response_type is required, once');
+  if (responseType !== 'code') return refuse('unsupported_response_type', 'response_type must be code (the implicit flow is not offered)');
+  // RFC 7636 §4.3: a missing method means plain, which RFC 9700 §2.1.1 has authorization servers refuse.
+  if (one('code_challenge_method') !== 'S256') return refuse('invalid_request', 'code_challenge_method must be S256');
+  const codeChallenge = one('code_challenge');
+  if (!codeChallenge || !S256_CHALLENGE.test(codeChallenge)) return refuse('invalid_request', 'code_challenge is required: the base64url SHA-256 of the code_verifier (43 characters)');
+  const nonce = one('nonce');
+  if (!nonce || nonce.length > 512) return refuse('invalid_request', 'nonce is required, once, at most 512 characters');
+  return { request: { clientId, redirectUri, nonce, state, codeChallenge } };
+}
+
+/** `redirect_uri` with the response added to its query (RFC 6749 §3.1.2 keeps a query it has). */
+function redirectWith(redirectUri: string, response: Record<string, string>): Reply {
+  const url = new URL(redirectUri);
+  for (const [name, value] of Object.entries(response)) if (value !== '') url.searchParams.append(name, value);
+  return { status: 303, raw: '', contentType: 'text/plain; charset=utf-8', headers: { Location: url.href, 'Referrer-Policy': 'no-referrer' } };
+}
+
+function refusedPage(reason: string): Reply {
+  return page(400, 'Sign-in request refused', `<h1>Sign-in request refused</h1><p>${escapeHtml(reason)}.</p>`, PLAIN_CSP);
+}
+
+/** A token endpoint error (RFC 6749 §5.2), never cached (§5.1), readable cross-origin. */
+function oauthError(error: 'invalid_request' | 'invalid_grant' | 'unsupported_grant_type', description: string): Reply {
+  return json(400, { error, error_description: description }, { ...CORS, Pragma: 'no-cache' });
+}
+
+function s256(verifier: string): Buffer {
+  return createHash('sha256').update(verifier, 'ascii').digest();
 }
 
 export function registerOidcRoutes(router: Router, world: World): void {
+  /** Codes issued and not yet exchanged, oldest first. */
+  const codes = new Map<string, IssuedCode>();
+
   router.on('GET', '/oidc/.well-known/openid-configuration', () => {
     const issuer = issuerUrl(world);
     return json(200, {
@@ -205,8 +277,12 @@ export function registerOidcRoutes(router: Router, world: World): void {
       authorization_endpoint: `${issuer}/authorize`,
       token_endpoint: `${issuer}/token`,
       jwks_uri: `${issuer}/jwks`,
-      response_types_supported: ['id_token'],
-      response_modes_supported: ['fragment'],
+      response_types_supported: ['code'],
+      response_modes_supported: ['query'],
+      grant_types_supported: ['authorization_code'],
+      code_challenge_methods_supported: ['S256'],
+      token_endpoint_auth_methods_supported: ['none'],
+      authorization_response_iss_parameter_supported: true,
       subject_types_supported: ['public'],
       id_token_signing_alg_values_supported: ['ES256'],
       scopes_supported: ['openid', 'email'],
@@ -223,8 +299,46 @@ export function registerOidcRoutes(router: Router, world: World): void {
 
   router.on('OPTIONS', '/oidc/token', () => ({ status: 204, headers: CORS }));
 
-  // A direct token for scripts and test pages: {sub?, email?, aud?, nonce} -> {id_token}.
+  const mint = (claims: { sub?: string | undefined; email?: string | undefined; aud: string; nonce: string }) =>
+    mintIdToken(
+      { iss: issuerUrl(world), sub: claims.sub ?? SANDBOX_OIDC_DEMO_SUB, aud: claims.aud, email: claims.email ?? demoEmail(world), nonce: claims.nonce },
+      { key: world.oidcKey, kid: world.oidcKid, now: world.clock.now() },
+    );
+
+  /** RFC 6749 §4.1.3 and RFC 7636 §4.5-4.6: a code (once, in time) for an ID token. */
+  async function exchangeCode(ctx: Ctx): Promise<Reply> {
+    const form = new URLSearchParams(Buffer.from(ctx.rawBody).toString('utf8'));
+    const fields: Record<string, string> = {};
+    for (const name of ['grant_type', 'code', 'redirect_uri', 'client_id', 'code_verifier']) {
+      const all = form.getAll(name);
+      if (all.length > 1) return oauthError('invalid_request', `${name} must appear once`);
+      fields[name] = all[0] ?? '';
+    }
+    if (!fields.grant_type) return oauthError('invalid_request', 'grant_type is required');
+    if (fields.grant_type !== 'authorization_code') return oauthError('unsupported_grant_type', 'grant_type must be authorization_code');
+    for (const name of ['code', 'redirect_uri', 'client_id', 'code_verifier']) {
+      if (!fields[name]) return oauthError('invalid_request', `${name} is required`);
+    }
+    if (!CODE_VERIFIER.test(fields.code_verifier!)) return oauthError('invalid_request', 'code_verifier must be 43 to 128 characters of A-Z a-z 0-9 - . _ ~');
+    // Any attempt uses the code up, a refused one too: a code is never tried twice (RFC 6749 §4.1.2).
+    const issued = codes.get(fields.code!);
+    codes.delete(fields.code!);
+    if (!issued || world.clock.now() - issued.issuedAt > AUTHORIZATION_CODE_LIFETIME_MS) {
+      return oauthError('invalid_grant', 'The code is unknown, already used or expired');
+    }
+    if (issued.clientId !== fields.client_id) return oauthError('invalid_grant', 'The code was issued to another client');
+    if (issued.redirectUri !== fields.redirect_uri) return oauthError('invalid_grant', 'redirect_uri is not the one of the authorization request');
+    if (!timingSafeEqual(s256(fields.code_verifier!), Buffer.from(issued.codeChallenge, 'base64url'))) {
+      return oauthError('invalid_grant', 'code_verifier does not match the code_challenge');
+    }
+    const id_token = await mint({ aud: issued.clientId, nonce: issued.nonce });
+    return json(200, { id_token, token_type: 'Bearer', expires_in: TOKEN_LIFETIME_S }, { ...CORS, Pragma: 'no-cache' });
+  }
+
+  // The code exchange (form-encoded, RFC 6749 §4.1.3), or a direct token for scripts and test
+  // pages (JSON: {sub?, email?, aud?, nonce} -> {id_token}).
   router.on('POST', '/oidc/token', async (ctx: Ctx) => {
+    if (/^application\/x-www-form-urlencoded\b/i.test(ctx.header('content-type') ?? '')) return exchangeCode(ctx);
     try {
       const body = jsonObject(ctx);
       const f = new Fields(body);
@@ -233,10 +347,8 @@ export function registerOidcRoutes(router: Router, world: World): void {
       const aud = f.string('aud', { optional: true, max: 256 });
       const nonce = f.string('nonce', { max: 512 });
       f.check();
-      const id_token = await mintIdToken(
-        { iss: issuerUrl(world), sub: sub ?? SANDBOX_OIDC_DEMO_SUB, aud: aud ?? SANDBOX_OIDC_CLIENT_ID, email: email ?? demoEmail(world), nonce },
-        { key: world.oidcKey, kid: world.oidcKid, now: world.clock.now() },
-      );
+      // f.check() has refused a body without a nonce.
+      const id_token = await mint({ sub, email, aud: aud ?? SANDBOX_OIDC_CLIENT_ID, nonce: nonce as string });
       return json(200, { id_token, token_type: 'Bearer', expires_in: TOKEN_LIFETIME_S }, CORS);
     } catch (err) {
       if (err instanceof HttpError) throw new HttpError(err.status, err.code, err.message, err.details, CORS);
@@ -245,34 +357,41 @@ export function registerOidcRoutes(router: Router, world: World): void {
   });
 
   router.on('GET', '/oidc/authorize', (ctx: Ctx) => {
-    const params = authorizeParams(world, (k) => ctx.query.get(k));
-    if (typeof params === 'string') return page(400, 'Sign-in request refused', `<h1>Sign-in request refused</h1><p>${escapeHtml(params)}.</p>`, PLAIN_CSP);
+    const outcome = readAuthorizeRequest(world, ctx.query);
+    if ('page' in outcome) return refusedPage(outcome.page);
+    if ('error' in outcome) return redirectWith(outcome.redirectUri, { error: outcome.error, error_description: outcome.description, state: outcome.state, iss: issuerUrl(world) });
+    const { request } = outcome;
     const hidden = (name: string, value: string) => `<input type="hidden" name="${name}" value="${escapeHtml(value)}">`;
     const form =
       `<h1>Sandbox sign-in</h1><p>This test issuer signs in one user. No password is asked.</p>` +
       `<form method="post" action="/oidc/authorize">` +
-      hidden('response_type', 'id_token') +
-      hidden('redirect_uri', params.redirectUri) +
-      hidden('nonce', params.nonce) +
-      hidden('state', params.state) +
-      hidden('client_id', params.clientId) +
+      hidden('response_type', 'code') +
+      hidden('client_id', request.clientId) +
+      hidden('redirect_uri', request.redirectUri) +
+      hidden('nonce', request.nonce) +
+      hidden('state', request.state) +
+      hidden('code_challenge', request.codeChallenge) +
+      hidden('code_challenge_method', 'S256') +
       `<button type="submit">Sign in as the demo user</button></form>`;
     // form-action must also allow the redirect target: browsers apply it to the form's redirect.
-    const target = new URL(params.redirectUri).origin;
+    const target = new URL(request.redirectUri).origin;
     const csp = `default-src 'none'; style-src 'self'; base-uri 'none'; form-action 'self' ${target}; frame-ancestors 'none'`;
     return page(200, 'Sandbox sign-in', form, csp);
   });
 
-  router.on('POST', '/oidc/authorize', async (ctx: Ctx) => {
-    const form = new URLSearchParams(Buffer.from(ctx.rawBody).toString('utf8'));
-    const params = authorizeParams(world, (k) => form.get(k));
-    if (typeof params === 'string') return page(400, 'Sign-in request refused', `<h1>Sign-in request refused</h1><p>${escapeHtml(params)}.</p>`, PLAIN_CSP);
-    const idToken = await mintIdToken(
-      { iss: issuerUrl(world), sub: SANDBOX_OIDC_DEMO_SUB, aud: params.clientId, email: demoEmail(world), nonce: params.nonce },
-      { key: world.oidcKey, kid: world.oidcKid, now: world.clock.now() },
-    );
-    const fragment = new URLSearchParams({ id_token: idToken, ...(params.state ? { state: params.state } : {}) }).toString();
-    return { status: 303, raw: '', contentType: 'text/plain; charset=utf-8', headers: { Location: `${params.redirectUri}#${fragment}`, 'Referrer-Policy': 'no-referrer' } };
+  router.on('POST', '/oidc/authorize', (ctx: Ctx) => {
+    const outcome = readAuthorizeRequest(world, new URLSearchParams(Buffer.from(ctx.rawBody).toString('utf8')));
+    if ('page' in outcome) return refusedPage(outcome.page);
+    if ('error' in outcome) return redirectWith(outcome.redirectUri, { error: outcome.error, error_description: outcome.description, state: outcome.state, iss: issuerUrl(world) });
+    const { request } = outcome;
+    const now = world.clock.now();
+    for (const [code, issued] of codes) {
+      if (codes.size < MAX_PENDING_CODES && now - issued.issuedAt <= AUTHORIZATION_CODE_LIFETIME_MS) break;
+      codes.delete(code);
+    }
+    const code = randomBytes(32).toString('base64url');
+    codes.set(code, { clientId: request.clientId, redirectUri: request.redirectUri, nonce: request.nonce, codeChallenge: request.codeChallenge, issuedAt: now });
+    return redirectWith(request.redirectUri, { code, state: request.state, iss: issuerUrl(world) });
   });
 }
 

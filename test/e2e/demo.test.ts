@@ -1,16 +1,19 @@
 /**
  * The demo, end to end, as a new user walks it: `npm start`'s program on a free port, real
  * Chromium, the real sandbox, proxy and build. Log in by email code (000000), add a passkey (the
- * virtual authenticator over CDP), add single sign-on through the sandbox's test issuer in a popup,
+ * virtual authenticator over CDP), add single sign-on through the sandbox's test issuer in a popup
+ * (the authorization code flow with PKCE),
  * show the card's details (the proxy's step-up passes after a session refresh; the processor page
  * renders the test card in its iframe), hide them, create a delegated key with a limit, have the
  * agent ask for a payment and approve it from the demo console, add text message codes and log in
- * with them, then log out and back in with the passkey and with single sign-on. Throughout: no console error or warning, no uncaught exception,
+ * with them, then log out and back in with the passkey and with single sign-on (a sign-on cancelled
+ * in the element first, which closes its window). Throughout: no console error or warning, no uncaught exception,
  * no CSP violation, no failed request; the page is served with the strict CSP.
  *
  * Run: node --import tsx --test test/e2e/demo.test.ts
  */
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -101,12 +104,43 @@ describe('the demo, walked as a new user', { timeout: 300_000 }, () => {
     await page.locator('wallet-credentials').getByText('This browser').first().waitFor();
   });
 
-  it('adds single sign-on through the sandbox issuer in a popup', async () => {
+  it('adds single sign-on through the sandbox issuer in a popup, with the authorization code flow and PKCE', async () => {
     const added = nextEvent<string>(page, 'credential-added', 'type');
     const popupOpened = page.waitForEvent('popup');
+    const tokenRequest = page.waitForRequest((r) => r.method() === 'POST' && new URL(r.url()).pathname === '/oidc/token');
     await page.locator('wallet-credentials').getByRole('button', { name: 'Add single sign-on' }).click();
     const popup = await popupOpened;
-    await popup.getByRole('button', { name: 'Sign in as the demo user' }).click();
+    const callbackRequest = popup.waitForRequest((r) => new URL(r.url()).pathname === '/demo/oauth-callback.html');
+    const signIn = popup.getByRole('button', { name: 'Sign in as the demo user' });
+    await signIn.waitFor();
+    // The request the popup opened with: a code, bound to an S256 challenge, with state and the
+    // element's nonce (the SHA-256 of its session key, in hex).
+    const authorize = new URL(popup.url());
+    assert.equal(authorize.pathname, '/oidc/authorize');
+    const asked = authorize.searchParams;
+    assert.equal(asked.get('response_type'), 'code');
+    assert.equal(asked.get('code_challenge_method'), 'S256');
+    assert.match(asked.get('code_challenge') ?? '', /^[A-Za-z0-9_-]{43}$/);
+    assert.match(asked.get('state') ?? '', /^[A-Za-z0-9_-]{22,}$/);
+    assert.match(asked.get('nonce') ?? '', /^[0-9a-f]{64}$/);
+    await signIn.click();
+    // The answer comes back in the query (no token in a URL), and the page exchanges the code with
+    // the verifier whose hash it sent.
+    const callback = new URL((await callbackRequest).url());
+    assert.equal(callback.hash, '');
+    assert.equal(callback.searchParams.get('id_token'), null);
+    assert.equal(callback.searchParams.get('state'), asked.get('state'));
+    const code = callback.searchParams.get('code');
+    assert.ok(code);
+    const exchange = await tokenRequest;
+    const sent = new URLSearchParams(exchange.postData() ?? '');
+    assert.equal(sent.get('grant_type'), 'authorization_code');
+    assert.equal(sent.get('code'), code);
+    assert.equal(sent.get('redirect_uri'), asked.get('redirect_uri'));
+    assert.equal(sent.get('client_id'), asked.get('client_id'));
+    const verifier = sent.get('code_verifier') ?? '';
+    assert.equal(createHash('sha256').update(verifier).digest('base64url'), asked.get('code_challenge'));
+    assert.equal((await exchange.response())?.status(), 200);
     assert.equal(await added, 'OAUTH');
     await popup.waitForEvent('close', { timeout: 10_000 }).catch(() => undefined);
   });
@@ -245,6 +279,15 @@ describe('the demo, walked as a new user', { timeout: 300_000 }, () => {
 
     await authenticator.setPresence(false);
     await login.getByRole('button', { name: 'Log out' }).click();
+    await waitForState(page, 'wallet-login', 'choosing');
+    // Cancel in the element while the sign-in window is open: the provider's signal closes it.
+    const abandonedOpened = page.waitForEvent('popup');
+    await login.getByRole('button', { name: 'Continue with single sign-on' }).click();
+    const abandoned = await abandonedOpened;
+    await abandoned.getByRole('button', { name: 'Sign in as the demo user' }).waitFor();
+    const abandonedClosed = abandoned.waitForEvent('close', { timeout: 10_000 });
+    await login.getByRole('button', { name: 'Cancel' }).click();
+    await abandonedClosed;
     await waitForState(page, 'wallet-login', 'choosing');
     const popupOpened = page.waitForEvent('popup');
     await login.getByRole('button', { name: 'Continue with single sign-on' }).click();

@@ -111,6 +111,12 @@ describe('fuzz', () => {
         assert.ok(res.status < 500, `${actualMethod} ${p.path} -> ${res.status} ${text.slice(0, 300)}`);
         if ((res.headers.get('content-type') ?? '').includes('application/json') && res.status >= 400) {
           const e = JSON.parse(text);
+          // The issuer's code exchange answers in OAuth's error shape (RFC 6749 §5.2), not the service's.
+          if (p.route.path === '/oidc/token' && typeof e.error === 'string') {
+            assert.ok(['invalid_request', 'invalid_grant', 'unsupported_grant_type'].includes(e.error), e.error);
+            assert.equal(typeof e.error_description, 'string');
+            return;
+          }
           assert.equal(e.status, res.status);
           assert.equal(typeof e.code, 'string');
           assert.equal(typeof e.message, 'string');

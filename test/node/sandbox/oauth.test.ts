@@ -1,6 +1,6 @@
 // OAUTH credentials and the test OIDC issuer of the sandbox (api.md "Verify by credential type" 2;
-// reference.md "Sandbox behaviour"; DESIGN.md wire format 5; OpenID Connect Core 1.0 §3.2 and
-// Discovery 1.0).
+// reference.md "Sandbox behaviour"; DESIGN.md wire format 5; OpenID Connect Discovery 1.0). The
+// issuer's authorization code flow with PKCE: oidc-code.test.ts.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { base64urlDecode, bytesToHex, sha256Hex, utf8Decode, utf8Encode } from '../../../src/core/encoding.ts';
@@ -195,45 +195,5 @@ describe('test OIDC issuer', () => {
     const tok = await api.call('POST', '/oidc/token', { outside: true, auth: 'none', body: { nonce: await sha256Hex(clientPublicKey) } });
     const r = await api.call('POST', `/auth/credentials/${created.body.id}/verify`, { body: { type: 'OAUTH', oidcToken: tok.body.id_token, clientPublicKey } });
     assert.equal(r.status, 200, r.text);
-  });
-
-  test('authorize page: no script, strict CSP, form posts back, 303 to redirect_uri with #id_token&state', async () => {
-    const q = new URLSearchParams({ response_type: 'id_token', redirect_uri: 'http://localhost:5173/cb', nonce: 'abc', state: 's<1>' });
-    const page = await fetch(`${api.sandbox.url}/oidc/authorize?${q}`);
-    assert.equal(page.status, 200);
-    const html = await page.text();
-    assert.ok(!/<script/i.test(html), 'no script');
-    assert.ok(!/style=/i.test(html), 'no inline style');
-    assert.ok(html.includes('Sign in as the demo user'));
-    assert.ok(html.includes('s&#60;1&#62;'), 'state is escaped');
-    const csp = page.headers.get('content-security-policy') ?? '';
-    assert.match(csp, /default-src 'none'/);
-    assert.ok(!csp.includes('unsafe-inline'));
-    assert.match(csp, /form-action 'self' http:\/\/localhost:5173/);
-
-    const post = await fetch(`${api.sandbox.url}/oidc/authorize`, { method: 'POST', body: q, redirect: 'manual' });
-    assert.equal(post.status, 303);
-    const location = new URL(post.headers.get('location')!);
-    assert.equal(`${location.origin}${location.pathname}`, 'http://localhost:5173/cb');
-    const frag = new URLSearchParams(location.hash.slice(1));
-    assert.equal(frag.get('state'), 's<1>');
-    const claims = JSON.parse(utf8Decode(base64urlDecode(frag.get('id_token')!.split('.')[1]!)));
-    assert.equal(claims.nonce, 'abc');
-    assert.equal(claims.iss, api.fx.oidcIssuer);
-  });
-
-  test('authorize refuses other response types, foreign redirect origins and a missing nonce', async () => {
-    for (const q of [
-      { response_type: 'code', redirect_uri: 'http://localhost:5173/cb', nonce: 'a' },
-      { response_type: 'id_token', redirect_uri: 'https://evil.example/cb', nonce: 'a' },
-      { response_type: 'id_token', redirect_uri: 'not a url', nonce: 'a' },
-      { response_type: 'id_token', redirect_uri: 'http://localhost:5173/cb' },
-    ] as Array<Record<string, string>>) {
-      const r = await fetch(`${api.sandbox.url}/oidc/authorize?${new URLSearchParams(q)}`);
-      assert.equal(r.status, 400);
-      const post = await fetch(`${api.sandbox.url}/oidc/authorize`, { method: 'POST', body: new URLSearchParams(q), redirect: 'manual' });
-      assert.equal(post.status, 400);
-      assert.equal(post.headers.get('location'), null);
-    }
   });
 });
