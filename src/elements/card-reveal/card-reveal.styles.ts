@@ -5,6 +5,11 @@
  * so the page styles them the same way: `card-reveal:state(loading) { ... }`.
  * Logical properties only, so right-to-left holds; no inline styles (strict CSP). Dark colours come
  * from `light-dark()` and the host's `color-scheme` (shared/styles.ts).
+ * Forced colours (Windows high contrast) drop every gradient and paint the face in the page's
+ * Canvas colour, which leaves the card no edge; they also paint every outline in the system's text
+ * colour, so the face and the chip carry an outline that is transparent otherwise (the shortest
+ * rule that gives them an edge there: these styles are part of the element's up-front budget, and
+ * an application's bundler keeps the comments inside them).
  */
 import { css } from '../shared/styles.ts';
 
@@ -35,12 +40,15 @@ export const cardRevealStyles = css`
     /* prettier-ignore */
     background: var(--card-reveal-card-background, linear-gradient(135deg, light-dark(#27336f, #1b2150), light-dark(#3b4fd8, #2c3aa6) 55%, light-dark(#4f60e0, #4856c9)));
     color: var(--_card-fg);
+    /* Its edge in forced colours (see above), as the chip's. */
+    outline: 1px solid transparent;
   }
   .chip {
     inline-size: 2.4em;
     block-size: 1.8em;
     border-radius: 0.35em;
     background: linear-gradient(135deg, #e9d48a, #b9963c);
+    outline: 1px solid transparent;
   }
   .row {
     display: flex;
