@@ -36,7 +36,10 @@ export const REVEAL_ERROR_CODES = [
   'rate_limited',
   /** 500 and other 5xx. */
   'server',
-  /** The proxy could not be reached. */
+  /**
+   * The proxy could not be reached, or the browser is offline (the reveal code, when not loaded yet,
+   * is then not asked for, so that "Try again" loads it once the connection is back).
+   */
   'network',
   /** The URL arrived already past its expiresAt (clock skew or a slow network). */
   'expired_url',

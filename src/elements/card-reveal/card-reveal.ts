@@ -22,7 +22,7 @@
 import { ReactiveBase, defineElement, type PropertyValues } from '../shared/reactive.ts';
 import { themeStyles } from '../shared/styles.ts';
 import { LocaleController } from '../shared/i18n.ts';
-import { ServiceError } from '../../core/errors.ts';
+import { ServiceError, WalletError } from '../../core/errors.ts';
 import { serviceNow } from '../../core/clock.ts';
 import { cardRevealStyles } from './card-reveal.styles.ts';
 import './card-reveal.strings.ts';
@@ -63,19 +63,26 @@ class LoadFailed extends Error {}
  * load failed failed for the page (its module map keeps the failure, and import() rejects again
  * without a request; Firefox and Safari load it again, whatwg/html#10327), and a module whose
  * evaluation threw stays failed in every browser.
+ * So it is not asked for while the browser knows it is offline, where the load could only fail: the
+ * reveal ends with `network` instead ("Check your connection and try again"), and the "Try again"
+ * it offers loads the module once the connection is back, in every browser, with no reload.
  */
-const loaded = <T>(module: Promise<T>): Promise<T> =>
-  module.catch((cause: unknown) => {
-    throw new LoadFailed('', { cause });
-  });
+const loaded = <T>(load: () => Promise<T>): Promise<T> =>
+  navigator.onLine
+    ? load().catch(() => {
+        // What failed is not kept: the reveal reports `load_failed` alone (a file that did not
+        // arrive is in the browser's console and network panel).
+        throw new LoadFailed();
+      })
+    : Promise.reject(new WalletError('network', ''));
 
 /**
  * The on-demand modules, each asked for from this one place: the CDN build (scripts/build.ts) lists,
  * at each import(), the files its module needs, so that they are fetched at once, and every
  * place would carry that list.
  */
-const revealRequest = () => loaded(import('./reveal-request.ts'));
-const stepUpProof = () => loaded(import('./step-up-proof.ts'));
+const revealRequest = () => loaded(() => import('./reveal-request.ts'));
+const stepUpProof = () => loaded(() => import('./step-up-proof.ts'));
 
 /** Replaces a container's children only when they differ, so that a focused node that stays is never moved. */
 function setChildren(parent: Element, nodes: Node[]): void {

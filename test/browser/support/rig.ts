@@ -212,6 +212,21 @@ export function failNextLoad(path: string, times?: number): Promise<{ failed: nu
 }
 
 /**
+ * Takes the browser offline for `ms` (navigator.onLine false, the page's requests fail), after which
+ * the rig puts it back online: offline, the page's messages to the rig and its answers are held (in
+ * Chromium's WebSocket) until it is online again. Returns once the page sees itself offline;
+ * `online()` once it sees itself online again.
+ */
+export async function goOffline(ms: number): Promise<{ online(): Promise<void> }> {
+  void executeServerCommand('go-offline', { ms }).catch(() => undefined);
+  const until = async (online: boolean) => {
+    while (navigator.onLine !== online) await new Promise((resolve) => setTimeout(resolve, 20));
+  };
+  await until(false);
+  return { online: () => until(true) };
+}
+
+/**
  * Whether this browser loads a module again after a load of it failed (whatwg/html#10327: Firefox
  * and Safari do; Chromium, until it ships, keeps the failure for the page), probed with a module
  * of its own (import-probe.ts) whose first load the test server fails.

@@ -241,6 +241,15 @@ export function walletRig(options: WalletRigOptions = {}): {
           if (p.times !== undefined) failingLoads.set(path, { left: Number(p.times), failed: failingLoads.get(path)?.failed ?? 0 });
           return { failed: failingLoads.get(path)?.failed ?? 0 };
         }
+        case 'go-offline': {
+          // The browser offline for `ms` (Playwright: navigator.onLine false, every request of the
+          // page fails), then back online by the rig itself: offline, the page's WebSocket to the rig
+          // holds every message both ways, so the page could not ask for it.
+          const page = (session.browser as unknown as { getPage(id: string): import('playwright').Page }).getPage(session.id);
+          await page.context().setOffline(true);
+          setTimeout(() => void page.context().setOffline(false).catch(() => undefined), Number(p.ms));
+          return { ms: Number(p.ms) };
+        }
         case 'sandbox-advance-clock': {
           const ms = Number(p.ms);
           if (!Number.isFinite(ms) || ms < 0) throw new Error('sandbox-advance-clock needs {ms >= 0}');

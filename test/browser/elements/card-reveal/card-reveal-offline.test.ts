@@ -1,0 +1,53 @@
+/**
+ * <card-reveal> asked to reveal while the browser is offline (Playwright's offline emulation:
+ * navigator.onLine false, every request of the page fails), before its on-demand reveal code has
+ * loaded. A file of its own: the page must not have loaded that module yet, and a failed load of it
+ * would stay failed for the rest of this page in Chromium.
+ */
+import { expect } from 'chai';
+import '../../../../src/elements/card-reveal/index.ts';
+import type { CardReveal } from '../../../../src/elements/card-reveal/index.ts';
+import { fixtures, goOffline, type RigFixtures } from '../../support/rig.ts';
+import { mount, nextEvent, part, resetPage, shadow, text, useRig } from '../shared/helpers.ts';
+
+const REVEAL_REQUEST = '/src/elements/card-reveal/reveal-request.ts';
+
+/** Whether the page has asked for a module yet (Resource Timing). */
+const requested = (path: string): boolean => performance.getEntriesByType('resource').some((e) => new URL(e.name).pathname === path);
+
+describe('<card-reveal> offline', () => {
+  let f: RigFixtures;
+
+  before(async () => {
+    f = await fixtures();
+    await useRig();
+  });
+
+  afterEach(resetPage);
+
+  it('says to check the connection and try again, and "Try again" shows the card once back online, with no reload', async () => {
+    expect(requested(REVEAL_REQUEST), 'loaded before the test').to.equal(false);
+    const el = await mount<CardReveal>('card-reveal', { 'card-id': f.cardId, 'allowed-origins': f.processorOrigin });
+    // Long enough for what is checked offline, which asks nothing of the network or the rig.
+    const offline = await goOffline(1500);
+    // The cardholder's way to the button (the pointer over it), then the click.
+    const button = part(el, 'reveal-button')!;
+    button.dispatchEvent(new PointerEvent('pointerover', { bubbles: true, composed: true }));
+    const error = nextEvent<CustomEvent>(el, 'card-reveal-error');
+    (button as HTMLButtonElement).click();
+    const { detail } = await error;
+    expect(detail.code).to.equal('network');
+    expect(detail.message).to.equal('We couldn’t reach the server. Check your connection and try again.');
+    const retry = part(el, 'retry-button') as HTMLButtonElement | null;
+    expect(retry, 'a "Try again" button').to.not.equal(null);
+    expect(text(el, 'error')).to.equal(`${detail.message}Try again`);
+
+    await offline.online();
+    const revealed = nextEvent<CustomEvent>(el, 'card-revealed');
+    retry!.click();
+    expect((await revealed).detail.cardId).to.equal(f.cardId);
+    expect(shadow(el).querySelector('iframe')).to.not.equal(null);
+    expect(el.matches(':state(revealed)')).to.equal(true);
+    expect(requested(REVEAL_REQUEST)).to.equal(true);
+  });
+});
