@@ -24,10 +24,11 @@
  *                           as in the sandbox's CLI. Any other argument is refused (exit 2), never ignored.
  *
  * Its first stdout line is `{"url": "http://HOST:PORT/api"}` so that a parent process can find it;
- * one JSON log line per request goes to stderr. Its server (server.ts) bounds slow clients: headers
- * within 15 s, the whole request within 30 s, an idle kept-alive connection 5 s, and a connection
- * on which nothing moves for 30 s while a request is answered (a client that stopped taking its
- * answer) is closed.
+ * one JSON log line per request goes to stderr, and for a request answered 500 INTERNAL_ERROR also
+ * a line with what failed and its stack (onError; no secret, no request body, no card URL). Its
+ * server (server.ts) bounds slow clients: headers within 15 s, the whole request within 30 s, an
+ * idle kept-alive connection 5 s, and a connection on which nothing moves for 30 s while a request
+ * is answered (a client that stopped taking its answer) is closed.
  *
  * Before listening it reads the bound account's credential list (checkService): a service that
  * refuses the credentials or is not the service stops the start, with what to fix. One not up yet
@@ -76,7 +77,8 @@ with what to fix when the service refuses the credentials or is not the service.
 yet (connection refused or failed, name not found, no answer, a gateway answering 502, 503 or 504)
 is asked again, one line per pause, for up to PROXY_START_WAIT_SECONDS, then it exits the same way
 (a 503 in the service's own error body: it starts with a warning instead).
-First stdout line: {"url":"http://HOST:PORT/api"}; one JSON log line per request on stderr.
+First stdout line: {"url":"http://HOST:PORT/api"}; one JSON log line per request on stderr, and
+for a request answered 500 INTERNAL_ERROR, a line with what failed and its stack (no secret).
 With real users, mount createProxy() from "wallet-elements/proxy" in your server instead.
 `;
 
@@ -169,6 +171,23 @@ const options: ProxyOptions = {
   allowedOrigins: (process.env.PROXY_ALLOWED_ORIGINS ?? '').split(',').map((s) => s.trim()).filter(Boolean),
   allowedHosts: process.env.PROXY_ALLOWED_HOSTS?.trim() === 'any' ? 'any' : (process.env.PROXY_ALLOWED_HOSTS ?? '').split(',').map((s) => s.trim()).filter(Boolean),
   logger: (line) => process.stderr.write(JSON.stringify(line) + '\n'),
+};
+
+// What the proxy answered 500 INTERNAL_ERROR for (here a failure of the demo binding, the step-up
+// or the proxy itself: the CLI runs no code of an integrator) is written to stderr with its stack,
+// so that it can be found and fixed: the request's log line says only INTERNAL_ERROR. Never the
+// request's query, headers, cookies or body; the settings' secrets and the path and query of every
+// URL in the text (a card's reveal URL is a bearer secret) are taken out of it.
+const secrets = [clientSecret, Buffer.from(`${tokenId}:${clientSecret}`, 'utf8').toString('base64'), process.env.PROXY_STEP_UP_SECRET, process.env.PROXY_CHALLENGE_SECRET];
+function redact(text: string): string {
+  for (const secret of secrets) if (secret) text = text.split(secret).join('<secret>');
+  return text.replace(/\b(https?:\/\/[^/\s"'<>]+)[^\s"'<>]*/gi, '$1/<redacted>');
+}
+options.onError = (error, request) => {
+  // A thrown value that is not an Error has no stack, and its text could be anything: only its type.
+  const what = error instanceof Error ? (error.stack ?? `${error.name}: ${error.message}`) : `a thrown ${typeof error}, not an Error`;
+  const path = (request.url ?? '').split('?')[0];
+  process.stderr.write(`proxy: INTERNAL_ERROR for ${request.method} ${redact(path!)}: ${redact(what)}\n`);
 };
 if (process.env.SERVICE_SIGNATURE_HEADER) options.signatureHeader = process.env.SERVICE_SIGNATURE_HEADER;
 if (process.env.PROXY_CHALLENGE_SECRET) options.challengeSecret = process.env.PROXY_CHALLENGE_SECRET;

@@ -473,6 +473,50 @@ describe('proxy CLI', () => {
     }
   });
 
+  it('writes what failed, with its stack, for a request answered INTERNAL_ERROR: never a secret, the request\'s body or its cookies', async () => {
+    const f = sandbox.fixtures;
+    // A service whose credential list holds an entry that is not an object: the demo binding reads
+    // it without checking, and fails (a failure of the CLI's own code, not of an integrator's).
+    const relay = gateway(f.baseUrl, () => true);
+    const odd = createHttpServer((req, res) => {
+      if (req.method === 'GET' && /\/auth\/credentials\?/.test(req.url ?? '')) res.writeHead(200, { 'content-type': 'application/json' }).end('{"data":[null]}');
+      else relay.emit('request', req, res);
+    });
+    odd.listen(0, '127.0.0.1');
+    await once(odd, 'listening');
+    const child = run({ ...env, SERVICE_BASE_URL: `http://127.0.0.1:${(odd.address() as AddressInfo).port}${new URL(f.baseUrl).pathname}`, PROXY_STEP_UP_SECRET: 'step-up-secret-of-this-test' });
+    let stderr = '';
+    child.stderr.on('data', (d) => (stderr += d));
+    try {
+      const [first] = (await once(createInterface({ input: child.stdout }), 'line')) as [string];
+      const { url } = JSON.parse(first) as { url: string };
+      const secretBody = JSON.stringify({ note: 'body-of-this-request' });
+      const answer = await fetch(`${url}/auth/credentials/${f.emailCredentialId}/challenge`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-requested-with': 'test', cookie: 'wallet_step_up=cookie-of-this-request' },
+        body: secretBody,
+      });
+        assert.deepEqual([answer.status, ((await answer.json()) as { code: string }).code], [500, 'INTERNAL_ERROR']);
+    } finally {
+      child.kill('SIGTERM');
+      await once(child, 'exit');
+      odd.close();
+    }
+    const lines = stderr.trim().split('\n');
+    const said = lines.findIndex((line) => line.startsWith('proxy: INTERNAL_ERROR for POST '));
+    assert.ok(said !== -1, stderr);
+    // The request, without its query; what was thrown, with the frames of the code that threw it.
+    assert.equal(lines[said], `proxy: INTERNAL_ERROR for POST /api/auth/credentials/${f.emailCredentialId}/challenge: TypeError: Cannot read properties of null (reading 'id')`);
+    assert.match(lines[said + 1]!, /^ {4}at .*src\/proxy\/authorize\.ts:\d+:\d+\)?$/);
+    // The request's own log line still says INTERNAL_ERROR only.
+    const logged = lines.filter((line) => line.startsWith('{')).map((line) => JSON.parse(line) as { route: string; code?: string; message?: string });
+    assert.deepEqual(logged.at(-1), { ...logged.at(-1), route: 'credentialChallenge', code: 'INTERNAL_ERROR', message: 'The proxy failed to handle the request.' });
+    const basic = Buffer.from(`${f.tokenId}:${f.clientSecret}`).toString('base64');
+    for (const secret of [f.clientSecret, basic, 'step-up-secret-of-this-test', 'body-of-this-request', 'cookie-of-this-request']) {
+      assert.ok(!stderr.includes(secret), secret);
+    }
+  });
+
   it('PROXY_STEP_UP=off relays reveals without a proof; a bad value is refused; --help prints the settings', async () => {
     const child = run({ ...env, PROXY_STEP_UP: 'off' });
     const [first] = (await once(createInterface({ input: child.stdout }), 'line')) as [string];
