@@ -301,7 +301,7 @@ describe('the demo, walked as a new user', { timeout: 300_000 }, () => {
     await page.locator('#language').selectOption('ar');
     // Arabic is loaded on demand (src/locales/ar.ts), then the page turns right to left.
     await page.waitForFunction(() => document.documentElement.dir === 'rtl');
-    assert.equal(await page.locator('card-reveal').getAttribute('dir'), 'rtl');
+    assert.equal(await page.locator('card-reveal').evaluate((el) => el.shadowRoot!.querySelector('[part~=base]')!.getAttribute('dir')), 'rtl');
     await page.locator('card-reveal').getByRole('button', { name: /إظهار/ }).waitFor();
     await page.locator('#theme').selectOption('dark');
     assert.equal(await page.locator('card-reveal').getAttribute('theme'), 'dark');

@@ -89,7 +89,7 @@ export class AgentActions extends TemplateElement {
 
   static override properties = {
     agentToken: { attribute: false },
-    status: { reflect: true },
+    status: { reflect: true, useDefault: true },
     pageSize: { attribute: 'page-size', type: Number },
     pollInterval: { attribute: 'poll-interval', type: Number },
     pollMaxInterval: { attribute: 'poll-max-interval', type: Number },

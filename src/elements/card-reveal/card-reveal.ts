@@ -132,7 +132,7 @@ export class CardReveal extends ReactiveBase {
   static override styles = [themeStyles, cardRevealStyles];
 
   static override properties = {
-    cardId: { attribute: 'card-id', reflect: true },
+    cardId: { attribute: 'card-id', reflect: true, useDefault: true },
     apiBase: { attribute: 'api-base' },
     theme: { reflect: true },
     hideAfter: { attribute: 'hide-after', type: Number },

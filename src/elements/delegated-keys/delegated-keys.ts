@@ -96,8 +96,8 @@ export class DelegatedKeys extends TemplateElement {
   static override styles = [baseStyles, listStyles, delegatedKeysStyles];
 
   static override properties = {
-    cardId: { attribute: 'card-id', reflect: true },
-    accountId: { attribute: 'account-id', reflect: true },
+    cardId: { attribute: 'card-id', reflect: true, useDefault: true },
+    accountId: { attribute: 'account-id', reflect: true, useDefault: true },
     apiBase: { attribute: 'api-base' },
     theme: { reflect: true },
     view: { state: true },

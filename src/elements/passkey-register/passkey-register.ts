@@ -98,7 +98,7 @@ export class PasskeyRegister extends TemplateElement {
   static override styles = [baseStyles, formStyles, passkeyRegisterStyles];
 
   static override properties = {
-    accountId: { attribute: 'account-id', reflect: true },
+    accountId: { attribute: 'account-id', reflect: true, useDefault: true },
     apiBase: { attribute: 'api-base' },
     nickname: {},
     theme: { reflect: true },

@@ -71,8 +71,9 @@ export function translate(locale: string, key: string, params?: Record<string, s
 
 /**
  * A controller (Lit's ReactiveController shape) giving an element `t(key)` in its language and re-rendering it when strings or
- * the language change. It also sets `dir` on the host so layouts follow the language, and `lang`
- * on the element's `base` part so screen readers speak it in that language.
+ * the language change. It also sets `dir` and `lang` on the element's `base` part (not on the host,
+ * which keeps only the attributes the page gave it), so that layouts follow the language and screen
+ * readers speak it in that language.
  */
 export class LocaleController implements ReactiveController {
   readonly #onChange = () => this.#host.requestUpdate();
@@ -113,19 +114,19 @@ export class LocaleController implements ReactiveController {
   hostUpdate(): void {
     // One look-up of the closest `lang` per update instead of one per string rendered.
     this.#rendering = localeOf(this.#host);
-    // Only set `dir` when the page has not chosen one for this element itself.
-    const host = this.#host;
-    if (!host.hasAttribute('dir') || host.dataset['autoDir'] === '') {
-      const dir = this.dir;
-      if (host.getAttribute('dir') !== dir) host.setAttribute('dir', dir);
-      host.dataset['autoDir'] = '';
-    }
   }
 
   hostUpdated(): void {
-    // The language of the text, for assistive technology (WCAG 3.1.2), on the element's own
-    // wrapper: on the host it would be read back as a page's choice by `localeOf`.
-    (this.#host as { renderRoot?: ParentNode }).renderRoot?.querySelector?.('[part~=base]')?.setAttribute('lang', this.locale);
+    // The language of the text, for assistive technology (WCAG 3.1.2), and its direction, on the
+    // element's own wrapper (everything it shows is inside it), never on the host: there `lang`
+    // would be read back as a page's choice by `localeOf`, and either would be an attribute the
+    // server did not write, which a framework hydrating the page reports as a mismatch (React 19).
+    // A `dir` the page put on the host is its choice for this element: the wrapper then follows it.
+    const host = this.#host;
+    const base = (host as { renderRoot?: ParentNode }).renderRoot?.querySelector?.('[part~=base]');
+    base?.setAttribute('lang', this.locale);
+    if (host.hasAttribute('dir')) base?.removeAttribute('dir');
+    else base?.setAttribute('dir', this.dir);
     this.#rendering = undefined;
   }
 }

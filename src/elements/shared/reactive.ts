@@ -5,8 +5,8 @@
  * It is the part of Lit's `ReactiveElement` (@lit/reactive-element 2.x) that these elements use,
  * with the same contract for that part, so the elements read like Lit elements and Lit's documents
  * describe them: `static properties` with `attribute` (default: the property name lowercased;
- * `false` for none), `type` (Boolean, Number, String), `reflect`, `state` and `converter` (an
- * attribute parser); a property set to a value that is not `Object.is` the old one queues an update;
+ * `false` for none), `type` (Boolean, Number, String), `reflect`, `state`, `converter` (an
+ * attribute parser) and `useDefault`; a property set to a value that is not `Object.is` the old one queues an update;
  * `willUpdate` -> controllers' `hostUpdate` -> `update` (reflects attributes) -> controllers'
  * `hostUpdated` -> `firstUpdated` -> `updated`; `requestUpdate()`, `updateComplete`, `hasUpdated`,
  * `addController`, `createRenderRoot`/`renderRoot`; the first update waits for the first
@@ -18,7 +18,7 @@
  * Why not ReactiveElement itself: the issue's size budgets (`<card-reveal>` 9 KB gzip, the whole
  * library 25 KB). ReactiveElement is ~2.7 KB gzip, most of it for what no element here uses; this
  * file is about 1.2 KB. Deliberately not here, so a subclass must not rely on them: `toAttribute`
- * converters, `hasChanged`, `noAccessor`, `useDefault`, Object/Array attribute types, decorators,
+ * converters, `hasChanged`, `noAccessor`, Object/Array attribute types, decorators,
  * `shouldUpdate`/`scheduleUpdate`/`getUpdateComplete`, `static shadowRootOptions` (the root is
  * always open) and `elementStyles`, dev-mode warnings, server-side rendering. Templates stay Lit's:
  * see template.ts.
@@ -36,6 +36,13 @@ export interface PropertyDeclaration {
   state?: boolean;
   /** Parses the attribute's text (`null` when it is removed) instead of `type`. */
   converter?: (value: string | null) => unknown;
+  /**
+   * The first value the property gets (its class field's) is its default: not reflected, so that
+   * the element adds no attribute the page did not write (a server-rendered page hydrated by a
+   * framework finds its markup unchanged), and the property goes back to it when the attribute is
+   * removed. Lit's option of the same name.
+   */
+  useDefault?: boolean;
 }
 
 /** The properties changed since the last update, with their previous values. */
@@ -153,6 +160,8 @@ export class ReactiveBase extends HTMLElementBase implements ReactiveControllerH
   /** The property being set from its attribute, which must not be written back to it. */
   #fromAttribute: PropertyKey | undefined;
   #controllers?: Set<ReactiveController>;
+  /** The defaults of the properties declared with `useDefault`, by name. */
+  #defaults = new Map<PropertyKey, unknown>();
   /** Values set on the element before its class was defined, applied at the first update. */
   #early?: Map<PropertyKey, unknown>;
   #enableUpdating!: (value: boolean) => void;
@@ -202,15 +211,18 @@ export class ReactiveBase extends HTMLElementBase implements ReactiveControllerH
     const { attributes, declarations } = this.#meta;
     const name = attributes.get(attribute);
     if (name === undefined || this.#fromAttribute === name) return;
-    const { converter, type } = declarations.get(name)!;
+    const { converter, type, useDefault } = declarations.get(name)!;
     this.#fromAttribute = name;
-    (this as Record<PropertyKey, unknown>)[name] = converter
-      ? converter(value)
-      : type === Boolean
-        ? value !== null
-        : type === Number && value !== null
-          ? Number(value)
-          : value;
+    (this as Record<PropertyKey, unknown>)[name] =
+      useDefault && value === null
+        ? this.#defaults.get(name)
+        : converter
+          ? converter(value)
+          : type === Boolean
+            ? value !== null
+            : type === Number && value !== null
+              ? Number(value)
+              : value;
     this.#fromAttribute = undefined;
   }
 
@@ -218,7 +230,10 @@ export class ReactiveBase extends HTMLElementBase implements ReactiveControllerH
   requestUpdate(name?: PropertyKey, old?: unknown): void {
     if (name !== undefined) {
       if (!this.#changed.has(name)) this.#changed.set(name, old);
-      if (this.#meta.declarations.get(name)?.reflect && this.#fromAttribute !== name) this.#reflecting.add(name);
+      const declaration = this.#meta.declarations.get(name);
+      // The first value of a `useDefault` property is its default, which is not reflected.
+      if (declaration?.useDefault && !this.#defaults.has(name)) this.#defaults.set(name, this[name as keyof this]);
+      else if (declaration?.reflect && this.#fromAttribute !== name) this.#reflecting.add(name);
     }
     if (!this.isUpdatePending) this.#updatePromise = this.#enqueue();
   }

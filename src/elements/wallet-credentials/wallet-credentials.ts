@@ -100,8 +100,8 @@ export class WalletCredentials extends TemplateElement {
 
   static override properties = {
     oidcTokenProvider: { attribute: false },
-    accountId: { attribute: 'account-id', reflect: true },
-    customerId: { attribute: 'customer-id', reflect: true },
+    accountId: { attribute: 'account-id', reflect: true, useDefault: true },
+    customerId: { attribute: 'customer-id', reflect: true, useDefault: true },
     apiBase: { attribute: 'api-base' },
     theme: { reflect: true },
     machine: { state: true },

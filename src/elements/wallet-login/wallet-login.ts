@@ -108,7 +108,7 @@ export class WalletLogin extends TemplateElement {
   static override styles = [baseStyles, formStyles, walletLoginStyles];
 
   static override properties = {
-    accountId: { attribute: 'account-id', reflect: true },
+    accountId: { attribute: 'account-id', reflect: true, useDefault: true },
     methods: {},
     apiBase: { attribute: 'api-base' },
     noAutoRefresh: { type: Boolean, attribute: 'no-auto-refresh' },

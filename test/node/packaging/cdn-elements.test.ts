@@ -67,7 +67,7 @@ await en.updateComplete;
 document.title = 'done ' + JSON.stringify({
   sameConfig: reveal.configureWallet === login.configureWallet,
   sameStrings: reveal.setStrings === login.setStrings && reveal.setLocale === login.setLocale,
-  arabic: { text: ar.shadowRoot.querySelector('h2')?.textContent, dir: ar.getAttribute('dir') },
+  arabic: { text: ar.shadowRoot.querySelector('h2')?.textContent, dir: ar.shadowRoot.querySelector('[part~=base]')?.getAttribute('dir') },
   english: en.shadowRoot.querySelector('h2')?.textContent,
 });`,
 };

@@ -27,7 +27,7 @@ ${withArabic ? '<script type="module" src="/cdn/locales/ar.js"></script>' : ''}
 const check = `const el = document.querySelector('wallet-login');
 await customElements.whenDefined('wallet-login');
 await el.updateComplete;
-document.title = 'done ' + JSON.stringify({ text: el.shadowRoot.textContent, dir: el.getAttribute('dir') });`;
+document.title = 'done ' + JSON.stringify({ text: el.shadowRoot.textContent, dir: el.shadowRoot.querySelector('[part~=base]')?.getAttribute('dir') });`;
 
 before(async () => {
   await buildCdn(dir);

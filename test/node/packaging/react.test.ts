@@ -135,6 +135,15 @@ export const bareTree = (React, provider, seen) => React.createElement('div', nu
   React.createElement('card-reveal', { cardId: 'Card:00000000-0000-4000-8000-000000000001', apiBase: '/api', hideAfter: 30,
     'oncard-reveal-error': (e) => seen.push({ type: e.type, code: e.detail.code }) }),
   React.createElement('wallet-login', { 'account-id': 'InternalAccount:00000000-0000-4000-8000-000000000001', 'code-length': 8, oidcTokenProvider: provider }),
+);
+// Every element as a bare tag with its attributes only, one of them in Arabic (right to left).
+export const attributesTree = (React) => React.createElement('div', null,
+  React.createElement('wallet-login', { 'account-id': 'InternalAccount:00000000-0000-4000-8000-000000000001', 'api-base': '/api', lang: 'ar' }),
+  React.createElement('passkey-register', { 'account-id': 'InternalAccount:00000000-0000-4000-8000-000000000001', 'api-base': '/api' }),
+  React.createElement('wallet-credentials', { 'account-id': 'InternalAccount:00000000-0000-4000-8000-000000000001', 'api-base': '/api' }),
+  React.createElement('card-reveal', { 'card-id': 'Card:00000000-0000-4000-8000-000000000001', 'api-base': '/api', theme: 'dark' }),
+  React.createElement('delegated-keys', { 'card-id': 'Card:00000000-0000-4000-8000-000000000001', 'account-id': 'InternalAccount:00000000-0000-4000-8000-000000000001', 'api-base': '/api' }),
+  React.createElement('agent-actions', { 'api-base': '/api' }),
 );`;
 
 const hydrateApp = `
@@ -165,27 +174,53 @@ out.events = seen;
 document.title = 'done ' + JSON.stringify(out);
 `;
 
+// The bare tags of a server-rendered page, with their attributes only: once defined, the elements
+// add no attribute of their own to the host, so hydrating them finds the server's markup as it was.
+const hydrateAttributesApp = `
+import * as React from 'react';
+import { hydrateRoot } from 'react-dom/client';
+import './src/react/index.ts';
+${serverTree}
+hydrateRoot(document.getElementById('root'), attributesTree(React));
+const els = [...document.getElementById('root').firstElementChild.children];
+await Promise.all(els.map((el) => el.updateComplete));
+// React reports a mismatch when hydration ends, after this module's first await.
+await new Promise((r) => setTimeout(r, 200));
+const base = (el) => el.shadowRoot.querySelector('[part~=base]');
+document.title = 'done ' + JSON.stringify({
+  rendered: els.every((el) => el.shadowRoot && el.shadowRoot.childNodes.length > 0),
+  attributes: Object.fromEntries(els.map((el) => [el.localName, el.getAttributeNames()])),
+  language: Object.fromEntries(els.map((el) => [el.localName, [base(el).getAttribute('lang'), getComputedStyle(base(el)).direction]])),
+});
+`;
+
 let rig: PageRig;
 let bundle = '';
 let bareBundle = '';
 let hydrateBundle = '';
+let hydrateAttributesBundle = '';
 const serverHtml: Record<string, string> = {};
 
 before(async () => {
   bundle = await bundleApp(app, { nodeEnv: 'development' });
   bareBundle = await bundleApp(bareApp, { nodeEnv: 'development' });
   hydrateBundle = await bundleApp(hydrateApp, { nodeEnv: 'development' });
+  hydrateAttributesBundle = await bundleApp(hydrateAttributesApp, { nodeEnv: 'development' });
   // (react-dom ships no declarations and @types/react-dom is not a dependency: the one function used, typed here.)
   const server: string = 'react-dom/server';
   const { renderToString } = (await import(server)) as { renderToString(node: React.ReactNode): string };
   const trees = (await import(`data:text/javascript,${encodeURIComponent(serverTree)}`)) as {
     tree(react: typeof React, wrappers: typeof import('../../../src/react/index.ts'), provider: unknown, seen: unknown[]): React.ReactNode;
     bareTree(react: typeof React, provider: unknown, seen: unknown[]): React.ReactNode;
+    attributesTree(react: typeof React): React.ReactNode;
   };
   const wrappers = await import('../../../src/react/index.ts');
   serverHtml['/hydrate'] = renderToString(trees.tree(React, wrappers, () => '', []));
   serverHtml['/hydrate-bare'] = renderToString(trees.bareTree(React, () => '', []));
+  const attributesHtml = renderToString(trees.attributesTree(React));
   rig = await startPageRig((path) => {
+    if (path === '/hydrate-attributes') return { type: 'html', body: htmlPage(`<div id="root">${attributesHtml}</div><script type="module" src="/hydrate-attributes.js"></script>`) };
+    if (path === '/hydrate-attributes.js') return { type: 'js', body: hydrateAttributesBundle };
     const html = serverHtml[path];
     if (html) return { type: 'html', body: htmlPage(`<div id="root">${html}</div><script type="module" src="/hydrate.js"></script>`) };
     if (path === '/hydrate.js') return { type: 'js', body: hydrateBundle };
@@ -257,4 +292,26 @@ test('a server-rendered page: a bare tag gets its attributes only, React 19 sets
   // `account-id` and `code-length` are the element's attributes: read on upgrade. The provider is lost.
   assert.deepEqual(result.login, { accountId: 'InternalAccount:00000000-0000-4000-8000-000000000001', codeLength: 8, provider: false });
   assert.deepEqual(result.events, [], 'React now listens to on<event> props when it hydrates');
+});
+
+test('a server-rendered page: bare tags with their attributes hydrate with no warning, since the elements add no attribute to the host (language and direction go on their wrapper)', async () => {
+  const { result, problems } = await rig.open<{ rendered: boolean; attributes: Record<string, string[]>; language: Record<string, string[]> }>('/hydrate-attributes', { strictConsole: true });
+  assert.deepEqual(problems, []);
+  assert.equal(result.rendered, true);
+  assert.deepEqual(result.attributes, {
+    'wallet-login': ['account-id', 'api-base', 'lang'],
+    'passkey-register': ['account-id', 'api-base'],
+    'wallet-credentials': ['account-id', 'api-base'],
+    'card-reveal': ['card-id', 'api-base', 'theme'],
+    'delegated-keys': ['card-id', 'account-id', 'api-base'],
+    'agent-actions': ['api-base'],
+  });
+  assert.deepEqual(result.language, {
+    'wallet-login': ['ar', 'rtl'],
+    'passkey-register': ['en', 'ltr'],
+    'wallet-credentials': ['en', 'ltr'],
+    'card-reveal': ['en', 'ltr'],
+    'delegated-keys': ['en', 'ltr'],
+    'agent-actions': ['en', 'ltr'],
+  });
 });

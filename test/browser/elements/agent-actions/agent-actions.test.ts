@@ -669,7 +669,7 @@ describe('<agent-actions>', () => {
     setLocale('ar');
     const el = await mountActions(acct.agentToken, { 'page-size': '3', 'poll-interval': '60000' });
     await ready(el);
-    expect(el.getAttribute('dir')).to.equal('rtl');
+    expect(part(el, 'base')!.getAttribute('dir')).to.equal('rtl');
     expect(shadow(el).querySelector('h2')?.textContent).to.equal('نشاط الوكيل');
     expect(getComputedStyle(part(el, 'list')!).direction).to.equal('rtl');
     expect(await axeViolations(el)).to.deep.equal([]);

@@ -461,6 +461,21 @@ describe('<card-reveal>', () => {
     expect(text(el, 'countdown')).to.match(/^Hides in (1:00|0:[0-5]\d)$/);
   });
 
+  it('adds no attribute of its own to the host (a server-rendered page stays as written): direction and language go on its wrapper, a `dir` the page gives the host wins, and card-id is reflected once set', async () => {
+    const el = await mount<CardReveal>('card-reveal', { lang: 'ar' });
+    expect(el.getAttributeNames()).to.deep.equal(['lang']);
+    expect([part(el, 'base')!.getAttribute('dir'), getComputedStyle(part(el, 'controls')!).direction]).to.deep.equal(['rtl', 'rtl']);
+    el.cardId = f.cardId;
+    await el.updateComplete;
+    expect(el.getAttribute('card-id')).to.equal(f.cardId);
+    // Removing the attribute puts the property back to its default: no card.
+    el.removeAttribute('card-id');
+    await el.updateComplete;
+    expect([el.cardId, el.hasAttribute('card-id'), part(el, 'reveal-button')]).to.deep.equal(['', false, null]);
+    const chosen = await mount<CardReveal>('card-reveal', { lang: 'ar', dir: 'ltr' });
+    expect([part(chosen, 'base')!.hasAttribute('dir'), getComputedStyle(part(chosen, 'controls')!).direction]).to.deep.equal([false, 'ltr']);
+  });
+
   it('properties set before the definition upgraded the element are read as soon as it is on the page: show() at once reveals', async () => {
     // An element the page made before the element's module ran (here in a document without one, so
     // it stays a plain element until it joins this page and the definition upgrades it).
@@ -782,7 +797,8 @@ describe('<card-reveal>', () => {
     try {
       setLocale('ar');
       const el = await mount<CardReveal>('card-reveal', { 'card-id': f.cardId, 'allowed-origins': f.processorOrigin });
-      expect(el.getAttribute('dir')).to.equal('rtl');
+      // The direction is the wrapper's: the host keeps only the page's attributes.
+      expect([part(el, 'base')!.getAttribute('dir'), el.hasAttribute('dir')]).to.deep.equal(['rtl', false]);
       expect(text(el, 'reveal-button')).to.equal('إظهار تفاصيل البطاقة');
       const base = part(el, 'controls')!;
       expect(getComputedStyle(base).direction).to.equal('rtl');

@@ -852,7 +852,7 @@ describe('<delegated-keys>', () => {
   it('speaks Arabic right to left', async () => {
     setLocale('ar');
     const el = await mountReady();
-    expect(el.getAttribute('dir')).to.equal('rtl');
+    expect(part(el, 'base')!.getAttribute('dir')).to.equal('rtl');
     expect(shadow(el).querySelector('h2')?.textContent).to.equal('المفاتيح المفوَّضة');
     (part(el, 'new-button') as HTMLButtonElement).click();
     await settle(el);

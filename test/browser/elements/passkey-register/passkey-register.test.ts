@@ -484,7 +484,7 @@ describe('<passkey-register>', function () {
     expect(await axeViolations(el)).to.deep.equal([]);
     const ar = await mount<PasskeyRegister>('passkey-register', { 'account-id': acct.accountId, lang: 'ar' });
     await waitForState(ar, 'ready');
-    expect(ar.getAttribute('dir')).to.equal('rtl');
+    expect(part(ar, 'base')!.getAttribute('dir')).to.equal('rtl');
     expect(text(ar, 'heading')).to.equal('أضف مفتاح مرور');
     expect(await axeViolations(ar)).to.deep.equal([]);
   });

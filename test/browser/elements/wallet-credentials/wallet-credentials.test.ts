@@ -1083,7 +1083,7 @@ describe('<wallet-credentials>', function () {
     expect(await axeViolations(el)).to.deep.equal([]);
     const ar = await mount<WalletCredentials>('wallet-credentials', { 'account-id': acct.accountId, 'customer-id': acct.customerId, lang: 'ar' });
     await idle(ar);
-    expect(ar.getAttribute('dir')).to.equal('rtl');
+    expect(part(ar, 'base')!.getAttribute('dir')).to.equal('rtl');
     expect(text(ar, 'heading')).to.equal('طرق تسجيل الدخول');
     expect(await axeViolations(ar)).to.deep.equal([]);
   });
