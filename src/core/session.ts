@@ -84,7 +84,8 @@ export interface SessionChange {
   accountId: string;
   /**
    * On `ended`: the service ended the session before its time, found when a call it signed was
-   * refused and the service no longer listed it: revoked from another device (or by the platform).
+   * refused and the service no longer listed it while its expiresAt was still ahead on the
+   * service's clock: revoked from another device (or by the platform).
    */
   revoked?: true;
   /** The new session (logged-in, refreshed); absent on logged-out and ended. */
@@ -327,7 +328,9 @@ export function createWallet(options: WalletOptions): Wallet {
         } else {
           // An older record left (expired) goes too, rather than be found and told ended again.
           await forgetWhere((s) => s.accountId === accountId && !isLive(s));
-          tellEnded(accountId, sessionId, true);
+          // Revoked when its time is not up on the service's clock (the list's answer just read it,
+          // clock.ts); otherwise it ended at its time, this device's clock behind.
+          tellEnded(accountId, sessionId, Date.parse(session.expiresAt) > serviceNow() || undefined);
         }
         throw sessionEnded(e);
       }

@@ -82,6 +82,13 @@ function sessionInfo(s: StoredSession): SessionInfo {
   return { sessionId: s.sessionId, credentialType: s.credentialType, expiresAt: s.expiresAt, createdAt: s.createdAt, endsAt };
 }
 
+/**
+ * A session the service no longer lists was revoked only while its expiresAt is still ahead on the
+ * service's clock (the list's answer just read it, clock.ts): one past it ended at its time, however
+ * much this device's own clock says is left.
+ */
+const endsLater = (s: { expiresAt: string }): boolean => Date.parse(s.expiresAt) > serviceNow();
+
 function loggedIn(s: StoredSession): LoginEvent {
   return { type: 'LOGGED_IN', session: sessionInfo(s) };
 }
@@ -218,8 +225,8 @@ export async function runStep(element: WalletLogin, step: Step, signal: AbortSig
     if (step.kind === 'refresh') {
       if (walletError(e, 'key_missing')) return { type: 'KEY_MISSING' };
       // Ended on this device's clock, or (the service's refusal as its cause, core session.ts) ended
-      // by the service before its time: revoked from another device.
-      if (walletError(e, 'session_expired')) return { type: (e as Error).cause ? 'REVOKED' : 'EXPIRED' };
+      // by the service: before its time on the service's clock, revoked from another device.
+      if (walletError(e, 'session_expired')) return { type: (e as Error).cause && endsLater(element.session!) ? 'REVOKED' : 'EXPIRED' };
       // A refresh refused because the session already ended counts as expiry (reference.md: 401 if expired).
       if (e instanceof ServiceError && e.status === 401) return { type: 'EXPIRED' };
     }
@@ -264,12 +271,13 @@ async function storedSession(element: WalletLogin, signal: AbortSignal): Promise
   }
   if (!live) return { type: 'RESTORED', session: null, expired: type };
   // The local clock may trust a session the service already ended: the active list (reference.md
-  // "GET /auth/sessions") is the truth. A session with time left that the service no longer lists
-  // was ended before its time (revoked from another device), as core judges a refused signature.
+  // "GET /auth/sessions") is the truth. A session with time left on the service's clock that the
+  // service no longer lists was ended before its time (revoked from another device), as core judges
+  // a refused signature.
   const active = await clientFor(element.apiBase).listSessions(accountId, { signal });
   if (!active.some((s) => s.id === live.sessionId)) {
     await keyStore().delete(live.sessionId);
-    return { type: 'RESTORED', session: null, expired: live.credentialType, revoked: true };
+    return { type: 'RESTORED', session: null, expired: live.credentialType, revoked: endsLater(live) };
   }
   return { type: 'RESTORED', session: sessionInfo(live) };
 }

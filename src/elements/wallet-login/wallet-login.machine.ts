@@ -90,7 +90,7 @@ export type ReauthReason = { why: 'expired' | 'key-missing' | 'revoked'; credent
 
 export type LoginEvent =
   /** `code`: a code this tab asked for before a reload, still waiting to be entered. */
-  | { type: 'RESTORED'; session: SessionInfo | null; missingKey?: CredentialType; expired?: CredentialType; revoked?: true; code?: { type: CredentialType; resendAt: number } }
+  | { type: 'RESTORED'; session: SessionInfo | null; missingKey?: CredentialType; expired?: CredentialType; revoked?: boolean; code?: { type: CredentialType; resendAt: number } }
   | { type: 'CHOOSE'; method: LoginMethod }
   /** `cooldownMs`: the page's resend cooldown (default RESEND_COOLDOWN_MS). */
   | { type: 'CODE_SENT'; now: number; cooldownMs?: number }

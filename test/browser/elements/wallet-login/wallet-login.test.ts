@@ -968,6 +968,27 @@ describe('<wallet-login>', function () {
     await other.logout(acct.accountId);
   });
 
+  it('a session whose renewal is refused after its time on the service’s clock, this device’s clock behind, ends as expired, not as revoked', async () => {
+    const el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId });
+    await loginWithEmail(el);
+    // The service's clock passes the session's 15 minutes; this device's clock stays behind (set
+    // back, or slow): by its own count the session still has time left.
+    await advanceClock(16 * 60_000);
+    const ends: Array<boolean | undefined> = [];
+    const off = walletFor().subscribe((c) => void (c.type === 'ended' && ends.push(c.revoked)));
+    try {
+      const loggedOut = nextEvent<CustomEvent<LoggedOutDetail>>(el, 'wallet-logged-out');
+      el.refresh();
+      expect((await loggedOut).detail.reason).to.equal('expired');
+      await waitForState(el, 'reauth');
+      expect(text(el, 'intro')).to.contain('Your session has ended');
+      // Other elements and tabs are told the same: an end at its time, not a revocation.
+      expect(ends).to.deep.equal([undefined]);
+    } finally {
+      off();
+    }
+  });
+
   it('a stored session revoked from another device while the page was away: the start-up check says it was ended from another device', async () => {
     let el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId });
     const mine = await loginWithEmail(el);
