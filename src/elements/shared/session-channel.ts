@@ -39,9 +39,12 @@ function open(): BroadcastChannel | undefined {
   return channel;
 }
 
-/** Posts a session change to the other tabs, stripped to what is safe to share. */
+/**
+ * Posts a session change to the other tabs, stripped to what is safe to share; `revoked` only where
+ * it is said (a message without a session is the account id and its type, nothing else).
+ */
 export function broadcastSessionChange({ type, accountId, session, revoked }: SessionChange): void {
-  open()?.postMessage(session ? { type, accountId, sessionId: session.sessionId, credentialType: session.credentialType, expiresAt: session.expiresAt } : { type, accountId, revoked });
+  open()?.postMessage(session ? { type, accountId, sessionId: session.sessionId, credentialType: session.credentialType, expiresAt: session.expiresAt } : revoked ? { type, accountId, revoked } : { type, accountId });
 }
 
 /** Listens for other tabs' session changes; returns the unsubscribe. */
