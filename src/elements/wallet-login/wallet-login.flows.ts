@@ -61,9 +61,9 @@ export function forgetCode(element: WalletLogin, back?: boolean): void {
   else forgetPendingCode(codeKey(element));
 }
 
-function keepCode(element: WalletLogin, otp: OtpLogin, sentAt: number, resendAt: number): void {
-  sentCodes.set(element, { otp, key: codeKey(element), sentAt, resendAt });
-  keepPendingCode(codeKey(element), otp, sentAt, resendAt);
+function keepCode(element: WalletLogin, code: SentCode): void {
+  sentCodes.set(element, code);
+  keepPendingCode(code.key, code.otp, code.sentAt, code.resendAt);
 }
 
 /**
@@ -178,7 +178,7 @@ export async function runStep(element: WalletLogin, step: Step, signal: AbortSig
             code = { ...same, resendAt: now + (e.retryAfter ?? 0) * 1000 };
           }
         }
-        keepCode(element, code.otp, code.sentAt, code.resendAt);
+        keepCode(element, code);
         // (A wait already over is a cooldown below 0: none.)
         return { type: 'CODE_SENT', now, cooldownMs: code.resendAt - now };
       }
@@ -240,7 +240,13 @@ export async function runStep(element: WalletLogin, step: Step, signal: AbortSig
           : classifyError(e, { unauthorized: UNAUTHORIZED[step.kind] });
     // The proxy's own limit marks its 429 (src/proxy/rate-limit.ts): a first code refused by it was not sent.
     if (e instanceof ServiceError && e.details?.['reason'] === 'PROXY_RATE_LIMIT') failure.byProxy = true;
-    return { type: 'FAILED', failure, now: Date.now() };
+    const now = Date.now();
+    // On the code screen, the wait a 429 asks for (only a rate limit carries one) pushes "Send a new
+    // code" out, as the machine's cooldownAfter does: the tab keeps it too, so that a reload does
+    // not offer what the service would refuse.
+    const sent = sentCodes.get(element);
+    if (sent && failure.retryAfter) keepCode(element, { ...sent, resendAt: Math.max(sent.resendAt, now + failure.retryAfter * 1000) });
+    return { type: 'FAILED', failure, now };
   }
 }
 

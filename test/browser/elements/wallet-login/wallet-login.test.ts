@@ -398,6 +398,30 @@ describe('<wallet-login>', function () {
     await loggedIn;
   });
 
+  it('a new code refused with the service’s wait (429 Retry-After), then a reload: the code screen keeps that wait, "Send a new code" is not offered before it', async () => {
+    let el = await codeScreen({ 'account-id': acct.accountId, 'resend-after': '0' });
+    let resend = () => parts(el, 'button').find((b) => /new code/.test(b.textContent ?? '')) as HTMLButtonElement;
+    // The sandbox allows one code per 30 s: it answers 429 with Retry-After, which the screen waits out.
+    const error = nextEvent<CustomEvent<{ code: string }>>(el, 'wallet-login-error');
+    resend().click();
+    expect((await error).detail.code).to.equal('rate_limited');
+    await waitFor(() => inState(el, 'code-entry') && resend().disabled, 'the service’s wait on "Send a new code"');
+    // The page reloads: a new element in the same tab.
+    el.remove();
+    el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId, 'resend-after': '0' });
+    await waitForState(el, 'code-entry');
+    const errors: string[] = [];
+    el.addEventListener('wallet-login-error', (e) => errors.push((e as CustomEvent<{ code: string }>).detail.code));
+    resend = () => parts(el, 'button').find((b) => /new code/.test(b.textContent ?? '')) as HTMLButtonElement;
+    expect(resend().disabled, 'not offered while the service would refuse it').to.equal(true);
+    expect(Number(/in (\d+) s/.exec(resend().textContent ?? '')?.[1])).to.be.within(1, 30);
+    // The code sent still logs in, and nothing was refused after the reload.
+    const loggedIn = nextEvent<CustomEvent<LoggedInDetail>>(el, 'wallet-logged-in');
+    type(codeInput(el), '000000');
+    expect((await loggedIn).detail.credentialType).to.equal('EMAIL_OTP');
+    expect(errors).to.deep.equal([]);
+  });
+
   it('a code left with "Use another way", then a reload: choosing that way again within its wait brings its screen back, no new code sent, and it logs in', async () => {
     const challenges = () => performance.getEntriesByType('resource').filter((e) => e.name.includes('/challenge')).length;
     let el = await codeScreen({ 'account-id': acct.accountId, 'resend-after': '20' });
