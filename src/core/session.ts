@@ -77,8 +77,9 @@ export interface SessionChange {
    * `ended`: the session expired or its key was lost, found when it was next asked for (or when a
    * renewal was refused because the service had ended it); its record is deleted and the account
    * has no live session here any more. Told once for each end, however many calls find it.
-   * `changed`: a credential of the account was removed, or another of its sessions ended, through
-   * this object (revokeCredential, revokeSession): lists of them are to be read again.
+   * `changed`: a credential of the account was added or removed, or another of its sessions ended,
+   * through this object (addCredential, revokeCredential, revokeSession): lists of them are to be
+   * read again.
    */
   type: 'logged-in' | 'refreshed' | 'logged-out' | 'ended' | 'changed';
   accountId: string;
@@ -180,7 +181,7 @@ export interface Wallet {
   stamper(accountId: string): Promise<Stamper>;
   /** Exports the wallet's recovery phrase through a fresh receiver key; returns the plaintext. */
   exportRecoveryPhrase(accountId: string, verification: ExportVerification, options?: SignalOption): Promise<string>;
-  /** Session changes made through this object (login, refresh, logout, a credential removed, a session ended). Returns the unsubscribe. */
+  /** Session changes made through this object (login, refresh, logout, a credential added or removed, a session ended). Returns the unsubscribe. */
   subscribe(listener: (change: SessionChange) => void): () => void;
 }
 
@@ -554,7 +555,10 @@ export function createWallet(options: WalletOptions): Wallet {
         if (!isNoSession(e)) throw e;
         return undefined;
       });
-      return client.createCredential(body, { ...addOptions, stamper });
+      const added = await client.createCredential(body, { ...addOptions, stamper });
+      // The account's lists, shown in this page and in other tabs, now hold it.
+      emit({ type: 'changed', accountId: body.accountId });
+      return added;
     },
 
     refresh(accountId, refreshOptions = {}) {

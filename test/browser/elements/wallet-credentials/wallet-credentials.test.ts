@@ -15,7 +15,7 @@ import { createClient } from '../../../../src/core/client.ts';
 import { indexedDbKeyStore, type KeyStore } from '../../../../src/core/keystore.ts';
 import { createWallet } from '../../../../src/core/session.ts';
 import { createStore, del } from 'idb-keyval';
-import { newAccount, oidcToken, advanceClock, axHeadings, fixtures, openOtherTab, type RigAccount } from '../../support/rig.ts';
+import { newAccount, oidcToken, advanceClock, addVirtualAuthenticator, axHeadings, fixtures, openOtherTab, type RigAccount } from '../../support/rig.ts';
 import { axeViolations, failNext, focusIn, holdAnswer, holdNext, loseAnswer, mount, nextEvent, part, parts, resetPage, shadow, text, type, useRig, waitFor, waitForState } from '../shared/helpers.ts';
 
 async function loginByEmail(acct: RigAccount): Promise<string> {
@@ -763,6 +763,52 @@ describe('<wallet-credentials>', function () {
       ]);
     } finally {
       channel.close();
+      tab.close();
+    }
+  });
+
+  it('another tab that adds a login (single sign-on, SMS code): this tab\'s lists show it at once', async () => {
+    await loginByEmail(acct);
+    const el = await settled(acct.accountId);
+    const tab = await openOtherTab();
+    const heard: unknown[] = [];
+    const channel = new BroadcastChannel(SESSION_CHANNEL_NAME);
+    channel.onmessage = (m) => heard.push(m.data);
+    try {
+      tab.configureWallet({ apiBase: (await fixtures()).apiBase, environment: 'sandbox', store: tab.core.indexedDbKeyStore({ dbName }) });
+      const otherTab = tab.walletFor();
+      const shown = (type: string) => !!shadow(el).querySelector(`[part~='credential'][data-type='${type}']`);
+      // Nothing on this page reads the lists again (no reload(), no change of its own): only what the other tab tells.
+      await otherTab.addCredential({ type: 'OAUTH', accountId: acct.accountId, oidcToken: await oidcToken({ sub: `user-${crypto.randomUUID()}`, email: 'sso@example.com' }) });
+      await waitFor(() => shown('OAUTH'), 'the single sign-on row', 3000);
+      await otherTab.addCredential({ type: 'SMS_OTP', accountId: acct.accountId });
+      await waitFor(() => shown('SMS_OTP'), 'the SMS row', 3000);
+      expect(heard).to.deep.equal([
+        { type: 'changed', accountId: acct.accountId },
+        { type: 'changed', accountId: acct.accountId },
+      ]);
+    } finally {
+      channel.close();
+      tab.close();
+    }
+  });
+
+  it('another tab that adds a passkey with <passkey-register>: this tab\'s lists show it once it is added', async () => {
+    await addVirtualAuthenticator();
+    await loginByEmail(acct);
+    const el = await settled(acct.accountId);
+    const tab = await openOtherTab();
+    try {
+      tab.configureWallet({ apiBase: (await fixtures()).apiBase, environment: 'sandbox', store: tab.core.indexedDbKeyStore({ dbName }) });
+      const register = tab.window.document.createElement('passkey-register');
+      register.setAttribute('account-id', acct.accountId);
+      register.setAttribute('nickname', 'Other tab');
+      tab.window.document.body.append(register);
+      await waitForState(register, 'ready');
+      (part(register, 'submit') as HTMLButtonElement).click();
+      await waitForState(register, 'done', 20000);
+      await waitFor(() => !!shadow(el).querySelector("[part~='credential'][data-type='PASSKEY']"), 'the passkey row', 3000);
+    } finally {
       tab.close();
     }
   });
