@@ -142,7 +142,9 @@ export class ReactiveBase extends HTMLElementBase implements ReactiveControllerH
   }
 
   static get observedAttributes(): string[] {
-    return [...ReactiveBase.#finalize(this).attributes.keys()];
+    // `dir` too, which no property declares: a direction the page gives the host, or takes back,
+    // decides the wrapper's at once (shared/i18n.ts LocaleController, at each update).
+    return [...ReactiveBase.#finalize(this).attributes.keys(), 'dir'];
   }
 
   /** The shadow root (or what createRenderRoot returned), from the first connection on. */
@@ -210,7 +212,9 @@ export class ReactiveBase extends HTMLElementBase implements ReactiveControllerH
   attributeChangedCallback(attribute: string, _old: string | null, value: string | null): void {
     const { attributes, declarations } = this.#meta;
     const name = attributes.get(attribute);
-    if (name === undefined || this.#fromAttribute === name) return;
+    // `dir`: an update, at which the wrapper follows it.
+    if (name === undefined) return this.requestUpdate();
+    if (this.#fromAttribute === name) return;
     const { converter, type, useDefault } = declarations.get(name)!;
     this.#fromAttribute = name;
     (this as Record<PropertyKey, unknown>)[name] =

@@ -15,7 +15,7 @@ import { walletFor } from '../../../../src/elements/shared/wallet.ts';
 import { createClient } from '../../../../src/core/client.ts';
 import '../../../../src/locales/ar.ts';
 import { axLiveRegions, axNodes, fixtures, newAccount, pageFrames, sandboxVariant, type AXNode, type RigFixtures } from '../../support/rig.ts';
-import { axeViolations, focusIn, holdAnswer, lowContrastText, mount, nextEvent, part, resetPage, shadow, text, useRig } from '../shared/helpers.ts';
+import { axeViolations, focusIn, holdAnswer, lowContrastText, mount, nextEvent, part, resetPage, shadow, text, useRig, waitFor } from '../shared/helpers.ts';
 
 const UNKNOWN_CARD = 'Card:00000000-0000-4000-8000-000000000000';
 
@@ -474,6 +474,19 @@ describe('<card-reveal>', () => {
     expect([el.cardId, el.hasAttribute('card-id'), part(el, 'reveal-button')]).to.deep.equal(['', false, null]);
     const chosen = await mount<CardReveal>('card-reveal', { lang: 'ar', dir: 'ltr' });
     expect([part(chosen, 'base')!.hasAttribute('dir'), getComputedStyle(part(chosen, 'controls')!).direction]).to.deep.equal([false, 'ltr']);
+  });
+
+  it('a `dir` the page gives the host after the element drew takes effect at once, and removing it gives the language\'s direction back', async () => {
+    const el = await mount<CardReveal>('card-reveal', { lang: 'ar' });
+    const direction = () => [part(el, 'base')!.getAttribute('dir'), getComputedStyle(part(el, 'controls')!).direction];
+    expect(direction()).to.deep.equal(['rtl', 'rtl']);
+    // Nothing else changes on the element: only the attribute can bring the wrapper to follow it.
+    el.setAttribute('dir', 'ltr');
+    await waitFor(() => direction()[1] === 'ltr', 'the page\'s direction', 1000);
+    expect(direction()).to.deep.equal([null, 'ltr']);
+    el.removeAttribute('dir');
+    await waitFor(() => direction()[1] === 'rtl', 'the language\'s direction again', 1000);
+    expect(direction()).to.deep.equal(['rtl', 'rtl']);
   });
 
   it('properties set before the definition upgraded the element are read as soon as it is on the page: show() at once reveals', async () => {
