@@ -21,7 +21,7 @@ import { Task, TaskStatus, initialState as taskInitial } from '../shared/task.ts
 import { baseStyles } from '../shared/styles.ts';
 import { listStyles } from '../shared/list-styles.ts';
 import { errorDetail, formatDate, isAbort, syncStates } from '../shared/list.ts';
-import { LocaleController } from '../shared/i18n.ts';
+import { isolate, LocaleController } from '../shared/i18n.ts';
 import { SlowWatch } from '../shared/slow.ts';
 import { onceAfterFirstPaint } from '../shared/idle.ts';
 import type { CreateDelegatedKeyRequest, DelegatedKey } from '../../core/types.ts';
@@ -427,7 +427,7 @@ export class DelegatedKeys extends TemplateElement {
                 ${list.kind === 'failed' ? html`<button type="button" @click=${this.#retry}>${t('delegated-keys.retry')}</button>` : nothing}`
             : nothing}</div>
         <p part="notice" class="live ${notice ? 'success' : 'muted'}" role="status">${notice
-            ? t(`delegated-keys.${notice.kind}`, { name: notice.nickname })
+            ? t(`delegated-keys.${notice.kind}`, { name: isolate(notice.nickname) })
             : list.kind === 'loading'
               ? this.#loading.slow ? t('delegated-keys.loading') : nothing
               : this.#loaded === undefined ? nothing : t('delegated-keys.loaded', { count: this.#loaded })}</p>
@@ -456,7 +456,7 @@ export class DelegatedKeys extends TemplateElement {
     return html`
       <li part="key" class="item" aria-labelledby=${headingId}>
         <div class="item-head">
-          <h3 id=${headingId} aria-level=${this.level(1)}>${key.nickname}</h3>
+          <h3 id=${headingId} aria-level=${this.level(1)}><bdi>${key.nickname}</bdi></h3>
           <span part="status" class="status ${key.status}">${t(`delegated-keys.status.${key.status}`)}</span>
         </div>
         <div class="meta">
@@ -474,7 +474,7 @@ export class DelegatedKeys extends TemplateElement {
         ${active ? html`<p class="muted">${t('delegated-keys.immutable')}</p>` : nothing}
         ${asked
           ? html`<div part="confirm" class="confirm" role="group" aria-label=${t('delegated-keys.revoke')} @keydown=${this.#onKeydown}>
-              <p>${t('delegated-keys.revoke-confirm', { name: key.nickname })}</p>
+              <p>${t('delegated-keys.revoke-confirm', { name: isolate(key.nickname) })}</p>
               <div class="actions">
                 <button class="danger strong" type="button" aria-disabled=${revoking} @click=${revoking ? undefined : this.#confirmRevoke}>
                   ${t(revoking ? 'delegated-keys.revoking' : 'delegated-keys.revoke-yes')}

@@ -70,6 +70,14 @@ export function translate(locale: string, key: string, params?: Record<string, s
 }
 
 /**
+ * A name the user or the service gave (a key's or a passkey's nickname, a rejection reason), put
+ * inside a sentence: between Unicode isolates (FSI ... PDI), so that its own direction holds inside
+ * text of the other direction ("Travel (2024)!" in Arabic, an Arabic name in English) and its
+ * punctuation and numbers are not moved by the words around it.
+ */
+export const isolate = (name: string): string => `\u2068${name}\u2069`;
+
+/**
  * A controller (Lit's ReactiveController shape) giving an element `t(key)` in its language and re-rendering it when strings or
  * the language change. It also sets `dir` and `lang` on the element's `base` part (not on the host,
  * which keeps only the attributes the page gave it), so that layouts follow the language and screen

@@ -16,7 +16,7 @@ import { setLocale } from '../../../../src/elements/shared/i18n.ts';
 import { createClient } from '../../../../src/core/client.ts';
 import type { DelegatedKey } from '../../../../src/core/types.ts';
 import { axHeadings, axLiveRegions, axNodes, newAccount, fixtures, politeRegions, type RigAccount, type RigFixtures } from '../../support/rig.ts';
-import { axeViolations, cleanup, failNext, focusIn, holdAnswer, holdNext, loseAnswer, mount, nextEvent, overflowing, part, parts, resetPage, shadow, text, type, useRig, waitFor } from '../shared/helpers.ts';
+import { axeViolations, cleanup, drawnLeftToRight, failNext, focusIn, holdAnswer, holdNext, loseAnswer, mount, nextEvent, overflowing, part, parts, resetPage, shadow, text, type, useRig, waitFor } from '../shared/helpers.ts';
 
 /** Counts the requests the page sends to a path (a pass-through wrapper: every call still goes out). */
 function countRequests(fragment: string, method: string) {
@@ -258,7 +258,7 @@ describe('<delegated-keys>', () => {
     expect(shadow(el).activeElement === part(el, 'revoke-button'), `focus back on "Revoke", not ${focusIn(el)}`).to.equal(true);
     (part(el, 'revoke-button') as HTMLButtonElement).click();
     await settle(el);
-    expect(text(el, 'confirm')).to.match(/Revoke “First”\?/);
+    expect(text(el, 'confirm')).to.match(/Revoke “\u2068First\u2069”\?/);
     expect(shadow(el).activeElement?.textContent?.trim()).to.equal('Cancel');
     // The confirming button's text stands out from its red (white on red, not red on red).
     const strong = getComputedStyle(button(el, /Revoke key/));
@@ -499,7 +499,7 @@ describe('<delegated-keys>', () => {
       loading: true,
       keys: [],
       empty: false,
-      notice: 'Key “Newer” created. It is active now.',
+      notice: 'Key “\u2068Newer\u2069” created. It is active now.',
     });
     await waitFor(() => names().length === 2, 'the list with both keys');
     expect(names()).to.deep.equal(['Newer', 'Older']);
@@ -510,7 +510,7 @@ describe('<delegated-keys>', () => {
       loading: true,
       keys: [],
       empty: false,
-      notice: 'Key “Newer” revoked.',
+      notice: 'Key “\u2068Newer\u2069” revoked.',
     });
     await waitFor(() => names().length === 2, 'the list with both keys');
     await settle(el);
@@ -858,5 +858,24 @@ describe('<delegated-keys>', () => {
     await settle(el);
     expect(getComputedStyle(part(el, 'form')!).direction).to.equal('rtl');
     expect(await axeViolations(el)).to.deep.equal([]);
+  });
+
+  it('keeps a left-to-right key name whole in Arabic: its heading, the created notice and the revoke question', async () => {
+    await login();
+    const el = await mountReady();
+    // Unisolated, right-to-left text moves the name's trailing "!" to its left: "!Travel(2024)".
+    const name = 'Travel (2024)!';
+    const drawn = 'Travel(2024)!';
+    await createKey(el, name, [['USD', '5000']]);
+    setLocale('ar');
+    await settle(el);
+    expect(text(el, 'notice')).to.match(/^أُنشئ المفتاح/);
+    expect(drawnLeftToRight(part(el, 'notice')!, name), 'the created notice').to.equal(drawn);
+    expect(drawnLeftToRight(el, name), 'the key heading').to.equal(drawn);
+    expect(shadow(el).querySelector('h3 bdi')?.textContent).to.equal(name);
+    button(el, /^\s*إلغاء\s*$/).click();
+    await settle(el);
+    expect(drawnLeftToRight(part(el, 'confirm')!, name), 'the revoke question').to.equal(drawn);
+    expect(text(el, 'confirm')).to.contain(`«\u2068${name}\u2069»`);
   });
 });

@@ -442,3 +442,30 @@ export function shownTexts(el: Element): string[] {
   }
   return out;
 }
+
+/**
+ * How `words` look on screen inside an element's shadow root (or inside a node of it), read from left to right: its
+ * characters sorted by where the browser drew them (each one's box from a Range), spaces and
+ * invisible marks left out. Left-to-right data inside right-to-left text (an email, a `+1` phone, a
+ * name that ends in punctuation) is shown in its own order only when it is isolated (bdi,
+ * dir=auto, Unicode isolates): unisolated, the Unicode bidirectional algorithm moves its
+ * punctuation and numbers, and this returns them moved. Throws when no text node holds `words`.
+ */
+export function drawnLeftToRight(el: Element, words: string): string {
+  const walker = document.createTreeWalker(el.shadowRoot ?? el, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const at = node.textContent!.indexOf(words);
+    if (at < 0 || !node.parentElement?.getClientRects().length) continue;
+    const drawn: Array<[number, string]> = [];
+    for (let i = at; i < at + words.length; i++) {
+      const range = document.createRange();
+      range.setStart(node, i);
+      range.setEnd(node, i + 1);
+      const box = range.getBoundingClientRect();
+      const char = node.textContent![i]!;
+      if (box.width > 0 && char.trim()) drawn.push([box.left + box.width / 2, char]);
+    }
+    return drawn.sort((a, b) => a[0] - b[0]).map(([, char]) => char).join('');
+  }
+  throw new Error(`no shown text holds "${words}"`);
+}
