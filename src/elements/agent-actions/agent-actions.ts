@@ -493,7 +493,8 @@ export class AgentActions extends TemplateElement {
             ['fees', money(q.feesIncluded, q.sendingCurrency)],
           ]
         : [];
-    if (a.status === 'REJECTED') facts.push(['rejection', a.rejectionReason]);
+    // The approver's own words, in their own direction whatever the element's (bdi isolates them).
+    if (a.status === 'REJECTED') facts.push(['rejection', a.rejectionReason && html`<bdi>${a.rejectionReason}</bdi>`]);
     if (x) {
       facts.push(
         ['transaction', html`<span class="mono">${shortId(x.id)}</span> · ${this.#words('transaction-status', x.status)}`],

@@ -13,7 +13,7 @@ import '../../../../src/locales/ar.ts';
 import { createClient } from '../../../../src/core/client.ts';
 import type { AgentAction } from '../../../../src/core/types.ts';
 import { actionExecution, approveAction, axLiveRegions, fixtures, newAccount, newAgentAction, politeRegions, rejectAction, type RigAccount, type RigFixtures } from '../../support/rig.ts';
-import { axeViolations, failNext, focusIn, holdNext, nextEvent, part, parts, reshapeAnswer, resetPage, shadow, text, useRig, waitFor } from '../shared/helpers.ts';
+import { axeViolations, drawnLeftToRight, failNext, focusIn, holdNext, nextEvent, part, parts, reshapeAnswer, resetPage, shadow, text, useRig, waitFor } from '../shared/helpers.ts';
 
 async function mountActions(token: string, attributes: Record<string, string> = {}): Promise<AgentActions> {
   const el = document.createElement('agent-actions') as AgentActions;
@@ -586,14 +586,19 @@ describe('<agent-actions>', () => {
     const el = await pollingActions();
     const created = await shownNewAction(el, 'EXECUTE_QUOTE');
     const changed = nextEvent<CustomEvent>(el, 'agent-action-changed', 10000);
-    await rejectAction(acct.agentId, created.id, 'Over the daily budget');
+    await rejectAction(acct.agentId, created.id, 'Over the daily budget (USD).');
     expect((await changed).detail.action.status).to.equal('REJECTED');
     await el.updateComplete;
     const item = parts(el, 'action')[0]!;
     expect(item.textContent).to.match(/Rejected/);
-    expect(item.textContent).to.match(/Over the daily budget/);
+    expect(item.textContent).to.match(/Over the daily budget \(USD\)\./);
     expect(item.textContent).to.match(/Currency exchange/);
     expect(shadow(el).querySelector('[role=status].live')!.textContent!.trim()).to.equal('Decision: Currency exchange, Rejected.');
+    // The reason is the approver's own words, in their own direction: in Arabic, unisolated, its
+    // final "." would be drawn at its left (".Overthedailybudget(USD)").
+    setLocale('ar');
+    await el.updateComplete;
+    expect(drawnLeftToRight(parts(el, 'action')[0]!, 'Over the daily budget (USD).')).to.equal('Overthedailybudget(USD).');
   });
 
   it('a poll-interval changed while polling takes effect at once, without waiting out the old delay', async () => {
