@@ -16,7 +16,7 @@ import { defineElement, type PropertyValues } from '../shared/reactive.ts';
 import { Task } from '../shared/task.ts';
 import { baseStyles } from '../shared/styles.ts';
 import { formStyles } from '../shared/form-styles.ts';
-import { LocaleController } from '../shared/i18n.ts';
+import { isolate, LocaleController } from '../shared/i18n.ts';
 import { failureMessage } from '../shared/strings.ts';
 import { afterFirstPaint, onceAfterFirstPaint } from '../shared/idle.ts';
 import { syncStates } from '../shared/list.ts';
@@ -260,14 +260,14 @@ export class PasskeyRegister extends TemplateElement {
         // While the login runs its button stays where it was, disabled, and Cancel comes beside it:
         // the second click of a double click must not land on a Cancel drawn under the pointer.
         const activating = s.kind === 'activating';
-        return html`<p part="intro">${activating ? t('passkey.activating') : t('passkey.registered', { nickname: s.passkey.nickname })}</p>
+        return html`<p part="intro">${activating ? t('passkey.activating') : t('passkey.registered', { nickname: isolate(s.passkey.nickname) })}</p>
           <div class="actions">
             <button part="submit" class="primary" type="button" ?disabled=${activating} ?data-autofocus=${!activating} @click=${() => this.#send({ type: 'ACTIVATE' })}>${t('passkey.activate')}</button>
             ${activating ? html`<button part="button" type="button" data-autofocus @click=${() => this.cancel()}>${t('common.cancel')}</button>` : nothing}
           </div>`;
       }
       case 'done':
-        return html`<p part="done" data-autofocus tabindex="-1">${t('passkey.done', { nickname: s.passkey.nickname })}</p>
+        return html`<p part="done" data-autofocus tabindex="-1">${t('passkey.done', { nickname: isolate(s.passkey.nickname) })}</p>
           <div class="actions"><button part="button" type="button" @click=${() => this.#send({ type: 'RESET' })}>${t('passkey.another')}</button></div>`;
       default:
         return this.#form(s);

@@ -17,7 +17,7 @@ import { clientFor, walletFor } from '../../../../src/elements/shared/wallet.ts'
 import '../../../../src/locales/ar.ts';
 import type { KeyStore } from '../../../../src/core/keystore.ts';
 import { newAccount, addVirtualAuthenticator, authenticatorCredentials, advanceClock, setUserVerified, openOtherTab, fixtures, type RigAccount } from '../../support/rig.ts';
-import { axeViolations, focusIn, holdAnswer, holdNext, loseAnswer, mount, nextEvent, part, parts, resetPage, shadow, shownTexts, text, type, useRig, waitFor, waitForState } from '../shared/helpers.ts';
+import { axeViolations, drawnLeftToRight, focusIn, holdAnswer, holdNext, loseAnswer, mount, nextEvent, part, parts, resetPage, shadow, shownTexts, text, type, useRig, waitFor, waitForState } from '../shared/helpers.ts';
 
 async function loginByEmail(acct: RigAccount): Promise<void> {
   await (await walletFor().startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000');
@@ -487,5 +487,19 @@ describe('<passkey-register>', function () {
     expect(part(ar, 'base')!.getAttribute('dir')).to.equal('rtl');
     expect(text(ar, 'heading')).to.equal('أضف مفتاح مرور');
     expect(await axeViolations(ar)).to.deep.equal([]);
+  });
+
+  it('in Arabic, a left-to-right passkey name keeps its order in the sentence that says it is ready', async () => {
+    await addVirtualAuthenticator();
+    await loginByEmail(acct);
+    const el = await mount<PasskeyRegister>('passkey-register', { 'account-id': acct.accountId, lang: 'ar' });
+    await waitForState(el, 'ready');
+    const name = 'Work laptop (2)!';
+    type(part(el, 'input') as HTMLInputElement, name);
+    submit(el);
+    await waitForState(el, 'done', 20000);
+    // Unisolated, the right-to-left sentence draws the name's "!" at its left ("!Worklaptop(2)").
+    expect(drawnLeftToRight(part(el, 'done')!, name)).to.equal('Worklaptop(2)!');
+    expect(text(el, 'done')).to.equal(`مفتاح المرور «\u2068${name}\u2069» جاهز، وقد سجّلت الدخول به.`);
   });
 });
