@@ -56,6 +56,20 @@ test('Arabic (src/locales/ar.ts) covers every English string of every element, w
   for (const key of Object.keys(arabic)) assert.ok(english.has(key), `${key} has no English`);
 });
 
+test('Arabic sentences with a count read right at every count (0, 1, 2, 3-10, 11 and more): no counted noun follows the number', async () => {
+  // An Arabic noun after a number takes a form of its own for 1, 2, 3-10 and 11+ ("5 ثوانٍ", "11
+  // ثانية"); i18n.ts has no plural rules, so a sentence with a count says it without such a noun
+  // ("...: 5", or the unit's abbreviation "ث"). `{length}` is the code's digits, which the
+  // service sends 6 of: "أرقام" is right for 3 to 10.
+  const { ar } = await import('../../../src/locales/ar.ts');
+  const counted = /^\s*(ثانية|ثوان|ثانيتين|ثانيتان|دقيقة|دقائق|ساعة|ساعات|يوم|أيام|حرف|أحرف|مفتاح|مفاتيح|إجراء|إجراءات|محاولة|محاولات)/;
+  for (const [key, text] of Object.entries(ar as Record<string, string>)) {
+    for (const m of text.matchAll(/\{(seconds|count|n|shown|total)\}/g)) {
+      assert.doesNotMatch(text.slice(m.index + m[0].length), counted, `${key}: "${text}"`);
+    }
+  }
+});
+
 test('every failure code has a sentence in both languages', async () => {
   const { FAILURE_CODES } = await import('../../../src/elements/shared/failures.ts');
   const { sharedStrings } = await import('../../../src/elements/shared/strings.ts');
