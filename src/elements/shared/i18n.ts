@@ -63,10 +63,23 @@ export function directionOf(locale: string): 'ltr' | 'rtl' {
   return RTL.test(locale) ? 'rtl' : 'ltr';
 }
 
-/** Looks a string up: exact locale, then its primary language, then English, then the key. */
+/**
+ * Looks a string up: exact locale, then its primary language, then English, then the key. A number
+ * put in is written as Intl writes numbers in that language (in ar-SA "٦", as its dates and amounts
+ * are), and as is where the page's `lang` is no valid language tag.
+ */
 export function translate(locale: string, key: string, params?: Record<string, string | number>): string {
   const text = catalog.get(locale)?.[key] ?? catalog.get(locale.split('-')[0]!)?.[key] ?? catalog.get('en')?.[key] ?? key;
-  return params ? text.replace(/\{(\w+)\}/g, (m, name: string) => String(params[name] ?? m)) : text;
+  return params
+    ? text.replace(/\{(\w+)\}/g, (m, name: string) => {
+        const value = params[name] ?? m;
+        try {
+          return value.toLocaleString(locale);
+        } catch {
+          return String(value);
+        }
+      })
+    : text;
 }
 
 /**

@@ -28,6 +28,10 @@ test('the shared element modules import on a server', async () => {
   assert.equal(translate('ar', 'login.heading'), 'سجّل الدخول إلى محفظتك');
   assert.equal(translate('ar-EG', 'error.wrong_code').length > 0, true);
   assert.equal(translate('fr', 'login.heading'), 'Log in to your wallet');
+  // Numbers are written as the language writes them; a lang that is no valid tag keeps them as is.
+  assert.equal(translate('ar-sa', 'error.wait', { seconds: 12 }), 'يمكنك المحاولة مرة أخرى بعد ١٢ ث.');
+  assert.equal(translate('en', 'error.wait', { seconds: 1200 }), 'You can try again in 1,200 s.');
+  assert.equal(translate('en_us', 'error.wait', { seconds: 1200 }), 'You can try again in 1200 s.');
 });
 
 test('Arabic (src/locales/ar.ts) covers every English string of every element, with the same placeholders, and nothing else', async () => {

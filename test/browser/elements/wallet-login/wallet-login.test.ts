@@ -1779,6 +1779,19 @@ describe('<wallet-login>', function () {
     }
   });
 
+  it('writes every number of a screen in the digits of the page\'s Arabic (ar-SA: ٠١٢…), the counts of its sentences as its times', async () => {
+    const el = await codeScreen({ 'account-id': acct.accountId, lang: 'ar-SA' });
+    // The code's length and the seconds before a new code, as Intl writes numbers in ar-SA.
+    expect(text(el, 'intro')).to.contain('من ٦ أرقام');
+    const resend = parts(el, 'button').find((b) => /رمزًا جديدًا/.test(b.textContent ?? ''))!;
+    expect(resend.textContent!.trim()).to.match(/^أرسل رمزًا جديدًا بعد [١-٣]?[٠-٩] ث$/);
+    type(codeInput(el), '000000');
+    await waitForState(el, 'logged-in');
+    // The session's end, which Intl.DateTimeFormat writes: no Latin digit on either screen.
+    expect(text(el, 'session')).to.match(/[٠-٩]:[٠-٩]{2}/);
+    expect(text(el, 'base')).not.to.match(/[0-9]/);
+  });
+
   it('is fully usable from the keyboard: Tab to a method, Enter, type the code', async () => {
     const el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId, methods: 'email-otp passkey', 'no-autofill': '' });
     await waitForState(el, 'choosing');
