@@ -16,7 +16,7 @@ import { indexedDbKeyStore, type KeyStore } from '../../../../src/core/keystore.
 import { createWallet } from '../../../../src/core/session.ts';
 import { createStore, del } from 'idb-keyval';
 import { newAccount, oidcToken, advanceClock, addVirtualAuthenticator, axHeadings, fixtures, openOtherTab, type RigAccount } from '../../support/rig.ts';
-import { axeViolations, failNext, focusIn, holdAnswer, holdNext, loseAnswer, mount, nextEvent, part, parts, resetPage, shadow, text, type, useRig, waitFor, waitForState } from '../shared/helpers.ts';
+import { axeViolations, drawnLeftToRight, failNext, focusIn, holdAnswer, holdNext, loseAnswer, mount, nextEvent, part, parts, resetPage, shadow, text, type, useRig, waitFor, waitForState } from '../shared/helpers.ts';
 
 async function loginByEmail(acct: RigAccount): Promise<string> {
   return (await (await walletFor().startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000')).sessionId;
@@ -1132,6 +1132,14 @@ describe('<wallet-credentials>', function () {
     expect(part(ar, 'base')!.getAttribute('dir')).to.equal('rtl');
     expect(text(ar, 'heading')).to.equal('طرق تسجيل الدخول');
     expect(await axeViolations(ar)).to.deep.equal([]);
+    // The email and the "+1…" phone read left to right inside the Arabic rows (a phone unisolated
+    // in right-to-left text is drawn "…0101+"), and in the names of their remove buttons.
+    const contacts = parts(ar, 'credential').map((li) => li.querySelector('[part=credential-name]')!.textContent!.trim());
+    expect(contacts.some((c) => c.includes('@')) && contacts.some((c) => c.startsWith('+1'))).to.equal(true, contacts.join());
+    for (const contact of contacts) expect(drawnLeftToRight(ar, contact)).to.equal(contact);
+    const sms = parts(ar, 'credential').find((li) => li.dataset['type'] === 'SMS_OTP')!;
+    const phone = contacts.find((c) => c.startsWith('+1'))!;
+    expect(sms.querySelector('[part=revoke-button]')!.getAttribute('aria-label')).to.equal(`إزالة رمز عبر رسالة نصية (\u2068${phone}\u2069)`);
   });
 
   it('heading-level fits the panel into the page outline: its heading at that level, the sections one below', async () => {
