@@ -42,7 +42,7 @@ export const CEILINGS: Readonly<Record<string, number>> = {
   '<passkey-register>': 27_875,
   '<wallet-credentials>': 31_525,
   '<wallet-login>': 32_700,
-  'locales/ar (optional)': 6_688,
+  'locales/ar (optional)': 6_700,
   'cdn/elements/agent-actions.js': 20_750,
   'cdn/elements/card-reveal.js': 28_475,
   'cdn/elements/delegated-keys.js': 34_875,
