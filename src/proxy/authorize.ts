@@ -29,10 +29,15 @@
  */
 import type { IncomingMessage } from 'node:http';
 import { foldName } from './json.ts';
+import type { ProxyRequest } from './request.ts';
 import { isId, type RouteName } from './routes.ts';
 
-export interface AuthorizeContext {
-  request: IncomingMessage;
+/**
+ * `R` is the request as the proxy got it: the Node handler's IncomingMessage, or the Request given
+ * to `proxy.fetch` (see ProxyOptions).
+ */
+export interface AuthorizeContext<R extends ProxyRequest = IncomingMessage> {
+  request: R;
   route: RouteName;
   /** Path ids; every route has at most one, under `id`. */
   params: Record<string, string>;
@@ -50,7 +55,7 @@ export interface AuthorizeRefusal {
 }
 
 export type AuthorizeDecision = boolean | AuthorizeRefusal;
-export type AuthorizeHook = (ctx: AuthorizeContext) => AuthorizeDecision | Promise<AuthorizeDecision>;
+export type AuthorizeHook<R extends ProxyRequest = IncomingMessage> = (ctx: AuthorizeContext<R>) => AuthorizeDecision | Promise<AuthorizeDecision>;
 
 export interface DemoAccount {
   customerId: string;
@@ -59,14 +64,14 @@ export interface DemoAccount {
 }
 
 /** Which customer, account and card the request's user owns (the integrator's `accountFor`), or undefined. */
-export type AccountResolver = (request: IncomingMessage) => DemoAccount | undefined | Promise<DemoAccount | undefined>;
+export type AccountResolver<R extends ProxyRequest = IncomingMessage> = (request: R) => DemoAccount | undefined | Promise<DemoAccount | undefined>;
 
 /**
  * The resolver asked once per request, however many hooks ask (the account binding, the step-up):
  * an integrator's resolver may read a session store.
  */
-export function oncePerRequest(resolve: AccountResolver): AccountResolver {
-  const answers = new WeakMap<IncomingMessage, DemoAccount | undefined | Promise<DemoAccount | undefined>>();
+export function oncePerRequest(resolve: AccountResolver<ProxyRequest>): AccountResolver<ProxyRequest> {
+  const answers = new WeakMap<ProxyRequest, DemoAccount | undefined | Promise<DemoAccount | undefined>>();
   return (request) => {
     if (!answers.has(request)) answers.set(request, resolve(request));
     return answers.get(request);
@@ -92,9 +97,9 @@ const CREATES: Partial<Record<RouteName, Collection>> = {
 };
 
 /** The account binding's hook, told of the relayed answers that add ids to the account's lists. */
-export type AccountAuthorizeHook = AuthorizeHook & {
+export type AccountAuthorizeHook = AuthorizeHook<ProxyRequest> & {
   /** Called with every relayed answer; a creation makes the next miss in that list read it at once. */
-  changed(request: IncomingMessage, route: RouteName | 'unknown', status: number): void;
+  changed(request: ProxyRequest, route: RouteName | 'unknown', status: number): void;
 };
 
 export function validateDemoAccount(binding: DemoAccount): DemoAccount {
@@ -120,13 +125,13 @@ export function demoAccountAuthorize(binding: DemoAccount, list: ListReader, cac
  * (401). Lists read upstream are cached per account (see the file header for how often a miss reads).
  */
 export function accountAuthorize(
-  resolve: AccountResolver,
+  resolve: AccountResolver<ProxyRequest>,
   list: ListReader,
   cacheMs = 5000,
   missReadMs = 1000,
   perAccount: AccountLists = new Map(),
 ): AccountAuthorizeHook {
-  const hook: AuthorizeHook = async (ctx) => {
+  const hook: AuthorizeHook<ProxyRequest> = async (ctx) => {
     if (ctx.route === 'listAgentActions' || ctx.route === 'getAgentAction') return true;
     const found = await resolve(ctx.request);
     if (!found) return UNAUTHENTICATED;
@@ -144,7 +149,7 @@ export function accountAuthorize(
     if (found) perAccount.get(found.accountId)?.changed(collection);
   };
   return Object.assign(hook, {
-    changed(request: IncomingMessage, route: RouteName | 'unknown', status: number) {
+    changed(request: ProxyRequest, route: RouteName | 'unknown', status: number) {
       const collection = route === 'unknown' ? undefined : CREATES[route];
       if (collection === undefined || status < 200 || status > 299 || status === 202) return;
       // The request's own binding, already resolved by the hook (the resolver is asked once per request).
@@ -156,7 +161,7 @@ export function accountAuthorize(
 }
 
 interface AccountRule {
-  decide(ctx: AuthorizeContext, binding: DemoAccount): Promise<AuthorizeDecision>;
+  decide(ctx: AuthorizeContext<ProxyRequest>, binding: DemoAccount): Promise<AuthorizeDecision>;
   /** An id was added to `collection` through the proxy. */
   changed(collection: Collection): void;
 }

@@ -47,6 +47,24 @@
  * Fastify `fastify.addHook('onRequest', (rq, rp, done) => rq.url.startsWith('/api/') ?
  * (rp.hijack(), proxy(rq.raw, rp.raw)) : done())` (onRequest runs before Fastify reads the body).
  *
+ * The fetch entry, `proxy.fetch(request, { clientAddress })`, for servers that hand route code a
+ * WHATWG Request and take a Response (Next.js route handlers, Remix, SvelteKit, Hono, Astro, Bun,
+ * Deno), runs the same steps on the same rules, reading the Request's Headers and its body stream
+ * (counted as it arrives: refused past maxBodyBytes, never buffered whole first). What differs:
+ *  - the rate limit counts requests under `info.clientAddress`, which a Request does not carry:
+ *    without it, while the limit is on, the request is answered 500 INTERNAL_ERROR (onError says
+ *    why), since one shared count would let one client use up everyone's;
+ *  - Headers joins a repeated header's copies, so a repeat is refused by the check that reads the
+ *    joined value rather than as a repeat (see readWebHeaders); the Host is the URL's when the
+ *    framework's Request has no Host header;
+ *  - the framework owns the connection: the answer is a Response it writes (no Connection header,
+ *    the length its body's), a body refused before it was read is left to the framework, and the
+ *    accounting of answers a slow client has not taken (upstream.ts `hold`) does not apply, so
+ *    bounding such clients is the framework's or its server's;
+ *  - a read whose request's `signal` aborts (the client went away) is dropped upstream, and the
+ *    log line is written when the Response is made: its status is the one the Response carries
+ *    (499, with no body, when the client went away before the call went upstream).
+ *
  * Deliberately does not: re-serialise JSON, follow redirects, cache, retry non-GET calls,
  * authenticate the browser's user (that is `authorize`'s job) or trust X-Forwarded-For (see `clientIp`).
  */
@@ -58,10 +76,16 @@ import { checkChallenge, deriveChallengeKey, mintChallenge, registrationOptions,
 import { BodyParseError, parseStrictJson } from './json.ts';
 import { PROXY_RATE_LIMIT, RateLimiter, type RateLimitOptions } from './rate-limit.ts';
 import { isId, matchRoute, type RouteMatch, type RouteName } from './routes.ts';
-import { createUpstream, UpstreamError, type UpstreamResponse, type UpstreamTransport } from './upstream.ts';
+import { createUpstream, UpstreamError, type ClientResponse, type UpstreamResponse, type UpstreamTransport } from './upstream.ts';
+import type { ProxyRequest } from './request.ts';
 import { createStepUp, type StepUpOptions } from './step-up.ts';
 
-export interface ProxyOptions {
+/**
+ * `R` is the request the hooks (`authorize`, `accountFor`, `stepUp.accountForCard`, `onError`) are
+ * handed: the Node handler's `IncomingMessage` (the default), the `Request` given to `proxy.fetch`
+ * (`createProxy<Request>(...)`), or either (`createProxy<IncomingMessage | Request>(...)`).
+ */
+export interface ProxyOptions<R extends ProxyRequest = IncomingMessage> {
   /**
    * The service's base address including the version segment, e.g. `http://127.0.0.1:4000/2025-10-13`.
    * This and the two credentials take `process.env.X` as it is: the key is required, and a value
@@ -73,7 +97,7 @@ export interface ProxyOptions {
   tokenId: string | undefined;
   clientSecret: string | undefined;
   /** Decides per request which account, card and customer the caller may touch. */
-  authorize?: AuthorizeHook;
+  authorize?: AuthorizeHook<R>;
   /** Explicit demo binding to one customer, account and card (see authorize.ts). */
   demoAccount?: DemoAccount;
   /**
@@ -83,7 +107,7 @@ export interface ProxyOptions {
    * short cache that ids the request does not find in it read again, each list at most 5 times at
    * once and then once a second (authorize.ts).
    */
-  accountFor?: AccountResolver;
+  accountFor?: AccountResolver<R>;
   /** Where the browser reaches the proxy; default `/api`. */
   basePath?: string;
   /** Upstream name of the wallet-signature header; default `Service-Wallet-Signature`. */
@@ -124,8 +148,11 @@ export interface ProxyOptions {
    * its headers with the browser's cookies: never the Basic credentials, which the proxy adds only
    * upstream, nor the body, which the proxy has read. A throw or rejection of onError is ignored.
    */
-  onError?: (error: unknown, request: IncomingMessage) => void;
-  /** The client's address for rate limiting; default the socket's remote address. */
+  onError?: (error: unknown, request: R) => void;
+  /**
+   * The client's address for rate limiting by the Node handler; default the socket's remote
+   * address. `proxy.fetch` takes it from its `info.clientAddress` instead.
+   */
   clientIp?: (request: IncomingMessage) => string;
   /**
    * Upstream transport: `'undici'` (default, an undici Pool the proxy creates and closes), `'node'`
@@ -134,7 +161,7 @@ export interface ProxyOptions {
    */
   transport?: UpstreamTransport;
   /** Card reveal only after a fresh wallet-session proof (a relayed session refresh); see step-up.ts. */
-  stepUp?: StepUpOptions;
+  stepUp?: StepUpOptions<R>;
 }
 
 export interface ProxyLogLine {
@@ -154,9 +181,38 @@ export interface ProxyLogLine {
   message?: string;
 }
 
-export type ProxyHandler = ((req: IncomingMessage, res: ServerResponse, next?: (err?: unknown) => void) => void) & {
-  close(): Promise<void>;
-};
+/** What `proxy.fetch` needs besides the request. */
+export interface FetchInfo {
+  /**
+   * The client's address, which the per-client rate limit counts requests under. A Web `Request`
+   * does not carry it: pass the one your server or platform gives (Bun `server.requestIP(request)`,
+   * Deno `info.remoteAddr.hostname`, Hono `getConnInfo(c).remote.address`, or a header your own
+   * front server sets and a client cannot). Without it, while `rateLimit` is on, the request is
+   * answered 500 INTERNAL_ERROR and `onError` says why.
+   */
+  clientAddress?: string | undefined;
+}
+
+/** The Node entry: `(req, res, next?)` for node:http, Express/connect and Fastify. */
+export type NodeProxyHandler = (req: IncomingMessage, res: ServerResponse, next?: (err?: unknown) => void) => void;
+
+/**
+ * The fetch-style entry, for servers that hand route code a WHATWG `Request` and take a `Response`
+ * (Next.js route handlers, Remix and React Router, SvelteKit, Hono, Astro, Bun, Deno). The same
+ * rules as the Node handler; see proxy.ts's opening comment for what differs.
+ */
+export interface FetchProxyHandler {
+  fetch(request: Request, info?: FetchInfo): Promise<Response>;
+}
+
+/**
+ * What createProxy returns: the Node handler, with `fetch` beside it. Typed after the request the
+ * hooks take (ProxyOptions): each entry is there when the hooks take its request.
+ */
+export type ProxyHandler<R extends ProxyRequest = IncomingMessage> = (IncomingMessage extends R ? NodeProxyHandler : unknown) &
+  (Request extends R ? FetchProxyHandler : unknown) & {
+    close(): Promise<void>;
+  };
 
 const DEFAULT_SIGNATURE_HEADER = 'Service-Wallet-Signature';
 /** The longest delay Node's timers take (2^31 - 1 ms, about 24.8 days). */
@@ -199,8 +255,18 @@ class Refusal extends Error {
 
 /** Per-request state shared by the steps and the log line. */
 interface Exchange {
-  req: IncomingMessage;
-  res: ServerResponse;
+  /** The request as its entry got it: what the hooks and onError are handed. */
+  request: ProxyRequest;
+  /** The Node handler's request and response (undefined for proxy.fetch). */
+  req: IncomingMessage | undefined;
+  res: ServerResponse | undefined;
+  /** proxy.fetch's request (undefined for the Node handler). */
+  web: Request | undefined;
+  /** proxy.fetch: the address the rate limit counts the request under, as given. */
+  clientAddress: string | undefined;
+  /** proxy.fetch: the answer, once made. */
+  response: Response | undefined;
+  method: string;
   /** The request headers the proxy reads, gathered in one pass (see readHeaders). */
   h: RequestHeaders;
   start: number;
@@ -233,7 +299,13 @@ type HeaderName = keyof RequestHeaders;
 /** Lengths of the HeaderName strings: other header names are skipped without lower-casing them. */
 const READ_HEADER_LENGTHS = new Set([4, 10, 6, 14, 12, 16, 13, 24, 29]);
 
-export function createProxy(options: ProxyOptions): ProxyHandler {
+export function createProxy<R extends ProxyRequest = IncomingMessage>(options: ProxyOptions<R>): ProxyHandler<R>;
+// Last, so that `ReturnType<typeof createProxy>` is the Node handler's type, as before fetch was added.
+export function createProxy(options: ProxyOptions): ProxyHandler;
+export function createProxy(given: ProxyOptions<never>): ProxyHandler<ProxyRequest> {
+  // The hooks are handed the request of the entry that got it; ProxyHandler<R> offers only the
+  // entries whose request R includes.
+  const options = given as ProxyOptions<ProxyRequest>;
   const o = validateOptions(options);
   const upstream = createUpstream(o.upstream, { timeoutMs: o.upstreamTimeoutMs, transport: options.transport });
   const basic = 'Basic ' + Buffer.from(`${o.tokenId}:${o.clientSecret}`, 'utf8').toString('base64');
@@ -269,7 +341,7 @@ export function createProxy(options: ProxyOptions): ProxyHandler {
   if (options.demoAccount) bindings.push(demoAccountAuthorize(options.demoAccount, listUpstream, undefined, missReadMs, lists));
   const accountFor = options.accountFor && oncePerRequest(options.accountFor);
   if (accountFor) bindings.push(accountAuthorize(accountFor, listUpstream, undefined, missReadMs, lists));
-  const hooks: AuthorizeHook[] = [...bindings];
+  const hooks: Array<AuthorizeHook<ProxyRequest>> = [...bindings];
   if (options.authorize) hooks.push(options.authorize);
   if (hooks.length === 0) {
     throw new TypeError('createProxy needs `authorize` or `accountFor` (who may touch which account) or an explicit `demoAccount` binding');
@@ -292,7 +364,10 @@ export function createProxy(options: ProxyOptions): ProxyHandler {
     const h = readHeaders(req.rawHeaders);
     // For the log and the upstream call; handle() refuses a repeated Request-Id (null here) first.
     const requestId = h['request-id'] ?? undefined;
-    const x: Exchange = { req, res, h, start: logger ? performance.now() : 0, route: 'unknown', requestId, code: undefined, corsOrigin: undefined };
+    const x: Exchange = {
+      request: req, req, res, web: undefined, clientAddress: undefined, response: undefined, method: req.method ?? 'GET',
+      h, start: logger ? performance.now() : 0, route: 'unknown', requestId, code: undefined, corsOrigin: undefined,
+    };
     // Pipelined behind an answer its connection is still writing.
     if (res.socket === null) closeWithConnection(req.socket, res);
     // 'close' fires after the answer or when the client went away, so both are logged.
@@ -312,6 +387,31 @@ export function createProxy(options: ProxyOptions): ProxyHandler {
   function logOnClose(this: ServerResponse): void {
     const x = exchanges.get(this);
     if (x && logger) log(x, logger);
+  }
+
+  /**
+   * The fetch-style entry: the same steps as the Node handler, reading the request's headers from
+   * its Headers and its body from its stream, and answering with a Response (see the file header).
+   */
+  async function fetchEntry(request: Request, info?: FetchInfo): Promise<Response> {
+    const start = logger ? performance.now() : 0;
+    // A Request's URL is absolute; the framework parsed it (dot segments are resolved), and the
+    // path is matched against the routes as it is, as the Node handler matches the request line.
+    const url = new URL(request.url);
+    const rawPath = url.pathname;
+    const rawQuery = url.search === '' ? undefined : url.search.slice(1);
+    const h = readWebHeaders(request.headers, url);
+    const x: Exchange = {
+      request, req: undefined, res: undefined, web: request, clientAddress: info?.clientAddress, response: undefined, method: request.method,
+      h, start, route: 'unknown', requestId: h['request-id'] ?? undefined, code: undefined, corsOrigin: undefined,
+    };
+    const underBase = o.basePath === '' ? rawPath.startsWith('/') : rawPath === o.basePath || rawPath.startsWith(o.basePath + '/');
+    if (underBase) await handle(x, rawPath.slice(o.basePath.length), rawQuery);
+    else fail(x, new Refusal(404, 'NOT_FOUND', 'No such route.'));
+    // Nothing was answered only when the client went away (its signal) before the call went upstream.
+    const response = x.response ?? new Response(null, { status: 499, headers: { 'cache-control': 'no-store' } });
+    if (logger) log(x, logger);
+    return response;
   }
 
   /**
@@ -336,8 +436,7 @@ export function createProxy(options: ProxyOptions): ProxyHandler {
   }
 
   async function steps(x: Exchange, path: string, rawQuery: string | undefined): Promise<void> {
-    const { req, h } = x;
-    const method = req.method ?? 'GET';
+    const { h, method } = x;
     // A Request-Id is the service's `Request:<uuid>` (reference.md SignedRequestChallenge); any
     // other value is refused here rather than relayed and logged.
     const requestId = single(h, 'request-id');
@@ -348,7 +447,7 @@ export function createProxy(options: ProxyOptions): ProxyHandler {
     // Before anything is read or relayed: the host must be one this proxy serves (DNS rebinding).
     // Two Host lines are refused (RFC 9112 section 3.2): Node keeps the first, and a front server
     // that read the other would have checked another host.
-    for (const host of [single(h, 'host'), req.headers['x-forwarded-host']]) {
+    for (const host of [single(h, 'host'), header(x, 'x-forwarded-host')]) {
       if (host !== undefined && !allowedHost(host)) throw new Refusal(403, 'FORBIDDEN', HOST_NOT_ALLOWED, {}, { host: excerpt(String(host)) });
     }
     // First, so that a listed origin can read every answer, refusals included.
@@ -360,7 +459,7 @@ export function createProxy(options: ProxyOptions): ProxyHandler {
     if (match.kind === 'route') x.route = match.route.name;
 
     if (limiter) {
-      const verdict = limiter.hit(options.clientIp?.(req) ?? req.socket.remoteAddress ?? 'unknown');
+      const verdict = limiter.hit(clientKey(x));
       if (verdict.limited) {
         throw new Refusal(429, 'RATE_LIMITED', 'Too many requests from this client; try again later.', { 'retry-after': String(verdict.retryAfterSeconds) }, { reason: PROXY_RATE_LIMIT });
       }
@@ -380,7 +479,7 @@ export function createProxy(options: ProxyOptions): ProxyHandler {
     const contentType = single(h, 'content-type');
     const encoding = single(h, 'content-encoding');
     // Without a body (every GET, most DELETEs) nothing is awaited, allocated or parsed.
-    const bytes = hasBody(req) ? await readBody(x, method, contentType, encoding) : NO_BODY;
+    const bytes = (x.req ? hasBody(x.req) : x.web!.body !== null && header(x, 'content-length') !== '0') ? await readBody(x, method, contentType, encoding) : NO_BODY;
     let body: unknown;
     if (bytes.length > 0) {
       try {
@@ -391,7 +490,7 @@ export function createProxy(options: ProxyOptions): ProxyHandler {
       }
     }
 
-    const context: AuthorizeContext = { request: req, route: route.name, params: match.params, query: match.query, body };
+    const context: AuthorizeContext<ProxyRequest> = { request: x.request, route: route.name, params: match.params, query: match.query, body };
     for (const hook of hooks) {
       const decision = hook(context);
       // A synchronous decision is used as it is: awaiting it would only add a turn of the event loop.
@@ -406,7 +505,7 @@ export function createProxy(options: ProxyOptions): ProxyHandler {
     const signature = single(h, 'service-wallet-signature');
     if (signature !== undefined) headers[signatureHeader] = signature;
     if (x.requestId !== undefined) headers['request-id'] = x.requestId;
-    const connection = req.headers.connection;
+    const connection = header(x, 'connection');
     if (connection !== undefined && !PLAIN_CONNECTION.has(connection)) {
       for (const name of connectionOptions(connection)) {
         // The browser's names; the signature goes upstream under its own, and a Basic route's
@@ -417,12 +516,23 @@ export function createProxy(options: ProxyOptions): ProxyHandler {
     }
 
     // The client went away while its request was read or authorized: nothing goes upstream.
-    if (req.socket.destroyed) return;
+    if (x.req ? x.req.socket.destroyed : x.web!.signal.aborted) return;
     // A read nobody waits for any more is dropped upstream too (`client`), freeing its connection.
     // A state change is not: cutting it would not undo it, and the service's answer ends it cleanly.
     const get = method === 'GET';
-    const answer = await upstream.send({ method, path: match.upstreamPath, headers, body: get ? undefined : bytes, client: get ? x.res : undefined });
+    const client = get ? (x.res ?? abortedWith(x.web!.signal)) : undefined;
+    const answer = await upstream.send({ method, path: match.upstreamPath, headers, body: get ? undefined : bytes, client });
     relay(x, answer);
+  }
+
+  /** The key the rate limit counts the request under: the client's address. */
+  function clientKey(x: Exchange): string {
+    if (x.req) return options.clientIp?.(x.req) ?? x.req.socket.remoteAddress ?? 'unknown';
+    // One shared key would let one client use up every other's requests: no address is an error.
+    if (typeof x.clientAddress === 'string' && x.clientAddress !== '') return x.clientAddress;
+    throw new TypeError(
+      'proxy.fetch(request, { clientAddress }) was given no client address, which the rate limit counts requests under: pass the address your server or platform gives, or set rateLimit: false and limit requests in front of the proxy.',
+    );
   }
 
   function preflight(x: Exchange, match: RouteMatch, path: string, rawQuery: string | undefined): void {
@@ -446,7 +556,7 @@ export function createProxy(options: ProxyOptions): ProxyHandler {
 
   /** Same-origin by default; listed origins pass (see the file header for the policy). */
   function checkOrigin(x: Exchange, method: string): void {
-    const { req, h } = x;
+    const { h } = x;
     if (!x.corsOrigin) {
       const site = single(h, 'sec-fetch-site');
       const origin = single(h, 'origin');
@@ -455,30 +565,48 @@ export function createProxy(options: ProxyOptions): ProxyHandler {
       if (site !== undefined && site !== 'same-origin' && site !== 'none') {
         throw new Refusal(403, 'FORBIDDEN', CROSS_ORIGIN, {}, { origin: excerpt(origin), secFetchSite: excerpt(site) });
       }
-      if (origin !== undefined && !sameHost(req, origin)) {
-        throw new Refusal(403, 'FORBIDDEN', HOST_MISMATCH, {}, { origin: excerpt(origin), host: excerpt(req.headers.host) });
+      const host = single(h, 'host');
+      if (origin !== undefined && !sameHost(host, header(x, 'x-forwarded-host'), origin)) {
+        throw new Refusal(403, 'FORBIDDEN', HOST_MISMATCH, {}, { origin: excerpt(origin), host: excerpt(host) });
       }
     }
     if (method !== 'GET') {
       // Any application/json (whatever its parameters) is a non-safelisted Content-Type, hence preflighted.
       const json = single(h, 'content-type')?.split(';')[0]!.trim().toLowerCase() === 'application/json';
-      const custom = req.headers['x-requested-with'] !== undefined || h['request-id'] !== undefined || h['service-wallet-signature'] !== undefined;
+      const custom = header(x, 'x-requested-with') !== undefined || h['request-id'] !== undefined || h['service-wallet-signature'] !== undefined;
       if (!json && !custom) {
         throw new Refusal(403, 'FORBIDDEN', 'State-changing requests must carry Content-Type: application/json or an X-Requested-With header.');
       }
     }
   }
 
-  /** Reads the body of a request for which hasBody() holds, within the size and time bounds. */
-  async function readBody(x: Exchange, method: string, contentType: string | undefined, encoding: string | undefined): Promise<Buffer> {
-    const { req } = x;
-    const declared = req.headers['content-length'] === undefined ? undefined : Number(req.headers['content-length']);
+  /** Refuses, from its headers, a body the proxy does not relay. */
+  function checkBody(method: string, declared: number | undefined, contentType: string | undefined, encoding: string | undefined): void {
     if (method === 'GET') throw invalidInput('GET requests carry no body.');
     if (declared !== undefined && declared > o.maxBodyBytes) throw tooLarge();
     if (encoding !== undefined && encoding.toLowerCase() !== 'identity') {
       throw new Refusal(415, 'UNSUPPORTED_MEDIA_TYPE', 'Request bodies must not be content-encoded.');
     }
     if (!isJsonMediaType(contentType)) throw new Refusal(415, 'UNSUPPORTED_MEDIA_TYPE', 'Request bodies must be Content-Type: application/json.');
+  }
+
+  /** Reads the body of a request that has one (or, from proxy.fetch, may have one), within the size and time bounds. */
+  async function readBody(x: Exchange, method: string, contentType: string | undefined, encoding: string | undefined): Promise<Buffer> {
+    const length = header(x, 'content-length');
+    const declared = length === undefined ? undefined : Number(length);
+    const { web } = x;
+    if (web) {
+      // A framework hands every request but GET and HEAD a body stream, an empty one when nothing
+      // was sent (a DELETE without a body declares no length): without a declared length, what the
+      // stream holds says whether there is a body, and its headers are checked once it has bytes.
+      if (declared !== undefined) checkBody(method, declared, contentType, encoding);
+      if (web.bodyUsed) throw new Refusal(500, 'INTERNAL_ERROR', 'The request body was read before the proxy got the request, which cannot see its bytes.');
+      const bytes = await readStream(web.body!);
+      if (declared === undefined && bytes.length > 0) checkBody(method, declared, contentType, encoding);
+      return bytes;
+    }
+    checkBody(method, declared, contentType, encoding);
+    const req = x.req!;
     if ((req as { body?: unknown }).body !== undefined || req.readableEnded) {
       throw new Refusal(500, 'INTERNAL_ERROR', 'The proxy is mounted after a body parser and cannot see the request bytes.');
     }
@@ -506,6 +634,39 @@ export function createProxy(options: ProxyOptions): ProxyHandler {
     });
   }
 
+  /**
+   * Reads a Web request's body stream, counting its bytes as they arrive: past maxBodyBytes it
+   * stops reading (413), and it stops waiting after upstreamTimeoutMs (408). A body refused for its
+   * size is left unread, not cancelled: cancelling can make the framework close the connection
+   * before the refusal is written, and what remains is the framework's to drop. A body that stops
+   * arriving is cancelled: its client is not sending, and nothing it sends later is wanted.
+   */
+  async function readStream(body: ReadableStream<Uint8Array>): Promise<Buffer> {
+    const reader = body.getReader();
+    const chunks: Uint8Array[] = [];
+    let size = 0;
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Refusal(408, 'REQUEST_TIMEOUT', 'The request body did not arrive in time.')), o.upstreamTimeoutMs);
+    });
+    try {
+      for (;;) {
+        const { done, value } = await Promise.race([reader.read(), late]);
+        if (done) break;
+        size += value.byteLength;
+        if (size > o.maxBodyBytes) throw tooLarge();
+        chunks.push(value);
+      }
+    } catch (error) {
+      if (error instanceof Refusal && error.status === 408) void reader.cancel().catch(() => undefined);
+      else reader.releaseLock();
+      throw error;
+    } finally {
+      clearTimeout(timer);
+    }
+    return Buffer.concat(chunks, size);
+  }
+
   function checkPasskeyChallenge(body: Record<string, unknown>): void {
     const accountId = typeof body.accountId === 'string' ? body.accountId : '';
     const check = checkChallenge(challengeKey, body.challenge, accountId);
@@ -526,7 +687,7 @@ export function createProxy(options: ProxyOptions): ProxyHandler {
     if (typeof userName !== 'string' || userName.length < 1 || userName.length > 64) {
       throw invalidInput('userName must be a string of 1 to 64 characters.', 'userName');
     }
-    const rpId = o.rp?.id ?? hostName(x.req);
+    const rpId = o.rp?.id ?? hostName(single(x.h, 'host'));
     if (!rpId) throw invalidInput('The Host header does not name a relying party.');
     const credentials = await listUpstream(`/auth/credentials?accountId=${encodeURIComponent(accountId)}`);
     const exclude = credentials.filter((c) => c.type === 'PASSKEY' && typeof c.credentialId === 'string').map((c) => c.credentialId as string);
@@ -570,40 +731,47 @@ export function createProxy(options: ProxyOptions): ProxyHandler {
     // An error body in the service's shape (checked above) under another label is still JSON.
     if (answer.body.length > 0 && !json) headers['content-type'] = 'application/json; charset=utf-8';
     if (x.requestId === undefined && headers['request-id'] !== undefined) x.requestId = headers['request-id'];
-    if (stepUp) Object.assign(headers, stepUp.grantHeaders(x.route, answer.status, answer.body, x.req));
-    for (const binding of bindings) binding.changed(x.req, x.route, answer.status);
+    if (stepUp) Object.assign(headers, stepUp.grantHeaders(x.route, answer.status, answer.body, x.request));
+    for (const binding of bindings) binding.changed(x.request, x.route, answer.status);
     send(x, answer.status, answer.body, headers);
   }
 
   function send(x: Exchange, status: number, body: Buffer | undefined, headers: Record<string, string>): void {
-    const { res } = x;
-    if (res.headersSent || res.destroyed) return;
+    const { res, req } = x;
+    if (res ? res.headersSent || res.destroyed : x.response !== undefined) return;
     // `headers` is always a fresh object of this request: add to it rather than copy it.
     headers['cache-control'] = 'no-store';
     headers['referrer-policy'] = 'no-referrer';
     headers['x-content-type-options'] = 'nosniff';
     headers.vary = 'Origin';
-    // RFC 9110 section 8.6: a 204 carries no Content-Length.
-    if (status !== 204) headers['content-length'] = String(body?.length ?? 0);
     if (x.corsOrigin) {
       headers['access-control-allow-origin'] = x.corsOrigin;
       headers['access-control-allow-credentials'] = 'true';
       headers['access-control-expose-headers'] = 'Request-Id, Retry-After, Date';
     }
+    if (!res || !req) {
+      // The framework owns the connection and writes the answer: how to use the connection is not
+      // the proxy's to say (Connection is an error over HTTP/2), and the length is the body's.
+      delete headers.connection;
+      x.response = new Response(status === 204 ? null : ((body ?? null) as Uint8Array<ArrayBuffer> | null), { status, headers });
+      return;
+    }
+    // RFC 9110 section 8.6: a 204 carries no Content-Length.
+    if (status !== 204) headers['content-length'] = String(body?.length ?? 0);
     res.writeHead(status, headers);
     // What the connection does not take at once waits in memory for a client that may never read
     // it: counted with the answers being read (upstream.ts) until the response closes, or until
     // those bytes are needed and its client has stopped reading, when its connection is closed.
-    const change = x.req.method !== 'GET';
+    const change = x.method !== 'GET';
     if (body === undefined || body.length <= ANSWER_SLICE_BYTES) {
       res.end(body);
-      if (body !== undefined && !res.writableFinished) upstream.hold(body.length, res, x.req.socket, change);
+      if (body !== undefined && !res.writableFinished) upstream.hold(body.length, res, req.socket, change);
       return;
     }
     // A large answer is handed over a slice at a time, each once the connection took the one
     // before: how recently it took one tells a client reading slowly from one that stopped.
-    upstream.hold(body.length, res, x.req.socket, change);
-    writeInSlices(res, x.req.socket, body, () => upstream.taken(x.req.socket));
+    upstream.hold(body.length, res, req.socket, change);
+    writeInSlices(res, req.socket, body, () => upstream.taken(req.socket));
   }
 
   function fail(x: Exchange, error: unknown): void {
@@ -618,7 +786,7 @@ export function createProxy(options: ProxyOptions): ProxyHandler {
           : new Refusal(502, 'BAD_GATEWAY', error.message);
     } else {
       r = new Refusal(500, 'INTERNAL_ERROR', 'The proxy failed to handle the request.');
-      if (onError) report(onError, error, x.req);
+      if (onError) report(onError, error, x.request);
     }
     x.code = r.code;
     x.message = r.message;
@@ -628,7 +796,7 @@ export function createProxy(options: ProxyOptions): ProxyHandler {
     // Refused before its body was read (a bad route, origin or content type, a rate limit): Node
     // would otherwise keep the connection and read the rest of that body, however large, to
     // reuse it; closing it holds such a request to what arrived with its headers.
-    if (hasBody(x.req) && !x.req.readableEnded) {
+    if (x.req && hasBody(x.req) && !x.req.readableEnded) {
       headers.connection = 'close';
       lingerOnClose(x.req.socket);
     }
@@ -638,9 +806,9 @@ export function createProxy(options: ProxyOptions): ProxyHandler {
   function log(x: Exchange, logger: (line: ProxyLogLine) => void): void {
     const line: ProxyLogLine = {
       route: x.route,
-      method: x.req.method ?? 'GET',
+      method: x.method,
       // 499: the client went away before an answer was written (a common convention in access logs).
-      status: x.res.headersSent ? x.res.statusCode : 499,
+      status: x.res ? (x.res.headersSent ? x.res.statusCode : 499) : (x.response?.status ?? 499),
       durationMs: Math.round((performance.now() - x.start) * 100) / 100,
     };
     if (x.requestId !== undefined) line.requestId = x.requestId.slice(0, 128);
@@ -654,7 +822,7 @@ export function createProxy(options: ProxyOptions): ProxyHandler {
   }
 
   /** Hands an unexpected failure to the integrator's onError, whose own failure must not take the proxy down. */
-  function report(onError: NonNullable<ProxyOptions['onError']>, error: unknown, req: IncomingMessage): void {
+  function report(onError: (error: unknown, request: ProxyRequest) => void, error: unknown, req: ProxyRequest): void {
     try {
       const result: unknown = onError(error, req);
       // An async onError that rejects would otherwise be an unhandled rejection, which ends the process.
@@ -665,6 +833,7 @@ export function createProxy(options: ProxyOptions): ProxyHandler {
   }
 
   return Object.assign(handler, {
+    fetch: fetchEntry,
     async close() {
       limiter?.close();
       await upstream.close();
@@ -793,6 +962,48 @@ function readHeaders(raw: string[]): RequestHeaders {
     h[k] = h[k] === undefined ? raw[i + 1]! : null;
   }
   return h;
+}
+
+/**
+ * The RequestHeaders of a Web request. Headers joins a repeated header's copies with ", ", so a
+ * repeat cannot be counted; a joined value fails every check that reads it (not a Request:<uuid>,
+ * not application/json, not a Bearer token, not an origin, not same-origin), except Host, whose
+ * first name a host check would read: a Host with a comma, which no host name has, counts as
+ * repeated. A framework that builds its Request without a Host header built its URL from it.
+ */
+function readWebHeaders(headers: Headers, url: URL): RequestHeaders {
+  const host = headers.get('host') ?? url.host;
+  const get = (name: HeaderName): string | undefined => headers.get(name) ?? undefined;
+  return {
+    host: host.includes(',') ? null : host,
+    'request-id': get('request-id'),
+    origin: get('origin'),
+    'sec-fetch-site': get('sec-fetch-site'),
+    'content-type': get('content-type'),
+    'content-encoding': get('content-encoding'),
+    authorization: get('authorization'),
+    'service-wallet-signature': get('service-wallet-signature'),
+    'access-control-request-method': get('access-control-request-method'),
+  };
+}
+
+/** A header the proxy reads with its copies joined (Node's req.headers, a Request's Headers). */
+function header(x: Exchange, name: string): string | undefined {
+  return x.req ? (x.req.headers[name] as string | undefined) : (x.web!.headers.get(name) ?? undefined);
+}
+
+/**
+ * What upstream.ts needs to drop a read whose client went away (`client`), from a Web request's
+ * signal, which frameworks abort when the client goes away.
+ */
+function abortedWith(signal: AbortSignal): ClientResponse {
+  return {
+    writableFinished: false,
+    once(_event, listener) {
+      signal.addEventListener('abort', listener, { once: true });
+      return this;
+    },
+  };
 }
 
 /** The one value of a header; a repeated header is refused, since two readers could pick different copies. */
@@ -926,13 +1137,12 @@ function isJsonMediaType(value: string | undefined): boolean {
 }
 
 /** True when the Origin names the host this request was sent to (Host, or X-Forwarded-Host set by a front proxy). */
-function sameHost(req: IncomingMessage, origin: string): boolean {
+function sameHost(direct: string | undefined, forwarded: string | undefined, origin: string): boolean {
   // What a browser sends for a same-host call: exactly scheme://Host (RFC 6454 section 6.1), with no parsing.
-  const direct = req.headers.host;
   if (direct !== undefined && (origin === 'https://' + direct || origin === 'http://' + direct)) return true;
   if (!URL.canParse(origin)) return false;
   const host = new URL(origin).host.toLowerCase();
-  const candidates = [req.headers.host, req.headers['x-forwarded-host']].filter((h): h is string => typeof h === 'string');
+  const candidates = [direct, forwarded].filter((h): h is string => typeof h === 'string');
   return candidates.some((h) => h.split(',')[0]!.trim().toLowerCase() === host);
 }
 
@@ -965,8 +1175,7 @@ function hostPolicy(allowedHosts: string[] | 'any', rpId: string | undefined): (
   };
 }
 
-function hostName(req: IncomingMessage): string | undefined {
-  const host = req.headers.host;
+function hostName(host: string | undefined): string | undefined {
   if (typeof host !== 'string' || !URL.canParse(`http://${host}`)) return undefined;
   const name = new URL(`http://${host}`).hostname;
   return /^[a-z0-9.-]+$/i.test(name) ? name : undefined;

@@ -32,9 +32,11 @@
 import { createHmac, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { AccountResolver, AuthorizeHook, AuthorizeRefusal } from './authorize.ts';
+import { isSecure, requestHeader, type ProxyRequest } from './request.ts';
 import { isId, type RouteName } from './routes.ts';
 
-export interface StepUpOptions {
+/** `R`: the request the hooks are handed (see ProxyOptions): IncomingMessage, Request or both. */
+export interface StepUpOptions<R extends ProxyRequest = IncomingMessage> {
   /** HMAC key for grants shared by several instances; default derived from the client secret. */
   secret?: string;
   /** How long a grant lasts; default 60 seconds. */
@@ -43,16 +45,16 @@ export interface StepUpOptions {
    * The Embedded Wallet account that owns a card (`InternalAccount:<uuid>`), or undefined when
    * unknown (refused). Default: the demo binding's card maps to its account, nothing else.
    */
-  accountForCard?: (cardId: string, request: IncomingMessage) => string | undefined | Promise<string | undefined>;
+  accountForCard?: (cardId: string, request: R) => string | undefined | Promise<string | undefined>;
   /** Cookie name; default `wallet_step_up`. */
   cookieName?: string;
 }
 
 export interface StepUp {
   /** An authorize hook: refuses `revealCard` without a valid grant for the card's account. */
-  authorize: AuthorizeHook;
+  authorize: AuthorizeHook<ProxyRequest>;
   /** The headers to add to an answer: a `Set-Cookie` grant after a successful session refresh, its removal after a logout. */
-  grantHeaders(route: RouteName | 'unknown', status: number, body: Buffer | undefined, request: IncomingMessage): Record<string, string>;
+  grantHeaders(route: RouteName | 'unknown', status: number, body: Buffer | undefined, request: ProxyRequest): Record<string, string>;
 }
 
 export const STEP_UP_REQUIRED: AuthorizeRefusal = {
@@ -108,8 +110,8 @@ export function checkGrant(key: Buffer, grant: unknown, now: number): GrantCheck
 }
 
 /** The value of one cookie from the Cookie header(s) (RFC 6265 section 5.4), or undefined. */
-export function readCookie(request: IncomingMessage, name: string): string | undefined {
-  const header = request.headers.cookie;
+export function readCookie(request: ProxyRequest, name: string): string | undefined {
+  const header = requestHeader(request, 'cookie');
   if (typeof header !== 'string') return undefined;
   for (const pair of header.split(';')) {
     const eq = pair.indexOf('=');
@@ -120,13 +122,13 @@ export function readCookie(request: IncomingMessage, name: string): string | und
 }
 
 export function createStepUp(
-  options: StepUpOptions,
+  options: StepUpOptions<ProxyRequest>,
   context: {
     basePath: string;
     clientSecret: string;
     demoAccount?: { accountId: string; cardId: string } | undefined;
     /** The proxy's `accountFor`: the caller's own card and account answer for its card. */
-    accountFor?: AccountResolver | undefined;
+    accountFor?: AccountResolver<ProxyRequest> | undefined;
     now?: () => number;
   },
 ): StepUp {
@@ -137,7 +139,7 @@ export function createStepUp(
   if (!COOKIE_NAME.test(cookieName)) throw new TypeError('stepUp.cookieName must be a cookie token of letters, digits, "_" or "-"');
   const now = context.now ?? Date.now;
   const { demoAccount: demo, accountFor } = context;
-  const accountForCard: NonNullable<StepUpOptions['accountForCard']> =
+  const accountForCard: NonNullable<StepUpOptions<ProxyRequest>['accountForCard']> =
     options.accountForCard ??
     (accountFor
       ? async (cardId, request) => {
@@ -155,7 +157,7 @@ export function createStepUp(
       if (route !== 'revealCard') return true;
       const cookie = readCookie(request, cookieName);
       // No grant from a page of another site: a SameSite=Strict cookie never travels there.
-      if (cookie === undefined && request.headers['sec-fetch-site'] === 'cross-site') return STEP_UP_CROSS_SITE;
+      if (cookie === undefined && requestHeader(request, 'sec-fetch-site') === 'cross-site') return STEP_UP_CROSS_SITE;
       const check = checkGrant(key, cookie, now());
       if (!check.ok) return STEP_UP_REQUIRED;
       const cardId = params.id;
@@ -164,11 +166,9 @@ export function createStepUp(
     },
 
     grantHeaders(route, status, body, request): Record<string, string> {
-      // Secure whenever the browser is on https: over TLS here, or TLS ended in front (the page's
-      // Origin, or X-Forwarded-Proto, says https). A client that claims https falsely only loses
-      // its own grant: a browser keeps no Secure cookie from a plain-http answer.
-      const h = request.headers;
-      const secure = (request.socket as { encrypted?: boolean }).encrypted === true || /^https:/i.test(String(h.origin)) || /^https\b/i.test(String(h['x-forwarded-proto']));
+      // Secure whenever the browser is on https (request.ts): a client that claims it falsely
+      // only loses its own grant, since a browser keeps no Secure cookie from a plain-http answer.
+      const secure = isSecure(request);
       const cookie = (value: string, maxAge: number) =>
         `${cookieName}=${value}; ${[`Path=${cookiePath}`, `Max-Age=${maxAge}`, 'HttpOnly', 'SameSite=Strict', ...(secure ? ['Secure'] : [])].join('; ')}`;
       // A session (logout) or a credential ended through this browser: its grant goes with it, so
