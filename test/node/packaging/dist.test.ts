@@ -477,6 +477,17 @@ test('the README\'s createProxy snippet compiles as written (strict, settings re
   assert.deepEqual(diagnostics, []);
 });
 
+test('the README\'s route handler for servers that hand over a Request compiles as written against the published proxy declarations, without the DOM lib', () => {
+  const snippet = readmeBlock('### In a server that hands you a `Request`');
+  assert.match(snippet, /proxy\.fetch\(request, \{ clientAddress: /);
+  const lines = [
+    `declare function mySession(request: Request): Promise<{ wallet: { customerId: string; accountId: string; cardId: string } } | undefined>;`,
+    snippet,
+  ];
+  const diagnostics = typecheck('readme-fetch-proxy', lines, NODE_CONSUMER);
+  assert.deepEqual(diagnostics, []);
+});
+
 test('the built proxy relays a browser call to the built sandbox (no dev-dependency needed at run time)', async () => {
   const sandboxJs = pkg.exports['./sandbox'];
   const proxyJs = pkg.exports['./proxy'];
