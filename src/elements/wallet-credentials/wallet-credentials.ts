@@ -593,6 +593,7 @@ export class WalletCredentials extends TemplateElement {
             id="email"
             name="email"
             type="email"
+            dir="ltr"
             autocomplete="email"
             aria-invalid=${this.emailInvalid}
             aria-describedby=${describedBy || nothing}

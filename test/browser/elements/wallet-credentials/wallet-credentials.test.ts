@@ -1102,7 +1102,7 @@ describe('<wallet-credentials>', function () {
     expect(creds.find((c) => c.type === 'EMAIL_OTP')?.nickname).to.equal(email);
   });
 
-  it('the email form says that login codes go to the new address, tied to its field, in English and Arabic', async () => {
+  it('the email form says that login codes go to the new address, tied to its field, in English and Arabic, and its field reads left to right', async () => {
     await loginByEmail(acct);
     const el = await mount<WalletCredentials>('wallet-credentials', { 'account-id': acct.accountId, 'customer-id': acct.customerId });
     await idle(el);
@@ -1116,6 +1116,8 @@ describe('<wallet-credentials>', function () {
     const ar = await mount<WalletCredentials>('wallet-credentials', { 'account-id': acct.accountId, 'customer-id': acct.customerId, lang: 'ar' });
     await idle(ar);
     expect(described(ar)).to.contain('رموز تسجيل الدخول');
+    // An address being typed reads left to right in Arabic too ("ada@", not "@ada").
+    expect(getComputedStyle(part(ar, 'input')!).direction).to.equal('ltr');
   });
 
   it('is axe-clean in English and Arabic (right to left), with a confirmation open', async () => {
