@@ -26,7 +26,7 @@ import { decryptExportEnvelope, encryptOtpBundle, importSessionKeyBundle, verify
 import { createPasskey, getPasskeyAssertion } from './webauthn.ts';
 import type { WalletClient } from './client.ts';
 import type { KeyStore, StoredSession } from './keystore.ts';
-import type { AuthMethod, AuthMethodResponse, AuthSession, CreateCredentialRequest, Id } from './types.ts';
+import type { AuthMethod, AuthMethodResponse, AuthSession, CreateCredentialRequest, Customer, Id } from './types.ts';
 
 export interface WalletOptions {
   client: WalletClient;
@@ -77,9 +77,10 @@ export interface SessionChange {
    * `ended`: the session expired or its key was lost, found when it was next asked for (or when a
    * renewal was refused because the service had ended it); its record is deleted and the account
    * has no live session here any more. Told once for each end, however many calls find it.
-   * `changed`: a credential of the account was added or removed, or another of its sessions ended,
-   * through this object (addCredential, revokeCredential, revokeSession): lists of them are to be
-   * read again.
+   * `changed`: a credential of the account was added or removed, another of its sessions ended, or
+   * the customer's email (the email login's address) was changed, through this object
+   * (addCredential, registerPasskey, revokeCredential, revokeSession, updateEmail): lists of them
+   * are to be read again.
    */
   type: 'logged-in' | 'refreshed' | 'logged-out' | 'ended' | 'changed';
   accountId: string;
@@ -129,6 +130,12 @@ export interface Wallet {
    * (at once when nothing else registers).
    */
   registerPasskey(options: { accountId: string; nickname: string; onWait?: (waiting: boolean) => void } & SignalOption): Promise<AuthMethod>;
+  /**
+   * PATCH /customers/{customerId} {email}, signed by the account's live session when there is one
+   * (the service asks for a signature while an email login is tied to the address, which then
+   * follows it). Resolves with the customer.
+   */
+  updateEmail(accountId: string, customerId: string, email: string, options?: SignalOption): Promise<Customer>;
   /**
    * Adds any credential (e.g. OAUTH with its token), signed by the current session when one is needed.
    * `restartBody`: the body should the signed retry start over (OAUTH: with a fresh token).
@@ -541,8 +548,11 @@ export function createWallet(options: WalletOptions): Wallet {
           // passkey the user cancelled): stopped meanwhile, it fails at once, and the passkey the service
           // saves is removed again, signed by the session that added it.
           uncut(saving, signal).then(resolve, reject);
-          // The lock is held until then, so that the next tab lists what this one added.
-          await saving.then<unknown>((saved) => signal?.aborted && wallet.revokeCredential(accountId, saved.id)).catch(() => undefined);
+          // The lock is held until then, so that the next tab lists what this one added. Kept, the passkey
+          // is told at once: whether a login with it follows is the caller's (a user may cancel that).
+          await saving
+            .then<unknown>((saved) => (signal?.aborted ? wallet.revokeCredential(accountId, saved.id) : emit({ type: 'changed', accountId })))
+            .catch(() => undefined);
         };
         // Stopped while it waits, the lock's request rejects with the signal's reason.
         withLock(`passkey:${accountId}`, register, signal, onWait).catch((e: unknown) => reject(e === signal?.reason ? aborted(signal) : e));
@@ -559,6 +569,15 @@ export function createWallet(options: WalletOptions): Wallet {
       // The account's lists, shown in this page and in other tabs, now hold it.
       emit({ type: 'changed', accountId: body.accountId });
       return added;
+    },
+
+    async updateEmail(accountId, customerId, email, options = {}) {
+      // Without a session the change still goes through while no email login is tied to the address.
+      const stamper = await wallet.stamper(accountId).catch(() => undefined);
+      const customer = await client.updateCustomerEmail(customerId, email, { ...options, stamper });
+      // The email login's row, shown in this page and in other tabs, now carries the new address.
+      emit({ type: 'changed', accountId });
+      return customer;
     },
 
     refresh(accountId, refreshOptions = {}) {

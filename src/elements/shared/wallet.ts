@@ -122,6 +122,7 @@ const DEFERRED: Record<Exclude<keyof Wallet, 'subscribe'>, true> = {
   loginWithOAuth: true,
   loginWithPasskey: true,
   registerPasskey: true,
+  updateEmail: true,
   addCredential: true,
   refresh: true,
   logout: true,

@@ -101,14 +101,9 @@ export function revokeSession(s: Services, sessionId: string, own: boolean): Pro
   return own ? s.wallet.logout(s.accountId, { signal: s.signal }) : s.wallet.revokeSession(s.accountId, sessionId, { signal: s.signal });
 }
 
+/** Through the wallet, which tells the change to this page's and other tabs' elements (the email login's address follows it). */
 export async function updateEmail(s: Services, email: string): Promise<void> {
-  let stamper;
-  try {
-    stamper = await s.wallet.stamper(s.accountId);
-  } catch {
-    // Without a session the first leg still succeeds when no OTP credential is tied to the email.
-  }
-  await s.client.updateCustomerEmail(s.customerId, email, { ...(stamper ? { stamper } : {}), signal: s.signal });
+  await s.wallet.updateEmail(s.accountId, s.customerId, email, { signal: s.signal });
 }
 
 /**

@@ -86,7 +86,11 @@ describe('passkeys through the virtual authenticator', () => {
   it('registers a passkey (signed by the OTP session), then logs in with it after logout', async () => {
     expect(location.hostname).to.equal('localhost');
     await (await wallet.startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000');
+    const changes: unknown[] = [];
+    wallet.subscribe((c) => changes.push(c));
     const method = await wallet.registerPasskey({ accountId: acct.accountId, nickname: 'Test laptop' });
+    // Saved, the passkey is told before any login with it (which the user may cancel).
+    expect(changes).to.deep.equal([{ type: 'changed', accountId: acct.accountId }]);
     expect(method.type).to.equal('PASSKEY');
     expect(method.nickname).to.equal('Test laptop');
     expect(method.credentialId).to.match(/^[A-Za-z0-9_-]+$/);

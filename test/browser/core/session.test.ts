@@ -297,6 +297,16 @@ describe('session flows against the sandbox through the proxy', () => {
     expect(changes).to.deep.equal(['logged-in', 'ended']);
   });
 
+  it('changes the customer email, signed by the live session: the email login follows it, and `changed` is told', async () => {
+    await (await wallet.startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000');
+    const changes: unknown[] = [];
+    wallet.subscribe((c) => changes.push(c));
+    const email = `moved-${crypto.randomUUID()}@example.com`;
+    expect((await wallet.updateEmail(acct.accountId, acct.customerId, email)).email).to.equal(email);
+    expect(changes).to.deep.equal([{ type: 'changed', accountId: acct.accountId }]);
+    expect((await client().listCredentials(acct.accountId)).find((c) => c.type === 'EMAIL_OTP')?.nickname).to.equal(email);
+  });
+
   it('logs out: revoked upstream, key deleted, no stamper any more', async () => {
     const session = await (await wallet.startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000');
     const changes: string[] = [];

@@ -813,6 +813,64 @@ describe('<wallet-credentials>', function () {
     }
   });
 
+  it('another tab whose passkey is saved but whose login with it is cancelled: this tab\'s lists show the passkey', async () => {
+    await addVirtualAuthenticator();
+    await loginByEmail(acct);
+    const el = await settled(acct.accountId);
+    const tab = await openOtherTab();
+    // That tab's passkey login waits at its challenge, where the user cancels it.
+    const tabFetch = tab.window.fetch;
+    let arrive!: () => void;
+    const arrived = new Promise<void>((resolve) => (arrive = resolve));
+    tab.window.fetch = (input: RequestInfo | URL, init?: RequestInit) => {
+      const href = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+      if (init?.method !== 'POST' || !/\/auth\/credentials\/AuthMethod[^/]+\/challenge$/.test(href)) return tabFetch(input, init);
+      arrive();
+      return new Promise((_, reject) => init.signal?.addEventListener('abort', () => reject(init.signal!.reason)));
+    };
+    try {
+      tab.configureWallet({ apiBase: (await fixtures()).apiBase, environment: 'sandbox', store: tab.core.indexedDbKeyStore({ dbName }) });
+      const register = tab.window.document.createElement('passkey-register') as HTMLElement & { cancel(): void };
+      register.setAttribute('account-id', acct.accountId);
+      register.setAttribute('nickname', 'Saved, not used');
+      tab.window.document.body.append(register);
+      await waitForState(register, 'ready');
+      (part(register, 'submit') as HTMLButtonElement).click();
+      await arrived;
+      register.cancel();
+      // The passkey stays saved, offered for a login later; no session of it began.
+      await waitForState(register, 'registered');
+      await waitFor(() => !!shadow(el).querySelector("[part~='credential'][data-type='PASSKEY']"), 'the passkey row', 3000);
+    } finally {
+      tab.window.fetch = tabFetch;
+      tab.close();
+    }
+  });
+
+  it('another tab that changes the customer email: this tab\'s email login shows the new address', async () => {
+    await loginByEmail(acct);
+    const el = await settled(acct.accountId);
+    const tab = await openOtherTab();
+    try {
+      tab.configureWallet({ apiBase: (await fixtures()).apiBase, environment: 'sandbox', store: tab.core.indexedDbKeyStore({ dbName }) });
+      const there = tab.window.document.createElement('wallet-credentials');
+      there.setAttribute('account-id', acct.accountId);
+      there.setAttribute('customer-id', acct.customerId);
+      tab.window.document.body.append(there);
+      await waitFor(() => there.matches(':state(ready)') && !there.matches(':state(busy)'), 'the other tab\'s lists');
+      const email = `moved-${crypto.randomUUID()}@example.com`;
+      const input = part(there, 'input') as HTMLInputElement;
+      input.value = email;
+      input.dispatchEvent(new Event('input', { bubbles: true, composed: true }));
+      (part(there, 'email-form') as HTMLFormElement).requestSubmit();
+      await waitFor(() => text(there, 'status').includes('Email address saved'), 'the other tab\'s saved notice');
+      // Nothing on this page reads the lists again: only what the other tab tells.
+      await waitFor(() => row(el, 'EMAIL_OTP').textContent!.includes(email), 'the new address in this tab', 3000);
+    } finally {
+      tab.close();
+    }
+  });
+
   it('ends another session, and ending its own is a logout that deletes the key', async () => {
     // Two sessions of the same wallet: one from "another device" (a separate login whose key we drop).
     const other = await loginByEmail(acct);
