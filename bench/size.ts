@@ -46,7 +46,7 @@ export const CEILINGS: Readonly<Record<string, number>> = {
   'cdn/elements/agent-actions.js': 20_750,
   'cdn/elements/card-reveal.js': 28_530,
   'cdn/elements/delegated-keys.js': 34_955,
-  'cdn/elements/passkey-register.js': 33_331,
+  'cdn/elements/passkey-register.js': 33_337,
   'cdn/elements/wallet-credentials.js': 36_771,
   'cdn/elements/wallet-login.js': 39_005,
 };
