@@ -66,10 +66,13 @@ export function initialState(): RegisterState {
   return { kind: 'checking' };
 }
 
-/** The default nickname: the platform's name and the date, so a list of passkeys tells them apart. */
-export function defaultNickname(platform: string, date: Date, locale = 'en'): string {
+/**
+ * The default nickname: the platform's name and the date, so a list of passkeys tells them apart.
+ * `unnamed`: the name when the browser names no platform, in the language of `locale`.
+ */
+export function defaultNickname(platform: string, date: Date, locale = 'en', unnamed = 'Passkey'): string {
   const day = new Intl.DateTimeFormat(locale, { year: 'numeric', month: 'short', day: 'numeric' }).format(date);
-  const name = platform.trim() || 'Passkey';
+  const name = platform.trim() || unnamed;
   return `${name} · ${day}`.slice(0, 100);
 }
 

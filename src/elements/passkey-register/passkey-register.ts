@@ -111,7 +111,7 @@ export class PasskeyRegister extends TemplateElement {
   accountId = '';
   /** Where the proxy is mounted, when not the page's configured base. */
   apiBase: string | null = null;
-  /** The label offered in the nickname field; by default the platform and today's date. */
+  /** The label offered in the nickname field; by default the platform (or the word for a passkey in the element's language, `credential.PASSKEY`, when the browser names none) and today's date. */
   nickname = '';
   /** Light or dark regardless of the system setting. */
   theme: 'light' | 'dark' | undefined;
@@ -292,7 +292,7 @@ export class PasskeyRegister extends TemplateElement {
             autocomplete="off"
             maxlength="100"
             required
-            .defaultValue=${this.nickname || defaultNickname(platform, new Date(), this.#i18n.locale)}
+            .defaultValue=${this.nickname || defaultNickname(platform, new Date(), this.#i18n.locale, t('credential.PASSKEY'))}
             aria-describedby=${this.nicknameInvalid ? 'nickname-help error' : 'nickname-help'}
             aria-invalid=${this.nicknameInvalid ? 'true' : 'false'}
             ?readonly=${creating}

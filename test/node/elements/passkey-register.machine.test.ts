@@ -118,6 +118,9 @@ test('nickname: 1 to 100 characters after trimming; the default names platform a
   assert.match(name, /^Linux · Mar 4, 2026$/);
   assert.ok(validNickname(defaultNickname('y'.repeat(200), new Date(), 'en')));
   assert.match(defaultNickname('', new Date('2026-03-04T12:00:00Z'), 'en'), /^Passkey · /);
+  // Without a platform name, the name given for the language (three arguments still work as before).
+  assert.match(defaultNickname(' ', new Date('2026-03-04T12:00:00Z'), 'ar', 'مفتاح المرور'), /^مفتاح المرور · /);
+  assert.match(defaultNickname('Linux', new Date('2026-03-04T12:00:00Z'), 'ar', 'مفتاح المرور'), /^Linux · /);
 });
 
 test('another wallet (RESET) drops what runs or was said for the previous one: the form, with no failure', () => {

@@ -489,6 +489,23 @@ describe('<passkey-register>', function () {
     expect(await axeViolations(ar)).to.deep.equal([]);
   });
 
+  it('a browser that names no platform offers a default name in the element\'s language: English, and Arabic', async () => {
+    // Such a browser: no platform in navigator.platform nor in User-Agent Client Hints, for this page.
+    for (const name of ['platform', 'userAgentData']) Object.defineProperty(navigator, name, { value: name === 'platform' ? '' : undefined, configurable: true });
+    try {
+      const day = (locale: string) => new Intl.DateTimeFormat(locale, { year: 'numeric', month: 'short', day: 'numeric' }).format(new Date());
+      const en = await mount<PasskeyRegister>('passkey-register', { 'account-id': acct.accountId });
+      await waitForState(en, 'ready');
+      expect((part(en, 'input') as HTMLInputElement).value).to.equal(`Passkey · ${day('en')}`);
+      const ar = await mount<PasskeyRegister>('passkey-register', { 'account-id': acct.accountId, lang: 'ar' });
+      await waitForState(ar, 'ready');
+      expect((part(ar, 'input') as HTMLInputElement).value).to.equal(`مفتاح المرور · ${day('ar')}`);
+    } finally {
+      for (const name of ['platform', 'userAgentData']) delete (navigator as unknown as Record<string, unknown>)[name];
+    }
+    expect(navigator.platform).not.to.equal('');
+  });
+
   it('in Arabic, a left-to-right passkey name keeps its order in the sentence that says it is ready', async () => {
     await addVirtualAuthenticator();
     await loginByEmail(acct);
