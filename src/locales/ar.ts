@@ -308,6 +308,7 @@ const agentActions: Record<AgentActionsStringKey, string> = {
   'agent-actions.failure.QUOTE_EXPIRED': 'انتهت صلاحية عرض السعر قبل تنفيذه.',
   'agent-actions.failure.INSUFFICIENT_FUNDS': 'الرصيد غير كافٍ.',
   'agent-actions.failure.COUNTERPARTY_UNREACHABLE': 'تعذّر الوصول إلى المستلم.',
+  'agent-actions.unknown-failure': 'سبب غير معروف. أعطِ فريق الدعم هذا الرمز: {code}',
   'agent-actions.waiting': 'جارٍ التحقق من القرار…',
   'agent-actions.waiting-one': 'إجراء جديد بانتظار الموافقة.',
   'agent-actions.waiting-many': 'إجراءات جديدة بانتظار الموافقة: {count}.',

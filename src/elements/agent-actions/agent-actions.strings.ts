@@ -34,9 +34,11 @@ type Keys =
   | 'agent-actions.rejection'
   | 'agent-actions.transaction'
   | 'agent-actions.transaction-failed'
-  /** A transaction's status and failure reason, for the values seen; others show as readable words. */
+  /** A transaction's status and failure reason, for the values seen (api.md lists none); other statuses show as readable words. */
   | `agent-actions.transaction-status.${'PENDING' | 'COMPLETED' | 'FAILED' | 'CANCELLED'}`
   | `agent-actions.failure.${'QUOTE_EXPIRED' | 'INSUFFICIENT_FUNDS' | 'COUNTERPARTY_UNREACHABLE'}`
+  /** Any other failure reason: `{code}` is the service's, kept as it is for support. */
+  | 'agent-actions.unknown-failure'
   | 'agent-actions.waiting'
   /** New actions waiting for approval, said as they arrive: one, or `{count}` of them. */
   | 'agent-actions.waiting-one'
@@ -90,6 +92,7 @@ const en: Record<Keys, string> = {
   'agent-actions.failure.QUOTE_EXPIRED': 'The quote expired before it was carried out.',
   'agent-actions.failure.INSUFFICIENT_FUNDS': 'Not enough funds.',
   'agent-actions.failure.COUNTERPARTY_UNREACHABLE': 'The recipient could not be reached.',
+  'agent-actions.unknown-failure': 'Unknown reason. Give support this code: {code}',
   'agent-actions.waiting': 'Checking for a decision…',
   'agent-actions.waiting-one': 'A new action is waiting for approval.',
   'agent-actions.waiting-many': '{count} new actions are waiting for approval.',

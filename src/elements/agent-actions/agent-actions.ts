@@ -23,7 +23,7 @@ import { baseStyles } from '../shared/styles.ts';
 import { listStyles } from '../shared/list-styles.ts';
 import { errorDetail, formatDate, isAbort, syncStates } from '../shared/list.ts';
 import { keyedRows } from '../shared/rows.ts';
-import { LocaleController } from '../shared/i18n.ts';
+import { isolate, LocaleController } from '../shared/i18n.ts';
 import { SlowWatch } from '../shared/slow.ts';
 import { sendFor } from '../shared/send.ts';
 import { pollAgentActions } from '../../core/agent.ts';
@@ -446,13 +446,16 @@ export class AgentActions extends TemplateElement {
 
   /**
    * A service code (a transaction's status or failure reason; api.md leaves their values open) in
-   * words: its string when the strings have one (`agent-actions.<kind>.<CODE>`), otherwise the code
-   * made readable ("COUNTERPARTY_UNREACHABLE" -> "Counterparty unreachable"), never a raw code.
+   * words: its string when the strings have one (`agent-actions.<kind>.<CODE>`). Otherwise a failure
+   * reason is a sentence in the element's language that keeps the code, for support (English words
+   * made of it would be another language on a translated screen), and a status is the code made
+   * readable ("IN_REVIEW" -> "In review").
    */
   #words(kind: 'transaction-status' | 'failure', code: string): string {
     const key = `agent-actions.${kind}.${code}`;
     const text = this.#i18n.t(key);
-    return text !== key ? text : code.charAt(0) + code.slice(1).toLowerCase().replace(/_/g, ' ');
+    if (text !== key) return text;
+    return kind === 'failure' ? this.#i18n.t('agent-actions.unknown-failure', { code: isolate(code) }) : code.charAt(0) + code.slice(1).toLowerCase().replace(/_/g, ' ');
   }
 
   /** An action's kind in words. */
