@@ -15,7 +15,7 @@ import { createClient } from '../../../../src/core/client.ts';
 import { indexedDbKeyStore, type KeyStore } from '../../../../src/core/keystore.ts';
 import { createWallet } from '../../../../src/core/session.ts';
 import { createStore, del } from 'idb-keyval';
-import { newAccount, oidcToken, advanceClock, addVirtualAuthenticator, axHeadings, fixtures, openOtherTab, type RigAccount } from '../../support/rig.ts';
+import { newAccount, oidcToken, advanceClock, addVirtualAuthenticator, axHeadings, fixtures, openOtherTab, type OtherTab, type RigAccount } from '../../support/rig.ts';
 import { axeViolations, drawnLeftToRight, failNext, focusIn, holdAnswer, holdNext, loseAnswer, mount, nextEvent, part, parts, resetPage, shadow, text, type, useRig, waitFor, waitForState } from '../shared/helpers.ts';
 
 async function loginByEmail(acct: RigAccount): Promise<string> {
@@ -726,6 +726,24 @@ describe('<wallet-credentials>', function () {
     expect(parts(el, 'session')).to.have.length(0);
   });
 
+  /**
+   * Another tab of this browser, its wallet on this test's key store, for `run` (closed after);
+   * `heard`: what that tab says on the session channel meanwhile.
+   */
+  async function inOtherTab(run: (tab: OtherTab, heard: unknown[]) => Promise<void>): Promise<void> {
+    const tab = await openOtherTab();
+    const heard: unknown[] = [];
+    const channel = new BroadcastChannel(SESSION_CHANNEL_NAME);
+    channel.onmessage = (m) => heard.push(m.data);
+    try {
+      tab.configureWallet({ apiBase: (await fixtures()).apiBase, environment: 'sandbox', store: tab.core.indexedDbKeyStore({ dbName }) });
+      await run(tab, heard);
+    } finally {
+      channel.close();
+      tab.close();
+    }
+  }
+
   it('another tab that ends another device\'s session or removes a login: this tab\'s lists follow at once, and its question about that row goes', async () => {
     const elsewhere = await loginByEmail(acct);
     await advanceClock(31_000);
@@ -734,13 +752,7 @@ describe('<wallet-credentials>', function () {
     await store.delete(elsewhere);
     const sms = await walletFor().addCredential({ type: 'SMS_OTP', accountId: acct.accountId });
     const el = await settled(acct.accountId);
-    const tab = await openOtherTab();
-    // What the other tab says on the channel: which account's lists changed, nothing more.
-    const heard: unknown[] = [];
-    const channel = new BroadcastChannel(SESSION_CHANNEL_NAME);
-    channel.onmessage = (m) => heard.push(m.data);
-    try {
-      tab.configureWallet({ apiBase: (await fixtures()).apiBase, environment: 'sandbox', store: tab.core.indexedDbKeyStore({ dbName }) });
+    await inOtherTab(async (tab, heard) => {
       const otherTab = tab.walletFor();
       const sessionRow = () => shadow(el).querySelector<HTMLElement>(`[part~='session'][data-id='${elsewhere}']`);
       // Nothing on this page reads the lists again (no reload(), no change of its own): only what the other tab tells.
@@ -757,25 +769,18 @@ describe('<wallet-credentials>', function () {
       await waitFor(() => !shadow(el).querySelector("[part~='credential'][data-type='SMS_OTP']"), 'the removed login\'s row gone', 3000);
       expect(el.matches(':state(confirming)')).to.equal(false);
       expect(text(el, 'status')).to.equal('Removed.');
+      // What the other tab said on the channel: which account's lists changed, nothing more.
       expect(heard).to.deep.equal([
         { type: 'changed', accountId: acct.accountId },
         { type: 'changed', accountId: acct.accountId },
       ]);
-    } finally {
-      channel.close();
-      tab.close();
-    }
+    });
   });
 
   it('another tab that adds a login (single sign-on, SMS code): this tab\'s lists show it at once', async () => {
     await loginByEmail(acct);
     const el = await settled(acct.accountId);
-    const tab = await openOtherTab();
-    const heard: unknown[] = [];
-    const channel = new BroadcastChannel(SESSION_CHANNEL_NAME);
-    channel.onmessage = (m) => heard.push(m.data);
-    try {
-      tab.configureWallet({ apiBase: (await fixtures()).apiBase, environment: 'sandbox', store: tab.core.indexedDbKeyStore({ dbName }) });
+    await inOtherTab(async (tab, heard) => {
       const otherTab = tab.walletFor();
       const shown = (type: string) => !!shadow(el).querySelector(`[part~='credential'][data-type='${type}']`);
       // Nothing on this page reads the lists again (no reload(), no change of its own): only what the other tab tells.
@@ -787,19 +792,14 @@ describe('<wallet-credentials>', function () {
         { type: 'changed', accountId: acct.accountId },
         { type: 'changed', accountId: acct.accountId },
       ]);
-    } finally {
-      channel.close();
-      tab.close();
-    }
+    });
   });
 
   it('another tab that adds a passkey with <passkey-register>: this tab\'s lists show it once it is added', async () => {
     await addVirtualAuthenticator();
     await loginByEmail(acct);
     const el = await settled(acct.accountId);
-    const tab = await openOtherTab();
-    try {
-      tab.configureWallet({ apiBase: (await fixtures()).apiBase, environment: 'sandbox', store: tab.core.indexedDbKeyStore({ dbName }) });
+    await inOtherTab(async (tab) => {
       const register = tab.window.document.createElement('passkey-register');
       register.setAttribute('account-id', acct.accountId);
       register.setAttribute('nickname', 'Other tab');
@@ -808,9 +808,7 @@ describe('<wallet-credentials>', function () {
       (part(register, 'submit') as HTMLButtonElement).click();
       await waitForState(register, 'done', 20000);
       await waitFor(() => !!shadow(el).querySelector("[part~='credential'][data-type='PASSKEY']"), 'the passkey row', 3000);
-    } finally {
-      tab.close();
-    }
+    });
   });
 
   it('another tab whose passkey is saved but whose login with it is cancelled: this tab\'s lists show the passkey', async () => {
@@ -850,9 +848,7 @@ describe('<wallet-credentials>', function () {
   it('another tab that changes the customer email: this tab\'s email login shows the new address', async () => {
     await loginByEmail(acct);
     const el = await settled(acct.accountId);
-    const tab = await openOtherTab();
-    try {
-      tab.configureWallet({ apiBase: (await fixtures()).apiBase, environment: 'sandbox', store: tab.core.indexedDbKeyStore({ dbName }) });
+    await inOtherTab(async (tab) => {
       const there = tab.window.document.createElement('wallet-credentials');
       there.setAttribute('account-id', acct.accountId);
       there.setAttribute('customer-id', acct.customerId);
@@ -866,9 +862,7 @@ describe('<wallet-credentials>', function () {
       await waitFor(() => text(there, 'status').includes('Email address saved'), 'the other tab\'s saved notice');
       // Nothing on this page reads the lists again: only what the other tab tells.
       await waitFor(() => row(el, 'EMAIL_OTP').textContent!.includes(email), 'the new address in this tab', 3000);
-    } finally {
-      tab.close();
-    }
+    });
   });
 
   it('ends another session, and ending its own is a logout that deletes the key', async () => {
