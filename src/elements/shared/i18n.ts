@@ -21,7 +21,8 @@ const RTL = /^(ar|he|fa|ur|ps|yi|dv|ckb|sd|ug)\b/;
 
 /** Adds strings of a language; `under` decides who wins on a key both have. */
 function merge(locale: string, strings: Strings, under: boolean): void {
-  const key = locale.toLowerCase();
+  // Under the tag localeOf gives: an integrator's "pt_BR" is found for a page's lang="pt-BR".
+  const key = locale.replace(/_/g, '-').toLowerCase();
   const old = catalog.get(key);
   catalog.set(key, under ? { ...strings, ...old } : { ...old, ...strings });
 }
@@ -51,12 +52,15 @@ function notify(): void {
 /**
  * The language that applies to an element: its closest `lang` below the document's root, else
  * setLocale's, else the root's (`<html lang>`, which a valid page always has, so it must not
- * outrank setLocale).
+ * outrank setLocale). A server's locale written with "_" (en_US, ar_SA, as many templates print
+ * it) is read as the language tag it means: Intl throws on the "_", which would stop an element
+ * drawing a time or a date, and "ar_sa" would not be found as Arabic.
  */
 export function localeOf(element: Element | undefined): string {
+  const root = globalThis.document?.documentElement;
   const near = element?.closest?.('[lang]');
-  const own = near !== globalThis.document?.documentElement && near?.getAttribute('lang');
-  return (own || documentLocale || globalThis.document?.documentElement.lang || 'en').toLowerCase();
+  const own = near !== root && near?.getAttribute('lang');
+  return (own || documentLocale || root?.lang || 'en').replace(/_/g, '-').toLowerCase();
 }
 
 export function directionOf(locale: string): 'ltr' | 'rtl' {
@@ -144,10 +148,12 @@ export class LocaleController implements ReactiveController {
     // server did not write, which a framework hydrating the page reports as a mismatch (React 19).
     // A `dir` the page put on the host is its choice for this element: the wrapper then follows it.
     const host = this.#host;
-    const base = (host as { renderRoot?: ParentNode }).renderRoot?.querySelector?.('[part~=base]');
-    base?.setAttribute('lang', this.locale);
-    if (host.hasAttribute('dir')) base?.removeAttribute('dir');
-    else base?.setAttribute('dir', this.dir);
+    const base = (host as { renderRoot?: ParentNode }).renderRoot?.querySelector?.<HTMLElement>('[part~=base]');
+    if (base) {
+      base.lang = this.locale;
+      if (host.hasAttribute('dir')) base.removeAttribute('dir');
+      else base.dir = this.dir;
+    }
     this.#rendering = undefined;
   }
 }

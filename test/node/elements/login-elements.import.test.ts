@@ -34,6 +34,26 @@ test('the shared element modules import on a server', async () => {
   assert.equal(translate('en_us', 'error.wait', { seconds: 1200 }), 'You can try again in 1200 s.');
 });
 
+test('a language written as a server locale (en_US, ar_SA, with "_") is that language, as Intl takes it', async () => {
+  const { directionOf, localeOf, setLocale, setStrings, translate } = await import('../../../src/elements/shared/i18n.ts');
+  try {
+    setLocale('ar_SA');
+    assert.equal(localeOf(undefined), 'ar-sa');
+    assert.equal(directionOf(localeOf(undefined)), 'rtl');
+    assert.equal(translate(localeOf(undefined), 'login.heading'), 'سجّل الدخول إلى محفظتك');
+    setLocale('en_US');
+    assert.equal(new Intl.DateTimeFormat(localeOf(undefined)).resolvedOptions().locale, 'en-US');
+    // An integrator's strings under "pt_BR" are found for a page's lang="pt-BR", and the other way round.
+    setStrings('pt_BR', { 'login.heading': 'Entre na sua carteira' });
+    setLocale('pt-BR');
+    assert.equal(translate(localeOf(undefined), 'login.heading'), 'Entre na sua carteira');
+    setLocale('pt_br');
+    assert.equal(translate(localeOf(undefined), 'login.heading'), 'Entre na sua carteira');
+  } finally {
+    setLocale(undefined);
+  }
+});
+
 test('Arabic (src/locales/ar.ts) covers every English string of every element, with the same placeholders, and nothing else', async () => {
   const { ar } = await import('../../../src/locales/ar.ts');
   const tables: Array<Record<string, string>> = [

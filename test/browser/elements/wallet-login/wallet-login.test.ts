@@ -1792,6 +1792,23 @@ describe('<wallet-login>', function () {
     expect(text(el, 'base')).not.to.match(/[0-9]/);
   });
 
+  it('reads a page\'s lang written as a server locale (ar_SA, en_US, with "_") as that language: Arabic right to left, and the session\'s end drawn', async () => {
+    const arabic = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId, lang: 'ar_SA' });
+    await waitForState(arabic, 'choosing');
+    expect(text(arabic, 'heading')).to.equal('سجّل الدخول إلى محفظتك');
+    expect([part(arabic, 'base')!.getAttribute('lang'), getComputedStyle(part(arabic, 'base')!).direction]).to.deep.equal(['ar-sa', 'rtl']);
+    arabic.remove();
+
+    const el = await codeScreen({ 'account-id': acct.accountId, lang: 'en_US' });
+    expect(text(el, 'intro')).to.contain('6-digit code');
+    type(codeInput(el), '000000');
+    await waitForState(el, 'logged-in');
+    await el.updateComplete;
+    // Intl takes no "_": the time the session lasts until is written by Intl in that language.
+    expect(text(el, 'session')).to.match(/^Logged in with Email code\. Your session lasts until \d{1,2}:\d{2}\s?[AP]M\.$/);
+    expect(part(el, 'base')!.getAttribute('lang')).to.equal('en-us');
+  });
+
   it('is fully usable from the keyboard: Tab to a method, Enter, type the code', async () => {
     const el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId, methods: 'email-otp passkey', 'no-autofill': '' });
     await waitForState(el, 'choosing');
