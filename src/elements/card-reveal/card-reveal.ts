@@ -67,22 +67,29 @@ class LoadFailed extends Error {}
  * reveal ends with `network` instead ("Check your connection and try again"), and the "Try again"
  * it offers loads the module once the connection is back, in every browser, with no reload.
  */
-const loaded = <T>(load: () => Promise<T>): Promise<T> =>
-  navigator.onLine
-    ? load().catch(() => {
-        // What failed is not kept: the reveal reports `load_failed` alone (a file that did not
-        // arrive is in the browser's console and network panel).
-        throw new LoadFailed();
-      })
-    : Promise.reject(new WalletError('network', ''));
+const loaded = <T>(load: () => Promise<T>): (() => Promise<T>) => {
+  // Once loaded, a module is the page's: what the browser says of the network no longer matters
+  // (its `onLine` can be false where the proxy is still reached, on loopback or a local network).
+  let module: Promise<T> | undefined;
+  return () =>
+    module ??
+    (navigator.onLine
+      ? (module = load().catch(() => {
+          module = undefined;
+          // What failed is not kept: the reveal reports `load_failed` alone (a file that did not
+          // arrive is in the browser's console and network panel).
+          throw new LoadFailed();
+        }))
+      : Promise.reject(new WalletError('network', '')));
+};
 
 /**
  * The on-demand modules, each asked for from this one place: the CDN build (scripts/build.ts) lists,
  * at each import(), the files its module needs, so that they are fetched at once, and every
  * place would carry that list.
  */
-const revealRequest = () => loaded(() => import('./reveal-request.ts'));
-const stepUpProof = () => loaded(() => import('./step-up-proof.ts'));
+const revealRequest = loaded(() => import('./reveal-request.ts'));
+const stepUpProof = loaded(() => import('./step-up-proof.ts'));
 
 /** Replaces a container's children only when they differ, so that a focused node that stays is never moved. */
 function setChildren(parent: Element, nodes: Node[]): void {

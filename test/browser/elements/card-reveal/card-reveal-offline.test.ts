@@ -50,4 +50,24 @@ describe('<card-reveal> offline', () => {
     expect(el.matches(':state(revealed)')).to.equal(true);
     expect(requested(REVEAL_REQUEST)).to.equal(true);
   });
+  it('once its reveal code is loaded, reveals where the browser says it is offline but the proxy is still reached (loopback, a local network)', async () => {
+    const el = await mount<CardReveal>('card-reveal', { 'card-id': f.cardId, 'allowed-origins': f.processorOrigin });
+    let revealed = nextEvent<CustomEvent>(el, 'card-revealed');
+    (part(el, 'reveal-button') as HTMLButtonElement).click();
+    await revealed;
+    const hidden = nextEvent(el, 'card-hidden');
+    (part(el, 'hide-button') as HTMLButtonElement).click();
+    await hidden;
+    // What the browser reports of the network, not the network: requests to the proxy still go through.
+    Object.defineProperty(navigator, 'onLine', { configurable: true, get: () => false });
+    try {
+      revealed = nextEvent<CustomEvent>(el, 'card-revealed');
+      const error = nextEvent<CustomEvent>(el, 'card-reveal-error').then((e) => e.detail.code);
+      (part(el, 'reveal-button') as HTMLButtonElement).click();
+      expect(await Promise.race([revealed.then(() => 'revealed'), error])).to.equal('revealed');
+    } finally {
+      delete (navigator as { onLine?: boolean }).onLine;
+    }
+    expect(navigator.onLine).to.equal(true);
+  });
 });
