@@ -116,9 +116,6 @@ export class LocaleController implements ReactiveController {
     return this.#rendering ?? localeOf(this.#host);
   }
 
-  get dir(): 'ltr' | 'rtl' {
-    return directionOf(this.locale);
-  }
 
   t = (key: string, params?: Record<string, string | number>): string => translate(this.locale, key, params);
 
@@ -150,9 +147,14 @@ export class LocaleController implements ReactiveController {
     const host = this.#host;
     const base = (host as { renderRoot?: ParentNode }).renderRoot?.querySelector?.<HTMLElement>('[part~=base]');
     if (base) {
-      base.lang = this.locale;
+      // The language the text is in: the page's where its strings are registered (exactly or by
+      // its primary language), else English, which is what shows (a French page without French
+      // strings reads English, not English spoken as French; a Hebrew one is not laid out right to left).
+      const locale = this.locale;
+      const shown = catalog.has(locale) || catalog.has(locale.split('-')[0]!) ? locale : 'en';
+      base.lang = shown;
       if (host.hasAttribute('dir')) base.removeAttribute('dir');
-      else base.dir = this.dir;
+      else base.dir = directionOf(shown);
     }
     this.#rendering = undefined;
   }

@@ -476,6 +476,19 @@ describe('<card-reveal>', () => {
     expect([part(chosen, 'base')!.hasAttribute('dir'), getComputedStyle(part(chosen, 'controls')!).direction]).to.deep.equal([false, 'ltr']);
   });
 
+  it('names on its wrapper the language its text is in: a page language with no strings registered reads English, marked English and laid out left to right', async () => {
+    const of = (el: CardReveal) => [part(el, 'base')!.lang, part(el, 'base')!.dir, text(el, 'reveal-button')];
+    const hebrew = await mount<CardReveal>('card-reveal', { lang: 'he', 'card-id': f.cardId });
+    const french = await mount<CardReveal>('card-reveal', { lang: 'fr-CA', 'card-id': f.cardId });
+    const arabic = await mount<CardReveal>('card-reveal', { lang: 'ar-SA', 'card-id': f.cardId });
+    expect([of(hebrew), of(french), of(arabic)]).to.deep.equal([
+      ['en', 'ltr', 'Show card details'],
+      ['en', 'ltr', 'Show card details'],
+      ['ar-sa', 'rtl', text(arabic, 'reveal-button')],
+    ]);
+    expect(text(arabic, 'reveal-button')).to.not.equal('Show card details');
+  });
+
   it('a `dir` the page gives the host after the element drew takes effect at once, and removing it gives the language\'s direction back', async () => {
     const el = await mount<CardReveal>('card-reveal', { lang: 'ar' });
     const direction = () => [part(el, 'base')!.getAttribute('dir'), getComputedStyle(part(el, 'controls')!).direction];
