@@ -180,6 +180,8 @@ const hydrateAttributesApp = `
 import * as React from 'react';
 import { hydrateRoot } from 'react-dom/client';
 import './src/react/index.ts';
+// The Arabic strings, as a page that offers Arabic loads them: its wallet-login is in Arabic.
+import './src/locales/ar.ts';
 ${serverTree}
 hydrateRoot(document.getElementById('root'), attributesTree(React));
 const els = [...document.getElementById('root').firstElementChild.children];
