@@ -16,7 +16,7 @@ import { createClient } from '../../../src/core/client.ts';
 import { createWallet } from '../../../src/core/session.ts';
 import { memoryKeyStore } from '../../../src/core/keystore.ts';
 import { ServiceError } from '../../../src/core/errors.ts';
-import { ACCOUNT, CLIENT_SECRET, SESSION, TOKEN_ID, startRecorder } from './helpers.ts';
+import { ACCOUNT, CLIENT_SECRET, SESSION, TOKEN_ID, jarFetch, startRecorder } from './helpers.ts';
 
 type FetchProxy = FetchProxyHandler & { close(): Promise<void> };
 
@@ -324,24 +324,7 @@ describe('proxy.fetch against the sandbox', () => {
   }
 
   /** A browser's fetch into proxy.fetch: same origin, with a cookie jar. */
-  function browser(proxy: FetchProxy) {
-    const jar = new Map<string, string>();
-    const setCookies: string[] = [];
-    const fetch: typeof globalThis.fetch = async (input, init) => {
-      const request = new Request(input, init);
-      if (jar.size > 0) request.headers.set('cookie', [...jar].map(([k, v]) => `${k}=${v}`).join('; '));
-      const response = await proxy.fetch(request, { clientAddress: '127.0.0.1' });
-      for (const line of response.headers.getSetCookie()) {
-        setCookies.push(line);
-        const [pair] = line.split(';');
-        const eq = pair!.indexOf('=');
-        if (/;\s*max-age=0(;|$)/i.test(line)) jar.delete(pair!.slice(0, eq));
-        else jar.set(pair!.slice(0, eq), pair!.slice(eq + 1));
-      }
-      return response;
-    };
-    return { fetch, jar, setCookies };
-  }
+  const browser = (proxy: FetchProxy) => jarFetch((input, init) => proxy.fetch(new Request(input, init), { clientAddress: '127.0.0.1' }));
 
   it('logs in, refreshes, gets the step-up grant as a Set-Cookie on the Response, reveals the card, and a logout clears the grant', async () => {
     const f = sandbox.fixtures;

@@ -160,14 +160,17 @@ export function assertErrorShape(r: RawResponse, status: number, code: string): 
   }
 }
 
-/** A fetch with a cookie jar, as a browser keeps one per origin (RFC 6265, name=value only). */
-export function jarFetch(): { fetch: typeof fetch; jar: Map<string, string>; setCookies: string[] } {
+/**
+ * A fetch with a cookie jar, as a browser keeps one per origin (RFC 6265, name=value only), over
+ * `send` (the network's fetch, or a handler that takes a Request such as proxy.fetch).
+ */
+export function jarFetch(send: typeof fetch = fetch): { fetch: typeof fetch; jar: Map<string, string>; setCookies: string[] } {
   const jar = new Map<string, string>();
   const setCookies: string[] = [];
   const f: typeof fetch = async (input, init) => {
     const headers = new Headers(init?.headers);
     if (jar.size > 0) headers.set('cookie', [...jar].map(([k, v]) => `${k}=${v}`).join('; '));
-    const res = await fetch(input, { ...init, headers });
+    const res = await send(input, { ...init, headers });
     for (const line of res.headers.getSetCookie()) {
       setCookies.push(line);
       const [pair] = line.split(';');
