@@ -11,10 +11,13 @@
  * The authorize page has no script at all: a form posts back and the answer is a 303 to the
  * `redirect_uri` with `?code=...&state=...&iss=...` (RFC 6749 §4.1.2, RFC 9207). The code is good
  * once, for 60 s, at the token endpoint, for the client and the exact `redirect_uri` it was issued
- * to, with the `code_verifier` whose S256 hash is the `code_challenge`. The same token endpoint also
- * takes a JSON body for scripts and tests (`{nonce, sub?, email?, aud?}`: no flow at all).
- * Deliberately not here: users, consent, client registration, access and refresh tokens, a userinfo
- * endpoint, signature checks of incoming tokens.
+ * to, with the `code_verifier` whose S256 hash, base64url-encoded, is the `code_challenge` string
+ * (RFC 7636 §4.6). The `nonce` is optional in this flow and, when sent, is the ID token's (OpenID
+ * Connect Core 1.0 §3.1.2.1). The answer carries an access token because OpenID Connect Core 1.0
+ * §3.1.3.3 requires one; it is random and nothing accepts it. The same token endpoint also takes a
+ * JSON body for scripts and tests (`{nonce, sub?, email?, aud?}`: no flow at all). Deliberately not
+ * here: users, consent, client registration, refresh tokens, a userinfo endpoint, signature checks
+ * of incoming tokens.
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { sha256Hex, base64urlEncode } from '../core/encoding.ts';
@@ -187,7 +190,7 @@ interface AuthorizeRequest {
   clientId: string;
   /** Exactly as the client sent it: the token request must repeat it character for character. */
   redirectUri: string;
-  nonce: string;
+  nonce: string | undefined;
   state: string;
   codeChallenge: string;
 }
@@ -195,7 +198,7 @@ interface AuthorizeRequest {
 interface IssuedCode {
   clientId: string;
   redirectUri: string;
-  nonce: string;
+  nonce: string | undefined;
   codeChallenge: string;
   issuedAt: number;
 }
@@ -241,9 +244,10 @@ function readAuthorizeRequest(world: World, params: URLSearchParams): AuthorizeO
   if (one('code_challenge_method') !== 'S256') return refuse('invalid_request', 'code_challenge_method must be S256');
   const codeChallenge = one('code_challenge');
   if (!codeChallenge || !S256_CHALLENGE.test(codeChallenge)) return refuse('invalid_request', 'code_challenge is required: the base64url SHA-256 of the code_verifier (43 characters)');
+  // OpenID Connect Core 1.0 §3.1.2.1: optional in the code flow; an empty one is none.
   const nonce = one('nonce');
-  if (!nonce || nonce.length > 512) return refuse('invalid_request', 'nonce is required, once, at most 512 characters');
-  return { request: { clientId, redirectUri, nonce, state, codeChallenge } };
+  if (nonce === null || (nonce?.length ?? 0) > 512) return refuse('invalid_request', 'nonce must appear at most once, at most 512 characters');
+  return { request: { clientId, redirectUri, nonce: nonce || undefined, state, codeChallenge } };
 }
 
 /** `redirect_uri` with the response added to its query (RFC 6749 §3.1.2 keeps a query it has). */
@@ -262,8 +266,9 @@ function oauthError(error: 'invalid_request' | 'invalid_grant' | 'unsupported_gr
   return json(400, { error, error_description: description }, { ...CORS, Pragma: 'no-cache' });
 }
 
+/** RFC 7636 §4.6: BASE64URL-ENCODE(SHA256(ASCII(code_verifier))), compared with the challenge as a string. */
 function s256(verifier: string): Buffer {
-  return createHash('sha256').update(verifier, 'ascii').digest();
+  return Buffer.from(createHash('sha256').update(verifier, 'ascii').digest('base64url'));
 }
 
 export function registerOidcRoutes(router: Router, world: World): void {
@@ -299,7 +304,7 @@ export function registerOidcRoutes(router: Router, world: World): void {
 
   router.on('OPTIONS', '/oidc/token', () => ({ status: 204, headers: CORS }));
 
-  const mint = (claims: { sub?: string | undefined; email?: string | undefined; aud: string; nonce: string }) =>
+  const mint = (claims: { sub?: string | undefined; email?: string | undefined; aud: string; nonce: string | undefined }) =>
     mintIdToken(
       { iss: issuerUrl(world), sub: claims.sub ?? SANDBOX_OIDC_DEMO_SUB, aud: claims.aud, email: claims.email ?? demoEmail(world), nonce: claims.nonce },
       { key: world.oidcKey, kid: world.oidcKid, now: world.clock.now() },
@@ -328,11 +333,13 @@ export function registerOidcRoutes(router: Router, world: World): void {
     }
     if (issued.clientId !== fields.client_id) return oauthError('invalid_grant', 'The code was issued to another client');
     if (issued.redirectUri !== fields.redirect_uri) return oauthError('invalid_grant', 'redirect_uri is not the one of the authorization request');
-    if (!timingSafeEqual(s256(fields.code_verifier!), Buffer.from(issued.codeChallenge, 'base64url'))) {
+    // Both are 43 characters (S256_CHALLENGE, and a SHA-256 digest encoded), as timingSafeEqual needs.
+    if (!timingSafeEqual(s256(fields.code_verifier!), Buffer.from(issued.codeChallenge))) {
       return oauthError('invalid_grant', 'code_verifier does not match the code_challenge');
     }
     const id_token = await mint({ aud: issued.clientId, nonce: issued.nonce });
-    return json(200, { id_token, token_type: 'Bearer', expires_in: TOKEN_LIFETIME_S }, { ...CORS, Pragma: 'no-cache' });
+    const access_token = randomBytes(32).toString('base64url');
+    return json(200, { access_token, token_type: 'Bearer', expires_in: TOKEN_LIFETIME_S, id_token }, { ...CORS, Pragma: 'no-cache' });
   }
 
   // The code exchange (form-encoded, RFC 6749 §4.1.3), or a direct token for scripts and test
@@ -368,7 +375,7 @@ export function registerOidcRoutes(router: Router, world: World): void {
       hidden('response_type', 'code') +
       hidden('client_id', request.clientId) +
       hidden('redirect_uri', request.redirectUri) +
-      hidden('nonce', request.nonce) +
+      (request.nonce ? hidden('nonce', request.nonce) : '') +
       hidden('state', request.state) +
       hidden('code_challenge', request.codeChallenge) +
       hidden('code_challenge_method', 'S256') +

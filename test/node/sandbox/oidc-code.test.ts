@@ -122,7 +122,9 @@ describe('test issuer: authorization code flow with PKCE', () => {
 
     const r = await exchange(code, verifier, { redirect_uri: withQuery });
     assert.equal(r.status, 200, JSON.stringify(r.body));
-    assert.deepEqual(Object.keys(r.body).sort(), ['expires_in', 'id_token', 'token_type']);
+    // OpenID Connect Core 1.0 §3.1.3.3: access_token and token_type are required in a successful answer.
+    assert.deepEqual(Object.keys(r.body).sort(), ['access_token', 'expires_in', 'id_token', 'token_type']);
+    assert.match(r.body.access_token, /^[A-Za-z0-9_-]{43}$/);
     assert.equal(r.body.token_type, 'Bearer');
     assert.equal(r.body.expires_in, 600);
     assert.equal(r.headers.get('cache-control'), 'no-store');
@@ -183,15 +185,45 @@ describe('test issuer: authorization code flow with PKCE', () => {
     }
   });
 
-  test('the code flow needs a client_id (else a page, no redirect: RFC 6749 §4.1.2.1) and a nonce (else invalid_request)', async () => {
+  test('the code flow needs a client_id (else a page, no redirect: RFC 6749 §4.1.2.1); a nonce is optional, echoed when sent (OIDC Core §3.1.2.1)', async () => {
     const { challenge } = pkcePair();
     const noClient = await authorize(authorizeQuery({ code_challenge: challenge, client_id: undefined }));
     assert.equal(noClient.status, 400);
     assert.equal(noClient.location, null);
-    const noNonce = await authorize(authorizeQuery({ code_challenge: challenge, nonce: undefined }));
-    assert.equal(noNonce.status, 303);
-    assert.equal(noNonce.location!.searchParams.get('error'), 'invalid_request');
-    assert.equal(noNonce.location!.searchParams.get('iss'), api.fx.oidcIssuer);
+    // The authorize page carries no nonce field when none was sent.
+    const page = await fetch(`${api.sandbox.url}/oidc/authorize?${authorizeQuery({ code_challenge: challenge, nonce: undefined })}`, { redirect: 'manual' });
+    assert.equal(page.status, 200, `${page.headers.get('location')}`);
+    assert.ok(!(await page.text()).includes('name="nonce"'), 'no nonce field');
+    for (const nonce of [undefined, '']) {
+      const a = await codeFor({ nonce });
+      const r = await exchange(a.code, a.verifier);
+      assert.equal(r.status, 200, JSON.stringify(r.body));
+      assert.ok(!('nonce' in claimsOf(r.body.id_token)), `no nonce claim for ${JSON.stringify(nonce)}`);
+    }
+    const b = await codeFor({ nonce: 'n-echo' });
+    assert.equal(claimsOf((await exchange(b.code, b.verifier)).body.id_token).nonce, 'n-echo');
+    // Still: once, and bounded.
+    const twice = authorizeQuery({ code_challenge: challenge });
+    twice.append('nonce', 'again');
+    for (const q of [twice, authorizeQuery({ code_challenge: challenge, nonce: 'n'.repeat(513) })]) {
+      const r = await authorize(q);
+      assert.equal(r.status, 303);
+      assert.equal(r.location!.searchParams.get('error'), 'invalid_request');
+      assert.equal(r.location!.searchParams.get('iss'), api.fx.oidcIssuer);
+    }
+  });
+
+  test('token: the S256 check compares the encoded hash with the challenge as strings (RFC 7636 §4.6)', async () => {
+    // The 43rd character of a challenge carries 4 bits of the digest and 2 spare bits: a challenge
+    // differing there only in the spare bits decodes to the same digest but is another string.
+    const { verifier, challenge } = pkcePair();
+    const last = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+    const twin = challenge.slice(0, 42) + last[last.indexOf(challenge[42]!) ^ 1];
+    assert.deepEqual(Buffer.from(twin, 'base64url'), Buffer.from(challenge, 'base64url'));
+    const { location } = await authorize(authorizeQuery({ code_challenge: twin }));
+    const code = location!.searchParams.get('code');
+    assert.ok(code, `a code in ${location}`);
+    assertOAuthError(await exchange(code, verifier), 'invalid_grant');
   });
 
   test('token: the verifier must hash to the challenge (invalid_grant), and must be well formed (invalid_request)', async () => {
