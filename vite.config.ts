@@ -12,13 +12,20 @@ import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
 
+/**
+ * Where the demo is built, relative to the root: not under dist/, which is the package ("files"):
+ * a pack that does not rebuild first (`--ignore-scripts`) would ship the demo, and the package
+ * build, which empties dist/, would take the page from under a running `npm start`.
+ */
+export const DEMO_OUT_DIR = '.cache/demo';
+
 export default defineConfig({
   root,
   publicDir: false,
   clearScreen: false,
   logLevel: 'warn',
   build: {
-    outDir: 'dist/demo',
+    outDir: DEMO_OUT_DIR,
     emptyOutDir: true,
     target: 'es2022',
     assetsInlineLimit: 0,

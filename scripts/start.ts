@@ -26,9 +26,10 @@ import { startSandbox, SANDBOX_OIDC_CLIENT_ID } from '../src/sandbox/index.ts';
 import { createProxy } from '../src/proxy/index.ts';
 import { boundedServer } from '../src/proxy/server.ts';
 import type { SandboxFixtures } from '../src/core/types.ts';
+import { DEMO_OUT_DIR } from '../vite.config.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const outDir = join(root, 'dist', 'demo');
+const outDir = join(root, DEMO_OUT_DIR);
 const port = Number(process.env.PORT ?? '5173');
 if (!Number.isInteger(port) || port < 0 || port > 65535) {
   console.error('start: PORT must be an integer from 0 to 65535');
