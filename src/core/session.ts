@@ -123,7 +123,10 @@ export interface Wallet {
    * `nickname` is sent trimmed, and must then be 1 to 100 characters (`invalid_argument` otherwise).
    * When the answer to the save is lost (network, 5xx) and the service lists the new passkey, that is the result.
    * Stopped (`signal`) after the browser made the passkey, it rejects with `aborted` at once, and the
-   * passkey the service saves all the same is removed again (a live session of the account signs).
+   * passkey the service saves all the same is removed again (a live session of the account signs);
+   * stopped before the service asks for that signature, nothing more is sent. The first credential of
+   * an account, which its removal would refuse, is kept: stopped while it is saved, it waits for the
+   * answer and resolves with the passkey saved.
    * One registration of an account runs at a time across the origin's tabs (Web Locks, where the
    * browser has them); another waits, stoppable by its `signal`, and then excludes the passkey added.
    * `onWait(true)`: it waits for another tab's registration (no prompt yet); `onWait(false)`: its turn came
@@ -523,8 +526,10 @@ export function createWallet(options: WalletOptions): Wallet {
             // has replaced the key there was before it, and the service refuses that key's stamp.
             // Refused, the session that signed tells (`refusal`): ended there, the live one signs anew, through this stamper.
             let signer: Stamper;
+            // Stopped before the service asks for the signature (its first answer, 202, saves nothing):
+            // the exchange ends there, nothing signed, saved or to remove.
             stamper = {
-              stamp: (payload) => serialized(accountId, () => wallet.stamper(accountId)).then((live) => (signer = live).stamp(payload)),
+              stamp: (payload) => serialized(accountId, () => wallet.stamper(accountId)).then((live) => (throwIfAborted(signal), (signer = live).stamp(payload))),
               refused: (e) => signer.refused!(e).then(() => stamper),
             };
           }
@@ -546,12 +551,14 @@ export function createWallet(options: WalletOptions): Wallet {
           });
           // The save is not cut off once the passkey exists (the service would keep it all the same, a
           // passkey the user cancelled): stopped meanwhile, it fails at once, and the passkey the service
-          // saves is removed again, signed by the session that added it.
-          uncut(saving, signal).then(resolve, reject);
+          // saves is removed again, signed by the session that added it. A wallet's first credential,
+          // saved by the first request, cannot be removed (the only one, and no session to sign): a stop
+          // then waits for the answer, and a passkey saved is the result (the caller says it is kept).
+          uncut(saving, stamper && signal).then(resolve, reject);
           // The lock is held until then, so that the next tab lists what this one added. Kept, the passkey
           // is told at once: whether a login with it follows is the caller's (a user may cancel that).
           await saving
-            .then<unknown>((saved) => (signal?.aborted ? wallet.revokeCredential(accountId, saved.id) : emit({ type: 'changed', accountId })))
+            .then<unknown>((saved) => (stamper && signal?.aborted ? wallet.revokeCredential(accountId, saved.id) : emit({ type: 'changed', accountId })))
             .catch(() => undefined);
         };
         // Stopped while it waits, the lock's request rejects with the signal's reason.

@@ -34,7 +34,8 @@ export async function runStep(element: PasskeyRegister, step: Step, signal: Abor
     ended = await wallet.current(element.accountId).then(Boolean, () => false);
     // `onWait`: another tab's registration of this wallet runs first, then this one's turn comes.
     const method = await wallet.registerPasskey({ accountId: element.accountId, nickname, signal: ceremony.signal, onWait: (waiting) => ceremony.signal.aborted || onWait(waiting) });
-    return { type: 'SAVED', passkey: { credentialId: method.id, nickname: method.nickname || nickname } };
+    // Stopped as a wallet's first passkey was saved: kept (core), and no login with it follows.
+    return { type: 'SAVED', passkey: { credentialId: method.id, nickname: method.nickname || nickname }, kept: ceremony.signal.aborted };
   } catch (e) {
     // A wallet with a login and no session here: core says so before any prompt opens.
     if (step.kind === 'register' && e instanceof WalletError && (e.code === 'session_expired' || e.code === 'key_missing')) return { type: 'LOGIN_REQUIRED', ended };

@@ -52,7 +52,8 @@ export type RegisterEvent =
   | { type: 'START' }
   /** The registration waits for another tab's (`true`), or its turn came (`false`). */
   | { type: 'WAITING'; waiting: boolean }
-  | { type: 'SAVED'; passkey: RegisteredPasskey }
+  /** `kept`: the user stopped the registration, but the passkey was saved and stays (a wallet's first). */
+  | { type: 'SAVED'; passkey: RegisteredPasskey; kept?: boolean }
   | { type: 'ACTIVATED'; sessionId: string }
   | { type: 'LOGIN_REQUIRED'; ended?: boolean }
   /** A session appeared (the user logged in elsewhere on the page): the form is usable again. */
@@ -99,7 +100,7 @@ export function transition(state: RegisterState, event: RegisterEvent): Register
       if (type === 'LOGIN_REQUIRED') return event.ended ? { kind: 'login-required', support, ended: true } : { kind: 'login-required', support };
       if (state.kind === 'ready') return type === 'START' ? { kind: 'creating', support } : state;
       if (type === 'WAITING') return event.waiting === state.waiting ? state : { kind: 'creating', support, waiting: event.waiting };
-      if (type === 'SAVED') return { kind: 'activating', support, passkey: event.passkey };
+      if (type === 'SAVED') return { kind: event.kept ? 'registered' : 'activating', support, passkey: event.passkey };
       if (type === 'CANCELLED') return { kind: 'ready', support };
       if (type === 'FAILED') return { kind: 'ready', support, failure: event.failure };
       return state;

@@ -140,7 +140,7 @@ export class PasskeyRegister extends TemplateElement {
     return this.renderRoot.querySelector('#nickname');
   }
 
-  /** Stops a running prompt; the form is usable again. */
+  /** Stops a running prompt; the form is usable again (a wallet's first passkey already being saved is kept: it offers the login with it). */
   cancel(): void {
     void flows().then((f) => f.cancelCeremony(), () => undefined);
     this.#flow.abort();
@@ -201,10 +201,9 @@ export class PasskeyRegister extends TemplateElement {
     // Each is said once, never a prompt's text that the waiting text replaces a moment later.
     const creating = after.kind === 'creating' && after.waiting !== undefined && (after.waiting ? 'waiting' : 'creating');
     this.notice = creating || after.kind === 'activating' ? t(`passkey.${creating || 'activating'}`) : '';
-    if (after.kind === 'activating') {
-      if (before.kind === 'creating') this.dispatchEvent(new PasskeyRegisteredEvent({ accountId: this.accountId, ...after.passkey }));
-      void this.#flow.run([{ kind: 'activate', credentialId: after.passkey.credentialId }]);
-    }
+    // Saved: told, and activated unless the user stopped it (then kept: 'registered' offers the login).
+    if (before.kind === 'creating' && 'passkey' in after) this.dispatchEvent(new PasskeyRegisteredEvent({ accountId: this.accountId, ...after.passkey }));
+    if (after.kind === 'activating') void this.#flow.run([{ kind: 'activate', credentialId: after.passkey.credentialId }]);
     if (after.kind === 'done') this.dispatchEvent(new PasskeyRegisteredEvent({ accountId: this.accountId, ...after.passkey, sessionId: after.sessionId }));
     if ('failure' in after && after.failure) error(after.failure.code, this.#sentence(after.failure), after.failure.status);
     if (after.kind === 'login-required') error(after.ended ? 'session_expired' : 'login_required', t(`passkey.${after.ended ? 'session-ended' : 'login-required'}`));

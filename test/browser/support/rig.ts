@@ -20,8 +20,11 @@ export function fixtures(): Promise<RigFixtures> {
   return cachedFixtures;
 }
 
-/** A fresh customer with its own wallet (one EMAIL_OTP credential), card and agent, so tests do not interfere. */
-export function newAccount(options: { email?: string; phone?: string; name?: string } = {}): Promise<RigAccount> {
+/**
+ * A fresh customer with its own wallet (one EMAIL_OTP credential, or none with `emailCredential: false`),
+ * card and agent, so tests do not interfere.
+ */
+export function newAccount(options: { email?: string; phone?: string; name?: string; emailCredential?: boolean } = {}): Promise<RigAccount> {
   return executeServerCommand<RigAccount, typeof options>('sandbox-new-account', options);
 }
 

@@ -64,6 +64,13 @@ test('waiting for another tab\'s registration, then its turn: creating says whic
   assert.deepEqual(transition(turn, { type: 'SAVED', passkey }), { kind: 'activating', support: 'platform', passkey });
 });
 
+test('a passkey saved although the user stopped the registration (a wallet\'s first) is kept: registered, with no login started', () => {
+  const creating = run(initialState(), { type: 'SUPPORT', support: 'platform' }, { type: 'START' });
+  const kept = transition(creating, { type: 'SAVED', passkey, kept: true });
+  assert.deepEqual(kept, { kind: 'registered', support: 'platform', passkey });
+  assert.equal(transition(kept, { type: 'ACTIVATE' }).kind, 'activating');
+});
+
 test('a cancelled create returns to a usable form with no error', () => {
   const s = run(initialState(), { type: 'SUPPORT', support: 'platform' }, { type: 'START' }, { type: 'CANCELLED' });
   assert.deepEqual(s, { kind: 'ready', support: 'platform' });

@@ -336,6 +336,77 @@ describe('<passkey-register>', function () {
     expect(await passkeys()).to.deep.equal(['Cancelled late']);
   });
 
+  it('cancelled while a wallet with a login sends the passkey, before the service asks for a signature: nothing is signed, saved or removed', async () => {
+    await addVirtualAuthenticator();
+    await loginByEmail(acct);
+    const el = await mount<PasskeyRegister>('passkey-register', { 'account-id': acct.accountId, nickname: 'Cancelled early' });
+    await waitForState(el, 'ready');
+    let errors = 0;
+    el.addEventListener('passkey-register-error', () => errors++);
+    // What the page sends to save or remove a credential, in order (every request still goes out).
+    const sent: string[] = [];
+    const original = window.fetch;
+    window.fetch = (input: RequestInfo | URL, init?: RequestInit) => {
+      const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+      const method = init?.method ?? 'GET';
+      if (method !== 'GET' && /\/auth\/credentials(\/[^/]+)?$/.test(url)) sent.push(`${method}${new Headers(init?.headers).has('Request-Id') ? ' signed' : ''}`);
+      return original(input, init);
+    };
+    try {
+      // The first, unsigned request answered 202 (the wallet has a login): nothing is saved yet as the user cancels.
+      const hold = holdAnswer('POST', /\/auth\/credentials$/, (r) => r.status === 202);
+      try {
+        submit(el);
+        await hold.arrived;
+        el.cancel();
+        hold.release();
+      } finally {
+        hold.undo();
+      }
+      await waitForState(el, 'ready');
+      expect([errors, text(el, 'error')]).to.deep.equal([0, '']);
+      // The next registration starts once the stopped one has ended (one at a time per wallet).
+      submit(el);
+      await waitForState(el, 'done', 20000);
+    } finally {
+      window.fetch = original;
+    }
+    // The stopped one: its first request only; the next one: both legs.
+    expect(sent).to.deep.equal(['POST', 'POST', 'POST signed']);
+    expect((await clientFor().listCredentials(acct.accountId)).filter((c) => c.type === 'PASSKEY').map((c) => c.nickname)).to.deep.equal(['Cancelled early']);
+  });
+
+  it('cancelled while a wallet without any login saves its first passkey: the passkey is kept, and it says so and offers to log in with it', async () => {
+    const empty = await newAccount({ emailCredential: false });
+    await addVirtualAuthenticator();
+    const el = await mount<PasskeyRegister>('passkey-register', { 'account-id': empty.accountId, nickname: 'First and only' });
+    await waitForState(el, 'ready');
+    const events: PasskeyRegisteredDetail[] = [];
+    let errors = 0;
+    el.addEventListener('passkey-registered', (e) => events.push(e.detail));
+    el.addEventListener('passkey-register-error', () => errors++);
+    // The first request saves the wallet's first credential (201); its answer is on its way as the user cancels.
+    const hold = holdAnswer('POST', /\/auth\/credentials$/, (r) => r.status === 201);
+    try {
+      submit(el);
+      await hold.arrived;
+      el.cancel();
+      hold.release();
+    } finally {
+      hold.undo();
+    }
+    await waitFor(() => !el.matches(':state(busy)'), 'the step to end');
+    const saved = (await clientFor().listCredentials(empty.accountId)).filter((c) => c.type === 'PASSKEY');
+    expect(saved.map((c) => c.nickname)).to.deep.equal(['First and only']);
+    expect([el.matches(':state(registered)'), errors, text(el, 'error')]).to.deep.equal([true, 0, '']);
+    expect(text(el, 'intro')).to.equal('Your passkey “\u2068First and only\u2069” is saved, but logging in with it did not finish.');
+    expect(events).to.deep.equal([{ accountId: empty.accountId, credentialId: saved[0]!.id, nickname: 'First and only' }]);
+
+    (part(el, 'submit') as HTMLButtonElement).click();
+    await waitForState(el, 'done', 20000);
+    expect((await store.get(empty.accountId))?.session.credentialId).to.equal(saved[0]!.id);
+  });
+
   it('a prompt that could not verify the user says the passkey was not created, and the next try works', async () => {
     await addVirtualAuthenticator();
     await loginByEmail(acct);
