@@ -58,9 +58,10 @@ export const REVEAL_ERROR_CODES = [
    */
   'frame_blocked',
   /**
-   * The element's reveal code (loaded on demand, on the first reveal) did not load: a failed module
-   * stays failed for the page in Chromium (its module map keeps the failure; Firefox and Safari load
-   * it again, whatwg/html#10327), so only a reload of the page loads it again.
+   * The element's reveal code (loaded on demand, on the first reveal) did not load: a module answered
+   * with an error status stays failed for the page in Chromium (Firefox and Safari load it again,
+   * whatwg/html#10327; Chromium does after a dropped connection, which the page cannot tell apart),
+   * so only a reload of the page surely loads it again.
    */
   'load_failed',
 ] as const;

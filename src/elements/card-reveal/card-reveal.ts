@@ -60,9 +60,11 @@ class LoadFailed extends Error {}
 /**
  * An on-demand module (import()). A failure to load it ends the reveal with `load_failed`, which
  * asks for a reload of the page rather than offering "Try again": Chromium (156) keeps a module whose
- * load failed failed for the page (its module map keeps the failure, and import() rejects again
- * without a request; Firefox and Safari load it again, whatwg/html#10327), and a module whose
- * evaluation threw stays failed in every browser.
+ * load was answered with an error status (a 5xx) failed for the page (import() rejects again without
+ * a request; Firefox and Safari load it again, whatwg/html#10327), and a module whose evaluation
+ * threw stays failed in every browser. Chromium does load one whose connection dropped again, but
+ * import() rejects both with the same TypeError, so a "Try again" could not tell whether it can work
+ * (card-reveal-load.test.ts shows both).
  * So it is not asked for while the browser knows it is offline, where the load could only fail: the
  * reveal ends with `network` instead ("Check your connection and try again"), and the "Try again"
  * it offers loads the module once the connection is back, in every browser, with no reload.
@@ -259,8 +261,8 @@ export class CardReveal extends ReactiveBase {
       // The transport loads on demand, not with the element: a page renders the element (its
       // up-front budget, 9 KB gzip) before any of it is needed. Usually loaded already, on the
       // cardholder's way to the button (createRenderRoot). A load that failed then is asked for
-      // again here: browsers that follow whatwg/html#10327 fetch it again; Chromium (156) keeps it
-      // failed for the page, and only a reload loads it (`load_failed`).
+      // again here: browsers that follow whatwg/html#10327 fetch it again; Chromium (156) keeps one
+      // answered with an error failed for the page, and only a reload loads it (`load_failed`).
       const { requestReveal } = await revealRequest();
       const answer = await requestReveal(this.apiBase, cardId, signal);
       const verdict = checkRevealUrl(answer, this.allowedOrigins, serviceNow());

@@ -207,11 +207,11 @@ export function sandboxVariant(options: {
 /** Origin, path and visible text of the page's child frames (read through Playwright; never the query). */
 /**
  * Makes the test server answer the next `times` loads of `path` (a module of the page, e.g.
- * '/src/elements/card-reveal/reveal-request.ts') with 503; without `times`, only reads the count.
- * Resolves with how many loads of it failed so far.
+ * '/src/elements/card-reveal/reveal-request.ts') with 503, or with `dropped` close the connection
+ * without an answer; without `times`, only reads the count. Resolves with how many loads of it failed so far.
  */
-export function failNextLoad(path: string, times?: number): Promise<{ failed: number }> {
-  return executeServerCommand('fail-next-load', { path, ...(times === undefined ? {} : { times }) });
+export function failNextLoad(path: string, times?: number, dropped = false): Promise<{ failed: number }> {
+  return executeServerCommand('fail-next-load', { path, ...(times === undefined ? {} : { times, dropped }) });
 }
 
 /**
@@ -231,8 +231,9 @@ export async function goOffline(ms: number): Promise<{ online(): Promise<void> }
 
 /**
  * Whether this browser loads a module again after a load of it failed (whatwg/html#10327: Firefox
- * and Safari do; Chromium, until it ships, keeps the failure for the page), probed with a module
- * of its own (import-probe.ts) whose first load the test server fails.
+ * and Safari do; Chromium 156 does after a dropped connection, but keeps the failure for the page
+ * after an error answer), probed with a module of its own (import-probe.ts) whose first load the
+ * test server answers 503.
  */
 export async function browserLoadsFailedModulesAgain(): Promise<boolean> {
   const probe = '/test/browser/support/import-probe.ts';

@@ -82,7 +82,7 @@ export function walletRig(options: WalletRigOptions = {}): {
   /** Extra sandboxes started by `sandbox-variant`, each behind its own proxy at `/variant-<n>/api`. */
   const variants = new Map<string, { sandbox: Sandbox; proxy: ProxyHandler; server?: Server }>();
   /** Paths of the test server whose next loads `fail-next-load` makes fail (503), with the loads failed so far. */
-  const failingLoads = new Map<string, { left: number; failed: number }>();
+  const failingLoads = new Map<string, { left: number; failed: number; dropped?: boolean }>();
 
   /** A platform-side call to the sandbox with the Basic credentials (never relayed to tests). */
   async function platform(method: string, path: string, body?: unknown): Promise<unknown> {
@@ -128,6 +128,12 @@ export function walletRig(options: WalletRigOptions = {}): {
       // A module of the page that does not arrive (a server or connection failing, a deploy that replaced it).
       failing.left--;
       failing.failed++;
+      // The connection closed before any answer (the browser's net::ERR_EMPTY_RESPONSE).
+      if (failing.dropped) {
+        ctx.respond = false;
+        ctx.req.socket.destroy();
+        return;
+      }
       ctx.status = 503;
       ctx.set('cache-control', 'no-store');
       ctx.body = 'unavailable';
@@ -236,9 +242,10 @@ export function walletRig(options: WalletRigOptions = {}): {
           return rigFixtures(f, `http://localhost:${(server.address() as AddressInfo).port}/api`);
         }
         case 'fail-next-load': {
-          // The next `times` loads of `path` on the test server answer 503; answers the loads failed so far.
+          // The next `times` loads of `path` on the test server answer 503 (or, `dropped`, close the
+          // connection without an answer); answers the loads failed so far.
           const path = String(p.path);
-          if (p.times !== undefined) failingLoads.set(path, { left: Number(p.times), failed: failingLoads.get(path)?.failed ?? 0 });
+          if (p.times !== undefined) failingLoads.set(path, { left: Number(p.times), failed: failingLoads.get(path)?.failed ?? 0, dropped: p.dropped === true });
           return { failed: failingLoads.get(path)?.failed ?? 0 };
         }
         case 'go-offline': {

@@ -2,7 +2,8 @@
  * <card-reveal> when its on-demand modules (the reveal request, the step-up proof) fail to load: in
  * real Chromium, with the modules served by the test server, whose failures the rig makes real
  * (503). A file of its own: the page must not have loaded those modules yet, and a failed load
- * stays failed for the rest of this page in browsers that keep failed modules (Chromium).
+ * stays failed for the rest of this page in browsers that keep failed modules (Chromium, after an
+ * error answer).
  */
 import { expect } from 'chai';
 import '../../../../src/elements/card-reveal/index.ts';
@@ -60,6 +61,25 @@ describe('<card-reveal> when its reveal code fails to load', () => {
       );
       expect(again).to.equal('failed');
     }
+  });
+
+  it('why a reload and no "Try again": this browser loads a module again after its connection dropped, but not after an error answer, and import() tells the two apart no further', async () => {
+    const probe = '/test/browser/support/import-probe.ts';
+    // Each URL of the probe is a module of its own; the test server fails loads of the path whatever the query.
+    const loadTwice = async (url: string, dropped: boolean) => {
+      // Enough failures armed for the browser's own retries of a dropped connection (over its reused ones).
+      await failNextLoad(probe, 20, dropped);
+      const first = await import(url).then(() => 'loaded', (e: unknown) => String(e));
+      await failNextLoad(probe, 0);
+      // The server now serves it.
+      const second = await import(url).then(() => 'loaded', (e: unknown) => String(e));
+      return [first, second];
+    };
+    const failed = (url: string) => `TypeError: Failed to fetch dynamically imported module: ${new URL(url, location.href).href}`;
+    // An answer of 5xx stays failed for the page: the second import() rejects without asking the server again.
+    expect(await loadTwice(`${probe}?answered`, false)).to.deep.equal([failed(`${probe}?answered`), failed(`${probe}?answered`)]);
+    // A connection that dropped is asked for again, and loads.
+    expect(await loadTwice(`${probe}?dropped`, true)).to.deep.equal([failed(`${probe}?dropped`), 'loaded']);
   });
 
   it('a failed load of the step-up proof (require-session) says the same', async () => {
