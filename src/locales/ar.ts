@@ -7,9 +7,11 @@
  * Shipped as a module of its own so that pages in other languages do not download it. Import it
  * before your own `setStrings('ar', {...})` overrides: later calls win. Each table is typed with
  * the keys of its English table, so a string added in English and not here fails to compile.
- * Deliberately not here: plural rules or number formats (Intl does those where needed).
+ * Deliberately not here: plural rules or number formats (Intl does those where needed); a sentence
+ * with a count has a form per plural category where the noun after the number changes
+ * (`key_one`, `key_two`, `key_few`, `key_many`; the sentence itself is the rest: 0 and 100 to 102).
  */
-import { setStrings } from '../elements/shared/i18n.ts';
+import { setStrings, type PluralForms } from '../elements/shared/i18n.ts';
 import type { SharedStringKey } from '../elements/shared/strings.ts';
 import type { WalletLoginStringKey } from '../elements/wallet-login/wallet-login.strings.ts';
 import type { PasskeyRegisterStringKey } from '../elements/passkey-register/passkey-register.strings.ts';
@@ -53,7 +55,7 @@ const shared: Record<SharedStringKey, string> = {
 };
 
 /** `<wallet-login>` */
-const walletLogin: Record<WalletLoginStringKey, string> = {
+const walletLogin: Record<WalletLoginStringKey, string> & PluralForms<WalletLoginStringKey> = {
   'login.heading': 'سجّل الدخول إلى محفظتك',
   'login.intro': 'اختر طريقة تسجيل الدخول.',
   'login.methods': 'طرق تسجيل الدخول',
@@ -71,8 +73,16 @@ const walletLogin: Record<WalletLoginStringKey, string> = {
   'login.sending': 'جارٍ إرسال الرمز…',
   'login.code.heading.email-otp': 'تحقّق من بريدك الإلكتروني',
   'login.code.heading.sms-otp': 'تحقّق من هاتفك',
-  'login.code.sent.email-otp': 'أرسلنا رمزًا من {length} أرقام إلى البريد الإلكتروني المرتبط بمحفظتك.',
-  'login.code.sent.sms-otp': 'أرسلنا رمزًا من {length} أرقام في رسالة نصية إلى الهاتف المرتبط بمحفظتك.',
+  'login.code.sent.email-otp': 'أرسلنا رمزًا من {length} رقم إلى البريد الإلكتروني المرتبط بمحفظتك.',
+  'login.code.sent.email-otp_one': 'أرسلنا رمزًا من رقم واحد إلى البريد الإلكتروني المرتبط بمحفظتك.',
+  'login.code.sent.email-otp_two': 'أرسلنا رمزًا من رقمين إلى البريد الإلكتروني المرتبط بمحفظتك.',
+  'login.code.sent.email-otp_few': 'أرسلنا رمزًا من {length} أرقام إلى البريد الإلكتروني المرتبط بمحفظتك.',
+  'login.code.sent.email-otp_many': 'أرسلنا رمزًا من {length} رقمًا إلى البريد الإلكتروني المرتبط بمحفظتك.',
+  'login.code.sent.sms-otp': 'أرسلنا رمزًا من {length} رقم في رسالة نصية إلى الهاتف المرتبط بمحفظتك.',
+  'login.code.sent.sms-otp_one': 'أرسلنا رمزًا من رقم واحد في رسالة نصية إلى الهاتف المرتبط بمحفظتك.',
+  'login.code.sent.sms-otp_two': 'أرسلنا رمزًا من رقمين في رسالة نصية إلى الهاتف المرتبط بمحفظتك.',
+  'login.code.sent.sms-otp_few': 'أرسلنا رمزًا من {length} أرقام في رسالة نصية إلى الهاتف المرتبط بمحفظتك.',
+  'login.code.sent.sms-otp_many': 'أرسلنا رمزًا من {length} رقمًا في رسالة نصية إلى الهاتف المرتبط بمحفظتك.',
   'login.code.label': 'الرمز',
   'login.code.submit': 'تسجيل الدخول',
   'login.code.verifying': 'جارٍ التحقق من الرمز…',
@@ -309,6 +319,7 @@ const agentActions: Record<AgentActionsStringKey, string> = {
   'agent-actions.failure.INSUFFICIENT_FUNDS': 'الرصيد غير كافٍ.',
   'agent-actions.failure.COUNTERPARTY_UNREACHABLE': 'تعذّر الوصول إلى المستلم.',
   'agent-actions.unknown-failure': 'سبب غير معروف. أعطِ فريق الدعم هذا الرمز: {code}',
+  'agent-actions.unknown-transaction-status': 'الحالة: {code}',
   'agent-actions.waiting': 'جارٍ التحقق من القرار…',
   'agent-actions.waiting-one': 'إجراء جديد بانتظار الموافقة.',
   'agent-actions.waiting-many': 'إجراءات جديدة بانتظار الموافقة: {count}.',

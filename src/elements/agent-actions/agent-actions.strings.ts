@@ -34,11 +34,12 @@ type Keys =
   | 'agent-actions.rejection'
   | 'agent-actions.transaction'
   | 'agent-actions.transaction-failed'
-  /** A transaction's status and failure reason, for the values seen (api.md lists none); other statuses show as readable words. */
+  /** A transaction's status and failure reason, for the values seen (api.md lists none). */
   | `agent-actions.transaction-status.${'PENDING' | 'COMPLETED' | 'FAILED' | 'CANCELLED'}`
   | `agent-actions.failure.${'QUOTE_EXPIRED' | 'INSUFFICIENT_FUNDS' | 'COUNTERPARTY_UNREACHABLE'}`
-  /** Any other failure reason: `{code}` is the service's, kept as it is for support. */
+  /** Any other failure reason or transaction status: `{code}` is the service's, kept as it is for support. */
   | 'agent-actions.unknown-failure'
+  | 'agent-actions.unknown-transaction-status'
   | 'agent-actions.waiting'
   /** New actions waiting for approval, said as they arrive: one, or `{count}` of them. */
   | 'agent-actions.waiting-one'
@@ -93,6 +94,7 @@ const en: Record<Keys, string> = {
   'agent-actions.failure.INSUFFICIENT_FUNDS': 'Not enough funds.',
   'agent-actions.failure.COUNTERPARTY_UNREACHABLE': 'The recipient could not be reached.',
   'agent-actions.unknown-failure': 'Unknown reason. Give support this code: {code}',
+  'agent-actions.unknown-transaction-status': 'status: {code}',
   'agent-actions.waiting': 'Checking for a decision…',
   'agent-actions.waiting-one': 'A new action is waiting for approval.',
   'agent-actions.waiting-many': '{count} new actions are waiting for approval.',

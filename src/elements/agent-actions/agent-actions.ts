@@ -446,16 +446,14 @@ export class AgentActions extends TemplateElement {
 
   /**
    * A service code (a transaction's status or failure reason; api.md leaves their values open) in
-   * words: its string when the strings have one (`agent-actions.<kind>.<CODE>`). Otherwise a failure
-   * reason is a sentence in the element's language that keeps the code, for support (English words
-   * made of it would be another language on a translated screen), and a status is the code made
-   * readable ("IN_REVIEW" -> "In review").
+   * words: its string when the strings have one (`agent-actions.<kind>.<CODE>`), else a sentence in
+   * the element's language that keeps the code, for support (English words made of it would be
+   * another language on a translated screen), isolated so that it reads whole in Arabic too.
    */
   #words(kind: 'transaction-status' | 'failure', code: string): string {
     const key = `agent-actions.${kind}.${code}`;
     const text = this.#i18n.t(key);
-    if (text !== key) return text;
-    return kind === 'failure' ? this.#i18n.t('agent-actions.unknown-failure', { code: isolate(code) }) : code.charAt(0) + code.slice(1).toLowerCase().replace(/_/g, ' ');
+    return text !== key ? text : this.#i18n.t(`agent-actions.unknown-${kind}`, { code: isolate(code) });
   }
 
   /** An action's kind in words. */

@@ -4,12 +4,17 @@
  * `setStrings(locale, { key: 'text' })` and picks the language with `setLocale()` or the `lang`
  * attribute of the element or an ancestor. Right-to-left follows from the language.
  *
- * Deliberately small: `{name}` placeholders only, no plural rules or ICU syntax; a missing key
- * falls back to English, then to the key itself.
+ * Deliberately small: `{name}` placeholders, no ICU syntax; a missing key falls back to English,
+ * then to the key itself. A sentence with a count may have a form per plural category of its
+ * language (Intl.PluralRules: `key_zero`, `key_one`, `key_two`, `key_few`, `key_many`; `key` is the
+ * rest), as Arabic needs for the noun after a number ("رقمين", "6 أرقام", "11 رقمًا").
  */
 import type { ReactiveController, ReactiveControllerHost } from './reactive.ts';
 
 export type Strings = Record<string, string>;
+
+/** The forms by plural category a table may add to its sentences with a count (`key_one`, ...). */
+export type PluralForms<K extends string> = Partial<Record<`${K}_${Intl.LDMLPluralRule}`, string>>;
 
 const catalog = new Map<string, Strings>();
 let documentLocale: string | undefined;
@@ -50,17 +55,29 @@ function notify(): void {
 }
 
 /**
- * The language that applies to an element: its closest `lang` below the document's root, else
- * setLocale's, else the root's (`<html lang>`, which a valid page always has, so it must not
- * outrank setLocale). A server's locale written with "_" (en_US, ar_SA, as many templates print
- * it) is read as the language tag it means: Intl throws on the "_", which would stop an element
- * drawing a time or a date, and "ar_sa" would not be found as Arabic.
+ * The language an element's text is in. The one that applies to it is its closest `lang` below the
+ * document's root, else setLocale's, else the root's (`<html lang>`, which a valid page always has,
+ * so it must not outrank setLocale); a server's locale written with "_" (en_US, ar_SA, as many
+ * templates print it) is read as the language tag it means ("ar_sa" would not be found as Arabic).
+ * The text is in that language where its strings are registered (exactly or by its primary
+ * language), else in English, which is what shows (a French page without French strings reads
+ * English). A `lang` that is no valid language tag ("en-", "ar-", "123", " ") is read as its
+ * primary language where that one is valid and registered, else as English. Every date and number
+ * of an element is written in this language: the same as the words around it, and never by an
+ * Intl that throws a RangeError on the page's tag.
  */
 export function localeOf(element: Element | undefined): string {
   const root = globalThis.document?.documentElement;
   const near = element?.closest?.('[lang]');
   const own = near !== root && near?.getAttribute('lang');
-  return (own || documentLocale || root?.lang || 'en').replace(/_/g, '-').toLowerCase();
+  const locale = (own || documentLocale || root?.lang || 'en').replace(/_/g, '-').toLowerCase();
+  const primary = locale.split('-')[0]!;
+  for (const tag of catalog.has(locale) || catalog.has(primary) ? [locale, primary] : []) {
+    try {
+      return Intl.getCanonicalLocales(tag) && tag;
+    } catch {}
+  }
+  return 'en';
 }
 
 export function directionOf(locale: string): 'ltr' | 'rtl' {
@@ -68,22 +85,19 @@ export function directionOf(locale: string): 'ltr' | 'rtl' {
 }
 
 /**
- * Looks a string up: exact locale, then its primary language, then English, then the key. A number
- * put in is written as Intl writes numbers in that language (in ar-SA "٦", as its dates and amounts
- * are), and as is where the page's `lang` is no valid language tag.
+ * Looks a string up: exact locale, then its primary language, then English, then the key. The
+ * first number put in picks the form of its plural category in the table the sentence comes from
+ * (never another language's), and every number is written as Intl writes numbers in that language
+ * (in ar-SA "٦", as its dates and amounts are). `locale` is a valid tag (localeOf's): Intl throws
+ * a RangeError on any other.
  */
 export function translate(locale: string, key: string, params?: Record<string, string | number>): string {
-  const text = catalog.get(locale)?.[key] ?? catalog.get(locale.split('-')[0]!)?.[key] ?? catalog.get('en')?.[key] ?? key;
-  return params
-    ? text.replace(/\{(\w+)\}/g, (m, name: string) => {
-        const value = params[name] ?? m;
-        try {
-          return value.toLocaleString(locale);
-        } catch {
-          return String(value);
-        }
-      })
-    : text;
+  const tag = [locale, locale.split('-')[0]!, 'en'].find((l) => catalog.get(l)?.[key] != null);
+  const strings = catalog.get(tag!) ?? {};
+  // Without a number the category is "other", whose form is the sentence itself.
+  const count = params && Object.values(params).find((v) => v === +v);
+  const text = (params && strings[`${key}_${new Intl.PluralRules(tag).select(count as number)}`]) || (strings[key] ?? key);
+  return params ? text.replace(/\{(\w+)\}/g, (m, name: string) => (params[name] ?? m).toLocaleString(locale)) : text;
 }
 
 /**
@@ -112,6 +126,7 @@ export class LocaleController implements ReactiveController {
     host.addController(this);
   }
 
+  /** The language of the element's text (localeOf), which its dates and numbers follow too. */
   get locale(): string {
     return this.#rendering ?? localeOf(this.#host);
   }
@@ -147,11 +162,9 @@ export class LocaleController implements ReactiveController {
     const host = this.#host;
     const base = (host as { renderRoot?: ParentNode }).renderRoot?.querySelector?.<HTMLElement>('[part~=base]');
     if (base) {
-      // The language the text is in: the page's where its strings are registered (exactly or by
-      // its primary language), else English, which is what shows (a French page without French
-      // strings reads English, not English spoken as French; a Hebrew one is not laid out right to left).
-      const locale = this.locale;
-      const shown = catalog.has(locale) || catalog.has(locale.split('-')[0]!) ? locale : 'en';
+      // The language the text is in (localeOf): a French page without French strings reads
+      // English, not English spoken as French; a Hebrew one is not laid out right to left.
+      const shown = this.locale;
       base.lang = shown;
       if (host.hasAttribute('dir')) base.removeAttribute('dir');
       else base.dir = directionOf(shown);

@@ -15,6 +15,7 @@ export const sharedStrings = {
     'error.code_expired': 'This code can’t be used any more. Send a new code and enter that one.',
     'error.rate_limited': 'Too many attempts. Wait a moment, then try again.',
     'error.rate_limited_wait': 'Too many attempts. Wait {seconds} seconds, then try again.',
+    'error.rate_limited_wait_one': 'Too many attempts. Wait {seconds} second, then try again.',
     'error.wait': 'You can try again in {seconds} s.',
     'error.cancelled': 'The request was cancelled. You can try again.',
     'error.passkey_unsupported': 'This browser cannot use passkeys here. Use another way, or another browser.',
@@ -46,8 +47,8 @@ export const sharedStrings = {
 
 registerDefaultStrings(sharedStrings);
 
-/** The keys of these strings (a translation, src/locales/, covers every one). */
-export type SharedStringKey = keyof typeof sharedStrings.en;
+/** The keys of these strings (a translation, src/locales/, covers every one; their plural forms as its language needs). */
+export type SharedStringKey = Exclude<keyof typeof sharedStrings.en, `${string}_${Intl.LDMLPluralRule}`>;
 
 /**
  * A failure as the helpers below read it: a shared one, or one of an element's own codes (a step of

@@ -695,6 +695,51 @@ describe('<agent-actions>', () => {
     expect(shadow(el).activeElement === shadow(el).getElementById('title'), `focus on the title, not ${focusIn(el)}`).to.equal(true);
   });
 
+  it('a lang that is no language tag ("x", "en--US"), or a language with no strings registered ("fr"), shows every action as English does: dates and amounts as English writes them', async () => {
+    /** Each row's text, and the footer's. */
+    const shown = async (lang: string) => {
+      const el = await mountActions(acct.agentToken, { lang, 'page-size': '23', 'poll-interval': '60000' });
+      await ready(el);
+      const rows = [part(el, 'base')!.lang, ...parts(el, 'action').map((li) => li.textContent!.replace(/\s+/g, ' ').trim()), text(el, 'footer')];
+      el.remove();
+      return rows;
+    };
+    const english = await shown('en');
+    // The rows hold dates ("Submitted …"), amounts and exchange rates, all written by Intl.
+    expect(english.join()).to.match(/Submitted [A-Z][a-z]{2} \d{1,2}, \d{4}/);
+    expect(english.join()).to.match(/Rate\s?\d/);
+    for (const lang of ['x', 'en--US', 'fr']) expect(await shown(lang), lang).to.deep.equal(english);
+  });
+
+  it('a transaction status the strings have no word for is said in a sentence of the element\'s language, its code isolated', async () => {
+    const listed = /\/agents\/me\/actions/;
+    const withStatus = (body: Record<string, unknown>) => {
+      const data = body['data'] as AgentAction[];
+      const first = data.find((a) => a.transaction)!;
+      (first.transaction as { status: string }).status = 'IN_REVIEW';
+      return body;
+    };
+    /** The transaction fact of the first action that has one. */
+    const transaction = (el: AgentActions) => [...shadow(el).querySelectorAll('dd')].find((dd) => dd.querySelector('.mono') && dd.textContent!.includes('·'))!.textContent!.replace(/\s+/g, ' ').trim();
+    const undo = reshapeAnswer('GET', listed, 200, withStatus);
+    try {
+      const el = await mountActions(acct.agentToken, { 'page-size': '23', 'poll-interval': '60000' });
+      await ready(el);
+      expect(transaction(el)).to.match(/ · status: \u2068IN_REVIEW\u2069$/);
+      el.remove();
+    } finally {
+      undo();
+    }
+    const undoAr = reshapeAnswer('GET', listed, 200, withStatus);
+    try {
+      const ar = await mountActions(acct.agentToken, { lang: 'ar', 'page-size': '23', 'poll-interval': '60000' });
+      await ready(ar);
+      expect(transaction(ar)).to.match(/ · الحالة: \u2068IN_REVIEW\u2069$/);
+    } finally {
+      undoAr();
+    }
+  });
+
   it('speaks Arabic right to left', async () => {
     setLocale('ar');
     const el = await mountActions(acct.agentToken, { 'page-size': '3', 'poll-interval': '60000' });

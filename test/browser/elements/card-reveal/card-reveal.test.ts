@@ -461,6 +461,17 @@ describe('<card-reveal>', () => {
     expect(text(el, 'countdown')).to.match(/^Hides in (1:00|0:[0-5]\d)$/);
   });
 
+  it('a lang that is no language tag ("x", "en--US") reveals the card and counts down in English digits, as does a language with no strings registered (Persian, whose digits differ)', async () => {
+    for (const lang of ['x', 'en--US', 'fa']) {
+      const el = await mount<CardReveal>('card-reveal', { lang, 'card-id': f.cardId, 'allowed-origins': f.processorOrigin, 'hide-after': '60' });
+      await reveal(el);
+      await el.updateComplete;
+      expect(part(el, 'base')!.lang, lang).to.equal('en');
+      expect(text(el, 'countdown'), lang).to.match(/^Hides in (1:00|0:[0-5]\d)$/);
+      el.remove();
+    }
+  });
+
   it('adds no attribute of its own to the host (a server-rendered page stays as written): direction and language go on its wrapper, a `dir` the page gives the host wins, and card-id is reflected once set', async () => {
     const el = await mount<CardReveal>('card-reveal', { lang: 'ar' });
     expect(el.getAttributeNames()).to.deep.equal(['lang']);

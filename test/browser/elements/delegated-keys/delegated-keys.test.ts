@@ -111,6 +111,23 @@ describe('<delegated-keys>', () => {
     return el;
   }
 
+  it('a lang that is no language tag ("x", "en-"), or a language with no strings registered ("fr"), lists the keys as English does: dates and amounts as English writes them', async () => {
+    await login();
+    await createKey(await mountReady(), 'Groceries', [['USD', '5000']]);
+    cleanup();
+    const keys = async (lang: string) => {
+      const el = await mount<DelegatedKeys>('delegated-keys', { 'card-id': acct.cardId, 'account-id': acct.accountId, lang });
+      await waitFor(() => el.matches(':state(ready)'), 'the list');
+      await settle(el);
+      const rows = [part(el, 'base')!.lang, ...parts(el, 'key').map((k) => k.textContent!.replace(/\s+/g, ' ').trim())];
+      el.remove();
+      return rows;
+    };
+    const english = await keys('en');
+    expect(english.join()).to.match(/Created [A-Z][a-z]{2} \d{1,2}, \d{4}.*\$50\.00 per payment/);
+    for (const lang of ['x', 'en-', 'fr']) expect(await keys(lang), lang).to.deep.equal(english);
+  });
+
   it('lists none, creates a key with two limits through the signed retry, and shows the limits as immutable', async () => {
     await login();
     const el = await mountReady();

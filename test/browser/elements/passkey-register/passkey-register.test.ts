@@ -577,6 +577,19 @@ describe('<passkey-register>', function () {
     expect(navigator.platform).not.to.equal('');
   });
 
+  it('a lang that is no language tag ("x", "en-"), or a language with no strings registered ("fr"), offers the default name as English writes its date', async () => {
+    const nickname = async (lang: string) => {
+      const el = await mount<PasskeyRegister>('passkey-register', { 'account-id': acct.accountId, lang });
+      await waitForState(el, 'ready');
+      const value = (part(el, 'input') as HTMLInputElement).value;
+      el.remove();
+      return value;
+    };
+    const english = await nickname('en');
+    expect(english).to.match(/ · [A-Z][a-z]{2} \d{1,2}, \d{4}$/);
+    for (const lang of ['x', 'en-', 'fr']) expect(await nickname(lang), lang).to.equal(english);
+  });
+
   it('in Arabic, a left-to-right passkey name keeps its order in the sentence that says it is ready', async () => {
     await addVirtualAuthenticator();
     await loginByEmail(acct);

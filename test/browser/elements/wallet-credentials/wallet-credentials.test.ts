@@ -1172,6 +1172,20 @@ describe('<wallet-credentials>', function () {
     expect(getComputedStyle(part(ar, 'input')!).direction).to.equal('ltr');
   });
 
+  it('a lang that is no language tag ("x", "en-"), or a language with no strings registered ("fr"), lists the sessions as English does: the time each lasts until as English writes it', async () => {
+    await loginByEmail(acct);
+    const sessions = async (lang: string) => {
+      const el = await mount<WalletCredentials>('wallet-credentials', { 'account-id': acct.accountId, lang });
+      await idle(el);
+      const rows = [part(el, 'base')!.lang, ...parts(el, 'session').map((r) => r.textContent!.replace(/\s+/g, ' ').trim())];
+      el.remove();
+      return rows;
+    };
+    const english = await sessions('en');
+    expect(english.join()).to.match(/until \d{1,2}:\d{2}\s?[AP]M/);
+    for (const lang of ['x', 'en-', 'fr']) expect(await sessions(lang), lang).to.deep.equal(english);
+  });
+
   it('is axe-clean in English and Arabic (right to left), with a confirmation open', async () => {
     await loginByEmail(acct);
     await walletFor().addCredential({ type: 'SMS_OTP', accountId: acct.accountId });

@@ -1809,6 +1809,46 @@ describe('<wallet-login>', function () {
     expect(part(el, 'base')!.getAttribute('lang')).to.equal('en-us');
   });
 
+  it('a lang that is no language tag ("en-", "123", "en--US", " ", "ar-") never stops it: its text in the language it names where it can, marked with a valid tag, the session\'s end drawn', async () => {
+    for (const [lang, shown] of [['en-', 'en'], ['123', 'en'], ['en--US', 'en'], [' ', 'en'], ['ar-', 'ar']] as const) {
+      // An account each: the service sends one a code at most every 30 seconds.
+      const el = await codeScreen({ 'account-id': (await newAccount()).accountId, lang });
+      type(codeInput(el), '000000');
+      await waitForState(el, 'logged-in');
+      await el.updateComplete;
+      // Intl throws a RangeError on such a tag: the time is written in the language of the text.
+      expect(text(el, 'session'), lang).to.match(shown === 'en' ? /^Logged in with Email code\. Your session lasts until \d{1,2}:\d{2}\s?[AP]M\.$/ : /^سجّلت الدخول .* حتى \S/);
+      expect([part(el, 'base')!.lang, part(el, 'base')!.dir], lang).to.deep.equal([shown, shown === 'ar' ? 'rtl' : 'ltr']);
+      // Logged out on this device, for the next language's login.
+      await resetPage();
+    }
+  });
+
+  it('on a page whose language has no strings registered (lang="fr"), the time in its English sentence is written as English writes it', async () => {
+    const el = await codeScreen({ 'account-id': acct.accountId, lang: 'fr' });
+    type(codeInput(el), '000000');
+    await waitForState(el, 'logged-in');
+    await el.updateComplete;
+    // In French it would be "14:05" inside "Your session lasts until …".
+    expect(text(el, 'session')).to.match(/^Logged in with Email code\. Your session lasts until \d{1,2}:\d{2}\s?[AP]M\.$/);
+    expect(part(el, 'base')!.lang).to.equal('en');
+  });
+
+  it('in Arabic, the code\'s length is said with the noun its count takes, for every count (one, two, 3 to 10, 11 to 99, 100 and more)', async () => {
+    const el = await codeScreen({ 'account-id': acct.accountId, lang: 'ar' });
+    const intro = async (length: number) => {
+      el.codeLength = length;
+      await el.updateComplete;
+      return text(el, 'intro').replace(/ إلى البريد.*$/, '');
+    };
+    expect(await intro(1)).to.equal('أرسلنا رمزًا من رقم واحد');
+    expect(await intro(2)).to.equal('أرسلنا رمزًا من رقمين');
+    const n = (count: number) => count.toLocaleString('ar');
+    expect(await intro(6)).to.equal(`أرسلنا رمزًا من ${n(6)} أرقام`);
+    expect(await intro(11)).to.equal(`أرسلنا رمزًا من ${n(11)} رقمًا`);
+    expect(await intro(100)).to.equal(`أرسلنا رمزًا من ${n(100)} رقم`);
+  });
+
   it('is fully usable from the keyboard: Tab to a method, Enter, type the code', async () => {
     const el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId, methods: 'email-otp passkey', 'no-autofill': '' });
     await waitForState(el, 'choosing');
