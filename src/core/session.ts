@@ -209,10 +209,16 @@ function isNoSession(e: unknown): boolean {
   return e instanceof WalletError && (e.code === 'session_expired' || e.code === 'key_missing');
 }
 
-/** Rethrows all but a 404: what was to be revoked is unknown, expired or already revoked, so done (reference.md). */
-function unlessGone(e: unknown): void {
-  if (!isServiceError(e) || e.status !== 404) throw e;
-}
+/**
+ * What a failed removal means. A 404: what was to be revoked is unknown, expired or already
+ * revoked, so done (reference.md). No answer (the connection dropped, none in time) or a 5xx: the
+ * service may have made it all the same, and a repeat would then be refused, so done when its
+ * `list`, read again, no longer holds `id`. Otherwise, or when that list cannot be read, it failed.
+ */
+const unlessGone = (list: () => Promise<Array<{ id: string }>>, id: string) => async (e: unknown) => {
+  const status = isServiceError(e) ? e.status : 500;
+  if (status !== 404 && (status < 500 || (await list().catch(() => [{ id }])).some((x) => x.id === id))) throw e;
+};
 
 function aborted(signal: AbortSignal | undefined): WalletError {
   return new WalletError('aborted', 'The login was aborted.', { cause: signal?.reason });
@@ -631,7 +637,7 @@ export function createWallet(options: WalletOptions): Wallet {
             .filter((s) => s.accountId === accountId && isLive(s))
             .sort((a, b) => Number(a.sessionId === signer.sessionId) - Number(b.sessionId === signer.sessionId));
           for (const s of mine) {
-            await client.revokeSession(s.sessionId, { stamper, signal }).catch(unlessGone);
+            await client.revokeSession(s.sessionId, { stamper, signal }).catch(unlessGone(() => client.listSessions(accountId, { signal }), s.sessionId));
             ended.push(s.sessionId);
           }
         } catch (e) {
@@ -650,7 +656,8 @@ export function createWallet(options: WalletOptions): Wallet {
     async revokeSession(accountId, sessionId, options = {}) {
       const signer = await live(accountId);
       if (signer.session.sessionId === sessionId) return wallet.logout(accountId, options);
-      await client.revokeSession(sessionId, { stamper: sessionStamper(signer), signal: options.signal }).catch(unlessGone);
+      const { signal } = options;
+      await client.revokeSession(sessionId, { stamper: sessionStamper(signer), signal }).catch(unlessGone(() => client.listSessions(accountId, { signal }), sessionId));
       await store.delete(sessionId);
       // Signed anew by the very session it ended (the one that signed had ended elsewhere): none is left here.
       if (!(await store.get(accountId))) tellEnded(accountId, sessionId);
@@ -662,8 +669,10 @@ export function createWallet(options: WalletOptions): Wallet {
     async revokeCredential(accountId, credentialId, options = {}) {
       // The service takes the stamp of a session of another credential only.
       const signer = await live(accountId, credentialId);
-      // 404: the account no longer has it (removed meanwhile elsewhere): done, as for a session.
-      await client.revokeCredential(credentialId, { stamper: sessionStamper(signer, credentialId), signal: options.signal }).catch(unlessGone);
+      // 404: the account no longer has it (removed meanwhile elsewhere), or its list no longer does after
+      // the answer was lost: done, as for a session.
+      const { signal } = options;
+      await client.revokeCredential(credentialId, { stamper: sessionStamper(signer, credentialId), signal }).catch(unlessGone(() => client.listCredentials(accountId, { signal }), credentialId));
       await forgetWhere((s) => s.accountId === accountId && s.credentialId === credentialId);
       // The account's lists, shown in this page and in other tabs, no longer hold that credential.
       emit({ type: 'changed', accountId });

@@ -437,6 +437,66 @@ describe('<wallet-credentials>', function () {
     expect(addButton(el, 'SMS_OTP').disabled).to.equal(true);
   });
 
+  it('a removal or an end of a session whose answer was lost, which the service made, is said as done once the lists show it, not as a failure to retry', async () => {
+    await loginByEmail(acct);
+    await walletFor().addCredential({ type: 'SMS_OTP', accountId: acct.accountId });
+    // Another session of the wallet, whose key this device does not keep (another device's).
+    await advanceClock(31_000);
+    const other = await loginByEmail(acct);
+    await store.delete(other);
+    const el = await settled(acct.accountId);
+    const errors: string[] = [];
+    el.addEventListener('wallet-credentials-error', (e) => errors.push(e.detail.code));
+    const revoked: CredentialChangeDetail[] = [];
+    el.addEventListener('credential-revoked', (e) => revoked.push(e.detail));
+    // The signed removal is carried out; the connection drops before its answer comes.
+    let undo = loseAnswer('DELETE', /\/auth\/credentials\//, (r) => r.status === 204);
+    try {
+      removeButton(el, 'SMS_OTP').click();
+      await confirm(el);
+      await waitFor(() => text(el, 'status') || errors.length, 'the outcome of the removal');
+    } finally {
+      undo();
+    }
+    await idle(el);
+    expect(parts(el, 'credential').map((r) => r.dataset['type'])).to.deep.equal(['EMAIL_OTP']);
+    expect((await clientFor().listCredentials(acct.accountId)).map((c) => c.type)).to.deep.equal(['EMAIL_OTP']);
+    // Nothing is left to try again: the screen says the removal was made, not "check your connection and try again".
+    expect([errors, text(el, 'error'), text(el, 'status')]).to.deep.equal([[], '', 'Removed.']);
+    expect(revoked.map((d) => d.type)).to.deep.equal(['SMS_OTP']);
+
+    // The same for another device's session.
+    const ended: SessionRevokedDetail[] = [];
+    el.addEventListener('session-revoked', (e) => ended.push(e.detail));
+    undo = loseAnswer('DELETE', /\/auth\/sessions\//, (r) => r.status === 204);
+    try {
+      shadow(el).querySelector<HTMLElement>(`[part~='session'][data-id='${other}'] button`)!.click();
+      await confirm(el);
+      await waitFor(() => text(el, 'status') === 'Session ended.' || errors.length, 'the outcome of the end');
+    } finally {
+      undo();
+    }
+    await idle(el);
+    expect(shadow(el).querySelector(`[part~='session'][data-id='${other}']`)).to.equal(null);
+    expect((await clientFor().listSessions(acct.accountId)).map((s) => s.id)).to.not.include(other);
+    expect([errors, text(el, 'error'), text(el, 'status')]).to.deep.equal([[], '', 'Session ended.']);
+    expect(ended).to.deep.equal([{ accountId: acct.accountId, sessionId: other, current: false }]);
+
+    // And "Log out here": the service ended the session, so this device is simply logged out, not "could not end every session".
+    const mine = parts(el, 'session')[0]!;
+    undo = loseAnswer('DELETE', /\/auth\/sessions\//, (r) => r.status === 204);
+    try {
+      mine.querySelector<HTMLButtonElement>('button')!.click();
+      await confirm(el);
+      await waitFor(() => text(el, 'status').includes('logged out on this device'), 'the logout notice');
+    } finally {
+      undo();
+    }
+    await idle(el);
+    expect(await clientFor().listSessions(acct.accountId)).to.deep.equal([]);
+    expect([errors, text(el, 'error')]).to.deep.equal([[], '']);
+  });
+
   it('moved on the page while a removal is answered: no "cancelled", and the list follows the service', async () => {
     await loginByEmail(acct);
     const sms = await walletFor().addCredential({ type: 'SMS_OTP', accountId: acct.accountId });
