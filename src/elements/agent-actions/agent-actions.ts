@@ -296,6 +296,8 @@ export class AgentActions extends TemplateElement {
     const send = sendFor(this.apiBase);
     const signal = controller.signal;
     this.#syncStates();
+    // Back online (a phone out of coverage): one poll now, not at the end of the delay its failed polls backed off to.
+    addEventListener('online', () => this.checkNow(), { signal });
     // An attribute that is no number ("2s") means the default, not a poller that cannot start.
     const min = Math.max(100, positiveOr(this.pollInterval, 2000));
     pollAgentActions({

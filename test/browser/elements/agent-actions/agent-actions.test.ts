@@ -12,7 +12,7 @@ import { setLocale } from '../../../../src/elements/shared/i18n.ts';
 import '../../../../src/locales/ar.ts';
 import { createClient } from '../../../../src/core/client.ts';
 import type { AgentAction } from '../../../../src/core/types.ts';
-import { actionExecution, approveAction, axLiveRegions, fixtures, newAccount, newAgentAction, politeRegions, rejectAction, type RigAccount, type RigFixtures } from '../../support/rig.ts';
+import { actionExecution, approveAction, axLiveRegions, fixtures, goOffline, newAccount, newAgentAction, politeRegions, rejectAction, type RigAccount, type RigFixtures } from '../../support/rig.ts';
 import { axeViolations, drawnLeftToRight, failNext, focusIn, holdNext, nextEvent, part, parts, reshapeAnswer, resetPage, shadow, text, useRig, waitFor } from '../shared/helpers.ts';
 
 async function mountActions(token: string, attributes: Record<string, string> = {}): Promise<AgentActions> {
@@ -426,6 +426,28 @@ describe('<agent-actions>', () => {
     }
     await el.updateComplete;
     expect(statuses(el)[0]).to.not.equal('PENDING_APPROVAL');
+  });
+
+  it('back online after its polls failed offline, it checks at once with one poll, not at the end of the backed-off delay', async () => {
+    // No ceiling to speak of: offline, the delay doubles from 100 ms at each failed poll.
+    const el = await mountActions(acct.agentToken, { 'page-size': '5', 'poll-interval': '100', 'poll-max-interval': '600000' });
+    await ready(el);
+    await waitFor(() => el.matches(':state(polling)'), 'polling');
+    const trouble = () => shadow(el).querySelector('[role=status].live')?.textContent?.includes('Can’t check for updates');
+    // Polls at about 0.1, 0.3, 0.7, 1.5, 3.1 and 6.3 s fail: the next one is due 6.4 s after the last.
+    // Counted from now: none of the polls made offline is answered.
+    const polls = countRequests('/agents/me/actions?');
+    try {
+      const offline = await goOffline(6500);
+      await waitFor(() => trouble(), 'the trouble said');
+      await offline.online();
+      // Well before that next poll was due, the first poll made back online says the trouble is over.
+      await waitFor(() => !trouble(), 'the trouble gone after a poll made back online', 3000);
+      expect(polls.answered).to.equal(1);
+      expect(el.matches(':state(polling)')).to.equal(true);
+    } finally {
+      polls.restore();
+    }
   });
 
   it('a decision is said once: after a failed poll\'s message goes, the decision said before it is not said again', async () => {
