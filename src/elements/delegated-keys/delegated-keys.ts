@@ -182,7 +182,17 @@ export class DelegatedKeys extends TemplateElement {
       }
       // The stamper signs both 202 payloads; it is dropped when the call ends.
       const stamper = await walletFor(this.apiBase).stamper(what.internalAccountId);
-      return { type: 'created', key: await client.createDelegatedKey(what, { stamper, signal }) };
+      const attempt = this.#attempt;
+      try {
+        return { type: 'created', key: await client.createDelegatedKey(what, { stamper, signal }) };
+      } catch (error) {
+        // A 409 for the very key a try before made, its answer lost (Try again back in coverage):
+        // created, not "revoke it first". Another key's 409 (or an unread list) is said as it is.
+        if (errorCodeOf(error, 'create') !== 'conflict' || attempt?.kind !== 'create') throw error;
+        const done = settledMeanwhile(attempt, await this.#cardKeys(cardId, accountId, signal).catch(() => []));
+        if (!done) throw error;
+        return { type: 'created', key: done.key };
+      }
     },
     onComplete: (done) => {
       // Made for a card or account shown before (reload): the page hears of it, the screen stays.

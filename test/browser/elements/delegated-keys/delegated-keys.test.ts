@@ -320,6 +320,44 @@ describe('<delegated-keys>', () => {
     expect(listed.map((k) => k.nickname)).to.deep.equal(['Lost answer']);
   });
 
+  it('a key created as the connection dropped, with its list unreadable too, is shown as created when Try again is pressed, with no other failure said and one key made', async () => {
+    await login();
+    const el = await mountReady();
+    await fillForm(el, 'Coverage lost', []);
+    const errors: string[] = [];
+    el.addEventListener('delegated-keys-error', (e) => errors.push((e as CustomEvent).detail.code));
+    const said: string[] = [];
+    const watch = new MutationObserver(() => said.push([...shadow(el).querySelectorAll('[role=alert]')].map((r) => r.textContent).join(' ')));
+    watch.observe(shadow(el), { subtree: true, childList: true, characterData: true });
+    // The key is made, its answer lost, and the list read to check fails as well (still no coverage).
+    let undo = loseAnswer('POST', /\/auth\/delegated-keys$/, (r) => r.status === 201);
+    const undoList = failNext('GET', /\/auth\/delegated-keys\?/, 503);
+    const recheck = holdNext('GET', /\/auth\/delegated-keys\?/);
+    try {
+      (part(el, 'submit-button') as HTMLButtonElement).click();
+      await waitFor(() => errors.length, 'the lost answer');
+      recheck.release();
+      await settle(el);
+    } finally {
+      undo();
+      undoList();
+      recheck.undo();
+    }
+    expect(button(el, /Try again/)).to.be.ok;
+    const created = nextEvent<CustomEvent>(el, 'delegated-key-created');
+    button(el, /Try again/).click();
+    expect((await created).detail.key.nickname).to.equal('Coverage lost');
+    await settle(el);
+    watch.disconnect();
+    expect(text(el, 'notice')).to.match(/Coverage lost.*created/);
+    expect(text(el, 'error')).to.equal('');
+    // Pressed back online, Try again is answered 409 (the key exists): it is not said as "revoke it first".
+    expect(said.filter((x) => /active key/.test(x))).to.deep.equal([]);
+    expect(errors).to.deep.equal(['network']);
+    const listed = await createClient({ baseUrl: f.apiBase }).listDelegatedKeys({ accountId: acct.accountId });
+    expect(listed.map((k) => k.nickname)).to.deep.equal(['Coverage lost']);
+  });
+
   it('a revoke the service carried out although its answer was lost shows the key revoked, with no error left', async () => {
     await login();
     const el = await mountReady();
