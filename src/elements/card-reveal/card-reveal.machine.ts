@@ -58,7 +58,8 @@ export const REVEAL_ERROR_CODES = [
    */
   'frame_blocked',
   /**
-   * The element's reveal code (loaded on demand, on the first reveal) did not load: a module answered
+   * The element's reveal code (loaded on demand, on the first reveal) did not load, asked for twice
+   * (the second time at once, unseen, which a dropped connection's load recovers by): a module answered
    * with an error status stays failed for the page in Chromium (Firefox and Safari load it again,
    * whatwg/html#10327; Chromium does after a dropped connection, which the page cannot tell apart),
    * so only a reload of the page surely loads it again.

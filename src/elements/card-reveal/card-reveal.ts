@@ -58,13 +58,14 @@ const field = (label: Node, mask: string, attributes?: Record<string, string>) =
 class LoadFailed extends Error {}
 
 /**
- * An on-demand module (import()). A failure to load it ends the reveal with `load_failed`, which
- * asks for a reload of the page rather than offering "Try again": Chromium (156) keeps a module whose
- * load was answered with an error status (a 5xx) failed for the page (import() rejects again without
- * a request; Firefox and Safari load it again, whatwg/html#10327), and a module whose evaluation
- * threw stays failed in every browser. Chromium does load one whose connection dropped again, but
- * import() rejects both with the same TypeError, so a "Try again" could not tell whether it can work
- * (card-reveal-load.test.ts shows both).
+ * An on-demand module (import()). A failed load is asked for once more at once, unseen: Chromium
+ * (156) loads a module whose connection dropped again, so a dropped load recovers with nothing
+ * asked of the user. A second failure ends the reveal with `load_failed`, which asks for a reload
+ * of the page rather than offering "Try again": Chromium keeps a module whose load was answered with
+ * an error status (a 5xx) failed for the page (the second import() rejects without a request;
+ * Firefox and Safari load it again, whatwg/html#10327), a module whose evaluation threw stays failed
+ * in every browser, and import() rejects all of these alike with a TypeError, so a "Try again" could
+ * not tell whether it can work (card-reveal-load.test.ts shows both).
  * So it is not asked for while the browser knows it is offline, where the load could only fail: the
  * reveal ends with `network` instead ("Check your connection and try again"), and the "Try again"
  * it offers loads the module once the connection is back, in every browser, with no reload.
@@ -76,7 +77,7 @@ const loaded = <T>(load: () => Promise<T>): (() => Promise<T>) => {
   return () =>
     module ??
     (navigator.onLine
-      ? (module = load().catch(() => {
+      ? (module = load().catch(load).catch(() => {
           module = undefined;
           // What failed is not kept: the reveal reports `load_failed` alone (a file that did not
           // arrive is in the browser's console and network panel).
@@ -261,8 +262,8 @@ export class CardReveal extends ReactiveBase {
       // The transport loads on demand, not with the element: a page renders the element (its
       // up-front budget, 9 KB gzip) before any of it is needed. Usually loaded already, on the
       // cardholder's way to the button (createRenderRoot). A load that failed then is asked for
-      // again here: browsers that follow whatwg/html#10327 fetch it again; Chromium (156) keeps one
-      // answered with an error failed for the page, and only a reload loads it (`load_failed`).
+      // again here (twice, see `loaded`): browsers that follow whatwg/html#10327 fetch it again; Chromium
+      // (156) keeps one answered with an error failed for the page, and only a reload loads it (`load_failed`).
       const { requestReveal } = await revealRequest();
       const answer = await requestReveal(this.apiBase, cardId, signal);
       const verdict = checkRevealUrl(answer, this.allowedOrigins, serviceNow());

@@ -22,26 +22,31 @@ const failedLoads = async (path: string): Promise<number> => (await failNextLoad
 
 describe('<card-reveal> when its reveal code fails to load', () => {
   let f: RigFixtures;
+  /** Whether this browser loads a module again after a failed load (not Chromium after a 5xx). */
+  let retried: boolean;
 
   before(async () => {
     f = await fixtures();
     await useRig();
+    retried = await browserLoadsFailedModulesAgain();
   });
 
   afterEach(resetPage);
 
   it('a click whose reveal request module fails to load says to reload the page, and offers no "Try again" that cannot work', async () => {
     expect(requested(REVEAL_REQUEST), 'loaded before the test').to.equal(false);
-    const retried = await browserLoadsFailedModulesAgain();
     const el = await mount<CardReveal>('card-reveal', { 'card-id': f.cardId, 'allowed-origins': f.processorOrigin });
     const failedBefore = await failedLoads(REVEAL_REQUEST);
-    await failNextLoad(REVEAL_REQUEST, 1);
+    // More failures armed than loads asked for: the element asks for a failed load once more, at
+    // once (a dropped connection recovers so, card-reveal-load-dropped.test.ts), which Chromium
+    // answers without a request after a 5xx, and a browser that loads it again with one; no more.
+    await failNextLoad(REVEAL_REQUEST, 5);
     try {
       // A click with no pointer over the element or keyboard in it first: the load starts here.
       const error = nextEvent<CustomEvent>(el, 'card-reveal-error');
       (part(el, 'reveal-button') as HTMLButtonElement).click();
       const { detail } = await error;
-      expect((await failedLoads(REVEAL_REQUEST)) - failedBefore).to.equal(1);
+      expect((await failedLoads(REVEAL_REQUEST)) - failedBefore).to.equal(retried ? 2 : 1);
       expect(detail.code).to.equal('load_failed');
       expect(detail).to.not.have.property('status');
       expect(text(el, 'error')).to.equal('Card details couldn’t load. Check your connection, then reload the page.');
@@ -86,12 +91,12 @@ describe('<card-reveal> when its reveal code fails to load', () => {
     expect(requested(STEP_UP), 'loaded before the test').to.equal(false);
     const failedBefore = await failedLoads(STEP_UP);
     const el = await mount<CardReveal>('card-reveal', { 'card-id': f.cardId, 'require-session': '', 'account-id': 'InternalAccount:00000000-0000-4000-8000-000000000000' });
-    await failNextLoad(STEP_UP, 1);
+    await failNextLoad(STEP_UP, 5);
     try {
       const error = nextEvent<CustomEvent>(el, 'card-reveal-error');
       el.show();
       expect((await error).detail.code).to.equal('load_failed');
-      expect((await failedLoads(STEP_UP)) - failedBefore).to.equal(1);
+      expect((await failedLoads(STEP_UP)) - failedBefore).to.equal(retried ? 2 : 1);
       expect(part(el, 'retry-button')).to.equal(null);
     } finally {
       await failNextLoad(STEP_UP, 0);

@@ -1,0 +1,65 @@
+/**
+ * <card-reveal> when the connection of its reveal code's load drops (the test server closes it
+ * without an answer): in real Chromium, which loads such a module again when asked (unlike one
+ * answered with a 5xx, card-reveal-load.test.ts). A file of its own: the page must not have loaded
+ * the module yet, and loaded here, it is the page's for the rest of it.
+ */
+import { expect } from 'chai';
+import '../../../../src/elements/card-reveal/index.ts';
+import type { CardReveal } from '../../../../src/elements/card-reveal/index.ts';
+import { failNextLoad, fixtures, type RigFixtures } from '../../support/rig.ts';
+import { mount, part, resetPage, shadow, useRig } from '../shared/helpers.ts';
+
+const REVEAL_REQUEST = '/src/elements/card-reveal/reveal-request.ts';
+
+/** Whether the page has asked for a module yet (Resource Timing). */
+const requested = (path: string): boolean => performance.getEntriesByType('resource').some((e) => new URL(e.name).pathname === path);
+
+/** The loads of `path` the test server has failed so far (over the whole run: compare before and after). */
+const failedLoads = async (path: string): Promise<number> => (await failNextLoad(path)).failed;
+
+/**
+ * Closes the page's idle connections to the test server. Chromium sends a request again by itself
+ * when a connection it reused closes without an answer, over each idle one it holds, and gives up
+ * only when a fresh connection does: with none idle, one dropped connection is one failed load.
+ */
+async function closeIdleConnections(): Promise<void> {
+  const probe = '/test/browser/support/import-probe.ts';
+  await failNextLoad(probe, 20, true);
+  await import(`${probe}?drain`).catch(() => undefined);
+  await failNextLoad(probe, 0);
+}
+
+describe('<card-reveal> when the connection of its reveal code drops', () => {
+  let f: RigFixtures;
+
+  before(async () => {
+    f = await fixtures();
+    await useRig();
+  });
+
+  afterEach(resetPage);
+
+  it('loads it again at once, unseen, and shows the card', async () => {
+    expect(requested(REVEAL_REQUEST), 'loaded before the test').to.equal(false);
+    const el = await mount<CardReveal>('card-reveal', { 'card-id': f.cardId, 'allowed-origins': f.processorOrigin });
+    await closeIdleConnections();
+    const failedBefore = await failedLoads(REVEAL_REQUEST);
+    await failNextLoad(REVEAL_REQUEST, 1, true);
+    try {
+      const ended = new Promise<Event>((resolve) => {
+        for (const name of ['card-revealed', 'card-reveal-error']) el.addEventListener(name, resolve, { once: true });
+      });
+      // A click with no pointer over the element or keyboard in it first: the load starts here.
+      (part(el, 'reveal-button') as HTMLButtonElement).click();
+      const event = (await ended) as CustomEvent;
+      // The first load's connection did drop (not a load the browser's own resending saved).
+      expect((await failedLoads(REVEAL_REQUEST)) - failedBefore).to.equal(1);
+      expect([event.type, event.detail.code]).to.deep.equal(['card-revealed', undefined]);
+      expect(shadow(el).querySelector('iframe'), 'the processor frame').to.not.equal(null);
+      expect(part(el, 'error')?.textContent ?? '').to.equal('');
+    } finally {
+      await failNextLoad(REVEAL_REQUEST, 0);
+    }
+  });
+});
