@@ -124,15 +124,16 @@ export interface Wallet {
    * When the answer to the save is lost (network, 5xx) and the service lists the new passkey, that is the result.
    * Stopped (`signal`) after the browser made the passkey, it rejects with `aborted` at once, and the
    * passkey the service saves all the same is removed again (a live session of the account signs);
-   * stopped before the service asks for that signature, nothing more is sent. The first credential of
-   * an account, which its removal would refuse, is kept: stopped while it is saved, it waits for the
-   * answer and resolves with the passkey saved.
+   * when that removal fails (network, 5xx, no session to sign), `changed` is emitted and `onKept`
+   * told: the passkey may still be on the wallet. Stopped before the service asks for that signature,
+   * nothing more is sent. The first credential of an account, which its removal would refuse, is
+   * kept: stopped while it is saved, it waits for the answer and resolves with the passkey saved.
    * One registration of an account runs at a time across the origin's tabs (Web Locks, where the
    * browser has them); another waits, stoppable by its `signal`, and then excludes the passkey added.
    * `onWait(true)`: it waits for another tab's registration (no prompt yet); `onWait(false)`: its turn came
    * (at once when nothing else registers).
    */
-  registerPasskey(options: { accountId: string; nickname: string; onWait?: (waiting: boolean) => void } & SignalOption): Promise<AuthMethod>;
+  registerPasskey(options: { accountId: string; nickname: string; onWait?: (waiting: boolean) => void; onKept?: () => void } & SignalOption): Promise<AuthMethod>;
   /**
    * PATCH /customers/{customerId} {email}, signed by the account's live session when there is one
    * (the service asks for a signature while an email login is tied to the address, which then
@@ -499,7 +500,7 @@ export function createWallet(options: WalletOptions): Wallet {
       return loggedIn(withBundleKey(client.verifyPasskey(credentialId, { assertion, requestId: challenge.requestId }), receiver), credentialId, signal);
     },
 
-    async registerPasskey({ accountId, nickname: untrimmed, signal, onWait }) {
+    async registerPasskey({ accountId, nickname: untrimmed, signal, onWait, onKept }) {
       // The service's limit (1 to 100 characters) applies to the nickname sent, which is trimmed.
       const nickname = typeof untrimmed === 'string' ? untrimmed.trim() : '';
       if (!nickname || nickname.length > 100) {
@@ -563,8 +564,11 @@ export function createWallet(options: WalletOptions): Wallet {
           uncut(saving, stamper && signal).then(resolve, reject);
           // The lock is held until then, so that the next tab lists what this one added. Kept, the passkey
           // is told at once: whether a login with it follows is the caller's (a user may cancel that).
+          // A removal that failed leaves it on the wallet, as far as this page knows: the lists show it,
+          // and the caller, whose registration already ended with `aborted`, tells the user.
+          const changed = () => emit({ type: 'changed', accountId });
           await saving
-            .then<unknown>((saved) => (stamper && signal?.aborted ? wallet.revokeCredential(accountId, saved.id) : emit({ type: 'changed', accountId })))
+            .then<unknown>((saved) => (stamper && signal?.aborted ? wallet.revokeCredential(accountId, saved.id).catch(() => (changed(), onKept?.())) : changed()))
             .catch(() => undefined);
         };
         // Stopped while it waits, the lock's request rejects with the signal's reason.

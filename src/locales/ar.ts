@@ -127,6 +127,7 @@ const passkeyRegister: Record<PasskeyRegisterStringKey, string> = {
   'passkey.activate': 'سجّل الدخول بمفتاح المرور',
   'passkey.done': 'مفتاح المرور «{nickname}» جاهز، وقد سجّلت الدخول به.',
   'passkey.another': 'أضف مفتاح مرور آخر',
+  'error.passkey_kept': 'حُفظ مفتاح المرور قبل الإلغاء وتعذّرت إزالته، لذا قد يظل في محفظتك. يمكنك إزالته من «طرق تسجيل الدخول».',
 };
 
 /** `<wallet-credentials>` */

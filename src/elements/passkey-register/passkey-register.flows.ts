@@ -18,9 +18,10 @@ export type Step = { kind: 'register'; nickname: string } | { kind: 'activate'; 
 
 /**
  * Runs a step; never throws: a failure is the FAILED (or CANCELLED, LOGIN_REQUIRED) event.
- * `onWait` is told while the registration waits for another tab's (see core's registerPasskey).
+ * `send` is told while the registration waits for another tab's (WAITING, see core's registerPasskey),
+ * and, after a Cancel, when the passkey saved meanwhile could not be removed again (KEPT).
  */
-export async function runStep(element: PasskeyRegister, step: Step, signal: AbortSignal, onWait: (waiting: boolean) => void): Promise<RegisterEvent> {
+export async function runStep(element: PasskeyRegister, step: Step, signal: AbortSignal, send: (event: RegisterEvent) => void): Promise<RegisterEvent> {
   const wallet = walletFor(element.apiBase);
   // One ceremony at a time on the page (shared/ceremony.ts).
   const ceremony = beginCeremony(signal);
@@ -30,10 +31,18 @@ export async function runStep(element: PasskeyRegister, step: Step, signal: Abor
       return { type: 'ACTIVATED', sessionId: (await wallet.loginWithPasskey({ credentialId: step.credentialId, signal: ceremony.signal })).sessionId };
     }
     const { nickname } = step;
+    const { accountId } = element;
     // A session here as the step begins, refused at its end, ended meanwhile (expired, logged out).
-    ended = await wallet.current(element.accountId).then(Boolean, () => false);
+    ended = await wallet.current(accountId).then(Boolean, () => false);
     // `onWait`: another tab's registration of this wallet runs first, then this one's turn comes.
-    const method = await wallet.registerPasskey({ accountId: element.accountId, nickname, signal: ceremony.signal, onWait: (waiting) => ceremony.signal.aborted || onWait(waiting) });
+    // `onKept`: cancelled, the passkey saved all the same may still be on the wallet (unless the element shows another one now).
+    const method = await wallet.registerPasskey({
+      accountId,
+      nickname,
+      signal: ceremony.signal,
+      onWait: (waiting) => ceremony.signal.aborted || send({ type: 'WAITING', waiting }),
+      onKept: () => element.accountId === accountId && send({ type: 'KEPT' }),
+    });
     // Stopped as a wallet's first passkey was saved: kept (core), and no login with it follows.
     return { type: 'SAVED', passkey: { credentialId: method.id, nickname: method.nickname || nickname }, kept: ceremony.signal.aborted };
   } catch (e) {

@@ -15,6 +15,12 @@ import type { Failure } from '../shared/failures.ts';
 /** What the browser offers, from PublicKeyCredential and getClientCapabilities() where it exists. */
 export type Support = 'checking' | 'none' | 'roaming-only' | 'platform';
 
+/**
+ * What went wrong, as the screen says it: a shared failure, or `passkey_kept`: cancelled while the
+ * service saved the passkey, whose removal then failed (network, 5xx), so it may still be on the wallet.
+ */
+export type RegisterFailure = Failure | (Omit<Failure, 'code'> & { code: 'passkey_kept' });
+
 export interface RegisteredPasskey {
   /** The AuthMethod id (`AuthMethod:<uuid>`). */
   credentialId: string;
@@ -27,7 +33,7 @@ export type RegisterState =
   /** No WebAuthn here: say so, offer nothing that would fail. */
   | { kind: 'unsupported' }
   /** The nickname form. `support` tells the screen whether to mention security keys. */
-  | { kind: 'ready'; support: Exclude<Support, 'checking' | 'none'>; failure?: Failure }
+  | { kind: 'ready'; support: Exclude<Support, 'checking' | 'none'>; failure?: RegisterFailure }
   /**
    * One core call: registration options, the browser's passkey prompt, then POST /auth/credentials
    * (with the signed retry when the wallet already has a credential). `waiting`: another tab or
@@ -61,6 +67,8 @@ export type RegisterEvent =
   | { type: 'ACTIVATE' }
   | { type: 'FAILED'; failure: Failure }
   | { type: 'CANCELLED' }
+  /** After CANCELLED: the passkey saved meanwhile could not be removed again (core's registerPasskey, `onKept`). */
+  | { type: 'KEPT' }
   | { type: 'RESET' };
 
 export function initialState(): RegisterState {
@@ -98,7 +106,7 @@ export function transition(state: RegisterState, event: RegisterEvent): Register
       // Another wallet (RESET): what runs was for the previous one and is dropped.
       if (type === 'RESET') return state.kind === 'ready' && !state.failure ? state : { kind: 'ready', support };
       if (type === 'LOGIN_REQUIRED') return event.ended ? { kind: 'login-required', support, ended: true } : { kind: 'login-required', support };
-      if (state.kind === 'ready') return type === 'START' ? { kind: 'creating', support } : state;
+      if (state.kind === 'ready') return type === 'START' ? { kind: 'creating', support } : type === 'KEPT' ? { kind: 'ready', support, failure: { code: 'passkey_kept' } } : state;
       if (type === 'WAITING') return event.waiting === state.waiting ? state : { kind: 'creating', support, waiting: event.waiting };
       if (type === 'SAVED') return { kind: event.kept ? 'registered' : 'activating', support, passkey: event.passkey };
       if (type === 'CANCELLED') return { kind: 'ready', support };

@@ -25,6 +25,7 @@ export const passkeyRegisterStrings = {
     'passkey.activate': 'Log in with the passkey',
     'passkey.done': 'Your passkey “{nickname}” is ready, and you are logged in with it.',
     'passkey.another': 'Add another passkey',
+    'error.passkey_kept': 'The passkey was saved before the cancel and could not be removed, so it may still be on your wallet. You can remove it under “Ways to log in”.',
   },
 } satisfies Record<'en', Strings>;
 

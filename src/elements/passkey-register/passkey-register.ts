@@ -20,9 +20,8 @@ import { isolate, LocaleController } from '../shared/i18n.ts';
 import { failureMessage } from '../shared/strings.ts';
 import { afterFirstPaint, onceAfterFirstPaint } from '../shared/idle.ts';
 import { syncStates } from '../shared/list.ts';
-import { defaultNickname, initialState, isBusy, transition, validNickname, type RegisterEvent, type RegisterState, type Support } from './passkey-register.machine.ts';
+import { defaultNickname, initialState, isBusy, transition, validNickname, type RegisterEvent, type RegisterFailure, type RegisterState, type Support } from './passkey-register.machine.ts';
 import type { Step } from './passkey-register.flows.ts';
-import type { Failure } from '../shared/failures.ts';
 import { PasskeyRegisterErrorEvent, PasskeyRegisteredEvent } from './passkey-register.events.ts';
 import { passkeyRegisterStyles } from './passkey-register.styles.ts';
 import './passkey-register.strings.ts';
@@ -67,7 +66,7 @@ async function detectSupport(): Promise<Exclude<Support, 'checking'>> {
  * @event passkey-registered - Fires twice for one passkey: when it is saved, `{accountId, credentialId,
  *   nickname}`, and again when the activation login finished, with `sessionId` too. A handler that
  *   should run once checks `sessionId` (present: activated) or `credentialId` (seen already).
- * @event passkey-register-error - A step failed: `{code, message, status?}`; `message` is the sentence shown.
+ * @event passkey-register-error - A step failed: `{code, message, status?}`; `message` is the sentence shown. `passkey_kept`: cancelled, the passkey saved meanwhile could not be removed again and may still be on the wallet (`<wallet-credentials>` lists it, to remove it there).
  *   `cancelled`: the browser's prompt ended without a passkey (closed, timed out, the user not verified).
  *
  * @csspart base - The panel.
@@ -130,7 +129,7 @@ export class PasskeyRegister extends TemplateElement {
 
   /** Steps report failures as events; only the flows' code failing to load is an error here. */
   readonly #flow = new Task<[Step], RegisterEvent>(this, {
-    task: async ([step], { signal }) => (await flows()).runStep(this, step, signal, (waiting) => this.#send({ type: 'WAITING', waiting })),
+    task: async ([step], { signal }) => (await flows()).runStep(this, step, signal, (event) => this.#send(event)),
     onComplete: (event) => this.#send(event),
     onError: () => this.#send({ type: 'FAILED', failure: { code: 'network' } }),
   });
@@ -210,7 +209,7 @@ export class PasskeyRegister extends TemplateElement {
   }
 
   /** What a failure says; a prompt that ended without a passkey says that nothing was created. */
-  #sentence(failure: Failure): string {
+  #sentence(failure: RegisterFailure): string {
     const t = this.#i18n.t;
     return failure.code === 'cancelled' ? t('passkey.not-created') : failureMessage(t, failure);
   }

@@ -77,6 +77,14 @@ test('a cancelled create returns to a usable form with no error', () => {
   assert.equal(transition(s, { type: 'START' }).kind, 'creating');
 });
 
+test('cancelled, a passkey saved meanwhile whose removal failed is said on the form; only there, and the next try clears it', () => {
+  const ready = transition(transition({ kind: 'creating', support: 'platform' }, { type: 'CANCELLED' }), { type: 'KEPT' });
+  assert.deepEqual(ready, { kind: 'ready', support: 'platform', failure: { code: 'passkey_kept' } });
+  assert.deepEqual(transition(ready, { type: 'START' }), { kind: 'creating', support: 'platform' });
+  const creating = { kind: 'creating', support: 'platform' } as const;
+  assert.equal(transition(creating, { type: 'KEPT' }), creating);
+});
+
 test('an already registered authenticator shows its failure on the form', () => {
   const s = run(
     initialState(),

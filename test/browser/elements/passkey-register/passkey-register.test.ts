@@ -17,7 +17,7 @@ import { clientFor, walletFor } from '../../../../src/elements/shared/wallet.ts'
 import '../../../../src/locales/ar.ts';
 import type { KeyStore } from '../../../../src/core/keystore.ts';
 import { newAccount, addVirtualAuthenticator, authenticatorCredentials, advanceClock, setUserVerified, openOtherTab, fixtures, type RigAccount } from '../../support/rig.ts';
-import { axeViolations, drawnLeftToRight, focusIn, holdAnswer, holdNext, loseAnswer, mount, nextEvent, part, parts, resetPage, shadow, shownTexts, text, type, useRig, waitFor, waitForState } from '../shared/helpers.ts';
+import { axeViolations, drawnLeftToRight, failNext, focusIn, holdAnswer, holdNext, loseAnswer, mount, nextEvent, part, parts, resetPage, shadow, shownTexts, text, type, useRig, waitFor, waitForState } from '../shared/helpers.ts';
 
 async function loginByEmail(acct: RigAccount): Promise<void> {
   await (await walletFor().startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000');
@@ -334,6 +334,36 @@ describe('<passkey-register>', function () {
     submit(el);
     await waitForState(el, 'done', 20000);
     expect(await passkeys()).to.deep.equal(['Cancelled late']);
+  });
+
+  it('cancelled while the service saves the passkey, and its removal fails (5xx): it says the passkey may still be on the wallet and where to remove it', async () => {
+    await addVirtualAuthenticator();
+    await loginByEmail(acct);
+    const el = await mount<PasskeyRegister>('passkey-register', { 'account-id': acct.accountId, nickname: 'Not removed' });
+    await waitForState(el, 'ready');
+    const errors: Array<{ code: string; message: string }> = [];
+    el.addEventListener('passkey-register-error', (e) => errors.push(e.detail));
+    // The removal that follows the cancel is answered 503 (every try of it), without reaching the service.
+    const undoRemoval = failNext('DELETE', /\/auth\/credentials\/[^/]+$/, 503, 5);
+    try {
+      const hold = holdAnswer('POST', /\/auth\/credentials$/, (r) => r.status === 201);
+      try {
+        submit(el);
+        await hold.arrived;
+        el.cancel();
+        hold.release();
+      } finally {
+        hold.undo();
+      }
+      await waitFor(() => errors.length > 0, 'the error after the failed removal');
+    } finally {
+      undoRemoval();
+    }
+    const sentence = 'The passkey was saved before the cancel and could not be removed, so it may still be on your wallet. You can remove it under “Ways to log in”.';
+    expect(errors).to.deep.equal([{ code: 'passkey_kept', message: sentence }]);
+    expect([el.matches(':state(ready)'), text(el, 'error')]).to.deep.equal([true, sentence]);
+    // It is: the wallet lists it.
+    expect((await clientFor().listCredentials(acct.accountId)).filter((c) => c.type === 'PASSKEY').map((c) => c.nickname)).to.deep.equal(['Not removed']);
   });
 
   it('cancelled while a wallet with a login sends the passkey, before the service asks for a signature: nothing is signed, saved or removed', async () => {
