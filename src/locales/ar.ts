@@ -270,6 +270,7 @@ const delegatedKeys: Record<DelegatedKeysStringKey, string> = {
   'delegated-keys.error.unauthorized': 'لا تستطيع هذه الصفحة الوصول إلى مفاتيحك الآن: انتهى تسجيل دخولها لدى الخدمة أو لم يُعدّ. أعد تحميل الصفحة، وتواصل مع الدعم إن استمر ذلك.',
   'delegated-keys.error.forbidden': 'لا يمكنك إدارة مفاتيح هذه البطاقة في هذه الجلسة.',
   'delegated-keys.error.rate_limited': 'طلبات كثيرة جدًا. انتظر قليلًا ثم أعد المحاولة.',
+  'delegated-keys.error.rate_limited_wait': 'طلبات كثيرة جدًا. انتظر ثم أعد المحاولة (مدة الانتظار بالثواني: {seconds}).',
   'delegated-keys.error.server': 'حدث خطأ من جهتنا. أعد المحاولة بعد قليل.',
   'delegated-keys.error.network': 'تعذّر الوصول إلى الخادم. تحقّق من اتصالك ثم أعد المحاولة.',
   'delegated-keys.error.retry_exhausted': 'استغرق التأكيد وقتًا طويلًا. أعد المحاولة.',

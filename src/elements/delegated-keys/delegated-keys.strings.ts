@@ -2,7 +2,7 @@
  * The words of <delegated-keys> in English (translations: src/locales/); every key is replaceable with
  * `setStrings(locale, {...})` (src/elements/shared/i18n.ts). Error sentences say what to do next.
  */
-import { registerDefaultStrings } from '../shared/i18n.ts';
+import { registerDefaultStrings, type PluralForms } from '../shared/i18n.ts';
 import type { DelegatedKeysErrorCode, FieldProblem } from './delegated-keys.machine.ts';
 
 type Keys =
@@ -46,9 +46,11 @@ type Keys =
   | 'delegated-keys.missing-ids'
   /** `too_many` is never shown: the form offers no more rows than allowed. */
   | `delegated-keys.field.${Exclude<FieldProblem, 'too_many'>}`
-  | `delegated-keys.error.${DelegatedKeysErrorCode}`;
+  | `delegated-keys.error.${DelegatedKeysErrorCode}`
+  /** A 429 with the service's Retry-After (seconds). */
+  | 'delegated-keys.error.rate_limited_wait';
 
-const en: Record<Keys, string> = {
+const en: Record<Keys, string> & PluralForms<Keys> = {
   'delegated-keys.title': 'Delegated keys',
   'delegated-keys.description': 'A delegated key lets card payments be approved without you signing each one. It can only pay from this card, within the limits you set.',
   'delegated-keys.loading': 'Loading keys…',
@@ -99,6 +101,8 @@ const en: Record<Keys, string> = {
   'delegated-keys.error.unauthorized': 'This page can’t reach your keys right now: its sign-in with the service ended or isn’t set up. Reload the page, and contact support if this stays.',
   'delegated-keys.error.forbidden': 'You can’t manage keys for this card in this session.',
   'delegated-keys.error.rate_limited': 'Too many requests. Wait a moment, then try again.',
+  'delegated-keys.error.rate_limited_wait': 'Too many requests. Wait {seconds} seconds, then try again.',
+  'delegated-keys.error.rate_limited_wait_one': 'Too many requests. Wait {seconds} second, then try again.',
   'delegated-keys.error.server': 'Something went wrong on our side. Try again in a moment.',
   'delegated-keys.error.network': 'We couldn’t reach the server. Check your connection and try again.',
   'delegated-keys.error.retry_exhausted': 'The confirmation took too long. Try again.',

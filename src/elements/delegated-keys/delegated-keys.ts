@@ -134,6 +134,9 @@ export class DelegatedKeys extends TemplateElement {
   #focusTarget: string | undefined;
   /** The change running or last failed, for telling from the list whether the service made it anyway. */
   #attempt: Attempt | undefined;
+  /** After a 429: the service's Retry-After (seconds), said with it, and until when Try again waits. */
+  #wait = 0;
+  #waitUntil = 0;
 
   readonly #listTask = new Task(this, {
     args: () => [this.cardId, this.accountId] as const,
@@ -313,13 +316,27 @@ export class DelegatedKeys extends TemplateElement {
     if (isAbort(error)) return;
     const code = errorCodeOf(error, operation);
     const { mode } = this.view;
+    // The service said how long to wait: Try again (and Revoke) do nothing until then, and come back after.
+    const wait = (this.#wait = code === 'rate_limited' ? ((error as { retryAfter?: number }).retryAfter ?? 0) : 0);
+    this.#waitUntil = Date.now() + wait * 1000;
+    if (wait) setTimeout(() => this.requestUpdate(), wait * 1000);
     this.#send({ type: `${operation}-failed`, code });
-    this.dispatchEvent(new DelegatedKeysErrorEvent(errorDetail(error, { code, operation, message: this.#i18n.t(`delegated-keys.error.${code}`) })));
+    this.dispatchEvent(new DelegatedKeysErrorEvent(errorDetail(error, { code, operation, message: this.#say(code) })));
     // The alert says the failure; the focus does not go to it, or it would be read twice (its
     // change, then the focus). A failed create keeps the focus where it was (on "Try again" when
     // sent from the button); a failed revoke closes its confirmation, so its key's Revoke takes it.
     if (operation === 'revoke' && mode.kind === 'revoking') this.#focusTarget = `revoke-${mode.keyId}`;
     return code;
+  }
+
+  /** A failure's sentence; a 429's names the service's wait. */
+  #say(code: DelegatedKeysErrorCode): string {
+    return code === 'rate_limited' && this.#wait ? this.#i18n.t('delegated-keys.error.rate_limited_wait', { seconds: this.#wait }) : this.#i18n.t(`delegated-keys.error.${code}`);
+  }
+
+  /** Whether a 429's wait is still running. */
+  #held(): boolean {
+    return Date.now() < this.#waitUntil;
   }
 
   #syncStates(): void {
@@ -352,6 +369,7 @@ export class DelegatedKeys extends TemplateElement {
 
   /** "Try again" goes while the list loads: the heading keeps the keyboard meanwhile. */
   #retry(): void {
+    if (this.#held()) return;
     this.#focusTarget = 'title';
     this.refresh();
   }
@@ -366,7 +384,7 @@ export class DelegatedKeys extends TemplateElement {
 
   #submit(e: Event): void {
     e.preventDefault();
-    if (this.view.mode.kind !== 'editing') return;
+    if (this.view.mode.kind !== 'editing' || this.#held()) return;
     const verdict = validateKeyForm(this.form, this);
     this.#send({ type: 'submit', verdict });
     if (!verdict.ok) {
@@ -384,6 +402,7 @@ export class DelegatedKeys extends TemplateElement {
   }
 
   #askRevoke(keyId: string): void {
+    if (this.#held()) return;
     this.#send({ type: 'ask-revoke', keyId });
     // The least destructive choice gets the focus.
     this.#focusTarget = 'confirm-cancel';
@@ -433,8 +452,8 @@ export class DelegatedKeys extends TemplateElement {
         <p class="muted">${t('delegated-keys.description')}</p>
         ${mode.kind === 'editing' || mode.kind === 'submitting' ? this.#renderForm() : nothing}
         <div part="error" class="alert" role="alert">${alert
-            ? html`<p>${t(`delegated-keys.error.${alert}`)}</p>
-                ${list.kind === 'failed' ? html`<button type="button" @click=${this.#retry}>${t('delegated-keys.retry')}</button>` : nothing}`
+            ? html`<p>${this.#say(alert)}</p>
+                ${list.kind === 'failed' ? html`<button type="button" aria-disabled=${this.#held()} @click=${this.#retry}>${t('delegated-keys.retry')}</button>` : nothing}`
             : nothing}</div>
         <p part="notice" class="live ${notice ? 'success' : 'muted'}" role="status">${notice
             ? t(`delegated-keys.${notice.kind}`, { name: isolate(notice.nickname) })
@@ -500,6 +519,7 @@ export class DelegatedKeys extends TemplateElement {
                   type="button"
                   data-focus="revoke-${key.id}"
                   ?disabled=${mode.kind !== 'browsing'}
+                  aria-disabled=${this.#held()}
                   @click=${() => this.#askRevoke(key.id)}
                 >
                   ${t('delegated-keys.revoke')}
@@ -579,9 +599,9 @@ export class DelegatedKeys extends TemplateElement {
             </button>
           </div>
         </fieldset>
-        <div class="alert" role="alert">${failure || this.#refusal ? html`<p>${failure ? t(`delegated-keys.error.${failure}`) : this.#refusal}</p>` : nothing}</div>
+        <div class="alert" role="alert">${failure || this.#refusal ? html`<p>${failure ? this.#say(failure) : this.#refusal}</p>` : nothing}</div>
         <div class="actions">
-          <button part="submit-button" class="primary" type="submit" aria-disabled=${submitting}>
+          <button part="submit-button" class="primary" type="submit" aria-disabled=${submitting || this.#held()}>
             ${t(submitting ? 'delegated-keys.creating' : failure && isRetryable(failure) ? 'delegated-keys.retry' : 'delegated-keys.create')}
           </button>
           ${submitting ? nothing : html`<button type="button" @click=${this.#cancel}>${t('delegated-keys.cancel')}</button>`}

@@ -730,6 +730,58 @@ describe('<delegated-keys>', () => {
     expect(shadow(el).activeElement === shadow(el).getElementById('title'), `focus on the title, not ${focusIn(el)}`).to.equal(true);
   });
 
+  it('a 429 says the service\'s Retry-After wait and holds Try again until it has passed, for a create and for the list, in English and Arabic', async () => {
+    await login();
+    const el = await mountReady();
+    await fillForm(el, 'Groceries', []);
+    const rateLimited = { status: 429, code: 'RATE_LIMITED', message: 'Too many requests' };
+    let undo = failNext('POST', /\/auth\/delegated-keys$/, 429, 1, { 'Retry-After': '2' }, rateLimited);
+    const posts = countRequests('/auth/delegated-keys', 'POST');
+    try {
+      const failed = nextEvent<CustomEvent<{ code: string; message: string; status?: number }>>(el, 'delegated-keys-error');
+      (part(el, 'submit-button') as HTMLButtonElement).click();
+      expect((await failed).detail).to.deep.include({ code: 'rate_limited', status: 429, message: 'Too many requests. Wait 2 seconds, then try again.' });
+      await settle(el);
+      expect(text(el, 'form')).to.contain('Too many requests. Wait 2 seconds, then try again.');
+      const retry = part(el, 'submit-button') as HTMLButtonElement;
+      expect([retry.textContent!.trim(), retry.getAttribute('aria-disabled')]).to.deep.equal(['Try again', 'true']);
+      // Pressed during the wait: nothing is sent.
+      const sent = posts.count;
+      retry.click();
+      await new Promise((r) => setTimeout(r, 300));
+      expect([posts.count, el.matches(':state(busy)')]).to.deep.equal([sent, false]);
+      await waitFor(() => retry.getAttribute('aria-disabled') === 'false', 'Try again back after Retry-After', 8000);
+    } finally {
+      posts.restore();
+      undo();
+    }
+    const created = nextEvent<CustomEvent<{ key: DelegatedKey }>>(el, 'delegated-key-created');
+    (part(el, 'submit-button') as HTMLButtonElement).click();
+    expect((await created).detail.key.nickname).to.equal('Groceries');
+
+    // The list: its Try again waits as long; the sentence in Arabic names the wait.
+    cleanup();
+    setLocale('ar');
+    undo = failNext('GET', /\/auth\/delegated-keys\?/, 429, 1, { 'Retry-After': '1' }, rateLimited);
+    let again: DelegatedKeys;
+    try {
+      again = await mount<DelegatedKeys>('delegated-keys', { 'card-id': acct.cardId, 'account-id': acct.accountId });
+      await waitFor(() => again.matches(':state(failed)'), 'the failed list');
+    } finally {
+      undo();
+    }
+    await settle(again);
+    expect(text(again, 'error')).to.contain('طلبات كثيرة جدًا. انتظر ثم أعد المحاولة (مدة الانتظار بالثواني: 1).');
+    const retry = shadow(again).querySelector<HTMLButtonElement>("[part~='error'] button")!;
+    expect(retry.getAttribute('aria-disabled')).to.equal('true');
+    retry.click();
+    await new Promise((r) => setTimeout(r, 300));
+    expect(again.matches(':state(failed)')).to.equal(true);
+    await waitFor(() => retry.getAttribute('aria-disabled') === 'false', 'Try again back after Retry-After', 8000);
+    retry.click();
+    await waitFor(() => again.matches(':state(ready)'), 'the list');
+  });
+
   it('a failed create or revoke is said once, by its alert; the keyboard stays on what was pressed, not on the alert', async () => {
     // A region that announces itself and also takes the focus is read twice (its live change, then
     // the focus on it): the alert speaks, and the focus stays where the user can try again.
