@@ -56,16 +56,26 @@ export async function loadView(s: Services): Promise<CredentialsView> {
 /**
  * POST /auth/credentials with the signed retry; OAUTH takes a fresh token from the page's provider,
  * and another should the signed retry start over (minutes later: the service takes a token at most
- * 60 s old, api.md "Limits").
+ * 60 s old, api.md "Limits"). No answer (the connection dropped, none in time) or a 5xx: the service
+ * may have saved it all the same, and a repeat would then be refused (one SMS_OTP per account); so a
+ * credential of that type its list, read again, holds beside the `known` ones is the one added.
  */
-export async function addCredential(s: Services, type: 'SMS_OTP' | 'OAUTH', provider: ((nonce: string, options: { signal: AbortSignal }) => Promise<string>) | undefined): Promise<AuthMethodResponse> {
-  if (type === 'OAUTH') {
-    if (typeof provider !== 'function') throw new WalletError('invalid_argument', 'No oidcTokenProvider was given.');
-    // Registration binds no key, so the nonce only keeps the token single-purpose.
-    const body = async () => ({ type, accountId: s.accountId, oidcToken: await provider(bytesToHex(randomBytes(32)), { signal: s.signal }) });
-    return s.wallet.addCredential(await body(), { signal: s.signal, restartBody: body });
-  }
-  return s.wallet.addCredential({ type, accountId: s.accountId }, { signal: s.signal });
+export async function addCredential(s: Services, type: 'SMS_OTP' | 'OAUTH', provider: ((nonce: string, options: { signal: AbortSignal }) => Promise<string>) | undefined, known: string[]): Promise<AuthMethodResponse> {
+  const add = async () => {
+    if (type === 'OAUTH') {
+      if (typeof provider !== 'function') throw new WalletError('invalid_argument', 'No oidcTokenProvider was given.');
+      // Registration binds no key, so the nonce only keeps the token single-purpose.
+      const body = async () => ({ type, accountId: s.accountId, oidcToken: await provider(bytesToHex(randomBytes(32)), { signal: s.signal }) });
+      return s.wallet.addCredential(await body(), { signal: s.signal, restartBody: body });
+    }
+    return s.wallet.addCredential({ type, accountId: s.accountId }, { signal: s.signal });
+  };
+  return add().catch(async (e: unknown) => {
+    const lost = e instanceof WalletError ? e.code === 'network' : e instanceof ServiceError && e.status >= 500;
+    const found = lost && (await s.client.listCredentials(s.accountId, { signal: s.signal }).catch(() => [])).find((c) => c.type === type && !known.includes(c.id));
+    if (!found) throw e;
+    return found;
+  });
 }
 
 /**

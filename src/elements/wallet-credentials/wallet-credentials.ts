@@ -310,7 +310,8 @@ export class WalletCredentials extends TemplateElement {
     let ended: string[] | undefined;
     switch (op.op) {
       case 'add': {
-        const method = await addCredential(svc, op.type, this.oidcTokenProvider);
+        // Found in the list after its answer was lost, an SMS credential gets its code from a challenge.
+        const method = await addCredential(svc, op.type, this.oidcTokenProvider, before?.credentials.map((c) => c.id) ?? []);
         changed = method;
         this.dispatchEvent(new CredentialAddedEvent({ accountId, credentialId: method.id, type: method.type }));
         // api.md step (4): an OTP credential is activated through its own verify flow, starting with
