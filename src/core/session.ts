@@ -591,7 +591,13 @@ export function createWallet(options: WalletOptions): Wallet {
     async updateEmail(accountId, customerId, email, options = {}) {
       // Without a session the change still goes through while no email login is tied to the address.
       const stamper = await wallet.stamper(accountId).catch(() => undefined);
-      const customer = await client.updateCustomerEmail(customerId, email, { ...options, stamper });
+      const customer = await client.updateCustomerEmail(customerId, email, { ...options, stamper }).catch(async (e: unknown) => {
+        // No answer (the connection dropped, none in time) or a 5xx: the service may have saved it all
+        // the same. Then the email login, read again, carries the address (api.md "PATCH /customers").
+        const lost = !isServiceError(e) || e.status >= 500;
+        if (!lost || !(await client.listCredentials(accountId, options).catch(() => [])).some((c) => c.type === 'EMAIL_OTP' && c.nickname === email)) throw e;
+        return { id: customerId, email } as Customer;
+      });
       // The email login's row, shown in this page and in other tabs, now carries the new address.
       emit({ type: 'changed', accountId });
       return customer;

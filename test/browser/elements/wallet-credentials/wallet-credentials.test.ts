@@ -1189,6 +1189,28 @@ describe('<wallet-credentials>', function () {
     expect(parts(el, 'credential').map((r) => r.dataset['type'])).to.deep.equal(['EMAIL_OTP']);
   });
 
+  it('an email change whose answer was lost, which the service saved, is said as saved once the email login shows the address, not as a failure to retry', async () => {
+    await loginByEmail(acct);
+    const el = await mount<WalletCredentials>('wallet-credentials', { 'account-id': acct.accountId, 'customer-id': acct.customerId });
+    await idle(el);
+    const errors: string[] = [];
+    el.addEventListener('wallet-credentials-error', (e) => errors.push(e.detail.code));
+    const email = `lost-${crypto.randomUUID()}@example.com`;
+    type(part(el, 'input') as HTMLInputElement, email);
+    // The signed change is saved; the connection drops before its answer comes.
+    const undo = loseAnswer('PATCH', /\/customers\//, (r) => r.status === 200);
+    try {
+      (part(el, 'email-form') as HTMLFormElement).requestSubmit();
+      await waitFor(() => text(el, 'status') || errors.length, 'the outcome of the change');
+    } finally {
+      undo();
+    }
+    await idle(el);
+    expect((await clientFor().listCredentials(acct.accountId)).find((c) => c.type === 'EMAIL_OTP')?.nickname).to.equal(email);
+    expect([errors, text(el, 'error'), text(el, 'status')]).to.deep.equal([[], '', 'Email address saved.']);
+    expect(row(el, 'EMAIL_OTP').textContent).to.contain(email);
+  });
+
   it('changes the customer email through its signed retry, and asks to log in first without a session', async () => {
     const el = await mount<WalletCredentials>('wallet-credentials', { 'account-id': acct.accountId, 'customer-id': acct.customerId });
     await idle(el);
