@@ -202,18 +202,23 @@ export class AgentActions extends TemplateElement {
 
   override connectedCallback(): void {
     super.connectedCallback();
-    // (Re)connected: load in the next update, once every property set before connecting is known.
-    this.#needsLoad = true;
-    this.requestUpdate();
+    // First connected, or back after leaving: load in the next update, once every property set
+    // before connecting is known. Moved in the page, it keeps its list and its poller.
+    if (this.#needsLoad) this.requestUpdate();
     this.#syncStates();
   }
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
-    // Polling is for while someone watches; nothing runs once the element is gone.
-    this.#stopPolling();
-    this.#pageTask.abort();
-    this.#send({ type: 'reset' });
+    // Polling is for while someone watches; nothing runs once the element is gone. A framework that
+    // moves it connects it again in the same task: then nothing stops, and nothing is read again.
+    queueMicrotask(() => {
+      if (this.isConnected) return;
+      this.#stopPolling();
+      this.#pageTask.abort();
+      this.#send({ type: 'reset' });
+      this.#needsLoad = true;
+    });
   }
 
   protected override willUpdate(changed: PropertyValues): void {

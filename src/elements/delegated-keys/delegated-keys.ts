@@ -161,6 +161,8 @@ export class DelegatedKeys extends TemplateElement {
    * has left the page.
    */
   #earlier: (typeof this.operation)[] = [];
+  /** It left the page (not moved in it): the list is read again when it is back. */
+  #left = false;
 
   #changes() {
     const task: Task<readonly [CreateDelegatedKeyRequest | string], Done> = new Task(this, {
@@ -280,22 +282,28 @@ export class DelegatedKeys extends TemplateElement {
 
   override connectedCallback(): void {
     super.connectedCallback();
-    // Back on the page (moved by a framework): what was under way was aborted on the way out, and
-    // the service may have carried it out, so the list is read again.
-    if (this.hasUpdated) {
+    // Back on the page after it left: what was under way was aborted on the way out, and the service
+    // may have carried it out, so the list is read again.
+    if (this.#left && this.hasUpdated) {
       this.#reload();
       this.requestUpdate();
     }
+    this.#left = false;
     this.#syncStates();
   }
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
-    this.#listTask.abort();
-    // Every change under way, for whichever card: the service may have made it already, and the
-    // list read when the element is back shows what the card holds.
-    for (const task of [...this.#earlier, this.operation]) task.abort();
-    this.#earlier = [];
+    // Moved in the page (a framework connects it again in the same task): nothing stops.
+    queueMicrotask(() => {
+      if (this.isConnected) return;
+      this.#left = true;
+      this.#listTask.abort();
+      // Every change under way, for whichever card: the service may have made it already, and the
+      // list read when the element is back shows what the card holds.
+      for (const task of [...this.#earlier, this.operation]) task.abort();
+      this.#earlier = [];
+    });
   }
 
   protected override updated(): void {

@@ -147,6 +147,8 @@ export class PasskeyRegister extends TemplateElement {
 
   override connectedCallback(): void {
     super.connectedCallback();
+    // Moved in the page (a framework connects it again in the same task): it never left.
+    if (this.#connection) return;
     // After the first render: the form needs neither the channel nor the flows' code to show.
     // A login elsewhere on the page or in another tab makes a "log in first" screen usable again.
     const connection: { unwatch?: () => void } = (this.#connection = {});
@@ -162,9 +164,13 @@ export class PasskeyRegister extends TemplateElement {
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
-    this.#connection?.unwatch?.();
-    this.#connection = undefined;
-    this.#flow.abort();
+    // Off the page at the end of this task (not moved in it): a prompt or a save under way stops.
+    queueMicrotask(() => {
+      if (this.isConnected) return;
+      this.#connection?.unwatch?.();
+      this.#connection = undefined;
+      this.#flow.abort();
+    });
   }
 
   protected override willUpdate(changed: PropertyValues): void {

@@ -21,7 +21,7 @@ import { formStyles } from '../shared/form-styles.ts';
 import { LocaleController } from '../shared/i18n.ts';
 import { failureMessage, isCodeProblem } from '../shared/strings.ts';
 import { onceAfterFirstPaint } from '../shared/idle.ts';
-import { syncStates } from '../shared/list.ts';
+import { isAbort, syncStates } from '../shared/list.ts';
 import { codeInput } from '../shared/code-input.ts';
 import { forgetPendingCode, keepPendingCode, storageKey, resumePendingCode } from '../shared/pending-code.ts';
 import {
@@ -167,7 +167,8 @@ export class WalletCredentials extends TemplateElement {
       this.#otp = otp;
       this.#send({ type: 'RESUMED', codeFor: otp.credentialId });
     },
-    onError: (e) => this.#send({ type: 'LOAD_FAILED', failure: failureOf(e, 'load') }),
+    // (Stopped because the element left the page: it reads them again when it is back.)
+    onError: (e) => isAbort(e) || this.#send({ type: 'LOAD_FAILED', failure: failureOf(e, 'load') }),
   });
 
   /**
@@ -224,8 +225,10 @@ export class WalletCredentials extends TemplateElement {
 
   override connectedCallback(): void {
     super.connectedCallback();
-    // Back on the page (moved by a framework): the lists are read again. A change cut off on the way
-    // out may have been made, so its screen starts over (a code this tab waits for comes back).
+    // Moved in the page (a framework connects it again in the same task): it never left.
+    if (this.#connection) return;
+    // Back on the page after it left: the lists are read again. A change cut off on the way out may
+    // have been made, so its screen starts over (a code this tab waits for comes back).
     if (this.hasUpdated) {
       if (this.machine.kind === 'ready' && this.machine.running) this.#restart();
       else void this.#loader.run();
@@ -243,10 +246,16 @@ export class WalletCredentials extends TemplateElement {
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
-    this.#connection?.unsubscribe?.();
-    this.#connection = undefined;
-    this.run = undefined;
-    this.#operation.abort();
+    // Off the page at the end of this task (not moved in it), nothing goes on: the lists being read
+    // and a change under way stop.
+    queueMicrotask(() => {
+      if (this.isConnected) return;
+      this.#connection?.unsubscribe?.();
+      this.#connection = undefined;
+      this.run = undefined;
+      this.#operation.abort();
+      this.#loader.abort();
+    });
   }
 
   protected override updated(): void {

@@ -247,7 +247,9 @@ export class WalletLogin extends TemplateElement {
     this.removeEventListener('paste', this.#onPaste);
     document.removeEventListener('visibilitychange', this.#onWake);
     window.removeEventListener('pageshow', this.#onWake);
-    this.#unbind();
+    // Taken off the page, it stops; moved in it (a framework connects it again in the same task),
+    // it goes on as it was: still bound, `#bind` then keeps the screen and what runs.
+    queueMicrotask(() => this.isConnected || this.#unbind());
   }
 
   protected override willUpdate(changed: PropertyValues): void {
@@ -274,7 +276,9 @@ export class WalletLogin extends TemplateElement {
 
   #unbind(): void {
     this.#bound = undefined;
-    this.#flow.abort();
+    // A logout runs to its end (a page that logs out, then changes route): cut off, it would leave
+    // live upstream the session the user ended here. The element reports nothing of it.
+    if (this.machine.kind !== 'logging-out') this.#flow.abort();
     this.#background?.abort();
     clearInterval(this.#ticker);
     this.#clearTimers();

@@ -456,7 +456,7 @@ describe('<delegated-keys>', () => {
     expect(createdHere).to.equal(false);
   });
 
-  it('moved in the page while a key is being created, it reads the list again instead of staying busy', async () => {
+  it('moved in the page while a key is being created, it ends the create instead of staying busy', async () => {
     await login();
     const el = await mountReady();
     await fillForm(el, 'Moved', []);

@@ -1,0 +1,228 @@
+/**
+ * The elements as a single-page application uses them, in Chromium against the real sandbox through
+ * the real proxy: moved within the page by a framework (appendChild elsewhere: disconnected and
+ * connected again in one task), which must neither stop nor repeat what they do; removed (a route
+ * change), which stops what they run and leaves nothing half done; and put back. Requests are
+ * counted as the page makes them (every one still goes out).
+ */
+import { expect } from 'chai';
+import '../../../../src/elements/agent-actions/index.ts';
+import '../../../../src/elements/delegated-keys/index.ts';
+import '../../../../src/elements/passkey-register/index.ts';
+import '../../../../src/elements/wallet-credentials/index.ts';
+import '../../../../src/elements/wallet-login/wallet-login.ts';
+import type { AgentActions } from '../../../../src/elements/agent-actions/index.ts';
+import type { DelegatedKeys } from '../../../../src/elements/delegated-keys/index.ts';
+import type { PasskeyRegister } from '../../../../src/elements/passkey-register/index.ts';
+import type { WalletCredentials } from '../../../../src/elements/wallet-credentials/index.ts';
+import type { WalletLogin } from '../../../../src/elements/wallet-login/wallet-login.ts';
+import { clientFor, walletFor } from '../../../../src/elements/shared/wallet.ts';
+import { addVirtualAuthenticator, newAccount, newAgentAction, type RigAccount } from '../../support/rig.ts';
+import { holdAnswer, mount, part, parts, resetPage, shadow, useRig, waitFor, waitForState } from './helpers.ts';
+
+const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** The page's requests from now on, as `METHOD path?query` (a pass-through: each still goes out). */
+function requests(): { made: string[]; restore: () => void } {
+  const original = window.fetch;
+  const made: string[] = [];
+  window.fetch = (input: RequestInfo | URL, init?: RequestInit) => {
+    const request = new Request(input, init);
+    const { pathname, search } = new URL(request.url);
+    made.push(`${request.method} ${pathname}${search}`);
+    return original(input, init);
+  };
+  return { made, restore: () => (window.fetch = original) };
+}
+
+/** Asks `check` every 100 ms until it answers something (rejects with `what` after 5 s). */
+async function until<T>(check: () => Promise<T | undefined | false>, what: string): Promise<T> {
+  for (const start = performance.now(); performance.now() - start < 5000; await pause(100)) {
+    const value = await check();
+    if (value) return value;
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+/** The containers `move` made, taken off the page after each test with what they hold. */
+const boxes: HTMLElement[] = [];
+
+/** Moves the element to a new container at the end of the page, as a framework re-parenting it does. */
+function move(el: Element): void {
+  boxes.push(document.body.appendChild(document.createElement('div')));
+  boxes.at(-1)!.append(el);
+}
+
+async function loginByEmail(acct: RigAccount): Promise<void> {
+  await (await walletFor().startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000');
+}
+
+/** A `<wallet-login>` of the account on its code screen, the code typed and submitted. */
+async function submitCode(el: WalletLogin): Promise<void> {
+  await waitForState(el, 'choosing');
+  shadow(el).querySelector<HTMLButtonElement>("button[data-method='email-otp']")!.click();
+  await waitForState(el, 'code-entry');
+  (part(el, 'code-input') as HTMLInputElement).value = '000000';
+  shadow(el).querySelector('form')!.requestSubmit();
+}
+
+describe('the elements moved, removed and put back', function () {
+  this.timeout(60000);
+  let acct: RigAccount;
+
+  beforeEach(async () => {
+    await useRig();
+    acct = await newAccount();
+  });
+  afterEach(async function () {
+    for (const box of boxes.splice(0)) box.remove();
+    await resetPage.call(this);
+  });
+
+  it('<agent-actions> moved keeps its rows and its poller, and reads no page again', async () => {
+    await newAgentAction(acct.agentId);
+    const el = document.createElement('agent-actions') as AgentActions;
+    el.setAttribute('poll-interval', '200');
+    el.setAttribute('poll-max-interval', '200');
+    el.agentToken = acct.agentToken;
+    document.body.append(el);
+    await waitFor(() => el.matches(':state(polling)') && parts(el, 'action').length > 0, 'the list, polled');
+    const row = parts(el, 'action')[0];
+    const seen = requests();
+    try {
+      move(el);
+      await pause(1000);
+      // The same row (no reset and reload), one poller: at 200 ms, at most about five polls a second.
+      expect(parts(el, 'action')[0] === row, 'the same row').to.equal(true);
+      expect(el.matches(':state(polling)')).to.equal(true);
+      expect(seen.made.filter((r) => r.includes('limit=20')), 'the first page read again').to.deep.equal([]);
+      expect(seen.made.filter((r) => r.includes('status=PENDING_APPROVAL')).length).to.be.within(2, 7);
+    } finally {
+      seen.restore();
+    }
+  });
+
+  it('<agent-actions> moved as it loads its first page asks for it once', async () => {
+    const seen = requests();
+    try {
+      const el = document.createElement('agent-actions') as AgentActions;
+      el.setAttribute('poll-interval', '60000');
+      el.agentToken = acct.agentToken;
+      document.body.append(el);
+      await el.updateComplete;
+      move(el);
+      await waitFor(() => el.matches(':state(polling)'), 'the list, polled');
+      await pause(300);
+      expect(seen.made).to.deep.equal(['GET /api/agents/me/actions?limit=20', 'GET /api/agents/me/actions?status=PENDING_APPROVAL&limit=100']);
+    } finally {
+      seen.restore();
+    }
+  });
+
+  it('<delegated-keys> moved reads its list once: not again when moved idle, nor twice when moved as it loads', async () => {
+    await loginByEmail(acct);
+    const seen = requests();
+    try {
+      const el = await mount<DelegatedKeys>('delegated-keys', { 'card-id': acct.cardId, 'account-id': acct.accountId });
+      move(el);
+      await waitFor(() => el.matches(':state(ready)'), 'the list');
+      move(el);
+      await pause(500);
+      expect(el.matches(':state(ready)')).to.equal(true);
+      expect(seen.made.filter((r) => r.includes('/auth/delegated-keys'))).to.have.length(1);
+    } finally {
+      seen.restore();
+    }
+  });
+
+  it('<wallet-credentials> moved reads its lists once, and one put back and taken away in one task asks nothing more', async () => {
+    await loginByEmail(acct);
+    const seen = requests();
+    try {
+      const el = await mount<WalletCredentials>('wallet-credentials', { 'account-id': acct.accountId });
+      move(el);
+      await waitFor(() => el.matches(':state(ready)') && !el.matches(':state(busy)'), 'the lists');
+      move(el);
+      await pause(500);
+      const lists = () => seen.made.filter((r) => /\/auth\/(credentials|sessions)\?/.test(r));
+      expect(lists(), 'each list once').to.have.length(2);
+      // Away from the page, then back and away again in one task (a route that bounces): nothing
+      // runs once it is gone, not even the reading of the lists its return started.
+      el.remove();
+      await pause(0);
+      seen.made.length = 0;
+      document.body.append(el);
+      el.remove();
+      await pause(1000);
+      expect(seen.made).to.deep.equal([]);
+      // Back for good: it reads the lists again and shows them.
+      document.body.append(el);
+      await waitFor(() => el.matches(':state(ready)') && !el.matches(':state(busy)') && lists().length === 2, 'the lists read again');
+    } finally {
+      seen.restore();
+    }
+  });
+
+  it('<wallet-login> moved while logged in stays logged in without checking its session again', async () => {
+    const el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId });
+    await submitCode(el);
+    await waitForState(el, 'logged-in');
+    const seen = requests();
+    const states: string[] = [];
+    const watch = setInterval(() => el.matches(':state(logged-in)') || states.push('not logged in'));
+    try {
+      move(el);
+      await pause(500);
+      expect([seen.made, states, el.matches(':state(logged-in)')]).to.deep.equal([[], [], true]);
+    } finally {
+      clearInterval(watch);
+      seen.restore();
+    }
+  });
+
+  it('<wallet-login> moved while its code is checked logs in with the session the code made', async () => {
+    const el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId });
+    // The verify's answer (the session) is held on the wire while a framework moves the element.
+    const held = holdAnswer('POST', /\/verify$/, (r) => r.status === 200);
+    try {
+      await submitCode(el);
+      await held.arrived;
+      move(el);
+      held.release();
+      await waitForState(el, 'logged-in');
+    } finally {
+      held.undo();
+    }
+    const listed = await clientFor().listSessions(acct.accountId);
+    expect(listed.map((s) => s.id)).to.deep.equal([el.session!.sessionId]);
+  });
+
+  it('<wallet-login> logout() and taken off the page at once (a route change): the session still ends upstream', async () => {
+    const el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId });
+    await submitCode(el);
+    await waitForState(el, 'logged-in');
+    el.logout();
+    el.remove();
+    await until(async () => (await clientFor().listSessions(acct.accountId)).length === 0, 'no session left upstream');
+    expect(await walletFor().current(acct.accountId)).to.equal(undefined);
+  });
+
+  it('<passkey-register> moved while the passkey is saved ends done, with the passkey kept', async () => {
+    await addVirtualAuthenticator();
+    await loginByEmail(acct);
+    const el = await mount<PasskeyRegister>('passkey-register', { 'account-id': acct.accountId });
+    await waitForState(el, 'ready');
+    const held = holdAnswer('POST', /\/auth\/credentials$/, (r) => r.status === 201);
+    try {
+      (part(el, 'submit') as HTMLButtonElement).click();
+      await held.arrived;
+      move(el);
+      held.release();
+      await waitForState(el, 'done', 20000);
+    } finally {
+      held.undo();
+    }
+    const passkeys = (await clientFor().listCredentials(acct.accountId)).filter((c) => c.type === 'PASSKEY');
+    expect(passkeys).to.have.length(1);
+  });
+});
