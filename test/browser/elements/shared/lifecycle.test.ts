@@ -225,4 +225,41 @@ describe('the elements moved, removed and put back', function () {
     const passkeys = (await clientFor().listCredentials(acct.accountId)).filter((c) => c.type === 'PASSKEY');
     expect(passkeys).to.have.length(1);
   });
+
+  it('taken off and put back 50 times (route changes), then off: nothing runs after, and back again each works', async () => {
+    await loginByEmail(acct);
+    const polling = document.createElement('agent-actions') as AgentActions;
+    polling.setAttribute('poll-interval', '200');
+    polling.setAttribute('poll-max-interval', '200');
+    polling.agentToken = acct.agentToken;
+    document.body.append(polling);
+    const keys = await mount<DelegatedKeys>('delegated-keys', { 'card-id': acct.cardId, 'account-id': acct.accountId });
+    const login = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId });
+    const lists = await mount<WalletCredentials>('wallet-credentials', { 'account-id': acct.accountId });
+    const passkey = await mount<PasskeyRegister>('passkey-register', { 'account-id': acct.accountId });
+    const all = [polling, keys, login, lists, passkey];
+    await waitFor(() => polling.matches(':state(polling)') && login.matches(':state(logged-in)') && lists.matches(':state(ready)'), 'every element working');
+    const seen = requests();
+    try {
+      for (let i = 0; i < 50; i++) {
+        for (const el of all) el.remove();
+        await pause(0);
+        for (const el of all) document.body.append(el);
+        await pause(0);
+      }
+      for (const el of all) el.remove();
+      await pause(50);
+      seen.made.length = 0;
+      await pause(1500);
+      expect(seen.made, 'requests after the last removal').to.deep.equal([]);
+      for (const el of all) document.body.append(el);
+      await waitFor(() => polling.matches(':state(polling)') && login.matches(':state(logged-in)') && lists.matches(':state(ready)') && keys.matches(':state(ready)'), 'every element working again');
+      seen.made.length = 0;
+      await pause(1000);
+      // One poller (about five polls a second at 200 ms), not one per time it was put back.
+      expect(seen.made.filter((r) => r.includes('status=PENDING_APPROVAL')).length).to.be.within(2, 7);
+    } finally {
+      seen.restore();
+    }
+  });
 });
