@@ -301,8 +301,10 @@ export class AgentActions extends TemplateElement {
     const send = sendFor(this.apiBase);
     const signal = controller.signal;
     this.#syncStates();
-    // Back online (a phone out of coverage): one poll now, not at the end of the delay its failed polls backed off to.
-    addEventListener('online', () => this.checkNow(), { signal });
+    // Back online (a phone out of coverage): one poll now, not at the end of the delay its failed polls
+    // backed off to; but not before the end of a wait the service asked for (Retry-After).
+    let held = 0;
+    addEventListener('online', () => Date.now() < held || this.checkNow(), { signal });
     // An attribute that is no number ("2s") means the default, not a poller that cannot start.
     const min = Math.max(100, positiveOr(this.pollInterval, 2000));
     pollAgentActions({
@@ -316,6 +318,7 @@ export class AgentActions extends TemplateElement {
       onChange: (pending) => this.#onPending(pending, signal),
       onError: (error) => {
         if (signal.aborted) return;
+        held = Date.now() + ((error as { retryAfter?: number }).retryAfter ?? 0) * 1000;
         if (!this.pollTrouble) this.#reportError('poll', errorCodeOf(error), error);
         this.pollTrouble = true;
       },

@@ -450,6 +450,28 @@ describe('<agent-actions>', () => {
     }
   });
 
+  it('back online while a poll\'s Retry-After runs, it keeps to the service\'s wait: no poll at once', async () => {
+    const el = await mountActions(acct.agentToken, { 'page-size': '5', 'poll-interval': '100', 'poll-max-interval': '600000' });
+    await ready(el);
+    await waitFor(() => el.matches(':state(polling)'), 'polling');
+    const undo = failNext('GET', /\/agents\/me\/actions\?(?!.*cursor=)/, 429, 1, { 'Retry-After': '60' });
+    const refused = nextEvent<CustomEvent<{ code: string; operation: string }>>(el, 'agent-actions-error');
+    let polls: ReturnType<typeof countRequests> | undefined;
+    try {
+      expect((await refused).detail).to.include({ code: 'rate_limited', operation: 'poll' });
+      polls = countRequests('/agents/me/actions?');
+      const offline = await goOffline(200);
+      await offline.online();
+      // A poll made on the way back online goes out at once; none is due for a minute.
+      await pause(1000);
+      expect(polls.count).to.equal(0);
+      expect(el.matches(':state(polling)')).to.equal(true);
+    } finally {
+      polls?.restore();
+      undo();
+    }
+  });
+
   it('a decision is said once: after a failed poll\'s message goes, the decision said before it is not said again', async () => {
     const el = await pollingActions();
     await waitFor(() => el.matches(':state(polling)'), 'polling');
