@@ -11,7 +11,7 @@ import type { WalletClient } from '../../core/client.ts';
 import type { KeyStore } from '../../core/keystore.ts';
 import type { OtpLogin, Wallet } from '../../core/session.ts';
 import type { AuthMethodResponse } from '../../core/types.ts';
-import { bytesToHex, randomBytes } from '../../core/encoding.ts';
+import { base64urlDecode, bytesToHex, randomBytes, utf8Decode } from '../../core/encoding.ts';
 import { classifyError, type Failure, type FailureContext } from '../shared/failures.ts';
 import type { CredentialsView, CurrentSession } from './wallet-credentials.machine.ts';
 
@@ -58,21 +58,29 @@ export async function loadView(s: Services): Promise<CredentialsView> {
  * and another should the signed retry start over (minutes later: the service takes a token at most
  * 60 s old, api.md "Limits"). No answer (the connection dropped, none in time) or a 5xx: the service
  * may have saved it all the same, and a repeat would then be refused (one SMS_OTP per account); so a
- * credential of that type its list, read again, holds beside the `known` ones is the one added.
+ * credential of that type its list, read again, holds beside the `known` ones is the one added (a
+ * single sign-on, of the token's email).
  */
 export async function addCredential(s: Services, type: 'SMS_OTP' | 'OAUTH', provider: ((nonce: string, options: { signal: AbortSignal }) => Promise<string>) | undefined, known: string[]): Promise<AuthMethodResponse> {
+  let token = '';
   const add = async () => {
     if (type === 'OAUTH') {
       if (typeof provider !== 'function') throw new WalletError('invalid_argument', 'No oidcTokenProvider was given.');
       // Registration binds no key, so the nonce only keeps the token single-purpose.
-      const body = async () => ({ type, accountId: s.accountId, oidcToken: await provider(bytesToHex(randomBytes(32)), { signal: s.signal }) });
+      const body = async () => ({ type, accountId: s.accountId, oidcToken: (token = await provider(bytesToHex(randomBytes(32)), { signal: s.signal })) });
       return s.wallet.addCredential(await body(), { signal: s.signal, restartBody: body });
     }
     return s.wallet.addCredential({ type, accountId: s.accountId }, { signal: s.signal });
   };
   return add().catch(async (e: unknown) => {
     const lost = e instanceof WalletError ? e.code === 'network' : e instanceof ServiceError && e.status >= 500;
-    const found = lost && (await s.client.listCredentials(s.accountId, { signal: s.signal }).catch(() => [])).find((c) => c.type === type && !known.includes(c.id));
+    // A single sign-on's nickname is its token's email claim (reference.md): another identity added
+    // meanwhile elsewhere is not this one.
+    let email: unknown;
+    try {
+      email = type === 'OAUTH' && JSON.parse(utf8Decode(base64urlDecode(token.split('.')[1]!))).email;
+    } catch {}
+    const found = lost && (await s.client.listCredentials(s.accountId, { signal: s.signal }).catch(() => [])).find((c) => c.type === type && !known.includes(c.id) && (type !== 'OAUTH' || c.nickname === email));
     if (!found) throw e;
     return found;
   });

@@ -450,6 +450,66 @@ describe('<wallet-credentials>', function () {
     expect((await walletFor().current(acct.accountId, acct.emailCredentialId))?.credentialId).to.equal(sms.id);
   });
 
+  /** A single sign-on of another identity (elsewhere@example.com), added as by another tab. */
+  async function addedElsewhere(): Promise<void> {
+    const token = await oidcToken({ sub: `user-${crypto.randomUUID()}`, email: 'elsewhere@example.com' });
+    await walletFor().addCredential({ type: 'OAUTH', accountId: acct.accountId, oidcToken: token });
+  }
+
+  it('single sign-on added as its answer was lost, while another identity was added elsewhere, is said as added: its own, not the other', async () => {
+    await loginByEmail(acct);
+    let undo = () => {};
+    const el = await mount<WalletCredentials>('wallet-credentials', { 'account-id': acct.accountId }, (e) => {
+      (e as WalletCredentials).oidcTokenProvider = async (nonce) => {
+        // Meanwhile another tab adds a single sign-on of another identity; this page's add is then
+        // saved by the service, whose answer is lost on the way.
+        await addedElsewhere();
+        undo = loseAnswer('POST', /\/auth\/credentials$/, (r) => r.status === 201);
+        return oidcToken({ sub: `user-${crypto.randomUUID()}`, email: 'sso@example.com', nonce });
+      };
+    });
+    await idle(el);
+    const added: CredentialChangeDetail[] = [];
+    el.addEventListener('credential-added', (e) => added.push(e.detail));
+    const errors: string[] = [];
+    el.addEventListener('wallet-credentials-error', (e) => errors.push(e.detail.code));
+    try {
+      addButton(el, 'OAUTH').click();
+      await waitFor(() => added.length || errors.length, 'the outcome of the add');
+    } finally {
+      undo();
+    }
+    const own = (await clientFor().listCredentials(acct.accountId)).find((c) => c.nickname === 'sso@example.com')!;
+    expect([added, errors]).to.deep.equal([[{ accountId: acct.accountId, credentialId: own.id, type: 'OAUTH' }], []]);
+  });
+
+  it('single sign-on whose add failed with a 5xx while another identity was added elsewhere is not said as added: the other one is not its', async () => {
+    await loginByEmail(acct);
+    let undo = () => {};
+    const el = await mount<WalletCredentials>('wallet-credentials', { 'account-id': acct.accountId }, (e) => {
+      (e as WalletCredentials).oidcTokenProvider = async (nonce) => {
+        // Meanwhile another tab adds a single sign-on of another identity; this page's add then fails
+        // with a 503 before it reaches the service, which saves nothing of it.
+        await addedElsewhere();
+        undo = failNext('POST', /\/auth\/credentials$/, 503);
+        return oidcToken({ sub: `user-${crypto.randomUUID()}`, email: 'sso@example.com', nonce });
+      };
+    });
+    await idle(el);
+    const added: CredentialChangeDetail[] = [];
+    el.addEventListener('credential-added', (e) => added.push(e.detail));
+    const errors: string[] = [];
+    el.addEventListener('wallet-credentials-error', (e) => errors.push(e.detail.code));
+    try {
+      addButton(el, 'OAUTH').click();
+      await waitFor(() => added.length || errors.length, 'the outcome of the add');
+    } finally {
+      undo();
+    }
+    expect([added, errors]).to.deep.equal([[], ['network']]);
+    expect((await clientFor().listCredentials(acct.accountId)).filter((c) => c.type === 'OAUTH').map((c) => c.nickname)).to.deep.equal(['elsewhere@example.com']);
+  });
+
   it('a removal or an end of a session whose answer was lost, which the service made, is said as done once the lists show it, not as a failure to retry', async () => {
     await loginByEmail(acct);
     await walletFor().addCredential({ type: 'SMS_OTP', accountId: acct.accountId });
