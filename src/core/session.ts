@@ -137,7 +137,8 @@ export interface Wallet {
   /**
    * PATCH /customers/{customerId} {email}, signed by the account's live session when there is one
    * (the service asks for a signature while an email login is tied to the address, which then
-   * follows it). Resolves with the customer.
+   * follows it). Resolves with the customer; after an answer that was lost (network, 5xx) while the
+   * email login, read again, carries the new address, with its `id` and `email` only.
    */
   updateEmail(accountId: string, customerId: string, email: string, options?: SignalOption): Promise<Customer>;
   /**
