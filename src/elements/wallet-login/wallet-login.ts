@@ -179,6 +179,8 @@ export class WalletLogin extends TemplateElement {
    * same account (the element was moved in the page while it ran).
    */
   #bound: { key: string } | undefined;
+  /** The run of the latest step when it is a logout: it runs to its end (see `#unbind`). */
+  #logout: Promise<void> | undefined;
 
   /**
    * Runs the machine's steps one at a time; a new step aborts the running one, stale results are
@@ -264,8 +266,10 @@ export class WalletLogin extends TemplateElement {
     const bound = (this.#bound = { key });
     this.machine = initialState();
     // The restoring screen needs none of what follows (code to load, IndexedDB to open, a channel),
-    // so it goes on the page first.
-    void this.updateComplete.then(afterFirstPaint).then(async () => {
+    // so it goes on the page first. A logout left running when the element went (and came back)
+    // ends first: the check would cut it off, with its session still live upstream.
+    const logout = this.#logout;
+    void this.updateComplete.then(() => logout).then(afterFirstPaint).then(async () => {
       if (this.#bound !== bound) return;
       // (A logout asked for before the check began runs instead of it.)
       if (this.accountId && !('logout' in this.machine)) this.#start({ kind: 'restore' });
@@ -278,7 +282,7 @@ export class WalletLogin extends TemplateElement {
     this.#bound = undefined;
     // A logout runs to its end (a page that logs out, then changes route): cut off, it would leave
     // live upstream the session the user ended here. The element reports nothing of it.
-    if (this.machine.kind !== 'logging-out') this.#flow.abort();
+    if (!this.#logout) this.#flow.abort();
     this.#background?.abort();
     clearInterval(this.#ticker);
     this.#clearTimers();
@@ -300,7 +304,8 @@ export class WalletLogin extends TemplateElement {
   // Machine wiring
 
   #start(step: Step): void {
-    void this.#flow.run([step]);
+    const run = this.#flow.run([step]);
+    this.#logout = step.kind === 'logout' ? run : undefined;
   }
 
   #send(event: LoginEvent): void {

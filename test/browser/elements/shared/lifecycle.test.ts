@@ -18,7 +18,7 @@ import type { WalletCredentials } from '../../../../src/elements/wallet-credenti
 import type { WalletLogin } from '../../../../src/elements/wallet-login/wallet-login.ts';
 import { clientFor, walletFor } from '../../../../src/elements/shared/wallet.ts';
 import { addVirtualAuthenticator, newAccount, newAgentAction, type RigAccount } from '../../support/rig.ts';
-import { holdAnswer, mount, part, parts, resetPage, shadow, useRig, waitFor, waitForState } from './helpers.ts';
+import { holdAnswer, holdNext, mount, part, parts, resetPage, shadow, useRig, waitFor, waitForState } from './helpers.ts';
 
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -203,6 +203,29 @@ describe('the elements moved, removed and put back', function () {
     await waitForState(el, 'logged-in');
     el.logout();
     el.remove();
+    await until(async () => (await clientFor().listSessions(acct.accountId)).length === 0, 'no session left upstream');
+    expect(await walletFor().current(acct.accountId)).to.equal(undefined);
+  });
+
+  it('<wallet-login> logout(), taken off the page and put back while the logout runs: the session ends upstream, and back it shows the methods', async () => {
+    const el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId });
+    await submitCode(el);
+    await waitForState(el, 'logged-in');
+    // The revocation waits before it leaves while the element goes and comes back (a route there and back).
+    const held = holdNext('DELETE', /\/auth\/sessions\//);
+    try {
+      el.logout();
+      await held.arrived;
+      el.remove();
+      await pause(0);
+      document.body.append(el);
+      // Its start-up check, once painted again, comes meanwhile.
+      await pause(500);
+      held.release();
+      await waitFor(() => el.matches(':state(choosing)') && !el.matches(':state(busy)'), 'the methods');
+    } finally {
+      held.undo();
+    }
     await until(async () => (await clientFor().listSessions(acct.accountId)).length === 0, 'no session left upstream');
     expect(await walletFor().current(acct.accountId)).to.equal(undefined);
   });
