@@ -52,13 +52,14 @@ const codeKey = (element: WalletLogin) => storageKey('code', element.apiBase, el
  * Forgets the code that waited (entered, abandoned, or a session came another way). `back`: the
  * user chose "Use another way"; the tab keeps the code as left: a reload shows the methods, and
  * choosing that way again comes back to it (see `send-code`). (A tab whose storage cannot keep
- * it cannot keep a session key either.)
+ * it cannot keep a session key either.) `spent`: the code being checked, of the wallet it was sent
+ * for (the element may have another one now).
  */
-export function forgetCode(element: WalletLogin, back?: boolean): void {
+export function forgetCode(element: WalletLogin, back?: boolean, spent?: boolean): void {
   const sent = sentCodes.get(element);
   sentCodes.delete(element);
   if (back && sent) keepPendingCode(sent.key, sent.otp, sent.sentAt, sent.resendAt, true);
-  else forgetPendingCode(codeKey(element));
+  else forgetPendingCode((spent && sent?.key) || codeKey(element));
 }
 
 function keepCode(element: WalletLogin, code: SentCode): void {

@@ -230,6 +230,32 @@ describe('the elements moved, removed and put back', function () {
     expect(await walletFor().current(acct.accountId)).to.equal(undefined);
   });
 
+  it('<wallet-login> taken off the page while its code is checked, back (the same element, or a new one) shows the methods, not the spent code’s screen', async () => {
+    const kept = () => Object.keys(sessionStorage).filter((k) => k.startsWith('wallet-elements:code:') && k.endsWith(acct.accountId));
+    const el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId });
+    const held = holdAnswer('POST', /\/verify$/, (r) => r.status === 200);
+    try {
+      await submitCode(el);
+      await held.arrived;
+      el.remove();
+      held.release();
+      await held.read;
+    } finally {
+      held.undo();
+    }
+    // The session the code made is ended upstream: the code is spent.
+    await until(async () => (await clientFor().listSessions(acct.accountId)).length === 0, 'the code’s session ended upstream');
+    expect(kept(), 'no code kept for a return').to.deep.equal([]);
+    const settled = (login: WalletLogin) => waitFor(() => login.matches(':state(choosing)') || login.matches(':state(code-entry)'), 'the start-up check');
+    document.body.append(el);
+    await settled(el);
+    expect(el.matches(':state(choosing)'), 'the same element put back: the methods').to.equal(true);
+    el.remove();
+    const other = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId });
+    await settled(other);
+    expect(other.matches(':state(choosing)'), 'a new element: the methods').to.equal(true);
+  });
+
   it('<passkey-register> moved while the passkey is saved ends done, with the passkey kept', async () => {
     await addVirtualAuthenticator();
     await loginByEmail(acct);
