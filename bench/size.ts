@@ -34,21 +34,21 @@ export const BUDGETS: Readonly<Record<string, number>> = {
  * Budgets are the product's promise; ceilings hold every byte gained on the way to them.
  */
 export const CEILINGS: Readonly<Record<string, number>> = {
-  'wallet-elements (all)': 61_025,
+  'wallet-elements (all)': 61_075,
   core: 16_725,
   '<agent-actions>': 16_400,
   '<card-reveal>': 24_375,
   '<delegated-keys>': 30_750,
   '<passkey-register>': 28_400,
   '<wallet-credentials>': 32_075,
-  '<wallet-login>': 33_100,
+  '<wallet-login>': 33_150,
   'locales/ar (optional)': 7_000,
   'cdn/elements/agent-actions.js': 20_950,
   'cdn/elements/card-reveal.js': 28_875,
   'cdn/elements/delegated-keys.js': 35_525,
   'cdn/elements/passkey-register.js': 33_825,
   'cdn/elements/wallet-credentials.js': 37_275,
-  'cdn/elements/wallet-login.js': 39_325,
+  'cdn/elements/wallet-login.js': 39_375,
 };
 
 /** Up front plus on demand: what the entry can make a page download in all. */
