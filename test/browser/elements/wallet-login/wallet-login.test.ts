@@ -596,6 +596,18 @@ describe('<wallet-login>', function () {
     expect(upstream.map((s) => s.id), 'no session of the account left upstream').to.deep.equal([]);
   });
 
+  it('the start-up screen is a titled panel at the page\'s heading level, and its heading keeps that level on the next screen', async () => {
+    const el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId, 'heading-level': '3' });
+    // Its first render: the check of a stored session starts only after it is painted.
+    expect(inState(el, 'restoring')).to.equal(true);
+    const heading = part(el, 'heading')!;
+    expect([heading.tagName, heading.id, heading.getAttribute('aria-level'), heading.textContent]).to.deep.equal(['H2', 'heading', '3', 'Log in to your wallet']);
+    expect(part(el, 'base')!.getAttribute('aria-labelledby')).to.equal('heading');
+    expect([part(el, 'intro')!.id, text(el, 'intro')]).to.deep.equal(['intro', 'Checking for your session…']);
+    await waitForState(el, 'choosing');
+    expect(part(el, 'heading')!.getAttribute('aria-level')).to.equal('3');
+  });
+
   it('logout() during the start-up check logs out the stored session it finds', async () => {
     const wallet = walletFor();
     const session = await (await wallet.startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000');
