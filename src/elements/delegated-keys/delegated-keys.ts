@@ -137,6 +137,12 @@ export class DelegatedKeys extends TemplateElement {
   /** After a 429: the service's Retry-After (seconds), said with it, and until when Try again waits. */
   #wait = 0;
   #waitUntil = 0;
+  /**
+   * The ids of the keys the list last showed: a create's "keys before", also when the list is being
+   * read again or failed to be (a refresh() with the form open), so that an older key of the same
+   * nickname is never taken for the one created.
+   */
+  #known: readonly string[] = [];
 
   readonly #listTask = new Task(this, {
     args: () => [this.cardId, this.accountId] as const,
@@ -316,6 +322,7 @@ export class DelegatedKeys extends TemplateElement {
     const next = transition(this.view, event);
     if (next === this.view) return;
     this.#loaded = this.#loading.slow && next.list.kind === 'ready' ? next.list.keys.length : undefined;
+    if (next.list.kind === 'ready') this.#known = next.list.keys.map((k) => k.id);
     this.view = next;
     this.#syncStates();
   }
@@ -324,10 +331,13 @@ export class DelegatedKeys extends TemplateElement {
     if (isAbort(error)) return;
     const code = errorCodeOf(error, operation);
     const { mode } = this.view;
-    // The service said how long to wait: Try again (and Revoke) do nothing until then, and come back after.
-    const wait = (this.#wait = code === 'rate_limited' ? ((error as { retryAfter?: number }).retryAfter ?? 0) : 0);
-    this.#waitUntil = Date.now() + wait * 1000;
-    if (wait) setTimeout(() => this.requestUpdate(), wait * 1000);
+    // The service said how long to wait: Try again (and Revoke) do nothing until then, and come back
+    // after. A failure of another kind meanwhile (the list read again) leaves that wait running.
+    if (code === 'rate_limited') {
+      const wait = (this.#wait = (error as { retryAfter?: number }).retryAfter ?? 0);
+      this.#waitUntil = Math.max(this.#waitUntil, Date.now() + wait * 1000);
+      if (wait) setTimeout(() => this.requestUpdate(), wait * 1000);
+    }
     this.#send({ type: `${operation}-failed`, code });
     this.dispatchEvent(new DelegatedKeysErrorEvent(errorDetail(error, { code, operation, message: this.#say(code) })));
     // The alert says the failure; the focus does not go to it, or it would be read twice (its
@@ -404,8 +414,7 @@ export class DelegatedKeys extends TemplateElement {
       this.#refusal = root.activeElement?.id === field ? `${root.querySelector(`[for="${field}"]`)!.textContent}: ${this.#i18n.t(`delegated-keys.field.${problem}`)}` : '';
       return void (this.#focusTarget = field);
     }
-    const { list } = this.view;
-    this.#attempt = { kind: 'create', nickname: verdict.request.nickname, before: list.kind === 'ready' ? list.keys.map((k) => k.id) : [] };
+    this.#attempt = { kind: 'create', nickname: verdict.request.nickname, before: this.#known };
     void this.operation.run([verdict.request]);
   }
 

@@ -456,6 +456,69 @@ describe('<delegated-keys>', () => {
     expect(createdHere).to.equal(false);
   });
 
+  it('a 409 while the list could not be read again (a refresh() failed with the form open) is said as a conflict: the active key of the same nickname listed before is not taken for the one created', async () => {
+    await login();
+    await createClient({ baseUrl: f.apiBase }).createDelegatedKey(
+      { cardId: acct.cardId, internalAccountId: acct.accountId, nickname: 'Groceries' },
+      { stamper: await walletFor().stamper(acct.accountId) },
+    );
+    const el = await mountReady();
+    expect(parts(el, 'key')).to.have.length(1);
+    await fillForm(el, 'Groceries', []);
+    const undo = failNext('GET', /\/auth\/delegated-keys\?/, 503);
+    try {
+      el.refresh();
+      await waitFor(() => el.matches(':state(failed)'), 'the failed list');
+    } finally {
+      undo();
+    }
+    let createdHere = false;
+    el.addEventListener('delegated-key-created', () => (createdHere = true));
+    const errors: string[] = [];
+    el.addEventListener('delegated-keys-error', (e) => errors.push((e as CustomEvent).detail.code));
+    (part(el, 'submit-button') as HTMLButtonElement).click();
+    await waitFor(() => createdHere || errors.length, 'the outcome of the create');
+    expect(createdHere, 'the key listed before said as created').to.equal(false);
+    // The list read again after the conflict shows the key that was there before.
+    await waitFor(() => el.matches(':state(ready)'), 'the list read again');
+    await settle(el);
+    expect([createdHere, errors]).to.deep.equal([false, ['conflict']]);
+    expect(text(el, 'notice')).to.equal('');
+    expect(text(el, 'form')).to.match(/already has an active key\. Revoke it first/);
+    expect(input(el, 'nickname').value).to.equal('Groceries');
+  });
+
+  it('a 429\'s wait still holds Try again after a later failure of another kind (the list read again failing)', async () => {
+    await login();
+    const el = await mountReady();
+    await fillForm(el, 'Groceries', []);
+    const rateLimited = { status: 429, code: 'RATE_LIMITED', message: 'Too many requests' };
+    const undo = failNext('POST', /\/auth\/delegated-keys$/, 429, 1, { 'Retry-After': '60' }, rateLimited);
+    const undoList = failNext('GET', /\/auth\/delegated-keys\?/, 503);
+    const posts = countRequests('/auth/delegated-keys', 'POST');
+    try {
+      const failed = nextEvent<CustomEvent>(el, 'delegated-keys-error');
+      (part(el, 'submit-button') as HTMLButtonElement).click();
+      expect((await failed).detail).to.include({ code: 'rate_limited' });
+      // The page reads the list again meanwhile, and that fails (503).
+      el.refresh();
+      await waitFor(() => el.matches(':state(failed)'), 'the failed list');
+      await settle(el);
+      const retry = part(el, 'submit-button') as HTMLButtonElement;
+      expect([retry.textContent!.trim(), retry.getAttribute('aria-disabled')]).to.deep.equal(['Try again', 'true']);
+      expect(text(el, 'form')).to.contain('Wait 60 seconds, then try again.');
+      expect(shadow(el).querySelector<HTMLButtonElement>("[part~='error'] button")!.getAttribute('aria-disabled')).to.equal('true');
+      const sent = posts.count;
+      retry.click();
+      await new Promise((r) => setTimeout(r, 300));
+      expect([posts.count, el.matches(':state(busy)')]).to.deep.equal([sent, false]);
+    } finally {
+      posts.restore();
+      undo();
+      undoList();
+    }
+  });
+
   it('moved in the page while a key is being created, it ends the create instead of staying busy', async () => {
     await login();
     const el = await mountReady();
