@@ -124,6 +124,11 @@ export class PasskeyRegister extends TemplateElement {
   /** The screen state last set as a custom state, turned off when the screen changes. */
   #shown = 'checking';
   #focusPending = false;
+  /**
+   * A passkey kept after a cancel (its removal failed) that became known while another registration
+   * ran: said in the alert beside what that one shows, until the user starts something else.
+   */
+  #kept = false;
   /** The session watching of the live connection (undefined while disconnected). */
   #connection: { unwatch?: () => void } | undefined;
 
@@ -195,11 +200,19 @@ export class PasskeyRegister extends TemplateElement {
   #send(event: RegisterEvent): void {
     const before = this.machine;
     const after = transition(before, event);
-    if (after === before) return;
-    this.machine = after;
     const t = this.#i18n.t;
     const error = (code: string, message: string, status?: number) =>
       this.dispatchEvent(new PasskeyRegisterErrorEvent({ code, message, ...(status ? { status } : {}) }));
+    const { type } = event;
+    if (type === 'START' || type === 'RESET' || type === 'ACTIVATE') this.#kept = false;
+    // Known while the next registration runs (the form busy): said without touching that one.
+    if (type === 'KEPT' && after === before) {
+      this.#kept = true;
+      this.requestUpdate();
+      error('passkey_kept', t('error.passkey_kept'));
+    }
+    if (after === before) return;
+    this.machine = after;
     if (after.kind !== before.kind && before.kind !== 'checking') this.#focusPending = true;
     // Registering, the status says nothing until core tells whether another tab's registration
     // runs first (no prompt is open then): the waiting text, then the prompt's once its turn comes.
@@ -239,7 +252,7 @@ export class PasskeyRegister extends TemplateElement {
     const t = this.#i18n.t;
     const s = this.machine;
     const failure = 'failure' in s ? s.failure : undefined;
-    const error = failure ? this.#sentence(failure) : this.nicknameInvalid ? t('passkey.nickname.invalid') : '';
+    const error = `${failure ? this.#sentence(failure) : this.nicknameInvalid ? t('passkey.nickname.invalid') : ''} ${this.#kept ? t('error.passkey_kept') : ''}`.trim();
     return html`
       <section part="base" class="panel stack" aria-labelledby="heading" aria-busy=${isBusy(s) ? 'true' : 'false'}>
         <h2 part="heading" id="heading" aria-level=${this.level()}>${t('passkey.heading')}</h2>

@@ -16,7 +16,7 @@ import type { LoggedInDetail } from '../../../../src/elements/wallet-login/walle
 import { clientFor, walletFor } from '../../../../src/elements/shared/wallet.ts';
 import '../../../../src/locales/ar.ts';
 import type { KeyStore } from '../../../../src/core/keystore.ts';
-import { newAccount, addVirtualAuthenticator, authenticatorCredentials, advanceClock, setUserVerified, openOtherTab, fixtures, type RigAccount } from '../../support/rig.ts';
+import { newAccount, addVirtualAuthenticator, authenticatorCredentials, takeAuthenticatorCredential, advanceClock, setUserVerified, openOtherTab, fixtures, type RigAccount } from '../../support/rig.ts';
 import { axeViolations, drawnLeftToRight, failNext, focusIn, holdAnswer, holdNext, loseAnswer, mount, nextEvent, part, parts, resetPage, shadow, shownTexts, text, type, useRig, waitFor, waitForState } from '../shared/helpers.ts';
 
 async function loginByEmail(acct: RigAccount): Promise<void> {
@@ -364,6 +364,48 @@ describe('<passkey-register>', function () {
     expect([el.matches(':state(ready)'), text(el, 'error')]).to.deep.equal([true, sentence]);
     // It is: the wallet lists it.
     expect((await clientFor().listCredentials(acct.accountId)).filter((c) => c.type === 'PASSKEY').map((c) => c.nickname)).to.deep.equal(['Not removed']);
+  });
+
+  it('cancelled while the service saves the passkey and added again before its removal failed: the new passkey is made, and it is said that the first may still be on the wallet', async () => {
+    await addVirtualAuthenticator();
+    await loginByEmail(acct);
+    const el = await mount<PasskeyRegister>('passkey-register', { 'account-id': acct.accountId, nickname: 'Not removed' });
+    await waitForState(el, 'ready');
+    const errors: Array<{ code: string; message: string }> = [];
+    el.addEventListener('passkey-register-error', (e) => errors.push(e.detail));
+    // The removal that follows the cancel waits to leave until the next registration runs, then is answered 503 (every try of it).
+    const undoRemoval = failNext('DELETE', /\/auth\/credentials\/[^/]+$/, 503, 5);
+    const removal = holdNext('DELETE', /\/auth\/credentials\/[^/]+$/);
+    try {
+      const hold = holdAnswer('POST', /\/auth\/credentials$/, (r) => r.status === 201);
+      try {
+        submit(el);
+        await hold.arrived;
+        // The first passkey leaves this authenticator (as if another device held it), so that the next one can be made here.
+        const [first] = (await authenticatorCredentials()).credentials;
+        await takeAuthenticatorCredential(first!.credentialId);
+        el.cancel();
+        hold.release();
+      } finally {
+        hold.undo();
+      }
+      await removal.arrived;
+      await waitForState(el, 'ready');
+      type(shadow(el).querySelector<HTMLInputElement>('#nickname')!, 'Second');
+      submit(el);
+      await waitForState(el, 'creating');
+      removal.release();
+      await waitForState(el, 'done', 20000);
+    } finally {
+      removal.undo();
+      undoRemoval();
+    }
+    const sentence = 'The passkey was saved before the cancel and could not be removed, so it may still be on your wallet. You can remove it under “Ways to log in”.';
+    expect(errors).to.deep.equal([{ code: 'passkey_kept', message: sentence }]);
+    expect(text(el, 'error')).to.equal(sentence);
+    expect(text(el, 'done')).to.contain('Second');
+    const passkeys = (await clientFor().listCredentials(acct.accountId)).filter((c) => c.type === 'PASSKEY').map((c) => c.nickname);
+    expect(passkeys.sort()).to.deep.equal(['Not removed', 'Second']);
   });
 
   it('cancelled while a wallet with a login sends the passkey, before the service asks for a signature: nothing is signed, saved or removed', async () => {
