@@ -21,7 +21,7 @@ import { defineElement, type PropertyValues } from '../shared/reactive.ts';
 import { Task } from '../shared/task.ts';
 import { baseStyles } from '../shared/styles.ts';
 import { listStyles } from '../shared/list-styles.ts';
-import { errorDetail, formatDate, isAbort, syncStates } from '../shared/list.ts';
+import { errorDetail, formatDate, isAbort, onOnline, syncStates } from '../shared/list.ts';
 import { keyedRows } from '../shared/rows.ts';
 import { isolate, LocaleController } from '../shared/i18n.ts';
 import { SlowWatch } from '../shared/slow.ts';
@@ -150,6 +150,14 @@ export class AgentActions extends TemplateElement {
   #wasPending: readonly string[] = [];
   /** The latest handling of the poller's list (onPending): an earlier one still reading reports nothing. */
   #latestRead: object | undefined;
+  /**
+   * Back online, a first page that failed for want of a connection is read again. (Once it is shown,
+   * the poller listens for the way back online itself, keeping to a Retry-After.)
+   */
+  readonly #online = onOnline(this, () => {
+    const { status } = this.view;
+    if (status.kind === 'failed' && status.code === 'network') this.reload();
+  });
 
   /** One page: the first (cursor undefined) or the next. The generation drops stale pages. */
   readonly #pageTask = new Task(this, {

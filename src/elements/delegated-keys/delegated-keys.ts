@@ -20,7 +20,7 @@ import { defineElement, type PropertyValues } from '../shared/reactive.ts';
 import { Task, TaskStatus, initialState as taskInitial } from '../shared/task.ts';
 import { baseStyles } from '../shared/styles.ts';
 import { listStyles } from '../shared/list-styles.ts';
-import { errorDetail, formatDate, isAbort, syncStates } from '../shared/list.ts';
+import { errorDetail, formatDate, isAbort, onOnline, syncStates } from '../shared/list.ts';
 import { isolate, LocaleController } from '../shared/i18n.ts';
 import { SlowWatch } from '../shared/slow.ts';
 import { onceAfterFirstPaint } from '../shared/idle.ts';
@@ -143,6 +143,11 @@ export class DelegatedKeys extends TemplateElement {
    * nickname is never taken for the one created.
    */
   #known: readonly string[] = [];
+  /** Back online, a list that failed for want of a connection is read again (not during a 429's wait). */
+  readonly #online = onOnline(this, () => {
+    const { list } = this.view;
+    if (list.kind === 'failed' && list.code === 'network' && !this.#held()) this.refresh();
+  });
 
   readonly #listTask = new Task(this, {
     args: () => [this.cardId, this.accountId] as const,

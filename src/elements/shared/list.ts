@@ -1,9 +1,11 @@
 /**
  * What the elements that list a wallet's things (<delegated-keys>, <agent-actions>,
- * <wallet-credentials>) do alike, once: their custom states, dates for people, and the quiet
- * return of an aborted call. Pure functions, no lit: importing this module touches nothing.
+ * <wallet-credentials>) do alike, once: their custom states, dates for people, the quiet
+ * return of an aborted call, and a list read again once back online. No lit: importing this
+ * module touches nothing.
  */
 import type { ErrorDetail } from './events.ts';
+import type { ReactiveController, ReactiveControllerHost } from './reactive.ts';
 
 /**
  * Turns the element's custom states (`:state(name)`) on and off. Browsers without custom states,
@@ -24,6 +26,21 @@ export function syncStates(internals: ElementInternals | undefined, states: Reco
 export function isAbort(error: unknown): boolean {
   const { name, code } = (error ?? {}) as { name?: unknown; code?: unknown };
   return name === 'AbortError' || code === 'aborted';
+}
+
+/**
+ * Calls `retry` at each `online` event of the window while `host` is on the page (listening ends as
+ * it leaves, and starts again if it is moved or put back): `retry` reads again a list that failed
+ * for want of a connection, if it still shows that failure.
+ */
+export function onOnline(host: ReactiveControllerHost, retry: () => void): ReactiveController {
+  let listening: AbortController | undefined;
+  const controller: ReactiveController = {
+    hostConnected: () => addEventListener('online', retry, { signal: (listening = new AbortController()).signal }),
+    hostDisconnected: () => listening?.abort(),
+  };
+  host.addController(controller);
+  return controller;
 }
 
 /** An ISO date in the reader's language, date and time; '' when the service sent none that parses. */

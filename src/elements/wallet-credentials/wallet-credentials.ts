@@ -21,7 +21,7 @@ import { formStyles } from '../shared/form-styles.ts';
 import { LocaleController } from '../shared/i18n.ts';
 import { failureMessage, isCodeProblem } from '../shared/strings.ts';
 import { onceAfterFirstPaint } from '../shared/idle.ts';
-import { isAbort, syncStates } from '../shared/list.ts';
+import { isAbort, onOnline, syncStates } from '../shared/list.ts';
 import { codeInput } from '../shared/code-input.ts';
 import { forgetPendingCode, keepPendingCode, storageKey, resumePendingCode } from '../shared/pending-code.ts';
 import {
@@ -140,6 +140,11 @@ export class WalletCredentials extends TemplateElement {
   #otp: OtpLogin | undefined;
   /** A selector of what gets the focus after the next render. */
   #focusTarget: string | undefined;
+  /** Back online, lists that failed for want of a connection are read again. */
+  readonly #online = onOnline(this, () => {
+    const s = this.machine;
+    if (s.kind === 'load-failed' && s.failure.code === 'network') this.reload();
+  });
   /** Ends the session listening of the live connection; a token per connection, so a late setup knows it is stale. */
   #connection: { unsubscribe?: () => void } | undefined;
 

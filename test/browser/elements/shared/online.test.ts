@@ -1,0 +1,103 @@
+/**
+ * The lists of <delegated-keys>, <wallet-credentials> and <agent-actions> (its first page) that
+ * failed to load while the browser was offline (Playwright's offline emulation: navigator.onLine
+ * false, every request of the page fails), in Chromium against the real sandbox through the real
+ * proxy: once back online, each reads its list again by itself, with no Try again or Reload
+ * pressed; an element taken off the page meanwhile reads nothing.
+ */
+import { expect } from 'chai';
+import '../../../../src/elements/agent-actions/index.ts';
+import '../../../../src/elements/delegated-keys/index.ts';
+import '../../../../src/elements/wallet-credentials/index.ts';
+import type { AgentActions } from '../../../../src/elements/agent-actions/index.ts';
+import type { DelegatedKeys } from '../../../../src/elements/delegated-keys/index.ts';
+import type { WalletCredentials } from '../../../../src/elements/wallet-credentials/index.ts';
+import { walletFor } from '../../../../src/elements/shared/wallet.ts';
+import { goOffline, newAccount, type RigAccount } from '../../support/rig.ts';
+import { mount, resetPage, text, useRig, waitFor } from './helpers.ts';
+
+/** How many requests the page makes from now on to a path containing `fragment` (each still goes out). */
+function countRequests(fragment: string): { readonly count: number; restore: () => void } {
+  const original = window.fetch;
+  let count = 0;
+  window.fetch = (input: RequestInfo | URL, init?: RequestInit) => {
+    if (new Request(input, init).url.includes(fragment)) count++;
+    return original(input, init);
+  };
+  return {
+    get count() {
+      return count;
+    },
+    restore: () => (window.fetch = original),
+  };
+}
+
+describe('lists that failed offline, back online', function () {
+  this.timeout(60000);
+  let acct: RigAccount;
+
+  before(async () => {
+    await useRig();
+  });
+
+  beforeEach(async () => {
+    acct = await newAccount();
+    await (await walletFor().startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000');
+  });
+
+  afterEach(resetPage);
+
+  it('<delegated-keys> reads its list again once back online', async () => {
+    const el = await mount<DelegatedKeys>('delegated-keys', { 'card-id': acct.cardId, 'account-id': acct.accountId });
+    await waitFor(() => el.matches(':state(ready)'), 'the list');
+    const offline = await goOffline(1500);
+    el.refresh();
+    await waitFor(() => el.matches(':state(failed)'), 'the list failed offline');
+    await el.updateComplete;
+    expect(text(el, 'error')).to.contain('Check your connection');
+    await offline.online();
+    await waitFor(() => el.matches(':state(ready)'), 'the list read again once online', 5000);
+  });
+
+  it('<wallet-credentials> reads its lists again once back online', async () => {
+    const offline = await goOffline(1500);
+    const el = await mount<WalletCredentials>('wallet-credentials', { 'account-id': acct.accountId });
+    await waitFor(() => el.matches(':state(load-failed)'), 'the lists failed offline');
+    await el.updateComplete;
+    expect(text(el, 'error')).to.contain('Check your connection');
+    await offline.online();
+    await waitFor(() => el.matches(':state(ready)'), 'the lists read again once online', 5000);
+  });
+
+  it('<agent-actions> reads its first page again once back online', async () => {
+    const el = document.createElement('agent-actions') as AgentActions;
+    el.setAttribute('poll-interval', '60000');
+    el.agentToken = acct.agentToken;
+    document.body.append(el);
+    await waitFor(() => el.matches(':state(ready)'), 'the first page');
+    const offline = await goOffline(1500);
+    el.reload();
+    await waitFor(() => el.matches(':state(failed)'), 'the first page failed offline');
+    await el.updateComplete;
+    expect(text(el, 'error')).to.contain('Check your connection');
+    await offline.online();
+    await waitFor(() => el.matches(':state(ready)'), 'the first page read again once online', 5000);
+  });
+
+  it('taken off the page while its list shows the failure, <delegated-keys> reads nothing once back online', async () => {
+    const el = await mount<DelegatedKeys>('delegated-keys', { 'card-id': acct.cardId, 'account-id': acct.accountId });
+    await waitFor(() => el.matches(':state(ready)'), 'the list');
+    const offline = await goOffline(1500);
+    el.refresh();
+    await waitFor(() => el.matches(':state(failed)'), 'the list failed offline');
+    el.remove();
+    const lists = countRequests('/auth/delegated-keys');
+    try {
+      await offline.online();
+      await new Promise((r) => setTimeout(r, 500));
+      expect([lists.count, el.matches(':state(failed)')]).to.deep.equal([0, true]);
+    } finally {
+      lists.restore();
+    }
+  });
+});
