@@ -243,12 +243,13 @@ function step(state: LoginState, event: LoginEvent): LoginState {
       return state;
 
     case 'verifying-code':
-      if (type === 'FAILED' || type === 'CANCELLED') {
-        const failure = type === 'FAILED' ? { failure: event.failure } : {};
+      // Stopped, the check still reaches the service, which spends a good code on a session then
+      // ended (core session.ts loggedIn): its screen would only refuse it again.
+      if (type === 'CANCELLED') return choosing(reauthOf(state));
+      if (type === 'FAILED') {
         // A code the service can no longer take (expired, too many tries) leaves the wait between
         // two codes as it was: within it, the service would refuse a new one (reference.md: 429).
-        const resendAt = type === 'FAILED' ? cooldownAfter(state.resendAt, event) : state.resendAt;
-        return { kind: 'code-entry', method: state.method, resendAt, ...failure, ...reauthOf(state) };
+        return { kind: 'code-entry', method: state.method, resendAt: cooldownAfter(state.resendAt, event), failure: event.failure, ...reauthOf(state) };
       }
       return state;
 

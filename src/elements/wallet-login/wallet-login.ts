@@ -222,7 +222,10 @@ export class WalletLogin extends TemplateElement {
     this.#send({ type: 'REFRESH' });
   }
 
-  /** Stops a running step (a passkey prompt, a code being sent) and returns to a usable screen. */
+  /**
+   * Stops a running step (a passkey prompt, a code being sent) and returns to a usable screen; a
+   * code being checked returns to the methods (the service may have used it up).
+   */
   cancel(): void {
     this.#flow.abort();
   }

@@ -249,6 +249,14 @@ test('logout during the start-up check or a renewal: the renewal runs to its end
   assert.deepEqual(run(initialState(), { type: 'RESTORED', session }), { kind: 'logged-in', session, expiring: false });
 });
 
+test('a code check stopped (cancel()) leads to the methods, the re-auth kept: the service may have used the code up; a refusal stays on the code screen', () => {
+  const reauth = { why: 'expired', credentialType: 'EMAIL_OTP' } as const;
+  const checking: LoginState = { kind: 'verifying-code', method: 'email-otp', resendAt: 5_000, reauth };
+  assert.deepEqual(transition(checking, { type: 'CANCELLED' }), { kind: 'choosing', reauth });
+  const failure = { code: 'wrong_code' } as const;
+  assert.deepEqual(transition(checking, { type: 'FAILED', failure, now: 0 }), { kind: 'code-entry', method: 'email-otp', resendAt: 5_000, failure, reauth });
+});
+
 test('logout while a login runs: the step ends, a session it led to is logged out, anything else leads to the methods', () => {
   const reauth = { why: 'expired', credentialType: 'EMAIL_OTP' } as const;
   const failed: LoginEvent = { type: 'FAILED', failure: { code: 'network' }, now: 0 };

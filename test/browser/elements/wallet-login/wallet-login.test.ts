@@ -723,6 +723,28 @@ describe('<wallet-login>', function () {
     });
   }
 
+  it('cancel() while a code is being checked: the methods, the code (spent) forgotten; that way again sends a code that works', async () => {
+    const kept = () => Object.keys(sessionStorage).filter((k) => k.startsWith('wallet-elements:code:') && k.endsWith(acct.accountId));
+    const el = await codeScreen({ 'account-id': acct.accountId });
+    const held = holdAnswer('POST', /\/verify$/, (r) => r.status === 200);
+    try {
+      type(codeInput(el), '000000');
+      await held.arrived;
+      el.cancel();
+      held.release();
+      await held.read;
+    } finally {
+      held.undo();
+    }
+    // The service took the code (its session is ended upstream): its screen would only refuse it again.
+    await waitFor(() => inState(el, 'choosing') && !inState(el, 'busy'), `the methods, not ${text(el, 'heading')}`);
+    expect(kept(), 'no code kept for a reload').to.deep.equal([]);
+    expect(await sessionsUpstream(acct)).to.deep.equal([]);
+    await advanceClock(31_000); // the sandbox sends one code per 30 s
+    await loginWithEmail(el);
+    expect(await sessionsUpstream(acct, (ids) => ids.length === 1)).to.deep.equal([el.session!.sessionId]);
+  });
+
   it('a login in another tab while a code is being checked: only that tab’s session is left, upstream and here', async () => {
     const otherTab = await anotherTabWithSso(acct, store);
     const el = await codeScreen({ 'account-id': acct.accountId });
