@@ -52,8 +52,8 @@ const codeKey = (element: WalletLogin) => storageKey('code', element.apiBase, el
  * Forgets the code that waited (entered, abandoned, or a session came another way). `back`: the
  * user chose "Use another way"; the tab keeps the code as left: a reload shows the methods, and
  * choosing that way again comes back to it (see `send-code`). (A tab whose storage cannot keep
- * it cannot keep a session key either.) `spent`: the code being checked, of the wallet it was sent
- * for (the element may have another one now).
+ * it cannot keep a session key either.) `spent`: the code being checked, or replaced by a new one
+ * being sent, of the wallet it was sent for (the element may have another one now).
  */
 export function forgetCode(element: WalletLogin, back?: boolean, spent?: boolean): void {
   const sent = sentCodes.get(element);

@@ -286,9 +286,11 @@ export class WalletLogin extends TemplateElement {
     // A logout runs to its end (a page that logs out, then changes route): cut off, it would leave
     // live upstream the session the user ended here. The element reports nothing of it.
     if (!this.#logout) this.#flow.abort();
-    // A code being checked is spent (the session it made is ended upstream): forgotten, so that the
-    // element, back, starts over rather than show the code's screen again.
-    if (this.machine.kind === 'verifying-code') void flows().then((f) => f.forgetCode(this, false, true), () => undefined);
+    // A code being checked is spent (the session it made is ended upstream), and a new code being
+    // sent may have replaced the old one upstream: forgotten, so that the element, back, starts
+    // over rather than show a screen whose code the service refuses.
+    const m = this.machine;
+    if (m.kind === 'verifying-code' || (m.kind === 'sending-code' && m.resendAt !== undefined)) void flows().then((f) => f.forgetCode(this, false, true), () => undefined);
     this.#background?.abort();
     clearInterval(this.#ticker);
     this.#clearTimers();

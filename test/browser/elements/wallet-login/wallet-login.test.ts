@@ -745,6 +745,33 @@ describe('<wallet-login>', function () {
     expect(await sessionsUpstream(acct, (ids) => ids.length === 1)).to.deep.equal([el.session!.sessionId]);
   });
 
+  for (const stop of ['cancel()', 'removal'] as const) {
+    it(`${stop} while a new code is being sent: no screen of the code it replaced comes back, and that way again sends a code that works`, async () => {
+      const kept = () => Object.keys(sessionStorage).filter((k) => k.startsWith('wallet-elements:code:') && k.endsWith(acct.accountId));
+      let el = await codeScreen({ 'account-id': acct.accountId, 'resend-after': '0' });
+      await advanceClock(31_000); // the sandbox sends one code per 30 s
+      // The service sent the new code (the old one is replaced there); its answer is on its way when the step stops.
+      const held = holdAnswer('POST', /\/challenge$/, (r) => r.status === 200);
+      try {
+        (parts(el, 'button').find((b) => /new code/.test(b.textContent ?? '')) as HTMLButtonElement).click();
+        await held.arrived;
+        if (stop === 'cancel()') el.cancel();
+        else el.remove();
+        held.release();
+        await held.read.catch(() => undefined);
+      } finally {
+        held.undo();
+      }
+      // Removed: the page reloads (a new element).
+      if (stop === 'removal') el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId });
+      await waitFor(() => (inState(el, 'choosing') || inState(el, 'code-entry')) && !inState(el, 'busy'), 'a screen');
+      expect(inState(el, 'choosing'), `the methods, not ${text(el, 'heading')}`).to.equal(true);
+      expect(kept(), 'no code kept for a reload').to.deep.equal([]);
+      await advanceClock(31_000);
+      await loginWithEmail(el);
+    });
+  }
+
   it('a login in another tab while a code is being checked: only that tab’s session is left, upstream and here', async () => {
     const otherTab = await anotherTabWithSso(acct, store);
     const el = await codeScreen({ 'account-id': acct.accountId });
