@@ -179,8 +179,8 @@ export class WalletLogin extends TemplateElement {
    * same account (the element was moved in the page while it ran).
    */
   #bound: { key: string } | undefined;
-  /** The run of the latest step when it is a logout: it runs to its end (see `#unbind`). */
-  #logout: Promise<void> | undefined;
+  /** The run of the latest step when it is a logout or a renewal: it runs to its end (see `#unbind`). */
+  #uncut: Promise<void> | undefined;
 
   /**
    * Runs the machine's steps one at a time; a new step aborts the running one, stale results are
@@ -269,10 +269,10 @@ export class WalletLogin extends TemplateElement {
     const bound = (this.#bound = { key });
     this.machine = initialState();
     // The restoring screen needs none of what follows (code to load, IndexedDB to open, a channel),
-    // so it goes on the page first. A logout left running when the element went (and came back)
-    // ends first: the check would cut it off, with its session still live upstream.
-    const logout = this.#logout;
-    void this.updateComplete.then(() => logout).then(afterFirstPaint).then(async () => {
+    // so it goes on the page first. A logout or renewal left running when the element went (and
+    // came back) ends first: the check would cut it off, with a session live upstream and no key here.
+    const uncut = this.#uncut;
+    void this.updateComplete.then(() => uncut).then(afterFirstPaint).then(async () => {
       if (this.#bound !== bound) return;
       // (A logout asked for before the check began runs instead of it.)
       if (this.accountId && !('logout' in this.machine)) this.#start({ kind: 'restore' });
@@ -284,8 +284,10 @@ export class WalletLogin extends TemplateElement {
   #unbind(): void {
     this.#bound = undefined;
     // A logout runs to its end (a page that logs out, then changes route): cut off, it would leave
-    // live upstream the session the user ended here. The element reports nothing of it.
-    if (!this.#logout) this.#flow.abort();
+    // live upstream the session the user ended here; so does a renewal, which the service may have
+    // made already (the old session ended there): its new session and key are then kept here. The
+    // element reports nothing of either.
+    if (!this.#uncut) this.#flow.abort();
     // A code being checked is spent (the session it made is ended upstream), and a new code being
     // sent may have replaced the old one upstream: forgotten, so that the element, back, starts
     // over rather than show a screen whose code the service refuses.
@@ -313,7 +315,7 @@ export class WalletLogin extends TemplateElement {
 
   #start(step: Step): void {
     const run = this.#flow.run([step]);
-    this.#logout = step.kind === 'logout' ? run : undefined;
+    this.#uncut = step.kind === 'logout' || step.kind === 'refresh' ? run : undefined;
   }
 
   #send(event: LoginEvent): void {

@@ -772,6 +772,29 @@ describe('<wallet-login>', function () {
     });
   }
 
+  it('taken off the page while its session is renewed: the renewed session is kept here (no session upstream without its key), and back it is logged in with it', async () => {
+    let el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId });
+    const { sessionId } = await loginWithEmail(el);
+    // The service renewed the session (the old one ended there); its answer is on its way when the element goes.
+    const held = holdAnswer('POST', /\/refresh$/, (r) => r.status === 201);
+    try {
+      el.refresh();
+      await held.arrived;
+      el.remove();
+      held.release();
+      await held.read.catch(() => undefined);
+    } finally {
+      held.undo();
+    }
+    const upstream = await sessionsUpstream(acct, (ids) => ids.length === 1 && ids[0] !== sessionId);
+    expect(upstream).to.have.length(1);
+    for (let tries = 0; tries < 50 && (await store.get(acct.accountId))?.session.sessionId !== upstream[0]; tries++) await new Promise((r) => setTimeout(r, 100));
+    expect((await store.get(acct.accountId))?.session.sessionId, 'the session upstream is the one this device holds the key of').to.equal(upstream[0]);
+    el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId });
+    await waitForState(el, 'logged-in');
+    expect(el.session!.sessionId).to.equal(upstream[0]);
+  });
+
   it('a login in another tab while a code is being checked: only that tab’s session is left, upstream and here', async () => {
     const otherTab = await anotherTabWithSso(acct, store);
     const el = await codeScreen({ 'account-id': acct.accountId });
