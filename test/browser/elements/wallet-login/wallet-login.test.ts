@@ -772,6 +772,48 @@ describe('<wallet-login>', function () {
     });
   }
 
+  it('a logout in another tab while this one logs out: they take turns (Web Locks), nothing is left upstream, and this tab ends on the methods', async () => {
+    const el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId });
+    await loginWithEmail(el);
+    // Another tab: its own wallet and channel, the same origin's key store (and Web Locks).
+    const otherTab = new BroadcastChannel(SESSION_CHANNEL_NAME);
+    const otherWallet = createWallet({ client: createClient({ baseUrl: '/api' }), store, otpSigner: (await fixtures()).signerPublicKey });
+    const otherLogout = () => otherWallet.logout(acct.accountId).then(() => otherTab.postMessage({ type: 'logged-out', accountId: acct.accountId }));
+    try {
+      // This tab's revocation waits before it leaves; the other tab logs out meanwhile.
+      let held = holdNext('DELETE', /\/auth\/sessions\//);
+      el.logout();
+      await held.arrived;
+      let otherDone = false;
+      const other = otherLogout().then(() => (otherDone = true));
+      await new Promise((r) => setTimeout(r, 300));
+      expect(otherDone, 'the other tab’s logout waits for this one’s').to.equal(false);
+      held.release();
+      held.undo();
+      await other;
+      await waitFor(() => inState(el, 'choosing') && !inState(el, 'busy'), 'the methods');
+      expect(await sessionsUpstream(acct), 'no session left upstream').to.deep.equal([]);
+
+      // The other way round: the other tab's revocation is under way when this tab logs out.
+      await advanceClock(31_000);
+      await loginWithEmail(el);
+      held = holdNext('DELETE', /\/auth\/sessions\//);
+      const first = otherLogout();
+      await held.arrived;
+      const loggedOut = nextEvent<CustomEvent<LoggedOutDetail>>(el, 'wallet-logged-out');
+      el.logout();
+      held.release();
+      held.undo();
+      await first;
+      expect((await loggedOut).detail.reason).to.equal('elsewhere');
+      await waitFor(() => inState(el, 'choosing') && !inState(el, 'busy'), 'the methods');
+      expect(await sessionsUpstream(acct), 'no session left upstream').to.deep.equal([]);
+      expect(await store.get(acct.accountId)).to.equal(undefined);
+    } finally {
+      otherTab.close();
+    }
+  });
+
   it('taken off the page while its session is renewed: the renewed session is kept here (no session upstream without its key), and back it is logged in with it', async () => {
     let el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId });
     const { sessionId } = await loginWithEmail(el);
