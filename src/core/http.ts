@@ -74,6 +74,8 @@ export function createHttp(options: ClientOptions): Send {
     } catch (cause) {
       // The cause is kept for debugging; a fetch TypeError names no body, header or token.
       if (signal?.aborted) throw new WalletError('aborted', 'The request was aborted.', { cause: signal.reason });
+      // A caller's fetch that refused the request says why itself (the elements' api-base check).
+      if (cause instanceof WalletError) throw cause;
       const message = controller.signal.aborted
         ? `The wallet service did not answer within ${Math.round(timeoutMs / 1000)} s. Try again.`
         : 'The wallet service could not be reached. Check the connection and try again.';

@@ -2,7 +2,7 @@
  * What every element needs to reach the service: the proxy's base path, the environment whose
  * signer keys are pinned (or the keys themselves), and the key store. One shared configuration
  * per page, set once with `configureWallet()`; an element's `api-base` attribute overrides the
- * base for that element.
+ * base for that element, on this page's origin or that of `apiBase` only (send.ts says why).
  *
  * It imports nothing, so that every element entry can export `configureWallet` at no cost. The
  * client, the session flows, the key store and the pinned keys are used in wallet.ts; an element
@@ -13,7 +13,7 @@ import type { KeyStore } from '../../core/keystore.ts';
 export type Environment = 'production' | 'sandbox';
 
 export interface WalletConfig {
-  /** Where the proxy is mounted, same origin by default. */
+  /** Where the proxy is mounted, same origin by default; its origin is the only other one an element's `api-base` may name. */
   apiBase: string;
   /** Selects the pinned signer keys: production (the default) or the local sandbox. */
   environment: Environment;

@@ -1,9 +1,11 @@
 /**
  * The bare transport for a base path, for an element that needs a few endpoint functions
  * (core/cards.ts, core/endpoints.ts) and not the whole client (wallet.ts): the same requests, the
- * same errors. One per base path: nothing else of the configuration changes a transport.
+ * same errors. One per base path: the configuration is read at each request (transportFor).
  */
 import { createHttp } from '../../core/http.ts';
+import { WalletError } from '../../core/errors.ts';
+import type { ClientOptions } from '../../core/client.ts';
 import type { Send } from '../../core/signed-retry.ts';
 import { walletConfig } from './config.ts';
 
@@ -12,6 +14,35 @@ const senders = new Map<string, Send>();
 export function sendFor(apiBase?: string | null): Send {
   const base = apiBase || walletConfig().apiBase;
   let send = senders.get(base);
-  if (!send) senders.set(base, (send = createHttp({ baseUrl: base })));
+  if (!send) senders.set(base, (send = createHttp(transportFor(base))));
   return send;
+}
+
+/**
+ * The transport options for a base: an element's `api-base`, or configureWallet's `apiBase`. An
+ * `api-base` is markup, which a page may take from others (a CMS, a sanitizer that keeps custom
+ * elements and their attributes) where it takes no script, and whoever answers at a base receives
+ * the user's requests (OTP bundles, step-up proofs, an agent's token) and, in a signed retry,
+ * chooses what the session key stamps (payloadToSign is opaque to the client). So a base is
+ * followed only to the page's origin or to that of configureWallet's `apiBase` at the time, which
+ * only the page's script sets; another is refused at each request, before anything is sent, as
+ * `misconfigured`.
+ */
+export function transportFor(base: string): ClientOptions {
+  return {
+    baseUrl: base,
+    fetch: (input, init) => {
+      // Resolved as fetch resolves them.
+      const origin = (url: string) => new URL(url, document.baseURI).origin;
+      try {
+        if ([location.origin, origin(walletConfig().apiBase)].includes(origin(base))) return fetch(input, init);
+      } catch {
+        // A base that does not parse goes nowhere either.
+      }
+      // Told at each refusal: each is a user's step (a poll runs only after a first answer).
+      const message = `Nothing was sent to api-base ${base}: only this page's origin or that of configureWallet's apiBase is allowed. Name a proxy elsewhere with configureWallet({ apiBase }).`;
+      console.warn(message);
+      return Promise.reject(new WalletError('misconfigured', message));
+    },
+  };
 }

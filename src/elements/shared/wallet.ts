@@ -16,6 +16,7 @@ import type { SessionChange, Wallet, WalletOptions } from '../../core/session.ts
 import { PRODUCTION_OTP_SIGNER, SANDBOX_SIGNER_PUBLIC_KEY } from '../../core/signers.ts';
 import { walletConfig, type WalletConfig } from './config.ts';
 import { broadcastSessionChange, onSessionBroadcast } from './session-channel.ts';
+import { transportFor } from './send.ts';
 
 /** Clients and wallets per configuration object (configureWallet makes a new one), then per base. */
 const made = new WeakMap<Readonly<WalletConfig>, Map<string, { client: WalletClient; wallet?: Wallet }>>();
@@ -27,11 +28,11 @@ function slot(apiBase: string | null | undefined): { client: WalletClient; walle
   let byBase = made.get(config);
   if (!byBase) made.set(config, (byBase = new Map()));
   let found = byBase.get(base);
-  if (!found) byBase.set(base, (found = { client: createClient({ baseUrl: base }) }));
+  if (!found) byBase.set(base, (found = { client: createClient(transportFor(base)) }));
   return found;
 }
 
-/** The client for a base path (the element's `api-base`, or the configured one). */
+/** The client for a base path (the element's `api-base`, or the configured one; send.ts says which are followed). */
 export function clientFor(apiBase?: string | null): WalletClient {
   return slot(apiBase).client;
 }

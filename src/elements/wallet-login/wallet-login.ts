@@ -130,7 +130,7 @@ export class WalletLogin extends TemplateElement {
    * a session ended, its own way is asked for again if it is one of these; otherwise these are offered.
    */
   methods = '';
-  /** Where the proxy is mounted, when not the page's configured base (configureWallet). */
+  /** Where the proxy is mounted, when not the page's configured base (configureWallet). Only this page's origin or that of configureWallet's `apiBase` is followed: another is refused (`misconfigured`) and sent nothing. */
   apiBase: string | null = null;
   /** Do not renew the session before it expires; emit `session-expiring` instead. */
   noAutoRefresh = false;

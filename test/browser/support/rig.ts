@@ -4,13 +4,13 @@
  * plus small helpers that every wallet test needs. See README.md next to this file.
  */
 import { executeServerCommand } from '@web/test-runner-commands';
-import type { RigAccount, RigFixtures } from './wallet-rig.ts';
+import type { HostileRequest, RigAccount, RigFixtures } from './wallet-rig.ts';
 import { createClient } from '../../../src/core/client.ts';
 import { indexedDbKeyStore } from '../../../src/core/keystore.ts';
 import { createWallet, type Wallet } from '../../../src/core/session.ts';
 import type { AuthMethod } from '../../../src/core/types.ts';
 
-export type { RigAccount, RigFixtures };
+export type { HostileRequest, RigAccount, RigFixtures };
 
 let cachedFixtures: Promise<RigFixtures> | undefined;
 
@@ -202,6 +202,20 @@ export function sandboxVariant(options: {
   rateLimit?: { max: number; windowMs: number };
 }): Promise<RigFixtures> {
   return executeServerCommand<RigFixtures, typeof options>('sandbox-variant', options);
+}
+
+/**
+ * A server on another origin standing for an attacker's (`apiBase` on http://127.0.0.1:<port>):
+ * it answers every unsigned POST with a signed-retry challenge over `payload`, a payload of its
+ * own choosing, and records what it receives (hostileRequests).
+ */
+export function hostileOrigin(): Promise<{ apiBase: string; payload: string }> {
+  return executeServerCommand('hostile-origin');
+}
+
+/** What the hostile origin received since the last call (each stamp checked over its payload). */
+export function hostileRequests(): Promise<HostileRequest[]> {
+  return executeServerCommand('hostile-requests');
 }
 
 /** Origin, path and visible text of the page's child frames (read through Playwright; never the query). */

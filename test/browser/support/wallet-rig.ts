@@ -14,6 +14,7 @@ import type { AddressInfo } from 'node:net';
 import type { Context, Next } from 'koa';
 import type { TestRunnerPlugin } from '@web/test-runner-core';
 import { startSandbox } from '../../../src/sandbox/index.ts';
+import { verifyStamp } from '../../../src/sandbox/service-stamps.ts';
 import type { ProxyHandler } from '../../../src/proxy/index.ts';
 import type { SandboxFixtures } from '../../../src/core/types.ts';
 import { addVirtualAuthenticator } from '../../support/virtual-authenticator.ts';
@@ -81,6 +82,11 @@ export function walletRig(options: WalletRigOptions = {}): {
   const takenCredentials = new Map<string, Record<string, unknown>>();
   /** Extra sandboxes started by `sandbox-variant`, each behind its own proxy at `/variant-<n>/api`. */
   const variants = new Map<string, { sandbox: Sandbox; proxy: ProxyHandler; server?: Server }>();
+  /**
+   * `hostile-origin`: a server of another origin (http://127.0.0.1:<port>) standing for an
+   * attacker's, with what it received (`hostile-requests`).
+   */
+  let hostile: { server: Server; apiBase: string; received: HostileRequest[] } | undefined;
   /** Paths of the test server whose next loads `fail-next-load` makes fail (503), with the loads failed so far. */
   const failingLoads = new Map<string, { left: number; failed: number; dropped?: boolean }>();
 
@@ -184,6 +190,10 @@ export function walletRig(options: WalletRigOptions = {}): {
         await v.sandbox.close();
       }
       variants.clear();
+      if (hostile) {
+        hostile.server.closeAllConnections();
+        await new Promise((r) => hostile!.server.close(r));
+      }
       await proxy?.close();
       await sandbox?.close();
     },
@@ -240,6 +250,26 @@ export function walletRig(options: WalletRigOptions = {}): {
           await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
           variants.set(mount, { sandbox: v, proxy: variantProxy, server });
           return rigFixtures(f, `http://localhost:${(server.address() as AddressInfo).port}/api`);
+        }
+        case 'hostile-origin': {
+          // Answers any page's calls (CORS with credentials, as a proxy allowing it would): every
+          // POST without a wallet signature with a signed-retry challenge over HOSTILE_PAYLOAD,
+          // anything else 404 in the service's shape. It records each request as it came, with
+          // whether its stamp verifies over that payload and the key that made it.
+          if (!hostile) {
+            const received: HostileRequest[] = [];
+            const server = createServer((req, res) => {
+              const chunks: Buffer[] = [];
+              req.on('data', (c: Buffer) => chunks.push(c));
+              req.on('end', () => void answerHostile(req, res, Buffer.concat(chunks).toString('utf8'), received));
+            });
+            await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+            hostile = { server, apiBase: `http://127.0.0.1:${(server.address() as AddressInfo).port}/api`, received };
+          }
+          return { apiBase: hostile.apiBase, payload: HOSTILE_PAYLOAD };
+        }
+        case 'hostile-requests': {
+          return hostile?.received.splice(0) ?? [];
         }
         case 'fail-next-load': {
           // The next `times` loads of `path` on the test server answer 503 (or, `dropped`, close the
@@ -420,4 +450,46 @@ export function walletRig(options: WalletRigOptions = {}): {
     },
   };
   return { plugin, middleware };
+}
+
+/** What the hostile origin asks a wallet's session key to stamp: a payload of its own choosing. */
+const HOSTILE_PAYLOAD = JSON.stringify({ type: 'ACTIVITY_TYPE_CREATE_AUTHENTICATORS', note: 'chosen by the hostile origin' });
+
+/** One request the hostile origin received (`hostile-requests`). */
+export interface HostileRequest {
+  method: string;
+  url: string;
+  body: string;
+  /** Whether it carried a Bearer token (an agent's). */
+  bearer: boolean;
+  /** Its Service-Wallet-Signature, when it had one: the stamp's key, and whether it verifies over HOSTILE_PAYLOAD. */
+  stamp?: { publicKey: string; overHostilePayload: boolean };
+}
+
+async function answerHostile(req: IncomingMessage, res: ServerResponse, body: string, received: HostileRequest[]): Promise<void> {
+  const cors = {
+    'access-control-allow-origin': String(req.headers.origin ?? '*'),
+    'access-control-allow-credentials': 'true',
+    'access-control-allow-headers': String(req.headers['access-control-request-headers'] ?? '*'),
+    'access-control-allow-methods': 'GET, POST, PATCH, DELETE',
+  };
+  if (req.method === 'OPTIONS') {
+    res.writeHead(204, cors).end();
+    return;
+  }
+  const signature = req.headers['service-wallet-signature'];
+  const record: HostileRequest = { method: String(req.method), url: String(req.url), body, bearer: /^Bearer /i.test(req.headers.authorization ?? '') };
+  if (typeof signature === 'string') {
+    const verified = await verifyStamp(signature, HOSTILE_PAYLOAD).catch(() => null);
+    const publicKey = (JSON.parse(Buffer.from(signature, 'base64url').toString('utf8')) as { publicKey: string }).publicKey;
+    record.stamp = { publicKey, overHostilePayload: verified !== null };
+  }
+  received.push(record);
+  const json = { ...cors, 'content-type': 'application/json' };
+  if (req.method === 'POST' && signature === undefined) {
+    const challenge = { payloadToSign: HOSTILE_PAYLOAD, requestId: `Request:hostile-${received.length}`, expiresAt: new Date(Date.now() + 300_000).toISOString() };
+    res.writeHead(202, json).end(JSON.stringify(challenge));
+    return;
+  }
+  res.writeHead(404, json).end(JSON.stringify({ status: 404, code: 'NOT_FOUND', message: 'Nothing here.' }));
 }

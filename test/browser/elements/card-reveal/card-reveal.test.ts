@@ -11,6 +11,7 @@ import { expect } from 'chai';
 import '../../../../src/elements/card-reveal/index.ts';
 import type { CardReveal } from '../../../../src/elements/card-reveal/index.ts';
 import { setLocale } from '../../../../src/elements/shared/i18n.ts';
+import { configureWallet } from '../../../../src/elements/shared/config.ts';
 import { walletFor } from '../../../../src/elements/shared/wallet.ts';
 import { createClient } from '../../../../src/core/client.ts';
 import '../../../../src/locales/ar.ts';
@@ -616,7 +617,10 @@ describe('<card-reveal>', () => {
     });
 
     it('a network failure offers "Try again", which asks again', async () => {
-      const { el, detail } = await failWith({ 'card-id': f.cardId, 'api-base': 'http://127.0.0.1:9/api' });
+      // A proxy on another origin that is down: the page's script names it (an api-base alone is not followed there).
+      configureWallet({ apiBase: 'http://127.0.0.1:9/api' });
+      const { el, detail } = await failWith({ 'card-id': f.cardId });
+      configureWallet({ apiBase: f.apiBase });
       expect(detail.code).to.equal('network');
       expect(detail.message).to.match(/couldn’t reach the server/);
       const retry = part(el, 'retry-button') as HTMLButtonElement;
@@ -713,12 +717,15 @@ describe('<card-reveal>', () => {
   it('require-session with the proxy on another origin of the site (allowedOrigins): the proof made there opens the reveal', async () => {
     const v = await sandboxVariant({ stepUp: true, pageOrigin: location.origin });
     expect(new URL(v.apiBase).origin).to.not.equal(location.origin);
+    // The page's script names the proxy there, as a page whose proxy is on another origin does.
+    configureWallet({ apiBase: v.apiBase });
     const wallet = walletFor(v.apiBase);
     await (await wallet.startOtpLogin({ credentialId: v.emailCredentialId })).submit('000000');
     const el = await mount<CardReveal>('card-reveal', { 'card-id': v.cardId, 'api-base': v.apiBase, 'allowed-origins': v.processorOrigin, 'account-id': v.accountId, 'require-session': '' });
     const outcome = Promise.race([nextEvent<CustomEvent>(el, 'card-revealed'), nextEvent<CustomEvent>(el, 'card-reveal-error')]);
     click(el, 'reveal-button');
     const event = await outcome;
+    configureWallet({ apiBase: f.apiBase });
     expect(event.type, JSON.stringify(event.detail)).to.equal('card-revealed');
     expect(frameOf(el)).to.not.equal(null);
     await wallet.logout(v.accountId).catch(() => undefined);

@@ -1575,6 +1575,8 @@ describe('<wallet-login>', function () {
     // Every session's expiresAt is 5 minutes before this device's now, and the page cannot read the
     // service's clock: the session is timed by its lifetime (createdAt to expiresAt) from its arrival.
     const v = await sandboxVariant({ clockOffsetMs: -20 * 60_000, pageOrigin: location.origin, hideDate: true });
+    // The page's script names the proxy on the other origin (an api-base alone is not followed there).
+    configureWallet({ apiBase: v.apiBase });
     observeServiceDate(new Date().toUTCString()); // this page has read no Date of that service
     let ended = 0;
     const el = await mount<WalletLogin>('wallet-login', { 'account-id': v.accountId, 'api-base': v.apiBase, 'refresh-before': String(14 * 60 + 57) });

@@ -1,0 +1,121 @@
+/**
+ * An element's `api-base` set by markup alone, on a page that lets untrusted markup in (a CMS, a
+ * sanitizer that keeps custom elements and their attributes) but no script: pointed at another
+ * origin, whoever answers there would choose what the user's session key stamps (the signed retry's
+ * payloadToSign is opaque to the client) and would receive the user's requests. The other origin is
+ * a real server of the rig (`hostileOrigin`) recording what reaches it; the page's own proxy is the
+ * real one at /api. An `api-base` is followed only to the page's origin or to the origin of
+ * configureWallet's `apiBase`, which only the page's script sets.
+ */
+import { expect } from 'chai';
+import { configureWallet } from '../../../../src/elements/shared/config.ts';
+import { walletFor } from '../../../../src/elements/shared/wallet.ts';
+import '../../../../src/elements/wallet-login/index.ts';
+import '../../../../src/elements/card-reveal/index.ts';
+import '../../../../src/elements/agent-actions/index.ts';
+import '../../../../src/elements/delegated-keys/index.ts';
+import '../../../../src/elements/wallet-credentials/index.ts';
+import { fixtures, hostileOrigin, hostileRequests, newAccount, type RigAccount, type RigFixtures } from '../../support/rig.ts';
+import { mount, nextEvent, part, resetPage, useRig, waitForState } from './helpers.ts';
+
+/** console.warn's messages while `run` runs (Lit's dev-mode notice left out). */
+async function warningsOf(run: () => Promise<void>): Promise<string[]> {
+  const warnings: string[] = [];
+  const warn = console.warn;
+  console.warn = (...args: unknown[]) => void warnings.push(args.join(' '));
+  try {
+    await run();
+  } finally {
+    console.warn = warn;
+  }
+  return warnings.filter((w) => !w.includes('Lit is in dev mode'));
+}
+
+/** What the hostile origin received, without bodies (kept short in a failure's message). */
+async function received(): Promise<string[]> {
+  return (await hostileRequests()).map((r) => `${r.method} ${r.url}${r.bearer ? ' with a Bearer token' : ''}${r.stamp ? ` stamped by ${r.stamp.publicKey}${r.stamp.overHostilePayload ? ' over the hostile payload' : ''}` : ''}`);
+}
+
+describe('api-base set by markup', function () {
+  this.timeout(60000);
+  let f: RigFixtures;
+  let acct: RigAccount;
+  let hostile: { apiBase: string; payload: string };
+
+  beforeEach(async () => {
+    await useRig();
+    f = await fixtures();
+    acct = await newAccount();
+    hostile = await hostileOrigin();
+    await hostileRequests();
+  });
+  afterEach(resetPage);
+
+  it('<card-reveal require-session> with an api-base of another origin stamps nothing for it and sends it nothing: misconfigured, the console says what to do', async () => {
+    const wallet = walletFor();
+    const session = await (await wallet.startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000');
+    let detail: { code?: string } = {};
+    const warnings = await warningsOf(async () => {
+      const el = await mount('card-reveal', { 'card-id': acct.cardId, 'account-id': acct.accountId, 'require-session': '', 'api-base': hostile.apiBase });
+      const error = nextEvent<CustomEvent>(el, 'card-reveal-error');
+      (part(el, 'reveal-button') as HTMLButtonElement).click();
+      detail = (await error).detail;
+    });
+    expect(await received(), `the session key is ${session.publicKey}`).to.deep.equal([]);
+    expect(detail.code).to.equal('misconfigured');
+    expect(warnings).to.have.length(1);
+    expect(warnings[0]).to.contain(`api-base ${hostile.apiBase}`).and.to.contain('configureWallet');
+    // The session is untouched: the page's own proxy still takes its stamps.
+    expect((await wallet.current(acct.accountId))?.sessionId).to.equal(session.sessionId);
+    await wallet.logout(acct.accountId);
+  });
+
+  it('<wallet-login> with an api-base of another origin sends it no code request: misconfigured', async () => {
+    const el = await mount('wallet-login', { 'account-id': acct.accountId, 'api-base': hostile.apiBase, methods: 'email-otp' });
+    await waitForState(el, 'choosing');
+    const error = nextEvent<CustomEvent>(el, 'wallet-login-error');
+    el.shadowRoot!.querySelector<HTMLButtonElement>("button[data-method='email-otp']")!.click();
+    const { detail } = await error;
+    expect(await received()).to.deep.equal([]);
+    expect(detail.code).to.equal('misconfigured');
+  });
+
+  it('<agent-actions>, <delegated-keys> and <wallet-credentials> with an api-base of another origin send it nothing, the agent token included', async () => {
+    const wallet = walletFor();
+    await (await wallet.startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000');
+    const agent = document.createElement('agent-actions') as HTMLElement & { agentToken: string };
+    agent.setAttribute('api-base', hostile.apiBase);
+    agent.agentToken = acct.agentToken;
+    const agentError = nextEvent<CustomEvent>(agent, 'agent-actions-error');
+    document.body.append(agent);
+    const keys = await mount('delegated-keys', { 'card-id': acct.cardId, 'account-id': acct.accountId, 'api-base': hostile.apiBase });
+    const keysError = nextEvent<CustomEvent>(keys, 'delegated-keys-error');
+    const credentials = await mount('wallet-credentials', { 'account-id': acct.accountId, 'api-base': hostile.apiBase });
+    const codes = [(await agentError).detail.code, (await keysError).detail.code];
+    await waitForState(credentials, 'load-failed');
+    expect(await received()).to.deep.equal([]);
+    // Those two have no code of their own for a base that is not the proxy's (README "When a setup is wrong").
+    expect(codes).to.deep.equal(['unexpected', 'unexpected']);
+    expect(part(credentials, 'error')?.textContent).to.contain('not set up to reach the wallet service');
+    await wallet.logout(acct.accountId);
+  });
+
+  it('an api-base on the page’s origin, or on the origin of configureWallet’s apiBase, is followed', async () => {
+    const wallet = walletFor();
+    await (await wallet.startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000');
+    // The page's own origin, written absolute.
+    const el = await mount('wallet-credentials', { 'account-id': acct.accountId, 'api-base': new URL(f.apiBase, location.href).href });
+    await waitForState(el, 'ready');
+    el.remove();
+    // The page's script names the other origin: its elements follow an api-base there.
+    configureWallet({ apiBase: hostile.apiBase });
+    const agent = document.createElement('agent-actions') as HTMLElement & { agentToken: string };
+    agent.setAttribute('api-base', `${hostile.apiBase}/`);
+    agent.agentToken = acct.agentToken;
+    const agentError = nextEvent<CustomEvent>(agent, 'agent-actions-error');
+    document.body.append(agent);
+    await agentError;
+    expect((await received()).map((r) => r.split('?')[0])).to.deep.equal(['GET /api/agents/me/actions']);
+    await wallet.logout(acct.accountId);
+  });
+});
