@@ -224,10 +224,11 @@ export class WalletLogin extends TemplateElement {
 
   /**
    * Stops a running step (a passkey prompt, a code being sent) and returns to a usable screen; a
-   * code being checked returns to the methods (the service may have used it up).
+   * code being checked returns to the methods (the service may have used it up). A logout or a
+   * renewal runs to its end: cut off, it could leave a session upstream whose key nobody holds.
    */
   cancel(): void {
-    this.#flow.abort();
+    if (!this.#uncut) this.#flow.abort();
   }
 
   /** The code field, while the code screen shows. */

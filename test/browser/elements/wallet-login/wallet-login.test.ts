@@ -837,6 +837,64 @@ describe('<wallet-login>', function () {
     expect(el.session!.sessionId).to.equal(upstream[0]);
   });
 
+  it('cancel() during a renewal leaves it running to its end: logged in with the renewed session, whose key this device holds', async () => {
+    const el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId });
+    const { sessionId } = await loginWithEmail(el);
+    // The service renewed the session (the old one ended there); its answer is on its way at cancel().
+    const held = holdAnswer('POST', /\/refresh$/, (r) => r.status === 201);
+    try {
+      el.refresh();
+      await held.arrived;
+      el.cancel();
+      held.release();
+      await waitFor(() => !inState(el, 'busy'), 'the end of the renewal');
+    } finally {
+      held.undo();
+    }
+    expect(inState(el, 'logged-in'), `on ${text(el, 'heading')}: ${text(el, 'status')}`).to.equal(true);
+    const upstream = await sessionsUpstream(acct, (ids) => ids.length === 1 && ids[0] !== sessionId);
+    expect([el.session?.sessionId, (await store.get(acct.accountId))?.session.sessionId], 'the session shown and kept is the one upstream').to.deep.equal([upstream[0], upstream[0]]);
+  });
+
+  it('a logout in another tab while this one renews: it waits for the renewal (Web Locks) and ends the renewed session; this tab ends on the methods', async () => {
+    const el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId });
+    await loginWithEmail(el);
+    const otherTab = new BroadcastChannel(SESSION_CHANNEL_NAME);
+    const otherWallet = createWallet({ client: createClient({ baseUrl: '/api' }), store, otpSigner: (await fixtures()).signerPublicKey });
+    const held = holdAnswer('POST', /\/refresh$/, (r) => r.status === 201);
+    try {
+      el.refresh();
+      await held.arrived;
+      const other = otherWallet.logout(acct.accountId).then(() => otherTab.postMessage({ type: 'logged-out', accountId: acct.accountId }));
+      held.release();
+      await other;
+      await waitFor(() => inState(el, 'choosing') && !inState(el, 'busy'), 'the methods');
+    } finally {
+      held.undo();
+      otherTab.close();
+    }
+    expect(await sessionsUpstream(acct), 'no session left upstream').to.deep.equal([]);
+    expect(await store.get(acct.accountId)).to.equal(undefined);
+  });
+
+  it('cancel() during a logout leaves it running to its end: logged out, upstream too', async () => {
+    const el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId });
+    await loginWithEmail(el);
+    const held = holdAnswer('DELETE', /\/auth\/sessions\//);
+    try {
+      el.logout();
+      await held.arrived;
+      el.cancel();
+      held.release();
+      await waitFor(() => !inState(el, 'busy'), 'the end of the logout');
+    } finally {
+      held.undo();
+    }
+    expect(inState(el, 'choosing'), `on ${text(el, 'heading')}: ${text(el, 'status')}`).to.equal(true);
+    expect(await store.get(acct.accountId)).to.equal(undefined);
+    expect(await sessionsUpstream(acct), 'no session of the account left upstream').to.deep.equal([]);
+  });
+
   it('a login in another tab while a code is being checked: only that tab’s session is left, upstream and here', async () => {
     const otherTab = await anotherTabWithSso(acct, store);
     const el = await codeScreen({ 'account-id': acct.accountId });
