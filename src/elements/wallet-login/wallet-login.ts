@@ -351,7 +351,9 @@ export class WalletLogin extends TemplateElement {
     // a renewal run to their end: cut off, they could leave a session upstream whose key nobody
     // holds; the session they lead to is logged out.
     if (event.type === 'LOGOUT') {
-      if (after.kind === 'restoring') this.#start({ kind: 'logout' });
+      // (After a logout or renewal left running when the element went: it would be cut off.)
+      const bound = this.#bound;
+      if (after.kind === 'restoring') void Promise.resolve(this.#uncut).then(() => this.#bound === bound && this.#start({ kind: 'logout' }));
       if (after.kind === 'authenticating' || after.kind === 'sending-code') this.#flow.abort();
       if (after.kind === before.kind) return;
     }

@@ -895,6 +895,27 @@ describe('<wallet-login>', function () {
     expect(await sessionsUpstream(acct), 'no session of the account left upstream').to.deep.equal([]);
   });
 
+  it('logout() while the element put back waits for a renewal left running: the renewal ends first, then its session is ended, upstream too', async () => {
+    const el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId });
+    await loginWithEmail(el);
+    const held = holdAnswer('POST', /\/refresh$/, (r) => r.status === 201);
+    try {
+      el.refresh();
+      await held.arrived;
+      const parent = el.parentNode!;
+      el.remove();
+      await new Promise((r) => setTimeout(r));
+      parent.appendChild(el);
+      el.logout();
+      held.release();
+      await waitFor(() => inState(el, 'choosing') && !inState(el, 'busy'), 'the methods');
+    } finally {
+      held.undo();
+    }
+    expect(await sessionsUpstream(acct), 'no session of the account left upstream').to.deep.equal([]);
+    expect(await store.get(acct.accountId)).to.equal(undefined);
+  });
+
   it('a login in another tab while a code is being checked: only that tab’s session is left, upstream and here', async () => {
     const otherTab = await anotherTabWithSso(acct, store);
     const el = await codeScreen({ 'account-id': acct.accountId });
