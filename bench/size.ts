@@ -41,7 +41,7 @@ export const CEILINGS: Readonly<Record<string, number>> = {
   '<delegated-keys>': 31_050,
   '<passkey-register>': 28_675,
   '<wallet-credentials>': 32_325,
-  '<wallet-login>': 33_325,
+  '<wallet-login>': 33_350,
   'locales/ar (optional)': 7_000,
   'cdn/elements/agent-actions.js': 21_150,
   'cdn/elements/card-reveal.js': 28_950,
