@@ -32,10 +32,12 @@ export function transportFor(base: string): ClientOptions {
   return {
     baseUrl: base,
     fetch: (input, init) => {
-      // Resolved as fetch resolves them.
-      const origin = (url: string) => new URL(url, document.baseURI).origin;
+      // The request's own URL, resolved as fetch resolves it (a base of `\` is this page, but
+      // `\/cards/…` is the host `cards`); the allowed origins against the page's address, not a
+      // <base> that markup may have put in.
+      const origin = (url: string, from: string) => new URL(url, from).origin;
       try {
-        if ([location.origin, origin(walletConfig().apiBase)].includes(origin(base))) return fetch(input, init);
+        if ([location.origin, origin(walletConfig().apiBase, location.href)].includes(origin(String(input), document.baseURI))) return fetch(input, init);
       } catch {
         // A base that does not parse goes nowhere either.
       }

@@ -100,6 +100,33 @@ describe('api-base set by markup', function () {
     await wallet.logout(acct.accountId);
   });
 
+  it('an api-base whose requests leave the page’s origin once the path is added (a backslash) is refused, nothing fetched', async () => {
+    // `\` alone resolves to this page, but `\/cards/…` is `//cards/…`: the host is the path's first segment.
+    const el = await mount('card-reveal', { 'card-id': acct.cardId, 'account-id': acct.accountId, 'api-base': '\\' });
+    const error = nextEvent<CustomEvent>(el, 'card-reveal-error');
+    const warnings = await warningsOf(async () => {
+      (part(el, 'reveal-button') as HTMLButtonElement).click();
+      await error;
+    });
+    expect((await error).detail.code).to.equal('misconfigured');
+    expect(warnings.join()).to.contain('configureWallet');
+  });
+
+  it('a <base> of another origin in the markup takes no element there, the configured /api included', async () => {
+    const base = document.head.appendChild(Object.assign(document.createElement('base'), { href: new URL(hostile.apiBase).origin + '/' }));
+    try {
+      const el = await mount('wallet-login', { 'account-id': acct.accountId, methods: 'email-otp' });
+      await waitForState(el, 'choosing');
+      const error = nextEvent<CustomEvent>(el, 'wallet-login-error');
+      el.shadowRoot!.querySelector<HTMLButtonElement>("button[data-method='email-otp']")!.click();
+      const { detail } = await error;
+      expect(await received()).to.deep.equal([]);
+      expect(detail.code).to.equal('misconfigured');
+    } finally {
+      base.remove();
+    }
+  });
+
   it('an api-base on the page’s origin, or on the origin of configureWallet’s apiBase, is followed', async () => {
     const wallet = walletFor();
     await (await wallet.startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000');
