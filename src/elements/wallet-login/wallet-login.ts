@@ -134,7 +134,7 @@ export class WalletLogin extends TemplateElement {
   apiBase: string | null = null;
   /** Do not renew the session before it expires; emit `session-expiring` instead. */
   noAutoRefresh = false;
-  /** Seconds before expiry at which to renew (or warn). */
+  /** Seconds before expiry at which to renew (or warn); at or above the session's lifetime, halfway through it instead. */
   refreshBefore = 60;
   /** Seconds before "send a new code" is offered again (a 429's Retry-After extends it). */
   resendAfter = 30;
@@ -479,9 +479,12 @@ export class WalletLogin extends TemplateElement {
   #schedule(session: SessionInfo, retry: boolean): void {
     for (const t of this.#sessionTimers.splice(0)) clearTimeout(t);
     const left = session.endsAt - Date.now();
-    // At least a second between renewals, so a `refresh-before` longer than a session cannot spin.
+    // A `refresh-before` at or above the session's lifetime would leave no time between renewals (a
+    // new session upstream each second): halfway through the lifetime instead. At least a second.
+    const lifetime = Date.parse(session.expiresAt) - Date.parse(session.createdAt!);
+    const before = this.refreshBefore * 1000;
     const at = (ms: number, then: () => void) => this.#sessionTimers.push(setTimeout(then, Math.min(ms, 2 ** 31 - 1)));
-    at(Math.max(1000, retry ? Math.min(left / 2, 15_000) : left - this.refreshBefore * 1000), () => this.#onExpiring(session));
+    at(Math.max(1000, retry ? Math.min(left / 2, 15_000) : left - (before >= lifetime ? lifetime / 2 : before)), () => this.#onExpiring(session));
     at(Math.max(0, left), () => void this.#onExpired(session));
   }
 

@@ -1330,6 +1330,21 @@ describe('<wallet-login>', function () {
     await waitFor(() => el.session && el.session.sessionId !== second.sessionId && inState(el, 'logged-in'), 'a session renewed on request');
   });
 
+  it('a refresh-before at or above the session\'s lifetime is ignored: the session is renewed halfway through it, not every second', async () => {
+    // Sessions of 20 s and refresh-before an hour: taken as it is, each renewal would be due at once
+    // (a second at least), a new session made upstream each second for as long as the page is open.
+    const v = await sandboxVariant({ sessionLifetimeMs: 20_000 });
+    const el = await mount<WalletLogin>('wallet-login', { 'account-id': v.accountId, 'api-base': v.apiBase, 'refresh-before': '3600' });
+    const first = await loginWithEmail(el);
+    const renewed = await waitFor(() => el.session?.sessionId !== first.sessionId && el.session?.sessionId, 'the renewed session', 15_000);
+    await waitForState(el, 'logged-in');
+    // The next renewal is 10 s away: 3 s on, still the same session.
+    await new Promise((r) => setTimeout(r, 3000));
+    expect(el.session?.sessionId, 'renewed again within 3 s').to.equal(renewed);
+    el.remove();
+    await walletFor(v.apiBase).logout(v.accountId);
+  });
+
   it('reports a key the storage lost and offers the way back in', async () => {
     let el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId });
     const first = await loginWithEmail(el);
