@@ -27,6 +27,29 @@ function submit(el: PasskeyRegister): void {
   (part(el, 'submit') as HTMLButtonElement).click();
 }
 
+/**
+ * Submits the form and cancels it once the service's answer to the save with `status` (201 saved,
+ * 202 asked for a signature) is on its way back, then lets that answer reach the page; `meanwhile`
+ * runs while the answer waits, before the cancel.
+ */
+async function cancelWhileSaving(el: PasskeyRegister, status: 201 | 202, meanwhile?: () => Promise<void>): Promise<void> {
+  const hold = holdAnswer('POST', /\/auth\/credentials$/, (r) => r.status === status);
+  try {
+    submit(el);
+    await hold.arrived;
+    await meanwhile?.();
+    el.cancel();
+    hold.release();
+  } finally {
+    hold.undo();
+  }
+}
+
+/** The nicknames of the wallet's passkeys, as the service lists them. */
+async function passkeyNicknames(accountId: string): Promise<string[]> {
+  return (await clientFor().listCredentials(accountId)).filter((c) => c.type === 'PASSKEY').map((c) => c.nickname);
+}
+
 describe('<passkey-register>', function () {
   this.timeout(60000);
   let acct: RigAccount;
@@ -38,6 +61,15 @@ describe('<passkey-register>', function () {
     acct = await newAccount();
   });
   afterEach(resetPage);
+
+  /** The form, ready to save a passkey named `nickname` on `acct`, logged in by email, with an authenticator to make it. */
+  async function readyToRegister(nickname: string): Promise<PasskeyRegister> {
+    await addVirtualAuthenticator();
+    await loginByEmail(acct);
+    const el = await mount<PasskeyRegister>('passkey-register', { 'account-id': acct.accountId, nickname });
+    await waitForState(el, 'ready');
+    return el;
+  }
 
   it('registers with the signed retry of the current session, activates it, and the passkey then logs in', async () => {
     await addVirtualAuthenticator();
@@ -304,24 +336,13 @@ describe('<passkey-register>', function () {
   });
 
   it('cancelled while the service saves the passkey: no passkey is left on the wallet, and the next try registers one', async () => {
-    await addVirtualAuthenticator();
-    await loginByEmail(acct);
-    const el = await mount<PasskeyRegister>('passkey-register', { 'account-id': acct.accountId, nickname: 'Cancelled late' });
-    await waitForState(el, 'ready');
+    const el = await readyToRegister('Cancelled late');
     let errors = 0;
     el.addEventListener('passkey-register-error', () => errors++);
     // The signed retry reached the service, which saved the passkey; its answer is on its way as the user cancels.
-    const hold = holdAnswer('POST', /\/auth\/credentials$/, (r) => r.status === 201);
-    try {
-      submit(el);
-      await hold.arrived;
-      el.cancel();
-      hold.release();
-    } finally {
-      hold.undo();
-    }
+    await cancelWhileSaving(el, 201);
     await waitForState(el, 'ready');
-    const passkeys = async () => (await clientFor().listCredentials(acct.accountId)).filter((c) => c.type === 'PASSKEY').map((c) => c.nickname);
+    const passkeys = () => passkeyNicknames(acct.accountId);
     // The removal follows the cancel: the wallet lists the passkey for a moment, then no more.
     let left = await passkeys();
     for (let i = 0; left.length && i < 50; i++) {
@@ -337,24 +358,13 @@ describe('<passkey-register>', function () {
   });
 
   it('cancelled while the service saves the passkey, and its removal fails (5xx): it says the passkey may still be on the wallet and where to remove it', async () => {
-    await addVirtualAuthenticator();
-    await loginByEmail(acct);
-    const el = await mount<PasskeyRegister>('passkey-register', { 'account-id': acct.accountId, nickname: 'Not removed' });
-    await waitForState(el, 'ready');
+    const el = await readyToRegister('Not removed');
     const errors: Array<{ code: string; message: string }> = [];
     el.addEventListener('passkey-register-error', (e) => errors.push(e.detail));
     // The removal that follows the cancel is answered 503 (every try of it), without reaching the service.
     const undoRemoval = failNext('DELETE', /\/auth\/credentials\/[^/]+$/, 503, 5);
     try {
-      const hold = holdAnswer('POST', /\/auth\/credentials$/, (r) => r.status === 201);
-      try {
-        submit(el);
-        await hold.arrived;
-        el.cancel();
-        hold.release();
-      } finally {
-        hold.undo();
-      }
+      await cancelWhileSaving(el, 201);
       await waitFor(() => errors.length > 0, 'the error after the failed removal');
     } finally {
       undoRemoval();
@@ -363,32 +373,22 @@ describe('<passkey-register>', function () {
     expect(errors).to.deep.equal([{ code: 'passkey_kept', message: sentence }]);
     expect([el.matches(':state(ready)'), text(el, 'error')]).to.deep.equal([true, sentence]);
     // It is: the wallet lists it.
-    expect((await clientFor().listCredentials(acct.accountId)).filter((c) => c.type === 'PASSKEY').map((c) => c.nickname)).to.deep.equal(['Not removed']);
+    expect(await passkeyNicknames(acct.accountId)).to.deep.equal(['Not removed']);
   });
 
   it('cancelled while the service saves the passkey and added again before its removal failed: the new passkey is made, and it is said that the first may still be on the wallet', async () => {
-    await addVirtualAuthenticator();
-    await loginByEmail(acct);
-    const el = await mount<PasskeyRegister>('passkey-register', { 'account-id': acct.accountId, nickname: 'Not removed' });
-    await waitForState(el, 'ready');
+    const el = await readyToRegister('Not removed');
     const errors: Array<{ code: string; message: string }> = [];
     el.addEventListener('passkey-register-error', (e) => errors.push(e.detail));
     // The removal that follows the cancel waits to leave until the next registration runs, then is answered 503 (every try of it).
     const undoRemoval = failNext('DELETE', /\/auth\/credentials\/[^/]+$/, 503, 5);
     const removal = holdNext('DELETE', /\/auth\/credentials\/[^/]+$/);
     try {
-      const hold = holdAnswer('POST', /\/auth\/credentials$/, (r) => r.status === 201);
-      try {
-        submit(el);
-        await hold.arrived;
+      await cancelWhileSaving(el, 201, async () => {
         // The first passkey leaves this authenticator (as if another device held it), so that the next one can be made here.
         const [first] = (await authenticatorCredentials()).credentials;
         await takeAuthenticatorCredential(first!.credentialId);
-        el.cancel();
-        hold.release();
-      } finally {
-        hold.undo();
-      }
+      });
       await removal.arrived;
       await waitForState(el, 'ready');
       type(shadow(el).querySelector<HTMLInputElement>('#nickname')!, 'Second');
@@ -404,15 +404,12 @@ describe('<passkey-register>', function () {
     expect(errors).to.deep.equal([{ code: 'passkey_kept', message: sentence }]);
     expect(text(el, 'error')).to.equal(sentence);
     expect(text(el, 'done')).to.contain('Second');
-    const passkeys = (await clientFor().listCredentials(acct.accountId)).filter((c) => c.type === 'PASSKEY').map((c) => c.nickname);
+    const passkeys = await passkeyNicknames(acct.accountId);
     expect(passkeys.sort()).to.deep.equal(['Not removed', 'Second']);
   });
 
   it('cancelled while a wallet with a login sends the passkey, before the service asks for a signature: nothing is signed, saved or removed', async () => {
-    await addVirtualAuthenticator();
-    await loginByEmail(acct);
-    const el = await mount<PasskeyRegister>('passkey-register', { 'account-id': acct.accountId, nickname: 'Cancelled early' });
-    await waitForState(el, 'ready');
+    const el = await readyToRegister('Cancelled early');
     let errors = 0;
     el.addEventListener('passkey-register-error', () => errors++);
     // What the page sends to save or remove a credential, in order (every request still goes out).
@@ -426,15 +423,7 @@ describe('<passkey-register>', function () {
     };
     try {
       // The first, unsigned request answered 202 (the wallet has a login): nothing is saved yet as the user cancels.
-      const hold = holdAnswer('POST', /\/auth\/credentials$/, (r) => r.status === 202);
-      try {
-        submit(el);
-        await hold.arrived;
-        el.cancel();
-        hold.release();
-      } finally {
-        hold.undo();
-      }
+      await cancelWhileSaving(el, 202);
       await waitForState(el, 'ready');
       expect([errors, text(el, 'error')]).to.deep.equal([0, '']);
       // The next registration starts once the stopped one has ended (one at a time per wallet).
@@ -445,7 +434,7 @@ describe('<passkey-register>', function () {
     }
     // The stopped one: its first request only; the next one: both legs.
     expect(sent).to.deep.equal(['POST', 'POST', 'POST signed']);
-    expect((await clientFor().listCredentials(acct.accountId)).filter((c) => c.type === 'PASSKEY').map((c) => c.nickname)).to.deep.equal(['Cancelled early']);
+    expect(await passkeyNicknames(acct.accountId)).to.deep.equal(['Cancelled early']);
   });
 
   it('cancelled while a wallet without any login saves its first passkey: the passkey is kept, and it says so and offers to log in with it', async () => {
@@ -458,15 +447,7 @@ describe('<passkey-register>', function () {
     el.addEventListener('passkey-registered', (e) => events.push(e.detail));
     el.addEventListener('passkey-register-error', () => errors++);
     // The first request saves the wallet's first credential (201); its answer is on its way as the user cancels.
-    const hold = holdAnswer('POST', /\/auth\/credentials$/, (r) => r.status === 201);
-    try {
-      submit(el);
-      await hold.arrived;
-      el.cancel();
-      hold.release();
-    } finally {
-      hold.undo();
-    }
+    await cancelWhileSaving(el, 201);
     await waitFor(() => !el.matches(':state(busy)'), 'the step to end');
     const saved = (await clientFor().listCredentials(empty.accountId)).filter((c) => c.type === 'PASSKEY');
     expect(saved.map((c) => c.nickname)).to.deep.equal(['First and only']);
