@@ -456,15 +456,18 @@ describe('<wallet-credentials>', function () {
     await walletFor().addCredential({ type: 'OAUTH', accountId: acct.accountId, oidcToken: token });
   }
 
-  it('single sign-on added as its answer was lost, while another identity was added elsewhere, is said as added: its own, not the other', async () => {
+  /**
+   * Adds a single sign-on of sso@example.com with the element while another identity is added
+   * elsewhere (addedElsewhere) as its provider is asked for a token; `fault` then meets the add (its
+   * undo is called once the add has an outcome). What the element said: added, and error codes.
+   */
+  async function ssoAddedWhileElsewhere(fault: () => () => void): Promise<{ added: CredentialChangeDetail[]; errors: string[] }> {
     await loginByEmail(acct);
     let undo = () => {};
     const el = await mount<WalletCredentials>('wallet-credentials', { 'account-id': acct.accountId }, (e) => {
       (e as WalletCredentials).oidcTokenProvider = async (nonce) => {
-        // Meanwhile another tab adds a single sign-on of another identity; this page's add is then
-        // saved by the service, whose answer is lost on the way.
         await addedElsewhere();
-        undo = loseAnswer('POST', /\/auth\/credentials$/, (r) => r.status === 201);
+        undo = fault();
         return oidcToken({ sub: `user-${crypto.randomUUID()}`, email: 'sso@example.com', nonce });
       };
     });
@@ -479,33 +482,21 @@ describe('<wallet-credentials>', function () {
     } finally {
       undo();
     }
+    return { added, errors };
+  }
+
+  it('single sign-on added as its answer was lost, while another identity was added elsewhere, is said as added: its own, not the other', async () => {
+    // Meanwhile another tab adds a single sign-on of another identity; this page's add is then
+    // saved by the service, whose answer is lost on the way.
+    const { added, errors } = await ssoAddedWhileElsewhere(() => loseAnswer('POST', /\/auth\/credentials$/, (r) => r.status === 201));
     const own = (await clientFor().listCredentials(acct.accountId)).find((c) => c.nickname === 'sso@example.com')!;
     expect([added, errors]).to.deep.equal([[{ accountId: acct.accountId, credentialId: own.id, type: 'OAUTH' }], []]);
   });
 
   it('single sign-on whose add failed with a 5xx while another identity was added elsewhere is not said as added: the other one is not its', async () => {
-    await loginByEmail(acct);
-    let undo = () => {};
-    const el = await mount<WalletCredentials>('wallet-credentials', { 'account-id': acct.accountId }, (e) => {
-      (e as WalletCredentials).oidcTokenProvider = async (nonce) => {
-        // Meanwhile another tab adds a single sign-on of another identity; this page's add then fails
-        // with a 503 before it reaches the service, which saves nothing of it.
-        await addedElsewhere();
-        undo = failNext('POST', /\/auth\/credentials$/, 503);
-        return oidcToken({ sub: `user-${crypto.randomUUID()}`, email: 'sso@example.com', nonce });
-      };
-    });
-    await idle(el);
-    const added: CredentialChangeDetail[] = [];
-    el.addEventListener('credential-added', (e) => added.push(e.detail));
-    const errors: string[] = [];
-    el.addEventListener('wallet-credentials-error', (e) => errors.push(e.detail.code));
-    try {
-      addButton(el, 'OAUTH').click();
-      await waitFor(() => added.length || errors.length, 'the outcome of the add');
-    } finally {
-      undo();
-    }
+    // Meanwhile another tab adds a single sign-on of another identity; this page's add then fails
+    // with a 503 before it reaches the service, which saves nothing of it.
+    const { added, errors } = await ssoAddedWhileElsewhere(() => failNext('POST', /\/auth\/credentials$/, 503));
     expect([added, errors]).to.deep.equal([[], ['network']]);
     expect((await clientFor().listCredentials(acct.accountId)).filter((c) => c.type === 'OAUTH').map((c) => c.nickname)).to.deep.equal(['elsewhere@example.com']);
   });
