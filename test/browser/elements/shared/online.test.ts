@@ -32,6 +32,18 @@ function countRequests(fragment: string): { readonly count: number; restore: () 
   };
 }
 
+/**
+ * `el`'s reading of `what` fails offline, saying to check the connection; once `offline` is back
+ * online, `el` reads it again by itself and is ready.
+ */
+async function failsThenReadsAgainOnline(el: Element & { updateComplete: Promise<unknown> }, offline: { online(): Promise<void> }, failed: string, what: string): Promise<void> {
+  await waitFor(() => el.matches(`:state(${failed})`), `${what} failed offline`);
+  await el.updateComplete;
+  expect(text(el, 'error')).to.contain('Check your connection');
+  await offline.online();
+  await waitFor(() => el.matches(':state(ready)'), `${what} read again once online`, 5000);
+}
+
 describe('lists that failed offline, back online', function () {
   this.timeout(60000);
   let acct: RigAccount;
@@ -52,21 +64,13 @@ describe('lists that failed offline, back online', function () {
     await waitFor(() => el.matches(':state(ready)'), 'the list');
     const offline = await goOffline(1500);
     el.refresh();
-    await waitFor(() => el.matches(':state(failed)'), 'the list failed offline');
-    await el.updateComplete;
-    expect(text(el, 'error')).to.contain('Check your connection');
-    await offline.online();
-    await waitFor(() => el.matches(':state(ready)'), 'the list read again once online', 5000);
+    await failsThenReadsAgainOnline(el, offline, 'failed', 'the list');
   });
 
   it('<wallet-credentials> reads its lists again once back online', async () => {
     const offline = await goOffline(1500);
     const el = await mount<WalletCredentials>('wallet-credentials', { 'account-id': acct.accountId });
-    await waitFor(() => el.matches(':state(load-failed)'), 'the lists failed offline');
-    await el.updateComplete;
-    expect(text(el, 'error')).to.contain('Check your connection');
-    await offline.online();
-    await waitFor(() => el.matches(':state(ready)'), 'the lists read again once online', 5000);
+    await failsThenReadsAgainOnline(el, offline, 'load-failed', 'the lists');
   });
 
   it('<agent-actions> reads its first page again once back online', async () => {
@@ -77,11 +81,7 @@ describe('lists that failed offline, back online', function () {
     await waitFor(() => el.matches(':state(ready)'), 'the first page');
     const offline = await goOffline(1500);
     el.reload();
-    await waitFor(() => el.matches(':state(failed)'), 'the first page failed offline');
-    await el.updateComplete;
-    expect(text(el, 'error')).to.contain('Check your connection');
-    await offline.online();
-    await waitFor(() => el.matches(':state(ready)'), 'the first page read again once online', 5000);
+    await failsThenReadsAgainOnline(el, offline, 'failed', 'the first page');
   });
 
   it('taken off the page while its list shows the failure, <delegated-keys> reads nothing once back online', async () => {
