@@ -140,10 +140,10 @@ export class WalletCredentials extends TemplateElement {
   #otp: OtpLogin | undefined;
   /** A selector of what gets the focus after the next render. */
   #focusTarget: string | undefined;
-  /** Back online, lists that failed for want of a connection are read again. */
+  /** Back online, lists that failed for want of a connection are read again: a first load, or a reload over the lists shown. */
   readonly #online = onOnline(this, () => {
     const s = this.machine;
-    if (s.kind === 'load-failed' && s.failure.code === 'network') this.reload();
+    if ((s.kind === 'load-failed' || (s.kind === 'ready' && s.reloadFailed)) && s.failure?.code === 'network') this.reload();
   });
   /** Ends the session listening of the live connection; a token per connection, so a late setup knows it is stale. */
   #connection: { unsubscribe?: () => void } | undefined;

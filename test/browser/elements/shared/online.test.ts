@@ -73,6 +73,17 @@ describe('lists that failed offline, back online', function () {
     await failsThenReadsAgainOnline(el, offline, 'load-failed', 'the lists');
   });
 
+  it('<wallet-credentials> whose lists failed to be read again offline, over the lists shown, reads them again once back online', async () => {
+    const el = await mount<WalletCredentials>('wallet-credentials', { 'account-id': acct.accountId });
+    await waitFor(() => el.matches(':state(ready)'), 'the lists');
+    const offline = await goOffline(1500);
+    el.reload();
+    await waitFor(() => text(el, 'error').includes('Check your connection'), 'the reload failed offline');
+    expect(el.matches(':state(ready)')).to.equal(true);
+    await offline.online();
+    await waitFor(() => !text(el, 'error'), 'the lists read again once online, the failure gone', 5000);
+  });
+
   it('<agent-actions> reads its first page again once back online', async () => {
     const el = document.createElement('agent-actions') as AgentActions;
     el.setAttribute('poll-interval', '60000');
