@@ -202,12 +202,18 @@ export class DelegatedKeys extends TemplateElement {
       try {
         return { type: 'created', key: await client.createDelegatedKey(what, { stamper, signal }) };
       } catch (error) {
-        // A 409 for the very key a try before made, its answer lost (Try again back in coverage):
-        // created, not "revoke it first". Another key's 409 (or an unread list) is said as it is.
-        if (errorCodeOf(error, 'create') !== 'conflict' || attempt?.kind !== 'create') throw error;
-        const done = settledMeanwhile(attempt, await this.#cardKeys(cardId, accountId, signal).catch(() => []));
-        if (!done) throw error;
-        return { type: 'created', key: done.key };
+        // A failure the service may have made the key through (its answer lost, a 5xx, a 409 for the
+        // key a try before made) is said only once the card's list, read first, does not show it:
+        // a key made is created, with no failure said or dispatched on the way. Another key's 409
+        // (or an unread list) is said as it is, with what the list showed.
+        if (attempt?.kind !== 'create' || !worthRecheck(errorCodeOf(error, 'create'))) throw error;
+        const keys = await this.#cardKeys(cardId, accountId, signal).catch((e) => {
+          if (isAbort(e)) throw e;
+        });
+        const done = keys && settledMeanwhile(attempt, keys);
+        if (done) return { type: 'created', key: done.key };
+        if (keys && task === this.operation) this.#send({ type: 'rechecked', keys });
+        throw error;
       }
     },
     onComplete: (done) => {
@@ -226,17 +232,17 @@ export class DelegatedKeys extends TemplateElement {
       // A failure of a change for a card or account shown before (reload) has no form or key left to show it on.
       if (task !== this.operation || (kind !== 'submitting' && kind !== 'revoking')) return;
       const code = this.#fail(kind === 'revoking' ? 'revoke' : 'create', error);
-      if (code && worthRecheck(code)) void this.#recheck();
+      // (A create read the list before failing.)
+      if (code && kind === 'revoking' && worthRecheck(code)) void this.#recheck();
     },
     });
     return task;
   }
 
   /**
-   * Loads the list again after a change failed in a way the service may have carried it out (the
-   * answer was lost, a 5xx, a 409 from a key made elsewhere): the list then shows what the card
-   * holds, and a change that did take place is reported as done, once. A failure here changes
-   * nothing: the failure already shown stands.
+   * Loads the list again after a revoke failed in a way the service may have carried it out (the
+   * answer was lost, a 5xx): the list then shows what the card holds, and a revoke that did take
+   * place is reported as done, once. A failure here changes nothing: the failure already shown stands.
    */
   async #recheck(): Promise<void> {
     const attempt = this.#attempt;
@@ -250,9 +256,8 @@ export class DelegatedKeys extends TemplateElement {
       if (!done || this.view.notice === before.notice) return;
       this.#attempt = undefined;
       this.#focusTarget = 'new';
-      if (done.kind === 'revoked') return void this.dispatchEvent(new DelegatedKeyRevokedEvent(done.key.id));
-      this.form = emptyForm();
-      this.dispatchEvent(new DelegatedKeyCreatedEvent(done.key));
+      // (Only a revoke is checked here: a create reads the list before its failure is said.)
+      this.dispatchEvent(new DelegatedKeyRevokedEvent(done.key.id));
     } catch {
       // The failure shown stands; "Try again" is still there.
     }
@@ -407,7 +412,8 @@ export class DelegatedKeys extends TemplateElement {
 
   #submit(e: Event): void {
     e.preventDefault();
-    if (this.view.mode.kind !== 'editing' || this.#held()) return;
+    const { mode } = this.view;
+    if (mode.kind !== 'editing' || this.#held()) return;
     const verdict = validateKeyForm(this.form, this);
     this.#send({ type: 'submit', verdict });
     if (!verdict.ok) {
@@ -419,7 +425,11 @@ export class DelegatedKeys extends TemplateElement {
       this.#refusal = root.activeElement?.id === field ? `${root.querySelector(`[for="${field}"]`)!.textContent}: ${this.#i18n.t(`delegated-keys.field.${problem}`)}` : '';
       return void (this.#focusTarget = field);
     }
-    this.#attempt = { kind: 'create', nickname: verdict.request.nickname, before: this.#known };
+    // Try again (the same nickname after a failure whose key may have been made) keeps the keys
+    // before the first try: a key it made, listed since (a refresh()), is still its own, not another's 409.
+    const { nickname } = verdict.request;
+    const last = this.#attempt;
+    this.#attempt = { kind: 'create', nickname, before: last?.kind === 'create' && last.nickname === nickname && mode.failure && isRetryable(mode.failure) ? last.before : this.#known };
     void this.operation.run([verdict.request]);
   }
 
