@@ -274,6 +274,7 @@ const delegatedKeys: Record<DelegatedKeysStringKey, string> = {
   'delegated-keys.error.server': 'حدث خطأ من جهتنا. أعد المحاولة بعد قليل.',
   'delegated-keys.error.network': 'تعذّر الوصول إلى الخادم. تحقّق من اتصالك ثم أعد المحاولة.',
   'delegated-keys.error.retry_exhausted': 'استغرق التأكيد وقتًا طويلًا. أعد المحاولة.',
+  'delegated-keys.error.misconfigured': 'هذه الصفحة غير مهيّأة للاتصال بخدمة المحفظة. تواصل مع دعم الموقع.',
   'delegated-keys.error.unexpected': 'حدث أمر غير متوقع. أعد المحاولة.',
 };
 
@@ -333,6 +334,7 @@ const agentActions: Record<AgentActionsStringKey, string> = {
   'agent-actions.error.more-rate-limited': 'طلبات كثيرة جدًا. سيعمل «تحميل المزيد» مجددًا بعد لحظات.',
   'agent-actions.error.server': 'حدث خطأ من جهتنا. أعد المحاولة بعد قليل.',
   'agent-actions.error.network': 'تعذّر الوصول إلى الخادم. تحقّق من اتصالك ثم أعد المحاولة.',
+  'agent-actions.error.misconfigured': 'هذه الصفحة غير مهيّأة للاتصال بخدمة المحفظة. تواصل مع دعم الموقع.',
   'agent-actions.error.unexpected': 'حدث أمر غير متوقع. أعد المحاولة.',
 };
 

@@ -20,6 +20,12 @@ export const AGENT_ACTIONS_ERROR_CODES = [
   'rate_limited',
   'server',
   'network',
+  /**
+   * The page's settings do not fit the service: an `api-base` where no proxy is mounted (the page's
+   * own server answered; the console names the base), or one refused for its origin (nothing sent).
+   * Retrying cannot help.
+   */
+  'misconfigured',
   'unexpected',
 ] as const;
 export type AgentActionsErrorCode = (typeof AGENT_ACTIONS_ERROR_CODES)[number];
@@ -189,5 +195,5 @@ export function errorCodeOf(error: unknown): AgentActionsErrorCode {
   }
   // invalid_argument: an empty or malformed token never reaches the service.
   if (error instanceof WalletError && error.code === 'invalid_argument') return 'unauthorized';
-  return error instanceof WalletError && error.code === 'network' ? 'network' : 'unexpected';
+  return error instanceof WalletError && (error.code === 'network' || error.code === 'misconfigured') ? error.code : 'unexpected';
 }

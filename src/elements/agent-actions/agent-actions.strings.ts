@@ -106,6 +106,7 @@ const en: Record<Keys, string> = {
   'agent-actions.error.more-rate-limited': 'Too many requests. “Load more” works again in a moment.',
   'agent-actions.error.server': 'Something went wrong on our side. Try again in a moment.',
   'agent-actions.error.network': 'We couldn’t reach the server. Check your connection and try again.',
+  'agent-actions.error.misconfigured': 'This page is not set up to reach the wallet service. Contact the site’s support.',
   'agent-actions.error.unexpected': 'Something unexpected happened. Try again.',
 };
 

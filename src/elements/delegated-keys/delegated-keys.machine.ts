@@ -122,6 +122,12 @@ export const DELEGATED_KEYS_ERROR_CODES = [
   'network',
   /** The signed retry could not complete (expired twice, too many signatures). */
   'retry_exhausted',
+  /**
+   * The page's settings do not fit the service: an `api-base` where no proxy is mounted (the page's
+   * own server answered; the console names the base), or one refused for its origin (nothing sent).
+   * Retrying cannot help.
+   */
+  'misconfigured',
   'unexpected',
 ] as const;
 export type DelegatedKeysErrorCode = (typeof DELEGATED_KEYS_ERROR_CODES)[number];
@@ -156,6 +162,7 @@ export function errorCodeOf(error: unknown, during: 'load' | 'create' | 'revoke'
         return 'session_required';
       case 'network':
       case 'retry_exhausted':
+      case 'misconfigured':
         return error.code;
       case 'invalid_argument':
         return during === 'create' ? 'invalid' : 'unexpected';

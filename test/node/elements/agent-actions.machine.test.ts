@@ -139,5 +139,7 @@ test('errorCodeOf: 401 stops (unauthorized), transient failures are named', () =
   assert.equal(errorCodeOf(new ServiceError({ status: 500, code: 'INTERNAL_ERROR', message: 'x' })), 'server');
   assert.equal(errorCodeOf(new WalletError('network', 'x')), 'network');
   assert.equal(errorCodeOf(new WalletError('invalid_argument', 'x')), 'unauthorized');
+  // No proxy at the base, or a base refused for its origin (shared/send.ts): a setup error, not an unknown one.
+  assert.equal(errorCodeOf(new WalletError('misconfigured', 'x')), 'misconfigured');
   assert.equal(errorCodeOf(new Error('x')), 'unexpected');
 });

@@ -205,6 +205,8 @@ test('errorCodeOf: statuses and client failures', () => {
   assert.equal(errorCodeOf(new WalletError('key_missing', 'x'), 'create'), 'session_required');
   assert.equal(errorCodeOf(new WalletError('retry_exhausted', 'x'), 'create'), 'retry_exhausted');
   assert.equal(errorCodeOf(new WalletError('network', 'x'), 'load'), 'network');
+  assert.equal(errorCodeOf(new WalletError('misconfigured', 'x'), 'load'), 'misconfigured');
+  assert.equal(errorCodeOf(new WalletError('misconfigured', 'x'), 'create'), 'misconfigured');
 });
 
 test('formatMinor places digits exactly and leaves unknown currencies as smallest units', () => {

@@ -94,10 +94,23 @@ describe('api-base set by markup', function () {
     const codes = [(await agentError).detail.code, (await keysError).detail.code];
     await waitForState(credentials, 'load-failed');
     expect(await received()).to.deep.equal([]);
-    // Those two have no code of their own for a base that is not the proxy's (README "When a setup is wrong").
-    expect(codes).to.deep.equal(['unexpected', 'unexpected']);
-    expect(part(credentials, 'error')?.textContent).to.contain('not set up to reach the wallet service');
+    expect(codes).to.deep.equal(['misconfigured', 'misconfigured']);
+    for (const el of [agent, keys, credentials]) expect(part(el, 'error')?.textContent).to.contain('not set up to reach the wallet service');
     await wallet.logout(acct.accountId);
+  });
+
+  it('<agent-actions> and <delegated-keys> with an api-base where no proxy is mounted (the page’s own 404) say the page is not set up: misconfigured', async () => {
+    const agent = document.createElement('agent-actions') as HTMLElement & { agentToken: string };
+    agent.setAttribute('api-base', '/not-the-proxy');
+    agent.agentToken = acct.agentToken;
+    const agentError = nextEvent<CustomEvent>(agent, 'agent-actions-error');
+    document.body.append(agent);
+    const keys = await mount('delegated-keys', { 'card-id': acct.cardId, 'account-id': acct.accountId, 'api-base': '/not-the-proxy' });
+    const keysError = nextEvent<CustomEvent>(keys, 'delegated-keys-error');
+    const details = [(await agentError).detail, (await keysError).detail];
+    expect(details.map((d) => [d.code, d.status])).to.deep.equal([['misconfigured', undefined], ['misconfigured', undefined]]);
+    await Promise.all([agent, keys].map((el) => (el as HTMLElement & { updateComplete: Promise<unknown> }).updateComplete));
+    for (const el of [agent, keys]) expect(part(el, 'error')?.textContent).to.contain('This page is not set up to reach the wallet service. Contact the site’s support.');
   });
 
   it('an api-base whose requests leave the page’s origin once the path is added (a backslash) is refused, nothing fetched', async () => {
