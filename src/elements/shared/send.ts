@@ -25,8 +25,8 @@ export function sendFor(apiBase?: string | null): Send {
  * the user's requests (OTP bundles, step-up proofs, an agent's token) and, in a signed retry,
  * chooses what the session key stamps (payloadToSign is opaque to the client). So a base is
  * followed only to the page's origin or to that of configureWallet's `apiBase` at the time, which
- * only the page's script sets; another is refused at each request, before anything is sent, as
- * `misconfigured`.
+ * only the page's script sets; another, or an opaque origin, is refused at each request, before
+ * anything is sent, as `misconfigured`.
  */
 export function transportFor(base: string): ClientOptions {
   return {
@@ -34,10 +34,12 @@ export function transportFor(base: string): ClientOptions {
     fetch: (input, init) => {
       // The request's own URL, resolved as fetch resolves it (a base of `\` is this page, but
       // `\/cards/…` is the host `cards`); the allowed origins against the page's address, not a
-      // <base> that markup may have put in.
+      // <base> that markup may have put in. An opaque origin ("null": a data: or blob: URL) is none:
+      // a page of one (a sandboxed iframe) would otherwise let a data: base answer for the proxy.
       const origin = (url: string, from: string) => new URL(url, from).origin;
       try {
-        if ([location.origin, origin(walletConfig().apiBase, location.href)].includes(origin(String(input), document.baseURI))) return fetch(input, init);
+        const to = origin(String(input), document.baseURI);
+        if (to !== 'null' && [location.origin, origin(walletConfig().apiBase, location.href)].includes(to)) return fetch(input, init);
       } catch {
         // A base that does not parse goes nowhere either.
       }

@@ -140,6 +140,36 @@ describe('api-base set by markup', function () {
     }
   });
 
+  it('on a page of an opaque origin (a sandboxed iframe), a data: api-base, whose origin is also "null", is refused', async () => {
+    // The iframe's module reads its answers from the refusal or from what fetch gave; its own
+    // configureWallet names the proxy absolutely (an about:srcdoc page resolves no path).
+    const src = (path: string) => new URL(`../../../../src/elements/shared/${path}`, import.meta.url).href;
+    const apiBase = new URL(f.apiBase, location.href).href;
+    const frame = Object.assign(document.createElement('iframe'), {
+      srcdoc: `<script type="module">
+        import { transportFor } from '${src('send.ts')}';
+        import { configureWallet } from '${src('config.ts')}';
+        configureWallet({ apiBase: '${apiBase}' });
+        const outcome = (url) => transportFor(url).fetch(url, { method: 'POST' }).then((r) => 'fetched ' + r.status, (e) => e.code || e.name);
+        parent.postMessage({ origin: location.origin, data: await outcome('data:application/json,{}'), proxy: await outcome('${apiBase}/cards') }, '*');
+      </script>`,
+    });
+    frame.setAttribute('sandbox', 'allow-scripts');
+    const answer = new Promise<MessageEvent>((resolve) => addEventListener('message', function on(e) {
+      if (e.source !== frame.contentWindow) return;
+      removeEventListener('message', on);
+      resolve(e);
+    }));
+    document.body.append(frame);
+    try {
+      const { data } = await answer;
+      // The proxy's origin is still followed (its CORS answer aside): only the opaque origin is refused.
+      expect(data).to.deep.equal({ origin: 'null', data: 'misconfigured', proxy: 'TypeError' });
+    } finally {
+      frame.remove();
+    }
+  });
+
   it('an api-base on the page’s origin, or on the origin of configureWallet’s apiBase, is followed', async () => {
     const wallet = walletFor();
     await (await wallet.startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000');
