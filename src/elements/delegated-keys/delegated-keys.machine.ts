@@ -210,17 +210,14 @@ export type DelegatedKeysEvent =
   /** `keys`: the card's list read again, when the key was found revoked elsewhere (the list then shows it). */
   | { readonly type: 'revoked'; readonly keyId: string; readonly at: string; readonly keys?: readonly DelegatedKey[] }
   /**
-   * The list as loaded again after a create or revoke failed with an outcome the service may have
-   * carried out (a lost answer, a 5xx, a 409 from a key made elsewhere); `done` when the list shows
-   * that this change did take place (`settledMeanwhile`).
+   * The list as read after a create or revoke failed with an outcome the service may have carried
+   * out (a lost answer, a 5xx, a 409 from a key made elsewhere), showing it did not: read before
+   * the failure is said (a change it shows done is `created` or `revoked` instead).
    */
-  | { readonly type: 'rechecked'; readonly keys: readonly DelegatedKey[]; readonly done?: Settled };
+  | { readonly type: 'rechecked'; readonly keys: readonly DelegatedKey[] };
 
-/** A change the service carried out although its answer never arrived. */
-export type Settled = { readonly kind: 'created'; readonly key: DelegatedKey } | { readonly kind: 'revoked'; readonly key: DelegatedKey };
-
-/** The change that failed, as the list can tell it: a create by its nickname, a revoke by its key. */
-export type Attempt = { readonly kind: 'create'; readonly nickname: string; readonly before: readonly string[] } | { readonly kind: 'revoke'; readonly keyId: string };
+/** The create that failed, as the list can tell it: by its nickname, among keys not listed before. */
+export type Attempt = { readonly nickname: string; readonly before: readonly string[] };
 
 /** Failures after which the service may hold the change anyway, or a key made elsewhere: the list is loaded again. */
 export function worthRecheck(code: DelegatedKeysErrorCode): boolean {
@@ -228,17 +225,11 @@ export function worthRecheck(code: DelegatedKeysErrorCode): boolean {
 }
 
 /**
- * Whether the reloaded list shows the failed change as done: an ACTIVE key with the nickname sent
- * that was not listed before the create (a card holds one ACTIVE key, so it is this one), or the
- * key sent for revoking now REVOKED.
+ * The key the failed create made, if the list read again shows it: an ACTIVE key with the nickname
+ * sent that was not listed before the create (a card holds one ACTIVE key, so it is this one).
  */
-export function settledMeanwhile(attempt: Attempt, keys: readonly DelegatedKey[]): Settled | undefined {
-  if (attempt.kind === 'revoke') {
-    const key = keys.find((k) => k.id === attempt.keyId && k.status === 'REVOKED');
-    return key && { kind: 'revoked', key };
-  }
-  const key = keys.find((k) => k.status === 'ACTIVE' && k.nickname === attempt.nickname && !attempt.before.includes(k.id));
-  return key && { kind: 'created', key };
+export function settledMeanwhile(attempt: Attempt, keys: readonly DelegatedKey[]): DelegatedKey | undefined {
+  return keys.find((k) => k.status === 'ACTIVE' && k.nickname === attempt.nickname && !attempt.before.includes(k.id));
 }
 
 export const initialState: DelegatedKeysState = { list: { kind: 'loading' }, mode: { kind: 'browsing' } };
@@ -305,15 +296,8 @@ export function transition(state: DelegatedKeysState, event: DelegatedKeysEvent)
       };
     case 'revoke-failed':
       return mode.kind === 'revoking' ? { list, mode: BROWSING, failure: event.code } : state;
-    case 'rechecked': {
-      const fresh: ListState = { kind: 'ready', keys: sortKeys(event.keys) };
-      const { done } = event;
-      // The failure shown is taken back only where it still stands: the form of the create, or the list after the revoke.
-      if (done && (done.kind === 'created' ? mode.kind === 'editing' && mode.failure : mode.kind === 'browsing' && state.failure)) {
-        return { list: fresh, mode: BROWSING, notice: { kind: done.kind, nickname: done.key.nickname } };
-      }
-      return { ...state, list: fresh };
-    }
+    case 'rechecked':
+      return { ...state, list: { kind: 'ready', keys: sortKeys(event.keys) } };
   }
 }
 

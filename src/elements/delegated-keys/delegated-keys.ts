@@ -132,7 +132,7 @@ export class DelegatedKeys extends TemplateElement {
   #loaded: number | undefined;
   /** The `data-focus` of what gets the focus after the next render. */
   #focusTarget: string | undefined;
-  /** The change running or last failed, for telling from the list whether the service made it anyway. */
+  /** The create running or last failed, for telling from the list whether the service made it anyway. */
   #attempt: Attempt | undefined;
   /** After a 429: the service's Retry-After (seconds), said with it, and until when Try again waits. */
   #wait = 0;
@@ -185,14 +185,18 @@ export class DelegatedKeys extends TemplateElement {
         try {
           await client.revokeDelegatedKey(what, { signal });
         } catch (error) {
-          // A 400 says the key is not ACTIVE: revoked meanwhile (another tab, the API), it is what was
-          // asked for, shown as done with the card's list read again. Anything else (the list too
-          // failing) is said as the failure it is.
-          if (errorCodeOf(error, 'revoke') !== 'not_active') throw error;
-          const keys = await this.#cardKeys(cardId, accountId, signal);
-          const key = keys.find((k) => k.id === what && k.status === 'REVOKED');
-          if (!key) throw error;
-          return { type: 'revoked', keyId: what, at: key.updatedAt, keys };
+          // A failure the service may have revoked the key through (its answer lost, a 5xx, a 400 for
+          // a key revoked meanwhile in another tab or through the API) is said only once the card's
+          // list, read first, does not show it REVOKED: a key revoked is shown so, with no failure
+          // said or dispatched on the way. Otherwise (or with the list unread) the failure is said.
+          if (!worthRecheck(errorCodeOf(error, 'revoke'))) throw error;
+          const keys = await this.#cardKeys(cardId, accountId, signal).catch((e) => {
+            if (isAbort(e)) throw e;
+          });
+          const key = keys?.find((k) => k.id === what && k.status === 'REVOKED');
+          if (key) return { type: 'revoked', keyId: what, at: key.updatedAt, keys: keys! };
+          if (keys && task === this.operation) this.#send({ type: 'rechecked', keys });
+          throw error;
         }
         return { type: 'revoked', keyId: what, at: new Date().toISOString() };
       }
@@ -206,12 +210,12 @@ export class DelegatedKeys extends TemplateElement {
         // key a try before made) is said only once the card's list, read first, does not show it:
         // a key made is created, with no failure said or dispatched on the way. Another key's 409
         // (or an unread list) is said as it is, with what the list showed.
-        if (attempt?.kind !== 'create' || !worthRecheck(errorCodeOf(error, 'create'))) throw error;
+        if (!attempt || !worthRecheck(errorCodeOf(error, 'create'))) throw error;
         const keys = await this.#cardKeys(cardId, accountId, signal).catch((e) => {
           if (isAbort(e)) throw e;
         });
-        const done = keys && settledMeanwhile(attempt, keys);
-        if (done) return { type: 'created', key: done.key };
+        const key = keys && settledMeanwhile(attempt, keys);
+        if (key) return { type: 'created', key };
         if (keys && task === this.operation) this.#send({ type: 'rechecked', keys });
         throw error;
       }
@@ -231,36 +235,11 @@ export class DelegatedKeys extends TemplateElement {
       const { kind } = this.view.mode;
       // A failure of a change for a card or account shown before (reload) has no form or key left to show it on.
       if (task !== this.operation || (kind !== 'submitting' && kind !== 'revoking')) return;
-      const code = this.#fail(kind === 'revoking' ? 'revoke' : 'create', error);
-      // (A create read the list before failing.)
-      if (code && kind === 'revoking' && worthRecheck(code)) void this.#recheck();
+      // (A change the service may have carried out read the list before failing.)
+      this.#fail(kind === 'revoking' ? 'revoke' : 'create', error);
     },
     });
     return task;
-  }
-
-  /**
-   * Loads the list again after a revoke failed in a way the service may have carried it out (the
-   * answer was lost, a 5xx): the list then shows what the card holds, and a revoke that did take
-   * place is reported as done, once. A failure here changes nothing: the failure already shown stands.
-   */
-  async #recheck(): Promise<void> {
-    const attempt = this.#attempt;
-    const { cardId, accountId } = this;
-    try {
-      const keys = await this.#cardKeys(cardId, accountId);
-      if (!this.isConnected || cardId !== this.cardId || accountId !== this.accountId || attempt !== this.#attempt) return;
-      const done = attempt && settledMeanwhile(attempt, keys);
-      const before = this.view;
-      this.#send({ type: 'rechecked', keys, ...(done && { done }) });
-      if (!done || this.view.notice === before.notice) return;
-      this.#attempt = undefined;
-      this.#focusTarget = 'new';
-      // (Only a revoke is checked here: a create reads the list before its failure is said.)
-      this.dispatchEvent(new DelegatedKeyRevokedEvent(done.key.id));
-    } catch {
-      // The failure shown stands; "Try again" is still there.
-    }
   }
 
   /** The card's keys (the service lists an account's keys). */
@@ -429,7 +408,7 @@ export class DelegatedKeys extends TemplateElement {
     // before the first try: a key it made, listed since (a refresh()), is still its own, not another's 409.
     const { nickname } = verdict.request;
     const last = this.#attempt;
-    this.#attempt = { kind: 'create', nickname, before: last?.kind === 'create' && last.nickname === nickname && mode.failure && isRetryable(mode.failure) ? last.before : this.#known };
+    this.#attempt = { nickname, before: last?.nickname === nickname && mode.failure && isRetryable(mode.failure) ? last.before : this.#known };
     void this.operation.run([verdict.request]);
   }
 
@@ -444,7 +423,6 @@ export class DelegatedKeys extends TemplateElement {
     const { mode } = this.view;
     this.#send({ type: 'confirm-revoke' });
     if (mode.kind !== 'confirming-revoke') return;
-    this.#attempt = { kind: 'revoke', keyId: mode.keyId };
     void this.operation.run([mode.keyId]);
   }
 

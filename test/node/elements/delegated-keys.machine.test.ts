@@ -154,17 +154,15 @@ test('a failed revoke returns to browsing with the failure for the alert', () =>
   assert.deepEqual({ mode: s.mode, failure: s.failure }, { mode: { kind: 'browsing' }, failure: 'not_active' });
 });
 
-test('settledMeanwhile: a new ACTIVE key with the nickname sent is the create; the key sent, REVOKED, is the revoke', () => {
+test('settledMeanwhile: a new ACTIVE key with the nickname sent is the create', () => {
   const old = key(1, 'REVOKED', '2026-01-01T00:00:00Z');
   const made = { ...key(2, 'ACTIVE', '2026-01-02T00:00:00Z'), nickname: 'Mine' };
-  const create = { kind: 'create', nickname: 'Mine', before: [old.id] } as const;
-  assert.deepEqual(settledMeanwhile(create, [old, made]), { kind: 'created', key: made });
+  const create = { nickname: 'Mine', before: [old.id] };
+  assert.deepEqual(settledMeanwhile(create, [old, made]), made);
   // Another nickname, or a key listed before the create, is not this create.
   assert.equal(settledMeanwhile({ ...create, nickname: 'Other' }, [old, made]), undefined);
   assert.equal(settledMeanwhile({ ...create, before: [old.id, made.id] }, [old, made]), undefined);
   assert.equal(settledMeanwhile(create, [old, { ...made, status: 'REVOKED' }]), undefined);
-  assert.deepEqual(settledMeanwhile({ kind: 'revoke', keyId: old.id }, [old, made]), { kind: 'revoked', key: old });
-  assert.equal(settledMeanwhile({ kind: 'revoke', keyId: made.id }, [old, made]), undefined);
   // Only failures after which the service may have acted lead to a recheck.
   assert.deepEqual(
     ['conflict', 'network', 'server', 'not_active', 'invalid', 'session_required', 'rate_limited', 'forbidden', 'retry_exhausted'].filter((c) => worthRecheck(c as never)),
@@ -172,22 +170,19 @@ test('settledMeanwhile: a new ACTIVE key with the nickname sent is the create; t
   );
 });
 
-test('rechecked: the list is replaced; a change found done clears the failure it left, only where that failure still shows', () => {
+test('rechecked: the list read before a failure is said replaces the list; the change under way stays', () => {
   const made = { ...key(2, 'ACTIVE', '2026-01-02T00:00:00Z'), nickname: 'Mine' };
   let s = transition(transition(initialState, { type: 'loaded', keys: [] }), { type: 'open-form' });
   s = transition(s, { type: 'submit', verdict: validateKeyForm({ nickname: 'Mine', limits: [] }, target) });
-  s = transition(s, { type: 'create-failed', code: 'network' });
-  const done = { kind: 'created', key: made } as const;
-  const after = transition(s, { type: 'rechecked', keys: [made], done });
-  assert.deepEqual(after, { list: { kind: 'ready', keys: [made] }, mode: { kind: 'browsing' }, notice: { kind: 'created', nickname: 'Mine' } });
-  // Without `done` (a 409 for a key made elsewhere), the form and its failure stay; the list shows the key.
+  // A 409 for a key made elsewhere: the list shows that key, the create is still submitting until its failure is said.
   const kept = transition(s, { type: 'rechecked', keys: [made] });
-  assert.deepEqual(kept.mode, s.mode);
-  assert.deepEqual(kept.list, { kind: 'ready', keys: [made] });
-  // The user closed the form meanwhile: nothing to take back, the list is still fresh.
-  const closed = transition(transition(s, { type: 'cancel' }), { type: 'rechecked', keys: [made], done });
-  assert.equal(closed.notice, undefined);
-  assert.deepEqual(closed.list, { kind: 'ready', keys: [made] });
+  assert.deepEqual(kept, { list: { kind: 'ready', keys: [made] }, mode: { kind: 'submitting' } });
+  assert.deepEqual(transition(kept, { type: 'create-failed', code: 'conflict' }).mode, { kind: 'editing', errors: [], failure: 'conflict' });
+  // A revoke the list shows not done: the key, read again, is listed while the revoke's failure is yet to be said.
+  let r = transition(initialState, { type: 'loaded', keys: [made] });
+  r = transition(transition(r, { type: 'ask-revoke', keyId: made.id }), { type: 'confirm-revoke' });
+  const fresh = { ...made, updatedAt: '2026-01-03T00:00:00Z' };
+  assert.deepEqual(transition(r, { type: 'rechecked', keys: [fresh] }), { list: { kind: 'ready', keys: [fresh] }, mode: r.mode });
 });
 
 test('errorCodeOf: statuses and client failures', () => {

@@ -403,12 +403,18 @@ describe('<delegated-keys>', () => {
     expect(listed.map((k) => k.nickname)).to.deep.equal(['Listed meanwhile']);
   });
 
-  it('a revoke the service carried out although its answer was lost shows the key revoked, with no error left', async () => {
+  it('a revoke the service carried out although its answer was lost shows the key revoked, with no failure said or dispatched at any point', async () => {
     await login();
     const el = await mountReady();
     const key = await createKey(el, 'To revoke');
     (part(el, 'revoke-button') as HTMLButtonElement).click();
     await settle(el);
+    const errors: string[] = [];
+    el.addEventListener('delegated-keys-error', (e) => errors.push((e as CustomEvent).detail.code));
+    // Everything the alert regions ever say, not only what is left at the end.
+    const said: string[] = [];
+    const watch = new MutationObserver(() => said.push(...[...shadow(el).querySelectorAll('[role=alert]')].map((r) => r.textContent!.trim()).filter(Boolean)));
+    watch.observe(shadow(el), { subtree: true, childList: true, characterData: true });
     const revoked = nextEvent<CustomEvent>(el, 'delegated-key-revoked');
     const undo = loseAnswer('DELETE', /\/auth\/delegated-keys\//);
     try {
@@ -418,10 +424,56 @@ describe('<delegated-keys>', () => {
       undo();
     }
     await settle(el);
+    watch.disconnect();
+    // The list, read before anything is said, shows the key revoked: the change succeeded, so
+    // neither the page nor the user hears of the lost answer.
+    expect([errors, said]).to.deep.equal([[], []]);
     expect(text(el, 'status')).to.equal('Revoked');
     expect(text(el, 'error')).to.equal('');
     expect(text(el, 'notice')).to.match(/To revoke.*revoked/);
     expect(part(el, 'revoke-button')).to.equal(null);
+    expect(shadow(el).activeElement === part(el, 'new-button'), `focus on "New key", not ${focusIn(el)}`).to.equal(true);
+  });
+
+  it('a revoke whose answer was lost, with the list read to check it failing too, says the failure once that list has failed, and the key can be revoked again', async () => {
+    await login();
+    const el = await mountReady();
+    const key = await createKey(el, 'Unknown');
+    (part(el, 'revoke-button') as HTMLButtonElement).click();
+    await settle(el);
+    const errors: string[] = [];
+    el.addEventListener('delegated-keys-error', (e) => errors.push((e as CustomEvent).detail.code));
+    const undo = loseAnswer('DELETE', /\/auth\/delegated-keys\//);
+    const undoList = failNext('GET', /\/auth\/delegated-keys\?/, 503);
+    const recheck = holdNext('GET', /\/auth\/delegated-keys\?/);
+    try {
+      button(el, /Revoke key/).click();
+      // Nothing is said while the list, read to check, is on its way.
+      await recheck.arrived;
+      await settle(el);
+      expect([errors, text(el, 'error')]).to.deep.equal([[], '']);
+      recheck.release();
+      await waitFor(() => errors.length, 'the lost answer');
+      await settle(el);
+    } finally {
+      undo();
+      undoList();
+      recheck.undo();
+    }
+    // The revoke's own failure is said (not the list's): the key, revoked in fact, shows as listed before.
+    expect(errors).to.deep.equal(['network']);
+    expect(text(el, 'error')).to.match(/couldn’t reach the server/);
+    expect(text(el, 'status')).to.equal('Active');
+    // Revoke again: answered 400 (revoked already), the list read then shows it revoked, with no other failure said.
+    (part(el, 'revoke-button') as HTMLButtonElement).click();
+    await settle(el);
+    const revoked = nextEvent<CustomEvent>(el, 'delegated-key-revoked');
+    button(el, /Revoke key/).click();
+    expect((await revoked).detail).to.deep.equal({ keyId: key.id });
+    await settle(el);
+    expect(errors).to.deep.equal(['network']);
+    expect(text(el, 'error')).to.equal('');
+    expect(text(el, 'status')).to.equal('Revoked');
   });
 
   it('revoking a key already revoked elsewhere (400) shows it revoked, with no error said at any point', async () => {
