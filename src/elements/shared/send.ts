@@ -34,12 +34,15 @@ export function transportFor(base: string): ClientOptions {
     fetch: (input, init) => {
       // The request's own URL, resolved as fetch resolves it (a base of `\` is this page, but
       // `\/cards/…` is the host `cards`); the allowed origins against the page's address, not a
-      // <base> that markup may have put in. An opaque origin ("null": a data: or blob: URL) is none:
-      // a page of one (a sandboxed iframe) would otherwise let a data: base answer for the proxy.
+      // <base> that markup may have put in. The page's origin is the one its requests go out with
+      // (self.origin): an about:srcdoc or about:blank page inherits it, while its address resolves
+      // no path and its location.origin is "null". An opaque origin ("null": a data: or blob: URL)
+      // is none: a page of one (a sandboxed iframe) would otherwise let a data: base answer for the proxy.
       const origin = (url: string, from: string) => new URL(url, from).origin;
+      const page = self.origin;
       try {
         const to = origin(String(input), document.baseURI);
-        if (to !== 'null' && [location.origin, origin(walletConfig().apiBase, location.href)].includes(to)) return fetch(input, init);
+        if (to !== 'null' && [page, origin(walletConfig().apiBase, page !== 'null' ? page : location.href)].includes(to)) return fetch(input, init);
       } catch {
         // A base that does not parse goes nowhere either.
       }

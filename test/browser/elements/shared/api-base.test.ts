@@ -170,6 +170,31 @@ describe('api-base set by markup', function () {
     }
   });
 
+  it('on a page that inherits this origin (an about:srcdoc iframe), the configured relative apiBase is followed', async () => {
+    // Such a page's address, about:srcdoc, resolves no path, but its origin and base are this page's.
+    const src = (path: string) => new URL(`../../../../src/elements/shared/${path}`, import.meta.url).href;
+    const frame = Object.assign(document.createElement('iframe'), {
+      srcdoc: `<script type="module">
+        import { transportFor } from '${src('send.ts')}';
+        import { configureWallet } from '${src('config.ts')}';
+        configureWallet({ apiBase: '${f.apiBase}' });
+        const outcome = (url) => transportFor(url).fetch(url, { method: 'GET' }).then((r) => 'fetched', (e) => e.code || e.name);
+        parent.postMessage({ href: location.href, proxy: await outcome('${f.apiBase}/cards') }, '*');
+      </script>`,
+    });
+    const answer = new Promise<MessageEvent>((resolve) => addEventListener('message', function on(e) {
+      if (e.source !== frame.contentWindow) return;
+      removeEventListener('message', on);
+      resolve(e);
+    }));
+    document.body.append(frame);
+    try {
+      expect((await answer).data).to.deep.equal({ href: 'about:srcdoc', proxy: 'fetched' });
+    } finally {
+      frame.remove();
+    }
+  });
+
   it('an api-base on the page’s origin, or on the origin of configureWallet’s apiBase, is followed', async () => {
     const wallet = walletFor();
     await (await wallet.startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000');
