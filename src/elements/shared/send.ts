@@ -40,14 +40,19 @@ export function transportFor(base: string): ClientOptions {
       // is none: a page of one (a sandboxed iframe) would otherwise let a data: base answer for the proxy.
       const origin = (url: string, from: string) => new URL(url, from).origin;
       const page = self.origin;
+      // Where the request would have gone (its origin only: the path may name a card), and whether a
+      // <base> took a relative base there, which configureWallet's apiBase, so moved, cannot allow.
+      let to = base;
+      let moved;
       try {
-        const to = origin(String(input), document.baseURI);
+        to = origin(String(input), document.baseURI);
         if (to !== 'null' && [page, origin(walletConfig().apiBase, page !== 'null' ? page : location.href)].includes(to)) return fetch(input, init);
+        moved = origin(base, page) !== origin(base, document.baseURI);
       } catch {
         // A base that does not parse goes nowhere either.
       }
       // Told at each refusal: each is a user's step (a poll runs only after a first answer).
-      const message = `Nothing was sent to api-base ${base}: only this page's origin or that of configureWallet's apiBase is allowed. Name a proxy elsewhere with configureWallet({ apiBase }).`;
+      const message = `Nothing was sent to ${to} (api-base ${base}): ${moved ? 'a <base> element moved it' : "only this page's origin or that of configureWallet's apiBase is allowed"}. Name a proxy elsewhere with configureWallet({ apiBase${moved ? ": 'https://…/api'" : ''} }).`;
       console.warn(message);
       return Promise.reject(new WalletError('misconfigured', message));
     },

@@ -125,16 +125,23 @@ describe('api-base set by markup', function () {
     expect(warnings.join()).to.contain('configureWallet');
   });
 
-  it('a <base> of another origin in the markup takes no element there, the configured /api included', async () => {
-    const base = document.head.appendChild(Object.assign(document.createElement('base'), { href: new URL(hostile.apiBase).origin + '/' }));
+  it('a <base> of another origin in the markup takes no element there, the configured /api included, and the console names that origin and the <base>', async () => {
+    const elsewhere = new URL(hostile.apiBase).origin;
+    const base = document.head.appendChild(Object.assign(document.createElement('base'), { href: elsewhere + '/' }));
     try {
       const el = await mount('wallet-login', { 'account-id': acct.accountId, methods: 'email-otp' });
       await waitForState(el, 'choosing');
       const error = nextEvent<CustomEvent>(el, 'wallet-login-error');
-      el.shadowRoot!.querySelector<HTMLButtonElement>("button[data-method='email-otp']")!.click();
+      const warnings = await warningsOf(async () => {
+        el.shadowRoot!.querySelector<HTMLButtonElement>("button[data-method='email-otp']")!.click();
+        await error;
+      });
       const { detail } = await error;
       expect(await received()).to.deep.equal([]);
       expect(detail.code).to.equal('misconfigured');
+      // Not "only configureWallet's apiBase is allowed": /api is that very base, moved by the <base>.
+      expect(warnings).to.have.length(1);
+      expect(warnings[0]).to.contain(`Nothing was sent to ${elsewhere}`).and.to.contain('<base>').and.to.contain("configureWallet({ apiBase: 'https://").and.not.to.contain('only this page');
     } finally {
       base.remove();
     }
