@@ -216,8 +216,8 @@ export type DelegatedKeysEvent =
    */
   | { readonly type: 'rechecked'; readonly keys: readonly DelegatedKey[] };
 
-/** The create that failed, as the list can tell it: by its nickname, among keys not listed before. */
-export type Attempt = { readonly nickname: string; readonly before: readonly string[] };
+/** The create that failed, as the list can tell it: by its nickname and limits, among keys not listed before. */
+export type Attempt = Readonly<Pick<CreateDelegatedKeyRequest, 'nickname' | 'spendingLimits'>> & { readonly before: readonly string[] };
 
 /** Failures after which the service may hold the change anyway, or a key made elsewhere: the list is loaded again. */
 export function worthRecheck(code: DelegatedKeysErrorCode): boolean {
@@ -226,10 +226,20 @@ export function worthRecheck(code: DelegatedKeysErrorCode): boolean {
 
 /**
  * The key the failed create made, if the list read again shows it: an ACTIVE key with the nickname
- * sent that was not listed before the create (a card holds one ACTIVE key, so it is this one).
+ * and limits sent that was not listed before the create (a card holds one ACTIVE key, so it is this
+ * one; another tab's, made meanwhile under the same nickname, has its own limits or is the same key
+ * as far as anything sent can tell). Limits compare as sets: one per currency, in any order.
  */
 export function settledMeanwhile(attempt: Attempt, keys: readonly DelegatedKey[]): DelegatedKey | undefined {
-  return keys.find((k) => k.status === 'ACTIVE' && k.nickname === attempt.nickname && !attempt.before.includes(k.id));
+  const sent = attempt.spendingLimits ?? [];
+  return keys.find(
+    (k) =>
+      k.status === 'ACTIVE' &&
+      k.nickname === attempt.nickname &&
+      !attempt.before.includes(k.id) &&
+      (k.spendingLimits ?? []).length === sent.length &&
+      sent.every((l) => k.spendingLimits!.some((m) => m.currencyCode === l.currencyCode && m.maxPerTransaction === l.maxPerTransaction)),
+  );
 }
 
 export const initialState: DelegatedKeysState = { list: { kind: 'loading' }, mode: { kind: 'browsing' } };

@@ -316,7 +316,7 @@ export class DelegatedKeys extends TemplateElement {
     this.#syncStates();
   }
 
-  #fail(operation: 'load' | 'create' | 'revoke', error: unknown): DelegatedKeysErrorCode | undefined {
+  #fail(operation: 'load' | 'create' | 'revoke', error: unknown): void {
     if (isAbort(error)) return;
     const code = errorCodeOf(error, operation);
     const { mode } = this.view;
@@ -333,7 +333,6 @@ export class DelegatedKeys extends TemplateElement {
     // change, then the focus). A failed create keeps the focus where it was (on "Try again" when
     // sent from the button); a failed revoke closes its confirmation, so its key's Revoke takes it.
     if (operation === 'revoke' && mode.kind === 'revoking') this.#focusTarget = `revoke-${mode.keyId}`;
-    return code;
   }
 
   /** A failure's sentence; a 429's names the service's wait. */
@@ -406,9 +405,9 @@ export class DelegatedKeys extends TemplateElement {
     }
     // Try again (the same nickname after a failure whose key may have been made) keeps the keys
     // before the first try: a key it made, listed since (a refresh()), is still its own, not another's 409.
-    const { nickname } = verdict.request;
+    const { nickname, spendingLimits } = verdict.request;
     const last = this.#attempt;
-    this.#attempt = { nickname, before: last?.nickname === nickname && mode.failure && isRetryable(mode.failure) ? last.before : this.#known };
+    this.#attempt = { nickname, spendingLimits, before: last?.nickname === nickname && mode.failure && isRetryable(mode.failure) ? last.before : this.#known };
     void this.operation.run([verdict.request]);
   }
 

@@ -163,6 +163,15 @@ test('settledMeanwhile: a new ACTIVE key with the nickname sent is the create', 
   assert.equal(settledMeanwhile({ ...create, nickname: 'Other' }, [old, made]), undefined);
   assert.equal(settledMeanwhile({ ...create, before: [old.id, made.id] }, [old, made]), undefined);
   assert.equal(settledMeanwhile(create, [old, { ...made, status: 'REVOKED' }]), undefined);
+  // Limits must be those sent, as a set: another tab's key of the same nickname with its own is not this create.
+  const usd = { currencyCode: 'USD', maxPerTransaction: 100 };
+  const eur = { currencyCode: 'EUR', maxPerTransaction: 50 };
+  const limited = { ...made, spendingLimits: [usd, eur] };
+  assert.deepEqual(settledMeanwhile({ ...create, spendingLimits: [eur, usd] }, [old, limited]), limited);
+  assert.equal(settledMeanwhile(create, [old, limited]), undefined);
+  assert.equal(settledMeanwhile({ ...create, spendingLimits: [usd] }, [old, limited]), undefined);
+  assert.equal(settledMeanwhile({ ...create, spendingLimits: [usd, { ...eur, maxPerTransaction: 51 }] }, [old, limited]), undefined);
+  assert.equal(settledMeanwhile({ ...create, spendingLimits: [usd] }, [old, made]), undefined);
   // Only failures after which the service may have acted lead to a recheck.
   assert.deepEqual(
     ['conflict', 'network', 'server', 'not_active', 'invalid', 'session_required', 'rate_limited', 'forbidden', 'retry_exhausted'].filter((c) => worthRecheck(c as never)),

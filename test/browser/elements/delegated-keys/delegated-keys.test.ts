@@ -553,6 +553,28 @@ describe('<delegated-keys>', () => {
     expect(createdHere).to.equal(false);
   });
 
+  it('a 409 for a key of the same nickname made elsewhere with other limits is said as a conflict, not taken for the one created', async () => {
+    await login();
+    const el = await mountReady();
+    // Another tab makes a key named as this one's, with a limit of its own, after this list loaded.
+    const other = await createClient({ baseUrl: f.apiBase }).createDelegatedKey(
+      { cardId: acct.cardId, internalAccountId: acct.accountId, nickname: 'Mine', spendingLimits: [{ currencyCode: 'USD', maxPerTransaction: 500 }] },
+      { stamper: await walletFor().stamper(acct.accountId) },
+    );
+    await fillForm(el, 'Mine', [['USD', '100']]);
+    let createdHere = false;
+    el.addEventListener('delegated-key-created', () => (createdHere = true));
+    const errors: string[] = [];
+    el.addEventListener('delegated-keys-error', (e) => errors.push((e as CustomEvent).detail.code));
+    (part(el, 'submit-button') as HTMLButtonElement).click();
+    await waitFor(() => createdHere || errors.length, 'the outcome of the create');
+    await settle(el);
+    expect([createdHere, errors], 'the other tab\'s key said as created').to.deep.equal([false, ['conflict']]);
+    expect(parts(el, 'key').map((k) => k.querySelector('.mono')?.getAttribute('title'))).to.deep.equal([other.publicKey]);
+    expect(text(el, 'notice')).to.equal('');
+    expect(text(el, 'form')).to.match(/already has an active key\. Revoke it first/);
+  });
+
   it('a 409 while the list could not be read again (a refresh() failed with the form open) is said as a conflict: the active key of the same nickname listed before is not taken for the one created', async () => {
     await login();
     await createClient({ baseUrl: f.apiBase }).createDelegatedKey(
