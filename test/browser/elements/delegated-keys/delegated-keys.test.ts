@@ -80,6 +80,47 @@ async function createKey(el: DelegatedKeys, nickname: string, limits: Array<[str
   return key;
 }
 
+/** The codes of the `delegated-keys-error` events `el` dispatches from now on. */
+function errorCodes(el: DelegatedKeys): string[] {
+  const codes: string[] = [];
+  el.addEventListener('delegated-keys-error', (e) => codes.push((e as CustomEvent).detail.code));
+  return codes;
+}
+
+/** Everything the alert regions of `el` ever say from now on, not only what is left at the end, until `stop()`. */
+function watchAlerts(el: DelegatedKeys): { said: string[]; stop: () => void } {
+  const said: string[] = [];
+  const watch = new MutationObserver(() => said.push(...[...shadow(el).querySelectorAll('[role=alert]')].map((r) => r.textContent!.trim()).filter(Boolean)));
+  watch.observe(shadow(el), { subtree: true, childList: true, characterData: true });
+  return { said, stop: () => watch.disconnect() };
+}
+
+/**
+ * Creates (the form's submit, its 201 lost) or revokes (the confirmation's Revoke key, its answer
+ * lost) with the list read to check what happened failing (503) too, and returns once the failure is
+ * dispatched (`errors`, from errorCodes). With `whileChecking`, that list is held on the wire while it
+ * runs: what is said before the list has answered.
+ */
+async function loseAnswerAndList(el: DelegatedKeys, change: 'create' | 'revoke', errors: string[], whileChecking?: () => Promise<void> | void): Promise<void> {
+  const undo = change === 'create' ? loseAnswer('POST', /\/auth\/delegated-keys$/, (r) => r.status === 201) : loseAnswer('DELETE', /\/auth\/delegated-keys\//);
+  const undoList = failNext('GET', /\/auth\/delegated-keys\?/, 503);
+  const recheck = whileChecking && holdNext('GET', /\/auth\/delegated-keys\?/);
+  try {
+    if (change === 'create') (part(el, 'submit-button') as HTMLButtonElement).click();
+    else button(el, /Revoke key/).click();
+    if (recheck) {
+      await recheck.arrived;
+      await whileChecking!();
+      recheck.release();
+    }
+    await waitFor(() => errors.length, 'the lost answer');
+  } finally {
+    undo();
+    undoList();
+    recheck?.undo();
+  }
+}
+
 describe('<delegated-keys>', () => {
   let f: RigFixtures;
   let acct: RigAccount;
@@ -297,12 +338,8 @@ describe('<delegated-keys>', () => {
     await login();
     const el = await mountReady();
     await fillForm(el, 'Lost answer', [['USD', '700']]);
-    const errors: string[] = [];
-    el.addEventListener('delegated-keys-error', (e) => errors.push((e as CustomEvent).detail.code));
-    // Everything the alert regions ever say, not only what is left at the end.
-    const said: string[] = [];
-    const watch = new MutationObserver(() => said.push(...[...shadow(el).querySelectorAll('[role=alert]')].map((r) => r.textContent!.trim()).filter(Boolean)));
-    watch.observe(shadow(el), { subtree: true, childList: true, characterData: true });
+    const errors = errorCodes(el);
+    const { said, stop } = watchAlerts(el);
     const created = nextEvent<CustomEvent>(el, 'delegated-key-created');
     const undo = loseAnswer('POST', /\/auth\/delegated-keys$/, (r) => r.status === 201);
     try {
@@ -313,7 +350,7 @@ describe('<delegated-keys>', () => {
       undo();
     }
     await settle(el);
-    watch.disconnect();
+    stop();
     // The list, read before anything is said, shows the key: the change succeeded, so neither the
     // page nor the user hears of the lost answer.
     expect([errors, said]).to.deep.equal([[], []]);
@@ -330,34 +367,20 @@ describe('<delegated-keys>', () => {
     await login();
     const el = await mountReady();
     await fillForm(el, 'Coverage lost', []);
-    const errors: string[] = [];
-    el.addEventListener('delegated-keys-error', (e) => errors.push((e as CustomEvent).detail.code));
-    const said: string[] = [];
-    const watch = new MutationObserver(() => said.push([...shadow(el).querySelectorAll('[role=alert]')].map((r) => r.textContent).join(' ')));
-    watch.observe(shadow(el), { subtree: true, childList: true, characterData: true });
+    const errors = errorCodes(el);
+    const { said, stop } = watchAlerts(el);
     // The key is made, its answer lost, and the list read to check fails as well (still no coverage).
-    let undo = loseAnswer('POST', /\/auth\/delegated-keys$/, (r) => r.status === 201);
-    const undoList = failNext('GET', /\/auth\/delegated-keys\?/, 503);
-    const recheck = holdNext('GET', /\/auth\/delegated-keys\?/);
-    try {
-      (part(el, 'submit-button') as HTMLButtonElement).click();
-      // The failure is said once the list, read to check, fails too.
-      await recheck.arrived;
+    // The failure is said once the list, read to check, fails too.
+    await loseAnswerAndList(el, 'create', errors, () => {
       expect(errors).to.deep.equal([]);
-      recheck.release();
-      await waitFor(() => errors.length, 'the lost answer');
-      await settle(el);
-    } finally {
-      undo();
-      undoList();
-      recheck.undo();
-    }
+    });
+    await settle(el);
     expect(button(el, /Try again/)).to.be.ok;
     const created = nextEvent<CustomEvent>(el, 'delegated-key-created');
     button(el, /Try again/).click();
     expect((await created).detail.key.nickname).to.equal('Coverage lost');
     await settle(el);
-    watch.disconnect();
+    stop();
     expect(text(el, 'notice')).to.match(/Coverage lost.*created/);
     expect(text(el, 'error')).to.equal('');
     // Pressed back online, Try again is answered 409 (the key exists): it is not said as "revoke it first".
@@ -371,21 +394,10 @@ describe('<delegated-keys>', () => {
     await login();
     const el = await mountReady();
     await fillForm(el, 'Listed meanwhile', []);
-    const errors: string[] = [];
-    el.addEventListener('delegated-keys-error', (e) => errors.push((e as CustomEvent).detail.code));
-    const said: string[] = [];
-    const watch = new MutationObserver(() => said.push([...shadow(el).querySelectorAll('[role=alert]')].map((r) => r.textContent).join(' ')));
-    watch.observe(shadow(el), { subtree: true, childList: true, characterData: true });
+    const errors = errorCodes(el);
+    const { said, stop } = watchAlerts(el);
     // The key is made, its answer lost, and the list read to check fails too.
-    const undo = loseAnswer('POST', /\/auth\/delegated-keys$/, (r) => r.status === 201);
-    const undoList = failNext('GET', /\/auth\/delegated-keys\?/, 503);
-    try {
-      (part(el, 'submit-button') as HTMLButtonElement).click();
-      await waitFor(() => errors.length, 'the lost answer');
-    } finally {
-      undo();
-      undoList();
-    }
+    await loseAnswerAndList(el, 'create', errors);
     // Back in coverage, the page reads the list again: it shows the key, the form its failure.
     el.refresh();
     await waitFor(() => el.matches(':state(ready)') && parts(el, 'key').length === 1, 'the list with the key');
@@ -394,7 +406,7 @@ describe('<delegated-keys>', () => {
     button(el, /Try again/).click();
     expect((await created).detail.key.nickname).to.equal('Listed meanwhile');
     await settle(el);
-    watch.disconnect();
+    stop();
     expect(said.filter((x) => /active key/.test(x))).to.deep.equal([]);
     expect(errors).to.deep.equal(['network']);
     expect(text(el, 'notice')).to.match(/Listed meanwhile.*created/);
@@ -409,12 +421,8 @@ describe('<delegated-keys>', () => {
     const key = await createKey(el, 'To revoke');
     (part(el, 'revoke-button') as HTMLButtonElement).click();
     await settle(el);
-    const errors: string[] = [];
-    el.addEventListener('delegated-keys-error', (e) => errors.push((e as CustomEvent).detail.code));
-    // Everything the alert regions ever say, not only what is left at the end.
-    const said: string[] = [];
-    const watch = new MutationObserver(() => said.push(...[...shadow(el).querySelectorAll('[role=alert]')].map((r) => r.textContent!.trim()).filter(Boolean)));
-    watch.observe(shadow(el), { subtree: true, childList: true, characterData: true });
+    const errors = errorCodes(el);
+    const { said, stop } = watchAlerts(el);
     const revoked = nextEvent<CustomEvent>(el, 'delegated-key-revoked');
     const undo = loseAnswer('DELETE', /\/auth\/delegated-keys\//);
     try {
@@ -424,7 +432,7 @@ describe('<delegated-keys>', () => {
       undo();
     }
     await settle(el);
-    watch.disconnect();
+    stop();
     // The list, read before anything is said, shows the key revoked: the change succeeded, so
     // neither the page nor the user hears of the lost answer.
     expect([errors, said]).to.deep.equal([[], []]);
@@ -441,25 +449,13 @@ describe('<delegated-keys>', () => {
     const key = await createKey(el, 'Unknown');
     (part(el, 'revoke-button') as HTMLButtonElement).click();
     await settle(el);
-    const errors: string[] = [];
-    el.addEventListener('delegated-keys-error', (e) => errors.push((e as CustomEvent).detail.code));
-    const undo = loseAnswer('DELETE', /\/auth\/delegated-keys\//);
-    const undoList = failNext('GET', /\/auth\/delegated-keys\?/, 503);
-    const recheck = holdNext('GET', /\/auth\/delegated-keys\?/);
-    try {
-      button(el, /Revoke key/).click();
-      // Nothing is said while the list, read to check, is on its way.
-      await recheck.arrived;
+    const errors = errorCodes(el);
+    // Nothing is said while the list, read to check, is on its way.
+    await loseAnswerAndList(el, 'revoke', errors, async () => {
       await settle(el);
       expect([errors, text(el, 'error')]).to.deep.equal([[], '']);
-      recheck.release();
-      await waitFor(() => errors.length, 'the lost answer');
-      await settle(el);
-    } finally {
-      undo();
-      undoList();
-      recheck.undo();
-    }
+    });
+    await settle(el);
     // The revoke's own failure is said (not the list's): the key, revoked in fact, shows as listed before.
     expect(errors).to.deep.equal(['network']);
     expect(text(el, 'error')).to.match(/couldn’t reach the server/);
@@ -564,8 +560,7 @@ describe('<delegated-keys>', () => {
     await fillForm(el, 'Mine', [['USD', '100']]);
     let createdHere = false;
     el.addEventListener('delegated-key-created', () => (createdHere = true));
-    const errors: string[] = [];
-    el.addEventListener('delegated-keys-error', (e) => errors.push((e as CustomEvent).detail.code));
+    const errors = errorCodes(el);
     (part(el, 'submit-button') as HTMLButtonElement).click();
     await waitFor(() => createdHere || errors.length, 'the outcome of the create');
     await settle(el);
@@ -593,8 +588,7 @@ describe('<delegated-keys>', () => {
     }
     let createdHere = false;
     el.addEventListener('delegated-key-created', () => (createdHere = true));
-    const errors: string[] = [];
-    el.addEventListener('delegated-keys-error', (e) => errors.push((e as CustomEvent).detail.code));
+    const errors = errorCodes(el);
     (part(el, 'submit-button') as HTMLButtonElement).click();
     await waitFor(() => createdHere || errors.length, 'the outcome of the create');
     expect(createdHere, 'the key listed before said as created').to.equal(false);
