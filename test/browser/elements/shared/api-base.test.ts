@@ -36,6 +36,26 @@ async function received(): Promise<string[]> {
   return (await hostileRequests()).map((r) => `${r.method} ${r.url}${r.bearer ? ' with a Bearer token' : ''}${r.stamp ? ` stamped by ${r.stamp.publicKey}${r.stamp.overHostilePayload ? ' over the hostile payload' : ''}` : ''}`);
 }
 
+/** The address of src/elements/shared/`path`, for an iframe's module to import. */
+const shared = (path: string) => new URL(`../../../../src/elements/shared/${path}`, import.meta.url).href;
+
+/** What an iframe of `srcdoc` (sandboxed as `sandbox` says, if given) posts to this page first; the iframe is removed then. */
+async function postedBy(srcdoc: string, sandbox?: string): Promise<unknown> {
+  const frame = Object.assign(document.createElement('iframe'), { srcdoc });
+  if (sandbox !== undefined) frame.setAttribute('sandbox', sandbox);
+  const answer = new Promise<MessageEvent>((resolve) => addEventListener('message', function on(e) {
+    if (e.source !== frame.contentWindow) return;
+    removeEventListener('message', on);
+    resolve(e);
+  }));
+  document.body.append(frame);
+  try {
+    return (await answer).data;
+  } finally {
+    frame.remove();
+  }
+}
+
 describe('api-base set by markup', function () {
   this.timeout(60000);
   let f: RigFixtures;
@@ -150,56 +170,28 @@ describe('api-base set by markup', function () {
   it('on a page of an opaque origin (a sandboxed iframe), a data: api-base, whose origin is also "null", is refused', async () => {
     // The iframe's module reads its answers from the refusal or from what fetch gave; its own
     // configureWallet names the proxy absolutely (an about:srcdoc page resolves no path).
-    const src = (path: string) => new URL(`../../../../src/elements/shared/${path}`, import.meta.url).href;
     const apiBase = new URL(f.apiBase, location.href).href;
-    const frame = Object.assign(document.createElement('iframe'), {
-      srcdoc: `<script type="module">
-        import { transportFor } from '${src('send.ts')}';
-        import { configureWallet } from '${src('config.ts')}';
+    const data = await postedBy(`<script type="module">
+        import { transportFor } from '${shared('send.ts')}';
+        import { configureWallet } from '${shared('config.ts')}';
         configureWallet({ apiBase: '${apiBase}' });
         const outcome = (url) => transportFor(url).fetch(url, { method: 'POST' }).then((r) => 'fetched ' + r.status, (e) => e.code || e.name);
         parent.postMessage({ origin: location.origin, data: await outcome('data:application/json,{}'), proxy: await outcome('${apiBase}/cards') }, '*');
-      </script>`,
-    });
-    frame.setAttribute('sandbox', 'allow-scripts');
-    const answer = new Promise<MessageEvent>((resolve) => addEventListener('message', function on(e) {
-      if (e.source !== frame.contentWindow) return;
-      removeEventListener('message', on);
-      resolve(e);
-    }));
-    document.body.append(frame);
-    try {
-      const { data } = await answer;
-      // The proxy's origin is still followed (its CORS answer aside): only the opaque origin is refused.
-      expect(data).to.deep.equal({ origin: 'null', data: 'misconfigured', proxy: 'TypeError' });
-    } finally {
-      frame.remove();
-    }
+      </script>`, 'allow-scripts');
+    // The proxy's origin is still followed (its CORS answer aside): only the opaque origin is refused.
+    expect(data).to.deep.equal({ origin: 'null', data: 'misconfigured', proxy: 'TypeError' });
   });
 
   it('on a page that inherits this origin (an about:srcdoc iframe), the configured relative apiBase is followed', async () => {
     // Such a page's address, about:srcdoc, resolves no path, but its origin and base are this page's.
-    const src = (path: string) => new URL(`../../../../src/elements/shared/${path}`, import.meta.url).href;
-    const frame = Object.assign(document.createElement('iframe'), {
-      srcdoc: `<script type="module">
-        import { transportFor } from '${src('send.ts')}';
-        import { configureWallet } from '${src('config.ts')}';
+    const data = await postedBy(`<script type="module">
+        import { transportFor } from '${shared('send.ts')}';
+        import { configureWallet } from '${shared('config.ts')}';
         configureWallet({ apiBase: '${f.apiBase}' });
         const outcome = (url) => transportFor(url).fetch(url, { method: 'GET' }).then((r) => 'fetched', (e) => e.code || e.name);
         parent.postMessage({ href: location.href, proxy: await outcome('${f.apiBase}/cards') }, '*');
-      </script>`,
-    });
-    const answer = new Promise<MessageEvent>((resolve) => addEventListener('message', function on(e) {
-      if (e.source !== frame.contentWindow) return;
-      removeEventListener('message', on);
-      resolve(e);
-    }));
-    document.body.append(frame);
-    try {
-      expect((await answer).data).to.deep.equal({ href: 'about:srcdoc', proxy: 'fetched' });
-    } finally {
-      frame.remove();
-    }
+      </script>`);
+    expect(data).to.deep.equal({ href: 'about:srcdoc', proxy: 'fetched' });
   });
 
   it('an api-base on the page’s origin, or on the origin of configureWallet’s apiBase, is followed', async () => {
