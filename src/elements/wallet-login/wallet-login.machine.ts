@@ -163,8 +163,9 @@ function reauthOf(state: LoginState): { reauth?: ReauthReason } {
 export function transition(state: LoginState, event: LoginEvent, methods: readonly LoginMethod[] = LOGIN_METHODS): LoginState {
   // A logout asked for while a step runs is kept until the step ends (the element stops the steps
   // that can be stopped, wallet-login.ts); whatever the step led to is then undone: a session it
-  // led to is logged out, a code screen is left.
-  if (event.type === 'LOGOUT' && RUNNING.has(state.kind)) return { ...state, logout: true } as LoginState;
+  // led to is logged out, a code screen is left. Asked again, it is the same logout (a second one
+  // would cut the first off mid-revocation after its keys went: the session live upstream).
+  if (event.type === 'LOGOUT' && RUNNING.has(state.kind)) return 'logout' in state ? state : ({ ...state, logout: true } as LoginState);
   let next = step(state, event);
   if (('logout' in state || 'logout' in event) && next !== state) next = next.kind === 'logged-in' ? { kind: 'logging-out', session: next.session } : choosing(reauthOf(next));
   // A re-auth the page's methods leave out: the methods it offers.
@@ -277,8 +278,9 @@ function step(state: LoginState, event: LoginEvent): LoginState {
 
     case 'logging-out':
       // A logout the service was not told of still ends the session here: core deletes this
-      // device's keys whatever the answer (session.ts logout), so nothing could sign with it.
-      if (type === 'LOGGED_OUT' || type === 'REMOTE_LOGGED_OUT' || type === 'FAILED') return choosing();
+      // device's keys whatever the answer (session.ts logout), so nothing could sign with it. One in
+      // another tab that ended first is not: the user asked here, and this one ends as theirs.
+      if (type === 'LOGGED_OUT' || type === 'FAILED') return choosing();
       return state;
   }
 }

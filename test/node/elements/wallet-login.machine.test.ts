@@ -283,6 +283,9 @@ test('logout while a login runs: the step ends, a session it led to is logged ou
   assert.deepEqual(transition(restoring, { type: 'RESTORED', session: null, code: { type: 'EMAIL_OTP', resendAt: 0 } }), { kind: 'choosing' });
   // Nothing under way: nothing to do.
   assert.deepEqual(transition({ kind: 'choosing' }, { type: 'LOGOUT' }), { kind: 'choosing' });
+  // Asked again while it waits: the same logout, nothing new to start.
+  const waiting: LoginState = { kind: 'restoring', logout: true };
+  assert.equal(transition(waiting, { type: 'LOGOUT' }), waiting);
   // A passkey picked from autofill that the logout stopped too late (its session was stored): logged out, not shown.
   assert.deepEqual(transition({ kind: 'choosing' }, { type: 'LOGGED_IN', session: passkeySession, logout: true }), { kind: 'logging-out', session: passkeySession });
 });
@@ -293,6 +296,8 @@ test('other tabs: a login elsewhere logs this tab in; a logout elsewhere logs it
   // A logout in progress here is not overridden by a login elsewhere.
   const out: LoginState = { kind: 'logging-out', session };
   assert.equal(transition(out, { type: 'REMOTE_LOGGED_IN', session }), out);
+  // Nor by a logout elsewhere: the one asked for here ends as this tab's.
+  assert.equal(transition(out, { type: 'REMOTE_LOGGED_OUT' }), out);
 });
 
 test('events that do not apply to a screen leave it unchanged', () => {

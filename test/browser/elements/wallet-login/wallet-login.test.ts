@@ -676,6 +676,31 @@ describe('<wallet-login>', function () {
     expect((await clientFor().listSessions(acct.accountId)).map((s) => s.id)).not.to.include(sessionId);
   });
 
+  it('logout() twice during the start-up check: the second joins the first, whose revocation is not cut off; one logout is told', async () => {
+    const wallet = walletFor();
+    const { sessionId } = await (await wallet.startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000');
+    // The check of the stored session is on the wire when the page asks twice (two handlers).
+    const hold = holdNext('GET', /\/auth\/sessions\?/);
+    try {
+      const events: string[] = [];
+      const el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId }, (e) => {
+        e.addEventListener('wallet-logged-out', (ev) => events.push((ev as CustomEvent<LoggedOutDetail>).detail.reason));
+      });
+      await hold.arrived;
+      el.logout();
+      el.logout();
+      hold.release();
+      await waitFor(() => !inState(el, 'restoring') && !inState(el, 'busy'), 'the end of the logout');
+      expect(inState(el, 'choosing'), 'logged out').to.equal(true);
+      expect(events, 'one wallet-logged-out').to.deep.equal(['logout']);
+      expect(text(el, 'status')).to.equal('You’re logged out.');
+    } finally {
+      hold.undo();
+    }
+    expect(await store.get(acct.accountId)).to.equal(undefined);
+    expect((await clientFor().listSessions(acct.accountId)).map((s) => s.id), 'the session ended upstream').not.to.include(sessionId);
+  });
+
   it('logout() while a code is being checked: the session the code led to is logged out, upstream too', async () => {
     const el = await codeScreen({ 'account-id': acct.accountId });
     let logins = 0;
@@ -772,7 +797,7 @@ describe('<wallet-login>', function () {
     });
   }
 
-  it('a logout in another tab while this one logs out: they take turns (Web Locks), nothing is left upstream, and this tab ends on the methods', async () => {
+  it('a logout in another tab while this one logs out: they take turns (Web Locks), nothing is left upstream, and this tab ends on the methods, logged out here as asked', async () => {
     const el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId });
     await loginWithEmail(el);
     // Another tab: its own wallet and channel, the same origin's key store (and Web Locks).
@@ -794,19 +819,22 @@ describe('<wallet-login>', function () {
       await waitFor(() => inState(el, 'choosing') && !inState(el, 'busy'), 'the methods');
       expect(await sessionsUpstream(acct), 'no session left upstream').to.deep.equal([]);
 
-      // The other way round: the other tab's revocation is under way when this tab logs out.
+      // The other way round: the other tab's revocation is under way when this tab logs out. The
+      // user asked for the logout here: it ends as this tab's, though the other tab's ended first.
       await advanceClock(31_000);
       await loginWithEmail(el);
       held = holdNext('DELETE', /\/auth\/sessions\//);
       const first = otherLogout();
       await held.arrived;
-      const loggedOut = nextEvent<CustomEvent<LoggedOutDetail>>(el, 'wallet-logged-out');
+      const events: string[] = [];
+      el.addEventListener('wallet-logged-out', (e) => events.push((e as CustomEvent<LoggedOutDetail>).detail.reason));
       el.logout();
       held.release();
       held.undo();
       await first;
-      expect((await loggedOut).detail.reason).to.equal('elsewhere');
       await waitFor(() => inState(el, 'choosing') && !inState(el, 'busy'), 'the methods');
+      expect(events, 'one wallet-logged-out, of a logout here').to.deep.equal(['logout']);
+      expect(text(el, 'status')).to.equal('You’re logged out.');
       expect(await sessionsUpstream(acct), 'no session left upstream').to.deep.equal([]);
       expect(await store.get(acct.accountId)).to.equal(undefined);
     } finally {
