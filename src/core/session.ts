@@ -144,8 +144,13 @@ export interface Wallet {
   /**
    * Adds any credential (e.g. OAUTH with its token), signed by the current session when one is needed.
    * `restartBody`: the body should the signed retry start over (OAUTH: with a fresh token).
+   * `recover`: given the add's failure, resolves with the credential the service saved all the same
+   * (its answer lost), which is then the result, told as `changed` like one answered; or rejects.
    */
-  addCredential(body: CreateCredentialRequest, options?: SignalOption & { restartBody?: () => Promise<CreateCredentialRequest> }): Promise<AuthMethodResponse>;
+  addCredential(
+    body: CreateCredentialRequest,
+    options?: SignalOption & { restartBody?: () => Promise<CreateCredentialRequest>; recover?: (e: unknown) => Promise<AuthMethodResponse> },
+  ): Promise<AuthMethodResponse>;
   /**
    * A new session with a new key, signed by the current key; the old local record is deleted. When
    * the service refuses because the session already ended there (no longer in its active list), the
@@ -583,7 +588,7 @@ export function createWallet(options: WalletOptions): Wallet {
         if (!isNoSession(e)) throw e;
         return undefined;
       });
-      const added = await client.createCredential(body, { ...addOptions, stamper });
+      const added = await client.createCredential(body, { ...addOptions, stamper }).catch(addOptions.recover);
       // The account's lists, shown in this page and in other tabs, now hold it.
       emit({ type: 'changed', accountId: body.accountId });
       return added;

@@ -63,16 +63,7 @@ export async function loadView(s: Services): Promise<CredentialsView> {
  */
 export async function addCredential(s: Services, type: 'SMS_OTP' | 'OAUTH', provider: ((nonce: string, options: { signal: AbortSignal }) => Promise<string>) | undefined, known: string[]): Promise<AuthMethodResponse> {
   let token = '';
-  const add = async () => {
-    if (type === 'OAUTH') {
-      if (typeof provider !== 'function') throw new WalletError('invalid_argument', 'No oidcTokenProvider was given.');
-      // Registration binds no key, so the nonce only keeps the token single-purpose.
-      const body = async () => ({ type, accountId: s.accountId, oidcToken: (token = await provider(bytesToHex(randomBytes(32)), { signal: s.signal })) });
-      return s.wallet.addCredential(await body(), { signal: s.signal, restartBody: body });
-    }
-    return s.wallet.addCredential({ type, accountId: s.accountId }, { signal: s.signal });
-  };
-  return add().catch(async (e: unknown) => {
+  const recover = async (e: unknown) => {
     const lost = e instanceof WalletError ? e.code === 'network' : e instanceof ServiceError && e.status >= 500;
     // A single sign-on's nickname is its token's email claim (reference.md): another identity added
     // meanwhile elsewhere is not this one.
@@ -83,7 +74,13 @@ export async function addCredential(s: Services, type: 'SMS_OTP' | 'OAUTH', prov
     const found = lost && (await s.client.listCredentials(s.accountId, { signal: s.signal }).catch(() => [])).find((c) => c.type === type && !known.includes(c.id) && (type !== 'OAUTH' || c.nickname === email));
     if (!found) throw e;
     return found;
-  });
+  };
+  // Through the wallet, which tells one found this way to the other elements and tabs as it does one answered.
+  if (type !== 'OAUTH') return s.wallet.addCredential({ type, accountId: s.accountId }, { signal: s.signal, recover });
+  if (typeof provider !== 'function') throw new WalletError('invalid_argument', 'No oidcTokenProvider was given.');
+  // Registration binds no key, so the nonce only keeps the token single-purpose.
+  const body = async () => ({ type, accountId: s.accountId, oidcToken: (token = await provider(bytesToHex(randomBytes(32)), { signal: s.signal })) });
+  return s.wallet.addCredential(await body(), { signal: s.signal, restartBody: body, recover });
 }
 
 /**

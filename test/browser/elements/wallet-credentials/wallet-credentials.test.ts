@@ -919,6 +919,27 @@ describe('<wallet-credentials>', function () {
     });
   });
 
+  it('an SMS login added here as its answer was lost, found in the list read back: another tab\'s lists show it at once', async () => {
+    await loginByEmail(acct);
+    const el = await settled(acct.accountId);
+    await inOtherTab(async (tab, heard) => {
+      const there = tab.window.document.createElement('wallet-credentials');
+      there.setAttribute('account-id', acct.accountId);
+      tab.window.document.body.append(there);
+      await waitFor(() => there.matches(':state(ready)') && !there.matches(':state(busy)'), 'the other tab\'s lists');
+      const undo = loseAnswer('POST', /\/auth\/credentials$/, (r) => r.status === 201);
+      try {
+        addButton(el, 'SMS_OTP').click();
+        await waitForState(el, 'code-entry');
+      } finally {
+        undo();
+      }
+      // Nothing in that tab reads the lists again: only what this page tells, once.
+      await waitFor(() => !!shadow(there).querySelector("[part~='credential'][data-type='SMS_OTP']"), 'the SMS row in the other tab', 3000);
+      expect(heard).to.deep.equal([{ type: 'changed', accountId: acct.accountId }]);
+    });
+  });
+
   it('another tab that adds a passkey with <passkey-register>: this tab\'s lists show it once it is added', async () => {
     await addVirtualAuthenticator();
     await loginByEmail(acct);
