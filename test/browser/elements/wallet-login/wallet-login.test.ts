@@ -143,6 +143,23 @@ async function sessionsUpstream(acct: RigAccount, settled: (ids: string[]) => bo
  * calls go through to the browser unchanged. (The authenticator's signature counter is no measure:
  * the browser may also ask it silently which of the allowed passkeys it holds.)
  */
+/**
+ * Renews `el`'s session with the service's answer held once the renewal is made (201): `meanwhile`
+ * runs while the answer is held, `after` once it is released (given the promise of its reading).
+ */
+async function renewHeld(el: WalletLogin, meanwhile: () => unknown, after: (read: Promise<void>) => Promise<unknown>): Promise<void> {
+  const held = holdAnswer('POST', /\/refresh$/, (r) => r.status === 201);
+  try {
+    el.refresh();
+    await held.arrived;
+    await meanwhile();
+    held.release();
+    await after(held.read);
+  } finally {
+    held.undo();
+  }
+}
+
 function countPrompts(): { readonly count: number; restore(): void } {
   const credentials = navigator.credentials;
   const get = credentials.get;
@@ -846,16 +863,7 @@ describe('<wallet-login>', function () {
     let el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId });
     const { sessionId } = await loginWithEmail(el);
     // The service renewed the session (the old one ended there); its answer is on its way when the element goes.
-    const held = holdAnswer('POST', /\/refresh$/, (r) => r.status === 201);
-    try {
-      el.refresh();
-      await held.arrived;
-      el.remove();
-      held.release();
-      await held.read.catch(() => undefined);
-    } finally {
-      held.undo();
-    }
+    await renewHeld(el, () => el.remove(), (read) => read);
     const upstream = await sessionsUpstream(acct, (ids) => ids.length === 1 && ids[0] !== sessionId);
     expect(upstream).to.have.length(1);
     for (let tries = 0; tries < 50 && (await store.get(acct.accountId))?.session.sessionId !== upstream[0]; tries++) await new Promise((r) => setTimeout(r, 100));
@@ -869,16 +877,7 @@ describe('<wallet-login>', function () {
     const el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId });
     const { sessionId } = await loginWithEmail(el);
     // The service renewed the session (the old one ended there); its answer is on its way at cancel().
-    const held = holdAnswer('POST', /\/refresh$/, (r) => r.status === 201);
-    try {
-      el.refresh();
-      await held.arrived;
-      el.cancel();
-      held.release();
-      await waitFor(() => !inState(el, 'busy'), 'the end of the renewal');
-    } finally {
-      held.undo();
-    }
+    await renewHeld(el, () => el.cancel(), () => waitFor(() => !inState(el, 'busy'), 'the end of the renewal'));
     expect(inState(el, 'logged-in'), `on ${text(el, 'heading')}: ${text(el, 'status')}`).to.equal(true);
     const upstream = await sessionsUpstream(acct, (ids) => ids.length === 1 && ids[0] !== sessionId);
     expect([el.session?.sessionId, (await store.get(acct.accountId))?.session.sessionId], 'the session shown and kept is the one upstream').to.deep.equal([upstream[0], upstream[0]]);
@@ -889,16 +888,17 @@ describe('<wallet-login>', function () {
     await loginWithEmail(el);
     const otherTab = new BroadcastChannel(SESSION_CHANNEL_NAME);
     const otherWallet = createWallet({ client: createClient({ baseUrl: '/api' }), store, otpSigner: (await fixtures()).signerPublicKey });
-    const held = holdAnswer('POST', /\/refresh$/, (r) => r.status === 201);
+    let other: Promise<void> | undefined;
     try {
-      el.refresh();
-      await held.arrived;
-      const other = otherWallet.logout(acct.accountId).then(() => otherTab.postMessage({ type: 'logged-out', accountId: acct.accountId }));
-      held.release();
-      await other;
-      await waitFor(() => inState(el, 'choosing') && !inState(el, 'busy'), 'the methods');
+      await renewHeld(
+        el,
+        () => void (other = otherWallet.logout(acct.accountId).then(() => otherTab.postMessage({ type: 'logged-out', accountId: acct.accountId }))),
+        async () => {
+          await other;
+          await waitFor(() => inState(el, 'choosing') && !inState(el, 'busy'), 'the methods');
+        },
+      );
     } finally {
-      held.undo();
       otherTab.close();
     }
     expect(await sessionsUpstream(acct), 'no session left upstream').to.deep.equal([]);
@@ -926,20 +926,17 @@ describe('<wallet-login>', function () {
   it('logout() while the element put back waits for a renewal left running: the renewal ends first, then its session is ended, upstream too', async () => {
     const el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId });
     await loginWithEmail(el);
-    const held = holdAnswer('POST', /\/refresh$/, (r) => r.status === 201);
-    try {
-      el.refresh();
-      await held.arrived;
-      const parent = el.parentNode!;
-      el.remove();
-      await new Promise((r) => setTimeout(r));
-      parent.appendChild(el);
-      el.logout();
-      held.release();
-      await waitFor(() => inState(el, 'choosing') && !inState(el, 'busy'), 'the methods');
-    } finally {
-      held.undo();
-    }
+    await renewHeld(
+      el,
+      async () => {
+        const parent = el.parentNode!;
+        el.remove();
+        await new Promise((r) => setTimeout(r));
+        parent.appendChild(el);
+        el.logout();
+      },
+      () => waitFor(() => inState(el, 'choosing') && !inState(el, 'busy'), 'the methods'),
+    );
     expect(await sessionsUpstream(acct), 'no session of the account left upstream').to.deep.equal([]);
     expect(await store.get(acct.accountId)).to.equal(undefined);
   });
