@@ -15,9 +15,9 @@
  * (RFC 7636 §4.6). The `nonce` is optional in this flow and, when sent, is the ID token's (OpenID
  * Connect Core 1.0 §3.1.2.1). The answer carries an access token because OpenID Connect Core 1.0
  * §3.1.3.3 requires one; it is random and nothing accepts it. The same token endpoint also takes a
- * JSON body for scripts and tests (`{nonce, sub?, email?, aud?}`: no flow at all). Deliberately not
- * here: users, consent, client registration, refresh tokens, a userinfo endpoint, signature checks
- * of incoming tokens.
+ * JSON body for scripts and tests (`{nonce, sub?, email?, aud?}`: no flow at all), answered with
+ * the same token response. Deliberately not here: users, consent, client registration, refresh
+ * tokens, a userinfo endpoint, signature checks of incoming tokens.
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { sha256Hex, base64urlEncode } from '../core/encoding.ts';
@@ -266,6 +266,16 @@ function oauthError(error: 'invalid_request' | 'invalid_grant' | 'unsupported_gr
   return json(400, { error, error_description: description }, { ...CORS, Pragma: 'no-cache' });
 }
 
+/**
+ * A successful token response (RFC 6749 §5.1), of the code exchange and of the JSON request alike:
+ * `token_type` goes with the `access_token` it types, which OpenID Connect Core 1.0 §3.1.3.3 also
+ * requires; never cached (Cache-Control: no-store comes with every reply, and Pragma: no-cache).
+ */
+function tokenResponse(id_token: string): Reply {
+  const access_token = randomBytes(32).toString('base64url');
+  return json(200, { access_token, token_type: 'Bearer', expires_in: TOKEN_LIFETIME_S, id_token }, { ...CORS, Pragma: 'no-cache' });
+}
+
 /** RFC 7636 §4.6: BASE64URL-ENCODE(SHA256(ASCII(code_verifier))), compared with the challenge as a string. */
 function s256(verifier: string): Buffer {
   return Buffer.from(createHash('sha256').update(verifier, 'ascii').digest('base64url'));
@@ -337,13 +347,11 @@ export function registerOidcRoutes(router: Router, world: World): void {
     if (!timingSafeEqual(s256(fields.code_verifier!), Buffer.from(issued.codeChallenge))) {
       return oauthError('invalid_grant', 'code_verifier does not match the code_challenge');
     }
-    const id_token = await mint({ aud: issued.clientId, nonce: issued.nonce });
-    const access_token = randomBytes(32).toString('base64url');
-    return json(200, { access_token, token_type: 'Bearer', expires_in: TOKEN_LIFETIME_S, id_token }, { ...CORS, Pragma: 'no-cache' });
+    return tokenResponse(await mint({ aud: issued.clientId, nonce: issued.nonce }));
   }
 
   // The code exchange (form-encoded, RFC 6749 §4.1.3), or a direct token for scripts and test
-  // pages (JSON: {sub?, email?, aud?, nonce} -> {id_token}).
+  // pages (JSON: {sub?, email?, aud?, nonce} -> the token response, its id_token the one wanted).
   router.on('POST', '/oidc/token', async (ctx: Ctx) => {
     if (/^application\/x-www-form-urlencoded\b/i.test(ctx.header('content-type') ?? '')) return exchangeCode(ctx);
     try {
@@ -355,8 +363,7 @@ export function registerOidcRoutes(router: Router, world: World): void {
       const nonce = f.string('nonce', { max: 512 });
       f.check();
       // f.check() has refused a body without a nonce.
-      const id_token = await mint({ sub, email, aud: aud ?? SANDBOX_OIDC_CLIENT_ID, nonce: nonce as string });
-      return json(200, { id_token, token_type: 'Bearer', expires_in: TOKEN_LIFETIME_S }, CORS);
+      return tokenResponse(await mint({ sub, email, aud: aud ?? SANDBOX_OIDC_CLIENT_ID, nonce: nonce as string }));
     } catch (err) {
       if (err instanceof HttpError) throw new HttpError(err.status, err.code, err.message, err.details, CORS);
       throw err;

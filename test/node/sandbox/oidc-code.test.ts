@@ -290,4 +290,18 @@ describe('test issuer: authorization code flow with PKCE', () => {
     assert.equal(r.status, 200, r.text);
     assert.equal(claimsOf(r.body.id_token).nonce, 'script');
   });
+
+  test('the JSON token request answers a whole token response: an access_token with its token_type, never cached (RFC 6749 §5.1, OpenID Connect Core 1.0 §3.1.3.3)', async () => {
+    const r = await api.call('POST', '/oidc/token', { outside: true, auth: 'none', body: { nonce: 'script' } });
+    assert.equal(r.status, 200, r.text);
+    assert.equal(r.body.token_type, 'Bearer');
+    assert.equal(typeof r.body.access_token, 'string');
+    assert.ok(r.body.access_token.length >= 32, 'a random access token');
+    assert.ok(Number.isInteger(r.body.expires_in) && r.body.expires_in > 0);
+    assert.equal(typeof r.body.id_token, 'string');
+    assert.equal(r.headers.get('cache-control'), 'no-store');
+    assert.equal(r.headers.get('pragma'), 'no-cache');
+    const again = await api.call('POST', '/oidc/token', { outside: true, auth: 'none', body: { nonce: 'script' } });
+    assert.notEqual(again.body.access_token, r.body.access_token);
+  });
 });
