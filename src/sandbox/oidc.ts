@@ -8,16 +8,18 @@
  * Security Best Current Practice (RFC 9700 §2.1.1) asks of browser apps). The implicit flow
  * (`response_type=id_token`) is not offered: RFC 9700 §2.1.2 says clients should not use it.
  *
- * The authorize page has no script at all: a form posts back and the answer is a 303 to the
- * `redirect_uri` with `?code=...&state=...&iss=...` (RFC 6749 §4.1.2, RFC 9207). The code is good
- * once, for 60 s, at the token endpoint, for the client and the exact `redirect_uri` it was issued
- * to, with the `code_verifier` whose S256 hash, base64url-encoded, is the `code_challenge` string
- * (RFC 7636 §4.6). The `nonce` is optional in this flow and, when sent, is the ID token's (OpenID
- * Connect Core 1.0 §3.1.2.1). The answer carries an access token because OpenID Connect Core 1.0
- * §3.1.3.3 requires one; it is random and nothing accepts it. The same token endpoint also takes a
- * JSON body for scripts and tests (`{nonce, sub?, email?, aud?}`: no flow at all), answered with
- * the same token response. Deliberately not here: users, consent, client registration, refresh
- * tokens, a userinfo endpoint, signature checks of incoming tokens.
+ * An authorize request must ask `scope` with `openid` (OpenID Connect Core 1.0 §3.1.2.2), else it
+ * is refused with `invalid_scope` (RFC 6749 §3.3). The authorize page has no script at all: a form
+ * posts back and the answer is a 303 to the `redirect_uri` with `?code=...&state=...&iss=...` (RFC
+ * 6749 §4.1.2, RFC 9207). The code is good once, for 60 s, at the token endpoint, for the client
+ * and the exact `redirect_uri` it was issued to, with the `code_verifier` whose S256 hash,
+ * base64url-encoded, is the `code_challenge` string (RFC 7636 §4.6). The `nonce` is optional in
+ * this flow and, when sent, is the ID token's (OpenID Connect Core 1.0 §3.1.2.1). The answer
+ * carries an access token because OpenID Connect Core 1.0 §3.1.3.3 requires one; it is random and
+ * nothing accepts it. The same token endpoint also takes a JSON body for scripts and tests
+ * (`{nonce, sub?, email?, aud?}`: no flow at all), answered with the same token response.
+ * Deliberately not here: users, consent, client registration, refresh tokens, a userinfo endpoint,
+ * signature checks of incoming tokens.
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { sha256Hex, base64urlEncode } from '../core/encoding.ts';
@@ -193,6 +195,8 @@ interface AuthorizeRequest {
   nonce: string | undefined;
   state: string;
   codeChallenge: string;
+  /** As sent; it holds `openid`. */
+  scope: string;
 }
 
 interface IssuedCode {
@@ -211,7 +215,9 @@ interface IssuedCode {
 type AuthorizeOutcome =
   | { request: AuthorizeRequest }
   | { page: string }
-  | { redirectUri: string; state: string; error: 'invalid_request' | 'unsupported_response_type'; description: string };
+  | { redirectUri: string; state: string; error: AuthorizeError; description: string };
+
+type AuthorizeError = 'invalid_request' | 'unsupported_response_type' | 'invalid_scope';
 
 function readAuthorizeRequest(world: World, params: URLSearchParams): AuthorizeOutcome {
   // RFC 6749 §3.1: a parameter must not be included more than once.
@@ -235,11 +241,16 @@ function readAuthorizeRequest(world: World, params: URLSearchParams): AuthorizeO
 
   const stateParam = one('state');
   const state = typeof stateParam === 'string' && stateParam.length <= 1024 ? stateParam : '';
-  const refuse = (error: 'invalid_request' | 'unsupported_response_type', description: string): AuthorizeOutcome => ({ redirectUri, state, error, description });
+  const refuse = (error: AuthorizeError, description: string): AuthorizeOutcome => ({ redirectUri, state, error, description });
   if (stateParam === null || (stateParam?.length ?? 0) > 1024) return refuse('invalid_request', 'state must appear once, at most 1024 characters');
   const responseType = one('response_type');
   if (!responseType) return refuse('invalid_request', 'response_type is required, once');
   if (responseType !== 'code') return refuse('unsupported_response_type', 'response_type must be code (the implicit flow is not offered)');
+  // OpenID Connect Core 1.0 §3.1.2.2: the request must carry a scope holding `openid`; without it
+  // it is no OpenID request, and an ID token is all this issuer gives. RFC 6749 §3.3: a missing
+  // scope is refused as an invalid scope (§4.1.2.1) when no default is taken.
+  const scope = one('scope');
+  if (!scope || scope.length > 512 || !scope.split(' ').includes('openid')) return refuse('invalid_scope', 'scope must appear once and include openid');
   // RFC 7636 §4.3: a missing method means plain, which RFC 9700 §2.1.1 has authorization servers refuse.
   if (one('code_challenge_method') !== 'S256') return refuse('invalid_request', 'code_challenge_method must be S256');
   const codeChallenge = one('code_challenge');
@@ -247,7 +258,7 @@ function readAuthorizeRequest(world: World, params: URLSearchParams): AuthorizeO
   // OpenID Connect Core 1.0 §3.1.2.1: optional in the code flow; an empty one is none.
   const nonce = one('nonce');
   if (nonce === null || (nonce?.length ?? 0) > 512) return refuse('invalid_request', 'nonce must appear at most once, at most 512 characters');
-  return { request: { clientId, redirectUri, nonce: nonce || undefined, state, codeChallenge } };
+  return { request: { clientId, redirectUri, nonce: nonce || undefined, state, codeChallenge, scope } };
 }
 
 /** `redirect_uri` with the response added to its query (RFC 6749 §3.1.2 keeps a query it has). */
@@ -382,6 +393,7 @@ export function registerOidcRoutes(router: Router, world: World): void {
       hidden('response_type', 'code') +
       hidden('client_id', request.clientId) +
       hidden('redirect_uri', request.redirectUri) +
+      hidden('scope', request.scope) +
       (request.nonce ? hidden('nonce', request.nonce) : '') +
       hidden('state', request.state) +
       hidden('code_challenge', request.codeChallenge) +

@@ -169,6 +169,38 @@ describe('test issuer: authorization code flow with PKCE', () => {
     }
   });
 
+  test('authorize issues ID tokens to OpenID requests only: a scope missing, without openid or repeated is refused with invalid_scope (RFC 6749 §3.3, §4.1.2.1; OpenID Connect Core 1.0 §3.1.2.2)', async () => {
+    const { challenge } = pkcePair();
+    const twice = authorizeQuery({ code_challenge: challenge });
+    twice.append('scope', 'openid');
+    for (const q of [
+      authorizeQuery({ code_challenge: challenge, scope: undefined }),
+      authorizeQuery({ code_challenge: challenge, scope: '' }),
+      authorizeQuery({ code_challenge: challenge, scope: 'email' }),
+      authorizeQuery({ code_challenge: challenge, scope: 'openidemail' }),
+      twice,
+    ]) {
+      for (const send of ['GET', 'POST']) {
+        const r = send === 'GET' ? await fetch(`${api.sandbox.url}/oidc/authorize?${q}`, { redirect: 'manual' }) : await fetch(`${api.sandbox.url}/oidc/authorize`, { method: 'POST', body: q, redirect: 'manual' });
+        assert.equal(r.status, 303, `${send} ${q}`);
+        const location = new URL(r.headers.get('location')!);
+        assert.equal(`${location.origin}${location.pathname}`, REDIRECT);
+        assert.equal(location.searchParams.get('error'), 'invalid_scope', `${send} ${q}`);
+        assert.equal(location.searchParams.get('state'), 'state-1');
+        assert.equal(location.searchParams.get('code'), null);
+      }
+    }
+    // The sign-in form posts back the scope it was asked (openid among others, in any order), and gets a code.
+    const page = await fetch(`${api.sandbox.url}/oidc/authorize?${authorizeQuery({ code_challenge: challenge, scope: 'email openid' })}`);
+    assert.equal(page.status, 200);
+    const fields = new URLSearchParams();
+    for (const m of (await page.text()).matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)) fields.append(m[1]!, m[2]!);
+    assert.equal(fields.get('scope'), 'email openid');
+    const posted = await authorize(fields);
+    assert.equal(posted.status, 303);
+    assert.ok(posted.location!.searchParams.get('code'), `a code in ${posted.location}`);
+  });
+
   test('authorize refuses the implicit flow (unsupported_response_type) and never redirects to a foreign or malformed redirect_uri', async () => {
     const { challenge } = pkcePair();
     const implicit = await fetch(`${api.sandbox.url}/oidc/authorize?${authorizeQuery({ response_type: 'id_token', code_challenge: challenge })}`, { redirect: 'manual' });
