@@ -306,3 +306,25 @@ export function openOtherTab(): Promise<OtherTab> {
     document.body.append(frame);
   });
 }
+
+/** What `leak-scan` answers (wallet-rig.ts): where a secret was found, by name only. */
+export interface LeakScan {
+  /** `<secret> in <sink>`, one per pair. */
+  found: string[];
+  /** Sinks named as marked in which the marker was not found: sinks the scan does not see. */
+  blind: string[];
+  /** How many values of each secret were looked for. */
+  counts: Record<string, number>;
+  /** How many characters of each sink were looked at. */
+  sizes: Record<string, number>;
+}
+
+/** Starts keeping the page's console and uncaught errors, the proxies' log, this run's output and the stamps sent. */
+export function leakWatch(): Promise<boolean> {
+  return executeServerCommand('leak-watch');
+}
+
+/** Greps what was kept since `leakWatch`, with the page's `haystacks`, for the page's `secrets` and the rig's own. */
+export function leakScan(payload: { haystacks: Record<string, string>; secrets: Record<string, string[]>; marker: string; marked: string[] }): Promise<LeakScan> {
+  return executeServerCommand<LeakScan, typeof payload>('leak-scan', payload);
+}

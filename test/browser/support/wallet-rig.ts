@@ -89,6 +89,12 @@ export function walletRig(options: WalletRigOptions = {}): {
   let hostile: { server: Server; apiBase: string; received: HostileRequest[] } | undefined;
   /** Paths of the test server whose next loads `fail-next-load` makes fail (503), with the loads failed so far. */
   const failingLoads = new Map<string, { left: number; failed: number; dropped?: boolean }>();
+  /** `leak-watch` .. `leak-scan`: what this process and the page wrote meanwhile (leak-scan greps it). */
+  let watch: LeakWatch | undefined;
+  /** The proxies' log lines and onError reports, kept while a watch is on (the proxies log nothing otherwise). */
+  const proxyLog = { logger: (line: unknown) => void watch?.proxyLog.push(JSON.stringify(line)), onError: (error: unknown) => void watch?.proxyLog.push(error instanceof Error ? `${error.stack}` : String(error)) };
+  /** This process's stdout and stderr writes (the sandbox's and the proxies' console, the runner's own), kept while a watch is on. */
+  const outputs: Array<[NodeJS.WriteStream, NodeJS.WriteStream['write']]> = [];
 
   /** A platform-side call to the sandbox with the Basic credentials (never relayed to tests). */
   async function platform(method: string, path: string, body?: unknown): Promise<unknown> {
@@ -154,6 +160,11 @@ export function walletRig(options: WalletRigOptions = {}): {
       await next();
       return;
     }
+    if (watch) {
+      // What the page sent the proxy that must stay on the wire: wallet signatures (stamps).
+      const stamp = ctx.get('service-wallet-signature');
+      if (stamp) watch.stamps.add(stamp);
+    }
     // Hand the raw request to the proxy (it reads the body bytes itself) and keep koa out of the answer.
     ctx.respond = false;
     const handler = target;
@@ -178,10 +189,19 @@ export function walletRig(options: WalletRigOptions = {}): {
       sandbox = await startSandbox({ testClock: true, ...(options.sandbox ?? {}) } as Parameters<typeof startSandbox>[0]);
       fixtures = sandbox.fixtures as SandboxFixtures;
       // Tests create fresh accounts (sandbox-new-account), so every account of the sandbox may be touched.
-      proxy = testProxy(fixtures, { basePath });
+      proxy = testProxy(fixtures, { basePath, ...proxyLog });
+      for (const stream of [process.stdout, process.stderr]) {
+        const write = stream.write;
+        outputs.push([stream, write]);
+        stream.write = function (this: NodeJS.WriteStream, chunk: unknown, ...rest: unknown[]) {
+          watch?.output.push(String(chunk));
+          return (write as (...a: unknown[]) => boolean).call(this, chunk, ...rest);
+        } as NodeJS.WriteStream['write'];
+      }
     },
 
     async serverStop() {
+      for (const [stream, write] of outputs.splice(0)) stream.write = write;
       for (const a of authenticators.values()) await a.cdp.detach().catch(() => undefined);
       authenticators.clear();
       for (const v of variants.values()) {
@@ -223,6 +243,7 @@ export function walletRig(options: WalletRigOptions = {}): {
           // (http://localhost:<port>), and allows the page's origin (allowedOrigins).
           const pageOrigin = typeof p.pageOrigin === 'string' ? p.pageOrigin : undefined;
           const variantProxy = testProxy(f, {
+            ...proxyLog,
             tokenId: pair.tokenId,
             clientSecret: pair.clientSecret,
             basePath: pageOrigin ? '/api' : `${mount}/api`,
@@ -324,6 +345,95 @@ export function walletRig(options: WalletRigOptions = {}): {
           if (typeof agentId !== 'string' || typeof actionId !== 'string') throw new Error(`${command} needs {agentId, actionId}`);
           const verb = command === 'sandbox-approve-action' ? 'approve' : 'reject';
           return platform('POST', `/agents/${agentId}/actions/${actionId}/${verb}`, verb === 'reject' ? { ...(reason ? { reason } : {}) } : {});
+        }
+        case 'leak-watch': {
+          // From now on: the page's console and uncaught errors (as Chromium reports them over CDP),
+          // this process's output, the proxies' log lines and the stamps the page sends.
+          const page = (session.browser as unknown as { getPage(id: string): import('playwright').Page }).getPage(session.id);
+          watch?.stop();
+          const lines: string[] = [];
+          const errors: string[] = [];
+          const onConsole = (m: import('playwright').ConsoleMessage) => void lines.push(`${m.type()}: ${m.text()}`);
+          const onError = (e: Error) => void errors.push(`${e.stack ?? e.message}`);
+          page.on('console', onConsole);
+          page.on('pageerror', onError);
+          watch = {
+            console: lines,
+            errors,
+            output: [],
+            proxyLog: [],
+            stamps: new Set(),
+            stop: () => {
+              page.off('console', onConsole);
+              page.off('pageerror', onError);
+            },
+          };
+          return true;
+        }
+        case 'leak-scan': {
+          // Greps everything that could keep a secret for the secrets of the flow: the page's own
+          // traces (`haystacks`, which the page collected) and what only this process sees, against
+          // the page's secrets (`secrets`) and those only this process knows. Answers where each was
+          // found, by name, never with the secret itself.
+          const w = watch;
+          if (!w) throw new Error('leak-scan needs a leak-watch first');
+          watch = undefined;
+          w.stop();
+          const page = (session.browser as unknown as { getPage(id: string): import('playwright').Page }).getPage(session.id);
+          const given = p as { haystacks?: Record<string, string>; secrets?: Record<string, string[]>; marker?: string; marked?: string[] };
+          const cookies = await page.context().cookies();
+          const audits: string[] = [];
+          for (const s of [sandbox!, ...[...variants.values()].map((v) => v.sandbox)]) {
+            const f = s.fixtures as SandboxFixtures;
+            const res = await fetch(`${s.url}/sandbox/audit/reveals`, { headers: { authorization: 'Basic ' + Buffer.from(`${f.tokenId}:${f.clientSecret}`).toString('base64') } });
+            audits.push(await res.text());
+          }
+          const a = authenticators.get(session.id);
+          const passkeys = a ? ((await a.cdp.send('WebAuthn.getCredentials', { authenticatorId: a.authenticatorId })) as { credentials: Array<{ privateKey: string }> }).credentials : [];
+          const basic = [sandbox!, ...[...variants.values()].map((v) => v.sandbox)].flatMap((s) => {
+            const f = s.fixtures as SandboxFixtures;
+            return [f.clientSecret, f.impersonation.clientSecret].flatMap((secret, i) => {
+              const id = i ? f.impersonation.tokenId : f.tokenId;
+              return [secret, Buffer.from(`${id}:${secret}`).toString('base64')];
+            });
+          });
+          const secrets: Record<string, string[]> = {
+            ...(given.secrets ?? {}),
+            'the platform\'s Basic credentials': basic,
+            'a wallet signature (stamp)': [...w.stamps],
+            'a passkey\'s private key': passkeys.flatMap((c) => privateKeyForms(c.privateKey)),
+            'the step-up grant (HttpOnly cookie)': cookies.filter((c) => c.httpOnly).map((c) => c.value),
+          };
+          const haystacks: Record<string, string> = {
+            ...(given.haystacks ?? {}),
+            'the browser console (CDP)': w.console.join('\n'),
+            'uncaught page errors (CDP)': w.errors.join('\n'),
+            'the proxy log and onError': w.proxyLog.join('\n'),
+            'stdout/stderr of the sandbox, proxy and runner': w.output.join(''),
+            'the sandbox reveal audit': audits.join('\n'),
+            // The grant lives in the cookie jar: its value there is where it belongs.
+            'cookies (all, HttpOnly included)': cookies.map((c) => `${c.name}=${c.httpOnly ? '<HttpOnly value>' : c.value}; path=${c.path}`).join('\n'),
+          };
+          const found: string[] = [];
+          for (const [name, values] of Object.entries(secrets)) {
+            for (const value of new Set(values)) {
+              if (value.length < 6) continue;
+              const forms = [...new Set([value, encodeURIComponent(value), JSON.stringify(value).slice(1, -1)])];
+              for (const [sink, text] of Object.entries(haystacks)) {
+                if (forms.some((form) => text.includes(form))) found.push(`${name} in ${sink}`);
+              }
+            }
+          }
+          // The marker, which the page put into the sinks it names `marked` (a console line, a
+          // Request-Id the proxy logs, a cookie, each storage...): one where it is missing is a sink
+          // the scan does not see.
+          const blind = (given.marked ?? []).filter((sink) => !given.marker || !haystacks[sink]?.includes(given.marker));
+          return {
+            found: [...new Set(found)],
+            blind,
+            counts: Object.fromEntries(Object.entries(secrets).map(([name, values]) => [name, values.length])),
+            sizes: Object.fromEntries(Object.entries(haystacks).map(([sink, text]) => [sink, text.length])),
+          };
         }
         case 'page-frames': {
           // The text of the page's child frames (the processor iframe is cross-origin to the test
@@ -453,6 +563,25 @@ export function walletRig(options: WalletRigOptions = {}): {
     },
   };
   return { plugin, middleware };
+}
+
+/** What `leak-watch` keeps until `leak-scan`. */
+interface LeakWatch {
+  console: string[];
+  errors: string[];
+  output: string[];
+  proxyLog: string[];
+  stamps: Set<string>;
+  stop(): void;
+}
+
+/** A P-256 private key (PKCS#8, base64, as CDP gives a passkey's) and its 32-byte scalar, in the encodings a leak would use. */
+function privateKeyForms(pkcs8Base64: string): string[] {
+  const der = Buffer.from(pkcs8Base64, 'base64');
+  // ECPrivateKey: version 1 (02 01 01), then the scalar as an OCTET STRING of 32 bytes (04 20).
+  const at = der.indexOf(Buffer.from([0x02, 0x01, 0x01, 0x04, 0x20]));
+  const d = at < 0 ? undefined : der.subarray(at + 5, at + 37);
+  return [pkcs8Base64, der.toString('base64url'), der.toString('hex'), ...(d ? [d.toString('hex'), d.toString('base64url'), d.toString('base64')] : [])];
 }
 
 /** What the hostile origin asks a wallet's session key to stamp: a payload of its own choosing. */
