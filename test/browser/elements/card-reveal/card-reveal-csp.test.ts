@@ -10,6 +10,7 @@ import '../../../../src/elements/card-reveal/index.ts';
 import type { CardReveal } from '../../../../src/elements/card-reveal/index.ts';
 import { fixtures, pageFrames } from '../../support/rig.ts';
 import { mount, nextEvent, part, shadow, resetPage, text, useRig } from '../shared/helpers.ts';
+import { watchForLeaks } from '../../support/traces.ts';
 
 describe('<card-reveal> under a page policy that refuses the processor frame', () => {
   afterEach(resetPage);
@@ -22,6 +23,17 @@ describe('<card-reveal> under a page policy that refuses the processor frame', (
     meta.content = "frame-src 'self'";
     document.head.append(meta);
 
+    const trail = await watchForLeaks({ apiBase: f.apiBase });
+    const pageFetch = window.fetch;
+    window.fetch = async (...args: Parameters<typeof fetch>) => {
+      const response = await pageFetch(...args);
+      if (new Request(...args).url.endsWith('/reveal')) {
+        const url = ((await response.clone().json()) as { panEmbedUrl?: string }).panEmbedUrl;
+        trail.secret('the reveal URL', url);
+        trail.secret('the reveal token', url && new URL(url).searchParams.get('token'));
+      }
+      return response;
+    };
     const el = await mount<CardReveal>('card-reveal', { 'card-id': f.cardId, 'allowed-origins': f.processorOrigin });
     const events: string[] = [];
     for (const name of ['card-revealed', 'card-hidden', 'card-reveal-error']) el.addEventListener(name, (e) => events.push(`${name} ${JSON.stringify((e as CustomEvent).detail)}`));
@@ -41,5 +53,10 @@ describe('<card-reveal> under a page policy that refuses the processor frame', (
     // Nothing of the processor was framed.
     const { frames } = await pageFrames();
     expect(frames.some((x) => x.origin === f.processorOrigin)).to.equal(false);
+    // The refusal says nowhere what it refused: the reveal URL is in no console line (the browser's
+    // own report names the processor's origin only), event, error, storage or log.
+    window.fetch = pageFetch;
+    const scan = await trail.scan();
+    expect([scan.counts['the reveal token'], scan.blind, scan.found]).to.deep.equal([1, [], []]);
   });
 });
