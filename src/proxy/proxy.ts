@@ -51,9 +51,12 @@
  * WHATWG Request and take a Response (Next.js route handlers, Remix, SvelteKit, Hono, Astro, Bun,
  * Deno), runs the same steps on the same rules, reading the Request's Headers and its body stream
  * (counted as it arrives: refused past maxBodyBytes, never buffered whole first). What differs:
- *  - the rate limit counts requests under `info.clientAddress`, which a Request does not carry:
- *    without it, while the limit is on, the request is answered 500 INTERNAL_ERROR (onError says
- *    why), since one shared count would let one client use up everyone's;
+ *  - the rate limit counts requests under `info.clientAddress` (or what the `clientIp` option
+ *    makes of the Request and it), which a Request does not carry: without it, while the limit is
+ *    on, the request is answered 500 INTERNAL_ERROR (onError says why), since one shared count
+ *    would let one client use up everyone's;
+ *  - the Request's path is the browser's, basePath included: a framework mount that strips its
+ *    path (Hono's `mount()`) is answered 404, saying so;
  *  - Headers joins a repeated header's copies, so a repeat is refused by the check that reads the
  *    joined value rather than as a repeat (see readWebHeaders); the Host is the URL's when the
  *    framework's Request has no Host header;
@@ -150,10 +153,13 @@ export interface ProxyOptions<R extends ProxyRequest = IncomingMessage> {
    */
   onError?: (error: unknown, request: R) => void;
   /**
-   * The client's address for rate limiting by the Node handler; default the socket's remote
-   * address. `proxy.fetch` takes it from its `info.clientAddress` instead.
+   * The client's address, which the rate limit counts requests under, from the request of either
+   * entry and `address`: the Node handler's socket's remote address, or `proxy.fetch`'s
+   * `info.clientAddress` (the default for each, and what undefined stands for). For a front server
+   * of yours that sets the client's address in a header a client cannot set, or a route that
+   * cannot pass `info`.
    */
-  clientIp?: (request: IncomingMessage) => string;
+  clientIp?: (request: R, address: string | undefined) => string | undefined;
   /**
    * Upstream transport: `'undici'` (default, an undici Pool the proxy creates and closes), `'node'`
    * (a keep-alive node:http Agent), or an undici Pool/Agent you created for the upstream origin (you
@@ -187,8 +193,8 @@ export interface FetchInfo {
    * The client's address, which the per-client rate limit counts requests under. A Web `Request`
    * does not carry it: pass the one your server or platform gives (Bun `server.requestIP(request)`,
    * Deno `info.remoteAddr.hostname`, Hono `getConnInfo(c).remote.address`, or a header your own
-   * front server sets and a client cannot). Without it, while `rateLimit` is on, the request is
-   * answered 500 INTERNAL_ERROR and `onError` says why.
+   * front server sets and a client cannot; or read that header in the `clientIp` option). Without
+   * it, while `rateLimit` is on, the request is answered 500 INTERNAL_ERROR and `onError` says why.
    */
   clientAddress?: string | undefined;
 }
@@ -376,11 +382,22 @@ export function createProxy(given: ProxyOptions<never>): ProxyHandler<ProxyReque
       res.once('close', logOnClose);
     }
     if (!underBase) {
-      fail(x, new Refusal(404, 'NOT_FOUND', 'No such route.'));
+      fail(x, outsideBase(x.method, rawPath, rawQuery));
       return;
     }
     void handle(x, rawPath.slice(o.basePath.length), rawQuery);
   };
+
+  /**
+   * The 404 of a path outside basePath. When the path is a route's path as it would be below
+   * basePath, the answer says so: what hands the proxy its requests took basePath off (Hono's
+   * `mount()` does), and basePath is the path the browser sends, which the step-up cookie's Path
+   * also names.
+   */
+  function outsideBase(method: string, path: string, query: string | undefined): Refusal {
+    const stripped = matchRoute(method, path, query).kind !== 'not-found';
+    return new Refusal(404, 'NOT_FOUND', stripped ? `No such route: the path is outside basePath ${o.basePath}. Hand the proxy the path the browser sent, basePath included (a mount that strips its path, such as Hono's mount(), does not).` : 'No such route.');
+  }
 
   /** The exchange of each open response, for the shared 'close' listener (only with a logger). */
   const exchanges = new WeakMap<ServerResponse, Exchange>();
@@ -407,7 +424,7 @@ export function createProxy(given: ProxyOptions<never>): ProxyHandler<ProxyReque
     };
     const underBase = o.basePath === '' ? rawPath.startsWith('/') : rawPath === o.basePath || rawPath.startsWith(o.basePath + '/');
     if (underBase) await handle(x, rawPath.slice(o.basePath.length), rawQuery);
-    else fail(x, new Refusal(404, 'NOT_FOUND', 'No such route.'));
+    else fail(x, outsideBase(x.method, rawPath, rawQuery));
     // Nothing was answered only when the client went away (its signal) before the call went upstream.
     const response = x.response ?? new Response(null, { status: 499, headers: { 'cache-control': 'no-store' } });
     if (logger) log(x, logger);
@@ -527,11 +544,13 @@ export function createProxy(given: ProxyOptions<never>): ProxyHandler<ProxyReque
 
   /** The key the rate limit counts the request under: the client's address. */
   function clientKey(x: Exchange): string {
-    if (x.req) return options.clientIp?.(x.req) ?? x.req.socket.remoteAddress ?? 'unknown';
+    const address = x.req ? x.req.socket.remoteAddress : x.clientAddress;
+    const key = options.clientIp ? options.clientIp(x.request, address) : address;
+    if (x.req) return key ?? address ?? 'unknown';
     // One shared key would let one client use up every other's requests: no address is an error.
-    if (typeof x.clientAddress === 'string' && x.clientAddress !== '') return x.clientAddress;
+    if (typeof key === 'string' && key !== '') return key;
     throw new TypeError(
-      'proxy.fetch(request, { clientAddress }) was given no client address, which the rate limit counts requests under: pass the address your server or platform gives, or set rateLimit: false and limit requests in front of the proxy.',
+      'proxy.fetch(request, { clientAddress }) was given no client address (nor one from the clientIp option), which the rate limit counts requests under: pass the address your server or platform gives, or set rateLimit: false and limit requests in front of the proxy.',
     );
   }
 
