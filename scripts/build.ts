@@ -243,12 +243,14 @@ function sourceFiles(dir: string): string[] {
   return out;
 }
 
-/** Declarations for src/ into dist/types; returns the number of type errors seen (not fatal here). */
-function buildTypes(): number {
+/**
+ * Declarations for src/ into dist/types (or `outDir`; of `files` and what they import, default all
+ * of src/); returns the number of type errors seen (not fatal here).
+ */
+export function buildTypes(outDir = join(DIST, 'types'), files = sourceFiles(join(ROOT, 'src'))): number {
   const configPath = join(ROOT, 'tsconfig.json');
   const parsed = ts.getParsedCommandLineOfConfigFile(configPath, {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => undefined });
   if (!parsed) throw new Error('tsconfig.json could not be read');
-  const outDir = join(DIST, 'types');
   const options: ts.CompilerOptions = {
     ...parsed.options,
     noEmit: false,
@@ -259,7 +261,7 @@ function buildTypes(): number {
     rootDir: join(ROOT, 'src'),
     types: ['node'],
   };
-  const program = ts.createProgram(sourceFiles(join(ROOT, 'src')), options);
+  const program = ts.createProgram(files, options);
   const emitted = program.emit();
   const diagnostics = [...ts.getPreEmitDiagnostics(program), ...emitted.diagnostics].filter((d) => d.category === ts.DiagnosticCategory.Error);
   if (diagnostics.length > 0) {

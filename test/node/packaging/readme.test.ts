@@ -3,28 +3,69 @@
  * only the packed files are. Every document it links to, and every file it names for an integrator
  * to read (a path in backticks, outside "Develop", which is about this repository), is in the
  * package, as `npm pack` lists it. (Its pictures are not packed: they are 3 MB.)
+ *
+ * The package is laid out in a folder of the test's own: package.json (its "files"), the files the
+ * README names as they are in this repository, and the named files of dist/ built there by the
+ * build step that writes them (scripts/build.ts), so the test needs no earlier build.
  */
-import { test } from 'node:test';
+import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT } from '../../../bench/size.ts';
+import { buildCdn, buildCdnElements, buildTypes } from '../../../scripts/build.ts';
 
-/** The package's files, as `npm pack` would write them (without building: what is on disk now). */
-function packedFiles(): Set<string> {
-  const out = execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+const forIntegrators = readme.slice(0, readme.indexOf('\n## Develop'));
+const linked = [...readme.matchAll(/\]\(([^)#\s]+\.md)\)/g)].map((m) => m[1]!);
+const named = [...forIntegrators.matchAll(/`((?:src|docs|dist|scripts|demo)\/[\w./-]+\.\w+)`/g)].map((m) => m[1]!);
+
+/**
+ * Builds into `dir` the named files of dist/, each by the step of scripts/build.ts that writes it;
+ * a file no step here writes is an error that says so.
+ */
+async function buildNamed(dir: string, paths: string[]): Promise<void> {
+  const declarations: string[] = [];
+  let cdn = false;
+  let cdnElements = false;
+  for (const path of paths) {
+    const declaration = /^dist\/types\/(.+)\.d\.ts$/.exec(path);
+    if (declaration) declarations.push(join(ROOT, 'src', `${declaration[1]}.ts`));
+    else if (path.startsWith('dist/cdn/elements/')) cdnElements = true;
+    else if (path.startsWith('dist/cdn/')) cdn = true;
+    else throw new Error(`The README names ${path}, which this test does not build: add the step of scripts/build.ts that writes it to buildNamed.`);
+  }
+  if (cdn) await buildCdn(join(dir, 'dist/cdn'));
+  if (cdnElements) await buildCdnElements(join(dir, 'dist/cdn/elements'));
+  // Only the named declarations' sources and what they import: the whole of src/ takes far longer.
+  if (declarations.length > 0) buildTypes(join(dir, 'dist/types'), declarations.filter((file) => existsSync(file)));
+}
+
+let dir: string;
+before(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'readme-pack-'));
+  cpSync(join(ROOT, 'package.json'), join(dir, 'package.json'));
+  for (const path of new Set(['README.md', ...linked, ...named.filter((p) => !p.startsWith('dist/'))])) {
+    if (existsSync(join(ROOT, path))) cpSync(join(ROOT, path), join(dir, path), { recursive: true });
+  }
+  await buildNamed(dir, [...new Set(named.filter((p) => p.startsWith('dist/')))]);
+});
+after(() => {
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** The package's files, as `npm pack` lists them from `dir` (without its scripts: the build is done). */
+function packedFiles(cwd: string): Set<string> {
+  const out = execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
   const [pack] = JSON.parse(out) as Array<{ files: Array<{ path: string }> }>;
   return new Set(pack!.files.map((f) => f.path));
 }
 
 test('every document the README links to and every file it names for an integrator is in the package', () => {
-  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-  const forIntegrators = readme.slice(0, readme.indexOf('\n## Develop'));
-  const linked = [...readme.matchAll(/\]\(([^)#\s]+\.md)\)/g)].map((m) => m[1]!);
-  const named = [...forIntegrators.matchAll(/`((?:src|docs|dist|scripts|demo)\/[\w./-]+\.\w+)`/g)].map((m) => m[1]!);
   assert.ok(linked.length > 0 && named.length > 0);
-  const files = packedFiles();
+  const files = packedFiles(dir);
   const missing = [...new Set([...linked, ...named])].filter((path) => !files.has(path));
   assert.deepEqual(missing, [], 'the README names files an installed package does not have');
 });
