@@ -1,9 +1,54 @@
 import { expect } from 'chai';
+import { executeServerCommand } from '@web/test-runner-commands';
+import { failNextLoad } from './support/rig.ts';
 
 describe('test rig', () => {
   it('runs in a secure context with WebCrypto and IndexedDB', async () => {
     expect(window.isSecureContext).to.equal(true);
     expect(typeof crypto.subtle.sign).to.equal('function');
     expect(typeof indexedDB.open).to.equal('function');
+  });
+
+  describe('failNextLoad', () => {
+    // Files of the test server that no page loads otherwise, fetched (a module import that failed
+    // would stay failed for the page in Chromium).
+    const ARMED_IN_TEST = '/test/browser/support/import-probe.d.ts';
+    const ARMED_IN_BEFORE = '/test/browser/support/rig.d.ts';
+    const load = async (path: string) => (await fetch(path, { cache: 'no-store' })).status;
+
+    it('fails the loads it was armed for, and leaves the rest armed when the test ends', async () => {
+      await failNextLoad(ARMED_IN_TEST, 3);
+      expect(await load(ARMED_IN_TEST)).to.equal(503);
+    });
+
+    it('a later test does not see a failure an earlier test left armed', async () => {
+      const failed = (await failNextLoad(ARMED_IN_TEST)).failed;
+      expect(await load(ARMED_IN_TEST)).to.equal(200);
+      expect((await failNextLoad(ARMED_IN_TEST)).failed).to.equal(failed);
+    });
+
+    it('an arm whose page never disarmed it (it hung) is dropped once another test page starts', async () => {
+      // Armed past rig.ts, whose hooks would disarm it, as a page that hung leaves it.
+      await executeServerCommand('fail-next-load', { path: ARMED_IN_TEST, times: 3 });
+      expect(await load(ARMED_IN_TEST)).to.equal(503);
+      // What the next file's page asks for first carries its session id (web-test-runner's wtr-session-id).
+      await fetch('/test/browser/support/tab-frame.d.ts?wtr-session-id=the-next-page', { cache: 'no-store' });
+      expect(await load(ARMED_IN_TEST)).to.equal(200);
+    });
+
+    describe('armed in a before hook', () => {
+      before(async () => {
+        await failNextLoad(ARMED_IN_BEFORE, 2);
+      });
+
+      it('holds in the first test', async () => {
+        expect(await load(ARMED_IN_BEFORE)).to.equal(503);
+      });
+
+      it('and in the next one, until the file ends', async () => {
+        expect(await load(ARMED_IN_BEFORE)).to.equal(503);
+        expect(await load(ARMED_IN_BEFORE)).to.equal(200);
+      });
+    });
   });
 });

@@ -223,9 +223,34 @@ export function hostileRequests(): Promise<HostileRequest[]> {
  * Makes the test server answer the next `times` loads of `path` (a module of the page, e.g.
  * '/src/elements/card-reveal/reveal-request.ts') with 503, or with `dropped` close the connection
  * without an answer; without `times`, only reads the count. Resolves with how many loads of it failed so far.
+ * What a test arms (in the test or its beforeEach) is disarmed when it ends, what a `before` hook
+ * arms when the file ends, so that loads a test left armed cannot fail in a later one.
  */
 export function failNextLoad(path: string, times?: number, dropped = false): Promise<{ failed: number }> {
+  if (times !== undefined) (inTest ? armedInTest : armedInFile).add(path);
   return executeServerCommand('fail-next-load', { path, ...(times === undefined ? {} : { times, dropped }) });
+}
+
+/** The paths failNextLoad armed, by the test running (between the root hooks below), else for the file. */
+const armedInTest = new Set<string>();
+const armedInFile = new Set<string>();
+let inTest = false;
+
+async function disarm(paths: Set<string>): Promise<void> {
+  for (const path of paths) await executeServerCommand('fail-next-load', { path, times: 0 });
+  paths.clear();
+}
+
+// Root hooks of the file's mocha (a page without mocha, such as tab-frame.ts's, has none).
+if (typeof beforeEach === 'function') {
+  beforeEach(() => {
+    inTest = true;
+  });
+  afterEach(async () => {
+    inTest = false;
+    await disarm(armedInTest);
+  });
+  after(() => disarm(armedInFile));
 }
 
 /**

@@ -87,8 +87,13 @@ export function walletRig(options: WalletRigOptions = {}): {
    * attacker's, with what it received (`hostile-requests`).
    */
   let hostile: { server: Server; apiBase: string; received: HostileRequest[] } | undefined;
-  /** Paths of the test server whose next loads `fail-next-load` makes fail (503), with the loads failed so far. */
-  const failingLoads = new Map<string, { left: number; failed: number; dropped?: boolean }>();
+  /**
+   * Paths of the test server whose next loads `fail-next-load` makes fail (503), with the loads
+   * failed so far and the test session (page) that armed them. The page disarms what a test armed
+   * when it ends (rig.ts); a page that never got to (it hung or crashed) has its arms dropped when
+   * the next test page starts, since files run one at a time (web-test-runner.config.mjs).
+   */
+  const failingLoads = new Map<string, { left: number; failed: number; dropped?: boolean; session?: string }>();
   /** `leak-watch` .. `leak-scan`: what this process and the page wrote meanwhile (leak-scan greps it). */
   let watch: LeakWatch | undefined;
   /** The proxies' log lines and onError reports, kept while a watch is on (the proxies log nothing otherwise). */
@@ -135,6 +140,10 @@ export function walletRig(options: WalletRigOptions = {}): {
 
   const middleware = async (ctx: Context, next: Next): Promise<void> => {
     const path = ctx.path;
+    const page = ctx.URL.searchParams.get('wtr-session-id');
+    if (page !== null) {
+      for (const armed of failingLoads.values()) if (armed.session !== page) armed.left = 0;
+    }
     const failing = failingLoads.get(path);
     if (failing && failing.left > 0) {
       // A module of the page that does not arrive (a server or connection failing, a deploy that replaced it).
@@ -299,7 +308,7 @@ export function walletRig(options: WalletRigOptions = {}): {
           // The next `times` loads of `path` on the test server answer 503 (or, `dropped`, close the
           // connection without an answer); answers the loads failed so far.
           const path = String(p.path);
-          if (p.times !== undefined) failingLoads.set(path, { left: Number(p.times), failed: failingLoads.get(path)?.failed ?? 0, dropped: p.dropped === true });
+          if (p.times !== undefined) failingLoads.set(path, { left: Number(p.times), failed: failingLoads.get(path)?.failed ?? 0, dropped: p.dropped === true, session: session.id });
           return { failed: failingLoads.get(path)?.failed ?? 0 };
         }
         case 'go-offline': {
