@@ -68,6 +68,8 @@ export interface OtpLogin {
   /**
    * Encrypts the code to the verified target and completes both verify legs. Stopped (`signal`)
    * once they are sent, it rejects at once and ends the session they make, as loginWithOAuth does.
+   * When their answer is lost (no answer, a 5xx) and the service lists a session of the credential's
+   * type that the key signs the renewal of, the login made it: the renewed session is the result.
    */
   submit(code: string, options?: SignalOption): Promise<StoredSession>;
 }
@@ -376,6 +378,43 @@ export function createWallet(options: WalletOptions): Wallet {
     verify.then(async (session): Promise<[AuthSession, KeyPair]> => [session, await importSessionKeyBundle(session.encryptedSessionSigningKey, receiver)]);
 
   /**
+   * Renews session `sessionId`, signed by its key `key`: the new session and its key. reference.md:
+   * the answer may seal a service-chosen key to the public key sent (encryptedSessionSigningKey);
+   * otherwise the key sent becomes the session key. One scalar serves both: a non-extractable ECDSA
+   * key and a non-extractable ECDH receiver.
+   */
+  async function renew(sessionId: string, key: KeyPair, signal?: AbortSignal): Promise<[AuthSession, KeyPair]> {
+    const { signing, receiver } = await generateDualKey();
+    const next = await client.refreshSession(sessionId, bytesToHex(signing.publicKey), { stamper: keyStamper(key), signal });
+    return [next, next.encryptedSessionSigningKey === undefined ? signing : await importSessionKeyBundle(next.encryptedSessionSigningKey, receiver)];
+  }
+
+  /**
+   * An OTP login whose verify failed with `e` without an answer (the connection dropped, none in
+   * time, a 5xx): its signed retry may have made the session all the same, bound to `key`, which this
+   * device holds. The active list (reference.md "Sessions", read back once) names no key: each of its
+   * sessions of `type` is renewed, signed by `key`, which the service takes for a session's renewal
+   * only when it is that session's own (*current*) key; the others refuse it and are left as they
+   * were. Renewed, it was the login's, and the renewed one (a full lifetime) is the login's session;
+   * with none, `e` stands. (OAUTH and PASSKEY logins have no such way back: their session key comes
+   * sealed in the answer lost.)
+   */
+  async function madeAnyway(e: unknown, accountId: string, type: string, key: KeyPair): Promise<[AuthSession, KeyPair]> {
+    if (!isServiceError(e) || e.status > 499) {
+      for (const s of await client.listSessions(accountId).catch(() => [])) {
+        if (s.type === type) {
+          try {
+            return await renew(s.id, key);
+          } catch {
+            // Not its key: another login's session, left as it was.
+          }
+        }
+      }
+    }
+    throw e;
+  }
+
+  /**
    * `made` (a call not cut off once sent: the service carries it out all the same), unless `signal`
    * stops it first: then it rejects with `aborted` at once, and `undo` (if given) takes back what
    * `made` brings when it comes.
@@ -474,7 +513,7 @@ export function createWallet(options: WalletOptions): Wallet {
           const encryptedOtpBundle = await encryptOtpBundle({ otpCode: code.trim(), targetPublic, clientPublicKey: key.publicKey });
           // Not cut off midway (see loggedIn): its second leg makes the session upstream.
           const made = client.verifyOtp(credentialId, { type, encryptedOtpBundle }, { stamper: keyStamper(key) });
-          return loggedIn(made.then((session): [AuthSession, KeyPair] => [session, key]), credentialId, s);
+          return loggedIn(made.then((session): [AuthSession, KeyPair] => [session, key], (e) => madeAnyway(e, challenge.accountId, type, key)), credentialId, s);
         },
       };
       return login;
@@ -612,14 +651,11 @@ export function createWallet(options: WalletOptions): Wallet {
     refresh(accountId, refreshOptions = {}) {
       return serialized(accountId, async () => {
         const { session: old, key: oldKey } = await live(accountId);
-        // reference.md: the answer may seal a service-chosen key to the public key sent
-        // (encryptedSessionSigningKey); otherwise the key sent becomes the session key. One
-        // scalar serves both: a non-extractable ECDSA key and a non-extractable ECDH receiver.
-        const { signing, receiver } = await generateDualKey();
         const signal = refreshOptions.signal;
         let next: AuthSession;
+        let key: KeyPair;
         try {
-          next = await client.refreshSession(old.sessionId, bytesToHex(signing.publicKey), { stamper: keyStamper(oldKey), signal });
+          [next, key] = await renew(old.sessionId, oldKey, signal);
         } catch (e) {
           // reference.md: 401 once the session expired (or was revoked elsewhere), 404 when unknown.
           // A 401 may also be the proxy's credentials, which end no session: the active list decides.
@@ -630,7 +666,6 @@ export function createWallet(options: WalletOptions): Wallet {
         if (next.accountId !== old.accountId) {
           throw new WalletError('unexpected_response', 'The refreshed session belongs to another account.');
         }
-        const key = next.encryptedSessionSigningKey === undefined ? signing : await importSessionKeyBundle(next.encryptedSessionSigningKey, receiver);
         const stored = await save(next, old.credentialId, key);
         await store.delete(old.sessionId);
         emit({ type: 'refreshed', accountId, session: stored });

@@ -35,7 +35,7 @@ import {
   takeAuthenticatorCredential,
   type RigAccount,
 } from '../../support/rig.ts';
-import { axeViolations, failNext, focusIn, holdAnswer, holdNext, inState, mount, nextEvent, part, parts, paste, refusingKeyStoreDb, reshapeAnswer, resetPage, shadow, shownTexts, text, type, useRig, waitFor, waitForState } from '../shared/helpers.ts';
+import { axeViolations, failNext, focusIn, holdAnswer, holdNext, inState, loseAnswer, mount, nextEvent, part, parts, paste, refusingKeyStoreDb, reshapeAnswer, resetPage, shadow, shownTexts, text, type, useRig, waitFor, waitForState } from '../shared/helpers.ts';
 
 function methodButton(el: WalletLogin, method: string): HTMLButtonElement {
   const b = shadow(el).querySelector<HTMLButtonElement>(`button[data-method='${method}']`);
@@ -739,6 +739,57 @@ describe('<wallet-login>', function () {
     expect(logins).to.equal(0);
     expect(await store.get(acct.accountId)).to.equal(undefined);
     expect((await clientFor().listSessions(acct.accountId)).map((s) => s.id), 'no session of the account left upstream').to.deep.equal([]);
+  });
+
+  it('an email code whose login answer was lost, the session made upstream: logged in all the same, once, with a session this device holds and nothing left upstream for nobody', async () => {
+    const el = await codeScreen({ 'account-id': acct.accountId });
+    const errors: string[] = [];
+    el.addEventListener('wallet-login-error', (e) => errors.push((e as CustomEvent<{ code: string }>).detail.code));
+    const logins: LoggedInDetail[] = [];
+    el.addEventListener('wallet-logged-in', (e) => logins.push((e as CustomEvent<LoggedInDetail>).detail));
+    // The verify retry makes the session upstream; the connection drops before its answer comes.
+    const undo = loseAnswer('POST', /\/verify$/, (r) => r.status === 200);
+    try {
+      type(codeInput(el), '000000');
+      await waitFor(() => inState(el, 'logged-in') || errors.length, 'the outcome of the code');
+    } finally {
+      undo();
+    }
+    await new Promise((r) => setTimeout(r, 300));
+    expect([errors, logins.length, text(el, 'heading')]).to.deep.equal([[], 1, 'You’re logged in']);
+    const [detail] = logins;
+    expect([detail!.credentialType, detail!.source]).to.deep.equal(['EMAIL_OTP', 'login']);
+    const stored = await store.get(acct.accountId);
+    expect(stored?.session.sessionId).to.equal(detail!.sessionId);
+    expect(stored?.key?.privateKey.extractable).to.equal(false);
+    // The one session upstream is the one stored here, whose key signs its logout.
+    expect(await sessionsUpstream(acct, (ids) => ids.length === 1)).to.deep.equal([detail!.sessionId]);
+    const loggedOut = nextEvent<CustomEvent<LoggedOutDetail>>(el, 'wallet-logged-out');
+    el.logout();
+    expect((await loggedOut).detail.reason).to.equal('logout');
+    expect(await sessionsUpstream(acct)).to.deep.equal([]);
+  });
+
+  it('an email code whose login got no answer and made no session fails as before, and another device’s session of that way is left alone', async () => {
+    // Another device logged in by email code a moment ago: a session upstream whose key is not here.
+    const f = await fixtures();
+    const elsewhere = createWallet({ client: createClient({ baseUrl: f.apiBase }), store: indexedDbKeyStore({ dbName: `other-${crypto.randomUUID()}` }), otpSigner: f.signerPublicKey });
+    const other = await (await elsewhere.startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000');
+    await advanceClock(31_000); // the sandbox sends one code per 30 s
+    const el = await codeScreen({ 'account-id': acct.accountId });
+    const errors: string[] = [];
+    el.addEventListener('wallet-login-error', (e) => errors.push((e as CustomEvent<{ code: string }>).detail.code));
+    // The code's check fails on its way (503 before the service): nothing is made upstream.
+    const undo = failNext('POST', /\/verify$/, 503);
+    try {
+      type(codeInput(el), '000000');
+      await waitFor(() => errors.length, 'the failure');
+    } finally {
+      undo();
+    }
+    await waitForState(el, 'code-entry');
+    expect([errors, await store.get(acct.accountId)]).to.deep.equal([['network'], undefined]);
+    expect((await clientFor().listSessions(acct.accountId)).map((s) => s.id)).to.deep.equal([other.sessionId]);
   });
 
   for (const stop of ['cancel()', 'removal'] as const) {
