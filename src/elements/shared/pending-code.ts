@@ -5,7 +5,9 @@
  * activation code of an added SMS credential).
  *
  * Kept: the service's public challenge answer (credential id, account, type, signed target bundle)
- * and when the code was sent, never the code. Before use the bundle is verified again against the
+ * and when the code was sent, never the code. A code just sent is also put in the origin's
+ * localStorage (`shared`), where the tabs find the newest: a new code replaces the one before it
+ * upstream, and a tab whose own request is refused as too soon (429) offers that newest one. Before use the bundle is verified again against the
  * pinned signer, as a fresh one is (core `startOtpLogin({ registered })`). Forgotten after 15
  * minutes, when the code is used or abandoned, and when the storage cannot be read.
  */
@@ -31,40 +33,46 @@ export function storageKey(kind: string, apiBase: string | null | undefined, acc
   return `wallet-elements:${kind}:${apiBase ?? ''}:${accountId}`;
 }
 
-export function forgetPendingCode(key: string): void {
+/** The tab's own storage, or (`shared`) the origin's, which the tabs share. */
+const storage = (shared?: boolean): Storage => (shared ? localStorage : sessionStorage);
+
+export function forgetPendingCode(key: string, shared?: boolean): void {
   try {
-    sessionStorage.removeItem(key);
+    storage(shared).removeItem(key);
   } catch {
     // No storage here (an opaque origin throws): nothing was kept.
   }
 }
 
-export function keepPendingCode(key: string, otp: OtpLogin, sentAt: number, resendAt = 0, left?: true): void {
+export function keepPendingCode(key: string, otp: OtpLogin, sentAt: number, resendAt = 0, left?: true, shared?: boolean): void {
   const { credentialId: id, accountId, type, otpEncryptionTargetBundle } = otp;
   try {
-    sessionStorage.setItem(key, JSON.stringify({ id, accountId, type, otpEncryptionTargetBundle, sentAt, resendAt, left } satisfies PendingCode));
+    const kept = JSON.stringify({ id, accountId, type, otpEncryptionTargetBundle, sentAt, resendAt, left } satisfies PendingCode);
+    sessionStorage.setItem(key, kept);
+    if (shared) localStorage.setItem(key, kept);
   } catch {
     // No storage (or full): a reload starts over.
   }
 }
 
 /**
- * The code this tab was waiting for before a reload, for `accountId`, with its target verified
- * again; undefined when there is none. A stale, unreadable or no longer verifying one is forgotten
- * (an aborted check keeps it for the next).
+ * The code this tab was waiting for before a reload (`shared`: the newest any tab sent), for
+ * `accountId`, with its target verified again; undefined when there is none. A stale, unreadable
+ * or no longer verifying one is forgotten (an aborted check keeps it for the next).
  */
 export async function resumePendingCode(
   key: string,
   accountId: string,
   wallet: Pick<Wallet, 'startOtpLogin'>,
   signal: AbortSignal,
+  shared?: boolean,
 ): Promise<{ otp: OtpLogin; saved: PendingCode } | undefined> {
   try {
-    const saved = JSON.parse(sessionStorage.getItem(key)!) as PendingCode | null;
+    const saved = JSON.parse(storage(shared).getItem(key)!) as PendingCode | null;
     if (!saved) return;
     if (saved.accountId !== accountId || !(Date.now() - saved.sentAt < PENDING_CODE_MS)) throw new Error('stale');
     return { otp: await wallet.startOtpLogin({ credentialId: saved.id, registered: saved, signal }), saved };
   } catch {
-    if (!signal.aborted) forgetPendingCode(key);
+    if (!signal.aborted) forgetPendingCode(key, shared);
   }
 }

@@ -62,17 +62,19 @@ export function forgetCode(element: WalletLogin, back?: boolean, spent?: boolean
   else forgetPendingCode((spent && sent?.key) || codeKey(element));
 }
 
-function keepCode(element: WalletLogin, code: SentCode): void {
+/** `shared`: a code just sent, which the other tabs may then offer (shared/pending-code.ts). */
+function keepCode(element: WalletLogin, code: SentCode, shared?: boolean): void {
   sentCodes.set(element, code);
-  keepPendingCode(code.key, code.otp, code.sentAt, code.resendAt);
+  keepPendingCode(code.key, code.otp, code.sentAt, code.resendAt, undefined, shared);
 }
 
 /**
  * The code this tab kept before a reload, its target verified again; or undefined. `left`: the one
  * left with "Use another way" (else the one whose screen was showing); the other kind stays kept.
+ * `shared`: the newest code any tab sent.
  */
-async function resumeCode(element: WalletLogin, signal: AbortSignal, left?: true): Promise<SentCode | undefined> {
-  const found = await resumePendingCode(codeKey(element), element.accountId, walletFor(element.apiBase), signal);
+async function resumeCode(element: WalletLogin, signal: AbortSignal, left?: true, shared?: boolean): Promise<SentCode | undefined> {
+  const found = await resumePendingCode(codeKey(element), element.accountId, walletFor(element.apiBase), signal, shared);
   if (!found || found.saved.left !== left) return;
   return { otp: found.otp, key: codeKey(element), sentAt: found.saved.sentAt, resendAt: Number(found.saved.resendAt) || 0 };
 }
@@ -165,6 +167,7 @@ export async function runStep(element: WalletLogin, step: Step, signal: AbortSig
         const same = left?.otp.type === step.type ? left : undefined;
         let now = Date.now();
         let code = same && now < same.resendAt ? same : undefined;
+        let fresh: true | undefined;
         if (!code) {
           try {
             const otp = await wallet.startOtpLogin({ credentialId: await credentialId(element, step.type, signal), signal });
@@ -172,14 +175,20 @@ export async function runStep(element: WalletLogin, step: Step, signal: AbortSig
             signal.throwIfAborted();
             now = Date.now();
             code = { otp, key: codeKey(element), sentAt: now, resendAt: now + Math.max(0, element.resendAfter) * 1000 };
+            fresh = true;
           } catch (e) {
+            if (!(e instanceof ServiceError && e.status === 429)) throw e;
             // A new one refused as too soon (the service waits longer than `resend-after`): the
-            // code left, its new code offered once the service's wait is over.
-            if (!(same && e instanceof ServiceError && e.status === 429)) throw e;
-            code = { ...same, resendAt: now + (e.retryAfter ?? 0) * 1000 };
+            // code left (or on the screen), its new code offered once the service's wait is over;
+            // or, when another tab sent a newer one since (which replaced it upstream), that one.
+            const mine = same ?? sentCodes.get(element);
+            const newest = mine && (await resumeCode(element, signal, undefined, true));
+            const kept = newest && newest.otp.type === step.type && newest.sentAt > mine!.sentAt ? newest : same;
+            if (!kept) throw e;
+            code = { ...kept, resendAt: now + (e.retryAfter ?? 0) * 1000 };
           }
         }
-        keepCode(element, code);
+        keepCode(element, code, fresh);
         // (A wait already over is a cooldown below 0: none.)
         return { type: 'CODE_SENT', now, cooldownMs: code.resendAt - now };
       }

@@ -57,7 +57,9 @@ const LOGOUT_REASONS: Partial<Record<LoginEvent['type'], LoggedOutDetail['reason
  * Logs a user in to their wallet and keeps the session alive. A code asked for survives a reload
  * of the tab: the element comes back to the code screen without sending another, and to a code left
  * with "Use another way" when that way is chosen again (the tab's sessionStorage keeps the
- * service's public challenge answer for 15 minutes, never the code). For
+ * service's public challenge answer for 15 minutes, never the code). The newest code sent is also
+ * kept in the browser's localStorage, the same way: a tab whose new code is refused as too soon
+ * offers the newer one another tab got since, which replaced its own upstream. For
  * a wallet with several passkeys, the browser's localStorage keeps the id of the one this device
  * last logged in with (public, no secret), so that its prompt comes first and comes once.
  *

@@ -56,6 +56,21 @@ async function codeScreen(attributes: Record<string, string>): Promise<WalletLog
   return el;
 }
 
+/**
+ * Another tab of the browser asks for a code of the account's email login once the service's wait
+ * is over (a <wallet-login> of its own, there on its code screen). It shares this tab's localStorage
+ * but not its sessionStorage: what this tab kept there is as it was.
+ */
+async function newerCodeInAnotherTab(acct: RigAccount): Promise<void> {
+  const mine = Object.entries(sessionStorage).filter(([k]) => k.startsWith('wallet-elements:'));
+  for (const [k] of mine) sessionStorage.removeItem(k);
+  await advanceClock(31_000); // the sandbox sends one code per 30 s
+  const other = await codeScreen({ 'account-id': acct.accountId });
+  other.remove();
+  for (const k of Object.keys(sessionStorage)) if (k.startsWith('wallet-elements:')) sessionStorage.removeItem(k);
+  for (const [k, v] of mine) sessionStorage.setItem(k, v);
+}
+
 async function loginWithEmail(el: WalletLogin): Promise<LoggedInDetail> {
   await waitForState(el, 'choosing');
   const loggedIn = nextEvent<CustomEvent<LoggedInDetail>>(el, 'wallet-logged-in');
@@ -516,6 +531,37 @@ describe('<wallet-login>', function () {
     const loggedIn = nextEvent<CustomEvent<LoggedInDetail>>(el, 'wallet-logged-in');
     type(codeInput(el), '000000');
     expect((await loggedIn).detail.credentialType).to.equal('EMAIL_OTP');
+    expect(errors).to.deep.equal([]);
+  });
+
+  it('a code left, then a newer one sent in another tab: asked for again within the service’s wait, the newer one is offered (the one that works), not the one left', async () => {
+    const el = await codeScreen({ 'account-id': acct.accountId, 'resend-after': '0' });
+    (parts(el, 'button').find((b) => /another way/i.test(b.textContent ?? '')) as HTMLButtonElement).click();
+    await waitForState(el, 'choosing');
+    await newerCodeInAnotherTab(acct);
+    const errors: string[] = [];
+    el.addEventListener('wallet-login-error', (e) => errors.push((e as CustomEvent<{ code: string }>).detail.code));
+    // The service refuses a new code (429: the other tab's is less than 30 s old).
+    methodButton(el, 'email-otp').click();
+    await waitForState(el, 'code-entry');
+    // The code of the newest message, the other tab's.
+    type(codeInput(el), '000000');
+    await waitFor(() => inState(el, 'logged-in') || errors.length, 'the outcome of the code');
+    expect(errors).to.deep.equal([]);
+  });
+
+  it('"Send a new code" refused within the service’s wait of a newer code sent in another tab: that code is offered, and it logs in', async () => {
+    const el = await codeScreen({ 'account-id': acct.accountId, 'resend-after': '0' });
+    await newerCodeInAnotherTab(acct);
+    const errors: string[] = [];
+    el.addEventListener('wallet-login-error', (e) => errors.push((e as CustomEvent<{ code: string }>).detail.code));
+    // The service refuses a new code (429: the other tab's is less than 30 s old).
+    (parts(el, 'button').find((b) => /new code/.test(b.textContent ?? '')) as HTMLButtonElement).click();
+    await el.updateComplete;
+    await waitFor(() => !inState(el, 'sending-code'), 'the answer to "Send a new code"');
+    await waitForState(el, 'code-entry');
+    type(codeInput(el), '000000');
+    await waitFor(() => inState(el, 'logged-in') || errors.length > 1, 'the outcome of the code');
     expect(errors).to.deep.equal([]);
   });
 
