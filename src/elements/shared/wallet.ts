@@ -58,7 +58,7 @@ export function keyStore(): KeyStore {
 
 /**
  * Session changes made outside the caller's own steps: by another tab (`otherTab`; its message
- * carries no session, the key store has it) or through this page's wallet for the base path (another
+ * carries no session, the key store has it) or through a wallet of this page, of any base (another
  * element, or the caller itself: a caller tells its own steps apart). Returns the unsubscribe.
  */
 export function onSessionChange(apiBase: string | null | undefined, listener: (change: SessionChange, otherTab: boolean) => void): () => void {
@@ -72,11 +72,17 @@ export function onSessionChange(apiBase: string | null | undefined, listener: (c
 }
 
 /**
+ * Who hears the session changes of every wallet of the page: the key store is one per page whatever
+ * the base or configuration, so an element hears those of its account made through another base (an
+ * `api-base` naming the same proxy otherwise) or a wallet made before a configureWallet().
+ */
+const listeners = new Set<(change: SessionChange) => void>();
+
+/**
  * A Wallet whose flows load on the first call. The options are taken now, so that a later
  * configureWallet() does not change a wallet already handed out (it gets a new one instead).
  */
 function deferredWallet(options: WalletOptions): Wallet {
-  const listeners = new Set<(change: SessionChange) => void>();
   let loading: Promise<Wallet> | undefined;
   const load = (): Promise<Wallet> =>
     (loading ??= import('../../core/session.ts').then(

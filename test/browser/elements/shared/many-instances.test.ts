@@ -1,0 +1,221 @@
+/**
+ * Several instances of the elements on one page, and elements of several accounts, in Chromium
+ * against the real sandbox through the real proxy at /api, as integrators use them: a header and a
+ * modal `<wallet-login>` of one wallet, an admin page with elements of two wallets, two
+ * `<card-reveal>`s of two cards, twenty of each element at once. Each instance keeps its own state
+ * and events; a session is shared by the elements of its account and by no other; a start-up check
+ * is not made once per instance where one answers them all.
+ */
+import { expect } from 'chai';
+import '../../../../src/elements/wallet-login/wallet-login.ts';
+import '../../../../src/elements/card-reveal/index.ts';
+import '../../../../src/elements/wallet-credentials/wallet-credentials.ts';
+import '../../../../src/elements/passkey-register/passkey-register.ts';
+import type { WalletLogin } from '../../../../src/elements/wallet-login/wallet-login.ts';
+import type { CardReveal } from '../../../../src/elements/card-reveal/index.ts';
+import type { LoggedInDetail, LoggedOutDetail } from '../../../../src/elements/wallet-login/wallet-login.events.ts';
+import { walletFor } from '../../../../src/elements/shared/wallet.ts';
+import { fixtures, newAccount } from '../../support/rig.ts';
+import { mount, nextEvent, part, resetPage, shadow, type, useRig, waitFor, waitForState } from './helpers.ts';
+
+afterEach(resetPage);
+
+function methodButton(el: WalletLogin, method: string): HTMLButtonElement {
+  const b = shadow(el).querySelector<HTMLButtonElement>(`button[data-method='${method}']`);
+  if (!b) throw new Error(`no ${method} button`);
+  return b;
+}
+
+/** The page's requests since `since` (Resource Timing) whose path matches. */
+function requests(path: RegExp, since: number): string[] {
+  return performance
+    .getEntriesByType('resource')
+    .filter((e) => e.startTime >= since && path.test(new URL(e.name).pathname))
+    .map((e) => e.name);
+}
+
+async function loggedInElsewhere(acct: { accountId: string; emailCredentialId: string }): Promise<void> {
+  await (await walletFor().startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000');
+}
+
+describe('many instances: <wallet-login>', function () {
+  this.timeout(60000);
+  before(() => performance.setResourceTimingBufferSize(5000));
+
+  it('a login in the header element shows in the modal one, and a logout in either tells the other', async () => {
+    await useRig();
+    const acct = await newAccount();
+    const header = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId });
+    const modal = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId });
+    await waitForState(header, 'choosing');
+    await waitForState(modal, 'choosing');
+    const seen: Array<[string, string]> = [];
+    document.body.addEventListener('wallet-logged-in', (e) => seen.push([(e.target as Element) === header ? 'header' : 'modal', (e as CustomEvent<LoggedInDetail>).detail.source]));
+    const modalIn = nextEvent<CustomEvent<LoggedInDetail>>(modal, 'wallet-logged-in');
+    methodButton(header, 'email-otp').click();
+    await waitForState(header, 'code-entry');
+    type(part(header, 'code-input') as HTMLInputElement, '000000');
+    await waitForState(header, 'logged-in');
+    const detail = (await modalIn).detail;
+    expect(detail.accountId).to.equal(acct.accountId);
+    expect(detail.sessionId).to.equal(header.session?.sessionId);
+    // (In either order: the modal may hear of the session before the header reports its own.)
+    expect(seen.sort()).to.deep.equal([
+      ['header', 'login'],
+      ['modal', 'elsewhere'],
+    ]);
+    const headerOut = nextEvent<CustomEvent<LoggedOutDetail>>(header, 'wallet-logged-out');
+    const modalOut = nextEvent<CustomEvent<LoggedOutDetail>>(modal, 'wallet-logged-out');
+    modal.logout();
+    expect((await modalOut).detail.reason).to.equal('logout');
+    expect((await headerOut).detail).to.deep.equal({ accountId: acct.accountId, reason: 'elsewhere' });
+    await waitForState(header, 'choosing');
+  });
+
+  it('elements of one wallet hear each other when one names the proxy by its own api-base, or came before configureWallet', async () => {
+    const acct = await newAccount();
+    const early = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId });
+    await useRig();
+    const header = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId });
+    const modal = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId, 'api-base': `${location.origin}/api` });
+    for (const el of [early, header, modal]) await waitForState(el, 'choosing');
+    const heard = [nextEvent<CustomEvent<LoggedInDetail>>(modal, 'wallet-logged-in'), nextEvent<CustomEvent<LoggedInDetail>>(early, 'wallet-logged-in')];
+    methodButton(header, 'email-otp').click();
+    await waitForState(header, 'code-entry');
+    type(part(header, 'code-input') as HTMLInputElement, '000000');
+    await waitForState(header, 'logged-in');
+    for (const e of await Promise.all(heard)) expect(e.detail).to.include({ accountId: acct.accountId, sessionId: header.session!.sessionId, source: 'elsewhere' });
+    const out = [nextEvent<CustomEvent<LoggedOutDetail>>(header, 'wallet-logged-out'), nextEvent<CustomEvent<LoggedOutDetail>>(early, 'wallet-logged-out')];
+    modal.logout();
+    for (const e of await Promise.all(out)) expect(e.detail.reason).to.equal('elsewhere');
+  });
+
+  it('<wallet-credentials> beside <wallet-login> follows its login and its logout', async () => {
+    await useRig();
+    const acct = await newAccount();
+    const login = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId });
+    const creds = await mount('wallet-credentials', { 'account-id': acct.accountId, 'customer-id': acct.customerId });
+    await waitForState(login, 'choosing');
+    await waitForState(creds, 'ready');
+    expect(creds.matches(':state(signed-in)')).to.equal(false);
+    methodButton(login, 'email-otp').click();
+    await waitForState(login, 'code-entry');
+    type(part(login, 'code-input') as HTMLInputElement, '000000');
+    await waitForState(login, 'logged-in');
+    await waitForState(creds, 'signed-in');
+    login.logout();
+    await waitForState(login, 'choosing');
+    await waitFor(() => !creds.matches(':state(signed-in)'), 'wallet-credentials signed out');
+  });
+
+  it('an element of wallet B neither shows nor hears of wallet A’s session', async () => {
+    await useRig();
+    const [a, b] = await Promise.all([newAccount(), newAccount()]);
+    await loggedInElsewhere(a);
+    const elA = await mount<WalletLogin>('wallet-login', { 'account-id': a.accountId });
+    const elB = await mount<WalletLogin>('wallet-login', { 'account-id': b.accountId });
+    let heardB = 0;
+    for (const name of ['wallet-logged-in', 'wallet-logged-out']) elB.addEventListener(name, () => heardB++);
+    await waitForState(elA, 'logged-in');
+    await waitForState(elB, 'choosing');
+    expect(elB.session).to.equal(null);
+    const out = nextEvent(elA, 'wallet-logged-out');
+    elA.logout();
+    await out;
+    await new Promise((r) => setTimeout(r, 300));
+    expect(heardB).to.equal(0);
+    expect(elB.matches(':state(choosing)')).to.equal(true);
+  });
+
+  it('two elements of two wallets waiting for codes each keep and submit their own', async () => {
+    await useRig();
+    const [a, b] = await Promise.all([newAccount(), newAccount()]);
+    const elA = await mount<WalletLogin>('wallet-login', { 'account-id': a.accountId });
+    const elB = await mount<WalletLogin>('wallet-login', { 'account-id': b.accountId });
+    for (const el of [elA, elB]) {
+      await waitForState(el, 'choosing');
+      methodButton(el, 'email-otp').click();
+    }
+    await waitForState(elA, 'code-entry');
+    await waitForState(elB, 'code-entry');
+    // The page comes back (a reload): each element returns to its own code screen.
+    elA.remove();
+    elB.remove();
+    await new Promise((r) => setTimeout(r, 50));
+    const againB = await mount<WalletLogin>('wallet-login', { 'account-id': b.accountId });
+    const againA = await mount<WalletLogin>('wallet-login', { 'account-id': a.accountId });
+    await waitForState(againA, 'code-entry');
+    await waitForState(againB, 'code-entry');
+    const inB = nextEvent<CustomEvent<LoggedInDetail>>(againB, 'wallet-logged-in');
+    type(part(againB, 'code-input') as HTMLInputElement, '000000');
+    expect((await inB).detail.accountId).to.equal(b.accountId);
+    expect(againA.matches(':state(code-entry)')).to.equal(true);
+    const inA = nextEvent<CustomEvent<LoggedInDetail>>(againA, 'wallet-logged-in');
+    type(part(againA, 'code-input') as HTMLInputElement, '000000');
+    expect((await inA).detail.accountId).to.equal(a.accountId);
+  });
+});
+
+describe('many instances: <card-reveal>', function () {
+  this.timeout(60000);
+
+  it('two cards revealed at once: each its own frame, countdown and events; hiding one leaves the other', async () => {
+    await useRig();
+    const f = await fixtures();
+    const other = await newAccount();
+    const one = await mount<CardReveal>('card-reveal', { 'card-id': f.cardId, 'allowed-origins': f.processorOrigin });
+    const two = await mount<CardReveal>('card-reveal', { 'card-id': other.cardId, 'allowed-origins': f.processorOrigin });
+    const revealed: string[] = [];
+    document.addEventListener('card-revealed', (e) => revealed.push(`${(e.target as CardReveal) === one ? 'one' : 'two'} ${(e as CustomEvent<{ cardId: string }>).detail.cardId}`));
+    one.show();
+    two.show();
+    await waitForState(one, 'revealed');
+    await waitForState(two, 'revealed');
+    expect(revealed.sort()).to.deep.equal([`one ${f.cardId}`, `two ${other.cardId}`]);
+    const frames = [one, two].map((el) => shadow(el).querySelectorAll('iframe'));
+    expect(frames.map((f) => f.length)).to.deep.equal([1, 1]);
+    expect(part(one, 'countdown')?.textContent).to.match(/\d/);
+    expect(part(two, 'countdown')?.textContent).to.match(/\d/);
+    const hidden = nextEvent(one, 'card-hidden');
+    let twoHidden = false;
+    two.addEventListener('card-hidden', () => (twoHidden = true));
+    part(one, 'hide-button')!.click();
+    await hidden;
+    await new Promise((r) => setTimeout(r, 1100));
+    expect(twoHidden).to.equal(false);
+    expect(two.matches(':state(revealed)')).to.equal(true);
+    expect(shadow(two).querySelectorAll('iframe').length).to.equal(1);
+    expect(shadow(one).querySelectorAll('iframe').length).to.equal(0);
+    expect(part(two, 'countdown')?.textContent).to.match(/\d/);
+  });
+});
+
+describe('many instances: ARIA relations', function () {
+  it('every id an element references is inside its own shadow root', async () => {
+    await useRig();
+    const acct = await newAccount();
+    const els = [
+      await mount('wallet-login', { 'account-id': acct.accountId }),
+      await mount('wallet-login', { 'account-id': acct.accountId }),
+      await mount('wallet-credentials', { 'account-id': acct.accountId }),
+      await mount('passkey-register', { 'account-id': acct.accountId }),
+      await mount('card-reveal', { 'card-id': acct.cardId }),
+      await mount('card-reveal', { 'card-id': acct.cardId }),
+    ];
+    for (const el of els) await waitFor(() => !el.matches(':state(restoring), :state(loading)'), 'settled');
+    await new Promise((r) => setTimeout(r, 300));
+    const broken: string[] = [];
+    for (const el of els) {
+      const root = shadow(el);
+      for (const node of root.querySelectorAll('*')) {
+        for (const attr of ['aria-labelledby', 'aria-describedby', 'aria-controls', 'aria-errormessage', 'for', 'list']) {
+          for (const id of node.getAttribute(attr)?.split(/\s+/).filter(Boolean) ?? []) {
+            if (!root.getElementById(id)) broken.push(`${el.tagName} ${node.tagName} ${attr}=${id}`);
+          }
+        }
+      }
+      for (const attr of ['aria-labelledby', 'aria-describedby']) if (el.hasAttribute(attr)) broken.push(`${el.tagName} host ${attr}`);
+    }
+    expect(broken).to.deep.equal([]);
+  });
+});
