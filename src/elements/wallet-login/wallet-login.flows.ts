@@ -14,7 +14,7 @@ import { ServiceError, WalletError } from '../../core/errors.ts';
 import { serviceNow } from '../../core/clock.ts';
 import type { StoredSession } from '../../core/keystore.ts';
 import type { OtpLogin } from '../../core/session.ts';
-import type { AuthMethod, CredentialType } from '../../core/types.ts';
+import type { AuthMethod, AuthSession, CredentialType } from '../../core/types.ts';
 import { beginCeremony } from '../shared/ceremony.ts';
 import { classifyError, isCancellation, type FailureCode } from '../shared/failures.ts';
 import { clientFor, keyStore, onSessionChange, walletFor } from '../shared/wallet.ts';
@@ -273,6 +273,20 @@ async function restore(element: WalletLogin, signal: AbortSignal): Promise<Login
   return { ...ended, code: { type: code.otp.type, resendAt: code.resendAt } };
 }
 
+/** The start-up checks of one wallet and base under way, which the page's other elements join. */
+const checks = new Map<string, Promise<AuthSession[]>>();
+
+/**
+ * The service's active sessions of the element's wallet: one request for the elements of the page
+ * that start at once (a header's and a modal's), each stopping on its own signal.
+ */
+function activeSessions(element: WalletLogin, signal: AbortSignal): Promise<AuthSession[]> {
+  const key = storageKey('', element.apiBase, element.accountId);
+  let list = checks.get(key);
+  if (!list) checks.set(key, (list = clientFor(element.apiBase).listSessions(element.accountId).finally(() => checks.delete(key))));
+  return Promise.race([list, new Promise<never>((_, reject) => signal.addEventListener('abort', reject))]);
+}
+
 async function storedSession(element: WalletLogin, signal: AbortSignal): Promise<LoginEvent & { type: 'RESTORED' }> {
   const { accountId } = element;
   const found = await keyStore().get(accountId);
@@ -290,7 +304,7 @@ async function storedSession(element: WalletLogin, signal: AbortSignal): Promise
   // "GET /auth/sessions") is the truth. A session with time left on the service's clock that the
   // service no longer lists was ended before its time (revoked from another device), as core judges
   // a refused signature.
-  const active = await clientFor(element.apiBase).listSessions(accountId, { signal });
+  const active = await activeSessions(element, signal);
   if (!active.some((s) => s.id === live.sessionId)) {
     await keyStore().delete(live.sessionId);
     return { type: 'RESTORED', session: null, expired: live.credentialType, revoked: endsLater(live) };

@@ -154,6 +154,17 @@ describe('many instances: <wallet-login>', function () {
     type(part(againA, 'code-input') as HTMLInputElement, '000000');
     expect((await inA).detail.accountId).to.equal(a.accountId);
   });
+
+  it('twenty elements of one wallet check the stored session upstream once', async () => {
+    await useRig();
+    const acct = await newAccount();
+    await loggedInElsewhere(acct);
+    const since = performance.now();
+    const els = await Promise.all(Array.from({ length: 20 }, () => mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId })));
+    for (const el of els) await waitForState(el, 'logged-in');
+    const lists = requests(/\/auth\/sessions$/, since);
+    expect(lists.length, lists.join('\n')).to.be.at.most(2);
+  });
 });
 
 describe('many instances: <card-reveal>', function () {
