@@ -273,21 +273,13 @@ async function restore(element: WalletLogin, signal: AbortSignal): Promise<Login
   return { ...ended, code: { type: code.otp.type, resendAt: code.resendAt } };
 }
 
-/** The start-up checks of one wallet and base under way, which the page's other elements join. */
-const checks = new Map<string, Promise<AuthSession[]>>();
-
 /**
- * The service's active sessions of the element's wallet: one request for the elements of the page
- * that start at once (a header's and a modal's), each stopping on its own signal.
+ * The start-up checks under way, by base and wallet: the page's elements of one wallet that start
+ * at once (a header's and a modal's) share one request (a read: one stopped lets it run on).
  */
-function activeSessions(element: WalletLogin, signal: AbortSignal): Promise<AuthSession[]> {
-  const key = storageKey('', element.apiBase, element.accountId);
-  let list = checks.get(key);
-  if (!list) checks.set(key, (list = clientFor(element.apiBase).listSessions(element.accountId).finally(() => checks.delete(key))));
-  return Promise.race([list, new Promise<never>((_, reject) => signal.addEventListener('abort', reject))]);
-}
+const checks: Record<string, Promise<AuthSession[]>> = {};
 
-async function storedSession(element: WalletLogin, signal: AbortSignal): Promise<LoginEvent & { type: 'RESTORED' }> {
+async function storedSession(element: WalletLogin, _signal: AbortSignal): Promise<LoginEvent & { type: 'RESTORED' }> {
   const { accountId } = element;
   const found = await keyStore().get(accountId);
   if (!found) return { type: 'RESTORED', session: null };
@@ -304,7 +296,8 @@ async function storedSession(element: WalletLogin, signal: AbortSignal): Promise
   // "GET /auth/sessions") is the truth. A session with time left on the service's clock that the
   // service no longer lists was ended before its time (revoked from another device), as core judges
   // a refused signature.
-  const active = await activeSessions(element, signal);
+  const key = element.apiBase + accountId;
+  const active = await (checks[key] ??= clientFor(element.apiBase).listSessions(accountId).finally(() => delete checks[key]));
   if (!active.some((s) => s.id === live.sessionId)) {
     await keyStore().delete(live.sessionId);
     return { type: 'RESTORED', session: null, expired: live.credentialType, revoked: endsLater(live) };
