@@ -392,22 +392,24 @@ export function createWallet(options: WalletOptions): Wallet {
   /**
    * An OTP login whose verify failed with `e` without an answer (the connection dropped, none in
    * time, a 5xx): its signed retry may have made the session all the same, bound to `key`, which this
-   * device holds. The active list (reference.md "Sessions", read back once) names no key: each of its
-   * sessions of `type` is renewed, signed by `key`, which the service takes for a session's renewal
-   * only when it is that session's own (*current*) key; the others refuse it and are left as they
-   * were. Renewed, it was the login's, and the renewed one (a full lifetime) is the login's session;
+   * device holds. The active list (reference.md "Sessions", read back once) names no key: its newest
+   * sessions of `type` (at most three) are renewed in turn, signed by `key`, which the service takes
+   * for a session's renewal only when it is that session's own (*current*) key; the others refuse it
+   * and are left as they were. Renewed, it was the login's, and the renewed one (a full lifetime) is the login's session;
    * with none, `e` stands. (OAUTH and PASSKEY logins have no such way back: their session key comes
    * sealed in the answer lost.)
    */
   async function madeAnyway(e: unknown, accountId: string, type: string, key: KeyPair): Promise<[AuthSession, KeyPair]> {
     if (!isServiceError(e) || e.status > 499) {
-      for (const s of await client.listSessions(accountId).catch(() => [])) {
-        if (s.type === type) {
-          try {
-            return await renew(s.id, key);
-          } catch {
-            // Not its key: another login's session, left as it was.
-          }
+      const made = (await client.listSessions(accountId).catch(() => [])).filter((s) => s.type === type);
+      // The newest first, and no more than three: the login's own was just made (the account's
+      // older sessions, other devices' and tabs', would each cost a signed renewal refused).
+      made.sort((a, b) => Date.parse(b.createdAt) - Date.parse(a.createdAt));
+      for (const s of made.slice(0, 3)) {
+        try {
+          return await renew(s.id, key);
+        } catch {
+          // Not its key: another login's session, left as it was.
         }
       }
     }
