@@ -6,8 +6,9 @@
  *
  * Kept: the service's public challenge answer (credential id, account, type, signed target bundle)
  * and when the code was sent, never the code. A code just sent is also put in the origin's
- * localStorage (`shared`), where the tabs find the newest: a new code replaces the one before it
- * upstream, and a tab whose own request is refused as too soon (429) offers that newest one. Before use the bundle is verified again against the
+ * localStorage (`shared`), per way (`<key>:<type>`), where the tabs find the newest: a new code
+ * replaces the one before it upstream, and a tab whose own request is refused as too soon (429)
+ * offers that newest one; it goes once a session came or went. Before use the bundle is verified again against the
  * pinned signer, as a fresh one is (core `startOtpLogin({ registered })`). Forgotten after 15
  * minutes, when the code is used or abandoned, and when the storage cannot be read.
  */
@@ -49,7 +50,7 @@ export function keepPendingCode(key: string, otp: OtpLogin, sentAt: number, rese
   try {
     const kept = JSON.stringify({ id, accountId, type, otpEncryptionTargetBundle, sentAt, resendAt, left } satisfies PendingCode);
     sessionStorage.setItem(key, kept);
-    if (shared) localStorage.setItem(key, kept);
+    if (shared) localStorage.setItem(`${key}:${type}`, kept);
   } catch {
     // No storage (or full): a reload starts over.
   }

@@ -58,8 +58,11 @@ const codeKey = (element: WalletLogin) => storageKey('code', element.apiBase, el
 export function forgetCode(element: WalletLogin, back?: boolean, spent?: boolean): void {
   const sent = sentCodes.get(element);
   sentCodes.delete(element);
-  if (back && sent) keepPendingCode(sent.key, sent.otp, sent.sentAt, sent.resendAt, true);
-  else forgetPendingCode((spent && sent?.key) || codeKey(element));
+  if (back && sent) return keepPendingCode(sent.key, sent.otp, sent.sentAt, sent.resendAt, true);
+  const key = (spent && sent?.key) || codeKey(element);
+  forgetPendingCode(key);
+  // The newest codes the tabs share go too: spent, or of no use once a session came or went.
+  for (const type of ['EMAIL_OTP', 'SMS_OTP']) forgetPendingCode(`${key}:${type}`, true);
 }
 
 /** `shared`: a code just sent, which the other tabs may then offer (shared/pending-code.ts). */
@@ -71,12 +74,13 @@ function keepCode(element: WalletLogin, code: SentCode, shared?: boolean): void 
 /**
  * The code this tab kept before a reload, its target verified again; or undefined. `left`: the one
  * left with "Use another way" (else the one whose screen was showing); the other kind stays kept.
- * `shared`: the newest code any tab sent.
+ * `shared`: the newest code of that way any tab sent.
  */
-async function resumeCode(element: WalletLogin, signal: AbortSignal, left?: true, shared?: boolean): Promise<SentCode | undefined> {
-  const found = await resumePendingCode(codeKey(element), element.accountId, walletFor(element.apiBase), signal, shared);
+async function resumeCode(element: WalletLogin, signal: AbortSignal, left?: true, shared?: CredentialType): Promise<SentCode | undefined> {
+  const key = codeKey(element);
+  const found = await resumePendingCode(shared ? `${key}:${shared}` : key, element.accountId, walletFor(element.apiBase), signal, !!shared);
   if (!found || found.saved.left !== left) return;
-  return { otp: found.otp, key: codeKey(element), sentAt: found.saved.sentAt, resendAt: Number(found.saved.resendAt) || 0 };
+  return { otp: found.otp, key, sentAt: found.saved.sentAt, resendAt: Number(found.saved.resendAt) || 0 };
 }
 
 function sessionInfo(s: StoredSession): SessionInfo {
@@ -182,7 +186,7 @@ export async function runStep(element: WalletLogin, step: Step, signal: AbortSig
             // code left (or on the screen), its new code offered once the service's wait is over;
             // or, when another tab sent a newer one since (which replaced it upstream), that one.
             const mine = same ?? sentCodes.get(element);
-            const newest = mine && (await resumeCode(element, signal, undefined, true));
+            const newest = mine && (await resumeCode(element, signal, undefined, step.type));
             const kept = newest && newest.otp.type === step.type && newest.sentAt > mine!.sentAt ? newest : same;
             if (!kept) throw e;
             code = { ...kept, resendAt: now + (e.retryAfter ?? 0) * 1000 };
