@@ -8,7 +8,7 @@ import { expect } from 'chai';
 import { createClient } from '../../../src/core/client.ts';
 import { indexedDbKeyStore } from '../../../src/core/keystore.ts';
 import { createWallet, type Wallet } from '../../../src/core/session.ts';
-import { loseAnswer, resetPage } from '../elements/shared/helpers.ts';
+import { holdAnswer, loseAnswer, resetPage } from '../elements/shared/helpers.ts';
 import { freshWallet, advanceClock, type RigAccount, type RigFixtures } from '../support/rig.ts';
 
 /** Counts the page's requests whose URL matches `url` until `restore()`; they go out unchanged. */
@@ -83,5 +83,35 @@ describe('an OTP login whose verify answer was lost', function () {
     expect(renewals.urls.length, 'renewal requests').to.be.at.most(6);
     const listed = (await createClient({ baseUrl: f.apiBase }).listSessions(acct.accountId)).map((s) => s.id);
     expect(listed.sort()).to.deep.equal([...others].sort());
+  });
+
+  it('stopped while it reads the sessions back: rejects at once as aborted, keeps nothing, tells nothing, and the session it finds is ended upstream', async () => {
+    const others = await otherDevices(1);
+    const changes: string[] = [];
+    wallet.subscribe((c) => changes.push(c.type));
+    const login = await wallet.startOtpLogin({ credentialId: acct.emailCredentialId });
+    const stop = new AbortController();
+    const held = holdAnswer('GET', /\/auth\/sessions\?/);
+    const undo = loseAnswer('POST', /\/verify$/, (r) => r.status === 200);
+    let failed: unknown;
+    try {
+      const done = login.submit('000000', { signal: stop.signal }).catch((e: unknown) => (failed = e));
+      await held.arrived;
+      stop.abort();
+      await done;
+      held.release();
+    } finally {
+      undo();
+      held.undo();
+    }
+    expect((failed as { code?: string })?.code).to.equal('aborted');
+    const client = createClient({ baseUrl: f.apiBase });
+    let listed = (await client.listSessions(acct.accountId)).map((s) => s.id);
+    for (let tries = 0; tries < 50 && listed.length > others.length; tries++) {
+      await new Promise((r) => setTimeout(r, 100));
+      listed = (await client.listSessions(acct.accountId)).map((s) => s.id);
+    }
+    expect(listed).to.deep.equal(others);
+    expect([await wallet.current(acct.accountId), changes]).to.deep.equal([undefined, []]);
   });
 });
