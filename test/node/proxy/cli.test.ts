@@ -590,8 +590,9 @@ describe('proxy CLI', () => {
       [{ HOST: '' }, /^proxy: HOST is set but empty: /],
     ] as const) {
       const child = run({ ...env, ...setting });
-      // A proxy that took the value starts: stop it, so that the assertion below says why.
-      const stop = setTimeout(() => child.kill('SIGTERM'), 5000);
+      // A proxy that took the value starts: stop it, so that the assertion below says why (late
+      // enough that a start slowed by a loaded machine still gets to refuse first).
+      const stop = setTimeout(() => child.kill('SIGTERM'), 20_000);
       const refused = await exitOf(child);
       clearTimeout(stop);
       assert.equal(refused.stdout, '', JSON.stringify(setting));
