@@ -59,7 +59,8 @@ export function registerControlRoutes(router: Router, world: World, fixtures: ()
   });
 
   // A fresh customer, wallet (with its EMAIL_OTP credential unless `emailCredential: false`), card,
-  // funding source and agent with seeded actions (`actions`: how many, 0..200, default 45).
+  // funding source and agent with seeded actions (`actions`: how many, 0..10000, default 45; thousands
+  // for tests of long lists).
   router.on('POST', '/sandbox/accounts', (ctx) => {
     requireBasic(world, ctx);
     const body = jsonObject(ctx, true);
@@ -71,7 +72,7 @@ export function registerControlRoutes(router: Router, world: World, fixtures: ()
     if (body.emailCredential !== undefined) emailCredential = f.boolean('emailCredential') ?? true;
     let actions = 45;
     if (body.actions !== undefined) {
-      if (typeof body.actions !== 'number' || !Number.isInteger(body.actions) || body.actions < 0 || body.actions > 200) f.fail('actions', 'must be an integer from 0 to 200');
+      if (typeof body.actions !== 'number' || !Number.isInteger(body.actions) || body.actions < 0 || body.actions > 10000) f.fail('actions', 'must be an integer from 0 to 10000');
       else actions = body.actions;
     }
     f.check();

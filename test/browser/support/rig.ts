@@ -22,9 +22,9 @@ export function fixtures(): Promise<RigFixtures> {
 
 /**
  * A fresh customer with its own wallet (one EMAIL_OTP credential, or none with `emailCredential: false`),
- * card and agent, so tests do not interfere.
+ * card and agent (with `actions` seeded actions, 45 unless given, up to 10000), so tests do not interfere.
  */
-export function newAccount(options: { email?: string; phone?: string; name?: string; emailCredential?: boolean } = {}): Promise<RigAccount> {
+export function newAccount(options: { email?: string; phone?: string; name?: string; emailCredential?: boolean; actions?: number } = {}): Promise<RigAccount> {
   return executeServerCommand<RigAccount, typeof options>('sandbox-new-account', options);
 }
 
@@ -53,6 +53,14 @@ export function actionExecution(agentId: string, actionId: string, status: 'PEND
 
 export function rejectAction(agentId: string, actionId: string, reason?: string): Promise<unknown> {
   return executeServerCommand('sandbox-reject-action', { agentId, actionId, ...(reason ? { reason } : {}) });
+}
+
+/**
+ * The page's JavaScript heap in bytes after a full garbage collection (CDP HeapProfiler.collectGarbage,
+ * then Runtime.getHeapUsage): what the page still holds, for tests of growth over time.
+ */
+export function heapUsed(): Promise<number> {
+  return executeServerCommand<number, undefined>('heap-used');
 }
 
 /** The page's headings as Chromium's accessibility tree has them (name and level), in document order. */

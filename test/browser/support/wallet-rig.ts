@@ -509,6 +509,17 @@ export function walletRig(options: WalletRigOptions = {}): {
             await cdp.detach().catch(() => undefined);
           }
         }
+        case 'heap-used': {
+          // What the page's heap holds after a full collection (CDP), for tests of growth over time.
+          const page = (session.browser as unknown as { getPage(id: string): import('playwright').Page }).getPage(session.id);
+          const cdp = await page.context().newCDPSession(page);
+          try {
+            await cdp.send('HeapProfiler.collectGarbage');
+            return ((await cdp.send('Runtime.getHeapUsage')) as { usedSize: number }).usedSize;
+          } finally {
+            await cdp.detach().catch(() => undefined);
+          }
+        }
         case 'webauthn-add-virtual-authenticator': {
           const existing = authenticators.get(session.id);
           if (existing) return { authenticatorId: existing.authenticatorId };
