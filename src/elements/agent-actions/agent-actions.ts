@@ -391,7 +391,17 @@ export class AgentActions extends TemplateElement {
     super.updated(changed);
     // Each action keeps its row: one arriving on top moves neither the focus nor a screen reader's
     // reading position to another action.
-    keyedRows(this.renderRoot.querySelector('ul'), this.view.actions, (a) => a.id, (a, li) => this.#renderAction(a, li), { host: this });
+    // A row is rendered again only when what it shows may differ: its action, the language or its
+    // strings, the heading level, its "changed" mark, or (pending) whether the element polls.
+    const { locale, changes } = this.#i18n;
+    keyedRows(this.renderRoot.querySelector('ul'), this.view.actions, (a) => a.id, (a, li) => this.#renderAction(a, li), { host: this }, (a) => [
+      a,
+      locale,
+      changes,
+      this.headingLevel,
+      this.recentlyChanged.has(a.id),
+      a.status === 'PENDING_APPROVAL' && !!this.#poller,
+    ]);
     if (this.#focusAfterMore !== undefined && !this.view.loadingMore) {
       // After "load more", move to the first new action so keyboard users continue where they were.
       const index = this.#focusAfterMore;

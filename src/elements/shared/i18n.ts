@@ -115,7 +115,9 @@ export const isolate = (name: string): string => `\u2068${name}\u2069`;
  * readers speak it in that language.
  */
 export class LocaleController implements ReactiveController {
-  readonly #onChange = () => this.#host.requestUpdate();
+  readonly #onChange = () => (this.changes++, this.#host.requestUpdate());
+  /** Counts the changes of language or strings heard: what was rendered before them may read otherwise now. */
+  changes = 0;
   /** The language found when the current update began; a render asks for it once per string. */
   #rendering: string | undefined;
 

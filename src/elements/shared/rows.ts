@@ -11,12 +11,17 @@ import { render, type RenderOptions } from 'lit/html.js';
 
 /** The row of each key, per list element. */
 const rowsOf = new WeakMap<Element, Map<string, HTMLLIElement>>();
+/** What each row was last rendered from (`inputs`). */
+const inputsOf = new WeakMap<HTMLLIElement, readonly unknown[]>();
 
 /**
  * Puts one `<li>` per item into `list` (a list the element's template renders empty), in the
  * items' order; `row` sets the `<li>`'s own attributes and returns its content. Keys are unique.
  * A row whose key stays is neither recreated nor taken out of the list when others arrive or go;
  * when the order changes, a row that moved further down is the one moved, not the rows it leaves.
+ * `inputs` gives all that a row's rendering depends on (the item, the language...): a row whose
+ * inputs are the same (===) as at its last rendering is not rendered again, so that an update costs
+ * what changed, not what is listed. Without it every row is rendered again.
  */
 export function keyedRows<T>(
   list: Element | null,
@@ -24,6 +29,7 @@ export function keyedRows<T>(
   key: (item: T) => string,
   row: (item: T, li: HTMLLIElement) => unknown,
   options: RenderOptions,
+  inputs?: (item: T) => readonly unknown[],
 ): void {
   if (!list) return;
   const rows = rowsOf.get(list) ?? new Map<string, HTMLLIElement>();
@@ -42,7 +48,12 @@ export function keyedRows<T>(
     const k = key(item);
     let li = rows.get(k);
     if (!li) rows.set(k, (li = document.createElement('li')));
-    render(row(item, li), li, options);
+    const now = inputs?.(item);
+    const was = inputsOf.get(li);
+    if (!now || !was || now.some((v, i) => v !== was[i])) {
+      render(row(item, li), li, options);
+      if (now) inputsOf.set(li, now);
+    }
     // The row in place is one too early (the row before it moved down): it waits for its turn.
     if (li === at?.nextElementSibling) at = li;
     if (li === at) at = li.nextElementSibling;
