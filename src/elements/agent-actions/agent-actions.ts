@@ -46,6 +46,7 @@ import {
   type StatusFilter,
 } from './agent-actions.machine.ts';
 import { AgentActionChangedEvent, AgentActionsErrorEvent } from './agent-actions.events.ts';
+import { format } from '../shared/formats.ts';
 
 export { AgentActionChangedEvent, AgentActionsErrorEvent } from './agent-actions.events.ts';
 
@@ -518,7 +519,7 @@ export class AgentActions extends TemplateElement {
         ? [
             ['send', money(q.totalSendingAmount, q.sendingCurrency), 'amount'],
             ['receive', money(q.totalReceivingAmount, q.receivingCurrency), 'amount'],
-            ['rate', typeof q.exchangeRate === 'number' ? new Intl.NumberFormat(locale, { maximumSignificantDigits: 8 }).format(q.exchangeRate) : ''],
+            ['rate', typeof q.exchangeRate === 'number' ? format(Intl.NumberFormat, locale, { maximumSignificantDigits: 8 }).format(q.exchangeRate) : ''],
             ['fees', money(q.feesIncluded, q.sendingCurrency)],
           ]
         : [];

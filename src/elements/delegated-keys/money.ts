@@ -8,6 +8,8 @@
  * wrong amount. Deliberately no floating-point arithmetic on the integer: digits are placed as text.
  */
 
+import { format } from '../shared/formats.ts';
+
 /** The currency codes this runtime's Intl knows (ISO 4217), read on first use. */
 let isoCodes: Set<string> | undefined;
 
@@ -18,15 +20,15 @@ let isoCodes: Set<string> | undefined;
 export function formatMinor(amount: number, code: string, locale: string, decimals?: number): string {
   isoCodes ??= new Set(Intl.supportedValuesOf?.('currency'));
   const iso = isoCodes.has(code);
-  const digits = decimals ?? (iso ? new Intl.NumberFormat('en', { style: 'currency', currency: code }).resolvedOptions().maximumFractionDigits : undefined);
-  if (digits === undefined || !Number.isSafeInteger(amount)) return `${new Intl.NumberFormat(locale).format(amount)} ${code}`;
+  const digits = decimals ?? (iso ? format(Intl.NumberFormat, 'en', { style: 'currency', currency: code }).resolvedOptions().maximumFractionDigits : undefined);
+  if (digits === undefined || !Number.isSafeInteger(amount)) return `${format(Intl.NumberFormat, locale).format(amount)} ${code}`;
   // `12345` with 2 digits -> "123.45", as a decimal string: exact for any safe integer, and
   // Intl.NumberFormat accepts decimal strings and keeps their precision.
   const text = String(Math.abs(amount)).padStart(digits + 1, '0');
   const split = text.length - digits;
   const decimal = `${amount < 0 ? '-' : ''}${text.slice(0, split)}${digits ? '.' + text.slice(split) : ''}`;
   const options: Intl.NumberFormatOptions = { minimumFractionDigits: digits, maximumFractionDigits: digits };
-  const parts = new Intl.NumberFormat(locale, iso ? { ...options, style: 'currency', currency: code } : options).formatToParts(decimal as unknown as number);
+  const parts = format(Intl.NumberFormat, locale, iso ? { ...options, style: 'currency', currency: code } : options).formatToParts(decimal as unknown as number);
   // A right-to-left pattern (CLDR marks it with RLM or ALM) around a Latin symbol such as "US$":
   // the symbol is isolated left-to-right (LRI ... PDI), or the bidi algorithm shows it as "$US".
   const rtl = parts.some((p) => /[\u200f\u061c]/.test(p.value));

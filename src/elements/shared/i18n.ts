@@ -10,6 +10,7 @@
  * rest), as Arabic needs for the noun after a number ("رقمين", "6 أرقام", "11 رقمًا").
  */
 import type { ReactiveController, ReactiveControllerHost } from './reactive.ts';
+import { format } from './formats.ts';
 
 export type Strings = Record<string, string>;
 
@@ -96,7 +97,7 @@ export function translate(locale: string, key: string, params?: Record<string, s
   const strings = catalog.get(tag!) ?? {};
   // Without a number the category is "other", whose form is the sentence itself.
   const count = params && Object.values(params).find((v) => v === +v);
-  const text = (params && strings[`${key}_${new Intl.PluralRules(tag).select(count as number)}`]) || (strings[key] ?? key);
+  const text = (params && strings[`${key}_${format(Intl.PluralRules, tag!).select(count as number)}`]) || (strings[key] ?? key);
   return params ? text.replace(/\{(\w+)\}/g, (m, name: string) => (params[name] ?? m).toLocaleString(locale)) : text;
 }
 

@@ -6,6 +6,7 @@
  */
 import type { ErrorDetail } from './events.ts';
 import type { ReactiveController, ReactiveControllerHost } from './reactive.ts';
+import { format } from './formats.ts';
 
 /**
  * Turns the element's custom states (`:state(name)`) on and off. Browsers without custom states,
@@ -46,7 +47,7 @@ export function onOnline(host: ReactiveControllerHost, retry: () => void): React
 /** An ISO date in the reader's language, date and time; '' when the service sent none that parses. */
 export function formatDate(iso: string | undefined, locale: string): string {
   const date = new Date(iso ?? '');
-  return isNaN(+date) ? '' : new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' }).format(date);
+  return isNaN(+date) ? '' : format(Intl.DateTimeFormat, locale, { dateStyle: 'medium', timeStyle: 'short' }).format(date);
 }
 
 /** An error event's detail with the service's HTTP status, when the service answered. */

@@ -39,6 +39,30 @@ function watchList(el: AgentActions) {
   };
 }
 
+/**
+ * Counts the Intl formatters made (a pass-through: each is the real one). Making a formatter costs
+ * far more than formatting with it; a row made of several would make a long list slow to show.
+ */
+function countFormatters() {
+  const kinds = ['NumberFormat', 'DateTimeFormat', 'PluralRules'] as const;
+  const originals = kinds.map((k) => Intl[k]);
+  let made = 0;
+  kinds.forEach((k, i) => {
+    (Intl as unknown as Record<string, unknown>)[k] = new Proxy(originals[i]!, {
+      construct(target, args, newTarget) {
+        made++;
+        return Reflect.construct(target, args, newTarget === Intl[k] ? target : newTarget);
+      },
+    });
+  });
+  return {
+    get made() {
+      return made;
+    },
+    restore: () => kinds.forEach((k, i) => ((Intl as unknown as Record<string, unknown>)[k] = originals[i])),
+  };
+}
+
 describe('<agent-actions> with a long list', function () {
   this.timeout(120000);
   let acct: RigAccount;
@@ -89,6 +113,23 @@ describe('<agent-actions> with a long list', function () {
     // records each: hundreds by the third page.
     expect(perPage).to.have.length(2);
     for (const n of perPage) expect(n, `records of one page: ${perPage.join(', ')}`).to.be.at.most(PAGE + 10);
+  });
+
+  it('showing a page of rows makes a few Intl formatters, not several per row', async () => {
+    let formatters: ReturnType<typeof countFormatters> | undefined;
+    const perPage: number[] = [];
+    try {
+      await allLoaded(() => {
+        if (formatters) perPage.push(formatters.made);
+        formatters?.restore();
+        formatters = countFormatters();
+      });
+      perPage.push(formatters!.made);
+    } finally {
+      formatters?.restore();
+    }
+    expect(perPage).to.have.length(2);
+    for (const n of perPage) expect(n, `formatters made for a page of ${PAGE}: ${perPage.join(', ')}`).to.be.below(PAGE / 4);
   });
 
   it('a poll that brings a new action puts in its row alone, keeps every page loaded, and reads only the pending list', async () => {
