@@ -23,7 +23,7 @@ import { baseStyles } from '../shared/styles.ts';
 import { listStyles } from '../shared/list-styles.ts';
 import { errorDetail, formatDate, isAbort, onOnline, syncStates } from '../shared/list.ts';
 import { keyedRows } from '../shared/rows.ts';
-import { isolate, LocaleController } from '../shared/i18n.ts';
+import { isolate, LocaleController, localeChanges } from '../shared/i18n.ts';
 import { SlowWatch } from '../shared/slow.ts';
 import { sendFor } from '../shared/send.ts';
 import { pollAgentActions } from '../../core/agent.ts';
@@ -394,11 +394,11 @@ export class AgentActions extends TemplateElement {
     // reading position to another action.
     // A row is rendered again only when what it shows may differ: its action, the language or its
     // strings, the heading level, its "changed" mark, or (pending) whether the element polls.
-    const { locale, changes } = this.#i18n;
+    const { locale } = this.#i18n;
     keyedRows(this.renderRoot.querySelector('ul'), this.view.actions, (a) => a.id, (a, li) => this.#renderAction(a, li), { host: this }, (a) => [
       a,
       locale,
-      changes,
+      localeChanges,
       this.headingLevel,
       this.recentlyChanged.has(a.id),
       a.status === 'PENDING_APPROVAL' && !!this.#poller,

@@ -5,8 +5,7 @@
 const made = new Map<string, object>();
 
 export function format<T extends object, O extends object>(Kind: new (locale: string, options?: O) => T, locale: string, options?: O): T {
-  const key = `${Kind.name} ${locale} ${JSON.stringify(options)}`;
-  let f = made.get(key) as T | undefined;
-  if (!f) made.set(key, (f = new Kind(locale, options)));
-  return f;
+  const key = Kind.name + locale + JSON.stringify(options);
+  if (!made.has(key)) made.set(key, new Kind(locale, options));
+  return made.get(key) as T;
 }

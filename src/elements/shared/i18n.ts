@@ -10,7 +10,6 @@
  * rest), as Arabic needs for the noun after a number ("رقمين", "6 أرقام", "11 رقمًا").
  */
 import type { ReactiveController, ReactiveControllerHost } from './reactive.ts';
-import { format } from './formats.ts';
 
 export type Strings = Record<string, string>;
 
@@ -50,7 +49,11 @@ export function setLocale(locale: string | undefined): void {
   notify();
 }
 
+/** Counts the changes of language or strings: what was rendered before one may read otherwise now. */
+export let localeChanges = 0;
+
 function notify(): void {
+  localeChanges++;
   // Absent on a server (module import must not throw there); the argument is then not built.
   globalThis.dispatchEvent?.(new Event(LOCALE_EVENT));
 }
@@ -97,7 +100,7 @@ export function translate(locale: string, key: string, params?: Record<string, s
   const strings = catalog.get(tag!) ?? {};
   // Without a number the category is "other", whose form is the sentence itself.
   const count = params && Object.values(params).find((v) => v === +v);
-  const text = (params && strings[`${key}_${format(Intl.PluralRules, tag!).select(count as number)}`]) || (strings[key] ?? key);
+  const text = (params && strings[`${key}_${new Intl.PluralRules(tag).select(count as number)}`]) || (strings[key] ?? key);
   return params ? text.replace(/\{(\w+)\}/g, (m, name: string) => (params[name] ?? m).toLocaleString(locale)) : text;
 }
 
@@ -116,9 +119,7 @@ export const isolate = (name: string): string => `\u2068${name}\u2069`;
  * readers speak it in that language.
  */
 export class LocaleController implements ReactiveController {
-  readonly #onChange = () => (this.changes++, this.#host.requestUpdate());
-  /** Counts the changes of language or strings heard: what was rendered before them may read otherwise now. */
-  changes = 0;
+  readonly #onChange = () => this.#host.requestUpdate();
   /** The language found when the current update began; a render asks for it once per string. */
   #rendering: string | undefined;
 

@@ -40,7 +40,6 @@ import { addCredential, failureOf, loadView, revokeCredential, revokeSession, se
 import { CredentialAddedEvent, CredentialRevokedEvent, SessionRevokedEvent, WalletCredentialsErrorEvent } from './wallet-credentials.events.ts';
 import { walletCredentialsStyles } from './wallet-credentials.styles.ts';
 import './wallet-credentials.strings.ts';
-import { format } from '../shared/formats.ts';
 
 // Its events (and their GlobalEventHandlersEventMap entries) come with the element's declarations,
 // so typings that reach the element alone (the React wrappers) see the event types too.
@@ -516,7 +515,7 @@ export class WalletCredentials extends TemplateElement {
     const hintId = `hint-${item.id.replace(/[^a-zA-Z0-9-]/g, '')}`;
     const operation: Operation = { op: session ? 'revoke-session' : 'revoke-credential', id: item.id };
     const name = t(`credential.${item.type}`);
-    const until = session ? t('credentials.sessions.until', { time: format(Intl.DateTimeFormat, this.#i18n.locale, { hour: 'numeric', minute: '2-digit' }).format(new Date(item.expiresAt)) }) : '';
+    const until = session ? t('credentials.sessions.until', { time: new Intl.DateTimeFormat(this.#i18n.locale, { hour: 'numeric', minute: '2-digit' }).format(new Date(item.expiresAt)) }) : '';
     // Names start with the button's visible words (WCAG 2.5.3) and tell rows of one type apart.
     const label = session ? (own ? t('credentials.sessions.logout') : t('credentials.sessions.end-label', { name, until })) : t('credentials.remove-label', { name: this.#credentialName(item) });
     return html`<li part=${session ? 'session' : 'credential'} data-id=${item.id} data-type=${item.type}>
