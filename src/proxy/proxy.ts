@@ -885,11 +885,25 @@ function refuseUnknownKeys(what: string, options: object, known: Record<string, 
   }
 }
 
+/** What a value is, for a message: its type, never its text (it may be a secret). */
+function typeName(value: unknown): string {
+  return value === null ? 'null' : Array.isArray(value) ? 'an array' : `a ${typeof value}`;
+}
+
 function validateOptions(options: ProxyOptions) {
   if (!options || typeof options !== 'object') throw new TypeError('createProxy needs an options object');
   refuseUnknownKeys('createProxy', options, OPTION_NAMES);
   if (options.stepUp && typeof options.stepUp === 'object') refuseUnknownKeys('stepUp', options.stepUp, STEP_UP_OPTION_NAMES);
   if (options.rateLimit && typeof options.rateLimit === 'object') refuseUnknownKeys('rateLimit', options.rateLimit, RATE_LIMIT_OPTION_NAMES);
+  // A value of another type fails here, naming the option, not at the first request with a TypeError
+  // of the proxy's code (a wallet object given as accountFor, a string as logger).
+  const stepUpOptions = (options.stepUp && typeof options.stepUp === 'object' ? options.stepUp : {}) as Partial<StepUpOptions>;
+  for (const [name, value] of [['authorize', options.authorize], ['accountFor', options.accountFor], ['logger', options.logger], ['clientIp', options.clientIp], ['stepUp.accountForCard', stepUpOptions.accountForCard]] as const) {
+    if (value !== undefined && typeof value !== 'function') throw new TypeError(`${name} must be a function (got ${typeName(value)})`);
+  }
+  for (const [name, value] of [['challengeSecret', options.challengeSecret], ['stepUp.secret', stepUpOptions.secret]] as const) {
+    if (value !== undefined && (typeof value !== 'string' || !value)) throw new TypeError(`${name} must be a non-empty string (got ${typeName(value)})`);
+  }
   const { upstream, tokenId, clientSecret } = options;
   // `process.env.X` of a variable the environment does not set is undefined: say which setting.
   if (upstream === undefined) throw new TypeError('upstream is not set: the service\'s base URL with its version segment, such as https://<host>/<path>/2025-10-13');
@@ -907,11 +921,12 @@ function validateOptions(options: ProxyOptions) {
   if (typeof upstream !== 'string' || !URL.canParse(upstream)) throw new TypeError('upstream must be an absolute http(s) URL');
   if (typeof tokenId !== 'string' || !tokenId || tokenId.includes(':')) throw new TypeError('tokenId must be a non-empty string without ":" (RFC 7617)');
   if (typeof clientSecret !== 'string' || !clientSecret) throw new TypeError('clientSecret must be a non-empty string');
-  const basePath = (options.basePath ?? '/api').replace(/\/+$/, '');
-  if (basePath !== '' && !/^(\/[A-Za-z0-9\-._~]+)+$/.test(basePath)) throw new TypeError('basePath must look like /api');
-  const signatureHeader = (options.signatureHeader ?? DEFAULT_SIGNATURE_HEADER).toLowerCase();
-  if (!HEADER_TOKEN.test(signatureHeader)) throw new TypeError('signatureHeader must be a header name');
+  const basePath = String(options.basePath ?? '/api').replace(/\/+$/, '');
+  if (typeof (options.basePath ?? '') !== 'string' || (basePath !== '' && !/^(\/[A-Za-z0-9\-._~]+)+$/.test(basePath))) throw new TypeError('basePath must look like /api');
+  const signatureHeader = options.signatureHeader ?? DEFAULT_SIGNATURE_HEADER;
+  if (typeof signatureHeader !== 'string' || !HEADER_TOKEN.test(signatureHeader)) throw new TypeError('signatureHeader must be a header name');
   const allowedOrigins = options.allowedOrigins ?? [];
+  if (!Array.isArray(allowedOrigins)) throw new TypeError(`allowedOrigins must be a list of exact origins such as ['https://shop.example'] (got ${typeName(allowedOrigins)})`);
   for (const origin of allowedOrigins) {
     if (typeof origin !== 'string' || !URL.canParse(origin) || new URL(origin).origin !== origin) {
       throw new TypeError(`allowedOrigins entries must be exact origins such as https://shop.example (got ${JSON.stringify(origin)})`);
@@ -921,14 +936,19 @@ function validateOptions(options: ProxyOptions) {
   const upstreamTimeoutMs = options.upstreamTimeoutMs ?? 10_000;
   if (!(Number.isInteger(maxBodyBytes) && maxBodyBytes > 0)) throw new TypeError('maxBodyBytes must be a positive integer');
   // Node's timers take at most 2^31 - 1 ms; past it they fire at once, and every request would time out.
-  if (!(upstreamTimeoutMs > 0 && upstreamTimeoutMs <= MAX_TIMER_MS)) throw new TypeError(`upstreamTimeoutMs must be a number of milliseconds from 1 to ${MAX_TIMER_MS}`);
+  if (!(typeof upstreamTimeoutMs === 'number' && upstreamTimeoutMs > 0 && upstreamTimeoutMs <= MAX_TIMER_MS)) throw new TypeError(`upstreamTimeoutMs must be a number of milliseconds from 1 to ${MAX_TIMER_MS}`);
   if (options.onError !== undefined && typeof options.onError !== 'function') throw new TypeError('onError must be a function (error, request) => void');
+  if (options.rp !== undefined && (options.rp === null || typeof options.rp !== 'object')) throw new TypeError("rp must be an object such as { id: 'wallet.example.com', name: 'Example' }");
   if (options.rp !== undefined && (typeof options.rp.name !== 'string' || !options.rp.name)) throw new TypeError('rp.name must be a non-empty string');
+  // WebAuthn's RP ID is a domain, not an origin: a scheme or a port makes every ceremony fail in the browser.
+  if (options.rp?.id !== undefined && !(typeof options.rp.id === 'string' && /^[a-z0-9-]+(\.[a-z0-9-]+)*$/i.test(options.rp.id))) {
+    throw new TypeError(`rp.id must be a host name such as wallet.example.com, without scheme or port (got ${typeof options.rp.id === 'string' ? JSON.stringify(options.rp.id) : typeName(options.rp.id)})`);
+  }
   const allowedHosts = options.allowedHosts ?? [];
   if (allowedHosts !== 'any' && !(Array.isArray(allowedHosts) && allowedHosts.every((h) => typeof h === 'string' && /^\.?[a-z0-9-]+(\.[a-z0-9-]+)*\.?$/i.test(h)))) {
     throw new TypeError(`allowedHosts must be 'any' or host names such as shop.example or .shop.example, without scheme or port (got ${JSON.stringify(allowedHosts)})`);
   }
-  return { upstream, tokenId, clientSecret, basePath, signatureHeader, allowedOrigins, allowedHosts, maxBodyBytes, upstreamTimeoutMs, rp: options.rp };
+  return { upstream, tokenId, clientSecret, basePath, signatureHeader: signatureHeader.toLowerCase(), allowedOrigins, allowedHosts, maxBodyBytes, upstreamTimeoutMs, rp: options.rp };
 }
 
 function refuseUnlessAllowed(decision: AuthorizeDecision): void {

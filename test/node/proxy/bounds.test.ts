@@ -818,4 +818,33 @@ describe('proxy bounds', () => {
     const all = { ...base, accountFor: () => undefined, basePath: '/api', signatureHeader: 'X-Sig', challengeSecret: 'c', rp: { name: 'n' }, allowedOrigins: [], allowedHosts: [], maxBodyBytes: 10, upstreamTimeoutMs: 10, rateLimit: { windowMs: 1000, max: 1 }, logger: () => undefined, clientIp: () => '', transport: 'node' as const, stepUp: { secret: 's', ttlSeconds: 5, accountForCard: () => undefined, cookieName: 'c' } };
     await createProxy(all).close();
   });
+
+  it('names an option given a value of the wrong type, at createProxy rather than at the first request', async () => {
+    const { createProxy } = await import('../../../src/proxy/index.ts');
+    const base = { upstream: up.url, tokenId: 't', clientSecret: 's', authorize: () => true };
+    const wallet = { customerId: 'Customer:x', accountId: 'InternalAccount:y', cardId: 'Card:z' };
+    // The hooks: a wallet object given where a function of the request is asked for, a logger name.
+    const cases: Array<[Record<string, unknown>, RegExp]> = [
+      [{ authorize: true }, /^TypeError: authorize must be a function/],
+      [{ accountFor: wallet }, /^TypeError: accountFor must be a function/],
+      [{ logger: 'console' }, /^TypeError: logger must be a function/],
+      [{ clientIp: 'x-forwarded-for' }, /^TypeError: clientIp must be a function/],
+      [{ stepUp: { accountForCard: 'Card:z' } }, /^TypeError: stepUp.accountForCard must be a function/],
+      // Strings given as something else, which failed with "….replace is not a function" and the like.
+      [{ basePath: 123 }, /^TypeError: basePath must look like \/api/],
+      [{ signatureHeader: 5 }, /^TypeError: signatureHeader must be a header name/],
+      [{ challengeSecret: 5 }, /^TypeError: challengeSecret must be a non-empty string/],
+      [{ stepUp: { secret: 5 } }, /^TypeError: stepUp.secret must be a non-empty string/],
+      // One origin given as a string, not a list: it was read letter by letter ('got "h"').
+      [{ allowedOrigins: 'https://shop.example' }, /^TypeError: allowedOrigins must be a list of exact origins/],
+      // A number written as text (an environment variable passed as it is) was accepted.
+      [{ upstreamTimeoutMs: '1000' }, /^TypeError: upstreamTimeoutMs must be a number of milliseconds/],
+      [{ rp: null }, /^TypeError: rp must be an object/],
+      [{ rp: { id: 'https://wallet.example.com', name: 'n' } }, /^TypeError: rp.id must be a host name such as wallet.example.com/],
+      [{ rp: { id: 5, name: 'n' } }, /^TypeError: rp.id must be a host name/],
+    ];
+    for (const [patch, expected] of cases) {
+      assert.throws(() => createProxy({ ...base, ...patch } as never), expected, JSON.stringify(patch));
+    }
+  });
 });
