@@ -152,6 +152,8 @@ try {
 } catch {
   fatal('PROXY_DEMO_ACCOUNT is not valid JSON.');
 }
+// JSON's null (or a number) is no binding at all: said as the binding's shape, not as a missing hook.
+if (typeof demoAccount !== 'object' || !demoAccount) fatal('PROXY_DEMO_ACCOUNT needs {"customerId":"Customer:<uuid>","accountId":"InternalAccount:<uuid>","cardId":"Card:<uuid>"}.');
 
 // PORT and HOST are held to what the flags take: Number() reads "" as 0 (a free port) and "1e3" or
 // "0x50" as other ports, and an empty HOST would quietly mean the default.
@@ -229,8 +231,11 @@ try {
     demoAccount: 'PROXY_DEMO_ACCOUNT',
     allowedHosts: 'PROXY_ALLOWED_HOSTS',
     allowedOrigins: 'PROXY_ALLOWED_ORIGINS',
+    challengeSecret: 'PROXY_CHALLENGE_SECRET',
+    'rp.id': 'PROXY_RP_ID',
+    'stepUp.secret': 'PROXY_STEP_UP_SECRET',
   };
-  fatal((e as Error).message.replace(/^[A-Za-z]+\b/, (option) => names[option] ?? option));
+  fatal((e as Error).message.replace(/^[A-Za-z.]+\b/, (option) => names[option] ?? option));
 }
 
 // Containers started together: the service (or the gateway in front of it) may not answer yet when

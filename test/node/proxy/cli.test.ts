@@ -101,6 +101,16 @@ describe('proxy CLI', () => {
     const wrong = await exitOf(run({ ...env, PROXY_DEMO_ACCOUNT: '{"customerId":"x","accountId":"y","cardId":"z"}' }));
     assert.equal(wrong.code, 1);
     assert.match(wrong.stderr, /PROXY_DEMO_ACCOUNT needs/);
+    // JSON that parses to no object at all is the binding's shape, not a missing authorize hook.
+    for (const json of ['null', '42']) {
+      const none = await exitOf(run({ ...env, PROXY_DEMO_ACCOUNT: json }));
+      assert.equal(none.code, 1);
+      assert.match(none.stderr, /^proxy: PROXY_DEMO_ACCOUNT needs \{"customerId"/, json);
+    }
+    // A relying party given as an origin fails every passkey ceremony in the browser: refused at start.
+    const rp = await exitOf(run({ ...env, PROXY_RP_ID: 'https://wallet.example.com' }));
+    assert.equal(rp.code, 1);
+    assert.match(rp.stderr, /^proxy: PROXY_RP_ID must be a host name such as wallet.example.com, without scheme or port/);
     const limit = await exitOf(run({ ...env, PROXY_RATE_LIMIT: 'lots' }));
     assert.equal(limit.code, 1);
     assert.match(limit.stderr, /PROXY_RATE_LIMIT/);
