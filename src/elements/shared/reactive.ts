@@ -43,6 +43,13 @@ export interface PropertyDeclaration {
    * removed. Lit's option of the same name.
    */
   useDefault?: boolean;
+  /**
+   * What the property accepts: a test and its description. Another value (but null, undefined
+   * and '', which unset it), from the attribute or the property, is said on the console, naming
+   * the element, the attribute and this description, and the property goes back to its default
+   * (with `useDefault`; else undefined, as unset). Not Lit's.
+   */
+  accepts?: readonly [test: (value: never) => boolean, description: string];
 }
 
 /** The properties changed since the last update, with their previous values. */
@@ -128,6 +135,13 @@ export class ReactiveBase extends HTMLElementBase implements ReactiveControllerH
           },
           set(this: ReactiveBase, value: unknown) {
             const old = this.#values.get(name);
+            const { accepts } = declaration;
+            if (accepts && value != null && value !== '' && !accepts[0](value as never)) {
+              // The attribute's own text ("abc", not NaN), or the property's value as it was set.
+              const given = this.#fromAttribute === name ? `${attribute}="${this.#attributeText}"` : `${name}=${JSON.stringify(value)}`;
+              console.warn(`<${this.localName}> ${given} is ignored: it takes ${accepts[1]}.`);
+              value = this.#defaults.get(name);
+            }
             if (Object.is(old, value)) return;
             this.#values.set(name, value);
             this.requestUpdate(name, old);
@@ -161,6 +175,8 @@ export class ReactiveBase extends HTMLElementBase implements ReactiveControllerH
   #reflecting = new Set<PropertyKey>();
   /** The property being set from its attribute, which must not be written back to it. */
   #fromAttribute: PropertyKey | undefined;
+  /** That attribute's text, for a warning about it. */
+  #attributeText: string | null = null;
   #controllers?: Set<ReactiveController>;
   /** The defaults of the properties declared with `useDefault`, by name. */
   #defaults = new Map<PropertyKey, unknown>();
@@ -217,6 +233,7 @@ export class ReactiveBase extends HTMLElementBase implements ReactiveControllerH
     if (this.#fromAttribute === name) return;
     const { converter, type, useDefault } = declarations.get(name)!;
     this.#fromAttribute = name;
+    this.#attributeText = value;
     (this as Record<PropertyKey, unknown>)[name] =
       useDefault && value === null
         ? this.#defaults.get(name)

@@ -10,15 +10,11 @@
  */
 import { noChange, nothing, render, type RenderOptions, type RootPart } from 'lit/html.js';
 import { ReactiveBase, type PropertyDeclaration, type PropertyValues } from './reactive.ts';
+import { range } from './accepts.ts';
 
-/** A heading level, 1 to 6, from the `heading-level` attribute; anything else leaves the default. */
-const toLevel = (value: string | null): number | undefined => {
-  const n = Number(value);
-  return Number.isInteger(n) && n >= 1 && n <= 6 ? n : undefined;
-};
 
 export class TemplateElement extends ReactiveBase {
-  static override properties: Record<string, PropertyDeclaration> = { headingLevel: { attribute: 'heading-level', converter: toLevel } };
+  static override properties: Record<string, PropertyDeclaration> = { headingLevel: { attribute: 'heading-level', type: Number, accepts: range(1, 6, true) } };
 
   /**
    * The outline level of the element's main heading (1 to 6), to fit the page's own headings; its

@@ -1,0 +1,12 @@
+/**
+ * What the elements' attributes accept (reactive.ts `accepts`): a value outside it is said on the
+ * console, naming the element, the attribute and this, and the property keeps its default.
+ */
+import { isId } from '../../core/shapes.ts';
+
+/** A `<type>:<uuid>` id (api.md "Identifiers"): anything else would only be refused upstream. */
+export const idOf = (type: string) => [(v: unknown) => isId(v, type), `a ${type}:<uuid> id`] as const;
+
+/** A number from `min` to `max` (an integer when `integer`): NaN from "abc" or a negative delay would break timers. */
+export const range = (min: number, max = Infinity, integer?: boolean) =>
+  [(v: unknown) => typeof v === 'number' && v >= min && v <= max && (!integer || Number.isInteger(v)), `a${integer ? 'n integer' : ' number'} from ${min}${max < Infinity ? ` to ${max}` : ' up'}`] as const;
