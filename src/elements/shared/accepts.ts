@@ -2,10 +2,12 @@
  * What the elements' attributes accept (reactive.ts `accepts`): a value outside it is said on the
  * console, naming the element, the attribute and this, and the property keeps its default.
  */
-import { isId } from '../../core/shapes.ts';
-
-/** A `<type>:<uuid>` id (api.md "Identifiers"): anything else would only be refused upstream. */
-export const idOf = (type: string) => [(v: unknown) => isId(v, type), `a ${type}:<uuid> id`] as const;
+/**
+ * A `<type>:<uuid>` id (api.md "Identifiers"; core/shapes.ts isId, not imported, which would
+ * bring the core's error shapes up front): anything else would only be refused upstream.
+ */
+export const idOf = (type: string) =>
+  [(v: unknown) => new RegExp(`^${type}:[\\da-f]{8}(-[\\da-f]{4}){3}-[\\da-f]{12}$`, 'i').test(v as string), `a ${type}:<uuid> id`] as const;
 
 /** A number from `min` to `max` (an integer when `integer`): NaN from "abc" or a negative delay would break timers. */
 export const range = (min: number, max = Infinity, integer?: boolean) =>
