@@ -18,7 +18,6 @@
 import { html, nothing } from 'lit/html.js';
 import { TemplateElement } from '../shared/template.ts';
 import { defineElement, type PropertyValues } from '../shared/reactive.ts';
-import { range } from '../shared/accepts.ts';
 import { Task } from '../shared/task.ts';
 import { baseStyles } from '../shared/styles.ts';
 import { listStyles } from '../shared/list-styles.ts';
@@ -92,9 +91,9 @@ export class AgentActions extends TemplateElement {
   static override properties = {
     agentToken: { attribute: false },
     status: { reflect: true, useDefault: true },
-    pageSize: { attribute: 'page-size', type: Number, useDefault: true, accepts: range(1, 100, true) },
-    pollInterval: { attribute: 'poll-interval', type: Number, useDefault: true, accepts: range(100) },
-    pollMaxInterval: { attribute: 'poll-max-interval', type: Number, useDefault: true, accepts: range(100) },
+    pageSize: { attribute: 'page-size', type: Number, useDefault: true, min: 1, max: 100, step: 1 },
+    pollInterval: { attribute: 'poll-interval', type: Number, useDefault: true, min: 100 },
+    pollMaxInterval: { attribute: 'poll-max-interval', type: Number, useDefault: true, min: 100 },
     apiBase: { attribute: 'api-base' },
     theme: { reflect: true },
     view: { state: true },

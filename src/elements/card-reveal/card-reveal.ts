@@ -20,7 +20,6 @@
  * processor page (the service documents no postMessage protocol; reference.md "Cards").
  */
 import { ReactiveBase, defineElement, type PropertyValues } from '../shared/reactive.ts';
-import { idOf, range } from '../shared/accepts.ts';
 import { themeStyles } from '../shared/styles.ts';
 import { LocaleController } from '../shared/i18n.ts';
 import { ServiceError, WalletError } from '../../core/errors.ts';
@@ -143,13 +142,13 @@ export class CardReveal extends ReactiveBase {
   static override styles = [themeStyles, cardRevealStyles];
 
   static override properties = {
-    cardId: { attribute: 'card-id', reflect: true, useDefault: true, accepts: idOf('Card') },
+    cardId: { attribute: 'card-id', reflect: true, useDefault: true },
     apiBase: { attribute: 'api-base' },
     theme: { reflect: true },
-    hideAfter: { attribute: 'hide-after', type: Number, accepts: range(0) },
+    hideAfter: { attribute: 'hide-after', type: Number, min: 0 },
     hideOnPageHide: { attribute: 'hide-on-page-hide', type: Boolean },
     requireSession: { attribute: 'require-session', type: Boolean },
-    accountId: { attribute: 'account-id', accepts: idOf('InternalAccount') },
+    accountId: { attribute: 'account-id' },
     label: {},
     // Not reflected, so the attribute is only ever read.
     allowedOrigins: { attribute: 'allowed-origins', converter: parseAllowedOrigins },

@@ -17,7 +17,6 @@
 import { html, nothing } from 'lit/html.js';
 import { TemplateElement } from '../shared/template.ts';
 import { defineElement, type PropertyValues } from '../shared/reactive.ts';
-import { idOf } from '../shared/accepts.ts';
 import { Task, TaskStatus, initialState as taskInitial } from '../shared/task.ts';
 import { baseStyles } from '../shared/styles.ts';
 import { listStyles } from '../shared/list-styles.ts';
@@ -97,8 +96,8 @@ export class DelegatedKeys extends TemplateElement {
   static override styles = [baseStyles, listStyles, delegatedKeysStyles];
 
   static override properties = {
-    cardId: { attribute: 'card-id', reflect: true, useDefault: true, accepts: idOf('Card') },
-    accountId: { attribute: 'account-id', reflect: true, useDefault: true, accepts: idOf('InternalAccount') },
+    cardId: { attribute: 'card-id', reflect: true, useDefault: true },
+    accountId: { attribute: 'account-id', reflect: true, useDefault: true },
     apiBase: { attribute: 'api-base' },
     theme: { reflect: true },
     view: { state: true },

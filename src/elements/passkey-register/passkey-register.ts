@@ -13,7 +13,6 @@
 import { html, nothing, type TemplateResult } from 'lit/html.js';
 import { TemplateElement } from '../shared/template.ts';
 import { defineElement, type PropertyValues } from '../shared/reactive.ts';
-import { idOf } from '../shared/accepts.ts';
 import { Task } from '../shared/task.ts';
 import { baseStyles } from '../shared/styles.ts';
 import { formStyles } from '../shared/form-styles.ts';
@@ -98,7 +97,7 @@ export class PasskeyRegister extends TemplateElement {
   static override styles = [baseStyles, formStyles, passkeyRegisterStyles];
 
   static override properties = {
-    accountId: { attribute: 'account-id', reflect: true, useDefault: true, accepts: idOf('InternalAccount') },
+    accountId: { attribute: 'account-id', reflect: true, useDefault: true },
     apiBase: { attribute: 'api-base' },
     nickname: {},
     theme: { reflect: true },

@@ -26,24 +26,23 @@ export interface WalletConfig {
 let config: WalletConfig = { apiBase: '/api', environment: 'production' };
 
 /**
- * What each option takes: a value outside it, or an option not here (a misspelt `apibase` would
- * leave the default in place), throws a TypeError naming it, before anything of it is kept.
+ * The options and what each takes, tested on the value as text. Another value, or an option not
+ * here (a misspelt `apibase` would leave the default in place), throws a TypeError naming the
+ * option before anything is kept.
  */
-const OPTIONS: Record<keyof WalletConfig, readonly [(v: any) => unknown, string]> = {
-  // A path (/api) or an http(s) address; `localhost:8080/api` reads as a URL of scheme "localhost:".
-  apiBase: [(v) => typeof v === 'string' && v.trim() && URL.canParse(v, 'http://h') && /^https?:$/.test(new URL(v, 'http://h').protocol), "a path such as '/api' or an http(s) address such as 'https://wallet.example.com/api'"],
-  environment: [(v) => v === 'production' || v === 'sandbox', "'production' or 'sandbox'"],
-  otpSigner: [(v) => v === undefined || /^04[\da-f]{128}$/.test(v), 'the signer\'s uncompressed public key in lowercase hex (04…)'],
-  store: [(v) => v === undefined || ['put', 'list', 'delete', 'clear', 'get'].every((m) => typeof v?.[m] === 'function'), 'a KeyStore (put, list, delete, clear and get)'],
+const OPTIONS: Record<keyof WalletConfig, RegExp> = {
+  // A path (/api) or an http(s) address; not `localhost:8080/api`, which reads as scheme "localhost:".
+  apiBase: /^(\/|https?:\/\/.)/i,
+  environment: /^(production|sandbox)$/,
+  // Any: core/session.ts refuses an otpSigner that is no key, naming it, and the type checker a store.
+  otpSigner: /^/,
+  store: /^/,
 };
 
 /** Replaces parts of the configuration; clients and wallets made before are not reused. */
 export function configureWallet(options: Partial<WalletConfig>): void {
-  if (!options || typeof options !== 'object') throw new TypeError("configureWallet takes an object such as { apiBase: '/api' }");
-  for (const [key, value] of Object.entries(options)) {
-    const option = OPTIONS[key as keyof WalletConfig];
-    if (!option) throw new TypeError(`configureWallet has no option "${key}" (it takes ${Object.keys(OPTIONS).join(', ')})`);
-    if (!option[0](value)) throw new TypeError(`configureWallet's ${key} must be ${option[1]}`);
+  for (const key in options) {
+    if (!OPTIONS[key as keyof WalletConfig]?.test(options[key as keyof WalletConfig] as string)) throw new TypeError(`configureWallet: bad ${key}`);
   }
   // A new object each time: wallet.ts keys its clients and wallets by it, so they follow the change.
   config = { ...config, ...options };

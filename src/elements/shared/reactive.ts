@@ -6,7 +6,7 @@
  * with the same contract for that part, so the elements read like Lit elements and Lit's documents
  * describe them: `static properties` with `attribute` (default: the property name lowercased;
  * `false` for none), `type` (Boolean, Number, String), `reflect`, `state`, `converter` (an
- * attribute parser) and `useDefault`; a property set to a value that is not `Object.is` the old one queues an update;
+ * attribute parser) and `useDefault` (and, not Lit's, a Number's `min`, `max` and `step`); a property set to a value that is not `Object.is` the old one queues an update;
  * `willUpdate` -> controllers' `hostUpdate` -> `update` (reflects attributes) -> controllers'
  * `hostUpdated` -> `firstUpdated` -> `updated`; `requestUpdate()`, `updateComplete`, `hasUpdated`,
  * `addController`, `createRenderRoot`/`renderRoot`; the first update waits for the first
@@ -44,12 +44,15 @@ export interface PropertyDeclaration {
    */
   useDefault?: boolean;
   /**
-   * What the property accepts: a test and its description. Another value (but null, undefined
-   * and '', which unset it), from the attribute or the property, is said on the console, naming
-   * the element, the attribute and this description, and the property goes back to its default
-   * (with `useDefault`; else undefined, as unset). Not Lit's.
+   * With `type: Number` (`min` required): the lowest and highest values the property takes and
+   * the step from 0 (1: integers). A number outside them, or a text that is none ("abc"), from the
+   * attribute or the property, is said on the console (`<tag attribute="value"> ignored`) and the
+   * property keeps its default (`useDefault`; else it is unset). Text set on the property is
+   * converted as the attribute's is. Not Lit's.
    */
-  accepts?: readonly [test: (value: never) => boolean, description: string];
+  min?: number;
+  max?: number;
+  step?: number;
 }
 
 /** The properties changed since the last update, with their previous values. */
@@ -135,12 +138,15 @@ export class ReactiveBase extends HTMLElementBase implements ReactiveControllerH
           },
           set(this: ReactiveBase, value: unknown) {
             const old = this.#values.get(name);
-            const { accepts } = declaration;
-            if (accepts && value != null && value !== '' && !accepts[0](value as never)) {
-              // The attribute's own text ("abc", not NaN), or the property's value as it was set.
-              const given = this.#fromAttribute === name ? `${attribute}="${this.#attributeText}"` : `${name}=${JSON.stringify(value)}`;
-              console.warn(`<${this.localName}> ${given} is ignored: it takes ${accepts[1]}.`);
-              value = this.#defaults.get(name);
+            // Numbers are converted here, from the attribute's text or a property, to check them.
+            if (declaration.type === Number && value != null) {
+              const n = +value;
+              // NaN ("abc") is not >= min; n > undefined is false, n % undefined NaN: no max or step is any.
+              if (n >= declaration.min! && !(n > declaration.max! || n % declaration.step!)) value = n;
+              else {
+                console.warn(`<${this.localName} ${attribute}="${value}"> ignored`);
+                value = this.#defaults.get(name);
+              }
             }
             if (Object.is(old, value)) return;
             this.#values.set(name, value);
@@ -175,8 +181,6 @@ export class ReactiveBase extends HTMLElementBase implements ReactiveControllerH
   #reflecting = new Set<PropertyKey>();
   /** The property being set from its attribute, which must not be written back to it. */
   #fromAttribute: PropertyKey | undefined;
-  /** That attribute's text, for a warning about it. */
-  #attributeText: string | null = null;
   #controllers?: Set<ReactiveController>;
   /** The defaults of the properties declared with `useDefault`, by name. */
   #defaults = new Map<PropertyKey, unknown>();
@@ -233,7 +237,6 @@ export class ReactiveBase extends HTMLElementBase implements ReactiveControllerH
     if (this.#fromAttribute === name) return;
     const { converter, type, useDefault } = declarations.get(name)!;
     this.#fromAttribute = name;
-    this.#attributeText = value;
     (this as Record<PropertyKey, unknown>)[name] =
       useDefault && value === null
         ? this.#defaults.get(name)
@@ -241,9 +244,7 @@ export class ReactiveBase extends HTMLElementBase implements ReactiveControllerH
           ? converter(value)
           : type === Boolean
             ? value !== null
-            : type === Number && value !== null
-              ? Number(value)
-              : value;
+            : value;
     this.#fromAttribute = undefined;
   }
 

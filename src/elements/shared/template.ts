@@ -10,11 +10,9 @@
  */
 import { noChange, nothing, render, type RenderOptions, type RootPart } from 'lit/html.js';
 import { ReactiveBase, type PropertyDeclaration, type PropertyValues } from './reactive.ts';
-import { range } from './accepts.ts';
-
 
 export class TemplateElement extends ReactiveBase {
-  static override properties: Record<string, PropertyDeclaration> = { headingLevel: { attribute: 'heading-level', type: Number, accepts: range(1, 6, true) } };
+  static override properties: Record<string, PropertyDeclaration> = { headingLevel: { attribute: 'heading-level', type: Number, min: 1, max: 6, step: 1 } };
 
   /**
    * The outline level of the element's main heading (1 to 6), to fit the page's own headings; its

@@ -13,7 +13,6 @@
 import { html, nothing, type TemplateResult } from 'lit/html.js';
 import { TemplateElement } from '../shared/template.ts';
 import { defineElement, type PropertyValues } from '../shared/reactive.ts';
-import { idOf } from '../shared/accepts.ts';
 import { Task, TaskStatus, initialState as taskInitial } from '../shared/task.ts';
 import type { OtpLogin } from '../../core/session.ts';
 import type { AuthMethod, AuthSession } from '../../core/types.ts';
@@ -101,8 +100,8 @@ export class WalletCredentials extends TemplateElement {
 
   static override properties = {
     oidcTokenProvider: { attribute: false },
-    accountId: { attribute: 'account-id', reflect: true, useDefault: true, accepts: idOf('InternalAccount') },
-    customerId: { attribute: 'customer-id', reflect: true, useDefault: true, accepts: idOf('Customer') },
+    accountId: { attribute: 'account-id', reflect: true, useDefault: true },
+    customerId: { attribute: 'customer-id', reflect: true, useDefault: true },
     apiBase: { attribute: 'api-base' },
     theme: { reflect: true },
     machine: { state: true },

@@ -15,7 +15,6 @@
 import { html, nothing, type TemplateResult } from 'lit/html.js';
 import { TemplateElement } from '../shared/template.ts';
 import { defineElement, type PropertyValues } from '../shared/reactive.ts';
-import { idOf, range } from '../shared/accepts.ts';
 import { Task, TaskStatus, initialState as nothingDone } from '../shared/task.ts';
 import { baseStyles } from '../shared/styles.ts';
 import { formStyles } from '../shared/form-styles.ts';
@@ -111,13 +110,13 @@ export class WalletLogin extends TemplateElement {
   static override styles = [baseStyles, formStyles, walletLoginStyles];
 
   static override properties = {
-    accountId: { attribute: 'account-id', reflect: true, useDefault: true, accepts: idOf('InternalAccount') },
+    accountId: { attribute: 'account-id', reflect: true, useDefault: true },
     methods: {},
     apiBase: { attribute: 'api-base' },
     noAutoRefresh: { type: Boolean, attribute: 'no-auto-refresh' },
-    refreshBefore: { type: Number, attribute: 'refresh-before', useDefault: true, accepts: range(0) },
-    resendAfter: { type: Number, attribute: 'resend-after', useDefault: true, accepts: range(0) },
-    codeLength: { type: Number, attribute: 'code-length', useDefault: true, accepts: range(4, 12, true) },
+    refreshBefore: { type: Number, attribute: 'refresh-before', useDefault: true, min: 0 },
+    resendAfter: { type: Number, attribute: 'resend-after', useDefault: true, min: 0 },
+    codeLength: { type: Number, attribute: 'code-length', useDefault: true, min: 4, max: 12, step: 1 },
     noAutofill: { type: Boolean, attribute: 'no-autofill' },
     oidcTokenProvider: { attribute: false },
     theme: { reflect: true },

@@ -1,17 +1,17 @@
 /**
  * What an integrator gets wrong, in Chromium against the real sandbox through the real proxy:
- * configureWallet given a misspelt option or a value of another kind, and elements given
- * attributes or properties they cannot use (an id of another shape, "abc" for a number). Each is
- * said where the integrator looks, naming what is wrong and what is accepted (a TypeError from
- * configureWallet, a console warning naming the element and the attribute), and the element keeps
- * working on its default instead of failing later with a sentence the user cannot act on.
+ * configureWallet given a misspelt option or a value of another kind, and elements given numbers
+ * they cannot use ("abc", a negative delay, a fraction of a digit count). configureWallet throws a
+ * TypeError naming the option; an element says `<tag attribute="value"> ignored` on the console
+ * and keeps working on its default, instead of renewing a session again and again at once or
+ * waiting for a code that can never be typed.
  */
 import { expect } from 'chai';
 import '../../../../src/index.ts';
 import { configureWallet, walletConfig } from '../../../../src/elements/shared/config.ts';
 import type { WalletLogin } from '../../../../src/elements/wallet-login/wallet-login.ts';
 import { newAccount, type RigAccount } from '../../support/rig.ts';
-import { mount, nextEvent, part, resetPage, shadow, shownTexts, type, useRig, waitForState } from './helpers.ts';
+import { mount, nextEvent, part, resetPage, shadow, type, useRig, waitForState } from './helpers.ts';
 
 /** The console warnings given while `run` runs (and still passed on to the console). */
 async function warnings(run: () => unknown): Promise<string[]> {
@@ -39,28 +39,27 @@ describe('bad input from an integrator', () => {
 
   it('configureWallet refuses a misspelt option or a value it cannot use with a TypeError naming it, and keeps the configuration', async () => {
     const before = walletConfig();
-    const refused: Array<[unknown, RegExp]> = [
-      [{ apibase: '/api' }, /^configureWallet has no option "apibase" \(it takes apiBase, environment, otpSigner, store\)$/],
-      ['/api', /^configureWallet takes an object such as \{ apiBase: '\/api' \}$/],
-      [undefined, /^configureWallet takes an object/],
-      [{ environment: 'Sandbox' }, /^configureWallet's environment must be 'production' or 'sandbox'$/],
-      [{ apiBase: 'localhost:8080/api' }, /^configureWallet's apiBase must be a path such as '\/api' or an http\(s\) address/],
-      [{ apiBase: undefined }, /^configureWallet's apiBase must be/],
-      [{ apiBase: '' }, /^configureWallet's apiBase must be/],
-      [{ apiBase: 'http://' }, /^configureWallet's apiBase must be/],
-      [{ store: {} }, /^configureWallet's store must be a KeyStore \(put, list, delete, clear and get\)$/],
-      [{ otpSigner: 'abc' }, /^configureWallet's otpSigner must be the signer's uncompressed public key/],
+    const refused: Array<[unknown, string]> = [
+      [{ apibase: '/api' }, 'apibase'],
+      [{ environment: 'Sandbox' }, 'environment'],
+      [{ apiBase: 'localhost:8080/api' }, 'apiBase'],
+      [{ apiBase: undefined }, 'apiBase'],
+      [{ apiBase: '' }, 'apiBase'],
+      [{ apiBase: 'http://' }, 'apiBase'],
+      // The option that is wrong is named, not the first one given.
+      [{ environment: 'sandbox', apiBase: 'wallet.example.com' }, 'apiBase'],
     ];
     for (const [options, said] of refused) {
       expect(() => configureWallet(options as never), JSON.stringify(options))
         .to.throw(TypeError)
         .with.property('message')
-        .that.matches(said);
+        .that.equals(`configureWallet: bad ${said}`);
       expect(walletConfig(), `${JSON.stringify(options)} left the configuration as it was`).to.equal(before);
     }
     // What the README shows is taken as it is.
     configureWallet({ apiBase: before.apiBase, environment: 'sandbox', store: before.store });
     configureWallet({ apiBase: 'https://wallet.example.com/api' });
+    configureWallet({ apiBase: 'HTTP://127.0.0.1:8080/api', otpSigner: undefined });
     configureWallet({ apiBase: before.apiBase });
   });
 
@@ -69,7 +68,7 @@ describe('bad input from an integrator', () => {
     const said = await warnings(async () => {
       el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId, 'refresh-before': 'abc' });
     });
-    expect(said).to.include('<wallet-login> refresh-before="abc" is ignored: it takes a number from 0 up.');
+    expect(said).to.include('<wallet-login refresh-before="abc"> ignored');
     expect(el.refreshBefore).to.equal(60);
     await waitForState(el, 'choosing');
     const loggedIn = nextEvent<CustomEvent<{ sessionId: string }>>(el, 'wallet-logged-in');
@@ -84,7 +83,7 @@ describe('bad input from an integrator', () => {
     const again = await warnings(() => {
       el.refreshBefore = -5;
     });
-    expect(again).to.deep.equal(['<wallet-login> refreshBefore=-5 is ignored: it takes a number from 0 up.']);
+    expect(again).to.deep.equal(['<wallet-login refresh-before="-5"> ignored']);
     expect(el.refreshBefore).to.equal(60);
     await el.logout();
   });
@@ -96,7 +95,7 @@ describe('bad input from an integrator', () => {
     const said = await warnings(async () => {
       el = await mount<WalletLogin>('wallet-login', { 'account-id': own.accountId, 'code-length': 'abc', methods: 'email-otp' });
     });
-    expect(said).to.include('<wallet-login> code-length="abc" is ignored: it takes an integer from 4 to 12.');
+    expect(said).to.include('<wallet-login code-length="abc"> ignored');
     await waitForState(el, 'choosing');
     shadow(el).querySelector<HTMLButtonElement>("button[data-method='email-otp']")!.click();
     await waitForState(el, 'code-entry');
@@ -106,43 +105,39 @@ describe('bad input from an integrator', () => {
     await el.logout();
   });
 
-  it('an id attribute of another shape is said, naming the element and the attribute, and the element asks for one instead of failing upstream', async () => {
-    const cases: Array<[string, Record<string, string>, string, string]> = [
-      ['wallet-credentials', { 'account-id': 'abc' }, '<wallet-credentials> account-id="abc" is ignored: it takes a InternalAccount:<uuid> id.', 'This element needs an account id (the account-id attribute).'],
-      ['passkey-register', { 'account-id': 'InternalAccount:../x' }, '<passkey-register> account-id="InternalAccount:../x" is ignored: it takes a InternalAccount:<uuid> id.', 'This element needs an account id (the account-id attribute).'],
-      ['card-reveal', { 'card-id': 'Card:x/../y' }, '<card-reveal> card-id="Card:x/../y" is ignored: it takes a Card:<uuid> id.', 'No card is selected.'],
-      ['delegated-keys', { 'card-id': 'card 1', 'account-id': acct.accountId }, '<delegated-keys> card-id="card 1" is ignored: it takes a Card:<uuid> id.', 'No card or wallet account is selected.'],
+  it('numbers out of range elsewhere are said too, and the property keeps its default: heading-level, hide-after, poll-interval, page-size', async () => {
+    const cases: Array<[string, Record<string, string>, string, string, unknown]> = [
+      ['wallet-login', { 'account-id': acct.accountId, 'heading-level': '9' }, '<wallet-login heading-level="9"> ignored', 'headingLevel', undefined],
+      ['card-reveal', { 'hide-after': 'soon' }, '<card-reveal hide-after="soon"> ignored', 'hideAfter', undefined],
+      ['card-reveal', { 'hide-after': '-1' }, '<card-reveal hide-after="-1"> ignored', 'hideAfter', undefined],
+      ['agent-actions', { 'poll-interval': '1s' }, '<agent-actions poll-interval="1s"> ignored', 'pollInterval', 2000],
+      ['agent-actions', { 'poll-interval': '-5' }, '<agent-actions poll-interval="-5"> ignored', 'pollInterval', 2000],
+      ['agent-actions', { 'page-size': '500' }, '<agent-actions page-size="500"> ignored', 'pageSize', 20],
+      ['agent-actions', { 'page-size': '2.5' }, '<agent-actions page-size="2.5"> ignored', 'pageSize', 20],
+      ['wallet-login', { 'account-id': acct.accountId, 'code-length': '5.5' }, '<wallet-login code-length="5.5"> ignored', 'codeLength', 6],
     ];
-    for (const [tag, attributes, warning, shown] of cases) {
-      let el!: HTMLElement;
+    for (const [tag, attributes, warning, property, kept] of cases) {
       const said = await warnings(async () => {
-        el = await mount(tag, attributes);
-        await new Promise((r) => setTimeout(r, 300));
+        const el = await mount(tag, attributes);
+        expect((el as unknown as Record<string, unknown>)[property], `${tag} ${property}`).to.equal(kept);
+        el.remove();
       });
       expect(said, tag).to.include(warning);
-      expect(shownTexts(el).join(' | '), tag).to.contain(shown);
-      el.remove();
     }
-    // Set after connection, as a property: said too.
-    const el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId });
-    const said = await warnings(() => {
-      el.accountId = 'InternalAccount: spaced';
-    });
-    expect(said).to.deep.equal(['<wallet-login> accountId="InternalAccount: spaced" is ignored: it takes a InternalAccount:<uuid> id.']);
   });
 
-  it('numbers out of range elsewhere are said too: heading-level, hide-after, poll-interval, page-size', async () => {
-    const cases: Array<[string, Record<string, string>, string]> = [
-      ['wallet-login', { 'account-id': acct.accountId, 'heading-level': '9' }, '<wallet-login> heading-level="9" is ignored: it takes an integer from 1 to 6.'],
-      ['card-reveal', { 'hide-after': 'soon' }, '<card-reveal> hide-after="soon" is ignored: it takes a number from 0 up.'],
-      ['agent-actions', { 'poll-interval': '1s' }, '<agent-actions> poll-interval="1s" is ignored: it takes a number from 100 up.'],
-      ['agent-actions', { 'page-size': '500' }, '<agent-actions> page-size="500" is ignored: it takes an integer from 1 to 100.'],
-    ];
-    for (const [tag, attributes, warning] of cases) {
-      const said = await warnings(async () => {
-        (await mount(tag, attributes)).remove();
-      });
-      expect(said, tag).to.include(warning);
-    }
+  it('numbers in range are taken without a word, from the attribute or as text set on the property', async () => {
+    const said = await warnings(async () => {
+      const el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId, 'refresh-before': '0', 'code-length': '8', 'heading-level': '3' });
+      expect([el.refreshBefore, el.codeLength, el.headingLevel]).to.deep.equal([0, 8, 3]);
+      // A framework that sets properties from its templates' attribute text (Vue) gives a string.
+      (el as unknown as { resendAfter: string }).resendAfter = '45';
+      expect(el.resendAfter).to.equal(45);
+      el.removeAttribute('code-length');
+      el.removeAttribute('heading-level');
+      expect([el.codeLength, el.headingLevel]).to.deep.equal([6, null]);
+      el.remove();
+    });
+    expect(said).to.deep.equal([]);
   });
 });
