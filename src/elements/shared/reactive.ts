@@ -44,11 +44,12 @@ export interface PropertyDeclaration {
    */
   useDefault?: boolean;
   /**
-   * With `type: Number` (`min` required): the lowest and highest values the property takes and
-   * the step from 0 (1: integers). A number outside them, or a text that is none ("abc"), from the
-   * attribute or the property, is said on the console (`<tag attribute="value"> ignored`) and the
-   * property keeps its default (`useDefault`; else it is unset). Text set on the property is
-   * converted as the attribute's is. Not Lit's.
+   * With `type: Number`: the lowest and highest values the property takes and the step from 0
+   * (1: integers), checked when `min` is given (without it, any number, NaN too, as in Lit). A
+   * number outside them, or a text that is none ("abc"), from the attribute or the property, is
+   * said on the console (`<tag attribute="value"> ignored`) and the property keeps its default
+   * (`useDefault`; else it is unset). Text set on the property is converted as the attribute's
+   * is. Not Lit's.
    */
   min?: number;
   max?: number;
@@ -141,8 +142,10 @@ export class ReactiveBase extends HTMLElementBase implements ReactiveControllerH
             // Numbers are converted here, from the attribute's text or a property, to check them.
             if (declaration.type === Number && value != null) {
               const n = +value;
-              // NaN ("abc") is not >= min; n > undefined is false, n % undefined NaN: no max or step is any.
-              if (n >= declaration.min! && !(n > declaration.max! || n % declaration.step!)) value = n;
+              const { min } = declaration;
+              // Without a min, any number, NaN too (Lit's). NaN ("abc") is not >= min; n > undefined
+              // is false and n % undefined NaN: no max or step set allows any.
+              if (min === undefined || (n >= min && !(n > declaration.max! || n % declaration.step!))) value = n;
               else {
                 console.warn(`<${this.localName} ${attribute}="${value}"> ignored`);
                 value = this.#defaults.get(name);
