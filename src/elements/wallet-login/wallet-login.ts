@@ -116,7 +116,7 @@ export class WalletLogin extends TemplateElement {
     noAutoRefresh: { type: Boolean, attribute: 'no-auto-refresh' },
     refreshBefore: { type: Number, attribute: 'refresh-before', useDefault: true, min: 0 },
     resendAfter: { type: Number, attribute: 'resend-after', useDefault: true, min: 0 },
-    codeLength: { type: Number, attribute: 'code-length', useDefault: true, min: 4, max: 12, step: 1 },
+    codeLength: { type: Number, attribute: 'code-length', useDefault: true, min: 1, step: 1 },
     noAutofill: { type: Boolean, attribute: 'no-autofill' },
     oidcTokenProvider: { attribute: false },
     theme: { reflect: true },

@@ -115,6 +115,7 @@ describe('bad input from an integrator', () => {
       ['agent-actions', { 'page-size': '500' }, '<agent-actions page-size="500"> ignored', 'pageSize', 20],
       ['agent-actions', { 'page-size': '2.5' }, '<agent-actions page-size="2.5"> ignored', 'pageSize', 20],
       ['wallet-login', { 'account-id': acct.accountId, 'code-length': '5.5' }, '<wallet-login code-length="5.5"> ignored', 'codeLength', 6],
+      ['wallet-login', { 'account-id': acct.accountId, 'code-length': '0' }, '<wallet-login code-length="0"> ignored', 'codeLength', 6],
     ];
     for (const [tag, attributes, warning, property, kept] of cases) {
       const said = await warnings(async () => {
