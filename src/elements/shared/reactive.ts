@@ -44,12 +44,12 @@ export interface PropertyDeclaration {
    */
   useDefault?: boolean;
   /**
-   * With `type: Number`: the lowest and highest values the property takes and the step from 0
-   * (1: integers), checked when `min` is given (without it, any number, NaN too, as in Lit). A
-   * number outside them, or a text that is none ("abc"), from the attribute or the property, is
-   * said on the console (`<tag attribute="value"> ignored`) and the property keeps its default
-   * (`useDefault`; else it is unset). Text set on the property is converted as the attribute's
-   * is. Not Lit's.
+   * With `type: Number`: the lowest and highest values the property takes (highest by default
+   * 2^31 - 1, a timer's longest delay) and the step from 0 (1: integers), checked when `min` is given
+   * (without it, any number, NaN too, as in Lit). A number outside them, or a text that is none
+   * ("abc"), from the attribute or the property, is said on the console (`<tag attribute="value">
+   * ignored`) and the property keeps its default (`useDefault`; else it is unset). Text set on the
+   * property is converted as the attribute's is. Not Lit's.
    */
   min?: number;
   max?: number;
@@ -143,9 +143,10 @@ export class ReactiveBase extends HTMLElementBase implements ReactiveControllerH
             if (declaration.type === Number && value != null) {
               const n = +value;
               const { min } = declaration;
-              // Without a min, any number, NaN too (Lit's). NaN ("abc") is not >= min; n > undefined
-              // is false and n % undefined NaN: no max or step set allows any.
-              if (min === undefined || (n >= min && !(n > declaration.max! || n % declaration.step!))) value = n;
+              // Without a min, any number, NaN too (Lit's). NaN ("abc") is not >= min; n % undefined
+              // is NaN: no step set allows any. No max set still stops at 2^31 - 1, past which a
+              // timer's delay wraps (WebIDL long) and would fire at once.
+              if (min === undefined || (n >= min && !(n > (declaration.max ?? 2 ** 31 - 1) || n % declaration.step!))) value = n;
               else {
                 console.warn(`<${this.localName} ${attribute}="${value}"> ignored`);
                 value = this.#defaults.get(name);

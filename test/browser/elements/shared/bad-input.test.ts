@@ -112,6 +112,9 @@ describe('bad input from an integrator', () => {
       ['card-reveal', { 'hide-after': '-1' }, '<card-reveal hide-after="-1"> ignored', 'hideAfter', undefined],
       ['agent-actions', { 'poll-interval': '1s' }, '<agent-actions poll-interval="1s"> ignored', 'pollInterval', 2000],
       ['agent-actions', { 'poll-interval': '-5' }, '<agent-actions poll-interval="-5"> ignored', 'pollInterval', 2000],
+      // Past 2^31 - 1 ms a timer's delay wraps (WebIDL long): 3e9 would poll again at once.
+      ['agent-actions', { 'poll-interval': '3000000000' }, '<agent-actions poll-interval="3000000000"> ignored', 'pollInterval', 2000],
+      ['agent-actions', { 'poll-max-interval': '3000000000' }, '<agent-actions poll-max-interval="3000000000"> ignored', 'pollMaxInterval', 60000],
       ['agent-actions', { 'page-size': '500' }, '<agent-actions page-size="500"> ignored', 'pageSize', 20],
       ['agent-actions', { 'page-size': '2.5' }, '<agent-actions page-size="2.5"> ignored', 'pageSize', 20],
       ['wallet-login', { 'account-id': acct.accountId, 'code-length': '5.5' }, '<wallet-login code-length="5.5"> ignored', 'codeLength', 6],
