@@ -10,10 +10,10 @@ describe('test rig', () => {
   });
 
   describe('failNextLoad', () => {
-    // Files of the test server that no page loads otherwise, fetched (a module import that failed
-    // would stay failed for the page in Chromium).
-    const ARMED_IN_TEST = '/test/browser/support/import-probe.d.ts';
-    const ARMED_IN_BEFORE = '/test/browser/support/rig.d.ts';
+    // Files of the repository, served by the test server, that no page loads otherwise, fetched (a
+    // module import that failed would stay failed for the page in Chromium).
+    const ARMED_IN_TEST = '/LICENSE';
+    const ARMED_IN_BEFORE = '/test/browser/support/README.md';
     const load = async (path: string) => (await fetch(path, { cache: 'no-store' })).status;
 
     it('fails the loads it was armed for, and leaves the rest armed when the test ends', async () => {
@@ -32,7 +32,7 @@ describe('test rig', () => {
       await executeServerCommand('fail-next-load', { path: ARMED_IN_TEST, times: 3 });
       expect(await load(ARMED_IN_TEST)).to.equal(503);
       // What the next file's page asks for first carries its session id (web-test-runner's wtr-session-id).
-      await fetch('/test/browser/support/tab-frame.d.ts?wtr-session-id=the-next-page', { cache: 'no-store' });
+      await fetch('/package.json?wtr-session-id=the-next-page', { cache: 'no-store' });
       expect(await load(ARMED_IN_TEST)).to.equal(200);
     });
 
