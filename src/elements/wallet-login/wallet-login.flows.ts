@@ -278,10 +278,13 @@ async function restore(element: WalletLogin, signal: AbortSignal): Promise<Login
 }
 
 /**
- * The start-up checks under way, by base and wallet: the page's elements of one wallet that start
- * at once (a header's and a modal's) share one request (a read: one stopped lets it run on).
+ * The start-up checks under way, per client (base and configuration: another proxy's answer is
+ * never taken) and stored session: the page's elements that start at once with one stored session
+ * (a header's and a modal's) share one request (a read: one stopped lets it run on). An element
+ * that finds another session (renewed or logged in since that request left, so perhaps not in its
+ * answer) asks on its own.
  */
-const checks: Record<string, Promise<AuthSession[]>> = {};
+const checks = new WeakMap<object, Record<string, Promise<AuthSession[]>>>();
 
 async function storedSession(element: WalletLogin, _signal: AbortSignal): Promise<LoginEvent & { type: 'RESTORED' }> {
   const { accountId } = element;
@@ -300,8 +303,11 @@ async function storedSession(element: WalletLogin, _signal: AbortSignal): Promis
   // "GET /auth/sessions") is the truth. A session with time left on the service's clock that the
   // service no longer lists was ended before its time (revoked from another device), as core judges
   // a refused signature.
-  const key = element.apiBase + accountId;
-  const active = await (checks[key] ??= clientFor(element.apiBase).listSessions(accountId).finally(() => delete checks[key]));
+  const client = clientFor(element.apiBase);
+  const mine = checks.get(client) ?? {};
+  const id = live.sessionId;
+  checks.set(client, mine);
+  const active = await (mine[id] ??= client.listSessions(accountId).finally(() => delete mine[id]));
   if (!active.some((s) => s.id === live.sessionId)) {
     await keyStore().delete(live.sessionId);
     return { type: 'RESTORED', session: null, expired: live.credentialType, revoked: endsLater(live) };

@@ -16,7 +16,7 @@ import type { CardReveal } from '../../../../src/elements/card-reveal/index.ts';
 import type { LoggedInDetail, LoggedOutDetail } from '../../../../src/elements/wallet-login/wallet-login.events.ts';
 import { walletFor } from '../../../../src/elements/shared/wallet.ts';
 import { fixtures, newAccount } from '../../support/rig.ts';
-import { mount, nextEvent, part, resetPage, shadow, type, useRig, waitFor, waitForState } from './helpers.ts';
+import { holdAnswer, mount, nextEvent, part, resetPage, shadow, type, useRig, waitFor, waitForState } from './helpers.ts';
 
 afterEach(resetPage);
 
@@ -164,6 +164,28 @@ describe('many instances: <wallet-login>', function () {
     for (const el of els) await waitForState(el, 'logged-in');
     const lists = requests(/\/auth\/sessions$/, since);
     expect(lists.length, lists.join('\n')).to.be.at.most(2);
+  });
+
+  it('an element that starts after a renewal checks the renewed session upstream, not with the list an earlier start-up asked for', async () => {
+    const { store } = await useRig();
+    const acct = await newAccount();
+    await loggedInElsewhere(acct);
+    // The first element's list of active sessions, asked for before the renewal, arrives after it.
+    const held = holdAnswer('GET', /\/auth\/sessions\?/);
+    try {
+      await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId });
+      await held.arrived;
+      const renewed = await walletFor().refresh(acct.accountId);
+      const second = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId });
+      // The renewed session is not in that list: the second element asks for its own.
+      await waitForState(second, 'logged-in', 5000).catch(() => undefined);
+      held.release();
+      await waitFor(() => !second.matches(':state(restoring)'), 'the second element done starting');
+      expect(second.session?.sessionId).to.equal(renewed.sessionId);
+      expect((await store.get(acct.accountId))?.session.sessionId).to.equal(renewed.sessionId);
+    } finally {
+      held.undo();
+    }
   });
 });
 
