@@ -15,7 +15,8 @@ import type { WalletLogin } from '../../../../src/elements/wallet-login/wallet-l
 import type { CardReveal } from '../../../../src/elements/card-reveal/index.ts';
 import type { LoggedInDetail, LoggedOutDetail } from '../../../../src/elements/wallet-login/wallet-login.events.ts';
 import { walletFor } from '../../../../src/elements/shared/wallet.ts';
-import { fixtures, newAccount } from '../../support/rig.ts';
+import { fixtures, newAccount, sandboxVariant } from '../../support/rig.ts';
+import { configureWallet } from '../../../../src/elements/shared/config.ts';
 import { holdAnswer, mount, nextEvent, part, resetPage, shadow, type, useRig, waitFor, waitForState } from './helpers.ts';
 
 afterEach(resetPage);
@@ -183,6 +184,27 @@ describe('many instances: <wallet-login>', function () {
       await waitFor(() => !second.matches(':state(restoring)'), 'the second element done starting');
       expect(second.session?.sessionId).to.equal(renewed.sessionId);
       expect((await store.get(acct.accountId))?.session.sessionId).to.equal(renewed.sessionId);
+    } finally {
+      held.undo();
+    }
+  });
+
+  it('elements of one account starting at once through the proxies of two origins each take their own proxy’s answer', async () => {
+    const { store } = await useRig();
+    const variant = await sandboxVariant({ pageOrigin: location.origin });
+    const acct = await newAccount();
+    await loggedInElsewhere(acct);
+    const held = holdAnswer('GET', /\/auth\/sessions\?/);
+    try {
+      await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId });
+      await held.arrived;
+      // The page now points its wallets at another proxy, whose service has no such session.
+      configureWallet({ apiBase: variant.apiBase, environment: 'sandbox', store });
+      const other = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId });
+      await waitFor(() => !other.matches(':state(restoring)'), 'the other element done starting', 5000).catch(() => undefined);
+      held.release();
+      await waitFor(() => !other.matches(':state(restoring)'), 'the other element done starting');
+      expect(other.session).to.equal(null);
     } finally {
       held.undo();
     }
