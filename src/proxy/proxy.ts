@@ -539,7 +539,7 @@ export function createProxy(given: ProxyOptions<never>): ProxyHandler<ProxyReque
     const get = method === 'GET';
     const client = get ? (x.res ?? abortedWith(x.web!.signal)) : undefined;
     const answer = await upstream.send({ method, path: match.upstreamPath, headers, body: get ? undefined : bytes, client });
-    relay(x, answer);
+    relay(x, answer, match.params);
   }
 
   /** The key the rate limit counts the request under: the client's address. */
@@ -720,7 +720,7 @@ export function createProxy(given: ProxyOptions<never>): ProxyHandler<ProxyReque
     send(x, 200, Buffer.from(JSON.stringify(json)), { 'content-type': 'application/json; charset=utf-8' });
   }
 
-  function relay(x: Exchange, answer: UpstreamResponse): void {
+  function relay(x: Exchange, answer: UpstreamResponse, params: Record<string, string>): void {
     // What the service's Connection header names is of that connection only (RFC 9110 section 7.6.1).
     const connection = answer.headers.connection;
     if (connection !== undefined && !PLAIN_CONNECTION.has(String(connection))) {
@@ -742,20 +742,20 @@ export function createProxy(given: ProxyOptions<never>): ProxyHandler<ProxyReque
     if (answer.body.length > 0 && answer.status < 400 && !json) {
       throw new Refusal(502, 'BAD_GATEWAY', `The service answered ${answer.status} with a body that is not JSON.`);
     }
-    const headers: Record<string, string> = {};
+    const headers: Record<string, string | string[]> = {};
     for (const name of RELAYED_RESPONSE_HEADERS) {
       const v = answer.headers[name];
       if (typeof v === 'string') headers[name] = v;
     }
     // An error body in the service's shape (checked above) under another label is still JSON.
     if (answer.body.length > 0 && !json) headers['content-type'] = 'application/json; charset=utf-8';
-    if (x.requestId === undefined && headers['request-id'] !== undefined) x.requestId = headers['request-id'];
-    if (stepUp) Object.assign(headers, stepUp.grantHeaders(x.route, answer.status, answer.body, x.request));
+    if (x.requestId === undefined && headers['request-id'] !== undefined) x.requestId = headers['request-id'] as string;
+    if (stepUp) Object.assign(headers, stepUp.grantHeaders(x.route, answer.status, answer.body, x.request, params));
     for (const binding of bindings) binding.changed(x.request, x.route, answer.status);
     send(x, answer.status, answer.body, headers);
   }
 
-  function send(x: Exchange, status: number, body: Buffer | undefined, headers: Record<string, string>): void {
+  function send(x: Exchange, status: number, body: Buffer | undefined, headers: Record<string, string | string[]>): void {
     const { res, req } = x;
     if (res ? res.headersSent || res.destroyed : x.response !== undefined) return;
     // `headers` is always a fresh object of this request: add to it rather than copy it.
@@ -772,7 +772,9 @@ export function createProxy(given: ProxyOptions<never>): ProxyHandler<ProxyReque
       // The framework owns the connection and writes the answer: how to use the connection is not
       // the proxy's to say (Connection is an error over HTTP/2), and the length is the body's.
       delete headers.connection;
-      x.response = new Response(status === 204 ? null : ((body ?? null) as Uint8Array<ArrayBuffer> | null), { status, headers });
+      // Each Set-Cookie a header of its own (the step-up's may be two).
+      const list = Object.entries(headers).flatMap(([name, v]) => [v].flat().map((value): [string, string] => [name, value]));
+      x.response = new Response(status === 204 ? null : ((body ?? null) as Uint8Array<ArrayBuffer> | null), { status, headers: list });
       return;
     }
     // RFC 9110 section 8.6: a 204 carries no Content-Length.

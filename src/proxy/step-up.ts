@@ -14,16 +14,23 @@
  *   payload = base64url(JSON {a: accountId, e: expiry ms, n: 12 random bytes})
  *   grant   = payload "." base64url(HMAC-SHA256(key, "wallet-elements step-up v1\0" || payload))
  *
- * It travels as a cookie, `HttpOnly; SameSite=Strict; Path={base}/cards; Max-Age=ttl` (plus
+ * It travels as a cookie of the session the refresh made, `{cookieName}_{session uuid}` (a page or
+ * browser holds sessions of several accounts: one account's grant neither replaces another's nor is
+ * cleared with it), `HttpOnly; SameSite=Strict; Path={base}/cards; Max-Age=ttl` (plus
  * `Secure` over TLS, also when TLS ends at a server in front: an https Origin or X-Forwarded-Proto): page scripts cannot read it (an injected script cannot carry it elsewhere)
  * and a cross-site page cannot send it. The reveal route then needs a grant whose account owns
  * the card (`accountForCard`, the integrator's knowledge; the demo binding's one card by default),
  * else 403 `STEP_UP_REQUIRED`. The key is `secret`, or else derived from the API client secret with
  * HKDF-SHA256 (RFC 5869) under a label of its own.
  *
- * A session or credential deleted through the proxy (a logout: `DELETE /auth/sessions/{id}`,
- * answered 204, or 404 when already gone) clears the cookie (`Max-Age=0`), so a shared device's
- * next user finds no grant left by the one who logged out.
+ * The refresh also clears the refreshed session's cookie (that session ended: a new id), so an
+ * account has one grant at a time. A session deleted through the proxy (a logout: `DELETE
+ * /auth/sessions/{id}`, answered 204, or 404 when already gone) clears that session's cookie
+ * (`Max-Age=0`), so a shared device's next user finds no grant left by the one who logged out,
+ * and the other accounts keep theirs. The reveal passes with any valid grant of the card's owner
+ * (the first 16 cookies looked at); a grant names its account, so it opens no other's card.
+ * A credential deleted (api.md: stamped by another live session of the same account, so that
+ * account is still logged in here) clears nothing: which sessions it ended is not known here.
  *
  * Deliberately does not: remember grants (one is reusable until it expires, 60 s by default, or
  * until a logout in that browser; a stateless design cannot make it single use), replace `authorize` (it only adds a condition), or
@@ -46,7 +53,7 @@ export interface StepUpOptions<R extends ProxyRequest = IncomingMessage> {
    * unknown (refused). Default: the demo binding's card maps to its account, nothing else.
    */
   accountForCard?: (cardId: string, request: R) => string | undefined | Promise<string | undefined>;
-  /** Cookie name; default `wallet_step_up`. */
+  /** Cookie name prefix, `{cookieName}_{session uuid}`; default `wallet_step_up`. */
   cookieName?: string;
 }
 
@@ -54,7 +61,7 @@ export interface StepUp {
   /** An authorize hook: refuses `revealCard` without a valid grant for the card's account. */
   authorize: AuthorizeHook<ProxyRequest>;
   /** The headers to add to an answer: a `Set-Cookie` grant after a successful session refresh, its removal after a logout. */
-  grantHeaders(route: RouteName | 'unknown', status: number, body: Buffer | undefined, request: ProxyRequest): Record<string, string>;
+  grantHeaders(route: RouteName | 'unknown', status: number, body: Buffer | undefined, request: ProxyRequest, params: Record<string, string>): { 'set-cookie'?: string[] };
 }
 
 export const STEP_UP_REQUIRED: AuthorizeRefusal = {
@@ -109,16 +116,14 @@ export function checkGrant(key: Buffer, grant: unknown, now: number): GrantCheck
   return { ok: true, accountId: c.a };
 }
 
-/** The value of one cookie from the Cookie header(s) (RFC 6265 section 5.4), or undefined. */
-export function readCookie(request: ProxyRequest, name: string): string | undefined {
+/** The values of the cookies named `{name}_…` (one per session) from the Cookie header(s) (RFC 6265 section 5.4). */
+export function readGrants(request: ProxyRequest, name: string): string[] {
   const header = requestHeader(request, 'cookie');
-  if (typeof header !== 'string') return undefined;
-  for (const pair of header.split(';')) {
+  if (typeof header !== 'string') return [];
+  return header.split(';').flatMap((pair) => {
     const eq = pair.indexOf('=');
-    if (eq === -1) continue;
-    if (pair.slice(0, eq).trim() === name) return pair.slice(eq + 1).trim();
-  }
-  return undefined;
+    return eq !== -1 && pair.slice(0, eq).trim().startsWith(`${name}_`) ? [pair.slice(eq + 1).trim()] : [];
+  });
 }
 
 export function createStepUp(
@@ -155,34 +160,43 @@ export function createStepUp(
   return {
     async authorize({ route, params, request }) {
       if (route !== 'revealCard') return true;
-      const cookie = readCookie(request, cookieName);
+      const grants = readGrants(request, cookieName);
       // No grant from a page of another site: a SameSite=Strict cookie never travels there.
-      if (cookie === undefined && requestHeader(request, 'sec-fetch-site') === 'cross-site') return STEP_UP_CROSS_SITE;
-      const check = checkGrant(key, cookie, now());
-      if (!check.ok) return STEP_UP_REQUIRED;
+      if (!grants.length && requestHeader(request, 'sec-fetch-site') === 'cross-site') return STEP_UP_CROSS_SITE;
+      const t = now();
+      // The accounts proven in this browser (a handful at most: one grant per live session).
+      const proven = grants.slice(0, 16).flatMap((g) => {
+        const check = checkGrant(key, g, t);
+        return check.ok ? [check.accountId] : [];
+      });
+      if (!proven.length) return STEP_UP_REQUIRED;
       const cardId = params.id;
       const owner = cardId ? await accountForCard(cardId, request) : undefined;
-      return owner !== undefined && owner === check.accountId ? true : STEP_UP_REQUIRED;
+      return owner !== undefined && proven.includes(owner) ? true : STEP_UP_REQUIRED;
     },
 
-    grantHeaders(route, status, body, request): Record<string, string> {
+    grantHeaders(route, status, body, request, params) {
       // Secure whenever the browser is on https (request.ts): a client that claims it falsely
       // only loses its own grant, since a browser keeps no Secure cookie from a plain-http answer.
       const secure = isSecure(request);
-      const cookie = (value: string, maxAge: number) =>
-        `${cookieName}=${value}; ${[`Path=${cookiePath}`, `Max-Age=${maxAge}`, 'HttpOnly', 'SameSite=Strict', ...(secure ? ['Secure'] : [])].join('; ')}`;
-      // A session (logout) or a credential ended through this browser: its grant goes with it, so
-      // card details cannot be had on the strength of a logout's leftovers (404: already gone).
-      if ((route === 'deleteSession' || route === 'deleteCredential') && (status === 204 || status === 404)) return { 'set-cookie': cookie('', 0) };
+      // One cookie per session, named after it: the grant of one account neither replaces nor
+      // is cleared with another's.
+      const cookie = (session: unknown, value: string, maxAge: number) =>
+        `${cookieName}_${String(session).slice(8)}=${value}; ${[`Path=${cookiePath}`, `Max-Age=${maxAge}`, 'HttpOnly', 'SameSite=Strict', ...(secure ? ['Secure'] : [])].join('; ')}`;
+      const sessionId = params.id;
+      // A session ended through this browser (a logout; 404: already gone): its grant goes with
+      // it, so card details cannot be had on the strength of a logout's leftovers.
+      if (route === 'deleteSession' && (status === 204 || status === 404)) return { 'set-cookie': [cookie(sessionId, '', 0)] };
       if (route !== 'refreshSession' || status !== 201 || !body) return {};
-      let accountId: unknown;
+      let next: { id?: unknown; accountId?: unknown };
       try {
-        accountId = (JSON.parse(body.toString('utf8')) as { accountId?: unknown }).accountId;
+        next = JSON.parse(body.toString('utf8')) as typeof next;
       } catch {
         return {};
       }
-      if (!isId(accountId, 'InternalAccount')) return {};
-      return { 'set-cookie': cookie(mintGrant(key, accountId, now(), ttlSeconds * 1000), ttlSeconds) };
+      if (!isId(next.accountId, 'InternalAccount') || !isId(next.id, 'Session')) return {};
+      // The refreshed session ended (reference.md: a new id): its grant goes, the new one's comes.
+      return { 'set-cookie': [cookie(sessionId, '', 0), cookie(next.id, mintGrant(key, next.accountId, now(), ttlSeconds * 1000), ttlSeconds)] };
     },
   };
 }

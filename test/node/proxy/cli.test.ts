@@ -472,11 +472,11 @@ describe('proxy CLI', () => {
       await (await wallet.startOtpLogin({ credentialId: f.emailCredentialId })).submit('000000');
       await assert.rejects(client.revealCard(f.cardId), (e: unknown) => e instanceof ServiceError && e.code === 'STEP_UP_REQUIRED');
       await wallet.refresh(f.accountId);
-      assert.equal(setCookies.length, 1);
-      assert.match(setCookies[0]!, /; Max-Age=30(;|$)/);
+      assert.equal(setCookies.length, 2);
+      assert.match(setCookies[1]!, /; Max-Age=30(;|$)/);
       const { panEmbedUrl } = await client.revealCard(f.cardId);
       assert.match(panEmbedUrl, /\/processor\/card\?token=/);
-      for (const s of [panEmbedUrl, jar.get('wallet_step_up')!, f.clientSecret]) assert.ok(!stderr.includes(s));
+      for (const s of [panEmbedUrl, ...jar.values(), f.clientSecret]) assert.ok(!stderr.includes(s));
     } finally {
       child.kill('SIGTERM');
       await once(child, 'exit');
@@ -503,7 +503,7 @@ describe('proxy CLI', () => {
       const secretBody = JSON.stringify({ note: 'body-of-this-request' });
       const answer = await fetch(`${url}/auth/credentials/${f.emailCredentialId}/challenge`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-requested-with': 'test', cookie: 'wallet_step_up=cookie-of-this-request' },
+        headers: { 'content-type': 'application/json', 'x-requested-with': 'test', cookie: 'wallet_step_up_1=cookie-of-this-request' },
         body: secretBody,
       });
         assert.deepEqual([answer.status, ((await answer.json()) as { code: string }).code], [500, 'INTERNAL_ERROR']);

@@ -337,18 +337,21 @@ describe('proxy.fetch against the sandbox', () => {
       await login.submit('000000');
       await assert.rejects(client.revealCard(f.cardId), (e: unknown) => e instanceof ServiceError && e.code === 'STEP_UP_REQUIRED');
 
-      await wallet.refresh(f.accountId);
-      assert.equal(page.setCookies.length, 1);
-      const grant = page.setCookies[0]!;
-      assert.match(grant, /^wallet_step_up=[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+; Path=\/api\/cards; Max-Age=30; HttpOnly; SameSite=Strict$/);
+      const before = (await wallet.current(f.accountId))!.sessionId.slice(8);
+      const { sessionId } = await wallet.refresh(f.accountId);
+      // Each Set-Cookie a header of its own: the refreshed session's grant goes, the new one's comes.
+      assert.equal(page.setCookies.length, 2);
+      assert.equal(page.setCookies[0], `wallet_step_up_${before}=; Path=/api/cards; Max-Age=0; HttpOnly; SameSite=Strict`);
+      const grant = page.setCookies[1]!;
+      assert.match(grant, new RegExp(`^wallet_step_up_${sessionId.slice(8)}=[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+; Path=/api/cards; Max-Age=30; HttpOnly; SameSite=Strict$`));
       const reveal = await client.revealCard(f.cardId);
       assert.match(reveal.panEmbedUrl, /\/processor\/card\?token=/);
       // The hooks are handed the Request as it came.
       assert.ok(seen.at(-1) instanceof Request);
 
       await wallet.logout(f.accountId);
-      assert.match(page.setCookies.at(-1)!, /^wallet_step_up=; Path=\/api\/cards; Max-Age=0; HttpOnly; SameSite=Strict$/);
-      assert.equal(page.jar.has('wallet_step_up'), false);
+      assert.equal(page.setCookies.at(-1), `wallet_step_up_${sessionId.slice(8)}=; Path=/api/cards; Max-Age=0; HttpOnly; SameSite=Strict`);
+      assert.equal(page.jar.size, 0);
     } finally {
       await proxy.close();
     }

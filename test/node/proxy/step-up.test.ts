@@ -91,17 +91,22 @@ describe('card reveal step-up', () => {
   it('a relayed session refresh grants an HttpOnly SameSite=Strict cookie scoped to the card routes, and the reveal passes', async () => {
     const { http: h, client, wallet } = await loggedIn();
     assert.equal(h.setCookies.length, 0, 'logging in grants nothing');
-    await wallet.refresh(f.accountId);
-    assert.equal(h.setCookies.length, 1);
-    const cookie = h.setCookies[0]!;
-    assert.match(cookie, /^wallet_step_up=[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+; /);
+    const before = (await wallet.current(f.accountId))!.sessionId.slice(8);
+    const { sessionId } = await wallet.refresh(f.accountId);
+    // The refreshed session ended (a new id): its grant, had it one, goes; the new session's comes.
+    assert.equal(h.setCookies.length, 2);
+    assert.match(h.setCookies[0]!, new RegExp(`^wallet_step_up_${before}=; Path=/api/cards; Max-Age=0; `));
+    const name = `wallet_step_up_${sessionId.slice(8)}`;
+    const cookie = h.setCookies[1]!;
+    assert.match(cookie, new RegExp(`^${name}=[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+; `));
     assert.match(cookie, /; Path=\/api\/cards(;|$)/);
     assert.match(cookie, /; Max-Age=2(;|$)/);
     assert.match(cookie, /; HttpOnly(;|$)/);
     assert.match(cookie, /; SameSite=Strict(;|$)/);
     // Plain HTTP on loopback: no Secure attribute (it is added over TLS).
     assert.doesNotMatch(cookie, /Secure/);
-    const grant = checkGrant(deriveStepUpKey(secret), h.jar.get('wallet_step_up'), Date.now());
+    assert.deepEqual([...h.jar.keys()], [name]);
+    const grant = checkGrant(deriveStepUpKey(secret), h.jar.get(name), Date.now());
     assert.deepEqual(grant, { ok: true, accountId: f.accountId });
 
     const reveal = await client.revealCard(f.cardId);
@@ -110,12 +115,12 @@ describe('card reveal step-up', () => {
 
   it('a logout through the proxy clears the grant: the next reveal needs a new proof', async () => {
     const { http: h, client, wallet } = await loggedIn();
-    await wallet.refresh(f.accountId);
+    const { sessionId } = await wallet.refresh(f.accountId);
     await client.revealCard(f.cardId);
     await wallet.logout(f.accountId);
     const cleared = h.setCookies.at(-1)!;
-    assert.match(cleared, /^wallet_step_up=; Path=\/api\/cards; Max-Age=0; HttpOnly; SameSite=Strict$/);
-    assert.equal(h.jar.has('wallet_step_up'), false);
+    assert.equal(cleared, `wallet_step_up_${sessionId.slice(8)}=; Path=/api/cards; Max-Age=0; HttpOnly; SameSite=Strict`);
+    assert.equal(h.jar.size, 0);
     await assert.rejects(client.revealCard(f.cardId), (e: unknown) => e instanceof ServiceError && e.code === 'STEP_UP_REQUIRED');
   });
 
@@ -129,8 +134,8 @@ describe('card reveal step-up', () => {
     const wallet = createWallet({ client: createClient({ baseUrl: proxy.url, fetch: forwarded }), store: memoryKeyStore(), otpSigner: f.signerPublicKey });
     await (await wallet.startOtpLogin({ credentialId: f.emailCredentialId })).submit('000000');
     await wallet.refresh(f.accountId);
-    assert.equal(h.setCookies.length, 1);
-    assert.match(h.setCookies[0]!, /; HttpOnly; SameSite=Strict; Secure$/);
+    assert.equal(h.setCookies.length, 2);
+    for (const line of h.setCookies) assert.match(line, /; HttpOnly; SameSite=Strict; Secure$/);
   });
 
   it('an expired grant is refused (2-second lifetime)', async () => {
@@ -155,7 +160,7 @@ describe('card reveal step-up', () => {
     ] as const) {
       const res = await fetch(`${proxy.url}/cards/${f.cardId}/reveal`, {
         method: 'POST',
-        headers: { 'x-requested-with': 'test', cookie: `wallet_step_up=${grant}` },
+        headers: { 'x-requested-with': 'test', cookie: `wallet_step_up_1=${grant}` },
       });
       assert.equal(res.status, expected, grant.slice(0, 20));
       const body = (await res.json()) as { code?: string };
@@ -169,7 +174,7 @@ describe('card reveal step-up', () => {
     const key = deriveStepUpKey(secret);
     const res = await fetch(`${proxy.url}/cards/${f.cardId}/reveal`, {
       method: 'POST',
-      headers: { 'x-requested-with': 'test', cookie: `wallet_step_up=${mintGrant(key, f.accountId, Date.now(), 60_000)}; other=1` },
+      headers: { 'x-requested-with': 'test', cookie: `wallet_step_up_1=${mintGrant(key, f.accountId, Date.now(), 60_000)}; other=1` },
     });
     assert.equal(res.status, 200);
     assert.equal(res.headers.get('cache-control'), 'no-store');
@@ -213,6 +218,54 @@ describe('card reveal step-up', () => {
       () => createProxy({ upstream: f.baseUrl, tokenId: f.tokenId, clientSecret: f.clientSecret, authorize: () => true, stepUp: {} }),
       /stepUp needs accountForCard/,
     );
+  });
+
+  it('two accounts in one browser: each refresh grants its own account, neither replaces nor authorizes the other, and a logout clears only its own', async () => {
+    // A second wallet with its own card, and a proxy that knows which account owns each card.
+    const res = await fetch(`${sandbox.url}/sandbox/accounts`, {
+      method: 'POST',
+      headers: { authorization: `Basic ${Buffer.from(`${f.tokenId}:${f.clientSecret}`).toString('base64')}`, 'content-type': 'application/json' },
+      body: '{}',
+    });
+    const b = (await res.json()) as { accountId: string; cardId: string; emailCredentialId: string };
+    const owners = new Map([[f.cardId, f.accountId], [b.cardId, b.accountId]]);
+    // No demo binding (it confines the page to one account): the integrator's authorize lets both through.
+    const two = await listen(
+      createProxy({ upstream: f.baseUrl, tokenId: f.tokenId, clientSecret: f.clientSecret, authorize: () => true, stepUp: { secret, accountForCard: (id) => owners.get(id) }, rateLimit: false }),
+    );
+    try {
+      const h = jarFetch();
+      const client = createClient({ baseUrl: two.url, fetch: h.fetch });
+      const wallet = createWallet({ client, store: memoryKeyStore(), otpSigner: f.signerPublicKey });
+      await (await wallet.startOtpLogin({ credentialId: f.emailCredentialId })).submit('000000');
+      await (await wallet.startOtpLogin({ credentialId: b.emailCredentialId as never })).submit('000000');
+      const refused = (e: unknown) => e instanceof ServiceError && e.code === 'STEP_UP_REQUIRED';
+      // Two <card-reveal require-session> of the page prove their sessions at once, then reveal.
+      await Promise.all([wallet.refresh(f.accountId), wallet.refresh(b.accountId as never)]);
+      assert.match((await client.revealCard(f.cardId)).panEmbedUrl, /\/processor\/card\?token=/);
+      assert.match((await client.revealCard(b.cardId)).panEmbedUrl, /\/processor\/card\?token=/);
+      // No grant opens the other account's card: each grant alone, against the other card.
+      const grants = [...h.jar].filter(([name]) => name.startsWith('wallet_step_up'));
+      assert.equal(grants.length, 2);
+      for (const [name, value] of grants) {
+        const { accountId } = checkGrant(deriveStepUpKey(secret), value, Date.now()) as { accountId: string };
+        const otherCard = accountId === f.accountId ? b.cardId : f.cardId;
+        const r = await fetch(`${two.url}/cards/${otherCard}/reveal`, { method: 'POST', headers: { 'x-requested-with': 'test', cookie: `${name}=${value}` } });
+        assert.equal(r.status, 403);
+      }
+      // A second proof of one account replaces its own grant, not the other's.
+      await wallet.refresh(f.accountId);
+      assert.equal([...h.jar.keys()].filter((name) => name.startsWith('wallet_step_up')).length, 2);
+      // Logging out of B leaves A's grant; A's card still opens, B's does not.
+      await wallet.logout(b.accountId as never);
+      assert.match((await client.revealCard(f.cardId)).panEmbedUrl, /\/processor\/card\?token=/);
+      await assert.rejects(client.revealCard(b.cardId), refused);
+      await wallet.logout(f.accountId);
+      await assert.rejects(client.revealCard(f.cardId), refused);
+      assert.deepEqual([...h.jar.keys()].filter((name) => name.startsWith('wallet_step_up')), []);
+    } finally {
+      await two.close();
+    }
   });
 
   it('without stepUp the proxy relays reveals as before', async () => {
