@@ -73,6 +73,13 @@ export async function browserSupportsWebAuthnAutofill(): Promise<boolean> {
 
 /** The page's running ceremony; a new one aborts it (the browser shows one prompt at a time). */
 let running: AbortController | undefined;
+/** Settles when the running ceremony ends. */
+let ending: Promise<void> | undefined;
+
+/** Resolves once no ceremony runs (a passkey autofill waits so, never to cut off a prompt). */
+export async function passkeyIdle(): Promise<void> {
+  while (ending) await ending;
+}
 
 /** Cancels whatever ceremony is running (e.g. a conditional-UI request before a modal one). */
 export function cancelPasskeyCeremony(): void {
@@ -113,6 +120,8 @@ async function ceremony<T extends RegistrationResponseJSON | AuthenticationRespo
   if (signal?.aborted) throw abortedError(signal);
   running?.abort(new DOMException('Another passkey request started.', 'AbortError'));
   const controller = (running = new AbortController());
+  let end!: () => void;
+  ending = new Promise((r) => (end = r));
   const onAbort = () => controller.abort(signal!.reason);
   signal?.addEventListener('abort', onAbort);
   try {
@@ -133,7 +142,8 @@ async function ceremony<T extends RegistrationResponseJSON | AuthenticationRespo
     throw toWalletError(e);
   } finally {
     signal?.removeEventListener('abort', onAbort);
-    if (running === controller) running = undefined;
+    if (running === controller) running = ending = undefined;
+    end();
   }
 }
 

@@ -315,21 +315,41 @@ async function storedSession(element: WalletLogin, _signal: AbortSignal): Promis
   return { type: 'RESTORED', session: sessionInfo(live) };
 }
 
+/** The page's autofill turn: one conditional request may wait at a time; the elements queue for it. */
+let turn: Promise<unknown> = Promise.resolve();
+
 /**
  * Passkey autofill (WebAuthn conditional mediation): when the browser supports it and the wallet
- * has a passkey, calls `offer()` (the element shows the saved-passkey field), then waits for the
+ * has a passkey, calls `offer(true)` (the element shows the saved-passkey field), then waits for the
  * user's pick. Autofill is an offer: a superseded or declined request ends with nothing to send.
+ * A page holds one conditional request, so the elements of a page take turns, in the order they
+ * asked, each once no passkey prompt runs; one cut off by a prompt (`offer(false)`) asks again.
  */
-export async function autofill(element: WalletLogin, signal: AbortSignal, offer: () => void): Promise<LoginEvent | undefined> {
-  const supported = await import('../../core/webauthn.ts').then((m) => m.browserSupportsWebAuthnAutofill()).catch(() => false);
-  if (!supported || signal.aborted) return;
-  try {
-    return await passkeyLogin(element, signal, 'conditional', offer);
-  } catch (e) {
-    // A cancellation is classified 'cancelled' below.
-    if (signal.aborted || e instanceof NoCredentialError) return;
-    const failure = classifyError(e, { unauthorized: 'passkey_rejected' });
-    return failure.code === 'cancelled' ? undefined : { type: 'FAILED', failure, now: Date.now() };
+export async function autofill(element: WalletLogin, signal: AbortSignal, offer: (shown: boolean) => void): Promise<LoginEvent | undefined> {
+  const webauthn = await import('../../core/webauthn.ts');
+  const supported = await webauthn.browserSupportsWebAuthnAutofill();
+  for (;;) {
+    if (!supported || signal.aborted) return;
+    const previous = turn;
+    let release!: (value?: unknown) => void;
+    turn = Promise.all([previous, new Promise((r) => (release = r))]);
+    try {
+      await Promise.race([previous.then(webauthn.passkeyIdle), new Promise((r) => signal.addEventListener('abort', r))]);
+      if (signal.aborted) return;
+      return await passkeyLogin(element, signal, 'conditional', () => offer(true));
+    } catch (e) {
+      // A cancellation is classified 'cancelled' below.
+      if (signal.aborted || e instanceof NoCredentialError) return;
+      // Cut off by another passkey request of the page: offered again once that one ended.
+      if ((e as { cause?: Error }).cause?.name === 'AbortError') {
+        offer(false);
+        continue;
+      }
+      const failure = classifyError(e, { unauthorized: 'passkey_rejected' });
+      return failure.code === 'cancelled' ? undefined : { type: 'FAILED', failure, now: Date.now() };
+    } finally {
+      release();
+    }
   }
 }
 

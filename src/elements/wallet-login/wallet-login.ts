@@ -583,7 +583,7 @@ export class WalletLogin extends TemplateElement {
     if (this.noAutofill || !this.#offered(this.machine).includes('passkey')) return;
     const { signal } = (this.#background = new AbortController());
     const run = flows()
-      .then((f) => f.autofill(this, signal, () => (this.autofill = true)))
+      .then((f) => f.autofill(this, signal, (shown) => (this.autofill = shown)))
       .then((event) => {
         if (event && !signal.aborted) this.#send(event);
         // Stopped by logout() after its session was stored here: that session is logged out.

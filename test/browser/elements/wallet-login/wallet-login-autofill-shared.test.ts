@@ -1,0 +1,108 @@
+/**
+ * Passkey autofill with several <wallet-login> on one page, in Chromium with the virtual
+ * authenticator. A page holds one conditional WebAuthn request at a time (a new one ends the one
+ * pending), so the elements take turns: one offers the saved-passkey field and asks for its list
+ * and challenge; the next does once that request ends (its element gone, or cut off by a passkey
+ * prompt, after which it is offered again).
+ */
+import { expect } from 'chai';
+import '../../../../src/elements/wallet-login/wallet-login.ts';
+import type { WalletLogin } from '../../../../src/elements/wallet-login/wallet-login.ts';
+import type { LoggedInDetail } from '../../../../src/elements/wallet-login/wallet-login.events.ts';
+import { walletFor } from '../../../../src/elements/shared/wallet.ts';
+import { addVirtualAuthenticator, newAccount, setAutomaticPresence, type RigAccount } from '../../support/rig.ts';
+import { mount, nextEvent, part, resetPage, shadow, useRig, waitFor, waitForState } from '../shared/helpers.ts';
+
+/** The conditional requests the page made, and how many of them still wait for a pick. */
+function watchConditional(): { readonly made: number; readonly pending: number; readonly ended: string[]; restore(): void } {
+  const credentials = navigator.credentials;
+  const get = credentials.get;
+  const watch = { made: 0, pending: 0, ended: [] as string[], restore: () => void (credentials.get = get) };
+  credentials.get = function (this: CredentialsContainer, options?: CredentialRequestOptions) {
+    const answer = get.call(this, options);
+    if (options?.mediation === 'conditional') {
+      watch.made++;
+      watch.pending++;
+      answer.then(
+        () => watch.pending--,
+        (e: Error) => (watch.pending--, watch.ended.push(`${e.name}: ${e.message}`)),
+      );
+    }
+    return answer;
+  };
+  return watch;
+}
+
+const fields = (els: WalletLogin[]) => els.filter((el) => part(el, 'autofill')?.querySelector('input'));
+const settle = () => new Promise((r) => setTimeout(r, 700));
+
+describe('<wallet-login> passkey autofill, several on one page', function () {
+  this.timeout(60000);
+  let accounts: RigAccount[];
+  let watch: ReturnType<typeof watchConditional>;
+
+  beforeEach(async () => {
+    await useRig();
+    await addVirtualAuthenticator();
+    accounts = [await newAccount(), await newAccount()];
+    const wallet = walletFor();
+    for (const acct of accounts) {
+      await (await wallet.startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000');
+      await wallet.registerPasskey({ accountId: acct.accountId, nickname: 'Test key' });
+      await wallet.logout(acct.accountId);
+    }
+    // No pick comes: each conditional request waits.
+    await setAutomaticPresence(false);
+    watch = watchConditional();
+  });
+  afterEach(async () => {
+    watch.restore();
+    await resetPage();
+  });
+
+  it('three elements: one conditional request and one offered field at a time; the next takes over when its element goes', async () => {
+    const [a, b] = accounts as [RigAccount, RigAccount];
+    const els: WalletLogin[] = [];
+    for (const acct of [a, a, b]) {
+      const el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId, methods: 'passkey email-otp' });
+      await waitForState(el, 'choosing');
+      els.push(el);
+    }
+    await waitFor(() => fields(els).length > 0, 'an autofill field');
+    await settle();
+    expect(watch.made, 'conditional requests made').to.equal(1);
+    expect(watch.pending).to.equal(1);
+    expect(fields(els), 'fields offered').to.deep.equal([els[0]]);
+
+    // The owner goes: the next element offers its field over a request of its own.
+    els.shift()!.remove();
+    await waitFor(() => fields(els).length === 1 && fields(els)[0] === els[0], 'the second element offering autofill');
+    await settle();
+    expect(watch.made).to.equal(2);
+    expect(watch.pending).to.equal(1);
+    expect(fields(els)).to.deep.equal([els[0]]);
+  });
+
+  it('autofill cut off by another element\'s passkey prompt is offered again once that login ended', async () => {
+    const [a, b] = accounts as [RigAccount, RigAccount];
+    const first = await mount<WalletLogin>('wallet-login', { 'account-id': a.accountId, methods: 'passkey email-otp' });
+    const second = await mount<WalletLogin>('wallet-login', { 'account-id': b.accountId, methods: 'passkey email-otp', 'no-autofill': '' });
+    await waitFor(() => part(first, 'autofill')?.querySelector('input'), 'the first element\'s autofill field');
+    await settle();
+    expect(watch.pending).to.equal(1);
+    // The second wallet logs in with its passkey button: its prompt ends the pending autofill
+    // request. The authenticator now answers at once, as a user picking the suggestion would.
+    const loggedIn = nextEvent<CustomEvent<LoggedInDetail>>(second, 'wallet-logged-in');
+    const firstIn = nextEvent<CustomEvent<LoggedInDetail>>(first, 'wallet-logged-in');
+    await setAutomaticPresence(true);
+    shadow(second).querySelector<HTMLButtonElement>(`button[data-method='passkey']`)!.click();
+    expect((await loggedIn).detail.accountId).to.equal(b.accountId);
+    // The first element asked again once that prompt ended (not during it), and the pick of its
+    // wallet's passkey logs it in: its field was not left on a request that was gone.
+    const timeout = new Promise((_, reject) => setTimeout(() => reject(new Error(`no autofill login (made ${watch.made}, ended ${watch.ended.join('; ')})`)), 5000));
+    const { detail } = (await Promise.race([firstIn, timeout])) as CustomEvent<LoggedInDetail>;
+    expect([detail.accountId, detail.credentialType, detail.source]).to.deep.equal([a.accountId, 'PASSKEY', 'login']);
+    expect(watch.made).to.equal(2);
+    expect(watch.ended).to.deep.equal(['AbortError: Another passkey request started.']);
+  });
+});
