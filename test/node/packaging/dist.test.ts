@@ -488,6 +488,22 @@ test('the README\'s route handler for servers that hand over a Request compiles 
   assert.deepEqual(diagnostics, []);
 });
 
+test('the README\'s clientIp and onError options compile as written, each for the entry it names, against the published proxy declarations', () => {
+  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8').replace(/\s+/g, ' ');
+  const forFetch = /`(clientIp: [^`]*)` for `proxy\.fetch`/.exec(readme)?.[1];
+  const forNode = /`(clientIp: [^`]*)` for the Node handler/.exec(readme)?.[1];
+  const onError = /`(onError: [^`]*)`/.exec(readme)?.[1];
+  assert.ok(forFetch && forNode && onError, 'the README gives clientIp for each entry and onError');
+  const settings = `upstream: process.env.SERVICE_BASE_URL, tokenId: process.env.SERVICE_TOKEN_ID, clientSecret: process.env.SERVICE_CLIENT_SECRET`;
+  const lines = [
+    `import { createProxy } from '${pkg.name}/proxy';`,
+    `declare function myErrorLog(...args: unknown[]): void;`,
+    `export const node = createProxy({ ${settings}, ${forNode}, ${onError} });`,
+    `export const fetching = createProxy<Request>({ ${settings}, ${forFetch}, ${onError} });`,
+  ];
+  assert.deepEqual(typecheck('readme-client-ip', lines, NODE_CONSUMER), []);
+});
+
 test('the built proxy relays a browser call to the built sandbox (no dev-dependency needed at run time)', async () => {
   const sandboxJs = pkg.exports['./sandbox'];
   const proxyJs = pkg.exports['./proxy'];

@@ -17,6 +17,8 @@ import { createProxy, type ProxyHandler } from '../../../src/proxy/index.ts';
 import { startSandbox, type Sandbox } from '../../../src/sandbox/index.ts';
 
 const README = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
+/** The README's clientIp option for the Node handler, as written (one inline code span). */
+const NODE_CLIENT_IP = /`(clientIp: [^`]*)` for the Node handler/.exec(README.replace(/\s+/g, ' '))?.[1];
 /** The README's Fastify mount, as written (one inline code span, across a line break). */
 const FASTIFY_HOOK = /`(app\.addHook\('onRequest'[^`]*)`/.exec(README)?.[1];
 
@@ -175,6 +177,26 @@ describe('the proxy mounted as the README says, in front of the sandbox', () => 
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     try {
       await relaysThrough(`http://127.0.0.1:${(server.address() as AddressInfo).port}`, '/api', set);
+    } finally {
+      server.closeAllConnections();
+      await new Promise<void>((r) => server.close(() => r()));
+      await proxy.close();
+    }
+  });
+
+  it('in node:http behind a front server that sets X-Real-IP: the README\'s clientIp counts each client on its own', async () => {
+    assert.ok(NODE_CLIENT_IP, 'the README has no clientIp for the Node handler');
+    const { clientIp } = new Function(`return { ${NODE_CLIENT_IP} };`)() as { clientIp: (request: http.IncomingMessage, address: string | undefined) => string | undefined };
+    const f = sandbox.fixtures;
+    const proxy = createProxy({ upstream: f.baseUrl, tokenId: f.tokenId, clientSecret: f.clientSecret, demoAccount: f, rateLimit: { windowMs: 60_000, max: 2 }, clientIp, logger: () => {} });
+    const server = http.createServer((req, res) => proxy(req, res));
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/auth/credentials?accountId=${encodeURIComponent(f.accountId)}`;
+    const from = async (client: string) => (await fetch(url, { headers: { 'x-real-ip': client } })).status;
+    try {
+      // All from 127.0.0.1: only the header tells the clients apart.
+      assert.deepEqual([await from('203.0.113.7'), await from('203.0.113.7'), await from('203.0.113.7')], [200, 200, 429]);
+      assert.equal(await from('198.51.100.20'), 200);
     } finally {
       server.closeAllConnections();
       await new Promise<void>((r) => server.close(() => r()));
