@@ -56,6 +56,10 @@ describe('bad input from an integrator', () => {
         .that.equals(`configureWallet: bad ${said}`);
       expect(walletConfig(), `${JSON.stringify(options)} left the configuration as it was`).to.equal(before);
     }
+    // The README's "When a setup is wrong" quotes what is thrown, as thrown.
+    const readme = await (await fetch('/README.md')).text();
+    expect(readme, 'README').to.include('`TypeError: configureWallet: bad apiBase`');
+    expect(() => configureWallet({ apiBase: 'localhost:8080/api' })).to.throw(TypeError, /^configureWallet: bad apiBase$/);
     // What the README shows is taken as it is.
     configureWallet({ apiBase: before.apiBase, environment: 'sandbox', store: before.store });
     configureWallet({ apiBase: 'https://wallet.example.com/api' });
@@ -128,6 +132,9 @@ describe('bad input from an integrator', () => {
       });
       expect(said, tag).to.include(warning);
     }
+    // The README's "When a setup is wrong" quotes one of these warnings, as said.
+    const readme = await (await fetch('/README.md')).text();
+    expect(readme, 'README').to.include('`<card-reveal hide-after="soon"> ignored`');
   });
 
   it('numbers in range are taken without a word, from the attribute or as text set on the property', async () => {
