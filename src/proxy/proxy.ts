@@ -639,7 +639,9 @@ export function createProxy(given: ProxyOptions<never>): ProxyHandler<ProxyReque
         else chunks.push(chunk);
       };
       const onEnd = () => done(undefined);
-      const onError = (e: unknown) => done(e);
+      // The client left mid-body, or sent one Node's parser refused (Node answered it): its fault,
+      // not the proxy's, so not onError's (see bodyCut).
+      const onError = () => done(bodyCut());
       const done = (error: unknown) => {
         clearTimeout(timer);
         req.off('data', onData).off('end', onEnd).off('error', onError);
@@ -679,7 +681,8 @@ export function createProxy(given: ProxyOptions<never>): ProxyHandler<ProxyReque
     } catch (error) {
       if (error instanceof Refusal && error.status === 408) void reader.cancel().catch(() => undefined);
       else reader.releaseLock();
-      throw error;
+      // A stream that failed: the framework's client went away or sent a broken body.
+      throw error instanceof Refusal ? error : bodyCut();
     } finally {
       clearTimeout(timer);
     }
@@ -974,6 +977,15 @@ function agentBearer(h: RequestHeaders): string {
 
 function invalidInput(message: string, field?: string): Refusal {
   return new Refusal(400, 'INVALID_INPUT', message, {}, field ? { errors: [{ field, message }] } : undefined);
+}
+
+/**
+ * A body that stopped before its end: its client went away (nothing is written to a closed
+ * connection; the log line says 499) or sent what the server could not parse. Not a failure of the
+ * proxy, so not handed to onError, which any client leaving mid-upload would otherwise fill.
+ */
+function bodyCut(): Refusal {
+  return new Refusal(400, 'INVALID_INPUT', 'The request body did not arrive whole.', { connection: 'close' });
 }
 
 function tooLarge(): Refusal {
