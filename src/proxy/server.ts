@@ -2,7 +2,7 @@
  * The HTTP server the command-line proxy and the demo run the proxy in, with bounds on the client
  * side: slow headers or bodies do not hold a connection for long, nor does a client that does not
  * take its answer, and what Node refuses before the proxy sees a request (a malformed request
- * line, headers too large, headers too slow) is answered in the service's error shape, the
+ * line, headers too large, headers too slow, an Expect other than 100-continue) is answered in the service's error shape, the
  * connection then closed.
  *
  * Node's header and request timeouts end once the request has arrived, and its socket timeout is
@@ -55,12 +55,21 @@ export function boundedServer(handler: http.RequestListener, bounds: ServerBound
         ? [431, 'HEADERS_TOO_LARGE', 'The request headers are too large.']
         : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
           ? [408, 'REQUEST_TIMEOUT', 'The request did not arrive in time.']
-          : [400, 'INVALID_INPUT', 'The request is not valid HTTP.'];
+          : err.code === 'HPE_CHUNK_EXTENSIONS_OVERFLOW'
+            ? [413, 'PAYLOAD_TOO_LARGE', 'The request body\'s chunk extensions are too large.']
+            : [400, 'INVALID_INPUT', 'The request is not valid HTTP.'];
     const body = JSON.stringify({ status, code, message });
     socket.end(
       `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\ncontent-type: application/json; charset=utf-8\r\n` +
         `content-length: ${Buffer.byteLength(body)}\r\ncache-control: no-store\r\nconnection: close\r\n\r\n${body}`,
     );
   });
+  // An Expect other than 100-continue (RFC 9110 section 10.1.1), which Node would answer with an
+  // empty 417 and a connection left open.
+  server.on('checkExpectation', (_req: http.IncomingMessage, res: http.ServerResponse) => {
+    const body = JSON.stringify({ status: 417, code: 'EXPECTATION_FAILED', message: 'The request\'s Expect header asks for what the proxy does not do.' });
+    res.writeHead(417, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body), 'cache-control': 'no-store', connection: 'close' }).end(body);
+  });
   return server;
 }
+

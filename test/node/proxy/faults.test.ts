@@ -1,0 +1,159 @@
+/**
+ * Faults injected on either side of the proxy, over real sockets on 127.0.0.1: a client that
+ * leaves in the middle of its body or sends one Node cannot parse, odd requests Node refuses before
+ * the proxy sees them (in boundedServer), and a hand-written upstream (node:net) that misbehaves as
+ * the sandbox cannot: resets, stalls, trickles its answer a byte at a time, floods 1xx answers or
+ * sends bytes past its answer. Each case is bounded to a few seconds.
+ */
+import assert from 'node:assert/strict';
+import { once } from 'node:events';
+import net, { type AddressInfo } from 'node:net';
+import { after, before, describe, it } from 'node:test';
+import { serve, type ServerType } from '@hono/node-server';
+import { Hono } from 'hono';
+import { createProxy, type ProxyLogLine } from '../../../src/proxy/index.ts';
+import { boundedServer } from '../../../src/proxy/server.ts';
+import { CARD, CLIENT_SECRET, TOKEN_ID, assertErrorShape, raw, startProxy, startRecorder, waitFor } from './helpers.ts';
+
+const REVEAL = `/api/cards/${CARD}/reveal`;
+const READ = '/api/auth/delegated-keys/DelegatedKey:66666666-6666-4666-8666-666666666666';
+const HOST = 'Host: 127.0.0.1\r\n';
+
+/** Writes `parts` on a new connection to `port`, then destroys it after `leaveAfterMs`, or once the server closed it; resolves to what came back. */
+function rawExchange(port: number, parts: string[], leaveAfterMs = 3000): Promise<string> {
+  return new Promise((resolve) => {
+    const socket = net.connect(port, '127.0.0.1');
+    let answer = '';
+    socket.on('data', (d) => (answer += d));
+    socket.on('error', () => undefined);
+    const timer = setTimeout(() => socket.destroy(), leaveAfterMs);
+    socket.on('close', () => {
+      clearTimeout(timer);
+      resolve(answer);
+    });
+    for (const part of parts) socket.write(part);
+  });
+}
+
+/** The JSON body of a raw HTTP/1.1 answer. */
+function bodyOf(answer: string): { status: number; code: string; message: string } {
+  return JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4)) as { status: number; code: string; message: string };
+}
+
+describe('a client whose body does not arrive whole', () => {
+  let up: Awaited<ReturnType<typeof startRecorder>>;
+  before(async () => {
+    up = await startRecorder();
+  });
+  after(async () => {
+    await up.close();
+  });
+
+  // onError is for what failed in the proxy or the integrator's hooks (the CLI prints it with its
+  // stack): a client that hangs up mid-upload is neither, and any client could fill that log.
+  it('is not reported to onError as a failure of the proxy, and nothing goes upstream (Node handler)', async () => {
+    const errors: unknown[] = [];
+    const px = await startProxy({ upstream: up.url, upstreamTimeoutMs: 2000, onError: (e) => errors.push(e) });
+    try {
+      const head = (framing: string) => `POST ${REVEAL} HTTP/1.1\r\n${HOST}Content-Type: application/json\r\n${framing}\r\n\r\n`;
+      // Leaves after part of a declared body; after part of a chunked one; a chunk size Node's parser refuses.
+      await rawExchange(px.port, [head('Content-Length: 10'), '{"a"'], 150);
+      await rawExchange(px.port, [head('Transfer-Encoding: chunked'), '2\r\n{"'], 150);
+      const refused = await rawExchange(px.port, [head('Transfer-Encoding: chunked'), 'zz\r\n{}\r\n0\r\n\r\n']);
+      assert.match(refused, /^HTTP\/1.1 400 /);
+      await waitFor(() => px.logs.length === 3, 'a log line for each request');
+      // A turn for the body reader to settle after the connection closed.
+      await new Promise((r) => setTimeout(r, 100));
+      assert.deepEqual(errors.map(String), [], 'onError was told of a client leaving');
+      assert.deepEqual(px.logs.map((l) => [l.route, l.status, l.code]), Array(3).fill(['revealCard', 499, undefined]));
+      assert.equal(up.requests.length, 0);
+    } finally {
+      await px.close();
+    }
+  });
+
+  it('is not reported to onError, nor answered 500, through proxy.fetch in Hono or from a body stream that fails', async () => {
+    const logs: ProxyLogLine[] = [];
+    const errors: unknown[] = [];
+    const proxy = createProxy<Request>({
+      upstream: up.url,
+      tokenId: TOKEN_ID,
+      clientSecret: CLIENT_SECRET,
+      authorize: () => true,
+      rateLimit: false,
+      upstreamTimeoutMs: 2000,
+      logger: (line) => logs.push(line),
+      onError: (error) => errors.push(error),
+    });
+    const app = new Hono();
+    app.all('/api/*', (c) => proxy.fetch(c.req.raw));
+    let server!: ServerType;
+    const port = await new Promise<number>((resolve) => {
+      server = serve({ fetch: app.fetch, hostname: '127.0.0.1', port: 0 }, (info) => resolve(info.port));
+    });
+    try {
+      await rawExchange(port, [`POST ${REVEAL} HTTP/1.1\r\n${HOST}Content-Type: application/json\r\nContent-Length: 10\r\n\r\n`, '{"a"'], 150);
+      await waitFor(() => logs.length === 1, 'the log line');
+      assert.notEqual(logs[0]!.status, 500, JSON.stringify(logs[0]));
+      assert.deepEqual(errors.map(String), [], 'onError was told of a client leaving');
+
+      // A framework's body stream that fails, its client still there: the body is refused as incomplete.
+      const failing = new ReadableStream<Uint8Array>({
+        start(controller) {
+          controller.enqueue(new TextEncoder().encode('{"a"'));
+          controller.error(new Error('aborted'));
+        },
+      });
+      const request = new Request(`http://127.0.0.1${REVEAL}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: failing, duplex: 'half' } as RequestInit);
+      const answer = await proxy.fetch(request);
+      assert.equal(answer.status, 400);
+      const body = (await answer.json()) as { code: string; message: string };
+      assert.deepEqual([body.code, body.message], ['INVALID_INPUT', 'The request body did not arrive whole.']);
+      assert.deepEqual(errors.map(String), []);
+      assert.equal(up.requests.length, 0);
+    } finally {
+      (server as import('node:http').Server).closeAllConnections();
+      server.close();
+      await proxy.close();
+    }
+  });
+});
+
+// boundedServer answers what Node refuses before the proxy sees a request in the service's shape.
+describe('boundedServer, before the proxy sees a request', () => {
+  it('answers an Expect it cannot meet with 417, chunk extensions too large with 413, in the service\'s shape, and closes the connection', async () => {
+    const up = await startRecorder();
+    const proxy = createProxy({ upstream: up.url, tokenId: TOKEN_ID, clientSecret: CLIENT_SECRET, authorize: () => true, rateLimit: false });
+    const server = boundedServer(proxy);
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    const { port } = server.address() as AddressInfo;
+    try {
+      const post = (headers: string, body: string) => rawExchange(port, [`POST ${REVEAL} HTTP/1.1\r\n${HOST}Content-Type: application/json\r\n${headers}\r\n\r\n${body}`]);
+      const cases: Array<[string, string, number, string]> = [
+        ['Content-Length: 2\r\nExpect: something-else', '{}', 417, 'EXPECTATION_FAILED'],
+        ['Transfer-Encoding: chunked', `2;${'x'.repeat(20_000)}\r\n{}\r\n0\r\n\r\n`, 413, 'PAYLOAD_TOO_LARGE'],
+      ];
+      for (const [headers, body, status, code] of cases) {
+        const started = Date.now();
+        const answer = await post(headers, body);
+        assert.match(answer, new RegExp(`^HTTP/1.1 ${status} `), headers);
+        assert.match(answer, /\r\ncontent-type: application\/json/i, headers);
+        assert.match(answer, /\r\ncache-control: no-store\r\n/i, headers);
+        assert.deepEqual([bodyOf(answer).status, bodyOf(answer).code], [status, code], headers);
+        // Closed by the server, not left open until the client gives up.
+        assert.ok(Date.now() - started < 2000, `${headers}: the connection stayed open`);
+      }
+      // Expect: 100-continue is met: the body is asked for, read and relayed.
+      const continued = await rawExchange(port, [`POST ${REVEAL} HTTP/1.1\r\n${HOST}Content-Type: application/json\r\nContent-Length: 2\r\nExpect: 100-continue\r\nConnection: close\r\n\r\n`, '{}']);
+      assert.match(continued, /^HTTP\/1.1 100 Continue\r\n\r\nHTTP\/1.1 200 /);
+      assert.equal(up.requests.length, 1);
+      assert.equal(up.requests[0]!.body.toString(), '{}');
+    } finally {
+      server.closeAllConnections();
+      server.close();
+      await proxy.close();
+      await up.close();
+    }
+  });
+});
