@@ -157,3 +157,115 @@ describe('boundedServer, before the proxy sees a request', () => {
     }
   });
 });
+
+/**
+ * A hand-written upstream: each connection's first request is answered by `behave`, later ones
+ * with a small JSON answer. It keeps its connections, and which of them were sent a request.
+ */
+async function misbehaving(behave: (socket: net.Socket) => void) {
+  const asked = new Set<net.Socket>();
+  const open = new Set<net.Socket>();
+  const server = net.createServer((socket) => {
+    open.add(socket);
+    socket.on('close', () => open.delete(socket));
+    socket.on('error', () => undefined);
+    let head = '';
+    socket.on('data', (d) => {
+      head += d;
+      if (!head.includes('\r\n\r\n')) return;
+      head = '';
+      if (asked.has(socket)) return void socket.write(okAnswer('{"second":true}'));
+      asked.add(socket);
+      behave(socket);
+    });
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/2025-10-13`,
+    /** Connections that were sent a request and are still open. */
+    stillOpen: () => [...asked].filter((s) => open.has(s)).length,
+    close() {
+      for (const s of open) s.destroy();
+      server.close();
+    },
+  };
+}
+
+const okAnswer = (body: string) => `HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\n\r\n${body}`;
+
+/** Writes `text` a byte every `ms` while the connection lasts. */
+function trickle(socket: net.Socket, text: string, ms: number): void {
+  let i = 0;
+  const timer = setInterval(() => (socket.destroyed || i >= text.length ? clearInterval(timer) : socket.write(text[i++]!)), ms);
+}
+
+describe('an upstream that misbehaves', () => {
+  const TIMEOUT_MS = 600;
+  const faults: Array<[string, (s: net.Socket) => void, number, string]> = [
+    ['resets before answering', (s) => s.resetAndDestroy(), 502, 'BAD_GATEWAY'],
+    ['resets in the middle of its body', (s) => s.write('HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 20\r\n\r\n{"a"', () => setTimeout(() => s.resetAndDestroy(), 20)), 502, 'BAD_GATEWAY'],
+    ['answers a byte at a time, slower than the bound', (s) => trickle(s, okAnswer('{"slow":"0123456789"}'), 40), 504, 'GATEWAY_TIMEOUT'],
+    ['sends 103 answers without end', (s) => trickle(s, 'HTTP/1.1 103 Early Hints\r\nlink: </a>\r\n\r\n'.repeat(1000), 1), 504, 'GATEWAY_TIMEOUT'],
+    ['sends a chunked body without end', (s) => (s.write('HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ntransfer-encoding: chunked\r\n\r\n'), trickle(s, '1\r\n \r\n'.repeat(1000), 5)), 504, 'GATEWAY_TIMEOUT'],
+  ];
+  for (const transport of ['undici', 'node'] as const) {
+    for (const [name, behave, status, code] of faults) {
+      it(`${name}: ${status} ${code} within the bound, its connection closed (${transport})`, async () => {
+        const up = await misbehaving(behave);
+        const px = await startProxy({ upstream: up.url, upstreamTimeoutMs: TIMEOUT_MS, transport });
+        try {
+          const started = Date.now();
+          const r = await raw(px.port, { path: READ });
+          const elapsed = Date.now() - started;
+          assertErrorShape(r, status, code);
+          assert.ok(elapsed < TIMEOUT_MS + 1000, `answered after ${elapsed} ms`);
+          assert.doesNotMatch(r.text, new RegExp(`${CLIENT_SECRET}|Basic|127\\.0\\.0\\.1|ECONNRESET|undici`));
+          await waitFor(() => up.stillOpen() === 0, 'the upstream connection to close', 2000);
+        } finally {
+          await px.close();
+          up.close();
+        }
+      });
+    }
+
+    it(`does not hand the next request bytes the upstream sent past an answer (${transport})`, async () => {
+      // A whole second answer right behind the first, on a kept-alive connection.
+      const up = await misbehaving((s) => s.write(okAnswer('{"first":true}') + okAnswer('{"smuggled":true}')));
+      const px = await startProxy({ upstream: up.url, transport });
+      try {
+        assert.equal((await raw(px.port, { path: READ })).text, '{"first":true}');
+        const next = await raw(px.port, { path: READ });
+        assert.equal(next.status, 200);
+        assert.equal(next.text, '{"first":true}', 'the next request got the bytes sent past the first answer');
+        await waitFor(() => up.stillOpen() <= 1, 'the poisoned connection to close', 2000);
+      } finally {
+        await px.close();
+        up.close();
+      }
+    });
+  }
+
+  it('through proxy.fetch: 504 for an answer trickling past the bound, and a read whose client left is dropped upstream', async () => {
+    const up = await misbehaving((s) => trickle(s, okAnswer('{"slow":"0123456789"}'), 100));
+    const proxy = createProxy<Request>({ upstream: up.url, tokenId: TOKEN_ID, clientSecret: CLIENT_SECRET, authorize: () => true, rateLimit: false, upstreamTimeoutMs: TIMEOUT_MS });
+    try {
+      const started = Date.now();
+      const late = await proxy.fetch(new Request(`http://127.0.0.1${READ}`));
+      assert.equal(late.status, 504);
+      assert.equal(((await late.json()) as { code: string }).code, 'GATEWAY_TIMEOUT');
+      assert.ok(Date.now() - started < TIMEOUT_MS + 1000);
+      await waitFor(() => up.stillOpen() === 0, 'the timed-out connection to close', 2000);
+
+      const leaving = new AbortController();
+      const pending = proxy.fetch(new Request(`http://127.0.0.1${READ}`, { signal: leaving.signal }));
+      await waitFor(() => up.stillOpen() === 1, 'the read upstream');
+      leaving.abort();
+      await pending;
+      await waitFor(() => up.stillOpen() === 0, 'the abandoned read to be dropped upstream', 300);
+    } finally {
+      await proxy.close();
+      up.close();
+    }
+  });
+});
