@@ -19,7 +19,8 @@ import { html, nothing } from 'lit/html.js';
 import { TemplateElement } from '../shared/template.ts';
 import { defineElement, type PropertyValues } from '../shared/reactive.ts';
 import { Task } from '../shared/task.ts';
-import { baseStyles } from '../shared/styles.ts';
+import { baseStyles, THEME } from '../shared/styles.ts';
+import { API_BASE } from '../shared/config.ts';
 import { listStyles } from '../shared/list-styles.ts';
 import { errorDetail, formatDate, isAbort, onOnline, syncStates } from '../shared/list.ts';
 import { keyedRows } from '../shared/rows.ts';
@@ -94,8 +95,8 @@ export class AgentActions extends TemplateElement {
     pageSize: { attribute: 'page-size', type: Number, useDefault: true, min: 1, max: 100, step: 1 },
     pollInterval: { attribute: 'poll-interval', type: Number, useDefault: true, min: 100 },
     pollMaxInterval: { attribute: 'poll-max-interval', type: Number, useDefault: true, min: 100 },
-    apiBase: { attribute: 'api-base' },
-    theme: { reflect: true },
+    apiBase: { attribute: 'api-base', match: API_BASE },
+    theme: { reflect: true, match: THEME },
     view: { state: true },
     pollTrouble: { state: true },
     recentlyChanged: { state: true },

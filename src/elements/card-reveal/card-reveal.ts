@@ -20,7 +20,8 @@
  * processor page (the service documents no postMessage protocol; reference.md "Cards").
  */
 import { ReactiveBase, defineElement, type PropertyValues } from '../shared/reactive.ts';
-import { themeStyles } from '../shared/styles.ts';
+import { themeStyles, THEME } from '../shared/styles.ts';
+import { API_BASE } from '../shared/config.ts';
 import { LocaleController } from '../shared/i18n.ts';
 import { ServiceError, WalletError } from '../../core/errors.ts';
 import { serviceNow } from '../../core/clock.ts';
@@ -143,8 +144,8 @@ export class CardReveal extends ReactiveBase {
 
   static override properties = {
     cardId: { attribute: 'card-id', reflect: true, useDefault: true },
-    apiBase: { attribute: 'api-base' },
-    theme: { reflect: true },
+    apiBase: { attribute: 'api-base', match: API_BASE },
+    theme: { reflect: true, match: THEME },
     hideAfter: { attribute: 'hide-after', type: Number, min: 0 },
     hideOnPageHide: { attribute: 'hide-on-page-hide', type: Boolean },
     requireSession: { attribute: 'require-session', type: Boolean },

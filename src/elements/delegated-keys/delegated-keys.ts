@@ -18,7 +18,8 @@ import { html, nothing } from 'lit/html.js';
 import { TemplateElement } from '../shared/template.ts';
 import { defineElement, type PropertyValues } from '../shared/reactive.ts';
 import { Task, TaskStatus, initialState as taskInitial } from '../shared/task.ts';
-import { baseStyles } from '../shared/styles.ts';
+import { baseStyles, THEME } from '../shared/styles.ts';
+import { API_BASE } from '../shared/config.ts';
 import { listStyles } from '../shared/list-styles.ts';
 import { errorDetail, formatDate, isAbort, onOnline, syncStates } from '../shared/list.ts';
 import { isolate, LocaleController } from '../shared/i18n.ts';
@@ -98,8 +99,8 @@ export class DelegatedKeys extends TemplateElement {
   static override properties = {
     cardId: { attribute: 'card-id', reflect: true, useDefault: true },
     accountId: { attribute: 'account-id', reflect: true, useDefault: true },
-    apiBase: { attribute: 'api-base' },
-    theme: { reflect: true },
+    apiBase: { attribute: 'api-base', match: API_BASE },
+    theme: { reflect: true, match: THEME },
     view: { state: true },
     form: { state: true },
   };

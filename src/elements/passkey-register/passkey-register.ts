@@ -14,7 +14,8 @@ import { html, nothing, type TemplateResult } from 'lit/html.js';
 import { TemplateElement } from '../shared/template.ts';
 import { defineElement, type PropertyValues } from '../shared/reactive.ts';
 import { Task } from '../shared/task.ts';
-import { baseStyles } from '../shared/styles.ts';
+import { baseStyles, THEME } from '../shared/styles.ts';
+import { API_BASE } from '../shared/config.ts';
 import { formStyles } from '../shared/form-styles.ts';
 import { isolate, LocaleController } from '../shared/i18n.ts';
 import { failureMessage } from '../shared/strings.ts';
@@ -98,9 +99,9 @@ export class PasskeyRegister extends TemplateElement {
 
   static override properties = {
     accountId: { attribute: 'account-id', reflect: true, useDefault: true },
-    apiBase: { attribute: 'api-base' },
+    apiBase: { attribute: 'api-base', match: API_BASE },
     nickname: {},
-    theme: { reflect: true },
+    theme: { reflect: true, match: THEME },
     machine: { state: true },
     notice: { state: true },
     nicknameInvalid: { state: true },

@@ -26,6 +26,14 @@ export interface WalletConfig {
 let config: WalletConfig = { apiBase: '/api', environment: 'production' };
 
 /**
+ * An element's `api-base` (a declaration's `match`, reactive.ts): an http(s) address, or a path,
+ * relative ones too, with no scheme (`localhost:8080/api` reads as scheme "localhost:") and no
+ * space. Another is said and ignored, the configured base used; where one that fits may send is
+ * send.ts's to decide, at each request.
+ */
+export const API_BASE = /^(https?:\/\/\S|(?!\w+:))\S*$/i;
+
+/**
  * The options and what each takes, tested on the value as text. Another value, or an option not
  * here (a misspelt `apibase` would leave the default in place), throws a TypeError naming the
  * option before anything is kept.

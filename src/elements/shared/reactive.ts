@@ -6,7 +6,7 @@
  * with the same contract for that part, so the elements read like Lit elements and Lit's documents
  * describe them: `static properties` with `attribute` (default: the property name lowercased;
  * `false` for none), `type` (Boolean, Number, String), `reflect`, `state`, `converter` (an
- * attribute parser) and `useDefault` (and, not Lit's, a Number's `min`, `max` and `step`); a property set to a value that is not `Object.is` the old one queues an update;
+ * attribute parser) and `useDefault` (and, not Lit's, a Number's `min`, `max` and `step`, a text's `match`); a property set to a value that is not `Object.is` the old one queues an update;
  * `willUpdate` -> controllers' `hostUpdate` -> `update` (reflects attributes) -> controllers'
  * `hostUpdated` -> `firstUpdated` -> `updated`; `requestUpdate()`, `updateComplete`, `hasUpdated`,
  * `addController`, `createRenderRoot`/`renderRoot`; the first update waits for the first
@@ -54,6 +54,11 @@ export interface PropertyDeclaration {
   min?: number;
   max?: number;
   step?: number;
+  /**
+   * The texts the property takes: another (from the attribute or the property) is said and the
+   * default kept, as a Number's outside its `min`/`max`. Not Lit's.
+   */
+  match?: RegExp;
 }
 
 /** The properties changed since the last update, with their previous values. */
@@ -139,14 +144,15 @@ export class ReactiveBase extends HTMLElementBase implements ReactiveControllerH
           },
           set(this: ReactiveBase, value: unknown) {
             const old = this.#values.get(name);
-            // Numbers are converted here, from the attribute's text or a property, to check them.
-            if (declaration.type === Number && value != null) {
-              const n = +value;
-              const { min } = declaration;
+            // Numbers are converted here, from the attribute's text or a property, to check them;
+            // texts with a `match` are checked as they are.
+            if (value != null) {
+              const n = declaration.type === Number ? +value : value;
+              const { min, match } = declaration;
               // Without a min, any number, NaN too (Lit's). NaN ("abc") is not >= min; n % undefined
               // is NaN: no step set allows any. No max set still stops at 2^31 - 1, past which a
               // timer's delay wraps (WebIDL long) and would fire at once.
-              if (min === undefined || (n >= min && !(n > (declaration.max ?? 2 ** 31 - 1) || n % declaration.step!))) value = n;
+              if (match ? match.test(n as string) : min === undefined || ((n as number) >= min && !((n as number) > (declaration.max ?? 2 ** 31 - 1) || (n as number) % declaration.step!))) value = n;
               else {
                 console.warn(`<${this.localName} ${attribute}="${value}"> ignored`);
                 value = this.#defaults.get(name);

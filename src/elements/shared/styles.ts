@@ -44,6 +44,9 @@ export type StylesGroup = Styles | readonly StylesGroup[];
 export const css = (strings: TemplateStringsArray, ...values: Styles[]): Styles =>
   new Styles(strings.reduce((text, part, i) => text + values[i - 1]!.cssText + part));
 
+/** An element's `theme` (a declaration's `match`, reactive.ts): another is said and ignored. */
+export const THEME = /^(light|dark)$/;
+
 export const themeStyles = css`
   :host {
     --_fg: var(--wallet-color-text, light-dark(#14161a, #eceef2));

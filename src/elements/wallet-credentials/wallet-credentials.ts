@@ -16,7 +16,8 @@ import { defineElement, type PropertyValues } from '../shared/reactive.ts';
 import { Task, TaskStatus, initialState as taskInitial } from '../shared/task.ts';
 import type { OtpLogin } from '../../core/session.ts';
 import type { AuthMethod, AuthSession } from '../../core/types.ts';
-import { baseStyles } from '../shared/styles.ts';
+import { baseStyles, THEME } from '../shared/styles.ts';
+import { API_BASE } from '../shared/config.ts';
 import { formStyles } from '../shared/form-styles.ts';
 import { LocaleController } from '../shared/i18n.ts';
 import { failureMessage, isCodeProblem } from '../shared/strings.ts';
@@ -102,8 +103,8 @@ export class WalletCredentials extends TemplateElement {
     oidcTokenProvider: { attribute: false },
     accountId: { attribute: 'account-id', reflect: true, useDefault: true },
     customerId: { attribute: 'customer-id', reflect: true, useDefault: true },
-    apiBase: { attribute: 'api-base' },
-    theme: { reflect: true },
+    apiBase: { attribute: 'api-base', match: API_BASE },
+    theme: { reflect: true, match: THEME },
     machine: { state: true },
     emailInvalid: { state: true },
   };

@@ -16,7 +16,8 @@ import { html, nothing, type TemplateResult } from 'lit/html.js';
 import { TemplateElement } from '../shared/template.ts';
 import { defineElement, type PropertyValues } from '../shared/reactive.ts';
 import { Task, TaskStatus, initialState as nothingDone } from '../shared/task.ts';
-import { baseStyles } from '../shared/styles.ts';
+import { baseStyles, THEME } from '../shared/styles.ts';
+import { API_BASE } from '../shared/config.ts';
 import { formStyles } from '../shared/form-styles.ts';
 import { LocaleController } from '../shared/i18n.ts';
 import { failureMessage, isCodeProblem } from '../shared/strings.ts';
@@ -112,14 +113,14 @@ export class WalletLogin extends TemplateElement {
   static override properties = {
     accountId: { attribute: 'account-id', reflect: true, useDefault: true },
     methods: {},
-    apiBase: { attribute: 'api-base' },
+    apiBase: { attribute: 'api-base', match: API_BASE },
     noAutoRefresh: { type: Boolean, attribute: 'no-auto-refresh' },
     refreshBefore: { type: Number, attribute: 'refresh-before', useDefault: true, min: 0 },
     resendAfter: { type: Number, attribute: 'resend-after', useDefault: true, min: 0 },
     codeLength: { type: Number, attribute: 'code-length', useDefault: true, min: 1, step: 1 },
     noAutofill: { type: Boolean, attribute: 'no-autofill' },
     oidcTokenProvider: { attribute: false },
-    theme: { reflect: true },
+    theme: { reflect: true, match: THEME },
     machine: { state: true },
     notice: { state: true },
     autofill: { state: true },

@@ -137,6 +137,53 @@ describe('bad input from an integrator', () => {
     expect(readme, 'README').to.include('`<card-reveal hide-after="soon"> ignored`');
   });
 
+  it('an api-base that can be neither a path nor an http(s) address is said at once, before any request, and the configured base is used', async () => {
+    const tags = ['wallet-login', 'passkey-register', 'wallet-credentials', 'card-reveal', 'delegated-keys', 'agent-actions'];
+    for (const bad of ['not a url', 'localhost:8080/api', 'javascript:alert(1)', 'http://']) {
+      for (const tag of tags) {
+        const said = await warnings(async () => (await mount(tag, { 'api-base': bad })).remove());
+        expect(said, `${tag} ${bad}`).to.deep.equal([`<${tag} api-base="${bad}"> ignored`]);
+      }
+    }
+    // What may be a base is kept without a word (send.ts then decides, at each request, where it may go).
+    const origin = location.origin;
+    for (const good of ['/api', 'api', '../api', '', '\\', '//elsewhere.example/api', `${origin}/api`, 'HTTPS://wallet.example.com/api']) {
+      const said = await warnings(async () => {
+        const el = await mount<WalletLogin>('wallet-login', { 'api-base': good });
+        expect(el.apiBase, good).to.equal(good);
+        el.remove();
+      });
+      expect(said, good).to.deep.equal([]);
+    }
+    // Ignored, the configured base (/api, the rig's proxy) takes the element's requests: a login goes through.
+    const own = await newAccount();
+    let el!: WalletLogin;
+    const said = await warnings(async () => {
+      el = await mount<WalletLogin>('wallet-login', { 'account-id': own.accountId, 'api-base': 'localhost:8080/api', methods: 'email-otp' });
+    });
+    expect(said).to.include('<wallet-login api-base="localhost:8080/api"> ignored');
+    await waitForState(el, 'choosing');
+    const loggedIn = nextEvent(el, 'wallet-logged-in');
+    shadow(el).querySelector<HTMLButtonElement>("button[data-method='email-otp']")!.click();
+    await waitForState(el, 'code-entry');
+    type(part(el, 'code-input') as HTMLInputElement, '000000');
+    await loggedIn;
+    await el.logout();
+  });
+
+  it('a theme other than light or dark is said, and the system setting followed', async () => {
+    for (const tag of ['wallet-login', 'passkey-register', 'wallet-credentials', 'card-reveal', 'delegated-keys', 'agent-actions']) {
+      const said = await warnings(async () => {
+        const el = await mount(tag, { theme: 'Dark' });
+        expect((el as unknown as { theme: unknown }).theme, tag).to.equal(undefined);
+        el.setAttribute('theme', 'dark');
+        expect((el as unknown as { theme: unknown }).theme, tag).to.equal('dark');
+        el.remove();
+      });
+      expect(said, tag).to.deep.equal([`<${tag} theme="Dark"> ignored`]);
+    }
+  });
+
   it('numbers in range are taken without a word, from the attribute or as text set on the property', async () => {
     const said = await warnings(async () => {
       const el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId, 'refresh-before': '0', 'code-length': '8', 'heading-level': '3' });
