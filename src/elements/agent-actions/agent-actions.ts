@@ -121,7 +121,7 @@ export class AgentActions extends TemplateElement {
   /** The backoff's ceiling (ms). Changed while polling, it applies at once. */
   pollMaxInterval = 60000;
 
-  /** The proxy's base path for this element (overrides configureWallet's `apiBase`). Only this page's origin or that of configureWallet's `apiBase` is followed: another is refused (`misconfigured`) and sent nothing. */
+  /** The proxy's base path for this element (overrides configureWallet's `apiBase`). Only this page's origin or that of configureWallet's `apiBase` is followed: another is refused (`misconfigured`) and sent nothing. One that can be neither a path nor an http(s) address is said on the console and ignored. */
   apiBase: string | undefined;
 
   /** Light or dark regardless of the system setting (shared base styles). */

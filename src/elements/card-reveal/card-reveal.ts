@@ -158,7 +158,7 @@ export class CardReveal extends ReactiveBase {
   /** The card to reveal (`Card:<uuid>`). */
   cardId = '';
 
-  /** The proxy's base path for this element (overrides configureWallet's `apiBase`). Only this page's origin or that of configureWallet's `apiBase` is followed: another is refused (`misconfigured`) and sent nothing. */
+  /** The proxy's base path for this element (overrides configureWallet's `apiBase`). Only this page's origin or that of configureWallet's `apiBase` is followed: another is refused (`misconfigured`) and sent nothing. One that can be neither a path nor an http(s) address is said on the console and ignored. */
   apiBase: string | undefined;
 
   /** Light or dark regardless of the system setting (shared base styles). */

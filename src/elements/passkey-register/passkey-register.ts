@@ -109,7 +109,7 @@ export class PasskeyRegister extends TemplateElement {
 
   /** The Embedded Wallet internal account (`InternalAccount:<uuid>`). */
   accountId = '';
-  /** Where the proxy is mounted, when not the page's configured base. Only this page's origin or that of configureWallet's `apiBase` is followed: another is refused (`misconfigured`) and sent nothing. */
+  /** Where the proxy is mounted, when not the page's configured base. Only this page's origin or that of configureWallet's `apiBase` is followed: another is refused (`misconfigured`) and sent nothing. One that can be neither a path nor an http(s) address is said on the console and ignored. */
   apiBase: string | null = null;
   /** The label offered in the nickname field; by default the platform (or the word for a passkey in the element's language, `credential.PASSKEY`, when the browser names none) and today's date. */
   nickname = '';

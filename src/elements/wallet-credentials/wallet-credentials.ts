@@ -113,7 +113,7 @@ export class WalletCredentials extends TemplateElement {
   accountId = '';
   /** The customer (`Customer:<uuid>`) whose email the email form changes; without it the form is hidden. */
   customerId = '';
-  /** Where the proxy is mounted, when not the page's configured base. Only this page's origin or that of configureWallet's `apiBase` is followed: another is refused (`misconfigured`) and sent nothing. */
+  /** Where the proxy is mounted, when not the page's configured base. Only this page's origin or that of configureWallet's `apiBase` is followed: another is refused (`misconfigured`) and sent nothing. One that can be neither a path nor an http(s) address is said on the console and ignored. */
   apiBase: string | null = null;
   /** Light or dark regardless of the system setting. */
   theme: 'light' | 'dark' | undefined;

@@ -30,11 +30,16 @@ function methodOf(type: CredentialType): LoginMethod {
 
 /**
  * The `methods` attribute: space-separated method names in the order to offer them. Unknown names
- * are ignored, duplicates keep their first place; an empty or missing attribute offers all four.
+ * are ignored (and put in `unknown`, in lower case), duplicates keep their first place; an empty or
+ * missing attribute, or one naming no known method, offers all four.
  */
-export function parseMethods(attribute: string | null | undefined): LoginMethod[] {
-  const seen = new Set((attribute ?? '').toLowerCase().split(/[\s,]+/).filter((word) => (LOGIN_METHODS as readonly string[]).includes(word)));
-  return seen.size ? ([...seen] as LoginMethod[]) : [...LOGIN_METHODS];
+export function parseMethods(attribute: string | null | undefined, unknown: string[] = []): LoginMethod[] {
+  const seen = new Set<LoginMethod>();
+  for (const word of (attribute ?? '').toLowerCase().split(/[\s,]+/) as LoginMethod[]) {
+    if (LOGIN_METHODS.includes(word)) seen.add(word);
+    else if (word) unknown.push(word);
+  }
+  return seen.size ? [...seen] : [...LOGIN_METHODS];
 }
 
 /** What the element shows about a live session; never the key. */

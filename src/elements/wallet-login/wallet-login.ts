@@ -129,11 +129,12 @@ export class WalletLogin extends TemplateElement {
   /** The Embedded Wallet internal account (`InternalAccount:<uuid>`). */
   accountId = '';
   /**
-   * Space-separated ways to log in, in order: `email-otp sms-otp passkey oauth` (default: all). After
-   * a session ended, its own way is asked for again if it is one of these; otherwise these are offered.
+   * Space-separated ways to log in, in order: `email-otp sms-otp passkey oauth` (default: all; an
+   * unknown name is said on the console and ignored). After a session ended, its own way is asked
+   * for again if it is one of these; otherwise these are offered.
    */
   methods = '';
-  /** Where the proxy is mounted, when not the page's configured base (configureWallet). Only this page's origin or that of configureWallet's `apiBase` is followed: another is refused (`misconfigured`) and sent nothing. */
+  /** Where the proxy is mounted, when not the page's configured base (configureWallet). Only this page's origin or that of configureWallet's `apiBase` is followed: another is refused (`misconfigured`) and sent nothing. One that can be neither a path nor an http(s) address is said on the console and ignored. */
   apiBase: string | null = null;
   /** Do not renew the session before it expires; emit `session-expiring` instead. */
   noAutoRefresh = false;
@@ -262,6 +263,11 @@ export class WalletLogin extends TemplateElement {
   }
 
   protected override willUpdate(changed: PropertyValues): void {
+    if (changed.has('methods')) {
+      const unknown: string[] = [];
+      parseMethods(this.methods, unknown);
+      if (unknown[0]) console.warn(`<wallet-login methods="${unknown.join(' ')}"> ignored`);
+    }
     if (changed.has('accountId') || changed.has('apiBase')) this.#bind();
   }
 

@@ -30,6 +30,15 @@ test('methods attribute: order kept, unknown and duplicate names dropped, empty 
   assert.deepEqual(parseMethods('nothing known'), ['email-otp', 'sms-otp', 'passkey', 'oauth']);
 });
 
+test('parseMethods puts the names it does not know in `unknown`, for the element to say', () => {
+  const unknown: string[] = [];
+  assert.deepEqual(parseMethods('Email-OTP, email  passkeys,', unknown), ['email-otp']);
+  assert.deepEqual(unknown, ['email', 'passkeys']);
+  const none: string[] = [];
+  parseMethods(' sms-otp ', none);
+  assert.deepEqual(none, []);
+});
+
 test('start-up: a stored session logs in, none offers the configured methods', () => {
   assert.deepEqual(run(initialState(), { type: 'RESTORED', session }), { kind: 'logged-in', session, expiring: false });
   const none = run(initialState(), { type: 'RESTORED', session: null });

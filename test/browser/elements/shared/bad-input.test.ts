@@ -137,6 +137,36 @@ describe('bad input from an integrator', () => {
     expect(readme, 'README').to.include('`<card-reveal hide-after="soon"> ignored`');
   });
 
+  it('<wallet-login methods> names no method it knows: the unknown names are said and ignored, the known ones offered, none known the default', async () => {
+    const offered = (el: Element) => [...shadow(el).querySelectorAll<HTMLButtonElement>('button[data-method]')].map((b) => b.dataset.method);
+    const all = ['email-otp', 'sms-otp', 'passkey', 'oauth'];
+    const cases: Array<[string, string[], string[]]> = [
+      ['email', ['<wallet-login methods="email"> ignored'], all],
+      ['email-otp sms passkeys', ['<wallet-login methods="sms passkeys"> ignored'], ['email-otp']],
+      ['SMS-OTP, passkey', [], ['sms-otp', 'passkey']],
+      // The default (all four), written out empty.
+      ['', [], all],
+    ];
+    for (const [methods, warned, shown] of cases) {
+      let el!: WalletLogin;
+      const said = await warnings(async () => {
+        // No autofill: it would list the passkeys, a request still under way when the element goes.
+        el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId, methods, 'no-autofill': '' });
+        await waitForState(el, 'choosing');
+      });
+      expect(said, methods).to.deep.equal(warned);
+      expect(offered(el), methods).to.deep.equal(shown);
+      // Set as a property too, as a framework does: said the same way.
+      const again = await warnings(async () => {
+        el.methods = 'otp';
+        await el.updateComplete;
+      });
+      expect(again, methods).to.deep.equal(['<wallet-login methods="otp"> ignored']);
+      expect(offered(el), methods).to.deep.equal(all);
+      el.remove();
+    }
+  });
+
   it('an api-base that can be neither a path nor an http(s) address is said at once, before any request, and the configured base is used', async () => {
     const tags = ['wallet-login', 'passkey-register', 'wallet-credentials', 'card-reveal', 'delegated-keys', 'agent-actions'];
     for (const bad of ['not a url', 'localhost:8080/api', 'javascript:alert(1)', 'http://']) {
