@@ -4,8 +4,9 @@
  * backoff (core/agent.ts `pollAgentActions`), which stops when the element disconnects.
  *
  * The poller watches the agent's PENDING_APPROVAL actions: a loaded pending action that leaves that
- * list has been decided, so it is read again (GET /agents/me/actions/{id}) and shown with its new
- * status, rejection reason or resulting transaction, and `agent-action-changed` is dispatched.
+ * list has been decided, so it is read again (GET /agents/me/actions/{id}; many decided at once, from
+ * a page or a few of the list: `readActions`) and shown with its new status, rejection reason or
+ * resulting transaction, and `agent-action-changed` is dispatched.
  * An approved action whose transaction has not settled is read again at each poll, since its
  * execution may still fail.
  * A new action that matches the filter appears on top: a pending one, or one decided since the
@@ -27,6 +28,7 @@ import { keyedRows } from '../shared/rows.ts';
 import { isolate, LocaleController, localeChanges } from '../shared/i18n.ts';
 import { SlowWatch } from '../shared/slow.ts';
 import { sendFor } from '../shared/send.ts';
+import type { Send } from '../../core/signed-retry.ts';
 import { pollAgentActions } from '../../core/agent.ts';
 // The three agent endpoints over the bare transport: the element needs no other part of the client.
 import { getAgentAction, iterateAgentActions, listAgentActions } from '../../core/endpoints.ts';
@@ -366,11 +368,16 @@ export class AgentActions extends TemplateElement {
     const fresh: AgentAction[] = [];
     const next: string[] = pending.map((a) => a.id);
     let complete = true;
+    let got: Map<string, AgentAction>;
+    try {
+      got = await readActions(send, decided, this.agentToken, signal);
+    } catch {
+      return true;
+    }
     for (const id of decided) {
-      try {
-        fresh.push(await getAgentAction(send, id, { agentToken: this.agentToken, signal }));
-      } catch (error) {
-        if (signal.aborted || isAbort(error)) return true;
+      const a = got.get(id);
+      if (a) fresh.push(a);
+      else {
         // Read again at the next poll; the pending copy stays meanwhile.
         next.push(id);
         complete = false;
@@ -558,6 +565,54 @@ interface Said {
   /** What the load brought: "Showing N of M", or that there is nothing to show. */
   readonly loaded: boolean;
   readonly n: number;
+}
+
+/**
+ * Fresh copies of the actions `ids`, by id (one whose read failed is missing). More than four are
+ * looked for first in the unfiltered list, 100 a page (api.md "Limits"): api.md gives the list no
+ * order and no "updated since", so it is read on only while the pages left (its totalCount) are at
+ * most half the ids still missing. The rest are read one by one, four at a time. A failed list page,
+ * or a 429 on a read of one, starts no further read: what is missing is read at the next poll.
+ * Throws only when `signal` aborts.
+ */
+async function readActions(send: Send, ids: readonly string[], agentToken: string, signal: AbortSignal): Promise<Map<string, AgentAction>> {
+  const got = new Map<string, AgentAction>();
+  const o = { agentToken, signal };
+  const fail = (error: unknown) => {
+    if (signal.aborted || isAbort(error)) throw error;
+    return errorCodeOf(error) === 'rate_limited';
+  };
+  let stop = false;
+  if (ids.length > 4) {
+    const wanted = new Set(ids);
+    let cursor: string | undefined;
+    let seen = 0;
+    let total = 0;
+    try {
+      do {
+        const page = await listAgentActions(send, { ...o, limit: 100, cursor });
+        for (const a of page.data) if (wanted.has(a.id)) got.set(a.id, a);
+        seen += page.data.length;
+        total = page.totalCount ?? Infinity;
+        cursor = page.nextCursor;
+      } while (cursor && got.size < ids.length && Math.ceil((total - seen) / 100) * 2 <= ids.length - got.size);
+    } catch (error) {
+      fail(error);
+      stop = true;
+    }
+  }
+  const rest = ids.filter((id) => !got.has(id));
+  const reader = async () => {
+    for (let id; !stop && (id = rest.shift()); ) {
+      try {
+        got.set(id, await getAgentAction(send, id, o));
+      } catch (error) {
+        stop ||= fail(error);
+      }
+    }
+  };
+  await Promise.all([reader(), reader(), reader(), reader()]);
+  return got;
 }
 
 /** Actions per page: 1 to 100 (api.md "Limits"), 20 for anything that is not an integer. */

@@ -1,0 +1,184 @@
+/**
+ * <agent-actions> reading many decisions at once, in real Chromium against the real sandbox through
+ * the real proxy: the platform decides several pending actions between two polls, and the element
+ * reads their decisions (api.md "GET {base_url}/agents/me/actions": status filter, limit 1..100,
+ * cursor, totalCount; reference.md "GET /agents/me/actions/{actionId}"). The requests of that poll
+ * are counted, never timed (the machine is shared); the wall time is only logged.
+ */
+import { expect } from 'chai';
+import '../../../../src/elements/agent-actions/index.ts';
+import type { AgentActions } from '../../../../src/elements/agent-actions/index.ts';
+import { createClient } from '../../../../src/core/client.ts';
+import type { AgentAction } from '../../../../src/core/types.ts';
+import { approveAction, fixtures, newAccount, newAgentAction, type RigAccount, type RigFixtures } from '../../support/rig.ts';
+import { parts, resetPage, shadow, useRig, waitFor } from '../shared/helpers.ts';
+
+const rowId = (id: string) => `action-${id.replace(/[^A-Za-z0-9-]/g, '-')}`;
+
+/**
+ * Counts the page's requests of the agent's actions (a pass-through wrapper: every call still goes
+ * out): the pending list's pages, other list pages, reads of one action, and the most reads of one
+ * action in flight at once.
+ */
+function countReads() {
+  const original = window.fetch;
+  const c = { pending: 0, lists: 0, ones: 0, inFlight: 0, maxInFlight: 0, restore: () => void (window.fetch = original) };
+  window.fetch = (input: RequestInfo | URL, init?: RequestInit) => {
+    const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+    if (/\/agents\/me\/actions\/AgentAction/.test(url)) {
+      c.ones++;
+      c.maxInFlight = Math.max(c.maxInFlight, ++c.inFlight);
+      return original(input, init).finally(() => c.inFlight--);
+    }
+    if (/\/agents\/me\/actions\?/.test(url)) {
+      if (url.includes('status=PENDING_APPROVAL')) c.pending++;
+      else c.lists++;
+    }
+    return original(input, init);
+  };
+  return c;
+}
+
+describe('<agent-actions> with many decisions at once', function () {
+  this.timeout(120000);
+  let f: RigFixtures;
+
+  before(async () => {
+    f = await fixtures();
+    await useRig();
+  });
+
+  afterEach(resetPage);
+
+  /** The element with every action loaded, polling once a minute (checkNow polls at once). */
+  async function polling(acct: RigAccount, pendingPages = 1): Promise<AgentActions> {
+    const el = document.createElement('agent-actions') as AgentActions;
+    el.setAttribute('page-size', '100');
+    el.setAttribute('poll-interval', '60000');
+    const first = countReads();
+    try {
+      el.agentToken = acct.agentToken;
+      document.body.append(el);
+      await waitFor(() => el.matches(':state(ready)') && el.matches(':state(polling)'), 'the first page');
+      // Every page loaded, so that each decision is shown (and told with agent-action-changed).
+      for (let more; (more = shadow(el).querySelector<HTMLButtonElement>('[part=load-more-button]')); ) {
+        const shown = parts(el, 'action').length;
+        more.click();
+        await waitFor(() => parts(el, 'action').length > shown, 'the next page');
+        await el.updateComplete;
+      }
+      // The first poll is over: its pending list read and handled.
+      await waitFor(() => first.pending >= pendingPages, 'the first poll');
+      await new Promise((r) => setTimeout(r, 300));
+    } finally {
+      first.restore();
+    }
+    return el;
+  }
+
+  /** The platform decides `ids` at once; one poll then reads them. Resolves with that poll's requests. */
+  async function decideAndPoll(el: AgentActions, acct: RigAccount, ids: string[], label: string) {
+    const changed: string[] = [];
+    el.addEventListener('agent-action-changed', (e) => changed.push((e as CustomEvent<{ action: AgentAction }>).detail.action.id));
+    await Promise.all(ids.map((id) => approveAction(acct.agentId, id)));
+    const reads = countReads();
+    try {
+      const t0 = performance.now();
+      el.checkNow();
+      await waitFor(() => changed.length === ids.length, `${ids.length} decisions shown`, 60000);
+      const ms = Math.round(performance.now() - t0);
+      // Measurement only (a shared machine's timings are no test).
+      console.log(`[decisions] ${label}: ${ids.length} decided, requests ${reads.pending} pending page(s) + ${reads.lists} list page(s) + ${reads.ones} single reads (at most ${reads.maxInFlight} at once), ${ms} ms`);
+      return { ...reads, changed };
+    } finally {
+      reads.restore();
+    }
+  }
+
+  for (const n of [1, 10, 100]) {
+    it(`${n} new action(s) decided at once are read in ${n === 1 ? 'one request' : 'one list page, not one request each'}`, async () => {
+      const acct = await newAccount({ actions: 0 });
+      const created: string[] = [];
+      for (let i = 0; i < n; i++) created.push((await newAgentAction(acct.agentId, 'TRANSFER_OUT')).id);
+      const el = await polling(acct);
+      expect(parts(el, 'action')).to.have.length(n);
+      const reads = await decideAndPoll(el, acct, created, `${n} new`);
+      expect(reads.pending, 'pending list pages').to.equal(1);
+      expect(reads.lists + reads.ones, 'reads of the decisions').to.equal(1);
+      expect([...reads.changed].sort()).to.deep.equal([...created].sort());
+      // Told in the list's order.
+      const shown = parts(el, 'action').map((li) => li.getAttribute('aria-labelledby'));
+      expect(reads.changed.map(rowId)).to.deep.equal(shown.filter((id) => reads.changed.map(rowId).includes(id!)));
+      expect(el.matches(':state(polling)')).to.equal(true);
+    });
+  }
+
+  /** The ids of the account's pending actions, in the service's order. */
+  async function pendingIds(acct: RigAccount): Promise<string[]> {
+    const ids: string[] = [];
+    const client = createClient({ baseUrl: f.apiBase });
+    for await (const a of client.iterateAgentActions({ agentToken: acct.agentToken, status: 'PENDING_APPROVAL', limit: 100 })) ids.push(a.id);
+    return ids;
+  }
+
+  it('decisions deep in a long history are read one by one, four at a time, after at most one list page', async () => {
+    // 800 actions, 200 of them pending over the whole history; the six oldest pending are decided.
+    const acct = await newAccount({ actions: 800 });
+    const pending = await pendingIds(acct);
+    expect(pending).to.have.length(200);
+    const el = await polling(acct, 2);
+    const decided = pending.slice(-6);
+    const reads = await decideAndPoll(el, acct, decided, '6 of 800, oldest');
+    expect(reads.pending).to.equal(2);
+    // The list would take 7 more pages to reach them: each is read by itself instead, 4 at once.
+    expect(reads.lists, 'list pages').to.be.at.most(1);
+    expect(reads.ones, 'single reads').to.equal(6);
+    expect(reads.maxInFlight, 'single reads at once').to.equal(4);
+  });
+
+  it('a bulk decision over a long history is read in list pages, far fewer than one request each', async () => {
+    const acct = await newAccount({ actions: 800 });
+    const pending = await pendingIds(acct);
+    const el = await polling(acct, 2);
+    const decided = pending.slice(0, 100);
+    const reads = await decideAndPoll(el, acct, decided, '100 of 800, newest');
+    // The newest 100 pending actions lie within the newest 400 actions: four pages.
+    expect(reads.lists + reads.ones, 'reads of the decisions').to.be.at.most(5);
+  });
+
+  it('a 429 on a decision\'s read starts no further read in that poll; the rest are read at the next', async () => {
+    const acct = await newAccount({ actions: 800 });
+    const pending = await pendingIds(acct);
+    const el = await polling(acct, 2);
+    const decided = pending.slice(-8);
+    const changed: string[] = [];
+    el.addEventListener('agent-action-changed', (e) => changed.push((e as CustomEvent<{ action: AgentAction }>).detail.action.id));
+    await Promise.all(decided.map((id) => approveAction(acct.agentId, id)));
+    // The first read of one action is refused (429) without reaching the proxy; those sent with it
+    // go out. (failNext decides after an await, so it would refuse all the reads sent together.)
+    const page = window.fetch;
+    let refused = 0;
+    window.fetch = (input: RequestInfo | URL, init?: RequestInit) => {
+      const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+      if (refused || !/\/agents\/me\/actions\/AgentAction/.test(url)) return page(input, init);
+      refused++;
+      return Promise.resolve(new Response('', { status: 429, headers: { 'Retry-After': '1' } }));
+    };
+    const undo = () => void (window.fetch = page);
+    const reads = countReads();
+    try {
+      el.checkNow();
+      // The three reads in flight with the refused one are shown; no other read went out.
+      await waitFor(() => changed.length >= 3, 'the reads in flight shown', 20000);
+      await new Promise((r) => setTimeout(r, 300));
+      expect(changed).to.have.length(3);
+      expect(reads.ones, 'single reads in the poll that met the 429').to.equal(4);
+      el.checkNow();
+      await waitFor(() => changed.length === 8, 'the rest read at the next poll', 20000);
+      expect([...changed].sort()).to.deep.equal([...decided].sort());
+    } finally {
+      reads.restore();
+      undo();
+    }
+  });
+});
