@@ -181,4 +181,36 @@ describe('<agent-actions> with many decisions at once', function () {
       undo();
     }
   });
+
+  it('disconnected while it reads decisions, it starts no further read and reports nothing', async () => {
+    const acct = await newAccount({ actions: 800 });
+    const pending = await pendingIds(acct);
+    const el = await polling(acct, 2);
+    const decided = pending.slice(-8);
+    const errors: unknown[] = [];
+    el.addEventListener('agent-actions-error', (e) => errors.push((e as CustomEvent).detail));
+    await Promise.all(decided.map((id) => approveAction(acct.agentId, id)));
+    // The element leaves the page as the first read of one decision goes out.
+    const page = window.fetch;
+    window.fetch = (input: RequestInfo | URL, init?: RequestInit) => {
+      const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+      if (/\/agents\/me\/actions\/AgentAction/.test(url)) el.remove();
+      return page(input, init);
+    };
+    const reads = countReads();
+    try {
+      el.checkNow();
+      await waitFor(() => !el.isConnected, 'the element gone', 20000);
+      await new Promise((r) => setTimeout(r, 500));
+      // Only the reads begun with the first (at most four at once); none after. (The test server
+      // lists those cut off among its "404 network requests": the proxy never answered them.)
+      expect(reads.ones).to.be.within(1, 4);
+      expect(reads.inFlight).to.equal(0);
+      expect(errors).to.deep.equal([]);
+      expect(el.matches(':state(polling)')).to.equal(false);
+    } finally {
+      reads.restore();
+      window.fetch = page;
+    }
+  });
 });
