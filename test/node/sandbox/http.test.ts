@@ -155,7 +155,7 @@ describe('test controls', () => {
     assert.equal(customer.body.email, 'b@example.com');
     assert.equal(customer.body.phone, '+4915112345678');
     assertFieldError(await api.call('POST', '/sandbox/accounts', { outside: true, body: { email: 'nope' } }), 'email');
-    assertFieldError(await api.call('POST', '/sandbox/accounts', { outside: true, body: { actions: 1000 } }), 'actions');
+    assertFieldError(await api.call('POST', '/sandbox/accounts', { outside: true, body: { actions: 10001 } }), 'actions');
     const none = await api.newAccount({ actions: 0 });
     const list = await api.call('GET', '/agents/me/actions', { auth: { bearer: none.agentToken } });
     assert.equal(list.body.totalCount, 0);
