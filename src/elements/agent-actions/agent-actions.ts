@@ -570,10 +570,11 @@ interface Said {
 /**
  * Fresh copies of the actions `ids`, by id (one whose read failed is missing). More than four are
  * looked for first in the unfiltered list, 100 a page (api.md "Limits"): api.md gives the list no
- * order and no "updated since", so it is read on only while the pages left (its totalCount) are at
- * most half the ids still missing. The rest are read one by one, four at a time. A failed list page,
- * or a 429 on a read of one, starts no further read: what is missing is read at the next poll.
- * Throws only when `signal` aborts.
+ * order and no "updated since", so it is read on only while the pages left (by the first page's
+ * totalCount) are at most half the ids still missing; an empty page, or as many actions as that
+ * totalCount (a cursor that comes back), ends it. The rest are read one by one, four at a time. A
+ * failed list page, or a 429 on a read of one, starts no further read: what is missing is read at
+ * the next poll. Throws only when `signal` aborts.
  */
 async function readActions(send: Send, ids: readonly string[], agentToken: string, signal: AbortSignal): Promise<Map<string, AgentAction>> {
   const got = new Map<string, AgentAction>();
@@ -592,10 +593,10 @@ async function readActions(send: Send, ids: readonly string[], agentToken: strin
       do {
         const page = await listAgentActions(send, { ...o, limit: 100, cursor });
         for (const a of page.data) if (wanted.has(a.id)) got.set(a.id, a);
-        seen += page.data.length;
-        total = page.totalCount ?? Infinity;
+        seen += page.data.length || Infinity;
+        total ||= page.totalCount ?? Infinity;
         cursor = page.nextCursor;
-      } while (cursor && got.size < ids.length && Math.ceil((total - seen) / 100) * 2 <= ids.length - got.size);
+      } while (cursor && got.size < ids.length && seen < total && Math.ceil((total - seen) / 100) * 2 <= ids.length - got.size);
     } catch (error) {
       fail(error);
       stop = true;

@@ -214,3 +214,62 @@ describe('<agent-actions> with many decisions at once', function () {
     }
   });
 });
+
+describe('<agent-actions> reading decisions from a list that misbehaves', function () {
+  this.timeout(120000);
+
+  before(async () => {
+    await useRig();
+  });
+
+  afterEach(resetPage);
+
+  /** The element with its first page loaded and its first poll over, polling once a minute. */
+  async function polling(acct: RigAccount): Promise<AgentActions> {
+    const el = document.createElement('agent-actions') as AgentActions;
+    el.setAttribute('page-size', '100');
+    el.setAttribute('poll-interval', '60000');
+    el.agentToken = acct.agentToken;
+    document.body.append(el);
+    await waitFor(() => el.matches(':state(ready)') && el.matches(':state(polling)'), 'the first page');
+    await new Promise((r) => setTimeout(r, 500));
+    return el;
+  }
+
+  const unfiltered = (url: string) => /\/agents\/me\/actions\?/.test(url) && !url.includes('status=');
+  const urlOf = (input: RequestInfo | URL) => (typeof input === 'string' ? input : input instanceof URL ? input.href : input.url);
+
+  it('a list whose cursor comes back is read no further than its totalCount: the decisions are read one by one', async () => {
+    // 150 actions, one in four pending: the six oldest pending lie past the first page of 100.
+    const acct = await newAccount({ actions: 150 });
+    const el = await polling(acct);
+    expect(parts(el, 'action')).to.have.length(100);
+    const ids: string[] = [];
+    const client = createClient({ baseUrl: (await fixtures()).apiBase });
+    for await (const a of client.iterateAgentActions({ agentToken: acct.agentToken, status: 'PENDING_APPROVAL', limit: 100 })) ids.push(a.id);
+    const decided = ids.slice(-6);
+    // Loaded with "load more", so that each decision is shown.
+    shadow(el).querySelector<HTMLButtonElement>('[part=load-more-button]')!.click();
+    await waitFor(() => parts(el, 'action').length === 150, 'the second page');
+    const changed: string[] = [];
+    el.addEventListener('agent-action-changed', (e) => changed.push((e as CustomEvent<{ action: AgentAction }>).detail.action.id));
+    await Promise.all(decided.map((id) => approveAction(acct.agentId, id)));
+    // The service answers the page after the first with the first again, and the same cursor.
+    const page = window.fetch;
+    window.fetch = (input: RequestInfo | URL, init?: RequestInit) => {
+      const url = urlOf(input);
+      return page(unfiltered(url) ? url.replace(/&?cursor=[^&]*/, '') : input, init);
+    };
+    const reads = countReads();
+    try {
+      el.checkNow();
+      await waitFor(() => changed.length === 6 || reads.lists > 20, 'the decisions shown', 20000);
+      expect(reads.lists, 'list pages').to.be.at.most(2);
+      expect([...changed].sort()).to.deep.equal([...decided].sort());
+    } finally {
+      reads.restore();
+      window.fetch = page;
+    }
+  });
+
+});
