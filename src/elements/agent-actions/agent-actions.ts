@@ -573,8 +573,8 @@ interface Said {
  * order and no "updated since", so it is read on only while the pages left (by the first page's
  * totalCount) are at most half the ids still missing; an empty page, or as many actions as that
  * totalCount (a cursor that comes back), ends it. The rest are read one by one, four at a time. A
- * failed list page, or a 429 on a read of one, starts no further read: what is missing is read at
- * the next poll. Throws only when `signal` aborts.
+ * 429, on a list page or a read of one, starts no further read: what is missing is read at the next
+ * poll; another failed list page leaves them all to be read one by one. Throws only when `signal` aborts.
  */
 async function readActions(send: Send, ids: readonly string[], agentToken: string, signal: AbortSignal): Promise<Map<string, AgentAction>> {
   const got = new Map<string, AgentAction>();
@@ -598,8 +598,7 @@ async function readActions(send: Send, ids: readonly string[], agentToken: strin
         cursor = page.nextCursor;
       } while (cursor && got.size < ids.length && seen < total && Math.ceil((total - seen) / 100) * 2 <= ids.length - got.size);
     } catch (error) {
-      fail(error);
-      stop = true;
+      stop = fail(error);
     }
   }
   const rest = ids.filter((id) => !got.has(id));

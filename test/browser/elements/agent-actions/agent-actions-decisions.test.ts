@@ -11,7 +11,7 @@ import type { AgentActions } from '../../../../src/elements/agent-actions/index.
 import { createClient } from '../../../../src/core/client.ts';
 import type { AgentAction } from '../../../../src/core/types.ts';
 import { approveAction, fixtures, newAccount, newAgentAction, type RigAccount, type RigFixtures } from '../../support/rig.ts';
-import { parts, resetPage, shadow, useRig, waitFor } from '../shared/helpers.ts';
+import { failNext, parts, resetPage, shadow, useRig, waitFor } from '../shared/helpers.ts';
 
 const rowId = (id: string) => `action-${id.replace(/[^A-Za-z0-9-]/g, '-')}`;
 
@@ -272,4 +272,26 @@ describe('<agent-actions> reading decisions from a list that misbehaves', functi
     }
   });
 
+  it('a list page that fails (503) leaves the decisions to be read one by one in the same poll', async () => {
+    const acct = await newAccount({ actions: 0 });
+    const created: string[] = [];
+    for (let i = 0; i < 6; i++) created.push((await newAgentAction(acct.agentId, 'TRANSFER_OUT')).id);
+    const el = await polling(acct);
+    expect(parts(el, 'action')).to.have.length(6);
+    const changed: string[] = [];
+    el.addEventListener('agent-action-changed', (e) => changed.push((e as CustomEvent<{ action: AgentAction }>).detail.action.id));
+    await Promise.all(created.map((id) => approveAction(acct.agentId, id)));
+    // Every page of the unfiltered list fails; the pending list and the reads of one action go through.
+    const undo = failNext('GET', /\/agents\/me\/actions\?(?!.*status=)/, 503, 1000);
+    const reads = countReads();
+    try {
+      el.checkNow();
+      await waitFor(() => changed.length === 6, 'the decisions shown', 20000);
+      expect(reads.ones, 'single reads').to.equal(6);
+      expect([...changed].sort()).to.deep.equal([...created].sort());
+    } finally {
+      reads.restore();
+      undo();
+    }
+  });
 });
