@@ -620,7 +620,7 @@ export function createProxy(given: ProxyOptions<never>): ProxyHandler<ProxyReque
       // stream holds says whether there is a body, and its headers are checked once it has bytes.
       if (declared !== undefined) checkBody(method, declared, contentType, encoding);
       if (web.bodyUsed) throw new Refusal(500, 'INTERNAL_ERROR', 'The request body was read before the proxy got the request, which cannot see its bytes.');
-      const bytes = await readStream(web.body!);
+      const bytes = await readStream(web.body!, web.signal);
       if (declared === undefined && bytes.length > 0) checkBody(method, declared, contentType, encoding);
       return bytes;
     }
@@ -662,7 +662,7 @@ export function createProxy(given: ProxyOptions<never>): ProxyHandler<ProxyReque
    * before the refusal is written, and what remains is the framework's to drop. A body that stops
    * arriving is cancelled: its client is not sending, and nothing it sends later is wanted.
    */
-  async function readStream(body: ReadableStream<Uint8Array>): Promise<Buffer> {
+  async function readStream(body: ReadableStream<Uint8Array>, signal: AbortSignal): Promise<Buffer> {
     const reader = body.getReader();
     const chunks: Uint8Array[] = [];
     let size = 0;
@@ -681,8 +681,9 @@ export function createProxy(given: ProxyOptions<never>): ProxyHandler<ProxyReque
     } catch (error) {
       if (error instanceof Refusal && error.status === 408) void reader.cancel().catch(() => undefined);
       else reader.releaseLock();
-      // A stream that failed: the framework's client went away or sent a broken body.
-      throw error instanceof Refusal ? error : bodyCut();
+      // A stream that failed: the framework's client went away (nobody to answer, as the Node
+      // handler's, whose log line says 499) or sent a broken body.
+      throw error instanceof Refusal ? error : signal.aborted ? GONE : bodyCut();
     } finally {
       clearTimeout(timer);
     }
@@ -799,6 +800,7 @@ export function createProxy(given: ProxyOptions<never>): ProxyHandler<ProxyReque
   }
 
   function fail(x: Exchange, error: unknown): void {
+    if (error === GONE) return;
     let r: Refusal;
     if (error instanceof Refusal) r = error;
     else if (error instanceof UpstreamError) {
@@ -987,6 +989,9 @@ function invalidInput(message: string, field?: string): Refusal {
 function bodyCut(): Refusal {
   return new Refusal(400, 'INVALID_INPUT', 'The request body did not arrive whole.', { connection: 'close' });
 }
+
+/** The fetch entry's client went away while its body was read: nothing is answered (fetchEntry's 499). */
+const GONE = Symbol();
 
 function tooLarge(): Refusal {
   return new Refusal(413, 'PAYLOAD_TOO_LARGE', 'The request body is too large.', { connection: 'close' });
