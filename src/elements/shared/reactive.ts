@@ -55,8 +55,8 @@ export interface PropertyDeclaration {
   max?: number;
   step?: number;
   /**
-   * The texts the property takes: another (from the attribute or the property) is said and the
-   * default kept, as a Number's outside its `min`/`max`. Not Lit's.
+   * The texts the property takes, once trimmed: another (from the attribute or the property) is
+   * said and the default kept, as a Number's outside its `min`/`max`. Not Lit's.
    */
   match?: RegExp;
 }
@@ -145,10 +145,11 @@ export class ReactiveBase extends HTMLElementBase implements ReactiveControllerH
           set(this: ReactiveBase, value: unknown) {
             const old = this.#values.get(name);
             // Numbers are converted here, from the attribute's text or a property, to check them;
-            // texts with a `match` are checked as they are.
+            // texts with a `match` are checked without the spaces around them (as a browser reads
+            // a link's address), and kept so.
+            const { min, match } = declaration;
             if (value != null) {
-              const n = declaration.type === Number ? +value : value;
-              const { min, match } = declaration;
+              const n = declaration.type === Number ? +value : match ? `${value}`.trim() : value;
               // Without a min, any number, NaN too (Lit's). NaN ("abc") is not >= min; n % undefined
               // is NaN: no step set allows any. No max set still stops at 2^31 - 1, past which a
               // timer's delay wraps (WebIDL long) and would fire at once.

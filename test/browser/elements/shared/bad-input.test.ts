@@ -201,6 +201,25 @@ describe('bad input from an integrator', () => {
     await el.logout();
   });
 
+  it('an api-base with spaces around it, as markup templates leave them, is taken without them and without a word, as a browser takes a link\'s address', async () => {
+    const padded = ' /api \n';
+    const own = await newAccount();
+    let el!: WalletLogin;
+    const said = await warnings(async () => {
+      el = await mount<WalletLogin>('wallet-login', { 'account-id': own.accountId, 'api-base': padded, methods: 'email-otp' });
+    });
+    expect(said).to.deep.equal([]);
+    expect(el.apiBase).to.equal('/api');
+    // Its requests go to that base: a login goes through.
+    await waitForState(el, 'choosing');
+    const loggedIn = nextEvent(el, 'wallet-logged-in');
+    shadow(el).querySelector<HTMLButtonElement>("button[data-method='email-otp']")!.click();
+    await waitForState(el, 'code-entry');
+    type(part(el, 'code-input') as HTMLInputElement, '000000');
+    await loggedIn;
+    await el.logout();
+  });
+
   it('a theme other than light or dark is said, and the system setting followed', async () => {
     for (const tag of ['wallet-login', 'passkey-register', 'wallet-credentials', 'card-reveal', 'delegated-keys', 'agent-actions']) {
       const said = await warnings(async () => {
