@@ -26,12 +26,13 @@ export interface WalletConfig {
 let config: WalletConfig = { apiBase: '/api', environment: 'production' };
 
 /**
- * An element's `api-base` (a declaration's `match`, reactive.ts): an http(s) address, or a path,
- * relative ones too, with no scheme (`localhost:8080/api` reads as scheme "localhost:") and no
- * space. Another is said and ignored, the configured base used; where one that fits may send is
- * send.ts's to decide, at each request.
+ * An element's `api-base` (a declaration's `match`, reactive.ts, which trims it): an http(s)
+ * address, or a path, relative ones too, with no scheme (a letter, then letters, digits, `+`, `-`
+ * or `.`, then `:`: `localhost:8080/api` reads as scheme "localhost:") and no space. Another is
+ * said and ignored, the configured base used; where one that fits may send is send.ts's to decide,
+ * at each request.
  */
-export const API_BASE = /^(https?:\/\/\S|(?!\w+:))\S*$/i;
+export const API_BASE = /^(https?:\/\/\S|(?![a-z][a-z\d+.-]*:))\S*$/i;
 
 /**
  * The options and what each takes, tested on the value as text. Another value, or an option not

@@ -220,6 +220,18 @@ describe('bad input from an integrator', () => {
     await el.logout();
   });
 
+  it('an api-base of a scheme with +, - or . in its name, which can be neither a path nor an http(s) address, is said and ignored', async () => {
+    for (const bad of ['chrome-extension://abcdef/api', 'web+wallet:api', 'svn+ssh://x.example/api', 'x.y:api']) {
+      const said = await warnings(async () => (await mount('agent-actions', { 'api-base': bad })).remove());
+      expect(said, bad).to.deep.equal([`<agent-actions api-base="${bad}"> ignored`]);
+    }
+    // A path whose first segment has a colon after what a scheme cannot start with is a path (a URL resolves it so).
+    for (const good of ['1:api', '_x:api', 'a_b:api']) {
+      const said = await warnings(async () => (await mount('agent-actions', { 'api-base': good })).remove());
+      expect(said, good).to.deep.equal([]);
+    }
+  });
+
   it('a theme other than light or dark is said, and the system setting followed', async () => {
     for (const tag of ['wallet-login', 'passkey-register', 'wallet-credentials', 'card-reveal', 'delegated-keys', 'agent-actions']) {
       const said = await warnings(async () => {
