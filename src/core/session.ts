@@ -324,8 +324,10 @@ export function createWallet(options: WalletOptions): Wallet {
   }
 
   /** Deletes the stored sessions (records and keys) that `pick` selects. */
-  async function forgetWhere(pick: (s: StoredSession) => boolean): Promise<void> {
-    for (const s of await store.list()) if (pick(s)) await store.delete(s.sessionId);
+  async function forgetWhere(pick: (s: StoredSession) => boolean): Promise<StoredSession[]> {
+    const gone = (await store.list()).filter(pick);
+    for (const s of gone) await store.delete(s.sessionId);
+    return gone;
   }
 
   const sessionEnded = (e: unknown) => new WalletError('session_expired', 'The service ended this session (it expired or was revoked). Log in again to continue.', { cause: e });
@@ -370,8 +372,8 @@ export function createWallet(options: WalletOptions): Wallet {
     refused: (e) => refusal(session, e, undefined, except),
   });
 
-  /** Ends a session upstream with its own key, when nothing here could sign for it again. */
-  const end = (session: AuthSession, key: KeyPair) => client.revokeSession(session.id, { stamper: keyStamper(key) }).catch(() => undefined);
+  /** Ends session `id` upstream, signed with `key` (its own, when nothing here could sign for it again). */
+  const end = (id: string, key: KeyPair) => client.revokeSession(id, { stamper: keyStamper(key) }).catch(() => undefined);
 
   /** The session a verify answered, with its key from the bundle encrypted to `receiver` (wire format 4: its scalar wiped). */
   const withBundleKey = (verify: Promise<AuthSession & { encryptedSessionSigningKey: string }>, receiver: KeyPair) =>
@@ -443,14 +445,14 @@ export function createWallet(options: WalletOptions): Wallet {
    * session is ended when its answer comes. So is one the key store refuses (storage_unavailable).
    */
   async function loggedIn(made: Promise<[AuthSession, KeyPair]>, credentialId: string, signal?: AbortSignal): Promise<StoredSession> {
-    const [session, key] = await uncut(made, signal, ([s, k]) => end(s, k));
+    const [session, key] = await uncut(made, signal, ([s, k]) => end(s.id, k));
     let stored: StoredSession;
     try {
       throwIfAborted(signal);
       stored = await save(session, credentialId, key);
     } catch (e) {
       // Stopped, or the key store refused: ended upstream now, with the key still in hand, rather than left live for nobody.
-      await end(session, key);
+      await end(session.id, key);
       throw e;
     }
     await forgetWhere((s) => s.accountId === stored.accountId && s.sessionId !== stored.sessionId && !isLive(s));
@@ -726,7 +728,10 @@ export function createWallet(options: WalletOptions): Wallet {
       // the answer was lost: done, as for a session.
       const { signal } = options;
       await client.revokeCredential(credentialId, { stamper: sessionStamper(signer, credentialId), signal }).catch(unlessGone(() => client.listCredentials(accountId, { signal }), credentialId));
-      await forgetWhere((s) => s.accountId === accountId && s.credentialId === credentialId);
+      // Its sessions held here ended with it; each is logged out all the same (404: already ended), as
+      // a logout would, so that what a proxy keeps for them in this browser (a card step-up grant,
+      // proxy/step-up.ts) goes too rather than outlive a logout.
+      for (const s of await forgetWhere((s) => s.accountId === accountId && s.credentialId === credentialId)) await end(s.sessionId, signer.key);
       // The account's lists, shown in this page and in other tabs, no longer hold that credential.
       emit({ type: 'changed', accountId });
     },

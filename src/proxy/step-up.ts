@@ -29,8 +29,9 @@
  * (`Max-Age=0`), so a shared device's next user finds no grant left by the one who logged out,
  * and the other accounts keep theirs. The reveal passes with any valid grant of the card's owner
  * (the first 16 cookies looked at); a grant names its account, so it opens no other's card.
- * A credential deleted (api.md: stamped by another live session of the same account, so that
- * account is still logged in here) clears nothing: which sessions it ended is not known here.
+ * A credential deleted ends its sessions upstream, which this answer cannot name (nor does the
+ * request carry the grants, outside their Path): the wallet (core/session.ts revokeCredential)
+ * logs out those of them it held, each answered 404, which clears their grants as above.
  *
  * Deliberately does not: remember grants (one is reusable until it expires, 60 s by default, or
  * until a logout in that browser; a stateless design cannot make it single use), replace `authorize` (it only adds a condition), or

@@ -268,6 +268,39 @@ describe('card reveal step-up', () => {
     }
   });
 
+  it('a grant of a session ended with its credential (removed from this browser) goes with the logout that follows', async () => {
+    // A wallet of its own (its email login is removed below) with a second login, single sign-on.
+    const res = await fetch(`${sandbox.url}/sandbox/accounts`, {
+      method: 'POST',
+      headers: { authorization: `Basic ${Buffer.from(`${f.tokenId}:${f.clientSecret}`).toString('base64')}`, 'content-type': 'application/json' },
+      body: '{}',
+    });
+    const c = (await res.json()) as { accountId: never; cardId: never; emailCredentialId: never };
+    const own = await listen(
+      createProxy({ upstream: f.baseUrl, tokenId: f.tokenId, clientSecret: f.clientSecret, authorize: () => true, stepUp: { secret, accountForCard: (id) => (id === c.cardId ? c.accountId : undefined) }, rateLimit: false }),
+    );
+    try {
+      const h = jarFetch();
+      const client = createClient({ baseUrl: own.url, fetch: h.fetch });
+      const wallet = createWallet({ client, store: memoryKeyStore(), otpSigner: f.signerPublicKey });
+      await (await wallet.startOtpLogin({ credentialId: c.emailCredentialId })).submit('000000');
+      // The email session proves itself: its grant opens the card.
+      await wallet.refresh(c.accountId);
+      assert.match((await client.revealCard(c.cardId)).panEmbedUrl, /\/processor\/card\?token=/);
+      const sub = `step-up-${crypto.randomUUID()}`;
+      const oauth = await wallet.addCredential({ type: 'OAUTH', accountId: c.accountId, oidcToken: await sandbox.oidc.mintIdToken({ sub }) });
+      await wallet.loginWithOAuth({ credentialId: oauth.id, getIdToken: (nonce) => sandbox.oidc.mintIdToken({ sub, nonce }) });
+      // The single sign-on session removes the email login, which ends the email session (api.md).
+      await wallet.revokeCredential(c.accountId, c.emailCredentialId);
+      // Then the person logs out, leaving a shared device: no grant may be left for the next one.
+      await wallet.logout(c.accountId);
+      await assert.rejects(client.revealCard(c.cardId), (e: unknown) => e instanceof ServiceError && e.code === 'STEP_UP_REQUIRED');
+      assert.deepEqual([...h.jar.keys()].filter((name) => name.startsWith('wallet_step_up')), []);
+    } finally {
+      await own.close();
+    }
+  });
+
   it('without stepUp the proxy relays reveals as before', async () => {
     const plain = await demoProxy();
     try {
