@@ -10,14 +10,14 @@ import '../../../../src/elements/wallet-login/wallet-login.ts';
 import type { WalletLogin } from '../../../../src/elements/wallet-login/wallet-login.ts';
 import type { LoggedInDetail } from '../../../../src/elements/wallet-login/wallet-login.events.ts';
 import { walletFor } from '../../../../src/elements/shared/wallet.ts';
-import { addVirtualAuthenticator, newAccount, setAutomaticPresence, type RigAccount } from '../../support/rig.ts';
-import { mount, nextEvent, part, resetPage, shadow, useRig, waitFor, waitForState } from '../shared/helpers.ts';
+import { addVirtualAuthenticator, authenticatorCredentials, newAccount, setAutomaticPresence, takeAuthenticatorCredential, type RigAccount } from '../../support/rig.ts';
+import { holdAnswer, mount, nextEvent, part, resetPage, shadow, useRig, waitFor, waitForState } from '../shared/helpers.ts';
 
 /** The conditional requests the page made, and how many of them still wait for a pick. */
-function watchConditional(): { readonly made: number; readonly pending: number; readonly ended: string[]; restore(): void } {
+function watchConditional(): { readonly made: number; readonly pending: number; readonly ended: string[]; readonly prompts: number; readonly promptsEnded: string[]; restore(): void } {
   const credentials = navigator.credentials;
   const get = credentials.get;
-  const watch = { made: 0, pending: 0, ended: [] as string[], restore: () => void (credentials.get = get) };
+  const watch = { made: 0, pending: 0, ended: [] as string[], prompts: 0, promptsEnded: [] as string[], restore: () => void (credentials.get = get) };
   credentials.get = function (this: CredentialsContainer, options?: CredentialRequestOptions) {
     const answer = get.call(this, options);
     if (options?.mediation === 'conditional') {
@@ -27,11 +27,23 @@ function watchConditional(): { readonly made: number; readonly pending: number; 
         () => watch.pending--,
         (e: Error) => (watch.pending--, watch.ended.push(`${e.name}: ${e.message}`)),
       );
+    } else {
+      // A modal prompt.
+      watch.prompts++;
+      answer.then(
+        () => watch.promptsEnded.push('answered'),
+        (e: Error) => watch.promptsEnded.push(`${e.name}: ${e.message}`),
+      );
     }
     return answer;
   };
   return watch;
 }
+
+/** The URL of a passkey's login challenge. */
+const challengeOf = (passkey: { id: string }) => new RegExp(`/auth/credentials/[^/]*${passkey.id.split(':')[1]}/challenge$`);
+/** base64 (as the authenticator names its credentials) to base64url. */
+const base64url = (b64: string) => b64.replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
 
 const fields = (els: WalletLogin[]) => els.filter((el) => part(el, 'autofill')?.querySelector('input'));
 const settle = () => new Promise((r) => setTimeout(r, 700));
@@ -39,6 +51,8 @@ const settle = () => new Promise((r) => setTimeout(r, 700));
 describe('<wallet-login> passkey autofill, several on one page', function () {
   this.timeout(60000);
   let accounts: RigAccount[];
+  /** Each account's passkey: its AuthMethod id and WebAuthn credential id (base64url). */
+  let passkeys: Array<{ id: string; credentialId?: string }>;
   let watch: ReturnType<typeof watchConditional>;
 
   beforeEach(async () => {
@@ -46,9 +60,10 @@ describe('<wallet-login> passkey autofill, several on one page', function () {
     await addVirtualAuthenticator();
     accounts = [await newAccount(), await newAccount()];
     const wallet = walletFor();
+    passkeys = [];
     for (const acct of accounts) {
       await (await wallet.startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000');
-      await wallet.registerPasskey({ accountId: acct.accountId, nickname: 'Test key' });
+      passkeys.push(await wallet.registerPasskey({ accountId: acct.accountId, nickname: 'Test key' }));
       await wallet.logout(acct.accountId);
     }
     // No pick comes: each conditional request waits.
@@ -94,9 +109,20 @@ describe('<wallet-login> passkey autofill, several on one page', function () {
     // request. The authenticator now answers at once, as a user picking the suggestion would.
     const loggedIn = nextEvent<CustomEvent<LoggedInDetail>>(second, 'wallet-logged-in');
     const firstIn = nextEvent<CustomEvent<LoggedInDetail>>(first, 'wallet-logged-in');
-    await setAutomaticPresence(true);
-    shadow(second).querySelector<HTMLButtonElement>(`button[data-method='passkey']`)!.click();
-    expect((await loggedIn).detail.accountId).to.equal(b.accountId);
+    // Its request asked again waits for its challenge until the second wallet's passkey has left this
+    // authenticator, which would otherwise answer with whichever of its two passkeys it picks.
+    const again = holdAnswer('POST', challengeOf(passkeys[0]!));
+    try {
+      await setAutomaticPresence(true);
+      shadow(second).querySelector<HTMLButtonElement>(`button[data-method='passkey']`)!.click();
+      expect((await loggedIn).detail.accountId).to.equal(b.accountId);
+      await again.arrived;
+      const other = (await authenticatorCredentials()).credentials.find((c) => base64url(c.credentialId) === passkeys[1]!.credentialId);
+      await takeAuthenticatorCredential(other!.credentialId);
+      again.release();
+    } finally {
+      again.undo();
+    }
     // The first element asked again once that prompt ended (not during it), and the pick of its
     // wallet's passkey logs it in: its field was not left on a request that was gone.
     const timeout = new Promise((_, reject) => setTimeout(() => reject(new Error(`no autofill login (made ${watch.made}, ended ${watch.ended.join('; ')})`)), 5000));
