@@ -7,7 +7,8 @@
  * One abort service for the page: starting a ceremony aborts the one running, so that two browser
  * prompts never collide, and a caller's signal aborts only the ceremony it was given to, never a
  * newer one. A conditional (autofill) request checks autofill support before it claims the page,
- * so a cancel during that check means no request at all.
+ * so a cancel during that check means no request at all, and never cuts off a modal prompt: made
+ * while one is open, it ends at once (AbortError), to be made again once the prompt ended.
  *
  * Mapping to the service (DESIGN.md wire format 6, reference.md "Credentials"):
  * - registration: the challenge is base64url from the integrator's backend (the proxy mints it);
@@ -73,6 +74,8 @@ export async function browserSupportsWebAuthnAutofill(): Promise<boolean> {
 
 /** The page's running ceremony; a new one aborts it (the browser shows one prompt at a time). */
 let running: AbortController | undefined;
+/** Whether the running ceremony is a modal prompt, which no conditional request cuts off. */
+let prompting = false;
 /** Settles when the running ceremony ends. */
 let ending: Promise<void> | undefined;
 
@@ -116,8 +119,11 @@ function toWalletError(e: unknown): WalletError {
 async function ceremony<T extends RegistrationResponseJSON | AuthenticationResponseJSON>(
   signal: AbortSignal | undefined,
   start: (signal: AbortSignal) => Promise<Credential | null>,
+  mediation?: 'conditional',
 ): Promise<T> {
   if (signal?.aborted) throw abortedError(signal);
+  if (mediation && running && prompting) throw toWalletError(new DOMException('A prompt is open.', 'AbortError'));
+  prompting = !mediation;
   running?.abort(new DOMException('Another passkey request started.', 'AbortError'));
   const controller = (running = new AbortController());
   let end!: () => void;
@@ -244,6 +250,7 @@ export async function getPasskeyAssertion(options: GetPasskeyAssertionOptions): 
   }
   const { rawId, response } = await ceremony<AuthenticationResponseJSON>(signal, (ceremonySignal) =>
     navigator.credentials.get({ publicKey, mediation, signal: ceremonySignal }),
+    mediation,
   );
   if (!ids.includes(rawId)) {
     throw new WalletError('webauthn', 'That passkey belongs to another login. Choose the passkey of this wallet.');

@@ -98,6 +98,38 @@ describe('<wallet-login> passkey autofill, several on one page', function () {
     expect(fields(els)).to.deep.equal([els[0]]);
   });
 
+  it('the next element\'s autofill, its challenge answered once the prompt of the element it took over from is open, waits for that prompt to end instead of cutting it off', async () => {
+    const [a, b] = accounts as [RigAccount, RigAccount];
+    const first = await mount<WalletLogin>('wallet-login', { 'account-id': a.accountId, methods: 'passkey email-otp' });
+    await waitFor(() => part(first, 'autofill')?.querySelector('input'), 'the first element\'s autofill field');
+    const second = await mount<WalletLogin>('wallet-login', { 'account-id': b.accountId, methods: 'passkey email-otp' });
+    await waitForState(second, 'choosing');
+    await settle();
+    expect(watch.made).to.equal(1);
+    // The first element's passkey button: its autofill ends and the second takes the turn, asking for
+    // its challenge while the first asks for its own; the second's answer comes once the prompt is open.
+    const held = holdAnswer('POST', challengeOf(passkeys[1]!));
+    try {
+      shadow(first).querySelector<HTMLButtonElement>(`button[data-method='passkey']`)!.click();
+      await held.arrived;
+      await waitFor(() => watch.prompts === 1, 'the first element\'s passkey prompt');
+      held.release();
+      await settle();
+      expect(watch.promptsEnded, 'the prompt, open').to.deep.equal([]);
+      expect(watch.made, 'conditional requests made while the prompt is open').to.equal(1);
+      expect(first.matches(':state(authenticating)')).to.equal(true);
+    } finally {
+      held.undo();
+    }
+    // The prompt cancelled: the second element offers autofill over a request of its own.
+    first.cancel();
+    await waitFor(() => fields([first, second])[0] === second, 'the second element offering autofill');
+    await settle();
+    expect(watch.promptsEnded).to.have.length(1);
+    expect([watch.made, watch.pending]).to.deep.equal([2, 1]);
+    expect(fields([first, second])).to.deep.equal([second]);
+  });
+
   it('autofill cut off by another element\'s passkey prompt is offered again once that login ended', async () => {
     const [a, b] = accounts as [RigAccount, RigAccount];
     const first = await mount<WalletLogin>('wallet-login', { 'account-id': a.accountId, methods: 'passkey email-otp' });
