@@ -29,6 +29,17 @@ async function warnings(run: () => unknown): Promise<string[]> {
   return said;
 }
 
+/** An email-code login through the element (its requests go where its base says), then its logout. */
+async function logInByEmailThenOut(el: WalletLogin): Promise<void> {
+  await waitForState(el, 'choosing');
+  const loggedIn = nextEvent(el, 'wallet-logged-in');
+  shadow(el).querySelector<HTMLButtonElement>("button[data-method='email-otp']")!.click();
+  await waitForState(el, 'code-entry');
+  type(part(el, 'code-input') as HTMLInputElement, '000000');
+  await loggedIn;
+  await el.logout();
+}
+
 describe('bad input from an integrator', () => {
   let acct: RigAccount;
   before(async () => {
@@ -192,13 +203,7 @@ describe('bad input from an integrator', () => {
       el = await mount<WalletLogin>('wallet-login', { 'account-id': own.accountId, 'api-base': 'localhost:8080/api', methods: 'email-otp' });
     });
     expect(said).to.include('<wallet-login api-base="localhost:8080/api"> ignored');
-    await waitForState(el, 'choosing');
-    const loggedIn = nextEvent(el, 'wallet-logged-in');
-    shadow(el).querySelector<HTMLButtonElement>("button[data-method='email-otp']")!.click();
-    await waitForState(el, 'code-entry');
-    type(part(el, 'code-input') as HTMLInputElement, '000000');
-    await loggedIn;
-    await el.logout();
+    await logInByEmailThenOut(el);
   });
 
   it('an api-base with spaces around it, as markup templates leave them, is taken without them and without a word, as a browser takes a link\'s address', async () => {
@@ -211,13 +216,7 @@ describe('bad input from an integrator', () => {
     expect(said).to.deep.equal([]);
     expect(el.apiBase).to.equal('/api');
     // Its requests go to that base: a login goes through.
-    await waitForState(el, 'choosing');
-    const loggedIn = nextEvent(el, 'wallet-logged-in');
-    shadow(el).querySelector<HTMLButtonElement>("button[data-method='email-otp']")!.click();
-    await waitForState(el, 'code-entry');
-    type(part(el, 'code-input') as HTMLInputElement, '000000');
-    await loggedIn;
-    await el.logout();
+    await logInByEmailThenOut(el);
   });
 
   it('an api-base of a scheme with +, - or . in its name, which can be neither a path nor an http(s) address, is said and ignored', async () => {
