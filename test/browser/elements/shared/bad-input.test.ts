@@ -11,7 +11,7 @@ import '../../../../src/index.ts';
 import { configureWallet, walletConfig } from '../../../../src/elements/shared/config.ts';
 import type { WalletLogin } from '../../../../src/elements/wallet-login/wallet-login.ts';
 import { newAccount, type RigAccount } from '../../support/rig.ts';
-import { mount, nextEvent, part, resetPage, shadow, type, useRig, waitForState } from './helpers.ts';
+import { logInByEmail, mount, resetPage, shadow, useRig, waitForState } from './helpers.ts';
 
 /** The console warnings given while `run` runs (and still passed on to the console). */
 async function warnings(run: () => unknown): Promise<string[]> {
@@ -31,12 +31,7 @@ async function warnings(run: () => unknown): Promise<string[]> {
 
 /** An email-code login through the element (its requests go where its base says), then its logout. */
 async function logInByEmailThenOut(el: WalletLogin): Promise<void> {
-  await waitForState(el, 'choosing');
-  const loggedIn = nextEvent(el, 'wallet-logged-in');
-  shadow(el).querySelector<HTMLButtonElement>("button[data-method='email-otp']")!.click();
-  await waitForState(el, 'code-entry');
-  type(part(el, 'code-input') as HTMLInputElement, '000000');
-  await loggedIn;
+  await logInByEmail(el);
   await el.logout();
 }
 
@@ -85,12 +80,7 @@ describe('bad input from an integrator', () => {
     });
     expect(said).to.include('<wallet-login refresh-before="abc"> ignored');
     expect(el.refreshBefore).to.equal(60);
-    await waitForState(el, 'choosing');
-    const loggedIn = nextEvent<CustomEvent<{ sessionId: string }>>(el, 'wallet-logged-in');
-    shadow(el).querySelector<HTMLButtonElement>("button[data-method='email-otp']")!.click();
-    await waitForState(el, 'code-entry');
-    type(part(el, 'code-input') as HTMLInputElement, '000000');
-    const { sessionId } = (await loggedIn).detail;
+    const { sessionId } = (await logInByEmail(el)).detail;
     // A NaN delay fires at once: each renewal would be due as soon as the last one ended.
     await new Promise((r) => setTimeout(r, 3000));
     expect(el.session?.sessionId, 'the session renewed within 3 s of the login').to.equal(sessionId);
@@ -111,13 +101,7 @@ describe('bad input from an integrator', () => {
       el = await mount<WalletLogin>('wallet-login', { 'account-id': own.accountId, 'code-length': 'abc', methods: 'email-otp' });
     });
     expect(said).to.include('<wallet-login code-length="abc"> ignored');
-    await waitForState(el, 'choosing');
-    shadow(el).querySelector<HTMLButtonElement>("button[data-method='email-otp']")!.click();
-    await waitForState(el, 'code-entry');
-    const loggedIn = nextEvent(el, 'wallet-logged-in');
-    type(part(el, 'code-input') as HTMLInputElement, '000000');
-    await loggedIn;
-    await el.logout();
+    await logInByEmailThenOut(el);
   });
 
   it('numbers out of range elsewhere are said too, and the property keeps its default: heading-level, hide-after, poll-interval, page-size', async () => {

@@ -154,6 +154,19 @@ export async function waitForState(el: Element, name: string, ms = 15000): Promi
   }
 }
 
+/**
+ * A login by email code through a `<wallet-login>` (the sandbox's code, 000000), from its methods:
+ * its `wallet-logged-in` event.
+ */
+export async function logInByEmail(el: Element): Promise<CustomEvent<{ sessionId: string }>> {
+  await waitForState(el, 'choosing');
+  const loggedIn = nextEvent<CustomEvent<{ sessionId: string }>>(el, 'wallet-logged-in');
+  shadow(el).querySelector<HTMLButtonElement>("button[data-method='email-otp']")!.click();
+  await waitForState(el, 'code-entry');
+  type(part(el, 'code-input') as HTMLInputElement, '000000');
+  return loggedIn;
+}
+
 /** Types into an input as a user would (value, then an input event). */
 export function type(input: HTMLInputElement, value: string): void {
   input.focus();

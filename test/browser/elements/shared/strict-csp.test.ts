@@ -16,7 +16,7 @@
 import { expect } from 'chai';
 import { walletFor } from '../../../../src/elements/shared/wallet.ts';
 import { addVirtualAuthenticator, authenticatorCredentials, fixtures, newAccount, newAgentAction, sandboxVariant, type RigAccount } from '../../support/rig.ts';
-import { mount, nextEvent, part, parts, resetPage, shadow, type, useRig, waitFor, waitForState } from './helpers.ts';
+import { logInByEmail, mount, nextEvent, part, parts, resetPage, shadow, type, useRig, waitFor, waitForState } from './helpers.ts';
 
 /** What the page reported breaking its policy, and what went uncaught, since the last test. */
 const problems: string[] = [];
@@ -128,12 +128,7 @@ describe('every element under a strict Content-Security-Policy with Trusted Type
 
   it('<wallet-login> logs in by email code', async () => {
     const el = await mount('wallet-login', { 'account-id': acct.accountId });
-    await waitForState(el, 'choosing');
-    const loggedIn = nextEvent(el, 'wallet-logged-in');
-    shadow(el).querySelector<HTMLButtonElement>("button[data-method='email-otp']")!.click();
-    await waitForState(el, 'code-entry');
-    type(part(el, 'code-input') as HTMLInputElement, '000000');
-    await loggedIn;
+    await logInByEmail(el);
     await waitForState(el, 'logged-in');
     await expectClean(el);
   });
