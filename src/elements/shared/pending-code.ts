@@ -8,9 +8,10 @@
  * and when the code was sent, never the code. A code just sent is also put in the origin's
  * localStorage (`shared`), per way (`<key>:<type>`), where the tabs find the newest: a new code
  * replaces the one before it upstream, and a tab whose own request is refused as too soon (429)
- * offers that newest one; it goes once a session came or went. Before use the bundle is verified again against the
- * pinned signer, as a fresh one is (core `startOtpLogin({ registered })`). Forgotten after 15
- * minutes, when the code is used or abandoned, and when the storage cannot be read.
+ * offers that newest one; it goes once a session came or went. Before use the bundle is verified
+ * again against the pinned signer, as a fresh one is (core `startOtpLogin({ registered })`).
+ * Forgotten after 15 minutes, when the code is used or abandoned, and when the storage cannot be
+ * read. Nothing kept is key material: the session key stays in the key store (IndexedDB).
  */
 import type { OtpLogin, OtpTarget, Wallet } from '../../core/session.ts';
 
