@@ -14,6 +14,7 @@ import { issuerUrl } from '../oidc.ts';
 import { SANDBOX_SIGNER_PUBLIC_KEY } from '../signer.ts';
 import { E164, EMAIL, Fields, requireId } from '../validate.ts';
 import { createCustomerSet, type CustomerSet, type World } from '../world.ts';
+import { seedLists } from '../seed-lists.ts';
 
 const MAX_ADVANCE_MS = 10 * 365 * 24 * 60 * 60 * 1000;
 
@@ -60,8 +61,9 @@ export function registerControlRoutes(router: Router, world: World, fixtures: ()
 
   // A fresh customer, wallet (with its EMAIL_OTP credential unless `emailCredential: false`), card,
   // funding source and agent with seeded actions (`actions`: how many, 0..10000, default 45; thousands
-  // for tests of long lists).
-  router.on('POST', '/sandbox/accounts', (ctx) => {
+  // for tests of long lists); and, for tests of long lists too, `passkeys`, `sessions` and
+  // `delegatedKeys` (0..10000 each, default 0: seed-lists.ts).
+  router.on('POST', '/sandbox/accounts', async (ctx) => {
     requireBasic(world, ctx);
     const body = jsonObject(ctx, true);
     const f = new Fields(body);
@@ -70,13 +72,18 @@ export function registerControlRoutes(router: Router, world: World, fixtures: ()
     const name = f.string('name', { optional: true, max: 200 });
     let emailCredential = true;
     if (body.emailCredential !== undefined) emailCredential = f.boolean('emailCredential') ?? true;
-    let actions = 45;
-    if (body.actions !== undefined) {
-      if (typeof body.actions !== 'number' || !Number.isInteger(body.actions) || body.actions < 0 || body.actions > 10000) f.fail('actions', 'must be an integer from 0 to 10000');
-      else actions = body.actions;
-    }
+    const count = (field: string, fallback: number): number => {
+      const v = body[field];
+      if (v === undefined) return fallback;
+      if (typeof v === 'number' && Number.isInteger(v) && v >= 0 && v <= 10000) return v;
+      f.fail(field, 'must be an integer from 0 to 10000');
+      return 0;
+    };
+    const actions = count('actions', 45);
+    const lists = { passkeys: count('passkeys', 0), sessions: count('sessions', 0), delegatedKeys: count('delegatedKeys', 0) };
     f.check();
     const set = createCustomerSet(world, { ...(email ? { email } : {}), ...(phone ? { phone } : {}), ...(name ? { name } : {}), emailCredential, actions });
+    await seedLists(world, set, lists);
     return json(201, set);
   });
 

@@ -23,8 +23,13 @@ export function fixtures(): Promise<RigFixtures> {
 /**
  * A fresh customer with its own wallet (one EMAIL_OTP credential, or none with `emailCredential: false`),
  * card and agent (with `actions` seeded actions, 45 unless given, up to 10000), so tests do not interfere.
+ * For long lists: `passkeys` more credentials, `sessions` live sessions (of its credentials in turn)
+ * and `delegatedKeys` keys of its card (the newest ACTIVE, the others REVOKED), none unless given, up
+ * to 10000 each (src/sandbox/seed-lists.ts).
  */
-export function newAccount(options: { email?: string; phone?: string; name?: string; emailCredential?: boolean; actions?: number } = {}): Promise<RigAccount> {
+export function newAccount(
+  options: { email?: string; phone?: string; name?: string; emailCredential?: boolean; actions?: number; passkeys?: number; sessions?: number; delegatedKeys?: number } = {},
+): Promise<RigAccount> {
   return executeServerCommand<RigAccount, typeof options>('sandbox-new-account', options);
 }
 

@@ -4,7 +4,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { request } from 'node:http';
-import { Api, assertError, assertFieldError, idOf, withSandbox } from './helpers.ts';
+import { Api, assertAuthMethod, assertAuthSession, assertDelegatedKey, assertError, assertFieldError, idOf, withSandbox } from './helpers.ts';
 import { outsideRoutes, serviceRoutes } from './routes.ts';
 
 let api: Api;
@@ -161,6 +161,41 @@ describe('test controls', () => {
     assert.equal(list.body.totalCount, 0);
     assert.deepEqual(list.body.data, []);
     assert.equal(list.body.hasMore, false);
+  });
+
+  test('POST /sandbox/accounts seeds long lists of passkeys, sessions and delegated keys in the service\'s shapes', async () => {
+    for (const field of ['passkeys', 'sessions', 'delegatedKeys']) {
+      assertFieldError(await api.call('POST', '/sandbox/accounts', { outside: true, body: { [field]: 10001 } }), field);
+      assertFieldError(await api.call('POST', '/sandbox/accounts', { outside: true, body: { [field]: -1 } }), field);
+    }
+    const a = await api.newAccount({ passkeys: 300, sessions: 400, delegatedKeys: 500 });
+    const credentials = (await api.call('GET', `/auth/credentials?accountId=${a.accountId}`)).body.data;
+    assert.equal(credentials.length, 301);
+    credentials.forEach(assertAuthMethod);
+    assert.equal(credentials.filter((c: { type: string }) => c.type === 'PASSKEY').length, 300);
+    assert.equal(new Set(credentials.map((c: { credentialId?: string }) => c.credentialId)).size, 301);
+    const sessions = (await api.call('GET', `/auth/sessions?accountId=${a.accountId}`)).body.data;
+    assert.equal(sessions.length, 400);
+    for (const s of sessions) {
+      assertAuthSession(s);
+      const c = credentials.find((c: { type: string; nickname: string }) => c.type === s.type && c.nickname === s.nickname);
+      assert.ok(c && c.credentialId === s.credentialId, 'a session carries its credential\'s type, nickname and credentialId');
+      assert.ok(Date.parse(s.expiresAt) > api.sandbox.clock.now() + 10 * 60 * 1000);
+    }
+    const keys = (await api.call('GET', `/auth/delegated-keys?fundingSourceId=${a.fundingSourceId}`)).body.data;
+    assert.equal(keys.length, 500);
+    keys.forEach(assertDelegatedKey);
+    assert.deepEqual(keys.filter((k: { status: string }) => k.status === 'ACTIVE').map((k: { nickname: string }) => k.nickname), ['Key 500']);
+    assert.ok(keys.every((k: { cardId: string; accountId: string }) => k.cardId === a.cardId && k.accountId === a.accountId));
+    assert.equal(new Set(keys.map((k: { publicKey: string }) => k.publicKey)).size, 500);
+    // The ACTIVE one is a key of the card like one made through the API: it can be revoked.
+    const active = keys.find((k: { status: string }) => k.status === 'ACTIVE');
+    assert.equal((await api.call('DELETE', `/auth/delegated-keys/${active.id}`)).status, 204);
+    // None by default.
+    const plain = await api.newAccount();
+    assert.equal((await api.call('GET', `/auth/credentials?accountId=${plain.accountId}`)).body.data.length, 1);
+    assert.deepEqual((await api.call('GET', `/auth/sessions?accountId=${plain.accountId}`)).body.data, []);
+    assert.deepEqual((await api.call('GET', `/auth/delegated-keys?accountId=${plain.accountId}`)).body.data, []);
   });
 
   test('the seed makes the generated data reproducible', async () => {
