@@ -22,7 +22,8 @@ import { baseStyles, THEME } from '../shared/styles.ts';
 import { API_BASE } from '../shared/config.ts';
 import { listStyles } from '../shared/list-styles.ts';
 import { errorDetail, formatDate, isAbort, onOnline, syncStates } from '../shared/list.ts';
-import { isolate, LocaleController } from '../shared/i18n.ts';
+import { isolate, LocaleController, localeChanges } from '../shared/i18n.ts';
+import { asText, keyedRows } from '../shared/rows.ts';
 import { SlowWatch } from '../shared/slow.ts';
 import { onceAfterFirstPaint } from '../shared/idle.ts';
 import type { CreateDelegatedKeyRequest, DelegatedKey } from '../../core/types.ts';
@@ -303,6 +304,22 @@ export class DelegatedKeys extends TemplateElement {
   }
 
   protected override updated(): void {
+    // Each key keeps its row (shared/rows.ts), also while the list is read again, and a row is
+    // rendered again only when what it shows may differ: its key, the language or its strings, the
+    // heading level, its revoke confirmation, or (an ACTIVE key's) whether its Revoke may be pressed.
+    const { list, mode } = this.view;
+    const { locale } = this.#i18n;
+    const held = this.#held();
+    if (list.kind === 'ready') {
+      keyedRows(this.renderRoot.querySelector('ul'), list.keys, (k) => k.id, (k, li) => this.#renderKey(k, li), { host: this }, (k) => [
+        asText(k),
+        locale,
+        localeChanges,
+        this.headingLevel,
+        'keyId' in mode && mode.keyId === k.id && mode.kind,
+        k.status === 'ACTIVE' && `${mode.kind}${held}`,
+      ], this);
+    }
     const target = this.#focusTarget;
     this.#focusTarget = undefined;
     if (target) this.renderRoot.querySelector<HTMLElement>(`[data-focus="${target}"]`)?.focus();
@@ -476,14 +493,13 @@ export class DelegatedKeys extends TemplateElement {
             ? nothing
             : list.keys.length === 0
               ? html`<p class="muted">${t('delegated-keys.empty')}</p>`
-              : html`<ul part="list" class="list" aria-labelledby="title">
-                  ${list.keys.map((k) => this.#renderKey(k))}
-                </ul>`}
+              : html`<ul part="list" class="list" aria-labelledby="title"></ul>`}
       </section>
     `;
   }
 
-  #renderKey(key: DelegatedKey) {
+  /** A key's row: its `<li>`'s attributes, and its content. */
+  #renderKey(key: DelegatedKey, li: HTMLLIElement) {
     const t = this.#i18n.t;
     const locale = this.#i18n.locale;
     const { mode } = this.view;
@@ -492,8 +508,13 @@ export class DelegatedKeys extends TemplateElement {
     const revoking = asked && mode.kind === 'revoking';
     const active = key.status === 'ACTIVE';
     const limits = key.spendingLimits ?? [];
+    // (The same for as long as the row is its key's: set once.)
+    if (!li.className) {
+      li.setAttribute('part', 'key');
+      li.className = 'item';
+      li.setAttribute('aria-labelledby', headingId);
+    }
     return html`
-      <li part="key" class="item" aria-labelledby=${headingId}>
         <div class="item-head">
           <h3 id=${headingId} aria-level=${this.level(1)}><bdi>${key.nickname}</bdi></h3>
           <span part="status" class="status ${key.status}">${t(`delegated-keys.status.${key.status}`)}</span>
@@ -536,7 +557,6 @@ export class DelegatedKeys extends TemplateElement {
                 </button>
               </div>`
             : nothing}
-      </li>
     `;
   }
 

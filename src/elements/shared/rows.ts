@@ -9,10 +9,17 @@
  */
 import { render, type RenderOptions } from 'lit/html.js';
 
-/** The row of each key, per list element. */
-const rowsOf = new WeakMap<Element, Map<string, HTMLLIElement>>();
+/** The row of each key, per list element (or `owner`). */
+const rowsOf = new WeakMap<object, Map<string, HTMLLIElement>>();
 /** What each row was last rendered from (`inputs`). */
 const inputsOf = new WeakMap<HTMLLIElement, readonly unknown[]>();
+const texts = new WeakMap<object, string>();
+
+/**
+ * An item as text (its JSON), made once per object: for `inputs`, so that an item read again from
+ * the service, a new object equal to the one before, leaves its row as it is.
+ */
+export const asText = (item: object): string => texts.get(item) ?? (texts.set(item, JSON.stringify(item)), texts.get(item)!);
 
 /**
  * Puts one `<li>` per item into `list` (a list the element's template renders empty), in the
@@ -22,6 +29,8 @@ const inputsOf = new WeakMap<HTMLLIElement, readonly unknown[]>();
  * `inputs` gives all that a row's rendering depends on (the item, the language...): a row whose
  * inputs are the same (===) as at its last rendering is not rendered again, so that an update costs
  * what changed, not what is listed. Without it every row is rendered again.
+ * `owner` keeps the rows for a list element that the template may replace (a list hidden while it
+ * loads again): its rows move into the new one as they are.
  */
 export function keyedRows<T>(
   list: Element | null,
@@ -30,10 +39,11 @@ export function keyedRows<T>(
   row: (item: T, li: HTMLLIElement) => unknown,
   options: RenderOptions,
   inputs?: (item: T) => readonly unknown[],
+  owner: object | null = list,
 ): void {
   if (!list) return;
-  const rows = rowsOf.get(list) ?? new Map<string, HTMLLIElement>();
-  rowsOf.set(list, rows);
+  const rows = rowsOf.get(owner!) ?? new Map<string, HTMLLIElement>();
+  rowsOf.set(owner!, rows);
   const keys = new Set(items.map(key));
   for (const [k, li] of rows) {
     if (!keys.has(k)) {
