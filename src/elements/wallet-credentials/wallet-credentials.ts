@@ -19,7 +19,9 @@ import type { AuthMethod, AuthSession } from '../../core/types.ts';
 import { baseStyles, THEME } from '../shared/styles.ts';
 import { API_BASE } from '../shared/config.ts';
 import { formStyles } from '../shared/form-styles.ts';
-import { LocaleController } from '../shared/i18n.ts';
+import { LocaleController, localeChanges } from '../shared/i18n.ts';
+import { asText, keyedRows } from '../shared/rows.ts';
+import { format } from '../shared/formats.ts';
 import { failureMessage, isCodeProblem } from '../shared/strings.ts';
 import { onceAfterFirstPaint } from '../shared/idle.ts';
 import { isAbort, onOnline, syncStates } from '../shared/list.ts';
@@ -27,7 +29,6 @@ import { codeInput } from '../shared/code-input.ts';
 import { forgetPendingCode, keepPendingCode, storageKey, resumePendingCode } from '../shared/pending-code.ts';
 import {
   afterChange,
-  allowed,
   canAdd,
   initialState,
   revokeBlock,
@@ -267,6 +268,17 @@ export class WalletCredentials extends TemplateElement {
   protected override updated(): void {
     const s = this.machine;
     const ready = s.kind === 'ready' ? s : undefined;
+    // Each credential and session keeps its row (shared/rows.ts), rendered again only when what it
+    // shows may differ: its item, the language or its strings, and what the lists' state makes of it.
+    if (ready) for (const [name, items] of [['credentials', ready.view.credentials], ['sessions', ready.view.sessions]] as const) {
+      keyedRows(this.renderRoot.querySelector(`ul[part=${name}]`), items as readonly (AuthMethod | AuthSession)[], (x) => x.id, (x, li) => this.#row(ready, x, li), { host: this }, (x) => [
+        asText(x),
+        this.#i18n.locale,
+        localeChanges,
+        ...this.#facts(ready, x),
+        (ready.confirming as { id?: string } | undefined)?.id === x.id && ready.confirming,
+      ]);
+    }
     syncStates(this.#internals, {
       loading: s.kind === 'loading',
       'load-failed': s.kind === 'load-failed',
@@ -460,9 +472,7 @@ export class WalletCredentials extends TemplateElement {
     const t = this.#i18n.t;
     const { view, running } = s;
     return html`
-      <ul part="credentials" aria-labelledby="heading">
-        ${view.credentials.map((c) => this.#row(s, c))}
-      </ul>
+      <ul part="credentials" aria-labelledby="heading"></ul>
       ${s.codeFor ? this.#codeForm(s) : nothing}
       <h3 aria-level=${this.level(1)}>${t('credentials.add.heading')}</h3>
       <div class="stack">
@@ -487,9 +497,7 @@ export class WalletCredentials extends TemplateElement {
       ${view.current ? nothing : html`<p part="hint">${t('credentials.block.login')}</p>`}
       <h3 id="sessions-heading" aria-level=${this.level(1)}>${t('credentials.sessions.heading')}</h3>
       ${view.sessions.length
-        ? html`<ul part="sessions" aria-labelledby="sessions-heading">
-            ${view.sessions.map((x) => this.#row(s, x))}
-          </ul>`
+        ? html`<ul part="sessions" aria-labelledby="sessions-heading"></ul>`
         : html`<p class="muted">${t('credentials.sessions.none')}</p>`}
       ${this.customerId ? this.#emailForm(s) : nothing}
     `;
@@ -501,26 +509,44 @@ export class WalletCredentials extends TemplateElement {
     return `${this.#i18n.t(`credential.${c.type}`)}${c.nickname ? ` (\u2068${c.nickname}\u2069)` : ''}`;
   }
 
-  /** A credential row, or a session row (a session has `expiresAt`): its kind, "This device", and its removal button. */
-  #row(s: Ready, item: AuthMethod | AuthSession): TemplateResult {
-    const t = this.#i18n.t;
-    const { view } = s;
+  /**
+   * What the lists' state makes of a row: "This device" on every session it holds, and on their
+   * credentials (not on one whose key the browser lost: this device can sign nothing with it any
+   * more); "Log out here" on the one it signs with; why it cannot be removed; whether it may be, and
+   * whether a change runs.
+   */
+  #facts({ view, running }: Ready, item: AuthMethod | AuthSession) {
     const session = 'expiresAt' in item;
-    // "This device" on every session it holds, and on their credentials; "Log out here" on the one it signs with.
-    // Not on one whose key the browser lost: this device can sign nothing with it any more.
-    const here = view.held.some((s) => !s.keyMissing && (session ? s.sessionId : s.credentialId) === item.id);
-    const own = session && view.current?.sessionId === item.id;
     const block = session ? null : revokeBlock(view, item.id);
+    return [
+      view.held.some((s) => !s.keyMissing && (session ? s.sessionId : s.credentialId) === item.id),
+      session && view.current?.sessionId === item.id,
+      block,
+      // (A session row is one the service lists: allowed() asks no more of it than a session here.)
+      session ? !!view.current : !block,
+      !!running,
+    ] as const;
+  }
+
+  /** A credential row, or a session row (a session has `expiresAt`): its `<li>`'s attributes, and its kind, "This device", and its removal button. */
+  #row(s: Ready, item: AuthMethod | AuthSession, li: HTMLLIElement): TemplateResult {
+    const t = this.#i18n.t;
+    const session = 'expiresAt' in item;
+    const [here, own, block, enabled] = this.#facts(s, item);
     // "Log in to make changes" is said once, under the add buttons.
     const hint = block && block !== 'login' ? t(`credentials.block.${block}`) : '';
     const hintId = `hint-${item.id.replace(/[^a-zA-Z0-9-]/g, '')}`;
     const operation: Operation = { op: session ? 'revoke-session' : 'revoke-credential', id: item.id };
     const name = t(`credential.${item.type}`);
-    const until = session ? t('credentials.sessions.until', { time: new Intl.DateTimeFormat(this.#i18n.locale, { hour: 'numeric', minute: '2-digit' }).format(new Date(item.expiresAt)) }) : '';
+    const until = session ? t('credentials.sessions.until', { time: format(Intl.DateTimeFormat, this.#i18n.locale, { hour: 'numeric', minute: '2-digit' }).format(new Date(item.expiresAt)) }) : '';
     // Names start with the button's visible words (WCAG 2.5.3) and tell rows of one type apart.
     const label = session ? (own ? t('credentials.sessions.logout') : t('credentials.sessions.end-label', { name, until })) : t('credentials.remove-label', { name: this.#credentialName(item) });
-    return html`<li part=${session ? 'session' : 'credential'} data-id=${item.id} data-type=${item.type}>
-      <span class="name">
+    if (!li.dataset.id) {
+      li.setAttribute('part', session ? 'session' : 'credential');
+      li.dataset.id = item.id;
+      li.dataset.type = item.type;
+    }
+    return html`<span class="name">
         <span part="credential-type">${name}${here ? html`<span part="badge">${t('credentials.this-device')}</span>` : nothing}</span>
         <span part="credential-name"
           >${session ? until : html`<bdi>${item.nickname}</bdi>`}</span
@@ -531,7 +557,7 @@ export class WalletCredentials extends TemplateElement {
         type="button"
         aria-label=${label}
         aria-describedby=${hint ? hintId : nothing}
-        ?disabled=${!allowed(s.running ? { kind: 'ready', view } : s, operation)}
+        ?disabled=${!enabled}
         aria-disabled=${s.running ? 'true' : nothing}
         @click=${() => this.#request(operation)}
       >
@@ -541,8 +567,7 @@ export class WalletCredentials extends TemplateElement {
       ${
         // The question opens under the row it is about: "End this session?" says which one by its place.
         (s.confirming as { id?: string } | undefined)?.id === item.id ? this.#confirmation(s, s.confirming!) : nothing
-      }
-    </li>`;
+      }`;
   }
 
   #confirmation(s: Ready, op: Operation): TemplateResult {
