@@ -5,7 +5,7 @@
  */
 import { expect } from 'chai';
 import { html } from 'lit/html.js';
-import { keyedRows } from '../../../../src/elements/shared/rows.ts';
+import { asText, keyedRows } from '../../../../src/elements/shared/rows.ts';
 import { resetPage } from './helpers.ts';
 
 interface Thing {
@@ -94,5 +94,23 @@ describe('keyedRows', () => {
       show(things(order));
       expect(shown().join(''), order).to.equal([...order].map((id) => `Thing ${id}`).join(''));
     }
+  });
+
+  it('with an owner, moves the rows as they are into the list element that replaced the one before, rendering again only those whose inputs differ', () => {
+    const owner = {};
+    let rendered: string[] = [];
+    const showIn = (ul: HTMLUListElement, items: Thing[]) =>
+      keyedRows(ul, items, (t) => t.id, (t, li) => (rendered.push(t.id), (li.dataset.id = t.id), html`<span>${t.label}</span>`), { host: ul }, (t) => [asText(t)], owner);
+    showIn(list, things('abc'));
+    const before = rowsById();
+    // The list read again: equal things as new objects, one changed; the template made a new <ul>.
+    const next = document.createElement('ul');
+    list.replaceWith(next);
+    rendered = [];
+    showIn(next, [{ id: 'b', label: 'Thing b, again' }, ...things('ca')]);
+    expect([...next.children].map((li) => li.textContent)).to.deep.equal(['Thing b, again', 'Thing c', 'Thing a']);
+    expect([...next.children].every((li) => before.get((li as HTMLElement).dataset.id!) === li)).to.equal(true);
+    expect(rendered).to.deep.equal(['b']);
+    next.replaceWith(list);
   });
 });
