@@ -16,7 +16,8 @@
  *
  * It travels as a cookie of the session the refresh made, `{cookieName}_{session uuid}` (a page or
  * browser holds sessions of several accounts: one account's grant neither replaces another's nor is
- * cleared with it), `HttpOnly; SameSite=Strict; Path={base}/cards; Max-Age=ttl` (plus
+ * cleared with it), `HttpOnly; SameSite=Strict; Path={base}/cards; Max-Age=ttl` (ttl, and the
+ * grant's own expiry, at most until the session's `expiresAt`: a grant outlives no session) (plus
  * `Secure` over TLS, also when TLS ends at a server in front: an https Origin or X-Forwarded-Proto): page scripts cannot read it (an injected script cannot carry it elsewhere)
  * and a cross-site page cannot send it. The reveal route then needs a grant whose account owns
  * the card (`accountForCard`, the integrator's knowledge; the demo binding's one card by default),
@@ -47,7 +48,7 @@ import { isId, type RouteName } from './routes.ts';
 export interface StepUpOptions<R extends ProxyRequest = IncomingMessage> {
   /** HMAC key for grants shared by several instances; default derived from the client secret. */
   secret?: string;
-  /** How long a grant lasts; default 60 seconds. */
+  /** How long a grant lasts, 1 to 3600 seconds; default 60. Never past the refreshed session's end. */
   ttlSeconds?: number;
   /**
    * The Embedded Wallet account that owns a card (`InternalAccount:<uuid>`), or undefined when
@@ -189,15 +190,19 @@ export function createStepUp(
       // it, so card details cannot be had on the strength of a logout's leftovers.
       if (route === 'deleteSession' && (status === 204 || status === 404)) return { 'set-cookie': [cookie(sessionId, '', 0)] };
       if (route !== 'refreshSession' || status !== 201 || !body) return {};
-      let next: { id?: unknown; accountId?: unknown };
+      let next: { id?: unknown; accountId?: unknown; expiresAt?: unknown };
       try {
         next = JSON.parse(body.toString('utf8')) as typeof next;
       } catch {
         return {};
       }
       if (!isId(next.accountId, 'InternalAccount') || !isId(next.id, 'Session')) return {};
-      // The refreshed session ended (reference.md: a new id): its grant goes, the new one's comes.
-      return { 'set-cookie': [cookie(sessionId, '', 0), cookie(next.id, mintGrant(key, next.accountId, now(), ttlSeconds * 1000), ttlSeconds)] };
+      // The refreshed session ended (reference.md: a new id): its grant goes, the new one's comes,
+      // lasting no longer than that session (whole seconds; none for a session about to end).
+      const t = now();
+      const ttl = Math.min(ttlSeconds, Math.floor((Date.parse(String(next.expiresAt)) - t) / 1000) || 0);
+      const ended = cookie(sessionId, '', 0);
+      return { 'set-cookie': ttl > 0 ? [ended, cookie(next.id, mintGrant(key, next.accountId, t, ttl * 1000), ttl)] : [ended] };
     },
   };
 }

@@ -312,3 +312,30 @@ describe('card reveal step-up', () => {
     }
   });
 });
+
+describe('card reveal step-up: a grant outlives no session', () => {
+  it('a ttlSeconds longer than the session refreshed lasts only as long as that session', async () => {
+    // Sessions of 4 seconds; grants asked for an hour.
+    const sandbox = await startSandbox({ sessionLifetimeMs: 4000 });
+    const f = sandbox.fixtures;
+    const demoAccount = { customerId: f.customerId, accountId: f.accountId, cardId: f.cardId };
+    const proxy = await listen(createProxy({ upstream: f.baseUrl, tokenId: f.tokenId, clientSecret: f.clientSecret, demoAccount, rateLimit: false, stepUp: { ttlSeconds: 3600 } }));
+    try {
+      const h = jarFetch();
+      const client = createClient({ baseUrl: proxy.url, fetch: h.fetch });
+      // No expiry margin: the wallet may renew a session of 4 s.
+      const wallet = createWallet({ client, store: memoryKeyStore(), otpSigner: f.signerPublicKey, expiryMarginMs: 0 });
+      await (await wallet.startOtpLogin({ credentialId: f.emailCredentialId })).submit('000000');
+      const session = await wallet.refresh(f.accountId);
+      const maxAge = Number(/; Max-Age=(\d+)/.exec(h.setCookies.at(-1)!)?.[1]);
+      assert.ok(maxAge >= 1 && maxAge <= 4, `Max-Age=${maxAge} for a session of 4 s`);
+      await client.revealCard(f.cardId);
+      // Past the session's end, the grant (sent anyway: a jar that ignores Max-Age) opens nothing.
+      await new Promise((r) => setTimeout(r, Math.max(0, Date.parse(session.expiresAt) - Date.now()) + 300));
+      await assert.rejects(client.revealCard(f.cardId), (e: unknown) => e instanceof ServiceError && e.code === 'STEP_UP_REQUIRED');
+    } finally {
+      await proxy.close();
+      await sandbox.close();
+    }
+  });
+});
