@@ -35,6 +35,39 @@ function requests(): { made: string[]; restore: () => void } {
   return { made, restore: () => (window.fetch = original) };
 }
 
+/**
+ * The polls of the pending action list from now on: how many went out, and how many went out while
+ * another was on its way (one poller never has two at once).
+ */
+function watchPolls(): { count: () => number; overlapped: () => number; restore: () => void } {
+  const original = window.fetch;
+  let count = 0;
+  let onTheWay = 0;
+  let overlapped = 0;
+  window.fetch = async (input: RequestInfo | URL, init?: RequestInit) => {
+    if (!new Request(input, init).url.includes('status=PENDING_APPROVAL')) return original(input, init);
+    count++;
+    if (++onTheWay > 1) overlapped++;
+    try {
+      return await original(input, init);
+    } finally {
+      onTheWay--;
+    }
+  };
+  return { count: () => count, overlapped: () => overlapped, restore: () => (window.fetch = original) };
+}
+
+/**
+ * One poller at 200 ms after `since`: still polling (waited for, however slow the machine), at most
+ * one poll per 200 ms and the one a start may add, never two at once.
+ */
+async function expectOnePoller(polls: ReturnType<typeof watchPolls>, since: number): Promise<void> {
+  await waitFor(() => polls.count() >= 2, 'two polls', 10000);
+  const elapsed = performance.now() - since;
+  expect(polls.count(), `polls in ${Math.round(elapsed)} ms`).to.be.at.most(Math.ceil(elapsed / 200) + 1);
+  expect(polls.overlapped(), 'polls on their way at once').to.equal(0);
+}
+
 /** Asks `check` every 100 ms until it answers something (rejects with `what` after 5 s). */
 async function until<T>(check: () => Promise<T | undefined | false>, what: string): Promise<T> {
   for (const start = performance.now(); performance.now() - start < 5000; await pause(100)) {
@@ -89,37 +122,18 @@ describe('the elements moved, removed and put back', function () {
     await waitFor(() => el.matches(':state(polling)') && parts(el, 'action').length > 0, 'the list, polled');
     const row = parts(el, 'action')[0];
     const seen = requests();
-    // Polls of the pending list at once: one poller never has two on their way.
-    let polling = 0;
-    let overlapped = 0;
-    const counted = window.fetch;
-    window.fetch = async (input: RequestInfo | URL, init?: RequestInit) => {
-      if (!new Request(input, init).url.includes('status=PENDING_APPROVAL')) return counted(input, init);
-      if (++polling > 1) overlapped++;
-      try {
-        return await counted(input, init);
-      } finally {
-        polling--;
-      }
-    };
-    const polls = () => seen.made.filter((r) => r.includes('status=PENDING_APPROVAL')).length;
+    const polls = watchPolls();
     try {
       const since = performance.now();
       move(el);
       await pause(1000);
-      // Still polling after the move, however slow the machine (the lower bound waits, never fails
-      // on time alone).
-      await waitFor(() => polls() >= 2, 'two polls after the move', 10000);
-      const elapsed = performance.now() - since;
-      // The same row (no reset and reload), one poller: at 200 ms, at most one poll per 200 ms and
-      // the one the move may start, never two at once.
+      await expectOnePoller(polls, since);
+      // The same row (no reset and reload), its poller still going.
       expect(parts(el, 'action')[0] === row, 'the same row').to.equal(true);
       expect(el.matches(':state(polling)')).to.equal(true);
       expect(seen.made.filter((r) => r.includes('limit=20')), 'the first page read again').to.deep.equal([]);
-      expect(polls(), `polls in ${Math.round(elapsed)} ms`).to.be.at.most(Math.ceil(elapsed / 200) + 1);
-      expect(overlapped, 'polls on their way at once').to.equal(0);
     } finally {
-      window.fetch = counted;
+      polls.restore();
       seen.restore();
     }
   });
@@ -325,10 +339,15 @@ describe('the elements moved, removed and put back', function () {
       expect(seen.made, 'requests after the last removal').to.deep.equal([]);
       for (const el of all) document.body.append(el);
       await waitFor(() => polling.matches(':state(polling)') && login.matches(':state(logged-in)') && lists.matches(':state(ready)') && keys.matches(':state(ready)'), 'every element working again');
-      seen.made.length = 0;
-      await pause(1000);
-      // One poller (about five polls a second at 200 ms), not one per time it was put back.
-      expect(seen.made.filter((r) => r.includes('status=PENDING_APPROVAL')).length).to.be.within(2, 7);
+      // One poller, not one per time it was put back.
+      const polls = watchPolls();
+      try {
+        const since = performance.now();
+        await pause(1000);
+        await expectOnePoller(polls, since);
+      } finally {
+        polls.restore();
+      }
     } finally {
       seen.restore();
     }
