@@ -261,15 +261,25 @@ describe('<agent-actions>', () => {
     try {
       const select = part(el, 'filter') as HTMLSelectElement;
       select.value = 'APPROVED';
+      const changed = performance.now();
       select.dispatchEvent(new Event('change'));
       await held.arrived;
       await el.updateComplete;
-      expect((await politeRegions()).map((r) => [r.id, r.text])).to.deep.equal([[region!.id, '']]);
-      await pause(1300);
-      expect((await politeRegions()).map((r) => [r.id, r.text])).to.deep.equal([[region!.id, 'Loading actions…']]);
+      const early = (await politeRegions()).map((r) => [r.id, r.text]);
+      // Nothing said in the first second (checked when the machine got here within it).
+      if (performance.now() - changed < 900) expect(early).to.deep.equal([[region!.id, '']]);
+      await pause(1000);
+      for (const until = performance.now() + 5000; ; await pause(100)) {
+        const regions = (await politeRegions()).map((r) => [r.id, r.text]);
+        if (regions[0]?.[1] || performance.now() > until) {
+          expect(regions).to.deep.equal([[region!.id, 'Loading actions…']]);
+          break;
+        }
+      }
       expect(text(el, 'base')).to.contain('Loading actions…');
       held.release();
       await ready(el);
+      await waitFor(() => heard.said.length >= 2, 'what it loaded said', 5000);
       await pause(300);
       expect(heard.said).to.deep.equal(['Loading actions…', 'Showing 5 of 6']);
       expect(text(el, 'base').match(/Loading actions/g)).to.equal(null);
