@@ -26,6 +26,7 @@ type Keys =
   | 'card-reveal.expired'
   | 'card-reveal.revealed'
   | 'card-reveal.no-card'
+  | 'card-reveal.bad-id'
   | ErrorKeys
   | HiddenKeys;
 
@@ -45,6 +46,7 @@ const en: Record<Keys, string> = {
   'card-reveal.expired': 'Card details hidden: the secure view expired.',
   'card-reveal.revealed': 'Card details shown. They hide automatically.',
   'card-reveal.no-card': 'No card is selected.',
+  'card-reveal.bad-id': 'The {attribute} attribute of this element is not a valid id.',
   'card-reveal.hidden.user': 'Card details hidden.',
   'card-reveal.hidden.timeout': 'Card details hidden after the time limit.',
   'card-reveal.hidden.page-hidden': 'Card details hidden while you were away.',

@@ -21,7 +21,7 @@
  */
 import { ReactiveBase, defineElement, type PropertyValues } from '../shared/reactive.ts';
 import { themeStyles, THEME } from '../shared/styles.ts';
-import { API_BASE } from '../shared/config.ts';
+import { API_BASE, idMatch } from '../shared/config.ts';
 import { LocaleController } from '../shared/i18n.ts';
 import { ServiceError, WalletError } from '../../core/errors.ts';
 import { serviceNow } from '../../core/clock.ts';
@@ -143,19 +143,19 @@ export class CardReveal extends ReactiveBase {
   static override styles = [themeStyles, cardRevealStyles];
 
   static override properties = {
-    cardId: { attribute: 'card-id', reflect: true, useDefault: true },
+    cardId: { attribute: 'card-id', reflect: true, useDefault: true, match: idMatch('Card') },
     apiBase: { attribute: 'api-base', match: API_BASE },
     theme: { reflect: true, match: THEME },
     hideAfter: { attribute: 'hide-after', type: Number, min: 0 },
     hideOnPageHide: { attribute: 'hide-on-page-hide', type: Boolean },
     requireSession: { attribute: 'require-session', type: Boolean },
-    accountId: { attribute: 'account-id' },
+    accountId: { attribute: 'account-id', match: idMatch('InternalAccount') },
     label: {},
     // Not reflected, so the attribute is only ever read.
     allowedOrigins: { attribute: 'allowed-origins', converter: parseAllowedOrigins },
   };
 
-  /** The card to reveal (`Card:<uuid>`). */
+  /** The card to reveal (`Card:<uuid>`). Another (a malformed id) is said on the console and ignored, and the element shows only that this attribute is not a valid id. */
   cardId = '';
 
   /** The proxy's base path for this element (overrides configureWallet's `apiBase`). Only this page's origin or that of configureWallet's `apiBase` is followed: another is refused (`misconfigured`) and sent nothing. One that can be neither a path nor an http(s) address is said on the console and ignored. */
@@ -176,7 +176,7 @@ export class CardReveal extends ReactiveBase {
    */
   requireSession = false;
 
-  /** The wallet account whose session proves the step-up (with `require-session`). */
+  /** The wallet account whose session proves the step-up (with `require-session`; `InternalAccount:<uuid>`). Another (a malformed id) is said on the console and ignored, and the element shows only that this attribute is not a valid id. */
   accountId: string | undefined;
 
   /**
@@ -238,7 +238,7 @@ export class CardReveal extends ReactiveBase {
    * page: the URL is a bearer secret, asked for only to be shown at once.
    */
   show(): void {
-    if (!this.cardId || !this.isConnected) return;
+    if (this.#badId() || !this.cardId || !this.isConnected) return;
     const before = this.#view;
     this.#send({ type: 'reveal' });
     if (this.#view !== before) void this.#fetchAndShow(this.cardId);
@@ -381,6 +381,11 @@ export class CardReveal extends ReactiveBase {
     }
   }
 
+  /** The first id attribute given malformed (ignored, config.ts idMatch): the element then reveals nothing, and says so. */
+  #badId(): string | undefined {
+    return ['card-id', 'account-id'].find((id) => this.ignored.has(id));
+  }
+
   #syncStates(): void {
     const states = this.#internals?.states;
     states?.clear();
@@ -477,8 +482,9 @@ export class CardReveal extends ReactiveBase {
     const message = kind === 'expired' || kind === 'revealed' ? kind : hiddenBefore ? `hidden.${hiddenBefore}` : '';
     this.#message.textContent = message && t(`card-reveal.${message}`);
     let controls: Node[] = [];
-    if (!this.cardId) {
-      this.#noCard.data = t('card-reveal.no-card');
+    const bad = this.#badId();
+    if (bad || !this.cardId) {
+      this.#noCard.data = bad ? t('card-reveal.bad-id', { attribute: bad }) : t('card-reveal.no-card');
       controls = [this.#noCard];
     } else if (kind === 'revealed') {
       const seconds = secondsLeft(view);

@@ -44,6 +44,7 @@ type Keys =
   | 'delegated-keys.revoked'
   | 'delegated-keys.active-exists'
   | 'delegated-keys.missing-ids'
+  | 'delegated-keys.bad-id'
   /** `too_many` is never shown: the form offers no more rows than allowed. */
   | `delegated-keys.field.${Exclude<FieldProblem, 'too_many'>}`
   | `delegated-keys.error.${DelegatedKeysErrorCode}`
@@ -88,6 +89,7 @@ const en: Record<Keys, string> & PluralForms<Keys> = {
   'delegated-keys.revoked': 'Key “{name}” revoked.',
   'delegated-keys.active-exists': 'This card already has an active key. Revoke it before creating another.',
   'delegated-keys.missing-ids': 'No card or wallet account is selected.',
+  'delegated-keys.bad-id': 'The {attribute} attribute of this element is not a valid id.',
   'delegated-keys.field.required': 'This field is required.',
   'delegated-keys.field.too_long': 'Use 256 characters or fewer.',
   'delegated-keys.field.invalid_currency': 'Use a currency code of 3 to 16 letters or digits, such as USD.',

@@ -19,7 +19,7 @@ import { TemplateElement } from '../shared/template.ts';
 import { defineElement, type PropertyValues } from '../shared/reactive.ts';
 import { Task, TaskStatus, initialState as taskInitial } from '../shared/task.ts';
 import { baseStyles, THEME } from '../shared/styles.ts';
-import { API_BASE } from '../shared/config.ts';
+import { API_BASE, idMatch } from '../shared/config.ts';
 import { listStyles } from '../shared/list-styles.ts';
 import { errorDetail, formatDate, isAbort, onOnline, syncStates } from '../shared/list.ts';
 import { isolate, LocaleController, localeChanges } from '../shared/i18n.ts';
@@ -98,18 +98,18 @@ export class DelegatedKeys extends TemplateElement {
   static override styles = [baseStyles, listStyles, delegatedKeysStyles];
 
   static override properties = {
-    cardId: { attribute: 'card-id', reflect: true, useDefault: true },
-    accountId: { attribute: 'account-id', reflect: true, useDefault: true },
+    cardId: { attribute: 'card-id', reflect: true, useDefault: true, match: idMatch('Card') },
+    accountId: { attribute: 'account-id', reflect: true, useDefault: true, match: idMatch('InternalAccount') },
     apiBase: { attribute: 'api-base', match: API_BASE },
     theme: { reflect: true, match: THEME },
     view: { state: true },
     form: { state: true },
   };
 
-  /** The card (`Card:<uuid>`). */
+  /** The card (`Card:<uuid>`). Another (a malformed id) is said on the console and ignored, and the element shows only that this attribute is not a valid id. */
   cardId = '';
 
-  /** The Embedded Wallet internal account funding the card (`InternalAccount:<uuid>`). */
+  /** The Embedded Wallet internal account funding the card (`InternalAccount:<uuid>`). Another (a malformed id) is said on the console and ignored, and the element shows only that this attribute is not a valid id. */
   accountId = '';
 
   /** The proxy's base path for this element (overrides configureWallet's `apiBase`). Only this page's origin or that of configureWallet's `apiBase` is followed: another is refused (`misconfigured`) and sent nothing. One that can be neither a path nor an http(s) address is said on the console and ignored. */
@@ -466,6 +466,8 @@ export class DelegatedKeys extends TemplateElement {
   override render() {
     const t = this.#i18n.t;
     const { list, mode, failure, notice } = this.view;
+    // A malformed id is ignored (its property stays empty): said as not valid rather than as not selected.
+    const bad = ['card-id', 'account-id'].find((id) => this.ignored.has(id));
     const ready = this.cardId && this.accountId;
     const alert = list.kind === 'failed' ? list.code : failure;
     return html`
@@ -488,7 +490,7 @@ export class DelegatedKeys extends TemplateElement {
               ? this.#loading.slow ? t('delegated-keys.loading') : nothing
               : this.#loaded === undefined ? nothing : t('delegated-keys.loaded', { count: this.#loaded })}</p>
         ${!ready
-          ? html`<p class="muted">${t('delegated-keys.missing-ids')}</p>`
+          ? html`<p class="muted">${bad ? t('delegated-keys.bad-id', { attribute: bad }) : t('delegated-keys.missing-ids')}</p>`
           : list.kind !== 'ready'
             ? nothing
             : list.keys.length === 0

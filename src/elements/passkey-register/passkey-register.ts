@@ -15,10 +15,10 @@ import { TemplateElement } from '../shared/template.ts';
 import { defineElement, type PropertyValues } from '../shared/reactive.ts';
 import { Task } from '../shared/task.ts';
 import { baseStyles, THEME } from '../shared/styles.ts';
-import { API_BASE } from '../shared/config.ts';
+import { API_BASE, idMatch } from '../shared/config.ts';
 import { formStyles } from '../shared/form-styles.ts';
 import { isolate, LocaleController } from '../shared/i18n.ts';
-import { failureMessage } from '../shared/strings.ts';
+import { badId, failureMessage } from '../shared/strings.ts';
 import { afterFirstPaint, onceAfterFirstPaint } from '../shared/idle.ts';
 import { syncStates } from '../shared/list.ts';
 import { defaultNickname, initialState, isBusy, transition, validNickname, type RegisterEvent, type RegisterFailure, type RegisterState, type Support } from './passkey-register.machine.ts';
@@ -98,7 +98,7 @@ export class PasskeyRegister extends TemplateElement {
   static override styles = [baseStyles, formStyles, passkeyRegisterStyles];
 
   static override properties = {
-    accountId: { attribute: 'account-id', reflect: true, useDefault: true },
+    accountId: { attribute: 'account-id', reflect: true, useDefault: true, match: idMatch('InternalAccount') },
     apiBase: { attribute: 'api-base', match: API_BASE },
     nickname: {},
     theme: { reflect: true, match: THEME },
@@ -107,7 +107,7 @@ export class PasskeyRegister extends TemplateElement {
     nicknameInvalid: { state: true },
   };
 
-  /** The Embedded Wallet internal account (`InternalAccount:<uuid>`). */
+  /** The Embedded Wallet internal account (`InternalAccount:<uuid>`). Another (a malformed id) is said on the console and ignored, and the element shows only that this attribute is not a valid id. */
   accountId = '';
   /** Where the proxy is mounted, when not the page's configured base. Only this page's origin or that of configureWallet's `apiBase` is followed: another is refused (`misconfigured`) and sent nothing. One that can be neither a path nor an http(s) address is said on the console and ignored. */
   apiBase: string | null = null;
@@ -257,7 +257,7 @@ export class PasskeyRegister extends TemplateElement {
     return html`
       <section part="base" class="panel stack" aria-labelledby="heading" aria-busy=${isBusy(s) ? 'true' : 'false'}>
         <h2 part="heading" id="heading" aria-level=${this.level()}>${t('passkey.heading')}</h2>
-        ${this.accountId ? this.#screen(s) : html`<p part="intro">${t('common.missing-account')}</p>`}
+        ${this.accountId ? this.#screen(s) : html`<p part="intro">${badId(t, this.ignored, 'account-id') || t('common.missing-account')}</p>`}
         <p part="error" id="error" class="live" role="alert">${error}</p>
         <p part="status" class="live" role="status">${this.notice}</p>
       </section>

@@ -35,6 +35,14 @@ let config: WalletConfig = { apiBase: '/api', environment: 'production' };
 export const API_BASE = /^(https?:\/\/\S|(?![a-z][a-z\d+.-]*:))\S*$/i;
 
 /**
+ * The `match` of an element's id attribute (reactive.ts): a `<Type>:<uuid>` id of that type, the
+ * type exactly, the uuid in either case (api.md "Identifiers"; core/shapes.ts isId, which refuses
+ * any other before a request), or empty (none yet). Another is said on the console and ignored,
+ * and the element says that attribute is not a valid id instead of what it shows without one.
+ */
+export const idMatch = (type: string): RegExp => RegExp(`^(${type}:[\\da-fA-F]{8}(-[\\da-fA-F]{4}){3}-[\\da-fA-F]{12})?$`);
+
+/**
  * The options and what each takes, tested on the value as text. Another value, or an option not
  * here (a misspelt `apibase` would leave the default in place), throws a TypeError naming the
  * option before anything is kept.

@@ -6,7 +6,7 @@
  * with the same contract for that part, so the elements read like Lit elements and Lit's documents
  * describe them: `static properties` with `attribute` (default: the property name lowercased;
  * `false` for none), `type` (Boolean, Number, String), `reflect`, `state`, `converter` (an
- * attribute parser) and `useDefault` (and, not Lit's, a Number's `min`, `max` and `step`, a text's `match`); a property set to a value that is not `Object.is` the old one queues an update;
+ * attribute parser) and `useDefault` (and, not Lit's, a Number's `min`, `max` and `step`, a text's `match`, and the set of `ignored` attributes); a property set to a value that is not `Object.is` the old one queues an update;
  * `willUpdate` -> controllers' `hostUpdate` -> `update` (reflects attributes) -> controllers'
  * `hostUpdated` -> `firstUpdated` -> `updated`; `requestUpdate()`, `updateComplete`, `hasUpdated`,
  * `addController`, `createRenderRoot`/`renderRoot`; the first update waits for the first
@@ -148,16 +148,19 @@ export class ReactiveBase extends HTMLElementBase implements ReactiveControllerH
             // texts with a `match` are checked without the spaces around them (as a browser reads
             // a link's address), and kept so.
             const { min, match } = declaration;
-            if (value != null) {
-              const n = declaration.type === Number ? +value : match ? `${value}`.trim() : value;
-              // Without a min, any number, NaN too (Lit's). NaN ("abc") is not >= min; n % undefined
-              // is NaN: no step set allows any. No max set still stops at 2^31 - 1, past which a
-              // timer's delay wraps (WebIDL long) and would fire at once.
-              if (match ? match.test(n as string) : min === undefined || ((n as number) >= min && !((n as number) > (declaration.max ?? 2 ** 31 - 1) || (n as number) % declaration.step!))) value = n;
-              else {
-                console.warn(`<${this.localName} ${attribute}="${value}"> ignored`);
-                value = this.#defaults.get(name);
-              }
+            const n = value == null ? value : declaration.type === Number ? +value : match ? `${value}`.trim() : value;
+            // Without a min, any number, NaN too (Lit's). NaN ("abc") is not >= min; n % undefined
+            // is NaN: no step set allows any. No max set still stops at 2^31 - 1, past which a
+            // timer's delay wraps (WebIDL long) and would fire at once.
+            if (n == null || (match ? match.test(n as string) : min === undefined || ((n as number) >= min && !((n as number) > (declaration.max ?? 2 ** 31 - 1) || (n as number) % declaration.step!)))) {
+              value = n;
+              // Taken after one was ignored: an update, even when the value stays the default.
+              if (this.ignored.delete(attribute!)) this.requestUpdate();
+            } else {
+              console.warn(`<${this.localName} ${attribute}="${value}"> ignored`);
+              value = this.#defaults.get(name);
+              this.ignored.add(attribute!);
+              this.requestUpdate();
             }
             if (Object.is(old, value)) return;
             this.#values.set(name, value);
@@ -186,6 +189,13 @@ export class ReactiveBase extends HTMLElementBase implements ReactiveControllerH
 
   /** True from a change until the update that renders it. */
   isUpdatePending = false;
+
+  /**
+   * The attributes whose last value, from the attribute or the property, was said and ignored (a
+   * `min` or `match` not met), until one is taken. An element shows what it cannot work without,
+   * such as a malformed id, as not valid rather than as missing.
+   */
+  protected readonly ignored = new Set<string>();
 
   #values = new Map<PropertyKey, unknown>();
   #changed: PropertyValues = new Map();

@@ -42,6 +42,7 @@ export const sharedStrings = {
     'credential.OAUTH': 'Single sign-on',
     'common.cancel': 'Cancel',
     'common.missing-account': 'This element needs an account id (the account-id attribute).',
+    'common.bad-id': 'The {attribute} attribute of this element is not a valid id.',
   },
 } satisfies Record<'en', Strings>;
 
@@ -49,6 +50,16 @@ registerDefaultStrings(sharedStrings);
 
 /** The keys of these strings (a translation, src/locales/, covers every one; their plural forms as its language needs). */
 export type SharedStringKey = Exclude<keyof typeof sharedStrings.en, `${string}_${Intl.LDMLPluralRule}`>;
+
+/**
+ * The sentence an element shows in place of its content when one of its `ids` (attribute names) was
+ * given malformed, and so said on the console and ignored (config.ts idMatch, reactive.ts
+ * `ignored`): the first such attribute named as not a valid id. Undefined when none was.
+ */
+export function badId(t: (key: string, params?: Record<string, string>) => string, ignored: ReadonlySet<string>, ...ids: string[]): string | undefined {
+  const bad = ids.find((id) => ignored.has(id));
+  return bad && t('common.bad-id', { attribute: bad });
+}
 
 /**
  * A failure as the helpers below read it: a shared one, or one of an element's own codes (a step of

@@ -17,12 +17,12 @@ import { Task, TaskStatus, initialState as taskInitial } from '../shared/task.ts
 import type { OtpLogin } from '../../core/session.ts';
 import type { AuthMethod, AuthSession } from '../../core/types.ts';
 import { baseStyles, THEME } from '../shared/styles.ts';
-import { API_BASE } from '../shared/config.ts';
+import { API_BASE, idMatch } from '../shared/config.ts';
 import { formStyles } from '../shared/form-styles.ts';
 import { LocaleController, localeChanges } from '../shared/i18n.ts';
 import { asText, keyedRows } from '../shared/rows.ts';
 import { format } from '../shared/formats.ts';
-import { failureMessage, isCodeProblem } from '../shared/strings.ts';
+import { badId, failureMessage, isCodeProblem } from '../shared/strings.ts';
 import { onceAfterFirstPaint } from '../shared/idle.ts';
 import { isAbort, onOnline, syncStates } from '../shared/list.ts';
 import { codeInput } from '../shared/code-input.ts';
@@ -102,17 +102,17 @@ export class WalletCredentials extends TemplateElement {
 
   static override properties = {
     oidcTokenProvider: { attribute: false },
-    accountId: { attribute: 'account-id', reflect: true, useDefault: true },
-    customerId: { attribute: 'customer-id', reflect: true, useDefault: true },
+    accountId: { attribute: 'account-id', reflect: true, useDefault: true, match: idMatch('InternalAccount') },
+    customerId: { attribute: 'customer-id', reflect: true, useDefault: true, match: idMatch('Customer') },
     apiBase: { attribute: 'api-base', match: API_BASE },
     theme: { reflect: true, match: THEME },
     machine: { state: true },
     emailInvalid: { state: true },
   };
 
-  /** The Embedded Wallet internal account (`InternalAccount:<uuid>`). */
+  /** The Embedded Wallet internal account (`InternalAccount:<uuid>`). Another (a malformed id) is said on the console and ignored, and the element shows only that this attribute is not a valid id. */
   accountId = '';
-  /** The customer (`Customer:<uuid>`) whose email the email form changes; without it the form is hidden. */
+  /** The customer (`Customer:<uuid>`) whose email the email form changes; without it the form is hidden. Another (a malformed id) is said on the console and ignored, and the element shows only that this attribute is not a valid id. */
   customerId = '';
   /** Where the proxy is mounted, when not the page's configured base. Only this page's origin or that of configureWallet's `apiBase` is followed: another is refused (`misconfigured`) and sent nothing. One that can be neither a path nor an http(s) address is said on the console and ignored. */
   apiBase: string | null = null;
@@ -449,11 +449,12 @@ export class WalletCredentials extends TemplateElement {
     // A wrong or used-up code is said under the code field (codeForm), not in the panel's alert at the bottom.
     const failure = s.kind === 'loading' || (s.kind === 'ready' && s.codeFor && isCodeProblem(s.failure)) ? undefined : s.failure;
     const n = s.kind === 'ready' ? s.notice : undefined;
+    const bad = badId(t, this.ignored, 'account-id', 'customer-id');
     return html`
       <section part="base" class="panel stack" aria-labelledby="heading" aria-busy=${s.kind === 'loading' || (s.kind === 'ready' && !!s.running)}>
         <h2 part="heading" id="heading" tabindex="-1" aria-level=${this.level()}>${t('credentials.heading')}</h2>
-        ${!this.accountId
-          ? html`<p>${t('common.missing-account')}</p>`
+        ${bad || !this.accountId
+          ? html`<p>${bad || t('common.missing-account')}</p>`
           : s.kind === 'loading'
             ? html`<p class="muted">${t('credentials.loading')}</p>`
             : s.kind === 'load-failed'

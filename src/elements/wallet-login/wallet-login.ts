@@ -17,10 +17,10 @@ import { TemplateElement } from '../shared/template.ts';
 import { defineElement, type PropertyValues } from '../shared/reactive.ts';
 import { Task, TaskStatus, initialState as nothingDone } from '../shared/task.ts';
 import { baseStyles, THEME } from '../shared/styles.ts';
-import { API_BASE } from '../shared/config.ts';
+import { API_BASE, idMatch } from '../shared/config.ts';
 import { formStyles } from '../shared/form-styles.ts';
 import { LocaleController } from '../shared/i18n.ts';
-import { failureMessage, isCodeProblem } from '../shared/strings.ts';
+import { badId, failureMessage, isCodeProblem } from '../shared/strings.ts';
 import { afterFirstPaint, onceAfterFirstPaint } from '../shared/idle.ts';
 import { syncStates } from '../shared/list.ts';
 import { codeInput } from '../shared/code-input.ts';
@@ -111,7 +111,7 @@ export class WalletLogin extends TemplateElement {
   static override styles = [baseStyles, formStyles, walletLoginStyles];
 
   static override properties = {
-    accountId: { attribute: 'account-id', reflect: true, useDefault: true },
+    accountId: { attribute: 'account-id', reflect: true, useDefault: true, match: idMatch('InternalAccount') },
     methods: {},
     apiBase: { attribute: 'api-base', match: API_BASE },
     noAutoRefresh: { type: Boolean, attribute: 'no-auto-refresh' },
@@ -126,7 +126,7 @@ export class WalletLogin extends TemplateElement {
     autofill: { state: true },
   };
 
-  /** The Embedded Wallet internal account (`InternalAccount:<uuid>`). */
+  /** The Embedded Wallet internal account (`InternalAccount:<uuid>`). Another (a malformed id) is said on the console and ignored, and the element shows only that this attribute is not a valid id. */
   accountId = '';
   /**
    * Space-separated ways to log in, in order: `email-otp sms-otp passkey oauth` (default: all; an
@@ -614,7 +614,7 @@ export class WalletLogin extends TemplateElement {
     const wait = this.#waitLeft(failure);
     return html`
       <section part="base" class="panel stack" aria-busy=${this.#busy ? 'true' : 'false'} aria-labelledby="heading">
-        ${this.accountId ? this.#screen(s) : html`<p part="intro">${t('common.missing-account')}</p>`}
+        ${this.accountId ? this.#screen(s) : html`<p part="intro">${badId(t, this.ignored, 'account-id') || t('common.missing-account')}</p>`}
         <p part="error" id="error" class="live" role="alert">${failure ? this.#failureText(failure) : ''}</p>
         <p part="wait" class="live">${wait ? t('error.wait', { seconds: wait }) : ''}</p>
         <p part="status" class="live ${this.notice === t('login.notice.logged-in') ? 'visually-hidden' : ''}" role="status">${this.notice}</p>

@@ -25,18 +25,18 @@ let metafile: Metafile | undefined;
 const pages: Record<string, string> = {
   // <card-reveal> alone, with a card-id but no click: it renders its "Show card details" state.
   '/one': `<script type="module" src="/cdn/elements/card-reveal.js"></script>
-<card-reveal card-id="Card:1" account-id="InternalAccount:1" api-base="/api"></card-reveal>
+<card-reveal card-id="Card:00000000-0000-4000-8000-000000000001" account-id="InternalAccount:00000000-0000-4000-8000-000000000001" api-base="/api"></card-reveal>
 <script type="module" src="/check-one.js"></script>`,
   // <card-reveal> alone, clicked at once (no pointer over it first): its reveal request loads at the click.
   '/click': `<script type="module" src="/cdn/elements/card-reveal.js"></script>
-<card-reveal card-id="Card:1" api-base="/api"></card-reveal>
+<card-reveal card-id="Card:00000000-0000-4000-8000-000000000001" api-base="/api"></card-reveal>
 <script type="module" src="/check-click.js"></script>`,
   '/two': `<script type="module" src="/cdn/elements/card-reveal.js"></script>
 <script type="module" src="/cdn/elements/wallet-login.js"></script>
 <script type="module" src="/cdn/elements/locales/ar.js"></script>
-<card-reveal card-id="Card:1" account-id="InternalAccount:1" api-base="/api"></card-reveal>
-<wallet-login lang="ar" account-id="InternalAccount:1" api-base="/api"></wallet-login>
-<wallet-login id="en" account-id="InternalAccount:1" api-base="/api"></wallet-login>
+<card-reveal card-id="Card:00000000-0000-4000-8000-000000000001" account-id="InternalAccount:00000000-0000-4000-8000-000000000001" api-base="/api"></card-reveal>
+<wallet-login lang="ar" account-id="InternalAccount:00000000-0000-4000-8000-000000000001" api-base="/api"></wallet-login>
+<wallet-login id="en" account-id="InternalAccount:00000000-0000-4000-8000-000000000001" api-base="/api"></wallet-login>
 <script type="module" src="/check-two.js"></script>`,
 };
 
@@ -146,7 +146,7 @@ test('a click on <card-reveal> fetches its reveal request and the files it needs
   try {
     const { result, problems } = await rig.open('/click');
     assert.deepEqual(problems, []);
-    // Card:1 is no card's id: the reveal request's module loads and refuses it.
+    // No card has that id here: the reveal request's module loads and the page rig answers the service's 404.
     assert.deepEqual(result, { code: 'not_found' });
     assert.equal(holdBack.held, true, `while ${holdBack.path} was held, the page asked for ${holdBack.asked}, not for ${needed}`);
   } finally {

@@ -11,7 +11,7 @@ import '../../../../src/index.ts';
 import { configureWallet, walletConfig } from '../../../../src/elements/shared/config.ts';
 import type { WalletLogin } from '../../../../src/elements/wallet-login/wallet-login.ts';
 import { newAccount, type RigAccount } from '../../support/rig.ts';
-import { logInByEmail, mount, resetPage, shadow, useRig, waitForState } from './helpers.ts';
+import { logInByEmail, mount, resetPage, shadow, useRig, waitFor, waitForState } from './helpers.ts';
 
 /** The console warnings given while `run` runs (and still passed on to the console). */
 async function warnings(run: () => unknown): Promise<string[]> {
@@ -213,6 +213,63 @@ describe('bad input from an integrator', () => {
       const said = await warnings(async () => (await mount('agent-actions', { 'api-base': good })).remove());
       expect(said, good).to.deep.equal([]);
     }
+  });
+
+  it('a malformed id (card-id, account-id, customer-id) is said at once, nothing is asked for it, and the element names that attribute as not valid instead of saying there is nothing yet', async () => {
+    const uuid = crypto.randomUUID();
+    const cases: Array<[string, Record<string, string>, string, boolean?]> = [
+      // The card's keys, once listed, are filtered by card: before, "This card has no delegated keys yet".
+      ['delegated-keys', { 'card-id': 'card 1', 'account-id': acct.accountId }, 'card-id'],
+      ['delegated-keys', { 'card-id': acct.cardId, 'account-id': 'acct-1' }, 'account-id'],
+      ['card-reveal', { 'card-id': `Card:${uuid}x` }, 'card-id'],
+      // Another type's id is no id of this one.
+      ['card-reveal', { 'card-id': acct.cardId, 'account-id': `Card:${uuid}`, 'require-session': '' }, 'account-id'],
+      ['wallet-login', { 'account-id': 'InternalAccount:1', 'no-autofill': '' }, 'account-id'],
+      ['passkey-register', { 'account-id': '../cards' }, 'account-id'],
+      ['wallet-credentials', { 'account-id': 'InternalAccount:', 'customer-id': acct.customerId }, 'account-id'],
+      // The account's credentials are read (its id is valid), but not shown until the customer's is.
+      ['wallet-credentials', { 'account-id': acct.accountId, 'customer-id': 'me' }, 'customer-id', true],
+    ];
+    for (const [tag, attributes, bad, reads] of cases) {
+      const what = `<${tag} ${bad}="${attributes[bad]}">`;
+      // Emptied each time: a full buffer (250 entries) would record no request at all.
+      performance.clearResourceTimings();
+      let el!: HTMLElement;
+      const said = await warnings(async () => {
+        el = await mount(tag, attributes);
+      });
+      expect(said, what).to.deep.equal([`${what} ignored`]);
+      const shown = () => shadow(el).textContent!.replace(/\s+/g, ' ');
+      expect(shown(), what).to.contain(`The ${bad} attribute of this element is not a valid id.`);
+      expect(shown(), what).not.to.contain('no delegated keys yet').and.not.to.contain('is selected').and.not.to.contain('needs an account id');
+      expect(shadow(el).querySelector('button'), `${what}: nothing to press`).to.equal(null);
+      (el as unknown as { show?: () => void }).show?.();
+      await new Promise((r) => setTimeout(r, 300));
+      const sent = performance.getEntriesByType('resource').map((e) => e.name).filter((url) => url.includes('/api/'));
+      if (!reads) expect(sent, `${what}: requests`).to.deep.equal([]);
+      el.remove();
+    }
+  });
+
+  it('an id set right after a malformed one takes the element out of its "not a valid id" state, and a malformed one set later puts it back, said the same way', async () => {
+    let el!: HTMLElement;
+    await warnings(async () => {
+      el = await mount('delegated-keys', { 'card-id': 'card 1', 'account-id': acct.accountId });
+    });
+    el.setAttribute('card-id', acct.cardId);
+    await waitFor(() => shadow(el).textContent!.includes('This card has no delegated keys yet.'), 'the card\'s (empty) list');
+    expect(shadow(el).textContent).not.to.contain('not a valid id');
+    const said = await warnings(async () => {
+      (el as unknown as { cardId: string }).cardId = 'Card:1';
+      await (el as unknown as { updateComplete: Promise<unknown> }).updateComplete;
+    });
+    expect(said).to.deep.equal(['<delegated-keys card-id="Card:1"> ignored']);
+    expect(shadow(el).textContent).to.contain('The card-id attribute of this element is not a valid id.');
+    // Removed, it is missing rather than malformed.
+    el.removeAttribute('card-id');
+    await (el as unknown as { updateComplete: Promise<unknown> }).updateComplete;
+    expect(shadow(el).textContent).to.contain('No card or wallet account is selected.');
+    expect(shadow(el).textContent).not.to.contain('not a valid id');
   });
 
   it('a theme other than light or dark is said, and the system setting followed', async () => {
