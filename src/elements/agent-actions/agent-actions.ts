@@ -21,7 +21,7 @@ import { TemplateElement } from '../shared/template.ts';
 import { defineElement, type PropertyValues } from '../shared/reactive.ts';
 import { Task } from '../shared/task.ts';
 import { baseStyles, THEME } from '../shared/styles.ts';
-import { API_BASE } from '../shared/config.ts';
+import { API_BASE, API_BASE_HINT } from '../shared/config.ts';
 import { listStyles } from '../shared/list-styles.ts';
 import { errorDetail, formatDate, isAbort, onOnline, syncStates } from '../shared/list.ts';
 import { keyedRows } from '../shared/rows.ts';
@@ -97,7 +97,7 @@ export class AgentActions extends TemplateElement {
     pageSize: { attribute: 'page-size', type: Number, useDefault: true, min: 1, max: 100, step: 1 },
     pollInterval: { attribute: 'poll-interval', type: Number, useDefault: true, min: 100 },
     pollMaxInterval: { attribute: 'poll-max-interval', type: Number, useDefault: true, min: 100 },
-    apiBase: { attribute: 'api-base', match: API_BASE },
+    apiBase: { attribute: 'api-base', match: API_BASE, hint: API_BASE_HINT },
     theme: { reflect: true, match: THEME },
     view: { state: true },
     pollTrouble: { state: true },
@@ -123,7 +123,7 @@ export class AgentActions extends TemplateElement {
   /** The backoff's ceiling (ms). Changed while polling, it applies at once. */
   pollMaxInterval = 60000;
 
-  /** The proxy's base path for this element (overrides configureWallet's `apiBase`). Only this page's origin or that of configureWallet's `apiBase` is followed: another is refused (`misconfigured`) and sent nothing. One that can be neither a path nor an http(s) address is said on the console and ignored. */
+  /** The proxy's base path for this element (overrides configureWallet's `apiBase`). Only this page's origin or that of configureWallet's `apiBase` is followed: another is refused (`misconfigured`) and sent nothing. One that is neither a path from `/`, `./` or `../` nor an http(s) address (a bare `wallet.example.com`, `api`) is said on the console, with what to write instead, and ignored. */
   apiBase: string | undefined;
 
   /** Light or dark regardless of the system setting (shared base styles). */

@@ -21,7 +21,7 @@
  */
 import { ReactiveBase, defineElement, type PropertyValues } from '../shared/reactive.ts';
 import { themeStyles, THEME } from '../shared/styles.ts';
-import { API_BASE, idMatch } from '../shared/config.ts';
+import { API_BASE, API_BASE_HINT, idMatch } from '../shared/config.ts';
 import { LocaleController } from '../shared/i18n.ts';
 import { ServiceError, WalletError } from '../../core/errors.ts';
 import { serviceNow } from '../../core/clock.ts';
@@ -144,7 +144,7 @@ export class CardReveal extends ReactiveBase {
 
   static override properties = {
     cardId: { attribute: 'card-id', reflect: true, useDefault: true, match: idMatch('Card') },
-    apiBase: { attribute: 'api-base', match: API_BASE },
+    apiBase: { attribute: 'api-base', match: API_BASE, hint: API_BASE_HINT },
     theme: { reflect: true, match: THEME },
     hideAfter: { attribute: 'hide-after', type: Number, min: 0 },
     hideOnPageHide: { attribute: 'hide-on-page-hide', type: Boolean },
@@ -158,7 +158,7 @@ export class CardReveal extends ReactiveBase {
   /** The card to reveal (`Card:<uuid>`). Another (a malformed id) is said on the console and ignored, and the element shows only that this attribute is not a valid id. */
   cardId = '';
 
-  /** The proxy's base path for this element (overrides configureWallet's `apiBase`). Only this page's origin or that of configureWallet's `apiBase` is followed: another is refused (`misconfigured`) and sent nothing. One that can be neither a path nor an http(s) address is said on the console and ignored. */
+  /** The proxy's base path for this element (overrides configureWallet's `apiBase`). Only this page's origin or that of configureWallet's `apiBase` is followed: another is refused (`misconfigured`) and sent nothing. One that is neither a path from `/`, `./` or `../` nor an http(s) address (a bare `wallet.example.com`, `api`) is said on the console, with what to write instead, and ignored. */
   apiBase: string | undefined;
 
   /** Light or dark regardless of the system setting (shared base styles). */

@@ -19,7 +19,7 @@ import { TemplateElement } from '../shared/template.ts';
 import { defineElement, type PropertyValues } from '../shared/reactive.ts';
 import { Task, TaskStatus, initialState as taskInitial } from '../shared/task.ts';
 import { baseStyles, THEME } from '../shared/styles.ts';
-import { API_BASE, idMatch } from '../shared/config.ts';
+import { API_BASE, API_BASE_HINT, idMatch } from '../shared/config.ts';
 import { listStyles } from '../shared/list-styles.ts';
 import { errorDetail, formatDate, isAbort, onOnline, syncStates } from '../shared/list.ts';
 import { isolate, LocaleController, localeChanges } from '../shared/i18n.ts';
@@ -100,7 +100,7 @@ export class DelegatedKeys extends TemplateElement {
   static override properties = {
     cardId: { attribute: 'card-id', reflect: true, useDefault: true, match: idMatch('Card') },
     accountId: { attribute: 'account-id', reflect: true, useDefault: true, match: idMatch('InternalAccount') },
-    apiBase: { attribute: 'api-base', match: API_BASE },
+    apiBase: { attribute: 'api-base', match: API_BASE, hint: API_BASE_HINT },
     theme: { reflect: true, match: THEME },
     view: { state: true },
     form: { state: true },
@@ -112,7 +112,7 @@ export class DelegatedKeys extends TemplateElement {
   /** The Embedded Wallet internal account funding the card (`InternalAccount:<uuid>`). Another (a malformed id) is said on the console and ignored, and the element shows only that this attribute is not a valid id. */
   accountId = '';
 
-  /** The proxy's base path for this element (overrides configureWallet's `apiBase`). Only this page's origin or that of configureWallet's `apiBase` is followed: another is refused (`misconfigured`) and sent nothing. One that can be neither a path nor an http(s) address is said on the console and ignored. */
+  /** The proxy's base path for this element (overrides configureWallet's `apiBase`). Only this page's origin or that of configureWallet's `apiBase` is followed: another is refused (`misconfigured`) and sent nothing. One that is neither a path from `/`, `./` or `../` nor an http(s) address (a bare `wallet.example.com`, `api`) is said on the console, with what to write instead, and ignored. */
   apiBase: string | undefined;
 
   /** Light or dark regardless of the system setting (shared base styles). */

@@ -15,7 +15,7 @@ import { TemplateElement } from '../shared/template.ts';
 import { defineElement, type PropertyValues } from '../shared/reactive.ts';
 import { Task } from '../shared/task.ts';
 import { baseStyles, THEME } from '../shared/styles.ts';
-import { API_BASE, idMatch } from '../shared/config.ts';
+import { API_BASE, API_BASE_HINT, idMatch } from '../shared/config.ts';
 import { formStyles } from '../shared/form-styles.ts';
 import { isolate, LocaleController } from '../shared/i18n.ts';
 import { badId, failureMessage } from '../shared/strings.ts';
@@ -99,7 +99,7 @@ export class PasskeyRegister extends TemplateElement {
 
   static override properties = {
     accountId: { attribute: 'account-id', reflect: true, useDefault: true, match: idMatch('InternalAccount') },
-    apiBase: { attribute: 'api-base', match: API_BASE },
+    apiBase: { attribute: 'api-base', match: API_BASE, hint: API_BASE_HINT },
     nickname: {},
     theme: { reflect: true, match: THEME },
     machine: { state: true },
@@ -109,7 +109,7 @@ export class PasskeyRegister extends TemplateElement {
 
   /** The Embedded Wallet internal account (`InternalAccount:<uuid>`). Another (a malformed id) is said on the console and ignored, and the element shows only that this attribute is not a valid id. */
   accountId = '';
-  /** Where the proxy is mounted, when not the page's configured base. Only this page's origin or that of configureWallet's `apiBase` is followed: another is refused (`misconfigured`) and sent nothing. One that can be neither a path nor an http(s) address is said on the console and ignored. */
+  /** Where the proxy is mounted, when not the page's configured base. Only this page's origin or that of configureWallet's `apiBase` is followed: another is refused (`misconfigured`) and sent nothing. One that is neither a path from `/`, `./` or `../` nor an http(s) address (a bare `wallet.example.com`, `api`) is said on the console, with what to write instead, and ignored. */
   apiBase: string | null = null;
   /** The label offered in the nickname field; by default the platform (or the word for a passkey in the element's language, `credential.PASSKEY`, when the browser names none) and today's date. */
   nickname = '';

@@ -13,7 +13,7 @@ import type { KeyStore } from '../../core/keystore.ts';
 export type Environment = 'production' | 'sandbox';
 
 export interface WalletConfig {
-  /** Where the proxy is mounted, same origin by default; its origin is the only other one an element's `api-base` may name. */
+  /** Where the proxy is mounted (a path from `/`, `./` or `../`, or an http(s) address), same origin by default; its origin is the only other one an element's `api-base` may name. */
   apiBase: string;
   /** Selects the pinned signer keys: production (the default) or the local sandbox. */
   environment: Environment;
@@ -26,13 +26,17 @@ export interface WalletConfig {
 let config: WalletConfig = { apiBase: '/api', environment: 'production' };
 
 /**
- * An element's `api-base` (a declaration's `match`, reactive.ts, which trims it): an http(s)
- * address, or a path, relative ones too, with no scheme (a letter, then letters, digits, `+`, `-`
- * or `.`, then `:`: `localhost:8080/api` reads as scheme "localhost:") and no space. Another is
- * said and ignored, the configured base used; where one that fits may send is send.ts's to decide,
- * at each request.
+ * What a base may be, configureWallet's `apiBase` and an element's `api-base` alike: an http(s)
+ * address, or a path from `/`, `./` or `../`, with no space. Not a bare `wallet.example.com` or
+ * `api`, which a URL resolves as a path below the page's (where no proxy is), nor
+ * `localhost:8080/api` (scheme "localhost:"): each is refused, saying API_BASE_HINT. An element's
+ * is trimmed first (a declaration's `match`, reactive.ts) and may be empty (the configured base);
+ * where one that fits may send is send.ts's to decide, at each request.
  */
-export const API_BASE = /^(https?:\/\/\S|(?![a-z][a-z\d+.-]*:))\S*$/i;
+export const API_BASE = /^((https?:\/\/\S|\.{0,2}\/)\S*)?$/i;
+
+/** What a refused base says to write instead. */
+export const API_BASE_HINT = ': write a path (/api, ./api) or an http(s):// address';
 
 /**
  * The `match` of an element's id attribute (reactive.ts): a `<Type>:<uuid>` id of that type, the
@@ -45,11 +49,11 @@ export const idMatch = (type: string): RegExp => RegExp(`^(${type}:[\\da-fA-F]{8
 /**
  * The options and what each takes, tested on the value as text. Another value, or an option not
  * here (a misspelt `apibase` would leave the default in place), throws a TypeError naming the
- * option before anything is kept.
+ * option (an `apiBase` with what to write instead) before anything is kept.
  */
 const OPTIONS: Record<keyof WalletConfig, RegExp> = {
-  // A path (/api) or an http(s) address; not `localhost:8080/api`, which reads as scheme "localhost:".
-  apiBase: /^(\/|https?:\/\/.)/i,
+  // API_BASE, not empty.
+  apiBase: /^(https?:\/\/\S|\.{0,2}\/)\S*$/i,
   environment: /^(production|sandbox)$/,
   // Any: core/session.ts refuses an otpSigner that is no key, naming it, and the type checker a store.
   otpSigner: /^/,
@@ -59,7 +63,7 @@ const OPTIONS: Record<keyof WalletConfig, RegExp> = {
 /** Replaces parts of the configuration; clients and wallets made before are not reused. */
 export function configureWallet(options: Partial<WalletConfig>): void {
   for (const key in options) {
-    if (!OPTIONS[key as keyof WalletConfig]?.test(options[key as keyof WalletConfig] as string)) throw new TypeError(`configureWallet: bad ${key}`);
+    if (!OPTIONS[key as keyof WalletConfig]?.test(options[key as keyof WalletConfig] as string)) throw new TypeError(`configureWallet: bad ${key}${key == 'apiBase' ? API_BASE_HINT : ''}`);
   }
   // A new object each time: wallet.ts keys its clients and wallets by it, so they follow the change.
   config = { ...config, ...options };

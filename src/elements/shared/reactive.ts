@@ -6,7 +6,7 @@
  * with the same contract for that part, so the elements read like Lit elements and Lit's documents
  * describe them: `static properties` with `attribute` (default: the property name lowercased;
  * `false` for none), `type` (Boolean, Number, String), `reflect`, `state`, `converter` (an
- * attribute parser) and `useDefault` (and, not Lit's, a Number's `min`, `max` and `step`, a text's `match`, and the set of `ignored` attributes); a property set to a value that is not `Object.is` the old one queues an update;
+ * attribute parser) and `useDefault` (and, not Lit's, a Number's `min`, `max` and `step`, a text's `match` and the console's `hint`, and the set of `ignored` attributes); a property set to a value that is not `Object.is` the old one queues an update;
  * `willUpdate` -> controllers' `hostUpdate` -> `update` (reflects attributes) -> controllers'
  * `hostUpdated` -> `firstUpdated` -> `updated`; `requestUpdate()`, `updateComplete`, `hasUpdated`,
  * `addController`, `createRenderRoot`/`renderRoot`; the first update waits for the first
@@ -59,6 +59,8 @@ export interface PropertyDeclaration {
    * said and the default kept, as a Number's outside its `min`/`max`. Not Lit's.
    */
   match?: RegExp;
+  /** Added to what the console says of a value ignored: what to write instead (`: write …`). Not Lit's. */
+  hint?: string;
 }
 
 /** The properties changed since the last update, with their previous values. */
@@ -157,7 +159,7 @@ export class ReactiveBase extends HTMLElementBase implements ReactiveControllerH
               // Taken after one was ignored: an update, even when the value stays the default.
               if (this.ignored.delete(attribute!)) this.requestUpdate();
             } else {
-              console.warn(`<${this.localName} ${attribute}="${value}"> ignored`);
+              console.warn(`<${this.localName} ${attribute}="${value}"> ignored${declaration.hint ?? ''}`);
               value = this.#defaults.get(name);
               this.ignored.add(attribute!);
               this.requestUpdate();

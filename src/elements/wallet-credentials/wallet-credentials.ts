@@ -17,7 +17,7 @@ import { Task, TaskStatus, initialState as taskInitial } from '../shared/task.ts
 import type { OtpLogin } from '../../core/session.ts';
 import type { AuthMethod, AuthSession } from '../../core/types.ts';
 import { baseStyles, THEME } from '../shared/styles.ts';
-import { API_BASE, idMatch } from '../shared/config.ts';
+import { API_BASE, API_BASE_HINT, idMatch } from '../shared/config.ts';
 import { formStyles } from '../shared/form-styles.ts';
 import { LocaleController, localeChanges } from '../shared/i18n.ts';
 import { asText, keyedRows } from '../shared/rows.ts';
@@ -104,7 +104,7 @@ export class WalletCredentials extends TemplateElement {
     oidcTokenProvider: { attribute: false },
     accountId: { attribute: 'account-id', reflect: true, useDefault: true, match: idMatch('InternalAccount') },
     customerId: { attribute: 'customer-id', reflect: true, useDefault: true, match: idMatch('Customer') },
-    apiBase: { attribute: 'api-base', match: API_BASE },
+    apiBase: { attribute: 'api-base', match: API_BASE, hint: API_BASE_HINT },
     theme: { reflect: true, match: THEME },
     machine: { state: true },
     emailInvalid: { state: true },
@@ -114,7 +114,7 @@ export class WalletCredentials extends TemplateElement {
   accountId = '';
   /** The customer (`Customer:<uuid>`) whose email the email form changes; without it the form is hidden. Another (a malformed id) is said on the console and ignored, and the element shows only that this attribute is not a valid id. */
   customerId = '';
-  /** Where the proxy is mounted, when not the page's configured base. Only this page's origin or that of configureWallet's `apiBase` is followed: another is refused (`misconfigured`) and sent nothing. One that can be neither a path nor an http(s) address is said on the console and ignored. */
+  /** Where the proxy is mounted, when not the page's configured base. Only this page's origin or that of configureWallet's `apiBase` is followed: another is refused (`misconfigured`) and sent nothing. One that is neither a path from `/`, `./` or `../` nor an http(s) address (a bare `wallet.example.com`, `api`) is said on the console, with what to write instead, and ignored. */
   apiBase: string | null = null;
   /** Light or dark regardless of the system setting. */
   theme: 'light' | 'dark' | undefined;

@@ -17,7 +17,7 @@ import { TemplateElement } from '../shared/template.ts';
 import { defineElement, type PropertyValues } from '../shared/reactive.ts';
 import { Task, TaskStatus, initialState as nothingDone } from '../shared/task.ts';
 import { baseStyles, THEME } from '../shared/styles.ts';
-import { API_BASE, idMatch } from '../shared/config.ts';
+import { API_BASE, API_BASE_HINT, idMatch } from '../shared/config.ts';
 import { formStyles } from '../shared/form-styles.ts';
 import { LocaleController } from '../shared/i18n.ts';
 import { badId, failureMessage, isCodeProblem } from '../shared/strings.ts';
@@ -113,7 +113,7 @@ export class WalletLogin extends TemplateElement {
   static override properties = {
     accountId: { attribute: 'account-id', reflect: true, useDefault: true, match: idMatch('InternalAccount') },
     methods: {},
-    apiBase: { attribute: 'api-base', match: API_BASE },
+    apiBase: { attribute: 'api-base', match: API_BASE, hint: API_BASE_HINT },
     noAutoRefresh: { type: Boolean, attribute: 'no-auto-refresh' },
     refreshBefore: { type: Number, attribute: 'refresh-before', useDefault: true, min: 0 },
     resendAfter: { type: Number, attribute: 'resend-after', useDefault: true, min: 0 },
@@ -134,7 +134,7 @@ export class WalletLogin extends TemplateElement {
    * for again if it is one of these; otherwise these are offered.
    */
   methods = '';
-  /** Where the proxy is mounted, when not the page's configured base (configureWallet). Only this page's origin or that of configureWallet's `apiBase` is followed: another is refused (`misconfigured`) and sent nothing. One that can be neither a path nor an http(s) address is said on the console and ignored. */
+  /** Where the proxy is mounted, when not the page's configured base (configureWallet). Only this page's origin or that of configureWallet's `apiBase` is followed: another is refused (`misconfigured`) and sent nothing. One that is neither a path from `/`, `./` or `../` nor an http(s) address (a bare `wallet.example.com`, `api`) is said on the console, with what to write instead, and ignored. */
   apiBase: string | null = null;
   /** Do not renew the session before it expires; emit `session-expiring` instead. */
   noAutoRefresh = false;

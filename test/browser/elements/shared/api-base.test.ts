@@ -134,8 +134,8 @@ describe('api-base set by markup', function () {
   });
 
   it('an api-base whose requests leave the page’s origin once the path is added (a backslash) is refused, nothing fetched', async () => {
-    // `\` alone resolves to this page, but `\/cards/…` is `//cards/…`: the host is the path's first segment.
-    const el = await mount('card-reveal', { 'card-id': acct.cardId, 'account-id': acct.accountId, 'api-base': '\\' });
+    // `/\` alone resolves to this page's root, but `/\/cards/…` is `///cards/…`: the host is the path's first segment.
+    const el = await mount('card-reveal', { 'card-id': acct.cardId, 'account-id': acct.accountId, 'api-base': '/\\' });
     const error = nextEvent<CustomEvent>(el, 'card-reveal-error');
     const warnings = await warningsOf(async () => {
       (part(el, 'reveal-button') as HTMLButtonElement).click();

@@ -59,13 +59,14 @@ describe('bad input from an integrator', () => {
       expect(() => configureWallet(options as never), JSON.stringify(options))
         .to.throw(TypeError)
         .with.property('message')
-        .that.equals(`configureWallet: bad ${said}`);
+        // A base refused says what to write instead.
+        .that.equals(`configureWallet: bad ${said}${said === 'apiBase' ? ': write a path (/api, ./api) or an http(s):// address' : ''}`);
       expect(walletConfig(), `${JSON.stringify(options)} left the configuration as it was`).to.equal(before);
     }
     // The README's "When a setup is wrong" quotes what is thrown, as thrown.
     const readme = await (await fetch('/README.md')).text();
-    expect(readme, 'README').to.include('`TypeError: configureWallet: bad apiBase`');
-    expect(() => configureWallet({ apiBase: 'localhost:8080/api' })).to.throw(TypeError, /^configureWallet: bad apiBase$/);
+    expect(readme, 'README').to.include('`TypeError: configureWallet: bad apiBase: write a path (/api, ./api) or an http(s):// address`');
+    expect(() => configureWallet({ apiBase: 'localhost:8080/api' })).to.throw(TypeError, /^configureWallet: bad apiBase: write a path \(\/api, \.\/api\) or an http\(s\):\/\/ address$/);
     // What the README shows is taken as it is.
     configureWallet({ apiBase: before.apiBase, environment: 'sandbox', store: before.store });
     configureWallet({ apiBase: 'https://wallet.example.com/api' });
@@ -162,17 +163,17 @@ describe('bad input from an integrator', () => {
     }
   });
 
-  it('an api-base that can be neither a path nor an http(s) address is said at once, before any request, and the configured base is used', async () => {
+  it('an api-base that is neither a path from /, ./ or ../ nor an http(s) address is said at once, with what to write instead, before any request, and the configured base is used', async () => {
     const tags = ['wallet-login', 'passkey-register', 'wallet-credentials', 'card-reveal', 'delegated-keys', 'agent-actions'];
-    for (const bad of ['not a url', 'localhost:8080/api', 'javascript:alert(1)', 'http://']) {
+    for (const bad of ['not a url', 'localhost:8080/api', 'javascript:alert(1)', 'http://', 'api', '\\']) {
       for (const tag of tags) {
         const said = await warnings(async () => (await mount(tag, { 'api-base': bad })).remove());
-        expect(said, `${tag} ${bad}`).to.deep.equal([`<${tag} api-base="${bad}"> ignored`]);
+        expect(said, `${tag} ${bad}`).to.deep.equal([`<${tag} api-base="${bad}"> ignored: write a path (/api, ./api) or an http(s):// address`]);
       }
     }
     // What may be a base is kept without a word (send.ts then decides, at each request, where it may go).
     const origin = location.origin;
-    for (const good of ['/api', 'api', '../api', '', '\\', '//elsewhere.example/api', `${origin}/api`, 'HTTPS://wallet.example.com/api']) {
+    for (const good of ['/api', './api', '../api', '', '/\\', '//elsewhere.example/api', `${origin}/api`, 'HTTPS://wallet.example.com/api']) {
       const said = await warnings(async () => {
         const el = await mount<WalletLogin>('wallet-login', { 'api-base': good });
         expect(el.apiBase, good).to.equal(good);
@@ -186,7 +187,30 @@ describe('bad input from an integrator', () => {
     const said = await warnings(async () => {
       el = await mount<WalletLogin>('wallet-login', { 'account-id': own.accountId, 'api-base': 'localhost:8080/api', methods: 'email-otp' });
     });
-    expect(said).to.include('<wallet-login api-base="localhost:8080/api"> ignored');
+    expect(said).to.include('<wallet-login api-base="localhost:8080/api"> ignored: write a path (/api, ./api) or an http(s):// address');
+    await logInByEmailThenOut(el);
+  });
+
+  it('a bare host (wallet.example.com) or a path without / or ./ before it is refused alike by configureWallet and by an element\'s api-base, each saying what to write instead', async () => {
+    const before = walletConfig();
+    const hint = ': write a path (/api, ./api) or an http(s):// address';
+    for (const bad of ['wallet.example.com', 'wallet.example.com/api', 'api', '\\api']) {
+      expect(() => configureWallet({ apiBase: bad }), bad).to.throw(TypeError).with.property('message').that.equals(`configureWallet: bad apiBase${hint}`);
+      expect(walletConfig(), bad).to.equal(before);
+      const said = await warnings(async () => (await mount('delegated-keys', { 'api-base': bad })).remove());
+      expect(said, bad).to.deep.equal([`<delegated-keys api-base="${bad}"> ignored${hint}`]);
+    }
+    // What the hint says to write is taken by both.
+    for (const good of ['/api', './api', '../api', 'https://wallet.example.com/api']) {
+      configureWallet({ apiBase: good });
+      const said = await warnings(async () => (await mount('delegated-keys', { 'api-base': good })).remove());
+      expect(said, good).to.deep.equal([]);
+    }
+    configureWallet({ apiBase: before.apiBase });
+    // A path from ./ reaches the proxy: a login goes through.
+    const own = await newAccount();
+    const el = await mount<WalletLogin>('wallet-login', { 'account-id': own.accountId, 'api-base': './api', methods: 'email-otp' });
+    expect(el.apiBase).to.equal('./api');
     await logInByEmailThenOut(el);
   });
 
@@ -203,13 +227,13 @@ describe('bad input from an integrator', () => {
     await logInByEmailThenOut(el);
   });
 
-  it('an api-base of a scheme with +, - or . in its name, which can be neither a path nor an http(s) address, is said and ignored', async () => {
-    for (const bad of ['chrome-extension://abcdef/api', 'web+wallet:api', 'svn+ssh://x.example/api', 'x.y:api']) {
+  it('an api-base of a scheme with +, - or . in its name, or a path with a colon but without ./ before it, is said and ignored', async () => {
+    for (const bad of ['chrome-extension://abcdef/api', 'web+wallet:api', 'svn+ssh://x.example/api', 'x.y:api', '1:api', '_x:api']) {
       const said = await warnings(async () => (await mount('agent-actions', { 'api-base': bad })).remove());
-      expect(said, bad).to.deep.equal([`<agent-actions api-base="${bad}"> ignored`]);
+      expect(said, bad).to.deep.equal([`<agent-actions api-base="${bad}"> ignored: write a path (/api, ./api) or an http(s):// address`]);
     }
-    // A path whose first segment has a colon after what a scheme cannot start with is a path (a URL resolves it so).
-    for (const good of ['1:api', '_x:api', 'a_b:api']) {
+    // From ./ such a segment is a path (a URL resolves it so), whatever could start a scheme.
+    for (const good of ['./1:api', './_x:api', './x.y:api']) {
       const said = await warnings(async () => (await mount('agent-actions', { 'api-base': good })).remove());
       expect(said, good).to.deep.equal([]);
     }
