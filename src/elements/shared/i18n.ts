@@ -58,6 +58,9 @@ function notify(): void {
   globalThis.dispatchEvent?.(new Event(LOCALE_EVENT));
 }
 
+/** The `lang`s said to be no language tag (localeOf). */
+const said = new Set<string>();
+
 /**
  * The language an element's text is in. The one that applies to it is its closest `lang` below the
  * document's root, else setLocale's, else the root's (`<html lang>`, which a valid page always has,
@@ -66,20 +69,30 @@ function notify(): void {
  * The text is in that language where its strings are registered (exactly or by its primary
  * language), else in English, which is what shows (a French page without French strings reads
  * English). A `lang` that is no valid language tag ("en-", "ar-", "123", " ") is read as its
- * primary language where that one is valid and registered, else as English. Every date and number
- * of an element is written in this language: the same as the words around it, and never by an
- * Intl that throws a RangeError on the page's tag.
+ * primary language where that one is valid and registered, else as English, and then said on the
+ * console once (`<section lang="123"> ignored`). Every date and number of an element is written in
+ * this language: the same as the words around it, and never by an Intl that throws a RangeError on
+ * the page's tag.
  */
 export function localeOf(element: Element | undefined): string {
   const root = globalThis.document?.documentElement;
   const near = element?.closest?.('[lang]');
   const own = near !== root && near?.getAttribute('lang');
-  const locale = (own || documentLocale || root?.lang || 'en').replace(/_/g, '-').toLowerCase();
+  const given = own || documentLocale || root?.lang || 'en';
+  const locale = given.replace(/_/g, '-').toLowerCase();
   const primary = locale.split('-')[0]!;
   for (const tag of catalog.has(locale) || catalog.has(primary) ? [locale, primary] : []) {
     try {
       return Intl.getCanonicalLocales(tag) && tag;
     } catch {}
+  }
+  // English for lack of strings, or because the `lang` is no language tag: that is said on the
+  // console as an attribute ignored (reactive.ts), of the element carrying it, once per text (this
+  // runs at each update of each element). A setLocale() of no tag is said as the root's.
+  try {
+    Intl.getCanonicalLocales(locale);
+  } catch {
+    if (!said.has(given)) console.warn(`<${near?.localName ?? 'html'} lang="${said.add(given) && given}"> ignored`);
   }
   return 'en';
 }

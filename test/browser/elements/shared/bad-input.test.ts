@@ -11,7 +11,7 @@ import '../../../../src/index.ts';
 import { configureWallet, walletConfig } from '../../../../src/elements/shared/config.ts';
 import type { WalletLogin } from '../../../../src/elements/wallet-login/wallet-login.ts';
 import { newAccount, type RigAccount } from '../../support/rig.ts';
-import { logInByEmail, mount, resetPage, shadow, useRig, waitFor, waitForState } from './helpers.ts';
+import { logInByEmail, mount, part, resetPage, shadow, useRig, waitFor, waitForState } from './helpers.ts';
 
 /** The console warnings given while `run` runs (and still passed on to the console). */
 async function warnings(run: () => unknown): Promise<string[]> {
@@ -294,6 +294,28 @@ describe('bad input from an integrator', () => {
     await (el as unknown as { updateComplete: Promise<unknown> }).updateComplete;
     expect(shadow(el).textContent).to.contain('No card or wallet account is selected.');
     expect(shadow(el).textContent).not.to.contain('not a valid id');
+  });
+
+  it('a lang that is no language tag (xx_YY!!, 123) is said once, on the element that carries it, and the text is English; one whose language is still read (en-, a server\'s en_US) is not', async () => {
+    for (const bad of ['xx_YY!!', '123', 'fr-!!']) {
+      const host = document.body.appendChild(Object.assign(document.createElement('section'), { lang: bad }));
+      const said = await warnings(async () => {
+        const el = await mount('wallet-login');
+        host.append(el);
+        await (el as unknown as { updateComplete: Promise<unknown> }).updateComplete;
+        // Drawn again: not said again.
+        el.setAttribute('heading-level', '3');
+        await (el as unknown as { updateComplete: Promise<unknown> }).updateComplete;
+        expect(part(el, 'base')!.lang, bad).to.equal('en');
+        expect(shadow(el).textContent, bad).to.contain('This element needs an account id');
+      });
+      host.remove();
+      expect(said, bad).to.deep.equal([`<section lang="${bad}"> ignored`]);
+    }
+    for (const good of ['en-', 'en_US', 'fr', 'EN-gb']) {
+      const said = await warnings(async () => (await mount('card-reveal', { lang: good })).remove());
+      expect(said, good).to.deep.equal([]);
+    }
   });
 
   it('a theme other than light or dark is said, and the system setting followed', async () => {
