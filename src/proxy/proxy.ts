@@ -32,7 +32,9 @@
  * Origin and CSRF policy (documented for integrators who authenticate their users with cookies):
  *  - a request whose `Host` or `X-Forwarded-Host` is not a host the proxy answers for
  *    (`allowedHosts`: by default localhost, IP addresses and `rp.id`) is refused with 403 first,
- *    so that DNS rebinding cannot make an attacker's site the proxy's "same origin";
+ *    so that DNS rebinding cannot make an attacker's site the proxy's "same origin"; a request
+ *    target in absolute form (`GET http://host/api/...`, RFC 9112 section 3.2.2) is served by its
+ *    path and query, its authority read in place of Host (it never names the upstream);
  *  - a request whose `Sec-Fetch-Site` is `cross-site` or `same-site`, or whose `Origin` is not the
  *    proxy's own host, is refused with 403 unless its Origin is listed in `allowedOrigins`, which
  *    then also get CORS answers (credentials allowed, preflight answered for the route's methods);
@@ -223,6 +225,8 @@ export type ProxyHandler<R extends ProxyRequest = IncomingMessage> = (IncomingMe
 const DEFAULT_SIGNATURE_HEADER = 'Service-Wallet-Signature';
 /** The longest delay Node's timers take (2^31 - 1 ms, about 24.8 days). */
 const MAX_TIMER_MS = 2 ** 31 - 1;
+/** An absolute-form request target's scheme and authority (RFC 9112 section 3.2.2). */
+const ABSOLUTE_FORM = /^https?:\/\/([^/?#]*)/i;
 const HEADER_TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 const BEARER = /^Bearer ([A-Za-z0-9\-._~+/]+=*)$/;
 const CORS_ALLOW_HEADERS = 'Content-Type, Service-Wallet-Signature, Request-Id, X-Requested-With, Authorization';
@@ -358,7 +362,10 @@ export function createProxy(given: ProxyOptions<never>): ProxyHandler<ProxyReque
   const handler = (req: IncomingMessage, res: ServerResponse, next?: (err?: unknown) => void): void => {
     // Express rewrites req.url below a mount path and keeps the original; plain node:http has only url.
     const rawUrl = (req as { originalUrl?: unknown }).originalUrl;
-    const target = typeof rawUrl === 'string' ? rawUrl : (req.url ?? '');
+    let target = typeof rawUrl === 'string' ? rawUrl : (req.url ?? '');
+    // The absolute form (RFC 9112 section 3.2.2), `http://host/path`: its authority is the host.
+    const authority = target.charCodeAt(0) === 47 ? undefined : ABSOLUTE_FORM.exec(target);
+    if (authority) target = target.slice(authority[0].length).replace(/^(?!\/)/, '/');
     const q = target.indexOf('?');
     const rawPath = q === -1 ? target : target.slice(0, q);
     const rawQuery = q === -1 ? undefined : target.slice(q + 1);
@@ -384,6 +391,13 @@ export function createProxy(given: ProxyOptions<never>): ProxyHandler<ProxyReque
     if (!underBase) {
       fail(x, outsideBase(x.method, rawPath, rawQuery));
       return;
+    }
+    if (authority) {
+      // It, not Host, names the host the request was sent to, checked as Host is; it names no
+      // other upstream: only the path and query are relayed.
+      const host = authority[1]!;
+      if (host === '' || host.includes('@')) return fail(x, invalidInput('The request target names no host, or a host with user information.'));
+      h.host = host;
     }
     void handle(x, rawPath.slice(o.basePath.length), rawQuery);
   };

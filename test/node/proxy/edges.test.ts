@@ -1,0 +1,115 @@
+/**
+ * HTTP edges of the proxy over real sockets on 127.0.0.1: request targets in absolute form
+ * (RFC 9112 section 3.2.2), methods it does not serve (CONNECT, one Node does not know), a client
+ * that half-closes its connection after its request, and the 502 a reset gives, alike on both
+ * upstream transports and through both entries.
+ */
+import assert from 'node:assert/strict';
+import { once } from 'node:events';
+import http from 'node:http';
+import net, { type AddressInfo } from 'node:net';
+import { describe, it } from 'node:test';
+import { serve, type ServerType } from '@hono/node-server';
+import { Hono } from 'hono';
+import { createProxy, type ProxyLogLine } from '../../../src/proxy/index.ts';
+import { boundedServer } from '../../../src/proxy/server.ts';
+import { ACCOUNT, CLIENT_SECRET, DELEGATED_KEY, TOKEN_ID, raw, startProxy, startRecorder, waitFor, type Responder } from './helpers.ts';
+
+const READ = `/api/auth/delegated-keys/${DELEGATED_KEY}`;
+const LIST = `/api/auth/credentials?accountId=${encodeURIComponent(ACCOUNT)}`;
+
+/** Writes `text` on a new connection, half-closing it after when `half`; resolves to what came back once the server closed it (or after `ms`). */
+function exchange(port: number, text: string, { half = false, ms = 3000 } = {}): Promise<string> {
+  return new Promise((resolve) => {
+    const socket = net.connect(port, '127.0.0.1');
+    let answer = '';
+    socket.on('data', (d) => (answer += d));
+    socket.on('error', () => undefined);
+    const timer = setTimeout(() => socket.destroy(), ms);
+    socket.on('close', () => {
+      clearTimeout(timer);
+      resolve(answer);
+    });
+    socket.write(text);
+    if (half) socket.end();
+  });
+}
+
+const statusOf = (answer: string): number => Number(/^HTTP\/1\.1 (\d{3}) /.exec(answer)?.[1]);
+const bodyOf = (answer: string): any => JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4));
+
+async function listen(server: http.Server): Promise<number> {
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  return (server.address() as AddressInfo).port;
+}
+
+/** An upstream answering a little later, so that the answer is written after the client's side ended. */
+const lateResponder: Responder = (req, res) =>
+  void setTimeout(() => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ url: req.url })), 50);
+
+describe('a request target in absolute form', () => {
+  it('is served by its path and query, its authority taken as the host, never as another upstream (Node handler)', async () => {
+    const up = await startRecorder();
+    const px = await startProxy({ upstream: up.url });
+    try {
+      const get = (target: string, host: string) => exchange(px.port, `GET ${target} HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`);
+      const here = `127.0.0.1:${px.port}`;
+      const answer = await get(`http://${here}${LIST}`, here);
+      assert.equal(statusOf(answer), 200, answer);
+      assert.equal(up.requests.at(-1)!.url, `/2025-10-13/auth/credentials?accountId=${encodeURIComponent(ACCOUNT)}`);
+      // The scheme is case-insensitive; a path alone is the same as before.
+      assert.equal(statusOf(await get(`HTTP://${here}${READ}`, here)), 200);
+      assert.equal(up.requests.at(-1)!.url, `/2025-10-13/auth/delegated-keys/${DELEGATED_KEY}`);
+
+      // Another authority, even the upstream's own, names no other upstream: the path goes to the one configured.
+      const upHost = `127.0.0.1:${up.port}`;
+      assert.equal(statusOf(await get(`http://127.0.0.2:9${READ}`, here)), 200);
+      assert.equal(up.requests.length, 3);
+      assert.equal(statusOf(await get(`http://${upHost}/2025-10-13/auth/delegated-keys/${DELEGATED_KEY}`, here)), 404);
+      assert.equal(up.requests.length, 3);
+
+      // The target's authority is the host (the Host header is ignored, RFC 9112 section 3.2.2):
+      // one the proxy does not answer for is refused, whatever Host says.
+      const rebound = await get(`http://attacker.example${READ}`, here);
+      assert.equal(statusOf(rebound), 403, rebound);
+      assert.equal(bodyOf(rebound).code, 'FORBIDDEN');
+      assert.equal(bodyOf(rebound).details.host, 'attacker.example');
+      assert.equal(statusOf(await get(`http://${here}${READ}`, 'attacker.example')), 200);
+      assert.equal(up.requests.length, 4);
+
+      // An authority with user information, or none, is not a target.
+      for (const target of [`http://user@${here}${READ}`, `http://${READ}`]) {
+        const refused = await get(target, here);
+        assert.equal(statusOf(refused), 400, `${target}: ${refused}`);
+        assert.equal(bodyOf(refused).code, 'INVALID_INPUT');
+      }
+      assert.equal(up.requests.length, 4);
+    } finally {
+      await px.close();
+      await up.close();
+    }
+  });
+
+  it('is served through proxy.fetch in a framework over HTTP', async () => {
+    const up = await startRecorder();
+    const proxy = createProxy<Request>({ upstream: up.url, tokenId: TOKEN_ID, clientSecret: CLIENT_SECRET, authorize: () => true, rateLimit: false });
+    const app = new Hono();
+    app.all('*', (c) => proxy.fetch(c.req.raw));
+    let server!: ServerType;
+    const port = await new Promise<number>((resolve) => {
+      server = serve({ fetch: app.fetch, hostname: '127.0.0.1', port: 0 }, (info) => resolve(info.port));
+    });
+    try {
+      const here = `127.0.0.1:${port}`;
+      const answer = await exchange(port, `GET http://${here}${LIST} HTTP/1.1\r\nHost: ${here}\r\nConnection: close\r\n\r\n`);
+      assert.equal(statusOf(answer), 200, answer);
+      assert.equal(up.requests.at(-1)!.url, `/2025-10-13/auth/credentials?accountId=${encodeURIComponent(ACCOUNT)}`);
+    } finally {
+      (server as http.Server).closeAllConnections();
+      server.close();
+      await proxy.close();
+      await up.close();
+    }
+  });
+});
