@@ -2,8 +2,8 @@
  * The HTTP server the command-line proxy and the demo run the proxy in, with bounds on the client
  * side: slow headers or bodies do not hold a connection for long, nor does a client that does not
  * take its answer, and what Node refuses before the proxy sees a request (a malformed request
- * line, headers too large, headers too slow, an Expect other than 100-continue) is answered in the service's error shape, the
- * connection then closed.
+ * line, headers too large, headers too slow, an Expect other than 100-continue, a method it does
+ * not know, CONNECT) is answered in the service's error shape, the connection then closed.
  *
  * Node's header and request timeouts end once the request has arrived, and its socket timeout is
  * off: a client that sends a request and then stops reading would keep its connection, and the
@@ -24,6 +24,7 @@
  * server sets its own bounds.
  */
 import http from 'node:http';
+import type { Duplex } from 'node:stream';
 
 export interface ServerBounds {
   /** Time for the request headers to arrive (default 15 s). */
@@ -51,19 +52,20 @@ export function boundedServer(handler: http.RequestListener, bounds: ServerBound
   server.on('clientError', (err: NodeJS.ErrnoException, socket) => {
     if (!socket.writable || err.code === 'ECONNRESET') return void socket.destroy();
     const [status, code, message] =
-      err.code === 'HPE_HEADER_OVERFLOW'
+      // A method Node does not know (RFC 9110 section 9.1: 501).
+      err.code === 'HPE_INVALID_METHOD'
+        ? NOT_IMPLEMENTED
+        : err.code === 'HPE_HEADER_OVERFLOW'
         ? [431, 'HEADERS_TOO_LARGE', 'The request headers are too large.']
         : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
           ? [408, 'REQUEST_TIMEOUT', 'The request did not arrive in time.']
           : err.code === 'HPE_CHUNK_EXTENSIONS_OVERFLOW'
             ? [413, 'PAYLOAD_TOO_LARGE', 'The request body\'s chunk extensions are too large.']
             : [400, 'INVALID_INPUT', 'The request is not valid HTTP.'];
-    const body = JSON.stringify({ status, code, message });
-    socket.end(
-      `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\ncontent-type: application/json; charset=utf-8\r\n` +
-        `content-length: ${Buffer.byteLength(body)}\r\ncache-control: no-store\r\nconnection: close\r\n\r\n${body}`,
-    );
+    refuse(socket, status, code, message);
   });
+  // CONNECT never reaches a request listener; without this one Node closes its connection unanswered.
+  server.on('connect', (_req: http.IncomingMessage, socket: Duplex) => refuse(socket, ...NOT_IMPLEMENTED));
   // An Expect other than 100-continue (RFC 9110 section 10.1.1), which Node would answer with an
   // empty 417 and a connection left open.
   server.on('checkExpectation', (_req: http.IncomingMessage, res: http.ServerResponse) => {
@@ -73,3 +75,13 @@ export function boundedServer(handler: http.RequestListener, bounds: ServerBound
   return server;
 }
 
+const NOT_IMPLEMENTED = [501, 'NOT_IMPLEMENTED', 'The proxy does not serve this method: it relays its routes only, and opens no tunnels (CONNECT).'] as const;
+
+/** Answers in the service's error shape, then closes the connection. */
+function refuse(socket: Duplex, status: number, code: string, message: string): void {
+  const body = JSON.stringify({ status, code, message });
+  socket.end(
+    `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\ncontent-type: application/json; charset=utf-8\r\n` +
+      `content-length: ${Buffer.byteLength(body)}\r\ncache-control: no-store\r\nconnection: close\r\n\r\n${body}`,
+  );
+}

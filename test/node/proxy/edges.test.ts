@@ -113,3 +113,34 @@ describe('a request target in absolute form', () => {
     }
   });
 });
+
+describe('a method the proxy does not serve', () => {
+  it('CONNECT and a method Node does not know are answered 501 in the service\'s shape, the connection closed (boundedServer)', async () => {
+    const up = await startRecorder();
+    const proxy = createProxy({ upstream: up.url, tokenId: TOKEN_ID, clientSecret: CLIENT_SECRET, authorize: () => true, rateLimit: false });
+    const server = boundedServer(proxy);
+    const port = await listen(server);
+    try {
+      for (const request of [`CONNECT 127.0.0.1:${up.port} HTTP/1.1\r\nHost: 127.0.0.1:${up.port}\r\n\r\n`, `BREW ${READ} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`]) {
+        const started = Date.now();
+        const answer = await exchange(port, request);
+        assert.equal(statusOf(answer), 501, `${request.split(' ')[0]}: ${JSON.stringify(answer)}`);
+        assert.match(answer, /\r\ncontent-type: application\/json; charset=utf-8\r\n/i);
+        assert.match(answer, /\r\ncache-control: no-store\r\n/i);
+        assert.match(answer, /\r\nconnection: close\r\n/i);
+        assert.deepEqual([bodyOf(answer).status, bodyOf(answer).code], [501, 'NOT_IMPLEMENTED']);
+        assert.ok(Date.now() - started < 2000, 'the connection stayed open');
+      }
+      // A method Node knows but no route takes stays a 405 with Allow.
+      const trace = await exchange(port, `TRACE ${READ} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`);
+      assert.equal(statusOf(trace), 405);
+      assert.match(trace, /\r\nallow: GET, DELETE\r\n/i);
+      assert.equal(up.requests.length, 0);
+    } finally {
+      server.closeAllConnections();
+      server.close();
+      await proxy.close();
+      await up.close();
+    }
+  });
+});
