@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { executeServerCommand } from '@web/test-runner-commands';
 import { failNextLoad } from './support/rig.ts';
+import { failNext } from './elements/shared/helpers.ts';
 
 describe('test rig', () => {
   it('runs in a secure context with WebCrypto and IndexedDB', async () => {
@@ -49,6 +50,19 @@ describe('test rig', () => {
         expect(await load(ARMED_IN_BEFORE)).to.equal(503);
         expect(await load(ARMED_IN_BEFORE)).to.equal(200);
       });
+    });
+  });
+
+  describe('failNext', () => {
+    it('fails exactly `times` of the matching requests sent at once', async () => {
+      const undo = failNext('GET', /\/LICENSE\?at-once$/, 503, 2);
+      try {
+        const statuses = await Promise.all(Array.from({ length: 5 }, () => fetch('/LICENSE?at-once', { cache: 'no-store' }).then((r) => r.status)));
+        expect(statuses.filter((s) => s === 503)).to.have.length(2, String(statuses));
+        expect(statuses.filter((s) => s === 200)).to.have.length(3, String(statuses));
+      } finally {
+        undo();
+      }
     });
   });
 });

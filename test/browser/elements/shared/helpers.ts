@@ -211,13 +211,15 @@ export async function axeViolations(el: Element): Promise<string[]> {
  * Wraps the page's fetch: while uses are left, each request whose method and URL match goes to
  * `fault` with the real fetch; the fault answers a Response, or an Error the page's fetch rejects
  * with, or undefined to let the real answer through (no use spent). Every other request goes out as
- * it is. Returns the undo (call it in a `finally`).
+ * it is. A fault that answers at once (not a promise) spends its use before the page's fetch
+ * returns, so of requests sent together exactly `times` are faulted. Returns the undo (call it in
+ * a `finally`).
  */
 function faultFetch(
   method: string,
   url: RegExp,
   times: number,
-  fault: (send: () => Promise<Response>) => Promise<Response | Error | undefined>,
+  fault: (send: () => Promise<Response>) => Response | Promise<Response | Error | undefined>,
 ): () => void {
   const original = window.fetch;
   let left = times;
@@ -226,7 +228,9 @@ function faultFetch(
     const send = () => original(input, init);
     if (left <= 0 || (init?.method ?? 'GET') !== method || !url.test(href)) return send();
     let sent: Promise<Response> | undefined;
-    const faulted = await fault(() => (sent ??= send()));
+    const answer = fault(() => (sent ??= send()));
+    // Awaited only when it is a promise: an await here would let other requests by before the use is counted.
+    const faulted = answer instanceof Promise ? await answer : answer;
     if (faulted === undefined) return sent ?? send();
     left--;
     if (faulted instanceof Error) throw faulted;
@@ -245,7 +249,7 @@ function faultFetch(
  */
 export function failNext(method: string, url: RegExp, status: number, times = 1, headers: Record<string, string> = {}, body?: object): () => void {
   const content = body === undefined ? '' : JSON.stringify(body);
-  return faultFetch(method, url, times, async () => new Response(content, { status, headers: body === undefined ? headers : { 'content-type': 'application/json', ...headers } }));
+  return faultFetch(method, url, times, () => new Response(content, { status, headers: body === undefined ? headers : { 'content-type': 'application/json', ...headers } }));
 }
 
 /**
