@@ -68,7 +68,7 @@
  *    bounding such clients is the framework's or its server's;
  *  - a read whose request's `signal` aborts (the client went away) is dropped upstream, and the
  *    log line is written when the Response is made: its status is the one the Response carries
- *    (499, with no body, when the client went away before the call went upstream).
+ *    (499, with no body, when the client went away before the answer, as the Node handler logs it).
  *
  * Deliberately does not: re-serialise JSON, follow redirects, cache, retry non-GET calls,
  * authenticate the browser's user (that is `authorize`'s job) or trust X-Forwarded-For (see `clientIp`).
@@ -439,7 +439,7 @@ export function createProxy(given: ProxyOptions<never>): ProxyHandler<ProxyReque
     const underBase = o.basePath === '' ? rawPath.startsWith('/') : rawPath === o.basePath || rawPath.startsWith(o.basePath + '/');
     if (underBase) await handle(x, rawPath.slice(o.basePath.length), rawQuery);
     else fail(x, outsideBase(x.method, rawPath, rawQuery));
-    // Nothing was answered only when the client went away (its signal) before the call went upstream.
+    // Nothing was answered only when the client went away (its signal) before the answer.
     const response = x.response ?? new Response(null, { status: 499, headers: { 'cache-control': 'no-store' } });
     if (logger) log(x, logger);
     return response;
@@ -814,7 +814,8 @@ export function createProxy(given: ProxyOptions<never>): ProxyHandler<ProxyReque
   }
 
   function fail(x: Exchange, error: unknown): void {
-    if (error === GONE) return;
+    // The client went away: nothing to answer (the log line says 499), whichever the entry.
+    if (error === GONE || (error instanceof UpstreamError && error.kind === 'cancelled')) return;
     let r: Refusal;
     if (error instanceof Refusal) r = error;
     else if (error instanceof UpstreamError) {

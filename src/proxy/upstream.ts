@@ -23,8 +23,8 @@
  * (reads took the room meanwhile) is `dropped` (the proxy answers 502, outcome unknown).
  *
  * What a failure says of a state change follows the same rule: once it may have reached the
- * service (node: its last byte was handed to the connection, 'finish'; undici: `onRequestStart`,
- * when it is written to a connected socket), a timeout, a cut connection, an answer too large or
+ * service (on both transports: once it is written to a connected socket, undici's
+ * `onRequestStart`, node's 'connect' or 'secureConnect', or a kept-alive socket), a timeout, a cut connection, an answer too large or
  * with a status the proxy does not relay all say it may have been carried out. Before that (a
  * refused connection, a timeout while queued) it was not sent, and the message says only what
  * failed. A read's messages say only what failed: it can be sent again.
@@ -256,10 +256,11 @@ function nodeUpstream(url: URL, basePath: string, timeoutMs: number, connections
       let settled = false;
       // Bytes of the answer read so far, all counted in the budget until the exchange settles.
       let size = 0;
-      // A state change whose last byte was handed to the connection may have reached the service.
+      // A state change written to a connected socket may have reached the service (undici's
+      // onRequestStart), though not all its bytes were handed over yet.
       let sent = false;
       const change = request.method !== 'GET';
-      if (change) req.once('finish', () => (sent = true));
+      if (change) req.once('socket', (socket) => (socket.connecting ? socket.once(secure ? 'secureConnect' : 'connect', () => (sent = true)) : (sent = true)));
       const settle = () => {
         settled = true;
         clearTimeout(timer);

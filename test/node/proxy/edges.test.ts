@@ -144,3 +144,71 @@ describe('a method the proxy does not serve', () => {
     }
   });
 });
+
+describe('a 502 for an upstream that resets', () => {
+  /** An upstream that reads nothing and resets each connection `ms` after it opened. */
+  async function resetting(ms: number) {
+    const server = net.createServer((socket) => {
+      socket.pause();
+      socket.on('error', () => undefined);
+      setTimeout(() => socket.resetAndDestroy(), ms);
+    });
+    const port = await listen(server as unknown as http.Server);
+    return { url: `http://127.0.0.1:${port}/2025-10-13`, close: () => server.close() };
+  }
+
+  it('says the same of a state change cut while it was sent, on both transports: it may have been carried out', async () => {
+    const up = await resetting(200);
+    // Larger than what loopback's buffers take at once, so the reset comes while it is being sent.
+    const body = JSON.stringify({ pad: 'x'.repeat(24 * 1024 * 1024) });
+    const messages: string[] = [];
+    try {
+      for (const transport of ['undici', 'node'] as const) {
+        const px = await startProxy({ upstream: up.url, transport, maxBodyBytes: 32 * 1024 * 1024, upstreamTimeoutMs: 5000 });
+        try {
+          const r = await raw(px.port, { method: 'POST', path: '/api/auth/delegated-keys', headers: { 'content-type': 'application/json' }, body });
+          assert.equal(r.status, 502, `${transport}: ${r.text}`);
+          assert.equal(r.json.code, 'BAD_GATEWAY');
+          messages.push(r.json.message);
+        } finally {
+          await px.close();
+        }
+      }
+    } finally {
+      up.close();
+    }
+    assert.equal(messages[1], messages[0], 'the two transports word it differently');
+    assert.match(messages[0]!, /may have been carried out/);
+  });
+
+  it('of a read whose client went away is not a 502 through proxy.fetch either: 499 with no body, logged as the Node handler logs it', async () => {
+    const up = await startRecorder((_req, res) => void setTimeout(() => res.writeHead(200, { 'content-type': 'application/json' }).end('{}'), 300));
+    const logs: ProxyLogLine[] = [];
+    const proxy = createProxy<Request>({ upstream: up.url, tokenId: TOKEN_ID, clientSecret: CLIENT_SECRET, authorize: () => true, rateLimit: false, logger: (l) => logs.push(l) });
+    const px = await startProxy({ upstream: up.url });
+    try {
+      const leaving = new AbortController();
+      const pending = proxy.fetch(new Request(`http://127.0.0.1${READ}`, { signal: leaving.signal }));
+      await waitFor(() => up.requests.length === 1, 'the read upstream');
+      leaving.abort();
+      const answer = await pending;
+      assert.equal(answer.status, 499);
+      assert.equal(await answer.text(), '');
+
+      // The Node handler's client leaving (its connection reset: one half-closed is still waiting).
+      const socket = net.connect(px.port, '127.0.0.1');
+      socket.on('error', () => undefined);
+      socket.write(`GET ${READ} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`);
+      await waitFor(() => up.requests.length === 2, 'the read upstream');
+      socket.resetAndDestroy();
+      await waitFor(() => px.logs.length === 1, 'the log line');
+      const strip = ({ durationMs: _, ...line }: ProxyLogLine) => line;
+      assert.deepEqual(logs.map(strip), px.logs.map(strip));
+      assert.deepEqual(strip(logs[0]!), { route: 'getDelegatedKey', method: 'GET', status: 499 });
+    } finally {
+      await px.close();
+      await proxy.close();
+      await up.close();
+    }
+  });
+});
