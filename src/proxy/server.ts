@@ -52,8 +52,9 @@ export function boundedServer(handler: http.RequestListener, bounds: ServerBound
   server.on('clientError', (err: NodeJS.ErrnoException, socket) => {
     if (!socket.writable || err.code === 'ECONNRESET') return void socket.destroy();
     const [status, code, message] =
-      // A method Node does not know (RFC 9110 section 9.1: 501).
-      err.code === 'HPE_INVALID_METHOD'
+      // A request line with a method Node does not know (RFC 9110 section 9.1: 501); a line that
+      // is not a request line at all stays a 400.
+      err.code === 'HPE_INVALID_METHOD' && REQUEST_LINE.test(String((err as { rawPacket?: unknown }).rawPacket))
         ? NOT_IMPLEMENTED
         : err.code === 'HPE_HEADER_OVERFLOW'
         ? [431, 'HEADERS_TOO_LARGE', 'The request headers are too large.']
@@ -75,6 +76,8 @@ export function boundedServer(handler: http.RequestListener, bounds: ServerBound
   return server;
 }
 
+/** An HTTP/1.x request line (RFC 9112 section 3): a method token, a target, the version. */
+const REQUEST_LINE = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+ [!-~]+ HTTP\/1\.[01]\r?\n/;
 const NOT_IMPLEMENTED = [501, 'NOT_IMPLEMENTED', 'The proxy does not serve this method: it relays its routes only, and opens no tunnels (CONNECT).'] as const;
 
 /** Answers in the service's error shape, then closes the connection. */
