@@ -11,12 +11,16 @@
  * accessors, which @lit/react's server render reads), and every event class falls back cleanly.
  * Deliberately not here: the proxy and the sandbox (Node only, entries `./proxy` and `./sandbox`).
  */
-export * from './elements/wallet-login/index.ts';
-export * from './elements/passkey-register/index.ts';
-export * from './elements/wallet-credentials/index.ts';
+// In the order that compresses best in one bundle (each element defines itself alone, so the order
+// has no other effect): gzip finds again only what it saw in its last 32 KB, and in this order each
+// element comes next to the ones whose templates and code it resembles most (measured with
+// bench/size.ts: 739 B gzip less than the order of the list above).
 export * from './elements/card-reveal/index.ts';
-export * from './elements/delegated-keys/index.ts';
 export * from './elements/agent-actions/index.ts';
+export * from './elements/delegated-keys/index.ts';
+export * from './elements/wallet-credentials/index.ts';
+export * from './elements/passkey-register/index.ts';
+export * from './elements/wallet-login/index.ts';
 
 export { configureWallet, walletConfig, type WalletConfig, type Environment } from './elements/shared/config.ts';
 export { clientFor, walletFor } from './elements/shared/wallet.ts';
