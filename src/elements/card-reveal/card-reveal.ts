@@ -19,13 +19,13 @@
  * only the verdict), put the URL in an attribute, property, event, error or log, or talk to the
  * processor page (the service documents no postMessage protocol; reference.md "Cards").
  */
+import { cardRevealStyles } from './card-reveal.styles.ts';
 import { ReactiveBase, defineElement, type PropertyValues } from '../shared/reactive.ts';
 import { themeStyles, THEME } from '../shared/styles.ts';
 import { API_BASE, API_BASE_HINT, idMatch } from '../shared/config.ts';
 import { LocaleController } from '../shared/i18n.ts';
 import { ServiceError, WalletError } from '../../core/errors.ts';
 import { serviceNow } from '../../core/clock.ts';
-import { cardRevealStyles } from './card-reveal.styles.ts';
 import './card-reveal.strings.ts';
 import {
   checkRevealUrl,
