@@ -2,11 +2,18 @@
  * README "Single sign-on": the worked `codeFlowProvider`, read from the README itself and run
  * against the sandbox's test issuer in a real popup. The element treats an `AbortError` from its
  * provider as the user's cancellation (wallet-login.flows.ts), so both ways of giving up must end
- * with one: Cancel in the element (the signal) and closing the sign-in window.
+ * with one: Cancel in the element (the signal) and closing the sign-in window. And the whole
+ * example: the README's block as written (its last line given the sandbox issuer) on a
+ * `<wallet-login>`, the user's click in the issuer's sign-in window, the README's `redirect_uri`
+ * page script (support/oidc-callback.html) sending the code back, and a single sign-on session.
  */
 import { expect } from 'chai';
-import { fixtures } from './support/rig.ts';
-import { waitFor } from './elements/shared/helpers.ts';
+import { fixtures, newAccount, oidcSignIn, oidcToken } from './support/rig.ts';
+import { mount, nextEvent, resetPage, shadow, useRig, waitFor, waitForState } from './elements/shared/helpers.ts';
+import '../../src/elements/wallet-login/wallet-login.ts';
+import { createClient } from '../../src/core/client.ts';
+import { indexedDbKeyStore } from '../../src/core/keystore.ts';
+import { createWallet } from '../../src/core/session.ts';
 
 type Provider = (nonce: string, options: { signal: AbortSignal }) => Promise<string>;
 type CodeFlowProvider = (options: { authorizationEndpoint: string; tokenEndpoint: string; clientId: string; redirectUri: string }) => Provider;
@@ -62,5 +69,45 @@ describe('README single sign-on example (codeFlowProvider)', () => {
     cancel.abort();
     expect((await result).name).to.equal('AbortError');
     expect(popup.closed).to.equal(true);
+  });
+});
+
+describe('README single sign-on, run whole: the provider on a <wallet-login>, the sandbox issuer, the redirect_uri page', () => {
+  afterEach(resetPage);
+
+  it('logs in through the code flow: sign-in window, README callback page, code exchange, session', async () => {
+    const f = await fixtures();
+    const acct = await newAccount();
+    // The account's single sign-on credential: the test issuer's one user (sandbox oidc.ts
+    // SANDBOX_OIDC_DEMO_SUB), for its client id, added with a session of the email credential.
+    const wallet = createWallet({ client: createClient({ baseUrl: f.apiBase }), store: indexedDbKeyStore({ dbName: `readme-sso-${crypto.randomUUID()}` }), otpSigner: f.signerPublicKey });
+    await (await wallet.startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000');
+    await wallet.addCredential({ type: 'OAUTH', accountId: acct.accountId, oidcToken: await oidcToken({ sub: 'sandbox-demo-user', aud: 'wallet-elements-sandbox' }) });
+    await wallet.logout(acct.accountId);
+
+    await useRig();
+    const el = await mount('wallet-login', { 'account-id': acct.accountId, methods: 'oauth' });
+    // The README's block as written, its last line given the sandbox issuer's endpoints and the
+    // callback page of this origin (support/oidc-callback.html runs the README's script for it).
+    const readme = await (await fetch('/README.md')).text();
+    const block = [...readme.matchAll(/```js\n([\s\S]*?)```/g)].map((m) => m[1]!).find((code) => code.includes('function codeFlowProvider('))!;
+    const options = {
+      authorizationEndpoint: `${f.oidcIssuer}/authorize`,
+      tokenEndpoint: `${f.oidcIssuer}/token`,
+      clientId: 'wallet-elements-sandbox',
+      redirectUri: new URL('/test/browser/support/oidc-callback.html', location.href).href,
+    };
+    const run = block.replace('codeFlowProvider({ /* your provider\'s */ })', `codeFlowProvider(${JSON.stringify(options)})`);
+    expect(run, 'the README hands the provider to the page\'s <wallet-login>').to.not.equal(block);
+    new Function(run)();
+    expect((el as unknown as { oidcTokenProvider?: unknown }).oidcTokenProvider).to.be.a('function');
+
+    await waitForState(el, 'choosing');
+    const loggedIn = nextEvent<CustomEvent<{ accountId: string; credentialType: string }>>(el, 'wallet-logged-in', 30000);
+    shadow(el).querySelector<HTMLButtonElement>("button[data-method='oauth']")!.click();
+    await oidcSignIn();
+    const { detail } = await loggedIn;
+    expect(detail.accountId).to.equal(acct.accountId);
+    expect(detail.credentialType).to.equal('OAUTH');
   });
 });

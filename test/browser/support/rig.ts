@@ -267,6 +267,14 @@ if (typeof beforeEach === 'function') {
 }
 
 /**
+ * The user signs in at the sandbox's test issuer: clicks "Sign in" in the sign-in window (at
+ * `{oidcIssuer}/authorize`) that the page opened, once it is there (10 s at most).
+ */
+export function oidcSignIn(): Promise<{ signedIn: true }> {
+  return executeServerCommand('oidc-sign-in');
+}
+
+/**
  * Takes the browser offline for `ms` (navigator.onLine false, the page's requests fail), after which
  * the rig puts it back online: offline, the page's messages to the rig and its answers are held (in
  * Chromium's WebSocket) until it is online again. Returns once the page sees itself offline;

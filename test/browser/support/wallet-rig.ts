@@ -311,6 +311,20 @@ export function walletRig(options: WalletRigOptions = {}): {
           if (p.times !== undefined) failingLoads.set(path, { left: Number(p.times), failed: failingLoads.get(path)?.failed ?? 0, dropped: p.dropped === true, session: session.id });
           return { failed: failingLoads.get(path)?.failed ?? 0 };
         }
+        case 'oidc-sign-in': {
+          // A user's click on "Sign in" in the sandbox issuer's sign-in window, which the page opened
+          // (a window of another origin, which the page's script cannot reach).
+          const page = (session.browser as unknown as { getPage(id: string): import('playwright').Page }).getPage(session.id);
+          const authorize = `${sandbox!.fixtures.oidcIssuer}/authorize`;
+          for (const end = Date.now() + 10_000; ; await new Promise((r) => setTimeout(r, 50))) {
+            const popup = page.context().pages().find((w) => w.url().startsWith(authorize));
+            if (popup) {
+              await popup.locator('button[type=submit]').click();
+              return { signedIn: true };
+            }
+            if (Date.now() > end) throw new Error(`no window at ${authorize}`);
+          }
+        }
         case 'go-offline': {
           // The browser offline for `ms` (Playwright: navigator.onLine false, every request of the
           // page fails), then back online by the rig itself: offline, the page's WebSocket to the rig
