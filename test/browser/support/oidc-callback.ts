@@ -10,3 +10,5 @@ if (!block) throw new Error('README has no redirect_uri page script');
 const script = document.createElement('script');
 script.textContent = block;
 document.body.append(script);
+
+export {};
