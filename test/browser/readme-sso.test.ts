@@ -11,6 +11,8 @@ import { expect } from 'chai';
 import { fixtures, newAccount, oidcSignIn, oidcToken } from './support/rig.ts';
 import { mount, nextEvent, resetPage, shadow, useRig, waitFor, waitForState } from './elements/shared/helpers.ts';
 import '../../src/elements/wallet-login/wallet-login.ts';
+import '../../src/elements/wallet-credentials/wallet-credentials.ts';
+import { clientFor, walletFor } from '../../src/elements/shared/wallet.ts';
 import { createClient } from '../../src/core/client.ts';
 import { indexedDbKeyStore } from '../../src/core/keystore.ts';
 import { createWallet } from '../../src/core/session.ts';
@@ -72,29 +74,31 @@ describe('README single sign-on example (codeFlowProvider)', () => {
   });
 });
 
-describe('README single sign-on, run whole: the provider on a <wallet-login>, the sandbox issuer, the redirect_uri page', () => {
+describe('README single sign-on, run whole: the provider on a <wallet-login> and a <wallet-credentials>, the sandbox issuer, the redirect_uri page', () => {
   afterEach(resetPage);
 
   it('logs in through the code flow: sign-in window, README callback page, code exchange, session', async () => {
+    const readme = await (await fetch('/README.md')).text();
+    const clientId = /its client id is `([^`]+)`/.exec(readme)?.[1];
+    expect(clientId, 'the README names the sandbox issuer\'s client id').to.be.a('string');
     const f = await fixtures();
     const acct = await newAccount();
     // The account's single sign-on credential: the test issuer's one user (sandbox oidc.ts
     // SANDBOX_OIDC_DEMO_SUB), for its client id, added with a session of the email credential.
     const wallet = createWallet({ client: createClient({ baseUrl: f.apiBase }), store: indexedDbKeyStore({ dbName: `readme-sso-${crypto.randomUUID()}` }), otpSigner: f.signerPublicKey });
     await (await wallet.startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000');
-    await wallet.addCredential({ type: 'OAUTH', accountId: acct.accountId, oidcToken: await oidcToken({ sub: 'sandbox-demo-user', aud: 'wallet-elements-sandbox' }) });
+    await wallet.addCredential({ type: 'OAUTH', accountId: acct.accountId, oidcToken: await oidcToken({ sub: 'sandbox-demo-user', aud: clientId! }) });
     await wallet.logout(acct.accountId);
 
     await useRig();
     const el = await mount('wallet-login', { 'account-id': acct.accountId, methods: 'oauth' });
     // The README's block as written, its last line given the sandbox issuer's endpoints and the
     // callback page of this origin (support/oidc-callback.html runs the README's script for it).
-    const readme = await (await fetch('/README.md')).text();
     const block = [...readme.matchAll(/```js\n([\s\S]*?)```/g)].map((m) => m[1]!).find((code) => code.includes('function codeFlowProvider('))!;
     const options = {
       authorizationEndpoint: `${f.oidcIssuer}/authorize`,
       tokenEndpoint: `${f.oidcIssuer}/token`,
-      clientId: 'wallet-elements-sandbox',
+      clientId: clientId!,
       redirectUri: new URL('/test/browser/support/oidc-callback.html', location.href).href,
     };
     const run = block.replace('codeFlowProvider({ /* your provider\'s */ })', `codeFlowProvider(${JSON.stringify(options)})`);
@@ -109,5 +113,29 @@ describe('README single sign-on, run whole: the provider on a <wallet-login>, th
     const { detail } = await loggedIn;
     expect(detail.accountId).to.equal(acct.accountId);
     expect(detail.credentialType).to.equal('OAUTH');
+  });
+
+  it('adds single sign-on to a wallet through <wallet-credentials> with the same provider', async () => {
+    const readme = await (await fetch('/README.md')).text();
+    const clientId = /its client id is `([^`]+)`/.exec(readme)?.[1];
+    const f = await fixtures();
+    const acct = await newAccount();
+    await useRig();
+    await (await walletFor().startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000');
+    const provider = (await readmeCodeFlowProvider())({
+      authorizationEndpoint: `${f.oidcIssuer}/authorize`,
+      tokenEndpoint: `${f.oidcIssuer}/token`,
+      clientId: clientId!,
+      redirectUri: new URL('/test/browser/support/oidc-callback.html', location.href).href,
+    });
+    const el = await mount('wallet-credentials', { 'account-id': acct.accountId }, (e) => {
+      (e as unknown as { oidcTokenProvider: Provider }).oidcTokenProvider = provider;
+    });
+    const add = await waitFor(() => shadow(el).querySelector<HTMLButtonElement>("[part~='add-button'][data-type='OAUTH']:not([disabled])"), 'the single sign-on button');
+    const added = nextEvent<CustomEvent<{ accountId: string; type: string }>>(el, 'credential-added', 30000);
+    add.click();
+    await oidcSignIn();
+    expect((await added).detail).to.include({ accountId: acct.accountId, type: 'OAUTH' });
+    expect((await clientFor().listCredentials(acct.accountId)).map((c) => c.type).sort()).to.deep.equal(['EMAIL_OTP', 'OAUTH']);
   });
 });
