@@ -79,7 +79,16 @@ export async function addCredential(s: Services, type: 'SMS_OTP' | 'OAUTH', prov
   if (type !== 'OAUTH') return s.wallet.addCredential({ type, accountId: s.accountId }, { signal: s.signal, recover });
   if (typeof provider !== 'function') throw new WalletError('invalid_argument', 'No oidcTokenProvider was given.');
   // Registration binds no key, so the nonce only keeps the token single-purpose.
-  const body = async () => ({ type, accountId: s.accountId, oidcToken: (token = await provider(bytesToHex(randomBytes(32)), { signal: s.signal })) });
+  const body = async () => {
+    try {
+      token = await provider(bytesToHex(randomBytes(32)), { signal: s.signal });
+    } catch (e) {
+      // The sign-in window closed stays a cancellation; any other failure (a blocked window, the
+      // provider's refusal) is the page's provider's, as <wallet-login> tells it, not the user's Cancel.
+      throw (e as Error)?.name === 'AbortError' ? e : new WalletError('invalid_argument', 'The page’s oidcTokenProvider gave no token.', { cause: e });
+    }
+    return { type, accountId: s.accountId, oidcToken: token };
+  };
   return s.wallet.addCredential(await body(), { signal: s.signal, restartBody: body, recover });
 }
 

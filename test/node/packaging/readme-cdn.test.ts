@@ -6,6 +6,13 @@
  * it serves the page, the CDN build (scripts/build.ts buildCdn) where the README says, and the real
  * proxy at `/api` in front of the real sandbox. Chromium loads the page and logs in by email code.
  * As in readme-page.test.ts, the README's sandbox configuration stands in for its production one.
+ *
+ * Then README "Single sign-on" on such a page: its `codeFlowProvider` block (its last line given the
+ * sandbox's test issuer and the README's client id for it) on a `<wallet-login>` and a
+ * `<wallet-credentials>`, and its `redirect_uri` page (`oidc-callback.html`, the README's script),
+ * in a Chromium with its popup blocker on, as a person has it: a person's click opens the sign-in
+ * window, a click no person made does not, and the provider's "blocked" failure is reported by
+ * either element as the page's provider failing (`oauth_unavailable`), not as the user's Cancel.
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -14,12 +21,14 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, normalize } from 'node:path';
-import type { Browser } from 'playwright';
-import { launchChromium } from '../../../bench/browser.ts';
+import { chromium, type Browser } from 'playwright';
 import { ROOT } from '../../../bench/size.ts';
 import { buildCdn } from '../../../scripts/build.ts';
 import { startSandbox, type Sandbox } from '../../../src/sandbox/index.ts';
 import { testProxy } from '../../support/test-proxy.ts';
+
+// scripts/chromium.mjs is plain JavaScript shared with the test rig; typed here at the import.
+const { chromiumArgs, findChromium } = (await import('../../../scripts/chromium.mjs' as string)) as { chromiumArgs: string[]; findChromium(): string | undefined };
 
 const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
 const flat = readme.replace(/\s+/g, ' ');
@@ -28,6 +37,11 @@ const cdn = /`(import \{ configureWallet \} from '([^']+)')` with the package's 
 const section = readme.slice(readme.indexOf('## Use it in a page'));
 const page = /```html\n([\s\S]*?)```/.exec(section)?.[1];
 const sandboxConfig = /`(configureWallet\(\{ apiBase: '\/api', environment: 'sandbox' \}\))`/.exec(flat)?.[1];
+/** README "Single sign-on": the provider's block, the redirect_uri page's name and its script, the issuer's client id. */
+const jsBlocks = [...readme.matchAll(/```js\n([\s\S]*?)```/g)].map((m) => m[1]!);
+const ssoBlock = jsBlocks.find((code) => code.includes('function codeFlowProvider('));
+const callback = /at the `redirect_uri` \(a page of your origin, `([^`]+)`\):\s*```js\n([\s\S]*?)```/.exec(readme);
+const clientId = /its client id is `([^`]+)`/.exec(flat)?.[1];
 
 const dir = mkdtempSync(join(tmpdir(), 'readme-cdn-'));
 let sandbox: Sandbox;
@@ -35,6 +49,8 @@ let server: Server;
 let origin: string;
 let browser: Browser;
 let account: { customerId: string; accountId: string; cardId: string };
+/** Pages besides the README's own: path -> html body. */
+const pages = new Map<string, string>();
 const served: string[] = [];
 
 before(async () => {
@@ -63,7 +79,8 @@ before(async () => {
     const path = new URL(req.url ?? '/', 'http://127.0.0.1').pathname;
     served.push(path);
     if (path.startsWith('/api/')) return proxy(req, res);
-    if (path === '/') return res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>page</title></head><body>${html}</body></html>`);
+    const body = path === '/' ? html : pages.get(path);
+    if (body !== undefined) return res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>page</title></head><body>${body}</body></html>`);
     const file = normalize(join(dir, path.slice(at!.length)));
     if (path.startsWith(at!) && file.startsWith(dir + '/') && existsSync(file) && statSync(file).isFile()) {
       return res.writeHead(200, { 'content-type': 'text/javascript' }).end(readFileSync(file));
@@ -72,7 +89,8 @@ before(async () => {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  browser = await launchChromium();
+  // Chromium as a person has it: with its popup blocker on (Playwright turns it off by default).
+  browser = await chromium.launch({ executablePath: findChromium(), args: chromiumArgs, headless: true, ignoreDefaultArgs: ['--disable-popup-blocking'] });
 });
 
 after(async () => {
@@ -98,6 +116,102 @@ test('README page with the CDN import: every element defined from the CDN file, 
     await tab.locator("wallet-login button[data-method='email-otp']").click();
     await tab.locator('wallet-login [part~="code-input"]').fill('000000');
     assert.equal(await loggedIn, account.accountId);
+    assert.deepEqual(problems, []);
+  } finally {
+    await tab.close();
+  }
+});
+
+test('README single sign-on on the CDN page, popup blocker on: a person\'s click adds it through <wallet-credentials> and another logs in with it (the README\'s redirect_uri page sending the code back); a click no person made is blocked, and each element reports the provider\'s failure', async () => {
+  assert.ok(ssoBlock && callback && clientId, 'the README has its provider, its redirect_uri page and the issuer\'s client id');
+  const [, callbackPage, callbackScript] = callback!;
+  const f = sandbox.fixtures;
+  const options = { authorizationEndpoint: `${f.oidcIssuer}/authorize`, tokenEndpoint: `${f.oidcIssuer}/token`, clientId, redirectUri: `${origin}/${callbackPage}` };
+  const provider = ssoBlock!.replace("codeFlowProvider({ /* your provider's */ })", `codeFlowProvider(${JSON.stringify(options)})`);
+  assert.notEqual(provider, ssoBlock, 'the README hands the provider to the page\'s <wallet-login>');
+  pages.set(`/${callbackPage}`, `<script>${callbackScript}</script>`);
+  pages.set('/sso', `<script type="module">
+${cdn![1]};
+${sandboxConfig};
+${provider}
+document.querySelector('wallet-credentials').oidcTokenProvider = document.querySelector('wallet-login').oidcTokenProvider;
+window.seen = [];
+for (const name of ['wallet-logged-in', 'wallet-logged-out', 'wallet-login-error', 'credential-added', 'wallet-credentials-error']) {
+  document.addEventListener(name, (e) => window.seen.push({ name, detail: e.detail }));
+}
+</script>
+<wallet-login account-id="${account.accountId}" methods="email-otp oauth"></wallet-login>
+<wallet-credentials account-id="${account.accountId}" customer-id="${account.customerId}"></wallet-credentials>`);
+
+  const tab = await browser.newPage();
+  const problems: string[] = [];
+  tab.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+  const popups: string[] = [];
+  tab.on('popup', (p) => popups.push(p.url()));
+  /** A person's click on `selector`, then on "Sign in" in the sign-in window it opens. */
+  const signInThrough = async (selector: string) => {
+    const opened = tab.waitForEvent('popup', { timeout: 10_000 });
+    await tab.locator(selector).click();
+    await (await opened).getByRole('button', { name: 'Sign in as the demo user' }).click();
+  };
+  // Script run over CDP with no user gesture: a click no person made. Playwright's evaluate and
+  // waitForFunction give the page one, which would let a window open that a person did not ask for.
+  const cdp = await tab.context().newCDPSession(tab);
+  const script = async (expression: string) => {
+    const { result, exceptionDetails } = await cdp.send('Runtime.evaluate', { expression, awaitPromise: true, userGesture: false, returnByValue: true });
+    assert.equal(exceptionDetails, undefined, expression);
+    return result.value as unknown;
+  };
+  /** Once the page's last click no longer lets it open a window (transient activation lasts 5 s). */
+  const activationGone = async () => {
+    for (const end = Date.now() + 10_000; await script('navigator.userActivation.isActive'); await new Promise((r) => setTimeout(r, 250))) {
+      assert.ok(Date.now() < end, 'the page\'s user activation never ended');
+    }
+  };
+  /** Once `expression` holds in the page (asked over CDP, so that asking gives the page no click). */
+  const until = async (expression: string, what: string) => {
+    for (const end = Date.now() + 15_000; !(await script(expression)); await new Promise((r) => setTimeout(r, 100))) {
+      assert.ok(Date.now() < end, `timed out waiting for ${what}`);
+    }
+  };
+  /** The `n`th event of that name the page has seen (the page keeps them all, see /sso). */
+  const nth = async (name: string, n = 1) => {
+    const events = `window.seen.filter((e) => e.name === ${JSON.stringify(name)})`;
+    await until(`${events}.length >= ${n}`, `${name} #${n}`);
+    return (await script(`${events}[${n - 1}].detail`)) as Record<string, unknown>;
+  };
+  const clickByScript = (tag: string, selector: string) => script(`document.querySelector('${tag}').shadowRoot.querySelector(${JSON.stringify(selector)}).click()`);
+  try {
+    await tab.goto(`${origin}/sso`);
+    await until("typeof document.querySelector('wallet-login').oidcTokenProvider === 'function'", 'the README\'s provider on the login');
+
+    await tab.locator("wallet-login button[data-method='email-otp']").click();
+    await tab.locator('wallet-login [part~="code-input"]').fill('000000');
+    await nth('wallet-logged-in');
+    await until("document.querySelector('wallet-credentials').shadowRoot.querySelector(\"[part~='add-button'][data-type='OAUTH']:not([disabled])\")", 'the single sign-on button');
+
+    // The blocker is on: no window without a person's click; the provider's "The sign-in window was
+    // blocked." is an error the element reports.
+    await activationGone();
+    await clickByScript('wallet-credentials', "[part~='add-button'][data-type='OAUTH']");
+    // Told as the page's provider failing, as <wallet-login> tells it, not as the user's cancellation.
+    assert.equal((await nth('wallet-credentials-error')).code, 'oauth_unavailable');
+
+    await signInThrough("wallet-credentials [part~='add-button'][data-type='OAUTH']");
+    assert.equal((await nth('credential-added')).type, 'OAUTH');
+
+    await script("document.querySelector('wallet-login').logout()");
+    await signInThrough("wallet-login button[data-method='oauth']");
+    const loggedIn = await nth('wallet-logged-in', 2);
+    assert.deepEqual([loggedIn.accountId, loggedIn.credentialType], [account.accountId, 'OAUTH']);
+    assert.equal(popups.length, 2);
+
+    await script("document.querySelector('wallet-login').logout()");
+    await until("document.querySelector('wallet-login').matches(':state(choosing)')", 'the login\'s methods');
+    await activationGone();
+    await clickByScript('wallet-login', "button[data-method='oauth']");
+    assert.equal((await nth('wallet-login-error')).code, 'oauth_unavailable');
+    assert.equal(popups.length, 2, 'no window opened without a person\'s click');
     assert.deepEqual(problems, []);
   } finally {
     await tab.close();
