@@ -138,4 +138,58 @@ describe('README single sign-on, run whole: the provider on a <wallet-login> and
     expect((await added).detail).to.include({ accountId: acct.accountId, type: 'OAUTH' });
     expect((await clientFor().listCredentials(acct.accountId)).map((c) => c.type).sort()).to.deep.equal(['EMAIL_OTP', 'OAUTH']);
   });
+
+  it('closing the sign-in window: each element does what the README says of it', async () => {
+    const readme = await (await fetch('/README.md')).text();
+    const flat = readme.replace(/\s+/g, ' ');
+    const clientId = /its client id is `([^`]+)`/.exec(readme)?.[1];
+    // What the README says <wallet-credentials> reports when the user gives up (<wallet-login>: no error).
+    const said = /which `<wallet-login>` takes as the user's cancellation \(it goes back to its methods without an error\) and `<wallet-credentials>` reports as `(\w+)`/.exec(flat)?.[1];
+    expect(said, 'the README says what each element does when the user gives up').to.be.a('string');
+    const f = await fixtures();
+    const acct = await newAccount();
+    await useRig();
+    await (await walletFor().startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000');
+    const provider = (await readmeCodeFlowProvider())({
+      authorizationEndpoint: `${f.oidcIssuer}/authorize`,
+      tokenEndpoint: `${f.oidcIssuer}/token`,
+      clientId: clientId!,
+      redirectUri: new URL('/test/browser/support/oidc-callback.html', location.href).href,
+    });
+    // The real window.open; only the windows it gives are kept, to close them as a user would.
+    const windows: Window[] = [];
+    const open = window.open;
+    window.open = (...args) => {
+      const w = open.apply(window, args);
+      if (w) windows.push(w);
+      return w;
+    };
+    try {
+      const credentials = await mount('wallet-credentials', { 'account-id': acct.accountId }, (e) => {
+        (e as unknown as { oidcTokenProvider: Provider }).oidcTokenProvider = provider;
+      });
+      const add = await waitFor(() => shadow(credentials).querySelector<HTMLButtonElement>("[part~='add-button'][data-type='OAUTH']:not([disabled])"), 'the single sign-on button');
+      const failed = nextEvent<CustomEvent<{ code: string }>>(credentials, 'wallet-credentials-error');
+      add.click();
+      (await waitFor(() => windows[0], 'the sign-in window')).close();
+      expect((await failed).detail.code).to.equal(said);
+
+      // <wallet-login> (logged out, the credential added through the wallet): back to its methods, no error.
+      await walletFor().addCredential({ type: 'OAUTH', accountId: acct.accountId, oidcToken: await oidcToken({ sub: 'sandbox-demo-user', aud: clientId! }) });
+      await walletFor().logout(acct.accountId);
+      const login = await mount('wallet-login', { 'account-id': acct.accountId, methods: 'oauth' }, (e) => {
+        (e as unknown as { oidcTokenProvider: Provider }).oidcTokenProvider = provider;
+      });
+      await waitForState(login, 'choosing');
+      const errors: string[] = [];
+      login.addEventListener('wallet-login-error', (e) => errors.push((e as CustomEvent<{ code: string }>).detail.code));
+      shadow(login).querySelector<HTMLButtonElement>("button[data-method='oauth']")!.click();
+      (await waitFor(() => windows[1], 'the second sign-in window')).close();
+      await waitFor(() => !login.matches(':state(choosing)') || undefined, 'the login waiting for the provider');
+      await waitForState(login, 'choosing');
+      expect(errors).to.deep.equal([]);
+    } finally {
+      window.open = open;
+    }
+  });
 });
