@@ -13,6 +13,7 @@ import type { OtpLogin, Wallet } from '../../core/session.ts';
 import type { AuthMethodResponse } from '../../core/types.ts';
 import { base64urlDecode, bytesToHex, randomBytes, utf8Decode } from '../../core/encoding.ts';
 import { classifyError, type Failure, type FailureContext } from '../shared/failures.ts';
+import { isAbort } from '../shared/list.ts';
 import type { CredentialsView, CurrentSession } from './wallet-credentials.machine.ts';
 
 export interface Services {
@@ -79,16 +80,7 @@ export async function addCredential(s: Services, type: 'SMS_OTP' | 'OAUTH', prov
   if (type !== 'OAUTH') return s.wallet.addCredential({ type, accountId: s.accountId }, { signal: s.signal, recover });
   if (typeof provider !== 'function') throw new WalletError('invalid_argument', 'No oidcTokenProvider was given.');
   // Registration binds no key, so the nonce only keeps the token single-purpose.
-  const body = async () => {
-    try {
-      token = await provider(bytesToHex(randomBytes(32)), { signal: s.signal });
-    } catch (e) {
-      // The sign-in window closed stays a cancellation; any other failure (a blocked window, the
-      // provider's refusal) is the page's provider's, as <wallet-login> tells it, not the user's Cancel.
-      throw (e as Error)?.name === 'AbortError' ? e : new WalletError('invalid_argument', 'The page’s oidcTokenProvider gave no token.', { cause: e });
-    }
-    return { type, accountId: s.accountId, oidcToken: token };
-  };
+  const body = async () => ({ type, accountId: s.accountId, oidcToken: (token = await provider(bytesToHex(randomBytes(32)), { signal: s.signal })) });
   return s.wallet.addCredential(await body(), { signal: s.signal, restartBody: body, recover });
 }
 
@@ -139,7 +131,9 @@ export async function updateEmail(s: Services, email: string): Promise<void> {
  */
 export function failureOf(e: unknown, op: string): Failure {
   if (e instanceof WalletError && (e.code === 'session_expired' || e.code === 'key_missing')) return { code: e.cause instanceof ServiceError ? 'session_expired' : 'login_required' };
-  if (op === 'add-oauth' && e instanceof WalletError && e.code === 'invalid_argument') return { code: 'oauth_unavailable' };
+  // Adding single sign-on, an error neither the service's nor the wallet's is the page's provider's
+  // (a blocked sign-in window, the provider's refusal), unless the user gave up there (AbortError).
+  if (op === 'add-oauth' && (e instanceof WalletError ? e.code === 'invalid_argument' : !(e instanceof ServiceError || isAbort(e)))) return { code: 'oauth_unavailable' };
   if (e instanceof LastCredentialError) return { code: 'last_credential', status: 400 };
   const context: FailureContext =
     op === 'revoke-credential' ? { badRequest: 'unexpected' } : op === 'verify-code' ? { unauthorized: 'wrong_code' } : op === 'add-oauth' ? { unauthorized: 'oauth_rejected' } : {};
