@@ -96,7 +96,7 @@ export function localeOf(element: Element | undefined): string {
   // console as an attribute ignored (reactive.ts), of the element carrying it, once per text (this
   // runs at each update of each element). A setLocale() of no tag is said as the root's. What is
   // a tag is BCP 47's (well-formed), not Intl's, which refuses some of them (zh-yue, x-klingon).
-  if (!BCP47.test(locale) && !said.has(given)) console.warn(`<${near?.localName ?? 'html'} lang="${said.add(given) && given}"> ignored`);
+  if (!BCP47.test(locale) && !said.has(given)) console.warn(`<${own ? near!.localName : 'html'} lang="${said.add(given) && given}"> ignored`);
   return 'en';
 }
 

@@ -9,6 +9,7 @@
 import { expect } from 'chai';
 import '../../../../src/index.ts';
 import { configureWallet, walletConfig } from '../../../../src/elements/shared/config.ts';
+import { setLocale } from '../../../../src/elements/shared/i18n.ts';
 import type { WalletLogin } from '../../../../src/elements/wallet-login/wallet-login.ts';
 import { newAccount, type RigAccount } from '../../support/rig.ts';
 import { logInByEmail, mount, part, resetPage, shadow, useRig, waitFor, waitForState } from './helpers.ts';
@@ -323,6 +324,19 @@ describe('bad input from an integrator', () => {
       const said = await warnings(async () => (await mount('card-reveal', { lang: good })).remove());
       expect(said, good).to.deep.equal([]);
     }
+  });
+
+  it('a setLocale() of no language tag is said as the root\'s, not as that of a container whose lang="" leaves the language to it', async () => {
+    const host = document.body.appendChild(Object.assign(document.createElement('section'), { lang: '' }));
+    const said = await warnings(async () => {
+      setLocale('12x');
+      const el = host.appendChild(document.createElement('wallet-login'));
+      await (el as unknown as { updateComplete: Promise<unknown> }).updateComplete;
+      expect(part(el, 'base')!.lang).to.equal('en');
+    });
+    host.remove();
+    setLocale(undefined);
+    expect(said).to.deep.equal(['<html lang="12x"> ignored']);
   });
 
   it('a theme other than light or dark is said, and the system setting followed', async () => {
