@@ -58,12 +58,6 @@ function notify(): void {
   globalThis.dispatchEvent?.(new Event(LOCALE_EVENT));
 }
 
-/**
- * A well-formed BCP 47 tag, lower case (RFC 5646 2.1): a language (with extended languages),
- * script, region, variants, extensions and private use; a private use tag; a grandfathered one.
- */
-const BCP47 = /^(([a-z]{2,3}(-[a-z]{3}){0,3}|[a-z]{4,8})(-[a-z]{4})?(-([a-z]{2}|\d{3}))?(-([a-z\d]{5,8}|\d[a-z\d]{3}))*(-[a-wyz\d](-[a-z\d]{2,8})+)*(-x(-[a-z\d]{1,8})+)?|x(-[a-z\d]{1,8})+|i-[a-z]{3,8}|en-gb-oed|sgn-(be-fr|be-nl|ch-de))$/;
-
 /** The `lang`s said to be no language tag (localeOf). */
 const said = new Set<string>();
 
@@ -94,9 +88,15 @@ export function localeOf(element: Element | undefined): string {
   }
   // English for lack of strings, or because the `lang` is no language tag: that is said on the
   // console as an attribute ignored (reactive.ts), of the element carrying it, once per text (this
-  // runs at each update of each element). A setLocale() of no tag is said as the root's. What is
-  // a tag is BCP 47's (well-formed), not Intl's, which refuses some of them (zh-yue, x-klingon).
-  if (!BCP47.test(locale) && !said.has(given)) console.warn(`<${own ? near!.localName : 'html'} lang="${said.add(given) && given}"> ignored`);
+  // runs at each update of each element). A setLocale() of no tag is said as the root's. A BCP 47
+  // tag that Intl refuses is tried as Intl takes it, and not said: an extended language as itself
+  // (zh-yue as yue, en-GB-oed as oed), a private use or grandfathered one (x-klingon, i-klingon) as
+  // a private use of "und".
+  try {
+    Intl.getCanonicalLocales(locale.replace(/^[xi]-/, 'und-x-').replace(/^([a-z]{2,3}-)+(?=[a-z]{3}\b)/, ''));
+  } catch {
+    if (!said.has(given)) console.warn(`<${own ? near!.localName : 'html'} lang="${said.add(given) && given}"> ignored`);
+  }
   return 'en';
 }
 
