@@ -71,7 +71,7 @@ export function boundedServer(handler: http.RequestListener, bounds: ServerBound
   // empty 417 and a connection left open.
   server.on('checkExpectation', (_req: http.IncomingMessage, res: http.ServerResponse) => {
     const body = JSON.stringify({ status: 417, code: 'EXPECTATION_FAILED', message: 'The request\'s Expect header asks for what the proxy does not do.' });
-    res.writeHead(417, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body), 'cache-control': 'no-store', connection: 'close' }).end(body);
+    res.writeHead(417, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body), ...SAFE, connection: 'close' }).end(body);
   });
   return server;
 }
@@ -80,11 +80,14 @@ export function boundedServer(handler: http.RequestListener, bounds: ServerBound
 const REQUEST_LINE = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+ [!-~]+ HTTP\/1\.[01]\r?\n/;
 const NOT_IMPLEMENTED = [501, 'NOT_IMPLEMENTED', 'The proxy does not serve this method: it relays its routes only, and opens no tunnels (CONNECT).'] as const;
 
+/** The headers every refusal of the proxy carries (proxy.ts send). */
+const SAFE = { 'cache-control': 'no-store', 'referrer-policy': 'no-referrer', 'x-content-type-options': 'nosniff' };
+
 /** Answers in the service's error shape, then closes the connection. */
 function refuse(socket: Duplex, status: number, code: string, message: string): void {
   const body = JSON.stringify({ status, code, message });
   socket.end(
     `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\ncontent-type: application/json; charset=utf-8\r\n` +
-      `content-length: ${Buffer.byteLength(body)}\r\ncache-control: no-store\r\nconnection: close\r\n\r\n${body}`,
+      `content-length: ${Buffer.byteLength(body)}\r\n${Object.entries(SAFE).map(([k, v]) => `${k}: ${v}\r\n`).join('')}connection: close\r\n\r\n${body}`,
   );
 }

@@ -141,6 +141,36 @@ describe('a method the proxy does not serve', () => {
       await up.close();
     }
   });
+
+  it('what boundedServer answers before the proxy sees a request carries the security headers of the proxy\'s own refusals', async () => {
+    const up = await startRecorder();
+    const proxy = createProxy({ upstream: up.url, tokenId: TOKEN_ID, clientSecret: CLIENT_SECRET, authorize: () => true, rateLimit: false });
+    const server = boundedServer(proxy);
+    const port = await listen(server);
+    try {
+      const requests = [
+        `CONNECT 127.0.0.1:${up.port} HTTP/1.1\r\nHost: 127.0.0.1:${up.port}\r\n\r\n`,
+        `BREW ${READ} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`,
+        'NOT HTTP AT ALL\r\n\r\n',
+        `GET ${READ} HTTP/1.1\r\nHost: 127.0.0.1\r\nExpect: something-else\r\nConnection: close\r\n\r\n`,
+        // The proxy's own refusal, for comparison.
+        `TRACE ${READ} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`,
+      ];
+      for (const request of requests) {
+        const answer = await exchange(port, request);
+        assert.ok(statusOf(answer) >= 400, answer);
+        assert.match(answer, /\r\nx-content-type-options: nosniff\r\n/i, `${request.split(' ')[0]}: ${answer}`);
+        assert.match(answer, /\r\nreferrer-policy: no-referrer\r\n/i, `${request.split(' ')[0]}: ${answer}`);
+        assert.match(answer, /\r\ncache-control: no-store\r\n/i, `${request.split(' ')[0]}: ${answer}`);
+      }
+      assert.equal(up.requests.length, 0);
+    } finally {
+      server.closeAllConnections();
+      server.close();
+      await proxy.close();
+      await up.close();
+    }
+  });
 });
 
 describe('a 502 for an upstream that resets', () => {
