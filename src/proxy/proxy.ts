@@ -768,7 +768,7 @@ export function createProxy(given: ProxyOptions<never>): ProxyHandler<ProxyReque
     // An error body in the service's shape (checked above) under another label is still JSON.
     if (answer.body.length > 0 && !json) headers['content-type'] = 'application/json; charset=utf-8';
     if (x.requestId === undefined && headers['request-id'] !== undefined) x.requestId = headers['request-id'] as string;
-    if (stepUp) Object.assign(headers, stepUp.grantHeaders(x.route, answer.status, answer.body, x.request, params));
+    if (stepUp) Object.assign(headers, stepUp.grantHeaders(x.route, answer.status, answer.body, x.request, params, answer.headers.date));
     for (const binding of bindings) binding.changed(x.request, x.route, answer.status);
     send(x, answer.status, answer.body, headers);
   }

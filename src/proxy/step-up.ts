@@ -17,7 +17,8 @@
  * It travels as a cookie of the session the refresh made, `{cookieName}_{session uuid}` (a page or
  * browser holds sessions of several accounts: one account's grant neither replaces another's nor is
  * cleared with it), `HttpOnly; SameSite=Strict; Path={base}/cards; Max-Age=ttl` (ttl, and the
- * grant's own expiry, at most until the session's `expiresAt`: a grant outlives no session) (plus
+ * grant's own expiry, at most until the session's `expiresAt`, read against the answer's `Date`,
+ * the service's clock: a grant outlives no session) (plus
  * `Secure` over TLS, also when TLS ends at a server in front: an https Origin or X-Forwarded-Proto): page scripts cannot read it (an injected script cannot carry it elsewhere)
  * and a cross-site page cannot send it. The reveal route then needs a grant whose account owns
  * the card (`accountForCard`, the integrator's knowledge; the demo binding's one card by default),
@@ -63,7 +64,7 @@ export interface StepUp {
   /** An authorize hook: refuses `revealCard` without a valid grant for the card's account. */
   authorize: AuthorizeHook<ProxyRequest>;
   /** The headers to add to an answer: a `Set-Cookie` grant after a successful session refresh, its removal after a logout. */
-  grantHeaders(route: RouteName | 'unknown', status: number, body: Buffer | undefined, request: ProxyRequest, params: Record<string, string>): { 'set-cookie'?: string[] };
+  grantHeaders(route: RouteName | 'unknown', status: number, body: Buffer | undefined, request: ProxyRequest, params: Record<string, string>, date?: unknown): { 'set-cookie'?: string[] };
 }
 
 export const STEP_UP_REQUIRED: AuthorizeRefusal = {
@@ -177,7 +178,7 @@ export function createStepUp(
       return owner !== undefined && proven.includes(owner) ? true : STEP_UP_REQUIRED;
     },
 
-    grantHeaders(route, status, body, request, params) {
+    grantHeaders(route, status, body, request, params, date) {
       // Secure whenever the browser is on https (request.ts): a client that claims it falsely
       // only loses its own grant, since a browser keeps no Secure cookie from a plain-http answer.
       const secure = isSecure(request);
@@ -199,8 +200,11 @@ export function createStepUp(
       if (!isId(next.accountId, 'InternalAccount') || !isId(next.id, 'Session')) return {};
       // The refreshed session ended (reference.md: a new id): its grant goes, the new one's comes,
       // lasting no longer than that session (whole seconds; none for a session about to end).
+      // Its expiresAt is on the service's clock, read against the answer's Date (the proxy's
+      // clock when it has none), so that a skew between the two neither withholds nor stretches it.
       const t = now();
-      const ttl = Math.min(ttlSeconds, Math.floor((Date.parse(String(next.expiresAt)) - t) / 1000) || 0);
+      const served = Date.parse(String(date));
+      const ttl = Math.min(ttlSeconds, Math.floor((Date.parse(String(next.expiresAt)) - (served || t)) / 1000) || 0);
       const ended = cookie(sessionId, '', 0);
       return { 'set-cookie': ttl > 0 ? [ended, cookie(next.id, mintGrant(key, next.accountId, t, ttl * 1000), ttl)] : [ended] };
     },

@@ -338,4 +338,31 @@ describe('card reveal step-up: a grant outlives no session', () => {
       await sandbox.close();
     }
   });
+  it('reads the session\'s end on the service\'s clock (its Date), not the proxy\'s: a skew of minutes neither withholds the grant nor stretches it', async () => {
+    for (const [skewMs, sessionLifetimeMs, ttlSeconds, maxAgeRange] of [
+      // The service 20 minutes behind, sessions of 15: 60 s left of them on any clock.
+      [-20 * 60_000, 15 * 60_000, 60, [59, 60]],
+      // The service 20 minutes ahead, sessions of 4 s: a grant of an hour lasts 4 s, not 20 minutes.
+      [20 * 60_000, 4000, 3600, [1, 4]],
+    ] as const) {
+      const sandbox = await startSandbox({ sessionLifetimeMs, now: () => Date.now() + skewMs });
+      const f = sandbox.fixtures;
+      const demoAccount = { customerId: f.customerId, accountId: f.accountId, cardId: f.cardId };
+      const proxy = await listen(createProxy({ upstream: f.baseUrl, tokenId: f.tokenId, clientSecret: f.clientSecret, demoAccount, rateLimit: false, stepUp: { ttlSeconds } }));
+      try {
+        const h = jarFetch();
+        const client = createClient({ baseUrl: proxy.url, fetch: h.fetch });
+        const wallet = createWallet({ client, store: memoryKeyStore(), otpSigner: f.signerPublicKey, expiryMarginMs: 0 });
+        await (await wallet.startOtpLogin({ credentialId: f.emailCredentialId })).submit('000000');
+        await wallet.refresh(f.accountId);
+        const granted = h.setCookies.find((c) => /^wallet_step_up_[^=]+=[^;]+;/.test(c));
+        const maxAge = Number(/; Max-Age=(\d+)/.exec(granted ?? '')?.[1]);
+        assert.ok(maxAge >= maxAgeRange[0] && maxAge <= maxAgeRange[1], `skew ${skewMs} ms: Max-Age=${maxAge} (${h.setCookies.join(' | ')})`);
+        await client.revealCard(f.cardId);
+      } finally {
+        await proxy.close();
+        await sandbox.close();
+      }
+    }
+  });
 });
