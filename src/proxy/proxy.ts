@@ -34,7 +34,8 @@
  *    (`allowedHosts`: by default localhost, IP addresses and `rp.id`) is refused with 403 first,
  *    so that DNS rebinding cannot make an attacker's site the proxy's "same origin"; a request
  *    target in absolute form (`GET http://host/api/...`, RFC 9112 section 3.2.2) is served by its
- *    path and query, its authority read in place of Host (it never names the upstream);
+ *    path and query, its authority read in place of Host (it never names the upstream), and
+ *    both it and Host must be hosts the proxy answers for (proxy.fetch: Host and the URL's host);
  *  - a request whose `Sec-Fetch-Site` is `cross-site` or `same-site`, or whose `Origin` is not the
  *    proxy's own host, is refused with 403 unless its Origin is listed in `allowedOrigins`, which
  *    then also get CORS answers (credentials allowed, preflight answered for the route's methods);
@@ -285,6 +286,12 @@ interface Exchange {
   code: string | undefined;
   message?: string;
   corsOrigin: string | undefined;
+  /**
+   * The other host the request names, checked as Host is: the Host header of an absolute-form
+   * target (whose authority is the host), or a Request's URL host, which is the target's authority
+   * when the framework kept it.
+   */
+  named?: string | undefined;
 }
 
 /**
@@ -397,7 +404,8 @@ export function createProxy(given: ProxyOptions<never>): ProxyHandler<ProxyReque
       // other upstream: only the path and query are relayed.
       const host = authority[1]!;
       if (host === '' || host.includes('@')) return fail(x, invalidInput('The request target names no host, or a host with user information.'));
-      h.host = host;
+      // Host is checked too: a server in front that read it checked that host.
+      if (h.host !== null) [x.named, h.host] = [h.host, host];
     }
     void handle(x, rawPath.slice(o.basePath.length), rawQuery);
   };
@@ -434,7 +442,7 @@ export function createProxy(given: ProxyOptions<never>): ProxyHandler<ProxyReque
     const h = readWebHeaders(request.headers, url);
     const x: Exchange = {
       request, req: undefined, res: undefined, web: request, clientAddress: info?.clientAddress, response: undefined, method: request.method,
-      h, start, route: 'unknown', requestId: h['request-id'] ?? undefined, code: undefined, corsOrigin: undefined,
+      h, start, route: 'unknown', requestId: h['request-id'] ?? undefined, code: undefined, corsOrigin: undefined, named: url.host,
     };
     const underBase = o.basePath === '' ? rawPath.startsWith('/') : rawPath === o.basePath || rawPath.startsWith(o.basePath + '/');
     if (underBase) await handle(x, rawPath.slice(o.basePath.length), rawQuery);
@@ -478,7 +486,7 @@ export function createProxy(given: ProxyOptions<never>): ProxyHandler<ProxyReque
     // Before anything is read or relayed: the host must be one this proxy serves (DNS rebinding).
     // Two Host lines are refused (RFC 9112 section 3.2): Node keeps the first, and a front server
     // that read the other would have checked another host.
-    for (const host of [single(h, 'host'), header(x, 'x-forwarded-host')]) {
+    for (const host of [single(h, 'host'), header(x, 'x-forwarded-host'), x.named]) {
       if (host !== undefined && !allowedHost(host)) throw new Refusal(403, 'FORBIDDEN', HOST_NOT_ALLOWED, {}, { host: excerpt(String(host)) });
     }
     // First, so that a listed origin can read every answer, refusals included.

@@ -67,13 +67,14 @@ describe('a request target in absolute form', () => {
       assert.equal(statusOf(await get(`http://${upHost}/2025-10-13/auth/delegated-keys/${DELEGATED_KEY}`, here)), 404);
       assert.equal(up.requests.length, 3);
 
-      // The target's authority is the host (the Host header is ignored, RFC 9112 section 3.2.2):
-      // one the proxy does not answer for is refused, whatever Host says.
+      // The target's authority is the host (RFC 9112 section 3.2.2): one the proxy does not
+      // answer for is refused, whatever Host says; and so is a Host it does not answer for.
       const rebound = await get(`http://attacker.example${READ}`, here);
       assert.equal(statusOf(rebound), 403, rebound);
       assert.equal(bodyOf(rebound).code, 'FORBIDDEN');
       assert.equal(bodyOf(rebound).details.host, 'attacker.example');
-      assert.equal(statusOf(await get(`http://${here}${READ}`, 'attacker.example')), 200);
+      assert.equal(statusOf(await get(`http://${here}${READ}`, 'attacker.example')), 403);
+      assert.equal(statusOf(await get(`http://localhost:${px.port}${READ}`, here)), 200);
       assert.equal(up.requests.length, 4);
 
       // An authority with user information, or none, is not a target.
@@ -103,6 +104,13 @@ describe('a request target in absolute form', () => {
       const answer = await exchange(port, `GET http://${here}${LIST} HTTP/1.1\r\nHost: ${here}\r\nConnection: close\r\n\r\n`);
       assert.equal(statusOf(answer), 200, answer);
       assert.equal(up.requests.at(-1)!.url, `/2025-10-13/auth/credentials?accountId=${encodeURIComponent(ACCOUNT)}`);
+      // The hosts are checked as the Node handler checks them: the target's authority and Host both.
+      for (const [target, host] of [[`http://attacker.example${READ}`, here], [`http://${here}${READ}`, 'attacker.example']]) {
+        const refused = await exchange(port, `GET ${target} HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`);
+        assert.equal(statusOf(refused), 403, `${target} Host: ${host}: ${refused}`);
+        assert.equal(bodyOf(refused).details.host, 'attacker.example');
+      }
+      assert.equal(up.requests.length, 1);
     } finally {
       (server as http.Server).closeAllConnections();
       server.close();
