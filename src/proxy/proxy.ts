@@ -148,7 +148,8 @@ export interface ProxyOptions<R extends ProxyRequest = IncomingMessage> {
   /**
    * Receives what was thrown when the proxy answers 500 INTERNAL_ERROR: an `authorize`,
    * `accountFor`, `stepUp.accountForCard` or `clientIp` function that threw or rejected, or a
-   * failure of the proxy itself. The log line and the answer say only INTERNAL_ERROR, since what
+   * failure of the proxy itself; and, the answer relayed as it came, a session refresh whose
+   * answer has no valid `expiresAt`, for which no step-up grant was issued. The log line and the answer say only INTERNAL_ERROR, since what
    * was thrown may carry a password or a user's data; this is where to see it (log it with your
    * own redaction, send it to your error tracker). `request` is the browser's request as it came,
    * its headers with the browser's cookies: never the Basic credentials, which the proxy adds only
@@ -363,7 +364,7 @@ export function createProxy(given: ProxyOptions<never>): ProxyHandler<ProxyReque
   if (hooks.length === 0) {
     throw new TypeError('createProxy needs `authorize` or `accountFor` (who may touch which account) or an explicit `demoAccount` binding');
   }
-  const stepUp = options.stepUp ? createStepUp(options.stepUp, { basePath: o.basePath, clientSecret: o.clientSecret, demoAccount: options.demoAccount, accountFor }) : undefined;
+  const stepUp = options.stepUp ? createStepUp(options.stepUp, { basePath: o.basePath, clientSecret: o.clientSecret, demoAccount: options.demoAccount, accountFor, onError: onError && ((e, r) => report(onError, e, r)) }) : undefined;
   if (stepUp) hooks.push(stepUp.authorize);
 
   const handler = (req: IncomingMessage, res: ServerResponse, next?: (err?: unknown) => void): void => {

@@ -138,6 +138,8 @@ export function createStepUp(
     /** The proxy's `accountFor`: the caller's own card and account answer for its card. */
     accountFor?: AccountResolver<ProxyRequest> | undefined;
     now?: () => number;
+    /** Told of a refreshed session that granted nothing for want of an expiresAt (the proxy's onError). */
+    onError?: ((error: unknown, request: ProxyRequest) => void) | undefined;
   },
 ): StepUp {
   const key = deriveStepUpKey(options.secret ?? context.clientSecret);
@@ -206,6 +208,8 @@ export function createStepUp(
       const served = Date.parse(String(date));
       const ttl = Math.min(ttlSeconds, Math.floor((Date.parse(String(next.expiresAt)) - (served || t)) / 1000) || 0);
       const ended = cookie(sessionId, '', 0);
+      // Not the service's AuthSession (reference.md): the reveal would ask for a refresh forever.
+      if (Number.isNaN(Date.parse(String(next.expiresAt)))) context.onError?.(new TypeError('The service refreshed a session without a valid expiresAt, so no step-up grant was issued for it.'), request);
       return { 'set-cookie': ttl > 0 ? [ended, cookie(next.id, mintGrant(key, next.accountId, t, ttl * 1000), ttl)] : [ended] };
     },
   };

@@ -17,7 +17,7 @@ import { createWallet } from '../../../src/core/session.ts';
 import { memoryKeyStore } from '../../../src/core/keystore.ts';
 import { ServiceError } from '../../../src/core/errors.ts';
 import type { SandboxFixtures } from '../../../src/core/types.ts';
-import { jarFetch, raw } from './helpers.ts';
+import { ACCOUNT, CARD, SESSION, jarFetch, raw, startProxy, startRecorder } from './helpers.ts';
 
 async function listen(handler: ProxyHandler): Promise<{ url: string; close(): Promise<void> }> {
   const server = http.createServer(handler);
@@ -362,6 +362,27 @@ describe('card reveal step-up: a grant outlives no session', () => {
       } finally {
         await proxy.close();
         await sandbox.close();
+      }
+    }
+  });
+
+  it('a refreshed session whose expiresAt is missing or no date grants nothing, and onError is told why', async () => {
+    const next = 'Session:88888888-8888-4888-8888-888888888888';
+    for (const expiresAt of [undefined, 'soon']) {
+      const up = await startRecorder((_req, res) => void res.writeHead(201, { 'content-type': 'application/json' }).end(JSON.stringify({ id: next, accountId: ACCOUNT, expiresAt })));
+      const errors: unknown[] = [];
+      const px = await startProxy({ upstream: up.url, stepUp: { accountForCard: (id) => (id === CARD ? ACCOUNT : undefined) }, onError: (e) => errors.push(e) });
+      try {
+        const r = await raw(px.port, { method: 'POST', path: `/api/auth/sessions/${SESSION}/refresh`, headers: { 'content-type': 'application/json' }, body: '{}' });
+        assert.equal(r.status, 201, r.text);
+        const cookies = [r.headers['set-cookie'] ?? []].flat();
+        // The refreshed session's grant goes; none comes for the new one.
+        assert.deepEqual(cookies.map((c) => /^[^=]+=([^;]*);.*Max-Age=(\d+)/.exec(c)?.slice(1)), [['', '0']]);
+        assert.equal(errors.length, 1, `expiresAt ${expiresAt}: onError was not told`);
+        assert.match(String((errors[0] as Error).message), /expiresAt/);
+      } finally {
+        await px.close();
+        await up.close();
       }
     }
   });
