@@ -418,7 +418,9 @@ export function createProxy(given: ProxyOptions<never>): ProxyHandler<ProxyReque
    * also names.
    */
   function outsideBase(method: string, path: string, query: string | undefined): Refusal {
-    const stripped = matchRoute(method, path, query).kind !== 'not-found';
+    // A path that is no route's (`*`, `/x//y`) is refused as invalid with no field, which names it no route.
+    const m = matchRoute(method, path, query);
+    const stripped = m.kind !== 'not-found' && (m.kind !== 'invalid' || m.field !== undefined);
     return new Refusal(404, 'NOT_FOUND', stripped ? `No such route: the path is outside basePath ${o.basePath}. Hand the proxy the path the browser sent, basePath included (a mount that strips its path, such as Hono's mount(), does not).` : 'No such route.');
   }
 

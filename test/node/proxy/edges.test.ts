@@ -90,6 +90,25 @@ describe('a request target in absolute form', () => {
     }
   });
 
+  it('OPTIONS * and other targets that are no path are not taken for a route below a stripped basePath', async () => {
+    const up = await startRecorder();
+    const px = await startProxy({ upstream: up.url });
+    try {
+      for (const request of ['OPTIONS *', 'GET *', 'GET /x//y', `GET http://127.0.0.1:${px.port}*`]) {
+        const answer = await exchange(px.port, `${request} HTTP/1.1\r\nHost: 127.0.0.1:${px.port}\r\nConnection: close\r\n\r\n`);
+        assert.equal(statusOf(answer), 404, `${request}: ${answer}`);
+        assert.equal(bodyOf(answer).message, 'No such route.', request);
+      }
+      // A route's path without basePath still says so.
+      const stripped = await exchange(px.port, `GET /auth/delegated-keys/${DELEGATED_KEY} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`);
+      assert.match(bodyOf(stripped).message, /outside basePath \/api/);
+      assert.equal(up.requests.length, 0);
+    } finally {
+      await px.close();
+      await up.close();
+    }
+  });
+
   it('is served through proxy.fetch in a framework over HTTP', async () => {
     const up = await startRecorder();
     const proxy = createProxy<Request>({ upstream: up.url, tokenId: TOKEN_ID, clientSecret: CLIENT_SECRET, authorize: () => true, rateLimit: false });
