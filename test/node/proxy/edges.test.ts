@@ -76,6 +76,9 @@ describe('a request target in absolute form', () => {
       assert.equal(statusOf(await get(`http://${here}${READ}`, 'attacker.example')), 403);
       assert.equal(statusOf(await get(`http://localhost:${px.port}${READ}`, here)), 200);
       assert.equal(up.requests.length, 4);
+      // Two Host lines stay refused, as with a target in origin form.
+      assert.equal(statusOf(await get(`http://${here}${READ}`, `${here}\r\nHost: ${here}`)), 400);
+      assert.equal(up.requests.length, 4);
 
       // An authority with user information, or none, is not a target.
       for (const target of [`http://user@${here}${READ}`, `http://${READ}`]) {
