@@ -28,6 +28,27 @@ async function readmeCodeFlowProvider(): Promise<CodeFlowProvider> {
   return new Function(`${block.replace(/^document\.querySelector\(.*$/m, '')}\nreturn codeFlowProvider;`)() as CodeFlowProvider;
 }
 
+/**
+ * A new account logged in by email code through the page's wallet, and the README's provider for
+ * the sandbox issuer under the client id the README names, its callback page that of this origin.
+ */
+async function loggedInWithReadmeProvider(): Promise<{ readme: string; clientId: string; acct: Awaited<ReturnType<typeof newAccount>>; provider: Provider }> {
+  const readme = await (await fetch('/README.md')).text();
+  const clientId = /its client id is `([^`]+)`/.exec(readme)?.[1];
+  if (!clientId) throw new Error('the README names no client id for the sandbox issuer');
+  const f = await fixtures();
+  const acct = await newAccount();
+  await useRig();
+  await (await walletFor().startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000');
+  const provider = (await readmeCodeFlowProvider())({
+    authorizationEndpoint: `${f.oidcIssuer}/authorize`,
+    tokenEndpoint: `${f.oidcIssuer}/token`,
+    clientId,
+    redirectUri: new URL('/test/browser/support/oidc-callback.html', location.href).href,
+  });
+  return { readme, clientId, acct, provider };
+}
+
 describe('README single sign-on example (codeFlowProvider)', () => {
   let provider: Provider;
   let opened: Window[];
@@ -116,18 +137,7 @@ describe('README single sign-on, run whole: the provider on a <wallet-login> and
   });
 
   it('adds single sign-on to a wallet through <wallet-credentials> with the same provider', async () => {
-    const readme = await (await fetch('/README.md')).text();
-    const clientId = /its client id is `([^`]+)`/.exec(readme)?.[1];
-    const f = await fixtures();
-    const acct = await newAccount();
-    await useRig();
-    await (await walletFor().startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000');
-    const provider = (await readmeCodeFlowProvider())({
-      authorizationEndpoint: `${f.oidcIssuer}/authorize`,
-      tokenEndpoint: `${f.oidcIssuer}/token`,
-      clientId: clientId!,
-      redirectUri: new URL('/test/browser/support/oidc-callback.html', location.href).href,
-    });
+    const { acct, provider } = await loggedInWithReadmeProvider();
     const el = await mount('wallet-credentials', { 'account-id': acct.accountId }, (e) => {
       (e as unknown as { oidcTokenProvider: Provider }).oidcTokenProvider = provider;
     });
@@ -140,22 +150,11 @@ describe('README single sign-on, run whole: the provider on a <wallet-login> and
   });
 
   it('closing the sign-in window: each element does what the README says of it', async () => {
-    const readme = await (await fetch('/README.md')).text();
+    const { readme, clientId, acct, provider } = await loggedInWithReadmeProvider();
     const flat = readme.replace(/\s+/g, ' ');
-    const clientId = /its client id is `([^`]+)`/.exec(readme)?.[1];
     // What the README says <wallet-credentials> reports when the user gives up (<wallet-login>: no error).
     const said = /which `<wallet-login>` takes as the user's cancellation \(it goes back to its methods without an error\) and `<wallet-credentials>` reports as `(\w+)`/.exec(flat)?.[1];
     expect(said, 'the README says what each element does when the user gives up').to.be.a('string');
-    const f = await fixtures();
-    const acct = await newAccount();
-    await useRig();
-    await (await walletFor().startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000');
-    const provider = (await readmeCodeFlowProvider())({
-      authorizationEndpoint: `${f.oidcIssuer}/authorize`,
-      tokenEndpoint: `${f.oidcIssuer}/token`,
-      clientId: clientId!,
-      redirectUri: new URL('/test/browser/support/oidc-callback.html', location.href).href,
-    });
     // The real window.open; only the windows it gives are kept, to close them as a user would.
     const windows: Window[] = [];
     const open = window.open;

@@ -12,6 +12,7 @@ import { setStrings } from '../../../../src/elements/shared/i18n.ts';
 import '../../../../src/locales/ar.ts';
 import { fixtures, newAccount, newAgentAction, type RigAccount } from '../../support/rig.ts';
 import { part, parts, resetPage, shadow, useRig, waitFor } from '../shared/helpers.ts';
+import { countIntl, watchLists } from '../shared/scale.ts';
 
 const rowId = (id: string) => `action-${id.replace(/[^A-Za-z0-9-]/g, '-')}`;
 
@@ -28,42 +29,7 @@ function countLists() {
 }
 
 /** Mutation records in the element's list (rows added, moved, their attributes and content). */
-function watchList(el: AgentActions) {
-  let records = 0;
-  const watch = new MutationObserver((r) => (records += r.length));
-  watch.observe(shadow(el).querySelector('ul')!, { subtree: true, childList: true, attributes: true, characterData: true });
-  return {
-    get records() {
-      return records + watch.takeRecords().length;
-    },
-    reset: () => void ((records = 0), watch.takeRecords()),
-    stop: () => watch.disconnect(),
-  };
-}
-
-/**
- * Counts the Intl formatters made (a pass-through: each is the real one). Making a formatter costs
- * far more than formatting with it; a row made of several would make a long list slow to show.
- */
-function countFormatters() {
-  const kinds = ['NumberFormat', 'DateTimeFormat'] as const;
-  const originals = kinds.map((k) => Intl[k]);
-  let made = 0;
-  kinds.forEach((k, i) => {
-    (Intl as unknown as Record<string, unknown>)[k] = new Proxy(originals[i]!, {
-      construct(target, args, newTarget) {
-        made++;
-        return Reflect.construct(target, args, newTarget === Intl[k] ? target : newTarget);
-      },
-    });
-  });
-  return {
-    get made() {
-      return made;
-    },
-    restore: () => kinds.forEach((k, i) => ((Intl as unknown as Record<string, unknown>)[k] = originals[i])),
-  };
-}
+const watchList = (el: AgentActions) => watchLists(shadow(el).querySelector('ul')!);
 
 describe('<agent-actions> with a long list', function () {
   this.timeout(120000);
@@ -118,13 +84,13 @@ describe('<agent-actions> with a long list', function () {
   });
 
   it('showing a page of rows makes a few Intl formatters, not several per row', async () => {
-    let formatters: ReturnType<typeof countFormatters> | undefined;
+    let formatters: ReturnType<typeof countIntl> | undefined;
     const perPage: number[] = [];
     try {
       await allLoaded(() => {
         if (formatters) perPage.push(formatters.made);
         formatters?.restore();
-        formatters = countFormatters();
+        formatters = countIntl();
       });
       perPage.push(formatters!.made);
     } finally {
