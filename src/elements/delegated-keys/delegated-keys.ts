@@ -251,10 +251,15 @@ export class DelegatedKeys extends TemplateElement {
     return keys.filter((k) => k.cardId === cardId);
   }
 
-  /** Loads the list again. */
+  /**
+   * Loads the list again. The list is hidden while it loads: the keyboard on it waits on the
+   * heading, and goes back to where it was once the list is shown, if that is still there.
+   */
   refresh(): void {
+    const at = (this.renderRoot as ShadowRoot).activeElement?.getAttribute('data-focus');
+    if (at) this.#focusTarget = 'title';
     this.#send({ type: 'load' });
-    void this.#listTask.run();
+    void this.#listTask.run().then(() => at && this.view.list.kind === 'ready' && ((this.#focusTarget = at), this.requestUpdate()));
   }
 
   /**

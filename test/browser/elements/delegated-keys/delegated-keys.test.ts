@@ -169,6 +169,23 @@ describe('<delegated-keys>', () => {
     for (const lang of ['x', 'en-', 'fr']) expect(await keys(lang), lang).to.deep.equal(english);
   });
 
+  it('a refresh() with the keyboard on a key\'s Revoke button gives it back there once the list is read again', async () => {
+    await login();
+    const el = await mountReady();
+    const key = await createKey(el, 'Groceries');
+    await settle(el);
+    const revoke = shadow(el).querySelector<HTMLButtonElement>(`[data-focus="revoke-${key.id}"]`)!;
+    revoke.focus();
+    expect(shadow(el).activeElement).to.equal(revoke);
+    el.refresh();
+    await el.updateComplete;
+    // Meanwhile the heading keeps the keyboard (the list is hidden while it loads).
+    expect(shadow(el).activeElement?.getAttribute('data-focus')).to.equal('title');
+    await waitFor(() => el.matches(':state(ready)'), 'the list read again');
+    await settle(el);
+    expect(shadow(el).activeElement?.getAttribute('data-focus')).to.equal(`revoke-${key.id}`);
+  });
+
   it('lists none, creates a key with two limits through the signed retry, and shows the limits as immutable', async () => {
     await login();
     const el = await mountReady();
