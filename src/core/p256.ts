@@ -74,33 +74,42 @@ function jDouble([x1, y1, z1]: Jacobian): Jacobian {
   return [x3, y3, z3];
 }
 
-/** madd-2007-bl: Jacobian plus affine (x2, y2). */
-function jAddAffine(p1: Jacobian, x2: bigint, y2: bigint): Jacobian {
+/** add-2007-bl, from the Explicit-Formulas Database: Jacobian plus Jacobian. */
+function jAdd(p1: Jacobian, p2: Jacobian): Jacobian {
   const [x1, y1, z1] = p1;
-  if (z1 === 0n) return [x2, y2, 1n];
+  const [x2, y2, z2] = p2;
+  if (z1 === 0n) return p2;
+  if (z2 === 0n) return p1;
   const z1z1 = (z1 * z1) % P;
-  const u2 = (x2 * z1z1) % P;
-  const s2 = (y2 * z1 * z1z1) % P;
-  const h = mod(u2 - x1);
-  const r = mod(2n * (s2 - y1));
+  const z2z2 = (z2 * z2) % P;
+  const u1 = (x1 * z2z2) % P;
+  const s1 = (y1 * z2 * z2z2) % P;
+  const h = mod((x2 * z1z1) % P - u1);
+  const r = mod(2n * ((y2 * z1 * z1z1) % P - s1));
   if (h === 0n) return r === 0n ? jDouble(p1) : [0n, 1n, 0n];
-  const hh = (h * h) % P;
-  const i = (4n * hh) % P;
+  const i = (4n * h * h) % P;
   const j = (h * i) % P;
-  const v = (x1 * i) % P;
+  const v = (u1 * i) % P;
   const x3 = mod(r * r - j - 2n * v);
-  const y3 = mod(r * (v - x3) - 2n * y1 * j);
-  const z3 = mod((z1 + h) * (z1 + h) - z1z1 - hh);
+  const y3 = mod(r * (v - x3) - 2n * s1 * j);
+  const z3 = mod(((z1 + z2) * (z1 + z2) - z1z1 - z2z2) * h);
   return [x3, y3, z3];
 }
 
-/** d·G in affine coordinates; d in [1, n-1]. Double-and-add with the addition always computed. */
+/**
+ * d·G in affine coordinates; d in [1, n-1]. Fixed 4-bit windows over a table of 1·G to 15·G (made
+ * per call, 14 additions): four doublings and one addition per window, the addition always
+ * computed (of 1·G for a zero window) and its result kept or not.
+ */
 function multiplyBase(d: bigint): [bigint, bigint] {
+  const table: Jacobian[] = [[GX, GY, 1n]];
+  for (let i = 1; i < 15; i++) table.push(jAdd(table[i - 1]!, table[0]!));
   let acc: Jacobian = [0n, 1n, 0n];
-  for (let bit = 255; bit >= 0; bit--) {
-    acc = jDouble(acc);
-    const added = jAddAffine(acc, GX, GY);
-    if ((d >> BigInt(bit)) & 1n) acc = added;
+  for (let shift = 252n; shift >= 0n; shift -= 4n) {
+    acc = jDouble(jDouble(jDouble(jDouble(acc))));
+    const w = Number((d >> shift) & 15n);
+    const added = jAdd(acc, table[(w || 1) - 1]!);
+    if (w) acc = added;
   }
   const [x, y, z] = acc;
   const zInv = powMod(z, P - 2n); // the one inversion (Fermat)
