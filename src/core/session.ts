@@ -323,9 +323,9 @@ export function createWallet(options: WalletOptions): Wallet {
     return stored;
   }
 
-  /** Deletes the stored sessions (records and keys) that `pick` selects. */
-  async function forgetWhere(pick: (s: StoredSession) => boolean): Promise<StoredSession[]> {
-    const gone = (await store.list()).filter(pick);
+  /** Deletes the stored sessions (records and keys) that `pick` selects, of those `listed` (read now when not given). */
+  async function forgetWhere(pick: (s: StoredSession) => boolean, listed = store.list()): Promise<StoredSession[]> {
+    const gone = (await listed).filter(pick);
     for (const s of gone) await store.delete(s.sessionId);
     return gone;
   }
@@ -445,6 +445,11 @@ export function createWallet(options: WalletOptions): Wallet {
    * session is ended when its answer comes. So is one the key store refuses (storage_unavailable).
    */
   async function loggedIn(made: Promise<[AuthSession, KeyPair]>, credentialId: string, signal?: AbortSignal): Promise<StoredSession> {
+    // The stored sessions are read while the verify is on its way, for the clean-up after the save:
+    // the new session is not among them (and would be left anyway), and each is judged live or not
+    // only then. A read refused fails the login there, as a read after the save would.
+    const listed = store.list();
+    listed.catch(() => undefined);
     const [session, key] = await uncut(made, signal, ([s, k]) => end(s.id, k));
     let stored: StoredSession;
     try {
@@ -455,7 +460,7 @@ export function createWallet(options: WalletOptions): Wallet {
       await end(session.id, key);
       throw e;
     }
-    await forgetWhere((s) => s.accountId === stored.accountId && s.sessionId !== stored.sessionId && !isLive(s));
+    await forgetWhere((s) => s.accountId === stored.accountId && s.sessionId !== stored.sessionId && !isLive(s), listed);
     emit({ type: 'logged-in', accountId: stored.accountId, session: stored });
     return stored;
   }
