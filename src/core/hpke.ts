@@ -67,24 +67,20 @@ export interface HpkeContext {
   exporterSecret: Bytes;
 }
 
-/**
- * KeySchedule(mode_base, shared_secret, info, psk = "", psk_id = "") of §5.1. The shared secret may
- * still be on its way (Decap): what does not depend on it is derived meanwhile, and its failure,
- * awaited first, is the one told.
- */
-export async function keyScheduleBase(sharedSecret: Uint8Array | Promise<Uint8Array>, info: Uint8Array, aead: HpkeAead = 'AES-256-GCM'): Promise<HpkeContext> {
+/** KeySchedule(mode_base, shared_secret, info, psk = "", psk_id = "") of §5.1. */
+export async function keyScheduleBase(sharedSecret: Uint8Array, info: Uint8Array, aead: HpkeAead = 'AES-256-GCM'): Promise<HpkeContext> {
   const suite = AEADS[aead];
-  const suiteId = concatBytes(utf8Encode('HPKE'), i2osp2(KEM_ID), i2osp2(KDF_ID), i2osp2(suite?.id)); // §5.1
-  const empty = new Uint8Array(0);
-  const hashes = Promise.all([labeledExtract(suiteId, empty, 'psk_id_hash', empty), labeledExtract(suiteId, empty, 'info_hash', info)]);
-  hashes.catch(() => undefined);
-  const shared = await sharedSecret;
   if (!suite) throw new WalletError('invalid_argument', 'aead must be AES-256-GCM or AES-128-GCM');
-  const keyScheduleContext = concatBytes(Uint8Array.of(0x00), ...(await hashes));
-  const secret = await labeledExtract(suiteId, shared, 'secret', empty);
+  const suiteId = concatBytes(utf8Encode('HPKE'), i2osp2(KEM_ID), i2osp2(KDF_ID), i2osp2(suite.id)); // §5.1
+  const empty = new Uint8Array(0);
+  const keyScheduleContext = concatBytes(
+    Uint8Array.of(0x00),
+    await labeledExtract(suiteId, empty, 'psk_id_hash', empty),
+    await labeledExtract(suiteId, empty, 'info_hash', info),
+  );
+  const secret = await labeledExtract(suiteId, sharedSecret, 'secret', empty);
   const expand = (label: string, length: number) => labeledExpand(suiteId, secret, label, keyScheduleContext, length);
-  const [key, baseNonce, exporterSecret] = await Promise.all([expand('key', suite.nk), expand('base_nonce', NN), expand('exp', NH)]);
-  return { keyScheduleContext, secret, key, baseNonce, exporterSecret };
+  return { keyScheduleContext, secret, key: await expand('key', suite.nk), baseNonce: await expand('base_nonce', NN), exporterSecret: await expand('exp', NH) };
 }
 
 /**
@@ -159,7 +155,7 @@ export interface HpkeOpenParams {
  * authenticate (wrong key, wrong AAD or info, tampered or short bytes), `invalid_argument` for bad keys.
  */
 export async function hpkeOpen(params: HpkeOpenParams): Promise<Bytes> {
-  const { key, baseNonce } = await keyScheduleBase(decap(params.enc, params.recipient), params.info ?? HPKE_INFO, params.aead);
+  const { key, baseNonce } = await keyScheduleBase(await decap(params.enc, params.recipient), params.info ?? HPKE_INFO, params.aead);
   try {
     return await aesGcm(key, baseNonce, params.aad, 'decrypt', params.ciphertext);
   } catch (cause) {
