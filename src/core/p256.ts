@@ -78,14 +78,13 @@ function jDouble([x1, y1, z1]: Jacobian): Jacobian {
 function jAdd(p1: Jacobian, p2: Jacobian): Jacobian {
   const [x1, y1, z1] = p1;
   const [x2, y2, z2] = p2;
-  if (z1 === 0n) return p2;
-  if (z2 === 0n) return p1;
+  if (!z1 || !z2) return z1 ? p1 : p2;
   const z1z1 = (z1 * z1) % P;
   const z2z2 = (z2 * z2) % P;
   const u1 = (x1 * z2z2) % P;
   const s1 = (y1 * z2 * z2z2) % P;
-  const h = mod((x2 * z1z1) % P - u1);
-  const r = mod(2n * ((y2 * z1 * z1z1) % P - s1));
+  const h = mod(x2 * z1z1 - u1);
+  const r = mod(2n * (y2 * z1 * z1z1 - s1));
   if (h === 0n) return r === 0n ? jDouble(p1) : [0n, 1n, 0n];
   const i = (4n * h * h) % P;
   const j = (h * i) % P;
