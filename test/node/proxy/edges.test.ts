@@ -12,7 +12,7 @@ import { serve, type ServerType } from '@hono/node-server';
 import { Hono } from 'hono';
 import { createProxy, type ProxyLogLine } from '../../../src/proxy/index.ts';
 import { boundedServer } from '../../../src/proxy/server.ts';
-import { ACCOUNT, CLIENT_SECRET, DELEGATED_KEY, TOKEN_ID, raw, startProxy, startRecorder, waitFor, type Responder } from './helpers.ts';
+import { ACCOUNT, CLIENT_SECRET, DELEGATED_KEY, TOKEN_ID, raw, startProxy, startRecorder, waitFor } from './helpers.ts';
 
 const READ = `/api/auth/delegated-keys/${DELEGATED_KEY}`;
 const LIST = `/api/auth/credentials?accountId=${encodeURIComponent(ACCOUNT)}`;
@@ -42,15 +42,21 @@ async function listen(server: http.Server): Promise<number> {
   return (server.address() as AddressInfo).port;
 }
 
-/** An upstream answering a little later, so that the answer is written after the client's side ended. */
-const lateResponder: Responder = (req, res) =>
-  void setTimeout(() => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ url: req.url })), 50);
+/** A recording upstream and a proxy in front of it, for `run`; both closed after it. */
+async function withProxy(run: (up: Awaited<ReturnType<typeof startRecorder>>, px: Awaited<ReturnType<typeof startProxy>>) => Promise<void>): Promise<void> {
+  const up = await startRecorder();
+  const px = await startProxy({ upstream: up.url });
+  try {
+    await run(up, px);
+  } finally {
+    await px.close();
+    await up.close();
+  }
+}
 
 describe('a request target in absolute form', () => {
   it('is served by its path and query, its authority taken as the host, never as another upstream (Node handler)', async () => {
-    const up = await startRecorder();
-    const px = await startProxy({ upstream: up.url });
-    try {
+    await withProxy(async (up, px) => {
       const get = (target: string, host: string) => exchange(px.port, `GET ${target} HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`);
       const here = `127.0.0.1:${px.port}`;
       const answer = await get(`http://${here}${LIST}`, here);
@@ -87,16 +93,11 @@ describe('a request target in absolute form', () => {
         assert.equal(bodyOf(refused).code, 'INVALID_INPUT');
       }
       assert.equal(up.requests.length, 4);
-    } finally {
-      await px.close();
-      await up.close();
-    }
+    });
   });
 
   it('OPTIONS * and other targets that are no path are not taken for a route below a stripped basePath', async () => {
-    const up = await startRecorder();
-    const px = await startProxy({ upstream: up.url });
-    try {
+    await withProxy(async (up, px) => {
       for (const request of ['OPTIONS *', 'GET *', 'GET /x//y', `GET http://127.0.0.1:${px.port}*`]) {
         const answer = await exchange(px.port, `${request} HTTP/1.1\r\nHost: 127.0.0.1:${px.port}\r\nConnection: close\r\n\r\n`);
         assert.equal(statusOf(answer), 404, `${request}: ${answer}`);
@@ -106,10 +107,7 @@ describe('a request target in absolute form', () => {
       const stripped = await exchange(px.port, `GET /auth/delegated-keys/${DELEGATED_KEY} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`);
       assert.match(bodyOf(stripped).message, /outside basePath \/api/);
       assert.equal(up.requests.length, 0);
-    } finally {
-      await px.close();
-      await up.close();
-    }
+    });
   });
 
   it('is served through proxy.fetch in a framework over HTTP', async () => {
