@@ -8,8 +8,8 @@
  * deliberately does not re-serialise, trim or normalise the payload.
  */
 import { WalletError } from './errors.ts';
-import { base64urlEncodeBinary, bytesToHex, utf8Encode } from './encoding.ts';
-import { compressPublicKey, ecdsaSignHex, type KeyPair } from './p256.ts';
+import { base64urlEncodeBinary, bytesToHex } from './encoding.ts';
+import { compressPublicKey, signatureToDerHex, type KeyPair } from './p256.ts';
 
 export const WALLET_SIGNATURE_HEADER = 'Service-Wallet-Signature';
 export const STAMP_SCHEME = 'SIGNATURE_SCHEME_TK_API_P256';
@@ -52,26 +52,40 @@ export function publicKeyHex(key: KeyPair): string {
   return stampCache(key).publicKey;
 }
 
+// The payload's UTF-8 goes to one buffer reused by every stamp, not to a fresh ArrayBuffer (about a
+// tenth of a stamp's time in Chromium): WebCrypto's sign() copies its data before it returns (its
+// step 2), so the next stamp may overwrite it even while this one is being signed.
+const encoder = new TextEncoder();
+let scratch = new Uint8Array(0);
+
 /**
- * The `Service-Wallet-Signature` header value for `payload`, signed with `key`. Written as one
- * promise chain (no async frames): every signed request waits on it, and the work beside the
+ * Signs `payload` and hands the header value to `done`, in the one continuation of the signature
+ * (no async frames, no further promises): every signed request waits on it, and the work beside the
  * signature itself is what the stamp benchmark measures.
  */
-export function createStamp(payload: string, key: KeyPair): Promise<string> {
+function stampThen<T>(payload: string, key: KeyPair, done: (headerValue: string) => T): Promise<T> {
   try {
     if (typeof payload !== 'string') throw new WalletError('invalid_argument', 'payload must be a string');
     const { prefix } = stampCache(key);
+    // At most 3 UTF-8 bytes per UTF-16 unit.
+    if (scratch.length < payload.length * 3) scratch = new Uint8Array(payload.length * 3);
+    const data = scratch.subarray(0, encoder.encodeInto(payload, scratch).written);
     // The rest of the stamp is ASCII (hex digits and `"}`), so it goes to btoa as it is.
-    return ecdsaSignHex(key.privateKey, utf8Encode(payload)).then((der) => prefix + base64urlEncodeBinary(`${der}"}`));
+    return crypto.subtle
+      .sign({ name: 'ECDSA', hash: 'SHA-256' }, key.privateKey, data)
+      .then((raw) => done(prefix + base64urlEncodeBinary(`${signatureToDerHex(new Uint8Array(raw))}"}`)));
   } catch (error) {
     return Promise.reject(error);
   }
 }
 
+/** The `Service-Wallet-Signature` header value for `payload`, signed with `key`. */
+export const createStamp = (payload: string, key: KeyPair): Promise<string> => stampThen(payload, key, (headerValue) => headerValue);
+
 /** A Stamper over a key pair held in memory (a non-extractable CryptoKey). */
 export function keyStamper(key: KeyPair): Stamper {
   return {
     publicKey: publicKeyHex(key),
-    stamp: (payload: string) => createStamp(payload, key).then((headerValue) => ({ headerName: WALLET_SIGNATURE_HEADER, headerValue })),
+    stamp: (payload: string) => stampThen(payload, key, (headerValue) => ({ headerName: WALLET_SIGNATURE_HEADER, headerValue })),
   };
 }

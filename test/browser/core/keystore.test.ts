@@ -111,6 +111,20 @@ describe('indexedDbKeyStore (real IndexedDB)', () => {
     expect(await verifyStamp(answer.stamp!, payload + ' ')).to.equal(null);
   });
 
+  it('a key read from the store signs stamps started together on different payloads, each over its own', async () => {
+    const store = indexedDbKeyStore({ dbName });
+    const key = await generateSigningKey();
+    const s = sessionFor('InternalAccount:stamps', key);
+    await store.put(s, key);
+    const loaded = (await store.get('InternalAccount:stamps'))!.key!;
+    const payloads = ['a', `{"x":"Café ☕ ${'€'.repeat(2000)}"}`, '', 'b'.repeat(5000), '{"y":1}'];
+    const stamps = await Promise.all(payloads.map((p) => createStamp(p, loaded)));
+    for (const [i, stamp] of stamps.entries()) {
+      expect((await verifyStamp(stamp, payloads[i]!))?.publicKey, `stamp ${i}`).to.equal(s.publicKey);
+      expect(await verifyStamp(stamp, payloads[(i + 1) % payloads.length]!)).to.equal(null);
+    }
+  });
+
   it('keeps several accounts and sessions apart, answers the freshest, deletes and clears', async () => {
     const store = indexedDbKeyStore({ dbName });
     const a = `InternalAccount:${uid()}`;

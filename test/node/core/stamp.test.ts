@@ -161,3 +161,14 @@ test('createStamp reports a bad payload or key as a rejected promise, never a sy
   await assert.rejects(pending!, invalidArgument);
   await assert.rejects(keyStamper(key).stamp(null as unknown as string), invalidArgument);
 });
+
+test('stamps started together on different payloads (short, then longer, non-ASCII) each sign their own payload', async () => {
+  const key = await generateSigningKey();
+  const stamper = keyStamper(key);
+  const payloads = ['a', PAYLOAD, `${PAYLOAD}${'€'.repeat(2000)}`, '', 'b'.repeat(5000), PAYLOAD.slice(0, 10)];
+  const stamps = await Promise.all(payloads.map((p, i) => (i % 2 ? createStamp(p, key) : stamper.stamp(p).then((s) => s.headerValue))));
+  for (const [i, stamp] of stamps.entries()) {
+    assert.ok(await verifyStamp(stamp, payloads[i]!), `stamp ${i} verifies over its own payload`);
+    assert.equal(await verifyStamp(stamp, payloads[(i + 1) % payloads.length]!), null);
+  }
+});
