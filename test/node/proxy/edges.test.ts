@@ -11,8 +11,7 @@ import { describe, it } from 'node:test';
 import { serve, type ServerType } from '@hono/node-server';
 import { Hono } from 'hono';
 import { createProxy, type ProxyLogLine } from '../../../src/proxy/index.ts';
-import { boundedServer } from '../../../src/proxy/server.ts';
-import { ACCOUNT, CLIENT_SECRET, DELEGATED_KEY, TOKEN_ID, raw, startProxy, startRecorder, waitFor } from './helpers.ts';
+import { ACCOUNT, CLIENT_SECRET, DELEGATED_KEY, TOKEN_ID, raw, startProxy, startRecorder, waitFor, withBoundedProxy } from './helpers.ts';
 
 const READ = `/api/auth/delegated-keys/${DELEGATED_KEY}`;
 const LIST = `/api/auth/credentials?accountId=${encodeURIComponent(ACCOUNT)}`;
@@ -142,11 +141,7 @@ describe('a request target in absolute form', () => {
 
 describe('a method the proxy does not serve', () => {
   it('CONNECT and a method Node does not know are answered 501 in the service\'s shape, the connection closed (boundedServer)', async () => {
-    const up = await startRecorder();
-    const proxy = createProxy({ upstream: up.url, tokenId: TOKEN_ID, clientSecret: CLIENT_SECRET, authorize: () => true, rateLimit: false });
-    const server = boundedServer(proxy);
-    const port = await listen(server);
-    try {
+    await withBoundedProxy(async (up, port) => {
       for (const request of [`CONNECT 127.0.0.1:${up.port} HTTP/1.1\r\nHost: 127.0.0.1:${up.port}\r\n\r\n`, `BREW ${READ} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`]) {
         const started = Date.now();
         const answer = await exchange(port, request);
@@ -162,20 +157,11 @@ describe('a method the proxy does not serve', () => {
       assert.equal(statusOf(trace), 405);
       assert.match(trace, /\r\nallow: GET, DELETE\r\n/i);
       assert.equal(up.requests.length, 0);
-    } finally {
-      server.closeAllConnections();
-      server.close();
-      await proxy.close();
-      await up.close();
-    }
+    });
   });
 
   it('what boundedServer answers before the proxy sees a request carries the security headers of the proxy\'s own refusals', async () => {
-    const up = await startRecorder();
-    const proxy = createProxy({ upstream: up.url, tokenId: TOKEN_ID, clientSecret: CLIENT_SECRET, authorize: () => true, rateLimit: false });
-    const server = boundedServer(proxy);
-    const port = await listen(server);
-    try {
+    await withBoundedProxy(async (up, port) => {
       const requests = [
         `CONNECT 127.0.0.1:${up.port} HTTP/1.1\r\nHost: 127.0.0.1:${up.port}\r\n\r\n`,
         `BREW ${READ} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`,
@@ -192,12 +178,7 @@ describe('a method the proxy does not serve', () => {
         assert.match(answer, /\r\ncache-control: no-store\r\n/i, `${request.split(' ')[0]}: ${answer}`);
       }
       assert.equal(up.requests.length, 0);
-    } finally {
-      server.closeAllConnections();
-      server.close();
-      await proxy.close();
-      await up.close();
-    }
+    });
   });
 });
 

@@ -12,8 +12,7 @@ import { after, before, describe, it } from 'node:test';
 import { serve, type ServerType } from '@hono/node-server';
 import { Hono } from 'hono';
 import { createProxy, type ProxyLogLine } from '../../../src/proxy/index.ts';
-import { boundedServer } from '../../../src/proxy/server.ts';
-import { CARD, CLIENT_SECRET, TOKEN_ID, assertErrorShape, raw, startProxy, startRecorder, waitFor } from './helpers.ts';
+import { CARD, CLIENT_SECRET, TOKEN_ID, assertErrorShape, raw, startProxy, startRecorder, waitFor, withBoundedProxy } from './helpers.ts';
 
 const REVEAL = `/api/cards/${CARD}/reveal`;
 const READ = '/api/auth/delegated-keys/DelegatedKey:66666666-6666-4666-8666-666666666666';
@@ -123,13 +122,7 @@ describe('a client whose body does not arrive whole', () => {
 // boundedServer answers what Node refuses before the proxy sees a request in the service's shape.
 describe('boundedServer, before the proxy sees a request', () => {
   it('answers an Expect it cannot meet with 417, chunk extensions too large with 413, in the service\'s shape, and closes the connection', async () => {
-    const up = await startRecorder();
-    const proxy = createProxy({ upstream: up.url, tokenId: TOKEN_ID, clientSecret: CLIENT_SECRET, authorize: () => true, rateLimit: false });
-    const server = boundedServer(proxy);
-    server.listen(0, '127.0.0.1');
-    await once(server, 'listening');
-    const { port } = server.address() as AddressInfo;
-    try {
+    await withBoundedProxy(async (up, port) => {
       const post = (headers: string, body: string) => rawExchange(port, [`POST ${REVEAL} HTTP/1.1\r\n${HOST}Content-Type: application/json\r\n${headers}\r\n\r\n${body}`]);
       const cases: Array<[string, string, number, string]> = [
         ['Content-Length: 2\r\nExpect: something-else', '{}', 417, 'EXPECTATION_FAILED'],
@@ -150,12 +143,7 @@ describe('boundedServer, before the proxy sees a request', () => {
       assert.match(continued, /^HTTP\/1.1 100 Continue\r\n\r\nHTTP\/1.1 200 /);
       assert.equal(up.requests.length, 1);
       assert.equal(up.requests[0]!.body.toString(), '{}');
-    } finally {
-      server.closeAllConnections();
-      server.close();
-      await proxy.close();
-      await up.close();
-    }
+    });
   });
 });
 

@@ -4,9 +4,11 @@
  * sends paths and headers exactly as written (fetch would normalise `..`, `%2e` and friends), and a
  * fetch that keeps cookies as a browser does (the step-up grant).
  */
+import { once } from 'node:events';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createProxy, type ProxyHandler, type ProxyLogLine, type ProxyOptions } from '../../../src/proxy/index.ts';
+import { boundedServer } from '../../../src/proxy/server.ts';
 
 export const ACCOUNT = 'InternalAccount:11111111-1111-4111-8111-111111111111';
 export const CUSTOMER = 'Customer:22222222-2222-4222-8222-222222222222';
@@ -71,6 +73,28 @@ export async function startRecorder(responder: Responder = okResponder) {
       await new Promise<void>((r) => server.close(() => r()));
     },
   };
+}
+
+export type Recorder = Awaited<ReturnType<typeof startRecorder>>;
+
+/**
+ * A recording upstream and a proxy in front of it in boundedServer (the server of the command-line
+ * proxy), listening on 127.0.0.1, for `run` (given the upstream and the server's port); all closed after it.
+ */
+export async function withBoundedProxy(run: (up: Recorder, port: number) => Promise<void>): Promise<void> {
+  const up = await startRecorder();
+  const proxy = createProxy({ upstream: up.url, tokenId: TOKEN_ID, clientSecret: CLIENT_SECRET, authorize: () => true, rateLimit: false });
+  const server = boundedServer(proxy);
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  try {
+    await run(up, (server.address() as AddressInfo).port);
+  } finally {
+    server.closeAllConnections();
+    server.close();
+    await proxy.close();
+    await up.close();
+  }
 }
 
 export async function startProxy(options: Partial<ProxyOptions> & { upstream: string }) {
