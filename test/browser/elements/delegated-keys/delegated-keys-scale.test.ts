@@ -14,7 +14,7 @@ import '../../../../src/locales/ar.ts';
 import type { DelegatedKey } from '../../../../src/core/types.ts';
 import { advanceClock, newAccount, type RigAccount } from '../../support/rig.ts';
 import { mount, nextEvent, part, parts, resetPage, shadow, type, useRig, waitFor } from '../shared/helpers.ts';
-import { countIntl, median, timeUpdates, watchLists } from '../shared/scale.ts';
+import { measure, median } from '../shared/scale.ts';
 
 const N = 1000;
 
@@ -50,9 +50,7 @@ describe('<delegated-keys> with a long list', function () {
     (part(el, 'new-button') as HTMLButtonElement).click();
     await el.updateComplete;
     const nickname = shadow(el).querySelector<HTMLInputElement>('input[name="nickname"]')!;
-    const list = watchLists(shadow(el).querySelector('ul[part="list"]')!);
-    const updates = timeUpdates(el);
-    const intl = countIntl();
+    const { list, updates, intl, stop } = measure(el, shadow(el).querySelector('ul[part="list"]')!);
     const perKey: number[] = [];
     try {
       for (const ch of 'Shopping agent') {
@@ -63,9 +61,7 @@ describe('<delegated-keys> with a long list', function () {
         perKey.push(intl.formatted);
       }
     } finally {
-      intl.restore();
-      updates.stop();
-      list.stop();
+      stop();
     }
     console.log(`delegated-keys, ${N} keys: a keystroke's update takes ${median(updates.times).toFixed(1)} ms (median of ${updates.times.length}), ${list.records} mutation records in the list, ${median(perKey)} dates and amounts formatted`);
     expect(updates.times.length).to.be.at.least(14);
@@ -85,9 +81,7 @@ describe('<delegated-keys> with a long list', function () {
   it('revoking the ACTIVE key, then creating one that arrives on top of the thousand, changes those rows alone', async () => {
     await logIn();
     const el = await listed();
-    const list = watchLists(shadow(el).querySelector('ul[part="list"]')!);
-    const updates = timeUpdates(el);
-    const intl = countIntl();
+    const { list, updates, intl, stop } = measure(el, shadow(el).querySelector('ul[part="list"]')!);
     try {
       (part(el, 'revoke-button') as HTMLButtonElement).click();
       await el.updateComplete;
@@ -123,9 +117,7 @@ describe('<delegated-keys> with a long list', function () {
       expect(create.records, 'mutation records for one key created').to.be.at.most(5);
       expect(create.formatted, 'dates and amounts formatted for one key created').to.be.at.most(3);
     } finally {
-      intl.restore();
-      updates.stop();
-      list.stop();
+      stop();
     }
   });
 
@@ -133,9 +125,7 @@ describe('<delegated-keys> with a long list', function () {
     await logIn();
     const el = await listed();
     const before = new Map(parts(el, 'key').map((k) => [k.getAttribute('aria-labelledby'), k]));
-    const updates = timeUpdates(el);
-    const intl = countIntl();
-    const panel = watchLists(part(el, 'base')!);
+    const { list: panel, updates, intl, stop } = measure(el, part(el, 'base')!);
     try {
       // Another tab of the wallet: the card's ACTIVE key revoked there, and a new one made.
       const active = parts(el, 'key')[0]!;
@@ -160,9 +150,7 @@ describe('<delegated-keys> with a long list', function () {
       expect(kept, 'rows kept').to.equal(before.size);
       expect(intl.formatted, 'dates and amounts formatted').to.be.at.most(6);
     } finally {
-      panel.stop();
-      intl.restore();
-      updates.stop();
+      stop();
     }
   });
 

@@ -89,6 +89,17 @@ export function countIntl() {
   };
 }
 
+/**
+ * watchLists, timeUpdates and countIntl at once, for a test that measures all three of `el`'s
+ * updates; `stop()` undoes the three.
+ */
+export function measure(el: HTMLElement, ...lists: Element[]) {
+  const list = watchLists(...lists);
+  const updates = timeUpdates(el);
+  const intl = countIntl();
+  return { list, updates, intl, stop: () => (intl.restore(), updates.stop(), list.stop()) };
+}
+
 /** The middle value of `values` (the typical one, away from a garbage collection's pause). */
 export function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);

@@ -16,7 +16,7 @@ import { indexedDbKeyStore } from '../../../../src/core/keystore.ts';
 import { createWallet } from '../../../../src/core/session.ts';
 import { advanceClock, fixtures, newAccount, type RigAccount } from '../../support/rig.ts';
 import { mount, parts, resetPage, shadow, useRig, waitFor } from '../shared/helpers.ts';
-import { countIntl, timeUpdates, watchLists } from '../shared/scale.ts';
+import { measure } from '../shared/scale.ts';
 
 const PASSKEYS = 499;
 const SESSIONS = 500;
@@ -63,9 +63,7 @@ describe('<wallet-credentials> with long lists', function () {
     // Every credential, and every session: the seeded ones, and this device's.
     expect(parts(el, 'credential')).to.have.length(PASSKEYS + 1);
     expect(parts(el, 'session')).to.have.length(SESSIONS + 1);
-    const lists = watchLists(shadow(el).querySelector('ul[part="credentials"]')!, shadow(el).querySelector('ul[part="sessions"]')!);
-    const updates = timeUpdates(el);
-    const intl = countIntl();
+    const { list: lists, updates, intl, stop } = measure(el, shadow(el).querySelector('ul[part="credentials"]')!, shadow(el).querySelector('ul[part="sessions"]')!);
     try {
       const other = await otherDevice();
       await reloaded(el, () => parts(el, 'session').length === SESSIONS + 2, 'the new session');
@@ -93,9 +91,7 @@ describe('<wallet-credentials> with long lists', function () {
       expect([login.made, removed.made], 'Intl formatters made').to.deep.equal([0, 0]);
       expect(Math.max(login.formatted, removed.formatted), 'times formatted').to.be.at.most(2);
     } finally {
-      intl.restore();
-      updates.stop();
-      lists.stop();
+      stop();
     }
   });
 
