@@ -11,26 +11,13 @@ import { describe, it } from 'node:test';
 import { serve, type ServerType } from '@hono/node-server';
 import { Hono } from 'hono';
 import { createProxy, type ProxyLogLine } from '../../../src/proxy/index.ts';
-import { ACCOUNT, CLIENT_SECRET, DELEGATED_KEY, TOKEN_ID, raw, startProxy, startRecorder, waitFor, withBoundedProxy } from './helpers.ts';
+import { ACCOUNT, CLIENT_SECRET, DELEGATED_KEY, TOKEN_ID, raw, rawExchange, startProxy, startRecorder, waitFor, withBoundedProxy } from './helpers.ts';
 
 const READ = `/api/auth/delegated-keys/${DELEGATED_KEY}`;
 const LIST = `/api/auth/credentials?accountId=${encodeURIComponent(ACCOUNT)}`;
 
-/** Writes `text` on a new connection; resolves to what came back once the server closed it (or after `ms`). */
-function exchange(port: number, text: string, ms = 3000): Promise<string> {
-  return new Promise((resolve) => {
-    const socket = net.connect(port, '127.0.0.1');
-    let answer = '';
-    socket.on('data', (d) => (answer += d));
-    socket.on('error', () => undefined);
-    const timer = setTimeout(() => socket.destroy(), ms);
-    socket.on('close', () => {
-      clearTimeout(timer);
-      resolve(answer);
-    });
-    socket.write(text);
-  });
-}
+/** Writes `text` on a new connection; resolves to what came back once the server closed it (or after 3 s). */
+const exchange = (port: number, text: string): Promise<string> => rawExchange(port, [text]);
 
 const statusOf = (answer: string): number => Number(/^HTTP\/1\.1 (\d{3}) /.exec(answer)?.[1]);
 const bodyOf = (answer: string): any => JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4));

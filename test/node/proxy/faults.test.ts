@@ -12,27 +12,11 @@ import { after, before, describe, it } from 'node:test';
 import { serve, type ServerType } from '@hono/node-server';
 import { Hono } from 'hono';
 import { createProxy, type ProxyLogLine } from '../../../src/proxy/index.ts';
-import { CARD, CLIENT_SECRET, TOKEN_ID, assertErrorShape, raw, startProxy, startRecorder, waitFor, withBoundedProxy } from './helpers.ts';
+import { CARD, CLIENT_SECRET, TOKEN_ID, assertErrorShape, raw, rawExchange, startProxy, startRecorder, waitFor, withBoundedProxy } from './helpers.ts';
 
 const REVEAL = `/api/cards/${CARD}/reveal`;
 const READ = '/api/auth/delegated-keys/DelegatedKey:66666666-6666-4666-8666-666666666666';
 const HOST = 'Host: 127.0.0.1\r\n';
-
-/** Writes `parts` on a new connection to `port`, then destroys it after `leaveAfterMs`, or once the server closed it; resolves to what came back. */
-function rawExchange(port: number, parts: string[], leaveAfterMs = 3000): Promise<string> {
-  return new Promise((resolve) => {
-    const socket = net.connect(port, '127.0.0.1');
-    let answer = '';
-    socket.on('data', (d) => (answer += d));
-    socket.on('error', () => undefined);
-    const timer = setTimeout(() => socket.destroy(), leaveAfterMs);
-    socket.on('close', () => {
-      clearTimeout(timer);
-      resolve(answer);
-    });
-    for (const part of parts) socket.write(part);
-  });
-}
 
 /** The JSON body of a raw HTTP/1.1 answer. */
 function bodyOf(answer: string): { status: number; code: string; message: string } {

@@ -6,7 +6,7 @@
  */
 import { once } from 'node:events';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 import { createProxy, type ProxyHandler, type ProxyLogLine, type ProxyOptions } from '../../../src/proxy/index.ts';
 import { boundedServer } from '../../../src/proxy/server.ts';
 
@@ -165,6 +165,22 @@ export function raw(
       for (let i = 0; i < b.length; i += step) req.write(b.subarray(i, i + step));
       req.end();
     } else req.end(opts.body);
+  });
+}
+
+/** Writes `parts` on a new connection to `port`, then destroys it after `leaveAfterMs`, or once the server closed it; resolves to what came back. */
+export function rawExchange(port: number, parts: string[], leaveAfterMs = 3000): Promise<string> {
+  return new Promise((resolve) => {
+    const socket = net.connect(port, '127.0.0.1');
+    let answer = '';
+    socket.on('data', (d) => (answer += d));
+    socket.on('error', () => undefined);
+    const timer = setTimeout(() => socket.destroy(), leaveAfterMs);
+    socket.on('close', () => {
+      clearTimeout(timer);
+      resolve(answer);
+    });
+    for (const part of parts) socket.write(part);
   });
 }
 
