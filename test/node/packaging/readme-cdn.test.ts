@@ -25,6 +25,7 @@ import { chromium, type Browser } from 'playwright';
 import { ROOT } from '../../../bench/size.ts';
 import { buildCdn } from '../../../scripts/build.ts';
 import { startSandbox, type Sandbox } from '../../../src/sandbox/index.ts';
+import { createSandboxAccount } from '../../support/sandbox-account.ts';
 import { testProxy } from '../../support/test-proxy.ts';
 
 // scripts/chromium.mjs is plain JavaScript shared with the test rig; typed here at the import.
@@ -60,12 +61,7 @@ before(async () => {
   await buildCdn(dir);
   sandbox = await startSandbox({ otpResendIntervalMs: 1 });
   const proxy = testProxy(sandbox.fixtures);
-  const f = sandbox.fixtures;
-  const made = await fetch(`${sandbox.url}/sandbox/accounts`, {
-    method: 'POST',
-    headers: { authorization: 'Basic ' + Buffer.from(`${f.tokenId}:${f.clientSecret}`).toString('base64'), 'content-type': 'application/json' },
-    body: JSON.stringify({ email: 'cdn@example.com' }),
-  });
+  const made = await createSandboxAccount(sandbox, { email: 'cdn@example.com' });
   assert.equal(made.status, 201);
   account = (await made.json()) as typeof account;
   const [, , address, at] = cdn!;

@@ -24,6 +24,7 @@ import { build, type InlineConfig } from 'vite';
 import { launchChromium } from '../../../bench/browser.ts';
 import { ROOT } from '../../../bench/size.ts';
 import { startSandbox, type Sandbox } from '../../../src/sandbox/index.ts';
+import { createSandboxAccount } from '../../support/sandbox-account.ts';
 import { testProxy } from '../../support/test-proxy.ts';
 
 const flat = readFileSync(join(ROOT, 'README.md'), 'utf8').replace(/\s+/g, ' ');
@@ -82,12 +83,7 @@ async function buildApp(configFile: string, outDir: string): Promise<string> {
 before(async () => {
   assert.ok(setup && attributeBinding && propertyBinding && dotBinding && listener && sandboxConfig, 'the README has its Vue setup, its bindings and its sandbox configuration');
   sandbox = await startSandbox();
-  const f = sandbox.fixtures;
-  const made = await fetch(`${sandbox.url}/sandbox/accounts`, {
-    method: 'POST',
-    headers: { authorization: 'Basic ' + Buffer.from(`${f.tokenId}:${f.clientSecret}`).toString('base64'), 'content-type': 'application/json' },
-    body: JSON.stringify({ email: 'vue@example.com' }),
-  });
+  const made = await createSandboxAccount(sandbox, { email: 'vue@example.com' });
   assert.equal(made.status, 201);
   account = (await made.json()) as typeof account;
 

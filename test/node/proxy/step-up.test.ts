@@ -17,6 +17,7 @@ import { createWallet } from '../../../src/core/session.ts';
 import { memoryKeyStore } from '../../../src/core/keystore.ts';
 import { ServiceError } from '../../../src/core/errors.ts';
 import type { SandboxFixtures } from '../../../src/core/types.ts';
+import { createSandboxAccount } from '../../support/sandbox-account.ts';
 import { ACCOUNT, CARD, SESSION, jarFetch, raw, startProxy, startRecorder } from './helpers.ts';
 
 async function listen(handler: ProxyHandler): Promise<{ url: string; close(): Promise<void> }> {
@@ -222,11 +223,7 @@ describe('card reveal step-up', () => {
 
   it('two accounts in one browser: each refresh grants its own account, neither replaces nor authorizes the other, and a logout clears only its own', async () => {
     // A second wallet with its own card, and a proxy that knows which account owns each card.
-    const res = await fetch(`${sandbox.url}/sandbox/accounts`, {
-      method: 'POST',
-      headers: { authorization: `Basic ${Buffer.from(`${f.tokenId}:${f.clientSecret}`).toString('base64')}`, 'content-type': 'application/json' },
-      body: '{}',
-    });
+    const res = await createSandboxAccount(sandbox);
     const b = (await res.json()) as { accountId: string; cardId: string; emailCredentialId: string };
     const owners = new Map([[f.cardId, f.accountId], [b.cardId, b.accountId]]);
     // No demo binding (it confines the page to one account): the integrator's authorize lets both through.
@@ -270,11 +267,7 @@ describe('card reveal step-up', () => {
 
   it('a grant of a session ended with its credential (removed from this browser) goes with the logout that follows', async () => {
     // A wallet of its own (its email login is removed below) with a second login, single sign-on.
-    const res = await fetch(`${sandbox.url}/sandbox/accounts`, {
-      method: 'POST',
-      headers: { authorization: `Basic ${Buffer.from(`${f.tokenId}:${f.clientSecret}`).toString('base64')}`, 'content-type': 'application/json' },
-      body: '{}',
-    });
+    const res = await createSandboxAccount(sandbox);
     const c = (await res.json()) as { accountId: never; cardId: never; emailCredentialId: never };
     const own = await listen(
       createProxy({ upstream: f.baseUrl, tokenId: f.tokenId, clientSecret: f.clientSecret, authorize: () => true, stepUp: { secret, accountForCard: (id) => (id === c.cardId ? c.accountId : undefined) }, rateLimit: false }),
