@@ -105,8 +105,9 @@ export function transition(state: RegisterState, event: RegisterEvent): Register
     case 'creating':
       // Another wallet (RESET): what runs was for the previous one and is dropped.
       if (type === 'RESET') return state.kind === 'ready' && !state.failure ? state : { kind: 'ready', support };
-      if (type === 'LOGIN_REQUIRED') return event.ended ? { kind: 'login-required', support, ended: true } : { kind: 'login-required', support };
+      // A step's outcome counts only while it runs: one that ends after a RESET was the previous wallet's.
       if (state.kind === 'ready') return type === 'START' ? { kind: 'creating', support } : type === 'KEPT' ? { kind: 'ready', support, failure: { code: 'passkey_kept' } } : state;
+      if (type === 'LOGIN_REQUIRED') return event.ended ? { kind: 'login-required', support, ended: true } : { kind: 'login-required', support };
       if (type === 'WAITING') return event.waiting === state.waiting ? state : { kind: 'creating', support, waiting: event.waiting };
       if (type === 'SAVED') return { kind: event.kept ? 'registered' : 'activating', support, passkey: event.passkey };
       if (type === 'CANCELLED') return { kind: 'ready', support };

@@ -111,6 +111,12 @@ test('a session that ended while the passkey was created is told apart from none
   });
 });
 
+test('"log in first" of a step that ends after another wallet was set (RESET) is dropped: the new wallet keeps its form', () => {
+  const s = run(initialState(), { type: 'SUPPORT', support: 'platform' }, { type: 'START' }, { type: 'RESET' });
+  assert.equal(transition(s, { type: 'LOGIN_REQUIRED' }), s);
+  assert.equal(transition(s, { type: 'LOGIN_REQUIRED', ended: true }), s);
+});
+
 test('activation cancelled: the passkey stays registered and activation can be retried', () => {
   const s = run(
     initialState(),

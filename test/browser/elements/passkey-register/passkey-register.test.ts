@@ -206,6 +206,34 @@ describe('<passkey-register>', function () {
     expect(text(el, 'note')).to.not.contain('Log in to your wallet first');
   });
 
+  it('switched to a wallet with a session while it checks the last one\'s session: the new wallet is offered the form, not "log in first"', async () => {
+    const other = await newAccount();
+    await loginByEmail(other);
+    // The first wallet has a login and this device no session of it: registering would say "log in first".
+    const el = await mount<PasskeyRegister>('passkey-register', { 'account-id': acct.accountId });
+    await waitForState(el, 'ready');
+    const errors: string[] = [];
+    el.addEventListener('passkey-register-error', (e) => errors.push(e.detail.code));
+    // The list of the first wallet's credentials has reached the page; its session is being looked for as the page switches wallets.
+    const hold = holdAnswer('GET', /\/auth\/credentials\?accountId=/);
+    try {
+      submit(el);
+      await hold.arrived;
+      hold.release();
+      await hold.read;
+      el.setAttribute('account-id', other.accountId);
+    } finally {
+      hold.undo();
+    }
+    await el.updateComplete;
+    await new Promise((r) => setTimeout(r, 500));
+    expect([el.matches(':state(ready)'), text(el, 'note').includes('Log in'), errors]).to.deep.equal([true, false, []]);
+    await addVirtualAuthenticator();
+    submit(el);
+    await waitForState(el, 'done', 20000);
+    expect(await passkeyNicknames(other.accountId)).to.have.length(1);
+  });
+
   it('says so when this authenticator already holds a passkey for the wallet', async () => {
     await addVirtualAuthenticator();
     await loginByEmail(acct);
