@@ -184,7 +184,7 @@ export class PasskeyRegister extends TemplateElement {
     // a running step is stopped. The form is offered again; registering checks for a session first.
     if (changed.has('accountId') && changed.get('accountId') !== undefined) {
       this.#flow.abort();
-      this.#send({ type: 'RESET' });
+      this.#send({ type: 'RESET' }, true);
     }
   }
 
@@ -198,7 +198,7 @@ export class PasskeyRegister extends TemplateElement {
     }
   }
 
-  #send(event: RegisterEvent): void {
+  #send(event: RegisterEvent, outside = event.type === 'SESSION_AVAILABLE'): void {
     const before = this.machine;
     const after = transition(before, event);
     const t = this.#i18n.t;
@@ -214,7 +214,8 @@ export class PasskeyRegister extends TemplateElement {
     }
     if (after === before) return;
     this.machine = after;
-    if (after.kind !== before.kind && before.kind !== 'checking') this.#focusPending = true;
+    // A change from elsewhere (a login, another wallet set by the page) moves focus only from inside.
+    if (after.kind !== before.kind && before.kind !== 'checking' && (!outside || this.matches(':focus-within'))) this.#focusPending = true;
     // Registering, the status says nothing until core tells whether another tab's registration
     // runs first (no prompt is open then): the waiting text, then the prompt's once its turn comes.
     // Each is said once, never a prompt's text that the waiting text replaces a moment later.

@@ -234,6 +234,48 @@ describe('<passkey-register>', function () {
     expect(await passkeyNicknames(other.accountId)).to.have.length(1);
   });
 
+  it('a login elsewhere makes "log in first" usable again without taking the focus from where the user is', async () => {
+    const el = await mount<PasskeyRegister>('passkey-register', { 'account-id': acct.accountId });
+    await waitForState(el, 'ready');
+    submit(el);
+    await waitForState(el, 'login-required');
+    // The page's own field, where the user is as the login (made by the page's own code) ends.
+    const field = document.createElement('input');
+    document.body.append(field);
+    try {
+      field.focus();
+      await loginByEmail(acct);
+      await waitForState(el, 'ready');
+      await new Promise((r) => setTimeout(r, 100));
+      expect(document.activeElement === field, `focus on the page's field, not ${focusIn(el)}`).to.equal(true);
+    } finally {
+      field.remove();
+    }
+  });
+
+  it('another account-id set by the page leaves the focus where the user is', async () => {
+    const el = await mount<PasskeyRegister>('passkey-register', { 'account-id': acct.accountId });
+    await waitForState(el, 'ready');
+    submit(el);
+    await waitForState(el, 'login-required');
+    const other = await newAccount();
+    // The page's wallet picker, with which the user chooses another wallet.
+    const picker = document.createElement('select');
+    picker.append(new Option(acct.accountId), new Option(other.accountId));
+    picker.addEventListener('change', () => el.setAttribute('account-id', picker.value));
+    document.body.append(picker);
+    try {
+      picker.focus();
+      picker.value = other.accountId;
+      picker.dispatchEvent(new Event('change'));
+      await waitForState(el, 'ready');
+      await new Promise((r) => setTimeout(r, 100));
+      expect(document.activeElement === picker, `focus on the picker, not ${focusIn(el)}`).to.equal(true);
+    } finally {
+      picker.remove();
+    }
+  });
+
   it('says so when this authenticator already holds a passkey for the wallet', async () => {
     await addVirtualAuthenticator();
     await loginByEmail(acct);
