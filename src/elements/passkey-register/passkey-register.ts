@@ -162,7 +162,7 @@ export class PasskeyRegister extends TemplateElement {
       .then(afterFirstPaint)
       .then(flows)
       .then((f) => {
-        if (this.#connection === connection) connection.unwatch = f.watchSessions(this, () => this.#send({ type: 'SESSION_AVAILABLE' }));
+        if (this.#connection === connection) connection.unwatch = f.watchSessions(this, () => this.#send({ type: 'SESSION_AVAILABLE' }, true));
       })
       .catch(() => undefined);
     if (this.machine.kind === 'checking') void detectSupport().then((support) => this.#send({ type: 'SUPPORT', support }));
@@ -198,7 +198,7 @@ export class PasskeyRegister extends TemplateElement {
     }
   }
 
-  #send(event: RegisterEvent, outside = event.type === 'SESSION_AVAILABLE'): void {
+  #send(event: RegisterEvent, outside?: boolean): void {
     const before = this.machine;
     const after = transition(before, event);
     const t = this.#i18n.t;
