@@ -150,8 +150,41 @@ export async function getAgentAction(send: Send, actionId: string, o: AgentCallO
 // ---------------------------------------------------------------------------------------------
 // The table
 
+/** Writes made through any client of the page (every leg, answered or not), and changes other tabs told (`readsAnew`). */
+let writes = 0;
+
+/** A read asked for from now on takes no answer of one asked for before: the list it reads may have changed. */
+export const readsAnew = (): void => void writes++;
+
 /** Every method of WalletClient over `send`; the comments of WalletClient (client.ts) say what each does. */
-export function walletMethods(send: Send): Omit<WalletClient, 'send'> {
+export function walletMethods(transport: Send): Omit<WalletClient, 'send'> {
+  const send: Send = (r) => (r.method == 'GET' ? transport(r) : transport(r).finally(readsAnew));
+  const reads: Record<string, Promise<unknown>> = {};
+  /**
+   * GET `path`, answered by `parse`: identical reads on their way at once (the elements of one wallet
+   * starting together) share one request, asked for since the same write. Each caller gets its own
+   * copy of the answer, or the failure; nothing is kept once it is in. A caller stopped stops waiting
+   * (WalletError 'aborted'): the request runs on for the others, and no later read joins it.
+   */
+  const read = <T>(path: string, parse: (body: unknown) => T, o?: { signal?: AbortSignal }): Promise<T> => {
+    const key = writes + path;
+    const signal = o?.signal;
+    return new Promise<T>((ok, no) => {
+      const p = signal?.aborted
+        ? undefined
+        : (reads[key] ??= call(send, undefined, 'GET', path)
+            .then(parse)
+            .finally(() => reads[key] === p && delete reads[key]));
+      const stop = () => {
+        if (reads[key] === p) delete reads[key];
+        no(new WalletError('aborted', 'The request was aborted.', { cause: signal!.reason }));
+      };
+      if (!p) return stop();
+      signal?.addEventListener('abort', stop);
+      p.then((v) => ok(structuredClone(v) as T), no).finally(() => signal?.removeEventListener('abort', stop));
+    });
+  };
+
   const credential = (id: string, action = '') => `/auth/credentials/${seg(id, 'credentialId', 'AuthMethod')}${action}`;
   const session = (id: string, action = '') => `/auth/sessions/${seg(id, 'sessionId', 'Session')}${action}`;
   const delegatedKey = (id: string) => `/auth/delegated-keys/${seg(id, 'id', 'DelegatedKey')}`;
@@ -159,7 +192,7 @@ export function walletMethods(send: Send): Omit<WalletClient, 'send'> {
   return {
     // Credentials and sessions (reference.md "Credentials", "Sessions")
     createCredential: async (body, o) => asAuthMethod(await call(send, o, 'POST', '/auth/credentials', body, CREATED)),
-    listCredentials: async (accountId, o) => asList(await call(send, o, 'GET', `/auth/credentials${query({ accountId })}`), asAuthMethod),
+    listCredentials: (accountId, o) => read(`/auth/credentials${query({ accountId })}`, (v) => asList(v, asAuthMethod), o),
     revokeCredential: async (id, o) => void (await call(send, o, 'DELETE', credential(id), undefined, GONE)),
     requestOtpChallenge: async (id, o) => {
       const m = asAuthMethod(await call(send, o, 'POST', credential(id, '/challenge'), {}));
@@ -190,8 +223,7 @@ export function walletMethods(send: Send): Omit<WalletClient, 'send'> {
     createDelegatedKey: async (body, o) => asDelegatedKey(await call(send, o, 'POST', '/auth/delegated-keys', body, CREATED)),
     listDelegatedKeys: async (q, o) => {
       if (!q?.accountId && !q?.fundingSourceId) invalid('listDelegatedKeys needs accountId or fundingSourceId.');
-      const path = `/auth/delegated-keys${query({ accountId: q.accountId, fundingSourceId: q.fundingSourceId })}`;
-      return asList(await call(send, o, 'GET', path), asDelegatedKey);
+      return read(`/auth/delegated-keys${query({ accountId: q.accountId, fundingSourceId: q.fundingSourceId })}`, (v) => asList(v, asDelegatedKey), o);
     },
     getDelegatedKey: async (id, o) => asDelegatedKey(await call(send, o, 'GET', delegatedKey(id))),
     revokeDelegatedKey: async (id, o) => void (await call(send, o, 'DELETE', delegatedKey(id), undefined, GONE)),

@@ -11,10 +11,11 @@ import '../../../../src/elements/wallet-login/wallet-login.ts';
 import '../../../../src/elements/card-reveal/index.ts';
 import '../../../../src/elements/wallet-credentials/wallet-credentials.ts';
 import '../../../../src/elements/passkey-register/passkey-register.ts';
+import '../../../../src/elements/delegated-keys/delegated-keys.ts';
 import type { WalletLogin } from '../../../../src/elements/wallet-login/wallet-login.ts';
 import type { CardReveal } from '../../../../src/elements/card-reveal/index.ts';
 import type { LoggedInDetail, LoggedOutDetail } from '../../../../src/elements/wallet-login/wallet-login.events.ts';
-import { walletFor } from '../../../../src/elements/shared/wallet.ts';
+import { clientFor, walletFor } from '../../../../src/elements/shared/wallet.ts';
 import { fixtures, newAccount, sandboxVariant } from '../../support/rig.ts';
 import { configureWallet } from '../../../../src/elements/shared/config.ts';
 import { holdAnswer, mount, nextEvent, part, resetPage, shadow, type, useRig, waitFor, waitForState } from './helpers.ts';
@@ -211,6 +212,70 @@ describe('many instances: <wallet-login>', function () {
       held.release();
       await waitFor(() => !other.matches(':state(restoring)'), 'the other element done starting');
       expect(other.session).to.equal(null);
+    } finally {
+      held.undo();
+    }
+  });
+});
+
+/**
+ * The reads of `path` since `since` (Resource Timing), and those of them that left while the one
+ * before was still on its way: a read shared among callers never has a twin in flight.
+ */
+function reads(path: RegExp, since: number): { count: number; together: string[] } {
+  const all = performance.getEntriesByType('resource').filter((e) => e.startTime >= since && path.test(new URL(e.name).pathname)) as PerformanceResourceTiming[];
+  return { count: all.length, together: all.filter((e, i) => i > 0 && e.startTime < all[i - 1]!.responseEnd).map((e) => `${Math.round(e.startTime)} ms`) };
+}
+
+describe('many instances: lists', function () {
+  this.timeout(60000);
+  before(() => performance.setResourceTimingBufferSize(5000));
+
+  it('twenty <wallet-credentials> of one wallet started together read its credentials upstream once', async () => {
+    await useRig();
+    const acct = await newAccount();
+    await loggedInElsewhere(acct);
+    const since = performance.now();
+    const els = await Promise.all(Array.from({ length: 20 }, () => mount('wallet-credentials', { 'account-id': acct.accountId, 'customer-id': acct.customerId })));
+    for (const el of els) await waitForState(el, 'ready');
+    expect(els.map((el) => shadow(el).querySelectorAll('[part~=credential]').length)).to.deep.equal(Array(20).fill(1));
+    const { count, together } = reads(/\/auth\/credentials$/, since);
+    expect(together, `reads on their way at once, of ${count}`).to.deep.equal([]);
+    expect(count, 'reads of the credentials').to.equal(1);
+  });
+
+  it('twenty <delegated-keys> of one card started together read its keys upstream once', async () => {
+    await useRig();
+    const acct = await newAccount({ delegatedKeys: 2 });
+    const since = performance.now();
+    const els = await Promise.all(Array.from({ length: 20 }, () => mount('delegated-keys', { 'card-id': acct.cardId, 'account-id': acct.accountId })));
+    for (const el of els) await waitForState(el, 'ready');
+    expect(els.map((el) => shadow(el).querySelectorAll('[part~=key]').length)).to.deep.equal(Array(20).fill(2));
+    const { count, together } = reads(/\/auth\/delegated-keys$/, since);
+    expect(together, `reads on their way at once, of ${count}`).to.deep.equal([]);
+    expect(count, 'reads of the keys').to.equal(1);
+  });
+
+  it('a read asked for after a write to the list, while a read from before it is on its way, sees the write', async () => {
+    await useRig();
+    const acct = await newAccount();
+    await loggedInElsewhere(acct);
+    const client = clientFor();
+    // The first answer only is held (a hold counts once it is let go).
+    let answers = 0;
+    const held = holdAnswer('GET', /\/auth\/delegated-keys\?/, () => answers++ === 0);
+    try {
+      const before = client.listDelegatedKeys({ accountId: acct.accountId });
+      await held.arrived;
+      const made = await client.createDelegatedKey(
+        { cardId: acct.cardId, internalAccountId: acct.accountId, nickname: 'Made meanwhile' },
+        { stamper: await walletFor().stamper(acct.accountId) },
+      );
+      const after = await Promise.race([client.listDelegatedKeys({ accountId: acct.accountId }), new Promise<null>((r) => setTimeout(() => r(null), 5000))]);
+      held.release();
+      expect(after, 'the read after the write, within 5 s while the one before is held').to.not.equal(null);
+      expect(after!.map((k) => k.id), 'the read after the write').to.include(made.id);
+      expect((await before).map((k) => k.id), 'the read from before it').to.not.include(made.id);
     } finally {
       held.undo();
     }
