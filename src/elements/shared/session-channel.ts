@@ -11,6 +11,7 @@
  */
 import type { SessionChange } from '../../core/session.ts';
 import type { CredentialType } from '../../core/types.ts';
+import { readsAnew } from '../../core/endpoints.ts';
 
 export const SESSION_CHANNEL_NAME = 'wallet-elements-session';
 
@@ -32,6 +33,8 @@ function open(): BroadcastChannel | undefined {
     channel = new BroadcastChannel(SESSION_CHANNEL_NAME);
     channel.onmessage = ({ data: m }: MessageEvent<Partial<SessionMessage> | null>) => {
       if (typeof m?.accountId === 'string' && ['logged-in', 'refreshed', 'logged-out', 'ended', 'changed'].includes(m.type!)) {
+        // What the lists hold changed there: a read asked for here from now on is not answered from before.
+        readsAnew();
         for (const listener of [...listeners]) listener(m as SessionMessage);
       }
     };

@@ -15,8 +15,8 @@ import '../../../../src/elements/delegated-keys/delegated-keys.ts';
 import type { WalletLogin } from '../../../../src/elements/wallet-login/wallet-login.ts';
 import type { CardReveal } from '../../../../src/elements/card-reveal/index.ts';
 import type { LoggedInDetail, LoggedOutDetail } from '../../../../src/elements/wallet-login/wallet-login.events.ts';
-import { clientFor, walletFor } from '../../../../src/elements/shared/wallet.ts';
-import { fixtures, newAccount, sandboxVariant } from '../../support/rig.ts';
+import { clientFor, onSessionChange, walletFor } from '../../../../src/elements/shared/wallet.ts';
+import { fixtures, newAccount, openOtherTab, sandboxVariant } from '../../support/rig.ts';
 import { configureWallet } from '../../../../src/elements/shared/config.ts';
 import { holdAnswer, mount, nextEvent, part, resetPage, shadow, type, useRig, waitFor, waitForState } from './helpers.ts';
 
@@ -278,6 +278,33 @@ describe('many instances: lists', function () {
       expect((await before).map((k) => k.id), 'the read from before it').to.not.include(made.id);
     } finally {
       held.undo();
+    }
+  });
+
+  it('a read asked for once another tab told of a change to the list, while one from before is on its way, sees the change', async () => {
+    const { dbName } = await useRig();
+    const acct = await newAccount();
+    await loggedInElsewhere(acct);
+    const tab = await openOtherTab();
+    let answers = 0;
+    const held = holdAnswer('GET', /\/auth\/credentials\?/, () => answers++ === 0);
+    try {
+      tab.configureWallet({ apiBase: (await fixtures()).apiBase, environment: 'sandbox', store: tab.core.indexedDbKeyStore({ dbName }) });
+      const before = clientFor().listCredentials(acct.accountId);
+      await held.arrived;
+      const told = new Promise<void>((resolve) => {
+        const off = onSessionChange(undefined, ({ type }, otherTab) => otherTab && type === 'changed' && (off(), resolve()));
+      });
+      const sms = await tab.walletFor().addCredential({ type: 'SMS_OTP', accountId: acct.accountId });
+      await told;
+      const after = await Promise.race([clientFor().listCredentials(acct.accountId), new Promise<null>((r) => setTimeout(() => r(null), 5000))]);
+      held.release();
+      expect(after, 'the read after the change, within 5 s while the one before is held').to.not.equal(null);
+      expect(after!.map((c) => c.id), 'the read after the change').to.include(sms.id);
+      expect((await before).map((c) => c.id), 'the read from before it').to.not.include(sms.id);
+    } finally {
+      held.undo();
+      tab.close();
     }
   });
 });
