@@ -47,9 +47,10 @@ export const API_BASE_HINT = ': write a path (/api, ./api) or an http(s):// addr
 export const idMatch = (type: string): RegExp => RegExp(`^(${type}:[\\da-fA-F]{8}(-[\\da-fA-F]{4}){3}-[\\da-fA-F]{12})?$`);
 
 /**
- * The options and what each takes, tested on the value as text. Another value, or an option not
- * here (a misspelt `apibase` would leave the default in place), throws a TypeError naming the
- * option (an `apiBase` with what to write instead) before anything is kept.
+ * The options and what each takes, tested on the value as text, trimmed as an element's attribute
+ * is (both are written by hand) and kept so. Another value, or an option not here (a misspelt
+ * `apibase` would leave the default in place), throws a TypeError naming the option (an `apiBase`
+ * or an `environment` with what to write instead) before anything is kept.
  */
 const OPTIONS: Record<keyof WalletConfig, RegExp> = {
   // API_BASE, not empty.
@@ -62,11 +63,15 @@ const OPTIONS: Record<keyof WalletConfig, RegExp> = {
 
 /** Replaces parts of the configuration; clients and wallets made before are not reused. */
 export function configureWallet(options: Partial<WalletConfig>): void {
-  for (const key in options) {
-    if (!OPTIONS[key as keyof WalletConfig]?.test(options[key as keyof WalletConfig] as string)) throw new TypeError(`configureWallet: bad ${key}${key == 'apiBase' ? API_BASE_HINT : ''}`);
-  }
   // A new object each time: wallet.ts keys its clients and wallets by it, so they follow the change.
-  config = { ...config, ...options };
+  const next: Record<string, unknown> = { ...config };
+  for (const key in options) {
+    let value = options[key as keyof WalletConfig];
+    if (typeof value == 'string') value = value.trim();
+    if (!OPTIONS[key as keyof WalletConfig]?.test(value as string)) throw new TypeError(`configureWallet: bad ${key}${key == 'apiBase' ? API_BASE_HINT : key == 'environment' ? ': write production or sandbox' : ''}`);
+    next[key] = value;
+  }
+  config = next as unknown as WalletConfig;
 }
 
 export function walletConfig(): Readonly<WalletConfig> {

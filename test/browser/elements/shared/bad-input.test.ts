@@ -49,6 +49,7 @@ describe('bad input from an integrator', () => {
     const refused: Array<[unknown, string]> = [
       [{ apibase: '/api' }, 'apibase'],
       [{ environment: 'Sandbox' }, 'environment'],
+      [{ environment: 'test' }, 'environment'],
       [{ apiBase: 'localhost:8080/api' }, 'apiBase'],
       [{ apiBase: undefined }, 'apiBase'],
       [{ apiBase: '' }, 'apiBase'],
@@ -60,8 +61,8 @@ describe('bad input from an integrator', () => {
       expect(() => configureWallet(options as never), JSON.stringify(options))
         .to.throw(TypeError)
         .with.property('message')
-        // A base refused says what to write instead.
-        .that.equals(`configureWallet: bad ${said}${said === 'apiBase' ? ': write a path (/api, ./api) or an http(s):// address' : ''}`);
+        // A base or an environment refused says what to write instead.
+        .that.equals(`configureWallet: bad ${said}${{ apiBase: ': write a path (/api, ./api) or an http(s):// address', environment: ': write production or sandbox' }[said] ?? ''}`);
       expect(walletConfig(), `${JSON.stringify(options)} left the configuration as it was`).to.equal(before);
     }
     // The README's "When a setup is wrong" quotes what is thrown, as thrown.
@@ -213,6 +214,22 @@ describe('bad input from an integrator', () => {
     const el = await mount<WalletLogin>('wallet-login', { 'account-id': own.accountId, 'api-base': './api', methods: 'email-otp' });
     expect(el.apiBase).to.equal('./api');
     await logInByEmailThenOut(el);
+  });
+
+  it('configureWallet takes a base or an environment with spaces around it without them, as an element takes its api-base', async () => {
+    const before = walletConfig();
+    configureWallet({ apiBase: '/api ' });
+    expect(walletConfig().apiBase).to.equal('/api');
+    configureWallet({ apiBase: ' ./api\n', environment: ' sandbox ' as never });
+    expect(walletConfig()).to.include({ apiBase: './api', environment: 'sandbox' });
+    // Spaces alone are no base.
+    expect(() => configureWallet({ apiBase: '  ' })).to.throw(TypeError, /^configureWallet: bad apiBase: write/);
+    configureWallet({ apiBase: before.apiBase, environment: before.environment });
+    // The element's requests go to the base so given: a login goes through.
+    configureWallet({ apiBase: `${before.apiBase} ` });
+    const el = await mount<WalletLogin>('wallet-login', { 'account-id': (await newAccount()).accountId, methods: 'email-otp' });
+    await logInByEmailThenOut(el);
+    configureWallet({ apiBase: before.apiBase });
   });
 
   it('an api-base with spaces around it, as markup templates leave them, is taken without them and without a word, as a browser takes a link\'s address', async () => {
