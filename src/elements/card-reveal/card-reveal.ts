@@ -92,6 +92,9 @@ const loaded = <T>(load: () => Promise<T>): (() => Promise<T>) => {
  * at each import(), the files its module needs, so that they are fetched at once, and every
  * place would carry that list.
  */
+/** The id attributes: one given malformed (ignored, config.ts idMatch) and the element reveals nothing, and says so. */
+const IDS = ['card-id', 'account-id'];
+
 const revealRequest = loaded(() => import('./reveal-request.ts'));
 const stepUpProof = loaded(() => import('./step-up-proof.ts'));
 
@@ -113,7 +116,7 @@ function setChildren(parent: Element, nodes: Node[]): void {
  *   another tab), `account-changed` (require-session: `account-id` now names another wallet) or
  *   `blocked` (the page's Content-Security-Policy refused the processor's frame; `card-reveal-error`
  *   with code `frame_blocked` follows).
- * @event card-reveal-error - The reveal failed or was refused. `detail: { code, message, status? }`.
+ * @event card-reveal-error - The reveal failed or was refused. `detail: { code, message, status? }`. `misconfigured` too when `card-id` or `account-id` is malformed (once per value given; `message` is the sentence shown, naming the attribute; nothing is sent).
  *
  * @slot face - Replaces the placeholder card face shown while the details are not revealed.
  *
@@ -137,7 +140,7 @@ function setChildren(parent: Element, nodes: Node[]): void {
  * @cssproperty --card-reveal-gap - Space between the parts.
  * @cssproperty --card-reveal-max-width - Maximum inline size. Default 380px.
  *
- * Custom states: `:state(idle)`, `:state(loading)`, `:state(revealed)`, `:state(expired)`, `:state(error)`.
+ * Custom states: `:state(idle)`, `:state(loading)`, `:state(revealed)`, `:state(expired)`, `:state(error)` (also while an id attribute is malformed).
  */
 export class CardReveal extends ReactiveBase {
   static override styles = [themeStyles, cardRevealStyles];
@@ -155,7 +158,7 @@ export class CardReveal extends ReactiveBase {
     allowedOrigins: { attribute: 'allowed-origins', converter: parseAllowedOrigins },
   };
 
-  /** The card to reveal (`Card:<uuid>`). Another (a malformed id) is said on the console and ignored, and the element shows only that this attribute is not a valid id. */
+  /** The card to reveal (`Card:<uuid>`). Another (a malformed id) is said on the console and ignored: the element sends nothing, shows only that this attribute is not a valid id, and reports it once per value (`card-reveal-error`, `misconfigured`). */
   cardId = '';
 
   /** The proxy's base path for this element (overrides configureWallet's `apiBase`). Only this page's origin or that of configureWallet's `apiBase` is followed: another is refused (`misconfigured`) and sent nothing. One that is neither a path from `/`, `./` or `../` nor an http(s) address (a bare `wallet.example.com`, `api`) is said on the console, with what to write instead, and ignored. */
@@ -176,7 +179,7 @@ export class CardReveal extends ReactiveBase {
    */
   requireSession = false;
 
-  /** The wallet account whose session proves the step-up (with `require-session`; `InternalAccount:<uuid>`). Another (a malformed id) is said on the console and ignored, and the element shows only that this attribute is not a valid id. */
+  /** The wallet account whose session proves the step-up (with `require-session`; `InternalAccount:<uuid>`). Another (a malformed id) is said on the console and ignored: the element sends nothing, shows only that this attribute is not a valid id, and reports it once per value (`card-reveal-error`, `misconfigured`). */
   accountId: string | undefined;
 
   /**
@@ -238,7 +241,7 @@ export class CardReveal extends ReactiveBase {
    * page: the URL is a bearer secret, asked for only to be shown at once.
    */
   show(): void {
-    if (this.#badId() || !this.cardId || !this.isConnected) return;
+    if (this.badId(IDS) || !this.cardId || !this.isConnected) return;
     const before = this.#view;
     this.#send({ type: 'reveal' });
     if (this.#view !== before) void this.#fetchAndShow(this.cardId);
@@ -345,6 +348,9 @@ export class CardReveal extends ReactiveBase {
   }
 
   protected override updated(): void {
+    // A malformed id: reported once per value, as a misconfiguration (`:state(error)`); nothing is revealed.
+    this.badId(IDS, (attribute) => this.dispatchEvent(new CardRevealErrorEvent({ code: 'misconfigured', message: this.#i18n.t('card-reveal.bad-id', { attribute }) })));
+    this.#syncStates();
     // The focused button was replaced (Show -> Hide, Hide -> Show, Show -> Try again): the first button now takes it.
     if (this.#hadFocus && !this.matches(':focus-within')) this.renderRoot.querySelector('button')?.focus();
     this.#hadFocus = false;
@@ -381,15 +387,10 @@ export class CardReveal extends ReactiveBase {
     }
   }
 
-  /** The first id attribute given malformed (ignored, config.ts idMatch): the element then reveals nothing, and says so. */
-  #badId(): string | undefined {
-    return ['card-id', 'account-id'].find((id) => this.ignored.has(id));
-  }
-
   #syncStates(): void {
     const states = this.#internals?.states;
     states?.clear();
-    states?.add(this.#view.kind);
+    states?.add(this.badId(IDS) ? 'error' : this.#view.kind);
   }
 
   #mountFrame(url: string): void {
@@ -482,7 +483,7 @@ export class CardReveal extends ReactiveBase {
     const message = kind === 'expired' || kind === 'revealed' ? kind : hiddenBefore ? `hidden.${hiddenBefore}` : '';
     this.#message.textContent = message && t(`card-reveal.${message}`);
     let controls: Node[] = [];
-    const bad = this.#badId();
+    const bad = this.badId(IDS);
     if (bad || !this.cardId) {
       this.#noCard.data = bad ? t('card-reveal.bad-id', { attribute: bad }) : t('card-reveal.no-card');
       controls = [this.#noCard];

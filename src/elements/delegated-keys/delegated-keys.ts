@@ -57,6 +57,9 @@ export { DelegatedKeyCreatedEvent, DelegatedKeyRevokedEvent, DelegatedKeysErrorE
 /** The page's client and session flows (shared/wallet.ts and what it loads), once the first screen is painted. */
 const services = onceAfterFirstPaint(() => import('../shared/wallet.ts'));
 
+/** The id attributes: one given malformed (ignored, config.ts idMatch) and the element reads nothing, and says so. */
+const IDS = ['card-id', 'account-id'];
+
 const emptyForm = (): KeyForm => ({ nickname: '', limits: [] });
 
 /** What a finished creation or revocation tells the machine. */
@@ -72,7 +75,7 @@ type Done = Extract<DelegatedKeysEvent, { type: 'created' | 'revoked' }>;
  *   refused the revocation because the key had been revoked elsewhere (another tab, the API): the list, read again, shows it revoked. `detail: { keyId }`.
  *   Removing the element aborts every change under way, for whichever card, and reports none:
  *   the service may have made it already; the list, read again when the element is back, shows it.
- * @event delegated-keys-error - Listing, creating or revoking failed. `detail: { code, message, operation, status? }`.
+ * @event delegated-keys-error - Listing, creating or revoking failed. `detail: { code, message, operation, status? }`. `misconfigured` too when `card-id` or `account-id` is malformed (`operation` `load`, once per value given; `message` is the sentence shown, naming the attribute; nothing is sent).
  *
  * @csspart base - The wrapper of everything.
  * @csspart header - Title and "New key" button.
@@ -92,7 +95,7 @@ type Done = Extract<DelegatedKeysEvent, { type: 'created' | 'revoked' }>;
  * @cssproperty --delegated-keys-active-color - Color of the "Active" badge.
  * @cssproperty --delegated-keys-revoked-color - Color of "Revoked" and "Pending" badges.
  *
- * Custom states: `:state(loading)`, `:state(ready)`, `:state(failed)`, `:state(editing)`, `:state(busy)`.
+ * Custom states: `:state(loading)`, `:state(ready)`, `:state(failed)` (also while an id attribute is malformed), `:state(editing)`, `:state(busy)`.
  */
 export class DelegatedKeys extends TemplateElement {
   static override styles = [baseStyles, listStyles, delegatedKeysStyles];
@@ -106,10 +109,10 @@ export class DelegatedKeys extends TemplateElement {
     form: { state: true },
   };
 
-  /** The card (`Card:<uuid>`). Another (a malformed id) is said on the console and ignored, and the element shows only that this attribute is not a valid id. */
+  /** The card (`Card:<uuid>`). Another (a malformed id) is said on the console and ignored: the element sends nothing, shows only that this attribute is not a valid id, and reports it once per value (`delegated-keys-error`, `misconfigured`). */
   cardId = '';
 
-  /** The Embedded Wallet internal account funding the card (`InternalAccount:<uuid>`). Another (a malformed id) is said on the console and ignored, and the element shows only that this attribute is not a valid id. */
+  /** The Embedded Wallet internal account funding the card (`InternalAccount:<uuid>`). Another (a malformed id) is said on the console and ignored: the element sends nothing, shows only that this attribute is not a valid id, and reports it once per value (`delegated-keys-error`, `misconfigured`). */
   accountId = '';
 
   /** The proxy's base path for this element (overrides configureWallet's `apiBase`). Only this page's origin or that of configureWallet's `apiBase` is followed: another is refused (`misconfigured`) and sent nothing. One that is neither a path from `/`, `./` or `../` nor an http(s) address (a bare `wallet.example.com`, `api`) is said on the console, with what to write instead, and ignored. */
@@ -309,6 +312,9 @@ export class DelegatedKeys extends TemplateElement {
   }
 
   protected override updated(): void {
+    // A malformed id: reported once per value, as a misconfiguration (`:state(failed)`); nothing is read.
+    this.badId(IDS, (attribute) => this.dispatchEvent(new DelegatedKeysErrorEvent({ code: 'misconfigured', operation: 'load', message: this.#i18n.t('delegated-keys.bad-id', { attribute }) })));
+    this.#syncStates();
     // Each key keeps its row (shared/rows.ts), also while the list is read again, and a row is
     // rendered again only when what it shows may differ: its key, the language or its strings, the
     // heading level, its revoke confirmation, or (an ACTIVE key's) whether its Revoke may be pressed.
@@ -371,10 +377,11 @@ export class DelegatedKeys extends TemplateElement {
   #syncStates(): void {
     const { list, mode } = this.view;
     const editing = mode.kind === 'editing' || mode.kind === 'submitting';
+    const bad = this.badId(IDS);
     syncStates(this.#internals, {
-      loading: list.kind === 'loading',
-      ready: list.kind === 'ready',
-      failed: list.kind === 'failed',
+      loading: list.kind === 'loading' && !bad,
+      ready: list.kind === 'ready' && !bad,
+      failed: list.kind === 'failed' || !!bad,
       editing,
       busy: mode.kind === 'submitting' || mode.kind === 'revoking',
     });
@@ -472,7 +479,7 @@ export class DelegatedKeys extends TemplateElement {
     const t = this.#i18n.t;
     const { list, mode, failure, notice } = this.view;
     // A malformed id is ignored (its property stays empty): said as not valid rather than as not selected.
-    const bad = ['card-id', 'account-id'].find((id) => this.ignored.has(id));
+    const bad = this.badId(IDS);
     const ready = this.cardId && this.accountId;
     const alert = list.kind === 'failed' ? list.code : failure;
     return html`

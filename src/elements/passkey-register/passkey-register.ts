@@ -18,7 +18,7 @@ import { baseStyles, THEME } from '../shared/styles.ts';
 import { API_BASE, API_BASE_HINT, idMatch } from '../shared/config.ts';
 import { formStyles } from '../shared/form-styles.ts';
 import { isolate, LocaleController } from '../shared/i18n.ts';
-import { badId, failureMessage } from '../shared/strings.ts';
+import { failureMessage } from '../shared/strings.ts';
 import { afterFirstPaint, onceAfterFirstPaint } from '../shared/idle.ts';
 import { syncStates } from '../shared/list.ts';
 import { defaultNickname, initialState, isBusy, transition, validNickname, type RegisterEvent, type RegisterFailure, type RegisterState, type Support } from './passkey-register.machine.ts';
@@ -67,7 +67,7 @@ async function detectSupport(): Promise<Exclude<Support, 'checking'>> {
  * @event passkey-registered - Fires twice for one passkey: when it is saved, `{accountId, credentialId,
  *   nickname}`, and again when the activation login finished, with `sessionId` too. A handler that
  *   should run once checks `sessionId` (present: activated) or `credentialId` (seen already).
- * @event passkey-register-error - A step failed: `{code, message, status?}`; `message` is the sentence shown. `passkey_kept`: cancelled, the passkey saved meanwhile could not be removed again and may still be on the wallet (`<wallet-credentials>` lists it, to remove it there).
+ * @event passkey-register-error - A step failed: `{code, message, status?}`; `message` is the sentence shown. `passkey_kept`: cancelled, the passkey saved meanwhile could not be removed again and may still be on the wallet (`<wallet-credentials>` lists it, to remove it there). `misconfigured` too when `account-id` is malformed (once per value given; `message` is the sentence shown, naming the attribute; nothing is sent).
  *   `cancelled`: the browser's prompt ended without a passkey (closed, timed out, the user not verified).
  *
  * @csspart base - The panel.
@@ -92,7 +92,8 @@ async function detectSupport(): Promise<Exclude<Support, 'checking'>> {
  * @cssproperty --wallet-color-danger - Error text.
  *
  * Custom states: `:state(checking)`, `:state(unsupported)`, `:state(ready)`, `:state(creating)`,
- * `:state(login-required)`, `:state(activating)`, `:state(registered)`, `:state(done)`, `:state(busy)`.
+ * `:state(login-required)`, `:state(activating)`, `:state(registered)`, `:state(done)`, `:state(busy)`;
+ * `:state(failed)` alone while `account-id` is malformed.
  */
 export class PasskeyRegister extends TemplateElement {
   static override styles = [baseStyles, formStyles, passkeyRegisterStyles];
@@ -107,7 +108,7 @@ export class PasskeyRegister extends TemplateElement {
     nicknameInvalid: { state: true },
   };
 
-  /** The Embedded Wallet internal account (`InternalAccount:<uuid>`). Another (a malformed id) is said on the console and ignored, and the element shows only that this attribute is not a valid id. */
+  /** The Embedded Wallet internal account (`InternalAccount:<uuid>`). Another (a malformed id) is said on the console and ignored: the element sends nothing, shows only that this attribute is not a valid id, and reports it once per value (`passkey-register-error`, `misconfigured`). */
   accountId = '';
   /** Where the proxy is mounted, when not the page's configured base. Only this page's origin or that of configureWallet's `apiBase` is followed: another is refused (`misconfigured`) and sent nothing. One that is neither a path from `/`, `./` or `../` nor an http(s) address (a bare `wallet.example.com`, `api`) is said on the console, with what to write instead, and ignored. */
   apiBase: string | null = null;
@@ -190,7 +191,9 @@ export class PasskeyRegister extends TemplateElement {
 
   protected override updated(): void {
     const kind = this.machine.kind;
-    syncStates(this.#internals, { [this.#shown]: false, [kind]: true, busy: isBusy(this.machine) });
+    // A malformed account-id: reported once per value, as a misconfiguration; nothing runs.
+    const bad = this.badId(['account-id'], (attribute) => this.dispatchEvent(new PasskeyRegisterErrorEvent({ code: 'misconfigured', message: this.#i18n.t('common.bad-id', { attribute }) })));
+    syncStates(this.#internals, { [this.#shown]: false, [kind]: !bad, failed: !!bad, busy: isBusy(this.machine) });
     this.#shown = kind;
     if (this.#focusPending) {
       this.#focusPending = false;
@@ -258,7 +261,7 @@ export class PasskeyRegister extends TemplateElement {
     return html`
       <section part="base" class="panel stack" aria-labelledby="heading" aria-busy=${isBusy(s) ? 'true' : 'false'}>
         <h2 part="heading" id="heading" aria-level=${this.level()}>${t('passkey.heading')}</h2>
-        ${this.accountId ? this.#screen(s) : html`<p part="intro">${badId(t, this.ignored, 'account-id') || t('common.missing-account')}</p>`}
+        ${this.accountId ? this.#screen(s) : html`<p part="intro">${t(this.badId(['account-id']) ? 'common.bad-id' : 'common.missing-account', { attribute: 'account-id' })}</p>`}
         <p part="error" id="error" class="live" role="alert">${error}</p>
         <p part="status" class="live" role="status">${this.notice}</p>
       </section>

@@ -42,7 +42,8 @@ export const API_BASE_HINT = ': write a path (/api, ./api) or an http(s):// addr
  * The `match` of an element's id attribute (reactive.ts): a `<Type>:<uuid>` id of that type, the
  * type exactly, the uuid in either case (api.md "Identifiers"; core/shapes.ts isId, which refuses
  * any other before a request), or empty (none yet). Another is said on the console and ignored,
- * and the element says that attribute is not a valid id instead of what it shows without one.
+ * and the element says that attribute is not a valid id instead of what it shows without one,
+ * sends nothing and reports it in its error event as `misconfigured` (reactive.ts badId).
  */
 export const idMatch = (type: string): RegExp => RegExp(`^(${type}:[\\da-fA-F]{8}(-[\\da-fA-F]{4}){3}-[\\da-fA-F]{12})?$`);
 

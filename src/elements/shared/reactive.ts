@@ -6,7 +6,7 @@
  * with the same contract for that part, so the elements read like Lit elements and Lit's documents
  * describe them: `static properties` with `attribute` (default: the property name lowercased;
  * `false` for none), `type` (Boolean, Number, String), `reflect`, `state`, `converter` (an
- * attribute parser) and `useDefault` (and, not Lit's, a Number's `min`, `max` and `step`, a text's `match` and the console's `hint`, and the set of `ignored` attributes); a property set to a value that is not `Object.is` the old one queues an update;
+ * attribute parser) and `useDefault` (and, not Lit's, a Number's `min`, `max` and `step`, a text's `match` and the console's `hint`, and the `ignored` attributes with their values); a property set to a value that is not `Object.is` the old one queues an update;
  * `willUpdate` -> controllers' `hostUpdate` -> `update` (reflects attributes) -> controllers'
  * `hostUpdated` -> `firstUpdated` -> `updated`; `requestUpdate()`, `updateComplete`, `hasUpdated`,
  * `addController`, `createRenderRoot`/`renderRoot`; the first update waits for the first
@@ -160,8 +160,8 @@ export class ReactiveBase extends HTMLElementBase implements ReactiveControllerH
               if (this.ignored.delete(attribute!)) this.requestUpdate();
             } else {
               console.warn(`<${this.localName} ${attribute}="${value}"> ignored${declaration.hint ?? ''}`);
+              this.ignored.set(attribute!, value);
               value = this.#defaults.get(name);
-              this.ignored.add(attribute!);
               this.requestUpdate();
             }
             if (Object.is(old, value)) return;
@@ -194,10 +194,26 @@ export class ReactiveBase extends HTMLElementBase implements ReactiveControllerH
 
   /**
    * The attributes whose last value, from the attribute or the property, was said and ignored (a
-   * `min` or `match` not met), until one is taken. An element shows what it cannot work without,
-   * such as a malformed id, as not valid rather than as missing.
+   * `min` or `match` not met), with that value, until one is taken. An element shows what it cannot
+   * work without, such as a malformed id, as not valid rather than as missing.
    */
-  protected readonly ignored = new Set<string>();
+  protected readonly ignored = new Map<string, unknown>();
+
+  /** The malformed id last reported (badId), as `attribute=value`. */
+  #reported: unknown;
+
+  /**
+   * The first of `ids` (attribute names) whose value was ignored (a malformed id, config.ts
+   * idMatch): the element sends nothing and says so. With `report` (from `updated`), it is called
+   * with that attribute once per such value: not again for the same value given again or drawn
+   * again, but again once a good one was taken in between.
+   */
+  protected badId(ids: string[], report?: (attribute: string) => void): string | undefined {
+    const bad = ids.find((id) => this.ignored.has(id));
+    const said = bad && `${bad}=${this.ignored.get(bad)}`;
+    if (report && said !== this.#reported) (this.#reported = said) && report(bad!);
+    return bad;
+  }
 
   #values = new Map<PropertyKey, unknown>();
   #changed: PropertyValues = new Map();

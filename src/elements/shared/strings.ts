@@ -52,16 +52,6 @@ registerDefaultStrings(sharedStrings);
 export type SharedStringKey = Exclude<keyof typeof sharedStrings.en, `${string}_${Intl.LDMLPluralRule}`>;
 
 /**
- * The sentence an element shows in place of its content when one of its `ids` (attribute names) was
- * given malformed, and so said on the console and ignored (config.ts idMatch, reactive.ts
- * `ignored`): the first such attribute named as not a valid id. Undefined when none was.
- */
-export function badId(t: (key: string, params?: Record<string, string>) => string, ignored: ReadonlySet<string>, ...ids: string[]): string | undefined {
-  const bad = ids.find((id) => ignored.has(id));
-  return bad && t('common.bad-id', { attribute: bad });
-}
-
-/**
  * A failure as the helpers below read it: a shared one, or one of an element's own codes (a step of
  * its own that can end halfway), whose sentence the element registers as `error.<code>`.
  */

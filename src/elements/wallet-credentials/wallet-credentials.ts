@@ -22,7 +22,7 @@ import { formStyles } from '../shared/form-styles.ts';
 import { LocaleController, localeChanges } from '../shared/i18n.ts';
 import { asText, keyedRows } from '../shared/rows.ts';
 import { format } from '../shared/formats.ts';
-import { badId, failureMessage, isCodeProblem } from '../shared/strings.ts';
+import { failureMessage, isCodeProblem } from '../shared/strings.ts';
 import { onceAfterFirstPaint } from '../shared/idle.ts';
 import { isAbort, onOnline, syncStates } from '../shared/list.ts';
 import { codeInput } from '../shared/code-input.ts';
@@ -62,7 +62,7 @@ type Ready = Extract<CredentialsState, { kind: 'ready' }>;
  * @event credential-added - `{accountId, credentialId, type}` after the signed retry created it.
  * @event credential-revoked - `{accountId, credentialId, type}` after the service removed it (204), or found it removed already (404).
  * @event session-revoked - `{accountId, sessionId, current}`; `current` when it was this device's (a logout, which ends every session this device holds: one event each).
- * @event wallet-credentials-error - `{code, message, status?}`; `message` is the sentence shown. `logout_incomplete`: "Log out here" logged this device out, but the service did not end every session it held (those it did are in session-revoked).
+ * @event wallet-credentials-error - `{code, message, status?}`; `message` is the sentence shown. `logout_incomplete`: "Log out here" logged this device out, but the service did not end every session it held (those it did are in session-revoked). `misconfigured` too when `account-id` or `customer-id` is malformed (once per value given; `message` is the sentence shown, naming the attribute; nothing is sent).
  *
  * @csspart base - The panel.
  * @csspart heading - The title.
@@ -95,7 +95,8 @@ type Ready = Extract<CredentialsState, { kind: 'ready' }>;
  * @cssproperty --wallet-color-danger - Removal confirmation and errors.
  *
  * Custom states: `:state(loading)`, `:state(load-failed)`, `:state(ready)`, `:state(confirming)`,
- * `:state(busy)`, `:state(code-entry)`, `:state(signed-in)` (this device holds a session).
+ * `:state(busy)`, `:state(code-entry)`, `:state(signed-in)` (this device holds a session); `:state(load-failed)`
+ * also while an id attribute is malformed.
  */
 export class WalletCredentials extends TemplateElement {
   static override styles = [baseStyles, formStyles, walletCredentialsStyles];
@@ -110,9 +111,9 @@ export class WalletCredentials extends TemplateElement {
     emailInvalid: { state: true },
   };
 
-  /** The Embedded Wallet internal account (`InternalAccount:<uuid>`). Another (a malformed id) is said on the console and ignored, and the element shows only that this attribute is not a valid id. */
+  /** The Embedded Wallet internal account (`InternalAccount:<uuid>`). Another (a malformed id) is said on the console and ignored: the element sends nothing, shows only that this attribute is not a valid id, and reports it once per value (`wallet-credentials-error`, `misconfigured`). */
   accountId = '';
-  /** The customer (`Customer:<uuid>`) whose email the email form changes; without it the form is hidden. Another (a malformed id) is said on the console and ignored, and the element shows only that this attribute is not a valid id. */
+  /** The customer (`Customer:<uuid>`) whose email the email form changes; without it the form is hidden. Another (a malformed id) is said on the console and ignored: the element sends nothing, shows only that this attribute is not a valid id, and reports it once per value (`wallet-credentials-error`, `misconfigured`). */
   customerId = '';
   /** Where the proxy is mounted, when not the page's configured base. Only this page's origin or that of configureWallet's `apiBase` is followed: another is refused (`misconfigured`) and sent nothing. One that is neither a path from `/`, `./` or `../` nor an http(s) address (a bare `wallet.example.com`, `api`) is said on the console, with what to write instead, and ignored. */
   apiBase: string | null = null;
@@ -162,7 +163,8 @@ export class WalletCredentials extends TemplateElement {
   readonly #loader = new Task(this, {
     args: () => [] as const,
     task: async (_: readonly [], { signal }) => {
-      if (!this.accountId) return taskInitial;
+      // Nothing is read while an id is malformed (the account's is then empty), the customer's too.
+      if (!this.accountId || this.ignored.has('customer-id')) return taskInitial;
       const svc = await this.#services(signal);
       const view = await loadView(svc);
       const kept = this.#otp?.accountId === this.accountId ? this.#otp : undefined;
@@ -224,7 +226,8 @@ export class WalletCredentials extends TemplateElement {
   protected override willUpdate(changed: PropertyValues): void {
     // The lists follow the account and the base path. Another wallet's code form, confirmation or
     // change in progress must not carry over: a code typed there would log into the previous one.
-    if (!(changed.has('accountId') || changed.has('apiBase'))) return;
+    // (A customer id taken after a malformed one: the lists were not read.)
+    if (!(changed.has('accountId') || changed.has('apiBase') || (changed.has('customerId') && this.machine.kind == 'loading'))) return;
     if (!this.hasUpdated) return void this.#loader.run();
     this.#otp = undefined;
     this.#restart();
@@ -267,7 +270,11 @@ export class WalletCredentials extends TemplateElement {
 
   protected override updated(): void {
     const s = this.machine;
-    const ready = s.kind === 'ready' ? s : undefined;
+    // A malformed id: reported once per value, as a misconfiguration; the lists are not read.
+    const bad = this.badId(['account-id', 'customer-id'], (attribute) =>
+      this.dispatchEvent(new WalletCredentialsErrorEvent({ code: 'misconfigured', message: this.#i18n.t('common.bad-id', { attribute }) })),
+    );
+    const ready = s.kind === 'ready' && !bad ? s : undefined;
     // Each credential and session keeps its row (shared/rows.ts), rendered again only when what it
     // shows may differ: its item, the language or its strings, and what the lists' state makes of it.
     if (ready) for (const [name, items] of [['credentials', ready.view.credentials], ['sessions', ready.view.sessions]] as const) {
@@ -280,8 +287,8 @@ export class WalletCredentials extends TemplateElement {
       ]);
     }
     syncStates(this.#internals, {
-      loading: s.kind === 'loading',
-      'load-failed': s.kind === 'load-failed',
+      loading: s.kind === 'loading' && !bad,
+      'load-failed': s.kind === 'load-failed' || !!bad,
       ready: !!ready,
       confirming: !!ready?.confirming,
       busy: !!ready?.running || this.#loader.status === TaskStatus.PENDING,
@@ -449,12 +456,12 @@ export class WalletCredentials extends TemplateElement {
     // A wrong or used-up code is said under the code field (codeForm), not in the panel's alert at the bottom.
     const failure = s.kind === 'loading' || (s.kind === 'ready' && s.codeFor && isCodeProblem(s.failure)) ? undefined : s.failure;
     const n = s.kind === 'ready' ? s.notice : undefined;
-    const bad = badId(t, this.ignored, 'account-id', 'customer-id');
+    const bad = this.badId(['account-id', 'customer-id']);
     return html`
       <section part="base" class="panel stack" aria-labelledby="heading" aria-busy=${s.kind === 'loading' || (s.kind === 'ready' && !!s.running)}>
         <h2 part="heading" id="heading" tabindex="-1" aria-level=${this.level()}>${t('credentials.heading')}</h2>
         ${bad || !this.accountId
-          ? html`<p>${bad || t('common.missing-account')}</p>`
+          ? html`<p>${t(bad ? 'common.bad-id' : 'common.missing-account', { attribute: bad! })}</p>`
           : s.kind === 'loading'
             ? html`<p class="muted">${t('credentials.loading')}</p>`
             : s.kind === 'load-failed'

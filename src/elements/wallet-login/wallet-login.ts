@@ -20,7 +20,7 @@ import { baseStyles, THEME } from '../shared/styles.ts';
 import { API_BASE, API_BASE_HINT, idMatch } from '../shared/config.ts';
 import { formStyles } from '../shared/form-styles.ts';
 import { LocaleController } from '../shared/i18n.ts';
-import { badId, failureMessage, isCodeProblem } from '../shared/strings.ts';
+import { failureMessage, isCodeProblem } from '../shared/strings.ts';
 import { afterFirstPaint, onceAfterFirstPaint } from '../shared/idle.ts';
 import { syncStates } from '../shared/list.ts';
 import { codeInput } from '../shared/code-input.ts';
@@ -69,7 +69,7 @@ const LOGOUT_REASONS: Partial<Record<LoginEvent['type'], LoggedOutDetail['reason
  * @event wallet-logged-in - A session began: `{accountId, sessionId, credentialType, expiresAt, source}`.
  * @event wallet-logged-out - The session ended: `{accountId, reason}`: `logout` (here), `expired`, `revoked` (the service ended it before its time: revoked from another device or by the platform, found when a call it signed was refused), `elsewhere` (a logout in another tab of this browser), `key-missing` (the browser lost its key).
  * @event session-expiring - With `no-auto-refresh`, shortly before expiry: `{accountId, sessionId, credentialType, expiresAt}`.
- * @event wallet-login-error - A step failed: `{code, message, status?}`; `message` is the sentence shown. `code_sent_recently`: the first code asked for here was refused as too soon (429): one was sent a moment ago (from another tab, or before a reload in a tab that could keep nothing); `rate_limited` is kept for a new code asked for too soon after this element's own, and for the proxy's own limit on requests (no code was sent).
+ * @event wallet-login-error - A step failed: `{code, message, status?}`; `message` is the sentence shown. `code_sent_recently`: the first code asked for here was refused as too soon (429): one was sent a moment ago (from another tab, or before a reload in a tab that could keep nothing); `rate_limited` is kept for a new code asked for too soon after this element's own, and for the proxy's own limit on requests (no code was sent). `misconfigured` too when `account-id` is malformed (once per value given; `message` is the sentence shown, naming the attribute; nothing is sent).
  *
  * @csspart base - The panel around every screen.
  * @csspart heading - The screen's title.
@@ -105,7 +105,8 @@ const LOGOUT_REASONS: Partial<Record<LoginEvent['type'], LoggedOutDetail['reason
  *
  * Custom states: `:state(restoring)`, `:state(choosing)`, `:state(sending-code)`, `:state(code-entry)`,
  * `:state(verifying-code)`, `:state(authenticating)`, `:state(logged-in)`, `:state(refreshing)`,
- * `:state(logging-out)`, `:state(expiring)`, `:state(reauth)`, `:state(busy)`.
+ * `:state(logging-out)`, `:state(expiring)`, `:state(reauth)`, `:state(busy)`; `:state(failed)` alone while
+ * `account-id` is malformed.
  */
 export class WalletLogin extends TemplateElement {
   static override styles = [baseStyles, formStyles, walletLoginStyles];
@@ -126,7 +127,7 @@ export class WalletLogin extends TemplateElement {
     autofill: { state: true },
   };
 
-  /** The Embedded Wallet internal account (`InternalAccount:<uuid>`). Another (a malformed id) is said on the console and ignored, and the element shows only that this attribute is not a valid id. */
+  /** The Embedded Wallet internal account (`InternalAccount:<uuid>`). Another (a malformed id) is said on the console and ignored: the element sends nothing, shows only that this attribute is not a valid id, and reports it once per value (`wallet-login-error`, `misconfigured`). */
   accountId = '';
   /**
    * Space-separated ways to log in, in order: `email-otp sms-otp passkey oauth` (default: all; an
@@ -312,7 +313,9 @@ export class WalletLogin extends TemplateElement {
 
   protected override updated(): void {
     const s = this.machine;
-    syncStates(this.#internals, { [this.#shown]: false, [s.kind]: true, expiring: s.kind === 'logged-in' && s.expiring, reauth: s.kind === 'choosing' && !!s.reauth, busy: this.#busy });
+    // A malformed account-id: reported once per value, as a misconfiguration; nothing runs.
+    const bad = this.badId(['account-id'], (attribute) => this.dispatchEvent(new WalletLoginErrorEvent({ code: 'misconfigured', message: this.#i18n.t('common.bad-id', { attribute }) })));
+    syncStates(this.#internals, { [this.#shown]: false, [s.kind]: !bad, failed: !!bad, expiring: s.kind === 'logged-in' && s.expiring, reauth: s.kind === 'choosing' && !!s.reauth, busy: this.#busy });
     this.#shown = s.kind;
     if (this.#focusPending) {
       this.#focusPending = false;
@@ -614,7 +617,7 @@ export class WalletLogin extends TemplateElement {
     const wait = this.#waitLeft(failure);
     return html`
       <section part="base" class="panel stack" aria-busy=${this.#busy ? 'true' : 'false'} aria-labelledby="heading">
-        ${this.accountId ? this.#screen(s) : html`<p part="intro">${badId(t, this.ignored, 'account-id') || t('common.missing-account')}</p>`}
+        ${this.accountId ? this.#screen(s) : html`<p part="intro">${t(this.badId(['account-id']) ? 'common.bad-id' : 'common.missing-account', { attribute: 'account-id' })}</p>`}
         <p part="error" id="error" class="live" role="alert">${failure ? this.#failureText(failure) : ''}</p>
         <p part="wait" class="live">${wait ? t('error.wait', { seconds: wait }) : ''}</p>
         <p part="status" class="live ${this.notice === t('login.notice.logged-in') ? 'visually-hidden' : ''}" role="status">${this.notice}</p>

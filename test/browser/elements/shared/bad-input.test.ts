@@ -12,7 +12,7 @@ import { configureWallet, walletConfig } from '../../../../src/elements/shared/c
 import { setLocale } from '../../../../src/elements/shared/i18n.ts';
 import type { WalletLogin } from '../../../../src/elements/wallet-login/wallet-login.ts';
 import { newAccount, type RigAccount } from '../../support/rig.ts';
-import { logInByEmail, mount, part, resetPage, shadow, useRig, waitFor, waitForState } from './helpers.ts';
+import { inState, logInByEmail, mount, part, resetPage, shadow, useRig, waitFor, waitForState } from './helpers.ts';
 
 /** The console warnings given while `run` runs (and still passed on to the console). */
 async function warnings(run: () => unknown): Promise<string[]> {
@@ -269,10 +269,10 @@ describe('bad input from an integrator', () => {
       ['wallet-login', { 'account-id': 'InternalAccount:1', 'no-autofill': '' }, 'account-id'],
       ['passkey-register', { 'account-id': '../cards' }, 'account-id'],
       ['wallet-credentials', { 'account-id': 'InternalAccount:', 'customer-id': acct.customerId }, 'account-id'],
-      // The account's credentials are read (its id is valid), but not shown until the customer's is.
-      ['wallet-credentials', { 'account-id': acct.accountId, 'customer-id': 'me' }, 'customer-id', true],
+      // Nor is anything read for the account, whose id is valid, while the customer's is not.
+      ['wallet-credentials', { 'account-id': acct.accountId, 'customer-id': 'me' }, 'customer-id'],
     ];
-    for (const [tag, attributes, bad, reads] of cases) {
+    for (const [tag, attributes, bad] of cases) {
       const what = `<${tag} ${bad}="${attributes[bad]}">`;
       // Emptied each time: a full buffer (250 entries) would record no request at all.
       performance.clearResourceTimings();
@@ -288,7 +288,47 @@ describe('bad input from an integrator', () => {
       (el as unknown as { show?: () => void }).show?.();
       await new Promise((r) => setTimeout(r, 300));
       const sent = performance.getEntriesByType('resource').map((e) => e.name).filter((url) => url.includes('/api/'));
-      if (!reads) expect(sent, `${what}: requests`).to.deep.equal([]);
+      expect(sent, `${what}: requests`).to.deep.equal([]);
+      el.remove();
+    }
+  });
+
+  it('a malformed id is reported as other misconfigurations are: one error event of code misconfigured per value, with the sentence shown, and the element\'s failure state', async () => {
+    const uuid = crypto.randomUUID();
+    // The state each element is in after a failure (wallet-login and passkey-register have none for any other).
+    const cases: Array<[string, Record<string, string>, string, string]> = [
+      ['delegated-keys', { 'card-id': 'card 1', 'account-id': acct.accountId }, 'card-id', 'failed'],
+      ['card-reveal', { 'card-id': acct.cardId, 'account-id': `Card:${uuid}`, 'require-session': '' }, 'account-id', 'error'],
+      ['wallet-login', { 'account-id': 'InternalAccount:1', 'no-autofill': '' }, 'account-id', 'failed'],
+      ['passkey-register', { 'account-id': '../cards' }, 'account-id', 'failed'],
+      ['wallet-credentials', { 'account-id': acct.accountId, 'customer-id': 'me' }, 'customer-id', 'load-failed'],
+    ];
+    const others = ['idle', 'loading', 'ready', 'restoring', 'choosing', 'checking', 'load-failed'];
+    for (const [tag, attributes, bad, state] of cases) {
+      const what = `<${tag} ${bad}="${attributes[bad]}">`;
+      const heard: Array<{ code: string; message: string }> = [];
+      let el!: HTMLElement & { updateComplete: Promise<unknown> };
+      await warnings(async () => {
+        el = await mount(tag, attributes, (e) => e.addEventListener(`${tag}-error`, (event) => heard.push((event as CustomEvent).detail)));
+        await el.updateComplete;
+        const sentence = `The ${bad} attribute of this element is not a valid id.`;
+        expect(heard, what).to.have.length(1);
+        expect(heard[0], what).to.include({ code: 'misconfigured', message: sentence });
+        expect(inState(el, state), `${what} :state(${state})`).to.equal(true);
+        expect(others.filter((s) => s !== state && inState(el, s)), `${what}: other states`).to.deep.equal([]);
+        // Drawn again, and the same value given again: not reported again.
+        el.setAttribute('theme', 'dark');
+        await el.updateComplete;
+        el.setAttribute(bad, attributes[bad]!);
+        await el.updateComplete;
+        await new Promise((r) => setTimeout(r, 100));
+        expect(heard, `${what} again`).to.have.length(1);
+        // Another malformed value is reported in turn.
+        el.setAttribute(bad, 'x');
+        await el.updateComplete;
+        expect(heard, `${what} then x`).to.have.length(2);
+        expect(heard[1], `${what} then x`).to.include({ code: 'misconfigured', message: sentence });
+      });
       el.remove();
     }
   });
