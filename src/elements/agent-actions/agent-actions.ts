@@ -24,7 +24,7 @@ import { baseStyles, THEME } from '../shared/styles.ts';
 import { API_BASE, API_BASE_HINT } from '../shared/config.ts';
 import { listStyles } from '../shared/list-styles.ts';
 import { errorDetail, formatDate, isAbort, onOnline, syncStates } from '../shared/list.ts';
-import { keyedRows } from '../shared/rows.ts';
+import { asText, keyedRows } from '../shared/rows.ts';
 import { isolate, LocaleController, localeChanges } from '../shared/i18n.ts';
 import { SlowWatch } from '../shared/slow.ts';
 import { sendFor } from '../shared/send.ts';
@@ -399,18 +399,19 @@ export class AgentActions extends TemplateElement {
   protected override updated(changed: PropertyValues): void {
     super.updated(changed);
     // Each action keeps its row: one arriving on top moves neither the focus nor a screen reader's
-    // reading position to another action.
-    // A row is rendered again only when what it shows may differ: its action, the language or its
-    // strings, the heading level, its "changed" mark, or (pending) whether the element polls.
+    // reading position to another action; nor does the list read again (a reload, a filter change).
+    // A row is rendered again only when what it shows may differ: its action (as read, not which
+    // object), the language or its strings, the heading level, its "changed" mark, or (pending)
+    // whether the element polls.
     const { locale } = this.#i18n;
     keyedRows(this.renderRoot.querySelector('ul'), this.view.actions, (a) => a.id, (a, li) => this.#renderAction(a, li), { host: this }, (a) => [
-      a,
+      asText(a),
       locale,
       localeChanges,
       this.headingLevel,
       this.recentlyChanged.has(a.id),
       a.status === 'PENDING_APPROVAL' && !!this.#poller,
-    ]);
+    ], this);
     if (this.#focusAfterMore !== undefined && !this.view.loadingMore) {
       // After "load more", move to the first new action so keyboard users continue where they were.
       const index = this.#focusAfterMore;

@@ -14,6 +14,7 @@ import { createClient } from '../../../../src/core/client.ts';
 import type { AgentAction } from '../../../../src/core/types.ts';
 import { actionExecution, approveAction, axLiveRegions, fixtures, goOffline, newAccount, newAgentAction, politeRegions, rejectAction, type RigAccount, type RigFixtures } from '../../support/rig.ts';
 import { axeViolations, drawnLeftToRight, failNext, focusIn, holdNext, nextEvent, part, parts, reshapeAnswer, resetPage, shadow, text, useRig, waitFor } from '../shared/helpers.ts';
+import { watchLists } from '../shared/scale.ts';
 
 async function mountActions(token: string, attributes: Record<string, string> = {}): Promise<AgentActions> {
   const el = document.createElement('agent-actions') as AgentActions;
@@ -548,6 +549,51 @@ describe('<agent-actions>', () => {
     expect(rows.every((row) => row.isConnected && row.parentElement === part(el, 'list'))).to.equal(true);
     expect(taken, 'no row taken out of the list and put back').to.equal(0);
     expect(shadow(el).activeElement === rows[2], `the focus on the same row, not ${focusIn(el)}`).to.equal(true);
+  });
+
+  it('a list read again (reload, a filter change, a poll) keeps the rows of unchanged actions as they were: the same nodes, untouched, the focus on its row', async () => {
+    const el = await pollingActions();
+    // A pending action on top, shown under both filters below.
+    await shownNewAction(el, 'TRANSFER_OUT');
+    await el.updateComplete;
+    const rows = parts(el, 'action');
+    // Every change in the rows themselves: attributes, content, text.
+    const touched = watchLists(...rows);
+    /** Reads the list again with `change`: each action shown before and after keeps its row, the top one at least. */
+    const readAgain = async (what: string, change: () => void) => {
+      const before = parts(el, 'action');
+      change();
+      await el.updateComplete;
+      expect(el.matches(':state(loading)'), `${what} reads the list again`).to.equal(true);
+      await waitFor(() => el.matches(':state(ready)') && el.matches(':state(polling)'), what);
+      await el.updateComplete;
+      const now = parts(el, 'action');
+      const id = (li: Element) => li.getAttribute('aria-labelledby');
+      expect(now[0] === before[0] && now.every((li) => before.every((b) => b === li || id(b) !== id(li))), `the same row elements after ${what}`).to.equal(true);
+    };
+    try {
+      await readAgain('reload()', () => el.reload());
+      // A page of 5: the sixth row, the oldest, went.
+      expect(parts(el, 'action')).to.deep.equal(rows.slice(0, 5));
+      const select = part(el, 'filter') as HTMLSelectElement;
+      for (const status of ['PENDING_APPROVAL', 'ALL']) {
+        await readAgain(`the filter set to ${status}`, () => {
+          select.value = status;
+          select.dispatchEvent(new Event('change'));
+        });
+      }
+      expect(touched.records, 'mutation records in the rows kept').to.equal(0);
+      // A poll brings the pending actions as new objects, and one new action: the row with the
+      // keyboard on it stays, untouched and focused.
+      rows[0]!.focus();
+      await shownNewAction(el, 'TRANSFER_OUT');
+      await el.updateComplete;
+      expect(parts(el, 'action')[1] === rows[0], 'the same row after a poll').to.equal(true);
+      expect(shadow(el).activeElement === rows[0], `the focus on the same row, not ${focusIn(el)}`).to.equal(true);
+      expect(touched.records, 'mutation records in the rows kept after a poll').to.equal(0);
+    } finally {
+      touched.stop();
+    }
   });
 
   it('an approved action whose execution then fails is shown failed, with agent-action-changed', async () => {
