@@ -30,7 +30,9 @@ export interface PollAgentActionsOptions {
   /**
    * Called with the full list on the first poll, whenever an action appears, leaves or changes, and
    * on the first good poll after a failed one. Answering `false` (or a promise of it) asks for the
-   * same list again at the next poll: what it was needed for could not be done this time.
+   * same list again at the next poll: what it was needed for could not be done this time. A
+   * rejection does too, and the Retry-After of its error (a 429 on a read made for the list) holds
+   * the next poll back that long.
    */
   onChange: (actions: AgentAction[]) => unknown;
   /** Called on a failed poll (the poller keeps going, backing off). 401 stops it (the token is no good). */
@@ -77,8 +79,12 @@ export async function pollAgentActions(options: PollAgentActionsOptions): Promis
 
   let last: string | undefined;
   let delay = minDelay;
+  /** No poll before this time (a Retry-After). */
+  let until = 0;
+  const hold = (e: unknown) => {
+    if (isServiceError(e)) until = Date.now() + (e.retryAfter ?? 0) * 1000;
+  };
   while (!signal.aborted) {
-    let floor = 0;
     try {
       const actions: AgentAction[] = [];
       for await (const a of client.iterateAgentActions({ agentToken, signal, status, limit })) actions.push(a);
@@ -87,9 +93,10 @@ export async function pollAgentActions(options: PollAgentActionsOptions): Promis
       last = fp;
       delay = changed ? minDelay : Math.min(delay * 2, maxDelay);
       if (changed) {
-        void Promise.resolve(onChange(actions)).then((done) => {
+        const again = (done: unknown) => {
           if (done === false && last === fp) last = undefined;
-        }, () => undefined);
+        };
+        void Promise.resolve(onChange(actions)).then(again, (e) => (again(false), hold(e)));
       }
     } catch (e) {
       if (signal.aborted) return;
@@ -98,8 +105,9 @@ export async function pollAgentActions(options: PollAgentActionsOptions): Promis
       last = undefined;
       onError?.(e);
       delay = Math.min(delay * 2, maxDelay);
-      if (isServiceError(e)) floor = (e.retryAfter ?? 0) * 1000;
+      hold(e);
     }
-    await sleep(Math.max(delay, floor), signal);
+    await sleep(delay, signal);
+    if (until > Date.now()) await sleep(until - Date.now(), signal);
   }
 }

@@ -356,7 +356,8 @@ export class AgentActions extends TemplateElement {
    * The poller's fresh list of pending actions: re-read the ones that were decided, and the
    * approved ones still executing. False when a read failed or an execution is still in progress:
    * the poller then delivers the list again at its next poll, so they are read again even though
-   * the pending list no longer changes.
+   * the pending list no longer changes. Rejects with a read's 429, whose Retry-After the poller
+   * then keeps to.
    */
   async #onPending(pending: AgentAction[], signal: AbortSignal): Promise<boolean> {
     const read = (this.#latestRead = {});
@@ -369,8 +370,9 @@ export class AgentActions extends TemplateElement {
     const next: string[] = pending.map((a) => a.id);
     let complete = true;
     let got: Map<string, AgentAction>;
+    let limited: unknown;
     try {
-      got = await readActions(send, decided, this.agentToken, signal);
+      [got, limited] = await readActions(send, decided, this.agentToken, signal);
     } catch {
       return true;
     }
@@ -385,10 +387,13 @@ export class AgentActions extends TemplateElement {
     }
     // The poller does not wait for this: a later list may have come meanwhile, and its reads,
     // made after these, are the ones that count (an older copy would take a decision back).
-    if (signal.aborted || read !== this.#latestRead) return true;
-    this.#wasPending = next;
-    this.#send({ type: 'updated', actions: [...pending, ...fresh] });
-    return complete && !this.view.actions.some(executing);
+    if (!signal.aborted && read === this.#latestRead) {
+      this.#wasPending = next;
+      this.#send({ type: 'updated', actions: [...pending, ...fresh] });
+      complete &&= !this.view.actions.some(executing);
+    } else complete = true;
+    if (limited) throw limited;
+    return complete;
   }
 
   #syncStates(): void {
@@ -575,17 +580,18 @@ interface Said {
  * totalCount) are at most half the ids still missing; an empty page, or as many actions as that
  * totalCount (a cursor that comes back), ends it. The rest are read one by one, four at a time. A
  * 429, on a list page or a read of one, starts no further read: what is missing is read at the next
- * poll; another failed list page leaves them all to be read one by one. Throws only when `signal` aborts.
+ * poll, and the 429 comes back with them (for its Retry-After); another failed list page leaves them
+ * all to be read one by one. Throws only when `signal` aborts.
  */
-async function readActions(send: Send, ids: readonly string[], agentToken: string, signal: AbortSignal): Promise<Map<string, AgentAction>> {
+async function readActions(send: Send, ids: readonly string[], agentToken: string, signal: AbortSignal): Promise<[Map<string, AgentAction>, unknown]> {
   const got = new Map<string, AgentAction>();
   // Written out: the manifest's analyzer takes a shorthand `signal` here for a module variable.
   const o = { agentToken: agentToken, signal: signal };
   const fail = (error: unknown) => {
     if (signal.aborted || isAbort(error)) throw error;
-    return errorCodeOf(error) === 'rate_limited';
+    return errorCodeOf(error) === 'rate_limited' && error;
   };
-  let stop = false;
+  let stop: unknown;
   if (ids.length > 4) {
     const wanted = new Set(ids);
     let cursor: string | undefined;
@@ -614,7 +620,7 @@ async function readActions(send: Send, ids: readonly string[], agentToken: strin
     }
   };
   await Promise.all([reader(), reader(), reader(), reader()]);
-  return got;
+  return [got, stop];
 }
 
 /** Actions per page: 1 to 100 (api.md "Limits"), 20 for anything that is not an integer. */

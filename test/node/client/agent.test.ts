@@ -113,6 +113,30 @@ describe('pollAgentActions', () => {
     assert.ok(times[1]! - times[0]! >= 950, `waited ${times[1]! - times[0]!} ms`);
   });
 
+  it('holds the next poll for the Retry-After of an error the listener rejects with (a read made for the list refused), and delivers the list again', async () => {
+    server.setScript(() => {
+      times.push(performance.now());
+      return { status: 200, body: { data: [action('PENDING_APPROVAL')], hasMore: false } };
+    });
+    const controller = new AbortController();
+    let calls = 0;
+    const done = poll({
+      signal: controller.signal,
+      minDelayMs: 20,
+      maxDelayMs: 40,
+      onChange: async () => {
+        if (++calls === 1) throw new ServiceError({ status: 429, code: 'RATE_LIMITED', message: 'Slow down.' }, { retryAfter: 1 });
+      },
+    });
+    try {
+      await until(() => calls === 2, 'the list delivered again', 5000);
+    } finally {
+      controller.abort();
+      await done;
+    }
+    assert.ok(times[1]! - times[0]! >= 950, `waited ${times[1]! - times[0]!} ms`);
+  });
+
   it('delivers the list again after a failed poll, and when the listener answers false, though nothing changed', async () => {
     // The same pending list throughout; the second poll fails.
     let n = 0;

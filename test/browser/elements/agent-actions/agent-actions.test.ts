@@ -439,6 +439,34 @@ describe('<agent-actions>', () => {
     expect(statuses(el)[0]).to.not.equal('PENDING_APPROVAL');
   });
 
+  it('a 429 on the read of a decision holds the next poll for its Retry-After; the decision is read after it', async () => {
+    const el = await pollingActions();
+    const created = await shownNewAction(el, 'TRANSFER_OUT');
+    // The read of the decision is refused (429, Retry-After: 2) without reaching the proxy.
+    const undo = failNext('GET', /\/agents\/me\/actions\/AgentAction:/, 429, 1, { 'Retry-After': '2' });
+    // When each request of the actions goes out, the refused read included.
+    const sent: Array<[string, number]> = [];
+    const faulted = window.fetch;
+    window.fetch = (input: RequestInfo | URL, init?: RequestInit) => {
+      const url = new Request(input, init).url;
+      if (url.includes('/agents/me/actions')) sent.push([url, performance.now()]);
+      return faulted(input, init);
+    };
+    try {
+      const changed = nextEvent<CustomEvent>(el, 'agent-action-changed', 15000);
+      await approveAction(acct.agentId, created.id);
+      expect((await changed).detail.action.id).to.equal(created.id);
+    } finally {
+      window.fetch = faulted;
+      undo();
+    }
+    const refused = sent.findIndex(([url]) => url.includes('/AgentAction:'));
+    expect(refused, 'the read refused').to.be.at.least(0);
+    // The poller (150 ms apart) asks nothing more before the service's wait is over.
+    const waited = sent[refused + 1]![1] - sent[refused]![1];
+    expect(waited, `the next request ${Math.round(waited)} ms after the 429`).to.be.at.least(2000);
+  });
+
   it('back online after its polls failed offline, it checks at once with one poll, not at the end of the backed-off delay', async () => {
     // No ceiling to speak of: offline, the delay doubles from 100 ms at each failed poll.
     const el = await mountActions(acct.agentToken, { 'page-size': '5', 'poll-interval': '100', 'poll-max-interval': '600000' });
