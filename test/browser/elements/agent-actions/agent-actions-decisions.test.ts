@@ -17,12 +17,12 @@ const rowId = (id: string) => `action-${id.replace(/[^A-Za-z0-9-]/g, '-')}`;
 
 /**
  * Counts the page's requests of the agent's actions (a pass-through wrapper: every call still goes
- * out): the pending list's pages, other list pages, reads of one action, and the most reads of one
- * action in flight at once.
+ * out): the pending list's pages (and those answered), other list pages, reads of one action, and
+ * the most reads of one action in flight at once.
  */
 function countReads() {
   const original = window.fetch;
-  const c = { pending: 0, lists: 0, ones: 0, inFlight: 0, maxInFlight: 0, restore: () => void (window.fetch = original) };
+  const c = { pending: 0, answered: 0, lists: 0, ones: 0, inFlight: 0, maxInFlight: 0, restore: () => void (window.fetch = original) };
   window.fetch = (input: RequestInfo | URL, init?: RequestInit) => {
     const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
     if (/\/agents\/me\/actions\/AgentAction/.test(url)) {
@@ -30,10 +30,11 @@ function countReads() {
       c.maxInFlight = Math.max(c.maxInFlight, ++c.inFlight);
       return original(input, init).finally(() => c.inFlight--);
     }
-    if (/\/agents\/me\/actions\?/.test(url)) {
-      if (url.includes('status=PENDING_APPROVAL')) c.pending++;
-      else c.lists++;
+    if (url.includes('status=PENDING_APPROVAL')) {
+      c.pending++;
+      return original(input, init).then((r) => (c.answered++, r));
     }
+    if (/\/agents\/me\/actions\?/.test(url)) c.lists++;
     return original(input, init);
   };
   return c;
@@ -67,9 +68,9 @@ describe('<agent-actions> with many decisions at once', function () {
         await waitFor(() => parts(el, 'action').length > shown, 'the next page');
         await el.updateComplete;
       }
-      // The first poll is over: its pending list read and handled.
-      await waitFor(() => first.pending >= pendingPages, 'the first poll');
-      await new Promise((r) => setTimeout(r, 300));
+      // The first poll's pending list answered, every page of it: read before any decision below,
+      // it finds none to read, however late it is handled.
+      await waitFor(() => first.answered >= pendingPages, 'the first poll');
     } finally {
       first.restore();
     }
@@ -168,9 +169,9 @@ describe('<agent-actions> with many decisions at once', function () {
     const reads = countReads();
     try {
       el.checkNow();
-      // The three reads in flight with the refused one are shown; no other read went out.
+      // The three reads in flight with the refused one are shown, once all four readers are done
+      // (the decisions are shown after the last): no other read went out.
       await waitFor(() => changed.length >= 3, 'the reads in flight shown', 20000);
-      await new Promise((r) => setTimeout(r, 300));
       expect(changed).to.have.length(3);
       expect(reads.ones, 'single reads in the poll that met the 429').to.equal(4);
       el.checkNow();
@@ -201,7 +202,9 @@ describe('<agent-actions> with many decisions at once', function () {
     try {
       el.checkNow();
       await waitFor(() => !el.isConnected, 'the element gone', 20000);
-      await new Promise((r) => setTimeout(r, 500));
+      await waitFor(() => reads.inFlight === 0, 'the reads cut off', 5000);
+      // None started after them (a while to show one that would be).
+      await new Promise((r) => setTimeout(r, 300));
       // Only the reads begun with the first (at most four at once); none after. (The test server
       // lists those cut off among its "404 network requests": the proxy never answered them.)
       expect(reads.ones).to.be.within(1, 4);
@@ -224,15 +227,19 @@ describe('<agent-actions> reading decisions from a list that misbehaves', functi
 
   afterEach(resetPage);
 
-  /** The element with its first page loaded and its first poll over, polling once a minute. */
+  /** The element with its first page loaded and its first poll answered (see above), polling once a minute. */
   async function polling(acct: RigAccount): Promise<AgentActions> {
     const el = document.createElement('agent-actions') as AgentActions;
     el.setAttribute('page-size', '100');
     el.setAttribute('poll-interval', '60000');
-    el.agentToken = acct.agentToken;
-    document.body.append(el);
-    await waitFor(() => el.matches(':state(ready)') && el.matches(':state(polling)'), 'the first page');
-    await new Promise((r) => setTimeout(r, 500));
+    const first = countReads();
+    try {
+      el.agentToken = acct.agentToken;
+      document.body.append(el);
+      await waitFor(() => el.matches(':state(ready)') && el.matches(':state(polling)') && first.answered >= 1, 'the first page and poll');
+    } finally {
+      first.restore();
+    }
     return el;
   }
 

@@ -81,6 +81,16 @@ function listen(el: AgentActions): { said: string[]; stop: () => void } {
 
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** Resolves once `n` more polls of the pending list have been answered, however slow the machine. */
+async function morePolls(n: number): Promise<void> {
+  const polls = countRequests('status=PENDING_APPROVAL');
+  try {
+    await waitFor(() => polls.answered >= n, `${n} more polls`, 10000);
+  } finally {
+    polls.restore();
+  }
+}
+
 describe('<agent-actions>', () => {
   let f: RigFixtures;
   let acct: RigAccount;
@@ -297,8 +307,8 @@ describe('<agent-actions>', () => {
     const heard = listen(el);
     try {
       await shownNewAction(el, 'TRANSFER_OUT');
-      // A few more polls (150 to 400 ms apart) with nothing new.
-      await pause(1200);
+      // A few more polls with nothing new.
+      await morePolls(3);
       expect(heard.said).to.deep.equal(['A new action is waiting for approval.']);
       expect((await politeRegions()).map((r) => r.text)).to.deep.equal(['A new action is waiting for approval.']);
       // Two submitted while a poll waits to leave: that poll brings both.
@@ -312,7 +322,7 @@ describe('<agent-actions>', () => {
         poll.undo();
       }
       await waitFor(() => heard.said.length === 2, 'the two new actions said', 8000);
-      await pause(1200);
+      await morePolls(3);
       expect(heard.said).to.deep.equal(['A new action is waiting for approval.', '2 new actions are waiting for approval.']);
     } finally {
       heard.stop();
@@ -479,10 +489,16 @@ describe('<agent-actions>', () => {
     try {
       const offline = await goOffline(6500);
       await waitFor(() => trouble(), 'the trouble said');
+      // The polls answered when the trouble goes (its message goes as the poll that ends it is handled).
+      let answered = -1;
+      const region = shadow(el).querySelector('[role=status].live')!;
+      const watch = new MutationObserver(() => answered < 0 && !trouble() && (answered = polls.answered));
+      watch.observe(region, { childList: true, subtree: true, characterData: true });
       await offline.online();
       // Well before that next poll was due, the first poll made back online says the trouble is over.
       await waitFor(() => !trouble(), 'the trouble gone after a poll made back online', 3000);
-      expect(polls.answered).to.equal(1);
+      watch.disconnect();
+      expect(answered, 'polls answered when the trouble went').to.equal(1);
       expect(el.matches(':state(polling)')).to.equal(true);
     } finally {
       polls.restore();
@@ -529,8 +545,7 @@ describe('<agent-actions>', () => {
         undo();
       }
       await waitFor(() => !text(el, 'base').includes('Can’t check'), 'the trouble gone after a good poll', 5000);
-      // A few more polls.
-      await pause(600);
+      await morePolls(3);
       expect(heard.said).to.have.length(2);
       expect(heard.said[0]).to.match(/^Decision: Payment out of \S+, Rejected\.$/);
       expect(heard.said[1]).to.match(/Can’t check for updates/);
@@ -705,8 +720,8 @@ describe('<agent-actions>', () => {
       await waitFor(() => changes.length === 1, 'the failure read by the later poll', 5000);
       release();
       await heldAnswer;
-      // Its copy handled, and a few polls after it.
-      await new Promise((r) => setTimeout(r, 500));
+      // Its copy handled (the reads of a poll after it are made after it), and a few polls after it.
+      await morePolls(3);
     } finally {
       release();
       window.fetch = page;
