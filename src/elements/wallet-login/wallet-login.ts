@@ -288,7 +288,8 @@ export class WalletLogin extends TemplateElement {
       // (A logout asked for before the check began runs instead of it.)
       if (this.accountId && !('logout' in this.machine)) this.#start({ kind: 'restore' });
       const loaded = await flows().catch(() => undefined);
-      if (loaded && this.#bound === bound) this.#unwatch = loaded.watchSessions(this, (e, otherTab) => this.#sendRemote(e, otherTab), () => this.#busy);
+      // A change whose session was still being looked up when the page set another wallet was the previous one's.
+      if (loaded && this.#bound === bound) this.#unwatch = loaded.watchSessions(this, (e, otherTab) => this.#bound === bound && this.#sendRemote(e, otherTab), () => this.#busy);
     });
   }
 
