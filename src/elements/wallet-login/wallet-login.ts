@@ -332,12 +332,13 @@ export class WalletLogin extends TemplateElement {
     this.#uncut = step.kind === 'logout' || step.kind === 'refresh' ? run : undefined;
   }
 
-  #send(event: LoginEvent): void {
+  /** `outside`: a session change made elsewhere (another tab or element). */
+  #send(event: LoginEvent, outside?: boolean): void {
     const before = this.machine;
     const after = transition(before, event, parseMethods(this.methods));
     if (after === before) return;
     this.machine = after;
-    this.#effects(before, after, event);
+    this.#effects(before, after, event, outside);
   }
 
   /**
@@ -349,14 +350,14 @@ export class WalletLogin extends TemplateElement {
    */
   #sendRemote(event: LoginEvent, otherTab: boolean): void {
     const run = !otherTab && event.type === 'REMOTE_LOGGED_IN' && event.session.credentialType === 'PASSKEY' && this.#autofillRun;
-    if (!run) return this.#send(event);
+    if (!run) return this.#send(event, true);
     void run.then(() => {
-      if (this.session?.sessionId !== event.session.sessionId) this.#send(event);
+      if (this.session?.sessionId !== event.session.sessionId) this.#send(event, true);
     });
   }
 
   /** What entering a state starts, and what the page is told. */
-  #effects(before: LoginState, after: LoginState, event: LoginEvent): void {
+  #effects(before: LoginState, after: LoginState, event: LoginEvent, outside?: boolean): void {
     const t = this.#i18n.t;
     // A logout asked for while a step runs (the machine keeps it for the step's end): the start-up
     // check, which only reads, gives way to the logout at once; a login waiting on the user (a
@@ -374,9 +375,9 @@ export class WalletLogin extends TemplateElement {
     // Another tab logged in or out meanwhile: the step under way (a code being sent, a passkey
     // prompt, a renewal) belongs to a screen that is gone, and stops before it keeps a code or a key.
     if (remote) this.#flow.abort();
-    // A change from elsewhere moves focus only from inside this element, where the screen it was
-    // on is gone (otherwise the keyboard would fall back to the page's start).
-    if (after.kind !== before.kind && before.kind !== 'restoring' && (!remote || this.matches(':focus-within'))) this.#focusPending = true;
+    // A change from elsewhere (a session ended there too) moves focus only from inside this element,
+    // where the screen it was on is gone (otherwise the keyboard would fall back to the page's start).
+    if (after.kind !== before.kind && before.kind !== 'restoring' && (!outside || this.matches(':focus-within'))) this.#focusPending = true;
     if (after.kind !== 'choosing') this.#background?.abort();
     if (after.kind !== 'code-entry' && after.kind !== 'verifying-code') clearInterval(this.#ticker);
     // The code that waited is done with (entered, abandoned, or a session came another way), and so

@@ -54,4 +54,27 @@ describe('<wallet-login> and changes from elsewhere', function () {
       picker.close();
     }
   });
+
+  it('a session another element found ended (revoked upstream) leaves the focus where the user is on the page', async () => {
+    const el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId });
+    const { detail } = await logInByEmail(el);
+    await advanceClock(31_000); // past the sandbox's wait between two codes of one credential
+    const f = await fixtures();
+    const elsewhere = createWallet({ client: createClient({ baseUrl: '/api' }), store: indexedDbKeyStore({ dbName: `${dbName}-elsewhere` }), otpSigner: f.signerPublicKey });
+    await (await elsewhere.startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000');
+    await elsewhere.revokeSession(acct.accountId, detail.sessionId);
+    // The page's own field, where the user is as another element of the page finds the session ended.
+    const field = document.createElement('input');
+    document.body.append(field);
+    try {
+      field.focus();
+      await walletFor().refresh(acct.accountId).catch(() => undefined);
+      await waitForState(el, 'reauth');
+      await new Promise((r) => setTimeout(r, 100));
+      expect(document.activeElement === field, `focus on the page's field, not ${focusIn(el)}`).to.equal(true);
+    } finally {
+      field.remove();
+      await elsewhere.logout(acct.accountId);
+    }
+  });
 });
