@@ -132,10 +132,12 @@ export interface Wallet {
    * kept: stopped while it is saved, it waits for the answer and resolves with the passkey saved.
    * One registration of an account runs at a time across the origin's tabs (Web Locks, where the
    * browser has them); another waits, stoppable by its `signal`, and then excludes the passkey added.
-   * `onWait(true)`: it waits for another tab's registration (no prompt yet); `onWait(false)`: its turn came
-   * (at once when nothing else registers).
+   * `onWait(true)`: it waits for another tab's registration (no prompt yet), `onWait('here')` for one of
+   * this page (one stopped while its passkey was being saved, whose removal follows); `onWait(false)`:
+   * its turn came (at once when nothing else registers). One stopped before anything was signed saves
+   * nothing, and the next does not wait for it.
    */
-  registerPasskey(options: { accountId: string; nickname: string; onWait?: (waiting: boolean) => void; onKept?: () => void } & SignalOption): Promise<AuthMethod>;
+  registerPasskey(options: { accountId: string; nickname: string; onWait?: (waiting: boolean | 'here') => void; onKept?: () => void } & SignalOption): Promise<AuthMethod>;
   /**
    * PATCH /customers/{customerId} {email}, signed by the account's live session when there is one
    * (the service asks for a signature while an email login is tied to the address, which then
@@ -233,18 +235,22 @@ function aborted(signal: AbortSignal | undefined): WalletError {
   return new WalletError('aborted', 'The login was aborted.', { cause: signal?.reason });
 }
 
+/** The Web Locks this page holds. */
+const held = new Set<string>();
+
 /**
  * `run`, holding the origin's Web Lock `name` (one holder at a time across its tabs) where the
  * browser has Web Locks, at once otherwise; `signal` stops the wait for the lock. `onWait`, when
- * given, is told `true` when another holds the lock and this call waits, and `false` as it runs.
+ * given, is told `true` when another tab holds the lock and this call waits (`'here'`: this page
+ * holds it), and `false` as it runs.
  */
-function withLock<T>(name: string, run: () => Promise<T>, signal?: AbortSignal, onWait?: (waiting: boolean) => void): Promise<T> {
+function withLock<T>(name: string, run: () => Promise<T>, signal?: AbortSignal, onWait?: (waiting: boolean | 'here') => void): Promise<T> {
   const origin = globalThis.navigator?.locks;
   const key = `wallet-elements:${name}`;
-  const go = () => (onWait?.(false), run());
+  const go = () => (onWait?.(false), held.add(key), run().finally(() => held.delete(key)));
   const queue = () => origin!.request(key, { signal }, go) as Promise<T>;
   // Without `onWait` nobody asks whether it waits: straight into the queue.
-  return !origin ? go() : onWait ? (origin.request(key, { ifAvailable: true }, (lock) => (lock ? go() : (onWait(true), queue()))) as Promise<T>) : queue();
+  return !origin ? go() : onWait ? (origin.request(key, { ifAvailable: true }, (lock) => (lock ? go() : (onWait(held.has(key) ? 'here' : true), queue()))) as Promise<T>) : queue();
 }
 
 function throwIfAborted(signal: AbortSignal | undefined): void {
@@ -566,6 +572,7 @@ export function createWallet(options: WalletOptions): Wallet {
       // would replace the first tab's passkey there while the service keeps both. In turn, the
       // second lists the first's passkey, whose authenticator it then excludes. Cancel stops the wait.
       return new Promise<AuthMethod>((resolve, reject) => {
+        let signed = false;
         const register = async () => {
           const existing = await client.listCredentials(accountId, { signal });
           // Find out before the ceremony whether a signature will be needed, so the user is not asked
@@ -587,10 +594,11 @@ export function createWallet(options: WalletOptions): Wallet {
             // has replaced the key there was before it, and the service refuses that key's stamp.
             // Refused, the session that signed tells (`refusal`): ended there, the live one signs anew, through this stamper.
             let signer: Stamper;
+            // Signed, the passkey may be saved: the lock is held until it is removed again.
             // Stopped before the service asks for the signature (its first answer, 202, saves nothing):
             // the exchange ends there, nothing signed, saved or to remove.
             stamper = {
-              stamp: (payload) => serialized(accountId, () => wallet.stamper(accountId)).then((live) => (throwIfAborted(signal), (signer = live).stamp(payload))),
+              stamp: (payload) => serialized(accountId, () => wallet.stamper(accountId)).then((live) => (throwIfAborted(signal), (signed = true), (signer = live).stamp(payload))),
               refused: (e) => signer.refused!(e).then(() => stamper),
             };
           }
@@ -620,10 +628,12 @@ export function createWallet(options: WalletOptions): Wallet {
           // is told at once: whether a login with it follows is the caller's (a user may cancel that).
           // A removal that failed leaves it on the wallet, as far as this page knows: the lists show it,
           // and the caller, whose registration already ended with `aborted`, tells the user.
+          // Stopped before it signed, it saves nothing: the lock is free at once.
           const changed = () => emit({ type: 'changed', accountId });
-          await saving
-            .then<unknown>((saved) => (stamper && signal?.aborted ? wallet.revokeCredential(accountId, saved.id).catch(() => (changed(), onKept?.())) : changed()))
-            .catch(() => undefined);
+          await Promise.race([
+            saving.then<unknown>((saved) => (stamper && signal?.aborted ? wallet.revokeCredential(accountId, saved.id).catch(() => (changed(), onKept?.())) : changed())).catch(() => undefined),
+            new Promise((free) => signal?.addEventListener('abort', () => stamper && !signed && free(0))),
+          ]);
         };
         // Stopped while it waits, the lock's request rejects with the signal's reason.
         withLock(`passkey:${accountId}`, register, signal, onWait).catch((e: unknown) => reject(e === signal?.reason ? aborted(signal) : e));

@@ -12,8 +12,6 @@ import { onSessionChange, walletFor } from '../shared/wallet.ts';
 import type { RegisterEvent } from './passkey-register.machine.ts';
 import type { PasskeyRegister } from './passkey-register.ts';
 
-export { cancelCeremony } from '../shared/ceremony.ts';
-
 export type Step = { kind: 'register'; nickname: string } | { kind: 'activate'; credentialId: string };
 
 /**
@@ -34,7 +32,7 @@ export async function runStep(element: PasskeyRegister, step: Step, signal: Abor
     const { accountId } = element;
     // A session here as the step begins, refused at its end, ended meanwhile (expired, logged out).
     ended = await wallet.current(accountId).then(Boolean, () => false);
-    // `onWait`: another tab's registration of this wallet runs first, then this one's turn comes.
+    // `onWait`: another registration of this wallet (another tab's, or this page's) runs first, then this one's turn comes.
     // `onKept`: cancelled, the passkey saved all the same may still be on the wallet (unless the element shows another one now).
     const method = await wallet.registerPasskey({
       accountId,

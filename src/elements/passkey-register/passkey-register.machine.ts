@@ -38,9 +38,10 @@ export type RegisterState =
    * One core call: registration options, the browser's passkey prompt, then POST /auth/credentials
    * (with the signed retry when the wallet already has a credential). `waiting`: another tab or
    * window of the site is adding a passkey to this wallet, and this one's turn (its prompt) comes
-   * after (`true`), or its turn came (`false`); not yet known until core tells (a moment).
+   * after (`true`; `'here'`: one of this page, such as a cancelled one whose passkey is being
+   * removed), or its turn came (`false`); not yet known until core tells (a moment).
    */
-  | { kind: 'creating'; support: Exclude<Support, 'checking' | 'none'>; waiting?: boolean }
+  | { kind: 'creating'; support: Exclude<Support, 'checking' | 'none'>; waiting?: boolean | 'here' }
   /**
    * The wallet has credentials and this device has no session to sign with: log in first.
    * `ended`: there was one as the registration began, and it ended before the passkey was saved.
@@ -56,8 +57,8 @@ export type RegisterState =
 export type RegisterEvent =
   | { type: 'SUPPORT'; support: Exclude<Support, 'checking'> }
   | { type: 'START' }
-  /** The registration waits for another tab's (`true`), or its turn came (`false`). */
-  | { type: 'WAITING'; waiting: boolean }
+  /** The registration waits for another tab's (`true`) or this page's (`'here'`), or its turn came (`false`). */
+  | { type: 'WAITING'; waiting: boolean | 'here' }
   /** `kept`: the user stopped the registration, but the passkey was saved and stays (a wallet's first). */
   | { type: 'SAVED'; passkey: RegisteredPasskey; kept?: boolean }
   | { type: 'ACTIVATED'; sessionId: string }

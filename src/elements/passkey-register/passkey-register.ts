@@ -146,9 +146,8 @@ export class PasskeyRegister extends TemplateElement {
     return this.renderRoot.querySelector('#nickname');
   }
 
-  /** Stops a running prompt; the form is usable again (a wallet's first passkey already being saved is kept: it offers the login with it). */
+  /** Stops this element's running prompt or step, never another element's; the form is usable again (a wallet's first passkey already being saved is kept: it offers the login with it). Idle, it does nothing. */
   cancel(): void {
-    void flows().then((f) => f.cancelCeremony(), () => undefined);
     this.#flow.abort();
   }
 
@@ -181,9 +180,10 @@ export class PasskeyRegister extends TemplateElement {
   }
 
   protected override willUpdate(changed: PropertyValues): void {
-    // Another wallet: what was said or done was of the previous one ("log in first", "added"), and
-    // a running step is stopped. The form is offered again; registering checks for a session first.
-    if (changed.has('accountId') && changed.get('accountId') !== undefined) {
+    // Another wallet, or another service (api-base): what was said or done was of the previous one
+    // ("log in first", "added"), and a running step is stopped (a passkey it saved there is removed
+    // as on Cancel). The form is offered again; registering checks for a session first.
+    if (changed.get('accountId') !== undefined || changed.get('apiBase') !== undefined) {
       this.#flow.abort();
       this.#send({ type: 'RESET' }, true);
     }
@@ -219,10 +219,11 @@ export class PasskeyRegister extends TemplateElement {
     this.machine = after;
     // A change from elsewhere (a login, another wallet set by the page) moves focus only from inside.
     if (after.kind !== before.kind && before.kind !== 'checking' && (!outside || this.matches(':focus-within'))) this.#focusPending = true;
-    // Registering, the status says nothing until core tells whether another tab's registration
-    // runs first (no prompt is open then): the waiting text, then the prompt's once its turn comes.
-    // Each is said once, never a prompt's text that the waiting text replaces a moment later.
-    const creating = after.kind === 'creating' && after.waiting !== undefined && (after.waiting ? 'waiting' : 'creating');
+    // Registering, the status says nothing until core tells whether another registration (another
+    // tab's, or this page's: a cancelled one whose passkey is being removed) runs first (no prompt
+    // is open then): the waiting text, then the prompt's once its turn comes. Each is said once,
+    // never a prompt's text that the waiting text replaces a moment later.
+    const creating = after.kind === 'creating' && after.waiting !== undefined && (after.waiting === 'here' ? 'waiting-here' : after.waiting ? 'waiting' : 'creating');
     this.notice = creating || after.kind === 'activating' ? t(`passkey.${creating || 'activating'}`) : '';
     // Saved: told, and activated unless the user stopped it (then kept: 'registered' offers the login).
     if (before.kind === 'creating' && 'passkey' in after) this.dispatchEvent(new PasskeyRegisteredEvent({ accountId: this.accountId, ...after.passkey }));

@@ -13,7 +13,7 @@ let current: AbortController | undefined;
 const abortError = (message: string) => new DOMException(message, 'AbortError');
 
 export interface Ceremony {
-  /** Aborted when a newer ceremony claims the page, on cancelCeremony(), or by the caller's signal. */
+  /** Aborted when a newer ceremony claims the page, or by the caller's signal. */
   signal: AbortSignal;
   /** Releases the page, unless a newer ceremony already holds it. */
   end(): void;
@@ -21,23 +21,20 @@ export interface Ceremony {
 
 /**
  * Claims the page for a new ceremony, aborting the one that held it. The returned signal is
- * combined with the caller's own (a @lit/task signal, say) so that either aborts the ceremony.
+ * aborted by the caller's own too (a @lit/task signal, say): an element's Cancel aborts its own
+ * ceremony through it, never another element's.
  */
 export function beginCeremony(signal?: AbortSignal): Ceremony {
   current?.abort(abortError('Another ceremony started.'));
-  const controller = new AbortController();
-  current = controller;
-  const combined = signal && typeof AbortSignal.any === 'function' ? AbortSignal.any([controller.signal, signal]) : controller.signal;
+  const controller = (current = new AbortController());
+  const abort = () => controller.abort(signal!.reason);
+  if (signal?.aborted) abort();
+  signal?.addEventListener('abort', abort);
   return {
-    signal: combined,
+    signal: controller.signal,
     end() {
+      signal?.removeEventListener('abort', abort);
       if (current === controller) current = undefined;
     },
   };
-}
-
-/** Aborts the running ceremony, if any (a "Cancel" button). */
-export function cancelCeremony(): void {
-  current?.abort(abortError('The ceremony was cancelled.'));
-  current = undefined;
 }

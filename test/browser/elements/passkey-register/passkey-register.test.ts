@@ -16,7 +16,7 @@ import type { LoggedInDetail } from '../../../../src/elements/wallet-login/walle
 import { clientFor, walletFor } from '../../../../src/elements/shared/wallet.ts';
 import '../../../../src/locales/ar.ts';
 import type { KeyStore } from '../../../../src/core/keystore.ts';
-import { newAccount, addVirtualAuthenticator, authenticatorCredentials, takeAuthenticatorCredential, advanceClock, setUserVerified, openOtherTab, fixtures, type RigAccount } from '../../support/rig.ts';
+import { newAccount, addVirtualAuthenticator, authenticatorCredentials, takeAuthenticatorCredential, advanceClock, setUserVerified, openOtherTab, fixtures, sandboxVariant, type RigAccount } from '../../support/rig.ts';
 import { axeViolations, drawnLeftToRight, failNext, focusIn, holdAnswer, holdNext, loseAnswer, mount, nextEvent, part, parts, resetPage, shadow, shownTexts, text, type, useRig, waitFor, waitForState } from '../shared/helpers.ts';
 
 async function loginByEmail(acct: RigAccount): Promise<void> {
@@ -528,6 +528,96 @@ describe('<passkey-register>', function () {
     (part(el, 'submit') as HTMLButtonElement).click();
     await waitForState(el, 'done', 20000);
     expect((await store.get(empty.accountId))?.session.credentialId).to.equal(saved[0]!.id);
+  });
+
+  it('cancel() on an idle element leaves the passkey login of a <wallet-login> on the page running', async () => {
+    await addVirtualAuthenticator();
+    await loginByEmail(acct);
+    await walletFor().registerPasskey({ accountId: acct.accountId, nickname: 'First' });
+    await walletFor().logout(acct.accountId);
+    const el = await mount<PasskeyRegister>('passkey-register', { 'account-id': acct.accountId });
+    await waitForState(el, 'ready');
+    const login = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId, methods: 'passkey email-otp', 'no-autofill': '' });
+    await waitForState(login, 'choosing');
+    // The login waits at its challenge as the page calls cancel() on the register element, which runs nothing.
+    const hold = holdNext('POST', /\/auth\/credentials\/AuthMethod[^/]+\/challenge$/);
+    try {
+      shadow(login).querySelector<HTMLButtonElement>("button[data-method='passkey']")!.click();
+      await hold.arrived;
+      el.cancel();
+      await new Promise((r) => setTimeout(r, 200));
+      hold.release();
+    } finally {
+      hold.undo();
+    }
+    await waitFor(() => !login.matches(':state(authenticating)'), 'the login to end', 20000);
+    expect([login.matches(':state(logged-in)'), el.matches(':state(ready)'), text(el, 'error')]).to.deep.equal([true, true, '']);
+  });
+
+  it('cancelled while the service saves the passkey and tried again at once: the wait for its removal does not speak of another tab, and the next try registers', async () => {
+    const el = await readyToRegister('Again');
+    const hold = holdAnswer('POST', /\/auth\/credentials$/, (r) => r.status === 201);
+    try {
+      submit(el);
+      await hold.arrived;
+      el.cancel();
+      await waitForState(el, 'ready');
+      submit(el);
+      await waitFor(() => text(el, 'status'), 'the status');
+      expect([el.matches(':state(creating)'), text(el, 'status')]).to.deep.equal([true, 'Waiting for an earlier passkey request on this page to finish…']);
+      hold.release();
+    } finally {
+      hold.undo();
+    }
+    await waitForState(el, 'done', 20000);
+    expect(await passkeyNicknames(acct.accountId)).to.deep.equal(['Again']);
+  });
+
+  it('cancelled before the service asks for a signature and tried again at once: the next try does not wait for the stopped one', async () => {
+    const el = await readyToRegister('At once');
+    const said: string[] = [];
+    // The stopped one's first answer (202) stays held until the next try has ended; the next try's go through.
+    const hold = holdAnswer('POST', /\/auth\/credentials$/, (r) => r.status === 202);
+    try {
+      submit(el);
+      await hold.arrived;
+      hold.undo();
+      el.cancel();
+      await waitForState(el, 'ready');
+      new MutationObserver(() => said.push(text(el, 'status'))).observe(part(el, 'status')!, { childList: true, characterData: true, subtree: true });
+      submit(el);
+      await waitForState(el, 'creating');
+      await waitFor(() => !el.matches(':state(busy)'), 'the next try to end', 8000).catch(() => undefined);
+      expect([el.matches(':state(done)'), said.filter((t) => t)[0]]).to.deep.equal([true, 'Follow your browser’s prompt to create the passkey…']);
+    } finally {
+      hold.release();
+      hold.undo();
+    }
+    // Nothing of the stopped one was signed or saved.
+    await new Promise((r) => setTimeout(r, 300));
+    expect(await passkeyNicknames(acct.accountId)).to.deep.equal(['At once']);
+  });
+
+  it('another api-base while a passkey is being saved offers the form again, not the result of the previous base', async () => {
+    const variant = await sandboxVariant({});
+    const el = await readyToRegister('Previous base');
+    const events: PasskeyRegisteredDetail[] = [];
+    const errors: string[] = [];
+    el.addEventListener('passkey-registered', (e) => events.push(e.detail));
+    el.addEventListener('passkey-register-error', (e) => errors.push(e.detail.code));
+    const hold = holdAnswer('POST', /\/auth\/credentials$/, (r) => r.status === 201);
+    try {
+      submit(el);
+      await hold.arrived;
+      el.setAttribute('api-base', variant.apiBase);
+      await el.updateComplete;
+      hold.release();
+    } finally {
+      hold.undo();
+    }
+    await waitFor(() => !el.matches(':state(busy)'), 'the step to end', 20000);
+    await new Promise((r) => setTimeout(r, 500));
+    expect([el.matches(':state(ready)'), text(el, 'error'), events, errors]).to.deep.equal([true, '', [], []]);
   });
 
   it('a prompt that could not verify the user says the passkey was not created, and the next try works', async () => {
