@@ -11,7 +11,7 @@
  * (signed-retry.ts), keys (session.ts). Errors never carry bodies, stamps, tokens or reveal URLs.
  */
 import { WalletError } from './errors.ts';
-import { check, invalid, seg, valid, type Shape } from './shapes.ts';
+import { check, invalid, seg, type Shape } from './shapes.ts';
 import { REQUEST_ID_HEADER, sendSigned, type HttpRequest, type Send } from './signed-retry.ts';
 import { revealCard } from './cards.ts';
 import type { Stamper } from './stamp.ts';
@@ -56,11 +56,7 @@ const asAgentAction = (v: unknown) => check<AgentAction>(v, AGENT_ACTION, 'agent
 const asList = <T>(v: unknown, item: (x: unknown) => T): T[] => check<{ data: unknown[] }>(v, { data: 'array' }, 'list').data.map(item);
 
 /** OAUTH and PASSKEY sessions carry the encrypted session key (DESIGN.md wire format 4). */
-function withSigningKey(v: unknown): AuthSession & { encryptedSessionSigningKey: string } {
-  const s = asSession(v);
-  if (!s.encryptedSessionSigningKey) throw unexpected('The session carried no encryptedSessionSigningKey.');
-  return s as AuthSession & { encryptedSessionSigningKey: string };
-}
+const withSigningKey = (v: unknown) => check<AuthSession & { encryptedSessionSigningKey: string }>(v, { ...SESSION, encryptedSessionSigningKey: /./ }, 'session');
 
 // ---------------------------------------------------------------------------------------------
 // Arguments and the caller
@@ -118,7 +114,8 @@ export async function listAgentActions(send: Send, o: ListAgentActionsOptions): 
   if (status !== undefined && !AGENT_ACTION_STATUSES.includes(status)) invalid(`status must be one of ${AGENT_ACTION_STATUSES}.`);
   const reply = await call(send, o, 'GET', `/agents/me/actions${query({ status, limit, cursor })}`, undefined, undefined, bearer(o.agentToken));
   const l = check<AgentActionList>(reply, AGENT_ACTION_PAGE, 'agent action list');
-  if (l.hasMore && !l.nextCursor) throw unexpected('The agent action list says hasMore but has no nextCursor.');
+  // More pages need a cursor to them.
+  if (l.hasMore) check(l, { nextCursor: /./ }, 'agent action list');
   // Only the documented fields, and a cursor only when there is more.
   return {
     data: l.data.map(asAgentAction),
@@ -195,9 +192,8 @@ export function walletMethods(transport: Send): Omit<WalletClient, 'send'> {
     listCredentials: (accountId, o) => read(`/auth/credentials${query({ accountId })}`, (v) => asList(v, asAuthMethod), o),
     revokeCredential: async (id, o) => void (await call(send, o, 'DELETE', credential(id), undefined, GONE)),
     requestOtpChallenge: async (id, o) => {
-      const m = asAuthMethod(await call(send, o, 'POST', credential(id, '/challenge'), {}));
-      if (!/^(EMAIL|SMS)_OTP$/.test(m.type) || !m.otpEncryptionTargetBundle) throw unexpected('The OTP challenge carried no otpEncryptionTargetBundle.');
-      return m as AuthMethodResponse & { otpEncryptionTargetBundle: string };
+      const shape = { ...AUTH_METHOD, type: /^(EMAIL|SMS)_OTP$/, otpEncryptionTargetBundle: /./ };
+      return check<AuthMethodResponse & { otpEncryptionTargetBundle: string }>(await call(send, o, 'POST', credential(id, '/challenge'), {}), shape, 'OTP challenge');
     },
     requestPasskeyChallenge: async (id, clientPublicKey, o) =>
       check(await call(send, o, 'POST', credential(id, '/challenge'), { clientPublicKey: receiverKey(clientPublicKey) }), PASSKEY_CHALLENGE, 'passkey challenge'),
@@ -210,7 +206,7 @@ export function walletMethods(transport: Send): Omit<WalletClient, 'send'> {
     verifyOAuth: async (id, { oidcToken, clientPublicKey }, o) =>
       withSigningKey(await call(send, o, 'POST', credential(id, '/verify'), { type: 'OAUTH', oidcToken, clientPublicKey: receiverKey(clientPublicKey) }, CREATED)),
     verifyPasskey: async (id, { assertion, requestId }, o) => {
-      if (!valid(requestId, 'Request:')) throw unexpected('The passkey challenge has no valid requestId (Request:<uuid>).');
+      check({ requestId }, { requestId: 'Request:' }, 'passkey challenge');
       const body = { type: 'PASSKEY', assertion };
       return withSigningKey(await call(send, o, 'POST', credential(id, '/verify'), body, CREATED, { [REQUEST_ID_HEADER]: requestId }));
     },
