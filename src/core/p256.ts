@@ -257,28 +257,25 @@ export const signatureToDer = (raw64: Uint8Array): Bytes => hexToBytes(signature
  * INTEGERs, nothing trailing) and returns raw `r || s` (64 bytes). r and s must lie in [1, n-1].
  */
 export function signatureFromDer(der: Uint8Array, name = 'signature'): Bytes {
-  const fail = (why: string): never => {
-    throw argument(`${name} is not a DER ECDSA signature: ${why}`);
+  // Which rule was broken is not said: a signature either is strict DER or is refused.
+  const fail = (): never => {
+    throw argument(`${name} is not a strict DER ECDSA signature`);
   };
   // At most 2 + 2 * (2 + 33) = 72 bytes, so every length is in the short form (X.690 §8.1.3.4).
-  if (!(der instanceof Uint8Array) || der.length < 8 || der.length > 72) fail('wrong length');
-  if (der[0] !== 0x30 || der[1] !== der.length - 2) fail('no SEQUENCE of the right length');
+  if (!(der instanceof Uint8Array) || der.length < 8 || der.length > 72 || der[0] !== 0x30 || der[1] !== der.length - 2) fail();
   let offset = 2;
   const readInteger = (): Bytes => {
     const len = der[offset + 1]!;
     const start = offset + 2;
-    offset = start + len;
-    if (der[start - 2] !== 0x02 || len < 1 || len > 33 || offset > der.length) fail('no INTEGER of a valid length');
-    const body = der.subarray(start, offset);
-    if (body[0]! & 0x80) fail('negative INTEGER');
-    if (body[0] === 0 && (len === 1 || !(body[1]! & 0x80))) fail('INTEGER not minimally encoded');
+    const body = der.subarray(start, (offset = start + len));
     const n = toBigInt(body);
-    if (n === 0n || n >= N) fail('INTEGER out of range');
+    // An INTEGER of a valid length, positive, minimally encoded, in [1, n-1].
+    if (der[start - 2] !== 0x02 || len < 1 || len > 33 || offset > der.length || body[0]! & 0x80 || (body[0] === 0 && (len === 1 || !(body[1]! & 0x80))) || n === 0n || n >= N) fail();
     return toBytes32(n);
   };
   const r = readInteger();
   const s = readInteger();
-  if (offset !== der.length) fail('trailing bytes');
+  if (offset !== der.length) fail();
   return concatBytes(r, s);
 }
 
