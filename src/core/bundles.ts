@@ -127,7 +127,7 @@ async function openSignedEnvelope(envelope: string, trustedSigner: string | null
     const ok = await asBundleError(`${name}.dataSignature is not a DER ECDSA signature in hex`, () =>
       ecdsaVerify(hexToBytes(trustedSigner), parsed.dataBytes, hexToBytes(parsed.dataSignature)),
     );
-    if (!ok) throw invalid(`${name}.dataSignature does not verify against the pinned signer key`);
+    if (!ok) throw invalid(`${name} is not signed by the pinned signer key`);
   }
   return parseBundleJson(parsed.dataBytes, `${name}.data`);
 }
@@ -219,7 +219,7 @@ export async function decryptExportEnvelope(envelope: string, receiver: KeyPair,
       : checkSignerKey(o.trustedSigner!, 'opts.trustedSigner (or dangerouslySkipSignatureVerification: true)');
   const data = await openSignedEnvelope(envelope, signer, 'envelope');
   if (o.organizationId !== undefined && data.organizationId !== o.organizationId) {
-    throw invalid('envelope.data.organizationId does not match the expected organization');
+    throw invalid('envelope.data.organizationId is not the expected one');
   }
   const plaintext = await openHexPair(data, receiver, 'envelope.data');
   return asBundleError('envelope plaintext is not UTF-8', () => utf8Decode(plaintext));

@@ -118,14 +118,14 @@ export async function base58Checksum(payload: Uint8Array): Promise<Bytes> {
 
 /** Decodes base58check (no version byte is taken off) and checks its checksum. */
 export async function base58checkDecode(s: string, name = 'base58check'): Promise<Bytes> {
-  if (typeof s !== 'string') throw argument(`${name} must be a base58check string`);
+  if (typeof s !== 'string') throw argument(`${name} is not base58check`);
   let zeros = 0;
   while (s[zeros] === '1') zeros++;
   // Base conversion on little-endian bytes: O(n^2), but bundles are ~100 bytes.
   const bytes: number[] = [];
   for (const c of s.slice(zeros)) {
     let carry = BASE58_ALPHABET.indexOf(c);
-    if (carry < 0) throw argument(`${name} must contain only base58 characters`);
+    if (carry < 0) throw argument(`${name} is not base58check`);
     for (let j = 0; j < bytes.length; j++) {
       carry += bytes[j]! * 58;
       bytes[j] = carry & 0xff;
@@ -134,8 +134,8 @@ export async function base58checkDecode(s: string, name = 'base58check'): Promis
     for (; carry > 0; carry >>= 8) bytes.push(carry & 0xff);
   }
   const all = concatBytes(new Uint8Array(zeros), Uint8Array.from(bytes.reverse()));
-  if (all.length < 4) throw argument(`${name} is too short for base58check`);
+  if (all.length < 4) throw argument(`${name} is not base58check`);
   const payload = all.slice(0, -4);
-  if (bytesToHex(all.subarray(-4)) !== bytesToHex(await base58Checksum(payload))) throw argument(`${name} has a wrong base58check checksum`);
+  if (bytesToHex(all.subarray(-4)) !== bytesToHex(await base58Checksum(payload))) throw argument(`${name} is not base58check`);
   return payload;
 }

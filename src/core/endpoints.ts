@@ -72,7 +72,7 @@ function query(params: Record<string, string | number | undefined>): string {
 /** An ECDH receiver key as the service takes it: uncompressed, lowercase hex. */
 function receiverKey(hex: string): string {
   if (typeof hex !== 'string' || !/^04[0-9a-f]{128}$/.test(hex)) {
-    invalid('clientPublicKey must be an uncompressed P-256 public key in lowercase hex (04 + 128 hex).');
+    invalid('clientPublicKey must be 04 and 128 lowercase hex digits.');
   }
   return hex;
 }
@@ -134,7 +134,7 @@ export async function* iterateAgentActions(send: Send, o: IterateAgentActionsOpt
     yield* res.data;
     if (!res.hasMore) return;
     // A cursor that comes back is a loop, not progress.
-    if (seen.has(res.nextCursor!)) throw unexpected('The agent action list returned a cursor it had already returned.');
+    if (seen.has(res.nextCursor!)) throw unexpected('The agent action list repeated a cursor.');
     seen.add((cursor = res.nextCursor!));
   }
   throw unexpected(`The agent action list did not end within ${maxPages} pages.`);
@@ -200,7 +200,7 @@ export function walletMethods(transport: Send): Omit<WalletClient, 'send'> {
     verifyOtp: async (id, { type, encryptedOtpBundle }, o) => {
       const s = asSession(await call(send, o, 'POST', credential(id, '/verify'), { type, encryptedOtpBundle }, CREATED));
       // reference.md: never on OTP sessions. The key that signed leg 2 IS the session key.
-      if (s.encryptedSessionSigningKey !== undefined) throw unexpected('The OTP session unexpectedly carried a session signing key.');
+      if (s.encryptedSessionSigningKey !== undefined) throw unexpected('The OTP session carried a signing key.');
       return s;
     },
     verifyOAuth: async (id, { oidcToken, clientPublicKey }, o) =>

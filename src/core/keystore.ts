@@ -95,7 +95,7 @@ function asKey(stored: unknown): KeyPair | undefined {
 
 function checkKey(key: KeyPair): void {
   if (!asKey(key)) {
-    throw new WalletError('invalid_argument', 'key must be a KeyPair (a CryptoKey and its public key bytes).');
+    throw new WalletError('invalid_argument', 'key must be a KeyPair.');
   }
   // A key that can be exported would defeat the store's purpose (DESIGN.md: extractable: false).
   if (key.privateKey.extractable) {

@@ -261,7 +261,7 @@ export function createWallet(options: WalletOptions): Wallet {
   const { client, store } = options;
   if (!client || !store) throw new WalletError('invalid_argument', 'createWallet needs a client and a store.');
   if (typeof options.otpSigner !== 'string' || !HEX_UNCOMPRESSED.test(options.otpSigner)) {
-    throw new WalletError('invalid_argument', 'otpSigner must be the uncompressed hex public key of the trusted OTP bundle signer.');
+    throw new WalletError('invalid_argument', 'otpSigner must be an uncompressed P-256 public key in hex.');
   }
   const otpSigner = options.otpSigner;
   const now = options.now ?? (() => Date.now());
