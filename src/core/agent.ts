@@ -74,7 +74,7 @@ export async function pollAgentActions(options: PollAgentActionsOptions): Promis
   const minDelay = options.minDelayMs ?? 2000;
   const maxDelay = options.maxDelayMs ?? 60000;
   if (!(signal instanceof AbortSignal) || typeof onChange !== 'function' || !(minDelay > 0) || !(maxDelay >= minDelay)) {
-    throw new WalletError('invalid_argument', 'pollAgentActions needs an AbortSignal, an onChange function, minDelayMs > 0 and maxDelayMs >= minDelayMs.');
+    throw new WalletError('invalid_argument', 'pollAgentActions needs a signal, onChange and 0 < minDelayMs <= maxDelayMs.');
   }
 
   let last: string | undefined;

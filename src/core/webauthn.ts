@@ -225,10 +225,10 @@ export interface GetPasskeyAssertionOptions {
 export async function getPasskeyAssertion(options: GetPasskeyAssertionOptions): Promise<PasskeyAssertion> {
   const { credentialId, mediation, signal } = options;
   if (!/^[A-Za-z0-9_-]+$/.test(credentialId ?? '')) {
-    throw new WalletError('invalid_argument', 'credentialId must be a base64url WebAuthn credential id.');
+    throw new WalletError('invalid_argument', 'credentialId must be base64url.');
   }
   if (!/^[0-9a-f]+$/.test(options.challenge ?? '')) {
-    throw new WalletError('invalid_argument', 'challenge must be the lowercase hex string from /challenge.');
+    throw new WalletError('invalid_argument', 'challenge must be lowercase hex.');
   }
   // The others come from the service's list; a malformed one fails to decode below.
   const ids = [credentialId, ...(options.otherCredentialIds ?? [])];

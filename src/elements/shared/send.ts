@@ -52,7 +52,7 @@ export function transportFor(base: string): ClientOptions {
         // A base that does not parse goes nowhere either.
       }
       // Told at each refusal: each is a user's step (a poll runs only after a first answer).
-      const message = `Nothing was sent to ${to} (api-base ${base}): ${moved ? 'a <base> element moved it' : "only this page's origin or that of configureWallet's apiBase is allowed"}. Name a proxy elsewhere with configureWallet({ apiBase${moved ? ": 'https://…/api'" : ''} }).`;
+      const message = `Nothing was sent to ${to} (api-base ${base}): ${moved ? 'a <base> element moved it' : "not this page's origin nor configureWallet's apiBase"}. Set configureWallet({ apiBase${moved ? ": 'https://…/api'" : ''} }).`;
       console.warn(message);
       return Promise.reject(new WalletError('misconfigured', message));
     },
