@@ -71,7 +71,7 @@ const pointField = (obj: Record<string, unknown>, key: string, name: string): Pr
 
 function checkSignerKey(trustedSigner: string, name: string): string {
   if (typeof trustedSigner !== 'string' || !UNCOMPRESSED_HEX.test(trustedSigner)) {
-    throw new WalletError('invalid_argument', `${name} must be an uncompressed P-256 public key in hex (130 characters)`);
+    throw new WalletError('invalid_argument', `${name} must be an uncompressed P-256 public key in hex`);
   }
   return trustedSigner.toLowerCase();
 }
@@ -79,7 +79,7 @@ function checkSignerKey(trustedSigner: string, name: string): string {
 /** A 65-byte uncompressed key as given (the HPKE steps check that it lies on the curve). */
 function checkUncompressed(pub: Uint8Array, name: string): Uint8Array {
   if (!(pub instanceof Uint8Array) || pub.length !== 65 || pub[0] !== 4) {
-    throw new WalletError('invalid_argument', `${name} must be a 65-byte uncompressed P-256 public key`);
+    throw new WalletError('invalid_argument', `${name} must be an uncompressed P-256 public key`);
   }
   return pub;
 }
@@ -120,7 +120,7 @@ async function openSignedEnvelope(envelope: string, trustedSigner: string | null
       if (parsed.enclaveQuorumPublic.toLowerCase() === SANDBOX_SIGNER_PUBLIC_KEY && !warned) {
         // The user reads "not set up to reach the wallet service"; the developer is told why, once.
         warned = true;
-        console.warn('wallet-elements: this page talks to the local sandbox but pins the production signer key; configure it with configureWallet({ environment: \'sandbox\' }) (never in production).');
+        console.warn("wallet-elements: the sandbox answered, but the production signer key is pinned: configureWallet({ environment: 'sandbox' }) (never in production).");
       }
       throw invalid(`${name} is not signed by the pinned signer key`);
     }
@@ -164,7 +164,7 @@ async function openWithKey(receiver: KeyPair, enc: Bytes, ciphertext: Uint8Array
 export async function encryptOtpBundle(params: { otpCode: string; targetPublic: Uint8Array; clientPublicKey: Uint8Array }): Promise<string> {
   const { otpCode } = params;
   if (typeof otpCode !== 'string' || otpCode.length === 0 || otpCode.length > 64) {
-    throw new WalletError('invalid_argument', 'otpCode must be a non-empty string of at most 64 characters');
+    throw new WalletError('invalid_argument', 'otpCode must be 1 to 64 characters');
   }
   const publicKey = bytesToHex(compressPublicKey(checkUncompressed(params.clientPublicKey, 'clientPublicKey')));
   const plaintext = utf8Encode(JSON.stringify({ otp_code: otpCode, public_key: publicKey }));

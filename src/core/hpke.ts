@@ -97,7 +97,7 @@ export async function encap(recipientPublicKey: Uint8Array, ephemeralScalar?: Ui
 
 /** Decap(enc, skR) of §4.1; enc must be a 65-byte uncompressed point (§7.1.4). */
 export async function decap(enc: Uint8Array, recipient: KeyPair): Promise<Bytes> {
-  if (enc?.length !== 65) throw new WalletError('invalid_argument', 'enc must be a 65-byte uncompressed P-256 point');
+  if (enc?.length !== 65) throw new WalletError('invalid_argument', 'enc must be an uncompressed P-256 point');
   const pkE = decompressPublicKey(enc, 'enc');
   return sharedSecretOf(recipient.privateKey, pkE, concatBytes(pkE, decompressPublicKey(recipient.publicKey, 'recipient.publicKey')));
 }

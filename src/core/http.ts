@@ -42,7 +42,7 @@ export function createHttp(options: ClientOptions): Send {
   const base = options.baseUrl.replace(/\/+$/, '');
   const doFetch = options.fetch ?? ((input: RequestInfo | URL, init?: RequestInit) => fetch(input, init));
   const timeoutMs = options.timeoutMs ?? 30_000;
-  if (!(timeoutMs > 0)) throw new WalletError('invalid_argument', 'timeoutMs must be a positive number of milliseconds.');
+  if (!(timeoutMs > 0)) throw new WalletError('invalid_argument', 'timeoutMs must be positive.');
 
   return async ({ method, path, body, headers, signal }: HttpRequest): Promise<HttpResponse> => {
     // One controller for the caller's signal and the time bound, so that either stops fetch and body.

@@ -188,7 +188,7 @@ export interface IndexedDbKeyStoreOptions {
 /** The browser's key store: IndexedDB, a database of its own, CryptoKey objects stored as they are. */
 export function indexedDbKeyStore(options: IndexedDbKeyStoreOptions = {}): KeyStore {
   if (typeof indexedDB === 'undefined') {
-    throw new WalletError('invalid_argument', 'IndexedDB is not available here; use memoryKeyStore() outside browsers.');
+    throw new WalletError('invalid_argument', 'No IndexedDB here: use memoryKeyStore().');
   }
   const store: UseStore = createStore(options.dbName ?? 'wallet-elements', options.storeName ?? 'sessions');
   // IndexedDB's own failures (a DOMException: InvalidStateError, SecurityError, UnknownError...)

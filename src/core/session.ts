@@ -541,7 +541,7 @@ export function createWallet(options: WalletOptions): Wallet {
       // Wire format 5: the token is bound to this receiver key through its nonce.
       const oidcToken = await getIdToken(await sha256Hex(clientPublicKey), signal ? { signal } : {});
       if (typeof oidcToken !== 'string' || oidcToken.split('.').length !== 3) {
-        throw new WalletError('invalid_argument', 'getIdToken must return an OIDC ID token (a JWT).');
+        throw new WalletError('invalid_argument', 'getIdToken must return a JWT.');
       }
       throwIfAborted(signal);
       return loggedIn(withBundleKey(client.verifyOAuth(credentialId, { oidcToken, clientPublicKey }), receiver), credentialId, signal);

@@ -134,7 +134,7 @@ export async function sendSigned(options: SignedRequestOptions): Promise<HttpRes
     for (let rounds = 0; response.status === 202; rounds++) {
       const challenge = parseChallenge(response.body);
       if (!stamper) throw new WalletError('session_expired', 'This request needs a signature from an active session of the wallet: log in first.');
-      if (consumed.has(challenge.requestId)) throw new WalletError('unexpected_response', 'The service issued a request id that was already used.');
+      if (consumed.has(challenge.requestId)) throw new WalletError('unexpected_response', 'The service reused a request id.');
       if (rounds >= maxRounds) throw new WalletError('retry_exhausted', `The service asked for more than ${maxRounds} signatures for one request.`);
       // A challenge this clock takes for expired as it comes says the clock is off, not the
       // challenge (the service has just issued it): then only the service's answer tells.
