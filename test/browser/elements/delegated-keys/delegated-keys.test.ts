@@ -1038,22 +1038,36 @@ describe('<delegated-keys>', () => {
     const [region, ...others] = await politeRegions();
     expect(others).to.deep.equal([]);
     const regions = async () => (await politeRegions()).map((r) => [r.id, r.text]);
-    // A brief load: nothing said, no other live region.
+    // A brief load: nothing said, no other live region (checked when the machine made it brief:
+    // a load that lasted a second here is one that lasts, said as below).
+    const brief = performance.now();
     el.refresh();
     await settle(el);
-    expect(await regions()).to.deep.equal([[region!.id, '']]);
+    const first = await regions();
+    if (performance.now() - brief < 900) expect(first).to.deep.equal([[region!.id, '']]);
     await waitFor(() => el.matches(':state(ready)'), 'the list');
     await settle(el);
-    expect(await regions()).to.deep.equal([[region!.id, '']]);
+    const after = await regions();
+    if (performance.now() - brief < 900) expect(after).to.deep.equal([[region!.id, '']]);
     // A load that lasts.
     const held = holdNext('GET', /\/auth\/delegated-keys\?/);
     try {
+      const asked = performance.now();
       el.refresh();
       await held.arrived;
       await settle(el);
-      expect(await regions()).to.deep.equal([[region!.id, '']]);
-      await new Promise((r) => setTimeout(r, 1300));
-      expect(await regions()).to.deep.equal([[region!.id, 'Loading keys…']]);
+      const early = await regions();
+      // Nothing said in the first second (checked when the machine got here within it).
+      if (performance.now() - asked < 900) expect(early).to.deep.equal([[region!.id, '']]);
+      // Said once it lasted a second, however late a busy machine's timer and render come.
+      await new Promise((r) => setTimeout(r, 1000));
+      for (const until = performance.now() + 5000; ; await new Promise((r) => setTimeout(r, 100))) {
+        const said = await regions();
+        if (said[0]?.[1] || performance.now() > until) {
+          expect(said).to.deep.equal([[region!.id, 'Loading keys…']]);
+          break;
+        }
+      }
       expect(text(el, 'base')).to.contain('Loading keys…');
       held.release();
       await waitFor(() => el.matches(':state(ready)'), 'the list');
