@@ -25,7 +25,7 @@ import {
   type RigAccount,
   type RigFixtures,
 } from '../support/rig.ts';
-import { resetPage } from '../elements/shared/helpers.ts';
+import { resetPage, waitFor } from '../elements/shared/helpers.ts';
 
 async function rejection(p: Promise<unknown>): Promise<unknown> {
   return p.then(
@@ -192,12 +192,19 @@ describe('passkeys through the virtual authenticator', () => {
         () => 'resolved',
         (e: WalletError) => e.code,
       );
-      await new Promise((r) => setTimeout(r, 500));
+      // The other tab holds the wallet's registration lock (however long a busy machine takes to get there).
+      const lockName = `wallet-elements:passkey:${acct.accountId}`;
+      for (const until = performance.now() + 10000; !(await navigator.locks.query()).held?.some((l) => l.name === lockName); await new Promise((r) => setTimeout(r, 50))) {
+        if (performance.now() > until) throw new Error('timed out waiting for the other tab\'s registration to hold the lock');
+      }
       const stop = new AbortController();
-      const here = wallet.registerPasskey({ accountId: acct.accountId, nickname: 'This tab', signal: stop.signal }).then(
+      let waiting = false;
+      const here = wallet.registerPasskey({ accountId: acct.accountId, nickname: 'This tab', signal: stop.signal, onWait: (w) => void (waiting ||= w) }).then(
         () => 'resolved',
         (e: unknown) => e,
       );
+      // Waiting for it (or, wrongly, at a prompt of its own): no prompt opens for a while, then its signal stops the wait.
+      await waitFor(() => waiting || creates.length, 'this tab\'s registration waiting for the other tab\'s');
       await new Promise((r) => setTimeout(r, 500));
       stop.abort();
       const stopped = await Promise.race([here, new Promise((r) => setTimeout(() => r('still waiting 3 s after its signal'), 3000))]);
@@ -371,11 +378,17 @@ describe('passkeys through the virtual authenticator', () => {
     const method = await wallet.registerPasskey({ accountId: acct.accountId, nickname: 'Waiting' });
     await wallet.logout(acct.accountId);
     await setAutomaticPresence(false);
+    const watch = watchCredentialsGet();
     const first = wallet.loginWithPasskey({ credentialId: method.id }).then(
       () => 'resolved',
       (e: unknown) => e,
     );
-    await new Promise((r) => setTimeout(r, 300));
+    // The first ceremony's prompt open (after its challenge: late on a busy machine).
+    try {
+      await waitFor(() => watch.calls.length > 0, 'the first login\'s prompt', 10000);
+    } finally {
+      watch.restore();
+    }
     const controller = new AbortController();
     const second = wallet.loginWithPasskey({ credentialId: method.id, signal: controller.signal }).then(
       () => 'resolved',
