@@ -898,14 +898,14 @@ describe('<wallet-credentials>', function () {
       sessionRow()!.querySelector('button')!.click();
       await waitForState(el, 'confirming');
       await otherTab.revokeSession(acct.accountId, elsewhere);
-      await waitFor(() => !sessionRow(), 'the ended session\'s row gone', 3000);
+      await waitFor(() => !sessionRow(), 'the ended session\'s row gone', 10000);
       expect(el.matches(':state(confirming)')).to.equal(false);
       expect(text(el, 'status')).to.equal('Session ended.');
 
       removeButton(el, 'SMS_OTP').click();
       await waitForState(el, 'confirming');
       await otherTab.revokeCredential(acct.accountId, sms.id);
-      await waitFor(() => !shadow(el).querySelector("[part~='credential'][data-type='SMS_OTP']"), 'the removed login\'s row gone', 3000);
+      await waitFor(() => !shadow(el).querySelector("[part~='credential'][data-type='SMS_OTP']"), 'the removed login\'s row gone', 10000);
       expect(el.matches(':state(confirming)')).to.equal(false);
       expect(text(el, 'status')).to.equal('Removed.');
       // What the other tab said on the channel: which account's lists changed, nothing more.
@@ -924,9 +924,9 @@ describe('<wallet-credentials>', function () {
       const shown = (type: string) => !!shadow(el).querySelector(`[part~='credential'][data-type='${type}']`);
       // Nothing on this page reads the lists again (no reload(), no change of its own): only what the other tab tells.
       await otherTab.addCredential({ type: 'OAUTH', accountId: acct.accountId, oidcToken: await oidcToken({ sub: `user-${crypto.randomUUID()}`, email: 'sso@example.com' }) });
-      await waitFor(() => shown('OAUTH'), 'the single sign-on row', 3000);
+      await waitFor(() => shown('OAUTH'), 'the single sign-on row', 10000);
       await otherTab.addCredential({ type: 'SMS_OTP', accountId: acct.accountId });
-      await waitFor(() => shown('SMS_OTP'), 'the SMS row', 3000);
+      await waitFor(() => shown('SMS_OTP'), 'the SMS row', 10000);
       expect(heard).to.deep.equal([
         { type: 'changed', accountId: acct.accountId },
         { type: 'changed', accountId: acct.accountId },
@@ -950,7 +950,7 @@ describe('<wallet-credentials>', function () {
         undo();
       }
       // Nothing in that tab reads the lists again: only what this page tells, once.
-      await waitFor(() => !!shadow(there).querySelector("[part~='credential'][data-type='SMS_OTP']"), 'the SMS row in the other tab', 3000);
+      await waitFor(() => !!shadow(there).querySelector("[part~='credential'][data-type='SMS_OTP']"), 'the SMS row in the other tab', 10000);
       expect(heard).to.deep.equal([{ type: 'changed', accountId: acct.accountId }]);
     });
   });
@@ -967,7 +967,7 @@ describe('<wallet-credentials>', function () {
       await waitForState(register, 'ready');
       (part(register, 'submit') as HTMLButtonElement).click();
       await waitForState(register, 'done', 20000);
-      await waitFor(() => !!shadow(el).querySelector("[part~='credential'][data-type='PASSKEY']"), 'the passkey row', 3000);
+      await waitFor(() => !!shadow(el).querySelector("[part~='credential'][data-type='PASSKEY']"), 'the passkey row', 10000);
     });
   });
 
@@ -998,7 +998,7 @@ describe('<wallet-credentials>', function () {
       register.cancel();
       // The passkey stays saved, offered for a login later; no session of it began.
       await waitForState(register, 'registered');
-      await waitFor(() => !!shadow(el).querySelector("[part~='credential'][data-type='PASSKEY']"), 'the passkey row', 3000);
+      await waitFor(() => !!shadow(el).querySelector("[part~='credential'][data-type='PASSKEY']"), 'the passkey row', 10000);
     } finally {
       tab.window.fetch = tabFetch;
       tab.close();
@@ -1021,7 +1021,7 @@ describe('<wallet-credentials>', function () {
       (part(there, 'email-form') as HTMLFormElement).requestSubmit();
       await waitFor(() => text(there, 'status').includes('Email address saved'), 'the other tab\'s saved notice');
       // Nothing on this page reads the lists again: only what the other tab tells.
-      await waitFor(() => row(el, 'EMAIL_OTP').textContent!.includes(email), 'the new address in this tab', 3000);
+      await waitFor(() => row(el, 'EMAIL_OTP').textContent!.includes(email), 'the new address in this tab', 10000);
     });
   });
 
