@@ -185,6 +185,12 @@ describe('passkeys through the virtual authenticator', () => {
       creates.push(options);
       return original.call(this, options);
     };
+    const thereCredentials = tab.window.navigator.credentials;
+    let thereCreates = 0;
+    thereCredentials.create = function (this: CredentialsContainer, options?: CredentialCreationOptions) {
+      thereCreates++;
+      return Object.getPrototypeOf(thereCredentials).create.call(this, options);
+    };
     try {
       const otherWallet = tab.core.createWallet({ client: tab.core.createClient({ baseUrl: f.apiBase }), store: tab.core.indexedDbKeyStore({ dbName }), otpSigner: f.signerPublicKey });
       const otherTabStop = new AbortController();
@@ -192,11 +198,8 @@ describe('passkeys through the virtual authenticator', () => {
         () => 'resolved',
         (e: WalletError) => e.code,
       );
-      // The other tab holds the wallet's registration lock (however long a busy machine takes to get there).
-      const lockName = `wallet-elements:passkey:${acct.accountId}`;
-      for (const until = performance.now() + 10000; !(await navigator.locks.query()).held?.some((l) => l.name === lockName); await new Promise((r) => setTimeout(r, 50))) {
-        if (performance.now() > until) throw new Error('timed out waiting for the other tab\'s registration to hold the lock');
-      }
+      // The other tab's prompt open (however long a busy machine takes to get there).
+      await waitFor(() => thereCreates > 0, 'the other tab\'s prompt', 10000);
       const stop = new AbortController();
       let waiting = false;
       const here = wallet.registerPasskey({ accountId: acct.accountId, nickname: 'This tab', signal: stop.signal, onWait: (w) => void (waiting ||= w) }).then(
