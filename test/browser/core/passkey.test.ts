@@ -201,7 +201,7 @@ describe('passkeys through the virtual authenticator', () => {
       // The other tab's prompt open (however long a busy machine takes to get there).
       await waitFor(() => thereCreates > 0, 'the other tab\'s prompt', 10000);
       const stop = new AbortController();
-      let waiting = false;
+      let waiting: boolean | 'here' = false;
       const here = wallet.registerPasskey({ accountId: acct.accountId, nickname: 'This tab', signal: stop.signal, onWait: (w) => void (waiting ||= w) }).then(
         () => 'resolved',
         (e: unknown) => e,
