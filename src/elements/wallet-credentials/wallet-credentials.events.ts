@@ -4,6 +4,7 @@
  */
 import type { CredentialType } from '../../core/types.ts';
 import { WalletEvent, type ErrorDetail } from '../shared/events.ts';
+import type { Operation } from './wallet-credentials.machine.ts';
 
 export interface CredentialChangeDetail {
   accountId: string;
@@ -37,8 +38,16 @@ export class SessionRevokedEvent extends WalletEvent<SessionRevokedDetail> {
   }
 }
 
-export class WalletCredentialsErrorEvent extends WalletEvent<ErrorDetail> {
-  constructor(detail: ErrorDetail) {
+export interface WalletCredentialsErrorDetail extends ErrorDetail {
+  /**
+   * What failed: `load`, reading the lists (the first time, or again over the lists shown), or the
+   * change asked for.
+   */
+  operation: 'load' | Operation['op'];
+}
+
+export class WalletCredentialsErrorEvent extends WalletEvent<WalletCredentialsErrorDetail> {
+  constructor(detail: WalletCredentialsErrorDetail) {
     super('wallet-credentials-error', detail);
   }
 }

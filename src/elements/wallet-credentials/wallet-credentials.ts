@@ -50,6 +50,7 @@ export * from './wallet-credentials.events.ts';
 /** The page's client and session flows (shared/wallet.ts and what it loads), once the first screen is painted. */
 const services = onceAfterFirstPaint(() => import('../shared/wallet.ts'));
 
+/** (What only a ready state has reads undefined in the others: `(s as Ready).running`.) */
 type Ready = Extract<CredentialsState, { kind: 'ready' }>;
 
 /**
@@ -62,7 +63,7 @@ type Ready = Extract<CredentialsState, { kind: 'ready' }>;
  * @event credential-added - `{accountId, credentialId, type}` after the signed retry created it.
  * @event credential-revoked - `{accountId, credentialId, type}` after the service removed it (204), or found it removed already (404).
  * @event session-revoked - `{accountId, sessionId, current}`; `current` when it was this device's (a logout, which ends every session this device holds: one event each).
- * @event wallet-credentials-error - `{code, message, status?}`; `message` is the sentence shown. `logout_incomplete`: "Log out here" logged this device out, but the service did not end every session it held (those it did are in session-revoked). `misconfigured` too when `account-id` or `customer-id` is malformed (once per value given; `message` is the sentence shown, naming the attribute; nothing is sent).
+ * @event wallet-credentials-error - `{code, message, operation, status?}`; `message` is the sentence shown. `operation` is what failed: `load` for reading the lists (once per failed read: the first, Reload, or a read again over the lists shown, after a change here or in another tab; none for a read cut off by the element leaving the page or another `account-id`), else the change asked for (`add`, `verify-code`, `resend-code`, `revoke-credential`, `revoke-session`, `update-email`). `logout_incomplete`: "Log out here" logged this device out, but the service did not end every session it held (those it did are in session-revoked). `misconfigured` too when `account-id` or `customer-id` is malformed (`operation` `load`, once per value given; `message` is the sentence shown, naming the attribute; nothing is sent).
  *
  * @csspart base - The panel.
  * @csspart heading - The title.
@@ -200,7 +201,7 @@ export class WalletCredentials extends TemplateElement {
     },
     onComplete: (event) => event && this.#send(event),
     onError: (e) => {
-      const running = this.machine.kind === 'ready' ? this.machine.running : undefined;
+      const running = (this.machine as Ready).running;
       const op = running?.op === 'add' && running.type === 'OAUTH' ? 'add-oauth' : (running?.op ?? '');
       this.#send({ type: 'FAILED', failure: failureOf(e, op) });
       // The service may have made the change all the same (its answer lost, a 5xx), or another
@@ -240,7 +241,7 @@ export class WalletCredentials extends TemplateElement {
     // Back on the page after it left: the lists are read again. A change cut off on the way out may
     // have been made, so its screen starts over (a code this tab waits for comes back).
     if (this.hasUpdated) {
-      if (this.machine.kind === 'ready' && this.machine.running) this.#restart();
+      if ((this.machine as Ready).running) this.#restart();
       else void this.#loader.run();
     }
     const connection: { unsubscribe?: () => void } = (this.#connection = {});
@@ -272,7 +273,7 @@ export class WalletCredentials extends TemplateElement {
     const s = this.machine;
     // A malformed id: reported once per value, as a misconfiguration; the lists are not read.
     const bad = this.badId(['account-id', 'customer-id'], (attribute) =>
-      this.dispatchEvent(new WalletCredentialsErrorEvent({ code: 'misconfigured', message: this.#i18n.t('common.bad-id', { attribute }) })),
+      this.dispatchEvent(new WalletCredentialsErrorEvent({ code: 'misconfigured', operation: 'load', message: this.#i18n.t('common.bad-id', { attribute }) })),
     );
     const ready = s.kind === 'ready' && !bad ? s : undefined;
     // Each credential and session keeps its row (shared/rows.ts), rendered again only when what it
@@ -309,7 +310,7 @@ export class WalletCredentials extends TemplateElement {
 
   #request(operation: Operation, input = ''): void {
     // Busy buttons stay focusable (aria-disabled), so a press while one change runs is ignored here.
-    if (this.machine.kind === 'ready' && this.machine.running) return;
+    if ((this.machine as Ready).running) return;
     // A new request: the email field's error belongs to the last submit of that form only.
     this.emailInvalid = false;
     this.#send({ type: 'REQUEST', operation });
@@ -336,7 +337,7 @@ export class WalletCredentials extends TemplateElement {
       keepPendingCode(codeKey, otp, Date.now());
       if (run === this.run) this.#otp = otp;
     };
-    const before = this.machine.kind === 'ready' ? this.machine.view : undefined;
+    const before = (this.machine as Ready).view as Ready['view'] | undefined;
     let codeFor: string | undefined;
     let changed: AuthMethod | undefined;
     let notice: Extract<CredentialsEvent, { type: 'SUCCEEDED' }>['notice'];
@@ -411,13 +412,17 @@ export class WalletCredentials extends TemplateElement {
   #send(event: CredentialsEvent): void {
     const before = this.machine;
     const after = transition(before, event);
-    if (after === before) return;
+    const ran = (before as Ready).running?.op;
+    // Every failed load is told (the first, or one over the lists shown, even during a change), and
+    // a new failure of a change.
+    const load = event.type === 'LOAD_FAILED';
+    const f = load ? event.failure : (after as Ready).failure !== (before as Ready).failure && (after as Ready).failure;
+    // (The same state again is no change for Lit.)
     this.machine = after;
-    if (after.kind !== 'ready') return;
-    const f = after.failure;
-    const ran = before.kind === 'ready' ? before.running?.op : undefined;
-    if (f && f !== (before.kind === 'ready' ? before.failure : undefined)) {
-      this.dispatchEvent(new WalletCredentialsErrorEvent({ code: f.code, message: failureMessage(this.#i18n.t, f), ...(f.status ? { status: f.status } : {}) }));
+    if (f) this.dispatchEvent(new WalletCredentialsErrorEvent({ code: f.code, message: failureMessage(this.#i18n.t, f), operation: load ? 'load' : ran!, ...(f.status ? { status: f.status } : {}) }));
+    if (after === before || after.kind !== 'ready') return;
+    // (A failed load that is shown ran over no change.)
+    if (f) {
       // Only a code's own step (verify, send again) speaks to the code form.
       if (after.codeFor && ran?.endsWith('-code')) {
         // A used-up code: the way on is a new one, so "Send a new code" takes the focus.
@@ -426,7 +431,7 @@ export class WalletCredentials extends TemplateElement {
         if (this.#codeInput && isCodeProblem(f)) this.#codeInput.value = '';
       }
     }
-    const waited = before.kind === 'ready' ? before.codeFor : undefined;
+    const waited = (before as Ready).codeFor;
     // The code was used or abandoned (a reload, LOAD, keeps it).
     if (waited && !after.codeFor) {
       this.#otp = undefined;
@@ -440,7 +445,7 @@ export class WalletCredentials extends TemplateElement {
     if (event.type === 'SUCCEEDED' && after.codeFor && waited && !ran?.endsWith('-code')) this.#focusTarget = '#code';
     // A confirmation answered or dismissed hands the focus back to the button that opened it, which
     // stays (aria-disabled) while the removal runs; its row goes only once the removal succeeded.
-    const asked = before.kind === 'ready' ? before.confirming : undefined;
+    const asked = (before as Ready).confirming;
     if (asked && 'id' in asked && (event.type === 'CONFIRM' || event.type === 'CANCEL')) this.#focusTarget = `li[data-id="${CSS.escape(asked.id)}"] button`;
     // A question whose row another tab removed goes with it: the keyboard that was on it goes to
     // the heading, and the status line says what happened.
@@ -455,7 +460,7 @@ export class WalletCredentials extends TemplateElement {
     const s = this.machine;
     // A wrong or used-up code is said under the code field (codeForm), not in the panel's alert at the bottom.
     const failure = s.kind === 'loading' || (s.kind === 'ready' && s.codeFor && isCodeProblem(s.failure)) ? undefined : s.failure;
-    const n = s.kind === 'ready' ? s.notice : undefined;
+    const n = (s as Ready).notice;
     const bad = this.badId(['account-id', 'customer-id']);
     return html`
       <section part="base" class="panel stack" aria-labelledby="heading" aria-busy=${s.kind === 'loading' || (s.kind === 'ready' && !!s.running)}>

@@ -110,11 +110,13 @@ describe('api-base set by markup', function () {
     document.body.append(agent);
     const keys = await mount('delegated-keys', { 'card-id': acct.cardId, 'account-id': acct.accountId, 'api-base': hostile.apiBase });
     const keysError = nextEvent<CustomEvent>(keys, 'delegated-keys-error');
-    const credentials = await mount('wallet-credentials', { 'account-id': acct.accountId, 'api-base': hostile.apiBase });
-    const codes = [(await agentError).detail.code, (await keysError).detail.code];
+    let credentialsError!: Promise<CustomEvent>;
+    const credentials = await mount('wallet-credentials', { 'account-id': acct.accountId, 'api-base': hostile.apiBase }, (el) => (credentialsError = nextEvent<CustomEvent>(el, 'wallet-credentials-error')));
+    // Each tells the page, as a load (agent-actions' first read is its load too).
+    const details = [(await agentError).detail, (await keysError).detail, (await credentialsError).detail];
     await waitForState(credentials, 'load-failed');
     expect(await received()).to.deep.equal([]);
-    expect(codes).to.deep.equal(['misconfigured', 'misconfigured']);
+    expect(details.map((d) => [d.code, d.operation])).to.deep.equal([['misconfigured', 'load'], ['misconfigured', 'load'], ['misconfigured', 'load']]);
     for (const el of [agent, keys, credentials]) expect(part(el, 'error')?.textContent).to.contain('not set up to reach the wallet service');
     await wallet.logout(acct.accountId);
   });

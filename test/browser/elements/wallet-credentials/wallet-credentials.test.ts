@@ -955,6 +955,62 @@ describe('<wallet-credentials>', function () {
     });
   });
 
+  it('lists that fail to load tell the page, once per failure, as a load: the first load, its Reload, and a reload after another tab\'s change; a load cut off tells nothing', async () => {
+    await loginByEmail(acct);
+    type Detail = { code: string; message: string; operation?: string; status?: number };
+    const details: Detail[] = [];
+    const listen = (el: WalletCredentials) => el.addEventListener('wallet-credentials-error', (e) => details.push(e.detail));
+    /** Runs `read` while the page's next read of `list` is answered `status`, until `shown`. */
+    const failing = async (list: 'credentials' | 'sessions', status: number, read: () => unknown, shown: () => boolean) => {
+      const undo = failNext('GET', new RegExp(`/auth/${list}\\?accountId=`), status);
+      try {
+        await read();
+        await waitFor(shown, `the failed load of the ${list} shown`);
+      } finally {
+        undo();
+      }
+    };
+    let el!: WalletCredentials;
+    await failing('sessions', 500, async () => (el = await mount<WalletCredentials>('wallet-credentials', { 'account-id': acct.accountId }, listen)), () => el.matches(':state(load-failed)'));
+    const first: Detail = { code: 'unexpected', message: text(el, 'error'), operation: 'load', status: 500 };
+    expect(details).to.deep.equal([first]);
+    // Reload, failing again: once more, and not again when it loads.
+    const reload = () => {
+      (part(el, 'button') as HTMLButtonElement).click();
+      return el.updateComplete;
+    };
+    await failing('credentials', 503, reload, () => el.matches(':state(load-failed)') && !el.matches(':state(busy)'));
+    expect(details.slice(1)).to.deep.equal([{ code: 'network', message: text(el, 'error'), operation: 'load', status: 503 }]);
+    await reload();
+    await idle(el);
+    expect(details).to.have.length(2);
+    await inOtherTab(async (tab) => {
+      // Another tab's change reads the lists again here; that read fails, said over the lists.
+      await failing('sessions', 500, () => tab.walletFor().addCredential({ type: 'SMS_OTP', accountId: acct.accountId }), () => text(el, 'error') !== '');
+    });
+    expect(details.slice(2)).to.deep.equal([{ ...first, message: text(el, 'error') }]);
+    expect(el.matches(':state(ready)')).to.equal(true);
+
+    // A load cut off: the element removed, or shown another account, as the lists are being read.
+    const other = await newAccount();
+    for (const cut of [(x: WalletCredentials) => x.remove(), (x: WalletCredentials) => x.setAttribute('account-id', other.accountId)]) {
+      details.length = 0;
+      const hold = holdNext('GET', /\/auth\/credentials\?accountId=/);
+      try {
+        el = await mount<WalletCredentials>('wallet-credentials', { 'account-id': acct.accountId }, listen);
+        await hold.arrived;
+        cut(el);
+        await el.updateComplete;
+        hold.release();
+      } finally {
+        hold.undo();
+      }
+      await waitFor(() => !el.matches(':state(busy)'), 'the cut off load ended');
+      if (el.isConnected) await idle(el);
+      expect(details).to.deep.equal([]);
+    }
+  });
+
   it('another tab that adds a passkey with <passkey-register>: this tab\'s lists show it once it is added', async () => {
     await addVirtualAuthenticator();
     await loginByEmail(acct);
@@ -1095,7 +1151,7 @@ describe('<wallet-credentials>', function () {
     // This device is logged out all the same (its keys are gone); the service still holds the live session.
     expect(await store.get(acct.accountId)).to.equal(undefined);
     expect(text(el, 'status')).to.contain('logged out on this device');
-    expect(errors).to.deep.equal([{ code: 'logout_incomplete', message: text(el, 'error') }]);
+    expect(errors).to.deep.equal([{ code: 'logout_incomplete', message: text(el, 'error'), operation: 'revoke-session' }]);
     expect(text(el, 'error')).to.contain('could not end every session: those still listed end when they expire');
     expect((await clientFor().listSessions(acct.accountId)).map((s) => s.id)).to.deep.equal([live]);
     expect(parts(el, 'session').map((r) => r.dataset['id'])).to.deep.equal([live]);
