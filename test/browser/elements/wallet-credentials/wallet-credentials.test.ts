@@ -960,18 +960,22 @@ describe('<wallet-credentials>', function () {
     type Detail = { code: string; message: string; operation?: string; status?: number };
     const details: Detail[] = [];
     const listen = (el: WalletCredentials) => el.addEventListener('wallet-credentials-error', (e) => details.push(e.detail));
-    /** Runs `read` while the page's next read of `list` is answered `status`, until `shown`. */
-    const failing = async (list: 'credentials' | 'sessions', status: number, read: () => unknown, shown: () => boolean) => {
-      const undo = failNext('GET', new RegExp(`/auth/${list}\\?accountId=`), status);
+    /**
+     * Runs `read` while the page's next read of the sessions is answered `status`, until `shown`.
+     * (Always the sessions: a failed load's read of the credentials may still be on its way, and the
+     * next load shares it.)
+     */
+    const failing = async (status: number, read: () => unknown, shown: () => boolean) => {
+      const undo = failNext('GET', /\/auth\/sessions\?accountId=/, status);
       try {
         await read();
-        await waitFor(shown, `the failed load of the ${list} shown`);
+        await waitFor(shown, 'the failed load shown');
       } finally {
         undo();
       }
     };
     let el!: WalletCredentials;
-    await failing('sessions', 500, async () => (el = await mount<WalletCredentials>('wallet-credentials', { 'account-id': acct.accountId }, listen)), () => el.matches(':state(load-failed)'));
+    await failing(500, async () => (el = await mount<WalletCredentials>('wallet-credentials', { 'account-id': acct.accountId }, listen)), () => el.matches(':state(load-failed)'));
     const first: Detail = { code: 'unexpected', message: text(el, 'error'), operation: 'load', status: 500 };
     expect(details).to.deep.equal([first]);
     // Reload, failing again: once more, and not again when it loads.
@@ -979,19 +983,20 @@ describe('<wallet-credentials>', function () {
       (part(el, 'button') as HTMLButtonElement).click();
       return el.updateComplete;
     };
-    await failing('credentials', 503, reload, () => el.matches(':state(load-failed)') && !el.matches(':state(busy)'));
+    await failing(503, reload, () => el.matches(':state(load-failed)') && !el.matches(':state(busy)'));
     expect(details.slice(1)).to.deep.equal([{ code: 'network', message: text(el, 'error'), operation: 'load', status: 503 }]);
     await reload();
     await idle(el);
     expect(details).to.have.length(2);
     await inOtherTab(async (tab) => {
       // Another tab's change reads the lists again here; that read fails, said over the lists.
-      await failing('sessions', 500, () => tab.walletFor().addCredential({ type: 'SMS_OTP', accountId: acct.accountId }), () => text(el, 'error') !== '');
+      await failing(500, () => tab.walletFor().addCredential({ type: 'SMS_OTP', accountId: acct.accountId }), () => text(el, 'error') !== '');
     });
     expect(details.slice(2)).to.deep.equal([{ ...first, message: text(el, 'error') }]);
     expect(el.matches(':state(ready)')).to.equal(true);
 
     // A load cut off: the element removed, or shown another account, as the lists are being read.
+    el.remove();
     const other = await newAccount();
     for (const cut of [(x: WalletCredentials) => x.remove(), (x: WalletCredentials) => x.setAttribute('account-id', other.accountId)]) {
       details.length = 0;
