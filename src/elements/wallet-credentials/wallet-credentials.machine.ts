@@ -192,7 +192,8 @@ export function transition(state: CredentialsState, event: CredentialsEvent): Cr
   // A reload reads the lists under the open screen (a code or an email being typed, a confirmation,
   // a running change); only a load anew, or one after a failed load, starts from "Loading".
   if (event.type === 'LOAD') return state.kind === 'ready' && !event.anew ? state : { kind: 'loading' };
-  if (state.kind === 'loading') {
+  // Lists that failed to load follow a read made without LOAD too (another tab's change).
+  if (state.kind !== 'ready') {
     if (event.type === 'LOADED') return { kind: 'ready', view: event.view };
     if (event.type === 'LOAD_FAILED') return { kind: 'load-failed', failure: event.failure };
   }

@@ -99,6 +99,13 @@ test('sessions: revocable only with a session on this device; loading failures a
   assert.deepEqual(transition(initialState(), { type: 'LOAD_FAILED', failure: { code: 'network' } }), { kind: 'load-failed', failure: { code: 'network' } });
 });
 
+test('lists that failed to load follow a read made without Reload (another tab\'s change): shown once read, the new failure said when it fails again', () => {
+  const view: CredentialsView = { credentials: [email], sessions: [session], current: null, held: [] };
+  const failed: CredentialsState = { kind: 'load-failed', failure: { code: 'network' } };
+  assert.deepEqual(transition(failed, { type: 'LOADED', view }), { kind: 'ready', view });
+  assert.deepEqual(transition(failed, { type: 'LOAD_FAILED', failure: { code: 'unexpected', status: 500 } }), { kind: 'load-failed', failure: { code: 'unexpected', status: 500 } });
+});
+
 test('an added SMS credential is activated through its own verify flow: code sent, code verified', () => {
   const view: CredentialsView = { credentials: [email, sms], sessions: [session], current, held: [current] };
   let s: CredentialsState = { kind: 'ready', view, running: { op: 'add', type: 'SMS_OTP' } };
