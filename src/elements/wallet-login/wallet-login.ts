@@ -351,8 +351,10 @@ export class WalletLogin extends TemplateElement {
   #sendRemote(event: LoginEvent, otherTab: boolean): void {
     const run = !otherTab && event.type === 'REMOTE_LOGGED_IN' && event.session.credentialType === 'PASSKEY' && this.#autofillRun;
     if (!run) return this.#send(event, true);
+    // (Only to the wallet it was heard for: the page may set another one meanwhile.)
+    const bound = this.#bound;
     void run.then(() => {
-      if (this.session?.sessionId !== event.session.sessionId) this.#send(event, true);
+      if (this.#bound === bound && this.session?.sessionId !== event.session.sessionId) this.#send(event, true);
     });
   }
 

@@ -12,8 +12,8 @@ import { SESSION_CHANNEL_NAME } from '../../../../src/elements/shared/session-ch
 import { indexedDbKeyStore, type KeyStore } from '../../../../src/core/keystore.ts';
 import { createWallet } from '../../../../src/core/session.ts';
 import { createClient } from '../../../../src/core/client.ts';
-import { advanceClock, fixtures, newAccount, type RigAccount } from '../../support/rig.ts';
-import { focusIn, logInByEmail, mount, resetPage, useRig, waitFor, waitForState } from '../shared/helpers.ts';
+import { addVirtualAuthenticator, advanceClock, fixtures, newAccount, setAutomaticPresence, type RigAccount } from '../../support/rig.ts';
+import { focusIn, holdAnswer, logInByEmail, mount, part, resetPage, useRig, waitFor, waitForState } from '../shared/helpers.ts';
 
 describe('<wallet-login> and changes from elsewhere', function () {
   this.timeout(60000);
@@ -52,6 +52,58 @@ describe('<wallet-login> and changes from elsewhere', function () {
     } finally {
       otherTab.close();
       picker.close();
+    }
+  });
+
+  it('a passkey login of the page to the wallet shown before, held while autofill ran, is not shown on the wallet the page set meanwhile', async () => {
+    const other = await newAccount();
+    await addVirtualAuthenticator();
+    const wallet = walletFor();
+    await (await wallet.startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000');
+    const passkey = await wallet.registerPasskey({ accountId: acct.accountId, nickname: 'Test key' });
+    await wallet.logout(acct.accountId);
+    // No pick comes: the element's autofill request waits. Its field shows before the request is
+    // made (its challenge comes first): the authenticator waits again only once the request waits.
+    await setAutomaticPresence(false);
+    const get = navigator.credentials.get;
+    let waiting = 0;
+    navigator.credentials.get = function (this: CredentialsContainer, options?: CredentialRequestOptions) {
+      const answer = get.call(this, options);
+      if (options?.mediation === 'conditional') (waiting++, answer.finally(() => waiting--).catch(() => undefined));
+      return answer;
+    };
+    let session: { sessionId: string };
+    const told: LoggedInDetail[] = [];
+    try {
+      const el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId, methods: 'passkey email-otp' });
+      await waitFor(() => waiting === 1, 'the autofill request');
+      el.addEventListener('wallet-logged-in', (e) => told.push((e as CustomEvent<LoggedInDetail>).detail));
+      // The page's own code logs the wallet in with its passkey (a prompt, answered at once): it ends
+      // the autofill request, which asks again once the prompt ended; its list is held until the
+      // authenticator waits again, so that the new request waits for a pick as the first did.
+      const again = holdAnswer('GET', /\/auth\/credentials\?/);
+      try {
+        await setAutomaticPresence(true);
+        session = await wallet.loginWithPasskey({ credentialId: passkey.id });
+        await again.arrived;
+        await setAutomaticPresence(false);
+        again.release();
+      } finally {
+        again.undo();
+      }
+      await waitFor(() => waiting === 1, 'the autofill request made again');
+      await new Promise((r) => setTimeout(r, 300));
+      // The login heard waits for the autofill's end.
+      expect(el.matches(':state(choosing)'), 'the methods while autofill runs').to.equal(true);
+      // The page sets another wallet: the autofill ends.
+      el.setAttribute('account-id', other.accountId);
+      await el.updateComplete;
+      await waitFor(() => !el.matches(':state(restoring)'), 'the new wallet\'s screen');
+      await new Promise((r) => setTimeout(r, 500));
+      expect([el.matches(':state(choosing)'), el.session?.sessionId ?? null, told.map((d) => [d.accountId === other.accountId, d.sessionId === session.sessionId])]).to.deep.equal([true, null, []]);
+    } finally {
+      navigator.credentials.get = get;
+      await wallet.logout(acct.accountId);
     }
   });
 
