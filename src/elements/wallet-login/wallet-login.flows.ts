@@ -156,6 +156,9 @@ export function currentSession(element: WalletLogin): Promise<StoredSession | un
     .catch(() => undefined);
 }
 
+/** Logs out a wallet the element no longer shows (a session its autofill led to after logout()); never throws. */
+export const logoutOf = (apiBase: string | null, accountId: string): Promise<unknown> => walletFor(apiBase).logout(accountId).catch(() => undefined);
+
 /** Runs a step; never throws: a failure is the FAILED (or CANCELLED, EXPIRED, KEY_MISSING) event. */
 export async function runStep(element: WalletLogin, step: Step, signal: AbortSignal): Promise<LoginEvent> {
   const { accountId } = element;

@@ -596,12 +596,18 @@ export class WalletLogin extends TemplateElement {
     this.autofill = false;
     if (this.noAutofill || !this.#offered(this.machine).includes('passkey')) return;
     const { signal } = (this.#background = new AbortController());
+    const bound = this.#bound;
+    const { accountId, apiBase } = this;
     const run = flows()
       .then((f) => f.autofill(this, signal, (shown) => (this.autofill = shown)))
       .then((event) => {
         if (event && !signal.aborted) this.#send(event);
-        // Stopped by logout() after its session was stored here: that session is logged out.
-        else if (event?.type === 'LOGGED_IN' && signal.reason === LOGOUT) this.#send({ ...event, logout: true });
+        // Stopped by logout() after its session was stored here: that session is logged out; its
+        // own wallet's, when the page set another one meanwhile (the screen is the new wallet's).
+        else if (event?.type === 'LOGGED_IN' && signal.reason === LOGOUT) {
+          if (this.#bound === bound) this.#send({ ...event, logout: true });
+          else void flows().then((f) => f.logoutOf(apiBase, accountId));
+        }
       }, () => undefined);
     this.#autofillRun = run;
     await run;

@@ -107,6 +107,39 @@ describe('<wallet-login> and changes from elsewhere', function () {
     }
   });
 
+  it('logout() as a passkey picked from autofill logs in, then another account-id: the session the pick led to is logged out, and the new wallet is told nothing', async () => {
+    const other = await newAccount();
+    // (Presence simulated: the autofill request is answered at once, as a user picking the passkey.)
+    await addVirtualAuthenticator();
+    const wallet = walletFor();
+    await (await wallet.startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000');
+    await wallet.registerPasskey({ accountId: acct.accountId, nickname: 'Test key' });
+    await wallet.logout(acct.accountId);
+    const told: string[] = [];
+    let el: WalletLogin | undefined;
+    // The page, told of the session as it is stored (before the autofill's answer reaches the
+    // element), logs out and moves to another wallet.
+    const unsubscribe = wallet.subscribe((change) => {
+      if (!el || change.type !== 'logged-in' || change.accountId !== acct.accountId) return;
+      unsubscribe();
+      el.logout();
+      el.setAttribute('account-id', other.accountId);
+    });
+    try {
+      el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId, methods: 'passkey email-otp' }, (e) => {
+        for (const name of ['wallet-logged-in', 'wallet-logged-out']) e.addEventListener(name, (ev) => told.push(`${name} ${(ev as CustomEvent<{ accountId: string }>).detail.accountId === other.accountId ? 'new' : 'old'}`));
+      });
+      await waitFor(() => el!.accountId === other.accountId, 'the pick');
+      await el.updateComplete;
+      await waitFor(() => el!.matches(':state(choosing)'), 'the new wallet\'s methods');
+      await new Promise((r) => setTimeout(r, 500));
+      expect([el.session, told, (await wallet.current(acct.accountId))?.sessionId ?? null]).to.deep.equal([null, [], null]);
+    } finally {
+      unsubscribe();
+      await wallet.logout(acct.accountId);
+    }
+  });
+
   it('a session another element found ended (revoked upstream) leaves the focus where the user is on the page', async () => {
     const el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId });
     const { detail } = await logInByEmail(el);
