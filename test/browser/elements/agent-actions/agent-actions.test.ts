@@ -477,6 +477,65 @@ describe('<agent-actions>', () => {
     expect(waited, `the next request ${Math.round(waited)} ms after the 429`).to.be.at.least(2000);
   });
 
+  /**
+   * A 429 with Retry-After: 2 on the next request to `refuse` (a poll, or the read of a decision the
+   * agent's new action gets), then `act` once the element has it: ms from that refused request to
+   * the next request of the actions.
+   */
+  async function nextAfter429(el: AgentActions, refuse: 'poll' | 'read', act: () => unknown): Promise<number> {
+    const created = refuse === 'read' ? await shownNewAction(el, 'TRANSFER_OUT') : undefined;
+    const target = refuse === 'read' ? /\/agents\/me\/actions\/AgentAction:/ : /\/agents\/me\/actions\?(?!.*cursor=)/;
+    const undo = failNext('GET', target, 429, 1, { 'Retry-After': '2' });
+    // When each request of the actions goes out, and whether the refused one has been answered.
+    const sent: Array<[string, number]> = [];
+    let refusedAnswered = false;
+    const faulted = window.fetch;
+    window.fetch = (input: RequestInfo | URL, init?: RequestInit) => {
+      const url = new Request(input, init).url;
+      if (!url.includes('/agents/me/actions')) return faulted(input, init);
+      sent.push([url, performance.now()]);
+      return faulted(input, init).then((r) => (r.status === 429 && (refusedAnswered = true), r));
+    };
+    try {
+      if (created) await approveAction(acct.agentId, created.id);
+      await waitFor(() => refusedAnswered, 'the 429', 10000);
+      // The element handles the answer (a poll's error, or its read's rejection) before acting.
+      await pause(100);
+      await act();
+      const refused = sent.findIndex(([url]) => target.test(url));
+      await waitFor(() => sent.length > refused + 1, 'a request after the 429', 10000);
+      return sent[refused + 1]![1] - sent[refused]![1];
+    } finally {
+      window.fetch = faulted;
+      undo();
+    }
+  }
+
+  it('checkNow() while a poll\'s Retry-After runs polls once it has passed, not before', async () => {
+    const el = await pollingActions();
+    const waited = await nextAfter429(el, 'poll', () => el.checkNow());
+    expect(waited, `the next request ${Math.round(waited)} ms after the 429`).to.be.at.least(2000);
+    expect(el.matches(':state(polling)')).to.equal(true);
+  });
+
+  it('checkNow() while the Retry-After of a decision\'s read runs polls once it has passed, not before', async () => {
+    const el = await pollingActions();
+    const waited = await nextAfter429(el, 'read', () => el.checkNow());
+    expect(waited, `the next request ${Math.round(waited)} ms after the 429`).to.be.at.least(2000);
+  });
+
+  it('a poll-interval changed while a Retry-After runs keeps to it: the new poller waits it out', async () => {
+    const el = await pollingActions();
+    const waited = await nextAfter429(el, 'poll', () => el.setAttribute('poll-interval', '200'));
+    expect(waited, `the next request ${Math.round(waited)} ms after the 429`).to.be.at.least(2000);
+  });
+
+  it('back online while the Retry-After of a decision\'s read runs, it keeps to the service\'s wait', async () => {
+    const el = await pollingActions();
+    const waited = await nextAfter429(el, 'read', async () => (await goOffline(200)).online());
+    expect(waited, `the next request ${Math.round(waited)} ms after the 429`).to.be.at.least(2000);
+  });
+
   it('back online after its polls failed offline, it checks at once with one poll, not at the end of the backed-off delay', async () => {
     // No ceiling to speak of: offline, the delay doubles from 100 ms at each failed poll.
     const el = await mountActions(acct.agentToken, { 'page-size': '5', 'poll-interval': '100', 'poll-max-interval': '600000' });
