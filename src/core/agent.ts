@@ -43,6 +43,8 @@ export interface PollAgentActionsOptions {
   maxDelayMs?: number;
   /** Page size per request (1-100). */
   limit?: number;
+  /** No poll before this time (ms since the epoch): the end of a Retry-After an earlier poller was given. */
+  notBefore?: number;
 }
 
 /** What makes two lists equal for the poller: each action's id, status and updatedAt, in order. */
@@ -80,11 +82,13 @@ export async function pollAgentActions(options: PollAgentActionsOptions): Promis
   let last: string | undefined;
   let delay = minDelay;
   /** No poll before this time (a Retry-After). */
-  let until = 0;
+  let until = options.notBefore ?? 0;
   const hold = (e: unknown) => {
     if (isServiceError(e)) until = Date.now() + (e.retryAfter ?? 0) * 1000;
   };
-  while (!signal.aborted) {
+  for (;;) {
+    if (until > Date.now()) await sleep(until - Date.now(), signal);
+    if (signal.aborted) return;
     try {
       const actions: AgentAction[] = [];
       for await (const a of client.iterateAgentActions({ agentToken, signal, status, limit })) actions.push(a);
@@ -108,6 +112,5 @@ export async function pollAgentActions(options: PollAgentActionsOptions): Promis
       hold(e);
     }
     await sleep(delay, signal);
-    if (until > Date.now()) await sleep(until - Date.now(), signal);
   }
 }

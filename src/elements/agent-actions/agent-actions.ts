@@ -149,6 +149,8 @@ export class AgentActions extends TemplateElement {
   #focusAfterMore: number | undefined;
   /** After a 429 on "load more": when the service's Retry-After has passed and the button works again. */
   #moreAfter = 0;
+  /** The end of the service's last Retry-After for a poll or a decision's read: every poller keeps to it, a new one too. */
+  #notBefore = 0;
   #needsLoad = true;
   /** What the poller last saw pending, and decisions whose read failed: read again once decided, shown or not. */
   #wasPending: readonly string[] = [];
@@ -206,7 +208,8 @@ export class AgentActions extends TemplateElement {
 
   /**
    * Checks for decisions and new actions now instead of at the next (backed-off) poll: for pages
-   * that know something changed, such as a back office that has just decided.
+   * that know something changed, such as a back office that has just decided. While a wait the
+   * service asked for (Retry-After) runs, the check is made as soon as it has passed.
    */
   checkNow(): void {
     if (this.#poller && this.view.status.kind === 'ready') this.#startPolling();
@@ -314,9 +317,8 @@ export class AgentActions extends TemplateElement {
     const signal = controller.signal;
     this.#syncStates();
     // Back online (a phone out of coverage): one poll now, not at the end of the delay its failed polls
-    // backed off to; but not before the end of a wait the service asked for (Retry-After).
-    let held = 0;
-    addEventListener('online', () => Date.now() < held || this.checkNow(), { signal });
+    // backed off to; but, as any new poller, not before the end of a wait the service asked for.
+    addEventListener('online', () => this.checkNow(), { signal });
     // An attribute that is no number ("2s") means the default, not a poller that cannot start.
     const min = Math.max(100, positiveOr(this.pollInterval, 2000));
     pollAgentActions({
@@ -325,12 +327,13 @@ export class AgentActions extends TemplateElement {
       status: 'PENDING_APPROVAL',
       signal,
       limit: 100,
+      notBefore: this.#notBefore,
       minDelayMs: min,
       maxDelayMs: Math.max(min, positiveOr(this.pollMaxInterval, 60000)),
       onChange: (pending) => this.#onPending(pending, signal),
       onError: (error) => {
         if (signal.aborted) return;
-        held = Date.now() + ((error as { retryAfter?: number }).retryAfter ?? 0) * 1000;
+        this.#hold(error);
         if (!this.pollTrouble) this.#reportError('poll', errorCodeOf(error), error);
         this.pollTrouble = true;
       },
@@ -344,6 +347,12 @@ export class AgentActions extends TemplateElement {
       this.#send({ type: 'load' });
       this.#send({ type: 'failed', generation: this.view.generation, code, append: false });
     });
+  }
+
+  /** Keeps every poller to `error`'s Retry-After, if it has one; returns `error`. */
+  #hold(error: unknown): unknown {
+    this.#notBefore = Math.max(this.#notBefore, Date.now() + ((error as { retryAfter?: number }).retryAfter ?? 0) * 1000);
+    return error;
   }
 
   #stopPolling(): void {
@@ -392,7 +401,7 @@ export class AgentActions extends TemplateElement {
       this.#send({ type: 'updated', actions: [...pending, ...fresh] });
       complete &&= !this.view.actions.some(executing);
     } else complete = true;
-    if (limited) throw limited;
+    if (limited) throw this.#hold(limited);
     return complete;
   }
 

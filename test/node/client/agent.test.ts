@@ -164,6 +164,23 @@ describe('pollAgentActions', () => {
     assert.ok(times[1]! - times[0]! >= 950, `waited ${times[1]! - times[0]!} ms`);
   });
 
+  it('makes no poll before notBefore (a Retry-After an earlier poller was given), its first one included', async () => {
+    server.setScript(() => {
+      times.push(performance.now());
+      return { status: 200, body: { data: [action('PENDING_APPROVAL')], hasMore: false } };
+    });
+    const controller = new AbortController();
+    const start = performance.now();
+    const done = poll({ signal: controller.signal, minDelayMs: 20, maxDelayMs: 40, notBefore: Date.now() + 1000, onChange: () => {} });
+    try {
+      await until(() => times.length >= 1, 'the first poll', 5000);
+    } finally {
+      controller.abort();
+      await done;
+    }
+    assert.ok(times[0]! - start >= 950, `first poll after ${times[0]! - start} ms`);
+  });
+
   it('delivers the list again after a failed poll, and when the listener answers false, though nothing changed', async () => {
     // The same pending list throughout; the second poll fails.
     let n = 0;
