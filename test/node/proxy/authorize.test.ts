@@ -339,14 +339,36 @@ describe('demo binding', () => {
     const afterChallenge = await timedMiss();
     assert.ok(afterChallenge >= 500, `a miss after a 202 read the list after ${afterChallenge} ms`);
     // The relayed create succeeds and the service lists a new credential: the next miss reads at once.
+    // Told without a clock: a miss whose read reaches the service first (after the drained bucket's
+    // wait) has that read held there until the end. A new credential found meanwhile was found by a
+    // read of its own, started at once; one that waited for the held read, or shared it, gets no
+    // answer before the proxy's authorize deadline (504).
     const created = `AuthMethod:${randomUUID()}`;
-    const from = readTimes.credentials!.length;
-    assert.equal((await raw(px.port, create)).status, 200);
-    listed.credentials!.push(created);
-    const t0 = Date.now();
-    assert.equal((await raw(px.port, { method: 'POST', path: `/api/auth/credentials/${created}/challenge`, headers: JSON_HEADERS })).status, 200);
-    assert.ok(Date.now() - t0 < 500, `the new credential was found after ${Date.now() - t0} ms`);
-    assert.equal(readTimes.credentials!.length, from + 1);
+    let release = () => undefined as void;
+    let arrived!: () => void;
+    const heldRead = new Promise<void>((r) => (arrived = r));
+    let holding = true;
+    up.setResponder((req, res) => {
+      if (holding && req.method === 'GET' && ownListUrl(req) && req.url.includes('/auth/credentials?')) {
+        holding = false;
+        release = () => respond(req, res);
+        arrived();
+      } else respond(req, res);
+    });
+    const n = lists().length;
+    const earlier = miss();
+    try {
+      await heldRead;
+      assert.equal((await raw(px.port, create)).status, 200);
+      listed.credentials!.push(created);
+      const r = await raw(px.port, { method: 'POST', path: `/api/auth/credentials/${created}/challenge`, headers: JSON_HEADERS });
+      assert.equal(r.status, 200, `the new credential was not found while an earlier read was under way: ${r.status}`);
+      assert.equal(lists().length, n + 2, 'the held read and one read of its own, no other');
+    } finally {
+      up.setResponder(respond);
+      release();
+    }
+    assertErrorShape(await earlier, 404, 'NOT_FOUND');
   });
 
   it('answers 502 when the ownership list cannot be read', async () => {
