@@ -170,7 +170,9 @@ const seen = [];
 const provider = async (nonce) => 'token-for-' + nonce;
 const bare = location.pathname === '/hydrate-bare';
 hydrateRoot(document.getElementById('root'), bare ? bareTree(React, provider, seen) : tree(React, W, provider, seen));
-const until = async (ok) => { for (let i = 0; i < 80 && !ok(); i++) await new Promise((r) => setTimeout(r, 25)); };
+// The wrappers' page waits for what it expects, up to 10 s on a busy machine; the bare tags' page
+// waits out 2 s for what must not come (a property or an event React would now give them).
+const until = async (ok) => { for (let i = 0, n = bare ? 80 : 400; i < n && !ok(); i++) await new Promise((r) => setTimeout(r, 25)); };
 const reveal = document.querySelector('card-reveal');
 const login = document.querySelector('wallet-login');
 // Hydration is done once the wrappers' layout effects have set the card (the bare tag: waits it out).
