@@ -50,6 +50,14 @@ async function passkeyNicknames(accountId: string): Promise<string[]> {
   return (await clientFor().listCredentials(accountId)).filter((c) => c.type === 'PASSKEY').map((c) => c.nickname);
 }
 
+/** What the element tells the page from now on: its passkey-registered details and its error codes. */
+function heard(el: PasskeyRegister): { events: PasskeyRegisteredDetail[]; errors: string[] } {
+  const told = { events: [] as PasskeyRegisteredDetail[], errors: [] as string[] };
+  el.addEventListener('passkey-registered', (e) => told.events.push(e.detail));
+  el.addEventListener('passkey-register-error', (e) => told.errors.push(e.detail.code));
+  return told;
+}
+
 describe('<passkey-register>', function () {
   this.timeout(60000);
   let acct: RigAccount;
@@ -601,10 +609,7 @@ describe('<passkey-register>', function () {
   it('another api-base while a passkey is being saved offers the form again, not the result of the previous base', async () => {
     const variant = await sandboxVariant({});
     const el = await readyToRegister('Previous base');
-    const events: PasskeyRegisteredDetail[] = [];
-    const errors: string[] = [];
-    el.addEventListener('passkey-registered', (e) => events.push(e.detail));
-    el.addEventListener('passkey-register-error', (e) => errors.push(e.detail.code));
+    const { events, errors } = heard(el);
     const hold = holdAnswer('POST', /\/auth\/credentials$/, (r) => r.status === 201);
     try {
       submit(el);
@@ -712,10 +717,7 @@ describe('<passkey-register>', function () {
     await loginByEmail(acct);
     const el = await mount<PasskeyRegister>('passkey-register', { 'account-id': acct.accountId, nickname: 'Lost answer' });
     await waitForState(el, 'ready');
-    const events: PasskeyRegisteredDetail[] = [];
-    const errors: string[] = [];
-    el.addEventListener('passkey-registered', (e) => events.push(e.detail));
-    el.addEventListener('passkey-register-error', (e) => errors.push(e.detail.code));
+    const { events, errors } = heard(el);
     // The signed retry's 201 never reaches the page.
     const undo = loseAnswer('POST', /\/auth\/credentials$/, (r) => r.status === 201);
     try {
