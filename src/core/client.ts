@@ -107,7 +107,7 @@ export interface ListDelegatedKeysQuery {
 
 /** One typed method per endpoint the browser uses. */
 export interface WalletClient {
-  /** The low-level sender, for calls this interface does not name. */
+  /** The low-level sender, for calls this interface does not name; a write through it starts list reads anew, as the methods' do. */
   readonly send: Send;
 
   /** POST /auth/credentials: 201, or 202 then a signed retry with `stamper` (another credential's session). */
@@ -182,6 +182,5 @@ export function createClient(options: ClientOptions): WalletClient {
   if (typeof options?.baseUrl !== 'string' || !options.baseUrl) {
     throw new WalletError('invalid_argument', 'baseUrl must be the base of the proxy (for example "/api").');
   }
-  const send = createHttp(options);
-  return { send, ...walletMethods(send) };
+  return walletMethods(createHttp(options));
 }

@@ -153,8 +153,8 @@ let writes = 0;
 /** A read asked for from now on takes no answer of one asked for before: the list it reads may have changed. */
 export const readsAnew = (): void => void writes++;
 
-/** Every method of WalletClient over `send`; the comments of WalletClient (client.ts) say what each does. */
-export function walletMethods(transport: Send): Omit<WalletClient, 'send'> {
+/** WalletClient over `transport`, whose writes it counts; the comments of WalletClient (client.ts) say what each method does. */
+export function walletMethods(transport: Send): WalletClient {
   const send: Send = (r) => (r.method == 'GET' ? transport(r) : transport(r).finally(readsAnew));
   const reads: Record<string, Promise<unknown>> = {};
   /**
@@ -187,6 +187,7 @@ export function walletMethods(transport: Send): Omit<WalletClient, 'send'> {
   const delegatedKey = (id: string) => `/auth/delegated-keys/${seg(id, 'id', 'DelegatedKey')}`;
   const account = (id: string, action = '') => `/internal-accounts/${seg(id, 'accountId', 'InternalAccount')}${action}`;
   return {
+    send,
     // Credentials and sessions (reference.md "Credentials", "Sessions")
     createCredential: async (body, o) => asAuthMethod(await call(send, o, 'POST', '/auth/credentials', body, CREATED)),
     listCredentials: (accountId, o) => read(`/auth/credentials${query({ accountId })}`, (v) => asList(v, asAuthMethod), o),

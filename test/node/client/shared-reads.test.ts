@@ -90,6 +90,16 @@ describe('list reads shared while on their way', () => {
     assert.equal((await before).length, 1);
   });
 
+  it("a write sent through the client's low-level send also starts reads anew", async () => {
+    const client = createClient({ baseUrl: server.url });
+    const before = client.listCredentials(ACCOUNT);
+    await new Promise((r) => setTimeout(r, 30));
+    await client.send({ method: 'POST', path: '/auth/credentials', body: JSON.stringify({ type: 'EMAIL_OTP', accountId: ACCOUNT }) });
+    assert.equal((await client.listCredentials(ACCOUNT)).length, 2);
+    assert.equal((await before).length, 1);
+    assert.equal(gets().length, 2);
+  });
+
   it('a caller stopped stops waiting alone; a read asked for after it goes upstream anew', async () => {
     const client = createClient({ baseUrl: server.url });
     const stopped = new AbortController();
