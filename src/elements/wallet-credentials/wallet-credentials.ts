@@ -248,9 +248,10 @@ export class WalletCredentials extends TemplateElement {
     // After the first render: the lists' screen needs neither the channel nor the flows' code.
     void this.updateComplete.then(services).then(({ onSessionChange }) => {
       if (this.#connection !== connection) return;
-      // A login or logout here or in another tab: the lists change, unless it is this element's own step.
+      // A login or logout here or in another tab: the lists change, unless it is this element's own
+      // step (not one of the previous wallet, which a provider not listening to its signal holds up).
       connection.unsubscribe = onSessionChange(this.apiBase, ({ accountId }) => {
-        if (accountId === this.accountId && this.#operation.status !== TaskStatus.PENDING) void this.#loader.run();
+        if (accountId === this.accountId && !(this.machine as Ready).running) void this.#loader.run();
       });
     }, () => undefined);
   }
@@ -323,7 +324,8 @@ export class WalletCredentials extends TemplateElement {
     if (s.kind !== 'ready') return;
     // The least destructive choice gets the focus: Enter twice must not remove a way to log in.
     if (s.confirming) this.#focusTarget = '[part~="confirm"] button:not(.danger)';
-    if (s.running && this.#operation.status !== TaskStatus.PENDING) {
+    // (A run still pending without a run token is the previous wallet's, dropped: it holds nothing up.)
+    if (s.running && (this.#operation.status !== TaskStatus.PENDING || !this.run)) {
       this.run = {};
       void this.#operation.run([s.running, input]);
     }

@@ -1,0 +1,75 @@
+/**
+ * <wallet-credentials> and what happens outside it, in Chromium against the real sandbox through the
+ * real proxy at /api: a step of the wallet shown before that is still under way when the page sets
+ * another account-id, and what the new wallet's lists and changes do meanwhile.
+ */
+import { expect } from 'chai';
+import '../../../../src/elements/wallet-credentials/wallet-credentials.ts';
+import type { WalletCredentials } from '../../../../src/elements/wallet-credentials/wallet-credentials.ts';
+import { walletFor } from '../../../../src/elements/shared/wallet.ts';
+import { newAccount, oidcToken, type RigAccount } from '../../support/rig.ts';
+import { mount, part, resetPage, shadow, useRig, waitFor, waitForState } from '../shared/helpers.ts';
+
+async function loginByEmail(acct: RigAccount): Promise<void> {
+  await (await walletFor().startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000');
+}
+
+function addButton(el: WalletCredentials, type: string): HTMLButtonElement {
+  return shadow(el).querySelector<HTMLButtonElement>(`[part~='add-button'][data-type='${type}']`)!;
+}
+
+async function idle(el: WalletCredentials): Promise<void> {
+  await waitFor(() => el.matches(':state(ready)') && !el.matches(':state(busy)'), 'the element to settle');
+}
+
+describe('<wallet-credentials> and changes from elsewhere', function () {
+  this.timeout(60000);
+  let acct: RigAccount;
+
+  beforeEach(async () => {
+    await useRig();
+    acct = await newAccount();
+  });
+  afterEach(resetPage);
+
+  /**
+   * The wallet shown before had a single sign-on under way whose provider does not listen to the
+   * signal (README's `(nonce) => myIdp.signIn({ nonce })`): its sign-in window stays open after the
+   * page set another account-id. Returns the element, on the other wallet, settled.
+   */
+  async function switchedWithProviderOpen(other: RigAccount): Promise<WalletCredentials> {
+    await loginByEmail(acct);
+    await loginByEmail(other);
+    let asked = 0;
+    const el = await mount<WalletCredentials>('wallet-credentials', { 'account-id': acct.accountId }, (e) => {
+      (e as WalletCredentials).oidcTokenProvider = () => (asked++, new Promise<string>((r) => (answer = r)));
+    });
+    await idle(el);
+    addButton(el, 'OAUTH').click();
+    await waitFor(() => asked === 1, 'the provider asked');
+    el.setAttribute('account-id', other.accountId);
+    await waitFor(() => shadow(el).querySelector(`[part~='credential'][data-id='${other.emailCredentialId}']`), 'the other wallet\'s list');
+    await idle(el);
+    return el;
+  }
+  let answer: ((token: string) => void) | undefined;
+  afterEach(() => answer?.(''));
+
+  it('a single sign-on of the wallet shown before, its provider still open after the page set another account-id, does not hide a change elsewhere to the new wallet\'s lists', async () => {
+    const other = await newAccount();
+    const el = await switchedWithProviderOpen(other);
+    // Another element of the page adds a login to the wallet shown: the lists follow.
+    await walletFor().addCredential({ type: 'OAUTH', accountId: other.accountId, oidcToken: await oidcToken({ sub: `user-${crypto.randomUUID()}`, email: 'sso@example.com' }) });
+    await waitFor(() => shadow(el).querySelector("[part~='credential'][data-type='OAUTH']"), 'the added single sign-on in the lists', 5000);
+  });
+
+  it('a single sign-on of the wallet shown before, its provider still open after the page set another account-id, does not hold up a change of the new wallet', async () => {
+    const other = await newAccount();
+    const el = await switchedWithProviderOpen(other);
+    addButton(el, 'SMS_OTP').click();
+    await waitForState(el, 'code-entry', 10000);
+    await idle(el);
+    expect(part(el, 'code-input')).not.to.equal(null);
+  });
+});
+
