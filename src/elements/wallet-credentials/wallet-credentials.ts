@@ -227,8 +227,9 @@ export class WalletCredentials extends TemplateElement {
   protected override willUpdate(changed: PropertyValues): void {
     // The lists follow the account and the base path. Another wallet's code form, confirmation or
     // change in progress must not carry over: a code typed there would log into the previous one.
+    // Another customer's neither: an address typed for the previous one, or its change's outcome.
     // (A customer id taken after a malformed one: the lists were not read.)
-    if (!(changed.has('accountId') || changed.has('apiBase') || (changed.has('customerId') && this.machine.kind == 'loading'))) return;
+    if (!(changed.has('accountId') || changed.has('apiBase') || changed.has('customerId'))) return;
     if (!this.hasUpdated) return void this.#loader.run();
     this.#otp = undefined;
     this.#restart();

@@ -8,7 +8,7 @@ import '../../../../src/elements/wallet-credentials/wallet-credentials.ts';
 import type { WalletCredentials } from '../../../../src/elements/wallet-credentials/wallet-credentials.ts';
 import { walletFor } from '../../../../src/elements/shared/wallet.ts';
 import { newAccount, oidcToken, type RigAccount } from '../../support/rig.ts';
-import { mount, part, resetPage, shadow, useRig, waitFor, waitForState } from '../shared/helpers.ts';
+import { holdAnswer, mount, part, resetPage, shadow, text, type, useRig, waitFor, waitForState } from '../shared/helpers.ts';
 
 async function loginByEmail(acct: RigAccount): Promise<void> {
   await (await walletFor().startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000');
@@ -71,5 +71,28 @@ describe('<wallet-credentials> and changes from elsewhere', function () {
     await idle(el);
     expect(part(el, 'code-input')).not.to.equal(null);
   });
+  it('an email change of the customer shown before, answered after the page set another customer-id, is not said as saved for the new one, whose field is empty', async () => {
+    const other = await newAccount();
+    await loginByEmail(acct);
+    const el = await mount<WalletCredentials>('wallet-credentials', { 'account-id': acct.accountId, 'customer-id': acct.customerId });
+    await idle(el);
+    const errors: string[] = [];
+    el.addEventListener('wallet-credentials-error', (e) => errors.push(e.detail.code));
+    type(part(el, 'input') as HTMLInputElement, `held-${crypto.randomUUID()}@example.com`);
+    const hold = holdAnswer('PATCH', /\/customers\//);
+    try {
+      (part(el, 'email-form') as HTMLFormElement).requestSubmit();
+      await hold.arrived;
+      el.setAttribute('customer-id', other.customerId);
+      await el.updateComplete;
+      hold.release();
+      await hold.read;
+    } finally {
+      hold.undo();
+    }
+    await new Promise((r) => setTimeout(r, 500));
+    await idle(el);
+    // Nor is the address typed for the previous customer left in the field, to be sent for the new one.
+    expect([errors, text(el, 'error'), text(el, 'status'), (part(el, 'input') as HTMLInputElement).value]).to.deep.equal([[], '', '', '']);
+  });
 });
-
