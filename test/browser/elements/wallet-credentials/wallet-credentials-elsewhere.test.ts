@@ -31,6 +31,9 @@ describe('<wallet-credentials> and changes from elsewhere', function () {
     acct = await newAccount();
   });
   afterEach(resetPage);
+  /** The answer of a provider still open (switchedWithProviderOpen), given once the test is over. */
+  let answer: ((token: string) => void) | undefined;
+  afterEach(() => (answer?.(''), (answer = undefined)));
 
   /**
    * The wallet shown before had a single sign-on under way whose provider does not listen to the
@@ -52,8 +55,6 @@ describe('<wallet-credentials> and changes from elsewhere', function () {
     await idle(el);
     return el;
   }
-  let answer: ((token: string) => void) | undefined;
-  afterEach(() => answer?.(''));
 
   it('a single sign-on of the wallet shown before, its provider still open after the page set another account-id, does not hide a change elsewhere to the new wallet\'s lists', async () => {
     const other = await newAccount();
