@@ -290,6 +290,8 @@ export class AgentActions extends TemplateElement {
       const decisions = [...changes.map((c) => c.action), ...arrived.filter((a) => a.status !== 'PENDING_APPROVAL')];
       if (decisions.length || waiting) this.#say({ decisions, waiting });
     } else if (event.type === 'load' || event.type === 'reset') {
+      // The trouble of the poller before is not that of the next (another agent, filter or base).
+      this.pollTrouble = false;
       this.#refiltered = before.status.kind !== 'idle' && next.filter !== before.filter;
       this.#say();
     } else if (event.type === 'page' && !event.append && (this.#refiltered || this.#loading.slow)) {
@@ -343,7 +345,6 @@ export class AgentActions extends TemplateElement {
       const code = errorCodeOf(error);
       this.#stopPolling();
       this.#reportError('poll', code, error);
-      this.pollTrouble = false;
       this.#send({ type: 'load' });
       this.#send({ type: 'failed', generation: this.view.generation, code, append: false });
     });
