@@ -149,7 +149,11 @@ export class AgentActions extends TemplateElement {
   #focusAfterMore: number | undefined;
   /** After a 429 on "load more": when the service's Retry-After has passed and the button works again. */
   #moreAfter = 0;
-  /** The end of the service's last Retry-After for a poll or a decision's read: every poller keeps to it, a new one too. */
+  /**
+   * The end of the service's last Retry-After for a first page, a poll or a decision's read: every
+   * poller and first page keeps to it, a new one too, for another agent or api-base as well (rate
+   * limits are not shown in api.md, and the proxy counts requests per client, not per token).
+   */
   #notBefore = 0;
   #needsLoad = true;
   /** What the poller last saw pending, and decisions whose read failed: read again once decided, shown or not. */
@@ -169,6 +173,9 @@ export class AgentActions extends TemplateElement {
   readonly #pageTask = new Task(this, {
     task: async ([generation, cursor]: readonly [number, string | undefined], { signal }) => {
       const filter = this.view.filter;
+      // A first page (a reload, Try again, another agent or filter) keeps to the service's last
+      // Retry-After as a poller does: it is the same request. (A run replaced meanwhile sends nothing.)
+      if (!cursor && this.#notBefore > Date.now()) await new Promise((r) => setTimeout(r, this.#notBefore - Date.now()));
       const page: AgentActionList = await listAgentActions(sendFor(this.apiBase), {
         agentToken: this.agentToken,
         limit: clampPageSize(this.pageSize),
@@ -189,12 +196,13 @@ export class AgentActions extends TemplateElement {
       this.#send({ type: 'failed', generation: this.view.generation, code, append });
       this.#reportError(append ? 'load-more' : 'load', code, error);
       if (code === 'unauthorized') this.#stopPolling();
-      if (append && code === 'rate_limited') {
+      if (code !== 'rate_limited') return;
+      if (append) {
         // The service said how long to wait (Retry-After; 5 s when it did not): the button waits as long.
         const ms = ((error as { retryAfter?: number }).retryAfter ?? 5) * 1000;
         this.#moreAfter = Date.now() + ms;
         setTimeout(() => this.requestUpdate(), ms);
-      }
+      } else this.#hold(error);
     },
   });
 
