@@ -247,8 +247,7 @@ export class AgentActions extends TemplateElement {
   protected override willUpdate(changed: PropertyValues): void {
     // The first new action of "load more" takes the focus from the element or from nowhere (a click
     // that focuses no button), not from another part of the page it went to meanwhile.
-    const at = document.activeElement;
-    if (!this.view.loadingMore && at && at !== document.body && !this.matches(':focus-within')) this.#focusAfterMore = undefined;
+    if (!this.view.loadingMore && document.activeElement !== document.body && !this.matches(':focus-within')) this.#focusAfterMore = undefined;
     if (changed.has('agentToken') || changed.has('status') || changed.has('apiBase') || changed.has('pageSize')) this.#needsLoad = true;
     if (!this.#needsLoad || !this.isConnected) {
       // A new poll interval or ceiling takes effect at once: a running poller starts over with it.
