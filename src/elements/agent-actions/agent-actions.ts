@@ -117,10 +117,10 @@ export class AgentActions extends TemplateElement {
   /** Actions per page, 1 to 100 (the service's limit). */
   pageSize = 20;
 
-  /** First delay between polls, and the delay after a change (ms). Changed while polling, it applies at once. */
+  /** First delay between polls, and the delay after a change (ms). Changed while polling, it applies at once (the next poll still waits out a Retry-After the service gave). */
   pollInterval = 2000;
 
-  /** The backoff's ceiling (ms). Changed while polling, it applies at once. */
+  /** The backoff's ceiling (ms). Changed while polling, it applies at once (the next poll still waits out a Retry-After the service gave). */
   pollMaxInterval = 60000;
 
   /** The proxy's base path for this element (overrides configureWallet's `apiBase`). Only this page's origin or that of configureWallet's `apiBase` is followed: another is refused (`misconfigured`) and sent nothing. One that is neither a path from `/`, `./` or `../` nor an http(s) address (a bare `wallet.example.com`, `api`) is said on the console, with what to write instead, and ignored. */
