@@ -87,14 +87,14 @@ const loaded = <T>(load: () => Promise<T>): (() => Promise<T>) => {
       : Promise.reject(new WalletError('network', '')));
 };
 
+/** The id attributes: one given malformed (ignored, config.ts idMatch) and the element reveals nothing, and says so. */
+const IDS = ['card-id', 'account-id'];
+
 /**
  * The on-demand modules, each asked for from this one place: the CDN build (scripts/build.ts) lists,
  * at each import(), the files its module needs, so that they are fetched at once, and every
  * place would carry that list.
  */
-/** The id attributes: one given malformed (ignored, config.ts idMatch) and the element reveals nothing, and says so. */
-const IDS = ['card-id', 'account-id'];
-
 const revealRequest = loaded(() => import('./reveal-request.ts'));
 const stepUpProof = loaded(() => import('./step-up-proof.ts'));
 
