@@ -86,7 +86,11 @@ const positiveOr = (value: number, fallback: number): number => (Number.isFinite
  * @cssproperty --agent-actions-approved-color - Color of the "approved" badge.
  * @cssproperty --agent-actions-rejected-color - Color of the "rejected" and "failed" badges.
  *
- * Custom states: `:state(idle)`, `:state(loading)`, `:state(ready)`, `:state(failed)`, `:state(polling)`.
+ * @cssstate idle - Nothing is read: no agent token, or the element left the page.
+ * @cssstate loading - The first page of actions is being read.
+ * @cssstate ready - The actions are shown.
+ * @cssstate failed - Reading the actions failed.
+ * @cssstate polling - Polling for approval decisions.
  */
 export class AgentActions extends TemplateElement {
   static override styles = [baseStyles, listStyles, agentActionsStyles];

@@ -140,7 +140,11 @@ function setChildren(parent: Element, nodes: Node[]): void {
  * @cssproperty --card-reveal-gap - Space between the parts.
  * @cssproperty --card-reveal-max-width - Maximum inline size. Default 380px.
  *
- * Custom states: `:state(idle)`, `:state(loading)`, `:state(revealed)`, `:state(expired)`, `:state(error)` (also while an id attribute is malformed).
+ * @cssstate idle - The card details are not shown.
+ * @cssstate loading - A reveal is under way.
+ * @cssstate revealed - The card details are shown.
+ * @cssstate expired - The details were hidden at their expiry.
+ * @cssstate error - The reveal failed or was refused; also while an id attribute is malformed.
  */
 export class CardReveal extends ReactiveBase {
   static override styles = [themeStyles, cardRevealStyles];

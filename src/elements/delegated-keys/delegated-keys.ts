@@ -95,7 +95,11 @@ type Done = Extract<DelegatedKeysEvent, { type: 'created' | 'revoked' }>;
  * @cssproperty --delegated-keys-active-color - Color of the "Active" badge.
  * @cssproperty --delegated-keys-revoked-color - Color of "Revoked" and "Pending" badges.
  *
- * Custom states: `:state(loading)`, `:state(ready)`, `:state(failed)` (also while an id attribute is malformed), `:state(editing)`, `:state(busy)`.
+ * @cssstate loading - The keys are being read.
+ * @cssstate ready - The keys are shown.
+ * @cssstate failed - Reading the keys failed; also while an id attribute is malformed.
+ * @cssstate editing - The creation form is open.
+ * @cssstate busy - A key is being created or revoked.
  */
 export class DelegatedKeys extends TemplateElement {
   static override styles = [baseStyles, listStyles, delegatedKeysStyles];

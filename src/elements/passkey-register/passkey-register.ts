@@ -91,9 +91,16 @@ async function detectSupport(): Promise<Exclude<Support, 'checking'>> {
  * @cssproperty --wallet-color-success - The success sentence.
  * @cssproperty --wallet-color-danger - Error text.
  *
- * Custom states: `:state(checking)`, `:state(unsupported)`, `:state(ready)`, `:state(creating)`,
- * `:state(login-required)`, `:state(activating)`, `:state(registered)`, `:state(done)`, `:state(busy)`;
- * `:state(failed)` alone while `account-id` is malformed.
+ * @cssstate checking - Finding out whether this browser can make a passkey.
+ * @cssstate unsupported - This browser cannot make a passkey.
+ * @cssstate ready - Waiting for the nickname and the main button.
+ * @cssstate creating - The passkey is being made and saved.
+ * @cssstate login-required - A login is needed first.
+ * @cssstate activating - The passkey is saved; the activation login is under way.
+ * @cssstate registered - The passkey is saved, but the activation login failed or was cancelled.
+ * @cssstate done - The passkey is saved and activated.
+ * @cssstate busy - A step is under way (checking, creating, activating).
+ * @cssstate failed - Alone, while `account-id` is malformed.
  */
 export class PasskeyRegister extends TemplateElement {
   static override styles = [baseStyles, formStyles, passkeyRegisterStyles];

@@ -95,9 +95,13 @@ type Ready = Extract<CredentialsState, { kind: 'ready' }>;
  * @cssproperty --wallet-color-accent - Buttons, badge and focus ring.
  * @cssproperty --wallet-color-danger - Removal confirmation and errors.
  *
- * Custom states: `:state(loading)`, `:state(load-failed)`, `:state(ready)`, `:state(confirming)`,
- * `:state(busy)`, `:state(code-entry)`, `:state(signed-in)` (this device holds a session); `:state(load-failed)`
- * also while an id attribute is malformed.
+ * @cssstate loading - The credentials and sessions are being read.
+ * @cssstate load-failed - Reading them failed; also while an id attribute is malformed.
+ * @cssstate ready - The lists are shown.
+ * @cssstate confirming - A removal waits for its confirmation.
+ * @cssstate busy - A change or a read is under way.
+ * @cssstate code-entry - An added SMS credential waits for its activation code.
+ * @cssstate signed-in - This device holds a session.
  */
 export class WalletCredentials extends TemplateElement {
   static override styles = [baseStyles, formStyles, walletCredentialsStyles];

@@ -103,10 +103,19 @@ const LOGOUT_REASONS: Partial<Record<LoginEvent['type'], LoggedOutDetail['reason
  * @cssproperty --wallet-space - Base spacing unit.
  * @cssproperty --wallet-focus-ring - Box shadow of the focus ring.
  *
- * Custom states: `:state(restoring)`, `:state(choosing)`, `:state(sending-code)`, `:state(code-entry)`,
- * `:state(verifying-code)`, `:state(authenticating)`, `:state(logged-in)`, `:state(refreshing)`,
- * `:state(logging-out)`, `:state(expiring)`, `:state(reauth)`, `:state(busy)`; `:state(failed)` alone while
- * `account-id` is malformed.
+ * @cssstate restoring - Looking for a session this device holds.
+ * @cssstate choosing - Offering the ways to log in.
+ * @cssstate sending-code - A code is being sent.
+ * @cssstate code-entry - Waiting for the code.
+ * @cssstate verifying-code - The code is being checked.
+ * @cssstate authenticating - A passkey or single sign-on login is under way.
+ * @cssstate logged-in - A session is active.
+ * @cssstate refreshing - The session is being refreshed.
+ * @cssstate logging-out - The session is being ended.
+ * @cssstate expiring - Logged in, with the session near its end: `no-auto-refresh` shortly before expiry, or a refresh that failed.
+ * @cssstate reauth - Choosing, narrowed to the way of a session that ended.
+ * @cssstate busy - A step is under way.
+ * @cssstate failed - Alone, while `account-id` is malformed.
  */
 export class WalletLogin extends TemplateElement {
   static override styles = [baseStyles, formStyles, walletLoginStyles];

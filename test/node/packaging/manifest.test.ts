@@ -26,6 +26,8 @@ interface Decl {
   customElement?: boolean;
   events?: Array<{ name?: string; description?: string; type?: { text: string } }>;
   attributes?: Array<{ name: string }>;
+  cssProperties?: Array<{ name: string; description?: string }>;
+  cssStates?: Array<{ name: string; description?: string }>;
 }
 const modules = (JSON.parse(fresh) as { modules: Array<{ path: string; declarations?: Decl[] }> }).modules;
 const elements = modules.flatMap((m) => (m.declarations ?? []).filter((d) => d.customElement && d.tagName));
@@ -55,6 +57,21 @@ test('every element with an entry point is described in the manifest, with its d
     for (const event of el.events ?? []) {
       assert.match(event.name ?? '', /^[a-z][a-z0-9]*(-[a-z0-9]+)+$/, `<${el.tagName}> event name`);
       assert.ok(event.description, `<${el.tagName}> ${event.name} is documented with @event`);
+    }
+  }
+});
+
+test('every element lists its custom states in cssStates, each set in its code, and no CSS custom property description carries them', () => {
+  for (const el of elements) {
+    for (const p of el.cssProperties ?? []) assert.doesNotMatch(p.description ?? '', /Custom states|:state\(/, `<${el.tagName}> ${p.name}'s description`);
+    const states = el.cssStates ?? [];
+    assert.ok(states.length > 0, `<${el.tagName}> has no cssStates (@cssstate in its class JSDoc)`);
+    const dir = join(ROOT, 'src/elements', el.tagName!);
+    const code = readdirSync(dir).filter((f) => f.endsWith('.ts') && !/\.(test|styles)\.ts$/.test(f)).map((f) => readFileSync(join(dir, f), 'utf8').replace(/\/\*[\s\S]*?\*\//g, '')).join('\n');
+    for (const s of states) {
+      assert.match(s.name, /^[a-z]+(-[a-z]+)*$/, `<${el.tagName}> state name`);
+      assert.ok(s.description, `<${el.tagName}> :state(${s.name}) is described`);
+      assert.ok(code.includes(`'${s.name}'`) || new RegExp(`[{,\\s]${s.name}:`).test(code), `<${el.tagName}> :state(${s.name}) is set nowhere in its code`);
     }
   }
 });
