@@ -151,12 +151,10 @@ export class AgentActions extends TemplateElement {
   readonly #internals = this.attachInternals?.();
   #poller: AbortController | undefined;
   #focusAfterMore: number | undefined;
-  /** After a 429 on "load more": when the service's Retry-After has passed and the button works again. */
-  #moreAfter = 0;
   /**
-   * The end of the service's last Retry-After for a first page, a poll or a decision's read: every
-   * poller and first page keeps to it, a new one too, for another agent or api-base as well (rate
-   * limits are not shown in api.md, and the proxy counts requests per client, not per token).
+   * The end of the service's last Retry-After for a page, a poll or a decision's read: every poll
+   * and first page keeps to it, and "load more" waits it out, for another agent or api-base as well
+   * (rate limits are not shown in api.md, and the proxy counts requests per client, not per token).
    */
   #notBefore = 0;
   #needsLoad = true;
@@ -200,13 +198,8 @@ export class AgentActions extends TemplateElement {
       this.#send({ type: 'failed', generation: this.view.generation, code, append });
       this.#reportError(append ? 'load-more' : 'load', code, error);
       if (code === 'unauthorized') this.#stopPolling();
-      if (code !== 'rate_limited') return;
-      if (append) {
-        // The service said how long to wait (Retry-After; 5 s when it did not): the button waits as long.
-        const ms = ((error as { retryAfter?: number }).retryAfter ?? 5) * 1000;
-        this.#moreAfter = Date.now() + ms;
-        setTimeout(() => this.requestUpdate(), ms);
-      } else this.#hold(error);
+      // The service said how long to wait (Retry-After; after "load more", 5 s when it did not).
+      if (code === 'rate_limited') this.#hold(error, append ? 5 : 0);
     },
   });
 
@@ -276,7 +269,7 @@ export class AgentActions extends TemplateElement {
 
   #loadMore(): void {
     const before = this.view;
-    if (Date.now() < this.#moreAfter) return;
+    if (Date.now() < this.#notBefore) return;
     this.#send({ type: 'load-more' });
     if (this.view === before) return;
     this.#focusAfterMore = before.actions.length;
@@ -339,12 +332,12 @@ export class AgentActions extends TemplateElement {
     // An attribute that is no number ("2s") means the default, not a poller that cannot start.
     const min = Math.max(100, positiveOr(this.pollInterval, 2000));
     pollAgentActions({
-      client: { iterateAgentActions: (options) => iterateAgentActions(send, options) },
+      // Each poll keeps to the hold as it is when it goes, a later one from "load more" too.
+      client: { iterateAgentActions: (options) => this.#afterHold(send, options) },
       agentToken: token,
       status: 'PENDING_APPROVAL',
       signal,
       limit: 100,
-      notBefore: this.#notBefore,
       minDelayMs: min,
       maxDelayMs: Math.max(min, positiveOr(this.pollMaxInterval, 60000)),
       onChange: (pending) => this.#onPending(pending, signal),
@@ -365,9 +358,21 @@ export class AgentActions extends TemplateElement {
     });
   }
 
-  /** Keeps every poller to `error`'s Retry-After, if it has one; returns `error`. */
-  #hold(error: unknown): unknown {
-    this.#notBefore = Math.max(this.#notBefore, Date.now() + ((error as { retryAfter?: number }).retryAfter ?? 0) * 1000);
+  /** The poller's list, asked for once the hold has passed. */
+  async *#afterHold(send: Send, options: Parameters<typeof iterateAgentActions>[1]): AsyncGenerator<AgentAction, void, undefined> {
+    if (this.#notBefore > Date.now()) await new Promise((r) => setTimeout(r, this.#notBefore - Date.now()));
+    yield* iterateAgentActions(send, options);
+  }
+
+  /**
+   * Holds every poll, first page and "load more" for `error`'s Retry-After (else `fallback` s), the
+   * button showing it; returns `error`.
+   */
+  #hold(error: unknown, fallback = 0): unknown {
+    const ms = ((error as { retryAfter?: number }).retryAfter ?? fallback) * 1000;
+    this.#notBefore = Math.max(this.#notBefore, Date.now() + ms);
+    this.requestUpdate();
+    setTimeout(() => this.requestUpdate(), ms);
     return error;
   }
 
@@ -457,7 +462,7 @@ export class AgentActions extends TemplateElement {
     const view = this.view;
     const { status, filter, actions, totalCount, loadingMore } = view;
     const failure = status.kind === 'failed' ? status.code : view.moreFailed;
-    const waitMore = loadingMore || Date.now() < this.#moreAfter;
+    const waitMore = loadingMore || Date.now() < this.#notBefore;
     // Without the service's totalCount, the count is what is known: all of it once no page is left.
     const count =
       totalCount === undefined && view.hasMore

@@ -172,6 +172,55 @@ describe('<agent-actions>', () => {
     await waitFor(() => parts(el, 'action').length === 20, '20 actions');
     expect(text(el, 'error')).to.equal('');
   });
+  it('a poll\'s Retry-After holds "load more" too: the button waits, nothing is sent, then the next page loads', async () => {
+    const el = await mountActions(acct.agentToken, { 'page-size': '10', 'poll-interval': '60000' });
+    await ready(el);
+    await waitFor(() => el.matches(':state(polling)'), 'polling');
+    const more = () => part(el, 'load-more-button') as HTMLButtonElement;
+    const undo = failNext('GET', /status=PENDING_APPROVAL/, 429, 1, { 'Retry-After': '2' });
+    const spy = countRequests('cursor=');
+    try {
+      const refused = nextEvent<CustomEvent<{ code: string; operation: string }>>(el, 'agent-actions-error');
+      el.checkNow();
+      expect((await refused).detail).to.include({ code: 'rate_limited', operation: 'poll' });
+      await el.updateComplete;
+      expect(more().getAttribute('aria-disabled')).to.equal('true');
+      // Pressed during the service's wait: nothing is sent.
+      more().click();
+      await new Promise((r) => setTimeout(r, 300));
+      expect(spy.count).to.equal(0);
+      await waitFor(() => more().getAttribute('aria-disabled') === 'false', 'the button back after Retry-After', 8000);
+    } finally {
+      spy.restore();
+      undo();
+    }
+    more().click();
+    await waitFor(() => parts(el, 'action').length === 20, '20 actions');
+  });
+
+  it('a 429 on "load more" holds the poller too: no poll before its Retry-After has passed', async () => {
+    const el = await pollingActions();
+    const undo = failNext('GET', /\/agents\/me\/actions\?.*cursor=/, 429, 1, { 'Retry-After': '2' });
+    const polls: number[] = [];
+    const faulted = window.fetch;
+    window.fetch = (input: RequestInfo | URL, init?: RequestInit) => {
+      if (new Request(input, init).url.includes('status=PENDING_APPROVAL')) polls.push(performance.now());
+      return faulted(input, init);
+    };
+    try {
+      const failed = nextEvent<CustomEvent<{ code: string; operation: string }>>(el, 'agent-actions-error');
+      (part(el, 'load-more-button') as HTMLButtonElement).click();
+      expect((await failed).detail).to.include({ code: 'rate_limited', operation: 'load-more' });
+      const at = performance.now();
+      const before = polls.length;
+      await waitFor(() => polls.length > before, 'a poll after the 429', 10000);
+      const waited = polls[before]! - at;
+      expect(waited, `the next poll ${Math.round(waited)} ms after the 429`).to.be.at.least(1900);
+    } finally {
+      window.fetch = faulted;
+      undo();
+    }
+  });
 
   it('its live regions are in the accessibility tree before they have anything to say, taking no room, so that the first message is announced', async () => {
     const el = await mountActions(acct.agentToken, { 'page-size': '10', 'poll-interval': '60000' });
