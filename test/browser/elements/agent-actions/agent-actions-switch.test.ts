@@ -21,6 +21,26 @@ async function mountActions(token: string, attributes: Record<string, string> = 
   return el;
 }
 
+/**
+ * Starts a step whose answer `held` keeps (`start`), sets the agent `token` once the request is
+ * at the service, waits for that agent's list, then lets the held answer through and gives it
+ * `settle` ms to land (where it must not).
+ */
+async function switchWhileHeld(el: AgentActions, held: ReturnType<typeof holdAnswer>, start: () => unknown, token: string, settle: number): Promise<void> {
+  try {
+    await start();
+    await held.arrived;
+    el.agentToken = token;
+    await waitFor(() => el.matches(':state(ready)'), 'the other agent\'s list');
+    held.release();
+    await held.read.catch(() => undefined);
+    await new Promise((r) => setTimeout(r, settle));
+    await el.updateComplete;
+  } finally {
+    held.undo();
+  }
+}
+
 /** The ids the rows name. */
 const shownIds = (el: AgentActions) => parts(el, 'action').map((li) => li.getAttribute('aria-labelledby')!.replace(/^action-/, ''));
 
@@ -66,19 +86,7 @@ describe('<agent-actions> switched or reloaded while a step is in flight', funct
 
   it('a page of "load more" of the agent before, answered after another agent is set, is not added to the list', async () => {
     const el = await mountActions(a.agentToken, { 'page-size': '5', 'poll-interval': '60000' });
-    const held = holdAnswer('GET', /\/agents\/me\/actions\?.*cursor=/);
-    try {
-      part(el, 'load-more-button')!.click();
-      await held.arrived;
-      el.agentToken = b.agentToken;
-      await waitFor(() => el.matches(':state(ready)'), 'the other agent\'s list');
-      held.release();
-      await held.read.catch(() => undefined);
-      await new Promise((r) => setTimeout(r, 200));
-      await el.updateComplete;
-    } finally {
-      held.undo();
-    }
+    await switchWhileHeld(el, holdAnswer('GET', /\/agents\/me\/actions\?.*cursor=/), () => part(el, 'load-more-button')!.click(), b.agentToken, 200);
     expect(shownIds(el)).to.deep.equal(await idsOf(b));
   });
 
@@ -86,21 +94,9 @@ describe('<agent-actions> switched or reloaded while a step is in flight', funct
     const el = await mountActions(a.agentToken, { 'page-size': '5', 'poll-interval': '150', 'poll-max-interval': '400' });
     const created = await newAgentAction(a.agentId, 'TRANSFER_OUT');
     await waitFor(() => shownIds(el)[0] === created.id.replace(/[^A-Za-z0-9-]/g, '-'), 'the new action');
-    const held = holdAnswer('GET', /\/agents\/me\/actions\/AgentAction:/);
     const told: string[] = [];
     el.addEventListener('agent-action-changed', (e) => told.push((e as CustomEvent<{ action: { id: string } }>).detail.action.id));
-    try {
-      await approveAction(a.agentId, created.id);
-      await held.arrived;
-      el.agentToken = b.agentToken;
-      await waitFor(() => el.matches(':state(ready)'), 'the other agent\'s list');
-      held.release();
-      await held.read.catch(() => undefined);
-      await new Promise((r) => setTimeout(r, 500));
-      await el.updateComplete;
-    } finally {
-      held.undo();
-    }
+    await switchWhileHeld(el, holdAnswer('GET', /\/agents\/me\/actions\/AgentAction:/), () => approveAction(a.agentId, created.id), b.agentToken, 500);
     expect(told).to.deep.equal([]);
     expect(shownIds(el)).to.deep.equal(await idsOf(b));
   });
