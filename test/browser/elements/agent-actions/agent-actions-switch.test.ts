@@ -21,6 +21,17 @@ async function mountActions(token: string, attributes: Record<string, string> = 
   return el;
 }
 
+/** When the page asks for the actions from now on (performance.now()), until `restore()`. */
+function requestTimes(): { sent: number[]; restore: () => void } {
+  const sent: number[] = [];
+  const page = window.fetch;
+  window.fetch = (input: RequestInfo | URL, init?: RequestInit) => {
+    if (new Request(input, init).url.includes('/agents/me/actions')) sent.push(performance.now());
+    return page(input, init);
+  };
+  return { sent, restore: () => void (window.fetch = page) };
+}
+
 /**
  * Starts a step whose answer `held` keeps (`start`), sets the agent `token` once the request is
  * at the service, waits for that agent's list, then lets the held answer through and gives it
@@ -130,12 +141,7 @@ describe('<agent-actions> switched or reloaded while a step is in flight', funct
   /** A 429 (Retry-After: 2) on the next poll, then `act`: ms from that poll to the next request of the actions. */
   async function nextAfterRefusedPoll(el: AgentActions, act: () => void): Promise<number> {
     const undo = failNext('GET', /status=PENDING_APPROVAL/, 429, 1, { 'Retry-After': '2' });
-    const sent: number[] = [];
-    const faulted = window.fetch;
-    window.fetch = (input: RequestInfo | URL, init?: RequestInit) => {
-      if (new Request(input, init).url.includes('/agents/me/actions')) sent.push(performance.now());
-      return faulted(input, init);
-    };
+    const { sent, restore } = requestTimes();
     try {
       const refused = nextEvent<CustomEvent<{ code: string; operation: string }>>(el, 'agent-actions-error');
       el.checkNow();
@@ -145,7 +151,7 @@ describe('<agent-actions> switched or reloaded while a step is in flight', funct
       await waitFor(() => sent.length > at, 'a request after the 429', 10000);
       return sent[at]! - sent[at - 1]!;
     } finally {
-      window.fetch = faulted;
+      restore();
       undo();
     }
   }
@@ -172,17 +178,12 @@ describe('<agent-actions> switched or reloaded while a step is in flight', funct
       undo();
     }
     await el.updateComplete;
-    const sent: number[] = [];
-    const faulted = window.fetch;
-    window.fetch = (input: RequestInfo | URL, init?: RequestInit) => {
-      if (new Request(input, init).url.includes('/agents/me/actions')) sent.push(performance.now());
-      return faulted(input, init);
-    };
+    const { sent, restore } = requestTimes();
     try {
       [...shadow(el).querySelectorAll('button')].find((x) => /Try again/.test(x.textContent ?? ''))!.click();
       await waitFor(() => el.matches(':state(ready)'), 'the list loaded after the wait', 10000);
     } finally {
-      window.fetch = faulted;
+      restore();
     }
     expect(sent[0]! - at, `asked again ${Math.round(sent[0]! - at)} ms after the 429`).to.be.at.least(1900);
   });
