@@ -202,11 +202,17 @@ describe('<passkey-register>', function () {
     });
   }
 
-  it('switched to another wallet, it offers the form again instead of what it said of the last one', async () => {
+  /** The element for the wallet with a login and no session on this device, its form sent: "log in first". */
+  async function atLogInFirst(): Promise<PasskeyRegister> {
     const el = await mount<PasskeyRegister>('passkey-register', { 'account-id': acct.accountId });
     await waitForState(el, 'ready');
     submit(el);
     await waitForState(el, 'login-required');
+    return el;
+  }
+
+  it('switched to another wallet, it offers the form again instead of what it said of the last one', async () => {
+    const el = await atLogInFirst();
     const other = await newAccount();
     await loginByEmail(other);
     el.setAttribute('account-id', other.accountId);
@@ -243,10 +249,7 @@ describe('<passkey-register>', function () {
   });
 
   it('a login elsewhere makes "log in first" usable again without taking the focus from where the user is', async () => {
-    const el = await mount<PasskeyRegister>('passkey-register', { 'account-id': acct.accountId });
-    await waitForState(el, 'ready');
-    submit(el);
-    await waitForState(el, 'login-required');
+    const el = await atLogInFirst();
     // The page's own field, where the user is as the login (made by the page's own code) ends.
     const field = document.createElement('input');
     document.body.append(field);
@@ -262,10 +265,7 @@ describe('<passkey-register>', function () {
   });
 
   it('another account-id set by the page leaves the focus where the user is', async () => {
-    const el = await mount<PasskeyRegister>('passkey-register', { 'account-id': acct.accountId });
-    await waitForState(el, 'ready');
-    submit(el);
-    await waitForState(el, 'login-required');
+    const el = await atLogInFirst();
     const other = await newAccount();
     // The page's wallet picker, with which the user chooses another wallet.
     const picker = document.createElement('select');
