@@ -61,6 +61,14 @@ export function rejectAction(agentId: string, actionId: string, reason?: string)
 }
 
 /**
+ * Moves the page to another time zone (an IANA id such as 'Asia/Tokyo'), as the operating system
+ * would under a page left open (CDP Emulation.setTimezoneOverride); null puts the system's back.
+ */
+export function setTimeZone(id: string | null): Promise<{ timeZone: string | null }> {
+  return executeServerCommand('time-zone', { id });
+}
+
+/**
  * The page's JavaScript heap in bytes after a full garbage collection (CDP HeapProfiler.collectGarbage,
  * then Runtime.getHeapUsage): what the page still holds, for tests of growth over time.
  */

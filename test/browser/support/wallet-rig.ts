@@ -29,6 +29,9 @@ export interface WalletRigOptions {
 
 type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
 
+/** The CDP session holding each page's time zone override ('time-zone'). */
+const timeZones = new Map<string, { detach(): Promise<void> }>();
+
 interface VirtualAuthenticator {
   cdp: { send(method: string, params?: Record<string, unknown>): Promise<unknown>; detach(): Promise<void> };
   authenticatorId: string;
@@ -212,6 +215,8 @@ export function walletRig(options: WalletRigOptions = {}): {
     async serverStop() {
       for (const [stream, write] of outputs.splice(0)) stream.write = write;
       for (const a of authenticators.values()) await a.cdp.detach().catch(() => undefined);
+      for (const cdp of timeZones.values()) await cdp.detach().catch(() => undefined);
+      timeZones.clear();
       authenticators.clear();
       for (const v of variants.values()) {
         if (v.server) {
@@ -522,6 +527,20 @@ export function walletRig(options: WalletRigOptions = {}): {
           } finally {
             await cdp.detach().catch(() => undefined);
           }
+        }
+        case 'time-zone': {
+          // The page's time zone as the operating system's would change under it (CDP
+          // Emulation.setTimezoneOverride, a live page's Date and Intl follow at once): held by a
+          // CDP session of its own until `id` null puts the system's back.
+          const page = (session.browser as unknown as { getPage(id: string): import('playwright').Page }).getPage(session.id);
+          const held = timeZones.get(session.id);
+          timeZones.delete(session.id);
+          await held?.detach().catch(() => undefined);
+          if (p.id == null) return { timeZone: null };
+          const cdp = await page.context().newCDPSession(page);
+          timeZones.set(session.id, cdp);
+          await cdp.send('Emulation.setTimezoneOverride', { timezoneId: String(p.id) });
+          return { timeZone: p.id };
         }
         case 'heap-used': {
           // What the page's heap holds after a full collection (CDP), for tests of growth over time.
