@@ -7,6 +7,7 @@
  * Not here: approving actions (a platform-side, Basic-auth call the browser never makes).
  */
 import { WalletError, isServiceError } from './errors.ts';
+import { later } from './clock.ts';
 import type { IterateAgentActionsOptions, WalletClient } from './client.ts';
 import type { AgentAction, AgentActionStatus } from './types.ts';
 
@@ -59,7 +60,7 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
       signal.removeEventListener('abort', done);
       resolve();
     };
-    const timer = setTimeout(done, ms);
+    const timer = later(done, ms);
     signal.addEventListener('abort', done);
     if (signal.aborted) done();
   });
@@ -87,7 +88,7 @@ export async function pollAgentActions(options: PollAgentActionsOptions): Promis
     if (isServiceError(e)) until = Date.now() + (e.retryAfter ?? 0) * 1000;
   };
   for (;;) {
-    if (until > Date.now()) await sleep(until - Date.now(), signal);
+    while (until > Date.now() && !signal.aborted) await sleep(until - Date.now(), signal);
     if (signal.aborted) return;
     try {
       const actions: AgentAction[] = [];

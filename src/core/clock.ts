@@ -21,3 +21,9 @@ export function observeServiceDate(header: string | null): void {
   const seen = date + 500 - Date.now();
   offset = Math.abs(seen) < 5000 ? 0 : seen;
 }
+
+/**
+ * setTimeout for a delay of any length: one above 2^31-1 ms (24.8 days; a far Retry-After or
+ * expiry) would fire at once, so it fires at that limit instead, and the caller checks again then.
+ */
+export const later = (then: () => void, ms: number): ReturnType<typeof setTimeout> => setTimeout(then, Math.min(ms, 2 ** 31 - 1));

@@ -31,14 +31,16 @@ async function until(check: () => boolean, what: string, ms = 10_000): Promise<v
 
 /**
  * The delays the poller (src/core/agent.ts) asks of setTimeout, in order, while watched: its own
- * calls only, each timer still set as asked. What it waits is then told apart from how late a busy
- * machine runs the timers and answers.
+ * calls only (directly or through core/clock.ts `later`), each timer still set as asked. What it
+ * waits is then told apart from how late a busy machine runs the timers and answers.
  */
 function watchDelays(): { delays: number[]; restore: () => void } {
   const original = globalThis.setTimeout;
   const delays: number[] = [];
   globalThis.setTimeout = ((fn: (...a: unknown[]) => void, ms?: number, ...rest: unknown[]) => {
-    if (new Error().stack?.split('\n')[2]?.includes('/src/core/agent.ts')) delays.push(ms ?? 0);
+    // The caller, or the caller of core/clock.ts `later` through which the poller sets its timers.
+    const [caller, next] = new Error().stack?.split('\n').slice(2) ?? [];
+    if ((caller?.includes('/src/core/clock.ts') ? next : caller)?.includes('/src/core/agent.ts')) delays.push(ms ?? 0);
     return original(fn, ms, ...rest);
   }) as typeof setTimeout;
   return { delays, restore: () => void (globalThis.setTimeout = original) };
@@ -179,6 +181,25 @@ describe('pollAgentActions', () => {
       await done;
     }
     assert.ok(times[0]! - start >= 950, `first poll after ${times[0]! - start} ms`);
+  });
+
+  it('keeps to a Retry-After beyond what one timer can wait (2^31-1 ms, 24.8 days), in seconds or as an HTTP-date: no poll follows at once', async () => {
+    for (const retryAfter of ['3000000', new Date(Date.now() + 40 * 86_400_000).toUTCString()]) {
+      server.requests.length = 0;
+      server.setScript(() => ({ status: 429, headers: { 'retry-after': retryAfter }, body: { status: 429, code: 'RATE_LIMITED', message: 'Slow down.' } }));
+      const controller = new AbortController();
+      const errors: unknown[] = [];
+      const done = poll({ signal: controller.signal, minDelayMs: 20, maxDelayMs: 40, onError: (e) => errors.push(e), onChange: () => {} });
+      try {
+        await until(() => errors.length >= 1, 'the 429', 5000);
+        // A timer that overflowed fires at once (Node: after 1 ms); the backoff alone would poll again within 40 ms.
+        await new Promise((r) => setTimeout(r, 500));
+      } finally {
+        controller.abort();
+        await done;
+      }
+      assert.equal(server.requests.length, 1, `polls after Retry-After: ${retryAfter}`);
+    }
   });
 
   it('delivers the list again after a failed poll, and when the listener answers false, though nothing changed', async () => {
