@@ -30,6 +30,7 @@ import { SlowWatch } from '../shared/slow.ts';
 import { sendFor } from '../shared/send.ts';
 import type { Send } from '../../core/signed-retry.ts';
 import { pollAgentActions } from '../../core/agent.ts';
+import { later } from '../../core/clock.ts';
 // The three agent endpoints over the bare transport: the element needs no other part of the client.
 import { getAgentAction, iterateAgentActions, listAgentActions } from '../../core/endpoints.ts';
 import { AGENT_ACTION_STATUSES, AGENT_ACTION_TYPES, type AgentAction, type AgentActionList, type Currency } from '../../core/types.ts';
@@ -177,7 +178,7 @@ export class AgentActions extends TemplateElement {
       const filter = this.view.filter;
       // A first page (a reload, Try again, another agent or filter) keeps to the service's last
       // Retry-After as a poller does: it is the same request. (A run replaced meanwhile sends nothing.)
-      if (!cursor && this.#notBefore > Date.now()) await new Promise((r) => setTimeout(r, this.#notBefore - Date.now()));
+      if (!cursor) await this.#held();
       const page: AgentActionList = await listAgentActions(sendFor(this.apiBase), {
         agentToken: this.agentToken,
         limit: clampPageSize(this.pageSize),
@@ -360,8 +361,13 @@ export class AgentActions extends TemplateElement {
 
   /** The poller's list, asked for once the hold has passed. */
   async *#afterHold(send: Send, options: Parameters<typeof iterateAgentActions>[1]): AsyncGenerator<AgentAction, void, undefined> {
-    if (this.#notBefore > Date.now()) await new Promise((r) => setTimeout(r, this.#notBefore - Date.now()));
+    await this.#held();
     yield* iterateAgentActions(send, options);
+  }
+
+  /** Resolves once the hold has passed, however long (one timer waits at most 24.8 days). */
+  async #held(): Promise<void> {
+    while (this.#notBefore > Date.now()) await new Promise<void>((r) => later(r, this.#notBefore - Date.now()));
   }
 
   /**
@@ -372,7 +378,7 @@ export class AgentActions extends TemplateElement {
     const ms = ((error as { retryAfter?: number }).retryAfter ?? fallback) * 1000;
     this.#notBefore = Math.max(this.#notBefore, Date.now() + ms);
     this.requestUpdate();
-    setTimeout(() => this.requestUpdate(), ms);
+    later(() => this.requestUpdate(), ms);
     return error;
   }
 

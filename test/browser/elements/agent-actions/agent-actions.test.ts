@@ -635,6 +635,49 @@ describe('<agent-actions>', () => {
     }
   });
 
+  it('a poll\'s Retry-After longer than one timer can wait (2^31-1 ms, 24.8 days) holds polls and "load more": none goes at once', async () => {
+    const el = await pollingActions();
+    await waitFor(() => el.matches(':state(polling)'), 'polling');
+    const undo = failNext('GET', /\/agents\/me\/actions\?(?!.*cursor=)/, 429, 1, { 'Retry-After': '3000000' });
+    const refused = nextEvent<CustomEvent<{ code: string; operation: string }>>(el, 'agent-actions-error');
+    let polls: ReturnType<typeof countRequests> | undefined;
+    try {
+      expect((await refused).detail).to.include({ code: 'rate_limited', operation: 'poll' });
+      polls = countRequests('/agents/me/actions');
+      (part(el, 'load-more-button') as HTMLButtonElement).click();
+      // Polling every 150 ms to 400 ms, a wait that overflowed would poll again at once.
+      await pause(1000);
+      expect(polls.count).to.equal(0);
+      await el.updateComplete;
+      expect(part(el, 'load-more-button')!.getAttribute('aria-disabled')).to.equal('true');
+    } finally {
+      polls?.restore();
+      undo();
+    }
+  });
+
+  it('a "load more" Retry-After longer than one timer can wait holds the poller and a reload: nothing goes at once', async () => {
+    const el = await pollingActions();
+    await waitFor(() => el.matches(':state(polling)'), 'polling');
+    const undo = failNext('GET', /\/agents\/me\/actions\?.*cursor=/, 429, 1, { 'Retry-After': '3000000' });
+    const failed = nextEvent<CustomEvent<{ code: string; operation: string }>>(el, 'agent-actions-error');
+    let sent: ReturnType<typeof countRequests> | undefined;
+    try {
+      (part(el, 'load-more-button') as HTMLButtonElement).click();
+      expect((await failed).detail).to.include({ code: 'rate_limited', operation: 'load-more' });
+      sent = countRequests('/agents/me/actions');
+      await pause(1000);
+      expect(sent.count, 'polls').to.equal(0);
+      // A first page is the same request: it waits too.
+      el.reload();
+      await pause(1000);
+      expect(sent.count, 'first pages').to.equal(0);
+    } finally {
+      sent?.restore();
+      undo();
+    }
+  });
+
   it('a decision is said once: after a failed poll\'s message goes, the decision said before it is not said again', async () => {
     const el = await pollingActions();
     await waitFor(() => el.matches(':state(polling)'), 'polling');
