@@ -25,7 +25,7 @@ import { themeStyles, THEME } from '../shared/styles.ts';
 import { API_BASE, API_BASE_HINT, idMatch } from '../shared/config.ts';
 import { LocaleController } from '../shared/i18n.ts';
 import { ServiceError, WalletError } from '../../core/errors.ts';
-import { serviceNow } from '../../core/clock.ts';
+import { later, serviceNow } from '../../core/clock.ts';
 import './card-reveal.strings.ts';
 import {
   checkRevealUrl,
@@ -372,8 +372,10 @@ export class CardReveal extends ReactiveBase {
     this.#syncStates();
     if (next.kind === 'revealed') {
       const tick = (now = serviceNow()) => this.#send({ type: 'tick', now });
-      // The countdown, and the exact deadline independent of it (never a millisecond early).
-      this.#timers = [setInterval(tick, 1000), setTimeout(() => tick(Math.max(serviceNow(), next.hideAt)), next.hideAt - serviceNow())];
+      // The countdown, and the exact deadline independent of it (never a millisecond early; one
+      // beyond what a timer can wait is left to the countdown).
+      const left = next.hideAt - serviceNow();
+      this.#timers = [setInterval(tick, 1000), later(() => tick(left < 2 ** 31 ? Math.max(serviceNow(), next.hideAt) : undefined), left)];
       this.dispatchEvent(new CardRevealedEvent({ cardId: this.cardId, expiresAt: new Date(next.expiresAt).toISOString() }));
       return;
     }

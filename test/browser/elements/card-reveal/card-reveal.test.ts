@@ -307,6 +307,20 @@ describe('<card-reveal>', () => {
     expect(frameOf(el)).to.equal(null);
   });
 
+  it('keeps the card shown for a view whose lifetime is longer than one timer can wait (30 days, above 2^31-1 ms)', async () => {
+    const v = await sandboxVariant({ revealLifetimeMs: 30 * 86_400_000 });
+    const el = await mount<CardReveal>('card-reveal', { 'card-id': v.cardId, 'api-base': v.apiBase, 'allowed-origins': v.processorOrigin });
+    let hidden: unknown;
+    el.addEventListener('card-hidden', (e) => (hidden = (e as CustomEvent).detail));
+    const { detail } = await reveal(el);
+    expect(Date.parse(detail.expiresAt)).to.be.above(Date.now() + 29 * 86_400_000);
+    // A deadline timer that overflowed would fire at once, the card hidden as expired.
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(hidden).to.equal(undefined);
+    expect(el.matches(':state(revealed)')).to.equal(true);
+    expect(frameOf(el)).to.not.equal(null);
+  });
+
   it('removes the iframe when the element is disconnected and when the page is left', async () => {
     const el = await mount<CardReveal>('card-reveal', { 'card-id': f.cardId, 'allowed-origins': f.processorOrigin });
     await reveal(el);
