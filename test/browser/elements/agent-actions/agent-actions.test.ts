@@ -144,20 +144,26 @@ describe('<agent-actions>', () => {
     expect(shownIds(el)).to.deep.equal(all.map((a) => `action-${a.id.replace(/[^A-Za-z0-9-]/g, '-')}`));
   });
 
-  it('a 429 on "load more" holds the button for the service\'s Retry-After, then the next page loads', async () => {
+  /**
+   * The next request matching `refused` is answered 429 with Retry-After: 2, on `act`: the
+   * agent-actions-error of `operation` comes, then `held` checks the element; "load more" is held
+   * (pressed meanwhile, it sends nothing) until the Retry-After has passed, then loads the next page.
+   */
+  async function loadMoreHeld(refused: RegExp, operation: 'load-more' | 'poll', act: (el: AgentActions) => void, held: (el: AgentActions) => void = () => {}): Promise<AgentActions> {
     const el = await mountActions(acct.agentToken, { 'page-size': '10', 'poll-interval': '60000' });
     await ready(el);
+    if (operation === 'poll') await waitFor(() => el.matches(':state(polling)'), 'polling');
     const more = () => part(el, 'load-more-button') as HTMLButtonElement;
-    const undo = failNext('GET', /\/agents\/me\/actions\?.*cursor=/, 429, 1, { 'Retry-After': '2' });
+    const undo = failNext('GET', refused, 429, 1, { 'Retry-After': '2' });
     const spy = countRequests('cursor=');
     try {
       const failed = nextEvent<CustomEvent<{ code: string; operation: string }>>(el, 'agent-actions-error');
-      more().click();
-      expect((await failed).detail).to.include({ code: 'rate_limited', operation: 'load-more' });
+      act(el);
+      expect((await failed).detail).to.include({ code: 'rate_limited', operation });
       await el.updateComplete;
-      expect(text(el, 'error')).to.match(/“Load more” works again in a moment/);
+      held(el);
       expect(more().getAttribute('aria-disabled')).to.equal('true');
-      // Pressed during the wait: nothing is sent.
+      // Pressed during the service's wait: nothing is sent.
       const sent = spy.count;
       more().click();
       await new Promise((r) => setTimeout(r, 300));
@@ -170,32 +176,18 @@ describe('<agent-actions>', () => {
     }
     more().click();
     await waitFor(() => parts(el, 'action').length === 20, '20 actions');
+    return el;
+  }
+
+  it('a 429 on "load more" holds the button for the service\'s Retry-After, then the next page loads', async () => {
+    const el = await loadMoreHeld(/\/agents\/me\/actions\?.*cursor=/, 'load-more', (el) => (part(el, 'load-more-button') as HTMLButtonElement).click(), (el) =>
+      expect(text(el, 'error')).to.match(/“Load more” works again in a moment/),
+    );
     expect(text(el, 'error')).to.equal('');
   });
+
   it('a poll\'s Retry-After holds "load more" too: the button waits, nothing is sent, then the next page loads', async () => {
-    const el = await mountActions(acct.agentToken, { 'page-size': '10', 'poll-interval': '60000' });
-    await ready(el);
-    await waitFor(() => el.matches(':state(polling)'), 'polling');
-    const more = () => part(el, 'load-more-button') as HTMLButtonElement;
-    const undo = failNext('GET', /status=PENDING_APPROVAL/, 429, 1, { 'Retry-After': '2' });
-    const spy = countRequests('cursor=');
-    try {
-      const refused = nextEvent<CustomEvent<{ code: string; operation: string }>>(el, 'agent-actions-error');
-      el.checkNow();
-      expect((await refused).detail).to.include({ code: 'rate_limited', operation: 'poll' });
-      await el.updateComplete;
-      expect(more().getAttribute('aria-disabled')).to.equal('true');
-      // Pressed during the service's wait: nothing is sent.
-      more().click();
-      await new Promise((r) => setTimeout(r, 300));
-      expect(spy.count).to.equal(0);
-      await waitFor(() => more().getAttribute('aria-disabled') === 'false', 'the button back after Retry-After', 8000);
-    } finally {
-      spy.restore();
-      undo();
-    }
-    more().click();
-    await waitFor(() => parts(el, 'action').length === 20, '20 actions');
+    await loadMoreHeld(/status=PENDING_APPROVAL/, 'poll', (el) => el.checkNow());
   });
 
   it('a 429 on "load more" holds the poller too: no poll before its Retry-After has passed', async () => {
