@@ -47,7 +47,7 @@ type Keys =
   | 'agent-actions.poll-trouble'
   | 'agent-actions.decided'
   | 'agent-actions.with-amount'
-  /** A 429 on "load more": the button waits out the service's Retry-After. */
+  /** A 429 ("load more"'s, or a poll's): the button waits out the service's Retry-After. */
   | 'agent-actions.error.more-rate-limited'
   | `agent-actions.error.${AgentActionsErrorCode}`;
 

@@ -468,7 +468,9 @@ export class AgentActions extends TemplateElement {
     const view = this.view;
     const { status, filter, actions, totalCount, loadingMore } = view;
     const failure = status.kind === 'failed' ? status.code : view.moreFailed;
-    const waitMore = loadingMore || Date.now() < this.#notBefore;
+    const held = !loadingMore && Date.now() < this.#notBefore;
+    // Why "load more" is held: the alert says it after its own 429, else a note by the button.
+    const heldSaid = failure === 'rate_limited' && status.kind !== 'failed';
     // Without the service's totalCount, the count is what is known: all of it once no page is left.
     const count =
       totalCount === undefined && view.hasMore
@@ -495,7 +497,7 @@ export class AgentActions extends TemplateElement {
             </select>
           </label>
         </div>
-        <div part="error" class="alert" role="alert">${failure
+        <div part="error" id="error" class="alert" role="alert">${failure
             ? html`<p>${t(status.kind !== 'failed' && failure === 'rate_limited' ? 'agent-actions.error.more-rate-limited' : `agent-actions.error.${failure}`)}</p>
                 ${status.kind !== 'failed' || failure === 'unauthorized' ? nothing : html`<button type="button" @click=${this.#retry}>${t('agent-actions.retry')}</button>`}`
             : nothing}</div>
@@ -514,9 +516,10 @@ export class AgentActions extends TemplateElement {
                   <div part="footer" class="bar">
                     <span class="muted">${count}</span>
                     ${view.hasMore
-                      ? html`<button part="load-more-button" type="button" aria-disabled=${waitMore} @click=${waitMore ? undefined : this.#loadMore}>
-                          ${t(loadingMore ? 'agent-actions.loading-more' : 'agent-actions.load-more')}
-                        </button>`
+                      ? html`<button part="load-more-button" type="button" aria-disabled=${loadingMore || held} aria-describedby=${held ? (heldSaid ? 'error' : 'held') : nothing} @click=${loadingMore || held ? undefined : this.#loadMore}>
+                            ${t(loadingMore ? 'agent-actions.loading-more' : 'agent-actions.load-more')}
+                          </button>
+                          ${held && !heldSaid ? html`<span id="held" class="muted">${t('agent-actions.error.more-rate-limited')}</span>` : nothing}`
                       : nothing}
                   </div>`}
       </section>

@@ -180,14 +180,40 @@ describe('<agent-actions>', () => {
   }
 
   it('a 429 on "load more" holds the button for the service\'s Retry-After, then the next page loads', async () => {
-    const el = await loadMoreHeld(/\/agents\/me\/actions\?.*cursor=/, 'load-more', (el) => (part(el, 'load-more-button') as HTMLButtonElement).click(), (el) =>
-      expect(text(el, 'error')).to.match(/“Load more” works again in a moment/),
-    );
+    const el = await loadMoreHeld(/\/agents\/me\/actions\?.*cursor=/, 'load-more', (el) => (part(el, 'load-more-button') as HTMLButtonElement).click(), (el) => {
+      expect(text(el, 'error')).to.match(/“Load more” works again in a moment/);
+      // The alert that says it describes the button: the words are not said twice.
+      expect(part(el, 'load-more-button')!.getAttribute('aria-describedby')).to.equal(part(el, 'error')!.id);
+      expect(text(el, 'footer')).to.not.match(/works again/);
+    });
     expect(text(el, 'error')).to.equal('');
   });
 
   it('a poll\'s Retry-After holds "load more" too: the button waits, nothing is sent, then the next page loads', async () => {
     await loadMoreHeld(/status=PENDING_APPROVAL/, 'poll', (el) => el.checkNow());
+  });
+
+  it('"load more" held by a poll\'s Retry-After says why, by the button and as its description, in the page\'s language; then no more', async () => {
+    let why: Element | null = null;
+    const el = await loadMoreHeld(/status=PENDING_APPROVAL/, 'poll', (el) => el.checkNow(), (el) => {
+      const more = part(el, 'load-more-button')!;
+      why = shadow(el).getElementById(more.getAttribute('aria-describedby') ?? '');
+      expect(why, 'the description of the held button').to.not.equal(null);
+      expect(why!.textContent).to.match(/^\s*Too many requests\. “Load more” works again in a moment\.\s*$/);
+      expect(why!.getBoundingClientRect().height, 'shown').to.be.above(0);
+      // Nothing in the alert: the poll's trouble is said in the status region.
+      expect(text(el, 'error')).to.equal('');
+    });
+    // The wait over, the button is no longer described as held, and the words are gone.
+    expect(part(el, 'load-more-button')!.hasAttribute('aria-describedby')).to.equal(false);
+    expect(why!.isConnected).to.equal(false);
+  });
+
+  it('"load more" held by a poll\'s Retry-After says why in Arabic', async () => {
+    await loadMoreHeld(/status=PENDING_APPROVAL/, 'poll', (el) => (el.setAttribute('lang', 'ar'), el.checkNow()), (el) => {
+      const more = part(el, 'load-more-button')!;
+      expect(shadow(el).getElementById(more.getAttribute('aria-describedby') ?? '')?.textContent?.trim()).to.equal('طلبات كثيرة جدًا. سيعمل «تحميل المزيد» مجددًا بعد لحظات.');
+    });
   });
 
   it('a 429 on "load more" holds the poller too: no poll before its Retry-After has passed', async () => {
