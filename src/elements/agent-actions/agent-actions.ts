@@ -341,7 +341,7 @@ export class AgentActions extends TemplateElement {
       limit: 100,
       minDelayMs: min,
       maxDelayMs: Math.max(min, positiveOr(this.pollMaxInterval, 60000)),
-      onChange: (pending) => this.#onPending(pending, signal),
+      onChange: (pending) => this.#onPending(pending, signal, send, token),
       onError: (error) => {
         if (signal.aborted) return;
         this.#hold(error);
@@ -393,22 +393,21 @@ export class AgentActions extends TemplateElement {
    * approved ones still executing. False when a read failed or an execution is still in progress:
    * the poller then delivers the list again at its next poll, so they are read again even though
    * the pending list no longer changes. Rejects with a read's 429, whose Retry-After the poller
-   * then keeps to.
+   * then keeps to. The reads go with the poller's base and token, as the list did.
    */
-  async #onPending(pending: AgentAction[], signal: AbortSignal): Promise<boolean> {
+  async #onPending(pending: AgentAction[], signal: AbortSignal, send: Send, token: string): Promise<boolean> {
     const read = (this.#latestRead = {});
     // Back after a failed poll: its message goes, and the decision said before it is not said again.
     if (this.pollTrouble) this.#say();
     this.pollTrouble = false;
     const decided = decidedSince(this.view, pending, this.#wasPending);
-    const send = sendFor(this.apiBase);
     const fresh: AgentAction[] = [];
     const next: string[] = pending.map((a) => a.id);
     let complete = true;
     let got: Map<string, AgentAction>;
     let limited: unknown;
     try {
-      [got, limited] = await readActions(send, decided, this.agentToken, signal);
+      [got, limited] = await readActions(send, decided, token, signal);
     } catch {
       return true;
     }
