@@ -5,6 +5,7 @@
  * anything that runs for real.
  */
 import { util } from 'chai';
+import { emulateMedia } from '@web/test-runner-commands';
 import { configureWallet, walletConfig } from '../../../../src/elements/shared/config.ts';
 import { setLocale } from '../../../../src/elements/shared/i18n.ts';
 import { indexedDbKeyStore, type KeyStore } from '../../../../src/core/keystore.ts';
@@ -199,12 +200,54 @@ async function axe(): Promise<Axe> {
   return found;
 }
 
-/** Runs axe on the element; resolves with readable violations (empty when clean). */
-export async function axeViolations(el: Element): Promise<string[]> {
+/** One axe run on the element: readable violations, each led by `pass` when one is named. */
+async function axeRun(el: Element, pass = ''): Promise<string[]> {
   const results = await (await axe()).run(el, { resultTypes: ['violations'] });
   return results.violations.map(
-    (v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => JSON.stringify(n.target) + ' ' + (n.failureSummary ?? '')).join('; ')}`,
+    (v) => `${pass}${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => JSON.stringify(n.target) + ' ' + (n.failureSummary ?? '')).join('; ')}`,
   );
+}
+
+/** Lets the colour transitions a change of theme started end, so that axe reads the theme's own colours. */
+async function settled(hosts: Element[]): Promise<void> {
+  // A layout of the page computes the new styles, which starts the transitions.
+  void document.body.offsetHeight;
+  const transitions = hosts.flatMap((host) => host.shadowRoot?.getAnimations() ?? []).filter((a) => a instanceof CSSTransition);
+  await Promise.all(transitions.map((a) => a.finished.catch(() => undefined)));
+}
+
+/**
+ * Runs axe on the element (or on every wallet element inside it) in each theme: as it is (the
+ * light theme of the system the tests run on, unless the test chose one), with `theme="dark"`, and
+ * with no theme on a system set to dark (prefers-color-scheme emulated in the browser), the page
+ * behind dark in both, as a page that shows the dark theme has it. Resolves with readable
+ * violations, those of a dark run led by its name (empty when all three are clean). The element's
+ * theme, the system setting and the page are as they were after.
+ */
+export async function axeViolations(el: Element): Promise<string[]> {
+  const hosts = [el, ...el.querySelectorAll('*')].filter((x) => x.localName.includes('-') && x.shadowRoot);
+  const themes = hosts.map((host) => host.getAttribute('theme'));
+  const setTheme = async (theme: (host: number) => string | null) => {
+    hosts.forEach((host, i) => (theme(i) === null ? host.removeAttribute('theme') : host.setAttribute('theme', theme(i)!)));
+    await Promise.all(hosts.map((host) => (host as Partial<{ updateComplete: Promise<unknown> }>).updateComplete));
+    await settled(hosts);
+  };
+  const found = await axeRun(el);
+  const page = document.documentElement.style;
+  const background = page.background;
+  try {
+    page.background = '#0b0c10';
+    await setTheme(() => 'dark');
+    found.push(...(await axeRun(el, '[theme="dark"] ')));
+    await emulateMedia({ colorScheme: 'dark' });
+    await setTheme(() => null);
+    found.push(...(await axeRun(el, '[system dark] ')));
+  } finally {
+    page.background = background;
+    await emulateMedia({ colorScheme: 'light' });
+    await setTheme((i) => themes[i] ?? null);
+  }
+  return found;
 }
 
 /**
