@@ -296,6 +296,7 @@ describe('<passkey-register>', function () {
     await waitForState(el, 'ready');
     expect(text(el, 'error')).to.contain('already holds a passkey');
     expect((part(el, 'submit') as HTMLButtonElement).disabled).to.equal(false);
+    expect(await axeViolations(el)).to.deep.equal([]);
   });
 
   /** A <passkey-register> of the logged-in account in this tab and in `tab` (sharing this tab's key store), both ready. */

@@ -240,6 +240,8 @@ describe('<wallet-login>', function () {
     expect(codeInput(el).getAttribute('aria-invalid')).to.equal('true');
     expect(codeInput(el).getAttribute('aria-describedby')!.split(' ')).to.include('error');
     await waitFor(() => shadow(el).activeElement === codeInput(el), 'focus back on the code');
+    // The error sentence and the field marked invalid, in each theme.
+    expect(await axeViolations(el)).to.deep.equal([]);
     const loggedIn = nextEvent(el, 'wallet-logged-in');
     type(codeInput(el), '000000');
     await loggedIn;
