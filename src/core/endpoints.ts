@@ -156,29 +156,37 @@ export const readsAnew = (): void => void writes++;
 /** WalletClient over `transport`, whose writes it counts; the comments of WalletClient (client.ts) say what each method does. */
 export function walletMethods(transport: Send): WalletClient {
   const send: Send = (r) => (r.method == 'GET' ? transport(r) : transport(r).finally(readsAnew));
-  const reads: Record<string, Promise<unknown>> = {};
+  const reads: Record<string, { p: Promise<unknown>; c: AbortController; n: number }> = {};
   /**
    * GET `path`, answered by `parse`: identical reads on their way at once (the elements of one wallet
    * starting together) share one request, asked for since the same write. Each caller gets its own
    * copy of the answer, or the failure; nothing is kept once it is in. A caller stopped stops waiting
-   * (WalletError 'aborted'): the request runs on for the others, and no later read joins it.
+   * (WalletError 'aborted'), and no later read joins the request: it runs on for the others, and
+   * stops when none waits any more.
    */
   const read = <T>(path: string, parse: (body: unknown) => T, o?: { signal?: AbortSignal }): Promise<T> => {
     const key = writes + path;
     const signal = o?.signal;
     return new Promise<T>((ok, no) => {
-      const p = signal?.aborted
+      const c = new AbortController();
+      const r = signal?.aborted
         ? undefined
-        : (reads[key] ??= call(send, undefined, 'GET', path)
-            .then(parse)
-            .finally(() => reads[key] === p && delete reads[key]));
+        : (reads[key] ??= {
+            c,
+            n: 0,
+            p: call(send, { signal: c.signal }, 'GET', path)
+              .then(parse)
+              .finally(() => reads[key]?.c === c && delete reads[key]),
+          });
       const stop = () => {
-        if (reads[key] === p) delete reads[key];
+        if (reads[key] === r) delete reads[key];
+        if (r && !--r.n) r.c.abort();
         no(new WalletError('aborted', 'The request was aborted.', { cause: signal!.reason }));
       };
-      if (!p) return stop();
+      if (!r) return stop();
+      r.n++;
       signal?.addEventListener('abort', stop);
-      p.then((v) => ok(structuredClone(v) as T), no).finally(() => signal?.removeEventListener('abort', stop));
+      r.p.then((v) => ok(structuredClone(v) as T), no).finally(() => signal?.removeEventListener('abort', stop));
     });
   };
 
