@@ -158,6 +158,9 @@ export class DelegatedKeys extends TemplateElement {
     if (list.kind === 'failed' && list.code === 'network' && !this.#held()) this.refresh();
   });
 
+  /** A refresh() asked for: the next read of the list shares no read asked for before it (another element's). */
+  #fresh = false;
+
   readonly #listTask = new Task(this, {
     args: () => [this.cardId, this.accountId] as const,
     task: async ([cardId, accountId], { signal }) => {
@@ -253,7 +256,8 @@ export class DelegatedKeys extends TemplateElement {
 
   /** The card's keys (the service lists an account's keys). */
   async #cardKeys(cardId: string, accountId: string, signal?: AbortSignal): Promise<DelegatedKey[]> {
-    const { clientFor } = await services();
+    const { clientFor, readsAnew } = await services();
+    if (this.#fresh) readsAnew(), (this.#fresh = false);
     const keys = await clientFor(this.apiBase).listDelegatedKeys({ accountId }, { signal });
     return keys.filter((k) => k.cardId === cardId);
   }
@@ -266,6 +270,7 @@ export class DelegatedKeys extends TemplateElement {
     const at = (this.renderRoot as ShadowRoot).activeElement?.getAttribute('data-focus');
     if (at) this.#focusTarget = 'title';
     this.#send({ type: 'load' });
+    this.#fresh = true;
     void this.#listTask.run().then(() => at && this.view.list.kind === 'ready' && ((this.#focusTarget = at), this.requestUpdate()));
   }
 

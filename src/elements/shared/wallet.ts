@@ -18,6 +18,9 @@ import { walletConfig, type WalletConfig } from './config.ts';
 import { broadcastSessionChange, onSessionBroadcast } from './session-channel.ts';
 import { transportFor } from './send.ts';
 
+/** Before a read the page or the user asked to be fresh: it takes no answer of a read asked for before. */
+export { readsAnew } from '../../core/endpoints.ts';
+
 /** Clients and wallets per configuration object (configureWallet makes a new one), then per base. */
 const made = new WeakMap<Readonly<WalletConfig>, Map<string, { client: WalletClient; wallet?: Wallet }>>();
 let defaultStore: KeyStore | undefined;

@@ -161,6 +161,9 @@ export class WalletCredentials extends TemplateElement {
     return storageKey('activation', this.apiBase, this.accountId);
   }
 
+  /** A reload() asked for: the next read of the lists shares no read asked for before it (another element's). */
+  #fresh = false;
+
   /**
    * The lists, reloaded when the account changes or after a change; stale answers are dropped.
    * With them, the activation code this tab was waiting for before a reload, if it still waits.
@@ -170,7 +173,8 @@ export class WalletCredentials extends TemplateElement {
     task: async (_: readonly [], { signal }) => {
       // Nothing is read while an id is malformed (the account's is then empty), the customer's too.
       if (!this.accountId || this.ignored.has('customer-id')) return taskInitial;
-      const svc = await this.#services(signal);
+      const svc = await this.#services(signal, this.#fresh);
+      this.#fresh = false;
       const view = await loadView(svc);
       const kept = this.#otp?.accountId === this.accountId ? this.#otp : undefined;
       return { view, otp: kept ?? (await resumePendingCode(this.codeKey, this.accountId, svc.wallet, signal))?.otp };
@@ -217,6 +221,7 @@ export class WalletCredentials extends TemplateElement {
   /** Loads the lists again (after a login elsewhere on the page, say); what the user has open or typed stays. */
   reload(): void {
     this.#send({ type: 'LOAD' });
+    this.#fresh = true;
     void this.#loader.run();
   }
 
@@ -309,8 +314,9 @@ export class WalletCredentials extends TemplateElement {
     }
   }
 
-  async #services(signal: AbortSignal): Promise<Services> {
-    const { clientFor, walletFor, keyStore } = await services();
+  async #services(signal: AbortSignal, fresh?: boolean): Promise<Services> {
+    const { clientFor, walletFor, keyStore, readsAnew } = await services();
+    if (fresh) readsAnew();
     return { accountId: this.accountId, customerId: this.customerId, client: clientFor(this.apiBase), wallet: walletFor(this.apiBase), store: keyStore(), signal };
   }
 
