@@ -176,7 +176,7 @@ export function walletMethods(transport: Send): WalletClient {
             n: 0,
             p: call(send, { signal: c.signal }, 'GET', path)
               .then(parse)
-              .finally(() => reads[key]?.c === c && delete reads[key]),
+              .finally(() => reads[key] === r && delete reads[key]),
           });
       const stop = () => {
         if (reads[key] === r) delete reads[key];

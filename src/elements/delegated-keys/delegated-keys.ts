@@ -159,7 +159,7 @@ export class DelegatedKeys extends TemplateElement {
   });
 
   /** A refresh() asked for: the next read of the list shares no read asked for before it (another element's). */
-  #fresh = false;
+  #fresh?: boolean;
 
   readonly #listTask = new Task(this, {
     args: () => [this.cardId, this.accountId] as const,

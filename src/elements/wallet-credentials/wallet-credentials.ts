@@ -162,7 +162,7 @@ export class WalletCredentials extends TemplateElement {
   }
 
   /** A reload() asked for: the next read of the lists shares no read asked for before it (another element's). */
-  #fresh = false;
+  #fresh?: boolean;
 
   /**
    * The lists, reloaded when the account changes or after a change; stale answers are dropped.
@@ -173,8 +173,7 @@ export class WalletCredentials extends TemplateElement {
     task: async (_: readonly [], { signal }) => {
       // Nothing is read while an id is malformed (the account's is then empty), the customer's too.
       if (!this.accountId || this.ignored.has('customer-id')) return taskInitial;
-      const svc = await this.#services(signal, this.#fresh);
-      this.#fresh = false;
+      const svc = await this.#services(signal);
       const view = await loadView(svc);
       const kept = this.#otp?.accountId === this.accountId ? this.#otp : undefined;
       return { view, otp: kept ?? (await resumePendingCode(this.codeKey, this.accountId, svc.wallet, signal))?.otp };
@@ -314,9 +313,9 @@ export class WalletCredentials extends TemplateElement {
     }
   }
 
-  async #services(signal: AbortSignal, fresh?: boolean): Promise<Services> {
+  async #services(signal: AbortSignal): Promise<Services> {
     const { clientFor, walletFor, keyStore, readsAnew } = await services();
-    if (fresh) readsAnew();
+    if (this.#fresh) readsAnew(), (this.#fresh = false);
     return { accountId: this.accountId, customerId: this.customerId, client: clientFor(this.apiBase), wallet: walletFor(this.apiBase), store: keyStore(), signal };
   }
 
