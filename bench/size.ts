@@ -34,21 +34,21 @@ export const BUDGETS: Readonly<Record<string, number>> = {
  * Budgets are the product's promise; ceilings hold every byte gained on the way to them.
  */
 export const CEILINGS: Readonly<Record<string, number>> = {
-  'wallet-elements (all)': 63_250,
-  core: 17_125,
+  'wallet-elements (all)': 63_325,
+  core: 17_175,
   '<agent-actions>': 17_875,
-  '<card-reveal>': 25_650,
-  '<delegated-keys>': 32_450,
-  '<passkey-register>': 29_750,
-  '<wallet-credentials>': 33_900,
-  '<wallet-login>': 34_850,
+  '<card-reveal>': 25_700,
+  '<delegated-keys>': 32_550,
+  '<passkey-register>': 29_775,
+  '<wallet-credentials>': 33_950,
+  '<wallet-login>': 34_875,
   'locales/ar (optional)': 7_125,
-  'cdn/elements/agent-actions.js': 23_000,
-  'cdn/elements/card-reveal.js': 30_150,
-  'cdn/elements/delegated-keys.js': 37_650,
-  'cdn/elements/passkey-register.js': 35_500,
-  'cdn/elements/wallet-credentials.js': 39_525,
-  'cdn/elements/wallet-login.js': 41_450,
+  'cdn/elements/agent-actions.js': 23_050,
+  'cdn/elements/card-reveal.js': 30_200,
+  'cdn/elements/delegated-keys.js': 37_725,
+  'cdn/elements/passkey-register.js': 35_550,
+  'cdn/elements/wallet-credentials.js': 39_625,
+  'cdn/elements/wallet-login.js': 41_525,
 };
 
 /** Up front plus on demand: what the entry can make a page download in all. */
