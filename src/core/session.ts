@@ -108,7 +108,10 @@ export interface Wallet {
    * OAUTH: `getIdToken(nonce)` must return a fresh OIDC token whose nonce claim is `nonce`. Stopped
    * (`signal`) once its verify is sent, it rejects with `aborted` at once, and the session the
    * service makes is ended when its answer comes (revoked, nothing stored or told); so do
-   * loginWithPasskey and an OTP login's `submit`.
+   * loginWithPasskey and an OTP login's `submit`. Unlike that `submit`, a verify whose answer is lost
+   * (no answer, a 5xx) fails, and so does loginWithPasskey's: the session the service may have made
+   * cannot be found back, its key sealed in that answer alone (reference.md: never in lists), and it
+   * lasts until its time.
    */
   loginWithOAuth(
     options: { credentialId: string; getIdToken: (nonce: string, options: SignalOption) => Promise<string> } & SignalOption,
