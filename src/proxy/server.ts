@@ -49,6 +49,10 @@ export function boundedServer(handler: http.RequestListener, bounds: ServerBound
   server.headersTimeout = headersTimeout;
   server.requestTimeout = Math.max(bounds.requestTimeoutMs ?? 30_000, headersTimeout);
   server.keepAliveTimeout = bounds.keepAliveTimeoutMs ?? 5_000;
+  // A client may half-close its side once its request is sent (RFC 9112 section 9.6); Node's
+  // server would end the connection at once, the answer unwritten. This keeps it open until the
+  // answer is out (no documented option in Node 20).
+  (server as { httpAllowHalfOpen?: boolean }).httpAllowHalfOpen = true;
   server.on('clientError', (err: NodeJS.ErrnoException, socket) => {
     if (!socket.writable || err.code === 'ECONNRESET') return void socket.destroy();
     const [status, code, message] =

@@ -10,7 +10,7 @@ import { connect, type AddressInfo, type Socket } from 'node:net';
 import { it } from 'node:test';
 import { createProxy } from '../../../src/proxy/index.ts';
 import { boundedServer } from '../../../src/proxy/server.ts';
-import { CLIENT_SECRET, DELEGATED_KEY, TOKEN_ID, raw, startRecorder, waitFor } from './helpers.ts';
+import { CARD, CLIENT_SECRET, DELEGATED_KEY, TOKEN_ID, raw, startRecorder, waitFor, withBoundedProxy } from './helpers.ts';
 
 /**
  * The proxy in boundedServer (responseTimeoutMs 1000), listening on 127.0.0.1, in front of an
@@ -111,6 +111,50 @@ it('keeps the connection of a client that takes a large answer slowly, for longe
     assert.ok(elapsed > 2000, `read in ${elapsed} ms: not slowly enough to test the bound`);
   } finally {
     socket.destroy();
+    await close();
+  }
+});
+
+/**
+ * Writes `text` on a new connection and half-closes it at once (the client's FIN after its whole
+ * request, which HTTP/1.1 allows); resolves to all that came back once the server closed its side.
+ */
+function sendAndHalfClose(port: number, text: string): Promise<string> {
+  return new Promise((resolve) => {
+    const socket = connect({ port, host: '127.0.0.1', allowHalfOpen: true }, () => socket.end(text));
+    const chunks: Buffer[] = [];
+    socket.on('data', (c: Buffer) => chunks.push(c));
+    socket.on('error', () => undefined);
+    const timer = setTimeout(() => socket.destroy(), 5000);
+    socket.on('close', () => {
+      clearTimeout(timer);
+      resolve(Buffer.concat(chunks).toString('latin1'));
+    });
+  });
+}
+
+it('answers a client that half-closes its side once its whole request is sent: a read, a state change, a refusal, a large answer', async () => {
+  await withBoundedProxy(async (up, port) => {
+    const read = await sendAndHalfClose(port, `GET /api/auth/delegated-keys/${DELEGATED_KEY} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n\r\n`);
+    assert.match(read, /^HTTP\/1\.1 200 /, `a read: ${JSON.stringify(read)}`);
+    assert.match(read, /"ok":true/);
+    const body = '{}';
+    const change = await sendAndHalfClose(
+      port,
+      `POST /api/cards/${CARD}/reveal HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`,
+    );
+    assert.match(change, /^HTTP\/1\.1 200 /, `a state change: ${JSON.stringify(change)}`);
+    const refused = await sendAndHalfClose(port, `GET /api/nowhere HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n\r\n`);
+    assert.match(refused, /^HTTP\/1\.1 404 /, `a refusal: ${JSON.stringify(refused)}`);
+    assert.match(refused, /"code":"NOT_FOUND"/);
+    assert.equal(up.requests.length, 2);
+  });
+  const { size, port, close } = await bigAnswers();
+  try {
+    const answer = await sendAndHalfClose(port, `GET /api/auth/delegated-keys/${DELEGATED_KEY} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`);
+    assert.match(answer, /^HTTP\/1\.1 200 /);
+    assert.equal(answer.length - answer.indexOf('\r\n\r\n') - 4, size, 'the large answer came whole');
+  } finally {
     await close();
   }
 });
