@@ -1220,14 +1220,25 @@ function isJsonMediaType(value: string | undefined): boolean {
   return type === 'application/json' && params.every((p) => p === 'charset=utf-8' || p === 'charset="utf-8"');
 }
 
+/** An Origin value (RFC 6454 section 7): scheme://host[:port] alone, no user information, path, query or fragment. */
+const ORIGIN = /^(https?:)\/\/([^/?#@\\\s]+)$/i;
+
+/** `host[:port]` as a URL with `scheme` has it (lower case, the scheme's default port left out), or undefined. */
+function urlHost(scheme: string, authority: string): string | undefined {
+  const value = `${scheme}//${authority}`;
+  return /[/?#@\\\s]/.test(authority) || !URL.canParse(value) ? undefined : new URL(value).host;
+}
+
 /** True when the Origin names the host this request was sent to (Host, or X-Forwarded-Host set by a front proxy). */
 function sameHost(direct: string | undefined, forwarded: string | undefined, origin: string): boolean {
+  // A value a URL parser reads a host from is not yet an origin ("http://evil.example@host", "http://host/x").
+  const m = ORIGIN.exec(origin);
+  if (!m) return false;
   // What a browser sends for a same-host call: exactly scheme://Host (RFC 6454 section 6.1), with no parsing.
   if (direct !== undefined && (origin === 'https://' + direct || origin === 'http://' + direct)) return true;
-  if (!URL.canParse(origin)) return false;
-  const host = new URL(origin).host.toLowerCase();
-  const candidates = [direct, forwarded].filter((h): h is string => typeof h === 'string');
-  return candidates.some((h) => h.split(',')[0]!.trim().toLowerCase() === host);
+  const host = urlHost(m[1]!, m[2]!);
+  // Host and Origin compared as the Origin's scheme reads them: `localhost:80` is http://localhost.
+  return host !== undefined && [direct, forwarded].some((h) => typeof h === 'string' && urlHost(m[1]!, h.split(',')[0]!.trim()) === host);
 }
 
 /**

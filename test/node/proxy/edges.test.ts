@@ -11,7 +11,7 @@ import { describe, it } from 'node:test';
 import { serve, type ServerType } from '@hono/node-server';
 import { Hono } from 'hono';
 import { createProxy, type ProxyLogLine } from '../../../src/proxy/index.ts';
-import { ACCOUNT, CLIENT_SECRET, DELEGATED_KEY, TOKEN_ID, raw, rawExchange, startProxy, startRecorder, waitFor, withBoundedProxy } from './helpers.ts';
+import { ACCOUNT, CARD, CLIENT_SECRET, DELEGATED_KEY, TOKEN_ID, raw, rawExchange, startProxy, startRecorder, waitFor, withBoundedProxy } from './helpers.ts';
 
 const READ = `/api/auth/delegated-keys/${DELEGATED_KEY}`;
 const LIST = `/api/auth/credentials?accountId=${encodeURIComponent(ACCOUNT)}`;
@@ -121,6 +121,46 @@ describe('a request target in absolute form', () => {
       (server as http.Server).closeAllConnections();
       server.close();
       await proxy.close();
+      await up.close();
+    }
+  });
+});
+
+describe('the Origin of a state change', () => {
+  it('is an origin, scheme://host[:port] alone, naming the host reached, default ports as the scheme has them, through both entries over HTTP', async () => {
+    const up = await startRecorder();
+    const fetchProxy = createProxy<Request>({ upstream: up.url, tokenId: TOKEN_ID, clientSecret: CLIENT_SECRET, authorize: () => true, rateLimit: false });
+    const app = new Hono();
+    app.all('*', (c) => fetchProxy.fetch(c.req.raw));
+    let server!: ServerType;
+    const fetchPort = await new Promise<number>((resolve) => {
+      server = serve({ fetch: app.fetch, hostname: '127.0.0.1', port: 0 }, (info) => resolve(info.port));
+    });
+    const px = await startProxy({ upstream: up.url });
+    try {
+      for (const [entry, port] of [['proxy.fetch', fetchPort], ['Node handler', px.port]] as const) {
+        const post = (host: string, origin: string) =>
+          exchange(port, `POST /api/cards/${CARD}/reveal HTTP/1.1\r\nHost: ${host}\r\nOrigin: ${origin}\r\nContent-Type: application/json\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`);
+        const here = `127.0.0.1:${port}`;
+        // Not origins, though a URL parser finds the host in them: user information, a path, a query, an opaque origin.
+        for (const origin of [`http://evil.example@${here}`, `http://x:y@${here}`, `http://${here}/`, `http://${here}/api`, `http://${here}?x`, `http://${here}#x`, 'null', `http://${here}\\evil.example`]) {
+          const answer = await post(here, origin);
+          assert.equal(statusOf(answer), 403, `${entry}, Origin ${origin}: ${answer}`);
+          assert.equal(bodyOf(answer).code, 'FORBIDDEN');
+        }
+        // The same origin, written with the scheme's default port or another letter case.
+        for (const [host, origin] of [['localhost:80', 'http://localhost'], ['localhost', 'http://localhost'], ['127.0.0.1:443', 'https://127.0.0.1'], [`LocalHost:${port}`, `http://localhost:${port}`], [here, `http://${here}`]]) {
+          const answer = await post(host, origin);
+          assert.equal(statusOf(answer), 200, `${entry}, Host ${host}, Origin ${origin}: ${answer}`);
+        }
+        // A default port of the other scheme is another port.
+        assert.equal(statusOf(await post('localhost:443', 'http://localhost')), 403, entry);
+      }
+    } finally {
+      (server as http.Server).closeAllConnections();
+      server.close();
+      await fetchProxy.close();
+      await px.close();
       await up.close();
     }
   });
