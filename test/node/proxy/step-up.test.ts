@@ -11,7 +11,7 @@ import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { startSandbox, type Sandbox } from '../../../src/sandbox/index.ts';
 import { createProxy, type ProxyHandler, type ProxyOptions } from '../../../src/proxy/index.ts';
-import { checkGrant, deriveStepUpKey, mintGrant } from '../../../src/proxy/step-up.ts';
+import { STEP_UP_REQUIRED, checkGrant, deriveStepUpKey, mintGrant } from '../../../src/proxy/step-up.ts';
 import { createClient } from '../../../src/core/client.ts';
 import { createWallet } from '../../../src/core/session.ts';
 import { memoryKeyStore } from '../../../src/core/keystore.ts';
@@ -167,6 +167,38 @@ describe('card reveal step-up', () => {
       const body = (await res.json()) as { code?: string };
       if (expected === 403) assert.equal(body.code, 'STEP_UP_REQUIRED');
     }
+  });
+
+  it('junk step-up cookies are no grant, never a 500 nor echoed, and push no valid grant out of those looked at', async () => {
+    const key = deriveStepUpKey(secret);
+    const mine = mintGrant(key, f.accountId, Date.now(), 60_000);
+    const [payload, sig] = mine.split('.') as [string, string];
+    const b64 = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64url');
+    const junk = [
+      'garbage',
+      '',
+      `"${mine}"`,
+      `${mine}.x`,
+      `${'A'.repeat(6000)}.${sig}`,
+      `${payload}.${sig.slice(0, 10)}`,
+      `${b64({ a: f.accountId, e: Date.now() + 60_000, n: 'x' })}.${sig}`,
+      `${b64(null)}.${sig}`,
+      `${payload}.${sig}%3D`,
+      'x.y',
+    ];
+    const reveal = (cookie: string) =>
+      raw(Number(new URL(proxy.url).port), { method: 'POST', path: `/api/cards/${f.cardId}/reveal`, headers: { 'content-type': 'application/json', cookie } });
+    for (const value of junk) {
+      const r = await reveal(`wallet_step_up_1=${value}`);
+      assert.equal(r.status, 403, `${value.slice(0, 40)}: ${r.text.slice(0, 200)}`);
+      assert.deepEqual(r.json, { status: 403, code: 'STEP_UP_REQUIRED', message: STEP_UP_REQUIRED.message });
+    }
+    // A browser holding such cookies as well as a valid grant (duplicated names, a cookie per old
+    // session, a value set by a sibling site) is still let through on the valid one.
+    const many = [...junk, ...junk, ...Array.from({ length: 20 }, () => 'garbage')].map((v, i) => `wallet_step_up_${i % 3}=${v}`);
+    const r = await reveal([...many, `wallet_step_up_1=${mine}`].join('; '));
+    assert.equal(r.status, 200, r.text.slice(0, 200));
+    assert.equal((await reveal([...many, 'wallet_step_up_1=garbage'].join('; '))).status, 403);
   });
 
   it('the browser cookie never goes upstream (the service sees Basic only)', async () => {
