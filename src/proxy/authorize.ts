@@ -183,9 +183,9 @@ interface ListCache {
   /** The read under way or waiting to start, and the creation count it started at (undefined: not yet started). */
   next: Promise<Row[]> | undefined;
   nextChanges: number | undefined;
+  /** Starts the read waiting for its turn in the bucket at once (undefined: none waits). */
+  go?: (() => void) | undefined;
 }
-
-const pause = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 function accountRule(binding: DemoAccount, list: ListReader, cacheMs: number, missReadMs: number): AccountRule {
   const { accountId } = binding;
@@ -210,13 +210,24 @@ function accountRule(binding: DemoAccount, list: ListReader, cacheMs: number, mi
 
   /**
    * The list as read from the service after this call: a read under way that began after the last
-   * creation, or one still waiting to start, is shared; otherwise a new one starts, at once after a
-   * creation through the proxy, else when the bucket has a read for it.
+   * creation, or one still waiting to start, is shared (and then starts at once if an id was
+   * created since); otherwise a new one starts, at once after a creation through the proxy, else
+   * when the bucket has a read for it.
    */
   function readAgain(collection: Collection, c: ListCache): Promise<Row[]> {
-    if (c.next && (c.nextChanges === undefined || c.nextChanges === c.changes)) return c.next;
+    if (c.next && (c.nextChanges === undefined || c.nextChanges === c.changes)) {
+      // One waiting for its turn starts now when an id was created since the rows kept.
+      if (c.changes !== c.rowsChanges) c.go?.();
+      return c.next;
+    }
     const wait = c.changes === c.rowsChanges ? takeRead(c) : 0;
-    const read: Promise<Row[]> = (wait > 0 ? pause(wait) : Promise.resolve()).then(() => {
+    const turn = new Promise<void>((go) => {
+      if (wait <= 0) return go();
+      const timer = setTimeout(go, wait);
+      c.go = () => (clearTimeout(timer), go());
+    });
+    const read: Promise<Row[]> = turn.then(() => {
+      if (c.next === read) c.go = undefined;
       const startedAt = Date.now();
       const startedChanges = c.changes;
       if (c.next === read) c.nextChanges = startedChanges;

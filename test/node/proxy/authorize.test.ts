@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import { createProxy, type AuthorizeContext } from '../../../src/proxy/index.ts';
+import { accountAuthorize } from '../../../src/proxy/authorize.ts';
 import {
   ACCOUNT,
   AGENT_ACTION,
@@ -455,6 +456,51 @@ describe('demoAccount and accountFor together', () => {
       assertErrorShape(await challenge(OTHER_AUTH_METHOD), 404, 'NOT_FOUND');
     } finally {
       await px.close();
+      await up.close();
+    }
+  });
+});
+
+describe('the account binding\'s reads after a creation', () => {
+  // Told by the order of events, never by a clock: reads come one per missReadMs once the first five
+  // are spent, and missReadMs here is about 24 days, so a miss that waited for the bucket would
+  // never be answered within the test. The list is read over HTTP from a recording upstream.
+  it('a miss right after a creation starts the read waiting for its turn at once, and the miss that queued it shares it', { timeout: 20_000 }, async () => {
+    const sessions = [SESSION];
+    const up = await startRecorder((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ data: sessions.map((id) => ({ id, accountId: ACCOUNT })) }));
+    });
+    const events: string[] = [];
+    const list = async (path: string) => {
+      events.push('read');
+      const res = await fetch(up.url + path);
+      return ((await res.json()) as { data: Array<Record<string, unknown>> }).data;
+    };
+    const hook = accountAuthorize(() => ({ customerId: CUSTOMER, accountId: ACCOUNT, cardId: CARD }), list, 5000, 2 ** 31 - 1);
+    const request = {} as IncomingMessage;
+    const miss = (id: string, name: string) =>
+      Promise.resolve(hook({ request, route: 'deleteSession', params: { id }, query: {}, body: undefined })).then((d) => {
+        events.push(`${name} ${d === true ? 'allowed' : 'refused'}`);
+        return d;
+      });
+    try {
+      // The five reads a made-up id may start at once, one after the other.
+      for (let i = 0; i < 5; i++) await miss(`Session:${randomUUID()}`, `miss ${i + 1}`);
+      // The sixth waits for the bucket; meanwhile a session is created through the proxy.
+      const sixth = miss(`Session:${randomUUID()}`, 'miss 6');
+      await new Promise((r) => setImmediate(r));
+      assert.equal(events.filter((e) => e === 'read').length, 5, 'the sixth miss read without waiting for the bucket');
+      const created = `Session:${randomUUID()}`;
+      sessions.push(created);
+      hook.changed(request, 'verifyCredential', 200);
+      const found = await miss(created, 'new session');
+      await sixth;
+      assert.equal(found, true);
+      // One read more, shared by the sixth miss and the one after the creation.
+      assert.equal(events[10], 'read');
+      assert.deepEqual(events.slice(11).sort(), ['miss 6 refused', 'new session allowed']);
+    } finally {
       await up.close();
     }
   });
