@@ -149,7 +149,7 @@ describe('the Origin of a state change', () => {
           assert.equal(bodyOf(answer).code, 'FORBIDDEN');
         }
         // The same origin, written with the scheme's default port or another letter case.
-        for (const [host, origin] of [['localhost:80', 'http://localhost'], ['localhost', 'http://localhost'], ['127.0.0.1:443', 'https://127.0.0.1'], [`LocalHost:${port}`, `http://localhost:${port}`], [here, `http://${here}`]]) {
+        for (const [host, origin] of [['localhost:80', 'http://localhost'], ['localhost', 'http://localhost'], ['127.0.0.1:443', 'https://127.0.0.1'], [`LocalHost:${port}`, `http://localhost:${port}`], [here, `http://${here}`]] as const) {
           const answer = await post(host, origin);
           assert.equal(statusOf(answer), 200, `${entry}, Host ${host}, Origin ${origin}: ${answer}`);
         }
