@@ -318,6 +318,14 @@ export function pageFrames(): Promise<{ frames: Array<{ origin: string; pathname
 }
 
 /**
+ * From inside each child frame of the page on `origin`: whether alert() opened a dialog (a frame
+ * sandboxed without allow-modals opens none) and the referrer its document got.
+ */
+export function frameProbe(origin: string): Promise<{ frames: Array<{ pathname: string; referrer: string; modal: boolean }> }> {
+  return executeServerCommand('frame-probe', { origin });
+}
+
+/**
  * A wallet of its own for one test: the rig's fixtures, a fresh sandbox account, and core session
  * flows over the proxy with keys in an IndexedDB database no other test uses.
  */

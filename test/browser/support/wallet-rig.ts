@@ -463,6 +463,38 @@ export function walletRig(options: WalletRigOptions = {}): {
             sizes: Object.fromEntries(Object.entries(haystacks).map(([sink, text]) => [sink, text.length])),
           };
         }
+        case 'frame-probe': {
+          // What the page's child frames on `origin` may do and were given, from inside each (the
+          // processor iframe is cross-origin to the test page): whether alert() opened a dialog (a
+          // frame sandboxed without allow-modals opens none) and the referrer its document got.
+          // Origin and path only, never the query.
+          const page = (session.browser as unknown as { getPage(id: string): import('playwright').Page }).getPage(session.id);
+          let dialogs = 0;
+          const onDialog = (dialog: import('playwright').Dialog) => {
+            dialogs++;
+            void dialog.dismiss().catch(() => undefined);
+          };
+          page.on('dialog', onDialog);
+          const frames: Array<{ pathname: string; referrer: string; modal: boolean }> = [];
+          try {
+            for (const frame of page.frames()) {
+              if (frame === page.mainFrame() || new URL(frame.url()).origin !== p.origin) continue;
+              const before = dialogs;
+              // A frame still navigating is left out (the caller asks again).
+              const referrer = await frame
+                .evaluate(() => {
+                  alert('probe');
+                  return document.referrer;
+                })
+                .catch(() => undefined);
+              if (referrer === undefined) continue;
+              frames.push({ pathname: new URL(frame.url()).pathname, referrer, modal: dialogs > before });
+            }
+          } finally {
+            page.off('dialog', onDialog);
+          }
+          return { frames };
+        }
         case 'page-frames': {
           // The text of the page's child frames (the processor iframe is cross-origin to the test
           // page): origin and path only, never the query, which may carry a reveal token.

@@ -15,7 +15,7 @@ import { configureWallet } from '../../../../src/elements/shared/config.ts';
 import { walletFor } from '../../../../src/elements/shared/wallet.ts';
 import { createClient } from '../../../../src/core/client.ts';
 import '../../../../src/locales/ar.ts';
-import { axLiveRegions, axNodes, fixtures, newAccount, pageFrames, sandboxVariant, type AXNode, type RigFixtures } from '../../support/rig.ts';
+import { axLiveRegions, axNodes, fixtures, frameProbe, newAccount, pageFrames, sandboxVariant, type AXNode, type RigFixtures } from '../../support/rig.ts';
 import { axeViolations, focusIn, holdAnswer, lowContrastText, mount, nextEvent, part, resetPage, shadow, text, useRig, waitFor } from '../shared/helpers.ts';
 
 const UNKNOWN_CARD = 'Card:00000000-0000-4000-8000-000000000000';
@@ -186,6 +186,27 @@ describe('<card-reveal>', () => {
 
     expect(text(el, 'countdown')).to.match(/\d+:\d\d/);
     expect(await axeViolations(el)).to.deep.equal([]);
+  });
+
+  it('the processor page is sandboxed, gets no referrer and adds no entry to the session history (Back would reload it): reveal after reveal', async () => {
+    const el = await mount<CardReveal>('card-reveal', { 'card-id': f.cardId, 'allowed-origins': f.processorOrigin });
+    const entries = history.length;
+    for (let i = 0; i < 2; i++) {
+      await reveal(el);
+      const { frames } = await poll(async () => {
+        const probe = await frameProbe(f.processorOrigin);
+        return probe.frames.some((x) => x.pathname === '/processor/card') ? probe : undefined;
+      }, 'the processor page in the frame');
+      // The sandbox is set once the frame is on the page: it must hold for the processor's document
+      // all the same (no allow-modals: alert() opens no dialog there), and the link it was reached
+      // by sent no Referer.
+      expect(frames).to.deep.equal([{ pathname: '/processor/card', referrer: '', modal: false }]);
+      // A frame navigated after it was put on the page adds a joint session history entry, unless
+      // it leaves its first, blank document: "Back" would then load the bearer URL again.
+      expect(history.length).to.equal(entries);
+      click(el, 'hide-button');
+      await el.updateComplete;
+    }
   });
 
   it('its live regions are in the accessibility tree before they have anything to say, taking no room, so that the first message is announced', async () => {
