@@ -1,8 +1,10 @@
 /**
  * The README as an integrator reads it after `npm install`: from node_modules/wallet-elements, where
- * only the packed files are. Every document it links to, and every file it names for an integrator
- * to read (a path in backticks, outside "Develop", which is about this repository), is in the
- * package, as `npm pack` lists it. (Its pictures are not packed: they are 3 MB.)
+ * only the packed files are. Every document it links to, and every file it or a linked document
+ * names for an integrator to read (a path in backticks, outside what is about this package's
+ * repository: the README's "Develop", a section whose heading or a paragraph that says "this
+ * repository" or "this package's repository"), is in the package, as `npm pack` lists it. (Its
+ * pictures are not packed: they are 3 MB.)
  *
  * The package is laid out in a folder of the test's own: package.json (its "files"), the files the
  * README names as they are in this repository, and the named files of dist/ built there by the
@@ -18,9 +20,19 @@ import { ROOT } from '../../../bench/size.ts';
 import { buildCdn, buildCdnElements, buildTypes } from '../../../scripts/build.ts';
 
 const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-const forIntegrators = readme.slice(0, readme.indexOf('\n## Develop'));
 const linked = [...readme.matchAll(/\]\(([^)#\s]+\.md)\)/g)].map((m) => m[1]!);
-const named = [...forIntegrators.matchAll(/`((?:src|docs|dist|scripts|demo)\/[\w./-]+\.\w+)`/g)].map((m) => m[1]!);
+
+/** The paths in backticks a document names, leaving out its sections and paragraphs about this package's repository. */
+function namedIn(text: string): string[] {
+  const aboutRepository = /this (?:package's )?repository/i;
+  return text
+    .split(/^(?=## )/m)
+    .filter((section) => !section.startsWith('## Develop') && !aboutRepository.test(section.slice(0, section.indexOf('\n'))))
+    .flatMap((section) => section.split(/\n\s*\n/))
+    .filter((paragraph) => !aboutRepository.test(paragraph))
+    .flatMap((paragraph) => [...paragraph.matchAll(/`((?:src|docs|dist|scripts|demo|bench|test)\/[\w./-]+\.\w+)`/g)].map((m) => m[1]!));
+}
+const named = [readme, ...linked.map((path) => readFileSync(join(ROOT, path), 'utf8'))].flatMap(namedIn);
 
 /**
  * Builds into `dir` the named files of dist/, each by the step of scripts/build.ts that writes it;
@@ -63,9 +75,9 @@ function packedFiles(cwd: string): Set<string> {
   return new Set(pack!.files.map((f) => f.path));
 }
 
-test('every document the README links to and every file it names for an integrator is in the package', () => {
+test('every document the README links to and every file it or they name for an integrator is in the package', () => {
   assert.ok(linked.length > 0 && named.length > 0);
   const files = packedFiles(dir);
   const missing = [...new Set([...linked, ...named])].filter((path) => !files.has(path));
-  assert.deepEqual(missing, [], 'the README names files an installed package does not have');
+  assert.deepEqual(missing, [], 'the README or a document it links to names files an installed package does not have');
 });
