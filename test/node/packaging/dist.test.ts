@@ -488,18 +488,20 @@ test('the README\'s route handler for servers that hand over a Request compiles 
   assert.deepEqual(diagnostics, []);
 });
 
-test('the README\'s clientIp and onError options compile as written, each for the entry it names, against the published proxy declarations', () => {
+test('the README\'s clientIp, onError and logger options compile as written, each for the entry it names, against the published proxy declarations', () => {
   const readme = readFileSync(join(ROOT, 'README.md'), 'utf8').replace(/\s+/g, ' ');
   const forFetch = /`(clientIp: [^`]*)` for `proxy\.fetch`/.exec(readme)?.[1];
   const forNode = /`(clientIp: [^`]*)` for the Node handler/.exec(readme)?.[1];
   const onError = /`(onError: [^`]*)`/.exec(readme)?.[1];
-  assert.ok(forFetch && forNode && onError, 'the README gives clientIp for each entry and onError');
+  // The proxy's log lines go only to `logger`: a mounted proxy without it logs nothing.
+  const logger = /`(logger: [^`]*)`/.exec(readme)?.[1];
+  assert.ok(forFetch && forNode && onError && logger, 'the README gives clientIp for each entry, onError and logger');
   const settings = `upstream: process.env.SERVICE_BASE_URL, tokenId: process.env.SERVICE_TOKEN_ID, clientSecret: process.env.SERVICE_CLIENT_SECRET`;
   const lines = [
     `import { createProxy } from '${pkg.name}/proxy';`,
     `declare function myErrorLog(...args: unknown[]): void;`,
-    `export const node = createProxy({ ${settings}, ${forNode}, ${onError} });`,
-    `export const fetching = createProxy<Request>({ ${settings}, ${forFetch}, ${onError} });`,
+    `export const node = createProxy({ ${settings}, ${forNode}, ${onError}, ${logger} });`,
+    `export const fetching = createProxy<Request>({ ${settings}, ${forFetch}, ${onError}, ${logger} });`,
   ];
   assert.deepEqual(typecheck('readme-client-ip', lines, NODE_CONSUMER), []);
 });
