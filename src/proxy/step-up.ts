@@ -21,7 +21,8 @@
  * the service's clock: a grant outlives no session) (plus
  * `Secure` over TLS, also when TLS ends at a server in front: an https Origin or X-Forwarded-Proto): page scripts cannot read it (an injected script cannot carry it elsewhere)
  * and a cross-site page cannot send it. The reveal route then needs a grant whose account owns
- * the card (`accountForCard`, the integrator's knowledge; the demo binding's one card by default),
+ * the card (`accountForCard`, the integrator's knowledge; by default the card `accountFor` gives
+ * the caller, or the demo binding's one card),
  * else 403 `STEP_UP_REQUIRED`. The key is `secret`, or else derived from the API client secret with
  * HKDF-SHA256 (RFC 5869) under a label of its own.
  *
