@@ -12,8 +12,6 @@
  * snapshot, event detail or error can ever leak the bearer URL; `checkRevealUrl` looks at the URL
  * and answers with a verdict, keeping nothing.
  */
-import { ServiceError, WalletError } from '../../core/errors.ts';
-
 /** Why the card details stopped being shown (the `reason` of `card-hidden`). */
 export const HIDE_REASONS = ['user', 'expired', 'timeout', 'page-hidden', 'disconnected', 'card-changed', 'logged-out', 'account-changed', 'blocked'] as const;
 export type HideReason = (typeof HIDE_REASONS)[number];
@@ -176,33 +174,3 @@ export function checkRevealUrl(answer: { panEmbedUrl?: unknown; expiresAt?: unkn
   if (!trusted || url.username || url.password) return { ok: false, code: 'insecure_url' };
   return expires > now ? { ok: true, expiresAt: expires } : { ok: false, code: 'expired_url' };
 }
-
-/** The service's statuses with a sentence of their own (api.md "Errors / Condition rules"). */
-const BY_STATUS: Partial<Record<number, RevealErrorCode>> = {
-  401: 'unauthorized',
-  403: 'forbidden',
-  404: 'not_found',
-  429: 'rate_limited',
-  501: 'not_available',
-};
-
-/**
- * Maps what core threw to a code. A 403 whose code names the step-up (see src/proxy/step-up.ts),
- * and a session that cannot be proven here, ask for a fresh session proof.
- */
-export function errorCodeOf(error: unknown): RevealErrorCode {
-  if (error instanceof ServiceError) {
-    if (error.code === 'STEP_UP_REQUIRED') return 'session_required';
-    return BY_STATUS[error.status] ?? (error.status >= 500 ? 'server' : 'unexpected');
-  }
-  return (error instanceof WalletError && BY_WALLET_CODE[error.code]) || 'unexpected';
-}
-
-/** What the library's own failures mean here (an id that is not a `Card:<uuid>` names no card). */
-const BY_WALLET_CODE: Partial<Record<string, RevealErrorCode>> = {
-  network: 'network',
-  session_expired: 'session_required',
-  key_missing: 'session_required',
-  invalid_argument: 'not_found',
-  misconfigured: 'misconfigured',
-};

@@ -5,9 +5,11 @@
  * ever includes the reveal URL or a raw service message.
  */
 import { registerDefaultStrings } from '../shared/i18n.ts';
-import type { RevealErrorCode, IdleReason } from './card-reveal.machine.ts';
+import type { IdleReason } from './card-reveal.machine.ts';
+import type { CardRevealErrorStringKey } from './card-reveal.error-strings.ts';
 
-type ErrorKeys = `card-reveal.error.${RevealErrorCode}`;
+/** The errors that can come before the on-demand modules are loaded (the others: card-reveal.error-strings.ts). */
+type ErrorKeys = 'card-reveal.error.network' | 'card-reveal.error.load_failed';
 /** The message after hiding; at expiry `card-reveal.expired` says it instead. */
 type HiddenKeys = `card-reveal.hidden.${IdleReason}`;
 type Keys =
@@ -54,19 +56,7 @@ const en: Record<Keys, string> = {
   'card-reveal.hidden.card-changed': 'Card details hidden: another card was selected.',
   'card-reveal.hidden.logged-out': 'Card details hidden: you logged out.',
   'card-reveal.hidden.account-changed': 'Card details hidden: another wallet was selected.',
-  'card-reveal.error.unauthorized': 'A setup problem on our side stops card details from showing. Contact support.',
-  'card-reveal.error.forbidden': 'These card details can’t be shown to this account.',
-  'card-reveal.error.session_required': 'Log in to your wallet first, then try again.',
-  'card-reveal.error.not_found': 'We couldn’t find this card. It may have been replaced or closed.',
-  'card-reveal.error.not_available': 'Card details aren’t available in this environment.',
-  'card-reveal.error.rate_limited': 'Too many requests. Wait a moment, then try again.',
-  'card-reveal.error.server': 'Something went wrong on our side. Try again soon.',
   'card-reveal.error.network': 'We couldn’t reach the server. Check your connection and try again.',
-  'card-reveal.error.expired_url': 'The secure view expired before it opened. Try again.',
-  'card-reveal.error.insecure_url': 'Card details not shown: the secure view didn’t come from a trusted address.',
-  'card-reveal.error.unexpected': 'Something unexpected happened. Try again.',
-  'card-reveal.error.misconfigured': 'A setup problem on our side stops card details from showing. Contact support.',
-  'card-reveal.error.frame_blocked': 'Card details not shown: this page doesn’t allow the secure view.',
   'card-reveal.error.load_failed': 'Card details couldn’t load. Check your connection, then reload the page.',
 };
 
@@ -74,5 +64,5 @@ registerDefaultStrings({ en });
 
 export const cardRevealStrings = { en } as const;
 
-/** The keys of these strings (a translation, src/locales/, covers every one). */
-export type { Keys as CardRevealStringKey };
+/** The keys of the element's strings, these and its on-demand error sentences (a translation, src/locales/, covers every one). */
+export type CardRevealStringKey = Keys | CardRevealErrorStringKey;

@@ -24,12 +24,10 @@ import { ReactiveBase, defineElement, type PropertyValues } from '../shared/reac
 import { themeStyles, THEME } from '../shared/styles.ts';
 import { API_BASE, API_BASE_HINT, idMatch } from '../shared/config.ts';
 import { LocaleController } from '../shared/i18n.ts';
-import { ServiceError, WalletError } from '../../core/errors.ts';
 import { later, serviceNow } from '../../core/clock.ts';
 import './card-reveal.strings.ts';
 import {
   checkRevealUrl,
-  errorCodeOf,
   hideReasonOf,
   initialState,
   parseAllowedOrigins,
@@ -37,6 +35,7 @@ import {
   transition,
   type CardRevealEvent,
   type CardRevealState,
+  type RevealErrorCode,
 } from './card-reveal.machine.ts';
 import { CardHiddenEvent, CardRevealErrorEvent, CardRevealedEvent } from './card-reveal.events.ts';
 
@@ -55,8 +54,12 @@ function element(tag: string, attributes: Record<string, string> = {}, ...childr
 const field = (label: Node, mask: string, attributes?: Record<string, string>) =>
   element('p', {}, label, element('code', { dir: 'ltr', ...attributes }, new Text(mask)));
 
-/** An on-demand module that did not load (see `loaded`). */
-class LoadFailed extends Error {}
+/** An on-demand module that did not load (`load_failed`), or was not asked for offline (`network`; see `loaded`). */
+class LoadFailed extends Error {
+  constructor(readonly code: RevealErrorCode) {
+    super();
+  }
+}
 
 /**
  * An on-demand module (import()). A failed load is asked for once more at once, unseen: Chromium
@@ -82,9 +85,9 @@ const loaded = <T>(load: () => Promise<T>): (() => Promise<T>) => {
           module = undefined;
           // What failed is not kept: the reveal reports `load_failed` alone (a file that did not
           // arrive is in the browser's console and network panel).
-          throw new LoadFailed();
+          throw new LoadFailed('load_failed');
         }))
-      : Promise.reject(new WalletError('network', '')));
+      : Promise.reject(new LoadFailed('network')));
 };
 
 /** The id attributes: one given malformed (ignored, config.ts idMatch) and the element reveals nothing, and says so. */
@@ -259,21 +262,26 @@ export class CardReveal extends ReactiveBase {
     const request = (this.#request = new AbortController());
     const { signal } = request;
     let event: CardRevealEvent;
+    // What a failure means (its code): the modules that can fail so say it (reveal-failure.ts); until
+    // one is loaded only a load can fail (LoadFailed).
+    let failureOf = (_error: unknown): { code: RevealErrorCode; status?: number | undefined } => ({ code: 'unexpected' });
     try {
       if (this.requireSession) {
         // The step-up needs the session flows (keys, stamps); a page that never asks for it never
         // loads them. Details shown on the strength of the session hide when it is logged out
         // (watched until this request's signal aborts, which every exit from `revealed` does).
-        const { proveSession } = await stepUpProof();
-        await proveSession({ apiBase: this.apiBase, accountId: this.accountId, signal, onLogout: () => this.#send({ type: 'hide', reason: 'logged-out' }) });
+        const proof = await stepUpProof();
+        failureOf = proof.failureOf;
+        await proof.proveSession({ apiBase: this.apiBase, accountId: this.accountId, signal, onLogout: () => this.#send({ type: 'hide', reason: 'logged-out' }) });
       }
       // The transport loads on demand, not with the element: a page renders the element (its
       // up-front budget, 9 KB gzip) before any of it is needed. Usually loaded already, on the
       // cardholder's way to the button (createRenderRoot). A load that failed then is asked for
       // again here (twice, see `loaded`): browsers that follow whatwg/html#10327 fetch it again; Chromium
       // (156) keeps one answered with an error failed for the page, and only a reload loads it (`load_failed`).
-      const { requestReveal } = await revealRequest();
-      const answer = await requestReveal(this.apiBase, cardId, signal);
+      const reveal = await revealRequest();
+      failureOf = reveal.failureOf;
+      const answer = await reveal.requestReveal(this.apiBase, cardId, signal);
       const verdict = checkRevealUrl(answer, this.allowedOrigins, serviceNow());
       signal.throwIfAborted();
       if (verdict.ok) {
@@ -297,7 +305,7 @@ export class CardReveal extends ReactiveBase {
         : { type: 'failed', code: verdict.code };
     } catch (error) {
       // Only the service's status goes on the error event, never its message.
-      event = { type: 'failed', code: error instanceof LoadFailed ? 'load_failed' : errorCodeOf(error), status: error instanceof ServiceError ? error.status : undefined };
+      event = { type: 'failed', ...(error instanceof LoadFailed ? { code: error.code } : failureOf(error)) };
     }
     if (this.#request === request) this.#send(event);
   }

@@ -9,6 +9,9 @@ import { revealCard } from '../../core/cards.ts';
 import type { CardRevealResponse } from '../../core/types.ts';
 import { sendFor } from '../shared/send.ts';
 
+// What the element makes of a failure (its code): loaded with what can fail so.
+export { failureOf } from './reveal-failure.ts';
+
 /** A fresh reveal URL and its expiry for `cardId`, through the proxy at `apiBase` (or the configured one). */
 export function requestReveal(apiBase: string | undefined, cardId: string, signal: AbortSignal): Promise<CardRevealResponse> {
   return revealCard(sendFor(apiBase), cardId, { signal });

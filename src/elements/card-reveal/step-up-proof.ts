@@ -15,6 +15,9 @@ import { ServiceError, WalletError } from '../../core/errors.ts';
 import { onSessionBroadcast } from '../shared/session-channel.ts';
 import { walletFor } from '../shared/wallet.ts';
 
+// What the element makes of a failure (its code): loaded with what can fail so.
+export { failureOf } from './reveal-failure.ts';
+
 /** Proves the session, then watches it for a logout until `signal` aborts. */
 export async function proveSession(options: {
   apiBase?: string | undefined;

@@ -5,7 +5,6 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   checkRevealUrl,
-  errorCodeOf,
   hideReasonOf,
   initialState,
   parseAllowedOrigins,
@@ -13,6 +12,7 @@ import {
   transition,
   type CardRevealState,
 } from '../../../src/elements/card-reveal/card-reveal.machine.ts';
+import { errorCodeOf } from '../../../src/elements/card-reveal/reveal-failure.ts';
 import { ServiceError, WalletError } from '../../../src/core/errors.ts';
 
 const T0 = Date.parse('2026-05-01T10:00:00Z');

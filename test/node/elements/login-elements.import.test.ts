@@ -89,6 +89,7 @@ test('Arabic (src/locales/ar.ts) covers every English string of every element, w
     (await import('../../../src/elements/passkey-register/passkey-register.strings.ts')).passkeyRegisterStrings.en,
     (await import('../../../src/elements/wallet-credentials/wallet-credentials.strings.ts')).walletCredentialsStrings.en,
     (await import('../../../src/elements/card-reveal/card-reveal.strings.ts')).cardRevealStrings.en,
+    (await import('../../../src/elements/card-reveal/card-reveal.error-strings.ts')).cardRevealErrorStrings.en,
     (await import('../../../src/elements/delegated-keys/delegated-keys.strings.ts')).delegatedKeysStrings.en,
     (await import('../../../src/elements/agent-actions/agent-actions.strings.ts')).agentActionsStrings.en,
   ];
