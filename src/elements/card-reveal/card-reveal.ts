@@ -177,7 +177,7 @@ export class CardReveal extends ReactiveBase {
   /** Hide after this many seconds even when the URL lives longer. */
   hideAfter: number | undefined;
 
-  /** Hide as soon as the page is hidden (tab switched, window minimised). */
+  /** Hide as soon as the page is hidden (tab switched, window minimised), and show nothing while it is: a `show()` then does nothing. */
   hideOnPageHide = false;
 
   /**
@@ -245,10 +245,12 @@ export class CardReveal extends ReactiveBase {
 
   /**
    * Requests a fresh URL and shows the card details. Does nothing while the element is not on the
-   * page: the URL is a bearer secret, asked for only to be shown at once.
+   * page: the URL is a bearer secret, asked for only to be shown at once. Nor, with
+   * `hide-on-page-hide`, while the page is hidden, where that attribute keeps the details off; nor
+   * later, when it is visible again: the cardholder shows them then.
    */
   show(): void {
-    if (this.badId(IDS) || !this.cardId || !this.isConnected) return;
+    if (this.badId(IDS) || !this.cardId || !this.isConnected || (this.hideOnPageHide && document.hidden)) return;
     const before = this.#view;
     this.#send({ type: 'reveal' });
     if (this.#view !== before) void this.#fetchAndShow(this.cardId);

@@ -359,6 +359,27 @@ describe('<card-reveal>', () => {
     expect(frameOf(again)).to.equal(null);
   });
 
+  it('with hide-on-page-hide, show() while the page is hidden starts no reveal and shows nothing; once visible it reveals', async () => {
+    const el = await mount<CardReveal>('card-reveal', { 'card-id': f.cardId, 'allowed-origins': f.processorOrigin, 'hide-on-page-hide': '' });
+    const events: string[] = [];
+    for (const name of ['card-revealed', 'card-hidden', 'card-reveal-error']) el.addEventListener(name, (e) => events.push(e.type));
+    // The tab hidden as a browser reports it (the test page itself stays visible).
+    Object.defineProperty(document, 'visibilityState', { value: 'hidden', configurable: true });
+    Object.defineProperty(document, 'hidden', { value: true, configurable: true });
+    try {
+      el.show();
+      await new Promise((r) => setTimeout(r, 300));
+      expect(el.matches(':state(idle)'), 'idle').to.equal(true);
+      expect(frameOf(el)).to.equal(null);
+      expect(events).to.deep.equal([]);
+    } finally {
+      delete (document as { visibilityState?: unknown }).visibilityState;
+      delete (document as { hidden?: unknown }).hidden;
+    }
+    await reveal(el);
+    expect(frameOf(el)).to.not.equal(null);
+  });
+
   it('show() on an element not on the page asks for no reveal URL and announces nothing, whether it was on the page before or never', async () => {
     const removed = await mount<CardReveal>('card-reveal', { 'card-id': f.cardId, 'allowed-origins': f.processorOrigin });
     removed.remove();
