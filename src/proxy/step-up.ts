@@ -123,11 +123,15 @@ export function checkGrant(key: Buffer, grant: unknown, now: number): GrantCheck
   return { ok: true, accountId: c.a };
 }
 
-/** The values of the cookies named `{name}_…` (one per session) from the Cookie header(s) (RFC 6265 section 5.4). */
+/**
+ * The values of the cookies named `{name}_…` (one per session) from the Cookie header(s) (RFC 6265
+ * section 5.4). Several Cookie lines come joined with "; " (Node) or ", " (the Fetch standard's
+ * Headers, as in Deno): a grant holds no comma, so both part the pairs.
+ */
 export function readGrants(request: ProxyRequest, name: string): string[] {
   const header = requestHeader(request, 'cookie');
   if (typeof header !== 'string') return [];
-  return header.split(';').flatMap((pair) => {
+  return header.split(/[;,]/).flatMap((pair) => {
     const eq = pair.indexOf('=');
     return eq !== -1 && pair.slice(0, eq).trim().startsWith(`${name}_`) ? [pair.slice(eq + 1).trim()] : [];
   });

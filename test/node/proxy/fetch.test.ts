@@ -16,7 +16,7 @@ import { createClient } from '../../../src/core/client.ts';
 import { createWallet } from '../../../src/core/session.ts';
 import { memoryKeyStore } from '../../../src/core/keystore.ts';
 import { ServiceError } from '../../../src/core/errors.ts';
-import { ACCOUNT, CLIENT_SECRET, SESSION, TOKEN_ID, jarFetch, startRecorder } from './helpers.ts';
+import { ACCOUNT, CLIENT_SECRET, SESSION, TOKEN_ID, jarFetch, rawExchange, startRecorder } from './helpers.ts';
 
 type FetchProxy = FetchProxyHandler & { close(): Promise<void> };
 
@@ -369,6 +369,66 @@ describe('proxy.fetch against the sandbox', () => {
       assert.match(page.setCookies.at(-1)!, /; SameSite=Strict; Secure$/);
       await wallet.logout(f.accountId);
     } finally {
+      await proxy.close();
+    }
+  });
+
+  it('the grant opens the card from any of several Cookie lines, joined with ", " as the Fetch standard\'s Headers does (Deno) or "; " as Node\'s; each Set-Cookie reaches the wire a line of its own', async () => {
+    const f = sandbox.fixtures;
+    const { proxy } = demoProxy();
+    // As a framework builds its Request (test-only): each raw header line appended to a Headers.
+    // Node's Headers joins repeated Cookie lines with "; "; the Fetch standard's, as in Deno (and
+    // @hono/node-server run there), joins every repeated header with ", ", done here by hand.
+    let standard = false;
+    const server = http.createServer(async (req, res) => {
+      const headers = new Headers();
+      for (let i = 0; i < req.rawHeaders.length; i += 2) {
+        const [name, value] = [req.rawHeaders[i]!, req.rawHeaders[i + 1]!];
+        const joined = standard ? headers.get(name) : null;
+        if (joined !== null) headers.set(name, `${joined}, ${value}`);
+        else headers.append(name, value);
+      }
+      const body = req.method === 'GET' || req.method === 'HEAD' ? null : (Readable.toWeb(req) as ReadableStream<Uint8Array>);
+      const request = new Request(`http://${req.headers.host}${req.url}`, { method: req.method, headers, body, duplex: 'half' } as RequestInit);
+      const response = await proxy.fetch(request, { clientAddress: req.socket.remoteAddress });
+      for (const [name, value] of response.headers) if (name !== 'set-cookie') res.setHeader(name, value);
+      res.setHeader('set-cookie', response.headers.getSetCookie());
+      res.writeHead(response.status).end(Buffer.from(await response.arrayBuffer()));
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const port = (server.address() as AddressInfo).port;
+    try {
+      const page = jarFetch();
+      const client = createClient({ baseUrl: `http://127.0.0.1:${port}/api`, fetch: page.fetch });
+      const wallet = createWallet({ client, store: memoryKeyStore(), otpSigner: f.signerPublicKey });
+      await (await wallet.startOtpLogin({ credentialId: f.emailCredentialId })).submit('000000');
+      const before = (await wallet.current(f.accountId))!.sessionId.slice(8);
+      const { sessionId } = await wallet.refresh(f.accountId);
+      // Two Set-Cookie lines on the wire, neither folded into the other.
+      assert.deepEqual(page.setCookies.map((c) => c.split('=')[0]), [`wallet_step_up_${before}`, `wallet_step_up_${sessionId.slice(8)}`]);
+      const grant = `wallet_step_up_${sessionId.slice(8)}=${page.jar.get(`wallet_step_up_${sessionId.slice(8)}`)}`;
+
+      // The reveal over a raw connection, the grant in a Cookie line of its own beside another.
+      const reveal = async (...cookies: string[]) => {
+        const lines = [`POST /api/cards/${f.cardId}/reveal HTTP/1.1`, `Host: 127.0.0.1:${port}`, 'X-Requested-With: test', 'Content-Length: 0', 'Connection: close', ...cookies.map((c) => `Cookie: ${c}`)];
+        const answer = await rawExchange(port, [`${lines.join('\r\n')}\r\n\r\n`]);
+        return { status: Number(/^HTTP\/1\.1 (\d{3})/.exec(answer)?.[1]), body: answer.slice(answer.indexOf('\r\n\r\n') + 4) };
+      };
+      for (standard of [false, true]) {
+        for (const cookies of [['app_session=1', grant], [grant, 'app_session=1'], ['app_session=1; theme=dark', grant, 'lang=en']]) {
+          const r = await reveal(...cookies);
+          assert.equal(r.status, 200, `${standard ? '", "' : '"; "'} ${cookies.join(' | ')}: ${r.body}`);
+          assert.match(r.body, /\/processor\/card\?token=/);
+        }
+        // Without the grant in any line, still refused.
+        const refused = await reveal('app_session=1', `wallet_step_up_${before}=x.y`);
+        assert.equal(refused.status, 403);
+        assert.match(refused.body, /STEP_UP_REQUIRED/);
+      }
+      await wallet.logout(f.accountId);
+    } finally {
+      server.closeAllConnections();
+      await new Promise<void>((r) => server.close(() => r()));
       await proxy.close();
     }
   });
