@@ -189,6 +189,7 @@ describe('pollAgentActions', () => {
       server.setScript(() => ({ status: 429, headers: { 'retry-after': retryAfter }, body: { status: 429, code: 'RATE_LIMITED', message: 'Slow down.' } }));
       const controller = new AbortController();
       const errors: unknown[] = [];
+      const watch = watchDelays();
       const done = poll({ signal: controller.signal, minDelayMs: 20, maxDelayMs: 40, onError: (e) => errors.push(e), onChange: () => {} });
       try {
         await until(() => errors.length >= 1, 'the 429', 5000);
@@ -197,8 +198,12 @@ describe('pollAgentActions', () => {
       } finally {
         controller.abort();
         await done;
+        watch.restore();
       }
       assert.equal(server.requests.length, 1, `polls after Retry-After: ${retryAfter}`);
+      // One timer for the wait, not one a millisecond: none set beyond what a timer can wait.
+      assert.deepEqual(watch.delays.filter((ms) => ms > 2 ** 31 - 1), [], `timers after Retry-After: ${retryAfter}`);
+      assert.ok(watch.delays.length <= 2, `${watch.delays.length} timers after Retry-After: ${retryAfter}`);
     }
   });
 

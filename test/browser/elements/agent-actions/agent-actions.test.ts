@@ -631,69 +631,81 @@ describe('<agent-actions>', () => {
     }
   });
 
+  /**
+   * The next poll of `el` (or its "load more", which this presses) answered 429 with `retryAfter`;
+   * once the element has said so, `then` runs with the requests to `counted` counted from there.
+   */
+  async function afterRefused(
+    el: AgentActions,
+    operation: 'poll' | 'load-more',
+    retryAfter: string,
+    counted: string,
+    then: (sent: ReturnType<typeof countRequests>) => Promise<void>,
+  ): Promise<void> {
+    const target = operation === 'poll' ? /\/agents\/me\/actions\?(?!.*cursor=)/ : /\/agents\/me\/actions\?.*cursor=/;
+    const undo = failNext('GET', target, 429, 1, { 'Retry-After': retryAfter });
+    const refused = nextEvent<CustomEvent<{ code: string; operation: string }>>(el, 'agent-actions-error');
+    let sent: ReturnType<typeof countRequests> | undefined;
+    const original = window.setTimeout;
+    try {
+      if (operation === 'load-more') (part(el, 'load-more-button') as HTMLButtonElement).click();
+      expect((await refused).detail).to.include({ code: 'rate_limited', operation });
+      sent = countRequests(counted);
+      // Timers set beyond what one can wait (each fires at once, so a wait made of them spins).
+      overflowed = 0;
+      window.setTimeout = ((fn: TimerHandler, ms?: number, ...rest: unknown[]) => {
+        if ((ms ?? 0) > 2 ** 31 - 1) overflowed++;
+        return original(fn, ms, ...rest);
+      }) as typeof window.setTimeout;
+      await then(sent);
+    } finally {
+      window.setTimeout = original;
+      sent?.restore();
+      undo();
+    }
+  }
+  let overflowed = 0;
+
   it('back online while a poll\'s Retry-After runs, it keeps to the service\'s wait: no poll at once', async () => {
     const el = await mountActions(acct.agentToken, { 'page-size': '5', 'poll-interval': '100', 'poll-max-interval': '600000' });
     await ready(el);
     await waitFor(() => el.matches(':state(polling)'), 'polling');
-    const undo = failNext('GET', /\/agents\/me\/actions\?(?!.*cursor=)/, 429, 1, { 'Retry-After': '60' });
-    const refused = nextEvent<CustomEvent<{ code: string; operation: string }>>(el, 'agent-actions-error');
-    let polls: ReturnType<typeof countRequests> | undefined;
-    try {
-      expect((await refused).detail).to.include({ code: 'rate_limited', operation: 'poll' });
-      polls = countRequests('/agents/me/actions?');
+    await afterRefused(el, 'poll', '60', '/agents/me/actions?', async (polls) => {
       const offline = await goOffline(200);
       await offline.online();
       // A poll made on the way back online goes out at once; none is due for a minute.
       await pause(1000);
       expect(polls.count).to.equal(0);
       expect(el.matches(':state(polling)')).to.equal(true);
-    } finally {
-      polls?.restore();
-      undo();
-    }
+    });
   });
 
   it('a poll\'s Retry-After longer than one timer can wait (2^31-1 ms, 24.8 days) holds polls and "load more": none goes at once', async () => {
     const el = await pollingActions();
     await waitFor(() => el.matches(':state(polling)'), 'polling');
-    const undo = failNext('GET', /\/agents\/me\/actions\?(?!.*cursor=)/, 429, 1, { 'Retry-After': '3000000' });
-    const refused = nextEvent<CustomEvent<{ code: string; operation: string }>>(el, 'agent-actions-error');
-    let polls: ReturnType<typeof countRequests> | undefined;
-    try {
-      expect((await refused).detail).to.include({ code: 'rate_limited', operation: 'poll' });
-      polls = countRequests('/agents/me/actions');
+    await afterRefused(el, 'poll', '3000000', '/agents/me/actions', async (polls) => {
       (part(el, 'load-more-button') as HTMLButtonElement).click();
       // Polling every 150 ms to 400 ms, a wait that overflowed would poll again at once.
       await pause(1000);
       expect(polls.count).to.equal(0);
+      expect(overflowed, 'timers beyond 2^31-1 ms').to.equal(0);
       await el.updateComplete;
       expect(part(el, 'load-more-button')!.getAttribute('aria-disabled')).to.equal('true');
-    } finally {
-      polls?.restore();
-      undo();
-    }
+    });
   });
 
   it('a "load more" Retry-After longer than one timer can wait holds the poller and a reload: nothing goes at once', async () => {
     const el = await pollingActions();
     await waitFor(() => el.matches(':state(polling)'), 'polling');
-    const undo = failNext('GET', /\/agents\/me\/actions\?.*cursor=/, 429, 1, { 'Retry-After': '3000000' });
-    const failed = nextEvent<CustomEvent<{ code: string; operation: string }>>(el, 'agent-actions-error');
-    let sent: ReturnType<typeof countRequests> | undefined;
-    try {
-      (part(el, 'load-more-button') as HTMLButtonElement).click();
-      expect((await failed).detail).to.include({ code: 'rate_limited', operation: 'load-more' });
-      sent = countRequests('/agents/me/actions');
+    await afterRefused(el, 'load-more', '3000000', '/agents/me/actions', async (sent) => {
       await pause(1000);
       expect(sent.count, 'polls').to.equal(0);
       // A first page is the same request: it waits too.
       el.reload();
       await pause(1000);
       expect(sent.count, 'first pages').to.equal(0);
-    } finally {
-      sent?.restore();
-      undo();
-    }
+      expect(overflowed, 'timers beyond 2^31-1 ms').to.equal(0);
+    });
   });
 
   it('a decision is said once: after a failed poll\'s message goes, the decision said before it is not said again', async () => {
