@@ -49,6 +49,11 @@ export type WalletErrorCode =
   | 'misconfigured'
   /** A WebAuthn ceremony failed or was cancelled (see `cause`). */
   | 'webauthn'
+  /**
+   * The passkey picked is none of those asked for: another login's of the same site (autofill
+   * allows any). Nothing was sent.
+   */
+  | 'passkey_mismatch'
   /** The caller aborted through its AbortSignal. */
   | 'aborted'
   /** The answer was not what the interface describes. */

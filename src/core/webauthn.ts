@@ -17,7 +17,8 @@
  *   the UTF-8 bytes of that string (never hex- or base64url-decoded); `allowCredentials[0].id` is
  *   the base64url-decoded credentialId.
  * Failures become WalletError('webauthn') with the browser's DOMException (its `name` intact)
- * as `cause`; an abort through the caller's signal becomes WalletError('aborted').
+ * as `cause`; an abort through the caller's signal becomes WalletError('aborted'), and a passkey
+ * picked that is none of those asked for (another login's) WalletError('passkey_mismatch').
  *
  * Not here: any HTTP call (session.ts does those), any key handling.
  */
@@ -253,7 +254,7 @@ export async function getPasskeyAssertion(options: GetPasskeyAssertionOptions): 
     mediation,
   );
   if (!ids.includes(rawId)) {
-    throw new WalletError('webauthn', 'That passkey belongs to another login. Choose the passkey of this wallet.');
+    throw new WalletError('passkey_mismatch', 'That passkey belongs to another login. Choose the passkey of this wallet.');
   }
   const assertion: PasskeyAssertion = {
     credentialId: rawId,

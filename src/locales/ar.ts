@@ -105,6 +105,7 @@ const walletLogin: Record<WalletLoginStringKey, string> & PluralForms<WalletLogi
   'login.notice.logged-out-here': 'لقد سجّلت الخروج على هذا الجهاز. تعذّر إبلاغ الخدمة، لذا تنتهي الجلسة من تلقاء نفسها عند انتهاء صلاحيتها.',
   'login.notice.refreshed': 'جُدّدت جلستك.',
   'error.code_sent_recently': 'أُرسل إليك رمز قبل لحظات، لذا لا يمكن إرسال رمز جديد بعد.',
+  'error.passkey_other_wallet': 'مفتاح المرور هذا لمحفظة أخرى. اختر مفتاح مرور لهذه المحفظة، أو استخدم طريقة أخرى لتسجيل الدخول.',
 };
 
 /** `<passkey-register>` */

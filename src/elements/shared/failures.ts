@@ -139,6 +139,7 @@ const WALLET_FAILURES: Partial<Record<string, FailureCode>> = {
   storage_unavailable: 'storage_unavailable',
   network: 'network',
   aborted: 'cancelled',
+  passkey_mismatch: 'passkey_rejected',
   retry_exhausted: 'signature_rejected',
   bundle_invalid: 'misconfigured',
   misconfigured: 'misconfigured',
@@ -173,7 +174,7 @@ export function classifyError(e: unknown, context: FailureContext = {}): Failure
     return failure;
   }
   if (e instanceof WalletError) {
-    // A WebAuthn failure without a browser reason (a passkey of another wallet was picked): refused.
+    // A WebAuthn failure without a browser reason: refused.
     if (e.code === 'webauthn') return { code: webauthnCode(e) ?? 'passkey_rejected' };
     return { code: WALLET_FAILURES[e.code] ?? 'unexpected' };
   }

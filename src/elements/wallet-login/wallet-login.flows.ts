@@ -19,7 +19,7 @@ import { beginCeremony } from '../shared/ceremony.ts';
 import { classifyError, isCancellation, type FailureCode } from '../shared/failures.ts';
 import { clientFor, keyStore, onSessionChange, walletFor } from '../shared/wallet.ts';
 import { forgetPendingCode, keepPendingCode, storageKey, resumePendingCode } from '../shared/pending-code.ts';
-import type { LoginEvent, SessionInfo } from './wallet-login.machine.ts';
+import type { LoginEvent, LoginFailure, SessionInfo } from './wallet-login.machine.ts';
 import type { WalletLogin } from './wallet-login.ts';
 
 /** One unit of work the machine asked for. */
@@ -249,9 +249,11 @@ export async function runStep(element: WalletLogin, step: Step, signal: AbortSig
     }
     // A step stopped (Cancel, a newer step) ends as cancelled, whatever it was doing when it stopped.
     if (signal.aborted || isCancellation(e)) return { type: 'CANCELLED' };
-    const failure =
+    const failure: LoginFailure =
       e instanceof NoCredentialError
-        ? { code: 'no_credential' as const }
+        ? { code: 'no_credential' }
+        : walletError(e, 'passkey_mismatch')
+          ? { code: 'passkey_other_wallet' }
         : step.kind === 'oauth' && walletError(e, 'invalid_argument')
           ? { code: 'oauth_unavailable' as const }
           : classifyError(e, { unauthorized: UNAUTHORIZED[step.kind] });
@@ -348,7 +350,8 @@ export async function autofill(element: WalletLogin, signal: AbortSignal, offer:
         offer(false);
         continue;
       }
-      const failure = classifyError(e, { unauthorized: 'passkey_rejected' });
+      // A passkey of another wallet of the site, which autofill offers too: said so, and offered again.
+      const failure: LoginFailure = walletError(e, 'passkey_mismatch') ? { code: 'passkey_other_wallet' } : classifyError(e, { unauthorized: 'passkey_rejected' });
       return failure.code === 'cancelled' ? undefined : { type: 'FAILED', failure, now: Date.now() };
     } finally {
       release();

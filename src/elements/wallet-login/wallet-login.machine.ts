@@ -61,8 +61,10 @@ export interface SessionInfo {
  * with Retry-After; the sandbox sends one code per credential per 30 s). This element asked for
  * none before, so it is no repeated attempt: a code went out a moment ago (from another tab; a
  * code this tab kept over a reload comes back instead, wallet-login.flows.ts), and a new one can be asked for once the wait is over.
+ * Or `passkey_other_wallet`: the passkey picked (from autofill, which offers any passkey of the
+ * site) is another wallet's; nothing was sent.
  */
-export type LoginFailure = Failure | (Omit<Failure, 'code'> & { code: 'code_sent_recently' });
+export type LoginFailure = Failure | (Omit<Failure, 'code'> & { code: 'code_sent_recently' | 'passkey_other_wallet' });
 
 /** Default code-resend cooldown when the service sends no Retry-After. */
 export const RESEND_COOLDOWN_MS = 30_000;
@@ -78,12 +80,12 @@ export type LoginState =
    */
   | { kind: 'sending-code'; method: OtpMethod; reauth?: ReauthReason; resendAt?: number; logout?: true }
   /** Waiting for the user's code. `resendAt` is when "send again" becomes available. */
-  | { kind: 'code-entry'; method: OtpMethod; resendAt: number; failure?: Failure; reauth?: ReauthReason }
+  | { kind: 'code-entry'; method: OtpMethod; resendAt: number; failure?: LoginFailure; reauth?: ReauthReason }
   /** Verifying the code with the signed retry. */
   | { kind: 'verifying-code'; method: OtpMethod; resendAt: number; reauth?: ReauthReason; logout?: true }
   /** A passkey ceremony (modal) or an OIDC token round is in progress. */
   | { kind: 'authenticating'; method: 'passkey' | 'oauth'; reauth?: ReauthReason; logout?: true }
-  | { kind: 'logged-in'; session: SessionInfo; expiring: boolean; failure?: Failure }
+  | { kind: 'logged-in'; session: SessionInfo; expiring: boolean; failure?: LoginFailure }
   | { kind: 'refreshing'; session: SessionInfo; logout?: true }
   | { kind: 'logging-out'; session: SessionInfo };
 
@@ -104,7 +106,7 @@ export type LoginEvent =
   | { type: 'BACK' }
   /** `logout`: a logout asked meanwhile stopped this login too late (passkey autofill): its session is logged out. */
   | { type: 'LOGGED_IN'; session: SessionInfo; logout?: true }
-  | { type: 'FAILED'; failure: Failure; now: number }
+  | { type: 'FAILED'; failure: LoginFailure; now: number }
   /** The user cancelled a ceremony, or a newer one replaced it: return to a usable screen. */
   | { type: 'CANCELLED' }
   | { type: 'EXPIRING' }
@@ -153,7 +155,7 @@ export function resendSecondsLeft(state: LoginState, now: number): number {
 }
 
 /** A 429 pushes the resend cooldown out to what the service asked (reference.md: Retry-After). */
-function cooldownAfter(resendAt: number, { failure, now }: { failure: Failure; now: number }): number {
+function cooldownAfter(resendAt: number, { failure, now }: { failure: LoginFailure; now: number }): number {
   return failure.code === 'rate_limited' && failure.retryAfter !== undefined ? Math.max(resendAt, now + failure.retryAfter * 1000) : resendAt;
 }
 

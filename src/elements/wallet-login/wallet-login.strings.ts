@@ -46,8 +46,9 @@ export const walletLoginStrings = {
     'login.notice.logged-out': 'You’re logged out.',
     'login.notice.logged-out-here': 'You’re logged out on this device. The service could not be told, so the session ends by itself when it expires.',
     'login.notice.refreshed': 'Your session was renewed.',
-    // This element's own failure (wallet-login.machine.ts LoginFailure), said with the shared ones.
+    // This element's own failures (wallet-login.machine.ts LoginFailure), said with the shared ones.
     'error.code_sent_recently': 'A code was sent to you a moment ago, so a new one cannot be sent yet.',
+    'error.passkey_other_wallet': 'That passkey belongs to another wallet. Choose a passkey of this wallet, or use another way to log in.',
   },
 } satisfies Record<'en', Strings>;
 

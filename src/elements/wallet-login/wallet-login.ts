@@ -69,7 +69,7 @@ const LOGOUT_REASONS: Partial<Record<LoginEvent['type'], LoggedOutDetail['reason
  * @event wallet-logged-in - A session began: `{accountId, sessionId, credentialType, expiresAt, source}`.
  * @event wallet-logged-out - The session ended: `{accountId, reason}`: `logout` (here), `expired`, `revoked` (the service ended it before its time: revoked from another device or by the platform, found when a call it signed was refused), `elsewhere` (a logout in another tab of this browser), `key-missing` (the browser lost its key).
  * @event session-expiring - With `no-auto-refresh`, shortly before expiry: `{accountId, sessionId, credentialType, expiresAt}`.
- * @event wallet-login-error - A step failed: `{code, message, status?}`; `message` is the sentence shown. `code_sent_recently`: the first code asked for here was refused as too soon (429): one was sent a moment ago (from another tab, or before a reload in a tab that could keep nothing); `rate_limited` is kept for a new code asked for too soon after this element's own, and for the proxy's own limit on requests (no code was sent). `misconfigured` too when `account-id` is malformed (once per value given; `message` is the sentence shown, naming the attribute; nothing is sent).
+ * @event wallet-login-error - A step failed: `{code, message, status?}`; `message` is the sentence shown. `code_sent_recently`: the first code asked for here was refused as too soon (429): one was sent a moment ago (from another tab, or before a reload in a tab that could keep nothing); `rate_limited` is kept for a new code asked for too soon after this element's own, and for the proxy's own limit on requests (no code was sent). `passkey_other_wallet`: the passkey picked from autofill (which offers every passkey of the site) is another wallet's; nothing was sent, and autofill is offered again. `misconfigured` too when `account-id` is malformed (once per value given; `message` is the sentence shown, naming the attribute; nothing is sent).
  *
  * @csspart base - The panel around every screen.
  * @csspart heading - The screen's title.
@@ -455,8 +455,11 @@ export class WalletLogin extends TemplateElement {
         }
         // A failed autofill (the credential list refused or unreachable) reports once and is not
         // started again at once: it would fail the same way, hundreds of times a second. The passkey
-        // button still works; autofill is offered again when the login screen is next entered.
-        if (!(event.type === 'FAILED' && before.kind === 'choosing')) void this.#startAutofill();
+        // button still works; autofill is offered again when the login screen is next entered. A
+        // passkey of another wallet picked from it (which takes the user's pick each time) is
+        // offered again at once, in the field kept (the keyboard may be in it).
+        if (event.type !== 'FAILED' || before.kind !== 'choosing') void this.#startAutofill();
+        else if (event.failure.code === 'passkey_other_wallet') void this.#startAutofill(true);
         break;
     }
     this.notice = notice ? t(notice) : '';
@@ -600,9 +603,10 @@ export class WalletLogin extends TemplateElement {
     return offeredMethods(s, parseMethods(this.methods), 'PublicKeyCredential' in globalThis);
   }
 
-  async #startAutofill(): Promise<void> {
+  /** `keep`: the field stays shown while the new request is being made. */
+  async #startAutofill(keep?: boolean): Promise<void> {
     this.#background?.abort();
-    this.autofill = false;
+    this.autofill &&= !!keep;
     if (this.noAutofill || !this.#offered(this.machine).includes('passkey')) return;
     const { signal } = (this.#background = new AbortController());
     const bound = this.#bound;
