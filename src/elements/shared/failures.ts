@@ -139,7 +139,6 @@ const WALLET_FAILURES: Partial<Record<string, FailureCode>> = {
   storage_unavailable: 'storage_unavailable',
   network: 'network',
   aborted: 'cancelled',
-  passkey_mismatch: 'passkey_rejected',
   retry_exhausted: 'signature_rejected',
   bundle_invalid: 'misconfigured',
   misconfigured: 'misconfigured',
@@ -174,7 +173,8 @@ export function classifyError(e: unknown, context: FailureContext = {}): Failure
     return failure;
   }
   if (e instanceof WalletError) {
-    // A WebAuthn failure without a browser reason: refused.
+    // A WebAuthn failure without a browser reason: refused. (A passkey of another login picked,
+    // passkey_mismatch, comes only from autofill, which <wallet-login> alone offers and says so.)
     if (e.code === 'webauthn') return { code: webauthnCode(e) ?? 'passkey_rejected' };
     return { code: WALLET_FAILURES[e.code] ?? 'unexpected' };
   }

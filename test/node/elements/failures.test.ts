@@ -90,9 +90,8 @@ test('nothing of the thrown error but status, code and Retry-After is kept', () 
   assert.equal(failureKey(f), 'error.wrong_code');
 });
 
-test('a WebAuthn failure without a browser reason, or a passkey of another login picked, is a refused passkey, not a cancellation', () => {
+test('a WebAuthn failure without a browser reason is a refused passkey, not a cancellation', () => {
   assert.equal(classifyError(new WalletError('webauthn', 'The passkey request was not completed.')).code, 'passkey_rejected');
-  assert.equal(classifyError(new WalletError('passkey_mismatch', 'That passkey belongs to another login.')).code, 'passkey_rejected');
   assert.equal(isCancellation(new WalletError('webauthn', 'm')), false);
   assert.equal(isCancellation(new WalletError('passkey_mismatch', 'm')), false);
 });
