@@ -98,13 +98,7 @@ describe('a request target in absolute form', () => {
 
   it('is served through proxy.fetch in a framework over HTTP', async () => {
     const up = await startRecorder();
-    const proxy = createProxy<Request>({ upstream: up.url, tokenId: TOKEN_ID, clientSecret: CLIENT_SECRET, authorize: () => true, rateLimit: false });
-    const app = new Hono();
-    app.all('*', (c) => proxy.fetch(c.req.raw));
-    let server!: ServerType;
-    const port = await new Promise<number>((resolve) => {
-      server = serve({ fetch: app.fetch, hostname: '127.0.0.1', port: 0 }, (info) => resolve(info.port));
-    });
+    const { port, close } = await behindHono(up.url);
     try {
       const here = `127.0.0.1:${port}`;
       const answer = await exchange(port, `GET http://${here}${LIST} HTTP/1.1\r\nHost: ${here}\r\nConnection: close\r\n\r\n`);
@@ -118,24 +112,35 @@ describe('a request target in absolute form', () => {
       }
       assert.equal(up.requests.length, 1);
     } finally {
-      (server as http.Server).closeAllConnections();
-      server.close();
-      await proxy.close();
+      await close();
       await up.close();
     }
   });
 });
 
+/** A proxy of `upstream` that lets every account through, served through `proxy.fetch` by Hono over HTTP on loopback. */
+async function behindHono(upstream: string): Promise<{ port: number; close: () => Promise<void> }> {
+  const proxy = createProxy<Request>({ upstream, tokenId: TOKEN_ID, clientSecret: CLIENT_SECRET, authorize: () => true, rateLimit: false });
+  const app = new Hono();
+  app.all('*', (c) => proxy.fetch(c.req.raw));
+  let server!: ServerType;
+  const port = await new Promise<number>((resolve) => {
+    server = serve({ fetch: app.fetch, hostname: '127.0.0.1', port: 0 }, (info) => resolve(info.port));
+  });
+  return {
+    port,
+    close: async () => {
+      (server as http.Server).closeAllConnections();
+      server.close();
+      await proxy.close();
+    },
+  };
+}
+
 describe('the Origin of a state change', () => {
   it('is an origin, scheme://host[:port] alone, naming the host reached, default ports as the scheme has them, through both entries over HTTP', async () => {
     const up = await startRecorder();
-    const fetchProxy = createProxy<Request>({ upstream: up.url, tokenId: TOKEN_ID, clientSecret: CLIENT_SECRET, authorize: () => true, rateLimit: false });
-    const app = new Hono();
-    app.all('*', (c) => fetchProxy.fetch(c.req.raw));
-    let server!: ServerType;
-    const fetchPort = await new Promise<number>((resolve) => {
-      server = serve({ fetch: app.fetch, hostname: '127.0.0.1', port: 0 }, (info) => resolve(info.port));
-    });
+    const { port: fetchPort, close } = await behindHono(up.url);
     const px = await startProxy({ upstream: up.url });
     try {
       for (const [entry, port] of [['proxy.fetch', fetchPort], ['Node handler', px.port]] as const) {
@@ -157,9 +162,7 @@ describe('the Origin of a state change', () => {
         assert.equal(statusOf(await post('localhost:443', 'http://localhost')), 403, entry);
       }
     } finally {
-      (server as http.Server).closeAllConnections();
-      server.close();
-      await fetchProxy.close();
+      await close();
       await px.close();
       await up.close();
     }
