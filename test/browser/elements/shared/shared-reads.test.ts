@@ -44,6 +44,25 @@ describe('list reads shared by the elements of a page', () => {
   });
   afterEach(resetPage);
 
+  /**
+   * A's read (`readA`) of `list` reaches the service, which answers it; `change` is made on the
+   * service; then B asks (`readB`), and A's answer reaches the page only after: both lists read again.
+   */
+  async function changedWhileHeld(list: RegExp, a: Element, b: Element, readA: () => void, change: () => Promise<unknown>, readB: () => void): Promise<void> {
+    const hold = holdAnswer('GET', list);
+    try {
+      readA();
+      await hold.arrived;
+      await change();
+      readB();
+      await new Promise((r) => setTimeout(r, 100));
+      hold.release();
+      await waitFor(() => ready(a) && ready(b), 'both lists read again');
+    } finally {
+      hold.undo();
+    }
+  }
+
   it("<delegated-keys>' refresh() while another element's read of the list is on its way reads the list anew: a key revoked elsewhere meanwhile shows revoked", async () => {
     const acct = await newAccount({ delegatedKeys: 1 });
     const at = { 'card-id': acct.cardId, 'account-id': acct.accountId };
@@ -53,18 +72,7 @@ describe('list reads shared by the elements of a page', () => {
     expect(revoked(b)).to.equal(false);
     const keyId = key!.querySelector('[data-focus^="revoke-"]')!.getAttribute('data-focus')!.slice('revoke-'.length);
     // A's read reaches the service, which answers before the key is revoked; the page gets the answer later.
-    const hold = holdAnswer('GET', KEYS);
-    try {
-      a.refresh();
-      await hold.arrived;
-      await elsewhere('DELETE', `/auth/delegated-keys/${keyId}`);
-      b.refresh();
-      await new Promise((r) => setTimeout(r, 100));
-      hold.release();
-      await waitFor(() => ready(a) && ready(b), 'both lists read again');
-    } finally {
-      hold.undo();
-    }
+    await changedWhileHeld(KEYS, a, b, () => a.refresh(), () => elsewhere('DELETE', `/auth/delegated-keys/${keyId}`), () => b.refresh());
     expect(revoked(b), 'the key revoked before B asked, in B').to.equal(true);
   });
 
@@ -75,19 +83,9 @@ describe('list reads shared by the elements of a page', () => {
     await waitFor(() => ready(a) && ready(b), 'both lists');
     const rows = (el: Element) => shadow(el).querySelectorAll("[part~='credential']").length;
     expect(rows(b)).to.equal(0);
-    const hold = holdAnswer('GET', /\/auth\/credentials\?/);
-    try {
-      a.reload();
-      await hold.arrived;
-      // The account's first credential: the service makes it without a signature.
-      await elsewhere('POST', '/auth/credentials', { type: 'EMAIL_OTP', accountId: acct.accountId, nickname: 'elsewhere@example.com' });
-      b.reload();
-      await new Promise((r) => setTimeout(r, 100));
-      hold.release();
-      await waitFor(() => ready(a) && ready(b), 'both lists read again');
-    } finally {
-      hold.undo();
-    }
+    // The account's first credential: the service makes it without a signature.
+    const add = () => elsewhere('POST', '/auth/credentials', { type: 'EMAIL_OTP', accountId: acct.accountId, nickname: 'elsewhere@example.com' });
+    await changedWhileHeld(/\/auth\/credentials\?/, a, b, () => a.reload(), add, () => b.reload());
     expect(rows(b), 'the credential added before B asked, in B').to.equal(1);
   });
 
