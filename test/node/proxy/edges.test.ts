@@ -8,10 +8,9 @@ import { once } from 'node:events';
 import http from 'node:http';
 import net, { type AddressInfo } from 'node:net';
 import { describe, it } from 'node:test';
-import { serve, type ServerType } from '@hono/node-server';
 import { Hono } from 'hono';
 import { createProxy, type ProxyLogLine } from '../../../src/proxy/index.ts';
-import { ACCOUNT, CARD, CLIENT_SECRET, DELEGATED_KEY, TOKEN_ID, raw, rawExchange, startProxy, startRecorder, waitFor, withBoundedProxy } from './helpers.ts';
+import { ACCOUNT, CARD, CLIENT_SECRET, DELEGATED_KEY, TOKEN_ID, raw, rawExchange, startProxy, startRecorder, listen as listenHono, waitFor, withBoundedProxy } from './helpers.ts';
 
 const READ = `/api/auth/delegated-keys/${DELEGATED_KEY}`;
 const LIST = `/api/auth/credentials?accountId=${encodeURIComponent(ACCOUNT)}`;
@@ -123,18 +122,8 @@ async function behindHono(upstream: string): Promise<{ port: number; close: () =
   const proxy = createProxy<Request>({ upstream, tokenId: TOKEN_ID, clientSecret: CLIENT_SECRET, authorize: () => true, rateLimit: false });
   const app = new Hono();
   app.all('*', (c) => proxy.fetch(c.req.raw));
-  let server!: ServerType;
-  const port = await new Promise<number>((resolve) => {
-    server = serve({ fetch: app.fetch, hostname: '127.0.0.1', port: 0 }, (info) => resolve(info.port));
-  });
-  return {
-    port,
-    close: async () => {
-      (server as http.Server).closeAllConnections();
-      server.close();
-      await proxy.close();
-    },
-  };
+  const { port, close } = await listenHono(app);
+  return { port, close: () => close().then(() => proxy.close()) };
 }
 
 describe('the Origin of a state change', () => {

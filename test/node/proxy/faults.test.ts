@@ -9,10 +9,9 @@ import assert from 'node:assert/strict';
 import { once } from 'node:events';
 import net, { type AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import { serve, type ServerType } from '@hono/node-server';
 import { Hono } from 'hono';
 import { createProxy, type ProxyLogLine } from '../../../src/proxy/index.ts';
-import { CARD, CLIENT_SECRET, TOKEN_ID, assertErrorShape, raw, rawExchange, startProxy, startRecorder, waitFor, withBoundedProxy } from './helpers.ts';
+import { CARD, CLIENT_SECRET, TOKEN_ID, assertErrorShape, raw, rawExchange, startProxy, startRecorder, listen, waitFor, withBoundedProxy } from './helpers.ts';
 
 const REVEAL = `/api/cards/${CARD}/reveal`;
 const READ = '/api/auth/delegated-keys/DelegatedKey:66666666-6666-4666-8666-666666666666';
@@ -70,10 +69,7 @@ describe('a client whose body does not arrive whole', () => {
     });
     const app = new Hono();
     app.all('/api/*', (c) => proxy.fetch(c.req.raw));
-    let server!: ServerType;
-    const port = await new Promise<number>((resolve) => {
-      server = serve({ fetch: app.fetch, hostname: '127.0.0.1', port: 0 }, (info) => resolve(info.port));
-    });
+    const { port, close } = await listen(app);
     try {
       await rawExchange(port, [`POST ${REVEAL} HTTP/1.1\r\n${HOST}Content-Type: application/json\r\nContent-Length: 10\r\n\r\n`, '{"a"'], 150);
       await waitFor(() => logs.length === 1, 'the log line');
@@ -96,8 +92,7 @@ describe('a client whose body does not arrive whole', () => {
       assert.deepEqual(errors.map(String), []);
       assert.equal(up.requests.length, 0);
     } finally {
-      (server as import('node:http').Server).closeAllConnections();
-      server.close();
+      await close();
       await proxy.close();
     }
   });

@@ -9,6 +9,8 @@ import http from 'node:http';
 import net, { type AddressInfo } from 'node:net';
 import { createProxy, type ProxyHandler, type ProxyLogLine, type ProxyOptions } from '../../../src/proxy/index.ts';
 import { boundedServer } from '../../../src/proxy/server.ts';
+import { serve } from '@hono/node-server';
+import type { Hono } from 'hono';
 
 export const ACCOUNT = 'InternalAccount:11111111-1111-4111-8111-111111111111';
 export const CUSTOMER = 'Customer:22222222-2222-4222-8222-222222222222';
@@ -222,4 +224,17 @@ export function jarFetch(send: typeof fetch = fetch): { fetch: typeof fetch; jar
     return res;
   };
   return { fetch: f, jar, setCookies };
+}
+
+/** Serves `app` with @hono/node-server on 127.0.0.1 (a free port), as a framework serves `proxy.fetch`. */
+export async function listen(app: Hono): Promise<{ origin: string; port: number; close(): Promise<void> }> {
+  let server!: http.Server;
+  const port = await new Promise<number>((resolve) => {
+    server = serve({ fetch: app.fetch, hostname: '127.0.0.1', port: 0 }, (info) => resolve(info.port)) as http.Server;
+  });
+  return {
+    origin: `http://127.0.0.1:${port}`,
+    port,
+    close: () => new Promise<void>((r) => (server.closeAllConnections(), server.close(() => r()))),
+  };
 }

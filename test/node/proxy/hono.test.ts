@@ -11,7 +11,6 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import { after, before, describe, it } from 'node:test';
-import { serve, type ServerType } from '@hono/node-server';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import { Hono } from 'hono';
 import { mount } from 'hono/mount';
@@ -21,25 +20,11 @@ import { createClient } from '../../../src/core/client.ts';
 import { createWallet } from '../../../src/core/session.ts';
 import { memoryKeyStore } from '../../../src/core/keystore.ts';
 import { ServiceError } from '../../../src/core/errors.ts';
-import { jarFetch, raw } from './helpers.ts';
+import { jarFetch, listen, raw } from './helpers.ts';
 
 const README = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
 /** The README's Hono mount, as written (one inline code span). */
 const HONO_LINE = /- Hono: `(app\.all\('\/api\/\*'[^`]*)`/.exec(README)?.[1];
-
-/** Serves `app` with @hono/node-server on 127.0.0.1 (a free port). */
-async function listen(app: Hono): Promise<{ origin: string; port: number; close(): Promise<void> }> {
-  let server!: ServerType;
-  const port = await new Promise<number>((resolve) => {
-    server = serve({ fetch: app.fetch, hostname: '127.0.0.1', port: 0 }, (info) => resolve(info.port));
-  });
-  const s = server as http.Server;
-  return {
-    origin: `http://127.0.0.1:${port}`,
-    port,
-    close: () => new Promise<void>((r) => (s.closeAllConnections(), s.close(() => r()))),
-  };
-}
 
 /** A GET from the local address `from` (a client of its own on loopback); resolves to the status. */
 function getFrom(from: string, url: string): Promise<number> {
