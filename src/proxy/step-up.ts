@@ -30,9 +30,14 @@
  * account has one grant at a time. A session deleted through the proxy (a logout: `DELETE
  * /auth/sessions/{id}`, answered 204, or 404 when already gone) clears that session's cookie
  * (`Max-Age=0`), so a shared device's next user finds no grant left by the one who logged out,
- * and the other accounts keep theirs. The reveal passes with any valid grant of the card's owner
- * (the first 16 distinct values shaped as grants looked at); a grant names its account, so it
- * opens no other's card.
+ * and the other accounts keep theirs. The reveal passes with any valid grant of the card's owner;
+ * a grant names its account, so it opens no other's card. Each distinct cookie value shaped as a
+ * grant has its MAC checked (a few microseconds), so cookies no grant of this proxy, such as a
+ * sibling subdomain can set for the parent domain, push no valid grant out; the first
+ * GRANTS_CHECKED of them at most, a bound on the work of one request that no browser's Cookie
+ * header reaches (browsers keep about 180 cookies per site, and Node takes 16 KiB of request
+ * headers, about 260 of the shortest such values): a grant after 1024 distinct others so shaped is
+ * not looked at.
  * A credential deleted ends its sessions upstream, which this answer cannot name (nor does the
  * request carry the grants, outside their Path): the wallet (core/session.ts revokeCredential)
  * logs out those of them it held, each answered 404, which clears their grants as above.
@@ -86,6 +91,8 @@ const LABEL = 'wallet-elements step-up v1\u0000';
 const COOKIE_NAME = /^[A-Za-z0-9_-]{1,64}$/;
 /** A grant's shape: a payload, a dot and a 32-byte MAC, both base64url, 512 characters at most. */
 const GRANT = /^[A-Za-z0-9_-]{1,468}\.[A-Za-z0-9_-]{43}$/;
+/** How many distinct grant-shaped cookie values one request has checked at most (see above). */
+export const GRANTS_CHECKED = 1024;
 
 export function deriveStepUpKey(secret: string): Buffer {
   if (!secret) throw new TypeError('stepUp.secret (or clientSecret) must be a non-empty string');
@@ -178,9 +185,9 @@ export function createStepUp(
       if (!grants.length && requestHeader(request, 'sec-fetch-site') === 'cross-site') return STEP_UP_CROSS_SITE;
       const t = now();
       // The accounts proven in this browser (a handful at most: one grant per live session).
-      // Only distinct values shaped as a grant count toward the 16 looked at: malformed,
-      // oversized or repeated cookies push no valid grant out.
-      const proven = [...new Set(grants.filter((g) => GRANT.test(g)))].slice(0, 16).flatMap((g) => {
+      // Every distinct value shaped as a grant is checked, up to GRANTS_CHECKED: malformed,
+      // oversized, repeated or forged cookies push no valid grant out.
+      const proven = [...new Set(grants.filter((g) => GRANT.test(g)))].slice(0, GRANTS_CHECKED).flatMap((g) => {
         const check = checkGrant(key, g, t);
         return check.ok ? [check.accountId] : [];
       });

@@ -20,8 +20,8 @@ import type { SandboxFixtures } from '../../../src/core/types.ts';
 import { createSandboxAccount } from '../../support/sandbox-account.ts';
 import { ACCOUNT, CARD, SESSION, jarFetch, raw, startProxy, startRecorder } from './helpers.ts';
 
-async function listen(handler: ProxyHandler): Promise<{ url: string; close(): Promise<void> }> {
-  const server = http.createServer(handler);
+async function listen(handler: ProxyHandler, options: http.ServerOptions = {}): Promise<{ url: string; close(): Promise<void> }> {
+  const server = http.createServer(options, handler);
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const { port } = server.address() as AddressInfo;
   return {
@@ -48,9 +48,9 @@ describe('card reveal step-up', () => {
   });
 
   /** A proxy bound to the sandbox's demo account, with these options on top. */
-  function demoProxy(options: Partial<ProxyOptions> = {}): ReturnType<typeof listen> {
+  function demoProxy(options: Partial<ProxyOptions> = {}, server: http.ServerOptions = {}): ReturnType<typeof listen> {
     const demoAccount = { customerId: f.customerId, accountId: f.accountId, cardId: f.cardId };
-    return listen(createProxy({ upstream: f.baseUrl, tokenId: f.tokenId, clientSecret: f.clientSecret, demoAccount, rateLimit: false, ...options }));
+    return listen(createProxy({ upstream: f.baseUrl, tokenId: f.tokenId, clientSecret: f.clientSecret, demoAccount, rateLimit: false, ...options }), server);
   }
 
   after(async () => {
@@ -199,6 +199,63 @@ describe('card reveal step-up', () => {
     const r = await reveal([...many, `wallet_step_up_1=${mine}`].join('; '));
     assert.equal(r.status, 200, r.text.slice(0, 200));
     assert.equal((await reveal([...many, 'wallet_step_up_1=garbage'].join('; '))).status, 403);
+  });
+
+  /**
+   * `count` distinct cookies shaped as grants (a payload, a dot, a 43-character MAC) that are no
+   * grant of this proxy, as a sibling subdomain can set for the parent domain: the shortest such
+   * value, so that as many as possible fit in a Cookie header.
+   */
+  function forgeries(count: number): string[] {
+    const mac = 'A'.repeat(43);
+    return Array.from({ length: count }, (_, i) => `wallet_step_up_=${i.toString(36)}.${mac}`);
+  }
+
+  it('forged grant-shaped cookies ahead of a valid grant, as many as fit in a Cookie header Node takes (16 KiB), do not push it out', async () => {
+    const key = deriveStepUpKey(secret);
+    const mine = `wallet_step_up_1=${mintGrant(key, f.accountId, Date.now(), 60_000)}`;
+    // Grants of the same account under another key, and minimal forgeries, before the valid one.
+    const signed = Array.from({ length: 20 }, (_, i) => `wallet_step_up_f${i}=${mintGrant(deriveStepUpKey(`forger ${i}`), f.accountId, Date.now(), 60_000)}`);
+    const port = Number(new URL(proxy.url).port);
+    const reveal = (cookie: string) => raw(port, { method: 'POST', path: `/api/cards/${f.cardId}/reveal`, headers: { 'content-type': 'application/json', cookie } });
+    const few = await reveal([...signed, mine].join('; '));
+    assert.equal(few.status, 200, `20 forgeries first: ${few.text.slice(0, 200)}`);
+    const minimal = forgeries(1000);
+    let fill = 0;
+    // As many as a 16 KiB request head holds, the valid grant and the other headers included.
+    while ([...minimal.slice(0, fill + 1), mine].join('; ').length < 15_800) fill++;
+    assert.ok(fill > 200, `${fill} forgeries fit`);
+    const full = await reveal([...minimal.slice(0, fill), mine].join('; '));
+    assert.equal(full.status, 200, `${fill} forgeries first: ${full.text.slice(0, 200)}`);
+    // Without the valid grant, none of them is one.
+    assert.equal((await reveal(minimal.slice(0, fill).join('; '))).status, 403);
+  });
+
+  it('at most 1024 distinct grant-shaped cookies are checked: a grant past them is not looked at, and a Cookie header of very many is answered at once', async () => {
+    // A server that takes request heads of 4 MiB (Node's default is 16 KiB, which holds about 260).
+    const big = await demoProxy({ stepUp: { secret } }, { maxHeaderSize: 4 * 1024 * 1024 });
+    try {
+      const port = Number(new URL(big.url).port);
+      const mine = `wallet_step_up_1=${mintGrant(deriveStepUpKey(secret), f.accountId, Date.now(), 60_000)}`;
+      const reveal = (cookie: string) => raw(port, { method: 'POST', path: `/api/cards/${f.cardId}/reveal`, headers: { 'content-type': 'application/json', cookie } });
+      const many = forgeries(50_000);
+      // The 1024th checked: accepted.
+      assert.equal((await reveal([...many.slice(0, 1023), mine].join('; '))).status, 200);
+      // Repeats are not counted: the same forgery a thousand times over, then the valid grant.
+      assert.equal((await reveal([...Array.from({ length: 2000 }, () => many[0]!), mine].join('; '))).status, 200);
+      // The 1025th: not looked at.
+      const past = await reveal([...many.slice(0, 1024), mine].join('; '));
+      assert.equal(past.status, 403);
+      assert.equal(past.json.code, 'STEP_UP_REQUIRED');
+      // 50,000 of them (3 MiB): refused like any request without a grant among those checked, at once.
+      const start = performance.now();
+      const flood = await reveal([...many, mine].join('; '));
+      const ms = performance.now() - start;
+      assert.equal(flood.status, 403);
+      assert.ok(ms < 1000, `answered in ${Math.round(ms)} ms`);
+    } finally {
+      await big.close();
+    }
   });
 
   it('the browser cookie never goes upstream (the service sees Basic only)', async () => {
