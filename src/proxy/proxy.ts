@@ -44,7 +44,8 @@
  *    them can be sent cross-origin without a CORS preflight (Fetch standard, "CORS-safelisted
  *    request-header"), which only `allowedOrigins` pass.
  *
- * Mounting: node:http `http.createServer(proxy)`; Express `app.use(proxy)` or `app.use('/api', proxy)`
+ * Mounting: node:http `http.createServer(proxy)`, with `server.httpAllowHalfOpen = true` (else Node
+ * closes the connection of a client that half-closes its side after its request, unanswered); Express `app.use(proxy)` or `app.use('/api', proxy)`
  * (the proxy reads `req.originalUrl`, so basePath is the whole browser path; paths outside
  * `basePath` call `next()`; mount it before any body parser, which would consume the bytes);
  * Fastify `fastify.addHook('onRequest', (rq, rp, done) => rq.url.startsWith('/api/') ?

@@ -10,7 +10,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { connect, type AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import Fastify from 'fastify';
 import { createProxy, type ProxyHandler } from '../../../src/proxy/index.ts';
@@ -19,6 +19,8 @@ import { startSandbox, type Sandbox } from '../../../src/sandbox/index.ts';
 const README = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
 /** The README's clientIp option for the Node handler, as written (one inline code span). */
 const NODE_CLIENT_IP = /`(clientIp: [^`]*)` for the Node handler/.exec(README.replace(/\s+/g, ' '))?.[1];
+/** The README's setting for clients that half-close their side after the request, as written in its node:http snippet. */
+const HALF_OPEN = /^(server\.httpAllowHalfOpen = true;)/m.exec(README)?.[1];
 /** The README's Fastify mount, as written (one inline code span, across a line break). */
 const FASTIFY_HOOK = /`(app\.addHook\('onRequest'[^`]*)`/.exec(README)?.[1];
 
@@ -180,6 +182,41 @@ describe('the proxy mounted as the README says, in front of the sandbox', () => 
     } finally {
       server.closeAllConnections();
       await new Promise<void>((r) => server.close(() => r()));
+      await proxy.close();
+    }
+  });
+
+  it('in node:http, a client that half-closes its side once its request is sent is answered with the README\'s httpAllowHalfOpen line, and dropped without it', async () => {
+    assert.ok(HALF_OPEN, 'the README\'s node:http snippet does not set httpAllowHalfOpen');
+    const set = await customerSet();
+    const proxy = readmeProxy(set);
+    /** Writes a read on a new connection, ends its side at once, and resolves to all that came back. */
+    const halfClosed = (port: number) =>
+      new Promise<string>((resolve) => {
+        const path = `/api/auth/credentials?accountId=${encodeURIComponent(set.accountId)}`;
+        const socket = connect({ port, host: '127.0.0.1', allowHalfOpen: true }, () => socket.end(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n\r\n`));
+        let text = '';
+        socket.on('data', (c: Buffer) => (text += c.toString('latin1')));
+        socket.on('error', () => undefined);
+        const timer = setTimeout(() => socket.destroy(), 5000);
+        socket.on('close', () => (clearTimeout(timer), resolve(text)));
+      });
+    try {
+      for (const readme of [false, true]) {
+        const server = http.createServer((req, res) => proxy(req, res));
+        if (readme) new Function('server', HALF_OPEN)(server);
+        await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+        try {
+          const answer = await halfClosed((server.address() as AddressInfo).port);
+          // Node's default ends the connection when the client's side ends, the answer unwritten.
+          if (readme) assert.match(answer, /^HTTP\/1\.1 200 [^]*\r\n\r\n\{"data":\[/, `with the README's line: ${JSON.stringify(answer.slice(0, 200))}`);
+          else assert.equal(answer, '', 'Node\'s default now answers a half-closed client: the README\'s line is no longer needed');
+        } finally {
+          server.closeAllConnections();
+          await new Promise<void>((r) => server.close(() => r()));
+        }
+      }
+    } finally {
       await proxy.close();
     }
   });
