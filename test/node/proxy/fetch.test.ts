@@ -433,7 +433,7 @@ describe('proxy.fetch against the sandbox', () => {
     }
   });
 
-  it('runs behind a node:http server, converting as a framework does: relays a call, an answer byte for byte, and a 413 reaches the client', async () => {
+  it('runs behind a node:http server, converting as a framework does: relays a call, an answer byte for byte, the step-up grant\'s Set-Cookie lines there and back, and a 413 reaches the client', async () => {
     const f = sandbox.fixtures;
     const basic = 'Basic ' + Buffer.from(`${f.tokenId}:${f.clientSecret}`).toString('base64');
     // An account of its own, without a code credential yet.
@@ -450,18 +450,22 @@ describe('proxy.fetch against the sandbox', () => {
       clientSecret: f.clientSecret,
       demoAccount: { customerId: set.customerId, accountId: set.accountId, cardId: set.cardId },
       maxBodyBytes: 16 * 1024,
+      stepUp: { ttlSeconds: 30 },
     });
     // What a framework does on Node (test-only): a Request from the IncomingMessage (its raw
-    // header lines, its body as a stream), and the Response written back.
+    // header lines, its body as a stream), and the Response written back: every header set before
+    // writeHead sends them, each Set-Cookie a line of its own (Headers joins no Set-Cookie:
+    // getSetCookie gives them apart).
     const server = http.createServer(async (req, res) => {
       const headers = new Headers();
       for (let i = 0; i < req.rawHeaders.length; i += 2) headers.append(req.rawHeaders[i]!, req.rawHeaders[i + 1]!);
       const body = req.method === 'GET' || req.method === 'HEAD' ? null : (Readable.toWeb(req) as ReadableStream<Uint8Array>);
       const request = new Request(`http://${req.headers.host}${req.url}`, { method: req.method, headers, body, duplex: 'half' } as RequestInit);
       const response = await proxy.fetch(request, { clientAddress: req.socket.remoteAddress });
-      res.writeHead(response.status, [...response.headers].filter(([name]) => name !== 'set-cookie'));
-      for (const cookie of response.headers.getSetCookie()) res.appendHeader('set-cookie', cookie);
-      res.end(Buffer.from(await response.arrayBuffer()));
+      for (const [name, value] of response.headers) if (name !== 'set-cookie') res.setHeader(name, value);
+      const cookies = response.headers.getSetCookie();
+      if (cookies.length) res.setHeader('set-cookie', cookies);
+      res.writeHead(response.status).end(Buffer.from(await response.arrayBuffer()));
     });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -472,7 +476,23 @@ describe('proxy.fetch against the sandbox', () => {
         body: JSON.stringify({ type: 'EMAIL_OTP', accountId: set.accountId }),
       });
       assert.equal(created.status, 201, await created.clone().text());
-      assert.equal(((await created.json()) as { accountId?: string }).accountId, set.accountId);
+      const credential = (await created.json()) as { id: never; accountId?: string };
+      assert.equal(credential.accountId, set.accountId);
+
+      // The step-up through the server, as a browser keeps cookies: a refresh answers with two
+      // Set-Cookie lines (the old session's grant cleared, the new one's), which the reveal sends back.
+      const page = jarFetch();
+      const client = createClient({ baseUrl: `${origin}/api`, fetch: page.fetch });
+      const wallet = createWallet({ client, store: memoryKeyStore(), otpSigner: f.signerPublicKey });
+      await (await wallet.startOtpLogin({ credentialId: credential.id })).submit('000000');
+      await assert.rejects(client.revealCard(set.cardId as never), (e: unknown) => e instanceof ServiceError && e.code === 'STEP_UP_REQUIRED');
+      const ended = (await wallet.current(set.accountId as never))!.sessionId.slice(8);
+      const { sessionId } = await wallet.refresh(set.accountId as never);
+      assert.deepEqual(page.setCookies.map((c) => c.split('=')[0]), [`wallet_step_up_${ended}`, `wallet_step_up_${sessionId.slice(8)}`]);
+      assert.match(page.setCookies[1]!, /^[^=]+=[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+; Path=\/api\/cards; Max-Age=30; HttpOnly; SameSite=Strict$/);
+      assert.match((await client.revealCard(set.cardId as never)).panEmbedUrl, /\/processor\/card\?token=/);
+      await wallet.logout(set.accountId as never);
+      assert.equal(page.jar.size, 0, 'the logout\'s Set-Cookie cleared the grant');
 
       const listPath = `/auth/credentials?accountId=${encodeURIComponent(set.accountId)}`;
       const relayed = Buffer.from(await (await fetch(`${origin}/api${listPath}`)).arrayBuffer());
