@@ -1443,6 +1443,37 @@ describe('<wallet-login>', function () {
     await walletFor(v.apiBase).logout(v.accountId);
   });
 
+  it('a session longer than one timer can wait (2^31-1 ms, 24.8 days) is neither renewed nor ended when that wait is over', async () => {
+    // Sessions of 60 days: renewal and end are both further away than a timer can wait, so each
+    // waits as long as one can (the browser fires a longer one at once). That wait is over long
+    // before either is due: here it is made to be over at once, as 24.8 days later.
+    const v = await sandboxVariant({ sessionLifetimeMs: 60 * 86_400_000 });
+    const original = window.setTimeout;
+    let capped = 0;
+    window.setTimeout = ((fn: TimerHandler, ms?: number, ...rest: unknown[]) => original(fn, (ms ?? 0) >= 2 ** 31 - 1 && capped++ < 2 ? 50 : ms, ...rest)) as typeof window.setTimeout;
+    const sent: string[] = [];
+    const fetch = window.fetch;
+    window.fetch = (input: RequestInfo | URL, init?: RequestInit) => (sent.push(`${init?.method ?? 'GET'} ${String(input instanceof Request ? input.url : input)}`), fetch(input, init));
+    const ended: string[] = [];
+    try {
+      const el = await mount<WalletLogin>('wallet-login', { 'account-id': v.accountId, 'api-base': v.apiBase }, (e) => {
+        e.addEventListener('wallet-logged-out', (ev) => ended.push((ev as CustomEvent<LoggedOutDetail>).detail.reason));
+      });
+      const first = await loginWithEmail(el);
+      await waitFor(() => capped >= 2, 'the renewal and the end, each waiting as long as a timer can');
+      await new Promise((r) => original(r, 1000));
+      expect(sent.filter((s) => s.includes('/refresh')), 'renewals').to.deep.equal([]);
+      expect(ended, 'sessions ended').to.deep.equal([]);
+      expect(inState(el, 'logged-in'), `on ${text(el, 'heading')}`).to.equal(true);
+      expect(el.session?.sessionId).to.equal(first.sessionId);
+      el.remove();
+    } finally {
+      window.setTimeout = original;
+      window.fetch = fetch;
+    }
+    await walletFor(v.apiBase).logout(v.accountId);
+  });
+
   it('reports a key the storage lost and offers the way back in', async () => {
     let el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId });
     const first = await loginWithEmail(el);
