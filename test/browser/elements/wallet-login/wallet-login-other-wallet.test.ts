@@ -15,60 +15,9 @@ import type { AuthMethod } from '../../../../src/core/types.ts';
 import '../../../../src/locales/ar.ts';
 import { addVirtualAuthenticator, authenticatorCredentials, newAccount, putAuthenticatorCredential, takeAuthenticatorCredential, type RigAccount } from '../../support/rig.ts';
 import { inState, mount, nextEvent, part, resetPage, text, useRig, waitFor, waitForState } from '../shared/helpers.ts';
-import { methodButton } from './helpers.ts';
+import { base64url, methodButton, watchPage } from './helpers.ts';
 
-/** base64 (as the authenticator names its credentials) to base64url. */
-const base64url = (b64: string) => b64.replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
 const settle = () => new Promise((r) => setTimeout(r, 700));
-
-/**
- * The page's WebAuthn requests (conditional or modal, with the ids they allow) and its requests to
- * the proxy (method and path), of which `hold` keeps one from leaving until released.
- */
-function watchPage() {
-  const { credentials } = navigator;
-  const get = credentials.get;
-  const fetch = window.fetch;
-  const holds: Array<{ sent: string; nth: number; arrive: () => void; released: Promise<void>; release: () => void }> = [];
-  const watch = {
-    gets: [] as Array<{ mediation: string; allow: string[] }>,
-    pending: 0,
-    sent: [] as string[],
-    /** Holds the `nth` request `sent` (as `sent` lists it). */
-    hold(sent: string, nth: number): { arrived: Promise<void>; release: () => void } {
-      let arrive!: () => void;
-      let release!: () => void;
-      const arrived = new Promise<void>((r) => (arrive = r));
-      const released = new Promise<void>((r) => (release = r));
-      holds.push({ sent, nth, arrive, released, release });
-      return { arrived, release };
-    },
-    restore: () => {
-      for (const h of holds) h.release();
-      credentials.get = get;
-      window.fetch = fetch;
-    },
-  };
-  credentials.get = function (this: CredentialsContainer, options?: CredentialRequestOptions) {
-    const allow = (options?.publicKey?.allowCredentials ?? []).map((d) => base64url(btoa(String.fromCharCode(...new Uint8Array(d.id as ArrayBuffer)))));
-    watch.gets.push({ mediation: options?.mediation ?? 'modal', allow });
-    watch.pending++;
-    const answer = get.call(this, options);
-    answer.finally(() => watch.pending--).catch(() => undefined);
-    return answer;
-  };
-  window.fetch = async (input: RequestInfo | URL, init?: RequestInit) => {
-    const sent = `${init?.method ?? 'GET'} ${String(input instanceof Request ? input.url : input).replace(/^.*\/api/, '').replace(/\?.*/, '').replace(/\/auth\/credentials\/[^/]+\//, '/auth/credentials/{id}/')}`;
-    watch.sent.push(sent);
-    const held = holds.find((h) => h.sent === sent && h.nth === watch.sent.filter((s) => s === sent).length);
-    if (held) {
-      held.arrive();
-      await held.released;
-    }
-    return fetch(input, init);
-  };
-  return watch;
-}
 
 describe('<wallet-login> with a passkey of another wallet', function () {
   this.timeout(60000);
