@@ -79,6 +79,8 @@ let running: AbortController | undefined;
 let prompting = false;
 /** Settles when the running ceremony ends. */
 let ending: Promise<void> | undefined;
+/** How many ceremonies ended with a credential (a passkey picked): a failure after one came after the pick. */
+export let picked = 0;
 
 /** Resolves once no ceremony runs (a passkey autofill waits so, never to cut off a prompt). */
 export async function passkeyIdle(): Promise<void> {
@@ -135,6 +137,7 @@ async function ceremony<T extends RegistrationResponseJSON | AuthenticationRespo
     const credential = (await start(controller.signal)) as PublicKeyCredential | null;
     if (signal?.aborted) throw abortedError(signal);
     if (!credential) throw new WalletError('webauthn', 'The passkey request was not completed. Try again.');
+    picked++;
     if (typeof credential.toJSON === 'function') return credential.toJSON();
     // Browsers without toJSON(): the same base64url fields, encoded here.
     const fields = credential.response as Partial<AuthenticatorAttestationResponse & AuthenticatorAssertionResponse>;

@@ -335,6 +335,7 @@ export async function autofill(element: WalletLogin, signal: AbortSignal, offer:
   const supported = await webauthn.browserSupportsWebAuthnAutofill();
   for (;;) {
     if (!supported || signal.aborted) return;
+    const picks = webauthn.picked;
     const previous = turn;
     let release!: (value?: unknown) => void;
     turn = Promise.all([previous, new Promise((r) => (release = r))]);
@@ -350,9 +351,11 @@ export async function autofill(element: WalletLogin, signal: AbortSignal, offer:
         offer(false);
         continue;
       }
-      // A passkey of another wallet of the site, which autofill offers too: said so, and offered again.
+      // A passkey of another wallet of the site, which autofill offers too, is said so. A failure
+      // after the user's pick (that, a refused assertion, a lost answer) is offered again (`again`);
+      // one before it (the list or challenge refused) is not: it would fail the same way at once.
       const failure: LoginFailure = walletError(e, 'passkey_mismatch') ? { code: 'passkey_other_wallet' } : classifyError(e, { unauthorized: 'passkey_rejected' });
-      return failure.code === 'cancelled' ? undefined : { type: 'FAILED', failure, now: Date.now() };
+      return failure.code === 'cancelled' ? undefined : { type: 'FAILED', failure, now: Date.now(), again: webauthn.picked > picks };
     } finally {
       release();
     }

@@ -106,7 +106,7 @@ export type LoginEvent =
   | { type: 'BACK' }
   /** `logout`: a logout asked meanwhile stopped this login too late (passkey autofill): its session is logged out. */
   | { type: 'LOGGED_IN'; session: SessionInfo; logout?: true }
-  | { type: 'FAILED'; failure: LoginFailure; now: number }
+  | { type: 'FAILED'; failure: LoginFailure; now: number; again?: boolean }
   /** The user cancelled a ceremony, or a newer one replaced it: return to a usable screen. */
   | { type: 'CANCELLED' }
   | { type: 'EXPIRING' }

@@ -453,13 +453,14 @@ export class WalletLogin extends TemplateElement {
           this.#clearTimers();
           this.dispatchEvent(new WalletLoggedOutEvent({ accountId: this.accountId, reason: LOGOUT_REASONS[event.type] ?? 'logout' }));
         }
-        // A failed autofill (the credential list refused or unreachable) reports once and is not
-        // started again at once: it would fail the same way, hundreds of times a second. The passkey
-        // button still works; autofill is offered again when the login screen is next entered. A
-        // passkey of another wallet picked from it (which takes the user's pick each time) is
-        // offered again at once, in the field kept (the keyboard may be in it).
+        // A failed autofill (the credential list or challenge refused or unreachable) reports once and
+        // is not started again at once: it would fail the same way, hundreds of times a second. The
+        // passkey button still works; autofill is offered again when the login screen is next
+        // entered. One that failed after the user's pick (a passkey of another wallet, an assertion
+        // refused, its check's answer lost), which takes a pick each time, is offered again at once,
+        // in the field kept (the keyboard may be in it).
         if (event.type !== 'FAILED' || before.kind !== 'choosing') void this.#startAutofill();
-        else if (event.failure.code === 'passkey_other_wallet') void this.#startAutofill(true);
+        else if (event.again) void this.#startAutofill(true);
         break;
     }
     this.notice = notice ? t(notice) : '';
