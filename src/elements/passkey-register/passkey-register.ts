@@ -231,7 +231,7 @@ export class PasskeyRegister extends TemplateElement {
     // is open then): the waiting text, then the prompt's once its turn comes. Each is said once,
     // never a prompt's text that the waiting text replaces a moment later.
     const creating = after.kind === 'creating' && after.waiting !== undefined && (after.waiting === 'here' ? 'waiting-here' : after.waiting ? 'waiting' : 'creating');
-    this.notice = creating || after.kind === 'activating' ? t(`passkey.${creating || 'activating'}`) : '';
+    this.notice = creating ? t(`passkey.${creating}`) : '';
     // Saved: told, and activated unless the user stopped it (then kept: 'registered' offers the login).
     if (before.kind === 'creating' && 'passkey' in after) this.dispatchEvent(new PasskeyRegisteredEvent({ accountId: this.accountId, ...after.passkey }));
     if (after.kind === 'activating') void this.#flow.run([{ kind: 'activate', credentialId: after.passkey.credentialId }]);
@@ -289,11 +289,12 @@ export class PasskeyRegister extends TemplateElement {
       case 'registered': {
         // While the login runs its button stays where it was, disabled, and Cancel comes beside it:
         // the second click of a double click must not land on a Cancel drawn under the pointer.
+        // The sentence is said once, as the description of the button the focus lands on.
         const activating = s.kind === 'activating';
-        return html`<p part="intro">${activating ? t('passkey.activating') : t('passkey.registered', { nickname: isolate(s.passkey.nickname) })}</p>
+        return html`<p part="intro" id="intro">${activating ? t('passkey.activating') : t('passkey.registered', { nickname: isolate(s.passkey.nickname) })}</p>
           <div class="actions">
-            <button part="submit" class="primary" type="button" ?disabled=${activating} ?data-autofocus=${!activating} @click=${() => this.#send({ type: 'ACTIVATE' })}>${t('passkey.activate')}</button>
-            ${activating ? html`<button part="button" type="button" data-autofocus @click=${() => this.cancel()}>${t('common.cancel')}</button>` : nothing}
+            <button part="submit" class="primary" type="button" aria-describedby="intro" ?disabled=${activating} ?data-autofocus=${!activating} @click=${() => this.#send({ type: 'ACTIVATE' })}>${t('passkey.activate')}</button>
+            ${activating ? html`<button part="button" type="button" aria-describedby="intro" data-autofocus @click=${() => this.cancel()}>${t('common.cancel')}</button>` : nothing}
           </div>`;
       }
       case 'done':

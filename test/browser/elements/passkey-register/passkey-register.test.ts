@@ -16,7 +16,7 @@ import type { LoggedInDetail } from '../../../../src/elements/wallet-login/walle
 import { clientFor, walletFor } from '../../../../src/elements/shared/wallet.ts';
 import '../../../../src/locales/ar.ts';
 import type { KeyStore } from '../../../../src/core/keystore.ts';
-import { newAccount, addVirtualAuthenticator, authenticatorCredentials, takeAuthenticatorCredential, advanceClock, setUserVerified, openOtherTab, fixtures, sandboxVariant, type RigAccount } from '../../support/rig.ts';
+import { axNodes, newAccount, addVirtualAuthenticator, authenticatorCredentials, takeAuthenticatorCredential, advanceClock, setUserVerified, openOtherTab, fixtures, sandboxVariant, type RigAccount } from '../../support/rig.ts';
 import { axeViolations, drawnLeftToRight, failNext, focusIn, holdAnswer, holdNext, loseAnswer, mount, nextEvent, part, parts, resetPage, shadow, shownTexts, text, type, useRig, waitFor, waitForState } from '../shared/helpers.ts';
 
 async function loginByEmail(acct: RigAccount): Promise<void> {
@@ -675,6 +675,29 @@ describe('<passkey-register>', function () {
     expect([el.matches(':state(ready)'), el.matches(':state(registered)'), text(el, 'error')]).to.deep.equal([true, false, '']);
     // Only the save, for the wallet it was made on; no login of the previous wallet finished here.
     expect(events.map((e) => [e.accountId, e.nickname, 'sessionId' in e])).to.deep.equal([[acct.accountId, 'First wallet', false]]);
+  });
+
+  it('the activation says once that the passkey is saved, and a login that did not finish is said where the focus lands', async () => {
+    const el = await readyToRegister('Said once');
+    /** The focused control of the page as a screen reader reads it: its name, then its description. */
+    const focused = async () => (await axNodes()).filter((n) => n.properties.focused && n.role === 'button').map((n) => `${n.name}: ${n.description}`);
+    const hold = holdNext('POST', /\/auth\/credentials\/AuthMethod[^/]+\/challenge$/);
+    try {
+      submit(el);
+      await hold.arrived;
+      await waitForState(el, 'activating');
+      await el.updateComplete;
+      const saying = 'Passkey saved. Confirm it once more to log in with it…';
+      expect(shownTexts(el).filter((line) => line === saying), 'shown once').to.have.length(1);
+      expect(await focused()).to.deep.equal([`Cancel: ${saying}`]);
+      el.cancel();
+      hold.release();
+    } finally {
+      hold.undo();
+    }
+    await waitForState(el, 'registered');
+    await el.updateComplete;
+    expect(await focused()).to.deep.equal(['Log in with the passkey: Your passkey “\u2068Said once\u2069” is saved, but logging in with it did not finish.']);
   });
 
   it('a double click on "Log in with the passkey" logs in: the second click does not cancel the login it started', async () => {
