@@ -52,7 +52,8 @@ export async function runStep(element: PasskeyRegister, step: Step, signal: Abor
     if (step.kind === 'register' && (e as { cause?: { name?: unknown } } | undefined)?.cause?.name === 'NotAllowedError') {
       return { type: 'FAILED', failure: { code: 'cancelled' } };
     }
-    return isCancellation(e) ? { type: 'CANCELLED' } : { type: 'FAILED', failure: classifyError(e, { unauthorized: 'passkey_rejected' }) };
+    // A plain 401 refuses the passkey's login; the save's is the signed request's (as WALLET_SIGNATURE_*).
+    return isCancellation(e) ? { type: 'CANCELLED' } : { type: 'FAILED', failure: classifyError(e, step.kind === 'activate' ? { unauthorized: 'passkey_rejected' } : {}) };
   } finally {
     ceremony.end();
   }

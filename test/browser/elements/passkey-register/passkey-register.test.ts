@@ -700,6 +700,24 @@ describe('<passkey-register>', function () {
     expect(await focused()).to.deep.equal(['Log in with the passkey: Your passkey “\u2068Said once\u2069” is saved, but logging in with it did not finish.']);
   });
 
+  it('a signed save the service refuses with 401 (its request id unknown there) says the change could not be confirmed, not that the passkey was refused, and the next try saves one', async () => {
+    const el = await readyToRegister('Refused save');
+    const { errors } = heard(el);
+    // The service's answer to the signed leg (a Request-Id it no longer knows), on the page's side of the wire.
+    const fetch = window.fetch;
+    window.fetch = (input, init) =>
+      init?.method === 'POST' && /\/auth\/credentials$/.test(String(input)) && new Headers(init.headers).has('Request-Id')
+        ? ((window.fetch = fetch), Promise.resolve(Response.json({ status: 401, code: 'UNAUTHORIZED', message: 'The Request-Id was not issued for this operation', details: { reason: 'REQUEST_ID_UNKNOWN' } }, { status: 401 })))
+        : fetch(input, init);
+    submit(el);
+    await waitFor(() => errors.length, 'an error', 20000);
+    await waitForState(el, 'ready');
+    expect([errors, text(el, 'error')]).to.deep.equal([['signature_rejected'], 'The wallet could not confirm this change. Log in again, then retry.']);
+    submit(el);
+    await waitForState(el, 'done', 20000);
+    expect(await passkeyNicknames(acct.accountId)).to.deep.equal(['Refused save']);
+  });
+
   it('a double click on "Log in with the passkey" logs in: the second click does not cancel the login it started', async () => {
     await addVirtualAuthenticator();
     await loginByEmail(acct);
