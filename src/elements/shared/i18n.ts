@@ -104,6 +104,9 @@ export function directionOf(locale: string): 'ltr' | 'rtl' {
   return RTL.test(locale) ? 'rtl' : 'ltr';
 }
 
+/** Whether the last string looked up (translate) is not in the language asked for: English, or the key. */
+let english = false;
+
 /**
  * Looks a string up: exact locale, then its primary language, then English, then the key. The
  * first number put in picks the form of its plural category in the table the sentence comes from
@@ -112,7 +115,9 @@ export function directionOf(locale: string): 'ltr' | 'rtl' {
  * a RangeError on any other.
  */
 export function translate(locale: string, key: string, params?: Record<string, string | number>): string {
-  const tag = [locale, locale.split('-')[0]!, 'en'].find((l) => catalog.get(l)?.[key] != null);
+  const primary = locale.split('-')[0]!;
+  const tag = [locale, primary, 'en'].find((l) => catalog.get(l)?.[key] != null);
+  english = tag != primary && tag != locale;
   const strings = catalog.get(tag!) ?? {};
   // Without a number the category is "other", whose form is the sentence itself.
   const count = params && Object.values(params).find((v) => v === +v);
@@ -132,7 +137,8 @@ export const isolate = (name: string): string => `\u2068${name}\u2069`;
  * A controller (Lit's ReactiveController shape) giving an element `t(key)` in its language and re-rendering it when strings or
  * the language change. It also sets `dir` and `lang` on the element's `base` part (not on the host,
  * which keeps only the attributes the page gave it), so that layouts follow the language and screen
- * readers speak it in that language.
+ * readers speak it in that language; an English sentence shown for lack of a translation is marked
+ * `lang="en" dir="ltr"` on the element holding it.
  */
 export class LocaleController implements ReactiveController {
   readonly #onChange = () => this.#host.requestUpdate();
@@ -152,7 +158,14 @@ export class LocaleController implements ReactiveController {
   }
 
 
-  t = (key: string, params?: Record<string, string | number>): string => translate(this.locale, key, params);
+  /** The sentences of the current update that its language lacks, shown in English (hostUpdated marks them). */
+  readonly #english = new Set<string>();
+
+  t = (key: string, params?: Record<string, string | number>): string => {
+    const text = translate(this.locale, key, params);
+    if (english) this.#english.add(text);
+    return text;
+  };
 
   hostConnected(): void {
     globalThis.addEventListener?.(LOCALE_EVENT, this.#onChange);
@@ -171,6 +184,7 @@ export class LocaleController implements ReactiveController {
   hostUpdate(): void {
     // One look-up of the closest `lang` per update instead of one per string rendered.
     this.#rendering = localeOf(this.#host);
+    this.#english.clear();
   }
 
   hostUpdated(): void {
@@ -188,6 +202,13 @@ export class LocaleController implements ReactiveController {
       base.lang = shown;
       if (host.hasAttribute('dir')) base.removeAttribute('dir');
       else base.dir = directionOf(shown);
+      // A sentence in English for lack of a translation is said so (WCAG 3.1.2 Language of Parts) on
+      // the element holding its text, left to right: not read aloud with this language's voice.
+      for (const marked of base.querySelectorAll('[lang]')) marked.removeAttribute('lang'), marked.removeAttribute('dir');
+      const texts = document.createTreeWalker(base, NodeFilter.SHOW_TEXT);
+      for (let text; this.#english.size && (text = texts.nextNode() as Text | null); ) {
+        if (this.#english.has(text.data)) Object.assign(text.parentElement!, { lang: 'en', dir: 'ltr' });
+      }
     }
     this.#rendering = undefined;
   }

@@ -11,6 +11,9 @@ import '../../../../src/elements/agent-actions/index.ts';
 import type { AgentActions } from '../../../../src/elements/agent-actions/index.ts';
 import type { AgentAction } from '../../../../src/core/types.ts';
 import { setStrings } from '../../../../src/elements/shared/i18n.ts';
+import { agentActionsStrings } from '../../../../src/elements/agent-actions/agent-actions.strings.ts';
+import '../../../../src/elements/card-reveal/index.ts';
+import { cardRevealStrings } from '../../../../src/elements/card-reveal/card-reveal.strings.ts';
 import { newAccount, setTimeZone, type RigAccount } from '../../support/rig.ts';
 import { part, parts, resetPage, useRig, waitFor } from './helpers.ts';
 
@@ -31,6 +34,13 @@ const actionsOf = (el: AgentActions) => (el as unknown as { view: { actions: Age
 const submitted = (el: AgentActions) => parts(el, 'action')[0]!.querySelector('p.muted')!.textContent!.trim();
 
 /** The first action's date as a formatter made now writes it (the page's time zone of now). */
+/** A locale table with every sentence of `en` (marked as translated) but `missing`. */
+const allBut = (en: Record<string, string>, missing: string) =>
+  Object.fromEntries(Object.entries(en).flatMap(([k, v]) => (k === missing ? [] : [[k, `اردو ${v}`]])));
+
+/** The language and direction a screen reader and the layout take for a node: its closest `lang` and `dir`. */
+const languageOf = (node: Element) => [node.closest('[lang]')!.getAttribute('lang'), node.closest('[dir]')!.getAttribute('dir')];
+
 const writtenNow = (el: AgentActions, locale: string) =>
   new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(actionsOf(el)[0]!.createdAt));
 
@@ -57,6 +67,35 @@ describe('dates and numbers of an element: its language, the page\'s time zone',
     expect(part(el, 'footer')!.querySelector('.muted')!.textContent!.trim()).to.equal(`Showing ${n(3)} of ${n(3)}`);
     expect(submitted(el)).to.equal(`Submitted ${writtenNow(el, 'fa')}`);
     expect(submitted(el)).to.not.match(/[0-9]/);
+  });
+
+  it('a sentence a locale table lacks is marked as English, left to right, inside an element in that (right-to-left) locale; the translated ones keep the locale (WCAG 3.1.2)', async () => {
+    // Urdu tables with every sentence of the element but one, as an integrator's table one sentence behind.
+    setStrings('ur', allBut(agentActionsStrings.en, 'agent-actions.title'));
+    setStrings('ur', allBut(cardRevealStrings.en, 'card-reveal.no-card'));
+    const el = await mountActions(acct.agentToken, { lang: 'ur' });
+    const title = el.shadowRoot!.querySelector('h2')!;
+    expect(title.textContent).to.equal(agentActionsStrings.en['agent-actions.title']);
+    expect(languageOf(title)).to.deep.equal(['en', 'ltr']);
+    const statuses = parts(el, 'status');
+    expect(statuses.length).to.be.above(0);
+    for (const status of statuses) {
+      expect(status.textContent).to.match(/^اردو /);
+      expect(languageOf(status)).to.deep.equal(['ur', 'rtl']);
+    }
+    // <card-reveal> (its own DOM, not a template): without a card id it says so, in English here.
+    const card = document.createElement('card-reveal');
+    card.lang = 'ur';
+    document.body.append(card);
+    await (card as unknown as { updateComplete: Promise<unknown> }).updateComplete;
+    const controls = part(card, 'controls')!;
+    expect(controls.textContent).to.equal(cardRevealStrings.en['card-reveal.no-card']);
+    expect(languageOf(controls)).to.deep.equal(['en', 'ltr']);
+    expect(languageOf(part(card, 'face')!.querySelector('small')!)).to.deep.equal(['ur', 'rtl']);
+    // Once the table has the sentence, it is in the locale again.
+    setStrings('ur', { 'agent-actions.title': 'اردو عنوان' });
+    await waitFor(() => title.textContent === 'اردو عنوان', 'the translated title');
+    expect(languageOf(title)).to.deep.equal(['ur', 'rtl']);
   });
 
   it('a date drawn after the page\'s time zone changed is written in the new time zone', async () => {
