@@ -52,7 +52,7 @@ export const themeStyles = css`
     --_fg: var(--wallet-color-text, light-dark(#14161a, #eceef2));
     --_muted: var(--wallet-color-muted, light-dark(#535a68, #a3aab8));
     --_bg: var(--wallet-color-surface, light-dark(#fff, #17191e));
-    --_border: var(--wallet-color-border, light-dark(#8a92a3, #6b7283));
+    --_border: var(--wallet-color-border, light-dark(#878fa0, #6b7283));
     --_accent: var(--wallet-color-accent, light-dark(#3b4fd8, #8c9bff));
     --_accent-fg: var(--wallet-color-on-accent, light-dark(#fff, #0d0f14));
     --_danger: var(--wallet-color-danger, light-dark(#b3261e, #ff8a80));

@@ -13,7 +13,7 @@ import '../../../../src/locales/ar.ts';
 import { createClient } from '../../../../src/core/client.ts';
 import type { AgentAction } from '../../../../src/core/types.ts';
 import { actionExecution, approveAction, axLiveRegions, fixtures, goOffline, newAccount, newAgentAction, politeRegions, rejectAction, type RigAccount, type RigFixtures } from '../../support/rig.ts';
-import { axeViolations, drawnLeftToRight, failNext, focusIn, holdNext, nextEvent, part, parts, reshapeAnswer, resetPage, shadow, text, useRig, waitFor } from '../shared/helpers.ts';
+import { axeViolations, borderContrast, drawnLeftToRight, failNext, focusIn, holdNext, nextEvent, part, parts, reshapeAnswer, resetPage, shadow, text, useRig, waitFor } from '../shared/helpers.ts';
 import { watchLists } from '../shared/scale.ts';
 
 async function mountActions(token: string, attributes: Record<string, string> = {}): Promise<AgentActions> {
@@ -119,6 +119,18 @@ describe('<agent-actions>', () => {
     await waitFor(() => shownIds(el)[0] === `action-${created.id.replace(/[^A-Za-z0-9-]/g, '-')}`, 'the new action', 8000);
     return created;
   }
+
+  it('draws each action\'s border at 3:1 or more against its background and the panel\'s, in the light and the dark theme (WCAG 1.4.11), axe finding nothing', async () => {
+    for (const theme of ['light', 'dark']) {
+      const el = await mountActions(acct.agentToken, { theme, 'page-size': '5', 'poll-interval': '60000' });
+      await ready(el);
+      const items = parts(el, 'action');
+      expect(items).to.have.length(5);
+      for (const item of items) expect(borderContrast(item), `${theme}: ${borderContrast(item).toFixed(2)}:1`).to.be.at.least(3);
+      expect(await axeViolations(el), theme).to.deep.equal([]);
+      el.remove();
+    }
+  });
 
   it('pages with "load more" until the last page, in the service\'s order, each action once', async () => {
     const el = await mountActions(acct.agentToken, { 'page-size': '10', 'poll-interval': '60000' });

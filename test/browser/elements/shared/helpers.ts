@@ -471,6 +471,16 @@ export function lowContrastText(el: Element): string[] {
   return failures;
 }
 
+/**
+ * The contrast of an element's drawn border (its top side) against the colours on either side of
+ * it (WCAG 1.4.11 non-text contrast): the element's own background inside, the one behind the
+ * element outside. The lower of the two, from the computed styles.
+ */
+export function borderContrast(e: Element): number {
+  const border = rgba(getComputedStyle(e).borderTopColor);
+  const sides = [...backgroundsBehind(e), ...backgroundsBehind(composedParent(e)!)];
+  return Math.min(...sides.map((behind) => contrast(over(border, behind), behind)));
+}
 
 /**
  * What of an element's shadow root reaches past the element's own edges (a layout wider than the
