@@ -205,9 +205,9 @@ export class LocaleController implements ReactiveController {
       // A sentence in English for lack of a translation is said so (WCAG 3.1.2 Language of Parts) on
       // the element holding its text, left to right: not read aloud with this language's voice.
       for (const marked of base.querySelectorAll('[lang]')) marked.removeAttribute('lang'), marked.removeAttribute('dir');
-      const texts = document.createTreeWalker(base, NodeFilter.SHOW_TEXT);
+      const texts = document.createTreeWalker(base, 4 /* NodeFilter.SHOW_TEXT */);
       for (let text; this.#english.size && (text = texts.nextNode() as Text | null); ) {
-        if (this.#english.has(text.data)) Object.assign(text.parentElement!, { lang: 'en', dir: 'ltr' });
+        if (this.#english.has(text.data)) (text.parentElement!.lang = 'en'), (text.parentElement!.dir = 'ltr');
       }
     }
     this.#rendering = undefined;
