@@ -72,8 +72,8 @@ const FINAL: readonly RevealErrorCode[] = ['unauthorized', 'forbidden', 'not_fou
 export type CardRevealState =
   | { readonly kind: 'idle'; readonly lastHidden?: IdleReason }
   | { readonly kind: 'loading' }
-  /** `hideAt` is the earlier of expiresAt and the `hide-after` deadline, both epoch milliseconds. */
-  | { readonly kind: 'revealed'; readonly expiresAt: number; readonly hideAt: number; readonly now: number }
+  /** `hideAt` is the earlier of expiresAt and the `hide-after` deadline (from `shownAt`), all epoch milliseconds. */
+  | { readonly kind: 'revealed'; readonly expiresAt: number; readonly hideAt: number; readonly now: number; readonly shownAt: number }
   | { readonly kind: 'expired' }
   | { readonly kind: 'error'; readonly code: RevealErrorCode; readonly retryable: boolean };
 
@@ -84,10 +84,15 @@ export type CardRevealEvent =
   /** `status`: the service's, when it answered (for the error event; the machine ignores it). */
   | { readonly type: 'failed'; readonly code: RevealErrorCode; readonly status?: number }
   | { readonly type: 'tick'; readonly now: number }
+  /** `hide-after` changed while shown: the deadline is counted again from when the details were shown. */
+  | { readonly type: 'hide-after'; readonly ms: number; readonly now: number }
   /** `blocked` is not asked for: it is how leaving `revealed` for the `frame_blocked` error is reported. */
   | { readonly type: 'hide'; readonly reason: Exclude<HideReason, 'blocked'> };
 
 export const initialState: CardRevealState = { kind: 'idle' };
+
+/** The earlier of expiresAt and `hide-after` (none when 0) from `shownAt`. */
+const deadline = (expiresAt: number, shownAt: number, ms = 0): number => Math.min(expiresAt, ms > 0 ? shownAt + ms : Infinity);
 
 const hidden = (reason: Exclude<HideReason, 'blocked'>): CardRevealState => (reason === 'expired' ? { kind: 'expired' } : { kind: 'idle', lastHidden: reason });
 
@@ -105,8 +110,11 @@ export function transition(state: CardRevealState, event: CardRevealEvent): Card
       if (kind !== 'loading') return state;
       const { expiresAt, now, hideAfterMs } = event;
       if (!(expiresAt > now)) return { kind: 'error', code: 'expired_url', retryable: true };
-      return { kind: 'revealed', expiresAt, hideAt: Math.min(expiresAt, hideAfterMs && hideAfterMs > 0 ? now + hideAfterMs : Infinity), now };
+      return { kind: 'revealed', expiresAt, hideAt: deadline(expiresAt, now, hideAfterMs), now, shownAt: now };
     }
+    case 'hide-after':
+      // Shortened past its deadline: hidden at once, as by the tick that finds it passed.
+      return kind === 'revealed' ? transition({ ...state, hideAt: deadline(state.expiresAt, state.shownAt, event.ms) }, { type: 'tick', now: event.now }) : state;
     case 'failed':
       // From `revealed` only the frame's own failure comes (the request has ended by then).
       return kind === 'loading' || kind === 'revealed' ? { kind: 'error', code: event.code, retryable: !FINAL.includes(event.code) } : state;

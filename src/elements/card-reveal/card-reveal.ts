@@ -117,8 +117,9 @@ function setChildren(parent: Element, nodes: Node[]): void {
  *   `user`, `expired`, `timeout` (hide-after), `page-hidden`, `disconnected`, `card-changed`,
  *   `logged-out` (require-session: the proven session was logged out or found ended, in this page or
  *   another tab), `account-changed` (require-session: `account-id` now names another wallet) or
- *   `blocked` (the page's Content-Security-Policy refused the processor's frame; `card-reveal-error`
- *   with code `frame_blocked` follows).
+ *   `blocked` (the processor's frame was refused: by the page's Content-Security-Policy, and
+ *   `card-reveal-error` with code `frame_blocked` follows; or by `allowed-origins` changed while shown
+ *   so that it no longer lists the frame's non-https origin, and `insecure_url` follows).
  * @event card-reveal-error - The reveal failed or was refused. `detail: { code, message, status? }`. `misconfigured` too when `card-id` or `account-id` is malformed (once per value given; `message` is the sentence shown, naming the attribute; nothing is sent).
  *
  * @slot face - Replaces the placeholder card face shown while the details are not revealed.
@@ -174,7 +175,7 @@ export class CardReveal extends ReactiveBase {
   /** Light or dark regardless of the system setting (shared base styles). */
   theme: 'light' | 'dark' | undefined;
 
-  /** Hide after this many seconds even when the URL lives longer. */
+  /** Hide after this many seconds even when the URL lives longer, counted from when the details were shown; changed while they are shown, the deadline moves at once (past already: hidden, reason `timeout`). */
   hideAfter: number | undefined;
 
   /** Hide as soon as the page is hidden (tab switched, window minimised), and show nothing while it is: a `show()` then does nothing. */
@@ -198,6 +199,8 @@ export class CardReveal extends ReactiveBase {
   /**
    * Origins whose non-https reveal URLs may be rendered (the sandbox's processor page on loopback).
    * Attribute: space- or comma-separated origins (a string set on the property is read the same way).
+   * Changed while the details are shown so that their frame's origin is no longer let in: they are
+   * hidden at once (`card-hidden` reason `blocked`, then `card-reveal-error` code `insecure_url`).
    */
   allowedOrigins: string[] = [];
 
@@ -209,6 +212,8 @@ export class CardReveal extends ReactiveBase {
   readonly #internals: ElementInternals | undefined = this.attachInternals?.();
   /** The live iframe while revealed; the URL exists only in the navigation inside it (see mountFrame). */
   #frame: HTMLIFrameElement | undefined;
+  /** The origin of the URL shown (never the URL), checked again when `allowed-origins` changes. */
+  #origin = '';
   /** The one-second countdown and the exact deadline, while revealed. */
   #timers: ReturnType<typeof setTimeout>[] = [];
   /** Removes the page listeners on disconnect. */
@@ -292,7 +297,7 @@ export class CardReveal extends ReactiveBase {
         // effective directive `frame-src`, whichever directive supplied it). An enforced refusal of
         // this origin ends the reveal with `frame_blocked` (watched until every exit from
         // `revealed` aborts `signal`).
-        const origin = new URL(answer.panEmbedUrl).origin + '/';
+        const origin = (this.#origin = new URL(answer.panEmbedUrl).origin) + '/';
         document.addEventListener(
           'securitypolicyviolation',
           (e) => {
@@ -347,11 +352,20 @@ export class CardReveal extends ReactiveBase {
    * shown for the new one and a show() right after asks for the new one. A value before (not
    * undefined) means a change, not the first setting. Details shown on the strength of one
    * wallet's session are not left up for another wallet.
+   * While shown, `hide-after` counts again from when the details were shown (transition), and an
+   * `allowed-origins` that no longer lets the frame's origin in removes them, as a reveal refused
+   * then would have been (`blocked`, then `insecure_url`).
    */
   override requestUpdate(name?: PropertyKey, old?: unknown): void {
     super.requestUpdate(name, old);
     if (old !== undefined && (name === 'cardId' || (name === 'accountId' && this.requireSession))) {
       this.#send({ type: 'hide', reason: name === 'cardId' ? 'card-changed' : 'account-changed' });
+    }
+    // (Not before the first update: properties are set during construction, before this class's private fields exist.)
+    if (this.hasUpdated && this.#view.kind === 'revealed') {
+      if (name === 'hideAfter') this.#send({ type: 'hide-after', ms: (this.hideAfter ?? 0) * 1000, now: serviceNow() });
+      // The origin alone, with an expiry that has not come, is checked as the URL was.
+      if (name === 'allowedOrigins' && !checkRevealUrl({ panEmbedUrl: this.#origin, expiresAt: '9999' }, this.allowedOrigins, 0).ok) this.#send({ type: 'failed', code: 'insecure_url' });
     }
   }
 
@@ -377,16 +391,18 @@ export class CardReveal extends ReactiveBase {
     if (next === previous) return;
     this.#view = next;
     this.requestUpdate();
-    // Only a countdown tick keeps the kind of state.
-    if (next.kind === previous.kind) return;
+    const shown = previous.kind === 'revealed';
+    // A countdown tick keeps the kind of state; a change of `hide-after` keeps it and moves the deadline.
+    if (next.kind === previous.kind && event.type !== 'hide-after') return;
     this.#syncStates();
+    for (const timer of this.#timers) clearTimeout(timer);
     if (next.kind === 'revealed') {
       const tick = (now = serviceNow()) => this.#send({ type: 'tick', now });
       // The countdown, and the exact deadline independent of it (never a millisecond early; one
       // beyond what a timer can wait is left to the countdown).
       const left = next.hideAt - serviceNow();
       this.#timers = [setInterval(tick, 1000), later(() => tick(left < 2 ** 31 ? Math.max(serviceNow(), next.hideAt) : undefined), left)];
-      this.dispatchEvent(new CardRevealedEvent({ cardId: this.cardId, expiresAt: new Date(next.expiresAt).toISOString() }));
+      if (!shown) this.dispatchEvent(new CardRevealedEvent({ cardId: this.cardId, expiresAt: new Date(next.expiresAt).toISOString() }));
       return;
     }
     // Hidden, expired, failed or loading again: nothing of the previous reveal stays, and a request
@@ -395,7 +411,6 @@ export class CardReveal extends ReactiveBase {
     this.#request = undefined;
     this.#hadFocus ||= this.matches(':focus-within');
     this.#unmountFrame();
-    for (const timer of this.#timers) clearTimeout(timer);
     if (previous.kind === 'revealed') this.dispatchEvent(new CardHiddenEvent(hideReasonOf(next)!));
     if (next.kind === 'error') {
       const status = event.type === 'failed' && event.status;

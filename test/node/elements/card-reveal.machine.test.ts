@@ -28,7 +28,7 @@ test('reveal goes idle -> loading -> revealed and a second reveal while loading 
   assert.equal(loading.kind, 'loading');
   assert.equal(transition(loading, { type: 'reveal' }), loading);
   const shown = transition(loading, { type: 'revealed', expiresAt: T0 + 60_000, now: T0 });
-  assert.deepEqual(shown, { kind: 'revealed', expiresAt: T0 + 60_000, hideAt: T0 + 60_000, now: T0 });
+  assert.deepEqual(shown, { kind: 'revealed', expiresAt: T0 + 60_000, hideAt: T0 + 60_000, now: T0, shownAt: T0 });
   assert.equal(transition(shown, { type: 'reveal' }), shown);
 });
 
@@ -53,6 +53,19 @@ test('hide-after shorter than the URL lifetime hides with reason timeout; longer
   const capped = revealed(4_000, 10_000);
   assert.equal(capped.kind === 'revealed' && capped.hideAt, T0 + 4_000);
   assert.equal(transition(capped, { type: 'tick', now: T0 + 4_000 }).kind, 'expired');
+});
+
+test('hide-after changed while shown counts from when the details were shown: shortened, hidden at once when past; lengthened or removed, up to expiresAt', () => {
+  const shown = transition(revealed(60_000, 5_000), { type: 'tick', now: T0 + 2_000 });
+  const shorter = transition(shown, { type: 'hide-after', ms: 3_000, now: T0 + 2_000 });
+  assert.deepEqual(shorter, { kind: 'revealed', expiresAt: T0 + 60_000, hideAt: T0 + 3_000, now: T0 + 2_000, shownAt: T0 });
+  assert.deepEqual(transition(shown, { type: 'hide-after', ms: 1_000, now: T0 + 2_000 }), { kind: 'idle', lastHidden: 'timeout' });
+  assert.equal(secondsLeft(transition(shown, { type: 'hide-after', ms: 20_000, now: T0 + 2_000 })), 18);
+  for (const ms of [0, 600_000]) assert.equal((transition(shown, { type: 'hide-after', ms, now: T0 + 2_000 }) as { hideAt: number }).hideAt, T0 + 60_000);
+  // Set where none was, once the URL too has expired: its own deadline came first, `timeout`.
+  const late = transition(revealed(3_000), { type: 'tick', now: T0 + 2_000 });
+  assert.deepEqual(transition(late, { type: 'hide-after', ms: 1_000, now: T0 + 3_000 }), { kind: 'idle', lastHidden: 'timeout' });
+  for (const other of [initialState, { kind: 'loading' } as const, { kind: 'expired' } as const]) assert.equal(transition(other, { type: 'hide-after', ms: 1_000, now: T0 }), other);
 });
 
 test('hide from revealed or loading returns to idle with the reason; hide from idle does nothing', () => {

@@ -328,6 +328,84 @@ describe('<card-reveal>', () => {
     expect(frameOf(el)).to.equal(null);
   });
 
+  describe('settings changed while the card is shown', () => {
+    /** The card-* events from now on, type and detail. */
+    function events(el: Element): string[] {
+      const seen: string[] = [];
+      for (const name of ['card-revealed', 'card-hidden', 'card-reveal-error']) el.addEventListener(name, (e) => seen.push(`${e.type} ${JSON.stringify((e as CustomEvent).detail)}`));
+      return seen;
+    }
+
+    it('allowed-origins no longer listing the frame\'s origin hides the card at once (`blocked`, then `insecure_url`), by attribute or by property; a list that still has it keeps it shown', async () => {
+      const el = await mount<CardReveal>('card-reveal', { 'card-id': f.cardId, 'allowed-origins': f.processorOrigin });
+      await reveal(el);
+      const seen = events(el);
+      // Still listed, among others (attribute, then property as text): still shown.
+      el.setAttribute('allowed-origins', `https://other.example ${f.processorOrigin}`);
+      (el as unknown as { allowedOrigins: string }).allowedOrigins = `${f.processorOrigin}, http://127.0.0.2:9`;
+      await el.updateComplete;
+      expect([seen, el.matches(':state(revealed)'), !!frameOf(el)]).to.deep.equal([[], true, true]);
+      // No longer listed: hidden in the same task, before any update.
+      el.setAttribute('allowed-origins', 'http://127.0.0.2:9');
+      expect(!!frameOf(el), 'the frame').to.equal(false);
+      expect(seen).to.deep.equal(['card-hidden {"reason":"blocked"}', `card-reveal-error {"code":"insecure_url","message":"Card details not shown: the secure view didn’t come from a trusted address."}`]);
+      await el.updateComplete;
+      expect(el.matches(':state(error)')).to.equal(true);
+      expect(text(el, 'error')).to.contain('didn’t come from a trusted address');
+
+      // The property, emptied.
+      const again = await mount<CardReveal>('card-reveal', { 'card-id': f.cardId, 'allowed-origins': f.processorOrigin });
+      await reveal(again);
+      const seenAgain = events(again);
+      again.allowedOrigins = [];
+      expect([!!frameOf(again), seenAgain.map((e) => e.split(' ')[0])]).to.deep.equal([false, ['card-hidden', 'card-reveal-error']]);
+    });
+
+    it('hide-after set or shortened counts from when the card was shown: it hides at that deadline, or at once when it has passed', async () => {
+      const el = await mount<CardReveal>('card-reveal', { 'card-id': f.cardId, 'allowed-origins': f.processorOrigin });
+      let shownAt = NaN;
+      el.addEventListener('card-revealed', () => (shownAt = performance.now()), { once: true });
+      await reveal(el);
+      await new Promise((r) => setTimeout(r, 300));
+      const hidden = nextEvent<CustomEvent>(el, 'card-hidden', 5000);
+      el.setAttribute('hide-after', '2');
+      await el.updateComplete;
+      expect(text(el, 'countdown')).to.equal('Hides in 0:02');
+      expect((await hidden).detail).to.deep.equal({ reason: 'timeout' });
+      expect(performance.now() - shownAt).to.be.within(1900, 2600);
+      expect(frameOf(el)).to.equal(null);
+
+      // Already past: at once, in the same task (the property this time, shortened from 60).
+      const again = await mount<CardReveal>('card-reveal', { 'card-id': f.cardId, 'allowed-origins': f.processorOrigin, 'hide-after': '60' });
+      await reveal(again);
+      await new Promise((r) => setTimeout(r, 1200));
+      const seen = events(again);
+      again.hideAfter = 1;
+      expect([!!frameOf(again), seen]).to.deep.equal([false, ['card-hidden {"reason":"timeout"}']]);
+    });
+
+    it('hide-after lengthened while shown extends the deadline, counted from when the card was shown', async () => {
+      const el = await mount<CardReveal>('card-reveal', { 'card-id': f.cardId, 'allowed-origins': f.processorOrigin, 'hide-after': '1' });
+      let shownAt = NaN;
+      el.addEventListener('card-revealed', () => (shownAt = performance.now()), { once: true });
+      await reveal(el);
+      const hidden = nextEvent<CustomEvent>(el, 'card-hidden', 8000);
+      el.hideAfter = 3;
+      await new Promise((r) => setTimeout(r, 1500));
+      expect([el.matches(':state(revealed)'), !!frameOf(el)]).to.deep.equal([true, true]);
+      expect((await hidden).detail).to.deep.equal({ reason: 'timeout' });
+      expect(performance.now() - shownAt).to.be.within(2900, 3600);
+      // Removed: the URL's own lifetime (3 minutes) is the deadline again.
+      const again = await mount<CardReveal>('card-reveal', { 'card-id': f.cardId, 'allowed-origins': f.processorOrigin, 'hide-after': '1' });
+      await reveal(again);
+      again.removeAttribute('hide-after');
+      await again.updateComplete;
+      expect(text(again, 'countdown')).to.match(/^Hides in (3:00|2:59)$/);
+      await new Promise((r) => setTimeout(r, 1500));
+      expect(again.matches(':state(revealed)')).to.equal(true);
+    });
+  });
+
   it('keeps the card shown for a view whose lifetime is longer than one timer can wait (30 days, above 2^31-1 ms)', async () => {
     const v = await sandboxVariant({ revealLifetimeMs: 30 * 86_400_000 });
     const el = await mount<CardReveal>('card-reveal', { 'card-id': v.cardId, 'api-base': v.apiBase, 'allowed-origins': v.processorOrigin });
