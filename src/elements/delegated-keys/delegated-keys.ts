@@ -26,6 +26,7 @@ import { isolate, LocaleController, localeChanges } from '../shared/i18n.ts';
 import { asText, keyedRows } from '../shared/rows.ts';
 import { SlowWatch } from '../shared/slow.ts';
 import { onceAfterFirstPaint } from '../shared/idle.ts';
+import { later } from '../../core/clock.ts';
 import type { CreateDelegatedKeyRequest, DelegatedKey } from '../../core/types.ts';
 import { delegatedKeysStyles } from './delegated-keys.styles.ts';
 import './delegated-keys.strings.ts';
@@ -363,7 +364,9 @@ export class DelegatedKeys extends TemplateElement {
     if (code === 'rate_limited') {
       const wait = (this.#wait = (error as { retryAfter?: number }).retryAfter ?? 0);
       this.#waitUntil = Math.max(this.#waitUntil, Date.now() + wait * 1000);
-      if (wait) setTimeout(() => this.requestUpdate(), wait * 1000);
+      // Redrawn once the wait is over (a wait beyond what one timer can wait takes more than one).
+      const redraw = () => (this.#held() ? later(redraw, this.#waitUntil - Date.now()) : this.requestUpdate());
+      redraw();
     }
     this.#send({ type: `${operation}-failed`, code });
     this.dispatchEvent(new DelegatedKeysErrorEvent(errorDetail(error, { code, operation, message: this.#say(code) })));

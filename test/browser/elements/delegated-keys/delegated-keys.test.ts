@@ -649,6 +649,31 @@ describe('<delegated-keys>', () => {
     }
   });
 
+  it('a list\'s Retry-After longer than one timer can wait (2^31-1 ms, 24.8 days) sets no timer beyond it, and Try again stays held', async () => {
+    await login();
+    const rateLimited = { status: 429, code: 'RATE_LIMITED', message: 'Too many requests' };
+    const undo = failNext('GET', /\/auth\/delegated-keys\?/, 429, 1, { 'Retry-After': '3000000' }, rateLimited);
+    // Timers set beyond what one can wait: each fires at once (WebIDL long wraps).
+    const delays: number[] = [];
+    const original = window.setTimeout;
+    window.setTimeout = ((fn: TimerHandler, ms?: number, ...rest: unknown[]) => {
+      delays.push(ms ?? 0);
+      return original(fn, ms, ...rest);
+    }) as typeof window.setTimeout;
+    try {
+      const el = await mount<DelegatedKeys>('delegated-keys', { 'card-id': acct.cardId, 'account-id': acct.accountId });
+      await waitFor(() => el.matches(':state(failed)'), 'the failed list');
+      await settle(el);
+      await new Promise((r) => original(r, 500));
+      expect(delays.filter((ms) => ms > 2 ** 31 - 1), 'timers beyond 2^31-1 ms').to.deep.equal([]);
+      expect(delays, 'the redraw at the end of the wait, at the longest a timer can wait').to.include(2 ** 31 - 1);
+      expect(shadow(el).querySelector("[part~='error'] button")!.getAttribute('aria-disabled')).to.equal('true');
+    } finally {
+      window.setTimeout = original;
+      undo();
+    }
+  });
+
   it('moved in the page while a key is being created, it ends the create instead of staying busy', async () => {
     await login();
     const el = await mountReady();
