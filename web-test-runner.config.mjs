@@ -38,6 +38,9 @@ export default {
       launchOptions: {
         executablePath: findChromium(),
         args: chromiumArgs,
+        // Playwright turns the back/forward cache off (so that a goBack() reloads); the browsers
+        // a page meets keep it on, and card-reveal-bfcache.test.ts leaves a page and comes back to it.
+        ignoreDefaultArgs: ['--disable-back-forward-cache'],
       },
     }),
   ],

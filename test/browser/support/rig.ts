@@ -390,3 +390,22 @@ export function leakWatch(): Promise<boolean> {
 export function leakScan(payload: { haystacks: Record<string, string>; secrets: Record<string, string[]>; marker: string; marked: string[] }): Promise<LeakScan> {
   return executeServerCommand<LeakScan, typeof payload>('leak-scan', payload);
 }
+
+/** What `pageRoundTrip` reports of reveal-page.html before it was left and after coming back. */
+export interface RoundTripReport {
+  events: string[];
+  frame: boolean;
+  state?: string;
+  /** The `persisted` of each pageshow: `[false, true]` when restored from the back/forward cache. */
+  shows: boolean[];
+}
+
+/**
+ * Opens `path` (reveal-page.html with its query) as a top-level page of its own, leaves it for
+ * another document once its card is revealed and goes back (wallet-rig.ts `page-round-trip`):
+ * its reports, its child frames after, and Chromium's reasons for not restoring it from the
+ * back/forward cache (`null` when restored).
+ */
+export function pageRoundTrip(path: string): Promise<{ before: RoundTripReport; after: RoundTripReport; childFrames: number; notRestoredReasons: string; notUsed: string[] }> {
+  return executeServerCommand('page-round-trip', { path });
+}

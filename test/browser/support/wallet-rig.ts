@@ -495,6 +495,39 @@ export function walletRig(options: WalletRigOptions = {}): {
           }
           return { frames };
         }
+        case 'page-round-trip': {
+          // `path` (of this origin) as a top-level page of its own, in the test page's browser
+          // context and with no opener (either would keep it out of the back/forward cache): once
+          // its `report()` says `revealed`, it is left for another document and gone back to, as
+          // the browser's Back does. Its reports before and after, how many child frames it has
+          // after, and Chromium's reasons for not restoring it from the cache (null when restored).
+          const page = (session.browser as unknown as { getPage(id: string): import('playwright').Page }).getPage(session.id);
+          type Report = { events: string[]; frame: boolean; state?: string; shows: boolean[] };
+          const report = () => (window as unknown as { report(): Report }).report();
+          const other = await page.context().newPage();
+          // Chromium's own reasons, unmasked (CDP Page.backForwardCacheNotUsed), for the report.
+          const cdp = await other.context().newCDPSession(other);
+          const notUsed: string[] = [];
+          cdp.on('Page.backForwardCacheNotUsed', (e) => notUsed.push(...e.notRestoredExplanations.map((x) => `${x.type} ${x.reason}`)));
+          await cdp.send('Page.enable');
+          try {
+            await other.goto(new URL(String(p.path), page.url()).href);
+            await other.waitForFunction(() => (window as unknown as { report?(): Report }).report?.().state === 'revealed', null, { timeout: 15000 });
+            const before = await other.evaluate(report);
+            // Another document of the origin (about:blank would stay in the same browsing instance, which keeps the page out of the cache).
+            await other.goto(new URL('/test/browser/support/away.html', page.url()).href);
+            // A page restored from the cache has no load event: the navigation's commit is waited
+            // for, then its pageshow with `persisted` (a page loaded again has only its first,
+            // false: then after 5 s it is reported as it is).
+            await other.goBack({ waitUntil: 'commit' });
+            await other.waitForFunction(() => (window as unknown as { report?(): Report }).report?.().shows.includes(true), null, { timeout: 5000 }).catch(() => undefined);
+            const after = await other.evaluate(report);
+            const notRestoredReasons = await other.evaluate(() => JSON.stringify((performance.getEntriesByType('navigation')[0] as unknown as { notRestoredReasons?: unknown }).notRestoredReasons ?? null));
+            return { before, after, childFrames: other.frames().length - 1, notRestoredReasons, notUsed };
+          } finally {
+            await other.close();
+          }
+        }
         case 'page-frames': {
           // The text of the page's child frames (the processor iframe is cross-origin to the test
           // page): origin and path only, never the query, which may carry a reveal token.
