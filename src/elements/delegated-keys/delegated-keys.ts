@@ -178,13 +178,13 @@ export class DelegatedKeys extends TemplateElement {
    * on in the task it started in, which then only tells the page: a change for the new card starts
    * in a task of its own, so that it neither aborts the one before nor takes its outcome.
    */
-  private operation = this.#changes();
+  #operation = this.#changes();
   /**
    * Changes for a card or account shown before, still under way: removing the element aborts them
    * as it aborts the current one, so that nothing goes on signing or reporting for a panel that
    * has left the page.
    */
-  #earlier: (typeof this.operation)[] = [];
+  #earlier: Task<readonly [CreateDelegatedKeyRequest | string], Done>[] = [];
   /** It left the page (not moved in it): the list is read again when it is back. */
   #left = false;
 
@@ -208,7 +208,7 @@ export class DelegatedKeys extends TemplateElement {
           });
           const key = keys?.find((k) => k.id === what && k.status === 'REVOKED');
           if (key) return { type: 'revoked', keyId: what, at: key.updatedAt, keys: keys! };
-          if (keys && task === this.operation) this.#send({ type: 'rechecked', keys });
+          if (keys && task === this.#operation) this.#send({ type: 'rechecked', keys });
           throw error;
         }
         return { type: 'revoked', keyId: what, at: new Date().toISOString() };
@@ -229,14 +229,14 @@ export class DelegatedKeys extends TemplateElement {
         });
         const key = keys && settledMeanwhile(attempt, keys);
         if (key) return { type: 'created', key };
-        if (keys && task === this.operation) this.#send({ type: 'rechecked', keys });
+        if (keys && task === this.#operation) this.#send({ type: 'rechecked', keys });
         throw error;
       }
     },
     onComplete: (done) => {
       // Made for a card or account shown before (reload): the page hears of it, the screen stays.
       // (The form is not emptied here: "New key" empties it when it opens.)
-      if (task === this.operation) {
+      if (task === this.#operation) {
         this.#send(done);
         this.#focusTarget = 'new';
         // A list asked for meanwhile (refresh()) may have been answered before the change: asked again.
@@ -247,7 +247,7 @@ export class DelegatedKeys extends TemplateElement {
     onError: (error) => {
       const { kind } = this.view.mode;
       // A failure of a change for a card or account shown before (reload) has no form or key left to show it on.
-      if (task !== this.operation || (kind !== 'submitting' && kind !== 'revoking')) return;
+      if (task !== this.#operation || (kind !== 'submitting' && kind !== 'revoking')) return;
       // (A change the service may have carried out read the list before failing.)
       this.#fail(kind === 'revoking' ? 'revoke' : 'create', error);
     },
@@ -281,9 +281,9 @@ export class DelegatedKeys extends TemplateElement {
    * the page (until the element is removed), but it does not land in this list.
    */
   #reload(): void {
-    if (this.operation.status === TaskStatus.PENDING) {
-      this.#earlier = [...this.#earlier.filter((task) => task.status === TaskStatus.PENDING), this.operation];
-      this.operation = this.#changes();
+    if (this.#operation.status === TaskStatus.PENDING) {
+      this.#earlier = [...this.#earlier.filter((task) => task.status === TaskStatus.PENDING), this.#operation];
+      this.#operation = this.#changes();
     }
     this.#attempt = undefined;
     this.#send({ type: 'load', anew: true });
@@ -316,7 +316,7 @@ export class DelegatedKeys extends TemplateElement {
       this.#listTask.abort();
       // Every change under way, for whichever card: the service may have made it already, and the
       // list read when the element is back shows what the card holds.
-      for (const task of [...this.#earlier, this.operation]) task.abort();
+      for (const task of [...this.#earlier, this.#operation]) task.abort();
       this.#earlier = [];
     });
   }
@@ -450,7 +450,7 @@ export class DelegatedKeys extends TemplateElement {
     const { nickname, spendingLimits } = verdict.request;
     const last = this.#attempt;
     this.#attempt = { nickname, spendingLimits, before: last?.nickname === nickname && mode.failure && isRetryable(mode.failure) ? last.before : this.#known };
-    void this.operation.run([verdict.request]);
+    void this.#operation.run([verdict.request]);
   }
 
   #askRevoke(keyId: string): void {
@@ -464,7 +464,7 @@ export class DelegatedKeys extends TemplateElement {
     const { mode } = this.view;
     this.#send({ type: 'confirm-revoke' });
     if (mode.kind !== 'confirming-revoke') return;
-    void this.operation.run([mode.keyId]);
+    void this.#operation.run([mode.keyId]);
   }
 
   /** Sets one field of the form: `nickname`, or `<field>` of limit row `row`. */

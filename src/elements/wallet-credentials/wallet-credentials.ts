@@ -157,7 +157,7 @@ export class WalletCredentials extends TemplateElement {
   #connection: { unsubscribe?: () => void } | undefined;
 
   /** Where this tab keeps the activation code it waits for, across reloads (shared/pending-code.ts). */
-  private get codeKey(): string {
+  get #codeKey(): string {
     return storageKey('activation', this.apiBase, this.accountId);
   }
 
@@ -176,7 +176,7 @@ export class WalletCredentials extends TemplateElement {
       const svc = await this.#services(signal);
       const view = await loadView(svc);
       const kept = this.#otp?.accountId === this.accountId ? this.#otp : undefined;
-      return { view, otp: kept ?? (await resumePendingCode(this.codeKey, this.accountId, svc.wallet, signal))?.otp };
+      return { view, otp: kept ?? (await resumePendingCode(this.#codeKey, this.accountId, svc.wallet, signal))?.otp };
     },
     onComplete: ({ view, otp }) => {
       this.#send({ type: 'LOADED', view });
@@ -192,17 +192,17 @@ export class WalletCredentials extends TemplateElement {
    * The run of `operation` whose outcome counts. A new wallet or base path, or the element leaving
    * the page, ends it: what it brings back then is dropped (the lists are read again instead).
    */
-  private run: object | undefined;
+  #run: object | undefined;
 
   /** One change at a time; its outcome carries the reloaded lists. */
   readonly #operation = new Task<[Operation, string], CredentialsEvent | undefined>(this, {
     task: async ([op, input], { signal }) => {
-      const run = this.run;
+      const run = this.#run;
       try {
         const event = await this.#perform(op, input, signal);
-        return run === this.run ? event : undefined;
+        return run === this.#run ? event : undefined;
       } catch (e) {
-        if (run === this.run) throw e;
+        if (run === this.#run) throw e;
         return undefined;
       }
     },
@@ -226,7 +226,7 @@ export class WalletCredentials extends TemplateElement {
 
   /** Starts over on the lists: what was open, asked or running is dropped. */
   #restart(): void {
-    this.run = undefined;
+    this.#run = undefined;
     this.#operation.abort();
     this.#send({ type: 'LOAD', anew: true });
     void this.#loader.run();
@@ -273,7 +273,7 @@ export class WalletCredentials extends TemplateElement {
       if (this.isConnected) return;
       this.#connection?.unsubscribe?.();
       this.#connection = undefined;
-      this.run = undefined;
+      this.#run = undefined;
       this.#operation.abort();
       this.#loader.abort();
     });
@@ -335,19 +335,21 @@ export class WalletCredentials extends TemplateElement {
     // The least destructive choice gets the focus: Enter twice must not remove a way to log in.
     if (s.confirming) this.#focusTarget = '[part~="confirm"] button:not(.danger)';
     // (A run still pending without a run token is the previous wallet's, dropped: it holds nothing up.)
-    if (s.running && (this.#operation.status !== TaskStatus.PENDING || !this.run)) {
-      this.run = {};
+    if (s.running && (this.#operation.status !== TaskStatus.PENDING || !this.#run)) {
+      this.#run = {};
       void this.#operation.run([s.running, input]);
     }
   }
 
   async #perform(op: Operation, input: string, signal: AbortSignal): Promise<CredentialsEvent> {
     const svc = await this.#services(signal);
-    const { accountId, codeKey, run } = this;
+    const { accountId } = this;
+    const codeKey = this.#codeKey;
+    const run = this.#run;
     // A code sent for this run's wallet; the element keeps it only while that run counts.
     const awaitCode = (otp: OtpLogin) => {
       keepPendingCode(codeKey, otp, Date.now());
-      if (run === this.run) this.#otp = otp;
+      if (run === this.#run) this.#otp = otp;
     };
     const before = (this.machine as Ready).view as Ready['view'] | undefined;
     let codeFor: string | undefined;
@@ -447,7 +449,7 @@ export class WalletCredentials extends TemplateElement {
     // The code was used or abandoned (a reload, LOAD, keeps it).
     if (waited && !after.codeFor) {
       this.#otp = undefined;
-      forgetPendingCode(this.codeKey);
+      forgetPendingCode(this.#codeKey);
     }
     // A code form that opens takes the focus, except one resumed after a reload (the page decides).
     if (after.codeFor && !waited && event.type !== 'RESUMED') this.#focusTarget = '#code';
