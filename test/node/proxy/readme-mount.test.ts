@@ -20,7 +20,7 @@ const README = readFileSync(new URL('../../../README.md', import.meta.url), 'utf
 /** The README's clientIp option for the Node handler, as written (one inline code span). */
 const NODE_CLIENT_IP = /`(clientIp: [^`]*)` for the Node handler/.exec(README.replace(/\s+/g, ' '))?.[1];
 /** The README's setting for clients that half-close their side after the request, as written in its node:http snippet. */
-const HALF_OPEN = /^(server\.httpAllowHalfOpen = true;)/m.exec(README)?.[1];
+const HALF_OPEN = /^(Object\.assign\(server, \{ httpAllowHalfOpen: true \}\);)/m.exec(README)?.[1];
 /** The README's Fastify mount, as written (one inline code span, across a line break). */
 const FASTIFY_HOOK = /`(app\.addHook\('onRequest'[^`]*)`/.exec(README)?.[1];
 
