@@ -148,6 +148,7 @@ export class WalletCredentials extends TemplateElement {
   #otp: OtpLogin | undefined;
   /** A selector of what gets the focus after the next render. */
   #focusTarget: string | undefined;
+  #had?: Element | null;
   /** Back online, lists that failed for want of a connection are read again: a first load, or a reload over the lists shown. */
   readonly #online = onOnline(this, () => {
     const s = this.machine;
@@ -233,6 +234,8 @@ export class WalletCredentials extends TemplateElement {
   }
 
   protected override willUpdate(changed: PropertyValues): void {
+    // What has the keyboard before the render (updated() sees whether it still may).
+    this.#had = (this.renderRoot as ShadowRoot).activeElement;
     // The lists follow the account and the base path. Another wallet's code form, confirmation or
     // change in progress must not carry over: a code typed there would log into the previous one.
     // Another customer's neither: an address typed for the previous one, or its change's outcome.
@@ -306,6 +309,9 @@ export class WalletCredentials extends TemplateElement {
       'code-entry': !!ready?.codeFor,
       'signed-in': !!ready?.view.current,
     });
+    // The control the keyboard was on left with its row or became disabled (the lists read again
+    // under it: another tab's change, a refusal): the heading takes the focus, not the page.
+    if (this.#had?.matches(':not(:focus),:disabled')) this.#focusTarget ??= '#heading';
     const target = this.#focusTarget && this.renderRoot.querySelector<HTMLElement>(this.#focusTarget);
     if (target) {
       this.#focusTarget = undefined;
@@ -453,7 +459,8 @@ export class WalletCredentials extends TemplateElement {
     }
     // A code form that opens takes the focus, except one resumed after a reload (the page decides).
     if (after.codeFor && !waited && event.type !== 'RESUMED') this.#focusTarget = '#code';
-    if ((event.type === 'SUCCEEDED' && !after.codeFor) || event.type === 'CANCEL') this.#focusTarget = '#heading';
+    // (A code form's Cancel goes with its form: updated() hands its focus to the heading.)
+    if (event.type === 'SUCCEEDED' && !after.codeFor) this.#focusTarget = '#heading';
     // Another change made while a code is awaited: the row whose button had the focus may be gone,
     // and the code is what the user was doing, so the keyboard goes back to it.
     if (event.type === 'SUCCEEDED' && after.codeFor && waited && !ran?.endsWith('-code')) this.#focusTarget = '#code';
@@ -461,9 +468,6 @@ export class WalletCredentials extends TemplateElement {
     // stays (aria-disabled) while the removal runs; its row goes only once the removal succeeded.
     const asked = (before as Ready).confirming;
     if (asked && 'id' in asked && (event.type === 'CONFIRM' || event.type === 'CANCEL')) this.#focusTarget = `li[data-id="${CSS.escape(asked.id)}"] button`;
-    // A question whose row another tab removed goes with it: the keyboard that was on it goes to
-    // the heading, and the status line says what happened.
-    if (asked && !after.confirming && event.type === 'LOADED' && this.matches(':focus-within')) this.#focusTarget = '#heading';
   }
 
   // -------------------------------------------------------------------------------------------
