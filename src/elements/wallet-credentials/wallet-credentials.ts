@@ -295,6 +295,8 @@ export class WalletCredentials extends TemplateElement {
       keyedRows(this.renderRoot.querySelector(`ul[part=${name}]`), items as readonly (AuthMethod | AuthSession)[], (x) => x.id, (x, li) => this.#row(ready, x, li), { host: this }, (x) => [
         asText(x),
         this.#i18n.locale,
+        // (The time zone, as formats.ts keys it: a session's end time follows the page's zone.)
+        '' + new Date(17e11),
         localeChanges,
         ...this.#facts(ready, x),
         (ready.confirming as { id?: string } | undefined)?.id === x.id && ready.confirming,
