@@ -1,7 +1,8 @@
 /**
  * <agent-actions>: an agent's own actions (api.md "GET {base_url}/agents/me/actions") with a status
  * filter and cursor paging ("load more"), kept up to date by polling for approval decisions with
- * backoff (core/agent.ts `pollAgentActions`), which stops when the element disconnects.
+ * backoff (core/agent.ts `pollAgentActions`), which stops when the element disconnects and waits while
+ * the page is hidden.
  *
  * The poller watches the agent's PENDING_APPROVAL actions: a loaded pending action that leaves that
  * list has been decided, so it is read again (GET /agents/me/actions/{id}; many decided at once, from
@@ -330,6 +331,9 @@ export class AgentActions extends TemplateElement {
     // Back online (a phone out of coverage): one poll now, not at the end of the delay its failed polls
     // backed off to; but, as any new poller, not before the end of a wait the service asked for.
     addEventListener('online', () => this.checkNow(), { signal });
+    // Nothing is read while the page is hidden (#held): no one is there to see it. Shown again, one
+    // poll at once, not at the end of the delay the poller had backed off to.
+    addEventListener('visibilitychange', () => this.checkNow(), { signal });
     // An attribute that is no number ("2s") means the default, not a poller that cannot start.
     const min = Math.max(100, positiveOr(this.pollInterval, 2000));
     pollAgentActions({
@@ -365,9 +369,9 @@ export class AgentActions extends TemplateElement {
     yield* iterateAgentActions(send, options);
   }
 
-  /** Resolves once the hold has passed, however long (one timer waits at most 24.8 days). */
+  /** Resolves once the hold has passed, however long (one timer waits at most 24.8 days), and the page is shown. */
   async #held(): Promise<void> {
-    while (this.#notBefore > Date.now()) await new Promise<void>((r) => later(r, this.#notBefore - Date.now()));
+    while (document.hidden || this.#notBefore > Date.now()) await new Promise<void>((r) => (document.hidden ? addEventListener('visibilitychange', r as () => void, { once: true }) : later(r, this.#notBefore - Date.now())));
   }
 
   /**

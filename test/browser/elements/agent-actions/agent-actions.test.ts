@@ -996,6 +996,46 @@ describe('<agent-actions>', () => {
     }
   });
 
+  /** The page as the browser has it when its tab is in the background (`hidden`) or in front again. */
+  function pageHidden(hidden: boolean): void {
+    if (hidden) {
+      Object.defineProperty(document, 'hidden', { value: true, configurable: true });
+      Object.defineProperty(document, 'visibilityState', { value: 'hidden', configurable: true });
+    } else {
+      delete (document as { hidden?: unknown }).hidden;
+      delete (document as { visibilityState?: unknown }).visibilityState;
+    }
+    // As the browser fires it: at the document, bubbling to the window.
+    document.dispatchEvent(new Event('visibilitychange', { bubbles: true }));
+  }
+
+  it('polls nothing while the page is hidden, and checks at once when it is shown again, not at the end of its delay', async () => {
+    const polls = countRequests('/agents/me/actions');
+    try {
+      const el = await mountActions(acct.agentToken, { 'page-size': '5', 'poll-interval': '100', 'poll-max-interval': '100' });
+      await ready(el);
+      await waitFor(() => polls.answered > 2, 'a few polls');
+      const created = await shownNewAction(el, 'TRANSFER_OUT');
+      pageHidden(true);
+      const atHiding = polls.count;
+      await pause(800);
+      // At most the one that was in flight: a hidden page has no one to show decisions to.
+      expect(polls.count - atHiding, 'requests while hidden').to.be.at.most(1);
+      // A decision made meanwhile; shown again, the page checks at once, though its delay is long now.
+      el.setAttribute('poll-interval', '20000');
+      el.setAttribute('poll-max-interval', '20000');
+      await approveAction(acct.agentId, created.id);
+      await pause(300);
+      expect(polls.count - atHiding, 'requests while hidden').to.be.at.most(1);
+      pageHidden(false);
+      await waitFor(() => statuses(el)[0] !== 'PENDING_APPROVAL', 'the decision, shown at once', 3000);
+      expect(el.matches(':state(polling)')).to.equal(true);
+    } finally {
+      pageHidden(false);
+      polls.restore();
+    }
+  });
+
   it('a bad token is refused in words; the token never appears in an attribute or the DOM', async () => {
     const errors: string[] = [];
     document.addEventListener('agent-actions-error', (e) => errors.push(JSON.stringify((e as CustomEvent).detail)));
