@@ -316,6 +316,7 @@ const agentActions: Record<AgentActionsStringKey, string> = {
   'agent-actions.receive': 'يستلم',
   'agent-actions.rate': 'السعر',
   'agent-actions.fees': 'الرسوم',
+  'agent-actions.expires': 'ينتهي عرض السعر',
   'agent-actions.rejection': 'السبب',
   'agent-actions.transaction': 'المعاملة',
   'agent-actions.transaction-failed': 'سبب الفشل',

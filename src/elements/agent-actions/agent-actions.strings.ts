@@ -31,6 +31,8 @@ type Keys =
   | 'agent-actions.receive'
   | 'agent-actions.rate'
   | 'agent-actions.fees'
+  /** The label of when the quote of an exchange waiting for approval expires. */
+  | 'agent-actions.expires'
   | 'agent-actions.rejection'
   | 'agent-actions.transaction'
   | 'agent-actions.transaction-failed'
@@ -83,6 +85,7 @@ const en: Record<Keys, string> = {
   'agent-actions.receive': 'Receives',
   'agent-actions.rate': 'Rate',
   'agent-actions.fees': 'Fees',
+  'agent-actions.expires': 'Quote expires',
   'agent-actions.rejection': 'Reason',
   'agent-actions.transaction': 'Transaction',
   'agent-actions.transaction-failed': 'Why it failed',

@@ -561,6 +561,8 @@ export class AgentActions extends TemplateElement {
     const headingId = `action-${a.id.replace(/[^A-Za-z0-9-]/g, '-')}`;
     const submitted = formatDate(a.createdAt, locale);
     const { transferDetails: d, quote: q, transaction: x } = a;
+    const who = (q?.counterpartyInformation as { FULL_NAME?: string } | undefined)?.FULL_NAME;
+    const dest = (q?.destination as { accountId?: string } | undefined)?.accountId;
     // api.md leaves the unit of amounts unstated; the service's integer amounts are in the
     // currency's smallest unit, placed with the Currency object's own `decimals`.
     const money = (amount: number | undefined, c: Currency | undefined) => (typeof amount === 'number' && c ? formatMinor(amount, c.code, locale, c.decimals) : '');
@@ -575,8 +577,12 @@ export class AgentActions extends TemplateElement {
         ? [
             ['send', money(q.totalSendingAmount, q.sendingCurrency), 'amount'],
             ['receive', money(q.totalReceivingAmount, q.receivingCurrency), 'amount'],
+            // Who receives it: the name the service gives (its own direction, as a reason's), else the destination account.
+            ['to', who ? html`<bdi>${who}</bdi>` : dest && shortId(dest), who ? '' : 'mono'],
             ['rate', typeof q.exchangeRate === 'number' ? format(Intl.NumberFormat, locale, { maximumSignificantDigits: 8 }).format(q.exchangeRate) : ''],
             ['fees', money(q.feesIncluded, q.sendingCurrency)],
+            // Approved after this, the quote fails (api.md "AgentAction.status": FAILED, quote expired).
+            ['expires', a.status === 'PENDING_APPROVAL' && formatDate(q.expiresAt, locale)],
           ]
         : [];
     // The approver's own words, in their own direction whatever the element's (bdi isolates them).

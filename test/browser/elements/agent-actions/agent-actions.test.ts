@@ -962,6 +962,28 @@ describe('<agent-actions>', () => {
     expect(drawnLeftToRight(parts(el, 'action')[0]!, 'Over the daily budget (USD).')).to.equal('Overthedailybudget(USD).');
   });
 
+  it('a currency exchange waiting for approval says who receives it and when its quote expires, in English and in Arabic', async () => {
+    const el = await pollingActions();
+    const created = (await shownNewAction(el, 'EXECUTE_QUOTE')) as unknown as AgentAction;
+    const quote = created.quote!;
+    const name = (quote.counterpartyInformation as { FULL_NAME: string }).FULL_NAME;
+    expect(name, 'the service names the recipient').to.be.a('string').and.not.equal('');
+    const facts = () => [...parts(el, 'action')[0]!.querySelectorAll('dt')].map((dt) => `${dt.textContent!.trim()}: ${dt.nextElementSibling!.textContent!.trim()}`);
+    const expires = (locale: string) => new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(quote.expiresAt));
+    await el.updateComplete;
+    expect(facts()).to.include.members([`To: ${name}`, `Quote expires: ${expires('en')}`]);
+    setLocale('ar');
+    await el.updateComplete;
+    expect(facts()).to.include.members([`إلى: ${name}`, `ينتهي عرض السعر: ${expires('ar')}`]);
+    // A decided action's quote no longer waits on its expiry: only the recipient stays.
+    setLocale('en');
+    await approveAction(acct.agentId, created.id);
+    await waitFor(() => statuses(el)[0] !== 'PENDING_APPROVAL', 'the decision');
+    await el.updateComplete;
+    expect(facts()).to.include(`To: ${name}`);
+    expect(facts().some((f) => f.startsWith('Quote expires'))).to.equal(false);
+  });
+
   it('a poll-interval changed while polling takes effect at once, without waiting out the old delay', async () => {
     const polls = countRequests('status=PENDING_APPROVAL');
     try {
