@@ -21,10 +21,10 @@ export function formatMinor(amount: number, code: string, locale: string, decima
   isoCodes ??= new Set(Intl.supportedValuesOf?.('currency'));
   const iso = isoCodes.has(code);
   const digits = decimals ?? (iso ? format(Intl.NumberFormat, 'en', { style: 'currency', currency: code }).resolvedOptions().maximumFractionDigits : undefined);
-  if (digits === undefined || !Number.isSafeInteger(amount)) return `${format(Intl.NumberFormat, locale).format(amount)} ${code}`;
-  // `12345` with 2 digits -> "123.45", as a decimal string: exact for any safe integer, and
-  // Intl.NumberFormat accepts decimal strings and keeps their precision.
-  const text = String(Math.abs(amount)).padStart(digits + 1, '0');
+  if (digits === undefined || !Number.isInteger(amount)) return `${format(Intl.NumberFormat, locale).format(amount)} ${code}`;
+  // `12345` with 2 digits -> "123.45", as a decimal string: exact for any integer (BigInt writes one
+  // beyond 2^53 in digits, not as 1e+21), and Intl.NumberFormat accepts decimal strings and keeps their precision.
+  const text = String(BigInt(Math.abs(amount))).padStart(digits + 1, '0');
   const split = text.length - digits;
   const decimal = `${amount < 0 ? '-' : ''}${text.slice(0, split)}${digits ? '.' + text.slice(split) : ''}`;
   const options: Intl.NumberFormatOptions = { minimumFractionDigits: digits, maximumFractionDigits: digits };

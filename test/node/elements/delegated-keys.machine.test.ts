@@ -229,6 +229,13 @@ test('formatMinor places digits exactly and leaves unknown currencies as smalles
   assert.equal(formatMinor(123456789, 'USDC', 'en', 6), '123.456789 USDC');
 });
 
+test('formatMinor keeps an amount beyond 2^53 in its currency, never its smallest units read as whole ones', () => {
+  // 2^60 cents is about 11.5 quadrillion dollars, not 1.15 quintillion: the digits are placed, not the unit dropped.
+  assert.equal(formatMinor(2 ** 60, 'USD', 'en'), '$11,529,215,046,068,469.76');
+  assert.equal(formatMinor(-(2 ** 60), 'JPY', 'en'), '-¥1,152,921,504,606,846,976');
+  assert.equal(formatMinor(2 ** 60, 'USDC', 'en', 6), '1,152,921,504,606.846976 USDC');
+});
+
 test('edited: an error shown goes once its field is right; no error appears before a submit', () => {
   let s: DelegatedKeysState = transition(initialState, { type: 'loaded', keys: [] });
   s = transition(s, { type: 'open-form' });
