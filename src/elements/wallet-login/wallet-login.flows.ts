@@ -355,7 +355,11 @@ export async function autofill(element: WalletLogin, signal: AbortSignal, offer:
       // after the user's pick (that, a refused assertion, a lost answer) is offered again (`again`);
       // one before it (the list or challenge refused) is not: it would fail the same way at once.
       const failure: LoginFailure = walletError(e, 'passkey_mismatch') ? { code: 'passkey_other_wallet' } : classifyError(e, { unauthorized: 'passkey_rejected' });
-      return failure.code === 'cancelled' ? undefined : { type: 'FAILED', failure, now: Date.now(), again: webauthn.picked > picks };
+      const again = webauthn.picked > picks;
+      if (failure.code !== 'cancelled') return { type: 'FAILED', failure, now: Date.now(), again };
+      // A prompt after the pick closed (core asks for an older passkey of the wallet in a prompt of
+      // its own): nothing to say, and autofill is offered again in the same field.
+      if (!again) return;
     } finally {
       release();
     }

@@ -10,7 +10,7 @@ import type { WalletLogin } from '../../../../src/elements/wallet-login/wallet-l
 import type { LoggedInDetail } from '../../../../src/elements/wallet-login/wallet-login.events.ts';
 import { walletFor } from '../../../../src/elements/shared/wallet.ts';
 import type { KeyStore } from '../../../../src/core/keystore.ts';
-import { addVirtualAuthenticator, advanceClock, newAccount, type RigAccount } from '../../support/rig.ts';
+import { addVirtualAuthenticator, advanceClock, authenticatorCredentials, newAccount, olderPasskeyHere, setUserVerified, takeAuthenticatorCredential, type RigAccount } from '../../support/rig.ts';
 import { failNext, inState, loseAnswer, mount, nextEvent, part, resetPage, text, useRig, waitFor } from '../shared/helpers.ts';
 import { watchPage } from './helpers.ts';
 
@@ -102,6 +102,52 @@ describe('<wallet-login> autofill after a picked passkey failed to log in', func
 
   it('the check is answered 503: autofill is offered again', async () => {
     await pickFails(() => failNext('POST', /\/auth\/credentials\/[^/]+\/verify$/, 503), 'network', /connection|network|reach/i);
+  });
+
+  it('an older passkey of the wallet picked, whose second prompt the user cancels: autofill is offered again, quietly, and the next pick logs in', async () => {
+    // This device holds an older passkey of the wallet only: the pick over the newest's challenge
+    // is asked for again in a prompt of its own (core's loginWithPasskey).
+    const [first] = (await authenticatorCredentials()).credentials;
+    await takeAuthenticatorCredential(first!.credentialId);
+    await advanceClock(31_000); // past the sandbox's wait between two codes of one credential
+    const wallet = walletFor();
+    await (await wallet.startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000');
+    const { older } = await olderPasskeyHere(wallet, acct.accountId);
+    await wallet.logout(acct.accountId);
+    watch.restore();
+    watch = watchPage();
+
+    const challenge = watch.hold('POST /auth/credentials/{id}/challenge', 1);
+    const prompt = watch.hold('POST /auth/credentials/{id}/challenge', 2);
+    const next = watch.hold('GET /auth/credentials', 2);
+    const errors: string[] = [];
+    const el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId, methods: 'passkey email-otp' }, (e) => {
+      e.addEventListener('wallet-login-error', (ev) => errors.push((ev as CustomEvent).detail.code));
+    });
+    await challenge.arrived;
+    await el.updateComplete;
+    const field = part(el, 'autofill')!.querySelector('input')!;
+    field.focus();
+    challenge.release();
+    // Picked; the second prompt's challenge is on its way: the user will not confirm it (NotAllowedError, as a prompt closed).
+    await prompt.arrived;
+    await setUserVerified(false);
+    prompt.release();
+
+    const again = await Promise.race([next.arrived.then(() => true), settle().then(() => settle()).then(() => settle()).then(() => false)]);
+    expect([again, watch.gets.map((g) => g.mediation), errors], 'autofill asked for again after the prompt').to.deep.equal([true, ['conditional', 'modal'], []]);
+    await el.updateComplete;
+    expect(inState(el, 'choosing')).to.equal(true);
+    expect(part(el, 'autofill')?.querySelector('input') === field, 'the same field').to.equal(true);
+    expect(el.shadowRoot!.activeElement === field, `focus on ${document.activeElement?.tagName}`).to.equal(true);
+    // The user picks the passkey again and confirms it this time: it logs in.
+    await setUserVerified(true);
+    const loggedIn = nextEvent<CustomEvent<LoggedInDetail>>(el, 'wallet-logged-in');
+    next.release();
+    expect((await loggedIn).detail.credentialType).to.equal('PASSKEY');
+    expect((await store.get(acct.accountId))?.session.credentialId).to.equal(older.id);
+    expect(watch.gets.map((g) => g.mediation), 'WebAuthn requests').to.deep.equal(['conditional', 'modal', 'conditional', 'modal']);
+    expect(errors).to.deep.equal([]);
   });
 
   it('a challenge refused before any pick reports once, and autofill is not asked for again in a loop', async () => {
