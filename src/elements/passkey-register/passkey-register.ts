@@ -133,6 +133,8 @@ export class PasskeyRegister extends TemplateElement {
   /** The screen state last set as a custom state, turned off when the screen changes. */
   #shown = 'checking';
   #focusPending = false;
+  /** The name last sent, offered again when the form is drawn anew ("log in first", then a login); forgotten on RESET (another wallet, "Add another passkey"). */
+  #typed = '';
   /**
    * A passkey kept after a cancel (its removal failed) that became known while another registration
    * ran: said in the alert beside what that one shows, until the user starts something else.
@@ -215,7 +217,10 @@ export class PasskeyRegister extends TemplateElement {
     const error = (code: string, message: string, status?: number) =>
       this.dispatchEvent(new PasskeyRegisterErrorEvent({ code, message, ...(status ? { status } : {}) }));
     const { type } = event;
-    if (type === 'START' || type === 'RESET' || type === 'ACTIVATE') this.#kept = false;
+    if (type === 'START' || type === 'RESET' || type === 'ACTIVATE') {
+      this.#kept = false;
+      this.#typed = '';
+    }
     // Known while the next registration runs (the form busy): said without touching that one.
     if (type === 'KEPT' && after === before) {
       this.#kept = true;
@@ -255,6 +260,7 @@ export class PasskeyRegister extends TemplateElement {
       return;
     }
     this.#send({ type: 'START' });
+    this.#typed = nickname;
     if (this.machine.kind === 'creating') void this.#flow.run([{ kind: 'register', nickname: nickname.trim() }]);
   }
 
@@ -323,7 +329,7 @@ export class PasskeyRegister extends TemplateElement {
             autocomplete="off"
             maxlength="100"
             required
-            .defaultValue=${this.nickname || defaultNickname(platform, new Date(), this.#i18n.locale, t('credential.PASSKEY'))}
+            .defaultValue=${this.#typed || this.nickname || defaultNickname(platform, new Date(), this.#i18n.locale, t('credential.PASSKEY'))}
             aria-describedby=${this.nicknameInvalid ? 'nickname-help error' : 'nickname-help'}
             aria-invalid=${this.nicknameInvalid ? 'true' : 'false'}
             ?readonly=${creating}

@@ -211,6 +211,27 @@ describe('<passkey-register>', function () {
     return el;
   }
 
+  it('a name typed before "log in first" is still in the field once a login makes the form usable again, and is the passkey\'s name', async () => {
+    await addVirtualAuthenticator();
+    const el = await mount<PasskeyRegister>('passkey-register', { 'account-id': acct.accountId });
+    await waitForState(el, 'ready');
+    type(part(el, 'input') as HTMLInputElement, 'Work laptop');
+    submit(el);
+    await waitForState(el, 'login-required');
+    await loginByEmail(acct);
+    await waitForState(el, 'ready');
+    await el.updateComplete;
+    expect((part(el, 'input') as HTMLInputElement).value).to.equal('Work laptop');
+    submit(el);
+    await waitForState(el, 'done', 20000);
+    expect(await passkeyNicknames(acct.accountId)).to.deep.equal(['Work laptop']);
+    // The next passkey is offered the default name again, not the one just used.
+    (part(el, 'button') as HTMLButtonElement).click();
+    await waitForState(el, 'ready');
+    await el.updateComplete;
+    expect((part(el, 'input') as HTMLInputElement).value).to.not.equal('Work laptop');
+  });
+
   it('switched to another wallet, it offers the form again instead of what it said of the last one', async () => {
     const el = await atLogInFirst();
     const other = await newAccount();
