@@ -53,7 +53,10 @@ export async function runStep(element: PasskeyRegister, step: Step, signal: Abor
       return { type: 'FAILED', failure: { code: 'cancelled' } };
     }
     // A plain 401 refuses the passkey's login; the save's is the signed request's (as WALLET_SIGNATURE_*).
-    return isCancellation(e) ? { type: 'CANCELLED' } : { type: 'FAILED', failure: classifyError(e, step.kind === 'activate' ? { unauthorized: 'passkey_rejected' } : {}) };
+    // A 400 on the save (INVALID_INPUT: reference.md's field validation) refuses what the browser
+    // made, its attestation or challenge (the nickname's limits are checked here first): a new try
+    // makes a new passkey.
+    return isCancellation(e) ? { type: 'CANCELLED' } : { type: 'FAILED', failure: classifyError(e, step.kind === 'activate' ? { unauthorized: 'passkey_rejected' } : { badRequest: 'passkey_rejected' }) };
   } finally {
     ceremony.end();
   }

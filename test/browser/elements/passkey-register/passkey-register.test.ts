@@ -739,6 +739,24 @@ describe('<passkey-register>', function () {
     expect(await passkeyNicknames(acct.accountId)).to.deep.equal(['Refused save']);
   });
 
+  it('a signed save the service refuses with 400 (the passkey as made not accepted: its registration challenge already used) says the passkey was not accepted and to try again, and the next try saves one', async () => {
+    const el = await readyToRegister('Refused passkey');
+    const { errors } = heard(el);
+    // The service's answer to the signed leg, as the sandbox words a refused registration challenge, on the page's side of the wire.
+    const fetch = window.fetch;
+    window.fetch = (input, init) =>
+      init?.method === 'POST' && /\/auth\/credentials$/.test(String(input)) && new Headers(init.headers).has('Request-Id')
+        ? ((window.fetch = fetch), Promise.resolve(Response.json({ status: 400, code: 'INVALID_INPUT', message: 'challenge: already used; request new registration options', details: { errors: [{ field: 'challenge', message: 'already used' }] } }, { status: 400 })))
+        : fetch(input, init);
+    submit(el);
+    await waitFor(() => errors.length, 'an error', 20000);
+    await waitForState(el, 'ready');
+    expect([errors, text(el, 'error')]).to.deep.equal([['passkey_rejected'], 'That passkey was not accepted. Try again, or use another way to log in.']);
+    submit(el);
+    await waitForState(el, 'done', 20000);
+    expect(await passkeyNicknames(acct.accountId)).to.deep.equal(['Refused passkey']);
+  });
+
   it('a double click on "Log in with the passkey" logs in: the second click does not cancel the login it started', async () => {
     await addVirtualAuthenticator();
     await loginByEmail(acct);
