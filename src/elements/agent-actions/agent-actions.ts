@@ -123,7 +123,7 @@ export class AgentActions extends TemplateElement {
   /** Actions per page, 1 to 100 (the service's limit). */
   pageSize = 20;
 
-  /** First delay between polls, and the delay after a change (ms). Changed while polling, it applies at once (the next poll still waits out a Retry-After the service gave). */
+  /** First delay between polls, and the delay after a change (ms). Changed while polling, it applies at once (the next poll still waits out a Retry-After the service gave). Nothing is read while the page is hidden; one check goes as soon as it is shown again. */
   pollInterval = 2000;
 
   /** The backoff's ceiling (ms). Changed while polling, it applies at once (the next poll still waits out a Retry-After the service gave). */
