@@ -29,6 +29,7 @@ import { codeInput } from '../shared/code-input.ts';
 import { forgetPendingCode, keepPendingCode, storageKey, resumePendingCode } from '../shared/pending-code.ts';
 import {
   afterChange,
+  allowed,
   canAdd,
   initialState,
   revokeBlock,
@@ -49,6 +50,12 @@ export * from './wallet-credentials.events.ts';
 
 /** The page's client and session flows (shared/wallet.ts and what it loads), once the first screen is painted. */
 const services = onceAfterFirstPaint(() => import('../shared/wallet.ts'));
+
+/**
+ * A Remove that cannot be used (the only login, or the one this device is logged in with): it stays
+ * in the Tab order, aria-disabled and described by its hint, so the keyboard and screen readers reach why.
+ */
+const BLOCKED = '[aria-describedby^=hint]';
 
 /** (What only a ready state has reads undefined in the others: `(s as Ready).running`.) */
 type Ready = Extract<CredentialsState, { kind: 'ready' }>;
@@ -149,6 +156,8 @@ export class WalletCredentials extends TemplateElement {
   /** A selector of what gets the focus after the next render. */
   #focusTarget: string | undefined;
   #had?: Element | null;
+  /** Whether that control was a Remove that cannot be used (it keeps the focus: its hint says why). */
+  #hadBlocked?: boolean;
   /** Back online, lists that failed for want of a connection are read again: a first load, or a reload over the lists shown. */
   readonly #online = onOnline(this, () => {
     const s = this.machine;
@@ -236,6 +245,7 @@ export class WalletCredentials extends TemplateElement {
   protected override willUpdate(changed: PropertyValues): void {
     // What has the keyboard before the render (updated() sees whether it still may).
     this.#had = (this.renderRoot as ShadowRoot).activeElement;
+    this.#hadBlocked = this.#had?.matches(BLOCKED);
     // The lists follow the account and the base path. Another wallet's code form, confirmation or
     // change in progress must not carry over: a code typed there would log into the previous one.
     // Another customer's neither: an address typed for the previous one, or its change's outcome.
@@ -312,8 +322,9 @@ export class WalletCredentials extends TemplateElement {
       'signed-in': !!ready?.view.current,
     });
     // The control the keyboard was on left with its row or became disabled (the lists read again
-    // under it: another tab's change, a refusal): the heading takes the focus, not the page.
-    if (this.#had?.matches(':not(:focus),:disabled')) this.#focusTarget ??= '#heading';
+    // under it: another tab's change, a refusal): the heading takes the focus, not the page. So does
+    // a Remove that could be used and now cannot (it stays focusable, aria-disabled).
+    if (this.#had?.matches(':not(:focus),:disabled') || (!this.#hadBlocked && this.#had?.matches(BLOCKED))) this.#focusTarget ??= '#heading';
     const target = this.#focusTarget && this.renderRoot.querySelector<HTMLElement>(this.#focusTarget);
     if (target) {
       this.#focusTarget = undefined;
@@ -328,8 +339,8 @@ export class WalletCredentials extends TemplateElement {
   }
 
   #request(operation: Operation, input = ''): void {
-    // Busy buttons stay focusable (aria-disabled), so a press while one change runs is ignored here.
-    if ((this.machine as Ready).running) return;
+    // Busy buttons, and a Remove that cannot be used, stay focusable (aria-disabled): their press is ignored here.
+    if (!allowed(this.machine, operation)) return;
     // A new request: the email field's error belongs to the last submit of that form only.
     this.emailInvalid = false;
     this.#send({ type: 'REQUEST', operation });
@@ -590,8 +601,8 @@ export class WalletCredentials extends TemplateElement {
         type="button"
         aria-label=${label}
         aria-describedby=${hint ? hintId : nothing}
-        ?disabled=${!enabled}
-        aria-disabled=${s.running ? 'true' : nothing}
+        ?disabled=${!enabled && !hint}
+        aria-disabled=${hint || s.running ? 'true' : nothing}
         @click=${() => this.#request(operation)}
       >
         ${session ? t(own ? 'credentials.sessions.logout' : 'credentials.sessions.end') : t('credentials.remove')}

@@ -65,8 +65,9 @@ describe('<wallet-credentials> keeps the keyboard in the panel', function () {
     await removeConfirmed(el, 'SMS_OTP');
     expect((await failed).detail.code).to.equal('last_credential');
     await idle(el);
-    // The lists read back make that Remove disabled (the only login left): the keyboard was on it.
-    await waitFor(() => removeButton(el, 'SMS_OTP').disabled, 'the Remove of the only login disabled');
+    // The lists read back make that Remove unusable (the only login left; aria-disabled, described
+    // by its hint, still focusable): the keyboard was on it.
+    await waitFor(() => removeButton(el, 'SMS_OTP').matches("[aria-disabled='true'][aria-describedby]"), 'the Remove of the only login unusable');
     await new Promise((r) => requestAnimationFrame(() => setTimeout(r)));
     expect(shadow(el).activeElement === part(el, 'heading'), `focus on the heading, not ${focusIn(el)} (${document.activeElement?.tagName})`).to.equal(true);
     expect(text(el, 'error')).to.contain('only way to log in');

@@ -32,6 +32,11 @@ function removeButton(el: WalletCredentials, type: string): HTMLButtonElement {
   return row(el, type).querySelector<HTMLButtonElement>("[part~='revoke-button']")!;
 }
 
+/** A Remove that cannot be used: focusable, aria-disabled and described by the hint that says why. */
+function blocked(button: HTMLButtonElement): boolean {
+  return !button.disabled && button.getAttribute('aria-disabled') === 'true' && !!(button.getRootNode() as ShadowRoot).querySelector(`#${button.getAttribute('aria-describedby')}`)?.textContent;
+}
+
 function addButton(el: WalletCredentials, type: string): HTMLButtonElement {
   return shadow(el).querySelector<HTMLButtonElement>(`[part~='add-button'][data-type='${type}']`)!;
 }
@@ -105,7 +110,7 @@ describe('<wallet-credentials>', function () {
     const el = await settled(acct.accountId);
     expect(parts(el, 'credential')).to.have.length(1);
     expect(text(el, 'credential-name')).to.contain('@');
-    expect(removeButton(el, 'EMAIL_OTP').disabled).to.equal(true);
+    expect(blocked(removeButton(el, 'EMAIL_OTP'))).to.equal(true);
     expect(row(el, 'EMAIL_OTP').textContent).to.contain('only way to log in');
     expect(addButton(el, 'SMS_OTP').disabled).to.equal(true);
     expect(text(el, 'base')).to.contain('Log in to make changes');
@@ -116,7 +121,7 @@ describe('<wallet-credentials>', function () {
     let el = await settled(acct.accountId);
     expect(row(el, 'EMAIL_OTP').querySelector("[part~='badge']")?.textContent).to.contain('This device');
     // The email login is the current one here: it cannot remove itself, and it is the only one.
-    expect(removeButton(el, 'EMAIL_OTP').disabled).to.equal(true);
+    expect(blocked(removeButton(el, 'EMAIL_OTP'))).to.equal(true);
 
     const added = nextEvent<CustomEvent<CredentialChangeDetail>>(el, 'credential-added');
     const challenges = () => performance.getEntriesByType('resource').filter((e) => e.name.includes('/challenge')).length;
@@ -775,7 +780,7 @@ describe('<wallet-credentials>', function () {
     await walletFor().addCredential({ type: 'SMS_OTP', accountId: acct.accountId });
     const el = await settled(acct.accountId);
     // The email login is the only one this device holds a session of: it cannot sign its own removal.
-    expect(removeButton(el, 'EMAIL_OTP').disabled).to.equal(true);
+    expect(blocked(removeButton(el, 'EMAIL_OTP'))).to.equal(true);
     expect(row(el, 'EMAIL_OTP').textContent).to.contain('Log in another way to remove it');
     const undo = failNext('DELETE', /\/auth\/credentials\//, 400, 1, {}, { status: 400, code: 'INVALID_INPUT', message: 'Invalid id', details: { errors: [{ field: 'id' }] } });
     try {
@@ -1231,7 +1236,7 @@ describe('<wallet-credentials>', function () {
     expect(row(el, 'SMS_OTP').querySelector("[part~='badge']")?.textContent).to.contain('This device');
     expect(row(el, 'EMAIL_OTP').querySelector("[part~='badge']")).to.equal(null);
     // Its only session here is the SMS one: that credential can no longer be removed from here.
-    expect(removeButton(el, 'SMS_OTP').disabled).to.equal(true);
+    expect(blocked(removeButton(el, 'SMS_OTP'))).to.equal(true);
     expect(row(el, 'SMS_OTP').textContent).to.contain('Log in another way');
     expect(addButton(el, 'OAUTH')).to.exist;
     expect(text(el, 'base')).not.to.contain('Log in to make changes');

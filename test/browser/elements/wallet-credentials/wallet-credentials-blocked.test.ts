@@ -1,0 +1,107 @@
+/**
+ * <wallet-credentials> in Chromium against the real sandbox through the real proxy: a Remove that
+ * cannot be used (the wallet's only login, or the one this device is logged in with) is still
+ * reached with the keyboard and says why in the accessibility tree (Chromium's, through CDP),
+ * looks disabled, and pressing it asks nothing and sends nothing.
+ */
+import { expect } from 'chai';
+import { sendKeys } from '@web/test-runner-commands';
+import '../../../../src/elements/wallet-credentials/wallet-credentials.ts';
+import type { WalletCredentials } from '../../../../src/elements/wallet-credentials/wallet-credentials.ts';
+import { clientFor, walletFor } from '../../../../src/elements/shared/wallet.ts';
+import { axNodes, newAccount, type RigAccount } from '../../support/rig.ts';
+import { focusIn, mount, resetPage, shadow, useRig, waitFor } from '../shared/helpers.ts';
+
+async function loginByEmail(acct: RigAccount): Promise<string> {
+  return (await (await walletFor().startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000')).sessionId;
+}
+
+function removeButton(el: WalletCredentials, type: string): HTMLButtonElement {
+  return shadow(el).querySelector<HTMLButtonElement>(`[part~='credential'][data-type='${type}'] [part~='revoke-button']`)!;
+}
+
+async function settled(accountId: string): Promise<WalletCredentials> {
+  const el = await mount<WalletCredentials>('wallet-credentials', { 'account-id': accountId });
+  await waitFor(() => el.matches(':state(ready)') && !el.matches(':state(busy)'), 'the element to settle');
+  await el.updateComplete;
+  return el;
+}
+
+/** Requests the page made to the proxy so far. */
+const requests = () => performance.getEntriesByType('resource').filter((e) => e.name.includes('/api/')).length;
+
+/** The focused button's node in Chromium's accessibility tree. */
+async function focusedButton() {
+  return (await axNodes()).find((n) => n.role === 'button' && n.properties['focused']);
+}
+
+/** Enter, Space and a click on the focused Remove: no confirmation opens, nothing is sent, the login stays. */
+async function pressIsIgnored(el: WalletCredentials, button: HTMLButtonElement, acct: RigAccount, listed: number): Promise<void> {
+  const before = requests();
+  await sendKeys({ press: 'Enter' });
+  await sendKeys({ press: 'Space' });
+  button.click();
+  await el.updateComplete;
+  await new Promise((r) => setTimeout(r, 300));
+  expect(el.matches(':state(confirming)'), 'a confirmation opened').to.equal(false);
+  expect(el.matches(':state(busy)'), 'a change started').to.equal(false);
+  expect(requests(), 'requests sent').to.equal(before);
+  expect(shadow(el).activeElement).to.equal(button);
+  expect(await clientFor().listCredentials(acct.accountId)).to.have.length(listed);
+}
+
+describe('<wallet-credentials> Remove that cannot be used', function () {
+  this.timeout(60000);
+  let acct: RigAccount;
+
+  beforeEach(async () => {
+    await useRig();
+    acct = await newAccount();
+  });
+  afterEach(resetPage);
+
+  it('the login this device is logged in with: reached by Tab, described by its hint, looks disabled, and a press does nothing', async () => {
+    await loginByEmail(acct);
+    await walletFor().addCredential({ type: 'SMS_OTP', accountId: acct.accountId });
+    const el = await settled(acct.accountId);
+    const blocked = removeButton(el, 'EMAIL_OTP');
+    // From the SMS row's Remove, Shift+Tab goes back to the email row's.
+    removeButton(el, 'SMS_OTP').focus();
+    await sendKeys({ press: 'Shift+Tab' });
+    expect(shadow(el).activeElement === blocked, `focus on the email login's Remove, not ${focusIn(el)}`).to.equal(true);
+    const node = await focusedButton();
+    expect(node?.name).to.match(/^Remove Email/);
+    expect(node?.description).to.equal('You are logged in with this one here. Log in another way to remove it.');
+    expect(node?.properties['disabled']).to.equal(true);
+    // It looks as the add buttons that cannot be used do.
+    const add = shadow(el).querySelector<HTMLButtonElement>("[part~='add-button'][data-type='SMS_OTP']")!;
+    expect(add.disabled).to.equal(true);
+    expect([getComputedStyle(blocked).opacity, getComputedStyle(blocked).cursor]).to.deep.equal([getComputedStyle(add).opacity, getComputedStyle(add).cursor]);
+    await pressIsIgnored(el, blocked, acct, 2);
+    // The other one is removable as before.
+    expect(removeButton(el, 'SMS_OTP').hasAttribute('aria-disabled')).to.equal(false);
+  });
+
+  it('the wallet’s only login: reached by Tab, described by its hint, and a press does nothing', async () => {
+    await loginByEmail(acct);
+    const el = await settled(acct.accountId);
+    const blocked = removeButton(el, 'EMAIL_OTP');
+    blocked.focus();
+    expect(shadow(el).activeElement === blocked, `focus on the Remove, not ${focusIn(el)}`).to.equal(true);
+    // The keyboard goes on from it to the next control and back.
+    await sendKeys({ press: 'Tab' });
+    await sendKeys({ press: 'Shift+Tab' });
+    expect(shadow(el).activeElement === blocked, `focus back on the Remove, not ${focusIn(el)}`).to.equal(true);
+    const node = await focusedButton();
+    expect(node?.name).to.match(/^Remove Email/);
+    expect(node?.description).to.equal('This is your only way to log in, so it cannot be removed. Add another one first.');
+    expect(node?.properties['disabled']).to.equal(true);
+    await pressIsIgnored(el, blocked, acct, 1);
+    // The lists read again under it, unchanged: it keeps the focus (only a Remove that becomes unusable gives it to the heading).
+    const reread = requests();
+    el.reload();
+    await waitFor(() => requests() > reread && !el.matches(':state(busy)'), 'the lists read again');
+    await el.updateComplete;
+    expect(shadow(el).activeElement === blocked, `focus still on the Remove, not ${focusIn(el)}`).to.equal(true);
+  });
+});
