@@ -11,19 +11,11 @@ import type { WalletCredentials } from '../../../../src/elements/wallet-credenti
 import { clientFor, walletFor } from '../../../../src/elements/shared/wallet.ts';
 import { axNodes, newAccount, type RigAccount } from '../../support/rig.ts';
 import { focusIn, mount, resetPage, shadow, useRig, waitFor } from '../shared/helpers.ts';
-
-async function loginByEmail(acct: RigAccount): Promise<string> {
-  return (await (await walletFor().startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000')).sessionId;
-}
-
-function removeButton(el: WalletCredentials, type: string): HTMLButtonElement {
-  return shadow(el).querySelector<HTMLButtonElement>(`[part~='credential'][data-type='${type}'] [part~='revoke-button']`)!;
-}
+import { idle, loginByEmail, removeButton } from './helpers.ts';
 
 async function settled(accountId: string): Promise<WalletCredentials> {
   const el = await mount<WalletCredentials>('wallet-credentials', { 'account-id': accountId });
-  await waitFor(() => el.matches(':state(ready)') && !el.matches(':state(busy)'), 'the element to settle');
-  await el.updateComplete;
+  await idle(el);
   return el;
 }
 

@@ -9,18 +9,7 @@ import type { WalletCredentials } from '../../../../src/elements/wallet-credenti
 import { walletFor } from '../../../../src/elements/shared/wallet.ts';
 import { newAccount, oidcToken, type RigAccount } from '../../support/rig.ts';
 import { holdAnswer, mount, part, resetPage, shadow, text, type, useRig, waitFor, waitForState } from '../shared/helpers.ts';
-
-async function loginByEmail(acct: RigAccount): Promise<void> {
-  await (await walletFor().startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000');
-}
-
-function addButton(el: WalletCredentials, type: string): HTMLButtonElement {
-  return shadow(el).querySelector<HTMLButtonElement>(`[part~='add-button'][data-type='${type}']`)!;
-}
-
-async function idle(el: WalletCredentials): Promise<void> {
-  await waitFor(() => el.matches(':state(ready)') && !el.matches(':state(busy)'), 'the element to settle');
-}
+import { addButton, idle, loginByEmail } from './helpers.ts';
 
 describe('<wallet-credentials> and changes from elsewhere', function () {
   this.timeout(60000);

@@ -8,33 +8,9 @@ import { expect } from 'chai';
 import '../../../../src/elements/wallet-credentials/wallet-credentials.ts';
 import type { WalletCredentials } from '../../../../src/elements/wallet-credentials/wallet-credentials.ts';
 import { clientFor, walletFor } from '../../../../src/elements/shared/wallet.ts';
-import { createClient } from '../../../../src/core/client.ts';
-import { indexedDbKeyStore } from '../../../../src/core/keystore.ts';
-import { createWallet } from '../../../../src/core/session.ts';
-import { advanceClock, fixtures, newAccount, type RigAccount } from '../../support/rig.ts';
+import { newAccount, type RigAccount } from '../../support/rig.ts';
+import { idle, loginByEmail, otherDevice, removeButton } from './helpers.ts';
 import { focusIn, mount, nextEvent, part, parts, resetPage, shadow, text, useRig, waitFor, waitForState } from '../shared/helpers.ts';
-
-async function loginByEmail(acct: RigAccount): Promise<string> {
-  return (await (await walletFor().startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000')).sessionId;
-}
-
-function removeButton(el: WalletCredentials, type: string): HTMLButtonElement {
-  return shadow(el).querySelector<HTMLButtonElement>(`[part~='credential'][data-type='${type}'] [part~='revoke-button']`)!;
-}
-
-async function idle(el: WalletCredentials): Promise<void> {
-  await waitFor(() => el.matches(':state(ready)') && !el.matches(':state(busy)'), 'the element to settle');
-  await el.updateComplete;
-}
-
-/** Another device of the wallet: its own key store, logged in with `credentialId`'s code (after this one's code wait). */
-async function otherDevice(credentialId: string) {
-  const f = await fixtures();
-  const wallet = createWallet({ client: createClient({ baseUrl: f.apiBase }), store: indexedDbKeyStore({ dbName: `wallet-elements-test-${crypto.randomUUID()}` }), otpSigner: f.signerPublicKey });
-  await advanceClock(31_000);
-  await (await wallet.startOtpLogin({ credentialId })).submit('000000');
-  return wallet;
-}
 
 /** Presses the Remove of that row with the keyboard's focus on it, and answers yes. */
 async function removeConfirmed(el: WalletCredentials, type: string): Promise<void> {

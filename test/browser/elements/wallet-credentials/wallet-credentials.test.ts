@@ -17,10 +17,7 @@ import { createWallet } from '../../../../src/core/session.ts';
 import { createStore, del } from 'idb-keyval';
 import { newAccount, oidcToken, advanceClock, addVirtualAuthenticator, axHeadings, fixtures, openOtherTab, type OtherTab, type RigAccount } from '../../support/rig.ts';
 import { axeViolations, drawnLeftToRight, failNext, focusIn, holdAnswer, holdNext, loseAnswer, mount, nextEvent, part, parts, resetPage, shadow, text, type, useRig, waitFor, waitForState } from '../shared/helpers.ts';
-
-async function loginByEmail(acct: RigAccount): Promise<string> {
-  return (await (await walletFor().startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000')).sessionId;
-}
+import { addButton, idle, loginByEmail } from './helpers.ts';
 
 function row(el: WalletCredentials, type: string): HTMLElement {
   const r = shadow(el).querySelector<HTMLElement>(`[part~='credential'][data-type='${type}']`);
@@ -35,10 +32,6 @@ function removeButton(el: WalletCredentials, type: string): HTMLButtonElement {
 /** A Remove that cannot be used: focusable, aria-disabled and described by the hint that says why. */
 function blocked(button: HTMLButtonElement): boolean {
   return !button.disabled && button.getAttribute('aria-disabled') === 'true' && !!(button.getRootNode() as ShadowRoot).querySelector(`#${button.getAttribute('aria-describedby')}`)?.textContent;
-}
-
-function addButton(el: WalletCredentials, type: string): HTMLButtonElement {
-  return shadow(el).querySelector<HTMLButtonElement>(`[part~='add-button'][data-type='${type}']`)!;
 }
 
 /** The Cancel button of the open confirmation, or else of the open form. */
@@ -59,10 +52,6 @@ async function confirm(el: WalletCredentials): Promise<void> {
   // The focus is on Cancel, the choice that changes nothing.
   await waitFor(() => shadow(el).activeElement === cancelButton(el), 'focus on the confirmation');
   part(el, 'confirm')!.querySelector<HTMLButtonElement>('button.danger')!.click();
-}
-
-async function idle(el: WalletCredentials): Promise<void> {
-  await waitFor(() => el.matches(':state(ready)') && !el.matches(':state(busy)'), 'the element to settle');
 }
 
 /** A `<wallet-credentials>` of that account, mounted and settled (its lists loaded). */

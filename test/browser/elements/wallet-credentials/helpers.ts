@@ -1,0 +1,41 @@
+/**
+ * What the `<wallet-credentials>` browser tests share: a login by the account's email code, the
+ * element's buttons by row type, waiting for it to settle, and another device of the same wallet.
+ */
+import type { WalletCredentials } from '../../../../src/elements/wallet-credentials/wallet-credentials.ts';
+import { walletFor } from '../../../../src/elements/shared/wallet.ts';
+import { createClient } from '../../../../src/core/client.ts';
+import { indexedDbKeyStore } from '../../../../src/core/keystore.ts';
+import { createWallet } from '../../../../src/core/session.ts';
+import { advanceClock, fixtures, type RigAccount } from '../../support/rig.ts';
+import { shadow, waitFor } from '../shared/helpers.ts';
+
+/** Logs this page's wallet in with the account's email code; resolves to the session id. */
+export async function loginByEmail(acct: RigAccount): Promise<string> {
+  return (await (await walletFor().startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000')).sessionId;
+}
+
+/** The Remove button of the credential row of that type. */
+export function removeButton(el: WalletCredentials, type: string): HTMLButtonElement {
+  return shadow(el).querySelector<HTMLButtonElement>(`[part~='credential'][data-type='${type}'] [part~='revoke-button']`)!;
+}
+
+/** The add button of that credential type. */
+export function addButton(el: WalletCredentials, type: string): HTMLButtonElement {
+  return shadow(el).querySelector<HTMLButtonElement>(`[part~='add-button'][data-type='${type}']`)!;
+}
+
+/** Waits until the element is ready and not busy, and its last update is drawn. */
+export async function idle(el: WalletCredentials): Promise<void> {
+  await waitFor(() => el.matches(':state(ready)') && !el.matches(':state(busy)'), 'the element to settle');
+  await el.updateComplete;
+}
+
+/** Another device of the wallet: its own key store, logged in with `credentialId`'s code (after this one's code wait). */
+export async function otherDevice(credentialId: string) {
+  const f = await fixtures();
+  const wallet = createWallet({ client: createClient({ baseUrl: f.apiBase }), store: indexedDbKeyStore({ dbName: `wallet-elements-test-${crypto.randomUUID()}` }), otpSigner: f.signerPublicKey });
+  await advanceClock(31_000);
+  await (await wallet.startOtpLogin({ credentialId })).submit('000000');
+  return wallet;
+}
