@@ -721,40 +721,44 @@ describe('<passkey-register>', function () {
     expect(await focused()).to.deep.equal(['Log in with the passkey: Your passkey “\u2068Said once\u2069” is saved, but logging in with it did not finish.']);
   });
 
-  it('a signed save the service refuses with 401 (its request id unknown there) says the change could not be confirmed, not that the passkey was refused, and the next try saves one', async () => {
-    const el = await readyToRegister('Refused save');
+  /**
+   * Registers `nickname`, the signed leg of the save answered with `answer` on the page's side of the
+   * wire (the service's refusal), and expects `said` (the error codes heard and the sentence shown);
+   * then the next try saves one passkey of that name on the real sandbox.
+   */
+  async function refusedSaveThenSaved(nickname: string, answer: { status: number; code: string; message: string; details: object }, said: [string[], string]): Promise<void> {
+    const el = await readyToRegister(nickname);
     const { errors } = heard(el);
-    // The service's answer to the signed leg (a Request-Id it no longer knows), on the page's side of the wire.
     const fetch = window.fetch;
     window.fetch = (input, init) =>
       init?.method === 'POST' && /\/auth\/credentials$/.test(String(input)) && new Headers(init.headers).has('Request-Id')
-        ? ((window.fetch = fetch), Promise.resolve(Response.json({ status: 401, code: 'UNAUTHORIZED', message: 'The Request-Id was not issued for this operation', details: { reason: 'REQUEST_ID_UNKNOWN' } }, { status: 401 })))
+        ? ((window.fetch = fetch), Promise.resolve(Response.json(answer, { status: answer.status })))
         : fetch(input, init);
     submit(el);
     await waitFor(() => errors.length, 'an error', 20000);
     await waitForState(el, 'ready');
-    expect([errors, text(el, 'error')]).to.deep.equal([['signature_rejected'], 'The wallet could not confirm this change. Log in again, then retry.']);
+    expect([errors, text(el, 'error')]).to.deep.equal(said);
     submit(el);
     await waitForState(el, 'done', 20000);
-    expect(await passkeyNicknames(acct.accountId)).to.deep.equal(['Refused save']);
+    expect(await passkeyNicknames(acct.accountId)).to.deep.equal([nickname]);
+  }
+
+  it('a signed save the service refuses with 401 (its request id unknown there) says the change could not be confirmed, not that the passkey was refused, and the next try saves one', async () => {
+    // The service's answer to the signed leg: a Request-Id it no longer knows.
+    await refusedSaveThenSaved(
+      'Refused save',
+      { status: 401, code: 'UNAUTHORIZED', message: 'The Request-Id was not issued for this operation', details: { reason: 'REQUEST_ID_UNKNOWN' } },
+      [['signature_rejected'], 'The wallet could not confirm this change. Log in again, then retry.'],
+    );
   });
 
   it('a signed save the service refuses with 400 (the passkey as made not accepted: its registration challenge already used) says the passkey was not accepted and to try again, and the next try saves one', async () => {
-    const el = await readyToRegister('Refused passkey');
-    const { errors } = heard(el);
-    // The service's answer to the signed leg, as the sandbox words a refused registration challenge, on the page's side of the wire.
-    const fetch = window.fetch;
-    window.fetch = (input, init) =>
-      init?.method === 'POST' && /\/auth\/credentials$/.test(String(input)) && new Headers(init.headers).has('Request-Id')
-        ? ((window.fetch = fetch), Promise.resolve(Response.json({ status: 400, code: 'INVALID_INPUT', message: 'challenge: already used; request new registration options', details: { errors: [{ field: 'challenge', message: 'already used' }] } }, { status: 400 })))
-        : fetch(input, init);
-    submit(el);
-    await waitFor(() => errors.length, 'an error', 20000);
-    await waitForState(el, 'ready');
-    expect([errors, text(el, 'error')]).to.deep.equal([['passkey_rejected'], 'That passkey was not accepted. Try again, or use another way to log in.']);
-    submit(el);
-    await waitForState(el, 'done', 20000);
-    expect(await passkeyNicknames(acct.accountId)).to.deep.equal(['Refused passkey']);
+    // The service's answer to the signed leg, as the sandbox words a refused registration challenge.
+    await refusedSaveThenSaved(
+      'Refused passkey',
+      { status: 400, code: 'INVALID_INPUT', message: 'challenge: already used; request new registration options', details: { errors: [{ field: 'challenge', message: 'already used' }] } },
+      [['passkey_rejected'], 'That passkey was not accepted. Try again, or use another way to log in.'],
+    );
   });
 
   it('a double click on "Log in with the passkey" logs in: the second click does not cancel the login it started', async () => {
