@@ -45,7 +45,7 @@ export const walletCredentialsStyles = css`
   [part='confirm'] {
     grid-column: 1 / -1;
   }
-  /* A Remove that cannot be used stays focusable (aria-disabled, its hint says why): it looks disabled. */
+  /* A button that cannot be used stays focusable (aria-disabled, its hint says why): it looks disabled. */
   button[aria-describedby^='hint'] {
     opacity: 0.6;
     cursor: not-allowed;

@@ -52,8 +52,10 @@ export * from './wallet-credentials.events.ts';
 const services = onceAfterFirstPaint(() => import('../shared/wallet.ts'));
 
 /**
- * A Remove that cannot be used (the only login, or the one this device is logged in with): it stays
- * in the Tab order, aria-disabled and described by its hint, so the keyboard and screen readers reach why.
+ * A button that cannot be used and has a hint of its own (a Remove of the only login, or of the one
+ * this device is logged in with; an add of SMS already there, or of single sign-on not set up): it
+ * stays in the Tab order, aria-disabled and described by its hint, so the keyboard and screen readers
+ * reach why.
  */
 const BLOCKED = '[aria-describedby^=hint]';
 
@@ -80,7 +82,7 @@ type Ready = Extract<CredentialsState, { kind: 'ready' }>;
  * @csspart credential-name - Its email, phone or label.
  * @csspart badge - "This device" next to each session this browser holds, and next to the credentials they were made with.
  * @csspart revoke-button - Remove a credential / end a session.
- * @csspart hint - Why a credential cannot be removed right now.
+ * @csspart hint - Why a credential cannot be removed, or added, right now.
  * @csspart add-button - Add a credential.
  * @csspart code-form - The activation code form of an added SMS credential.
  * @csspart code-input - Its code field.
@@ -156,7 +158,7 @@ export class WalletCredentials extends TemplateElement {
   /** A selector of what gets the focus after the next render. */
   #focusTarget: string | undefined;
   #had?: Element | null;
-  /** Whether that control was a Remove that cannot be used (it keeps the focus: its hint says why). */
+  /** Whether that control was a button that cannot be used (it keeps the focus: its hint says why). */
   #hadBlocked?: boolean;
   /** Back online, lists that failed for want of a connection are read again: a first load, or a reload over the lists shown. */
   readonly #online = onOnline(this, () => {
@@ -323,7 +325,7 @@ export class WalletCredentials extends TemplateElement {
     });
     // The control the keyboard was on left with its row or became disabled (the lists read again
     // under it: another tab's change, a refusal): the heading takes the focus, not the page. So does
-    // a Remove that could be used and now cannot (it stays focusable, aria-disabled).
+    // a button that could be used and now cannot (BLOCKED: it stays focusable, aria-disabled).
     if (this.#had?.matches(':not(:focus),:disabled') || (!this.#hadBlocked && this.#had?.matches(BLOCKED))) this.#focusTarget ??= '#heading';
     const target = this.#focusTarget && this.renderRoot.querySelector<HTMLElement>(this.#focusTarget);
     if (target) {
@@ -339,7 +341,7 @@ export class WalletCredentials extends TemplateElement {
   }
 
   #request(operation: Operation, input = ''): void {
-    // Busy buttons, and a Remove that cannot be used, stay focusable (aria-disabled): their press is ignored here.
+    // Busy buttons, and one that cannot be used (BLOCKED), stay focusable (aria-disabled): their press is ignored here.
     if (!allowed(this.machine, operation)) return;
     // A new request: the email field's error belongs to the last submit of that form only.
     this.emailInvalid = false;
@@ -527,14 +529,14 @@ export class WalletCredentials extends TemplateElement {
               part="add-button"
               type="button"
               data-type=${type}
-              aria-describedby=${hint ? `add-hint-${type}` : nothing}
-              ?disabled=${!!hint || !view.current}
-              aria-disabled=${running ? 'true' : nothing}
-              @click=${() => this.#request({ op: 'add', type })}
+              aria-describedby=${hint ? `hint-${type}` : nothing}
+              ?disabled=${!hint && !view.current}
+              aria-disabled=${hint || running ? 'true' : nothing}
+              @click=${() => hint || this.#request({ op: 'add', type })}
             >
               ${t(`credentials.add.${type}`)}
             </button>
-            ${hint ? html`<span part="hint" id="add-hint-${type}">${hint}</span>` : nothing}
+            ${hint ? html`<span part="hint" id="hint-${type}">${hint}</span>` : nothing}
           </div>`;
         })}
       </div>

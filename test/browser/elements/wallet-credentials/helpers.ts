@@ -1,6 +1,7 @@
 /**
  * What the `<wallet-credentials>` browser tests share: a login by the account's email code, the
- * element's buttons by row type, waiting for it to settle, and another device of the same wallet.
+ * element's buttons by row type and whether one cannot be used and says why, waiting for it to
+ * settle, and another device of the same wallet.
  */
 import type { WalletCredentials } from '../../../../src/elements/wallet-credentials/wallet-credentials.ts';
 import { walletFor } from '../../../../src/elements/shared/wallet.ts';
@@ -23,6 +24,11 @@ export function removeButton(el: WalletCredentials, type: string): HTMLButtonEle
 /** The add button of that credential type. */
 export function addButton(el: WalletCredentials, type: string): HTMLButtonElement {
   return shadow(el).querySelector<HTMLButtonElement>(`[part~='add-button'][data-type='${type}']`)!;
+}
+
+/** A button that cannot be used and says why: focusable, aria-disabled and described by its hint. */
+export function blocked(button: HTMLButtonElement): boolean {
+  return !button.disabled && button.getAttribute('aria-disabled') === 'true' && !!(button.getRootNode() as ShadowRoot).querySelector(`#${button.getAttribute('aria-describedby')}`)?.textContent;
 }
 
 /** Waits until the element is ready and not busy, and its last update is drawn. */

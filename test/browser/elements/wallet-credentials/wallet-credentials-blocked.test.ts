@@ -1,6 +1,7 @@
 /**
  * <wallet-credentials> in Chromium against the real sandbox through the real proxy: a Remove that
- * cannot be used (the wallet's only login, or the one this device is logged in with) is still
+ * cannot be used (the wallet's only login, or the one this device is logged in with), or an add
+ * button with a hint of its own (SMS already there, single sign-on not set up), is still
  * reached with the keyboard and says why in the accessibility tree (Chromium's, through CDP),
  * looks disabled, and pressing it asks nothing and sends nothing.
  */
@@ -11,7 +12,7 @@ import type { WalletCredentials } from '../../../../src/elements/wallet-credenti
 import { clientFor, walletFor } from '../../../../src/elements/shared/wallet.ts';
 import { axNodes, newAccount, type RigAccount } from '../../support/rig.ts';
 import { focusIn, mount, resetPage, shadow, useRig, waitFor } from '../shared/helpers.ts';
-import { idle, loginByEmail, removeButton } from './helpers.ts';
+import { addButton, idle, loginByEmail, removeButton } from './helpers.ts';
 
 async function settled(accountId: string): Promise<WalletCredentials> {
   const el = await mount<WalletCredentials>('wallet-credentials', { 'account-id': accountId });
@@ -27,7 +28,21 @@ async function focusedButton() {
   return (await axNodes()).find((n) => n.role === 'button' && n.properties['focused']);
 }
 
-/** Enter, Space and a click on the focused Remove: no confirmation opens, nothing is sent, the login stays. */
+/** How a button looks disabled: its opacity and cursor. */
+const looks = (b: HTMLElement) => [getComputedStyle(b).opacity, getComputedStyle(b).cursor];
+
+/** A natively disabled copy of that button, without a hint, in the panel (taken out again at the next render). */
+function natively(el: WalletCredentials, button: HTMLButtonElement): HTMLButtonElement {
+  const copy = button.cloneNode(true) as HTMLButtonElement;
+  copy.removeAttribute('aria-describedby');
+  copy.removeAttribute('aria-disabled');
+  copy.disabled = true;
+  shadow(el).querySelector('.stack')!.append(copy);
+  queueMicrotask(() => copy.remove());
+  return copy;
+}
+
+/** Enter, Space and a click on the focused button: no confirmation or form opens, nothing is sent, the logins stay. */
 async function pressIsIgnored(el: WalletCredentials, button: HTMLButtonElement, acct: RigAccount, listed: number): Promise<void> {
   const before = requests();
   await sendKeys({ press: 'Enter' });
@@ -36,13 +51,15 @@ async function pressIsIgnored(el: WalletCredentials, button: HTMLButtonElement, 
   await el.updateComplete;
   await new Promise((r) => setTimeout(r, 300));
   expect(el.matches(':state(confirming)'), 'a confirmation opened').to.equal(false);
+  expect(el.matches(':state(code-entry)'), 'a code form opened').to.equal(false);
+  expect(shadow(el).querySelector("[part~='error']")?.textContent, 'an error shown').to.equal('');
   expect(el.matches(':state(busy)'), 'a change started').to.equal(false);
   expect(requests(), 'requests sent').to.equal(before);
   expect(shadow(el).activeElement).to.equal(button);
   expect(await clientFor().listCredentials(acct.accountId)).to.have.length(listed);
 }
 
-describe('<wallet-credentials> Remove that cannot be used', function () {
+describe('<wallet-credentials> Remove and add buttons that cannot be used', function () {
   this.timeout(60000);
   let acct: RigAccount;
 
@@ -65,10 +82,8 @@ describe('<wallet-credentials> Remove that cannot be used', function () {
     expect(node?.name).to.match(/^Remove Email/);
     expect(node?.description).to.equal('You are logged in with this one here. Log in another way to remove it.');
     expect(node?.properties['disabled']).to.equal(true);
-    // It looks as the add buttons that cannot be used do.
-    const add = shadow(el).querySelector<HTMLButtonElement>("[part~='add-button'][data-type='SMS_OTP']")!;
-    expect(add.disabled).to.equal(true);
-    expect([getComputedStyle(blocked).opacity, getComputedStyle(blocked).cursor]).to.deep.equal([getComputedStyle(add).opacity, getComputedStyle(add).cursor]);
+    // It looks as a natively disabled button of the panel does.
+    expect(looks(blocked)).to.deep.equal(looks(natively(el, blocked)));
     await pressIsIgnored(el, blocked, acct, 2);
     // The other one is removable as before.
     expect(removeButton(el, 'SMS_OTP').hasAttribute('aria-disabled')).to.equal(false);
@@ -95,5 +110,39 @@ describe('<wallet-credentials> Remove that cannot be used', function () {
     await waitFor(() => requests() > reread && !el.matches(':state(busy)'), 'the lists read again');
     await el.updateComplete;
     expect(shadow(el).activeElement === blocked, `focus still on the Remove, not ${focusIn(el)}`).to.equal(true);
+  });
+
+  it('an add button with its own hint (SMS already there, single sign-on not set up): reached by Tab, described by its hint, looks disabled, and a press does nothing', async () => {
+    await loginByEmail(acct);
+    await walletFor().addCredential({ type: 'SMS_OTP', accountId: acct.accountId });
+    const el = await settled(acct.accountId);
+    // From the last row's Remove, Tab goes on to the add buttons, one after the other.
+    removeButton(el, 'SMS_OTP').focus();
+    for (const [type, name, hint] of [
+      ['SMS_OTP', 'Add text message codes', 'This wallet already receives codes by text message.'],
+      ['OAUTH', 'Add single sign-on', 'Single sign-on is not set up on this page.'],
+    ] as const) {
+      const add = addButton(el, type);
+      await sendKeys({ press: 'Tab' });
+      expect(shadow(el).activeElement === add, `focus on the ${type} add button, not ${focusIn(el)}`).to.equal(true);
+      const node = await focusedButton();
+      expect(node?.name).to.equal(name);
+      expect(node?.description).to.equal(hint);
+      expect(node?.properties['disabled']).to.equal(true);
+      expect(looks(add)).to.deep.equal(looks(natively(el, add)));
+      await pressIsIgnored(el, add, acct, 2);
+    }
+  });
+
+  it('logged out here: an add button without a hint of its own stays natively disabled ("Log in to make changes" is said once for them all), one with its hint is reached and described', async () => {
+    const el = await settled(acct.accountId);
+    expect(shadow(el).textContent).to.contain('Log in to make changes');
+    const sms = addButton(el, 'SMS_OTP');
+    expect([sms.disabled, sms.hasAttribute('aria-describedby')]).to.deep.equal([true, false]);
+    const sso = addButton(el, 'OAUTH');
+    sso.focus();
+    expect(shadow(el).activeElement === sso, `focus on the single sign-on add button, not ${focusIn(el)}`).to.equal(true);
+    expect((await focusedButton())?.description).to.equal('Single sign-on is not set up on this page.');
+    await pressIsIgnored(el, sso, acct, 1);
   });
 });
