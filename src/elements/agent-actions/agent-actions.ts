@@ -11,7 +11,9 @@
  * An approved action whose transaction has not settled is read again at each poll, since its
  * execution may still fail.
  * A new action that matches the filter appears on top: a pending one, or one decided since the
- * last poll (under a filter such as "Approved").
+ * last poll (under a filter such as "Approved"), even one submitted and decided between two polls:
+ * under any filter but "Waiting for approval", each poll also reads the filter's first page (newest
+ * first, as the list is; one request, page-size long) and takes the actions newer than any shown.
  *
  * The agent's Bearer token is the `agentToken` property, supplied by the integrator: it is passed to
  * core per call and never reflected to an attribute, stored, logged or put into an event.
@@ -363,10 +365,20 @@ export class AgentActions extends TemplateElement {
     });
   }
 
-  /** The poller's list, asked for once the hold has passed. */
+  /**
+   * The poller's list, asked for once the hold has passed: the pending actions, then (under another
+   * filter than "Waiting for approval") the filter's first page, newest first, for an action
+   * submitted and decided since the last poll, which was never pending here.
+   */
   async *#afterHold(send: Send, options: Parameters<typeof iterateAgentActions>[1]): AsyncGenerator<AgentAction, void, undefined> {
     await this.#held();
-    yield* iterateAgentActions(send, options);
+    // Only actions neither shown nor seen pending come from that page: decisions are read as before.
+    const seen = new Set([...this.view.actions.map((a) => a.id), ...this.#wasPending]);
+    for await (const a of iterateAgentActions(send, options)) yield (seen.add(a.id), a);
+    const { filter } = this.view;
+    if (filter === 'PENDING_APPROVAL') return;
+    const page = await listAgentActions(send, { ...options, limit: clampPageSize(this.pageSize), status: filter === 'ALL' ? undefined : filter });
+    for (const a of page.data) if (!seen.has(a.id)) yield a;
   }
 
   /** Resolves once the hold has passed, however long (one timer waits at most 24.8 days), and the page is shown. */
@@ -393,8 +405,8 @@ export class AgentActions extends TemplateElement {
   }
 
   /**
-   * The poller's fresh list of pending actions: re-read the ones that were decided, and the
-   * approved ones still executing. False when a read failed or an execution is still in progress:
+   * The poller's fresh list of pending actions (then the filter's first page): re-read the ones
+   * that were decided, and the approved ones still executing. False when a read failed or an execution is still in progress:
    * the poller then delivers the list again at its next poll, so they are read again even though
    * the pending list no longer changes. Rejects with a read's 429, whose Retry-After the poller
    * then keeps to. The reads go with the poller's base and token, as the list did.
@@ -406,7 +418,7 @@ export class AgentActions extends TemplateElement {
     this.pollTrouble = false;
     const decided = decidedSince(this.view, pending, this.#wasPending);
     const fresh: AgentAction[] = [];
-    const next: string[] = pending.map((a) => a.id);
+    const next: string[] = pending.filter((a) => a.status === 'PENDING_APPROVAL').map((a) => a.id);
     let complete = true;
     let got: Map<string, AgentAction>;
     let limited: unknown;

@@ -943,6 +943,39 @@ describe('<agent-actions>', () => {
     expect(said).to.match(/^Decision: Payment out of \S+, Approved\.$/);
   });
 
+  for (const [filter, decide] of [['ALL', 'approved'], ['APPROVED', 'approved'], ['REJECTED', 'rejected']] as const) {
+    it(`under the "${filter}" filter, an action submitted and ${decide} between two polls (never seen pending) appears on top at the next poll`, async () => {
+      const polls = countRequests('status=PENDING_APPROVAL');
+      const lists = countRequests('/agents/me/actions');
+      let el: AgentActions;
+      try {
+        // Polls once a minute: only checkNow() polls again within the test.
+        el = await mountActions(acct.agentToken, { status: filter, 'page-size': '5', 'poll-interval': '60000' });
+        await ready(el);
+        await waitFor(() => el.matches(':state(polling)') && polls.answered >= 1, 'the first poll');
+        // Every read of that poll answered: none of them sees the action below pending.
+        await pause(300);
+        await waitFor(() => lists.answered === lists.count, 'the first poll\'s reads');
+      } finally {
+        lists.restore();
+        polls.restore();
+      }
+      const before = shownIds(el);
+      expect(before).to.have.length(5);
+      const created = await newAgentAction(acct.agentId, 'TRANSFER_OUT');
+      if (decide === 'approved') await approveAction(acct.agentId, created.id);
+      else await rejectAction(acct.agentId, created.id, 'Not this one');
+      const id = `action-${created.id.replace(/[^A-Za-z0-9-]/g, '-')}`;
+      el.checkNow();
+      await waitFor(() => shownIds(el)[0] === id, 'the decided action on top', 8000);
+      expect(shownIds(el).slice(1)).to.deep.equal(before);
+      expect(statuses(el)[0]).to.equal(decide === 'approved' ? 'APPROVED' : 'REJECTED');
+      await el.updateComplete;
+      const [said] = (await politeRegions()).map((r) => r.text);
+      expect(said).to.match(decide === 'approved' ? /^Decision: Payment out of \S+, Approved\.$/ : /^Decision: Payment out of \S+, Rejected\.$/);
+    });
+  }
+
   it('shows the rejection reason of a rejected action', async () => {
     const el = await pollingActions();
     const created = await shownNewAction(el, 'EXECUTE_QUOTE');
