@@ -377,6 +377,7 @@ export class AgentActions extends TemplateElement {
     for await (const a of iterateAgentActions(send, options)) yield (seen.add(a.id), a);
     const { filter } = this.view;
     if (filter === 'PENDING_APPROVAL') return;
+    await this.#held();
     const page = await listAgentActions(send, { ...options, limit: clampPageSize(this.pageSize), status: filter === 'ALL' ? undefined : filter });
     for (const a of page.data) if (!seen.has(a.id)) yield a;
   }

@@ -623,7 +623,7 @@ describe('<agent-actions>', () => {
     const trouble = () => shadow(el).querySelector('[role=status].live')?.textContent?.includes('Can’t check for updates');
     // Polls at about 0.1, 0.3, 0.7, 1.5, 3.1 and 6.3 s fail: the next one is due 6.4 s after the last.
     // Counted from now: none of the polls made offline is answered.
-    const polls = countRequests('/agents/me/actions?');
+    const polls = countRequests('status=PENDING_APPROVAL');
     try {
       const offline = await goOffline(6500);
       await waitFor(() => trouble(), 'the trouble said');
