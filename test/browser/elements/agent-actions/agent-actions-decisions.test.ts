@@ -3,7 +3,10 @@
  * the real proxy: the platform decides several pending actions between two polls, and the element
  * reads their decisions (api.md "GET {base_url}/agents/me/actions": status filter, limit 1..100,
  * cursor, totalCount; reference.md "GET /agents/me/actions/{actionId}"). The requests of that poll
- * are counted, never timed (the machine is shared); the wall time is only logged.
+ * are counted, never timed (the machine is shared); the wall time is only logged. Under the "All"
+ * filter each poll also reads the filter's first page, page-size long: the element shows PAGE
+ * actions a page, so that this page (limit=PAGE) is told apart from the list pages the decisions
+ * are read from (limit=100).
  */
 import { expect } from 'chai';
 import '../../../../src/elements/agent-actions/index.ts';
@@ -15,14 +18,19 @@ import { failNext, parts, resetPage, shadow, useRig, waitFor } from '../shared/h
 
 const rowId = (id: string) => `action-${id.replace(/[^A-Za-z0-9-]/g, '-')}`;
 
+/** The element's page size: not 100, the size of the pages the decisions are read from. */
+const PAGE = 75;
+/** A first page of the filter ("All"): the element's own, or the one each poll reads. */
+const firstPage = (url: string) => new RegExp(`/agents/me/actions\\?limit=${PAGE}$`).test(url);
+
 /**
  * Counts the page's requests of the agent's actions (a pass-through wrapper: every call still goes
- * out): the pending list's pages (and those answered), other list pages, reads of one action, and
- * the most reads of one action in flight at once.
+ * out): the pending list's pages (and those answered), the filter's first pages (and those
+ * answered), other list pages, reads of one action, and the most reads of one action in flight at once.
  */
 function countReads() {
   const original = window.fetch;
-  const c = { pending: 0, answered: 0, lists: 0, ones: 0, inFlight: 0, maxInFlight: 0, restore: () => void (window.fetch = original) };
+  const c = { pending: 0, answered: 0, firsts: 0, firstsAnswered: 0, lists: 0, ones: 0, inFlight: 0, maxInFlight: 0, restore: () => void (window.fetch = original) };
   window.fetch = (input: RequestInfo | URL, init?: RequestInit) => {
     const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
     if (/\/agents\/me\/actions\/AgentAction/.test(url)) {
@@ -33,6 +41,10 @@ function countReads() {
     if (url.includes('status=PENDING_APPROVAL')) {
       c.pending++;
       return original(input, init).then((r) => (c.answered++, r));
+    }
+    if (firstPage(url)) {
+      c.firsts++;
+      return original(input, init).then((r) => (c.firstsAnswered++, r));
     }
     if (/\/agents\/me\/actions\?/.test(url)) c.lists++;
     return original(input, init);
@@ -54,7 +66,7 @@ describe('<agent-actions> with many decisions at once', function () {
   /** The element with every action loaded, polling once a minute (checkNow polls at once). */
   async function polling(acct: RigAccount, pendingPages = 1): Promise<AgentActions> {
     const el = document.createElement('agent-actions') as AgentActions;
-    el.setAttribute('page-size', '100');
+    el.setAttribute('page-size', String(PAGE));
     el.setAttribute('poll-interval', '60000');
     const first = countReads();
     try {
@@ -69,8 +81,9 @@ describe('<agent-actions> with many decisions at once', function () {
         await el.updateComplete;
       }
       // The first poll's pending list answered, every page of it: read before any decision below,
-      // it finds none to read, however late it is handled.
-      await waitFor(() => first.answered >= pendingPages, 'the first poll');
+      // it finds none to read, however late it is handled. Its read of the filter's first page
+      // answered too (the element's own first page was the first): none is left to count below.
+      await waitFor(() => first.answered >= pendingPages && first.firstsAnswered >= 2, 'the first poll');
     } finally {
       first.restore();
     }
@@ -89,7 +102,9 @@ describe('<agent-actions> with many decisions at once', function () {
       await waitFor(() => changed.length === ids.length, `${ids.length} decisions shown`, 60000);
       const ms = Math.round(performance.now() - t0);
       // Measurement only (a shared machine's timings are no test).
-      console.log(`[decisions] ${label}: ${ids.length} decided, requests ${reads.pending} pending page(s) + ${reads.lists} list page(s) + ${reads.ones} single reads (at most ${reads.maxInFlight} at once), ${ms} ms`);
+      console.log(`[decisions] ${label}: ${ids.length} decided, requests ${reads.pending} pending page(s) + ${reads.firsts} first page(s) + ${reads.lists} list page(s) + ${reads.ones} single reads (at most ${reads.maxInFlight} at once), ${ms} ms`);
+      // One poll: besides its pending list, at most one read of the filter's first page.
+      expect(reads.firsts, "the filter's first page").to.be.at.most(1);
       return { ...reads, changed };
     } finally {
       reads.restore();
@@ -230,13 +245,13 @@ describe('<agent-actions> reading decisions from a list that misbehaves', functi
   /** The element with its first page loaded and its first poll answered (see above), polling once a minute. */
   async function polling(acct: RigAccount): Promise<AgentActions> {
     const el = document.createElement('agent-actions') as AgentActions;
-    el.setAttribute('page-size', '100');
+    el.setAttribute('page-size', String(PAGE));
     el.setAttribute('poll-interval', '60000');
     const first = countReads();
     try {
       el.agentToken = acct.agentToken;
       document.body.append(el);
-      await waitFor(() => el.matches(':state(ready)') && el.matches(':state(polling)') && first.answered >= 1, 'the first page and poll');
+      await waitFor(() => el.matches(':state(ready)') && el.matches(':state(polling)') && first.answered >= 1 && first.firstsAnswered >= 2, 'the first page and poll');
     } finally {
       first.restore();
     }
@@ -250,7 +265,7 @@ describe('<agent-actions> reading decisions from a list that misbehaves', functi
     // 150 actions, one in four pending: the six oldest pending lie past the first page of 100.
     const acct = await newAccount({ actions: 150 });
     const el = await polling(acct);
-    expect(parts(el, 'action')).to.have.length(100);
+    expect(parts(el, 'action')).to.have.length(PAGE);
     const ids: string[] = [];
     const client = createClient({ baseUrl: (await fixtures()).apiBase });
     for await (const a of client.iterateAgentActions({ agentToken: acct.agentToken, status: 'PENDING_APPROVAL', limit: 100 })) ids.push(a.id);
@@ -272,6 +287,7 @@ describe('<agent-actions> reading decisions from a list that misbehaves', functi
       el.checkNow();
       await waitFor(() => changed.length === 6 || reads.lists > 20, 'the decisions shown', 20000);
       expect(reads.lists, 'list pages').to.be.at.most(2);
+      expect(reads.firsts, "the filter's first page, read once by the poll").to.be.at.most(1);
       expect([...changed].sort()).to.deep.equal([...decided].sort());
     } finally {
       reads.restore();
@@ -288,13 +304,15 @@ describe('<agent-actions> reading decisions from a list that misbehaves', functi
     const changed: string[] = [];
     el.addEventListener('agent-action-changed', (e) => changed.push((e as CustomEvent<{ action: AgentAction }>).detail.action.id));
     await Promise.all(created.map((id) => approveAction(acct.agentId, id)));
-    // Every page of the unfiltered list fails; the pending list and the reads of one action go through.
-    const undo = failNext('GET', /\/agents\/me\/actions\?(?!.*status=)/, 503, 1000);
+    // Every page of the unfiltered list the decisions are read from (limit=100) fails; the pending
+    // list, the poll's read of the filter's first page (limit=PAGE) and the reads of one action go through.
+    const undo = failNext('GET', /\/agents\/me\/actions\?limit=100(&|$)/, 503, 1000);
     const reads = countReads();
     try {
       el.checkNow();
       await waitFor(() => changed.length === 6, 'the decisions shown', 20000);
       expect(reads.ones, 'single reads').to.equal(6);
+      expect(reads.firsts, "the filter's first page, read once by the poll").to.be.at.most(1);
       expect([...changed].sort()).to.deep.equal([...created].sort());
     } finally {
       reads.restore();
