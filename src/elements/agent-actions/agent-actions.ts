@@ -378,8 +378,12 @@ export class AgentActions extends TemplateElement {
     const { filter } = this.view;
     if (filter === 'PENDING_APPROVAL') return;
     await this.#held();
-    const page = await listAgentActions(send, { ...options, limit: clampPageSize(this.pageSize), status: filter === 'ALL' ? undefined : filter });
-    for (const a of page.data) if (!seen.has(a.id)) yield a;
+    // Its failure fails not the poll (whose decisions are read): the next poll reads it again. A 429
+    // still does, for its Retry-After.
+    const page = await listAgentActions(send, { ...options, limit: clampPageSize(this.pageSize), status: filter === 'ALL' ? undefined : filter }).catch((e) => {
+      if (isAbort(e) || (e as { status?: number }).status == 429) throw e;
+    });
+    for (const a of page?.data ?? []) if (!seen.has(a.id)) yield a;
   }
 
   /** Resolves once the hold has passed, however long (one timer waits at most 24.8 days), and the page is shown. */

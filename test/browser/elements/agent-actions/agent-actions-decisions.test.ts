@@ -295,6 +295,25 @@ describe('<agent-actions> reading decisions from a list that misbehaves', functi
     }
   });
 
+  it("a poll whose read of the filter's first page fails (503) still shows the decisions it read, not at the next poll", async () => {
+    const acct = await newAccount({ actions: 0 });
+    const created: string[] = [];
+    for (let i = 0; i < 3; i++) created.push((await newAgentAction(acct.agentId, 'TRANSFER_OUT')).id);
+    const el = await polling(acct);
+    const changed: string[] = [];
+    el.addEventListener('agent-action-changed', (e) => changed.push((e as CustomEvent<{ action: AgentAction }>).detail.action.id));
+    await Promise.all(created.map((id) => approveAction(acct.agentId, id)));
+    // Only the poll's read of the filter's first page fails; the next poll is a minute away.
+    const undo = failNext('GET', new RegExp(`/agents/me/actions\\?limit=${PAGE}$`), 503, 1);
+    try {
+      el.checkNow();
+      await waitFor(() => changed.length === 3, 'the decisions shown', 10000);
+      expect([...changed].sort()).to.deep.equal([...created].sort());
+    } finally {
+      undo();
+    }
+  });
+
   it('a list page that fails (503) leaves the decisions to be read one by one in the same poll', async () => {
     const acct = await newAccount({ actions: 0 });
     const created: string[] = [];

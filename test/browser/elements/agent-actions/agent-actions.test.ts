@@ -505,8 +505,8 @@ describe('<agent-actions>', () => {
     const el = await pollingActions();
     await waitFor(() => el.matches(':state(polling)'), 'polling');
     const trouble = () => shadow(el).querySelector('[role=status].live')?.textContent?.includes('Can’t check for updates');
-    // One poll fails: the trouble is said, and goes at the next good poll although nothing changed.
-    const undoPoll = failNext('GET', /\/agents\/me\/actions\?/, 503);
+    // One poll fails (its pending list): the trouble is said, and goes at the next good poll although nothing changed.
+    const undoPoll = failNext('GET', /\/agents\/me\/actions\?.*status=PENDING_APPROVAL/, 503);
     try {
       await waitFor(() => trouble(), 'the trouble said', 5000);
     } finally {
