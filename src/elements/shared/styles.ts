@@ -108,10 +108,15 @@ export const themeStyles = css`
     color: var(--_accent-fg);
     font-weight: 600;
   }
-  /* Busy, yet focused: aria-disabled keeps the keyboard on the button while its work runs. */
+  /* Busy, yet focused: aria-disabled keeps the keyboard on the button while its work runs. Forced
+     colours (high contrast) may not show the opacity: GrayText, as a natively disabled button. */
   button[aria-disabled='true'] {
     opacity: 0.7;
     cursor: progress;
+    @media (forced-colors) {
+      color: GrayText;
+      border-color: GrayText;
+    }
   }
   :focus-visible {
     outline: 2px solid var(--_accent);

@@ -3,10 +3,10 @@
  * cannot be used (the wallet's only login, or the one this device is logged in with), or an add
  * button with a hint of its own (SMS already there, single sign-on not set up), is still
  * reached with the keyboard and says why in the accessibility tree (Chromium's, through CDP),
- * looks disabled, and pressing it asks nothing and sends nothing.
+ * looks disabled (in forced colours too), and pressing it asks nothing and sends nothing.
  */
 import { expect } from 'chai';
-import { sendKeys } from '@web/test-runner-commands';
+import { emulateMedia, sendKeys } from '@web/test-runner-commands';
 import '../../../../src/elements/wallet-credentials/wallet-credentials.ts';
 import type { WalletCredentials } from '../../../../src/elements/wallet-credentials/wallet-credentials.ts';
 import { clientFor, walletFor } from '../../../../src/elements/shared/wallet.ts';
@@ -41,6 +41,9 @@ function natively(el: WalletCredentials, button: HTMLButtonElement): HTMLButtonE
   queueMicrotask(() => copy.remove());
   return copy;
 }
+
+/** A button's text and border colours (forced colours replace opacity's dimming with these). */
+const inks = (b: HTMLElement) => [getComputedStyle(b).color, getComputedStyle(b).borderTopColor];
 
 /** Enter, Space and a click on the focused button: no confirmation or form opens, nothing is sent, the logins stay. */
 async function pressIsIgnored(el: WalletCredentials, button: HTMLButtonElement, acct: RigAccount, listed: number): Promise<void> {
@@ -87,6 +90,31 @@ describe('<wallet-credentials> Remove and add buttons that cannot be used', func
     await pressIsIgnored(el, blocked, acct, 2);
     // The other one is removable as before.
     expect(removeButton(el, 'SMS_OTP').hasAttribute('aria-disabled')).to.equal(false);
+  });
+
+  it('in forced colours (Windows high contrast) the blocked Remove is drawn in GrayText as a natively disabled button is, not as the usable one', async () => {
+    await loginByEmail(acct);
+    await walletFor().addCredential({ type: 'SMS_OTP', accountId: acct.accountId });
+    const el = await settled(acct.accountId);
+    await emulateMedia({ forcedColors: 'active' });
+    try {
+      expect(matchMedia('(forced-colors: active)').matches).to.equal(true);
+      const blocked = removeButton(el, 'EMAIL_OTP');
+      expect(blocked.getAttribute('aria-disabled')).to.equal('true');
+      const probe = document.createElement('span');
+      probe.style.color = 'GrayText';
+      document.body.append(probe);
+      const gray = getComputedStyle(probe).color;
+      probe.remove();
+      // GrayText stands apart from the usable Remove beside it, so the comparison below can fail.
+      expect(inks(removeButton(el, 'SMS_OTP'))).to.not.include(gray);
+      expect(inks(natively(el, blocked))).to.deep.equal([gray, gray]);
+      // Once its border's transition (from before forced colours came on) has run.
+      await Promise.all(blocked.getAnimations().map((a) => a.finished));
+      expect(inks(blocked)).to.deep.equal([gray, gray]);
+    } finally {
+      await emulateMedia({ forcedColors: 'none' });
+    }
   });
 
   it('the wallet’s only login: reached by Tab, described by its hint, and a press does nothing', async () => {
