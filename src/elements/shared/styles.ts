@@ -113,7 +113,9 @@ export const themeStyles = css`
   button[aria-disabled='true'] {
     opacity: 0.7;
     cursor: progress;
-    @media (forced-colors) {
+  }
+  @media (forced-colors: active) {
+    button[aria-disabled='true'] {
       color: GrayText;
       border-color: GrayText;
     }
