@@ -400,7 +400,8 @@ describe('<card-reveal>', () => {
       await reveal(again);
       again.removeAttribute('hide-after');
       await again.updateComplete;
-      expect(text(again, 'countdown')).to.match(/^Hides in (3:00|2:59)$/);
+      // The service's clock is known to about half a second when it is off (core/clock.ts): 3:01 too.
+      expect(text(again, 'countdown')).to.match(/^Hides in (3:01|3:00|2:59)$/);
       await new Promise((r) => setTimeout(r, 1500));
       expect(again.matches(':state(revealed)')).to.equal(true);
     });

@@ -131,7 +131,10 @@ describe('the elements moved, removed and put back', function () {
       // The same row (no reset and reload), its poller still going.
       expect(parts(el, 'action')[0] === row, 'the same row').to.equal(true);
       expect(el.matches(':state(polling)')).to.equal(true);
-      expect(seen.made.filter((r) => r.includes('limit=20')), 'the first page read again').to.deep.equal([]);
+      // Each poll reads its pending list, then the filter's first page (limit=20): a first page read
+      // other than right after a pending list would be the list read again.
+      const reads = seen.made.map((r) => (r.includes('PENDING_APPROVAL') ? 'p' : r.includes('limit=20') ? 'f' : '')).join('');
+      expect(reads, 'the first page read again').to.match(/^f?(p+f?)*$/);
     } finally {
       polls.restore();
       seen.restore();
@@ -149,7 +152,8 @@ describe('the elements moved, removed and put back', function () {
       move(el);
       await waitFor(() => el.matches(':state(polling)'), 'the list, polled');
       await pause(300);
-      expect(seen.made).to.deep.equal(['GET /api/agents/me/actions?limit=20', 'GET /api/agents/me/actions?status=PENDING_APPROVAL&limit=100']);
+      // The first page once, then the poll's pending list and its own read of the first page.
+      expect(seen.made).to.deep.equal(['GET /api/agents/me/actions?limit=20', 'GET /api/agents/me/actions?status=PENDING_APPROVAL&limit=100', 'GET /api/agents/me/actions?limit=20']);
     } finally {
       seen.restore();
     }
