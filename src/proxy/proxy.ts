@@ -523,6 +523,8 @@ export function createProxy(given: ProxyOptions<never>): ProxyHandler<ProxyReque
     const encoding = single(h, 'content-encoding');
     // Without a body (every GET, most DELETEs) nothing is awaited, allocated or parsed.
     const bytes = (x.req ? hasBody(x.req) : x.web!.body !== null && header(x, 'content-length') !== '0') ? await readBody(x, method, contentType, encoding) : NO_BODY;
+    // A route that takes none relays no body or stamp: what they carried is nothing the service documents.
+    if (route.bare && (bytes.length > 0 || h['service-wallet-signature'] !== undefined)) throw invalidInput('This route takes no body and no wallet signature.');
     let body: unknown;
     if (bytes.length > 0) {
       try {

@@ -53,6 +53,8 @@ export interface RouteDef {
   auth: UpstreamAuth;
   /** Documented query parameters and their value rules; anything else is refused. */
   query?: Readonly<Record<string, QueryRule>>;
+  /** Takes no body and no wallet signature (reference.md "Cards"): either is refused, not relayed. */
+  bare?: true;
 }
 
 /** `isId(value, type)`: a `<type>:<uuid>` identifier (api.md "Identifiers"), the core's own check. */
@@ -88,7 +90,7 @@ export const ROUTES: readonly RouteDef[] = [
   },
   { name: 'getDelegatedKey', method: 'GET', segments: ['auth', 'delegated-keys', '{DelegatedKey}'], auth: 'basic' },
   { name: 'deleteDelegatedKey', method: 'DELETE', segments: ['auth', 'delegated-keys', '{DelegatedKey}'], auth: 'basic' },
-  { name: 'revealCard', method: 'POST', segments: ['cards', '{Card}', 'reveal'], auth: 'basic' },
+  { name: 'revealCard', method: 'POST', segments: ['cards', '{Card}', 'reveal'], auth: 'basic', bare: true },
   { name: 'exportWallet', method: 'POST', segments: ['internal-accounts', '{InternalAccount}', 'export'], auth: 'basic' },
   { name: 'updateInternalAccount', method: 'PATCH', segments: ['internal-accounts', '{InternalAccount}'], auth: 'basic' },
   { name: 'updateCustomer', method: 'PATCH', segments: ['customers', '{Customer}'], auth: 'basic' },

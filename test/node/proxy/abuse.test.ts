@@ -48,6 +48,11 @@ describe('proxy refuses abusive requests before anything goes upstream', () => {
     ['repeated query key', { path: `/api/auth/credentials?accountId=${ACCOUNT}&accountId=${ACCOUNT}` }, 400, 'INVALID_INPUT'],
     ['query smuggling an ampersand', { path: `/api/auth/credentials?accountId=${ACCOUNT}%26accountId%3Dx` }, 400, 'INVALID_INPUT'],
     ['query on a POST route', { method: 'POST', path: `/api/cards/${CARD}/reveal?cardId=${CARD}`, headers: JSON_HEADERS }, 400, 'INVALID_INPUT'],
+    // reference.md "Cards": the reveal takes no body and no wallet signature; what it would carry
+    // (a lifetime, an actor, styling) is nothing the interface documents.
+    ['body on the reveal, which takes none', { method: 'POST', path: `/api/cards/${CARD}/reveal`, headers: JSON_HEADERS, body: '{"expiresInSeconds":86400}' }, 400, 'INVALID_INPUT'],
+    ['empty object on the reveal', { method: 'POST', path: `/api/cards/${CARD}/reveal`, headers: JSON_HEADERS, body: '{}' }, 400, 'INVALID_INPUT'],
+    ['wallet signature on the reveal', { method: 'POST', path: `/api/cards/${CARD}/reveal`, headers: { ...JSON_HEADERS, 'service-wallet-signature': 'stamp' } }, 400, 'INVALID_INPUT'],
     ['malformed escape', { path: '/api/agents/me/actions?cursor=%zz', headers: { authorization: 'Bearer t' } }, 400, 'INVALID_INPUT'],
     ['limit out of range', { path: '/api/agents/me/actions?limit=101', headers: { authorization: 'Bearer t' } }, 400, 'INVALID_INPUT'],
     ['limit not a number', { path: '/api/agents/me/actions?limit=1e2', headers: { authorization: 'Bearer t' } }, 400, 'INVALID_INPUT'],
@@ -293,7 +298,8 @@ describe('proxy refuses abusive requests before anything goes upstream', () => {
       'service-wallet-signature': 'eyJwdWJsaWNLZXkiOiIwMiJ9',
     };
     for (const [h, v] of Object.entries(values)) {
-      const r = await raw(px.port, { method: 'POST', path: `/api/cards/${CARD}/reveal`, headers: { [h]: v } });
+      // A signed DELETE: the reveal takes no wallet signature (refused above).
+      const r = await raw(px.port, { method: 'DELETE', path: `/api/auth/credentials/${AUTH_METHOD}`, headers: { [h]: v } });
       assert.equal(r.status, 200, h);
     }
   });
