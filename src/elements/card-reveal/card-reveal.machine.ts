@@ -161,9 +161,10 @@ export type UrlVerdict =
 /**
  * May this reveal answer be rendered? Only `https:` URLs, or `http:` URLs on an origin the
  * integrator allow-listed (such as the sandbox's processor page on http://127.0.0.1), without
- * credentials, and only before expiresAt. The verdict never contains the URL.
+ * credentials, not on the page's own origin `page`, and only before expiresAt. The verdict never
+ * contains the URL.
  */
-export function checkRevealUrl(answer: { panEmbedUrl?: unknown; expiresAt?: unknown }, allowedOrigins: readonly string[] | string, now: number): UrlVerdict {
+export function checkRevealUrl(answer: { panEmbedUrl?: unknown; expiresAt?: unknown }, allowedOrigins: readonly string[] | string, now: number, page?: string): UrlVerdict {
   // A string set on the property (a framework binding it as the attribute's text) is read as the
   // attribute is: whole origins, never a substring of the text.
   const allowed = Array.isArray(allowedOrigins) ? allowedOrigins : parseAllowedOrigins(String(allowedOrigins));
@@ -177,8 +178,10 @@ export function checkRevealUrl(answer: { panEmbedUrl?: unknown; expiresAt?: unkn
   }
   if (!url || Number.isNaN(expires)) return { ok: false, code: 'unexpected' };
   // Any other scheme (data:, javascript:, blob:, file:) is refused whatever the allow-list says.
-  // Credentials in the URL would be sent to the frame's origin: never a reveal URL's shape.
+  // Credentials in the URL would be sent to the frame's origin: never a reveal URL's shape. Nor
+  // the page's own origin (`page`), never the processor's: there `allow-same-origin` lifts the
+  // frame's sandbox, and every script of the page reads the frame's address, the bearer URL.
   const trusted = url.protocol === 'https:' || (url.protocol === 'http:' && allowed.includes(url.origin));
-  if (!trusted || url.username || url.password) return { ok: false, code: 'insecure_url' };
+  if (!trusted || url.username || url.password || url.origin === page) return { ok: false, code: 'insecure_url' };
   return expires > now ? { ok: true, expiresAt: expires } : { ok: false, code: 'expired_url' };
 }

@@ -6,7 +6,7 @@
  * exists only as the `src` of an iframe created with document.createElement while it is shown; the
  * iframe is removed (not hidden) at expiresAt, on "Hide", after `hide-after` seconds, when the page
  * is hidden (`hide-on-page-hide`) and on disconnect. Only https URLs, or URLs on an origin listed in
- * `allowed-origins`, are rendered, and never one already expired.
+ * `allowed-origins`, are rendered, never one already expired nor one on the page's own origin.
  *
  * Built on the elements' small reactive base (shared/reactive.ts: Lit's ReactiveElement contract,
  * reactive properties, controllers, adopted stylesheets) without lit-html: this element is what a
@@ -289,7 +289,7 @@ export class CardReveal extends ReactiveBase {
       const reveal = await revealRequest();
       failureOf = reveal.failureOf;
       const answer = await reveal.requestReveal(this.apiBase, cardId, signal);
-      const verdict = checkRevealUrl(answer, this.allowedOrigins, serviceNow());
+      const verdict = checkRevealUrl(answer, this.allowedOrigins, serviceNow(), self.origin);
       signal.throwIfAborted();
       if (verdict.ok) {
         // A page whose CSP leaves the processor out gets an error page in the frame, and the browser

@@ -175,6 +175,17 @@ test('checkRevealUrl: https passes, http only on an allow-listed origin, never e
   assert.deepEqual(checkRevealUrl({}, [], T0), { ok: false, code: 'unexpected' });
 });
 
+test('checkRevealUrl: never a URL on the page\'s own origin, https or allow-listed, whose frame would be readable by every script of the page', () => {
+  const later = iso(T0 + 60_000);
+  // Same-origin, `allow-scripts allow-same-origin` lifts the frame's sandbox, and the page's scripts
+  // read its address (contentWindow.location, its navigation timing): the bearer URL whole.
+  assert.deepEqual(checkRevealUrl({ panEmbedUrl: 'https://shop.example/processor/card?token=t', expiresAt: later }, [], T0, 'https://shop.example'), { ok: false, code: 'insecure_url' });
+  assert.deepEqual(checkRevealUrl({ panEmbedUrl: 'http://localhost:5173/processor/card?token=t', expiresAt: later }, ['http://localhost:5173'], T0, 'http://localhost:5173'), { ok: false, code: 'insecure_url' });
+  // The processor's own origin (another port is another origin) passes as before.
+  assert.deepEqual(checkRevealUrl({ panEmbedUrl: 'https://pci.example/embed?t=a', expiresAt: later }, [], T0, 'https://shop.example'), { ok: true, expiresAt: T0 + 60_000 });
+  assert.deepEqual(checkRevealUrl({ panEmbedUrl: 'http://localhost:4000/processor/card?token=t', expiresAt: later }, ['http://localhost:4000'], T0, 'http://localhost:5173'), { ok: true, expiresAt: T0 + 60_000 });
+});
+
 test('a verdict never contains the URL', () => {
   const secret = 'https://pci.example/embed?token=SECRET-TOKEN';
   for (const expiresAt of [iso(T0 + 1000), iso(T0 - 1000)]) {
