@@ -117,8 +117,8 @@ describe('boundedServer, before the proxy sees a request', () => {
         // Closed by the server, not left open until the client gives up.
         assert.ok(Date.now() - started < 2000, `${headers}: the connection stayed open`);
       }
-      // Expect: 100-continue is met: the body is asked for, read and relayed.
-      const continued = await rawExchange(port, [`POST ${REVEAL} HTTP/1.1\r\n${HOST}Content-Type: application/json\r\nContent-Length: 2\r\nExpect: 100-continue\r\nConnection: close\r\n\r\n`, '{}']);
+      // Expect: 100-continue is met: the body is asked for, read and relayed (on a route that takes one).
+      const continued = await rawExchange(port, [`POST /api/auth/credentials HTTP/1.1\r\n${HOST}Content-Type: application/json\r\nContent-Length: 2\r\nExpect: 100-continue\r\nConnection: close\r\n\r\n`, '{}']);
       assert.match(continued, /^HTTP\/1.1 100 Continue\r\n\r\nHTTP\/1.1 200 /);
       assert.equal(up.requests.length, 1);
       assert.equal(up.requests[0]!.body.toString(), '{}');

@@ -10,7 +10,7 @@ import { connect, type AddressInfo, type Socket } from 'node:net';
 import { it } from 'node:test';
 import { createProxy } from '../../../src/proxy/index.ts';
 import { boundedServer } from '../../../src/proxy/server.ts';
-import { CARD, CLIENT_SECRET, DELEGATED_KEY, TOKEN_ID, raw, startRecorder, waitFor, withBoundedProxy } from './helpers.ts';
+import { CLIENT_SECRET, DELEGATED_KEY, TOKEN_ID, raw, startRecorder, waitFor, withBoundedProxy } from './helpers.ts';
 
 /**
  * The proxy in boundedServer (responseTimeoutMs 1000), listening on 127.0.0.1, in front of an
@@ -141,7 +141,7 @@ it('answers a client that half-closes its side once its whole request is sent: a
     const body = '{}';
     const change = await sendAndHalfClose(
       port,
-      `POST /api/cards/${CARD}/reveal HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`,
+      `POST /api/auth/credentials HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`,
     );
     assert.match(change, /^HTTP\/1\.1 200 /, `a state change: ${JSON.stringify(change)}`);
     const refused = await sendAndHalfClose(port, `GET /api/nowhere HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n\r\n`);
