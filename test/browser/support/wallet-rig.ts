@@ -478,7 +478,8 @@ export function walletRig(options: WalletRigOptions = {}): {
           const frames: Array<{ pathname: string; referrer: string; modal: boolean }> = [];
           try {
             for (const frame of page.frames()) {
-              if (frame === page.mainFrame() || new URL(frame.url()).origin !== p.origin) continue;
+              // A frame not yet navigated has the URL '' (left out, as one still navigating).
+              if (frame === page.mainFrame() || !URL.canParse(frame.url()) || new URL(frame.url()).origin !== p.origin) continue;
               const before = dialogs;
               // A frame still navigating is left out (the caller asks again).
               const referrer = await frame
