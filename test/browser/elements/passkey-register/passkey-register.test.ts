@@ -17,7 +17,7 @@ import { clientFor, walletFor } from '../../../../src/elements/shared/wallet.ts'
 import '../../../../src/locales/ar.ts';
 import type { KeyStore } from '../../../../src/core/keystore.ts';
 import { axNodes, newAccount, addVirtualAuthenticator, authenticatorCredentials, takeAuthenticatorCredential, advanceClock, setUserVerified, openOtherTab, fixtures, sandboxVariant, type RigAccount } from '../../support/rig.ts';
-import { axeViolations, drawnLeftToRight, failNext, focusIn, holdAnswer, holdNext, loseAnswer, mount, nextEvent, part, parts, resetPage, shadow, shownTexts, text, type, useRig, waitFor, waitForState } from '../shared/helpers.ts';
+import { axeViolations, drawnLeftToRight, failNext, focusIn, holdAnswer, holdNext, loseAnswer, mount, nextEvent, part, parts, resetPage, shadow, shownTexts, text, type, useRigAccount, waitFor, waitForState } from '../shared/helpers.ts';
 
 async function loginByEmail(acct: RigAccount): Promise<void> {
   await (await walletFor().startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000');
@@ -60,14 +60,8 @@ function heard(el: PasskeyRegister): { events: PasskeyRegisteredDetail[]; errors
 
 describe('<passkey-register>', function () {
   this.timeout(60000);
-  let acct: RigAccount;
-  let store: KeyStore;
-  let dbName: string;
-
-  beforeEach(async () => {
-    ({ store, dbName } = await useRig());
-    acct = await newAccount();
-  });
+  let acct: RigAccount, store: KeyStore, dbName: string;
+  beforeEach(async () => ({ acct, store, dbName } = await useRigAccount()));
   afterEach(resetPage);
 
   /** The form, ready to save a passkey named `nickname` on `acct`, logged in by email, with an authenticator to make it. */

@@ -10,7 +10,7 @@ import { configureWallet, walletConfig } from '../../../../src/elements/shared/c
 import { setLocale } from '../../../../src/elements/shared/i18n.ts';
 import { indexedDbKeyStore, type KeyStore } from '../../../../src/core/keystore.ts';
 import { observeServiceDate } from '../../../../src/core/clock.ts';
-import { fixtures, removeVirtualAuthenticator } from '../../support/rig.ts';
+import { fixtures, newAccount, removeVirtualAuthenticator, type RigAccount } from '../../support/rig.ts';
 
 /** The page's own fetch, before any test wrapped it. */
 const pageFetch = window.fetch;
@@ -25,6 +25,12 @@ export async function useRig(): Promise<{ store: KeyStore; dbName: string }> {
   const store = indexedDbKeyStore({ dbName });
   configureWallet({ apiBase: f.apiBase, environment: 'sandbox', store });
   return { store, dbName };
+}
+
+/** useRig, then a new account of the sandbox: a test's own wallet, with a fresh key store. */
+export async function useRigAccount(): Promise<{ acct: RigAccount; store: KeyStore; dbName: string }> {
+  const rig = await useRig();
+  return { ...rig, acct: await newAccount() };
 }
 
 export async function mount<T extends HTMLElement>(tag: string, attributes: Record<string, string> = {}, setup?: (el: T) => void): Promise<T> {

@@ -17,8 +17,8 @@ import type { PasskeyRegister } from '../../../../src/elements/passkey-register/
 import type { WalletCredentials } from '../../../../src/elements/wallet-credentials/index.ts';
 import type { WalletLogin } from '../../../../src/elements/wallet-login/wallet-login.ts';
 import { clientFor, walletFor } from '../../../../src/elements/shared/wallet.ts';
-import { addVirtualAuthenticator, newAccount, newAgentAction, type RigAccount } from '../../support/rig.ts';
-import { holdAnswer, holdNext, mount, part, parts, resetPage, shadow, useRig, waitFor, waitForState } from './helpers.ts';
+import { addVirtualAuthenticator, newAgentAction, type RigAccount } from '../../support/rig.ts';
+import { holdAnswer, holdNext, mount, part, parts, resetPage, shadow, useRigAccount, waitFor, waitForState } from './helpers.ts';
 
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -102,11 +102,7 @@ async function submitCode(el: WalletLogin): Promise<void> {
 describe('the elements moved, removed and put back', function () {
   this.timeout(60000);
   let acct: RigAccount;
-
-  beforeEach(async () => {
-    await useRig();
-    acct = await newAccount();
-  });
+  beforeEach(async () => ({ acct } = await useRigAccount()));
   afterEach(async function () {
     for (const box of boxes.splice(0)) box.remove();
     await resetPage.call(this);

@@ -15,8 +15,8 @@
  */
 import { expect } from 'chai';
 import { walletFor } from '../../../../src/elements/shared/wallet.ts';
-import { addVirtualAuthenticator, authenticatorCredentials, fixtures, newAccount, newAgentAction, sandboxVariant, type RigAccount } from '../../support/rig.ts';
-import { logInByEmail, mount, nextEvent, part, parts, resetPage, shadow, type, useRig, waitFor, waitForState } from './helpers.ts';
+import { addVirtualAuthenticator, authenticatorCredentials, fixtures, newAgentAction, sandboxVariant, type RigAccount } from '../../support/rig.ts';
+import { logInByEmail, mount, nextEvent, part, parts, resetPage, shadow, type, useRigAccount, waitFor, waitForState } from './helpers.ts';
 
 /** What the page reported breaking its policy, and what went uncaught, since the last test. */
 const problems: string[] = [];
@@ -90,11 +90,7 @@ async function expectClean(el: Element): Promise<void> {
 describe('every element under a strict Content-Security-Policy with Trusted Types', function () {
   this.timeout(60000);
   let acct: RigAccount;
-
-  beforeEach(async () => {
-    await useRig();
-    acct = await newAccount();
-  });
+  beforeEach(async () => ({ acct } = await useRigAccount()));
 
   afterEach(async function () {
     // What a failed test left is its own, not the next one's.

@@ -10,8 +10,8 @@ import { emulateMedia, sendKeys } from '@web/test-runner-commands';
 import '../../../../src/elements/wallet-credentials/wallet-credentials.ts';
 import type { WalletCredentials } from '../../../../src/elements/wallet-credentials/wallet-credentials.ts';
 import { clientFor, walletFor } from '../../../../src/elements/shared/wallet.ts';
-import { axNodes, newAccount, type RigAccount } from '../../support/rig.ts';
-import { focusIn, mount, resetPage, shadow, useRig, waitFor } from '../shared/helpers.ts';
+import { axNodes, type RigAccount } from '../../support/rig.ts';
+import { focusIn, mount, resetPage, shadow, useRigAccount, waitFor } from '../shared/helpers.ts';
 import { addButton, idle, loginByEmail, removeButton } from './helpers.ts';
 
 async function settled(accountId: string): Promise<WalletCredentials> {
@@ -65,11 +65,7 @@ async function pressIsIgnored(el: WalletCredentials, button: HTMLButtonElement, 
 describe('<wallet-credentials> Remove and add buttons that cannot be used', function () {
   this.timeout(60000);
   let acct: RigAccount;
-
-  beforeEach(async () => {
-    await useRig();
-    acct = await newAccount();
-  });
+  beforeEach(async () => ({ acct } = await useRigAccount()));
   afterEach(resetPage);
 
   it('the login this device is logged in with: reached by Tab, described by its hint, looks disabled, and a press does nothing', async () => {

@@ -8,17 +8,13 @@ import '../../../../src/elements/wallet-credentials/wallet-credentials.ts';
 import type { WalletCredentials } from '../../../../src/elements/wallet-credentials/wallet-credentials.ts';
 import { walletFor } from '../../../../src/elements/shared/wallet.ts';
 import { newAccount, oidcToken, type RigAccount } from '../../support/rig.ts';
-import { holdAnswer, mount, part, resetPage, shadow, text, type, useRig, waitFor, waitForState } from '../shared/helpers.ts';
+import { holdAnswer, mount, part, resetPage, shadow, text, type, useRigAccount, waitFor, waitForState } from '../shared/helpers.ts';
 import { addButton, idle, loginByEmail } from './helpers.ts';
 
 describe('<wallet-credentials> and changes from elsewhere', function () {
   this.timeout(60000);
   let acct: RigAccount;
-
-  beforeEach(async () => {
-    await useRig();
-    acct = await newAccount();
-  });
+  beforeEach(async () => ({ acct } = await useRigAccount()));
   afterEach(resetPage);
   /** The answer of a provider still open (switchedWithProviderOpen), given once the test is over. */
   let answer: ((token: string) => void) | undefined;

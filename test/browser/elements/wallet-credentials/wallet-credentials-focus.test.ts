@@ -8,9 +8,9 @@ import { expect } from 'chai';
 import '../../../../src/elements/wallet-credentials/wallet-credentials.ts';
 import type { WalletCredentials } from '../../../../src/elements/wallet-credentials/wallet-credentials.ts';
 import { clientFor, walletFor } from '../../../../src/elements/shared/wallet.ts';
-import { newAccount, type RigAccount } from '../../support/rig.ts';
+import type { RigAccount } from '../../support/rig.ts';
 import { idle, loginByEmail, otherDevice, removeButton } from './helpers.ts';
-import { focusIn, mount, nextEvent, part, parts, resetPage, shadow, text, useRig, waitFor, waitForState } from '../shared/helpers.ts';
+import { focusIn, mount, nextEvent, part, parts, resetPage, shadow, text, useRigAccount, waitFor, waitForState } from '../shared/helpers.ts';
 
 /** Presses the Remove of that row with the keyboard's focus on it, and answers yes. */
 async function removeConfirmed(el: WalletCredentials, type: string): Promise<void> {
@@ -23,11 +23,7 @@ async function removeConfirmed(el: WalletCredentials, type: string): Promise<voi
 describe('<wallet-credentials> keeps the keyboard in the panel', function () {
   this.timeout(60000);
   let acct: RigAccount;
-
-  beforeEach(async () => {
-    await useRig();
-    acct = await newAccount();
-  });
+  beforeEach(async () => ({ acct } = await useRigAccount()));
   afterEach(resetPage);
 
   it('a removal refused as the last login (another device removed the other one): the focus goes to the heading, not to the page', async () => {

@@ -9,8 +9,8 @@ import '../../../../src/elements/wallet-credentials/wallet-credentials.ts';
 import type { WalletCredentials } from '../../../../src/elements/wallet-credentials/wallet-credentials.ts';
 import { clientFor, walletFor } from '../../../../src/elements/shared/wallet.ts';
 import type { KeyStore } from '../../../../src/core/keystore.ts';
-import { advanceClock, newAccount, setTimeZone, type RigAccount } from '../../support/rig.ts';
-import { mount, parts, resetPage, useRig, waitFor } from '../shared/helpers.ts';
+import { advanceClock, setTimeZone, type RigAccount } from '../../support/rig.ts';
+import { mount, parts, resetPage, useRigAccount, waitFor } from '../shared/helpers.ts';
 
 /** The end time a session row shows ("until 7:38 PM"), and the one its expiry has in the page's zone now. */
 function until(el: WalletCredentials): Array<[string, string]> {
@@ -22,13 +22,8 @@ function until(el: WalletCredentials): Array<[string, string]> {
 
 describe('<wallet-credentials> and the time zone', function () {
   this.timeout(60000);
-  let acct: RigAccount;
-  let store: KeyStore;
-
-  beforeEach(async () => {
-    ({ store } = await useRig());
-    acct = await newAccount();
-  });
+  let acct: RigAccount, store: KeyStore;
+  beforeEach(async () => ({ acct, store } = await useRigAccount()));
   afterEach(async function () {
     await setTimeZone(null);
     await resetPage.call(this);

@@ -16,7 +16,7 @@ import { indexedDbKeyStore, type KeyStore } from '../../../../src/core/keystore.
 import { createWallet } from '../../../../src/core/session.ts';
 import { createStore, del } from 'idb-keyval';
 import { newAccount, oidcToken, advanceClock, addVirtualAuthenticator, axHeadings, fixtures, openOtherTab, type OtherTab, type RigAccount } from '../../support/rig.ts';
-import { axeViolations, drawnLeftToRight, failNext, focusIn, holdAnswer, holdNext, loseAnswer, mount, nextEvent, part, parts, resetPage, shadow, text, type, useRig, waitFor, waitForState } from '../shared/helpers.ts';
+import { axeViolations, drawnLeftToRight, failNext, focusIn, holdAnswer, holdNext, loseAnswer, mount, nextEvent, part, parts, resetPage, shadow, text, type, useRigAccount, waitFor, waitForState } from '../shared/helpers.ts';
 import { addButton, blocked, idle, loginByEmail } from './helpers.ts';
 
 function row(el: WalletCredentials, type: string): HTMLElement {
@@ -80,14 +80,8 @@ async function twoSessionsHere(acct: RigAccount) {
 
 describe('<wallet-credentials>', function () {
   this.timeout(60000);
-  let acct: RigAccount;
-  let store: KeyStore;
-  let dbName: string;
-
-  beforeEach(async () => {
-    ({ store, dbName } = await useRig());
-    acct = await newAccount();
-  });
+  let acct: RigAccount, store: KeyStore, dbName: string;
+  beforeEach(async () => ({ acct, store, dbName } = await useRigAccount()));
   afterEach(resetPage);
 
   it('without a session lists the credential and says why nothing can change', async () => {

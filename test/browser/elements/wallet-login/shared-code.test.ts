@@ -8,8 +8,8 @@ import '../../../../src/elements/wallet-login/wallet-login.ts';
 import type { WalletLogin } from '../../../../src/elements/wallet-login/wallet-login.ts';
 import type { LoggedInDetail, LoggedOutDetail } from '../../../../src/elements/wallet-login/wallet-login.events.ts';
 import { walletFor } from '../../../../src/elements/shared/wallet.ts';
-import { newAccount, advanceClock, type RigAccount } from '../../support/rig.ts';
-import { nextEvent, part, resetPage, type, useRig } from '../shared/helpers.ts';
+import { advanceClock, type RigAccount } from '../../support/rig.ts';
+import { nextEvent, part, resetPage, type, useRigAccount } from '../shared/helpers.ts';
 import { codeInput, codeScreen, methodButton, resendRefusedThenType } from './helpers.ts';
 
 /**
@@ -32,11 +32,7 @@ const sharedCodes = (acct: RigAccount) => Object.keys(localStorage).filter((k) =
 describe('<wallet-login> newest code shared between tabs', function () {
   this.timeout(60000);
   let acct: RigAccount;
-
-  beforeEach(async () => {
-    await useRig();
-    acct = await newAccount();
-  });
+  beforeEach(async () => ({ acct } = await useRigAccount()));
   afterEach(resetPage);
 
   it('a code login, then a logout, leave nothing of the code in localStorage (a shared device)', async () => {

@@ -13,18 +13,12 @@ import { indexedDbKeyStore, type KeyStore } from '../../../../src/core/keystore.
 import { createWallet } from '../../../../src/core/session.ts';
 import { createClient } from '../../../../src/core/client.ts';
 import { addVirtualAuthenticator, advanceClock, fixtures, newAccount, setAutomaticPresence, type RigAccount } from '../../support/rig.ts';
-import { focusIn, holdAnswer, logInByEmail, mount, part, resetPage, useRig, waitFor, waitForState } from '../shared/helpers.ts';
+import { focusIn, holdAnswer, logInByEmail, mount, part, resetPage, useRigAccount, waitFor, waitForState } from '../shared/helpers.ts';
 
 describe('<wallet-login> and changes from elsewhere', function () {
   this.timeout(60000);
-  let acct: RigAccount;
-  let store: KeyStore;
-  let dbName: string;
-
-  beforeEach(async () => {
-    ({ store, dbName } = await useRig());
-    acct = await newAccount();
-  });
+  let acct: RigAccount, store: KeyStore, dbName: string;
+  beforeEach(async () => ({ acct, store, dbName } = await useRigAccount()));
   afterEach(resetPage);
 
   it('a login in another tab to the wallet shown before, heard as the page sets another account-id: the new wallet is not shown logged in with it', async () => {

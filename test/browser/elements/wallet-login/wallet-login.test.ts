@@ -35,7 +35,7 @@ import {
   takeAuthenticatorCredential,
   type RigAccount,
 } from '../../support/rig.ts';
-import { axeViolations, failNext, focusIn, holdAnswer, holdNext, inState, loseAnswer, mount, nextEvent, part, parts, paste, refusingKeyStoreDb, reshapeAnswer, resetPage, shadow, shownTexts, text, type, useRig, waitFor, waitForState } from '../shared/helpers.ts';
+import { axeViolations, failNext, focusIn, holdAnswer, holdNext, inState, loseAnswer, mount, nextEvent, part, parts, paste, refusingKeyStoreDb, reshapeAnswer, resetPage, shadow, shownTexts, text, type, useRigAccount, waitFor, waitForState } from '../shared/helpers.ts';
 import { codeInput, codeScreen, methodButton, resendRefusedThenType } from './helpers.ts';
 
 /**
@@ -180,14 +180,8 @@ async function olderPasskeyOnly(acct: RigAccount): Promise<AuthMethod> {
 
 describe('<wallet-login>', function () {
   this.timeout(60000);
-  let acct: RigAccount;
-  let store: KeyStore;
-  let dbName: string;
-
-  beforeEach(async () => {
-    ({ store, dbName } = await useRig());
-    acct = await newAccount();
-  });
+  let acct: RigAccount, store: KeyStore, dbName: string;
+  beforeEach(async () => ({ acct, store, dbName } = await useRigAccount()));
   afterEach(resetPage);
 
   it('logs in by email code: one-time-code input, auto-submit, a non-extractable key, a live session upstream', async () => {
