@@ -12,7 +12,19 @@ import { after, before, describe, it } from 'node:test';
 import { randomUUID } from 'node:crypto';
 import { Pool } from 'undici';
 import { STALLED_AFTER_MS } from '../../../src/proxy/upstream.ts';
+import type { ProxyOptions } from '../../../src/proxy/index.ts';
 import { CARD, JSON_HEADERS, assertErrorShape, raw, startProxy, startRecorder, waitFor } from './helpers.ts';
+
+/** Runs `use` against a proxy (with these options) in front of `upstream`, then closes both, however it ended. */
+async function throughProxy(upstream: Awaited<ReturnType<typeof startRecorder>>, options: Partial<ProxyOptions>, use: (px: Awaited<ReturnType<typeof startProxy>>) => Promise<void>): Promise<void> {
+  const px = await startProxy({ upstream: upstream.url, ...options });
+  try {
+    await use(px);
+  } finally {
+    await px.close();
+    await upstream.close();
+  }
+}
 
 /**
  * A client that asks for `path`, reads the first bytes of the answer (so the proxy has handed it
@@ -124,8 +136,7 @@ describe('proxy bounds', () => {
             }
           }, 1500);
         });
-        const px = await startProxy({ upstream: slow.url, upstreamTimeoutMs: 200, transport });
-        try {
+        await throughProxy(slow, { upstreamTimeoutMs: 200, transport }, async (px) => {
           const t0 = Date.now();
           const r = await raw(px.port, { method: 'POST', path: `/api/cards/${CARD}/reveal`, headers: JSON_HEADERS });
           const elapsed = Date.now() - t0;
@@ -138,10 +149,7 @@ describe('proxy bounds', () => {
           const read = await raw(px.port, { path: '/api/auth/delegated-keys/DelegatedKey:66666666-6666-4666-8666-666666666666' });
           assertErrorShape(read, 504, 'GATEWAY_TIMEOUT');
           assert.equal(read.json.message, 'The service did not answer in time.');
-        } finally {
-          await px.close();
-          await slow.close();
-        }
+        });
       });
 
       it('drops a GET upstream when its client goes away, and sends nothing for a request whose client left during authorize', async () => {
@@ -200,13 +208,9 @@ describe('proxy bounds', () => {
           res.writeHead(200, { 'content-type': 'application/json', 'content-length': '100' });
           res.write('{"partial":');
         });
-        const px = await startProxy({ upstream: stall.url, upstreamTimeoutMs: 200, transport });
-        try {
+        await throughProxy(stall, { upstreamTimeoutMs: 200, transport }, async (px) => {
           assertErrorShape(await raw(px.port, { path: `/api/auth/delegated-keys/DelegatedKey:66666666-6666-4666-8666-666666666666` }), 504, 'GATEWAY_TIMEOUT');
-        } finally {
-          await px.close();
-          await stall.close();
-        }
+        });
       });
 
       it('answers 502 BAD_GATEWAY when the upstream is down or cuts the connection', async () => {
@@ -230,8 +234,7 @@ describe('proxy bounds', () => {
           res.writeHead(200, { 'content-type': 'application/json', 'content-length': '100' });
           res.write('{"partial":', () => res.socket?.destroy());
         });
-        const px2 = await startProxy({ upstream: cut.url, transport });
-        try {
+        await throughProxy(cut, { transport }, async (px2) => {
           for (const path of [`/api/cards/${CARD}/reveal`, '/api/auth/credentials']) {
             // The reveal takes no body.
             const r = await raw(px2.port, { method: 'POST', path, headers: JSON_HEADERS, body: path.endsWith('/reveal') ? undefined : '{}' });
@@ -242,10 +245,7 @@ describe('proxy bounds', () => {
           const read = await raw(px2.port, { path: '/api/auth/delegated-keys/DelegatedKey:66666666-6666-4666-8666-666666666666' });
           assertErrorShape(read, 502, 'BAD_GATEWAY');
           assert.equal(read.json.message, 'The service could not be reached.');
-        } finally {
-          await px2.close();
-          await cut.close();
-        }
+        });
       });
 
       it('answers 502 BAD_GATEWAY when the upstream answers more than 4 MiB, and relays one just under', async () => {
@@ -258,8 +258,7 @@ describe('proxy bounds', () => {
           for (let sent = 0; sent < size; sent += piece.length) res.write(piece.subarray(0, Math.min(piece.length, size - sent)));
           res.end();
         });
-        const px = await startProxy({ upstream: big.url, transport });
-        try {
+        await throughProxy(big, { transport }, async (px) => {
           const change = await raw(px.port, { method: 'POST', path: `/api/cards/${CARD}/reveal`, headers: JSON_HEADERS });
           assertErrorShape(change, 502, 'BAD_GATEWAY');
           assert.match(change.json.message, /^The service answered with too large a body\. /);
@@ -270,10 +269,7 @@ describe('proxy bounds', () => {
           const ok = await raw(px.port, { path: '/api/auth/delegated-keys/DelegatedKey:66666666-6666-4666-8666-666666666666' });
           assert.equal(ok.status, 200);
           assert.equal(ok.body.length, limit);
-        } finally {
-          await px.close();
-          await big.close();
-        }
+        });
       });
 
       it('answers 503 PROXY_BUSY with Retry-After when the answers being read at once would pass 32 MiB together, and gives the bytes back', async () => {
