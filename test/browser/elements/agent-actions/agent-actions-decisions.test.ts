@@ -52,6 +52,40 @@ function countReads() {
   return c;
 }
 
+/**
+ * The element polling once a minute (checkNow polls at once), with its first page loaded, then
+ * `loadPages` run, then its first poll answered.
+ */
+async function startPolling(acct: RigAccount, pendingPages = 1, loadPages?: (el: AgentActions) => Promise<void>): Promise<AgentActions> {
+  const el = document.createElement('agent-actions') as AgentActions;
+  el.setAttribute('page-size', String(PAGE));
+  el.setAttribute('poll-interval', '60000');
+  const first = countReads();
+  try {
+    el.agentToken = acct.agentToken;
+    document.body.append(el);
+    await waitFor(() => el.matches(':state(ready)') && el.matches(':state(polling)'), 'the first page');
+    await loadPages?.(el);
+    // The first poll's pending list answered, every page of it: read before any decision below,
+    // it finds none to read, however late it is handled. Its read of the filter's first page
+    // answered too (the element's own first page was the first): none is left to count below.
+    await waitFor(() => first.answered >= pendingPages && first.firstsAnswered >= 2, 'the first poll');
+  } finally {
+    first.restore();
+  }
+  return el;
+}
+
+/** Every page loaded with "load more", so that each decision is shown (and told with agent-action-changed). */
+async function loadEveryPage(el: AgentActions): Promise<void> {
+  for (let more; (more = shadow(el).querySelector<HTMLButtonElement>('[part=load-more-button]')); ) {
+    const shown = parts(el, 'action').length;
+    more.click();
+    await waitFor(() => parts(el, 'action').length > shown, 'the next page');
+    await el.updateComplete;
+  }
+}
+
 describe('<agent-actions> with many decisions at once', function () {
   this.timeout(120000);
   let f: RigFixtures;
@@ -64,31 +98,7 @@ describe('<agent-actions> with many decisions at once', function () {
   afterEach(resetPage);
 
   /** The element with every action loaded, polling once a minute (checkNow polls at once). */
-  async function polling(acct: RigAccount, pendingPages = 1): Promise<AgentActions> {
-    const el = document.createElement('agent-actions') as AgentActions;
-    el.setAttribute('page-size', String(PAGE));
-    el.setAttribute('poll-interval', '60000');
-    const first = countReads();
-    try {
-      el.agentToken = acct.agentToken;
-      document.body.append(el);
-      await waitFor(() => el.matches(':state(ready)') && el.matches(':state(polling)'), 'the first page');
-      // Every page loaded, so that each decision is shown (and told with agent-action-changed).
-      for (let more; (more = shadow(el).querySelector<HTMLButtonElement>('[part=load-more-button]')); ) {
-        const shown = parts(el, 'action').length;
-        more.click();
-        await waitFor(() => parts(el, 'action').length > shown, 'the next page');
-        await el.updateComplete;
-      }
-      // The first poll's pending list answered, every page of it: read before any decision below,
-      // it finds none to read, however late it is handled. Its read of the filter's first page
-      // answered too (the element's own first page was the first): none is left to count below.
-      await waitFor(() => first.answered >= pendingPages && first.firstsAnswered >= 2, 'the first poll');
-    } finally {
-      first.restore();
-    }
-    return el;
-  }
+  const polling = (acct: RigAccount, pendingPages = 1) => startPolling(acct, pendingPages, loadEveryPage);
 
   /** The platform decides `ids` at once; one poll then reads them. Resolves with that poll's requests. */
   async function decideAndPoll(el: AgentActions, acct: RigAccount, ids: string[], label: string) {
@@ -242,29 +252,13 @@ describe('<agent-actions> reading decisions from a list that misbehaves', functi
 
   afterEach(resetPage);
 
-  /** The element with its first page loaded and its first poll answered (see above), polling once a minute. */
-  async function polling(acct: RigAccount): Promise<AgentActions> {
-    const el = document.createElement('agent-actions') as AgentActions;
-    el.setAttribute('page-size', String(PAGE));
-    el.setAttribute('poll-interval', '60000');
-    const first = countReads();
-    try {
-      el.agentToken = acct.agentToken;
-      document.body.append(el);
-      await waitFor(() => el.matches(':state(ready)') && el.matches(':state(polling)') && first.answered >= 1 && first.firstsAnswered >= 2, 'the first page and poll');
-    } finally {
-      first.restore();
-    }
-    return el;
-  }
-
   const unfiltered = (url: string) => /\/agents\/me\/actions\?/.test(url) && !url.includes('status=');
   const urlOf = (input: RequestInfo | URL) => (typeof input === 'string' ? input : input instanceof URL ? input.href : input.url);
 
   it('a list whose cursor comes back is read no further than its totalCount: the decisions are read one by one', async () => {
     // 150 actions, one in four pending: the six oldest pending lie past the first page of 100.
     const acct = await newAccount({ actions: 150 });
-    const el = await polling(acct);
+    const el = await startPolling(acct);
     expect(parts(el, 'action')).to.have.length(PAGE);
     const ids: string[] = [];
     const client = createClient({ baseUrl: (await fixtures()).apiBase });
@@ -299,7 +293,7 @@ describe('<agent-actions> reading decisions from a list that misbehaves', functi
     const acct = await newAccount({ actions: 0 });
     const created: string[] = [];
     for (let i = 0; i < 3; i++) created.push((await newAgentAction(acct.agentId, 'TRANSFER_OUT')).id);
-    const el = await polling(acct);
+    const el = await startPolling(acct);
     const changed: string[] = [];
     el.addEventListener('agent-action-changed', (e) => changed.push((e as CustomEvent<{ action: AgentAction }>).detail.action.id));
     await Promise.all(created.map((id) => approveAction(acct.agentId, id)));
@@ -318,7 +312,7 @@ describe('<agent-actions> reading decisions from a list that misbehaves', functi
     const acct = await newAccount({ actions: 0 });
     const created: string[] = [];
     for (let i = 0; i < 6; i++) created.push((await newAgentAction(acct.agentId, 'TRANSFER_OUT')).id);
-    const el = await polling(acct);
+    const el = await startPolling(acct);
     expect(parts(el, 'action')).to.have.length(6);
     const changed: string[] = [];
     el.addEventListener('agent-action-changed', (e) => changed.push((e as CustomEvent<{ action: AgentAction }>).detail.action.id));
