@@ -12,14 +12,7 @@ import { PRODUCTION_EXPORT_SIGNER } from '../../../src/core/bundles.ts';
 import { ServiceError, WalletError } from '../../../src/core/errors.ts';
 import type { AgentAction } from '../../../src/core/types.ts';
 import { fixtures, newAccount, approveAction, type RigAccount, type RigFixtures } from '../support/rig.ts';
-import { resetPage } from '../elements/shared/helpers.ts';
-
-async function rejection(p: Promise<unknown>): Promise<unknown> {
-  return p.then(
-    () => expect.fail('expected a rejection'),
-    (e: unknown) => e,
-  );
-}
+import { rejection, resetPage } from '../elements/shared/helpers.ts';
 
 describe('client through the proxy', () => {
   let f: RigFixtures;

@@ -25,14 +25,7 @@ import {
   type RigAccount,
   type RigFixtures,
 } from '../support/rig.ts';
-import { resetPage, waitFor } from '../elements/shared/helpers.ts';
-
-async function rejection(p: Promise<unknown>): Promise<unknown> {
-  return p.then(
-    () => expect.fail('expected a rejection'),
-    (e: unknown) => e,
-  );
-}
+import { rejection, resetPage, waitFor } from '../elements/shared/helpers.ts';
 
 /**
  * Records each real navigator.credentials.get call of the page (its mediation, and how it
@@ -71,10 +64,7 @@ function onAutofillCheck(then: () => void): () => void {
 }
 
 describe('passkeys through the virtual authenticator', () => {
-  let f: RigFixtures;
-  let acct: RigAccount;
-  let wallet: Wallet;
-  let dbName: string;
+  let f: RigFixtures, acct: RigAccount, wallet: Wallet, dbName: string;
   const client = () => createClient({ baseUrl: f.apiBase });
 
   beforeEach(async () => {

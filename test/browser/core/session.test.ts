@@ -14,27 +14,14 @@ import { observeServiceDate, serviceNow } from '../../../src/core/clock.ts';
 import { keyStamper } from '../../../src/core/stamp.ts';
 import { verifyStamp } from '../../../src/sandbox/service-stamps.ts';
 import { createStore, del, get, set } from 'idb-keyval';
-import { failNext, holdAnswer, refusingKeyStoreDb, resetPage } from '../elements/shared/helpers.ts';
+import { failNext, holdAnswer, refusingKeyStoreDb, rejection, resetPage } from '../elements/shared/helpers.ts';
 import { freshWallet, newAccount, oidcToken, advanceClock, sandboxVariant, type RigAccount, type RigFixtures } from '../support/rig.ts';
 import type { AuthMethod } from '../../../src/core/types.ts';
 
-async function rejection(p: Promise<unknown>): Promise<unknown> {
-  return p.then(
-    () => expect.fail('expected a rejection'),
-    (e: unknown) => e,
-  );
-}
-
 describe('session flows against the sandbox through the proxy', () => {
-  let f: RigFixtures;
-  let acct: RigAccount;
-  let wallet: Wallet;
-  let dbName: string;
+  let f: RigFixtures, acct: RigAccount, wallet: Wallet, dbName: string;
   const client = () => createClient({ baseUrl: f.apiBase });
-
-  beforeEach(async () => {
-    ({ f, acct, dbName, wallet } = await freshWallet());
-  });
+  beforeEach(async () => ({ f, acct, dbName, wallet } = await freshWallet()));
   afterEach(resetPage);
 
   it('logs in with email OTP: pinned target, non-extractable key, session live upstream and usable for a signed call', async () => {

@@ -4,7 +4,7 @@
  * element (axe traverses open shadow roots) and measuring its text's colour contrast. No mock of
  * anything that runs for real.
  */
-import { util } from 'chai';
+import { expect, util } from 'chai';
 import { emulateMedia } from '@web/test-runner-commands';
 import { configureWallet, walletConfig } from '../../../../src/elements/shared/config.ts';
 import { setLocale } from '../../../../src/elements/shared/i18n.ts';
@@ -89,6 +89,14 @@ function holdsNode(value: unknown, depth = 0): boolean {
   if (value instanceof Node) return true;
   if (!value || typeof value !== 'object' || depth > 3) return false;
   return Object.values(value).some((v) => holdsNode(v, depth + 1));
+}
+
+/** What `p` rejects with; fails if it fulfils. */
+export async function rejection(p: Promise<unknown>): Promise<unknown> {
+  return p.then(
+    () => expect.fail('expected a rejection'),
+    (e: unknown) => e,
+  );
 }
 
 /** Resolves with the next event of that name (rejects after `ms`). */

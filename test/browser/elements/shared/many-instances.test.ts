@@ -18,15 +18,10 @@ import type { LoggedInDetail, LoggedOutDetail } from '../../../../src/elements/w
 import { clientFor, onSessionChange, walletFor } from '../../../../src/elements/shared/wallet.ts';
 import { fixtures, newAccount, openOtherTab, sandboxVariant } from '../../support/rig.ts';
 import { configureWallet } from '../../../../src/elements/shared/config.ts';
-import { holdAnswer, mount, nextEvent, part, resetPage, shadow, type, useRig, waitFor, waitForState } from './helpers.ts';
+import { holdAnswer, mount, nextEvent, part, resetPage, shadow, type, useRig, useRigAccount, waitFor, waitForState } from './helpers.ts';
+import { methodButton } from '../wallet-login/helpers.ts';
 
 afterEach(resetPage);
-
-function methodButton(el: WalletLogin, method: string): HTMLButtonElement {
-  const b = shadow(el).querySelector<HTMLButtonElement>(`button[data-method='${method}']`);
-  if (!b) throw new Error(`no ${method} button`);
-  return b;
-}
 
 /** The page's requests since `since` (Resource Timing) whose path matches. */
 function requests(path: RegExp, since: number): string[] {
@@ -45,8 +40,7 @@ describe('many instances: <wallet-login>', function () {
   before(() => performance.setResourceTimingBufferSize(5000));
 
   it('a login in the header element shows in the modal one, and a logout in either tells the other', async () => {
-    await useRig();
-    const acct = await newAccount();
+    const { acct } = await useRigAccount();
     const header = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId });
     const modal = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId });
     await waitForState(header, 'choosing');
@@ -93,8 +87,7 @@ describe('many instances: <wallet-login>', function () {
   });
 
   it('<wallet-credentials> beside <wallet-login> follows its login and its logout', async () => {
-    await useRig();
-    const acct = await newAccount();
+    const { acct } = await useRigAccount();
     const login = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId });
     const creds = await mount('wallet-credentials', { 'account-id': acct.accountId, 'customer-id': acct.customerId });
     await waitForState(login, 'choosing');
@@ -158,8 +151,7 @@ describe('many instances: <wallet-login>', function () {
   });
 
   it('twenty elements of one wallet check the stored session upstream once', async () => {
-    await useRig();
-    const acct = await newAccount();
+    const { acct } = await useRigAccount();
     await loggedInElsewhere(acct);
     const since = performance.now();
     const els = await Promise.all(Array.from({ length: 20 }, () => mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId })));
@@ -175,8 +167,7 @@ describe('many instances: <wallet-login>', function () {
   });
 
   it('an element that starts after a renewal checks the renewed session upstream, not with the list an earlier start-up asked for', async () => {
-    const { store } = await useRig();
-    const acct = await newAccount();
+    const { store, acct } = await useRigAccount();
     await loggedInElsewhere(acct);
     // The first element's list of active sessions, asked for before the renewal, arrives after it.
     const held = holdAnswer('GET', /\/auth\/sessions\?/);
@@ -232,8 +223,7 @@ describe('many instances: lists', function () {
   before(() => performance.setResourceTimingBufferSize(5000));
 
   it('twenty <wallet-credentials> of one wallet started together read its credentials upstream once', async () => {
-    await useRig();
-    const acct = await newAccount();
+    const { acct } = await useRigAccount();
     await loggedInElsewhere(acct);
     const since = performance.now();
     const els = await Promise.all(Array.from({ length: 20 }, () => mount('wallet-credentials', { 'account-id': acct.accountId, 'customer-id': acct.customerId })));
@@ -260,8 +250,7 @@ describe('many instances: lists', function () {
   });
 
   it('a read asked for after a write to the list, while a read from before it is on its way, sees the write', async () => {
-    await useRig();
-    const acct = await newAccount();
+    const { acct } = await useRigAccount();
     await loggedInElsewhere(acct);
     const client = clientFor();
     // The first answer only is held (a hold counts once it is let go).
@@ -285,8 +274,7 @@ describe('many instances: lists', function () {
   });
 
   it('a read asked for once another tab told of a change to the list, while one from before is on its way, sees the change', async () => {
-    const { dbName } = await useRig();
-    const acct = await newAccount();
+    const { dbName, acct } = await useRigAccount();
     await loggedInElsewhere(acct);
     const tab = await openOtherTab();
     let answers = 0;
@@ -348,8 +336,7 @@ describe('many instances: <card-reveal>', function () {
 
 describe('many instances: ARIA relations', function () {
   it('every id an element references is inside its own shadow root', async () => {
-    await useRig();
-    const acct = await newAccount();
+    const { acct } = await useRigAccount();
     const els = [
       await mount('wallet-login', { 'account-id': acct.accountId }),
       await mount('wallet-login', { 'account-id': acct.accountId }),
