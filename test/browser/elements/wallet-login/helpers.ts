@@ -1,6 +1,7 @@
 /** Steps of the `<wallet-login>` test files: its method buttons, its code screen, a refused resend. */
 import type { WalletLogin } from '../../../../src/elements/wallet-login/wallet-login.ts';
-import { inState, mount, part, parts, shadow, type, waitFor, waitForState } from '../shared/helpers.ts';
+import type { LoggedInDetail } from '../../../../src/elements/wallet-login/wallet-login.events.ts';
+import { inState, mount, nextEvent, part, parts, shadow, type, waitFor, waitForState } from '../shared/helpers.ts';
 
 export function methodButton(el: WalletLogin, method: string): HTMLButtonElement {
   const b = shadow(el).querySelector<HTMLButtonElement>(`button[data-method='${method}']`);
@@ -8,8 +9,27 @@ export function methodButton(el: WalletLogin, method: string): HTMLButtonElement
   return b;
 }
 
+/** The element's button whose text matches `label` ("Send a new code", "Use another way"). */
+export function buttonNamed(el: WalletLogin, label: RegExp): HTMLButtonElement {
+  return parts(el, 'button').find((b) => label.test(b.textContent ?? '')) as HTMLButtonElement;
+}
+
+/** The codes of the `wallet-login-error` events the element tells from now on. */
+export function errorCodes(el: WalletLogin): string[] {
+  const errors: string[] = [];
+  el.addEventListener('wallet-login-error', (e) => errors.push((e as CustomEvent<{ code: string }>).detail.code));
+  return errors;
+}
+
 export function codeInput(el: WalletLogin): HTMLInputElement {
   return part(el, 'code-input') as HTMLInputElement;
+}
+
+/** Types the sandbox's code (000000) on the code screen: resolves with the element's next `wallet-logged-in` event. */
+export function typeSandboxCode(el: WalletLogin): Promise<CustomEvent<LoggedInDetail>> {
+  const loggedIn = nextEvent<CustomEvent<LoggedInDetail>>(el, 'wallet-logged-in');
+  type(codeInput(el), '000000');
+  return loggedIn;
 }
 
 /** A `<wallet-login>` with these attributes, on its code screen after `method` was chosen. */
@@ -26,9 +46,8 @@ export async function codeScreen(attributes: Record<string, string>, method = 'e
  * then the code typed on the screen it leaves: the `wallet-login-error` codes told meanwhile.
  */
 export async function resendRefusedThenType(el: WalletLogin): Promise<string[]> {
-  const errors: string[] = [];
-  el.addEventListener('wallet-login-error', (e) => errors.push((e as CustomEvent<{ code: string }>).detail.code));
-  (parts(el, 'button').find((b) => /new code/.test(b.textContent ?? '')) as HTMLButtonElement).click();
+  const errors = errorCodes(el);
+  buttonNamed(el, /new code/).click();
   await el.updateComplete;
   await waitFor(() => !inState(el, 'sending-code'), 'the answer to "Send a new code"');
   await waitForState(el, 'code-entry');

@@ -36,7 +36,7 @@ import {
   type RigAccount,
 } from '../../support/rig.ts';
 import { axeViolations, failNext, focusIn, holdAnswer, holdNext, inState, loseAnswer, mount, nextEvent, part, parts, paste, refusingKeyStoreDb, reshapeAnswer, resetPage, shadow, shownTexts, text, type, useRigAccount, waitFor, waitForState } from '../shared/helpers.ts';
-import { codeInput, codeScreen, methodButton, resendRefusedThenType } from './helpers.ts';
+import { buttonNamed, codeInput, codeScreen, errorCodes, methodButton, resendRefusedThenType, typeSandboxCode } from './helpers.ts';
 
 /**
  * Another tab of the browser asks for a code of the account's email login once the service's wait
@@ -244,7 +244,7 @@ describe('<wallet-login>', function () {
 
   it('while a code is being checked, "Use another way" is marked unavailable (it could not stop the login), then usable again', async () => {
     const el = await codeScreen({ 'account-id': acct.accountId });
-    const back = () => parts(el, 'button').find((b) => /another way/i.test(b.textContent ?? '')) as HTMLButtonElement;
+    const back = () => buttonNamed(el, /another way/i);
     expect(back().getAttribute('aria-disabled')).to.equal(null);
     const hold = holdNext('POST', /\/verify$/);
     try {
@@ -285,7 +285,7 @@ describe('<wallet-login>', function () {
 
   it('a code the service can no longer take (expired) asks for a new one, offered at once, which logs in', async () => {
     const el = await codeScreen({ 'account-id': acct.accountId });
-    const resend = () => parts(el, 'button').find((b) => /new code/.test(b.textContent ?? '')) as HTMLButtonElement;
+    const resend = () => buttonNamed(el, /new code/);
     expect(resend().disabled, 'the cooldown holds the resend back').to.equal(true);
     // The sandbox keeps a code 5 minutes: 6 minutes pass, on its clock and on this page's.
     await advanceClock(6 * 60 * 1000);
@@ -314,9 +314,8 @@ describe('<wallet-login>', function () {
 
   it('a code used up by wrong tries within the service’s wait between codes shows that wait on "Send a new code", then offers it', async () => {
     const el = await codeScreen({ 'account-id': acct.accountId });
-    const resend = () => parts(el, 'button').find((b) => /new code/.test(b.textContent ?? '')) as HTMLButtonElement;
-    const errors: string[] = [];
-    el.addEventListener('wallet-login-error', (e) => errors.push((e as CustomEvent<{ code: string }>).detail.code));
+    const resend = () => buttonNamed(el, /new code/);
+    const errors = errorCodes(el);
     // The sandbox closes a code after 5 wrong tries; the next try is told it can no longer be used.
     for (let tries = 1; tries <= 6; tries++) {
       const refused = nextEvent(el, 'wallet-login-error');
@@ -366,7 +365,7 @@ describe('<wallet-login>', function () {
     await waitFor(() => text(el, 'error') !== '', 'the sentence');
     expect(text(el, 'error')).to.match(/Check it and try again; if it has expired, send a new code\./);
     expect(text(el, 'error'), 'not said to be mistyped').not.to.match(/not right/);
-    const resend = parts(el, 'button').find((b) => /new code/.test(b.textContent ?? '')) as HTMLButtonElement;
+    const resend = buttonNamed(el, /new code/);
     resend.click();
     await waitFor(() => inState(el, 'code-entry') && text(el, 'status').includes('Code sent'), 'the new code sent');
     const loggedIn = nextEvent(el, 'wallet-logged-in');
@@ -384,7 +383,7 @@ describe('<wallet-login>', function () {
 
   it('offers a new code only after the cooldown, and honours a 429 Retry-After from the service', async () => {
     const el = await codeScreen({ 'account-id': acct.accountId, 'resend-after': '0' });
-    const resend = () => parts(el, 'button').find((b) => /new code/.test(b.textContent ?? '')) as HTMLButtonElement;
+    const resend = () => buttonNamed(el, /new code/);
     expect(resend().disabled).to.equal(false);
     // The sandbox allows one code per 30 s: it answers 429 with Retry-After.
     const error = nextEvent<CustomEvent<{ code: string }>>(el, 'wallet-login-error');
@@ -410,7 +409,7 @@ describe('<wallet-login>', function () {
 
   it('a new code refused with the service’s wait (429 Retry-After), then a reload: the code screen keeps that wait, "Send a new code" is not offered before it', async () => {
     let el = await codeScreen({ 'account-id': acct.accountId, 'resend-after': '0' });
-    let resend = () => parts(el, 'button').find((b) => /new code/.test(b.textContent ?? '')) as HTMLButtonElement;
+    let resend = () => buttonNamed(el, /new code/);
     // The sandbox allows one code per 30 s: it answers 429 with Retry-After, which the screen waits out.
     const error = nextEvent<CustomEvent<{ code: string }>>(el, 'wallet-login-error');
     resend().click();
@@ -420,14 +419,12 @@ describe('<wallet-login>', function () {
     el.remove();
     el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId, 'resend-after': '0' });
     await waitForState(el, 'code-entry');
-    const errors: string[] = [];
-    el.addEventListener('wallet-login-error', (e) => errors.push((e as CustomEvent<{ code: string }>).detail.code));
-    resend = () => parts(el, 'button').find((b) => /new code/.test(b.textContent ?? '')) as HTMLButtonElement;
+    const errors = errorCodes(el);
+    resend = () => buttonNamed(el, /new code/);
     expect(resend().disabled, 'not offered while the service would refuse it').to.equal(true);
     expect(Number(/in (\d+) s/.exec(resend().textContent ?? '')?.[1])).to.be.within(1, 30);
     // The code sent still logs in, and nothing was refused after the reload.
-    const loggedIn = nextEvent<CustomEvent<LoggedInDetail>>(el, 'wallet-logged-in');
-    type(codeInput(el), '000000');
+    const loggedIn = typeSandboxCode(el);
     expect((await loggedIn).detail.credentialType).to.equal('EMAIL_OTP');
     expect(errors).to.deep.equal([]);
   });
@@ -436,22 +433,20 @@ describe('<wallet-login>', function () {
     const challenges = () => performance.getEntriesByType('resource').filter((e) => e.name.includes('/challenge')).length;
     let el = await codeScreen({ 'account-id': acct.accountId, 'resend-after': '20' });
     const sent = challenges();
-    (parts(el, 'button').find((b) => /another way/i.test(b.textContent ?? '')) as HTMLButtonElement).click();
+    buttonNamed(el, /another way/i).click();
     await waitForState(el, 'choosing');
     // The page reloads: a new element. The user had chosen another way, so the methods show.
     el.remove();
     el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId, 'resend-after': '20' });
     await waitForState(el, 'choosing');
-    const errors: string[] = [];
-    el.addEventListener('wallet-login-error', (e) => errors.push((e as CustomEvent<{ code: string }>).detail.code));
+    const errors = errorCodes(el);
     methodButton(el, 'email-otp').click();
     await waitForState(el, 'code-entry');
     expect(challenges()).to.equal(sent, 'no second code (the service would refuse it within 30 s)');
     expect(text(el, 'error')).to.equal('');
-    const resend = parts(el, 'button').find((b) => /new code/.test(b.textContent ?? '')) as HTMLButtonElement;
+    const resend = buttonNamed(el, /new code/);
     expect(resend.disabled).to.equal(true);
-    const loggedIn = nextEvent<CustomEvent<LoggedInDetail>>(el, 'wallet-logged-in');
-    type(codeInput(el), '000000');
+    const loggedIn = typeSandboxCode(el);
     expect((await loggedIn).detail.credentialType).to.equal('EMAIL_OTP');
     expect(errors).to.deep.equal([]);
   });
@@ -461,7 +456,7 @@ describe('<wallet-login>', function () {
     const leaveCode = async (el: WalletLogin) => {
       methodButton(el, 'email-otp').click();
       await waitForState(el, 'code-entry');
-      (parts(el, 'button').find((b) => /another way/i.test(b.textContent ?? '')) as HTMLButtonElement).click();
+      buttonNamed(el, /another way/i).click();
       await waitForState(el, 'choosing');
       expect(keptCodes(), 'kept while no one logged in').to.have.length(1);
     };
@@ -492,33 +487,30 @@ describe('<wallet-login>', function () {
 
   it('a code left, then a reload, past the element’s wait but within the service’s: the refusal of a new code brings back the code sent, with the service’s wait', async () => {
     let el = await codeScreen({ 'account-id': acct.accountId, 'resend-after': '0' });
-    (parts(el, 'button').find((b) => /another way/i.test(b.textContent ?? '')) as HTMLButtonElement).click();
+    buttonNamed(el, /another way/i).click();
     await waitForState(el, 'choosing');
     el.remove();
     el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId, 'resend-after': '0' });
     await waitForState(el, 'choosing');
-    const errors: string[] = [];
-    el.addEventListener('wallet-login-error', (e) => errors.push((e as CustomEvent<{ code: string }>).detail.code));
+    const errors = errorCodes(el);
     // The sandbox sends one code per 30 s: it answers 429 with Retry-After.
     methodButton(el, 'email-otp').click();
     await waitForState(el, 'code-entry');
     expect(text(el, 'error')).to.equal('');
-    const resend = parts(el, 'button').find((b) => /new code/.test(b.textContent ?? '')) as HTMLButtonElement;
+    const resend = buttonNamed(el, /new code/);
     expect(resend.disabled).to.equal(true);
     expect(Number(/in (\d+) s/.exec(resend.textContent ?? '')?.[1])).to.be.within(1, 30);
-    const loggedIn = nextEvent<CustomEvent<LoggedInDetail>>(el, 'wallet-logged-in');
-    type(codeInput(el), '000000');
+    const loggedIn = typeSandboxCode(el);
     expect((await loggedIn).detail.credentialType).to.equal('EMAIL_OTP');
     expect(errors).to.deep.equal([]);
   });
 
   it('a code left, then a newer one sent in another tab: asked for again within the service’s wait, the newer one is offered (the one that works), not the one left', async () => {
     const el = await codeScreen({ 'account-id': acct.accountId, 'resend-after': '0' });
-    (parts(el, 'button').find((b) => /another way/i.test(b.textContent ?? '')) as HTMLButtonElement).click();
+    buttonNamed(el, /another way/i).click();
     await waitForState(el, 'choosing');
     await newerCodeInAnotherTab(acct);
-    const errors: string[] = [];
-    el.addEventListener('wallet-login-error', (e) => errors.push((e as CustomEvent<{ code: string }>).detail.code));
+    const errors = errorCodes(el);
     // The service refuses a new code (429: the other tab's is less than 30 s old).
     methodButton(el, 'email-otp').click();
     await waitForState(el, 'code-entry');
@@ -759,8 +751,7 @@ describe('<wallet-login>', function () {
 
   it('an email code whose login answer was lost, the session made upstream: logged in all the same, once, with a session this device holds and nothing left upstream for nobody', async () => {
     const el = await codeScreen({ 'account-id': acct.accountId });
-    const errors: string[] = [];
-    el.addEventListener('wallet-login-error', (e) => errors.push((e as CustomEvent<{ code: string }>).detail.code));
+    const errors = errorCodes(el);
     const logins: LoggedInDetail[] = [];
     el.addEventListener('wallet-logged-in', (e) => logins.push((e as CustomEvent<LoggedInDetail>).detail));
     // The verify retry makes the session upstream; the connection drops before its answer comes.
@@ -793,8 +784,7 @@ describe('<wallet-login>', function () {
     const other = await (await elsewhere.startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000');
     await advanceClock(31_000); // the sandbox sends one code per 30 s
     const el = await codeScreen({ 'account-id': acct.accountId });
-    const errors: string[] = [];
-    el.addEventListener('wallet-login-error', (e) => errors.push((e as CustomEvent<{ code: string }>).detail.code));
+    const errors = errorCodes(el);
     // The code's check fails on its way (503 before the service): nothing is made upstream.
     const undo = failNext('POST', /\/verify$/, 503);
     try {
@@ -862,7 +852,7 @@ describe('<wallet-login>', function () {
       // The service sent the new code (the old one is replaced there); its answer is on its way when the step stops.
       const held = holdAnswer('POST', /\/challenge$/, (r) => r.status === 200);
       try {
-        (parts(el, 'button').find((b) => /new code/.test(b.textContent ?? '')) as HTMLButtonElement).click();
+        buttonNamed(el, /new code/).click();
         await held.arrived;
         if (stop === 'cancel()') el.cancel();
         else el.remove();
@@ -1194,10 +1184,9 @@ describe('<wallet-login>', function () {
     el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId, 'resend-after': '20' });
     await waitForState(el, 'code-entry');
     expect(challenges()).to.equal(sent, 'no second code');
-    const resend = parts(el, 'button').find((b) => /new code/.test(b.textContent ?? '')) as HTMLButtonElement;
+    const resend = buttonNamed(el, /new code/);
     expect(resend.disabled).to.equal(true);
-    const loggedIn = nextEvent<CustomEvent<LoggedInDetail>>(el, 'wallet-logged-in');
-    type(codeInput(el), '000000');
+    const loggedIn = typeSandboxCode(el);
     expect((await loggedIn).detail.credentialType).to.equal('EMAIL_OTP');
     await waitFor(() => kept().length === 0, 'the used code forgotten');
 
@@ -1206,7 +1195,7 @@ describe('<wallet-login>', function () {
     acct = await newAccount();
     el = await codeScreen({ 'account-id': acct.accountId });
     expect(kept()).to.have.length(1);
-    (parts(el, 'button').find((b) => /another way/i.test(b.textContent ?? '')) as HTMLButtonElement).click();
+    buttonNamed(el, /another way/i).click();
     await waitForState(el, 'choosing');
     // Kept as left (a reload shows the methods; choosing that way again comes back to it), still no code.
     await waitFor(() => (JSON.parse(sessionStorage.getItem(kept()[0]!) ?? '{}') as { left?: boolean }).left, 'the abandoned code marked left');
@@ -1219,19 +1208,17 @@ describe('<wallet-login>', function () {
     const challenges = () => performance.getEntriesByType('resource').filter((e) => e.name.includes('/challenge')).length;
     const el = await codeScreen({ 'account-id': acct.accountId, 'resend-after': '20' });
     const sent = challenges();
-    (parts(el, 'button').find((b) => /another way/i.test(b.textContent ?? '')) as HTMLButtonElement).click();
+    buttonNamed(el, /another way/i).click();
     await waitForState(el, 'choosing');
-    const errors: string[] = [];
-    el.addEventListener('wallet-login-error', (e) => errors.push((e as CustomEvent<{ code: string }>).detail.code));
+    const errors = errorCodes(el);
     methodButton(el, 'email-otp').click();
     await waitForState(el, 'code-entry');
     expect(challenges()).to.equal(sent, 'no second code (the service would refuse it within 30 s)');
     expect(text(el, 'error')).to.equal('');
     // The wait left of the first code, not a new one.
-    const resend = parts(el, 'button').find((b) => /new code/.test(b.textContent ?? '')) as HTMLButtonElement;
+    const resend = buttonNamed(el, /new code/);
     expect(resend.disabled).to.equal(true);
-    const loggedIn = nextEvent<CustomEvent<LoggedInDetail>>(el, 'wallet-logged-in');
-    type(codeInput(el), '000000');
+    const loggedIn = typeSandboxCode(el);
     expect((await loggedIn).detail.credentialType).to.equal('EMAIL_OTP');
     expect(errors).to.deep.equal([]);
   });
