@@ -17,6 +17,7 @@ import type { SandboxFixtures } from '../src/core/types.ts';
 import { testProxy } from '../test/support/test-proxy.ts';
 import { bundlePages, median, type Mount, type StaticServer } from './browser.ts';
 import { addVirtualAuthenticator } from '../test/support/virtual-authenticator.ts';
+import type { Timing } from './pages/login.ts';
 
 export const LOGIN_BUDGET_MS = 10;
 
@@ -57,14 +58,6 @@ export async function startWalletBackend(basePath = '/api'): Promise<WalletBacke
       await sandbox.close();
     },
   };
-}
-
-interface Timing {
-  totalMs: number;
-  networkMs: number;
-  userMs: number;
-  clientMs: number;
-  requests: number;
 }
 
 interface BenchGlobal {

@@ -17,7 +17,7 @@ import { createClient } from '../../src/core/client.ts';
 import { indexedDbKeyStore, type KeyStore } from '../../src/core/keystore.ts';
 import { createWallet, type Wallet } from '../../src/core/session.ts';
 
-interface Timing {
+export interface Timing {
   totalMs: number;
   networkMs: number;
   userMs: number;
