@@ -92,17 +92,12 @@ async function morePolls(n: number): Promise<void> {
 }
 
 describe('<agent-actions>', () => {
-  let f: RigFixtures;
-  let acct: RigAccount;
-
+  let f: RigFixtures, acct: RigAccount;
   before(async () => {
     f = await fixtures();
     await useRig();
   });
-
-  beforeEach(async () => {
-    acct = await newAccount({ actions: 23 } as Parameters<typeof newAccount>[0]);
-  });
+  beforeEach(async () => (acct = await newAccount({ actions: 23 } as Parameters<typeof newAccount>[0])));
 
   afterEach(resetPage);
 

@@ -122,17 +122,12 @@ async function loseAnswerAndList(el: DelegatedKeys, change: 'create' | 'revoke',
 }
 
 describe('<delegated-keys>', () => {
-  let f: RigFixtures;
-  let acct: RigAccount;
-
+  let f: RigFixtures, acct: RigAccount;
   before(async () => {
     f = await fixtures();
     await useRig();
   });
-
-  beforeEach(async () => {
-    acct = await newAccount();
-  });
+  beforeEach(async () => (acct = await newAccount()));
 
   afterEach(async function () {
     cleanup();
