@@ -29,6 +29,8 @@ export function parseStamp(headerValue: string): ParsedStamp {
     throw new WalletError('invalid_argument', `stamp ${why}`, { cause });
   };
   if (typeof headerValue !== 'string' || headerValue.length === 0) fail('must be a non-empty string');
+  // DESIGN.md wire format 1: base64url *without padding*; the shared decoder tolerates `=` for other fields.
+  if (headerValue.includes('=')) fail('must be base64url without padding');
   let value: unknown;
   try {
     value = JSON.parse(utf8Decode(base64urlDecode(headerValue.trim(), 'stamp'), 'stamp'));

@@ -95,6 +95,24 @@ describe('signed retry', () => {
     }
   });
 
+  test('a valid stamp sent with base64 padding: 401 WALLET_SIGNATURE_MALFORMED (DESIGN.md: base64url without padding)', async () => {
+    // The stamp's length varies with its DER signature (70 to 72 bytes): sign until one needs padding.
+    for (let signed = 0; ; signed++) {
+      assert.ok(signed < 64, 'no stamp needing padding in 64 signatures');
+      const ch = await api.challenge('PATCH', path, body);
+      const stamp = await createStamp(ch.payloadToSign, key);
+      if (stamp.length % 4 === 0) {
+        // Consume the challenge with the stamp as made (it still signs), then try another.
+        assert.equal((await api.call('PATCH', path, { body, headers: { [WALLET_SIGNATURE_HEADER]: stamp, [REQUEST_ID_HEADER]: ch.requestId } })).status, 200);
+        continue;
+      }
+      const padded = stamp + '='.repeat(4 - (stamp.length % 4));
+      const r = await api.call('PATCH', path, { body, headers: { [WALLET_SIGNATURE_HEADER]: padded, [REQUEST_ID_HEADER]: ch.requestId } });
+      assertError(r, 401, 'WALLET_SIGNATURE_MALFORMED');
+      break;
+    }
+  });
+
   test('different body bytes on the retry: 401 WALLET_SIGNATURE_BODY_MISMATCH (even when equal as JSON)', async () => {
     const ch = await api.challenge('PATCH', path, body);
     const r = await api.retry('PATCH', path, { privateEnabled: false }, ch, key);
