@@ -109,8 +109,9 @@ export const DELEGATED_KEYS_ERROR_CODES = [
   /** No live wallet session (or its key vanished), or the service refused a create's signature. */
   'session_required',
   /**
-   * 401 on a list or revoke, which carry no wallet signature: the page's credentials with the
-   * service (the proxy's, or the integrator's own login in front of it) were refused.
+   * 401 on a list or revoke, which carry no wallet signature, or 401 UNAUTHORIZED on a create: the
+   * page's credentials with the service (the proxy's, or the integrator's own login in front of it)
+   * were refused.
    */
   'unauthorized',
   /** 403 */
@@ -151,8 +152,9 @@ const BY_STATUS: Record<number, DelegatedKeysErrorCode> = {
 export function errorCodeOf(error: unknown, during: 'load' | 'create' | 'revoke'): DelegatedKeysErrorCode {
   const refused = during === 'revoke' ? 'not_active' : during === 'create' ? 'invalid' : 'unexpected';
   if (error instanceof ServiceError) {
-    // api.md "Errors": 401 UNAUTHORIZED is the API credentials; only a create is signed by the wallet.
-    if (error.status === 401 && during !== 'create') return 'unauthorized';
+    // api.md "Errors": 401 UNAUTHORIZED is the API credentials (on any call, a create's first leg
+    // too); only a create is signed by the wallet, whose refusals name the signature or request id.
+    if (error.status === 401 && (during !== 'create' || (error.code === 'UNAUTHORIZED' && !error.details?.reason))) return 'unauthorized';
     return BY_STATUS[error.status] ?? (error.status === 400 ? refused : error.status >= 500 ? 'server' : 'unexpected');
   }
   if (error instanceof WalletError) {

@@ -255,3 +255,32 @@ test('edited: an error shown goes once its field is right; no error appears befo
   s = transition(s, { type: 'edited', verdict: validateKeyForm({ nickname: 'n', limits: [{ currencyCode: 'usd', maxPerTransaction: '5' }] }, target) });
   assert.deepEqual(s.mode, { kind: 'editing', errors: [] });
 });
+
+test('errorCodeOf on a create refused by the real sandbox: its API credentials refused (401 UNAUTHORIZED) are not a wallet login to ask for; a refused signature is', async () => {
+  const { withSandbox } = await import('../sandbox/helpers.ts');
+  const { createClient } = await import('../../../src/core/client.ts');
+  const { keyStamper } = await import('../../../src/core/stamp.ts');
+  const { generateSigningKey } = await import('../../../src/core/p256.ts');
+  const api = await withSandbox();
+  try {
+    const acct = await api.newAccount();
+    const { key } = await api.otpLogin(acct.emailCredentialId);
+    const body = { cardId: acct.cardId, internalAccountId: acct.accountId, nickname: 'groceries' };
+    const refusal = (client: ReturnType<typeof createClient>, stamper = keyStamper(key)) =>
+      client.createDelegatedKey(body, { stamper }).then(() => assert.fail('created'), (e: unknown) => e);
+    const basic = (id: string, secret: string) => ({ Authorization: 'Basic ' + Buffer.from(`${id}:${secret}`).toString('base64') });
+
+    // The page's (the proxy's) credentials with the service are wrong: the wallet session is fine.
+    const badCredentials = await refusal(createClient({ baseUrl: api.fx.baseUrl, headers: basic(api.fx.tokenId, 'not-the-secret') }));
+    assert.ok(badCredentials instanceof ServiceError && badCredentials.status === 401 && badCredentials.code === 'UNAUTHORIZED');
+    assert.equal(errorCodeOf(badCredentials, 'create'), 'unauthorized');
+
+    // Signed by a key that is no session of the account: the wallet's confirmation was refused.
+    const good = createClient({ baseUrl: api.fx.baseUrl, headers: basic(api.fx.tokenId, api.fx.clientSecret) });
+    const stranger = await refusal(good, keyStamper(await generateSigningKey()));
+    assert.ok(stranger instanceof ServiceError && stranger.status === 401 && stranger.code === 'WALLET_SIGNATURE_INVALID');
+    assert.equal(errorCodeOf(stranger, 'create'), 'session_required');
+  } finally {
+    await api.sandbox.close();
+  }
+});
