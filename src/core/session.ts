@@ -166,7 +166,8 @@ export interface Wallet {
    */
   refresh(accountId: string, options?: SignalOption): Promise<StoredSession>;
   /**
-   * Revokes the account's stored sessions upstream (404 counts as done) and deletes them locally.
+   * Revokes the account's stored sessions upstream (404 counts as done) and deletes them locally;
+   * signed by the live session, or, should the service no longer list it, by the next one it lists.
    * Resolves with the ids of the sessions it ended there, the live one last (none without one).
    * A revocation that fails stops it: the records are deleted all the same, and it rejects with
    * that error, whose `ended` holds the ids of the sessions it had ended before.
@@ -701,8 +702,11 @@ export function createWallet(options: WalletOptions): Wallet {
         let failure: unknown;
         const ended: string[] = [];
         try {
-          const { key, session: signer } = await live(accountId);
-          const stamper = keyStamper(key);
+          const found = await live(accountId);
+          const signer = found.session;
+          // Refused because the signer ended upstream (revoked from another device), the live session
+          // this device holds instead signs (`refusal`): the others are not left live for nobody.
+          const stamper = sessionStamper(found);
           // Revoke every stored live session of the account; any active session may sign
           // (reference.md "Sessions"), the current one included, which therefore goes last:
           // once revoked, its key can sign nothing more.

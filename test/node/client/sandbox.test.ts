@@ -238,6 +238,26 @@ describe('client and signed retry against the sandbox through the proxy', () => 
     assert.deepEqual(await store.list(), []);
   });
 
+  it('logout with its newest session revoked elsewhere still ends the older session it holds upstream, and resolves', async () => {
+    const { acct, wallet, store } = await loggedIn();
+    const older = (await store.get(acct.accountId))!.session;
+    // A code is sent at most every 30 s (the sandbox's clock moves past it).
+    sandbox.clock.advance(31_000);
+    const newest = await (await wallet.startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000');
+    // Another device (its own login) ends this device's newest session.
+    const elsewhere = createWallet({ client, store: memoryKeyStore(), otpSigner: sandbox.fixtures.signerPublicKey });
+    sandbox.clock.advance(31_000);
+    await (await elsewhere.startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000');
+    await client.revokeSession(newest.sessionId, { stamper: await elsewhere.stamper(acct.accountId) });
+
+    const ended = await wallet.logout(acct.accountId);
+    assert.deepEqual(await store.list(), []);
+    // No session of this device is left live upstream with its key deleted here.
+    const live = (await client.listSessions(acct.accountId)).map((s) => s.id);
+    assert.ok(!live.includes(older.sessionId as (typeof live)[number]), 'the older session was ended upstream');
+    assert.ok(ended.includes(older.sessionId));
+  });
+
   it('a vanished key is key_missing; an expired session is session_expired; refresh after expiry is refused upstream', async () => {
     const { acct, wallet, store } = await loggedIn();
     const s = (await store.get(acct.accountId))!.session;
