@@ -142,8 +142,6 @@ export function isRetryable(code: DelegatedKeysErrorCode): boolean {
 const BY_STATUS: Record<number, DelegatedKeysErrorCode> = {
   409: 'conflict',
   404: 'not_found',
-  // 401 on the signed call (a create): the stamp was refused (session revoked or expired upstream).
-  401: 'session_required',
   403: 'forbidden',
   429: 'rate_limited',
 };
@@ -153,8 +151,9 @@ export function errorCodeOf(error: unknown, during: 'load' | 'create' | 'revoke'
   const refused = during === 'revoke' ? 'not_active' : during === 'create' ? 'invalid' : 'unexpected';
   if (error instanceof ServiceError) {
     // api.md "Errors": 401 UNAUTHORIZED is the API credentials (on any call, a create's first leg
-    // too); only a create is signed by the wallet, whose refusals name the signature or request id.
-    if (error.status === 401 && (during !== 'create' || (error.code === 'UNAUTHORIZED' && !error.details?.reason))) return 'unauthorized';
+    // too); only a create is signed by the wallet, whose refusals name the signature
+    // (WALLET_SIGNATURE_*, INVALID_SIGNATURE) or come as WalletError 'session_expired' (core/session.ts).
+    if (error.status === 401) return during === 'create' && /SIG/.test(error.code) ? 'session_required' : 'unauthorized';
     return BY_STATUS[error.status] ?? (error.status === 400 ? refused : error.status >= 500 ? 'server' : 'unexpected');
   }
   if (error instanceof WalletError) {

@@ -200,7 +200,10 @@ test('errorCodeOf: statuses and client failures', () => {
   assert.equal(errorCodeOf(se(404), 'create'), 'not_found');
   assert.equal(errorCodeOf(se(400), 'create'), 'invalid');
   assert.equal(errorCodeOf(se(400), 'revoke'), 'not_active');
-  assert.equal(errorCodeOf(se(401), 'create'), 'session_required');
+  // A create's signature refused (api.md "Errors": WALLET_SIGNATURE_*, INVALID_SIGNATURE); its API credentials refused.
+  assert.equal(errorCodeOf(new ServiceError({ status: 401, code: 'WALLET_SIGNATURE_INVALID', message: 'x' }), 'create'), 'session_required');
+  assert.equal(errorCodeOf(new ServiceError({ status: 401, code: 'INVALID_SIGNATURE', message: 'x' }), 'create'), 'session_required');
+  assert.equal(errorCodeOf(new ServiceError({ status: 401, code: 'UNAUTHORIZED', message: 'x' }), 'create'), 'unauthorized');
   // A list or a revoke carries no wallet signature: its 401 is the page's credentials, not the wallet's.
   assert.equal(errorCodeOf(se(401), 'load'), 'unauthorized');
   assert.equal(errorCodeOf(se(401), 'revoke'), 'unauthorized');
