@@ -37,7 +37,7 @@ export const CEILINGS: Readonly<Record<string, number>> = {
   'wallet-elements (all)': 64_500,
   core: 17_175,
   '<agent-actions>': 18_250,
-  '<card-reveal>': 26_200,
+  '<card-reveal>': 26_225,
   '<delegated-keys>': 32_750,
   '<passkey-register>': 29_975,
   '<wallet-credentials>': 34_200,
