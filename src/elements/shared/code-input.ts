@@ -6,6 +6,9 @@
  */
 import { html, type TemplateResult } from 'lit/html.js';
 
+/** The digits of a code typed or pasted, as ASCII: an Arabic, Persian or full-width digit is that digit; other characters go. */
+export const codeDigits = (text: string): string => text.replace(/[٠-٩۰-۹０-９]/g, (d) => String(d.charCodeAt(0) & 15)).replace(/\D/g, '');
+
 export interface CodeInputOptions {
   /** How many digits the code has. */
   length: number;

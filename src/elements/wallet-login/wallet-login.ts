@@ -23,7 +23,7 @@ import { LocaleController } from '../shared/i18n.ts';
 import { failureMessage, isCodeProblem } from '../shared/strings.ts';
 import { afterFirstPaint, onceAfterFirstPaint } from '../shared/idle.ts';
 import { syncStates } from '../shared/list.ts';
-import { codeInput } from '../shared/code-input.ts';
+import { codeDigits, codeInput } from '../shared/code-input.ts';
 import { ENDS, credentialOf, initialState, offeredMethods, parseMethods, resendSecondsLeft, transition, type LoginEvent, type LoginFailure, type LoginState, type SessionInfo } from './wallet-login.machine.ts';
 import type { Step } from './wallet-login.flows.ts';
 import { SessionExpiringEvent, WalletLoggedInEvent, WalletLoggedOutEvent, WalletLoginErrorEvent, type LoggedOutDetail } from './wallet-login.events.ts';
@@ -573,7 +573,7 @@ export class WalletLogin extends TemplateElement {
   }
 
   readonly #onPaste = (e: ClipboardEvent): void => {
-    const digits = (e.clipboardData?.getData('text') ?? '').replace(/\D/g, '');
+    const digits = codeDigits(e.clipboardData?.getData('text') ?? '');
     if (this.machine.kind !== 'code-entry' || digits.length !== this.codeLength) return;
     e.preventDefault();
     this.#fillCode(digits);
@@ -587,7 +587,7 @@ export class WalletLogin extends TemplateElement {
 
   #onCodeInput(e: InputEvent): void {
     const input = e.target as HTMLInputElement;
-    const digits = input.value.replace(/\D/g, '').slice(0, this.codeLength);
+    const digits = codeDigits(input.value).slice(0, this.codeLength);
     if (digits !== input.value) input.value = digits;
     if (digits.length === this.codeLength) this.#send({ type: 'SUBMIT_CODE' });
   }

@@ -1,0 +1,51 @@
+/**
+ * <wallet-login>'s code field, in Chromium against the real sandbox (code 000000): the digits a
+ * user's keyboard or message gives, which are not always ASCII ones (an Arabic keyboard's ٠-٩,
+ * a Persian one's ۰-۹, a Japanese input method's full-width ０-９).
+ */
+import { expect } from 'chai';
+import { sendKeys } from '@web/test-runner-commands';
+import '../../../../src/elements/wallet-login/wallet-login.ts';
+import '../../../../src/locales/ar.ts';
+import { newAccount, type RigAccount } from '../../support/rig.ts';
+import { inState, nextEvent, part, paste, resetPage, useRig } from '../shared/helpers.ts';
+import { codeInput, codeScreen } from './helpers.ts';
+
+describe('<wallet-login> code digits', function () {
+  this.timeout(60000);
+  let acct: RigAccount;
+
+  beforeEach(async () => {
+    await useRig();
+    acct = await newAccount();
+  });
+  afterEach(resetPage);
+
+  for (const [keyboard, code] of [
+    ['Arabic', '٠٠٠٠٠٠'],
+    ['Persian', '۰۰۰۰۰۰'],
+    ['full-width', '００００００'],
+  ]) {
+    it(`a code typed with ${keyboard} digits (${code}) is taken as those digits and logs in`, async () => {
+      const el = await codeScreen({ 'account-id': acct.accountId });
+      const loggedIn = nextEvent(el, 'wallet-logged-in');
+      codeInput(el).focus();
+      await sendKeys({ type: code });
+      await loggedIn;
+      expect(inState(el, 'logged-in')).to.equal(true);
+    });
+  }
+
+  it('a code pasted in Arabic digits, spaced, logs in', async () => {
+    document.documentElement.lang = 'ar';
+    try {
+      const el = await codeScreen({ 'account-id': acct.accountId });
+      const loggedIn = nextEvent(el, 'wallet-logged-in');
+      paste(part(el, 'heading')!, '٠٠٠ ٠٠٠');
+      await loggedIn;
+      expect(inState(el, 'logged-in')).to.equal(true);
+    } finally {
+      document.documentElement.lang = 'en';
+    }
+  });
+});
