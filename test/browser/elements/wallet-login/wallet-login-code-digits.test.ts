@@ -25,7 +25,7 @@ describe('<wallet-login> code digits', function () {
     ['Arabic', '٠٠٠٠٠٠'],
     ['Persian', '۰۰۰۰۰۰'],
     ['full-width', '００００００'],
-  ]) {
+  ] as const) {
     it(`a code typed with ${keyboard} digits (${code}) is taken as those digits and logs in`, async () => {
       const el = await codeScreen({ 'account-id': acct.accountId });
       const loggedIn = nextEvent(el, 'wallet-logged-in');
