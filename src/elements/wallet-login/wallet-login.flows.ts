@@ -48,6 +48,9 @@ const sentCodes = new WeakMap<WalletLogin, SentCode>();
 
 const codeKey = (element: WalletLogin) => storageKey('code', element.apiBase, element.accountId);
 
+/** Where the tab keeps a code left with "Use another way": one per way, so that leaving the other way's code too keeps both. */
+const leftKey = (key: string, type: string) => key.replace(':code:', `:code:${type}:`);
+
 /**
  * Forgets the code that waited (entered, abandoned, or a session came another way). `back`: the
  * user chose "Use another way"; the tab keeps the code as left: a reload shows the methods, and
@@ -58,11 +61,14 @@ const codeKey = (element: WalletLogin) => storageKey('code', element.apiBase, el
 export function forgetCode(element: WalletLogin, back?: boolean, spent?: boolean): void {
   const sent = sentCodes.get(element);
   sentCodes.delete(element);
-  if (back && sent) return keepPendingCode(sent.key, sent.otp, sent.sentAt, sent.resendAt, true);
   const key = (spent && sent?.key) || codeKey(element);
   forgetPendingCode(key);
-  // The newest codes the tabs share go too: spent, or of no use once a session came or went.
-  for (const type of ['EMAIL_OTP', 'SMS_OTP']) forgetPendingCode(`${key}:${type}`, true);
+  if (back && sent) return keepPendingCode(leftKey(sent.key, sent.otp.type), sent.otp, sent.sentAt, sent.resendAt, true);
+  // The newest codes the tabs share go too: spent, or of no use once a session came or went; and the codes left.
+  for (const type of ['EMAIL_OTP', 'SMS_OTP']) {
+    forgetPendingCode(`${key}:${type}`, true);
+    forgetPendingCode(leftKey(key, type));
+  }
 }
 
 /** `shared`: a code just sent, which the other tabs may then offer (shared/pending-code.ts). */
@@ -73,13 +79,13 @@ function keepCode(element: WalletLogin, code: SentCode, shared?: boolean): void 
 
 /**
  * The code this tab kept before a reload, its target verified again; or undefined. `left`: the one
- * left with "Use another way" (else the one whose screen was showing); the other kind stays kept.
+ * of that way left with "Use another way" (else the one whose screen was showing).
  * `shared`: the newest code of that way any tab sent.
  */
-async function resumeCode(element: WalletLogin, signal: AbortSignal, left?: true, shared?: CredentialType): Promise<SentCode | undefined> {
+async function resumeCode(element: WalletLogin, signal: AbortSignal, left?: CredentialType, shared?: CredentialType): Promise<SentCode | undefined> {
   const key = codeKey(element);
-  const found = await resumePendingCode(shared ? `${key}:${shared}` : key, element.accountId, walletFor(element.apiBase), signal, !!shared);
-  if (!found || found.saved.left !== left) return;
+  const found = await resumePendingCode(shared ? `${key}:${shared}` : left ? leftKey(key, left) : key, element.accountId, walletFor(element.apiBase), signal, !!shared);
+  if (!found || !found.saved.left !== !left) return;
   return { otp: found.otp, key, sentAt: found.saved.sentAt, resendAt: Number(found.saved.resendAt) || 0 };
 }
 
@@ -170,8 +176,7 @@ export async function runStep(element: WalletLogin, step: Step, signal: AbortSig
       case 'send-code': {
         // A code left with "Use another way" (before a reload too): it still stands, so its screen
         // comes back, with the wait left, while a new one may not be asked for.
-        const left = await resumeCode(element, signal, true);
-        const same = left?.otp.type === step.type ? left : undefined;
+        const same = await resumeCode(element, signal, step.type);
         let now = Date.now();
         let code = same && now < same.resendAt ? same : undefined;
         let fresh: true | undefined;
