@@ -341,6 +341,14 @@ export class WalletLogin extends TemplateElement {
     this.#uncut = step.kind === 'logout' || step.kind === 'refresh' ? run : undefined;
   }
 
+  /**
+   * Whether a new screen may take the focus: it is in this element (also while another window, a
+   * sign-in or passkey prompt, has the system's focus), or (`outside` excepted) on nothing of the page.
+   */
+  #mayFocus(outside?: boolean): boolean {
+    return (this.getRootNode() as Document).activeElement === this || (!outside && document.activeElement === document.body);
+  }
+
   /** `outside`: a session change made elsewhere (another tab or element). */
   #send(event: LoginEvent, outside?: boolean): void {
     const before = this.machine;
@@ -387,8 +395,9 @@ export class WalletLogin extends TemplateElement {
     // prompt, a renewal) belongs to a screen that is gone, and stops before it keeps a code or a key.
     if (remote) this.#flow.abort();
     // A change from elsewhere (a session ended there too) moves focus only from inside this element,
-    // where the screen it was on is gone (otherwise the keyboard would fall back to the page's start).
-    if (after.kind !== before.kind && before.kind !== 'restoring' && (!outside || this.matches(':focus-within'))) this.#focusPending = true;
+    // where the screen it was on is gone (otherwise the keyboard would fall back to the page's start);
+    // one of its own never from a field of the page (a renewal or an end on its timers).
+    if (after.kind !== before.kind && before.kind !== 'restoring' && this.#mayFocus(outside)) this.#focusPending = true;
     if (after.kind !== 'choosing') this.#background?.abort();
     if (after.kind !== 'code-entry' && after.kind !== 'verifying-code') clearInterval(this.#ticker);
     // The code that waited is done with (entered, abandoned, or a session came another way), and so
@@ -537,8 +546,8 @@ export class WalletLogin extends TemplateElement {
     if (this.noAutoRefresh) {
       // Said once per session, however often the timers are set again.
       if (this.machine.expiring) return;
-      // The user must act ("Stay logged in"), so focus moves there.
-      this.#focusPending = true;
+      // The user must act ("Stay logged in"), so focus moves there (unless the user is elsewhere on the page).
+      this.#focusPending = this.#mayFocus();
       this.#send({ type: 'EXPIRING' });
       const { sessionId, credentialType, expiresAt } = session;
       this.dispatchEvent(new SessionExpiringEvent({ accountId: this.accountId, sessionId, credentialType, expiresAt }));

@@ -1,0 +1,70 @@
+/**
+ * <wallet-login>'s focus when its own timers change the screen (a renewal, a session's end), in
+ * Chromium against the real sandbox: the user may be typing in a field of the page meanwhile.
+ */
+import { expect } from 'chai';
+import '../../../../src/elements/wallet-login/wallet-login.ts';
+import type { WalletLogin } from '../../../../src/elements/wallet-login/wallet-login.ts';
+import type { LoggedInDetail } from '../../../../src/elements/wallet-login/wallet-login.events.ts';
+import { walletFor } from '../../../../src/elements/shared/wallet.ts';
+import { newAccount, sandboxVariant } from '../../support/rig.ts';
+import { focusIn, mount, nextEvent, resetPage, type, useRig, waitFor, waitForState } from '../shared/helpers.ts';
+import { codeInput, methodButton } from './helpers.ts';
+
+async function logInByEmail(el: WalletLogin): Promise<LoggedInDetail> {
+  await waitForState(el, 'choosing');
+  const loggedIn = nextEvent<CustomEvent<LoggedInDetail>>(el, 'wallet-logged-in');
+  methodButton(el, 'email-otp').click();
+  await waitForState(el, 'code-entry');
+  type(codeInput(el), '000000');
+  return (await loggedIn).detail;
+}
+
+/** The page's own field, focused, where the user types while the element's timers run. */
+function pageField(): HTMLInputElement {
+  const field = document.createElement('input');
+  document.body.append(field);
+  field.focus();
+  return field;
+}
+
+describe('<wallet-login> focus on its timers', function () {
+  this.timeout(60000);
+  beforeEach(useRig);
+  afterEach(resetPage);
+
+  it('a renewal of the session leaves the focus in the page’s field where the user is', async () => {
+    const acct = await newAccount();
+    // refresh-before just under the 15-minute lifetime: the renewal is due a second after the login.
+    const el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId, 'refresh-before': '899' });
+    const first = await logInByEmail(el);
+    const field = pageField();
+    try {
+      await waitFor(() => el.session && el.session.sessionId !== first.sessionId, 'a renewed session', 20000);
+      await waitForState(el, 'logged-in');
+      await new Promise((r) => setTimeout(r, 100));
+      expect(document.activeElement === field, `focus on the page's field, not ${focusIn(el)}`).to.equal(true);
+    } finally {
+      field.remove();
+      await walletFor().logout(acct.accountId);
+    }
+  });
+
+  it('with no-auto-refresh, the warning and the session’s end leave the focus in the page’s field where the user is', async () => {
+    const v = await sandboxVariant({ sessionLifetimeMs: 4000 });
+    const el = await mount<WalletLogin>('wallet-login', { 'account-id': v.accountId, 'api-base': v.apiBase, 'no-auto-refresh': '' });
+    await logInByEmail(el);
+    const field = pageField();
+    const moved: string[] = [];
+    field.addEventListener('blur', () => setTimeout(() => moved.push(focusIn(el))));
+    try {
+      await waitForState(el, 'expiring', 10000);
+      await waitForState(el, 'reauth', 10000);
+      await new Promise((r) => setTimeout(r, 100));
+      expect(moved, 'the focus taken from the field').to.deep.equal([]);
+      expect(document.activeElement === field, `focus on the page's field, not ${focusIn(el)}`).to.equal(true);
+    } finally {
+      field.remove();
+    }
+  });
+});
