@@ -405,6 +405,7 @@ export class WalletLogin extends TemplateElement {
     // come back with a code the service replaced or closed meanwhile.
     if (after.kind === 'logged-in' || (CODE_STATES.has(before.kind) && !CODE_STATES.has(after.kind))) void flows().then((f) => f.forgetCode(this, event.type === 'BACK'), () => undefined);
     let notice = NOTICES[after.kind];
+    let params: Record<string, string> | undefined;
 
     switch (after.kind) {
       case 'sending-code':
@@ -450,10 +451,17 @@ export class WalletLogin extends TemplateElement {
         } else if (before.kind === 'refreshing' && !after.failure) {
           notice = 'login.notice.refreshed';
         }
+        // Said, as the focus may stay where the user is on the page.
+        if (event.type === 'EXPIRING') notice = 'login.session.expiring';
         if (before.kind !== 'logged-in' || before.session !== after.session) this.#schedule(after.session, before.kind === 'refreshing' && !!after.failure);
         break;
       case 'choosing':
         if (event.type === 'LOGGED_OUT') notice = 'login.notice.logged-out';
+        // A session that ended by itself: why, said as the screen shows it.
+        if (after.reauth && 'session' in before) {
+          notice = `login.reauth.${after.reauth.why}`;
+          params = { method: t(`credential.${after.reauth.credentialType}`) };
+        }
         // (From the start-up check, a logout asked for ran instead of it; the page hears of it
         // when it ended a session.)
         const loggedOut = before.kind === 'restoring' && before.logout && !(event.type === 'LOGGED_OUT' && event.noSession);
@@ -472,7 +480,7 @@ export class WalletLogin extends TemplateElement {
         else if (event.again) void this.#startAutofill(true);
         break;
     }
-    this.notice = notice ? t(notice) : '';
+    this.notice = notice ? t(notice, params) : '';
     const failure = 'failure' in after ? after.failure : undefined;
     if (failure && failure !== ('failure' in before ? before.failure : undefined)) {
       this.notice = '';
