@@ -8,17 +8,10 @@ import type { WalletLogin } from '../../../../src/elements/wallet-login/wallet-l
 import type { LoggedInDetail } from '../../../../src/elements/wallet-login/wallet-login.events.ts';
 import { walletFor } from '../../../../src/elements/shared/wallet.ts';
 import { newAccount, sandboxVariant } from '../../support/rig.ts';
-import { focusIn, mount, nextEvent, part, resetPage, text, type, useRig, waitFor, waitForState } from '../shared/helpers.ts';
+import { focusIn, logInByEmail, mount, nextEvent, part, resetPage, text, type, useRig, waitFor, waitForState } from '../shared/helpers.ts';
 import { codeInput, methodButton } from './helpers.ts';
 
-async function logInByEmail(el: WalletLogin): Promise<LoggedInDetail> {
-  await waitForState(el, 'choosing');
-  const loggedIn = nextEvent<CustomEvent<LoggedInDetail>>(el, 'wallet-logged-in');
-  methodButton(el, 'email-otp').click();
-  await waitForState(el, 'code-entry');
-  type(codeInput(el), '000000');
-  return (await loggedIn).detail;
-}
+const logIn = async (el: WalletLogin) => ((await logInByEmail(el)) as CustomEvent<LoggedInDetail>).detail;
 
 /** The page's own field, focused, where the user types while the element's timers run. */
 function pageField(): HTMLInputElement {
@@ -37,7 +30,7 @@ describe('<wallet-login> focus on its timers', function () {
     const acct = await newAccount();
     // refresh-before just under the 15-minute lifetime: the renewal is due a second after the login.
     const el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId, 'refresh-before': '899' });
-    const first = await logInByEmail(el);
+    const first = await logIn(el);
     const field = pageField();
     try {
       await waitFor(() => el.session && el.session.sessionId !== first.sessionId, 'a renewed session', 20000);
@@ -53,7 +46,7 @@ describe('<wallet-login> focus on its timers', function () {
   it('with no-auto-refresh, the warning and the session’s end leave the focus in the page’s field where the user is, and are said in the status line', async () => {
     const v = await sandboxVariant({ sessionLifetimeMs: 4000 });
     const el = await mount<WalletLogin>('wallet-login', { 'account-id': v.accountId, 'api-base': v.apiBase, 'no-auto-refresh': '' });
-    await logInByEmail(el);
+    await logIn(el);
     const field = pageField();
     const moved: string[] = [];
     field.addEventListener('blur', () => setTimeout(() => moved.push(focusIn(el))));

@@ -35,7 +35,7 @@ import {
   takeAuthenticatorCredential,
   type RigAccount,
 } from '../../support/rig.ts';
-import { axeViolations, failNext, focusIn, holdAnswer, holdNext, inState, loseAnswer, mount, nextEvent, part, parts, paste, refusingKeyStoreDb, reshapeAnswer, resetPage, shadow, shownTexts, text, type, useRigAccount, waitFor, waitForState } from '../shared/helpers.ts';
+import { axeViolations, failNext, focusIn, holdAnswer, holdNext, inState, logInByEmail, loseAnswer, mount, nextEvent, part, parts, paste, refusingKeyStoreDb, reshapeAnswer, resetPage, shadow, shownTexts, text, type, useRigAccount, waitFor, waitForState } from '../shared/helpers.ts';
 import { buttonNamed, codeInput, codeScreen, errorCodes, methodButton, resendRefusedThenType, typeSandboxCode } from './helpers.ts';
 
 /**
@@ -53,14 +53,7 @@ async function newerCodeInAnotherTab(acct: RigAccount): Promise<void> {
   for (const [k, v] of mine) sessionStorage.setItem(k, v);
 }
 
-async function loginWithEmail(el: WalletLogin): Promise<LoggedInDetail> {
-  await waitForState(el, 'choosing');
-  const loggedIn = nextEvent<CustomEvent<LoggedInDetail>>(el, 'wallet-logged-in');
-  methodButton(el, 'email-otp').click();
-  await waitForState(el, 'code-entry');
-  type(codeInput(el), '000000');
-  return (await loggedIn).detail;
-}
+const loginWithEmail = async (el: WalletLogin): Promise<LoggedInDetail> => ((await logInByEmail(el)) as CustomEvent<LoggedInDetail>).detail;
 
 /** Gives the account a single sign-on credential (logged in by email for it, then out); returns its subject. */
 async function withOAuthCredential(acct: RigAccount): Promise<string> {
