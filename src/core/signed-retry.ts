@@ -91,17 +91,15 @@ export function parseChallenge(body: unknown): SignedRequestChallenge {
 /**
  * Whether a failed retry was refused because its challenge had expired. The service answers a late
  * retry with 401 (api.md "Limits": signed-retry window until expiresAt); its code is not documented,
- * so an explicit expiry code counts, and so does `lapsed`: this page's clock, which took the
+ * so an explicit expiry of the request as code or details.reason counts (the sandbox: UNAUTHORIZED,
+ * reason REQUEST_ID_EXPIRED), and so does `lapsed`: this page's clock, which took the
  * challenge for live when it came, now being past its expiresAt.
  */
 function isExpiredRetry(e: unknown, lapsed: boolean): boolean {
   if (!(e instanceof ServiceError) || e.status !== 401) return false;
-  // A session that expired is not a challenge that expired: starting over would not help.
-  if (/^(REQUEST|REQUEST_ID|CHALLENGE|SIGNED_REQUEST)_EXPIRED$/.test(e.code)) return true;
-  if (e.details && typeof e.details === 'object' && /expired/i.test(String((e.details as Record<string, unknown>).reason ?? ''))) {
-    return true;
-  }
-  return lapsed;
+  // A session that expired (reason SESSION_EXPIRED) is not a challenge that expired: starting over would not help.
+  const expired = /^(REQUEST|REQUEST_ID|CHALLENGE|SIGNED_REQUEST)_EXPIRED$/;
+  return expired.test(e.code) || expired.test(String(e.details?.reason)) || lapsed;
 }
 
 function throwIfAborted(signal: AbortSignal | undefined): void {

@@ -115,6 +115,31 @@ describe('client and signed retry against the sandbox through the proxy', () => 
     );
   });
 
+  it('does not start over when the retry is refused because the signing session ended (401 SESSION_EXPIRED): only its own request id expiring does', async () => {
+    const { acct, wallet, store } = await loggedIn();
+    const { sessionId } = (await store.get(acct.accountId))!.session;
+    const inner = await wallet.stamper(acct.accountId);
+    // The session (15 minutes) ends while the first signature is made; the request (5 minutes) does not.
+    sandbox.clock.advance(14.5 * 60_000);
+    let stamps = 0;
+    const slow: Stamper = {
+      stamp(p) {
+        if (stamps++ === 0) sandbox.clock.advance(60_000);
+        return inner.stamp(p);
+      },
+    };
+    requests.length = 0;
+    const next = await generateSigningKey();
+    const e = await rejection(client.refreshSession(sessionId, Buffer.from(next.publicKey).toString('hex'), { stamper: slow }));
+    assert.ok(e instanceof ServiceError && e.status === 401);
+    assert.equal((e.details as { reason?: string }).reason, 'SESSION_EXPIRED');
+    assert.equal(stamps, 1);
+    assert.deepEqual(
+      requests.map((r) => r.status),
+      [202, 401],
+    );
+  });
+
   it('the service refuses a replayed request id and a retry with other bytes: why the client never does either', async () => {
     const { acct, wallet } = await loggedIn();
     const stamper = await wallet.stamper(acct.accountId);
