@@ -66,7 +66,8 @@ export const FAILURE_CODES = [
   /**
    * The page's settings do not fit the service it reaches: a bundle not signed by the pinned signer
    * key (`environment` of configureWallet: `sandbox` against the sandbox), or an `apiBase` where no
-   * proxy is mounted (the page's own server answered; the console names the base). Retrying cannot help.
+   * proxy is mounted (the page's own server answered; the console names the base), or the proxy's API
+   * credentials refused (401 UNAUTHORIZED without details, in a step with no 401 of its own). Retrying cannot help.
    */
   'misconfigured',
   /** Anything else. */
@@ -158,7 +159,10 @@ function serviceCode({ status, code, details }: ServiceError, context: FailureCo
   if (code.endsWith('_CREDENTIAL_ALREADY_EXISTS')) return 'credential_exists';
   if (code.startsWith('WALLET_SIGNATURE') || code === 'INVALID_SIGNATURE' || code === 'REQUEST_ID_MISSING') return 'signature_rejected';
   if (status === 401 && context.unauthorized === 'wrong_code' && STALE_CODE_REASONS.has(String(details?.['reason']))) return 'code_expired';
-  if (status === 401) return context.unauthorized ?? 'signature_rejected';
+  // api.md "Errors": a plain UNAUTHORIZED (the only 401 left here that the service documents) is the API
+  // credentials (the proxy's) refused, unless the step gives a 401 a meaning of its own; a signed leg's
+  // refusals with details (the sandbox's REQUEST_ID_* reasons) stay the signature's.
+  if (status === 401) return context.unauthorized ?? (details ? 'signature_rejected' : 'misconfigured');
   if (status === 403) return 'forbidden';
   if (status === 400) return context.badRequest ?? 'invalid_input';
   if (status === 404) return 'no_credential';

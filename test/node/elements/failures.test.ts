@@ -28,7 +28,10 @@ test('401: wallet-signature codes are signature failures; a plain 401 means what
   }
   const wrongCode = new ServiceError({ status: 401, code: 'UNAUTHORIZED', message: 'm', details: { reason: 'OTP_CODE' } });
   assert.equal(classifyError(wrongCode, { unauthorized: 'wrong_code' }).code, 'wrong_code');
-  assert.equal(classifyError(service(401, 'UNAUTHORIZED')).code, 'signature_rejected');
+  // Without a meaning of the step's own, a plain UNAUTHORIZED is the API credentials (api.md "Errors").
+  assert.equal(classifyError(service(401, 'UNAUTHORIZED')).code, 'misconfigured');
+  const unknownId = new ServiceError({ status: 401, code: 'UNAUTHORIZED', message: 'm', details: { reason: 'REQUEST_ID_UNKNOWN' } });
+  assert.equal(classifyError(unknownId).code, 'signature_rejected');
 });
 
 test('400s: already-existing credentials by code, the last credential by context', () => {

@@ -1,0 +1,64 @@
+/**
+ * What the elements say (src/elements/shared/failures.ts) of the 401s the real sandbox gives behind
+ * the real proxy: the proxy's API credentials refused (api.md "Errors": UNAUTHORIZED is an issue
+ * with API credentials) is the set-up, not a wallet login to ask for; a signed leg refused keeps its
+ * meaning, and so do a login step's own 401s (a wrong code: reference.md documents no code for it).
+ */
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { startSandbox, type Sandbox } from '../../../src/sandbox/index.ts';
+import { createClient } from '../../../src/core/client.ts';
+import { createWallet } from '../../../src/core/session.ts';
+import { memoryKeyStore } from '../../../src/core/keystore.ts';
+import { ServiceError } from '../../../src/core/errors.ts';
+import { classifyError } from '../../../src/elements/shared/failures.ts';
+import { createSandboxAccount } from '../../support/sandbox-account.ts';
+import { startProxy } from '../proxy/helpers.ts';
+
+let sandbox: Sandbox;
+let good: Awaited<ReturnType<typeof startProxy>>;
+let wrong: Awaited<ReturnType<typeof startProxy>>;
+before(async () => {
+  sandbox = await startSandbox({ otpResendIntervalMs: 1 });
+  const { baseUrl, tokenId, clientSecret } = sandbox.fixtures;
+  good = await startProxy({ upstream: baseUrl, tokenId, clientSecret });
+  wrong = await startProxy({ upstream: baseUrl, tokenId, clientSecret: `${clientSecret}-not` });
+});
+after(async () => {
+  await good.close();
+  await wrong.close();
+  await sandbox.close();
+});
+
+const refusal = (p: Promise<unknown>) =>
+  p.then(
+    () => assert.fail('expected a refusal'),
+    (e: unknown) => {
+      assert.ok(e instanceof ServiceError && e.status === 401, String(e));
+      return e;
+    },
+  );
+
+test('a proxy whose API credentials the service refuses is a set-up to fix, not a wallet login; a signed leg or a wrong code refused keeps its meaning', async () => {
+  const acct = (await (await createSandboxAccount(sandbox)).json()) as { accountId: string; emailCredentialId: string };
+  const wallet = createWallet({ client: createClient({ baseUrl: good.base }), store: memoryKeyStore(), otpSigner: sandbox.fixtures.signerPublicKey });
+  const stamper = await (await wallet.startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000').then(() => wallet.stamper(acct.accountId));
+
+  // The page's signed change (no login step) through the proxy with the wrong credentials.
+  const badCredentials = await refusal(createClient({ baseUrl: wrong.base }).setWalletPrivacy(acct.accountId, true, { stamper }));
+  assert.equal(badCredentials.code, 'UNAUTHORIZED');
+  assert.deepEqual(classifyError(badCredentials), { code: 'misconfigured', status: 401 });
+
+  // A signed leg whose Request-Id the service does not know: the change could not be confirmed.
+  const client = createClient({ baseUrl: good.base });
+  const { headerName, headerValue } = await stamper.stamp('x');
+  const body = JSON.stringify({ privateEnabled: true });
+  const unknown = await refusal(
+    client.send({ method: 'PATCH', path: `/internal-accounts/${acct.accountId}`, body, headers: { [headerName]: headerValue, 'Request-Id': 'Request:00000000-0000-4000-8000-000000000000' } }),
+  );
+  assert.equal(classifyError(unknown).code, 'signature_rejected');
+
+  // A wrong code is a wrong code, as the step says.
+  const wrongCode = await refusal((await wallet.startOtpLogin({ credentialId: acct.emailCredentialId })).submit('123456'));
+  assert.equal(classifyError(wrongCode, { unauthorized: 'wrong_code' }).code, 'wrong_code');
+});
