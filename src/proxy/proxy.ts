@@ -995,7 +995,9 @@ function refuseUnlessAllowed(decision: AuthorizeDecision): void {
   const { status, code, message } = decision as AuthorizeRefusal;
   const valid = Number.isInteger(status) && status >= 400 && status <= 599 && typeof code === 'string' && typeof message === 'string';
   if (!valid) throw new Refusal(403, 'FORBIDDEN', 'This request is not allowed.');
-  throw new Refusal(status, code, message);
+  // A 401's reason tells the page the refusal is the site's (its user not signed in, say), not the
+  // service's: a 401 without details is the proxy's API credentials refused upstream.
+  throw new Refusal(status, code, message, {}, status === 401 ? { reason: 'AUTHORIZE' } : undefined);
 }
 
 function agentBearer(h: RequestHeaders): string {

@@ -18,15 +18,19 @@ import { startProxy } from '../proxy/helpers.ts';
 let sandbox: Sandbox;
 let good: Awaited<ReturnType<typeof startProxy>>;
 let wrong: Awaited<ReturnType<typeof startProxy>>;
+let signedOut: Awaited<ReturnType<typeof startProxy>>;
 before(async () => {
   sandbox = await startSandbox({ otpResendIntervalMs: 1 });
   const { baseUrl, tokenId, clientSecret } = sandbox.fixtures;
   good = await startProxy({ upstream: baseUrl, tokenId, clientSecret });
   wrong = await startProxy({ upstream: baseUrl, tokenId, clientSecret: `${clientSecret}-not` });
+  // The integrator's hook: no user of its own site signed in, so no account (the proxy's 401).
+  signedOut = await startProxy({ upstream: baseUrl, tokenId, clientSecret, accountFor: () => undefined });
 });
 after(async () => {
   await good.close();
   await wrong.close();
+  await signedOut.close();
   await sandbox.close();
 });
 
@@ -48,6 +52,11 @@ test('a proxy whose API credentials the service refuses is a set-up to fix, not 
   const badCredentials = await refusal(createClient({ baseUrl: wrong.base }).setWalletPrivacy(acct.accountId, true, { stamper }));
   assert.equal(badCredentials.code, 'UNAUTHORIZED');
   assert.deepEqual(classifyError(badCredentials), { code: 'misconfigured', status: 401 });
+
+  // The proxy's own 401 (its hook found no signed-in user of the site) is a login to ask for, not a set-up to fix.
+  const noUser = await refusal(createClient({ baseUrl: signedOut.base }).setWalletPrivacy(acct.accountId, true, { stamper }));
+  assert.equal(noUser.code, 'UNAUTHORIZED');
+  assert.equal(classifyError(noUser).code, 'signature_rejected');
 
   // A signed leg whose Request-Id the service does not know: the change could not be confirmed.
   const client = createClient({ baseUrl: good.base });

@@ -422,7 +422,10 @@ describe('per-caller binding (accountFor)', () => {
 
   it('answers 401 when the integrator knows no user for the request', async () => {
     const count = up.requests.length;
-    assertErrorShape(await raw(px.port, as('mallory', { method: 'POST', path: `/api/cards/${CARD}/reveal` })), 401, 'UNAUTHORIZED');
+    const noUser = await raw(px.port, as('mallory', { method: 'POST', path: `/api/cards/${CARD}/reveal` }));
+    assertErrorShape(noUser, 401, 'UNAUTHORIZED');
+    // The site's 401, told apart from the service refusing the proxy's credentials (no details).
+    assert.deepEqual(noUser.json?.details, { reason: 'AUTHORIZE' });
     assertErrorShape(await raw(px.port, { method: 'POST', path: `/api/cards/${CARD}/reveal`, headers: JSON_HEADERS }), 401, 'UNAUTHORIZED');
     assert.equal(up.requests.length, count, 'nothing reached the service');
   });
