@@ -14,6 +14,7 @@
  */
 import { ServiceError, WalletError } from '../../core/errors.ts';
 import type { CreateDelegatedKeyRequest, DelegatedKey, SpendingLimit } from '../../core/types.ts';
+import { asciiDigits } from '../shared/code-input.ts';
 
 export const NICKNAME_MAX = 256;
 /** A form with more rows than this is refused: one per currency, and nobody sets 50. */
@@ -42,12 +43,13 @@ export interface FieldError {
 export type FormVerdict = { ok: true; request: CreateDelegatedKeyRequest } | { ok: false; errors: FieldError[] };
 
 /**
- * A row as the service takes it: the code trimmed and upper-cased, the amount an integer. `ok`
+ * A row as the service takes it: the code trimmed and upper-cased, the amount an integer (typed in
+ * ASCII, Arabic, Persian or full-width digits). `ok`
  * for each half tells whether it is valid (currencyCode /^[A-Z0-9]{3,16}$/, amount 1 or more).
  */
 function parseRow(row: LimitRow) {
   const currencyCode = row.currencyCode.trim().toUpperCase();
-  const amountText = row.maxPerTransaction.trim();
+  const amountText = asciiDigits(row.maxPerTransaction.trim());
   const maxPerTransaction = /^[0-9]{1,16}$/.test(amountText) ? Number(amountText) : 0;
   return {
     currencyCode,

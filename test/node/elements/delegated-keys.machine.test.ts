@@ -86,6 +86,13 @@ test('currency codes and amounts follow reference.md', () => {
   assert.deepEqual((bad('EUR', '') as { errors: unknown }).errors, [{ field: 'limits.0.maxPerTransaction', problem: 'required' }]);
 });
 
+test('an amount typed in Arabic-Indic, Persian or full-width digits is that integer; their separators stay refused', () => {
+  const limits = (maxPerTransaction: string) => validateKeyForm({ nickname: 'x', limits: [{ currencyCode: 'USD', maxPerTransaction }] }, target);
+  for (const amount of ['٥٠٠٠', '۵۰۰۰', '５０００', ' ٥0۰０ ']) assert.deepEqual(limits(amount), limits('5000'), amount);
+  assert.deepEqual((limits('٥٠٠٠') as { request: { spendingLimits: unknown } }).request.spendingLimits, [{ currencyCode: 'USD', maxPerTransaction: 5000 }]);
+  for (const amount of ['٥٫٠٠', '٥٬٠٠٠', '٠']) assert.equal(limits(amount).ok, false, amount);
+});
+
 test('list: active keys first, then newest first', () => {
   const keys = sortKeys([key(1, 'REVOKED', '2026-01-03T00:00:00Z'), key(2, 'ACTIVE', '2026-01-01T00:00:00Z'), key(3, 'REVOKED', '2026-01-05T00:00:00Z')]);
   assert.deepEqual(keys.map((k) => k.nickname), ['key 2', 'key 3', 'key 1']);

