@@ -205,8 +205,11 @@ export type DelegatedKeysEvent =
   | { readonly type: 'cancel' }
   /** The form's verdict: invalid keeps editing with field errors; valid moves to submitting. */
   | { readonly type: 'submit'; readonly verdict: FormVerdict }
-  /** The verdict after an edit: an error shown goes once its field is right (no new error before a submit). */
-  | { readonly type: 'edited'; readonly verdict: FormVerdict }
+  /**
+   * The verdict after an edit: an error shown goes once its field is right (no new error before a
+   * submit). `removed`: the limit row taken out, whose errors go, those of the rows after it moving up.
+   */
+  | { readonly type: 'edited'; readonly verdict: FormVerdict; readonly removed?: number }
   | { readonly type: 'created'; readonly key: DelegatedKey }
   | { readonly type: 'ask-revoke'; readonly keyId: string }
   | { readonly type: 'confirm-revoke' }
@@ -274,7 +277,9 @@ export function transition(state: DelegatedKeysState, event: DelegatedKeysEvent)
       return { list, mode: event.verdict.ok ? { kind: 'submitting' } : { kind: 'editing', errors: event.verdict.errors } };
     case 'edited': {
       if (mode.kind !== 'editing' || mode.errors.length === 0) return state;
-      const errors = event.verdict.ok ? [] : event.verdict.errors.filter((e) => mode.errors.some((shown) => shown.field === e.field));
+      const { removed = NaN } = event;
+      const shown = mode.errors.map(({ field }) => field.replace(/\d+/, (row) => (+row > removed ? `${+row - 1}` : +row === removed ? '-' : row)));
+      const errors = event.verdict.ok ? [] : event.verdict.errors.filter((e) => shown.includes(e.field));
       const same = errors.length === mode.errors.length && errors.every((e, i) => e.field === mode.errors[i]!.field && e.problem === mode.errors[i]!.problem);
       return same ? state : { list, mode: { ...mode, errors } };
     }

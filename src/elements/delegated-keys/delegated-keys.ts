@@ -471,16 +471,21 @@ export class DelegatedKeys extends TemplateElement {
   #edit(e: Event, row?: number): void {
     const { name, value } = e.target as HTMLInputElement;
     const { nickname, limits } = this.form;
+    this.#check(row === undefined ? { nickname: value, limits } : { nickname, limits: limits.map((r, i) => (i === row ? { ...r, [name]: value } : r)) });
+  }
+
+  /** The form as edited: an error shown goes once its field is right; `removed`, the limit row taken out, takes its own. */
+  #check(form: KeyForm, removed?: number): void {
     this.#refusal = '';
-    this.form = row === undefined ? { nickname: value, limits } : { nickname, limits: limits.map((r, i) => (i === row ? { ...r, [name]: value } : r)) };
-    if (this.view.mode.kind === 'editing' && this.view.mode.errors.length > 0) this.#send({ type: 'edited', verdict: validateKeyForm(this.form, this) });
+    this.form = form;
+    this.#send({ type: 'edited', verdict: validateKeyForm(form, this), removed });
   }
 
   /** Adds a limit row (`remove` undefined) or removes row `remove`, and moves the focus to a row that stays. */
   #editRows(remove?: number): void {
     const { nickname, limits } = this.form;
     const rows: LimitRow[] = remove === undefined ? [...limits, { currencyCode: '', maxPerTransaction: '' }] : limits.filter((_, i) => i !== remove);
-    this.form = { nickname, limits: rows };
+    this.#check({ nickname, limits: rows }, remove);
     const focusRow = remove === undefined ? rows.length - 1 : Math.max(0, remove - 1);
     this.#focusTarget = rows.length ? `limits.${focusRow}.currencyCode` : 'add-limit';
   }

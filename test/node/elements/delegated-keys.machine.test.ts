@@ -266,6 +266,17 @@ test('edited: an error shown goes once its field is right; no error appears befo
   assert.deepEqual(s.mode, { kind: 'editing', errors: [] });
 });
 
+test('edited with a limit row removed: that row\'s errors go, those of the rows after it move up with them', () => {
+  let s: DelegatedKeysState = transition(transition(initialState, { type: 'loaded', keys: [] }), { type: 'open-form' });
+  const rows = [{ currencyCode: 'USD', maxPerTransaction: 'x' }, { currencyCode: 'EUR', maxPerTransaction: '1' }, { currencyCode: 'GBP', maxPerTransaction: '' }];
+  s = transition(s, { type: 'submit', verdict: validateKeyForm({ nickname: '', limits: rows }, target) });
+  s = transition(s, { type: 'edited', verdict: validateKeyForm({ nickname: '', limits: rows.slice(1) }, target), removed: 0 });
+  assert.deepEqual(s.mode.kind === 'editing' && s.mode.errors, [
+    { field: 'nickname', problem: 'required' },
+    { field: 'limits.1.maxPerTransaction', problem: 'required' },
+  ]);
+});
+
 test('errorCodeOf on a create refused by the real sandbox: its API credentials refused (401 UNAUTHORIZED) are not a wallet login to ask for; a refused signature is', async () => {
   const { withSandbox } = await import('../sandbox/helpers.ts');
   const { createClient } = await import('../../../src/core/client.ts');

@@ -54,4 +54,25 @@ describe('<delegated-keys> creation form', () => {
       { currencyCode: 'JPY', maxPerTransaction: 300 },
     ]);
   });
+
+  it('removing a refused limit row takes its errors with it; a row that moves up keeps its own, on its own fields', async () => {
+    const el = await openForm('en', 3);
+    type(field(el, 'nickname'), 'Groceries');
+    type(field(el, 'limits.0.currencyCode'), 'USD');
+    type(field(el, 'limits.0.maxPerTransaction'), 'abc');
+    type(field(el, 'limits.1.currencyCode'), 'EUR');
+    type(field(el, 'limits.1.maxPerTransaction'), '100');
+    type(field(el, 'limits.2.currencyCode'), 'GBP');
+    (part(el, 'submit-button') as HTMLButtonElement).click();
+    await el.updateComplete;
+    expect(field(el, 'limits.0.maxPerTransaction').getAttribute('aria-invalid')).to.equal('true');
+    expect(errorOf(el, 'limits.2.maxPerTransaction')).to.equal('This field is required.');
+
+    shadow(el).querySelector<HTMLButtonElement>('[aria-label="Remove limit 1"]')!.click();
+    await el.updateComplete;
+    // EUR 100 is now the first row, and valid; GBP without an amount the second, still refused.
+    expect(field(el, 'limits.0.currencyCode').value).to.equal('EUR');
+    expect([field(el, 'limits.0.maxPerTransaction').getAttribute('aria-invalid'), errorOf(el, 'limits.0.maxPerTransaction')]).to.deep.equal(['false', '']);
+    expect([field(el, 'limits.1.maxPerTransaction').getAttribute('aria-invalid'), errorOf(el, 'limits.1.maxPerTransaction')]).to.deep.equal(['true', 'This field is required.']);
+  });
 });
