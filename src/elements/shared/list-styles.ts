@@ -45,6 +45,11 @@ export const listStyles = css`
     border: 1px solid var(--_border);
     border-radius: var(--_radius);
     background: var(--_item-bg);
+  }
+  /* A name with no space in it (a key's, in its row and in the notice that it was made) breaks
+     where it must, rather than widening the whole panel past its column. */
+  .item,
+  .live {
     overflow-wrap: anywhere;
   }
   .status {

@@ -10,7 +10,7 @@ import '../../../../src/locales/ar.ts';
 import type { DelegatedKeys } from '../../../../src/elements/delegated-keys/index.ts';
 import type { DelegatedKey } from '../../../../src/core/types.ts';
 import type { RigAccount } from '../../support/rig.ts';
-import { logInByEmail, mount, nextEvent, part, resetPage, shadow, type, useRigAccount, waitFor } from '../shared/helpers.ts';
+import { logInByEmail, mount, nextEvent, overflowing, part, resetPage, shadow, type, useRigAccount, waitFor } from '../shared/helpers.ts';
 
 describe('<delegated-keys> creation form', () => {
   let acct: RigAccount;
@@ -19,6 +19,9 @@ describe('<delegated-keys> creation form', () => {
 
   const field = (el: Element, id: string) => shadow(el).getElementById(id) as HTMLInputElement;
   const errorOf = (el: Element, id: string) => shadow(el).getElementById(`${id}-error`)!.textContent!.trim();
+
+  /** What reaches past the element or scrolls sideways, but a field's own text and the 1-pixel clip of a text for screen readers only. */
+  const wide = (el: Element) => overflowing(el).filter((o) => !/^<input|visually-hidden/.test(o));
 
   async function openForm(lang = 'en', rows = 0): Promise<DelegatedKeys> {
     const el = await mount<DelegatedKeys>('delegated-keys', { 'card-id': acct.cardId, 'account-id': acct.accountId, lang });
@@ -74,5 +77,34 @@ describe('<delegated-keys> creation form', () => {
     expect(field(el, 'limits.0.currencyCode').value).to.equal('EUR');
     expect([field(el, 'limits.0.maxPerTransaction').getAttribute('aria-invalid'), errorOf(el, 'limits.0.maxPerTransaction')]).to.deep.equal(['false', '']);
     expect([field(el, 'limits.1.maxPerTransaction').getAttribute('aria-invalid'), errorOf(el, 'limits.1.maxPerTransaction')]).to.deep.equal(['true', 'This field is required.']);
+  });
+
+  it('a name of 256 characters with no space, and the largest amount, stay in a column 320 pixels wide: form, list, notice and revoke question', async () => {
+    await logInByEmail(await mount('wallet-login', { 'account-id': acct.accountId }));
+    for (const lang of ['en', 'ar']) {
+      const el = await openForm(lang, 1);
+      el.style.inlineSize = '320px';
+      const name = (lang === 'en' ? 'W' : 'ش').repeat(256);
+      type(field(el, 'nickname'), name);
+      type(field(el, 'limits.0.currencyCode'), 'USD');
+      type(field(el, 'limits.0.maxPerTransaction'), '9007199254740991');
+      await el.updateComplete;
+      expect(wide(el), `${lang}: the form`).to.deep.equal([]);
+      const created = nextEvent<CustomEvent<{ key: DelegatedKey }>>(el, 'delegated-key-created');
+      (part(el, 'submit-button') as HTMLButtonElement).click();
+      const { key } = (await created).detail;
+      await el.updateComplete;
+      expect(key.nickname).to.equal(name);
+      expect(wide(el), `${lang}: the list and its notice`).to.deep.equal([]);
+      (part(el, 'revoke-button') as HTMLButtonElement).click();
+      await el.updateComplete;
+      expect(wide(el), `${lang}: the revoke question`).to.deep.equal([]);
+      const revoked = nextEvent(el, 'delegated-key-revoked');
+      shadow(el).querySelector<HTMLButtonElement>('.confirm button')!.click();
+      await revoked;
+      await el.updateComplete;
+      expect(wide(el), `${lang}: revoked`).to.deep.equal([]);
+      el.remove();
+    }
   });
 });
