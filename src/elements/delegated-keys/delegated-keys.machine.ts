@@ -43,12 +43,12 @@ export interface FieldError {
 export type FormVerdict = { ok: true; request: CreateDelegatedKeyRequest } | { ok: false; errors: FieldError[] };
 
 /**
- * A row as the service takes it: the code trimmed and upper-cased, the amount an integer (typed in
- * ASCII, Arabic, Persian or full-width digits). `ok`
- * for each half tells whether it is valid (currencyCode /^[A-Z0-9]{3,16}$/, amount 1 or more).
+ * A row as the service takes it: the code trimmed and upper-cased (full-width letters and digits
+ * as ASCII, NFKC), the amount an integer (typed in ASCII, Arabic, Persian or full-width digits).
+ * `ok` for each half tells whether it is valid (currencyCode /^[A-Z0-9]{3,16}$/, amount 1 or more).
  */
 function parseRow(row: LimitRow) {
-  const currencyCode = row.currencyCode.trim().toUpperCase();
+  const currencyCode = row.currencyCode.normalize('NFKC').trim().toUpperCase();
   const amountText = asciiDigits(row.maxPerTransaction.trim());
   const maxPerTransaction = /^[0-9]{1,16}$/.test(amountText) ? Number(amountText) : 0;
   return {

@@ -91,6 +91,9 @@ test('an amount typed in Arabic-Indic, Persian or full-width digits is that inte
   for (const amount of ['٥٠٠٠', '۵۰۰۰', '５０００', ' ٥0۰０ ']) assert.deepEqual(limits(amount), limits('5000'), amount);
   assert.deepEqual((limits('٥٠٠٠') as { request: { spendingLimits: unknown } }).request.spendingLimits, [{ currencyCode: 'USD', maxPerTransaction: 5000 }]);
   for (const amount of ['٥٫٠٠', '٥٬٠٠٠', '٠']) assert.equal(limits(amount).ok, false, amount);
+  // A code in full-width letters or digits (an East Asian keyboard) is that code.
+  const code = validateKeyForm({ nickname: 'x', limits: [{ currencyCode: 'ｕｓｄ', maxPerTransaction: '1' }, { currencyCode: 'ＵＳＤＣ２', maxPerTransaction: '1' }] }, target);
+  assert.deepEqual(code.ok && code.request.spendingLimits!.map((l) => l.currencyCode), ['USD', 'USDC2']);
 });
 
 test('list: active keys first, then newest first', () => {

@@ -107,4 +107,16 @@ describe('<delegated-keys> creation form', () => {
       el.remove();
     }
   });
+
+  it('a currency code typed in full-width letters (a Japanese or Chinese keyboard) is that code: previewed and not refused', async () => {
+    const el = await openForm('en', 1);
+    type(field(el, 'nickname'), 'Groceries');
+    type(field(el, 'limits.0.currencyCode'), 'ｕｓｄ');
+    type(field(el, 'limits.0.maxPerTransaction'), '５０００');
+    await el.updateComplete;
+    expect(shadow(el).getElementById('limits.0.maxPerTransaction-preview')!.textContent).to.equal('= $50.00');
+    (part(el, 'submit-button') as HTMLButtonElement).click();
+    await el.updateComplete;
+    expect([field(el, 'limits.0.currencyCode').getAttribute('aria-invalid'), errorOf(el, 'limits.0.currencyCode')]).to.deep.equal(['false', '']);
+  });
 });
