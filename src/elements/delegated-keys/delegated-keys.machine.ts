@@ -32,7 +32,8 @@ export interface KeyForm {
   limits: LimitRow[];
 }
 
-export type FieldProblem = 'required' | 'too_long' | 'invalid_currency' | 'duplicate_currency' | 'invalid_amount' | 'too_many';
+/** `too_large`: an amount beyond 2^53 - 1, which JSON does not carry exactly (the service refuses it). */
+export type FieldProblem = 'required' | 'too_long' | 'invalid_currency' | 'duplicate_currency' | 'invalid_amount' | 'too_large' | 'too_many';
 
 export interface FieldError {
   /** `nickname`, `limits`, or `limits.<row>.currencyCode` / `limits.<row>.maxPerTransaction`. */
@@ -50,7 +51,7 @@ export type FormVerdict = { ok: true; request: CreateDelegatedKeyRequest } | { o
 function parseRow(row: LimitRow) {
   const currencyCode = row.currencyCode.normalize('NFKC').trim().toUpperCase();
   const amountText = asciiDigits(row.maxPerTransaction.trim());
-  const maxPerTransaction = /^[0-9]{1,16}$/.test(amountText) ? Number(amountText) : 0;
+  const maxPerTransaction = /^[0-9]+$/.test(amountText) ? Number(amountText) : 0;
   return {
     currencyCode,
     amountText,
@@ -87,7 +88,7 @@ export function validateKeyForm(form: KeyForm, target: { cardId: string; account
     // api.md: "A request with duplicate currency entries is rejected" - refused before sending.
     const codeProblem = !codeOk ? (currencyCode ? 'invalid_currency' : 'required') : seen.has(currencyCode) ? 'duplicate_currency' : undefined;
     if (codeProblem) error(field + 'currencyCode', codeProblem);
-    if (!amountOk) error(field + 'maxPerTransaction', amountText ? 'invalid_amount' : 'required');
+    if (!amountOk) error(field + 'maxPerTransaction', !amountText ? 'required' : maxPerTransaction ? 'too_large' : 'invalid_amount');
     seen.add(currencyCode);
     if (!codeProblem && amountOk) limits.push({ currencyCode, maxPerTransaction });
   });

@@ -95,6 +95,7 @@ const en: Record<Keys, string> & PluralForms<Keys> = {
   'delegated-keys.field.invalid_currency': 'Use a currency code of 3 to 16 letters or digits, such as USD.',
   'delegated-keys.field.duplicate_currency': 'This currency already has a limit. Keep one limit per currency.',
   'delegated-keys.field.invalid_amount': 'Enter a whole number of at least 1.',
+  'delegated-keys.field.too_large': 'Enter 9007199254740991 or less.',
   'delegated-keys.error.conflict': 'This card already has an active key. Revoke it first, then create the new one.',
   'delegated-keys.error.not_found': 'This card isn’t linked to your wallet any more, or the key no longer exists. Reload and try again.',
   'delegated-keys.error.invalid': 'The key couldn’t be created with these details. Check the name and limits.',

@@ -610,7 +610,7 @@ export class DelegatedKeys extends TemplateElement {
           data-focus=${name}
           autocomplete="off"
           spellcheck="false"
-          maxlength=${row === undefined ? NICKNAME_MAX : 16}
+          maxlength=${numeric ? nothing : row === undefined ? NICKNAME_MAX : 16}
           inputmode=${numeric ? 'numeric' : nothing}
           ?required=${row === undefined}
           .value=${value}

@@ -119,4 +119,23 @@ describe('<delegated-keys> creation form', () => {
     await el.updateComplete;
     expect([field(el, 'limits.0.currencyCode').getAttribute('aria-invalid'), errorOf(el, 'limits.0.currencyCode')]).to.deep.equal(['false', '']);
   });
+
+  it('an amount beyond 2^53 - 1 of the smallest unit, typed or pasted, is refused as too large, never cut to fewer digits, in English and Arabic', async () => {
+    for (const [lang, said] of [['en', /^Enter 9007199254740991 or less\.$/], ['ar', /9007199254740991/]] as const) {
+      const el = await openForm(lang, 2);
+      type(field(el, 'nickname'), 'Groceries');
+      type(field(el, 'limits.0.currencyCode'), 'USD');
+      type(field(el, 'limits.0.maxPerTransaction'), '9007199254740992');
+      type(field(el, 'limits.1.currencyCode'), 'EUR');
+      // Pasted as a user does: the field takes what its rules allow.
+      field(el, 'limits.1.maxPerTransaction').focus();
+      document.execCommand('insertText', false, '100000000000000000');
+      expect(field(el, 'limits.1.maxPerTransaction').value).to.equal('100000000000000000');
+      (part(el, 'submit-button') as HTMLButtonElement).click();
+      await el.updateComplete;
+      for (const row of [0, 1]) expect(errorOf(el, `limits.${row}.maxPerTransaction`), `${lang}, row ${row}`).to.match(said);
+      expect(shadow(el).activeElement === field(el, 'limits.0.maxPerTransaction'), 'focus on the first refused amount').to.equal(true);
+      el.remove();
+    }
+  });
 });
