@@ -25,7 +25,7 @@ import { format } from '../shared/formats.ts';
 import { failureMessage, isCodeProblem } from '../shared/strings.ts';
 import { onceAfterFirstPaint } from '../shared/idle.ts';
 import { isAbort, onOnline, syncStates } from '../shared/list.ts';
-import { codeInput } from '../shared/code-input.ts';
+import { codeDigits, codeInput } from '../shared/code-input.ts';
 import { forgetPendingCode, keepPendingCode, storageKey, resumePendingCode } from '../shared/pending-code.ts';
 import {
   afterChange,
@@ -640,7 +640,7 @@ export class WalletCredentials extends TemplateElement {
     const resend: Operation | undefined = s.codeFor ? { op: 'resend-code', id: s.codeFor } : undefined;
     const submit = (e: SubmitEvent) => {
       e.preventDefault();
-      const code = this.#codeInput?.value.replace(/\D/g, '');
+      const code = codeDigits(this.#codeInput?.value ?? '');
       if (code && s.codeFor) this.#request({ op: 'verify-code', id: s.codeFor }, code);
     };
     return html`<form part="code-form" class="stack" novalidate @submit=${submit}>

@@ -1,0 +1,45 @@
+/**
+ * <wallet-credentials>'s activation code field of a text message login being added, in Chromium
+ * against the real sandbox (code 000000): the digits a user's keyboard gives, which are not always
+ * ASCII ones (an Arabic keyboard's ٠-٩, a Persian one's ۰-۹, a Japanese input method's full-width ０-９).
+ */
+import { expect } from 'chai';
+import { sendKeys } from '@web/test-runner-commands';
+import '../../../../src/elements/wallet-credentials/wallet-credentials.ts';
+import type { WalletCredentials } from '../../../../src/elements/wallet-credentials/wallet-credentials.ts';
+import type { RigAccount } from '../../support/rig.ts';
+import { mount, part, resetPage, text, useRigAccount, waitFor, waitForState } from '../shared/helpers.ts';
+import { addButton, idle, loginByEmail } from './helpers.ts';
+
+describe('<wallet-credentials> activation code field', function () {
+  this.timeout(60000);
+  let acct: RigAccount;
+
+  beforeEach(async () => ({ acct } = await useRigAccount()));
+  afterEach(resetPage);
+
+  /** Logged in by email, the element with a text message login added, waiting for its code. */
+  async function codeForm(): Promise<WalletCredentials> {
+    await loginByEmail(acct);
+    const el = await mount<WalletCredentials>('wallet-credentials', { 'account-id': acct.accountId, 'customer-id': acct.customerId });
+    await idle(el);
+    addButton(el, 'SMS_OTP').click();
+    await waitForState(el, 'code-entry');
+    await idle(el);
+    return el;
+  }
+
+  for (const [keyboard, code] of [
+    ['Arabic', '٠٠٠٠٠٠'],
+    ['Persian', '۰۰۰۰۰۰'],
+    ['full-width', '００００００'],
+  ] as const) {
+    it(`a code typed with ${keyboard} digits (${code}) and Enter activates the login`, async () => {
+      const el = await codeForm();
+      (part(el, 'code-input') as HTMLInputElement).focus();
+      await sendKeys({ type: code });
+      await sendKeys({ press: 'Enter' });
+      await waitFor(() => text(el, 'status').includes('ready to use'), 'the activation notice', 10000);
+    });
+  }
+});
