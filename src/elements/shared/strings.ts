@@ -13,6 +13,7 @@ export const sharedStrings = {
   en: {
     'error.wrong_code': 'That code didn’t work. Check it and try again; if it has expired, send a new code.',
     'error.code_expired': 'This code can’t be used any more. Send a new code and enter that one.',
+    'error.code_short': 'This code is missing digits. Enter all of them.',
     'error.rate_limited': 'Too many attempts. Wait a moment, then try again.',
     'error.rate_limited_wait': 'Too many attempts. Wait {seconds} seconds, then try again.',
     'error.rate_limited_wait_one': 'Too many attempts. Wait {seconds} second, then try again.',
@@ -57,9 +58,9 @@ export type SharedStringKey = Exclude<keyof typeof sharedStrings.en, `${string}_
  */
 export type AnyFailure = Omit<Failure, 'code'> & { code: string };
 
-/** A failure about the code typed (wrong, or no longer usable): the field is cleared and the failure said with it. */
+/** A failure about the code typed (wrong, short of digits, or no longer usable): the field is cleared and the failure said with it. */
 export function isCodeProblem(failure: AnyFailure | undefined): boolean {
-  return failure?.code === 'wrong_code' || failure?.code === 'code_expired';
+  return failure?.code === 'wrong_code' || failure?.code === 'code_expired' || failure?.code === 'code_short';
 }
 
 /**

@@ -69,7 +69,7 @@ export type Notice =
  * logged this device out (core deletes its keys whatever the service answers) but the service did
  * not end every session it held; those stay listed until they expire.
  */
-export type CredentialsFailure = Failure | (Omit<Failure, 'code'> & { code: 'logout_incomplete' });
+export type CredentialsFailure = Failure | (Omit<Failure, 'code'> & { code: 'logout_incomplete' | 'code_short' });
 
 export type CredentialsState =
   | { kind: 'loading' }

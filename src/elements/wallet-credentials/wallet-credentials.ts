@@ -641,7 +641,9 @@ export class WalletCredentials extends TemplateElement {
     const submit = (e: SubmitEvent) => {
       e.preventDefault();
       const code = codeDigits(this.#codeInput?.value ?? '');
-      if (code && s.codeFor) this.#request({ op: 'verify-code', id: s.codeFor }, code);
+      // A code short of digits is not sent: the service would count it as one of its tries.
+      if (code.length === 6 && s.codeFor) this.#request({ op: 'verify-code', id: s.codeFor }, code);
+      else if (code && this.machine === s) this.machine = { ...s, failure: { code: 'code_short' } };
     };
     return html`<form part="code-form" class="stack" novalidate @submit=${submit}>
       <div class="field">

@@ -64,7 +64,7 @@ export interface SessionInfo {
  * Or `passkey_other_wallet`: the passkey picked (from autofill, which offers any passkey of the
  * site) is another wallet's; nothing was sent.
  */
-export type LoginFailure = Failure | (Omit<Failure, 'code'> & { code: 'code_sent_recently' | 'passkey_other_wallet' });
+export type LoginFailure = Failure | (Omit<Failure, 'code'> & { code: 'code_sent_recently' | 'passkey_other_wallet' | 'code_short' });
 
 /** Default code-resend cooldown when the service sends no Retry-After. */
 export const RESEND_COOLDOWN_MS = 30_000;

@@ -611,8 +611,14 @@ export class WalletLogin extends TemplateElement {
 
   #onCodeSubmit(e: SubmitEvent): void {
     e.preventDefault();
-    if (this.#codeInput?.value) this.#send({ type: 'SUBMIT_CODE' });
-    else this.#codeInput?.focus();
+    const s = this.machine;
+    const typed = this.#codeInput?.value.length;
+    // A code short of digits is not sent: the service would count it as one of its tries.
+    if (typed === this.codeLength) this.#send({ type: 'SUBMIT_CODE' });
+    else {
+      if (typed && s.kind === 'code-entry') this.machine = { ...s, failure: { code: 'code_short' } };
+      this.#codeInput?.focus();
+    }
   }
 
   // -------------------------------------------------------------------------------------------

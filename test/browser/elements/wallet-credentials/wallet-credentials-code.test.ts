@@ -8,7 +8,7 @@ import { sendKeys } from '@web/test-runner-commands';
 import '../../../../src/elements/wallet-credentials/wallet-credentials.ts';
 import type { WalletCredentials } from '../../../../src/elements/wallet-credentials/wallet-credentials.ts';
 import type { RigAccount } from '../../support/rig.ts';
-import { mount, part, resetPage, text, useRigAccount, waitFor, waitForState } from '../shared/helpers.ts';
+import { mount, part, resetPage, shadow, text, useRigAccount, waitFor, waitForState } from '../shared/helpers.ts';
 import { addButton, idle, loginByEmail } from './helpers.ts';
 
 describe('<wallet-credentials> activation code field', function () {
@@ -42,4 +42,27 @@ describe('<wallet-credentials> activation code field', function () {
       await waitFor(() => text(el, 'status').includes('ready to use'), 'the activation notice', 10000);
     });
   }
+
+  it('Enter on a code short of digits sends nothing and says so: five of them leave the code usable', async () => {
+    const el = await codeForm();
+    const input = part(el, 'code-input') as HTMLInputElement;
+    // The service takes five tries of a code: a short one sent would be one of them.
+    for (let i = 0; i < 5; i++) {
+      input.value = '';
+      input.focus();
+      await sendKeys({ type: '123' });
+      await sendKeys({ press: 'Enter' });
+      await idle(el);
+    }
+    const said = shadow(el).getElementById('code-error')!.textContent;
+    const invalid = input.getAttribute('aria-invalid');
+    input.value = '';
+    input.focus();
+    await sendKeys({ type: '000000' });
+    await sendKeys({ press: 'Enter' });
+    await idle(el);
+    expect(text(el, 'status')).to.equal('Text message code is ready to use.');
+    expect(said).to.equal('This code is missing digits. Enter all of them.');
+    expect(invalid).to.equal('true');
+  });
 });

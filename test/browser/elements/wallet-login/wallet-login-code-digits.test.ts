@@ -8,7 +8,7 @@ import { sendKeys } from '@web/test-runner-commands';
 import '../../../../src/elements/wallet-login/wallet-login.ts';
 import '../../../../src/locales/ar.ts';
 import { newAccount, type RigAccount } from '../../support/rig.ts';
-import { inState, nextEvent, part, paste, resetPage, useRig } from '../shared/helpers.ts';
+import { inState, nextEvent, part, paste, resetPage, text, useRig, waitFor, waitForState } from '../shared/helpers.ts';
 import { codeInput, codeScreen } from './helpers.ts';
 
 describe('<wallet-login> code digits', function () {
@@ -47,5 +47,28 @@ describe('<wallet-login> code digits', function () {
     } finally {
       document.documentElement.lang = 'en';
     }
+  });
+
+  it('Enter on a code short of digits sends nothing and says so: five of them leave the code usable', async () => {
+    const el = await codeScreen({ 'account-id': acct.accountId });
+    const input = codeInput(el);
+    // The service takes five tries of a code: a short one sent would be one of them.
+    for (let i = 0; i < 5; i++) {
+      input.value = '';
+      input.focus();
+      await sendKeys({ type: '123' });
+      await sendKeys({ press: 'Enter' });
+      await el.updateComplete;
+      await waitForState(el, 'code-entry');
+    }
+    const said = text(el, 'error');
+    const invalid = input.getAttribute('aria-invalid');
+    input.value = '';
+    input.focus();
+    await sendKeys({ type: '000000' });
+    await waitFor(() => inState(el, 'logged-in') || (inState(el, 'code-entry') && text(el, 'error')), 'the outcome of the code');
+    expect(inState(el, 'logged-in')).to.equal(true, text(el, 'error'));
+    expect(said).to.equal('This code is missing digits. Enter all of them.');
+    expect(invalid).to.equal('true');
   });
 });
