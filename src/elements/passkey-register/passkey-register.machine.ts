@@ -134,7 +134,7 @@ export function transition(state: RegisterState, event: RegisterEvent): Register
   }
 }
 
-/** Whether a ceremony or a call is running (buttons disabled, `aria-busy`). */
+/** Whether a ceremony or a call is running (buttons disabled, `:state(busy)`). */
 export function isBusy(state: RegisterState): boolean {
   return state.kind === 'checking' || state.kind === 'creating' || state.kind === 'activating';
 }

@@ -273,7 +273,7 @@ export class PasskeyRegister extends TemplateElement {
     const failure = 'failure' in s ? s.failure : undefined;
     const error = `${failure ? this.#sentence(failure) : this.nicknameInvalid ? t('passkey.nickname.invalid') : ''} ${this.#kept ? t('error.passkey_kept') : ''}`.trim();
     return html`
-      <section part="base" class="panel stack" aria-labelledby="heading" aria-busy=${isBusy(s) ? 'true' : 'false'}>
+      <section part="base" class="panel stack" aria-labelledby="heading">
         <h2 part="heading" id="heading" aria-level=${this.level()}>${t('passkey.heading')}</h2>
         ${this.accountId ? this.#screen(s) : html`<p part="intro">${t(this.badId(['account-id']) ? 'common.bad-id' : 'common.missing-account', { attribute: 'account-id' })}</p>`}
         <p part="error" id="error" class="live" role="alert">${error}</p>

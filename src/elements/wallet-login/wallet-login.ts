@@ -664,7 +664,7 @@ export class WalletLogin extends TemplateElement {
     const failure = 'failure' in s ? s.failure : undefined;
     const wait = this.#waitLeft(failure);
     return html`
-      <section part="base" class="panel stack" aria-busy=${this.#busy ? 'true' : 'false'} aria-labelledby="heading">
+      <section part="base" class="panel stack" aria-labelledby="heading">
         ${this.accountId ? this.#screen(s) : html`<p part="intro">${t(this.badId(['account-id']) ? 'common.bad-id' : 'common.missing-account', { attribute: 'account-id' })}</p>`}
         <p part="error" id="error" class="live" role="alert">${failure ? this.#failureText(failure) : ''}</p>
         <p part="wait" class="live">${wait ? t('error.wait', { seconds: wait }) : ''}</p>

@@ -1,0 +1,70 @@
+/**
+ * The live regions (role=status, role=alert) of the elements that speak while a step runs, in
+ * Chromium against the real sandbox: none sits inside an `aria-busy="true"` subtree, where screen
+ * readers hold what changes until the subtree is no longer busy, so "Sending your code…" would
+ * never be said.
+ */
+import { expect } from 'chai';
+import '../../../../src/elements/wallet-login/wallet-login.ts';
+import '../../../../src/elements/passkey-register/passkey-register.ts';
+import { walletFor } from '../../../../src/elements/shared/wallet.ts';
+import { addVirtualAuthenticator, type RigAccount } from '../../support/rig.ts';
+import { holdNext, mount, part, resetPage, shadow, text, useRigAccount, waitForState } from './helpers.ts';
+import { methodButton } from '../wallet-login/helpers.ts';
+import type { WalletLogin } from '../../../../src/elements/wallet-login/wallet-login.ts';
+
+/** The parts of `el`'s live regions that have an `aria-busy="true"` element around them, up to the document. */
+function busyAround(el: Element): string[] {
+  return [...shadow(el).querySelectorAll('[role=status], [role=alert]')].flatMap((region) => {
+    for (let n: Node | null = region; n; n = n instanceof ShadowRoot ? n.host : n.parentNode) {
+      if (n instanceof Element && n.getAttribute('aria-busy') === 'true') return [`${region.getAttribute('part') ?? region.id} in ${n.localName}`];
+    }
+    return [];
+  });
+}
+
+describe('live regions outside busy parts', function () {
+  this.timeout(60000);
+  let acct: RigAccount;
+
+  beforeEach(async () => ({ acct } = await useRigAccount()));
+  afterEach(resetPage);
+
+  it('<wallet-login> sending a code: its status says so, with no busy element around it', async () => {
+    const el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId, methods: 'email-otp', 'no-autofill': '' });
+    await waitForState(el, 'choosing');
+    const hold = holdNext('POST', /\/challenge$/);
+    try {
+      methodButton(el, 'email-otp').click();
+      await hold.arrived;
+      await el.updateComplete;
+      expect(el.matches(':state(busy)')).to.equal(true);
+      expect(text(el, 'status')).to.equal('Sending your code…');
+      expect(busyAround(el)).to.deep.equal([]);
+      hold.release();
+    } finally {
+      hold.undo();
+    }
+    await waitForState(el, 'code-entry');
+  });
+
+  it('<passkey-register> creating a passkey: its status says so, with no busy element around it', async () => {
+    await addVirtualAuthenticator();
+    await (await walletFor().startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000');
+    const el = await mount<HTMLElement & { updateComplete: Promise<unknown> }>('passkey-register', { 'account-id': acct.accountId, nickname: 'Busy' });
+    await waitForState(el, 'ready');
+    const hold = holdNext('POST', /\/auth\/credentials$/);
+    try {
+      (part(el, 'submit') as HTMLButtonElement).click();
+      await hold.arrived;
+      await el.updateComplete;
+      expect(el.matches(':state(busy)')).to.equal(true);
+      expect(text(el, 'status')).to.equal('Follow your browser’s prompt to create the passkey…');
+      expect(busyAround(el)).to.deep.equal([]);
+      hold.release();
+    } finally {
+      hold.undo();
+    }
+    await waitForState(el, 'done', 20000);
+  });
+});
