@@ -23,7 +23,7 @@ import type { AgentActionsStringKey } from '../elements/agent-actions/agent-acti
 /** Failure sentences and credential names shared by every element (elements/shared/strings.ts). */
 const shared: Record<SharedStringKey, string> = {
   'error.wrong_code': 'لم ينجح الرمز. تحقّق منه وأعد المحاولة، وإن انتهت صلاحيته فأرسل رمزًا جديدًا.',
-  'error.code_short': 'ينقص هذا الرمز بعض أرقامه. أدخلها كلها.',
+  'error.code_short': 'أدخل الرمز كاملًا.',
   'error.code_expired': 'لم يعد بالإمكان استخدام هذا الرمز. أرسل رمزًا جديدًا وأدخله.',
   'error.rate_limited': 'محاولات كثيرة جدًا. انتظر قليلًا ثم حاول مرة أخرى.',
   'error.rate_limited_wait': 'محاولات كثيرة جدًا. انتظر ثم حاول مرة أخرى (مدة الانتظار بالثواني: {seconds}).',

@@ -13,7 +13,7 @@ export const sharedStrings = {
   en: {
     'error.wrong_code': 'That code didn’t work. Check it and try again; if it has expired, send a new code.',
     'error.code_expired': 'This code can’t be used any more. Send a new code and enter that one.',
-    'error.code_short': 'This code is missing digits. Enter all of them.',
+    'error.code_short': 'Enter every digit of the code.',
     'error.rate_limited': 'Too many attempts. Wait a moment, then try again.',
     'error.rate_limited_wait': 'Too many attempts. Wait {seconds} seconds, then try again.',
     'error.rate_limited_wait_one': 'Too many attempts. Wait {seconds} second, then try again.',

@@ -62,7 +62,7 @@ describe('<wallet-credentials> activation code field', function () {
     await sendKeys({ press: 'Enter' });
     await idle(el);
     expect(text(el, 'status')).to.equal('Text message code is ready to use.');
-    expect(said).to.equal('This code is missing digits. Enter all of them.');
+    expect(said).to.equal('Enter every digit of the code.');
     expect(invalid).to.equal('true');
   });
 });

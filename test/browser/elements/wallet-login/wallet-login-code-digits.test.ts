@@ -68,7 +68,7 @@ describe('<wallet-login> code digits', function () {
     await sendKeys({ type: '000000' });
     await waitFor(() => inState(el, 'logged-in') || (inState(el, 'code-entry') && text(el, 'error')), 'the outcome of the code');
     expect(inState(el, 'logged-in')).to.equal(true, text(el, 'error'));
-    expect(said).to.equal('This code is missing digits. Enter all of them.');
+    expect(said).to.equal('Enter every digit of the code.');
     expect(invalid).to.equal('true');
   });
 });
