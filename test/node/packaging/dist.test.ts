@@ -529,3 +529,32 @@ test('the built proxy relays a browser call to the built sandbox (no dev-depende
     await sandbox.close();
   }
 });
+
+/** The module an integrator's `import … from '<specifier>'` of this package loads, from the built dist/. */
+async function importEntry(specifier: string): Promise<Record<string, unknown>> {
+  const target = pkg.exports['.' + specifier.slice(pkg.name.length)];
+  assert.ok(target, `${specifier} is no entry of the package`);
+  return (await import(pathToFileURL(join(ROOT, typeof target === 'string' ? target : target.default!)).href)) as Record<string, unknown>;
+}
+
+test('every name the README imports from the package (a code block or a `name` from `entry` in its text) is an export of the entry it names', async () => {
+  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8').replace(/\s+/g, ' ');
+  const entry = `(${pkg.name}(?:/[\\w/-]+)?)`;
+  const named = [
+    ...[...readme.matchAll(new RegExp(`import \\{([^}]+)\\} from '${entry}'`, 'g'))].flatMap((m) => m[1]!.split(',').map((name) => [name.trim().split(' as ')[0]!, m[2]!] as const)),
+    ...[...readme.matchAll(new RegExp(`\`(\\w+)(?:\\(\\))?\` from \`${entry}\``, 'g'))].map((m) => [m[1]!, m[2]!] as const),
+  ].filter(([name]) => name && !name.startsWith('type '));
+  assert.ok(named.some(([name]) => name === 'createProxy') && named.some(([name]) => name === 'startSandbox'), 'the README imports createProxy and startSandbox');
+  const missing: string[] = [];
+  for (const [name, specifier] of named) if (!(name in (await importEntry(specifier)))) missing.push(`${name} from ${specifier}`);
+  assert.deepEqual(missing, [], 'the README imports names its entries do not export');
+});
+
+test('the README\'s React paragraph says where a page using the wrappers gets configureWallet: an entry that exports it', async () => {
+  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  const paragraph = readme.split(/\n\s*\n/).find((p) => p.includes(`'${pkg.name}/react/card-reveal'`));
+  assert.ok(paragraph, 'the README has a paragraph on the React wrappers');
+  const specifier = new RegExp(`import \\{ configureWallet \\} from '(${pkg.name}(?:/[\\w/-]+)?)'`).exec(paragraph.replace(/\s+/g, ' '))?.[1];
+  assert.ok(specifier, 'the React paragraph shows no import of configureWallet (the React entries do not export it)');
+  assert.equal(typeof (await importEntry(specifier)).configureWallet, 'function');
+});
