@@ -423,6 +423,23 @@ test('a Vue application gets its templates type-checked by vue-tsc, and the tag 
   assert.deepEqual(['card-reveal', 'wallet-login', 'hanko-auth', 'div'].map(vue.isCustomElement), [true, true, false, false]);
 });
 
+test('the CDN bundle imported by its package name (`wallet-elements/cdn`) is typed, by the package entry\'s declarations: it exports the same names', async () => {
+  const lines = [
+    `import { configureWallet, CardReveal } from '${pkg.name}/cdn';`,
+    `configureWallet({ apiBase: '/api', environment: 'sandbox' });`,
+    `export const reveal: CardReveal = document.createElement('card-reveal');`,
+    `// @ts-expect-error environment is production or sandbox`,
+    `configureWallet({ environment: 'staging' });`,
+  ];
+  assert.deepEqual(typecheck('cdn', lines, BROWSER_APP), []);
+  assert.deepEqual(typecheck('cdn-node16', lines, BROWSER_APP_NODE16), []);
+  // The bundle runs only in a browser; its names are read from its closing export statement.
+  const cdn = readFileSync(join(DIST, 'cdn', 'wallet-elements.js'), 'utf8');
+  const list = [...cdn.matchAll(/export\s*\{([^}]*)\}/g)].at(-1)?.[1] ?? '';
+  const names = list.split(',').map((item) => item.trim().split(/\s+as\s+/).at(-1)!).filter(Boolean).sort();
+  assert.deepEqual(names, Object.keys(await importEntry(pkg.name)).sort());
+});
+
 test('TypeScript\'s older "node" resolution (node10, which ignores "exports") finds every subpath\'s declarations through typesVersions', () => {
   const dir = join(DIST, '.typecheck-node10');
   mkdirSync(join(dir, 'node_modules'), { recursive: true });
