@@ -34,6 +34,30 @@ async function listen(handler: ProxyHandler, options: http.ServerOptions = {}): 
   };
 }
 
+/** When the step-up grant in `jar` ends (its signed payload's `e`, milliseconds on the proxy's clock). */
+function grantEnd(jar: Map<string, string>): number {
+  const grants = [...jar].filter(([name]) => name.startsWith('wallet_step_up_'));
+  assert.equal(grants.length, 1, 'one grant');
+  return (JSON.parse(Buffer.from(grants[0]![1].split('.')[0]!, 'base64url').toString('utf8')) as { e: number }).e;
+}
+
+/**
+ * Runs `attempt`, which sets `state.end` to the end of the session or grant it then relies on (on
+ * this process's clock, which the proxy in it shares). An attempt that fails while that is live
+ * fails the test; one that fails after it ended was made late by the machine's load, not by the
+ * proxy, and is made anew, five times at most.
+ */
+async function inTime(attempt: (state: { end: number }) => Promise<void>): Promise<void> {
+  for (let tries = 1; ; tries++) {
+    const state = { end: Infinity };
+    try {
+      return await attempt(state);
+    } catch (error) {
+      if (Date.now() < state.end || tries === 5) throw error;
+    }
+  }
+}
+
 describe('card reveal step-up', () => {
   let sandbox: Sandbox;
   let f: SandboxFixtures;
@@ -44,7 +68,9 @@ describe('card reveal step-up', () => {
     // Each test logs in anew with the same credential: no OTP resend interval.
     sandbox = await startSandbox({ otpResendIntervalMs: 1 });
     f = sandbox.fixtures;
-    proxy = await demoProxy({ stepUp: { secret, ttlSeconds: 2 } });
+    // Grants of two minutes: ample for a refresh, then a reveal, on a loaded machine. The test
+    // about their end has a proxy of its own with grants of 2 seconds.
+    proxy = await demoProxy({ stepUp: { secret, ttlSeconds: 120 } });
   });
 
   /** A proxy bound to the sandbox's demo account, with these options on top. */
@@ -101,7 +127,7 @@ describe('card reveal step-up', () => {
     const cookie = h.setCookies[1]!;
     assert.match(cookie, new RegExp(`^${name}=[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+; `));
     assert.match(cookie, /; Path=\/api\/cards(;|$)/);
-    assert.match(cookie, /; Max-Age=2(;|$)/);
+    assert.match(cookie, /; Max-Age=120(;|$)/);
     assert.match(cookie, /; HttpOnly(;|$)/);
     assert.match(cookie, /; SameSite=Strict(;|$)/);
     // Plain HTTP on loopback: no Secure attribute (it is added over TLS).
@@ -140,11 +166,28 @@ describe('card reveal step-up', () => {
   });
 
   it('an expired grant is refused (2-second lifetime)', async () => {
-    const { client, wallet } = await loggedIn();
-    await wallet.refresh(f.accountId);
-    await client.revealCard(f.cardId);
-    await new Promise((r) => setTimeout(r, 2100));
-    await assert.rejects(client.revealCard(f.cardId), (e: unknown) => e instanceof ServiceError && e.code === 'STEP_UP_REQUIRED');
+    const short = await demoProxy({ stepUp: { secret, ttlSeconds: 2 } });
+    try {
+      let client!: ReturnType<typeof createClient>;
+      let end = 0;
+      await inTime(async (state) => {
+        const h = jarFetch();
+        client = createClient({ baseUrl: short.url, fetch: h.fetch });
+        const wallet = createWallet({ client, store: memoryKeyStore(), otpSigner: f.signerPublicKey });
+        await (await wallet.startOtpLogin({ credentialId: f.emailCredentialId })).submit('000000');
+        const minted = Date.now();
+        await wallet.refresh(f.accountId);
+        end = state.end = grantEnd(h.jar);
+        // Minted for 2 seconds, on the proxy's clock (this process's).
+        assert.ok(end >= minted + 2000 && end <= Date.now() + 2000, `a grant ending ${end - minted} ms after the refresh began`);
+        await client.revealCard(f.cardId);
+      });
+      // Past its end, the same grant (sent anyway: a jar that ignores Max-Age) opens nothing.
+      await new Promise((r) => setTimeout(r, Math.max(0, end - Date.now()) + 100));
+      await assert.rejects(client.revealCard(f.cardId), (e: unknown) => e instanceof ServiceError && e.code === 'STEP_UP_REQUIRED');
+    } finally {
+      await short.close();
+    }
   });
 
   it('a forged grant, or a valid grant for another account, is refused', async () => {
@@ -415,6 +458,17 @@ describe('card reveal step-up', () => {
 });
 
 describe('card reveal step-up: a grant outlives no session', () => {
+  /** A cookie jar that also keeps the Date of each answer (the service's, relayed by the proxy). */
+  function datedJar(): ReturnType<typeof jarFetch> & { dates: string[] } {
+    const dates: string[] = [];
+    const h = jarFetch(async (input, init) => {
+      const res = await fetch(input, init);
+      dates.push(res.headers.get('date') ?? '');
+      return res;
+    });
+    return { ...h, dates };
+  }
+
   it('a ttlSeconds longer than the session refreshed lasts only as long as that session', async () => {
     // Sessions of 4 seconds; grants asked for an hour.
     const sandbox = await startSandbox({ sessionLifetimeMs: 4000 });
@@ -422,17 +476,29 @@ describe('card reveal step-up: a grant outlives no session', () => {
     const demoAccount = { customerId: f.customerId, accountId: f.accountId, cardId: f.cardId };
     const proxy = await listen(createProxy({ upstream: f.baseUrl, tokenId: f.tokenId, clientSecret: f.clientSecret, demoAccount, rateLimit: false, stepUp: { ttlSeconds: 3600 } }));
     try {
-      const h = jarFetch();
-      const client = createClient({ baseUrl: proxy.url, fetch: h.fetch });
-      // No expiry margin: the wallet may renew a session of 4 s.
-      const wallet = createWallet({ client, store: memoryKeyStore(), otpSigner: f.signerPublicKey, expiryMarginMs: 0 });
-      await (await wallet.startOtpLogin({ credentialId: f.emailCredentialId })).submit('000000');
-      const session = await wallet.refresh(f.accountId);
-      const maxAge = Number(/; Max-Age=(\d+)/.exec(h.setCookies.at(-1)!)?.[1]);
-      assert.ok(maxAge >= 1 && maxAge <= 4, `Max-Age=${maxAge} for a session of 4 s`);
-      await client.revealCard(f.cardId);
-      // Past the session's end, the grant (sent anyway: a jar that ignores Max-Age) opens nothing.
-      await new Promise((r) => setTimeout(r, Math.max(0, Date.parse(session.expiresAt) - Date.now()) + 300));
+      let client!: ReturnType<typeof createClient>;
+      let session!: { expiresAt: string };
+      let end = 0;
+      await inTime(async (state) => {
+        const h = datedJar();
+        client = createClient({ baseUrl: proxy.url, fetch: h.fetch });
+        // No expiry margin: the wallet may renew a session of 4 s.
+        const wallet = createWallet({ client, store: memoryKeyStore(), otpSigner: f.signerPublicKey, expiryMarginMs: 0 });
+        // The session logged into ends no sooner.
+        state.end = Date.now() + 4000;
+        await (await wallet.startOtpLogin({ credentialId: f.emailCredentialId })).submit('000000');
+        session = await wallet.refresh(f.accountId);
+        const maxAge = Number(/; Max-Age=(\d+)/.exec(h.setCookies.at(-1)!)?.[1]);
+        // What was left of the session when the service began its answer (its Date, whole seconds):
+        // 4 s, and more by as long as the machine's load held that answer before the session was made.
+        const left = Date.parse(session.expiresAt) - Date.parse(h.dates.at(-1)!);
+        assert.ok(left < 60_000 && maxAge >= 1 && maxAge <= Math.floor(left / 1000), `Max-Age=${maxAge} for a session of 4 s, ${left} ms of it left at the answer's Date`);
+        end = state.end = grantEnd(h.jar);
+        assert.ok(end <= Date.now() + maxAge * 1000, 'the grant itself ends no later than its cookie');
+        await client.revealCard(f.cardId);
+      });
+      // Past the session's end and its own, the grant (sent anyway: a jar that ignores Max-Age) opens nothing.
+      await new Promise((r) => setTimeout(r, Math.max(0, Date.parse(session.expiresAt) - Date.now(), end - Date.now()) + 100));
       await assert.rejects(client.revealCard(f.cardId), (e: unknown) => e instanceof ServiceError && e.code === 'STEP_UP_REQUIRED');
     } finally {
       await proxy.close();
@@ -451,15 +517,22 @@ describe('card reveal step-up: a grant outlives no session', () => {
       const demoAccount = { customerId: f.customerId, accountId: f.accountId, cardId: f.cardId };
       const proxy = await listen(createProxy({ upstream: f.baseUrl, tokenId: f.tokenId, clientSecret: f.clientSecret, demoAccount, rateLimit: false, stepUp: { ttlSeconds } }));
       try {
-        const h = jarFetch();
-        const client = createClient({ baseUrl: proxy.url, fetch: h.fetch });
-        const wallet = createWallet({ client, store: memoryKeyStore(), otpSigner: f.signerPublicKey, expiryMarginMs: 0 });
-        await (await wallet.startOtpLogin({ credentialId: f.emailCredentialId })).submit('000000');
-        await wallet.refresh(f.accountId);
-        const granted = h.setCookies.find((c) => /^wallet_step_up_[^=]+=[^;]+;/.test(c));
-        const maxAge = Number(/; Max-Age=(\d+)/.exec(granted ?? '')?.[1]);
-        assert.ok(maxAge >= maxAgeRange[0] && maxAge <= maxAgeRange[1], `skew ${skewMs} ms: Max-Age=${maxAge} (${h.setCookies.join(' | ')})`);
-        await client.revealCard(f.cardId);
+        await inTime(async (state) => {
+          const h = datedJar();
+          const client = createClient({ baseUrl: proxy.url, fetch: h.fetch });
+          const wallet = createWallet({ client, store: memoryKeyStore(), otpSigner: f.signerPublicKey, expiryMarginMs: 0 });
+          // The session logged into ends no sooner, whatever the service's clock says.
+          state.end = Date.now() + sessionLifetimeMs;
+          await (await wallet.startOtpLogin({ credentialId: f.emailCredentialId })).submit('000000');
+          const session = await wallet.refresh(f.accountId);
+          const granted = h.setCookies.find((c) => /^wallet_step_up_[^=]+=[^;]+;/.test(c));
+          const maxAge = Number(/; Max-Age=(\d+)/.exec(granted ?? '')?.[1]);
+          // The upper bound grows by as long as the machine's load held the answer between its Date and the session's making.
+          const late = Math.max(0, Math.floor((Date.parse(session.expiresAt) - Date.parse(h.dates.at(-1)!) - sessionLifetimeMs) / 1000));
+          assert.ok(maxAge >= maxAgeRange[0] && maxAge <= Math.min(ttlSeconds, maxAgeRange[1] + late), `skew ${skewMs} ms: Max-Age=${maxAge} (${h.setCookies.join(' | ')})`);
+          state.end = grantEnd(h.jar);
+          await client.revealCard(f.cardId);
+        });
       } finally {
         await proxy.close();
         await sandbox.close();
