@@ -6,8 +6,11 @@
  */
 import { html, type TemplateResult } from 'lit/html.js';
 
-/** Text with each Arabic, Persian or full-width digit as its ASCII digit (a code, an amount typed on such a keyboard). */
-export const asciiDigits = (text: string): string => text.replace(/[٠-٩۰-۹０-９]/g, (d) => String(d.charCodeAt(0) & 15));
+/**
+ * Text with each Arabic, Persian or full-width digit as its ASCII digit (a code, an amount typed on
+ * such a keyboard), without the bidi marks a number copied from Arabic text carries (RLM, LRM, ALM, isolates).
+ */
+export const asciiDigits = (text: string): string => text.replace(/[\u200e\u200f\u061c\u2066-\u2069]/g, '').replace(/[٠-٩۰-۹０-９]/g, (d) => String(d.charCodeAt(0) & 15));
 
 /** The digits of a code typed or pasted, as ASCII: an Arabic, Persian or full-width digit is that digit; other characters go. */
 export const codeDigits = (text: string): string => asciiDigits(text).replace(/\D/g, '');

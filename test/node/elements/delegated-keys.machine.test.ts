@@ -102,6 +102,12 @@ test('an amount typed in Arabic-Indic, Persian or full-width digits is that inte
   assert.deepEqual(code.ok && code.request.spendingLimits!.map((l) => l.currencyCode), ['USD', 'USDC2']);
 });
 
+test('an amount copied from Arabic text ignores its bidi marks (RLM, LRM, ALM, isolates), not its separators', () => {
+  const limits = (maxPerTransaction: string) => validateKeyForm({ nickname: 'x', limits: [{ currencyCode: 'USD', maxPerTransaction }] }, target);
+  for (const amount of ['\u200f٥٠٠٠', '٥٠٠٠\u200e', '\u061c٥٠\u061c٠٠', '\u2067٥٠٠٠\u2069', '\u20665000\u2069', '\u2068\u200f5\u200e000']) assert.deepEqual(limits(amount), limits('5000'), JSON.stringify(amount));
+  for (const amount of ['\u200f٥٬٠٠٠', '\u20665,000\u2069', '5\u200b000', '\u200f']) assert.equal(limits(amount).ok, false, JSON.stringify(amount));
+});
+
 test('list: active keys first, then newest first', () => {
   const keys = sortKeys([key(1, 'REVOKED', '2026-01-03T00:00:00Z'), key(2, 'ACTIVE', '2026-01-01T00:00:00Z'), key(3, 'REVOKED', '2026-01-05T00:00:00Z')]);
   assert.deepEqual(keys.map((k) => k.nickname), ['key 2', 'key 3', 'key 1']);

@@ -10,7 +10,7 @@ import '../../../../src/locales/ar.ts';
 import type { DelegatedKeys } from '../../../../src/elements/delegated-keys/index.ts';
 import type { DelegatedKey } from '../../../../src/core/types.ts';
 import type { RigAccount } from '../../support/rig.ts';
-import { logInByEmail, mount, nextEvent, overflowing, part, resetPage, shadow, type, useRigAccount, waitFor } from '../shared/helpers.ts';
+import { logInByEmail, mount, nextEvent, overflowing, part, pasteForReal, resetPage, shadow, type, useRigAccount, waitFor } from '../shared/helpers.ts';
 
 describe('<delegated-keys> creation form', () => {
   let acct: RigAccount;
@@ -46,6 +46,29 @@ describe('<delegated-keys> creation form', () => {
       type(field(el, `limits.${i}.maxPerTransaction`), amount!);
     });
     await el.updateComplete;
+    expect(shadow(el).getElementById('limits.0.maxPerTransaction-preview')!.textContent).to.match(/[٥5][٠0]/);
+    const created = nextEvent<CustomEvent<{ key: DelegatedKey }>>(el, 'delegated-key-created');
+    (part(el, 'submit-button') as HTMLButtonElement).click();
+    await el.updateComplete;
+    expect(limits.map((_, i) => errorOf(el, `limits.${i}.maxPerTransaction`))).to.deep.equal(['', '', '']);
+    expect((await created).detail.key.spendingLimits).to.deep.equal([
+      { currencyCode: 'USD', maxPerTransaction: 5000 },
+      { currencyCode: 'EUR', maxPerTransaction: 1200 },
+      { currencyCode: 'JPY', maxPerTransaction: 300 },
+    ]);
+  });
+
+  it('amounts pasted from Arabic text, with their bidi marks (RLM, ALM, isolates), are those numbers: previewed, sent and listed', async () => {
+    await logInByEmail(await mount('wallet-login', { 'account-id': acct.accountId }));
+    const el = await openForm('ar', 3);
+    type(field(el, 'nickname'), 'مشتريات');
+    const limits = [['USD', '\u200f٥٠٠٠\u200f'], ['EUR', '\u2067١\u061c٢٠٠\u2069'], ['JPY', '\u2066300\u2069\u200e']];
+    for (const [i, [code, amount]] of limits.entries()) {
+      type(field(el, `limits.${i}.currencyCode`), code!);
+      await pasteForReal(field(el, `limits.${i}.maxPerTransaction`), amount!);
+    }
+    await el.updateComplete;
+    expect(field(el, 'limits.0.maxPerTransaction').value, 'pasted with its marks').to.equal(limits[0]![1]);
     expect(shadow(el).getElementById('limits.0.maxPerTransaction-preview')!.textContent).to.match(/[٥5][٠0]/);
     const created = nextEvent<CustomEvent<{ key: DelegatedKey }>>(el, 'delegated-key-created');
     (part(el, 'submit-button') as HTMLButtonElement).click();

@@ -5,7 +5,7 @@
  * anything that runs for real.
  */
 import { expect, util } from 'chai';
-import { emulateMedia } from '@web/test-runner-commands';
+import { emulateMedia, sendKeys } from '@web/test-runner-commands';
 import { configureWallet, walletConfig } from '../../../../src/elements/shared/config.ts';
 import { setLocale } from '../../../../src/elements/shared/i18n.ts';
 import { indexedDbKeyStore, type KeyStore } from '../../../../src/core/keystore.ts';
@@ -194,6 +194,21 @@ export function paste(target: EventTarget, value: string): void {
   const data = new DataTransfer();
   data.setData('text/plain', value);
   target.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, composed: true, cancelable: true }));
+}
+
+/**
+ * Pastes text into an input as a user does: copied from a text area and pasted with the keyboard,
+ * so the paste event is trusted and its default (the insertion, cut by the field's maxlength) runs.
+ */
+export async function pasteForReal(input: HTMLInputElement, value: string): Promise<void> {
+  const source = document.createElement('textarea');
+  source.value = value;
+  document.body.append(source);
+  source.select();
+  await sendKeys({ press: 'Control+C' });
+  source.remove();
+  input.focus();
+  await sendKeys({ press: 'Control+V' });
 }
 
 interface AxeResults {
