@@ -15,6 +15,15 @@ export const asciiDigits = (text: string): string => text.replace(/[\u200e\u200f
 /** The digits of a code typed or pasted, as ASCII: an Arabic, Persian or full-width digit is that digit; other characters go. */
 export const codeDigits = (text: string): string => asciiDigits(text).replace(/\D/g, '');
 
+/**
+ * The digits of a whole code pasted (`length` of them, spaced, dashed or marked as it was copied), the
+ * paste then taken over: the field's maxlength would cut such a text short of a digit.
+ */
+export const pastedCode = (e: ClipboardEvent, length: number): string | undefined => {
+  const digits = codeDigits(e.clipboardData?.getData('text') ?? '');
+  return digits.length === length ? (e.preventDefault(), digits) : undefined;
+};
+
 export interface CodeInputOptions {
   /** How many digits the code has. */
   length: number;

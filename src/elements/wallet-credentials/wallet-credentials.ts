@@ -25,7 +25,7 @@ import { format } from '../shared/formats.ts';
 import { failureMessage, isCodeProblem } from '../shared/strings.ts';
 import { onceAfterFirstPaint } from '../shared/idle.ts';
 import { isAbort, onOnline, syncStates } from '../shared/list.ts';
-import { codeDigits, codeInput } from '../shared/code-input.ts';
+import { codeDigits, codeInput, pastedCode } from '../shared/code-input.ts';
 import { forgetPendingCode, keepPendingCode, storageKey, resumePendingCode } from '../shared/pending-code.ts';
 import {
   afterChange,
@@ -645,7 +645,12 @@ export class WalletCredentials extends TemplateElement {
       if (code.length === 6 && s.codeFor) this.#request({ op: 'verify-code', id: s.codeFor }, code);
       else if (code && this.machine === s) this.machine = { ...s, failure: { code: 'code_short' } };
     };
-    return html`<form part="code-form" class="stack" novalidate @submit=${submit}>
+    // A whole code pasted anywhere in the form fills the field, as in <wallet-login>.
+    const paste = (e: ClipboardEvent) => {
+      const code = !busy && pastedCode(e, 6);
+      if (code) this.#codeInput!.value = code;
+    };
+    return html`<form part="code-form" class="stack" novalidate @submit=${submit} @paste=${paste}>
       <div class="field">
         <label for="code">${t('credentials.code.label')}</label>
         ${codeInput({ length: 6, invalid: wrong, readonly: busy, describedBy: 'code-error code-help' })}

@@ -23,7 +23,7 @@ import { LocaleController } from '../shared/i18n.ts';
 import { failureMessage, isCodeProblem } from '../shared/strings.ts';
 import { afterFirstPaint, onceAfterFirstPaint } from '../shared/idle.ts';
 import { syncStates } from '../shared/list.ts';
-import { codeDigits, codeInput } from '../shared/code-input.ts';
+import { codeDigits, codeInput, pastedCode } from '../shared/code-input.ts';
 import { ENDS, credentialOf, initialState, offeredMethods, parseMethods, resendSecondsLeft, transition, type LoginEvent, type LoginFailure, type LoginState, type SessionInfo } from './wallet-login.machine.ts';
 import type { Step } from './wallet-login.flows.ts';
 import { SessionExpiringEvent, WalletLoggedInEvent, WalletLoggedOutEvent, WalletLoginErrorEvent, type LoggedOutDetail } from './wallet-login.events.ts';
@@ -590,10 +590,8 @@ export class WalletLogin extends TemplateElement {
   }
 
   readonly #onPaste = (e: ClipboardEvent): void => {
-    const digits = codeDigits(e.clipboardData?.getData('text') ?? '');
-    if (this.machine.kind !== 'code-entry' || digits.length !== this.codeLength) return;
-    e.preventDefault();
-    this.#fillCode(digits);
+    const digits = this.machine.kind === 'code-entry' && pastedCode(e, this.codeLength);
+    if (digits) this.#fillCode(digits);
   };
 
   #fillCode(code: string): void {

@@ -8,7 +8,7 @@ import { sendKeys } from '@web/test-runner-commands';
 import '../../../../src/elements/wallet-credentials/wallet-credentials.ts';
 import type { WalletCredentials } from '../../../../src/elements/wallet-credentials/wallet-credentials.ts';
 import type { RigAccount } from '../../support/rig.ts';
-import { mount, part, resetPage, shadow, text, useRigAccount, waitFor, waitForState } from '../shared/helpers.ts';
+import { mount, part, pasteForReal, resetPage, shadow, text, useRigAccount, waitFor, waitForState } from '../shared/helpers.ts';
 import { addButton, idle, loginByEmail } from './helpers.ts';
 
 describe('<wallet-credentials> activation code field', function () {
@@ -38,6 +38,18 @@ describe('<wallet-credentials> activation code field', function () {
       const el = await codeForm();
       (part(el, 'code-input') as HTMLInputElement).focus();
       await sendKeys({ type: code });
+      await sendKeys({ press: 'Enter' });
+      await waitFor(() => text(el, 'status').includes('ready to use'), 'the activation notice', 10000);
+    });
+  }
+
+  // A code copied from a message comes spaced, dashed or wrapped in bidi marks (Arabic text); the field holds 6 characters.
+  for (const pasted of ['000 000', '000-000', '٠٠٠ ٠٠٠', '\u2067000000\u2069', '\u200f000\u200f000']) {
+    it(`a code pasted as ${JSON.stringify(pasted)} keeps all its digits and activates the login`, async () => {
+      const el = await codeForm();
+      const input = part(el, 'code-input') as HTMLInputElement;
+      await pasteForReal(input, pasted);
+      expect(input.value).to.equal('000000');
       await sendKeys({ press: 'Enter' });
       await waitFor(() => text(el, 'status').includes('ready to use'), 'the activation notice', 10000);
     });
