@@ -643,7 +643,10 @@ export class WalletCredentials extends TemplateElement {
       const code = codeDigits(this.#codeInput?.value ?? '');
       // A code short of digits is not sent: the service would count it as one of its tries.
       if (code.length === 6 && s.codeFor) this.#request({ op: 'verify-code', id: s.codeFor }, code);
-      else if (code && this.machine === s) this.machine = { ...s, failure: { code: 'code_short' } };
+      else {
+        if (code && this.machine === s) this.machine = { ...s, failure: { code: 'code_short' } };
+        this.#codeInput?.focus();
+      }
     };
     // A whole code pasted anywhere in the form fills the field, as in <wallet-login>.
     const paste = (e: ClipboardEvent) => {

@@ -8,7 +8,7 @@ import { sendKeys } from '@web/test-runner-commands';
 import '../../../../src/elements/wallet-credentials/wallet-credentials.ts';
 import type { WalletCredentials } from '../../../../src/elements/wallet-credentials/wallet-credentials.ts';
 import type { RigAccount } from '../../support/rig.ts';
-import { mount, part, pasteForReal, resetPage, shadow, text, useRigAccount, waitFor, waitForState } from '../shared/helpers.ts';
+import { focusIn, mount, part, pasteForReal, resetPage, shadow, text, type, useRigAccount, waitFor, waitForState } from '../shared/helpers.ts';
 import { addButton, idle, loginByEmail } from './helpers.ts';
 
 describe('<wallet-credentials> activation code field', function () {
@@ -52,6 +52,19 @@ describe('<wallet-credentials> activation code field', function () {
       expect(input.value).to.equal('000000');
       await sendKeys({ press: 'Enter' });
       await waitFor(() => text(el, 'status').includes('ready to use'), 'the activation notice', 10000);
+    });
+  }
+
+  for (const typed of ['123', '']) {
+    it(`Confirm pressed on ${typed ? 'a code short of digits' : 'no code'} moves the focus to the code field, as in <wallet-login>`, async () => {
+      const el = await codeForm();
+      const input = part(el, 'code-input') as HTMLInputElement;
+      type(input, typed);
+      (part(el, 'submit') as HTMLButtonElement).focus();
+      await sendKeys({ press: 'Enter' });
+      await el.updateComplete;
+      expect(shadow(el).activeElement === input, focusIn(el)).to.equal(true);
+      expect(shadow(el).getElementById('code-error')!.textContent).to.equal(typed ? 'Enter every digit of the code.' : '');
     });
   }
 
