@@ -8,7 +8,7 @@ import { sendKeys } from '@web/test-runner-commands';
 import '../../../../src/elements/wallet-login/wallet-login.ts';
 import '../../../../src/locales/ar.ts';
 import { newAccount, type RigAccount } from '../../support/rig.ts';
-import { inState, nextEvent, part, paste, resetPage, text, useRig, waitFor, waitForState } from '../shared/helpers.ts';
+import { focusIn, inState, nextEvent, part, paste, pasteForReal, resetPage, shadow, text, type, useRig, waitFor, waitForState } from '../shared/helpers.ts';
 import { codeInput, codeScreen } from './helpers.ts';
 
 describe('<wallet-login> code digits', function () {
@@ -48,6 +48,28 @@ describe('<wallet-login> code digits', function () {
       document.documentElement.lang = 'en';
     }
   });
+
+  for (const pasted of ['000-000', '\u200f000\u200f000', '\u2067٠٠٠٠٠٠\u2069']) {
+    it(`a code pasted into the field as ${JSON.stringify(pasted)} logs in`, async () => {
+      const el = await codeScreen({ 'account-id': acct.accountId });
+      const loggedIn = nextEvent(el, 'wallet-logged-in');
+      await pasteForReal(codeInput(el), pasted);
+      await loggedIn;
+    });
+  }
+
+  for (const typed of ['123', '']) {
+    it(`Confirm pressed on ${typed ? 'a code short of digits' : 'no code'} moves the focus to the code field`, async () => {
+      const el = await codeScreen({ 'account-id': acct.accountId });
+      const input = codeInput(el);
+      type(input, typed);
+      (part(el, 'submit') as HTMLButtonElement).focus();
+      await sendKeys({ press: 'Enter' });
+      await el.updateComplete;
+      expect(shadow(el).activeElement === input, focusIn(el)).to.equal(true);
+      expect(text(el, 'error')).to.equal(typed ? 'Enter every digit of the code.' : '');
+    });
+  }
 
   it('Enter on a code short of digits sends nothing and says so: five of them leave the code usable', async () => {
     const el = await codeScreen({ 'account-id': acct.accountId });
