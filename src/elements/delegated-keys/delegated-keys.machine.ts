@@ -45,12 +45,14 @@ export type FormVerdict = { ok: true; request: CreateDelegatedKeyRequest } | { o
 
 /**
  * A row as the service takes it: the code trimmed and upper-cased (full-width letters and digits
- * as ASCII, NFKC), the amount an integer (typed in ASCII, Arabic, Persian or full-width digits).
+ * as ASCII, NFKC), the amount an integer (typed in ASCII, Arabic, Persian or full-width digits,
+ * bidi marks dropped).
  * `ok` for each half tells whether it is valid (currencyCode /^[A-Z0-9]{3,16}$/, amount 1 or more).
  */
 function parseRow(row: LimitRow) {
   const currencyCode = row.currencyCode.normalize('NFKC').trim().toUpperCase();
-  const amountText = asciiDigits(row.maxPerTransaction.trim());
+  // A number copied from Arabic text carries bidi controls (RLM, LRM, ALM, isolates): invisible, they go.
+  const amountText = asciiDigits(row.maxPerTransaction.replace(/\p{Bidi_C}/gu, '').trim());
   const maxPerTransaction = /^[0-9]+$/.test(amountText) ? Number(amountText) : 0;
   return {
     currencyCode,

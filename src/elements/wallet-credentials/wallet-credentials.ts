@@ -25,7 +25,7 @@ import { format } from '../shared/formats.ts';
 import { failureMessage, isCodeProblem } from '../shared/strings.ts';
 import { onceAfterFirstPaint } from '../shared/idle.ts';
 import { isAbort, onOnline, syncStates } from '../shared/list.ts';
-import { codeDigits, codeInput, pastedCode } from '../shared/code-input.ts';
+import { codeInput } from '../shared/code-input.ts';
 import { forgetPendingCode, keepPendingCode, storageKey, resumePendingCode } from '../shared/pending-code.ts';
 import {
   afterChange,
@@ -640,7 +640,8 @@ export class WalletCredentials extends TemplateElement {
     const resend: Operation | undefined = s.codeFor ? { op: 'resend-code', id: s.codeFor } : undefined;
     const submit = (e: SubmitEvent) => {
       e.preventDefault();
-      const code = codeDigits(this.#codeInput?.value ?? '');
+      // (The field keeps its digits only: codeInput.)
+      const code = this.#codeInput!.value;
       // A code short of digits is not sent: the service would count it as one of its tries.
       if (code.length === 6 && s.codeFor) this.#request({ op: 'verify-code', id: s.codeFor }, code);
       else {
@@ -648,12 +649,7 @@ export class WalletCredentials extends TemplateElement {
         this.#codeInput?.focus();
       }
     };
-    // A whole code pasted anywhere in the form fills the field, as in <wallet-login>.
-    const paste = (e: ClipboardEvent) => {
-      const code = !busy && pastedCode(e, 6);
-      if (code) this.#codeInput!.value = code;
-    };
-    return html`<form part="code-form" class="stack" novalidate @submit=${submit} @paste=${paste}>
+    return html`<form part="code-form" class="stack" novalidate @submit=${submit}>
       <div class="field">
         <label for="code">${t('credentials.code.label')}</label>
         ${codeInput({ length: 6, invalid: wrong, readonly: busy, describedBy: 'code-error code-help' })}

@@ -23,7 +23,7 @@ import { LocaleController } from '../shared/i18n.ts';
 import { failureMessage, isCodeProblem } from '../shared/strings.ts';
 import { afterFirstPaint, onceAfterFirstPaint } from '../shared/idle.ts';
 import { syncStates } from '../shared/list.ts';
-import { codeDigits, codeInput, pastedCode } from '../shared/code-input.ts';
+import { codeDigits, codeInput } from '../shared/code-input.ts';
 import { ENDS, credentialOf, initialState, offeredMethods, parseMethods, resendSecondsLeft, transition, type LoginEvent, type LoginFailure, type LoginState, type SessionInfo } from './wallet-login.machine.ts';
 import type { Step } from './wallet-login.flows.ts';
 import { SessionExpiringEvent, WalletLoggedInEvent, WalletLoggedOutEvent, WalletLoginErrorEvent, type LoggedOutDetail } from './wallet-login.events.ts';
@@ -590,8 +590,10 @@ export class WalletLogin extends TemplateElement {
   }
 
   readonly #onPaste = (e: ClipboardEvent): void => {
-    const digits = this.machine.kind === 'code-entry' && pastedCode(e, this.codeLength);
-    if (digits) this.#fillCode(digits);
+    const digits = codeDigits(e.clipboardData?.getData('text') ?? '');
+    if (this.machine.kind !== 'code-entry' || digits.length !== this.codeLength) return;
+    e.preventDefault();
+    this.#fillCode(digits);
   };
 
   #fillCode(code: string): void {
@@ -601,10 +603,8 @@ export class WalletLogin extends TemplateElement {
   }
 
   #onCodeInput(e: InputEvent): void {
-    const input = e.target as HTMLInputElement;
-    const digits = codeDigits(input.value).slice(0, this.codeLength);
-    if (digits !== input.value) input.value = digits;
-    if (digits.length === this.codeLength) this.#send({ type: 'SUBMIT_CODE' });
+    // (On the form: the field, codeInput, has kept its digits only.)
+    if ((e.target as HTMLInputElement).value.length === this.codeLength) this.#send({ type: 'SUBMIT_CODE' });
   }
 
   #onCodeSubmit(e: SubmitEvent): void {
@@ -750,9 +750,9 @@ export class WalletLogin extends TemplateElement {
     return this.#page(
       `login.code.heading.${s.method}`,
       this.#intro(`login.code.sent.${s.method}`, { length: this.codeLength }),
-      html`<form part="form" class="stack" @submit=${this.#onCodeSubmit} novalidate>
+      html`<form part="form" class="stack" @submit=${this.#onCodeSubmit} @input=${this.#onCodeInput} novalidate>
           <label for="code">${t('login.code.label')}</label>
-          ${codeInput({ length: this.codeLength, invalid: !verifying && isCodeProblem(s.failure), readonly: verifying, describedBy: 'failure' in s && s.failure ? 'intro error' : 'intro', autofocus: !renew, onInput: this.#onCodeInput })}
+          ${codeInput({ length: this.codeLength, invalid: !verifying && isCodeProblem(s.failure), readonly: verifying, describedBy: 'failure' in s && s.failure ? 'intro error' : 'intro', autofocus: !renew })}
           <div class="actions">
             <button part="submit" class="primary" type="submit" aria-disabled=${verifying ? 'true' : nothing}>${t(verifying ? 'login.code.verifying' : 'login.code.submit')}</button>
             <button part="button" type="button" ?disabled=${wait > 0 || verifying} ?data-autofocus=${renew} @click=${() => this.#send({ type: 'RESEND', now: Date.now() })}>
