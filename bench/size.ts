@@ -45,7 +45,7 @@ export const CEILINGS: Readonly<Record<string, number>> = {
   'locales/ar (optional)': 7_225,
   'cdn/elements/agent-actions.js': 23_475,
   'cdn/elements/card-reveal.js': 30_950,
-  'cdn/elements/delegated-keys.js': 38_450,
+  'cdn/elements/delegated-keys.js': 38_500,
   'cdn/elements/passkey-register.js': 35_775,
   'cdn/elements/wallet-credentials.js': 40_100,
   'cdn/elements/wallet-login.js': 42_100,
