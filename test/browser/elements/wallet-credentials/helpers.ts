@@ -9,7 +9,7 @@ import { createClient } from '../../../../src/core/client.ts';
 import { indexedDbKeyStore } from '../../../../src/core/keystore.ts';
 import { createWallet } from '../../../../src/core/session.ts';
 import { advanceClock, fixtures, type RigAccount } from '../../support/rig.ts';
-import { shadow, waitFor } from '../shared/helpers.ts';
+import { mount, shadow, waitFor, waitForState } from '../shared/helpers.ts';
 
 /** Logs this page's wallet in with the account's email code; resolves to the session id. */
 export async function loginByEmail(acct: RigAccount): Promise<string> {
@@ -44,4 +44,15 @@ export async function otherDevice(credentialId: string) {
   await advanceClock(31_000);
   await (await wallet.startOtpLogin({ credentialId })).submit('000000');
   return wallet;
+}
+
+/** Logged in by email, the account's element with a text message login added, waiting for its activation code. */
+export async function smsCodeEntry(acct: RigAccount): Promise<WalletCredentials> {
+  await loginByEmail(acct);
+  const el = await mount<WalletCredentials>('wallet-credentials', { 'account-id': acct.accountId, 'customer-id': acct.customerId });
+  await idle(el);
+  addButton(el, 'SMS_OTP').click();
+  await waitForState(el, 'code-entry');
+  await idle(el);
+  return el;
 }

@@ -9,7 +9,7 @@ import '../../../../src/elements/wallet-credentials/wallet-credentials.ts';
 import type { WalletCredentials } from '../../../../src/elements/wallet-credentials/wallet-credentials.ts';
 import type { RigAccount } from '../../support/rig.ts';
 import { focusIn, mount, part, pasteForReal, resetPage, shadow, text, type, useRigAccount, waitFor, waitForState } from '../shared/helpers.ts';
-import { addButton, idle, loginByEmail } from './helpers.ts';
+import { addButton, idle, loginByEmail, smsCodeEntry } from './helpers.ts';
 
 describe('<wallet-credentials> activation code field', function () {
   this.timeout(60000);
@@ -18,16 +18,7 @@ describe('<wallet-credentials> activation code field', function () {
   beforeEach(async () => ({ acct } = await useRigAccount()));
   afterEach(resetPage);
 
-  /** Logged in by email, the element with a text message login added, waiting for its code. */
-  async function codeForm(): Promise<WalletCredentials> {
-    await loginByEmail(acct);
-    const el = await mount<WalletCredentials>('wallet-credentials', { 'account-id': acct.accountId, 'customer-id': acct.customerId });
-    await idle(el);
-    addButton(el, 'SMS_OTP').click();
-    await waitForState(el, 'code-entry');
-    await idle(el);
-    return el;
-  }
+  const codeForm = () => smsCodeEntry(acct);
 
   for (const [keyboard, code] of [
     ['Arabic', '٠٠٠٠٠٠'],

@@ -17,7 +17,7 @@ import { createWallet } from '../../../../src/core/session.ts';
 import { createStore, del } from 'idb-keyval';
 import { newAccount, oidcToken, advanceClock, addVirtualAuthenticator, axHeadings, fixtures, openOtherTab, type OtherTab, type RigAccount } from '../../support/rig.ts';
 import { axeViolations, drawnLeftToRight, failNext, focusIn, holdAnswer, holdNext, loseAnswer, mount, nextEvent, part, parts, resetPage, shadow, text, type, useRigAccount, waitFor, waitForState } from '../shared/helpers.ts';
-import { addButton, blocked, idle, loginByEmail } from './helpers.ts';
+import { addButton, blocked, idle, loginByEmail, smsCodeEntry } from './helpers.ts';
 
 function row(el: WalletCredentials, type: string): HTMLElement {
   const r = shadow(el).querySelector<HTMLElement>(`[part~='credential'][data-type='${type}']`);
@@ -58,12 +58,7 @@ async function settled(accountId: string): Promise<WalletCredentials> {
 
 /** Logged in by email, the element of the account with an SMS login added and its activation code typed. */
 async function smsCodeTyped(acct: RigAccount): Promise<WalletCredentials> {
-  await loginByEmail(acct);
-  const el = await mount<WalletCredentials>('wallet-credentials', { 'account-id': acct.accountId, 'customer-id': acct.customerId });
-  await idle(el);
-  addButton(el, 'SMS_OTP').click();
-  await waitForState(el, 'code-entry');
-  await idle(el);
+  const el = await smsCodeEntry(acct);
   type(part(el, 'code-input') as HTMLInputElement, '000000');
   return el;
 }
