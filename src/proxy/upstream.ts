@@ -438,10 +438,13 @@ class BufferedExchange implements Dispatcher.DispatchHandler {
 
 /**
  * What undici reports, as the proxy tells it: its parser drops the connection on a 100 ("bad
- * response") or an unasked-for upgrade ("bad upgrade"), which are answers, not an unreachable service.
+ * response") or an unasked-for upgrade ("bad upgrade"), which are answers, not an unreachable service;
+ * its headers or body timeout (the Pool's, racing the exchange timer at the same bound, or an
+ * injected dispatcher's shorter one) is a service that did not answer in time.
  */
 function undiciFailure(error: Error, sentChange: boolean): UpstreamError {
   const code = (error as { code?: unknown }).code;
+  if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') return timedOut(sentChange);
   if (code === 'UND_ERR_SOCKET' && (error.message === 'bad response' || error.message === 'bad upgrade')) return badStatus(sentChange, error);
   return failure(sentChange, error);
 }

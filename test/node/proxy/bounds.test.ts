@@ -503,6 +503,30 @@ describe('proxy bounds', () => {
     });
   }
 
+  it("an injected undici transport's own headers or body timeout, shorter than the proxy's, is 504 GATEWAY_TIMEOUT, not an unreachable service", async () => {
+    // Answers its first request's head late; the next, its head and part of its body, then nothing.
+    let asked = 0;
+    const slow = await startRecorder((_req, res) => {
+      if (asked++ === 0) return void setTimeout(() => res.destroyed || res.writeHead(200).end('{}'), 1500);
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': '20' });
+      res.write('{"a"');
+    });
+    const pool = new Pool(new URL(slow.url).origin, { connections: 4, headersTimeout: 100, bodyTimeout: 100 });
+    const px = await startProxy({ upstream: slow.url, upstreamTimeoutMs: 5000, transport: pool as never });
+    try {
+      for (const late of ['head', 'body']) {
+        const t0 = Date.now();
+        const r = await raw(px.port, { path: `/api/auth/delegated-keys/DelegatedKey:${crypto.randomUUID()}` });
+        assertErrorShape(r, 504, 'GATEWAY_TIMEOUT');
+        assert.ok(Date.now() - t0 < 4000, `late ${late}: answered at the transport's timeout, not the proxy's`);
+      }
+    } finally {
+      await px.close();
+      await pool.destroy();
+      await slow.close().catch(() => {});
+    }
+  });
+
   it('bounds the injected undici transport the same way (relay, 504, 502)', async () => {
     const slow = await startRecorder((req, res) => {
       const delay = req.url.includes('/reveal') ? 1500 : 0;
