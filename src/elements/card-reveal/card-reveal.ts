@@ -146,6 +146,7 @@ function setChildren(parent: Element, nodes: Node[]): void {
  *
  * @cssstate idle - The card details are not shown.
  * @cssstate loading - A reveal is under way.
+ * @cssstate busy - A reveal is under way (as `loading`; the name the other elements give it).
  * @cssstate revealed - The card details are shown.
  * @cssstate expired - The details were hidden at their expiry.
  * @cssstate error - The reveal failed or was refused; also while an id attribute is malformed.
@@ -421,7 +422,10 @@ export class CardReveal extends ReactiveBase {
   #syncStates(): void {
     const states = this.#internals?.states;
     states?.clear();
-    states?.add(this.badId(IDS) ? 'error' : this.#view.kind);
+    const kind = this.badId(IDS) ? 'error' : this.#view.kind;
+    states?.add(kind);
+    // Not aria-busy on the panel: it would hold back its status and alert lines from screen readers.
+    if (kind === 'loading') states?.add('busy');
   }
 
   #mountFrame(url: string): void {
@@ -508,7 +512,6 @@ export class CardReveal extends ReactiveBase {
     const { kind } = view;
     this.#base.setAttribute('aria-label', this.label || t('card-reveal.label'));
     this.#frame?.setAttribute('title', t('card-reveal.frame-title'));
-    this.#base.setAttribute('aria-busy', String(kind === 'loading'));
     ['number', 'expiry', 'cvv'].forEach((name, i) => (this.#faceLabels[i]!.textContent = t(`card-reveal.placeholder-${name}`)));
     const hiddenBefore = kind === 'idle' && view.lastHidden;
     const message = kind === 'expired' || kind === 'revealed' ? kind : hiddenBefore ? `hidden.${hiddenBefore}` : '';

@@ -496,7 +496,7 @@ export class WalletCredentials extends TemplateElement {
     const n = (s as Ready).notice;
     const bad = this.badId(['account-id', 'customer-id']);
     return html`
-      <section part="base" class="panel stack" aria-labelledby="heading" aria-busy=${s.kind === 'loading' || (s.kind === 'ready' && !!s.running)}>
+      <section part="base" class="panel stack" aria-labelledby="heading">
         <h2 part="heading" id="heading" tabindex="-1" aria-level=${this.level()}>${t('credentials.heading')}</h2>
         ${bad || !this.accountId
           ? html`<p>${t(bad ? 'common.bad-id' : 'common.missing-account', { attribute: bad! })}</p>`

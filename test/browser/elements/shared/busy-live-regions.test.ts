@@ -7,10 +7,13 @@
 import { expect } from 'chai';
 import '../../../../src/elements/wallet-login/wallet-login.ts';
 import '../../../../src/elements/passkey-register/passkey-register.ts';
+import '../../../../src/elements/wallet-credentials/wallet-credentials.ts';
+import '../../../../src/elements/card-reveal/index.ts';
 import { walletFor } from '../../../../src/elements/shared/wallet.ts';
-import { addVirtualAuthenticator, type RigAccount } from '../../support/rig.ts';
+import { addVirtualAuthenticator, fixtures, type RigAccount } from '../../support/rig.ts';
 import { holdNext, mount, part, resetPage, shadow, text, useRigAccount, waitForState } from './helpers.ts';
 import { methodButton } from '../wallet-login/helpers.ts';
+import { loginByEmail } from '../wallet-credentials/helpers.ts';
 import type { WalletLogin } from '../../../../src/elements/wallet-login/wallet-login.ts';
 
 /** The parts of `el`'s live regions that have an `aria-busy="true"` element around them, up to the document. */
@@ -66,5 +69,39 @@ describe('live regions outside busy parts', function () {
       hold.undo();
     }
     await waitForState(el, 'done', 20000);
+  });
+
+  it('<wallet-credentials> reading the list: its live regions have no busy element around them', async () => {
+    await loginByEmail(acct);
+    const hold = holdNext('GET', /\/auth\/credentials\?/);
+    try {
+      const el = await mount<HTMLElement & { updateComplete: Promise<unknown> }>('wallet-credentials', { 'account-id': acct.accountId, 'customer-id': acct.customerId });
+      await hold.arrived;
+      await el.updateComplete;
+      expect(busyAround(el)).to.deep.equal([]);
+      expect(el.matches(':state(busy)')).to.equal(true);
+      hold.release();
+      await waitForState(el, 'ready');
+    } finally {
+      hold.undo();
+    }
+  });
+
+  it('<card-reveal> revealing: its live regions have no busy element around them', async () => {
+    const f = await fixtures();
+    const el = await mount<HTMLElement & { updateComplete: Promise<unknown> }>('card-reveal', { 'card-id': f.cardId, 'allowed-origins': f.processorOrigin });
+    const hold = holdNext('POST', /\/reveal$/);
+    try {
+      (part(el, 'reveal-button') as HTMLButtonElement).click();
+      await hold.arrived;
+      await el.updateComplete;
+      expect(busyAround(el)).to.deep.equal([]);
+      expect(el.matches(':state(busy)')).to.equal(true);
+      hold.release();
+    } finally {
+      hold.undo();
+    }
+    await waitForState(el, 'revealed');
+    expect(el.matches(':state(busy)')).to.equal(false);
   });
 });
