@@ -273,7 +273,7 @@ const delegatedKeys: Record<DelegatedKeysStringKey, string> = {
   'delegated-keys.error.not_found': 'لم تعد هذه البطاقة مرتبطة بمحفظتك، أو لم يعد المفتاح موجودًا. أعد التحميل وحاول مجددًا.',
   'delegated-keys.error.invalid': 'تعذّر إنشاء المفتاح بهذه البيانات. تحقّق من الاسم والحدود.',
   'delegated-keys.error.not_active': 'لم يعد هذا المفتاح نشطًا، فلا حاجة لإلغائه.',
-  'delegated-keys.error.session_required': 'سجّل الدخول إلى محفظتك أولًا: إنشاء مفتاح يحتاج إلى تأكيدك.',
+  'delegated-keys.error.session_required': 'سجّل الدخول إلى محفظتك أولًا، ثم حاول مرة أخرى.',
   'delegated-keys.error.unauthorized': 'لا تستطيع هذه الصفحة الوصول إلى مفاتيحك الآن: انتهى تسجيل دخولها لدى الخدمة أو لم يُعدّ. أعد تحميل الصفحة، وتواصل مع الدعم إن استمر ذلك.',
   'delegated-keys.error.forbidden': 'لا يمكنك إدارة مفاتيح هذه البطاقة في هذه الجلسة.',
   'delegated-keys.error.rate_limited': 'طلبات كثيرة جدًا. انتظر قليلًا ثم أعد المحاولة.',

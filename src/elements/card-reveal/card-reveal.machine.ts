@@ -20,11 +20,14 @@ export type IdleReason = Exclude<HideReason, 'expired' | 'blocked'>;
 
 /** The `code` of `card-reveal-error`: a closed list, each with a sentence in the element's strings. */
 export const REVEAL_ERROR_CODES = [
-  /** 401: the proxy's credentials were refused (an integrator problem, not the cardholder's). */
+  /** 401 without details: the proxy's credentials were refused (an integrator problem, not the cardholder's). */
   'unauthorized',
   /** 403: no attributable actor, or the proxy refused this session (api.md, "Card reveal"). */
   'forbidden',
-  /** 403 with the step-up token missing or stale: prove the wallet session again. */
+  /**
+   * 403 with the step-up token missing or stale: prove the wallet session again; or a 401 of the
+   * site's own (the proxy's, `details.reason` AUTHORIZE: no user of the site signed in): log in.
+   */
   'session_required',
   /** 404: the card is unknown (or its id is not a `Card:<uuid>`, so no card can have it). */
   'not_found',

@@ -7,12 +7,12 @@
  */
 import { ServiceError, WalletError } from '../../core/errors.ts';
 import type { RevealErrorCode } from './card-reveal.machine.ts';
+import { unauthorizedCode } from '../shared/unauthorized.ts';
 // The sentences of these codes, registered before any of them can be said.
 import './card-reveal.error-strings.ts';
 
 /** The service's statuses with a sentence of their own (api.md "Errors / Condition rules"). */
 const BY_STATUS: Partial<Record<number, RevealErrorCode>> = {
-  401: 'unauthorized',
   403: 'forbidden',
   404: 'not_found',
   429: 'rate_limited',
@@ -26,6 +26,9 @@ const BY_STATUS: Partial<Record<number, RevealErrorCode>> = {
 export function errorCodeOf(error: unknown): RevealErrorCode {
   if (error instanceof ServiceError) {
     if (error.code === 'STEP_UP_REQUIRED') return 'session_required';
+    // The shared reading of a 401 (shared/unauthorized.ts): the site's own refusal (AUTHORIZE) asks
+    // for a login; a plain UNAUTHORIZED is the proxy's credentials refused (a set-up problem).
+    if (error.status === 401) return unauthorizedCode(error) === 'misconfigured' ? 'unauthorized' : 'session_required';
     return BY_STATUS[error.status] ?? (error.status >= 500 ? 'server' : 'unexpected');
   }
   return (error instanceof WalletError && BY_WALLET_CODE[error.code]) || 'unexpected';

@@ -15,6 +15,7 @@
 import { ServiceError, WalletError } from '../../core/errors.ts';
 import type { CreateDelegatedKeyRequest, DelegatedKey, SpendingLimit } from '../../core/types.ts';
 import { asciiDigits } from '../shared/code-input.ts';
+import { unauthorizedCode } from '../shared/unauthorized.ts';
 
 export const NICKNAME_MAX = 256;
 /** A form with more rows than this is refused: one per currency, and nobody sets 50. */
@@ -111,13 +112,12 @@ export const DELEGATED_KEYS_ERROR_CODES = [
   'invalid',
   /** 400 on revoke: the key is not ACTIVE any more. */
   'not_active',
-  /** No live wallet session (or its key vanished), or the service refused a create's signature. */
-  'session_required',
   /**
-   * 401 on a list or revoke, which carry no wallet signature, or 401 UNAUTHORIZED on a create: the
-   * page's credentials with the service (the proxy's, or the integrator's own login in front of it)
-   * were refused.
+   * No live wallet session (or its key vanished), the service refused a create's signature, or the
+   * site refused the call for want of its own login (the proxy's 401 with `details.reason` AUTHORIZE).
    */
+  'session_required',
+  /** 401 UNAUTHORIZED without details: the page's API credentials with the service (the proxy's) were refused. */
   'unauthorized',
   /** 403 */
   'forbidden',
@@ -155,10 +155,9 @@ const BY_STATUS: Record<number, DelegatedKeysErrorCode> = {
 export function errorCodeOf(error: unknown, during: 'load' | 'create' | 'revoke'): DelegatedKeysErrorCode {
   const refused = during === 'revoke' ? 'not_active' : during === 'create' ? 'invalid' : 'unexpected';
   if (error instanceof ServiceError) {
-    // api.md "Errors": 401 UNAUTHORIZED is the API credentials (on any call, a create's first leg
-    // too); only a create is signed by the wallet, whose refusals name the signature
-    // (WALLET_SIGNATURE_*, INVALID_SIGNATURE) or come as WalletError 'session_expired' (core/session.ts).
-    if (error.status === 401) return during === 'create' && /SIG/.test(error.code) ? 'session_required' : 'unauthorized';
+    // The shared reading of a 401 (shared/unauthorized.ts): a refused signature, or the site's own
+    // refusal (AUTHORIZE), asks for a login; a plain UNAUTHORIZED is the page's API credentials refused.
+    if (error.status === 401) return unauthorizedCode(error) === 'misconfigured' ? 'unauthorized' : 'session_required';
     return BY_STATUS[error.status] ?? (error.status === 400 ? refused : error.status >= 500 ? 'server' : 'unexpected');
   }
   if (error instanceof WalletError) {

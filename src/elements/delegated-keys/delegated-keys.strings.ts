@@ -100,7 +100,7 @@ const en: Record<Keys, string> & PluralForms<Keys> = {
   'delegated-keys.error.not_found': 'This card isn’t linked to your wallet any more, or the key no longer exists. Reload and try again.',
   'delegated-keys.error.invalid': 'The key couldn’t be created with these details. Check the name and limits.',
   'delegated-keys.error.not_active': 'This key is no longer active, so there is nothing to revoke.',
-  'delegated-keys.error.session_required': 'Sign in to your wallet first: creating a key needs your confirmation.',
+  'delegated-keys.error.session_required': 'Sign in to your wallet first, then try again.',
   'delegated-keys.error.unauthorized': 'This page can’t reach your keys right now: its sign-in with the service ended or isn’t set up. Reload the page, and contact support if this stays.',
   'delegated-keys.error.forbidden': 'You can’t manage keys for this card in this session.',
   'delegated-keys.error.rate_limited': 'Too many requests. Wait a moment, then try again.',

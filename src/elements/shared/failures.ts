@@ -9,6 +9,7 @@
  * messages from lower layers may name values a user should not see.
  */
 import { ServiceError, WalletError } from '../../core/errors.ts';
+import { isSignatureCode, unauthorizedCode } from './unauthorized.ts';
 
 export const FAILURE_CODES = [
   /**
@@ -153,16 +154,16 @@ const WALLET_FAILURES: Partial<Record<string, FailureCode>> = {
 const STALE_CODE_REASONS = new Set(['OTP_CHALLENGE_MISSING', 'OTP_BUNDLE']);
 
 /** What the service's answer means in this step (api.md "Errors", reference.md "Shared shapes"). */
-function serviceCode({ status, code, details }: ServiceError, context: FailureContext): FailureCode {
+function serviceCode(e: ServiceError, context: FailureContext): FailureCode {
+  const { status, code, details } = e;
   if (status === 429 || code === 'RATE_LIMITED') return 'rate_limited';
   if (code === 'PASSKEY_CREDENTIAL_ALREADY_EXISTS') return 'passkey_exists';
   if (code.endsWith('_CREDENTIAL_ALREADY_EXISTS')) return 'credential_exists';
-  if (code.startsWith('WALLET_SIGNATURE') || code === 'INVALID_SIGNATURE' || code === 'REQUEST_ID_MISSING') return 'signature_rejected';
+  if (isSignatureCode(code)) return 'signature_rejected';
   if (status === 401 && context.unauthorized === 'wrong_code' && STALE_CODE_REASONS.has(String(details?.['reason']))) return 'code_expired';
-  // api.md "Errors": a plain UNAUTHORIZED (the only 401 left here that the service documents) is the API
-  // credentials (the proxy's) refused, unless the step gives a 401 a meaning of its own; a signed leg's
-  // refusals with details (the sandbox's REQUEST_ID_* reasons) stay the signature's.
-  if (status === 401) return context.unauthorized ?? (details ? 'signature_rejected' : 'misconfigured');
+  // Unless the step gives a 401 a meaning of its own, the shared reading (unauthorized.ts): with details
+  // a login to ask for, a plain UNAUTHORIZED the proxy's API credentials refused.
+  if (status === 401) return context.unauthorized ?? unauthorizedCode(e);
   if (status === 403) return 'forbidden';
   if (status === 400) return context.badRequest ?? 'invalid_input';
   if (status === 404) return 'no_credential';

@@ -12,6 +12,8 @@ import { createWallet } from '../../../src/core/session.ts';
 import { memoryKeyStore } from '../../../src/core/keystore.ts';
 import { ServiceError } from '../../../src/core/errors.ts';
 import { classifyError } from '../../../src/elements/shared/failures.ts';
+import { errorCodeOf as keysErrorCodeOf } from '../../../src/elements/delegated-keys/delegated-keys.machine.ts';
+import { errorCodeOf as revealErrorCodeOf } from '../../../src/elements/card-reveal/reveal-failure.ts';
 import { createSandboxAccount } from '../../support/sandbox-account.ts';
 import { startProxy } from '../proxy/helpers.ts';
 
@@ -71,3 +73,54 @@ test('a proxy whose API credentials the service refuses is a set-up to fix, not 
   const wrongCode = await refusal((await wallet.startOtpLogin({ credentialId: acct.emailCredentialId })).submit('123456'));
   assert.equal(classifyError(wrongCode, { unauthorized: 'wrong_code' }).code, 'wrong_code');
 });
+
+test('<delegated-keys> and <card-reveal> read a 401 as the shared rule does: the site\'s own refusal or a signed leg\'s is a login to ask for, the API credentials refused a set-up to fix', async () => {
+  const acct = (await (await createSandboxAccount(sandbox)).json()) as { accountId: string; emailCredentialId: string; cardId: string };
+  const wallet = createWallet({ client: createClient({ baseUrl: good.base }), store: memoryKeyStore(), otpSigner: sandbox.fixtures.signerPublicKey });
+  await (await wallet.startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000');
+  const stamper = await wallet.stamper(acct.accountId);
+  const body = { cardId: acct.cardId, internalAccountId: acct.accountId, nickname: 'groceries' };
+  const keyId = 'DelegatedKey:00000000-0000-4000-8000-000000000000';
+
+  // The integrator's hook knows no signed-in user of its site (the proxy's 401, details.reason AUTHORIZE).
+  const site = createClient({ baseUrl: signedOut.base });
+  for (const [during, call] of [
+    ['load', () => site.listDelegatedKeys({ accountId: acct.accountId })],
+    ['create', () => site.createDelegatedKey(body, { stamper })],
+    ['revoke', () => site.revokeDelegatedKey(keyId)],
+  ] as const) {
+    const noUser = await refusal(call());
+    assert.deepEqual(noUser.details, { reason: 'AUTHORIZE' });
+    assert.equal(classifyError(noUser).code, 'signature_rejected');
+    assert.equal(keysErrorCodeOf(noUser, during), 'session_required', during);
+  }
+  const noUserReveal = await refusal(site.revealCard(acct.cardId));
+  assert.equal(revealErrorCodeOf(noUserReveal), 'session_required');
+
+  // The service refuses the proxy's API credentials (401 UNAUTHORIZED, no details): the page's set-up.
+  const off = createClient({ baseUrl: wrong.base });
+  for (const [during, call] of [
+    ['load', () => off.listDelegatedKeys({ accountId: acct.accountId })],
+    ['create', () => off.createDelegatedKey(body, { stamper })],
+    ['revoke', () => off.revokeDelegatedKey(keyId)],
+  ] as const) {
+    const badCredentials = await refusal(call());
+    assert.equal(badCredentials.details, undefined);
+    assert.equal(classifyError(badCredentials).code, 'misconfigured');
+    assert.equal(keysErrorCodeOf(badCredentials, during), 'unauthorized', during);
+  }
+  assert.equal(revealErrorCodeOf(await refusal(off.revealCard(acct.cardId))), 'unauthorized');
+
+  // A create's signed leg sent after its Request-Id expired (a prompt left open): the sandbox refuses
+  // it (401 UNAUTHORIZED, details.reason REQUEST_ID_EXPIRED), a confirmation to give again.
+  const client = createClient({ baseUrl: good.base });
+  const request = { method: 'POST', path: '/auth/delegated-keys', body: JSON.stringify(body) } as const;
+  const { payloadToSign, requestId } = (await client.send(request)).body as { payloadToSign: string; requestId: string };
+  const { headerName, headerValue } = await stamper.stamp(payloadToSign);
+  sandbox.clock.advance(5 * 60_000 + 1000);
+  const expired = await refusal(client.send({ ...request, headers: { [headerName]: headerValue, 'Request-Id': requestId } }));
+  assert.deepEqual(expired.details, { reason: 'REQUEST_ID_EXPIRED' });
+  assert.equal(classifyError(expired).code, 'signature_rejected');
+  assert.equal(keysErrorCodeOf(expired, 'create'), 'session_required');
+});
+
