@@ -23,6 +23,16 @@ export class ServiceError extends Error {
   }
 }
 
+/**
+ * True when a refusal asks for a login, not a set-up fix (api.md "Errors"), from its `code` and, for
+ * a 401, its `details`: the wallet signature refused (WALLET_SIGNATURE_*, INVALID_SIGNATURE,
+ * REQUEST_ID_MISSING), or a 401 with details (the proxy's `authorize`/`accountFor` refusal,
+ * `details.reason` AUTHORIZE: the site's user not signed in; the sandbox's REQUEST_ID_* reasons on a
+ * signed leg). A plain 401 UNAUTHORIZED, the only other one the service documents, is the proxy's
+ * API credentials refused. The elements read a 401 by it, each into a code of its own.
+ */
+export const asksLogin = (code: string, details?: unknown): boolean => !!details || /^(WALLET_SIGNATURE|INVALID_SIGNATURE$|REQUEST_ID_MISSING$)/.test(code);
+
 /** What went wrong on the client side. */
 export type WalletErrorCode =
   /** An argument was missing or malformed; the message names it. */

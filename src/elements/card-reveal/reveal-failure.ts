@@ -5,9 +5,8 @@
  * that can fail so: before one of them is loaded, only a load can fail (`load_failed`, or `network`
  * offline; card-reveal.ts `loaded`). So a page does not load the mapping up front.
  */
-import { ServiceError, WalletError } from '../../core/errors.ts';
+import { asksLogin, ServiceError, WalletError } from '../../core/errors.ts';
 import type { RevealErrorCode } from './card-reveal.machine.ts';
-import { unauthorizedCode } from '../shared/unauthorized.ts';
 // The sentences of these codes, registered before any of them can be said.
 import './card-reveal.error-strings.ts';
 
@@ -26,9 +25,9 @@ const BY_STATUS: Partial<Record<number, RevealErrorCode>> = {
 export function errorCodeOf(error: unknown): RevealErrorCode {
   if (error instanceof ServiceError) {
     if (error.code === 'STEP_UP_REQUIRED') return 'session_required';
-    // The shared reading of a 401 (shared/unauthorized.ts): the site's own refusal (AUTHORIZE) asks
+    // The shared reading of a 401 (core/errors.ts asksLogin): the site's own refusal (AUTHORIZE) asks
     // for a login; a plain UNAUTHORIZED is the proxy's credentials refused (a set-up problem).
-    if (error.status === 401) return unauthorizedCode(error) === 'misconfigured' ? 'unauthorized' : 'session_required';
+    if (error.status === 401) return asksLogin(error.code, error.details) ? 'session_required' : 'unauthorized';
     return BY_STATUS[error.status] ?? (error.status >= 500 ? 'server' : 'unexpected');
   }
   return (error instanceof WalletError && BY_WALLET_CODE[error.code]) || 'unexpected';

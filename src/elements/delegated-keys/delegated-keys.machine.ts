@@ -12,10 +12,9 @@
  * Deliberately not here: the signed retry (core/client.ts, two signatures) and the session key
  * (core/session.ts). The machine only knows ids, nicknames, statuses and limits.
  */
-import { ServiceError, WalletError } from '../../core/errors.ts';
+import { asksLogin, ServiceError, WalletError } from '../../core/errors.ts';
 import type { CreateDelegatedKeyRequest, DelegatedKey, SpendingLimit } from '../../core/types.ts';
 import { asciiDigits } from '../shared/code-input.ts';
-import { unauthorizedCode } from '../shared/unauthorized.ts';
 
 export const NICKNAME_MAX = 256;
 /** A form with more rows than this is refused: one per currency, and nobody sets 50. */
@@ -155,9 +154,9 @@ const BY_STATUS: Record<number, DelegatedKeysErrorCode> = {
 export function errorCodeOf(error: unknown, during: 'load' | 'create' | 'revoke'): DelegatedKeysErrorCode {
   const refused = during === 'revoke' ? 'not_active' : during === 'create' ? 'invalid' : 'unexpected';
   if (error instanceof ServiceError) {
-    // The shared reading of a 401 (shared/unauthorized.ts): a refused signature, or the site's own
+    // The shared reading of a 401 (core/errors.ts asksLogin): a refused signature, or the site's own
     // refusal (AUTHORIZE), asks for a login; a plain UNAUTHORIZED is the page's API credentials refused.
-    if (error.status === 401) return unauthorizedCode(error) === 'misconfigured' ? 'unauthorized' : 'session_required';
+    if (error.status === 401) return asksLogin(error.code, error.details) ? 'session_required' : 'unauthorized';
     return BY_STATUS[error.status] ?? (error.status === 400 ? refused : error.status >= 500 ? 'server' : 'unexpected');
   }
   if (error instanceof WalletError) {

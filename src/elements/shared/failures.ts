@@ -8,8 +8,7 @@
  * nothing from the thrown error into the result except the service's status, code and Retry-After:
  * messages from lower layers may name values a user should not see.
  */
-import { ServiceError, WalletError } from '../../core/errors.ts';
-import { isSignatureCode, unauthorizedCode } from './unauthorized.ts';
+import { asksLogin, ServiceError, WalletError } from '../../core/errors.ts';
 
 export const FAILURE_CODES = [
   /**
@@ -154,16 +153,15 @@ const WALLET_FAILURES: Partial<Record<string, FailureCode>> = {
 const STALE_CODE_REASONS = new Set(['OTP_CHALLENGE_MISSING', 'OTP_BUNDLE']);
 
 /** What the service's answer means in this step (api.md "Errors", reference.md "Shared shapes"). */
-function serviceCode(e: ServiceError, context: FailureContext): FailureCode {
-  const { status, code, details } = e;
+function serviceCode({ status, code, details }: ServiceError, context: FailureContext): FailureCode {
   if (status === 429 || code === 'RATE_LIMITED') return 'rate_limited';
   if (code === 'PASSKEY_CREDENTIAL_ALREADY_EXISTS') return 'passkey_exists';
   if (code.endsWith('_CREDENTIAL_ALREADY_EXISTS')) return 'credential_exists';
-  if (isSignatureCode(code)) return 'signature_rejected';
+  if (asksLogin(code)) return 'signature_rejected';
   if (status === 401 && context.unauthorized === 'wrong_code' && STALE_CODE_REASONS.has(String(details?.['reason']))) return 'code_expired';
-  // Unless the step gives a 401 a meaning of its own, the shared reading (unauthorized.ts): with details
-  // a login to ask for, a plain UNAUTHORIZED the proxy's API credentials refused.
-  if (status === 401) return context.unauthorized ?? unauthorizedCode(e);
+  // Unless the step gives a 401 a meaning of its own, the shared reading (core/errors.ts asksLogin):
+  // with details a login to ask for, a plain UNAUTHORIZED the proxy's API credentials refused.
+  if (status === 401) return context.unauthorized ?? (asksLogin(code, details) ? 'signature_rejected' : 'misconfigured');
   if (status === 403) return 'forbidden';
   if (status === 400) return context.badRequest ?? 'invalid_input';
   if (status === 404) return 'no_credential';
