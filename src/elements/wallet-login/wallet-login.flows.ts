@@ -19,7 +19,7 @@ import { beginCeremony } from '../shared/ceremony.ts';
 import { classifyError, isCancellation, type FailureCode } from '../shared/failures.ts';
 import { clientFor, keyStore, onSessionChange, walletFor } from '../shared/wallet.ts';
 import { forgetPendingCode, keepPendingCode, storageKey, resumePendingCode } from '../shared/pending-code.ts';
-import type { LoginEvent, LoginFailure, SessionInfo } from './wallet-login.machine.ts';
+import { DETACHED, type LoginEvent, type LoginFailure, type SessionInfo } from './wallet-login.machine.ts';
 import type { WalletLogin } from './wallet-login.ts';
 
 /** One unit of work the machine asked for. */
@@ -47,6 +47,9 @@ interface SentCode {
 const sentCodes = new WeakMap<WalletLogin, SentCode>();
 
 const codeKey = (element: WalletLogin) => storageKey('code', element.apiBase, element.accountId);
+
+/** First codes still being sent when their element left the page, by code key: back, it waits for them. */
+const detached = new Map<string, Promise<unknown>>();
 
 /** Where the tab keeps a code left with "Use another way": one per way, so that leaving the other way's code too keeps both. */
 const leftKey = (key: string, type: string) => key.replace(':code:', `:code:${type}:`);
@@ -182,11 +185,27 @@ export async function runStep(element: WalletLogin, step: Step, signal: AbortSig
         let fresh: true | undefined;
         if (!code) {
           try {
-            const otp = await wallet.startOtpLogin({ credentialId: await credentialId(element, step.type, signal), signal });
+            const id = await credentialId(element, step.type, signal);
+            signal.throwIfAborted();
+            const key = codeKey(element);
+            const wait = Math.max(0, element.resendAfter) * 1000;
+            const send = new AbortController();
+            const sending = wallet.startOtpLogin({ credentialId: id, signal: send.signal });
+            // Taken off the page (DETACHED), the service sends the code all the same: its answer is
+            // kept, as a reload keeps it, for the element's return (`restore` waits for it).
+            const follow = () => {
+              if (signal.reason !== DETACHED) return send.abort(signal.reason);
+              const kept: Promise<unknown> = sending
+                .then((otp) => keepPendingCode(key, otp, Date.now(), Date.now() + wait, undefined, true), () => undefined)
+                .finally(() => detached.get(key) === kept && detached.delete(key));
+              detached.set(key, kept);
+            };
+            signal.addEventListener('abort', follow);
+            const otp = await sending.finally(() => signal.removeEventListener('abort', follow));
             // Stopped while its answer was checked (a session came from another tab): nothing to keep.
             signal.throwIfAborted();
             now = Date.now();
-            code = { otp, key: codeKey(element), sentAt: now, resendAt: now + Math.max(0, element.resendAfter) * 1000 };
+            code = { otp, key, sentAt: now, resendAt: now + wait };
             fresh = true;
           } catch (e) {
             if (!(e instanceof ServiceError && e.status === 429)) throw e;
@@ -281,6 +300,7 @@ export async function runStep(element: WalletLogin, step: Step, signal: AbortSig
 async function restore(element: WalletLogin, signal: AbortSignal): Promise<LoginEvent> {
   const ended = await storedSession(element, signal);
   if (ended.session) return ended;
+  await detached.get(codeKey(element));
   const code = await resumeCode(element, signal);
   if (!code) return ended;
   sentCodes.set(element, code);

@@ -24,7 +24,7 @@ import { failureMessage, isCodeProblem } from '../shared/strings.ts';
 import { afterFirstPaint, onceAfterFirstPaint } from '../shared/idle.ts';
 import { syncStates } from '../shared/list.ts';
 import { codeDigits, codeInput } from '../shared/code-input.ts';
-import { ENDS, credentialOf, initialState, offeredMethods, parseMethods, resendSecondsLeft, transition, type LoginEvent, type LoginFailure, type LoginState, type SessionInfo } from './wallet-login.machine.ts';
+import { DETACHED, ENDS, credentialOf, initialState, offeredMethods, parseMethods, resendSecondsLeft, transition, type LoginEvent, type LoginFailure, type LoginState, type SessionInfo } from './wallet-login.machine.ts';
 import type { Step } from './wallet-login.flows.ts';
 import { SessionExpiringEvent, WalletLoggedInEvent, WalletLoggedOutEvent, WalletLoginErrorEvent, type LoggedOutDetail } from './wallet-login.events.ts';
 import { walletLoginStyles } from './wallet-login.styles.ts';
@@ -308,11 +308,12 @@ export class WalletLogin extends TemplateElement {
     // live upstream the session the user ended here; so does a renewal, which the service may have
     // made already (the old session ended there): its new session and key are then kept here. The
     // element reports nothing of either.
-    if (!this.#uncut) this.#flow.abort();
+    // A first code being sent goes out all the same: its answer is kept for the element's return.
+    const m = this.machine;
+    if (!this.#uncut) this.#flow.abort(m.kind === 'sending-code' && m.resendAt === undefined ? DETACHED : undefined);
     // A code being checked is spent (the session it made is ended upstream), and a new code being
     // sent may have replaced the old one upstream: forgotten, so that the element, back, starts
     // over rather than show a screen whose code the service refuses.
-    const m = this.machine;
     if (m.kind === 'verifying-code' || (m.kind === 'sending-code' && m.resendAt !== undefined)) void flows().then((f) => f.forgetCode(this, false, true), () => undefined);
     this.#background?.abort();
     clearInterval(this.#ticker);

@@ -1,0 +1,50 @@
+/**
+ * <wallet-login> taken off the page while its first code is being sent, in Chromium against the real
+ * sandbox through the real proxy: the service sends the code all the same (its answer is held on
+ * the way back), and the element put back on the page offers that code's screen, where it logs in.
+ */
+import { expect } from 'chai';
+import '../../../../src/elements/wallet-login/wallet-login.ts';
+import type { WalletLogin } from '../../../../src/elements/wallet-login/wallet-login.ts';
+import { newAccount } from '../../support/rig.ts';
+import { holdAnswer, inState, mount, resetPage, text, useRig, waitFor, waitForState } from '../shared/helpers.ts';
+import { errorCodes, methodButton, typeSandboxCode } from './helpers.ts';
+
+describe('<wallet-login> taken off the page while its first code is sent', function () {
+  this.timeout(60000);
+  beforeEach(useRig);
+  afterEach(resetPage);
+
+  for (const back of ['after', 'before'] as const) {
+    it(`put back ${back} the service’s answer arrives: the code screen of the code sent, which logs in`, async () => {
+      const acct = await newAccount();
+      const challenges = () => performance.getEntriesByType('resource').filter((e) => e.name.includes('/challenge')).length;
+      const el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId });
+      await waitForState(el, 'choosing');
+      // The service sends the code; its answer is on its way back when the element leaves the page.
+      const held = holdAnswer('POST', /\/challenge$/, (r) => r.status === 200);
+      try {
+        methodButton(el, 'email-otp').click();
+        await held.arrived;
+        expect(inState(el, 'sending-code')).to.equal(true);
+        el.remove();
+        // (It stops once it is still off the page after the task that took it off.)
+        await new Promise((r) => setTimeout(r, 50));
+        if (back === 'before') document.body.append(el);
+        held.release();
+        await held.read.catch(() => undefined);
+      } finally {
+        held.undo();
+      }
+      if (back === 'after') document.body.append(el);
+      const sent = challenges();
+      const errors = errorCodes(el);
+      await waitFor(() => (inState(el, 'choosing') || inState(el, 'code-entry')) && !inState(el, 'busy'), 'a screen');
+      expect(inState(el, 'code-entry'), `the code screen, not: ${text(el, 'heading')} ${text(el, 'error')}`).to.equal(true);
+      expect(challenges(), 'no second code asked for').to.equal(sent);
+      const loggedIn = await typeSandboxCode(el);
+      expect(loggedIn.detail.credentialType).to.equal('EMAIL_OTP');
+      expect(errors).to.deep.equal([]);
+    });
+  }
+});
