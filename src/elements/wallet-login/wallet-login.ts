@@ -413,11 +413,10 @@ export class WalletLogin extends TemplateElement {
         this.#start({ kind: 'send-code', type: credentialOf(after.method) });
         break;
       case 'code-entry':
-        // A code just sent, or kept over a reload (not a code refused: its helpers still run).
-        if (before.kind !== 'verifying-code') {
-          if (before.kind === 'sending-code') notice = 'login.notice.code-sent';
-          this.#startCodeHelpers(after.method === 'sms-otp');
-        }
+        // A code just sent, kept over a reload, or refused: the text message, stopped while the
+        // code was checked, is asked for again for the next try.
+        if (before.kind === 'sending-code') notice = 'login.notice.code-sent';
+        this.#startCodeHelpers(after.method === 'sms-otp');
         if (after.failure) {
           this.#focusPending = true;
           // Only a wrong or used-up code is cleared for the next try: after a server or network
