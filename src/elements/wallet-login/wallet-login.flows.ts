@@ -48,7 +48,7 @@ const sentCodes = new WeakMap<WalletLogin, SentCode>();
 
 const codeKey = (element: WalletLogin) => storageKey('code', element.apiBase, element.accountId);
 
-/** First codes still being sent when their element left the page, by code key: back, it waits for them. */
+/** Codes still being sent when their element left the page, by code key: back, it waits for them. */
 const detached = new Map<string, Promise<unknown>>();
 
 /** Where the tab keeps a code left with "Use another way": one per way, so that leaving the other way's code too keeps both. */

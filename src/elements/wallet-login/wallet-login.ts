@@ -308,12 +308,12 @@ export class WalletLogin extends TemplateElement {
     // live upstream the session the user ended here; so does a renewal, which the service may have
     // made already (the old session ended there): its new session and key are then kept here. The
     // element reports nothing of either.
-    // A first code being sent goes out all the same: its answer is kept for the element's return.
+    // A code being sent goes out all the same: its answer is kept for the element's return.
     const m = this.machine;
-    if (!this.#uncut) this.#flow.abort(m.kind === 'sending-code' && m.resendAt === undefined ? DETACHED : undefined);
+    if (!this.#uncut) this.#flow.abort(m.kind === 'sending-code' ? DETACHED : undefined);
     // A code being checked is spent (the session it made is ended upstream), and a new code being
-    // sent may have replaced the old one upstream: forgotten, so that the element, back, starts
-    // over rather than show a screen whose code the service refuses.
+    // sent may have replaced the old one upstream: forgotten, so that the element, back, shows the
+    // new one's screen (once its answer came) or starts over, never a code the service refuses.
     if (m.kind === 'verifying-code' || (m.kind === 'sending-code' && m.resendAt !== undefined)) void flows().then((f) => f.forgetCode(this, false, true), () => undefined);
     this.#background?.abort();
     clearInterval(this.#ticker);

@@ -6,9 +6,9 @@
 import { expect } from 'chai';
 import '../../../../src/elements/wallet-login/wallet-login.ts';
 import type { WalletLogin } from '../../../../src/elements/wallet-login/wallet-login.ts';
-import { newAccount } from '../../support/rig.ts';
+import { advanceClock, newAccount } from '../../support/rig.ts';
 import { holdAnswer, inState, mount, resetPage, text, useRig, waitFor, waitForState } from '../shared/helpers.ts';
-import { errorCodes, methodButton, typeSandboxCode } from './helpers.ts';
+import { buttonNamed, codeScreen, errorCodes, methodButton, typeSandboxCode } from './helpers.ts';
 
 describe('<wallet-login> taken off the page while its first code is sent', function () {
   this.timeout(60000);
@@ -47,4 +47,33 @@ describe('<wallet-login> taken off the page while its first code is sent', funct
       expect(errors).to.deep.equal([]);
     });
   }
+
+  it('taken off the page while a new code is sent, which replaced the first upstream: put back, the screen of the new code, which logs in', async () => {
+    const acct = await newAccount();
+    const el = await codeScreen({ 'account-id': acct.accountId, 'resend-after': '0' });
+    await advanceClock(31_000); // the sandbox sends one code per 30 s
+    const held = holdAnswer('POST', /\/challenge$/, (r) => r.status === 200);
+    try {
+      buttonNamed(el, /new code/).click();
+      await held.arrived;
+      el.remove();
+      await new Promise((r) => setTimeout(r, 50));
+      held.release();
+      await held.read.catch(() => undefined);
+    } finally {
+      held.undo();
+    }
+    document.body.append(el);
+    const errors = errorCodes(el);
+    await waitFor(() => (inState(el, 'choosing') || inState(el, 'code-entry')) && !inState(el, 'busy'), 'a screen');
+    // (Within the service's wait of the new code, that way chosen again may only bring it back.)
+    if (inState(el, 'choosing')) {
+      methodButton(el, 'email-otp').click();
+      await el.updateComplete;
+      await waitFor(() => (inState(el, 'choosing') || inState(el, 'code-entry')) && !inState(el, 'busy'), 'a screen');
+    }
+    expect(inState(el, 'code-entry'), `the code screen, not: ${text(el, 'heading')} ${text(el, 'error')}`).to.equal(true);
+    expect((await typeSandboxCode(el)).detail.credentialType).to.equal('EMAIL_OTP');
+    expect(errors).to.deep.equal([]);
+  });
 });
