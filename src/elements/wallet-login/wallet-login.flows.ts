@@ -19,7 +19,7 @@ import { beginCeremony } from '../shared/ceremony.ts';
 import { classifyError, isCancellation, type FailureCode } from '../shared/failures.ts';
 import { clientFor, keyStore, onSessionChange, walletFor } from '../shared/wallet.ts';
 import { forgetPendingCode, keepPendingCode, storageKey, resumePendingCode } from '../shared/pending-code.ts';
-import { DETACHED, type LoginEvent, type LoginFailure, type SessionInfo } from './wallet-login.machine.ts';
+import type { LoginEvent, LoginFailure, SessionInfo } from './wallet-login.machine.ts';
 import type { WalletLogin } from './wallet-login.ts';
 
 /** One unit of work the machine asked for. */
@@ -48,7 +48,10 @@ const sentCodes = new WeakMap<WalletLogin, SentCode>();
 
 const codeKey = (element: WalletLogin) => storageKey('code', element.apiBase, element.accountId);
 
-/** Codes still being sent when their element left the page, by code key: back, it waits for them. */
+/** The abort reason of a code's sending when the element leaves the page (wallet-login.ts): its answer is still kept. */
+const DETACHED = 'detached';
+
+/** Codes still being sent when their element left the page, by code key: back, it waits for them (the last one's keeping). */
 const detached = new Map<string, Promise<unknown>>();
 
 /** Where the tab keeps a code left with "Use another way": one per way, so that leaving the other way's code too keeps both. */
@@ -192,18 +195,13 @@ export async function runStep(element: WalletLogin, step: Step, signal: AbortSig
             const send = new AbortController();
             const sending = wallet.startOtpLogin({ credentialId: id, signal: send.signal });
             // Taken off the page (DETACHED), the service sends the code all the same: its answer is
-            // kept, as a reload keeps it, for the element's return (`restore` waits for it).
-            const follow = () => {
-              if (signal.reason !== DETACHED) return send.abort(signal.reason);
-              const kept: Promise<unknown> = sending
-                .then((otp) => keepPendingCode(key, otp, Date.now(), Date.now() + wait, undefined, true), () => undefined)
-                .finally(() => detached.get(key) === kept && detached.delete(key));
-              detached.set(key, kept);
-            };
-            signal.addEventListener('abort', follow);
-            const otp = await sending.finally(() => signal.removeEventListener('abort', follow));
+            // awaited and kept below, as a reload keeps it, for the element's return (`restore`
+            // waits for it); the element, gone, takes nothing of this step. (Once the answer came,
+            // an abort changes nothing.)
+            signal.addEventListener('abort', () => (signal.reason === DETACHED ? detached.set(key, sending.catch(() => undefined)) : send.abort()));
+            const otp = await sending;
             // Stopped while its answer was checked (a session came from another tab): nothing to keep.
-            signal.throwIfAborted();
+            if (signal.reason !== DETACHED) signal.throwIfAborted();
             now = Date.now();
             code = { otp, key, sentAt: now, resendAt: now + wait };
             fresh = true;

@@ -66,9 +66,6 @@ export interface SessionInfo {
  */
 export type LoginFailure = Failure | (Omit<Failure, 'code'> & { code: 'code_sent_recently' | 'passkey_other_wallet' | 'code_short' });
 
-/** The abort reason of a code's sending when the element leaves the page: its answer is still kept (wallet-login.flows.ts). */
-export const DETACHED = 'detached';
-
 /** Default code-resend cooldown when the service sends no Retry-After. */
 export const RESEND_COOLDOWN_MS = 30_000;
 

@@ -24,7 +24,7 @@ import { failureMessage, isCodeProblem } from '../shared/strings.ts';
 import { afterFirstPaint, onceAfterFirstPaint } from '../shared/idle.ts';
 import { syncStates } from '../shared/list.ts';
 import { codeDigits, codeInput } from '../shared/code-input.ts';
-import { DETACHED, ENDS, credentialOf, initialState, offeredMethods, parseMethods, resendSecondsLeft, transition, type LoginEvent, type LoginFailure, type LoginState, type SessionInfo } from './wallet-login.machine.ts';
+import { ENDS, credentialOf, initialState, offeredMethods, parseMethods, resendSecondsLeft, transition, type LoginEvent, type LoginFailure, type LoginState, type SessionInfo } from './wallet-login.machine.ts';
 import type { Step } from './wallet-login.flows.ts';
 import { SessionExpiringEvent, WalletLoggedInEvent, WalletLoggedOutEvent, WalletLoginErrorEvent, type LoggedOutDetail } from './wallet-login.events.ts';
 import { walletLoginStyles } from './wallet-login.styles.ts';
@@ -40,6 +40,9 @@ const CODE_STATES = new Set<LoginState['kind']>(['sending-code', 'code-entry', '
 
 /** The abort reason of a passkey autofill stopped by logout(). */
 const LOGOUT = 'logout';
+
+/** The abort reason of a code's sending when the element leaves the page: its answer is still kept (flows `DETACHED`). */
+const DETACHED = 'detached';
 
 const flows = onceAfterFirstPaint(() => import('./wallet-login.flows.ts'));
 
