@@ -48,12 +48,6 @@ const sentCodes = new WeakMap<WalletLogin, SentCode>();
 
 const codeKey = (element: WalletLogin) => storageKey('code', element.apiBase, element.accountId);
 
-/** The abort reason of a code's sending when the element leaves the page (wallet-login.ts): its answer is still kept. */
-const DETACHED = 'detached';
-
-/** Codes still being sent when their element left the page, by code key: back, it waits for them (the last one's keeping). */
-const detached = new Map<string, Promise<unknown>>();
-
 /** Where the tab keeps a code left with "Use another way": one per way, so that leaving the other way's code too keeps both. */
 const leftKey = (key: string, type: string) => key.replace(':code:', `:code:${type}:`);
 
@@ -188,22 +182,13 @@ export async function runStep(element: WalletLogin, step: Step, signal: AbortSig
         let fresh: true | undefined;
         if (!code) {
           try {
-            const id = await credentialId(element, step.type, signal);
-            signal.throwIfAborted();
+            // (The wallet's: the element, taken off the page meanwhile, lets this step run to its end, and may show another by then.)
             const key = codeKey(element);
-            const wait = Math.max(0, element.resendAfter) * 1000;
-            const send = new AbortController();
-            const sending = wallet.startOtpLogin({ credentialId: id, signal: send.signal });
-            // Taken off the page (DETACHED), the service sends the code all the same: its answer is
-            // awaited and kept below, as a reload keeps it, for the element's return (`restore`
-            // waits for it); the element, gone, takes nothing of this step. (Once the answer came,
-            // an abort changes nothing.)
-            signal.addEventListener('abort', () => (signal.reason === DETACHED ? detached.set(key, sending.catch(() => undefined)) : send.abort()));
-            const otp = await sending;
+            const otp = await wallet.startOtpLogin({ credentialId: await credentialId(element, step.type, signal), signal });
             // Stopped while its answer was checked (a session came from another tab): nothing to keep.
-            if (signal.reason !== DETACHED) signal.throwIfAborted();
+            signal.throwIfAborted();
             now = Date.now();
-            code = { otp, key, sentAt: now, resendAt: now + wait };
+            code = { otp, key, sentAt: now, resendAt: now + Math.max(0, element.resendAfter) * 1000 };
             fresh = true;
           } catch (e) {
             if (!(e instanceof ServiceError && e.status === 429)) throw e;
@@ -298,7 +283,6 @@ export async function runStep(element: WalletLogin, step: Step, signal: AbortSig
 async function restore(element: WalletLogin, signal: AbortSignal): Promise<LoginEvent> {
   const ended = await storedSession(element, signal);
   if (ended.session) return ended;
-  await detached.get(codeKey(element));
   const code = await resumeCode(element, signal);
   if (!code) return ended;
   sentCodes.set(element, code);

@@ -41,9 +41,6 @@ const CODE_STATES = new Set<LoginState['kind']>(['sending-code', 'code-entry', '
 /** The abort reason of a passkey autofill stopped by logout(). */
 const LOGOUT = 'logout';
 
-/** The abort reason of a code's sending when the element leaves the page: its answer is still kept (flows `DETACHED`). */
-const DETACHED = 'detached';
-
 const flows = onceAfterFirstPaint(() => import('./wallet-login.flows.ts'));
 
 /** The polite announcement on entering a state. */
@@ -196,7 +193,9 @@ export class WalletLogin extends TemplateElement {
    * same account (the element was moved in the page while it ran).
    */
   #bound: { key: string } | undefined;
-  /** The run of the latest step when it is a logout or a renewal: it runs to its end (see `#unbind`). */
+  /** The run of the latest step. */
+  #run: Promise<void> | undefined;
+  /** The run of the latest step when it is a logout or a renewal, or a code sent as the element went: it runs to its end (see `#unbind`). */
   #uncut: Promise<void> | undefined;
 
   /**
@@ -306,18 +305,20 @@ export class WalletLogin extends TemplateElement {
   }
 
   #unbind(): void {
+    const bound = this.#bound;
     this.#bound = undefined;
+    const m = this.machine;
     // A logout runs to its end (a page that logs out, then changes route): cut off, it would leave
     // live upstream the session the user ended here; so does a renewal, which the service may have
     // made already (the old session ended there): its new session and key are then kept here. The
-    // element reports nothing of either.
-    // A code being sent goes out all the same: its answer is kept for the element's return.
-    const m = this.machine;
-    if (!this.#uncut) this.#flow.abort(m.kind === 'sending-code' ? DETACHED : undefined);
+    // element reports nothing of either. So does a code being sent, which the service sends all
+    // the same: kept for a reload, its screen comes back with the element (`#bind` waits for it).
+    if (bound && m.kind === 'sending-code') this.#uncut = this.#run;
+    if (!this.#uncut) this.#flow.abort();
     // A code being checked is spent (the session it made is ended upstream), and a new code being
-    // sent may have replaced the old one upstream: forgotten, so that the element, back, shows the
-    // new one's screen (once its answer came) or starts over, never a code the service refuses.
-    if (m.kind === 'verifying-code' || (m.kind === 'sending-code' && m.resendAt !== undefined)) void flows().then((f) => f.forgetCode(this, false, true), () => undefined);
+    // sent may have replaced the old one upstream: forgotten (once: not the new one, kept by the
+    // time the element is back), so that the element, back, never shows a code the service refuses.
+    if (bound && (m.kind === 'verifying-code' || (m.kind === 'sending-code' && m.resendAt !== undefined))) void flows().then((f) => f.forgetCode(this, false, true), () => undefined);
     this.#background?.abort();
     clearInterval(this.#ticker);
     this.#clearTimers();
@@ -341,7 +342,7 @@ export class WalletLogin extends TemplateElement {
   // Machine wiring
 
   #start(step: Step): void {
-    const run = this.#flow.run([step]);
+    const run = (this.#run = this.#flow.run([step]));
     this.#uncut = step.kind === 'logout' || step.kind === 'refresh' ? run : undefined;
   }
 

@@ -51,6 +51,7 @@ describe('<wallet-login> taken off the page while its first code is sent', funct
   it('taken off the page while a new code is sent, which replaced the first upstream: put back, the screen of the new code, which logs in', async () => {
     const acct = await newAccount();
     const el = await codeScreen({ 'account-id': acct.accountId, 'resend-after': '0' });
+    const first = Date.now();
     await advanceClock(31_000); // the sandbox sends one code per 30 s
     const held = holdAnswer('POST', /\/challenge$/, (r) => r.status === 200);
     try {
@@ -63,6 +64,9 @@ describe('<wallet-login> taken off the page while its first code is sent', funct
     } finally {
       held.undo();
     }
+    // Put back once the tab keeps the new code (as a reload would find it).
+    const kept = () => Object.entries(sessionStorage).some(([k, v]) => k.startsWith('wallet-elements:code:') && k.endsWith(acct.accountId) && (JSON.parse(v) as { sentAt: number }).sentAt > first);
+    await waitFor(kept, 'the new code kept');
     document.body.append(el);
     const errors = errorCodes(el);
     await waitFor(() => (inState(el, 'choosing') || inState(el, 'code-entry')) && !inState(el, 'busy'), 'a screen');
