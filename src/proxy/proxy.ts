@@ -92,7 +92,12 @@ import { createStepUp, type StepUpOptions } from './step-up.ts';
  * handed: the Node handler's `IncomingMessage` (the default), the `Request` given to `proxy.fetch`
  * (`createProxy<Request>(...)`), or either (`createProxy<IncomingMessage | Request>(...)`).
  */
-export interface ProxyOptions<R extends ProxyRequest = IncomingMessage> {
+export type ProxyOptions<R extends ProxyRequest = IncomingMessage> = ProxyOptionFields<R> &
+  // Who may touch which account: at least one of the three (createProxy throws without).
+  ({ authorize: AuthorizeHook<R> } | { accountFor: AccountResolver<R> } | { demoAccount: DemoAccount });
+
+/** ProxyOptions' fields; ProxyOptions requires `authorize`, `accountFor` or `demoAccount` among them. */
+export interface ProxyOptionFields<R extends ProxyRequest = IncomingMessage> {
   /**
    * The service's base address including the version segment, e.g. `http://127.0.0.1:4000/2025-10-13`.
    * This and the two credentials take `process.env.X` as it is: the key is required, and a value
@@ -897,7 +902,7 @@ export function createProxy(given: ProxyOptions<never>): ProxyHandler<ProxyReque
 }
 
 /** Every option of ProxyOptions (the type keeps the list complete), for telling a misspelt one. */
-const OPTION_NAMES: Record<keyof ProxyOptions, true> = {
+const OPTION_NAMES: Record<keyof ProxyOptionFields, true> = {
   upstream: true, tokenId: true, clientSecret: true, authorize: true, demoAccount: true, accountFor: true, basePath: true,
   signatureHeader: true, challengeSecret: true, rp: true, allowedOrigins: true, allowedHosts: true, maxBodyBytes: true,
   upstreamTimeoutMs: true, rateLimit: true, logger: true, onError: true, clientIp: true, transport: true, stepUp: true,

@@ -472,6 +472,28 @@ test('a Node-only TypeScript project (no DOM lib, library declarations checked) 
   assert.deepEqual(diagnostics, []);
 });
 
+test('createProxy without `authorize`, `accountFor` or `demoAccount` does not compile (it throws at start), and each of them alone, or with the others, does', () => {
+  const settings = `upstream: process.env.SERVICE_BASE_URL, tokenId: process.env.SERVICE_TOKEN_ID, clientSecret: process.env.SERVICE_CLIENT_SECRET`;
+  const lines = [
+    `import type { IncomingMessage } from 'node:http';`,
+    `import { createProxy, type DemoAccount, type ProxyOptions } from '${pkg.name}/proxy';`,
+    `declare const account: DemoAccount;`,
+    `declare function mySession(request: IncomingMessage): Promise<DemoAccount | undefined>;`,
+    `// @ts-expect-error who may touch which account is not said`,
+    `createProxy({ ${settings}, basePath: '/api' });`,
+    `// @ts-expect-error an authorize left undefined says nothing either`,
+    `createProxy({ ${settings}, authorize: undefined });`,
+    `createProxy({ ${settings}, authorize: ({ request }) => request.headers.cookie !== undefined });`,
+    `createProxy({ ${settings}, accountFor: (request) => mySession(request), stepUp: {} });`,
+    `createProxy({ ${settings}, demoAccount: account });`,
+    `createProxy({ ${settings}, demoAccount: account, accountFor: mySession, authorize: () => true });`,
+    `createProxy<Request>({ ${settings}, accountFor: (request) => (request.url ? account : undefined) });`,
+    `export const options: ProxyOptions = { ${settings}, demoAccount: account, rateLimit: false };`,
+    `createProxy(options);`,
+  ];
+  assert.deepEqual(typecheck('proxy-binding', lines, NODE_CONSUMER), []);
+});
+
 /** The README's code block under `heading`, as written. */
 function readmeBlock(heading: string): string {
   const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
@@ -513,7 +535,8 @@ test('the README\'s clientIp, onError and logger options compile as written, eac
   // The proxy's log lines go only to `logger`: a mounted proxy without it logs nothing.
   const logger = /`(logger: [^`]*)`/.exec(readme)?.[1];
   assert.ok(forFetch && forNode && onError && logger, 'the README gives clientIp for each entry, onError and logger');
-  const settings = `upstream: process.env.SERVICE_BASE_URL, tokenId: process.env.SERVICE_TOKEN_ID, clientSecret: process.env.SERVICE_CLIENT_SECRET`;
+  // (authorize: who may touch which account, without which createProxy neither compiles nor starts.)
+  const settings = `upstream: process.env.SERVICE_BASE_URL, tokenId: process.env.SERVICE_TOKEN_ID, clientSecret: process.env.SERVICE_CLIENT_SECRET, authorize: () => true`;
   const lines = [
     `import { createProxy } from '${pkg.name}/proxy';`,
     `declare function myErrorLog(...args: unknown[]): void;`,

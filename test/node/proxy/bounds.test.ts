@@ -842,6 +842,8 @@ describe('proxy bounds', () => {
   it('refuses to build without a binding, and with malformed options', async () => {
     const { createProxy } = await import('../../../src/proxy/index.ts');
     const base = { upstream: up.url, tokenId: 't', clientSecret: 's' };
+    // (TypeScript refuses it too; a plain JavaScript caller gets the TypeError.)
+    // @ts-expect-error no authorize, accountFor or demoAccount
     assert.throws(() => createProxy(base), /authorize|demoAccount/);
     assert.throws(() => createProxy({ ...base, demoAccount: { customerId: 'x', accountId: 'y', cardId: 'z' } }), /demoAccount/);
     assert.throws(() => createProxy({ ...base, authorize: () => true, allowedOrigins: ['https://a.example/'] }), /allowedOrigins/);
