@@ -320,6 +320,7 @@ export async function buildPackage(): Promise<BuildResult> {
     chmodSync(file, 0o755);
   }
   const typeErrors = buildTypes();
+  cdnDeclarations();
   const externalImports: Record<string, string[]> = {};
   for (const metafile of metafiles) {
     for (const [out, { imports }] of Object.entries(metafile?.outputs ?? {})) {
@@ -328,6 +329,23 @@ export async function buildPackage(): Promise<BuildResult> {
   }
   const files = listFiles(DIST).map((f) => relative(ROOT, f));
   return { files, typeErrors, externalImports };
+}
+
+/**
+ * A declaration beside each CDN file built from an entry (`cdn/elements/card-reveal.d.ts`, ...): the
+ * declarations of its source, re-exported (`export * from '../../types/elements/card-reveal/index.js'`),
+ * so that `import … from 'wallet-elements/cdn/elements/card-reveal.js'` (exports "./cdn/*") is typed.
+ */
+function cdnDeclarations(cdn = join(DIST, 'cdn')): void {
+  const entries: Array<[out: string, src: string]> = [
+    ['wallet-elements', 'index'],
+    ...elementTags().map((tag): [string, string] => [`elements/${tag}`, `elements/${tag}/index`]),
+    ...localeNames().flatMap((l): Array<[string, string]> => [[`locales/${l}`, `locales/${l}`], [`elements/locales/${l}`, `locales/${l}`]]),
+  ];
+  for (const [out, src] of entries) {
+    const file = join(cdn, `${out}.d.ts`);
+    if (existsSync(join(cdn, `${out}.js`))) writeFileSync(file, `export * from '${relative(dirname(file), join(DIST, 'types', src)).replace(/\\/g, '/')}.js';\n`);
+  }
 }
 
 function listFiles(dir: string): string[] {

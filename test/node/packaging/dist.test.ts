@@ -440,6 +440,43 @@ test('the CDN bundle imported by its package name (`wallet-elements/cdn`) is typ
   assert.deepEqual(names, Object.keys(await importEntry(pkg.name)).sort());
 });
 
+test('each CDN file an application imports by its package path (`wallet-elements/cdn/elements/<tag>.js`, `cdn/locales/ar.js`, `cdn/wallet-elements.js`) is typed, by the declarations of the entry it was built from: it exports the same names', async () => {
+  const tags = manifestElements().map(({ tag }) => tag);
+  const lines = [
+    `type Specific<T, Base> = Base extends T ? false : true;`,
+    ...tags.flatMap((tag) => {
+      const id = tag.replace(/-/g, '_');
+      return [
+        `import * as ${id} from '${pkg.name}/cdn/elements/${tag}.js';`,
+        // The element's tag is typed by its module alone (no other entry of the package is imported).
+        `export const tag_${id}: Specific<HTMLElementTagNameMap['${tag}'], HTMLElement> = true;`,
+        `${id}.configureWallet({ apiBase: '/api' });`,
+      ];
+    }),
+    `import { ar } from '${pkg.name}/cdn/elements/locales/ar.js';`,
+    `import { ar as arAll } from '${pkg.name}/cdn/locales/ar.js';`,
+    `import { CardReveal, setLocale } from '${pkg.name}/cdn/wallet-elements.js';`,
+    `export const strings: string[] = [ar['common.cancel'], arAll['common.cancel']];`,
+    `setLocale('ar');`,
+    `export const reveal: CardReveal = document.createElement('card-reveal');`,
+    `reveal.addEventListener('card-revealed', (e) => e.detail.expiresAt.toUpperCase());`,
+    `// @ts-expect-error hideAfter is a number of seconds`,
+    `reveal.hideAfter = '30';`,
+    `// @ts-expect-error environment is production or sandbox`,
+    `card_reveal.configureWallet({ environment: 'staging' });`,
+  ];
+  assert.deepEqual(typecheck('cdn-files', lines, BROWSER_APP), []);
+  assert.deepEqual(typecheck('cdn-files-node16', lines, BROWSER_APP_NODE16), []);
+  // The files run only in a browser; their names are read from their closing export statements.
+  const exported = (file: string): string[] => {
+    const list = [...readFileSync(join(DIST, 'cdn', file), 'utf8').matchAll(/export\s*\{([^}]*)\}/g)].at(-1)?.[1] ?? '';
+    return list.split(',').map((item) => item.trim().split(/\s+as\s+/).at(-1)!).filter(Boolean).sort();
+  };
+  for (const tag of tags) assert.deepEqual(exported(`elements/${tag}.js`), Object.keys(await importEntry(`${pkg.name}/${tag}`)).sort(), tag);
+  assert.deepEqual(exported('elements/locales/ar.js'), Object.keys(await importEntry(`${pkg.name}/locales/ar`)).sort());
+  assert.deepEqual(exported('locales/ar.js'), Object.keys(await importEntry(`${pkg.name}/locales/ar`)).sort());
+});
+
 test('TypeScript\'s older "node" resolution (node10, which ignores "exports") finds every subpath\'s declarations through typesVersions', () => {
   const dir = join(DIST, '.typecheck-node10');
   mkdirSync(join(dir, 'node_modules'), { recursive: true });
