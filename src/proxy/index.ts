@@ -5,7 +5,7 @@
  * enforce), plus the helpers an integrator writing its own `authorize` hook or tooling may want.
  */
 export { createProxy } from './proxy.ts';
-export type { FetchInfo, FetchProxyHandler, NodeProxyHandler, ProxyHandler, ProxyLogLine, ProxyOptions } from './proxy.ts';
+export type { FetchInfo, FetchProxyHandler, NodeProxyHandler, ProxyHandler, ProxyLogLine, ProxyOptionFields, ProxyOptions } from './proxy.ts';
 export type { ProxyRequest } from './request.ts';
 export type { AuthorizeContext, AuthorizeDecision, AuthorizeHook, AuthorizeRefusal, DemoAccount } from './authorize.ts';
 export { ROUTES, ROUTE_NAMES, isId } from './routes.ts';
