@@ -492,6 +492,12 @@ test('TypeScript\'s older "node" resolution (node10, which ignores "exports") fi
         return [specifier, file.replace(ROOT + '/', './')];
       });
     assert.deepEqual(found, targets.filter((t) => t.types).map(({ key, types }) => [key === '.' ? pkg.name : `${pkg.name}/${key.slice(2)}`, types]));
+    // The CDN files (exports "./cdn/*"), each typed by the declaration beside it.
+    const cdn = ['elements/card-reveal', 'elements/locales/ar', 'locales/ar', 'wallet-elements'].map((file) => {
+      const r = ts.resolveModuleName(`${pkg.name}/cdn/${file}.js`, join(dir, 'consumer.ts'), { moduleResolution: ts.ModuleResolutionKind.Node10 }, host);
+      return r.resolvedModule ? realpathSync(r.resolvedModule.resolvedFileName).replace(ROOT + '/', './') : 'not found';
+    });
+    assert.deepEqual(cdn, ['elements/card-reveal', 'elements/locales/ar', 'locales/ar', 'wallet-elements'].map((file) => `./dist/cdn/${file}.d.ts`));
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
