@@ -81,3 +81,15 @@ test('every document the README links to and every file it or they name for an i
   const missing = [...new Set([...linked, ...named])].filter((path) => !files.has(path));
   assert.deepEqual(missing, [], 'the README or a document it links to names files an installed package does not have');
 });
+
+test('every picture the README and its linked documents show has a text alternative and exists', () => {
+  const bare: string[] = [];
+  for (const path of ['README.md', ...linked]) {
+    const text = readFileSync(join(ROOT, path), 'utf8');
+    for (const [, alt, src] of text.matchAll(/!\[([^\]]*)\]\(([^)\s]+)\)/g)) {
+      if (!alt!.trim()) bare.push(`${path}: ${src}`);
+      assert.ok(existsSync(join(ROOT, path, '..', src!)), `${path} shows ${src}, which is not in the repository`);
+    }
+  }
+  assert.deepEqual(bare, [], 'pictures without a text alternative (a screen reader says nothing of them)');
+});
