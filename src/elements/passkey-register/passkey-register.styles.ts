@@ -11,6 +11,9 @@ export const passkeyRegisterStyles = css`
   [part='base'] {
     padding: var(--passkey-register-padding, calc(var(--_space) * 1.5));
     border-radius: var(--passkey-register-radius, var(--_radius));
+    /* A passkey's name with no space in it (an address, a host name), said back once it is saved,
+       breaks where it must rather than widening the panel past its column. */
+    overflow-wrap: anywhere;
   }
   [part='note'] {
     border-inline-start: 3px solid var(--_accent);

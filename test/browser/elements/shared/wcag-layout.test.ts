@@ -26,6 +26,7 @@ import '../../../../src/elements/card-reveal/index.ts';
 import '../../../../src/elements/delegated-keys/index.ts';
 import '../../../../src/elements/agent-actions/index.ts';
 import { walletFor } from '../../../../src/elements/shared/wallet.ts';
+import '../../../../src/locales/ar.ts';
 import { addVirtualAuthenticator, advanceClock, fixtures, newAccount, oidcToken, type RigAccount } from '../../support/rig.ts';
 import { nextEvent, part, parts, resetPage, shadow, type, useRig, waitFor, waitForState } from './helpers.ts';
 
@@ -346,6 +347,29 @@ describe('WCAG 2.2 layout: reflow, text spacing, target size and resize text of 
     (part(el, 'submit') as HTMLButtonElement).click();
     await waitForState(el, 'done', 20000);
     found.push(...(await audit(el, 'added')));
+    expect(found.join('\n')).to.equal('');
+  });
+
+  it('<passkey-register>: a name without spaces (an address, a host name), said back once added or left unactivated, in English and Arabic', async () => {
+    await addVirtualAuthenticator();
+    const nickname = 'jonathan.doe.personal@example-company.com';
+    const found: string[] = [];
+    for (const lang of ['en', 'ar']) {
+      // A wallet each: the authenticator holds one passkey per wallet.
+      if (lang === 'ar') acct = await newAccount();
+      await loginByEmail(acct);
+      const el = await mountIn<HTMLElement>('passkey-register', { 'account-id': acct.accountId, nickname, lang });
+      await waitForState(el, 'ready');
+      (part(el, 'submit') as HTMLButtonElement).click();
+      await waitForState(el, 'activating', 20000);
+      (el as HTMLElement & { cancel(): void }).cancel();
+      await waitForState(el, 'registered', 20000);
+      found.push(...(await audit(el, `${lang}: saved, not logged in`)));
+      (part(el, 'submit') as HTMLButtonElement).click();
+      await waitForState(el, 'done', 20000);
+      found.push(...(await audit(el, `${lang}: added`)));
+      el.remove();
+    }
     expect(found.join('\n')).to.equal('');
   });
 
