@@ -18,6 +18,7 @@ export const passkeyRegisterStrings = {
     'passkey.creating': 'Follow your browser’s prompt to create the passkey…',
     'passkey.waiting': 'Waiting for the passkey being added in another tab or window to finish…',
     'passkey.waiting-here': 'Waiting for an earlier passkey request on this page to finish…',
+    'passkey.rejected': 'That passkey was not accepted, and nothing was added. Try again to make a new one.',
     'passkey.not-created': 'No passkey was created: the prompt was closed, timed out or could not verify you. Try again.',
     'passkey.login-required': 'Log in to your wallet first: adding a passkey to a wallet that already has a login needs your current session.',
     'passkey.session-ended': 'Your session ended before the passkey was saved. Log in again, then add it.',

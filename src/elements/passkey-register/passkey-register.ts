@@ -245,10 +245,13 @@ export class PasskeyRegister extends TemplateElement {
     if (after.kind === 'login-required') error(after.ended ? 'session_expired' : 'login_required', t(`passkey.${after.ended ? 'session-ended' : 'login-required'}`));
   }
 
-  /** What a failure says; a prompt that ended without a passkey says that nothing was created. */
+  /**
+   * What a failure says; a prompt that ended without a passkey says that nothing was created, and a
+   * passkey refused as it was made (back on the form) that nothing was added, not to log in another way.
+   */
   #sentence(failure: RegisterFailure): string {
     const t = this.#i18n.t;
-    return failure.code === 'cancelled' ? t('passkey.not-created') : failureMessage(t, failure);
+    return failure.code === 'cancelled' ? t('passkey.not-created') : failure.code === 'passkey_rejected' && this.machine.kind === 'ready' ? t('passkey.rejected') : failureMessage(t, failure);
   }
 
   #onSubmit(e: SubmitEvent): void {

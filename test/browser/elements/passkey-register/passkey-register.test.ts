@@ -751,7 +751,8 @@ describe('<passkey-register>', function () {
     await refusedSaveThenSaved(
       'Refused passkey',
       { status: 400, code: 'INVALID_INPUT', message: 'challenge: already used; request new registration options', details: { errors: [{ field: 'challenge', message: 'already used' }] } },
-      [['passkey_rejected'], 'That passkey was not accepted. Try again, or use another way to log in.'],
+      // A registration: the user came to add a passkey, not to log in another way.
+      [['passkey_rejected'], 'That passkey was not accepted, and nothing was added. Try again to make a new one.'],
     );
   });
 
