@@ -62,8 +62,12 @@ export async function runStep(element: PasskeyRegister, step: Step, signal: Abor
   }
 }
 
-/** Calls `onSession` when a session of the element's account begins or is renewed, in this tab or another. */
-export function watchSessions(element: PasskeyRegister, onSession: () => void): () => void {
+/**
+ * Calls `onSession` when a session of the element's account begins or is renewed, in this tab or
+ * another; with `missed`, also now if it has one (begun while the element was off the page).
+ */
+export function watchSessions(element: PasskeyRegister, onSession: () => void, missed?: boolean): () => void {
+  if (missed) void walletFor(element.apiBase).current(element.accountId).then((s) => s && onSession(), () => undefined);
   return onSessionChange(element.apiBase, ({ type, accountId }) => {
     if (accountId === element.accountId && (type === 'logged-in' || type === 'refreshed')) onSession();
   });

@@ -171,7 +171,8 @@ export class PasskeyRegister extends TemplateElement {
       .then(afterFirstPaint)
       .then(flows)
       .then((f) => {
-        if (this.#connection === connection) connection.unwatch = f.watchSessions(this, () => this.#send({ type: 'SESSION_AVAILABLE' }, true));
+        // Back on the page while it asks to log in first: a login made while it was off the page counts too.
+        if (this.#connection === connection) connection.unwatch = f.watchSessions(this, () => this.#send({ type: 'SESSION_AVAILABLE' }, true), this.machine.kind === 'login-required');
       })
       .catch(() => undefined);
     if (this.machine.kind === 'checking') void detectSupport().then((support) => this.#send({ type: 'SUPPORT', support }));

@@ -157,6 +157,23 @@ describe('<passkey-register>', function () {
     await waitForState(el, 'done', 20000);
   });
 
+  it('taken off the page while it asks to log in first and put back after a login meanwhile (a tab panel kept aside): it offers the form, not "log in first"', async () => {
+    await addVirtualAuthenticator();
+    const el = await mount<PasskeyRegister>('passkey-register', { 'account-id': acct.accountId, nickname: 'Back again' });
+    await waitForState(el, 'ready');
+    submit(el);
+    await waitForState(el, 'login-required');
+    el.remove();
+    await loginByEmail(acct);
+    // Off the page for a while after the login: its news has long gone by.
+    await new Promise((r) => setTimeout(r, 200));
+    document.body.append(el);
+    await waitForState(el, 'ready');
+    submit(el);
+    await waitForState(el, 'done', 20000);
+    expect(await passkeyNicknames(acct.accountId)).to.deep.equal(['Back again']);
+  });
+
   for (const [how, end] of [
     ['logged out elsewhere', (a: RigAccount) => walletFor().logout(a.accountId)],
     // The service's clock passes the 15 minutes: the service refuses the stamp, and no longer lists the session.
