@@ -299,6 +299,8 @@ export class AgentActions extends TemplateElement {
       const known = new Set(before.actions.map((a) => a.id));
       const arrived = next.actions.filter((a) => !known.has(a.id));
       const waiting = arrived.filter((a) => a.status === 'PENDING_APPROVAL').length;
+      // Arrived on top while "load more" loads: its first action comes that much further down.
+      if (this.#focusAfterMore !== undefined) this.#focusAfterMore += arrived.length;
       const decisions = [...changes.map((c) => c.action), ...arrived.filter((a) => a.status !== 'PENDING_APPROVAL')];
       if (decisions.length || waiting) this.#say({ decisions, waiting });
     } else if (event.type === 'load' || event.type === 'reset') {

@@ -151,6 +151,27 @@ describe('<agent-actions>', () => {
     expect(shownIds(el)).to.deep.equal(all.map((a) => `action-${a.id.replace(/[^A-Za-z0-9-]/g, '-')}`));
   });
 
+  it('an action arriving on top while "load more" loads: the focus still goes to the first action of the new page', async () => {
+    const el = await pollingActions();
+    expect(parts(el, 'action')).to.have.length(5);
+    const lastBefore = parts(el, 'action')[4]!.getAttribute('aria-labelledby');
+    const hold = holdNext('GET', /cursor=/);
+    try {
+      (part(el, 'load-more-button') as HTMLButtonElement).click();
+      await hold.arrived;
+      await shownNewAction(el, 'TRANSFER_OUT');
+      hold.release();
+      await waitFor(() => parts(el, 'action').length === 11, '11 actions');
+      await el.updateComplete;
+      const rows = parts(el, 'action');
+      // The new page follows the action that was last before it.
+      expect(rows[5]!.getAttribute('aria-labelledby')).to.equal(lastBefore);
+      expect(shadow(el).activeElement === rows[6], `focus on the first new action (${rows[6]!.getAttribute('aria-labelledby')}), not ${focusIn(el)}`).to.equal(true);
+    } finally {
+      hold.undo();
+    }
+  });
+
   /**
    * The next request matching `refused` is answered 429 with Retry-After: 2, on `act`: the
    * agent-actions-error of `operation` comes, then `held` checks the element; "load more" is held
