@@ -133,6 +133,8 @@ export class PasskeyRegister extends TemplateElement {
   /** The screen state last set as a custom state, turned off when the screen changes. */
   #shown = 'checking';
   #focusPending = false;
+  /** Where the focus was as the user began the running step. */
+  #focusFrom: Element | null = null;
   /** The name last sent, offered again when the form is drawn anew ("log in first", then a login); forgotten on RESET (another wallet, "Add another passkey"). */
   #typed = '';
   /**
@@ -230,8 +232,12 @@ export class PasskeyRegister extends TemplateElement {
     }
     if (after === before) return;
     this.machine = after;
-    // A change from elsewhere (a login, another wallet set by the page) moves focus only from inside.
-    if (after.kind !== before.kind && before.kind !== 'checking' && (!outside || this.matches(':focus-within'))) this.#focusPending = true;
+    // A change moves focus only from inside, or (a step of its own) from nowhere or where it was as
+    // the step began: not from where the user went meanwhile, nor for a change from elsewhere (a
+    // login, another wallet set by the page).
+    const focus = document.activeElement;
+    if (type === 'START' || type === 'ACTIVATE') this.#focusFrom = focus;
+    if (after.kind !== before.kind && before.kind !== 'checking' && (this.matches(':focus-within') || (!outside && (!focus || focus === document.body || focus === this.#focusFrom)))) this.#focusPending = true;
     // Registering, the status says nothing until core tells whether another registration (another
     // tab's, or this page's: a cancelled one whose passkey is being removed) runs first (no prompt
     // is open then): the waiting text, then the prompt's once its turn comes. Each is said once,

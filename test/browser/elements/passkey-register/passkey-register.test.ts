@@ -296,6 +296,26 @@ describe('<passkey-register>', function () {
     }
   });
 
+  it('a save answered after the user went on to a field of the page leaves the focus there', async () => {
+    const el = await readyToRegister('Slow save');
+    const field = document.createElement('input');
+    document.body.append(field);
+    const hold = holdAnswer('POST', /\/auth\/credentials$/, (r) => r.status === 202);
+    try {
+      submit(el);
+      await hold.arrived;
+      // The save takes a while: the user goes on with the page.
+      field.focus();
+      hold.release();
+      await waitForState(el, 'done', 20000);
+      await new Promise((r) => setTimeout(r, 100));
+      expect(document.activeElement === field, `focus on the page's field, not ${focusIn(el)}`).to.equal(true);
+    } finally {
+      hold.undo();
+      field.remove();
+    }
+  });
+
   it('another account-id set by the page leaves the focus where the user is', async () => {
     const el = await atLogInFirst();
     const other = await newAccount();
