@@ -243,7 +243,8 @@ export class PasskeyRegister extends TemplateElement {
     // is open then): the waiting text, then the prompt's once its turn comes. Each is said once,
     // never a prompt's text that the waiting text replaces a moment later.
     const creating = after.kind === 'creating' && after.waiting !== undefined && (after.waiting === 'here' ? 'waiting-here' : after.waiting ? 'waiting' : 'creating');
-    this.notice = creating ? t(`passkey.${creating}`) : '';
+    // Done while the focus is elsewhere (it does not go to the sentence): said politely instead.
+    this.notice = creating ? t(`passkey.${creating}`) : after.kind === 'done' && !this.#focusPending ? t('passkey.done', { nickname: isolate(after.passkey.nickname) }) : '';
     // Saved: told, and activated unless the user stopped it (then kept: 'registered' offers the login).
     if (before.kind === 'creating' && 'passkey' in after) this.dispatchEvent(new PasskeyRegisteredEvent({ accountId: this.accountId, ...after.passkey }));
     if (after.kind === 'activating') void this.#flow.run([{ kind: 'activate', credentialId: after.passkey.credentialId }]);

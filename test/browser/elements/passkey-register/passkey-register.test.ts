@@ -296,7 +296,7 @@ describe('<passkey-register>', function () {
     }
   });
 
-  it('a save answered after the user went on to a field of the page leaves the focus there', async () => {
+  it('a save answered after the user went on to a field of the page leaves the focus there, and says the outcome', async () => {
     const el = await readyToRegister('Slow save');
     const field = document.createElement('input');
     document.body.append(field);
@@ -310,6 +310,8 @@ describe('<passkey-register>', function () {
       await waitForState(el, 'done', 20000);
       await new Promise((r) => setTimeout(r, 100));
       expect(document.activeElement === field, `focus on the page's field, not ${focusIn(el)}`).to.equal(true);
+      // Said all the same, in the polite region, since the focus does not go to the sentence.
+      expect(text(el, 'status')).to.equal('Your passkey “\u2068Slow save\u2069” is ready, and you are logged in with it.');
     } finally {
       hold.undo();
       field.remove();
