@@ -31,7 +31,8 @@ export interface PollAgentActionsOptions {
   /**
    * Called with the full list on the first poll, whenever an action appears, leaves or changes, and
    * on the first good poll after a failed one. Answering `false` (or a promise of it) asks for the
-   * same list again at the next poll: what it was needed for could not be done this time. A
+   * same list again at the next poll (which, the list unchanged, still backs off): what it was
+   * needed for could not be done this time. A
    * rejection does too, and the Retry-After of its error (a 429 on a read made for the list) holds
    * the next poll back that long.
    */
@@ -81,6 +82,8 @@ export async function pollAgentActions(options: PollAgentActionsOptions): Promis
   }
 
   let last: string | undefined;
+  /** The listener asked for the list again. */
+  let again = false;
   let delay = minDelay;
   /** No poll before this time (a Retry-After). */
   let until = options.notBefore ?? 0;
@@ -96,12 +99,15 @@ export async function pollAgentActions(options: PollAgentActionsOptions): Promis
       const fp = fingerprint(actions);
       const changed = fp !== last;
       last = fp;
+      // A list asked for again (`false`) that has not changed still backs off: what the listener
+      // waits for (an execution in progress, a read that failed) may take a while.
       delay = changed ? minDelay : Math.min(delay * 2, maxDelay);
-      if (changed) {
-        const again = (done: unknown) => {
-          if (done === false && last === fp) last = undefined;
+      if (changed || again) {
+        again = false;
+        const retry = (done: unknown) => {
+          if (done === false && last === fp) again = true;
         };
-        void Promise.resolve(onChange(actions)).then(again, (e) => (again(false), hold(e)));
+        void Promise.resolve(onChange(actions)).then(retry, (e) => (retry(false), hold(e)));
       }
     } catch (e) {
       if (signal.aborted) return;

@@ -848,6 +848,27 @@ describe('<agent-actions>', () => {
     }
   });
 
+  it('an approved action whose execution stays in progress is read again at a backed-off pace, not at every shortest poll', async () => {
+    const el = await mountActions(acct.agentToken, { 'page-size': '5', 'poll-interval': '100', 'poll-max-interval': '800' });
+    await ready(el);
+    const created = await shownNewAction(el, 'TRANSFER_OUT');
+    const approved = nextEvent<CustomEvent>(el, 'agent-action-changed', 10000);
+    await actionExecution(acct.agentId, created.id, 'PENDING');
+    expect((await approved).detail.action.status).to.equal('APPROVED');
+    const reads = countRequests(`/agents/me/actions/${created.id}`);
+    try {
+      await pause(2500);
+      // Backing off from 100 ms to 800 ms: about six reads in 2.5 s; at the shortest delay, twenty or more.
+      expect(reads.count).to.be.within(2, 8);
+      // Still watched: its execution failing later is shown.
+      const failed = nextEvent<CustomEvent>(el, 'agent-action-changed', 5000);
+      await actionExecution(acct.agentId, created.id, 'FAILED', 'INSUFFICIENT_FUNDS');
+      expect((await failed).detail.action.status).to.equal('FAILED');
+    } finally {
+      reads.restore();
+    }
+  });
+
   it('an approved action whose execution then fails is shown failed, with agent-action-changed', async () => {
     const el = await pollingActions();
     const created = await shownNewAction(el, 'TRANSFER_OUT');
