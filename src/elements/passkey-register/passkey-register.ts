@@ -264,6 +264,8 @@ export class PasskeyRegister extends TemplateElement {
 
   #onSubmit(e: SubmitEvent): void {
     e.preventDefault();
+    // Submitted again while the passkey is made (the page's requestSubmit(), Enter): the step runs on.
+    if (this.machine.kind !== 'ready') return;
     const nickname = this.#nicknameInput?.value ?? '';
     this.nicknameInvalid = !validNickname(nickname);
     if (this.nicknameInvalid) {

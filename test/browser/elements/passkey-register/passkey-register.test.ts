@@ -252,6 +252,30 @@ describe('<passkey-register>', function () {
     expect(text(el, 'note')).to.not.contain('Log in to your wallet first');
   });
 
+  it('a form submitted again by the page while the passkey is being created is ignored: one ceremony, one passkey', async () => {
+    const el = await readyToRegister('Only once');
+    const told = heard(el);
+    // The registrations begun: each asks the proxy for its options before the browser's prompt.
+    let begun = 0;
+    const original = window.fetch;
+    window.fetch = (input: RequestInfo | URL, init?: RequestInit) => (new Request(input, init).url.endsWith('/webauthn/registration-options') && begun++, original(input, init));
+    const hold = holdAnswer('POST', /\/auth\/credentials$/, (r) => r.status === 202);
+    try {
+      submit(el);
+      await hold.arrived;
+      // The page's script submits the form (as Enter in the field would) while the save waits.
+      shadow(el).querySelector('form')!.requestSubmit();
+      await el.updateComplete;
+      hold.release();
+    } finally {
+      hold.undo();
+    }
+    await waitForState(el, 'done', 20000);
+    expect(begun).to.equal(1, 'registrations begun');
+    expect(await passkeyNicknames(acct.accountId)).to.deep.equal(['Only once']);
+    expect([told.events.length, told.errors]).to.deep.equal([2, []]);
+  });
+
   it('switched to a wallet with a session while it checks the last one\'s session: the new wallet is offered the form, not "log in first"', async () => {
     const other = await newAccount();
     await loginByEmail(other);
