@@ -223,6 +223,9 @@ export class PasskeyRegister extends TemplateElement {
     if (type === 'START' || type === 'RESET' || type === 'ACTIVATE') {
       this.#kept = false;
       this.#typed = '';
+      this.nicknameInvalid = false;
+      // Another wallet: the field shows the name offered, not what was typed for the last one.
+      if (type === 'RESET') this.renderRoot.querySelector('form')?.reset();
     }
     // Known while the next registration runs (the form busy): said without touching that one.
     if (type === 'KEPT' && after === before) {

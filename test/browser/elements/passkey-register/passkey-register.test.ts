@@ -252,6 +252,25 @@ describe('<passkey-register>', function () {
     expect(text(el, 'note')).to.not.contain('Log in to your wallet first');
   });
 
+  it('switched to another wallet, its form starts clean: no name error, nor the name typed for the last one', async () => {
+    const el = await mount<PasskeyRegister>('passkey-register', { 'account-id': acct.accountId });
+    await waitForState(el, 'ready');
+    const offered = (part(el, 'input') as HTMLInputElement).value;
+    type(part(el, 'input') as HTMLInputElement, '   ');
+    submit(el);
+    await waitFor(() => text(el, 'error').includes('Give the passkey a name'), 'the nickname sentence');
+    const other = await newAccount();
+    el.setAttribute('account-id', other.accountId);
+    await el.updateComplete;
+    const input = part(el, 'input') as HTMLInputElement;
+    expect([el.matches(':state(ready)'), text(el, 'error'), input.getAttribute('aria-invalid'), input.value]).to.deep.equal([true, '', 'false', offered]);
+    // A name typed for this wallet is not offered to the next one either.
+    type(input, 'Second wallet laptop');
+    el.setAttribute('account-id', acct.accountId);
+    await el.updateComplete;
+    expect([(part(el, 'input') as HTMLInputElement).value, text(el, 'error'), text(el, 'status')]).to.deep.equal([offered, '', '']);
+  });
+
   it('a form submitted again by the page while the passkey is being created is ignored: one ceremony, one passkey', async () => {
     const el = await readyToRegister('Only once');
     const told = heard(el);
