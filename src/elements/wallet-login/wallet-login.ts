@@ -195,7 +195,7 @@ export class WalletLogin extends TemplateElement {
   #bound: { key: string } | undefined;
   /** The run of the latest step. */
   #run: Promise<void> | undefined;
-  /** The run of the latest step when it is a logout or a renewal, or a code sent as the element went: it runs to its end (see `#unbind`). */
+  /** The run of the latest step when it is a logout or a renewal, or a code sent or checked as the element went: it runs to its end (see `#unbind`). */
   #uncut: Promise<void> | undefined;
 
   /**
@@ -292,7 +292,8 @@ export class WalletLogin extends TemplateElement {
     this.machine = initialState();
     // The restoring screen needs none of what follows (code to load, IndexedDB to open, a channel),
     // so it goes on the page first. A logout or renewal left running when the element went (and
-    // came back) ends first: the check would cut it off, with a session live upstream and no key here.
+    // came back) ends first: the check would cut it off, with a session live upstream and no key here;
+    // so does a code being checked, whose session the check then finds.
     const uncut = this.#uncut;
     void this.updateComplete.then(() => uncut).then(afterFirstPaint).then(async () => {
       if (this.#bound !== bound) return;
@@ -312,10 +313,12 @@ export class WalletLogin extends TemplateElement {
     // live upstream the session the user ended here; so does a renewal, which the service may have
     // made already (the old session ended there): its new session and key are then kept here. The
     // element reports nothing of either. So does a code being sent, which the service sends all
-    // the same: kept for a reload, its screen comes back with the element (`#bind` waits for it).
-    if (bound && m.kind === 'sending-code') this.#uncut = this.#run;
+    // the same: kept for a reload, its screen comes back with the element (`#bind` waits for it);
+    // and, off the page (not another wallet set, nor a logout asked for), a code being checked, which
+    // the service spends all the same: its session is kept here, and shown by the element put back.
+    if (bound && (m.kind === 'sending-code' || (m.kind === 'verifying-code' && !m.logout && !this.isConnected))) this.#uncut = this.#run;
     if (!this.#uncut) this.#flow.abort();
-    // A code being checked is spent (the session it made is ended upstream), and a new code being
+    // A code being checked is spent (stopped, the session it made is ended upstream), and a new code being
     // sent may have replaced the old one upstream: forgotten (once: not the new one, kept by the
     // time the element is back), so that the element, back, never shows a code the service refuses.
     if (bound && (m.kind === 'verifying-code' || (m.kind === 'sending-code' && m.resendAt !== undefined))) void flows().then((f) => f.forgetCode(this, false, true), () => undefined);
