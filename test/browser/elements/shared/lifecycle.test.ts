@@ -266,7 +266,7 @@ describe('the elements moved, removed and put back', function () {
     expect(await walletFor().current(acct.accountId)).to.equal(undefined);
   });
 
-  it('<wallet-login> taken off the page while its code is checked, back (the same element, or a new one) shows the methods, not the spent code’s screen', async () => {
+  it('<wallet-login> taken off the page while its code is checked, back (the same element, or a new one) shows the session the code made, not the spent code’s screen', async () => {
     const kept = () => Object.keys(sessionStorage).filter((k) => k.startsWith('wallet-elements:code:') && k.endsWith(acct.accountId));
     const el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId });
     const held = holdAnswer('POST', /\/verify$/, (r) => r.status === 200);
@@ -279,17 +279,18 @@ describe('the elements moved, removed and put back', function () {
     } finally {
       held.undo();
     }
-    // The session the code made is ended upstream: the code is spent.
-    await until(async () => (await clientFor().listSessions(acct.accountId)).length === 0, 'the code’s session ended upstream');
+    // The check ran to its end: the session the code made is kept, here and upstream; the code is spent.
+    const session = await until(() => walletFor().current(acct.accountId), 'the code’s session kept');
+    expect((await clientFor().listSessions(acct.accountId)).map((s) => s.id)).to.deep.equal([session.sessionId]);
     expect(kept(), 'no code kept for a return').to.deep.equal([]);
-    const settled = (login: WalletLogin) => waitFor(() => login.matches(':state(choosing)') || login.matches(':state(code-entry)'), 'the start-up check');
+    const settled = (login: WalletLogin) => waitFor(() => ['choosing', 'code-entry', 'logged-in'].some((s) => login.matches(`:state(${s})`)) && !login.matches(':state(busy)'), 'the start-up check');
     document.body.append(el);
     await settled(el);
-    expect(el.matches(':state(choosing)'), 'the same element put back: the methods').to.equal(true);
+    expect(el.session?.sessionId, 'the same element put back: the session').to.equal(session.sessionId);
     el.remove();
     const other = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId });
     await settled(other);
-    expect(other.matches(':state(choosing)'), 'a new element: the methods').to.equal(true);
+    expect(other.session?.sessionId, 'a new element: the session').to.equal(session.sessionId);
   });
 
   it('<passkey-register> moved while the passkey is saved ends done, with the passkey kept', async () => {
