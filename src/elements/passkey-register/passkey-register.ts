@@ -275,9 +275,10 @@ export class PasskeyRegister extends TemplateElement {
       this.#nicknameInput?.focus();
       return;
     }
+    // (From the form, START is always the creating step.)
     this.#send({ type: 'START' });
     this.#typed = nickname;
-    if (this.machine.kind === 'creating') void this.#flow.run([{ kind: 'register', nickname: nickname.trim() }]);
+    void this.#flow.run([{ kind: 'register', nickname: nickname.trim() }]);
   }
 
   // -------------------------------------------------------------------------------------------
