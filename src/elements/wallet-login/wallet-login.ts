@@ -62,7 +62,9 @@ const LOGOUT_REASONS: Partial<Record<LoginEvent['type'], LoggedOutDetail['reason
  * kept in the browser's localStorage, the same way: a tab whose new code is refused as too soon
  * offers the newer one another tab got since, which replaced its own upstream. For
  * a wallet with several passkeys, the browser's localStorage keeps the id of the one this device
- * last logged in with (public, no secret), so that its prompt comes first and comes once.
+ * last logged in with (public, no secret), so that its prompt comes first and comes once. Taken off
+ * the page while its code is being checked, the element lets the check end (the service spends the
+ * code all the same): the session is kept, and the element put back shows it.
  *
  * @summary Wallet login by email code, text message code, passkey or single sign-on.
  *
