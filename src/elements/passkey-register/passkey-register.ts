@@ -268,7 +268,7 @@ export class PasskeyRegister extends TemplateElement {
   #onSubmit(e: SubmitEvent): void {
     e.preventDefault();
     // Submitted again while the passkey is made (the page's requestSubmit(), Enter): the step runs on.
-    if (this.machine.kind !== 'ready') return;
+    if (isBusy(this.machine)) return;
     const nickname = this.#nicknameInput?.value ?? '';
     this.nicknameInvalid = !validNickname(nickname);
     if (this.nicknameInvalid) {
