@@ -166,11 +166,14 @@ export interface Wallet {
    */
   refresh(accountId: string, options?: SignalOption): Promise<StoredSession>;
   /**
-   * Revokes the account's stored sessions upstream (404 counts as done) and deletes them locally;
-   * signed by the live session, or, should the service no longer list it, by the next one it lists.
-   * Resolves with the ids of the sessions it ended there, the live one last (none without one).
-   * A revocation that fails stops it: the records are deleted all the same, and it rejects with
-   * that error, whose `ended` holds the ids of the sessions it had ended before.
+   * Revokes the account's stored live sessions upstream (404 counts as done), those whose key is lost
+   * here included, and deletes them all locally; signed by the freshest session whose key is here, or,
+   * should the service no longer list it, by the next one it lists.
+   * Resolves with the ids of the sessions it ended there, the signer last (none without one).
+   * A revocation that fails stops it, and so does finding no key here to sign with (`key_missing`):
+   * the records are deleted all the same, and it rejects with that error, whose `ended` holds the
+   * ids of the sessions it had ended before and `remaining` those it did not end, live upstream
+   * until they expire.
    */
   logout(accountId: string, options?: SignalOption): Promise<string[]>;
   /**
@@ -234,6 +237,8 @@ const unlessGone = (list: () => Promise<Array<{ id: string }>>, id: string) => a
   const status = isServiceError(e) ? e.status : 500;
   if (status !== 404 && (status < 500 || (await list().catch(() => [{ id }])).some((x) => x.id === id))) throw e;
 };
+
+const keyMissing = () => new WalletError('key_missing', 'This device no longer holds your session key (the browser cleared its storage). Log in again.');
 
 function aborted(signal: AbortSignal | undefined): WalletError {
   return new WalletError('aborted', 'The login was aborted.', { cause: signal?.reason });
@@ -361,7 +366,7 @@ export function createWallet(options: WalletOptions): Wallet {
         const left = await store.get(accountId);
         if (left && isLive(left.session)) {
           // The live session this device holds instead signs anew, when the service lists it.
-          const next = await live(accountId, except).catch(() => undefined);
+          const next = await keyed(accountId, except).catch(() => undefined);
           if (next && active.some((s) => s.id === next.session.sessionId)) return sessionStamper(next, except);
         } else {
           // An older record left (expired) goes too, rather than be found and told ended again.
@@ -500,10 +505,25 @@ export function createWallet(options: WalletOptions): Wallet {
       await store.delete(found.session.sessionId);
       // With `except`, the account's session of that credential may still be live: not ended then.
       if (!except) tellEnded(accountId, found.session.sessionId);
-      throw new WalletError('key_missing', "This device no longer holds your session key (the browser cleared its storage). Log in again.");
+      throw keyMissing();
     }
     // The store's answer, its key now known to be there.
     return found as { session: StoredSession; key: KeyPair };
+  }
+
+  /**
+   * `live`, passing over the freshest live sessions whose key is lost here (their records go: any
+   * session of the account may sign their end, reference.md "Sessions"), to the freshest one that can
+   * sign; `key_missing` when none is left, the last lost one told `ended` as `live` would.
+   */
+  async function keyed(accountId: string, except?: string): Promise<{ session: StoredSession; key: KeyPair }> {
+    let lost: string | undefined;
+    for (let f; (f = await store.get(accountId, except)) && isLive(f.session) && !f.key; ) await store.delete((lost = f.session.sessionId));
+    return live(accountId, except).catch((e: unknown) => {
+      if (!lost || !isNoSession(e)) throw e;
+      if (!except) tellEnded(accountId, lost);
+      throw keyMissing();
+    });
   }
 
   const wallet: Wallet = {
@@ -700,32 +720,44 @@ export function createWallet(options: WalletOptions): Wallet {
       return serialized(accountId, async () => {
         const signal = logoutOptions.signal;
         let failure: unknown;
+        let left: string[] = [];
         const ended: string[] = [];
         try {
-          const found = await live(accountId);
-          const signer = found.session;
-          // Refused because the signer ended upstream (revoked from another device), the live session
-          // this device holds instead signs (`refusal`): the others are not left live for nobody.
-          const stamper = sessionStamper(found);
-          // Revoke every stored live session of the account; any active session may sign
-          // (reference.md "Sessions"), the current one included, which therefore goes last:
-          // once revoked, its key can sign nothing more.
-          const mine = (await store.list())
-            .filter((s) => s.accountId === accountId && isLive(s))
-            .sort((a, b) => Number(a.sessionId === signer.sessionId) - Number(b.sessionId === signer.sessionId));
-          for (const s of mine) {
-            await client.revokeSession(s.sessionId, { stamper, signal }).catch(unlessGone(() => client.listSessions(accountId, { signal }), s.sessionId));
-            ended.push(s.sessionId);
+          // Every live session of the account stored here, its key lost or not: any active session
+          // may sign the end of any (reference.md "Sessions"), so one whose key is lost is ended too.
+          left = (await store.list()).filter((s) => s.accountId === accountId && isLive(s)).map((s) => s.sessionId);
+          // The freshest session whose key is here signs. Refused because it ended upstream (revoked
+          // from another device), the next one the service lists signs instead (`refusal`), and the
+          // revocation is picked again, so that the new signer's own still goes last.
+          let signer = await keyed(accountId);
+          const again = {};
+          const stamper: Stamper = {
+            stamp: (payload) => keyStamper(signer.key).stamp(payload),
+            refused: async (e) => {
+              await refusal(signer.session, e, signal);
+              signer = await keyed(accountId);
+              throw again;
+            },
+          };
+          while (left.length) {
+            // The signer's own end goes last: once revoked, its key can sign nothing more.
+            const id = left.find((x) => x !== signer.session.sessionId) ?? left[0]!;
+            const done = await client.revokeSession(id, { stamper, signal }).then(
+              () => true,
+              (e: unknown) => e !== again && unlessGone(() => client.listSessions(accountId, { signal }), id)(e).then(() => true),
+            );
+            if (done) (ended.push(id), (left = left.filter((x) => x !== id)));
           }
         } catch (e) {
-          // No live session or no key: nothing can be revoked from here; the local records still go.
-          if (!isNoSession(e)) failure = e;
+          failure = e;
         } finally {
           // Keys are deleted even if the service could not be reached: this device is logged out.
           await store.clear(accountId);
           emit({ type: 'logged-out', accountId });
         }
-        if (failure) throw Object.assign(failure as object, { ended });
+        // Without a session here, nothing was to be ended; otherwise those left stay live upstream
+        // until they expire (no key here could sign their end, or the service could not be reached).
+        if (failure && (left.length || !isNoSession(failure))) throw Object.assign(failure as object, { ended, remaining: left });
         return ended;
       });
     },

@@ -328,6 +328,19 @@ describe('session flows against the sandbox through the proxy', () => {
     expect((await client().listSessions(acct.accountId)).map((s) => s.id)).to.deep.equal([live.sessionId]);
   });
 
+  it('a logout whose newest session lost its key record in IndexedDB ends both sessions upstream, signed by the older one, and forgets both', async () => {
+    const first = await (await wallet.startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000');
+    await advanceClock(31_000); // past the sandbox's wait between two codes of one credential
+    const newest = await (await wallet.startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000');
+    await del(`key:${newest.sessionId}`, createStore(dbName, 'sessions'));
+    const ended = await wallet.logout(acct.accountId);
+    expect([...ended].sort()).to.deep.equal([first.sessionId, newest.sessionId].sort());
+    expect(await indexedDbKeyStore({ dbName }).list()).to.deep.equal([]);
+    const live = (await client().listSessions(acct.accountId)).map((s) => s.id as string);
+    expect(live).not.to.include(first.sessionId);
+    expect(live).not.to.include(newest.sessionId);
+  });
+
   it('reports a vanished key as key_missing (and then as logged out)', async () => {
     const session = await (await wallet.startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000');
     await del(`key:${session.sessionId}`, createStore(dbName, 'sessions'));

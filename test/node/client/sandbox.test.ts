@@ -275,12 +275,68 @@ describe('client and signed retry against the sandbox through the proxy', () => 
     await (await elsewhere.startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000');
     await client.revokeSession(newest.sessionId, { stamper: await elsewhere.stamper(acct.accountId) });
 
+    const from = requests.length;
     const ended = await wallet.logout(acct.accountId);
+    // One answer of the session list says which signer the service still takes.
+    const lists = requests.slice(from).filter((r) => r.route === 'listSessions').length;
+    assert.equal(lists, 1, `the session list was read ${lists} times`);
     assert.deepEqual(await store.list(), []);
     // No session of this device is left live upstream with its key deleted here.
     const live = (await client.listSessions(acct.accountId)).map((s) => s.id);
     assert.ok(!live.includes(older.sessionId as (typeof live)[number]), 'the older session was ended upstream');
     assert.ok(ended.includes(older.sessionId));
+  });
+
+  it('logout with the newest session\'s key lost here ends that session and the older one upstream, signed by the older one, and forgets both', async () => {
+    const { acct, wallet, store } = await loggedIn();
+    const older = (await store.get(acct.accountId))!.session;
+    sandbox.clock.advance(31_000);
+    const newest = await (await wallet.startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000');
+    // The newest session's key record goes (storage cleared in part, another tab's clean-up).
+    store.dropKey(newest.sessionId);
+
+    const ended = await wallet.logout(acct.accountId);
+    assert.deepEqual(await store.list(), []);
+    const live = (await client.listSessions(acct.accountId)).map((s) => s.id as string);
+    assert.ok(!live.includes(older.sessionId), 'the older session was ended upstream');
+    assert.ok(!live.includes(newest.sessionId), 'the session whose key was lost was ended upstream, signed by the older one');
+    assert.deepEqual([...ended].sort(), [older.sessionId, newest.sessionId].sort());
+  });
+
+  it('logout with no key left here to sign forgets the sessions and rejects, naming those that stay live upstream until they expire', async () => {
+    const { acct, wallet, store } = await loggedIn();
+    const only = (await store.get(acct.accountId))!.session;
+    store.dropKey(only.sessionId);
+    const e = (await rejection(wallet.logout(acct.accountId))) as WalletError & { ended?: string[]; remaining?: string[] };
+    assert.ok(e instanceof WalletError && e.code === 'key_missing', String(e));
+    assert.deepEqual(e.ended, []);
+    assert.deepEqual(e.remaining, [only.sessionId]);
+    assert.deepEqual(await store.list(), []);
+    // Indeed still live upstream: nothing here could sign its end.
+    assert.ok((await client.listSessions(acct.accountId)).some((s) => s.id === only.sessionId));
+  });
+
+  it('logout with its newest session revoked elsewhere and the next one\'s key lost ends every session of this device upstream, reading the session list once', async () => {
+    const { acct, wallet, store } = await loggedIn();
+    const oldest = (await store.get(acct.accountId))!.session;
+    const login = async () => (sandbox.clock.advance(31_000), (await wallet.startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000'));
+    const keyless = await login();
+    const newest = await login();
+    store.dropKey(keyless.sessionId);
+    const elsewhere = createWallet({ client, store: memoryKeyStore(), otpSigner: sandbox.fixtures.signerPublicKey });
+    sandbox.clock.advance(31_000);
+    await (await elsewhere.startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000');
+    await client.revokeSession(newest.sessionId, { stamper: await elsewhere.stamper(acct.accountId) });
+
+    const from = requests.length;
+    const ended = await wallet.logout(acct.accountId);
+    const lists = requests.slice(from).filter((r) => r.route === 'listSessions').length;
+    assert.deepEqual(await store.list(), []);
+    const live = (await client.listSessions(acct.accountId)).map((s) => s.id as string);
+    assert.ok(!live.includes(oldest.sessionId), 'the oldest session was ended upstream');
+    assert.ok(!live.includes(keyless.sessionId), 'the session whose key was lost was ended upstream');
+    assert.deepEqual([...ended].sort(), [oldest.sessionId, keyless.sessionId, newest.sessionId].sort());
+    assert.ok(lists <= 1, `the session list was read ${lists} times`);
   });
 
   it('a vanished key is key_missing; an expired session is session_expired; refresh after expiry is refused upstream', async () => {
