@@ -139,7 +139,7 @@ export interface WalletClient {
     options?: CallOptions,
   ): Promise<AuthSession & { encryptedSessionSigningKey: string }>;
 
-  /** GET /auth/sessions?accountId= (active only, never a signing key). */
+  /** GET /auth/sessions?accountId= (active only, never a signing key); reads on their way at once share one request, as for the other lists. */
   listSessions(accountId: string, options?: CallOptions): Promise<AuthSession[]>;
   /** POST /auth/sessions/{id}/refresh {clientPublicKey}, signed with the current session key; 201. */
   refreshSession(sessionId: string, clientPublicKey: string, options: SignedCallOptions): Promise<AuthSession>;

@@ -219,7 +219,7 @@ export function walletMethods(transport: Send): WalletClient {
       const body = { type: 'PASSKEY', assertion };
       return withSigningKey(await call(send, o, 'POST', credential(id, '/verify'), body, CREATED, { [REQUEST_ID_HEADER]: requestId }));
     },
-    listSessions: async (accountId, o) => asList(await call(send, o, 'GET', `/auth/sessions${query({ accountId })}`), asSession),
+    listSessions: (accountId, o) => read(`/auth/sessions${query({ accountId })}`, (v) => asList(v, asSession), o),
     refreshSession: async (id, clientPublicKey, o) =>
       asSession(await call(send, o, 'POST', session(id, '/refresh'), { clientPublicKey: receiverKey(clientPublicKey) }, CREATED)),
     revokeSession: async (id, o) => void (await call(send, o, 'DELETE', session(id), undefined, GONE)),

@@ -14,10 +14,10 @@ import { ServiceError, WalletError } from '../../core/errors.ts';
 import { serviceNow } from '../../core/clock.ts';
 import type { StoredSession } from '../../core/keystore.ts';
 import type { OtpLogin } from '../../core/session.ts';
-import type { AuthMethod, AuthSession, CredentialType } from '../../core/types.ts';
+import type { AuthMethod, CredentialType } from '../../core/types.ts';
 import { beginCeremony } from '../shared/ceremony.ts';
 import { classifyError, isCancellation, type FailureCode } from '../shared/failures.ts';
-import { clientFor, keyStore, onSessionChange, walletFor } from '../shared/wallet.ts';
+import { clientFor, keyStore, onSessionChange, readsAnew, walletFor } from '../shared/wallet.ts';
 import { forgetPendingCode, keepPendingCode, storageKey, resumePendingCode } from '../shared/pending-code.ts';
 import type { LoginEvent, LoginFailure, SessionInfo } from './wallet-login.machine.ts';
 import type { WalletLogin } from './wallet-login.ts';
@@ -289,15 +289,6 @@ async function restore(element: WalletLogin, signal: AbortSignal): Promise<Login
   return { ...ended, code: { type: code.otp.type, resendAt: code.resendAt } };
 }
 
-/**
- * The start-up checks under way, per client (base and configuration: another proxy's answer is
- * never taken) and stored session: the page's elements that start at once with one stored session
- * (a header's and a modal's) share one request (a read: one stopped lets it run on). An element
- * that finds another session (renewed or logged in since that request left, so perhaps not in its
- * answer) asks on its own.
- */
-const checks = new WeakMap<object, Record<string, Promise<AuthSession[]>>>();
-
 async function storedSession(element: WalletLogin, _signal: AbortSignal): Promise<LoginEvent & { type: 'RESTORED' }> {
   const { accountId } = element;
   const found = await keyStore().get(accountId);
@@ -315,12 +306,12 @@ async function storedSession(element: WalletLogin, _signal: AbortSignal): Promis
   // "GET /auth/sessions") is the truth. A session with time left on the service's clock that the
   // service no longer lists was ended before its time (revoked from another device), as core judges
   // a refused signature.
+  // The page's elements starting at once share one read of the list (core endpoints.ts); one asked
+  // for before this session was stored here (another tab's login, whose news is still on its way)
+  // may not hold it: then it is asked for anew, once.
   const client = clientFor(element.apiBase);
-  const mine = checks.get(client) ?? {};
-  const id = live.sessionId;
-  checks.set(client, mine);
-  const active = await (mine[id] ??= client.listSessions(accountId).finally(() => delete mine[id]));
-  if (!active.some((s) => s.id === live.sessionId)) {
+  const listed = async () => (await client.listSessions(accountId)).some((s) => s.id === live.sessionId);
+  if (!(await listed()) && !(readsAnew(), await listed())) {
     await keyStore().delete(live.sessionId);
     return { type: 'RESTORED', session: null, expired: live.credentialType, revoked: endsLater(live) };
   }

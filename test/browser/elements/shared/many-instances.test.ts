@@ -236,6 +236,21 @@ describe('many instances: lists', function () {
     expect(together, `reads on their way at once, of ${count}`).to.deep.equal([]);
   });
 
+  it('<wallet-login> and <wallet-credentials> of one wallet started together read its active sessions upstream once', async () => {
+    const { acct } = await useRigAccount();
+    await loggedInElsewhere(acct);
+    const since = performance.now();
+    const [login, ...creds] = await Promise.all([
+      mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId }),
+      ...Array.from({ length: 3 }, () => mount('wallet-credentials', { 'account-id': acct.accountId, 'customer-id': acct.customerId })),
+    ]);
+    await waitForState(login!, 'logged-in');
+    for (const el of creds) await waitForState(el, 'ready');
+    const { count, together } = reads(/\/auth\/sessions$/, since);
+    expect(count, 'reads of the sessions').to.be.at.least(1);
+    expect(together, `reads on their way at once, of ${count}`).to.deep.equal([]);
+  });
+
   it('twenty <delegated-keys> of one card started together read its keys upstream once', async () => {
     await useRig();
     const acct = await newAccount({ delegatedKeys: 2 });
