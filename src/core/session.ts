@@ -357,7 +357,7 @@ export function createWallet(options: WalletOptions): Wallet {
    * otherwise it is `session_expired`. Otherwise (the proxy's own credentials refused, a list that
    * cannot be read) the refusal stands.
    */
-  async function refusal(session: StoredSession, e: unknown, signal?: AbortSignal, except?: string): Promise<Stamper> {
+  async function refusal(session: StoredSession, e: unknown, signal?: AbortSignal, except?: string): Promise<{ session: StoredSession; key: KeyPair }> {
     if (isServiceError(e) && (e.status === 401 || e.status === 404)) {
       const { accountId, sessionId } = session;
       const active = await client.listSessions(accountId, { signal }).catch(() => undefined);
@@ -367,7 +367,7 @@ export function createWallet(options: WalletOptions): Wallet {
         if (left && isLive(left.session)) {
           // The live session this device holds instead signs anew, when the service lists it.
           const next = await keyed(accountId, except).catch(() => undefined);
-          if (next && active.some((s) => s.id === next.session.sessionId)) return sessionStamper(next, except);
+          if (next && active.some((s) => s.id === next.session.sessionId)) return next;
         } else {
           // An older record left (expired) goes too, rather than be found and told ended again.
           await forgetWhere((s) => s.accountId === accountId && !isLive(s));
@@ -384,7 +384,7 @@ export function createWallet(options: WalletOptions): Wallet {
   /** A Stamper over a live session's key that, refused, tells whether the session ended upstream (`refusal`). */
   const sessionStamper = ({ session, key }: { session: StoredSession; key: KeyPair }, except?: string): Stamper => ({
     ...keyStamper(key),
-    refused: (e) => refusal(session, e, undefined, except),
+    refused: (e) => refusal(session, e, undefined, except).then((next) => sessionStamper(next, except)),
   });
 
   /** Ends session `id` upstream, signed with `key` (its own, when nothing here could sign for it again). */
@@ -520,9 +520,7 @@ export function createWallet(options: WalletOptions): Wallet {
     let lost: string | undefined;
     for (let f; (f = await store.get(accountId, except)) && isLive(f.session) && !f.key; ) await store.delete((lost = f.session.sessionId));
     return live(accountId, except).catch((e: unknown) => {
-      if (!lost || !isNoSession(e)) throw e;
-      if (!except) tellEnded(accountId, lost);
-      throw keyMissing();
+      throw lost && isNoSession(e) ? (except || tellEnded(accountId, lost), keyMissing()) : e;
     });
   }
 
@@ -734,8 +732,7 @@ export function createWallet(options: WalletOptions): Wallet {
           const stamper: Stamper = {
             stamp: (payload) => keyStamper(signer.key).stamp(payload),
             refused: async (e) => {
-              await refusal(signer.session, e, signal);
-              signer = await keyed(accountId);
+              signer = await refusal(signer.session, e, signal);
               throw again;
             },
           };
