@@ -370,21 +370,35 @@ export class AgentActions extends TemplateElement {
   /**
    * The poller's list, asked for once the hold has passed: the pending actions, then (under another
    * filter than "Waiting for approval") the filter's first page, newest first, for an action
-   * submitted and decided since the last poll, which was never pending here.
+   * submitted and decided since the last poll, which was never pending here. Under "All" that page
+   * is read first, and is the whole poll when it holds every action shown waiting for approval (or
+   * whose read failed) and every action new since the last poll (it reaches one known, or is the
+   * whole list): its copies carry the decisions, one request a poll.
    */
   async *#afterHold(send: Send, options: Parameters<typeof iterateAgentActions>[1]): AsyncGenerator<AgentAction, void, undefined> {
     await this.#held();
-    // Only actions neither shown nor seen pending come from that page: decisions are read as before.
-    const seen = new Set([...this.view.actions.map((a) => a.id), ...this.#wasPending]);
-    for await (const a of iterateAgentActions(send, options)) yield (seen.add(a.id), a);
-    const { filter } = this.view;
-    if (filter === 'PENDING_APPROVAL') return;
-    await this.#held();
+    const { filter, actions } = this.view;
     // Its failure fails not the poll (whose decisions are read): the next poll reads it again. A 429
     // still does, for its Retry-After.
-    const page = await listAgentActions(send, { ...options, limit: clampPageSize(this.pageSize), status: filter === 'ALL' ? undefined : filter }).catch((e) => {
-      if (isAbort(e) || (e as { status?: number }).status == 429) throw e;
-    });
+    const firstPage = () =>
+      listAgentActions(send, { ...options, limit: clampPageSize(this.pageSize), status: filter === 'ALL' ? undefined : filter }).catch((e) => {
+        if (isAbort(e) || (e as { status?: number }).status == 429) throw e;
+      });
+    // Only actions neither shown nor seen pending come from that page: decisions are read as before.
+    const seen = new Set([...actions.map((a) => a.id), ...this.#wasPending]);
+    let page = filter === 'ALL' ? await firstPage() : undefined;
+    if (page) {
+      const on = new Set<string>(page.data.map((a) => a.id));
+      const watched = [...actions.filter((a) => a.status === 'PENDING_APPROVAL').map((a) => a.id), ...this.#wasPending];
+      if ((!page.hasMore || page.data.some((a) => seen.has(a.id))) && watched.every((id) => on.has(id))) return yield* page.data;
+    }
+    if (page) await this.#held();
+    for await (const a of iterateAgentActions(send, options)) yield (seen.add(a.id), a);
+    if (filter === 'PENDING_APPROVAL') return;
+    if (filter !== 'ALL') {
+      await this.#held();
+      page = await firstPage();
+    }
     for (const a of page?.data ?? []) if (!seen.has(a.id)) yield a;
   }
 
@@ -446,8 +460,10 @@ export class AgentActions extends TemplateElement {
     // The poller does not wait for this: a later list may have come meanwhile, and its reads,
     // made after these, are the ones that count (an older copy would take a decision back).
     if (!signal.aborted && read === this.#latestRead) {
-      this.#wasPending = next;
       this.#send({ type: 'updated', actions: [...pending, ...fresh] });
+      // Under "All", an action pending but not shown is older than the list: its decision shows nowhere.
+      const shown = new Set<string>(this.view.actions.map((a) => a.id));
+      this.#wasPending = this.view.filter === 'ALL' ? next.filter((id) => shown.has(id)) : next;
       complete &&= !this.view.actions.some(executing);
     } else complete = true;
     if (limited) throw this.#hold(limited);

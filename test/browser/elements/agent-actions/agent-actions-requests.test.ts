@@ -1,0 +1,88 @@
+/**
+ * What one poll of <agent-actions> asks the service, in real Chromium against the real sandbox
+ * through the real proxy (api.md "GET {base_url}/agents/me/actions"). Under "All" the filter's first
+ * page, read first, is the whole poll when it holds every action shown waiting for approval and
+ * reaches an action already known; under another filter the pending list and the filter's first
+ * page are both needed. An action submitted and decided between two polls (never pending here)
+ * still appears. The requests are counted, never timed (the machine is shared).
+ */
+import { expect } from 'chai';
+import '../../../../src/elements/agent-actions/index.ts';
+import type { AgentActions } from '../../../../src/elements/agent-actions/index.ts';
+import { approveAction, newAccount, newAgentAction, type RigAccount } from '../../support/rig.ts';
+import { parts, resetPage, useRig, waitFor } from '../shared/helpers.ts';
+
+const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const rowId = (id: string) => `action-${id.replace(/[^A-Za-z0-9-]/g, '-')}`;
+const shownIds = (el: AgentActions) => parts(el, 'action').map((li) => li.getAttribute('aria-labelledby') ?? '');
+const statuses = (el: AgentActions) => parts(el, 'status').map((s) => s.className.replace('status', '').trim());
+
+/** Every request of the page to the agent's actions (lists and reads of one), and those answered. */
+function watchRequests() {
+  const original = window.fetch;
+  const w = { urls: [] as string[], answered: 0, restore: () => void (window.fetch = original) };
+  window.fetch = (input: RequestInfo | URL, init?: RequestInit) => {
+    const url = new Request(input, init).url;
+    if (!url.includes('/agents/me/actions')) return original(input, init);
+    w.urls.push(url.slice(url.indexOf('/agents/me/actions')));
+    return original(input, init).finally(() => w.answered++);
+  };
+  return w;
+}
+
+/** The requests of one poll started by checkNow(): once none has been in flight for a while. */
+async function onePoll(el: AgentActions): Promise<string[]> {
+  const w = watchRequests();
+  try {
+    el.checkNow();
+    await waitFor(() => w.urls.length > 0 && w.answered === w.urls.length, 'the poll', 10000);
+    // A second request would leave right after the first answer; give it time, then let it land.
+    await pause(600);
+    await waitFor(() => w.answered === w.urls.length, "the poll's requests", 10000);
+    return w.urls;
+  } finally {
+    w.restore();
+  }
+}
+
+describe('<agent-actions> requests of a poll', () => {
+  let acct: RigAccount;
+  before(useRig);
+  beforeEach(async () => (acct = await newAccount({ actions: 23 } as Parameters<typeof newAccount>[0])));
+  afterEach(resetPage);
+
+  for (const filter of ['ALL', 'APPROVED'] as const) {
+    it(`under "${filter}", a poll with nothing new sends ${filter === 'ALL' ? 'exactly one request' : 'the pending list and the first page'}, and an action submitted and decided between two polls still appears`, async () => {
+      const el = document.createElement('agent-actions') as AgentActions;
+      // Polls once a minute: only checkNow() polls within the test.
+      for (const [k, v] of Object.entries({ status: filter, 'page-size': '5', 'poll-interval': '60000' })) el.setAttribute(k, v);
+      el.agentToken = acct.agentToken;
+      const first = watchRequests();
+      try {
+        document.body.append(el);
+        await waitFor(() => el.matches(':state(ready)') && el.matches(':state(polling)'), 'the first page, polling');
+        // The first poll, and any read it made, answered.
+        await pause(600);
+        await waitFor(() => first.answered === first.urls.length, 'the first poll');
+      } finally {
+        first.restore();
+      }
+      const before = shownIds(el);
+      expect(before).to.have.length(5);
+      const quiet = filter === 'ALL' ? ['/agents/me/actions?limit=5'] : ['/agents/me/actions?status=PENDING_APPROVAL&limit=100', `/agents/me/actions?status=${filter}&limit=5`];
+      for (let i = 0; i < 2; i++) expect(await onePoll(el), `quiet poll ${i + 1}`).to.deep.equal(quiet);
+      expect(shownIds(el)).to.deep.equal(before);
+
+      const created = await newAgentAction(acct.agentId, 'TRANSFER_OUT');
+      await approveAction(acct.agentId, created.id);
+      const urls = await onePoll(el);
+      await waitFor(() => shownIds(el)[0] === rowId(created.id), 'the decided action on top', 8000);
+      expect(statuses(el)[0]).to.equal('APPROVED');
+      expect(shownIds(el).slice(1)).to.deep.equal(before);
+      // Under "All" the first page reaches the actions known: that poll too was one request, unless the
+      // new action pushed an action shown waiting for approval off it (then the pending list is read).
+      const pushedOff = filter === 'ALL' && statuses(el)[5] === 'PENDING_APPROVAL';
+      expect(urls, String(statuses(el))).to.deep.equal(pushedOff ? [...quiet, '/agents/me/actions?status=PENDING_APPROVAL&limit=100'] : quiet);
+    });
+  }
+});
