@@ -9,7 +9,7 @@ import { expect } from 'chai';
 import '../../../../src/elements/agent-actions/index.ts';
 import type { AgentActions } from '../../../../src/elements/agent-actions/index.ts';
 import { approveAction, newAccount, newAgentAction, type RigAccount } from '../../support/rig.ts';
-import { failNext, focusIn, holdAnswer, nextEvent, part, parts, resetPage, shadow, text, useRig, waitFor } from '../shared/helpers.ts';
+import { failNext, failPolls, focusIn, holdAnswer, nextEvent, part, parts, pollStart, resetPage, shadow, text, useRig, waitFor } from '../shared/helpers.ts';
 
 async function mountActions(token: string, attributes: Record<string, string> = {}): Promise<AgentActions> {
   const el = document.createElement('agent-actions') as AgentActions;
@@ -55,9 +55,9 @@ async function switchWhileHeld(el: AgentActions, held: ReturnType<typeof holdAns
 /** The ids the rows name. */
 const shownIds = (el: AgentActions) => parts(el, 'action').map((li) => li.getAttribute('aria-labelledby')!.replace(/^action-/, ''));
 
-/** The ids of an account's actions, as the rows name them. */
-const idsOf = async (acct: RigAccount) => {
-  const r = await fetch('/api/agents/me/actions?limit=100', { headers: { authorization: `Bearer ${acct.agentToken}` } });
+/** The ids of an account's actions (of one status, if given), as the rows name them. */
+const idsOf = async (acct: RigAccount, status?: string) => {
+  const r = await fetch(`/api/agents/me/actions?${status ? `status=${status}&` : ''}limit=100`, { headers: { authorization: `Bearer ${acct.agentToken}` } });
   return ((await r.json()) as { data: Array<{ id: string }> }).data.map((a) => a.id.replace(/[^A-Za-z0-9-]/g, '-'));
 };
 
@@ -77,7 +77,7 @@ describe('<agent-actions> switched or reloaded while a step is in flight', funct
   it('another agent set while the polls fail starts without their trouble: nothing says it, and its own failed poll is reported', async () => {
     const el = await mountActions(a.agentToken, { 'page-size': '5', 'poll-interval': '150', 'poll-max-interval': '400' });
     const trouble = () => text(el, 'base').includes('Can’t check for updates');
-    const undo = failNext('GET', /status=PENDING_APPROVAL/, 503, 1000);
+    const undo = failPolls(el, 503);
     try {
       await waitFor(trouble, 'the trouble said');
       const polls: string[] = [];
@@ -102,14 +102,16 @@ describe('<agent-actions> switched or reloaded while a step is in flight', funct
   });
 
   it('a decision of the agent before, read after another agent is set, is neither shown nor told', async () => {
-    const el = await mountActions(a.agentToken, { 'page-size': '5', 'poll-interval': '150', 'poll-max-interval': '400' });
+    // Under "Waiting for approval" a poll is the pending list alone, and a decision is read by itself
+    // (under "All" the poll's first page, holding the action, would carry it).
+    const el = await mountActions(a.agentToken, { status: 'PENDING_APPROVAL', 'page-size': '5', 'poll-interval': '150', 'poll-max-interval': '400' });
     const created = await newAgentAction(a.agentId, 'TRANSFER_OUT');
     await waitFor(() => shownIds(el)[0] === created.id.replace(/[^A-Za-z0-9-]/g, '-'), 'the new action');
     const told: string[] = [];
     el.addEventListener('agent-action-changed', (e) => told.push((e as CustomEvent<{ action: { id: string } }>).detail.action.id));
     await switchWhileHeld(el, holdAnswer('GET', /\/agents\/me\/actions\/AgentAction:/), () => approveAction(a.agentId, created.id), b.agentToken, 500);
     expect(told).to.deep.equal([]);
-    expect(shownIds(el)).to.deep.equal(await idsOf(b));
+    expect(shownIds(el)).to.deep.equal(await idsOf(b, 'PENDING_APPROVAL'));
   });
 
   it('an answer of "load more" that comes after the keyboard left the element leaves the focus where it went', async () => {
@@ -140,7 +142,7 @@ describe('<agent-actions> switched or reloaded while a step is in flight', funct
 
   /** A 429 (Retry-After: 2) on the next poll, then `act`: ms from that poll to the next request of the actions. */
   async function nextAfterRefusedPoll(el: AgentActions, act: () => void): Promise<number> {
-    const undo = failNext('GET', /status=PENDING_APPROVAL/, 429, 1, { 'Retry-After': '2' });
+    const undo = failNext('GET', pollStart(), 429, 1, { 'Retry-After': '2' });
     const { sent, restore } = requestTimes();
     try {
       const refused = nextEvent<CustomEvent<{ code: string; operation: string }>>(el, 'agent-actions-error');

@@ -13,7 +13,7 @@ import '../../../../src/locales/ar.ts';
 import { createClient } from '../../../../src/core/client.ts';
 import type { AgentAction } from '../../../../src/core/types.ts';
 import { actionExecution, approveAction, axLiveRegions, fixtures, goOffline, newAccount, newAgentAction, politeRegions, rejectAction, type RigAccount, type RigFixtures } from '../../support/rig.ts';
-import { axeViolations, borderContrast, drawnLeftToRight, failNext, focusIn, holdNext, nextEvent, part, parts, reshapeAnswer, resetPage, shadow, text, useRig, waitFor } from '../shared/helpers.ts';
+import { axeViolations, borderContrast, drawnLeftToRight, failNext, failPolls, focusIn, holdNext, nextEvent, part, parts, pollStart, reshapeAnswer, resetPage, shadow, text, useRig, waitFor } from '../shared/helpers.ts';
 import { watchLists } from '../shared/scale.ts';
 
 async function mountActions(token: string, attributes: Record<string, string> = {}): Promise<AgentActions> {
@@ -38,14 +38,14 @@ function statuses(el: AgentActions): string[] {
   return parts(el, 'status').map((s) => s.className.replace('status', '').trim());
 }
 
-/** Counts requests to a path fragment, and their answers (a pass-through wrapper: every call still goes out). */
-function countRequests(fragment: string) {
+/** Counts requests to a path fragment (or matching a pattern), and their answers (a pass-through wrapper: every call still goes out). */
+function countRequests(fragment: string | RegExp) {
   const original = window.fetch;
   let count = 0;
   let answered = 0;
   window.fetch = (input: RequestInfo | URL, init?: RequestInit) => {
     const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
-    if (!url.includes(fragment)) return original(input, init);
+    if (typeof fragment === 'string' ? !url.includes(fragment) : !fragment.test(url)) return original(input, init);
     count++;
     return original(input, init).then((r) => (answered++, r));
   };
@@ -81,9 +81,9 @@ function listen(el: AgentActions): { said: string[]; stop: () => void } {
 
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** Resolves once `n` more polls of the pending list have been answered, however slow the machine. */
-async function morePolls(n: number): Promise<void> {
-  const polls = countRequests('status=PENDING_APPROVAL');
+/** Resolves once `n` more polls (under `filter`) have been answered, however slow the machine. */
+async function morePolls(n: number, filter = 'ALL'): Promise<void> {
+  const polls = countRequests(pollStart(filter));
   try {
     await waitFor(() => polls.answered >= n, `${n} more polls`, 10000);
   } finally {
@@ -218,12 +218,12 @@ describe('<agent-actions>', () => {
   });
 
   it('a poll\'s Retry-After holds "load more" too: the button waits, nothing is sent, then the next page loads', async () => {
-    await loadMoreHeld(/status=PENDING_APPROVAL/, 'poll', (el) => el.checkNow());
+    await loadMoreHeld(pollStart(), 'poll', (el) => el.checkNow());
   });
 
   it('"load more" held by a poll\'s Retry-After says why, by the button and as its description, in the page\'s language; then no more', async () => {
     let why: Element | null = null;
-    const el = await loadMoreHeld(/status=PENDING_APPROVAL/, 'poll', (el) => el.checkNow(), (el) => {
+    const el = await loadMoreHeld(pollStart(), 'poll', (el) => el.checkNow(), (el) => {
       const more = part(el, 'load-more-button')!;
       why = shadow(el).getElementById(more.getAttribute('aria-describedby') ?? '');
       expect(why, 'the description of the held button').to.not.equal(null);
@@ -238,7 +238,7 @@ describe('<agent-actions>', () => {
   });
 
   it('"load more" held by a poll\'s Retry-After says why in Arabic', async () => {
-    await loadMoreHeld(/status=PENDING_APPROVAL/, 'poll', (el) => (el.setAttribute('lang', 'ar'), el.checkNow()), (el) => {
+    await loadMoreHeld(pollStart(), 'poll', (el) => (el.setAttribute('lang', 'ar'), el.checkNow()), (el) => {
       const more = part(el, 'load-more-button')!;
       expect(shadow(el).getElementById(more.getAttribute('aria-describedby') ?? '')?.textContent?.trim()).to.equal('طلبات كثيرة جدًا. سيعمل «تحميل المزيد» مجددًا بعد لحظات.');
     });
@@ -250,7 +250,7 @@ describe('<agent-actions>', () => {
     const polls: number[] = [];
     const faulted = window.fetch;
     window.fetch = (input: RequestInfo | URL, init?: RequestInit) => {
-      if (new Request(input, init).url.includes('status=PENDING_APPROVAL')) polls.push(performance.now());
+      if (pollStart().test(new Request(input, init).url)) polls.push(performance.now());
       return faulted(input, init);
     };
     try {
@@ -407,7 +407,7 @@ describe('<agent-actions>', () => {
       expect(heard.said).to.deep.equal(['A new action is waiting for approval.']);
       expect((await politeRegions()).map((r) => r.text)).to.deep.equal(['A new action is waiting for approval.']);
       // Two submitted while a poll waits to leave: that poll brings both.
-      const poll = holdNext('GET', /status=PENDING_APPROVAL/);
+      const poll = holdNext('GET', pollStart());
       try {
         await poll.arrived;
         await newAgentAction(acct.agentId, 'EXECUTE_QUOTE');
@@ -518,11 +518,13 @@ describe('<agent-actions>', () => {
     expect(odd.matches(':state(failed)')).to.equal(false);
     odd.remove();
 
-    const el = await pollingActions();
+    // Under "Waiting for approval" a poll is the pending list alone, and a decision is read by itself
+    // (under "All" the poll's first page, holding the action, would carry it).
+    const el = await pollingActions({ status: 'PENDING_APPROVAL' });
     await waitFor(() => el.matches(':state(polling)'), 'polling');
     const trouble = () => shadow(el).querySelector('[role=status].live')?.textContent?.includes('Can’t check for updates');
-    // One poll fails (its pending list): the trouble is said, and goes at the next good poll although nothing changed.
-    const undoPoll = failNext('GET', /\/agents\/me\/actions\?.*status=PENDING_APPROVAL/, 503);
+    // The polls fail (their lists) until the trouble is said; it goes at the next good poll although nothing changed.
+    const undoPoll = failPolls(el, 503);
     try {
       await waitFor(() => trouble(), 'the trouble said', 5000);
     } finally {
@@ -545,7 +547,9 @@ describe('<agent-actions>', () => {
   });
 
   it('a 429 on the read of a decision holds the next poll for its Retry-After; the decision is read after it', async () => {
-    const el = await pollingActions();
+    // Under "Waiting for approval" a poll is the pending list alone, and a decision is read by itself
+    // (under "All" the poll's first page, holding the action, would carry it).
+    const el = await pollingActions({ status: 'PENDING_APPROVAL' });
     const created = await shownNewAction(el, 'TRANSFER_OUT');
     // The read of the decision is refused (429, Retry-After: 2) without reaching the proxy.
     const undo = failNext('GET', /\/agents\/me\/actions\/AgentAction:/, 429, 1, { 'Retry-After': '2' });
@@ -614,7 +618,9 @@ describe('<agent-actions>', () => {
   });
 
   it('checkNow() while the Retry-After of a decision\'s read runs polls once it has passed, not before', async () => {
-    const el = await pollingActions();
+    // Under "Waiting for approval" a poll is the pending list alone, and a decision is read by itself
+    // (under "All" the poll's first page, holding the action, would carry it).
+    const el = await pollingActions({ status: 'PENDING_APPROVAL' });
     const waited = await nextAfter429(el, 'read', () => el.checkNow());
     expect(waited, `the next request ${Math.round(waited)} ms after the 429`).to.be.at.least(2000);
   });
@@ -626,7 +632,9 @@ describe('<agent-actions>', () => {
   });
 
   it('back online while the Retry-After of a decision\'s read runs, it keeps to the service\'s wait', async () => {
-    const el = await pollingActions();
+    // Under "Waiting for approval" a poll is the pending list alone, and a decision is read by itself
+    // (under "All" the poll's first page, holding the action, would carry it).
+    const el = await pollingActions({ status: 'PENDING_APPROVAL' });
     const waited = await nextAfter429(el, 'read', async () => (await goOffline(200)).online());
     expect(waited, `the next request ${Math.round(waited)} ms after the 429`).to.be.at.least(2000);
   });
@@ -639,7 +647,7 @@ describe('<agent-actions>', () => {
     const trouble = () => shadow(el).querySelector('[role=status].live')?.textContent?.includes('Can’t check for updates');
     // Polls at about 0.1, 0.3, 0.7, 1.5, 3.1 and 6.3 s fail: the next one is due 6.4 s after the last.
     // Counted from now: none of the polls made offline is answered.
-    const polls = countRequests('status=PENDING_APPROVAL');
+    const polls = countRequests(pollStart());
     try {
       const offline = await goOffline(6500);
       await waitFor(() => trouble(), 'the trouble said');
@@ -747,7 +755,7 @@ describe('<agent-actions>', () => {
       await rejectAction(acct.agentId, created.id, 'Not today');
       await changed;
       await el.updateComplete;
-      const undo = failNext('GET', /\/agents\/me\/actions\?/, 503);
+      const undo = failPolls(el, 503);
       try {
         await waitFor(() => heard.said.length === 2, 'the trouble said', 5000);
       } finally {
@@ -849,7 +857,9 @@ describe('<agent-actions>', () => {
   });
 
   it('an approved action whose execution stays in progress is read again at a backed-off pace, not at every shortest poll', async () => {
-    const el = await mountActions(acct.agentToken, { 'page-size': '5', 'poll-interval': '100', 'poll-max-interval': '800' });
+    // Under "Waiting for approval" a poll is the pending list alone, and an action executing is read by itself
+    // (under "All" the poll's first page, holding the action, would carry it).
+    const el = await mountActions(acct.agentToken, { status: 'PENDING_APPROVAL', 'page-size': '5', 'poll-interval': '100', 'poll-max-interval': '800' });
     await ready(el);
     const created = await shownNewAction(el, 'TRANSFER_OUT');
     const approved = nextEvent<CustomEvent>(el, 'agent-action-changed', 10000);
@@ -917,7 +927,9 @@ describe('<agent-actions>', () => {
   });
 
   it('a decision read before a newer one but answered after it does not take the action back to the older status', async () => {
-    const el = await pollingActions();
+    // Under "Waiting for approval" a poll is the pending list alone, and a decision is read by itself
+    // (under "All" the poll's first page, holding the action, would carry it).
+    const el = await pollingActions({ status: 'PENDING_APPROVAL' });
     const created = await shownNewAction(el, 'TRANSFER_OUT');
     const changes: string[][] = [];
     el.addEventListener('agent-action-changed', (e) => {
@@ -951,7 +963,7 @@ describe('<agent-actions>', () => {
       release();
       await heldAnswer;
       // Its copy handled (the reads of a poll after it are made after it), and a few polls after it.
-      await morePolls(3);
+      await morePolls(3, 'PENDING_APPROVAL');
     } finally {
       release();
       window.fetch = page;
@@ -982,14 +994,15 @@ describe('<agent-actions>', () => {
 
   for (const [filter, decide] of [['ALL', 'approved'], ['APPROVED', 'approved'], ['REJECTED', 'rejected']] as const) {
     it(`under the "${filter}" filter, an action submitted and ${decide} between two polls (never seen pending) appears on top at the next poll`, async () => {
-      const polls = countRequests('status=PENDING_APPROVAL');
+      const polls = countRequests(pollStart(filter));
       const lists = countRequests('/agents/me/actions');
       let el: AgentActions;
       try {
         // Polls once a minute: only checkNow() polls again within the test.
         el = await mountActions(acct.agentToken, { status: filter, 'page-size': '5', 'poll-interval': '60000' });
         await ready(el);
-        await waitFor(() => el.matches(':state(polling)') && polls.answered >= 1, 'the first poll');
+        // (Under "All" the element's own first page is the request a poll starts with: one more.)
+        await waitFor(() => el.matches(':state(polling)') && polls.answered >= (filter === 'ALL' ? 2 : 1), 'the first poll');
         // Every read of that poll answered: none of them sees the action below pending.
         await pause(300);
         await waitFor(() => lists.answered === lists.count, 'the first poll\'s reads');
@@ -1055,12 +1068,13 @@ describe('<agent-actions>', () => {
   });
 
   it('a poll-interval changed while polling takes effect at once, without waiting out the old delay', async () => {
-    const polls = countRequests('status=PENDING_APPROVAL');
+    const polls = countRequests(pollStart());
     try {
       const el = await mountActions(acct.agentToken, { 'page-size': '5', 'poll-interval': '60000' });
       await ready(el);
-      // The poller's first poll is answered: at 60 s its next one would come long after this test's bound.
-      await waitFor(() => polls.answered >= 1, 'the first poll answered');
+      // The poller's first poll is answered (after the element's own first page, the same request):
+      // at 60 s its next one would come long after this test's bound.
+      await waitFor(() => polls.answered >= 2, 'the first poll answered');
       el.setAttribute('poll-interval', '150');
       el.setAttribute('poll-max-interval', '400');
       await shownNewAction(el, 'TRANSFER_OUT');

@@ -568,3 +568,32 @@ export function drawnLeftToRight(el: Element, words: string): string {
   }
   throw new Error(`no shown text holds "${words}"`);
 }
+
+/**
+ * The request each poll of <agent-actions> starts with, whatever else that poll sends: under "All"
+ * the filter's first page (no status, no cursor; once the element's own first page has loaded, only
+ * a poll sends it, or a reload), under another filter the pending list's first page (limit=100).
+ */
+export function pollStart(filter = 'ALL'): RegExp {
+  return filter === 'ALL' ? /\/agents\/me\/actions\?limit=\d+$/ : /\/agents\/me\/actions\?status=PENDING_APPROVAL&limit=100$/;
+}
+
+/**
+ * Fails every poll of `el` (an <agent-actions>) until the undo, whatever its filter: each request of
+ * the list without a cursor that the page sends while the element shows its list (`:state(ready)`)
+ * is answered `status` (with `headers`) and an empty body, without reaching the proxy. Its loads
+ * (first page, reload, "try again", sent while it loads) and "load more" pages (with a cursor) go
+ * out. (Under "All" a poll whose first page fails otherwise than 429 goes on to the pending list:
+ * that fails too, and the poll with it.)
+ */
+export function failPolls(el: Element, status: number, headers: Record<string, string> = {}): () => void {
+  const original = window.fetch;
+  window.fetch = (input: RequestInfo | URL, init?: RequestInit) => {
+    const href = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+    if ((init?.method ?? 'GET') !== 'GET' || !/\/agents\/me\/actions\?(?!.*cursor=)/.test(href) || !el.matches(':state(ready)')) return original(input, init);
+    return Promise.resolve(new Response('', { status, headers }));
+  };
+  return () => {
+    window.fetch = original;
+  };
+}
