@@ -1,6 +1,8 @@
 /** Steps of the `<wallet-login>` test files: its method buttons, its code screen, a refused resend. */
 import type { WalletLogin } from '../../../../src/elements/wallet-login/wallet-login.ts';
 import type { LoggedInDetail } from '../../../../src/elements/wallet-login/wallet-login.events.ts';
+import { walletFor } from '../../../../src/elements/shared/wallet.ts';
+import { advanceClock, newAccount, type RigAccount } from '../../support/rig.ts';
 import { inState, mount, nextEvent, part, parts, shadow, type, waitFor, waitForState } from '../shared/helpers.ts';
 
 export function methodButton(el: WalletLogin, method: string): HTMLButtonElement {
@@ -107,3 +109,19 @@ export function watchPage() {
   };
   return watch;
 }
+
+/**
+ * Gives `acct` a text message login besides its email code's (logged in by email for it, then out),
+ * the sandbox's clock moved past its one code per 30 s, so that either way can send a code at once.
+ */
+export async function addTextMessageLogin(acct: RigAccount): Promise<RigAccount> {
+  const wallet = walletFor();
+  await (await wallet.startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000');
+  await wallet.addCredential({ type: 'SMS_OTP', accountId: acct.accountId });
+  await wallet.logout(acct.accountId);
+  await advanceClock(31_000);
+  return acct;
+}
+
+/** A new rig account with both code logins, logged out, either able to send a code at once. */
+export const accountWithBothCodes = async (): Promise<RigAccount> => addTextMessageLogin(await newAccount());

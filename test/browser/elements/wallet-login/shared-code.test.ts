@@ -7,10 +7,9 @@ import { expect } from 'chai';
 import '../../../../src/elements/wallet-login/wallet-login.ts';
 import type { WalletLogin } from '../../../../src/elements/wallet-login/wallet-login.ts';
 import type { LoggedInDetail, LoggedOutDetail } from '../../../../src/elements/wallet-login/wallet-login.events.ts';
-import { walletFor } from '../../../../src/elements/shared/wallet.ts';
 import { advanceClock, type RigAccount } from '../../support/rig.ts';
 import { nextEvent, part, resetPage, type, useRigAccount } from '../shared/helpers.ts';
-import { codeInput, codeScreen, methodButton, resendRefusedThenType } from './helpers.ts';
+import { addTextMessageLogin, codeInput, codeScreen, methodButton, resendRefusedThenType } from './helpers.ts';
 
 /**
  * Another tab of the browser asks for a code (`method`) of the account (a <wallet-login> of its own,
@@ -50,11 +49,7 @@ describe('<wallet-login> newest code shared between tabs', function () {
 
   it('an SMS code another tab sent after a newer email code does not hide that email code: "Send a new code" refused, the newer email code is offered, and it logs in', async () => {
     // The wallet gets an SMS credential (logged in by email for it, then out).
-    const wallet = walletFor();
-    await (await wallet.startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000');
-    await wallet.addCredential({ type: 'SMS_OTP', accountId: acct.accountId });
-    await wallet.logout(acct.accountId);
-    await advanceClock(31_000); // the sandbox sends one code per 30 s
+    await addTextMessageLogin(acct);
     const el = await codeScreen({ 'account-id': acct.accountId, methods: 'email-otp sms-otp', 'resend-after': '0' });
     // Another tab gets a newer email code (which replaces this tab's upstream), then an SMS code.
     await advanceClock(31_000);

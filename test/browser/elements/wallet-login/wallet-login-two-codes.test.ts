@@ -6,10 +6,9 @@ import { expect } from 'chai';
 import '../../../../src/elements/wallet-login/wallet-login.ts';
 import type { WalletLogin } from '../../../../src/elements/wallet-login/wallet-login.ts';
 import type { LoggedInDetail } from '../../../../src/elements/wallet-login/wallet-login.events.ts';
-import { walletFor } from '../../../../src/elements/shared/wallet.ts';
-import { advanceClock, newAccount, type RigAccount } from '../../support/rig.ts';
+import type { RigAccount } from '../../support/rig.ts';
 import { mount, nextEvent, parts, resetPage, text, type, useRig, waitForState } from '../shared/helpers.ts';
-import { codeInput, methodButton } from './helpers.ts';
+import { accountWithBothCodes, codeInput, methodButton } from './helpers.ts';
 
 describe('<wallet-login> email and text message codes', function () {
   this.timeout(60000);
@@ -17,12 +16,7 @@ describe('<wallet-login> email and text message codes', function () {
 
   beforeEach(async () => {
     await useRig();
-    acct = await newAccount();
-    const wallet = walletFor();
-    await (await wallet.startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000');
-    await wallet.addCredential({ type: 'SMS_OTP', accountId: acct.accountId });
-    await wallet.logout(acct.accountId);
-    await advanceClock(31_000); // the sandbox sends one code per 30 s
+    acct = await accountWithBothCodes();
   });
   afterEach(resetPage);
 

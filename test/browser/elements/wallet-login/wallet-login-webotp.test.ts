@@ -7,10 +7,9 @@
 import { expect } from 'chai';
 import '../../../../src/elements/wallet-login/wallet-login.ts';
 import type { WalletLogin } from '../../../../src/elements/wallet-login/wallet-login.ts';
-import { walletFor } from '../../../../src/elements/shared/wallet.ts';
-import { advanceClock, newAccount, type RigAccount } from '../../support/rig.ts';
+import type { RigAccount } from '../../support/rig.ts';
 import { mount, nextEvent, resetPage, type, useRig, waitFor, waitForState } from '../shared/helpers.ts';
-import { buttonNamed, codeInput, methodButton, typeSandboxCode } from './helpers.ts';
+import { accountWithBothCodes, buttonNamed, codeInput, methodButton, typeSandboxCode } from './helpers.ts';
 
 /** The page's WebOTP requests, each with its signal, the browser's own call running; `restore` puts the API back. */
 function watchWebOtp() {
@@ -35,12 +34,7 @@ describe('<wallet-login> text message autofill (WebOTP)', function () {
 
   beforeEach(async () => {
     await useRig();
-    acct = await newAccount();
-    const wallet = walletFor();
-    await (await wallet.startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000');
-    await wallet.addCredential({ type: 'SMS_OTP', accountId: acct.accountId });
-    await wallet.logout(acct.accountId);
-    await advanceClock(31_000); // the sandbox sends one code per 30 s
+    acct = await accountWithBothCodes();
   });
   afterEach(async function () {
     webOtp?.restore();
