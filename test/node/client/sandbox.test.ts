@@ -59,6 +59,14 @@ describe('client and signed retry against the sandbox through the proxy', () => 
     return { acct, wallet, store };
   }
 
+  /** Another device (a login of its own) ends `sessionId` of this device's. */
+  async function endedElsewhere(acct: Account, sessionId: string): Promise<void> {
+    const elsewhere = createWallet({ client, store: memoryKeyStore(), otpSigner: sandbox.fixtures.signerPublicKey });
+    sandbox.clock.advance(31_000);
+    await (await elsewhere.startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000');
+    await client.revokeSession(sessionId, { stamper: await elsewhere.stamper(acct.accountId) });
+  }
+
   before(async () => {
     sandbox = await startSandbox({});
     const f = sandbox.fixtures;
@@ -270,10 +278,7 @@ describe('client and signed retry against the sandbox through the proxy', () => 
     sandbox.clock.advance(31_000);
     const newest = await (await wallet.startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000');
     // Another device (its own login) ends this device's newest session.
-    const elsewhere = createWallet({ client, store: memoryKeyStore(), otpSigner: sandbox.fixtures.signerPublicKey });
-    sandbox.clock.advance(31_000);
-    await (await elsewhere.startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000');
-    await client.revokeSession(newest.sessionId, { stamper: await elsewhere.stamper(acct.accountId) });
+    await endedElsewhere(acct, newest.sessionId);
 
     const from = requests.length;
     const ended = await wallet.logout(acct.accountId);
@@ -323,10 +328,7 @@ describe('client and signed retry against the sandbox through the proxy', () => 
     const keyless = await login();
     const newest = await login();
     store.dropKey(keyless.sessionId);
-    const elsewhere = createWallet({ client, store: memoryKeyStore(), otpSigner: sandbox.fixtures.signerPublicKey });
-    sandbox.clock.advance(31_000);
-    await (await elsewhere.startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000');
-    await client.revokeSession(newest.sessionId, { stamper: await elsewhere.stamper(acct.accountId) });
+    await endedElsewhere(acct, newest.sessionId);
 
     const from = requests.length;
     const ended = await wallet.logout(acct.accountId);
