@@ -1,0 +1,296 @@
+/**
+ * Every element in Arabic (`lang="ar"`, `wallet-elements/locales/ar`), in real Chromium against the
+ * real sandbox through the real proxy: the text a screen reader hears and a sighted user may not
+ * see (aria-label, aria-description, title, placeholder, alt, aria-valuetext, aria-roledescription),
+ * every announcement of the live regions (recorded as it changes, not only at the end), and the
+ * shown text (error sentences, dates, amounts and counts built with Intl or by concatenation), on
+ * each element's main screens. Fails on an English word left (Latin letters that are not data the
+ * test put there: names, addresses, currency codes, ids), and on Latin data in an attribute that is
+ * not held between Unicode isolates (U+2066..U+2069), or in text with no `<bdi>` or `dir` around it:
+ * without them an address or a key name is reordered inside right-to-left text.
+ */
+import { expect } from 'chai';
+import '../../../../src/elements/wallet-login/index.ts';
+import '../../../../src/elements/passkey-register/index.ts';
+import '../../../../src/elements/wallet-credentials/index.ts';
+import '../../../../src/elements/card-reveal/index.ts';
+import '../../../../src/elements/delegated-keys/index.ts';
+import '../../../../src/elements/agent-actions/index.ts';
+import { walletFor } from '../../../../src/elements/shared/wallet.ts';
+import '../../../../src/locales/ar.ts';
+import { addVirtualAuthenticator, fixtures, newAccount, oidcToken, type RigAccount } from '../../support/rig.ts';
+import { nextEvent, part, parts, resetPage, shadow, type, useRig, waitFor, waitForState } from './helpers.ts';
+
+const ATTRIBUTES = ['aria-label', 'aria-description', 'aria-roledescription', 'aria-valuetext', 'title', 'placeholder', 'alt'];
+const LIVE = "[role='status'], [role='alert'], [aria-live]:not([aria-live='off'])";
+
+/** Data in any language: ids and keys (a token with a digit), currency codes and the symbols Intl writes (US$, UK£). */
+const DATA = /[\w:…-]*\d[\w:…-]*|\b[A-Z]{1,3}[$£€¥]|\b[A-Z]{3,5}\b/g;
+
+/**
+ * Records every string of an element's shadow root as it changes: its accessible attributes and
+ * its live regions' text (an announcement may last a moment), then the shown text on `check()`.
+ */
+class Listener {
+  readonly seen = new Map<string, string>();
+  #observer: MutationObserver;
+  constructor(readonly el: Element, readonly data: string[]) {
+    this.#observer = new MutationObserver(() => this.#take('live'));
+    this.#observer.observe(shadow(el), { subtree: true, childList: true, characterData: true, attributes: true, attributeFilter: ATTRIBUTES });
+    this.#take('live');
+  }
+  /** Each string heard, with where; judged in `done()`, once every piece of data is known. */
+  readonly #heard = new Map<string, [string, string, boolean]>();
+  #add(where: string, words: string | null | undefined, node: Element | null, isolated: boolean) {
+    const w = (words ?? '').replace(/\s+/g, ' ').trim();
+    const p = node?.getAttribute('part');
+    if (w) this.#heard.set(`${where} ${w}`, [`${where} <${node?.localName}${p ? ` part="${p}"` : ''}>`, w, isolated]);
+  }
+  #judge([where, w, isolated]: [string, string, boolean]) {
+    let rest = w;
+    for (const d of this.data) {
+      if (!rest.includes(d)) continue;
+      const isolatedHere = isolated ? new RegExp(`[\u2066-\u2068][^\u2069]*${d.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`).test(rest) : true;
+      if (!isolatedHere) this.seen.set(`${where}: "${w}" (${d} not isolated)`, w);
+      rest = rest.split(d).join(' ');
+    }
+    if (/[A-Za-z]{2,}/.test(rest.replace(DATA, ' '))) this.seen.set(`${where}: "${w}"`, w);
+  }
+  #take(phase: string) {
+    const root = shadow(this.el);
+    for (const node of root.querySelectorAll('*')) {
+      for (const a of ATTRIBUTES) if (node.hasAttribute(a)) this.#add(`${phase} ${a}`, node.getAttribute(a), node, true);
+    }
+    // A `<bdi>` holds data (a name the user typed, a reason the service gave).
+    for (const region of root.querySelectorAll(LIVE)) this.#add(`${phase} announcement`, words(region), region, false);
+  }
+  /** Everything so far, with the shown text now; Latin data in text needs a `<bdi>` or `dir` around it. */
+  check(screen: string): void {
+    this.#take(screen);
+    const walker = document.createTreeWalker(shadow(this.el), NodeFilter.SHOW_TEXT);
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+      const owner = n.parentElement;
+      if (!owner || owner.closest('style')) continue;
+      const isolated = owner.closest('bdi, [dir]') !== null;
+      if (!owner.closest('bdi')) this.#add(`${screen} text`, n.textContent, owner, false);
+      for (const d of this.data) if (n.textContent!.includes(d) && !isolated && /[A-Za-z]/.test(d)) this.seen.set(`${screen} text: "${d}" in <${owner.localName}> without bdi or dir`, d);
+    }
+  }
+  done(): string[] {
+    this.#observer.disconnect();
+    for (const h of this.#heard.values()) this.#judge(h);
+    return [...this.seen.keys()];
+  }
+}
+
+/** The text of a node without what its `<bdi>` elements hold. */
+function words(node: Element): string {
+  const copy = node.cloneNode(true) as Element;
+  for (const b of copy.querySelectorAll('bdi')) b.replaceWith(' ');
+  return copy.textContent ?? '';
+}
+
+async function settle(el: Element): Promise<void> {
+  await (el as unknown as { updateComplete?: Promise<unknown> }).updateComplete;
+  await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+}
+
+let column: HTMLElement;
+
+async function mountAr<T extends HTMLElement>(tag: string, attributes: Record<string, string> = {}, setup?: (el: T) => void): Promise<T> {
+  const el = document.createElement(tag) as T;
+  for (const [k, v] of Object.entries(attributes)) el.setAttribute(k, v);
+  setup?.(el);
+  column.append(el);
+  await settle(el);
+  return el;
+}
+
+async function loginByEmail(acct: RigAccount): Promise<void> {
+  await (await walletFor().startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000');
+}
+
+describe('Arabic: no English left in what elements say, and data isolated in right-to-left text', function () {
+  this.timeout(120000);
+  let acct: RigAccount;
+
+  beforeEach(async () => {
+    await useRig();
+    acct = await newAccount();
+    column = document.createElement('div');
+    column.setAttribute('lang', 'ar');
+    document.body.append(column);
+  });
+
+  afterEach(async function () {
+    column.remove();
+    await resetPage.call(this);
+  });
+
+  it('the listener sees English in an attribute, an announcement and text, and an address not isolated', async () => {
+    const probe = document.createElement('div');
+    const root = probe.attachShadow({ mode: 'open' });
+    root.innerHTML = `<button aria-label="إزالة Remove"></button><p role="status"></p><p>a@example.com</p><bdi>b@example.com</bdi>`;
+    column.append(probe);
+    const l = new Listener(probe, ['a@example.com', 'b@example.com']);
+    root.querySelector('p')!.textContent = 'Saved.';
+    await settle(probe);
+    root.querySelector('p')!.textContent = '';
+    l.check('probe');
+    const found = l.done().join('\n');
+    expect(found).to.match(/aria-label.*Remove/);
+    expect(found).to.match(/announcement.*Saved/);
+    expect(found).to.match(/a@example\.com. in <p> without bdi/);
+    expect(found).not.to.match(/b@example/);
+  });
+
+  it('<wallet-login>: its methods, a refused code and logged in', async () => {
+    const el = await mountAr<HTMLElement>('wallet-login', { 'account-id': acct.accountId });
+    const l = new Listener(el, [acct.accountId]);
+    await waitForState(el, 'choosing');
+    l.check('methods');
+    shadow(el).querySelector<HTMLButtonElement>("button[data-method='email-otp']")!.click();
+    await waitForState(el, 'code-entry');
+    l.check('code entry');
+    type(part(el, 'code-input') as HTMLInputElement, '123456');
+    (part(el, 'form') as HTMLFormElement).requestSubmit();
+    await waitFor(() => part(el, 'error')?.textContent?.trim(), 'the refused code');
+    l.check('code refused');
+    const loggedIn = nextEvent(el, 'wallet-logged-in');
+    type(part(el, 'code-input') as HTMLInputElement, '000000');
+    (part(el, 'form') as HTMLFormElement).requestSubmit();
+    await loggedIn;
+    await waitForState(el, 'logged-in');
+    await settle(el);
+    l.check('logged in');
+    expect(l.done().join('\n')).to.equal('');
+  });
+
+  it('<passkey-register>: log in first, its form, and a passkey named with an address added', async () => {
+    await addVirtualAuthenticator();
+    const nickname = 'jo.doe@example.com';
+    const out = await mountAr<HTMLElement>('passkey-register', { 'account-id': acct.accountId });
+    const l0 = new Listener(out, [acct.accountId]);
+    await waitForState(out, 'ready');
+    (part(out, 'submit') as HTMLButtonElement).click();
+    await waitForState(out, 'login-required');
+    l0.check('log in first');
+    out.remove();
+    await loginByEmail(acct);
+    const el = await mountAr<HTMLElement>('passkey-register', { 'account-id': acct.accountId, nickname });
+    const l = new Listener(el, [acct.accountId, nickname]);
+    await waitForState(el, 'ready');
+    l.check('form');
+    (part(el, 'submit') as HTMLButtonElement).click();
+    await waitForState(el, 'done', 20000);
+    await settle(el);
+    l.check('added');
+    expect([...l0.done(), ...l.done()].join('\n')).to.equal('');
+  });
+
+  it('<wallet-credentials>: single sign-on with an address, a code being entered, credentials and sessions, a removal question', async () => {
+    await loginByEmail(acct);
+    const sub = `user-${crypto.randomUUID()}`;
+    const email = 'sso.person@example.com';
+    const el = await mountAr<HTMLElement & { oidcTokenProvider: (nonce: string) => Promise<string> }>('wallet-credentials', { 'account-id': acct.accountId, 'customer-id': acct.customerId }, (e) => {
+      e.oidcTokenProvider = (nonce) => oidcToken({ sub, email, nonce });
+    });
+    const nicknames = () => parts(el, 'credential-name').map((n) => n.textContent!.trim()).filter(Boolean);
+    const l = new Listener(el, [acct.accountId, acct.customerId, email, sub]);
+    const idle = () => waitFor(() => el.matches(':state(ready)') && !el.matches(':state(busy)'), 'the element to settle');
+    await idle();
+    l.data.push(...nicknames().filter((n) => /[A-Za-z@+]/.test(n)));
+    shadow(el).querySelector<HTMLButtonElement>("[part~='add-button'][data-type='OAUTH']")!.click();
+    await waitFor(() => shadow(el).querySelector("[part~='credential'][data-type='OAUTH']"), 'the single sign-on row');
+    await idle();
+    shadow(el).querySelector<HTMLButtonElement>("[part~='add-button'][data-type='SMS_OTP']")!.click();
+    await waitForState(el, 'code-entry');
+    await idle();
+    l.check('code entry');
+    type(part(el, 'code-input') as HTMLInputElement, '000000');
+    (part(el, 'code-form') as HTMLFormElement).requestSubmit();
+    await waitFor(() => parts(el, 'credential').length === 3, 'three credentials');
+    await idle();
+    l.data.push(...nicknames().filter((n) => /[A-Za-z@+]/.test(n)));
+    l.check('credentials and sessions');
+    shadow(el).querySelector<HTMLButtonElement>("[part~='credential'][data-type='OAUTH'] [part~='revoke-button']")!.click();
+    await waitForState(el, 'confirming');
+    l.check('removal question');
+    expect(l.done().join('\n')).to.equal('');
+  });
+
+  it('<card-reveal>: hidden, revealed and hidden again', async () => {
+    const f = await fixtures();
+    const el = await mountAr<HTMLElement>('card-reveal', { 'card-id': f.cardId, 'allowed-origins': f.processorOrigin });
+    const l = new Listener(el, [f.cardId, f.processorOrigin]);
+    l.check('hidden');
+    const revealed = nextEvent(el, 'card-revealed');
+    (part(el, 'reveal-button') as HTMLButtonElement).click();
+    await revealed;
+    await settle(el);
+    l.check('revealed');
+    (part(el, 'hide-button') as HTMLButtonElement | null)?.click();
+    await settle(el);
+    l.check('hidden again');
+    expect(l.done().join('\n')).to.equal('');
+  });
+
+  it('<delegated-keys>: none, its form with refused limits, a key named in Latin letters, its revocation', async () => {
+    await loginByEmail(acct);
+    const el = await mountAr<HTMLElement>('delegated-keys', { 'card-id': acct.cardId, 'account-id': acct.accountId });
+    const name = 'Groceries';
+    const l = new Listener(el, [acct.cardId, acct.accountId, name, 'USD', 'EUR', 'U$']);
+    await waitForState(el, 'ready');
+    l.check('none');
+    const input = (n: string, i = 0) => shadow(el).querySelectorAll<HTMLInputElement>(`input[name='${n}']`)[i]!;
+    (part(el, 'new-button') as HTMLButtonElement).click();
+    await settle(el);
+    type(input('nickname'), name);
+    for (const [i, [currency, amount]] of [['USD', '12050'], ['U$', '0']].entries()) {
+      shadow(el).querySelector<HTMLButtonElement>("[data-focus='add-limit']")!.click();
+      await settle(el);
+      type(input('currencyCode', i), currency!);
+      type(input('maxPerTransaction', i), amount!);
+    }
+    (part(el, 'submit-button') as HTMLButtonElement).click();
+    await settle(el);
+    l.check('form refused');
+    type(input('currencyCode', 1), 'EUR');
+    type(input('maxPerTransaction', 1), '25');
+    const created = nextEvent(el, 'delegated-key-created');
+    (part(el, 'submit-button') as HTMLButtonElement).click();
+    await created;
+    await settle(el);
+    for (const k of parts(el, 'public-key')) l.data.push(k.textContent!.trim());
+    l.check('a key');
+    (part(el, 'revoke-button') as HTMLButtonElement).click();
+    await waitFor(() => part(el, 'confirm'), 'the question');
+    l.check('revoke question');
+    const revoked = nextEvent(el, 'delegated-key-revoked');
+    [...part(el, 'confirm')!.querySelectorAll('button')][0]!.click();
+    await revoked;
+    await settle(el);
+    l.check('revoked');
+    expect(l.done().join('\n')).to.equal('');
+  });
+
+  it('<agent-actions>: its actions and filtered', async () => {
+    const el = document.createElement('agent-actions') as HTMLElement & { agentToken: string };
+    el.setAttribute('page-size', '10');
+    el.setAttribute('poll-interval', '60000');
+    el.agentToken = acct.agentToken;
+    column.append(el);
+    const l = new Listener(el, [acct.agentToken]);
+    await waitForState(el, 'ready');
+    await settle(el);
+    l.check('actions');
+    const select = part(el, 'filter') as HTMLSelectElement;
+    select.value = 'FAILED';
+    select.dispatchEvent(new Event('change'));
+    await settle(el);
+    await waitForState(el, 'ready');
+    await settle(el);
+    l.check('failed actions');
+    expect(l.done().join('\n')).to.equal('');
+  });
+});
