@@ -166,7 +166,7 @@ const walletCredentials: Record<WalletCredentialsStringKey, string> = {
   'credentials.email.label': 'البريد الإلكتروني الجديد',
   'credentials.email.submit': 'احفظ البريد الإلكتروني',
   'credentials.email.help': 'ستُرسل رموز تسجيل الدخول إلى البريد الجديد. تحقّق منه قبل الحفظ.',
-  'credentials.email.invalid': 'أدخل بريدًا إلكترونيًا مثل name@example.com.',
+  'credentials.email.invalid': 'أدخل بريدًا إلكترونيًا مثل \u2066name@example.com\u2069.',
   'credentials.confirm.credential': 'إزالة «{name}»؟ لن تتمكن من تسجيل الدخول بها بعد الآن، وستنتهي جلساتها.',
   'credentials.confirm.session': 'إنهاء هذه الجلسة؟ سيُسجَّل خروج الجهاز الذي يحملها.',
   'credentials.confirm.own-session': 'تسجيل الخروج على هذا الجهاز؟',

@@ -18,14 +18,17 @@ import '../../../../src/elements/delegated-keys/index.ts';
 import '../../../../src/elements/agent-actions/index.ts';
 import { walletFor } from '../../../../src/elements/shared/wallet.ts';
 import '../../../../src/locales/ar.ts';
-import { addVirtualAuthenticator, fixtures, newAccount, oidcToken, type RigAccount } from '../../support/rig.ts';
+import { addVirtualAuthenticator, advanceClock, fixtures, newAccount, oidcToken, type RigAccount } from '../../support/rig.ts';
 import { nextEvent, part, parts, resetPage, shadow, type, useRig, waitFor, waitForState } from './helpers.ts';
 
 const ATTRIBUTES = ['aria-label', 'aria-description', 'aria-roledescription', 'aria-valuetext', 'title', 'placeholder', 'alt'];
 const LIVE = "[role='status'], [role='alert'], [aria-live]:not([aria-live='off'])";
 
-/** Data in any language: ids and keys (a token with a digit), currency codes and the symbols Intl writes (US$, UK£). */
-const DATA = /[\w:…-]*\d[\w:…-]*|\b[A-Z]{1,3}[$£€¥]|\b[A-Z]{3,5}\b/g;
+/**
+ * Data in any language: what is held left to right between LRI and PDI (a currency symbol, an example
+ * address), ids and keys (a token with a digit), currency codes and the symbols Intl writes (US$, UK£).
+ */
+const DATA = /\u2066[^\u2069]*\u2069|[\w:…-]*\d[\w:…-]*|\b[A-Z]{1,3}[$£€¥]|\b[A-Z]{3,5}\b/g;
 
 /**
  * Records every string of an element's shadow root as it changes: its accessible attributes and
@@ -49,7 +52,7 @@ class Listener {
   #judge([where, w, isolated]: [string, string, boolean]) {
     let rest = w;
     for (const d of this.data) {
-      if (!rest.includes(d)) continue;
+      if (!rest.includes(d) || rest === d) continue;
       const isolatedHere = isolated ? new RegExp(`[\u2066-\u2068][^\u2069]*${d.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`).test(rest) : true;
       if (!isolatedHere) this.seen.set(`${where}: "${w}" (${d} not isolated)`, w);
       rest = rest.split(d).join(' ');
@@ -62,7 +65,7 @@ class Listener {
       for (const a of ATTRIBUTES) if (node.hasAttribute(a)) this.#add(`${phase} ${a}`, node.getAttribute(a), node, true);
     }
     // A `<bdi>` holds data (a name the user typed, a reason the service gave).
-    for (const region of root.querySelectorAll(LIVE)) this.#add(`${phase} announcement`, words(region), region, false);
+    for (const region of root.querySelectorAll(LIVE)) this.#add(`${phase} announcement`, words(region), region, true);
   }
   /** Everything so far, with the shown text now; Latin data in text needs a `<bdi>` or `dir` around it. */
   check(screen: string): void {
@@ -72,8 +75,7 @@ class Listener {
       const owner = n.parentElement;
       if (!owner || owner.closest('style')) continue;
       const isolated = owner.closest('bdi, [dir]') !== null;
-      if (!owner.closest('bdi')) this.#add(`${screen} text`, n.textContent, owner, false);
-      for (const d of this.data) if (n.textContent!.includes(d) && !isolated && /[A-Za-z]/.test(d)) this.seen.set(`${screen} text: "${d}" in <${owner.localName}> without bdi or dir`, d);
+      if (!owner.closest('bdi')) this.#add(`${screen} text`, n.textContent, owner, !isolated);
     }
   }
   done(): string[] {
@@ -130,7 +132,7 @@ describe('Arabic: no English left in what elements say, and data isolated in rig
   it('the listener sees English in an attribute, an announcement and text, and an address not isolated', async () => {
     const probe = document.createElement('div');
     const root = probe.attachShadow({ mode: 'open' });
-    root.innerHTML = `<button aria-label="إزالة Remove"></button><p role="status"></p><p>a@example.com</p><bdi>b@example.com</bdi>`;
+    root.innerHTML = `<button aria-label="إزالة Remove"></button><p role="status"></p><p>حُفظ a@example.com</p><bdi>b@example.com</bdi>`;
     column.append(probe);
     const l = new Listener(probe, ['a@example.com', 'b@example.com']);
     root.querySelector('p')!.textContent = 'Saved.';
@@ -140,7 +142,7 @@ describe('Arabic: no English left in what elements say, and data isolated in rig
     const found = l.done().join('\n');
     expect(found).to.match(/aria-label.*Remove/);
     expect(found).to.match(/announcement.*Saved/);
-    expect(found).to.match(/a@example\.com. in <p> without bdi/);
+    expect(found).to.match(/text <p>: "حُفظ a@example\.com" \(a@example\.com not isolated\)/);
     expect(found).not.to.match(/b@example/);
   });
 
@@ -163,7 +165,13 @@ describe('Arabic: no English left in what elements say, and data isolated in rig
     await waitForState(el, 'logged-in');
     await settle(el);
     l.check('logged in');
-    expect(l.done().join('\n')).to.equal('');
+    el.remove();
+    await advanceClock(16 * 60 * 1000);
+    const again = await mountAr<HTMLElement>('wallet-login', { 'account-id': acct.accountId });
+    const l2 = new Listener(again, [acct.accountId]);
+    await waitForState(again, 'reauth');
+    l2.check('session ended');
+    expect([...l.done(), ...l2.done()].join('\n')).to.equal('');
   });
 
   it('<passkey-register>: log in first, its form, and a passkey named with an address added', async () => {
@@ -216,6 +224,11 @@ describe('Arabic: no English left in what elements say, and data isolated in rig
     shadow(el).querySelector<HTMLButtonElement>("[part~='credential'][data-type='OAUTH'] [part~='revoke-button']")!.click();
     await waitForState(el, 'confirming');
     l.check('removal question');
+    const field = shadow(el).querySelector<HTMLInputElement>("input[name='email']")!;
+    type(field, 'not-an-address');
+    (part(el, 'email-form') as HTMLFormElement).requestSubmit();
+    await waitFor(() => part(el, 'error')?.textContent?.trim(), 'the refused address');
+    l.check('address refused');
     expect(l.done().join('\n')).to.equal('');
   });
 
