@@ -18,7 +18,7 @@ import '../../../../src/elements/delegated-keys/index.ts';
 import '../../../../src/elements/agent-actions/index.ts';
 import { walletFor } from '../../../../src/elements/shared/wallet.ts';
 import '../../../../src/locales/ar.ts';
-import { addVirtualAuthenticator, advanceClock, fixtures, newAccount, oidcToken, type RigAccount } from '../../support/rig.ts';
+import { addVirtualAuthenticator, advanceClock, approveAction, fixtures, newAgentAction, newAccount, oidcToken, type RigAccount } from '../../support/rig.ts';
 import { nextEvent, part, parts, resetPage, shadow, type, useRig, waitFor, waitForState } from './helpers.ts';
 
 const ATTRIBUTES = ['aria-label', 'aria-description', 'aria-roledescription', 'aria-valuetext', 'title', 'placeholder', 'alt'];
@@ -287,16 +287,27 @@ describe('Arabic: no English left in what elements say, and data isolated in rig
     expect(l.done().join('\n')).to.equal('');
   });
 
-  it('<agent-actions>: its actions and filtered', async () => {
+  it('<agent-actions>: its actions, filtered, a new one waiting and its decision said', async () => {
     const el = document.createElement('agent-actions') as HTMLElement & { agentToken: string };
     el.setAttribute('page-size', '10');
-    el.setAttribute('poll-interval', '60000');
+    el.setAttribute('poll-interval', '150');
+    el.setAttribute('poll-max-interval', '400');
     el.agentToken = acct.agentToken;
     column.append(el);
     const l = new Listener(el, [acct.agentToken]);
     await waitForState(el, 'ready');
     await settle(el);
     l.check('actions');
+    const created = await newAgentAction(acct.agentId, 'TRANSFER_OUT');
+    const heading = `action-${created.id.replace(/[^A-Za-z0-9-]/g, '-')}`;
+    await waitFor(() => shadow(el).querySelector(`[id='${heading}']`), 'the new pending action', 8000);
+    await settle(el);
+    l.check('a new action waiting');
+    const changed = nextEvent(el, 'agent-action-changed', 10000);
+    await approveAction(acct.agentId, created.id);
+    await changed;
+    await settle(el);
+    l.check('decided');
     const select = part(el, 'filter') as HTMLSelectElement;
     select.value = 'FAILED';
     select.dispatchEvent(new Event('change'));
