@@ -70,6 +70,8 @@ class Listener {
   /** Everything so far, with the shown text now; Latin data in text needs a `<bdi>` or `dir` around it. */
   check(screen: string): void {
     this.#take(screen);
+    // A sentence the language lacks is shown in English, marked `lang` (shared/i18n.ts).
+    for (const node of shadow(this.el).querySelectorAll('[lang]')) if (!node.getAttribute('lang')!.startsWith('ar')) this.seen.set(`${screen} <${node.localName} lang="${node.getAttribute('lang')}">: "${node.textContent!.trim()}"`, '');
     const walker = document.createTreeWalker(shadow(this.el), NodeFilter.SHOW_TEXT);
     for (let n = walker.nextNode(); n; n = walker.nextNode()) {
       const owner = n.parentElement;
@@ -129,10 +131,10 @@ describe('Arabic: no English left in what elements say, and data isolated in rig
     await resetPage.call(this);
   });
 
-  it('the listener sees English in an attribute, an announcement and text, and an address not isolated', async () => {
+  it('the listener sees English in an attribute, an announcement and text, a sentence marked English, and an address not isolated', async () => {
     const probe = document.createElement('div');
     const root = probe.attachShadow({ mode: 'open' });
-    root.innerHTML = `<button aria-label="إزالة Remove"></button><p role="status"></p><p>حُفظ a@example.com</p><bdi>b@example.com</bdi>`;
+    root.innerHTML = `<button aria-label="إزالة Remove"></button><p role="status"></p><p>حُفظ a@example.com</p><bdi>b@example.com</bdi><span lang="en">حفظ</span>`;
     column.append(probe);
     const l = new Listener(probe, ['a@example.com', 'b@example.com']);
     root.querySelector('p')!.textContent = 'Saved.';
@@ -143,6 +145,7 @@ describe('Arabic: no English left in what elements say, and data isolated in rig
     expect(found).to.match(/aria-label.*Remove/);
     expect(found).to.match(/announcement.*Saved/);
     expect(found).to.match(/text <p>: "حُفظ a@example\.com" \(a@example\.com not isolated\)/);
+    expect(found).to.match(/<span lang="en">/);
     expect(found).not.to.match(/b@example/);
   });
 
@@ -245,7 +248,15 @@ describe('Arabic: no English left in what elements say, and data isolated in rig
     (part(el, 'hide-button') as HTMLButtonElement | null)?.click();
     await settle(el);
     l.check('hidden again');
-    expect(l.done().join('\n')).to.equal('');
+    // No allow-listed origin: the secure view is refused, and said.
+    const refused = await mountAr<HTMLElement>('card-reveal', { 'card-id': f.cardId });
+    const l2 = new Listener(refused, [f.cardId]);
+    const error = nextEvent(refused, 'card-reveal-error');
+    (part(refused, 'reveal-button') as HTMLButtonElement).click();
+    await error;
+    await settle(refused);
+    l2.check('refused');
+    expect([...l.done(), ...l2.done()].join('\n')).to.equal('');
   });
 
   it('<delegated-keys>: none, its form with refused limits, a key named in Latin letters, its revocation', async () => {
