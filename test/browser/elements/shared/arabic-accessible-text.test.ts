@@ -19,6 +19,7 @@ import '../../../../src/elements/agent-actions/index.ts';
 import { walletFor } from '../../../../src/elements/shared/wallet.ts';
 import '../../../../src/locales/ar.ts';
 import { addVirtualAuthenticator, advanceClock, approveAction, fixtures, newAgentAction, newAccount, oidcToken, type RigAccount } from '../../support/rig.ts';
+import { addTextMessageLogin } from '../wallet-login/helpers.ts';
 import { nextEvent, part, parts, resetPage, shadow, type, useRig, waitFor, waitForState } from './helpers.ts';
 
 const ATTRIBUTES = ['aria-label', 'aria-description', 'aria-roledescription', 'aria-valuetext', 'title', 'placeholder', 'alt'];
@@ -149,7 +150,19 @@ describe('Arabic: no English left in what elements say, and data isolated in rig
     expect(found).not.to.match(/b@example/);
   });
 
-  it('<wallet-login>: its methods, a refused code and logged in', async () => {
+  it('<wallet-login>: every method, a text message code sent, a refused code, logged in, and its session ended', async () => {
+    await addTextMessageLogin(acct);
+    const sms = await mountAr<HTMLElement>('wallet-login', { 'account-id': acct.accountId, methods: 'passkey email-otp sms-otp oauth' });
+    const l0 = new Listener(sms, [acct.accountId]);
+    await waitForState(sms, 'choosing');
+    l0.check('every method');
+    shadow(sms).querySelector<HTMLButtonElement>("button[data-method='sms-otp']")!.click();
+    await waitForState(sms, 'code-entry');
+    await settle(sms);
+    l0.check('text message code');
+    sms.remove();
+    // The tab keeps a code sent (shared/pending-code.ts): forgotten here, so the next element starts anew.
+    for (const k of Object.keys(sessionStorage)) if (k.startsWith('wallet-elements:')) sessionStorage.removeItem(k);
     const el = await mountAr<HTMLElement>('wallet-login', { 'account-id': acct.accountId });
     const l = new Listener(el, [acct.accountId]);
     await waitForState(el, 'choosing');
@@ -174,7 +187,7 @@ describe('Arabic: no English left in what elements say, and data isolated in rig
     const l2 = new Listener(again, [acct.accountId]);
     await waitForState(again, 'reauth');
     l2.check('session ended');
-    expect([...l.done(), ...l2.done()].join('\n')).to.equal('');
+    expect([...l0.done(), ...l.done(), ...l2.done()].join('\n')).to.equal('');
   });
 
   it('<passkey-register>: log in first, its form, and a passkey named with an address added', async () => {
