@@ -52,8 +52,8 @@ const shared: Record<SharedStringKey, string> = {
   'credential.PASSKEY': 'مفتاح المرور',
   'credential.OAUTH': 'الدخول الموحّد',
   'common.cancel': 'إلغاء',
-  'common.missing-account': 'يحتاج هذا العنصر إلى معرّف حساب (السمة account-id).',
-  'common.bad-id': 'السمة {attribute} في هذا العنصر ليست معرّفًا صالحًا.',
+  'common.missing-account': 'يحتاج هذا العنصر إلى معرّف حساب (السمة \u2066account-id\u2069).',
+  'common.bad-id': 'السمة \u2066{attribute}\u2069 في هذا العنصر ليست معرّفًا صالحًا.',
 };
 
 /** `<wallet-login>` */
@@ -200,7 +200,7 @@ const cardReveal: Record<CardRevealStringKey, string> = {
   'card-reveal.expired': 'أُخفيت تفاصيل البطاقة لانتهاء صلاحية العرض الآمن.',
   'card-reveal.revealed': 'تظهر تفاصيل البطاقة الآن، وستختفي تلقائيًا.',
   'card-reveal.no-card': 'لم يتم اختيار أي بطاقة.',
-  'card-reveal.bad-id': 'السمة {attribute} في هذا العنصر ليست معرّفًا صالحًا.',
+  'card-reveal.bad-id': 'السمة \u2066{attribute}\u2069 في هذا العنصر ليست معرّفًا صالحًا.',
   'card-reveal.hidden.user': 'أُخفيت تفاصيل البطاقة.',
   'card-reveal.hidden.timeout': 'أُخفيت تفاصيل البطاقة بعد انقضاء المهلة.',
   'card-reveal.hidden.page-hidden': 'أُخفيت تفاصيل البطاقة أثناء ابتعادك عن هذه الصفحة.',
@@ -263,7 +263,7 @@ const delegatedKeys: Record<DelegatedKeysStringKey, string> = {
   'delegated-keys.revoked': 'أُلغي المفتاح «{name}».',
   'delegated-keys.active-exists': 'لهذه البطاقة مفتاح نشط بالفعل. ألغِه قبل إنشاء مفتاح آخر.',
   'delegated-keys.missing-ids': 'لم يتم اختيار بطاقة أو حساب محفظة.',
-  'delegated-keys.bad-id': 'السمة {attribute} في هذا العنصر ليست معرّفًا صالحًا.',
+  'delegated-keys.bad-id': 'السمة \u2066{attribute}\u2069 في هذا العنصر ليست معرّفًا صالحًا.',
   'delegated-keys.field.required': 'هذا الحقل مطلوب.',
   'delegated-keys.field.too_long': 'استخدم 256 حرفًا أو أقل.',
   'delegated-keys.field.invalid_currency': 'استخدم رمز عملة من 3 إلى 16 حرفًا أو رقمًا، مثل USD.',

@@ -341,4 +341,24 @@ describe('Arabic: no English left in what elements say, and data isolated in rig
     l.check('failed actions');
     expect(l.done().join('\n')).to.equal('');
   });
+
+  it('every element without its ids, or with one that is no id, says which attribute in Arabic', async () => {
+    const found: string[] = [];
+    for (const [tag, attributes] of [
+      ['wallet-login', {}],
+      ['wallet-credentials', { 'customer-id': acct.customerId }],
+      ['passkey-register', {}],
+      ['delegated-keys', { 'card-id': 'not an id', 'account-id': acct.accountId }],
+      ['card-reveal', { 'card-id': 'not an id' }],
+    ] as Array<[string, Record<string, string>]>) {
+      const el = await mountAr<HTMLElement>(tag, attributes);
+      const l = new Listener(el, []);
+      await waitFor(() => shadow(el).textContent!.includes('السمة'), `<${tag}> to say the attribute`);
+      await settle(el);
+      l.check(tag);
+      found.push(...l.done());
+      el.remove();
+    }
+    expect(found.join('\n')).to.equal('');
+  });
 });
