@@ -81,6 +81,8 @@ export type CredentialsState =
       confirming?: Operation;
       running?: Operation;
       failure?: CredentialsFailure;
+      /** The row (credential or session id) whose removal or end failed: the failure is said there. */
+      about?: string;
       notice?: Notice;
       /** An added OTP credential whose activation code is awaited. */
       codeFor?: string;
@@ -215,10 +217,12 @@ export function transition(state: CredentialsState, event: CredentialsEvent): Cr
       }
       return next;
     }
-    case 'LOAD_FAILED':
-      // A reload that fails is said over what is open (the lists shown stay); during a change, the
-      // change's own outcome speaks.
-      return state.running ? state : { ...state, failure: event.failure, reloadFailed: true };
+    case 'LOAD_FAILED': {
+      // A reload that fails is said over what is open (the lists shown stay), not in a row; during
+      // a change, the change's own outcome speaks.
+      const { about: _, ...open } = state;
+      return state.running ? state : { ...open, failure: event.failure, reloadFailed: true };
+    }
     case 'REQUEST': {
       const operation = event.operation;
       if (!allowed(state, operation)) return state;
@@ -244,8 +248,11 @@ export function transition(state: CredentialsState, event: CredentialsEvent): Cr
       const kept = !event.codeFor && state.running.op !== 'verify-code' && codeFor && event.view.credentials.some((c) => c.id === codeFor);
       return { kind: 'ready', ...outcome, ...(kept ? { codeFor } : {}) };
     }
-    case 'FAILED':
-      return { kind: 'ready', view, failure: event.failure, ...(codeFor ? { codeFor } : {}) };
+    case 'FAILED': {
+      // A removal or an end of a session that failed is said in the row it is about.
+      const about = (state.running?.op === 'revoke-credential' || state.running?.op === 'revoke-session') && state.running.id;
+      return { kind: 'ready', view, failure: event.failure, ...(about ? { about } : {}), ...(codeFor ? { codeFor } : {}) };
+    }
     case 'RESUMED':
       // Only onto a quiet screen, and only for a credential the list still has.
       return state.running || state.confirming || codeFor || !view.credentials.some((c) => c.id === event.codeFor) ? state : { kind: 'ready', view, codeFor: event.codeFor };

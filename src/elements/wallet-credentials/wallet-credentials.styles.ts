@@ -42,8 +42,12 @@ export const walletCredentialsStyles = css`
   }
   /* Under the row it belongs to: a hint, or the question before a removal. */
   [part='hint'],
+  [part='row-error'],
   [part='confirm'] {
     grid-column: 1 / -1;
+  }
+  [part='row-error'] {
+    overflow-wrap: anywhere;
   }
   /* A button that cannot be used stays focusable (aria-disabled, its hint says why): it looks disabled. */
   button[aria-describedby^='hint'] {

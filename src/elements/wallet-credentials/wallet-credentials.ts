@@ -83,6 +83,7 @@ type Ready = Extract<CredentialsState, { kind: 'ready' }>;
  * @csspart badge - "This device" next to each session this browser holds, and next to the credentials they were made with.
  * @csspart revoke-button - Remove a credential / end a session.
  * @csspart hint - Why a credential cannot be removed, or added, right now.
+ * @csspart row-error - Why the removal of that credential, or the end of that session, failed.
  * @csspart add-button - Add a credential.
  * @csspart code-form - The activation code form of an added SMS credential.
  * @csspart code-input - Its code field.
@@ -312,6 +313,7 @@ export class WalletCredentials extends TemplateElement {
         localeChanges,
         ...this.#facts(ready, x),
         (ready.confirming as { id?: string } | undefined)?.id === x.id && ready.confirming,
+        ready.about === x.id && ready.failure,
       ]);
     }
     syncStates(this.#internals, {
@@ -495,6 +497,8 @@ export class WalletCredentials extends TemplateElement {
     const failure = s.kind === 'loading' || (s.kind === 'ready' && s.codeFor && isCodeProblem(s.failure)) ? undefined : s.failure;
     const n = (s as Ready).notice;
     const bad = this.badId(['account-id', 'customer-id']);
+    // A failure said in its row (still listed) is only announced here, not drawn a second time.
+    const inRow = s.kind === 'ready' && s.about && [...s.view.credentials, ...s.view.sessions].some((x) => x.id === s.about);
     return html`
       <section part="base" class="panel stack" aria-labelledby="heading">
         <h2 part="heading" id="heading" tabindex="-1" aria-level=${this.level()}>${t('credentials.heading')}</h2>
@@ -506,7 +510,7 @@ export class WalletCredentials extends TemplateElement {
               ? html`<p>${t('credentials.load-failed')}</p>
                   <div class="row"><button part="button" type="button" @click=${() => ((this.#focusTarget = '#heading'), this.reload())}>${t('credentials.reload')}</button></div>`
               : this.#ready(s)}
-        <p part="error" id="error" class="live" role="alert">${failure ? failureMessage(t, failure) : this.emailInvalid ? t('credentials.email.invalid') : ''}</p>
+        <p part="error" id="error" class="live ${inRow ? 'visually-hidden' : ''}" role="alert">${failure ? failureMessage(t, failure) : this.emailInvalid ? t('credentials.email.invalid') : ''}</p>
         <p part="status" class="live" role="status">${n
             ? t(`credentials.notice.${n.kind === 'session-revoked' && n.own ? 'own-session-revoked' : n.kind}`, { type: 'type' in n ? t(`credential.${n.type}`) : '' })
             : ''}</p>
@@ -582,6 +586,9 @@ export class WalletCredentials extends TemplateElement {
     // "Log in to make changes" is said once, under the add buttons.
     const hint = block && block !== 'login' ? t(`credentials.block.${block}`) : '';
     const hintId = `hint-${item.id.replace(/[^a-zA-Z0-9-]/g, '')}`;
+    // Why its removal or end just failed, beside its button (which the keyboard is still on).
+    const error = s.about === item.id && s.failure ? failureMessage(t, s.failure) : '';
+    const errorId = `error-${hintId}`;
     const operation: Operation = { op: session ? 'revoke-session' : 'revoke-credential', id: item.id };
     const name = t(`credential.${item.type}`);
     const until = session ? t('credentials.sessions.until', { time: format(Intl.DateTimeFormat, this.#i18n.locale, { hour: 'numeric', minute: '2-digit' }).format(new Date(item.expiresAt)) }) : '';
@@ -602,7 +609,7 @@ export class WalletCredentials extends TemplateElement {
         part="revoke-button"
         type="button"
         aria-label=${label}
-        aria-describedby=${hint ? hintId : nothing}
+        aria-describedby=${hint || error ? [hint && hintId, error && errorId].filter(Boolean).join(' ') : nothing}
         ?disabled=${!enabled && !hint}
         aria-disabled=${hint || s.running ? 'true' : nothing}
         @click=${() => this.#request(operation)}
@@ -610,6 +617,7 @@ export class WalletCredentials extends TemplateElement {
         ${session ? t(own ? 'credentials.sessions.logout' : 'credentials.sessions.end') : t('credentials.remove')}
       </button>
       ${hint ? html`<span part="hint" id=${hintId}>${hint}</span>` : nothing}
+      ${error ? html`<span part="row-error" class="error" id=${errorId}>${error}</span>` : nothing}
       ${
         // The question opens under the row it is about: "End this session?" says which one by its place.
         (s.confirming as { id?: string } | undefined)?.id === item.id ? this.#confirmation(s, s.confirming!) : nothing
@@ -645,7 +653,7 @@ export class WalletCredentials extends TemplateElement {
       // A code short of digits is not sent: the service would count it as one of its tries.
       if (code.length === 6 && s.codeFor) this.#request({ op: 'verify-code', id: s.codeFor }, code);
       else {
-        if (code && this.machine === s) this.machine = { ...s, failure: { code: 'code_short' } };
+        if (code && this.machine === s) this.machine = { ...s, failure: { code: 'code_short' }, about: undefined };
         this.#codeInput?.focus();
       }
     };
