@@ -66,6 +66,8 @@ export const walletCredentialsStyles = css`
     font-weight: 600;
   }
   [part='confirm'] {
+    /* Its question names the login: a long email or label wraps inside it at 320 px. */
+    overflow-wrap: anywhere;
     border: 2px solid var(--_danger);
     border-radius: var(--_radius);
     padding: var(--_space);
