@@ -81,7 +81,7 @@ export type CredentialsState =
       confirming?: Operation;
       running?: Operation;
       failure?: CredentialsFailure;
-      /** The row (credential or session id) whose removal or end failed: the failure is said there. */
+      /** The row whose change failed (a credential or session id; the type of an add): the failure is said there. */
       about?: string;
       notice?: Notice;
       /** An added OTP credential whose activation code is awaited. */
@@ -249,8 +249,9 @@ export function transition(state: CredentialsState, event: CredentialsEvent): Cr
       return { kind: 'ready', ...outcome, ...(kept ? { codeFor } : {}) };
     }
     case 'FAILED': {
-      // A removal or an end of a session that failed is said in the row it is about.
-      const about = (state.running?.op === 'revoke-credential' || state.running?.op === 'revoke-session') && state.running.id;
+      // A removal, an end of a session or an add that failed is said in the row it is about.
+      const r = state.running;
+      const about = r?.op === 'add' ? r.type : (r?.op === 'revoke-credential' || r?.op === 'revoke-session') && r.id;
       return { kind: 'ready', view, failure: event.failure, ...(about ? { about } : {}), ...(codeFor ? { codeFor } : {}) };
     }
     case 'RESUMED':

@@ -83,7 +83,7 @@ type Ready = Extract<CredentialsState, { kind: 'ready' }>;
  * @csspart badge - "This device" next to each session this browser holds, and next to the credentials they were made with.
  * @csspart revoke-button - Remove a credential / end a session.
  * @csspart hint - Why a credential cannot be removed, or added, right now.
- * @csspart row-error - Why the removal of that credential, or the end of that session, failed.
+ * @csspart row-error - Why the removal of that credential, the end of that session, or that add failed.
  * @csspart add-button - Add a credential.
  * @csspart code-form - The activation code form of an added SMS credential.
  * @csspart code-input - Its code field.
@@ -498,7 +498,7 @@ export class WalletCredentials extends TemplateElement {
     const n = (s as Ready).notice;
     const bad = this.badId(['account-id', 'customer-id']);
     // A failure said in its row (still listed) is only announced here, not drawn a second time.
-    const inRow = s.kind === 'ready' && s.about && [...s.view.credentials, ...s.view.sessions].some((x) => x.id === s.about);
+    const inRow = s.kind === 'ready' && s.about && [...s.view.credentials, ...s.view.sessions, { id: 'SMS_OTP' }, { id: 'OAUTH' }].some((x) => x.id === s.about);
     return html`
       <section part="base" class="panel stack" aria-labelledby="heading">
         <h2 part="heading" id="heading" tabindex="-1" aria-level=${this.level()}>${t('credentials.heading')}</h2>
@@ -528,12 +528,13 @@ export class WalletCredentials extends TemplateElement {
       <div class="stack">
         ${(['SMS_OTP', 'OAUTH'] as const).map((type) => {
           const hint = !canAdd(view, type) ? t(`credentials.add.${type}.exists`) : type === 'OAUTH' && !this.oidcTokenProvider ? t('credentials.add.OAUTH.missing') : '';
+          const error = s.about === type && s.failure ? failureMessage(t, s.failure) : '';
           return html`<div class="row">
             <button
               part="add-button"
               type="button"
               data-type=${type}
-              aria-describedby=${hint ? `hint-${type}` : nothing}
+              aria-describedby=${hint || error ? [hint && `hint-${type}`, error && `error-${type}`].filter(Boolean).join(' ') : nothing}
               ?disabled=${!hint && !view.current}
               aria-disabled=${hint || running ? 'true' : nothing}
               @click=${() => hint || this.#request({ op: 'add', type })}
@@ -541,6 +542,7 @@ export class WalletCredentials extends TemplateElement {
               ${t(`credentials.add.${type}`)}
             </button>
             ${hint ? html`<span part="hint" id="hint-${type}">${hint}</span>` : nothing}
+            ${error ? html`<span part="row-error" class="error" id="error-${type}">${error}</span>` : nothing}
           </div>`;
         })}
       </div>

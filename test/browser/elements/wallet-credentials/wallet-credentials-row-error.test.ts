@@ -9,7 +9,7 @@ import type { WalletCredentials } from '../../../../src/elements/wallet-credenti
 import { walletFor } from '../../../../src/elements/shared/wallet.ts';
 import type { RigAccount } from '../../support/rig.ts';
 import { advanceClock } from '../../support/rig.ts';
-import { idle, loginByEmail, removeButton } from './helpers.ts';
+import { addButton, idle, loginByEmail, removeButton } from './helpers.ts';
 import { failNext, mount, nextEvent, part, parts, resetPage, shadow, useRigAccount, waitForState } from '../shared/helpers.ts';
 
 async function confirmOn(el: WalletCredentials, button: HTMLButtonElement): Promise<void> {
@@ -21,7 +21,7 @@ async function confirmOn(el: WalletCredentials, button: HTMLButtonElement): Prom
 
 /** The sentence that describes `button` (its aria-describedby), read in its own row. */
 function describedInRow(button: HTMLButtonElement): string {
-  const row = button.closest('li')!;
+  const row = button.closest('li, .row')!;
   return (button.getAttribute('aria-describedby') ?? '')
     .split(' ')
     .filter(Boolean)
@@ -81,5 +81,25 @@ describe('<wallet-credentials> says a failed change in its row', function () {
     await ended;
     await idle(el);
     expect(parts(el, 'session').map((r) => r.textContent).join(' ')).not.to.contain('Something went wrong');
+  });
+
+  it('a failed add is said beside its add button, which keeps the focus; the other add button says nothing', async () => {
+    await loginByEmail(acct);
+    const el = await mount<WalletCredentials>('wallet-credentials', { 'account-id': acct.accountId });
+    await idle(el);
+    const undo = failNext('POST', /\/auth\/credentials$/, 500, 1, {}, { status: 500, code: 'INTERNAL', message: 'boom' });
+    try {
+      const failed = nextEvent(el, 'wallet-credentials-error');
+      addButton(el, 'SMS_OTP').focus();
+      addButton(el, 'SMS_OTP').click();
+      await failed;
+    } finally {
+      undo();
+    }
+    await idle(el);
+    expect(describedInRow(addButton(el, 'SMS_OTP'))).to.contain('Something went wrong');
+    expect(shadow(el).activeElement).to.equal(addButton(el, 'SMS_OTP'));
+    expect(describedInRow(addButton(el, 'OAUTH'))).not.to.contain('Something went wrong');
+    expect(part(el, 'error')!.getBoundingClientRect().height).to.be.at.most(1);
   });
 });
