@@ -265,3 +265,17 @@ test('a question whose row another tab or device removed goes at the next lists 
   const loggedOut: CredentialsView = { ...view, sessions: [smsSession], current: null, held: [] };
   assert.deepEqual(transition(asking({ op: 'revoke-session', id: session.id }), { type: 'LOADED', view: loggedOut }), { kind: 'ready', view: loggedOut, notice: { kind: 'session-revoked', own: true } });
 });
+
+test('a failed removal or add names the row it is about; a failed reload or the next request does not', () => {
+  const view: CredentialsView = { credentials: [email, sms], sessions: [session], current, held: [current] };
+  const failure = { code: 'unexpected' as const };
+  let s: CredentialsState = transition({ kind: 'ready', view }, { type: 'REQUEST', operation: { op: 'revoke-credential', id: sms.id } });
+  s = transition(transition(s, { type: 'CONFIRM' }), { type: 'FAILED', failure });
+  assert.equal((s as { about?: string }).about, sms.id);
+  assert.equal((transition(s, { type: 'LOAD_FAILED', failure: { code: 'network' } }) as { about?: string }).about, undefined);
+  assert.equal((transition(s, { type: 'REQUEST', operation: { op: 'add', type: 'OAUTH' } }) as { about?: string }).about, undefined);
+  const added = transition(transition({ kind: 'ready', view }, { type: 'REQUEST', operation: { op: 'add', type: 'OAUTH' } }), { type: 'FAILED', failure });
+  assert.equal((added as { about?: string }).about, 'OAUTH');
+  const email_ = transition(transition({ kind: 'ready', view }, { type: 'REQUEST', operation: { op: 'update-email' } }), { type: 'FAILED', failure });
+  assert.equal('about' in email_, false);
+});
