@@ -528,21 +528,20 @@ export class WalletCredentials extends TemplateElement {
       <div class="stack">
         ${(['SMS_OTP', 'OAUTH'] as const).map((type) => {
           const hint = !canAdd(view, type) ? t(`credentials.add.${type}.exists`) : type === 'OAUTH' && !this.oidcTokenProvider ? t('credentials.add.OAUTH.missing') : '';
-          const error = s.about === type && s.failure ? failureMessage(t, s.failure) : '';
+          const [describedBy, said] = this.#said(s, type, type, hint);
           return html`<div class="row">
             <button
               part="add-button"
               type="button"
               data-type=${type}
-              aria-describedby=${hint || error ? [hint && `hint-${type}`, error && `error-${type}`].filter(Boolean).join(' ') : nothing}
+              aria-describedby=${describedBy}
               ?disabled=${!hint && !view.current}
               aria-disabled=${hint || running ? 'true' : nothing}
               @click=${() => hint || this.#request({ op: 'add', type })}
             >
               ${t(`credentials.add.${type}`)}
             </button>
-            ${hint ? html`<span part="hint" id="hint-${type}">${hint}</span>` : nothing}
-            ${error ? html`<span part="row-error" class="error" id="error-${type}">${error}</span>` : nothing}
+            ${said}
           </div>`;
         })}
       </div>
@@ -553,6 +552,19 @@ export class WalletCredentials extends TemplateElement {
         : html`<p class="muted">${t('credentials.sessions.none')}</p>`}
       ${this.customerId ? this.#emailForm(s) : nothing}
     `;
+  }
+
+  /**
+   * What is said under a button (`key`: its row's id, or the type it adds; `x`: that key as an id):
+   * why it cannot be used (`hint-x`), and why its change just failed (`error-x`, beside the button
+   * the keyboard is still on). Returns its aria-describedby and the two.
+   */
+  #said(s: Ready, key: string, x: string, hint: string) {
+    const error = s.about === key && s.failure ? failureMessage(this.#i18n.t, s.failure) : '';
+    return [
+      [hint && `hint-${x}`, error && `error-${x}`].filter(Boolean).join(' ') || nothing,
+      html`${hint ? html`<span part="hint" id="hint-${x}">${hint}</span>` : nothing}${error ? html`<span part="row-error" class="error" id="error-${x}">${error}</span>` : nothing}`,
+    ] as const;
   }
 
   /** The name a screen reader hears for a credential: its kind, and its email, phone or label. */
@@ -587,10 +599,7 @@ export class WalletCredentials extends TemplateElement {
     const [here, own, block, enabled] = this.#facts(s, item);
     // "Log in to make changes" is said once, under the add buttons.
     const hint = block && block !== 'login' ? t(`credentials.block.${block}`) : '';
-    const hintId = `hint-${item.id.replace(/[^a-zA-Z0-9-]/g, '')}`;
-    // Why its removal or end just failed, beside its button (which the keyboard is still on).
-    const error = s.about === item.id && s.failure ? failureMessage(t, s.failure) : '';
-    const errorId = `error-${hintId}`;
+    const [describedBy, said] = this.#said(s, item.id, item.id.replace(/[^a-zA-Z0-9-]/g, ''), hint);
     const operation: Operation = { op: session ? 'revoke-session' : 'revoke-credential', id: item.id };
     const name = t(`credential.${item.type}`);
     const until = session ? t('credentials.sessions.until', { time: format(Intl.DateTimeFormat, this.#i18n.locale, { hour: 'numeric', minute: '2-digit' }).format(new Date(item.expiresAt)) }) : '';
@@ -611,15 +620,14 @@ export class WalletCredentials extends TemplateElement {
         part="revoke-button"
         type="button"
         aria-label=${label}
-        aria-describedby=${hint || error ? [hint && hintId, error && errorId].filter(Boolean).join(' ') : nothing}
+        aria-describedby=${describedBy}
         ?disabled=${!enabled && !hint}
         aria-disabled=${hint || s.running ? 'true' : nothing}
         @click=${() => this.#request(operation)}
       >
         ${session ? t(own ? 'credentials.sessions.logout' : 'credentials.sessions.end') : t('credentials.remove')}
       </button>
-      ${hint ? html`<span part="hint" id=${hintId}>${hint}</span>` : nothing}
-      ${error ? html`<span part="row-error" class="error" id=${errorId}>${error}</span>` : nothing}
+      ${said}
       ${
         // The question opens under the row it is about: "End this session?" says which one by its place.
         (s.confirming as { id?: string } | undefined)?.id === item.id ? this.#confirmation(s, s.confirming!) : nothing
