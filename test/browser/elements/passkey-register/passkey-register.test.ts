@@ -17,11 +17,7 @@ import { clientFor, walletFor } from '../../../../src/elements/shared/wallet.ts'
 import '../../../../src/locales/ar.ts';
 import type { KeyStore } from '../../../../src/core/keystore.ts';
 import { axNodes, newAccount, addVirtualAuthenticator, authenticatorCredentials, takeAuthenticatorCredential, advanceClock, setUserVerified, openOtherTab, fixtures, sandboxVariant, type RigAccount } from '../../support/rig.ts';
-import { axeViolations, drawnLeftToRight, failNext, focusIn, holdAnswer, holdNext, loseAnswer, mount, nextEvent, part, parts, resetPage, shadow, shownTexts, text, type, useRigAccount, waitFor, waitForState } from '../shared/helpers.ts';
-
-async function loginByEmail(acct: RigAccount): Promise<void> {
-  await (await walletFor().startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000');
-}
+import { axeViolations, drawnLeftToRight, failNext, focusIn, holdAnswer, holdNext, loginByEmail, loseAnswer, mount, nextEvent, part, parts, resetPage, shadow, shownTexts, text, type, useRigAccount, waitFor, waitForState } from '../shared/helpers.ts';
 
 function submit(el: PasskeyRegister): void {
   (part(el, 'submit') as HTMLButtonElement).click();

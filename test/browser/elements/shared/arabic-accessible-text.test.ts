@@ -16,11 +16,10 @@ import '../../../../src/elements/wallet-credentials/index.ts';
 import '../../../../src/elements/card-reveal/index.ts';
 import '../../../../src/elements/delegated-keys/index.ts';
 import '../../../../src/elements/agent-actions/index.ts';
-import { walletFor } from '../../../../src/elements/shared/wallet.ts';
 import '../../../../src/locales/ar.ts';
 import { addVirtualAuthenticator, advanceClock, approveAction, fixtures, newAgentAction, newAccount, oidcToken, type RigAccount } from '../../support/rig.ts';
 import { addTextMessageLogin } from '../wallet-login/helpers.ts';
-import { nextEvent, part, parts, resetPage, shadow, type, useRig, waitFor, waitForState } from './helpers.ts';
+import { loginByEmail, mountDrawn, nextEvent, part, parts, resetPage, settle, shadow, type, useRig, waitFor, waitForState } from './helpers.ts';
 
 const ATTRIBUTES = ['aria-label', 'aria-description', 'aria-roledescription', 'aria-valuetext', 'title', 'placeholder', 'alt'];
 const LIVE = "[role='status'], [role='alert'], [aria-live]:not([aria-live='off'])";
@@ -95,25 +94,9 @@ function words(node: Element): string {
   return copy.textContent ?? '';
 }
 
-async function settle(el: Element): Promise<void> {
-  await (el as unknown as { updateComplete?: Promise<unknown> }).updateComplete;
-  await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
-}
-
 let column: HTMLElement;
 
-async function mountAr<T extends HTMLElement>(tag: string, attributes: Record<string, string> = {}, setup?: (el: T) => void): Promise<T> {
-  const el = document.createElement(tag) as T;
-  for (const [k, v] of Object.entries(attributes)) el.setAttribute(k, v);
-  setup?.(el);
-  column.append(el);
-  await settle(el);
-  return el;
-}
-
-async function loginByEmail(acct: RigAccount): Promise<void> {
-  await (await walletFor().startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000');
-}
+const mountAr = <T extends HTMLElement>(tag: string, attributes?: Record<string, string>, setup?: (el: T) => void) => mountDrawn<T>(column, tag, attributes, setup);
 
 describe('Arabic: no English left in what elements say, and data isolated in right-to-left text', function () {
   this.timeout(120000);

@@ -10,6 +10,7 @@ import { configureWallet, walletConfig } from '../../../../src/elements/shared/c
 import { setLocale } from '../../../../src/elements/shared/i18n.ts';
 import { indexedDbKeyStore, type KeyStore } from '../../../../src/core/keystore.ts';
 import { observeServiceDate } from '../../../../src/core/clock.ts';
+import { walletFor } from '../../../../src/elements/shared/wallet.ts';
 import { fixtures, newAccount, removeVirtualAuthenticator, type RigAccount } from '../../support/rig.ts';
 
 /** The page's own fetch, before any test wrapped it. */
@@ -40,6 +41,27 @@ export async function mount<T extends HTMLElement>(tag: string, attributes: Reco
   document.body.append(el);
   await (el as unknown as { updateComplete?: Promise<unknown> }).updateComplete;
   return el;
+}
+
+/** The element's update done and two frames drawn (its layout and styles applied). */
+export async function settle(el: Element): Promise<void> {
+  await (el as unknown as { updateComplete?: Promise<unknown> }).updateComplete;
+  await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+}
+
+/** A `tag` with these attributes (and `setup` run on it) appended to `parent`, once drawn. */
+export async function mountDrawn<T extends HTMLElement>(parent: Element, tag: string, attributes: Record<string, string> = {}, setup?: (el: T) => void): Promise<T> {
+  const el = document.createElement(tag) as T;
+  for (const [k, v] of Object.entries(attributes)) el.setAttribute(k, v);
+  setup?.(el);
+  parent.append(el);
+  await settle(el);
+  return el;
+}
+
+/** The rig account logged in by its email code through the page's wallet, without an element. */
+export async function loginByEmail(acct: RigAccount): Promise<void> {
+  await (await walletFor().startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000');
 }
 
 export function cleanup(): void {

@@ -25,10 +25,9 @@ import '../../../../src/elements/wallet-credentials/index.ts';
 import '../../../../src/elements/card-reveal/index.ts';
 import '../../../../src/elements/delegated-keys/index.ts';
 import '../../../../src/elements/agent-actions/index.ts';
-import { walletFor } from '../../../../src/elements/shared/wallet.ts';
 import '../../../../src/locales/ar.ts';
 import { addVirtualAuthenticator, advanceClock, fixtures, newAccount, oidcToken, type RigAccount } from '../../support/rig.ts';
-import { nextEvent, part, parts, resetPage, shadow, type, useRig, waitFor, waitForState } from './helpers.ts';
+import { loginByEmail, mountDrawn, nextEvent, part, parts, resetPage, settle, shadow, type, useRig, waitFor, waitForState } from './helpers.ts';
 
 /** 1280 x 1024 at 400 % and 200 % zoom, and at 100 %: the CSS viewports the checks run in. */
 const ZOOM_400 = { width: 320, height: 256 };
@@ -189,11 +188,6 @@ function spacingTakenAway(el: Element): string[] {
   return [...out];
 }
 
-async function settle(el: Element): Promise<void> {
-  await (el as unknown as { updateComplete?: Promise<unknown> }).updateComplete;
-  await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
-}
-
 /** What was measured, one line per element and screen, for the run's log. */
 function measures(el: Element): string {
   const host = el.getBoundingClientRect();
@@ -247,18 +241,7 @@ async function audit(el: HTMLElement, screen: string): Promise<string[]> {
   return found;
 }
 
-async function mountIn<T extends HTMLElement>(tag: string, attributes: Record<string, string> = {}, setup?: (el: T) => void): Promise<T> {
-  const el = document.createElement(tag) as T;
-  for (const [k, v] of Object.entries(attributes)) el.setAttribute(k, v);
-  setup?.(el);
-  column.append(el);
-  await settle(el);
-  return el;
-}
-
-async function loginByEmail(acct: RigAccount): Promise<void> {
-  await (await walletFor().startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000');
-}
+const mountIn = <T extends HTMLElement>(tag: string, attributes?: Record<string, string>, setup?: (el: T) => void) => mountDrawn<T>(column, tag, attributes, setup);
 
 describe('WCAG 2.2 layout: reflow, text spacing, target size and resize text of every element', function () {
   this.timeout(120000);

@@ -3,7 +3,7 @@ import type { WalletLogin } from '../../../../src/elements/wallet-login/wallet-l
 import type { LoggedInDetail } from '../../../../src/elements/wallet-login/wallet-login.events.ts';
 import { walletFor } from '../../../../src/elements/shared/wallet.ts';
 import { advanceClock, newAccount, type RigAccount } from '../../support/rig.ts';
-import { inState, mount, nextEvent, part, parts, shadow, type, waitFor, waitForState } from '../shared/helpers.ts';
+import { inState, loginByEmail, mount, nextEvent, part, parts, shadow, type, waitFor, waitForState } from '../shared/helpers.ts';
 
 export function methodButton(el: WalletLogin, method: string): HTMLButtonElement {
   const b = shadow(el).querySelector<HTMLButtonElement>(`button[data-method='${method}']`);
@@ -115,8 +115,8 @@ export function watchPage() {
  * the sandbox's clock moved past its one code per 30 s, so that either way can send a code at once.
  */
 export async function addTextMessageLogin(acct: RigAccount): Promise<RigAccount> {
+  await loginByEmail(acct);
   const wallet = walletFor();
-  await (await wallet.startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000');
   await wallet.addCredential({ type: 'SMS_OTP', accountId: acct.accountId });
   await wallet.logout(acct.accountId);
   await advanceClock(31_000);
