@@ -373,15 +373,19 @@ export class AgentActions extends TemplateElement {
    * submitted and decided since the last poll, which was never pending here. Under "All" that page
    * is read first, and is the whole poll when it holds every action shown waiting for approval (or
    * whose read failed) and every action new since the last poll (it reaches one known, or is the
-   * whole list): its copies carry the decisions, one request a poll.
+   * whole list): its copies carry the decisions, one request a poll. That page goes as deep as the
+   * deepest of those shown (up to 100), so that one pushed off the first page by newer ones is still
+   * on it at the next poll.
    */
   async *#afterHold(send: Send, options: Parameters<typeof iterateAgentActions>[1]): AsyncGenerator<AgentAction, void, undefined> {
     await this.#held();
     const { filter, actions } = this.view;
+    const watched = [...actions.filter((a) => a.status === 'PENDING_APPROVAL').map((a) => a.id), ...this.#wasPending];
+    const deepest = Math.max(...watched.map((id) => actions.findIndex((a) => a.id === id)));
     // Its failure fails not the poll (whose decisions are read): the next poll reads it again. A 429
     // still does, for its Retry-After.
     const firstPage = () =>
-      listAgentActions(send, { ...options, limit: clampPageSize(this.pageSize), status: filter === 'ALL' ? undefined : filter }).catch((e) => {
+      listAgentActions(send, { ...options, limit: Math.min(100, Math.max(clampPageSize(this.pageSize), filter === 'ALL' ? deepest + 1 : 0)), status: filter === 'ALL' ? undefined : filter }).catch((e) => {
         if (isAbort(e) || (e as { status?: number }).status == 429) throw e;
       });
     // Only actions neither shown nor seen pending come from that page: decisions are read as before.
@@ -389,7 +393,6 @@ export class AgentActions extends TemplateElement {
     let page = filter === 'ALL' ? await firstPage() : undefined;
     if (page) {
       const on = new Set<string>(page.data.map((a) => a.id));
-      const watched = [...actions.filter((a) => a.status === 'PENDING_APPROVAL').map((a) => a.id), ...this.#wasPending];
       if ((!page.hasMore || page.data.some((a) => seen.has(a.id))) && watched.every((id) => on.has(id))) return yield* page.data;
     }
     if (page) await this.#held();

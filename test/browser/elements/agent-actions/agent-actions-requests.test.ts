@@ -2,14 +2,15 @@
  * What one poll of <agent-actions> asks the service, in real Chromium against the real sandbox
  * through the real proxy (api.md "GET {base_url}/agents/me/actions"). Under "All" the filter's first
  * page, read first, is the whole poll when it holds every action shown waiting for approval and
- * reaches an action already known; under another filter the pending list and the filter's first
+ * reaches an action already known (it goes as deep as the deepest action shown waiting, so that one
+ * pushed off the first page by newer ones keeps the poll one request); under another filter the pending list and the filter's first
  * page are both needed. An action submitted and decided between two polls (never pending here)
  * still appears. The requests are counted, never timed (the machine is shared).
  */
 import { expect } from 'chai';
 import '../../../../src/elements/agent-actions/index.ts';
 import type { AgentActions } from '../../../../src/elements/agent-actions/index.ts';
-import { approveAction, newAccount, newAgentAction, type RigAccount } from '../../support/rig.ts';
+import { approveAction, newAccount, newAgentAction, rejectAction, type RigAccount } from '../../support/rig.ts';
 import { parts, resetPage, useRig, waitFor } from '../shared/helpers.ts';
 
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -90,4 +91,35 @@ describe('<agent-actions> requests of a poll', () => {
       expect(urls, String(statuses(el))).to.deep.equal(quiet);
     });
   }
+
+  it('under "All", a quiet poll stays one request once the action shown waiting for approval is pushed off the first page, and its decision elsewhere still shows at the next poll', async () => {
+    const el = document.createElement('agent-actions') as AgentActions;
+    for (const [k, v] of Object.entries({ 'page-size': '4', 'poll-interval': '60000' })) el.setAttribute(k, v);
+    el.agentToken = acct.agentToken;
+    document.body.append(el);
+    await waitFor(() => el.matches(':state(ready)') && el.matches(':state(polling)'), 'the first page, polling');
+    await onePoll(el);
+    const waiting = shownIds(el).filter((_, i) => statuses(el)[i] === 'PENDING_APPROVAL');
+    expect(waiting, 'one shown waiting for approval').to.have.length(1);
+    // Four new actions, decided at once: the one waiting leaves the first page (4 a page).
+    const created = [];
+    for (let i = 0; i < 4; i++) {
+      const a = await newAgentAction(acct.agentId, 'TRANSFER_OUT');
+      await approveAction(acct.agentId, a.id);
+      created.push(rowId(a.id));
+    }
+    await onePoll(el);
+    await waitFor(() => shownIds(el)[0] === created[3], 'the new actions on top', 8000);
+    const depth = shownIds(el).indexOf(waiting[0]!);
+    expect(depth, 'pushed off the first page').to.be.greaterThan(3);
+    // Nothing changes: each poll is one request, deep enough to hold the action waiting.
+    for (let i = 0; i < 2; i++) expect(await onePoll(el), `quiet poll ${i + 1}`).to.deep.equal([`/agents/me/actions?limit=${depth + 1}`]);
+    // Decided elsewhere: the next poll shows it, in that one request.
+    const id = waiting[0]!.replace(/^action-AgentAction-/, 'AgentAction:');
+    await rejectAction(acct.agentId, id, 'Not this one');
+    expect(await onePoll(el), 'the poll after the decision').to.deep.equal([`/agents/me/actions?limit=${depth + 1}`]);
+    await waitFor(() => statuses(el)[depth] === 'REJECTED', 'the decision shown', 8000);
+    // None shown waits any more: a poll reads the first page alone.
+    expect(await onePoll(el), 'a poll after').to.deep.equal(['/agents/me/actions?limit=4']);
+  });
 });
