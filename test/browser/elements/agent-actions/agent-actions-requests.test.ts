@@ -102,7 +102,7 @@ describe('<agent-actions> requests of a poll', () => {
     const waiting = shownIds(el).filter((_, i) => statuses(el)[i] === 'PENDING_APPROVAL');
     expect(waiting, 'one shown waiting for approval').to.have.length(1);
     // Four new actions, decided at once: the one waiting leaves the first page (4 a page).
-    const created = [];
+    const created: string[] = [];
     for (let i = 0; i < 4; i++) {
       const a = await newAgentAction(acct.agentId, 'TRANSFER_OUT');
       await approveAction(acct.agentId, a.id);
