@@ -37,7 +37,10 @@ export interface PollAgentActionsOptions {
    * the next poll back that long.
    */
   onChange: (actions: AgentAction[]) => unknown;
-  /** Called on a failed poll (the poller keeps going, backing off). 401 stops it (the token is no good). */
+  /**
+   * Called on a failed poll (the poller keeps going, backing off). 401 stops it: the token is no good,
+   * or (details.reason AUTHORIZE, core/errors.ts asksLogin) the proxy's authorize wants the site's sign-in first.
+   */
   onError?: (error: unknown) => void;
   /** First delay and the delay after a change. Default 2000 ms. */
   minDelayMs?: number;

@@ -342,6 +342,7 @@ const agentActions: Record<AgentActionsStringKey, string> = {
   'agent-actions.decided': 'قرار: {action}، {status}.',
   'agent-actions.with-amount': '{action} بقيمة {amount}',
   'agent-actions.error.unauthorized': 'انتهت صلاحية وصول الوكيل أو أُلغيت. اربطه مرة أخرى.',
+  'agent-actions.error.session_required': 'سجّل الدخول إلى حسابك أولًا، ثم حاول مرة أخرى.',
   'agent-actions.error.rate_limited': 'طلبات كثيرة جدًا. انتظر قليلًا ثم أعد المحاولة.',
   'agent-actions.error.more-rate-limited': 'طلبات كثيرة جدًا. سيعمل «تحميل المزيد» مجددًا بعد لحظات.',
   'agent-actions.error.server': 'حدث خطأ من جهتنا. أعد المحاولة بعد قليل.',

@@ -9,7 +9,7 @@
  * Deliberately not here: the agent's token (a property of the element, passed per call and never
  * in this state), HTTP and timers (core/agent.ts polls with backoff).
  */
-import { ServiceError, WalletError } from '../../core/errors.ts';
+import { asksLogin, ServiceError, WalletError } from '../../core/errors.ts';
 import type { AgentAction, AgentActionList, AgentActionStatus } from '../../core/types.ts';
 
 export type StatusFilter = AgentActionStatus | 'ALL';
@@ -17,6 +17,11 @@ export type StatusFilter = AgentActionStatus | 'ALL';
 export const AGENT_ACTIONS_ERROR_CODES = [
   /** 401: the agent's token is missing, expired or revoked; polling stops. */
   'unauthorized',
+  /**
+   * 401 from the proxy's own `authorize` (details.reason AUTHORIZE): the site's user is not signed
+   * in, which the agent's token does not change; polling stops, and "Try again" works once signed in.
+   */
+  'session_required',
   'rate_limited',
   'server',
   'network',
@@ -191,7 +196,8 @@ export function decidedSince(state: AgentActionsState, stillPending: readonly Ag
 export function errorCodeOf(error: unknown): AgentActionsErrorCode {
   if (error instanceof ServiceError) {
     const { status } = error;
-    return status === 401 ? 'unauthorized' : status === 429 ? 'rate_limited' : status >= 500 ? 'server' : 'unexpected';
+    // The shared reading of a 401 (core/errors.ts asksLogin): one with details is the proxy's authorize.
+    return status === 401 ? (asksLogin(error.code, error.details) ? 'session_required' : 'unauthorized') : status === 429 ? 'rate_limited' : status >= 500 ? 'server' : 'unexpected';
   }
   // invalid_argument: an empty or malformed token never reaches the service.
   if (error instanceof WalletError && error.code === 'invalid_argument') return 'unauthorized';

@@ -105,6 +105,7 @@ const en: Record<Keys, string> = {
   'agent-actions.decided': 'Decision: {action}, {status}.',
   'agent-actions.with-amount': '{action} of {amount}',
   'agent-actions.error.unauthorized': 'The agent’s access has expired or was revoked. Connect it again.',
+  'agent-actions.error.session_required': 'Sign in to your account first, then try again.',
   'agent-actions.error.rate_limited': 'Too many requests. Wait a moment, then try again.',
   'agent-actions.error.more-rate-limited': 'Too many requests. “Load more” works again in a moment.',
   'agent-actions.error.server': 'Something went wrong on our side. Try again in a moment.',

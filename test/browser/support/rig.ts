@@ -221,6 +221,8 @@ export function sandboxVariant(options: {
   clockOffsetMs?: number;
   /** The variant's proxy limits each client to `max` requests per `windowMs` (its own 429). */
   rateLimit?: { max: number; windowMs: number };
+  /** The variant's proxy refuses every route, the agent's too, while the page has no `site-user` cookie (its authorize's 401, details.reason AUTHORIZE). */
+  siteLogin?: boolean;
 }): Promise<RigFixtures> {
   return executeServerCommand<RigFixtures, typeof options>('sandbox-variant', options);
 }

@@ -264,6 +264,11 @@ export function walletRig(options: WalletRigOptions = {}): {
             ...(pageOrigin ? { allowedOrigins: [pageOrigin] } : {}),
             // Reveal only after a relayed session refresh (src/proxy/step-up.ts); the card is the seeded one's.
             ...(p.stepUp === true ? { stepUp: { accountForCard: (cardId: string) => (cardId === f.cardId ? f.accountId : undefined) } } : {}),
+            // `siteLogin`: the integrator's own authorize asks for its site's sign-in (a `site-user`
+            // cookie) on every route, the agent's too: without it, the proxy's 401 (details.reason AUTHORIZE).
+            ...(p.siteLogin === true
+              ? { authorize: ({ request }: { request: { headers: Record<string, unknown> } }) => /(^|;\s*)site-user=/.test(String(request.headers.cookie ?? '')) || { status: 401, code: 'UNAUTHORIZED', message: 'Sign in to your account first.' } }
+              : {}),
             // `rateLimit`: the proxy's own per-client limit, `{max, windowMs}` (off in the others).
             ...(p.rateLimit ? { rateLimit: p.rateLimit as { max: number; windowMs: number } } : {}),
           });

@@ -135,6 +135,7 @@ test('updates before the first page are ignored (the poller starts after it)', (
 
 test('errorCodeOf: 401 stops (unauthorized), transient failures are named', () => {
   assert.equal(errorCodeOf(new ServiceError({ status: 401, code: 'UNAUTHORIZED', message: 'x' })), 'unauthorized');
+  assert.equal(errorCodeOf(new ServiceError({ status: 401, code: 'UNAUTHORIZED', message: 'x', details: { reason: 'AUTHORIZE' } })), 'session_required');
   assert.equal(errorCodeOf(new ServiceError({ status: 429, code: 'RATE_LIMITED', message: 'x' })), 'rate_limited');
   assert.equal(errorCodeOf(new ServiceError({ status: 500, code: 'INTERNAL_ERROR', message: 'x' })), 'server');
   assert.equal(errorCodeOf(new WalletError('network', 'x')), 'network');

@@ -14,6 +14,7 @@ import { ServiceError } from '../../../src/core/errors.ts';
 import { classifyError } from '../../../src/elements/shared/failures.ts';
 import { errorCodeOf as keysErrorCodeOf } from '../../../src/elements/delegated-keys/delegated-keys.machine.ts';
 import { errorCodeOf as revealErrorCodeOf } from '../../../src/elements/card-reveal/reveal-failure.ts';
+import { errorCodeOf as agentErrorCodeOf } from '../../../src/elements/agent-actions/agent-actions.machine.ts';
 import { createSandboxAccount } from '../../support/sandbox-account.ts';
 import { startProxy } from '../proxy/helpers.ts';
 
@@ -21,6 +22,7 @@ let sandbox: Sandbox;
 let good: Awaited<ReturnType<typeof startProxy>>;
 let wrong: Awaited<ReturnType<typeof startProxy>>;
 let signedOut: Awaited<ReturnType<typeof startProxy>>;
+let siteOut: Awaited<ReturnType<typeof startProxy>>;
 before(async () => {
   sandbox = await startSandbox({ otpResendIntervalMs: 1 });
   const { baseUrl, tokenId, clientSecret } = sandbox.fixtures;
@@ -28,11 +30,14 @@ before(async () => {
   wrong = await startProxy({ upstream: baseUrl, tokenId, clientSecret: `${clientSecret}-not` });
   // The integrator's hook: no user of its own site signed in, so no account (the proxy's 401).
   signedOut = await startProxy({ upstream: baseUrl, tokenId, clientSecret, accountFor: () => undefined });
+  // The integrator's own authorize, asked on every route (the agent's too): no user of its site signed in.
+  siteOut = await startProxy({ upstream: baseUrl, tokenId, clientSecret, authorize: () => ({ status: 401, code: 'UNAUTHORIZED', message: 'Sign in first.' }) });
 });
 after(async () => {
   await good.close();
   await wrong.close();
   await signedOut.close();
+  await siteOut.close();
   await sandbox.close();
 });
 
@@ -124,3 +129,28 @@ test('<delegated-keys> and <card-reveal> read a 401 as the shared rule does: the
   assert.equal(keysErrorCodeOf(expired, 'create'), 'session_required');
 });
 
+
+test("<agent-actions> reads an agent route's 401 as the shared rule does: the proxy's authorize refusing the page is a sign-in to ask for, the agent's token refused its access gone", async () => {
+  const acct = (await (await createSandboxAccount(sandbox, { actions: 3 })).json()) as { agentToken: string };
+  const agentToken = acct.agentToken;
+  // Agent routes carry the agent's Bearer token, not the proxy's credentials, and no account binding
+  // holds them: neither the wrong API credentials nor an account binding without a user refuses them.
+  for (const p of [good, wrong, signedOut]) assert.equal((await createClient({ baseUrl: p.base }).listAgentActions({ agentToken })).data.length, 3);
+
+  // The integrator's authorize refuses the page (the proxy's 401, details.reason AUTHORIZE): a sign-in.
+  const site = createClient({ baseUrl: siteOut.base });
+  for (const call of [() => site.listAgentActions({ agentToken }), () => site.getAgentAction('AgentAction:00000000-0000-4000-8000-000000000000', { agentToken })]) {
+    const noUser = await refusal(call());
+    assert.deepEqual(noUser.details, { reason: 'AUTHORIZE' });
+    assert.equal(agentErrorCodeOf(noUser), 'session_required');
+  }
+
+  // The service refuses the agent's token, or the proxy finds none (401 UNAUTHORIZED, no details): its access is gone.
+  const client = createClient({ baseUrl: good.base });
+  const unknownToken = await refusal(client.listAgentActions({ agentToken: 'agent_not-a-token-of-this-service' }));
+  assert.equal(unknownToken.details, undefined);
+  assert.equal(agentErrorCodeOf(unknownToken), 'unauthorized');
+  const noToken = await refusal(client.send({ method: 'GET', path: '/agents/me/actions' }));
+  assert.equal(noToken.details, undefined);
+  assert.equal(agentErrorCodeOf(noToken), 'unauthorized');
+});
