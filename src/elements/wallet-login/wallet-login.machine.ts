@@ -96,8 +96,11 @@ export type LoginState =
 export type ReauthReason = { why: 'expired' | 'key-missing' | 'revoked'; credentialType: CredentialType };
 
 export type LoginEvent =
-  /** `code`: a code this tab asked for before a reload, still waiting to be entered. */
-  | { type: 'RESTORED'; session: SessionInfo | null; missingKey?: CredentialType; expired?: CredentialType; revoked?: boolean; code?: { type: CredentialType; resendAt: number } }
+  /**
+   * `code`: a code this tab asked for before a reload, still waiting to be entered; `failure`: why
+   * it was refused when last checked (the element was off the page then).
+   */
+  | { type: 'RESTORED'; session: SessionInfo | null; missingKey?: CredentialType; expired?: CredentialType; revoked?: boolean; code?: { type: CredentialType; resendAt: number }; failure?: LoginFailure }
   | { type: 'CHOOSE'; method: LoginMethod }
   /** `cooldownMs`: the page's resend cooldown (default RESEND_COOLDOWN_MS). */
   | { type: 'CODE_SENT'; now: number; cooldownMs?: number }
@@ -204,7 +207,7 @@ function step(state: LoginState, event: LoginEvent): LoginState {
         const ended = event.missingKey ?? event.expired;
         const reauth = ended ? { reauth: { why: event.missingKey ? 'key-missing' : event.revoked ? 'revoked' : 'expired', credentialType: ended } as const } : {};
         // The code screen the page was on before a reload (its code still works).
-        if (event.code) return { kind: 'code-entry', method: methodOf(event.code.type) as OtpMethod, resendAt: event.code.resendAt, ...reauth };
+        if (event.code) return { kind: 'code-entry', method: methodOf(event.code.type) as OtpMethod, resendAt: event.code.resendAt, ...(event.failure && { failure: event.failure }), ...reauth };
         return choosing(reauth);
       }
       // The stored session could not be checked (network): the login screen, with the reason.

@@ -64,7 +64,8 @@ const LOGOUT_REASONS: Partial<Record<LoginEvent['type'], LoggedOutDetail['reason
  * a wallet with several passkeys, the browser's localStorage keeps the id of the one this device
  * last logged in with (public, no secret), so that its prompt comes first and comes once. Taken off
  * the page while its code is being checked, the element lets the check end (the service spends the
- * code all the same): the session is kept, and the element put back shows it.
+ * code all the same): the session is kept, and the element put back shows it; a code refused (a
+ * wrong one) still waits, and the element put back shows its screen, saying why.
  *
  * @summary Wallet login by email code, text message code, passkey or single sign-on.
  *
@@ -199,6 +200,8 @@ export class WalletLogin extends TemplateElement {
   #run: Promise<void> | undefined;
   /** The run of the latest step when it is a logout or a renewal, or a code sent or checked as the element went: it runs to its end (see `#unbind`). */
   #uncut: Promise<void> | undefined;
+  /** A code refused when it was checked off the page, and its wallet (`#bound`'s key). */
+  #refused: { key: string; failure: LoginFailure } | undefined;
 
   /**
    * Runs the machine's steps one at a time; a new step aborts the running one, stale results are
@@ -209,7 +212,13 @@ export class WalletLogin extends TemplateElement {
     task: async ([step], { signal }) => {
       const bound = this.#bound;
       const event = await (await flows()).runStep(this, step, signal);
-      return this.#bound === bound ? event : nothingDone;
+      const refused = this.#refused;
+      if (step.kind === 'restore') this.#refused = undefined;
+      if (this.#bound === bound) return event.type === 'RESTORED' && event.code && refused?.key === bound?.key ? { ...event, failure: refused!.failure } : event;
+      // A code checked as the element went, and refused: it still waits upstream, and the element
+      // put back for its wallet shows its screen with the failure.
+      if (bound && step.kind === 'verify-code' && event.type === 'FAILED') this.#refused = { key: bound.key, failure: event.failure };
+      return nothingDone;
     },
     onComplete: (event) => this.#send(event),
     onError: () => this.#send({ type: 'FAILED', failure: { code: 'network' }, now: Date.now() }),
@@ -318,12 +327,17 @@ export class WalletLogin extends TemplateElement {
     // the same: kept for a reload, its screen comes back with the element (`#bind` waits for it);
     // and, off the page (not another wallet set, nor a logout asked for), a code being checked, which
     // the service spends all the same: its session is kept here, and shown by the element put back.
-    if (bound && (m.kind === 'sending-code' || (m.kind === 'verifying-code' && !m.logout && !this.isConnected))) this.#uncut = this.#run;
+    const checked = bound && m.kind === 'verifying-code' && !m.logout && !this.isConnected;
+    if (bound && (m.kind === 'sending-code' || checked)) this.#uncut = this.#run;
     if (!this.#uncut) this.#flow.abort();
-    // A code being checked is spent (stopped, the session it made is ended upstream), and a new code being
-    // sent may have replaced the old one upstream: forgotten (once: not the new one, kept by the
-    // time the element is back), so that the element, back, never shows a code the service refuses.
-    if (bound && (m.kind === 'verifying-code' || (m.kind === 'sending-code' && m.resendAt !== undefined))) void flows().then((f) => f.forgetCode(this, false, true), () => undefined);
+    // A code being checked is spent (stopped, the session it made is ended upstream; or, checked to
+    // its end, on a session, unless refused), and a new code being sent may have replaced the old
+    // one upstream: forgotten (once: not the new one, kept by the time the element is back), so
+    // that the element, back, never shows a code the service refuses.
+    if (bound && (m.kind === 'verifying-code' || (m.kind === 'sending-code' && m.resendAt !== undefined)))
+      void Promise.resolve(checked && this.#uncut)
+        .then(flows)
+        .then((f) => this.#refused?.key === bound.key || f.forgetCode(this, false, true), () => undefined);
     this.#background?.abort();
     clearInterval(this.#ticker);
     this.#clearTimers();
@@ -427,7 +441,8 @@ export class WalletLogin extends TemplateElement {
         if (before.kind === 'sending-code') notice = 'login.notice.code-sent';
         this.#startCodeHelpers(after.method === 'sms-otp');
         if (after.failure) {
-          this.#focusPending = true;
+          // (Shown by the element put back: only where focus may go.)
+          this.#focusPending = before.kind !== 'restoring' || this.#mayFocus();
           // Only a wrong or used-up code is cleared for the next try: after a server or network
           // failure the code may still be good, and the user sends it again as it is.
           if (this.#codeInput && isCodeProblem(after.failure)) this.#codeInput.value = '';

@@ -75,6 +75,13 @@ test('start-up: a code asked for before a reload returns to its screen, its rese
   assert.equal(run(initialState(), { type: 'RESTORED', session, code }).kind, 'logged-in');
 });
 
+test('start-up: a code refused when it was checked off the page returns to its screen with that failure', () => {
+  const failure = { code: 'wrong_code' as const };
+  const code = { type: 'EMAIL_OTP' as const, resendAt: 5_000 };
+  assert.deepEqual(run(initialState(), { type: 'RESTORED', session: null, code, failure }), { kind: 'code-entry', method: 'email-otp', resendAt: 5_000, failure });
+  assert.equal(run(initialState(), { type: 'RESTORED', session, code, failure }).kind, 'logged-in');
+});
+
 test('email OTP: choose, code sent, submit, logged in', () => {
   const now = 1_000_000;
   let s = run(initialState(), { type: 'RESTORED', session: null }, { type: 'CHOOSE', method: 'email-otp' });
