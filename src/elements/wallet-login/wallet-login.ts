@@ -312,7 +312,7 @@ export class WalletLogin extends TemplateElement {
       if (this.accountId && !('logout' in this.machine)) this.#start({ kind: 'restore' });
       const loaded = await flows().catch(() => undefined);
       // A change whose session was still being looked up when the page set another wallet was the previous one's.
-      if (loaded && this.#bound === bound) this.#unwatch = loaded.watchSessions(this, (e, otherTab) => this.#bound === bound && this.#sendRemote(e, otherTab), () => this.#busy);
+      if (loaded && this.#bound === bound) this.#unwatch = loaded.watchSessions(this, (e, otherTab) => this.#bound === bound && this.#sendRemote(e, otherTab), () => (this.#busy ? this.#run : undefined));
     });
   }
 

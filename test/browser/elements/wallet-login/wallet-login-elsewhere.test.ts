@@ -13,7 +13,7 @@ import { indexedDbKeyStore, type KeyStore } from '../../../../src/core/keystore.
 import { createWallet } from '../../../../src/core/session.ts';
 import { createClient } from '../../../../src/core/client.ts';
 import { addVirtualAuthenticator, advanceClock, fixtures, newAccount, setAutomaticPresence, type RigAccount } from '../../support/rig.ts';
-import { focusIn, holdAnswer, logInByEmail, mount, part, resetPage, useRigAccount, waitFor, waitForState } from '../shared/helpers.ts';
+import { focusIn, holdAnswer, logInByEmail, loginByEmail, mount, part, resetPage, useRigAccount, waitFor, waitForState } from '../shared/helpers.ts';
 
 describe('<wallet-login> and changes from elsewhere', function () {
   this.timeout(60000);
@@ -131,6 +131,32 @@ describe('<wallet-login> and changes from elsewhere', function () {
     } finally {
       unsubscribe();
       await wallet.logout(acct.accountId);
+    }
+  });
+
+  it('another element of the page logs out while this one checks its stored session: this one ends on the methods, each login it told followed by a logout', async () => {
+    await loginByEmail(acct);
+    const other = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId });
+    await waitForState(other, 'logged-in');
+    // This element's check of the stored session: the service's list (the session in it) is on its way back.
+    const held = holdAnswer('GET', /\/auth\/sessions\?/);
+    try {
+      const told: string[] = [];
+      const el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId }, (e) => {
+        e.addEventListener('wallet-logged-in', () => told.push('in'));
+        e.addEventListener('wallet-logged-out', (ev) => told.push((ev as CustomEvent<{ reason: string }>).detail.reason));
+      });
+      await held.arrived;
+      other.logout();
+      await waitFor(() => other.matches(':state(choosing)') && !other.matches(':state(busy)'), 'the other element logged out');
+      expect(await store.get(acct.accountId)).to.equal(undefined);
+      held.release();
+      await waitFor(() => !el.matches(':state(restoring)') && !el.matches(':state(busy)'), 'the end of the check');
+      await new Promise((r) => setTimeout(r, 300));
+      expect([el.matches(':state(choosing)'), el.session], 'on the methods, no session').to.deep.equal([true, null]);
+      expect(told.filter((t) => t === 'in').length, `each login told is followed by a logout: ${told.join(' ')}`).to.equal(told.filter((t) => t !== 'in').length);
+    } finally {
+      held.undo();
     }
   });
 
