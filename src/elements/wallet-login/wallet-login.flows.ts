@@ -375,19 +375,21 @@ export async function smsCode(signal: AbortSignal): Promise<string | undefined> 
 /**
  * Session changes of the element's account made elsewhere: in other tabs (BroadcastChannel, whose
  * message says only "look again") and by other elements of this page (Wallet.subscribe). The
- * element's own steps report through its task: a change of the page heard while one runs
- * (`running()`, its run) may be its own, or another element's that the step's outcome would undo (a
- * session its start-up check found, logged out meanwhile): it is heard once the element's steps are
- * done, as the key store then has it. Returns the unsubscribe.
+ * element's own steps report through its task, so a change of the page heard while one runs
+ * (`running()`, its run) is its own; but for a logout, which may be another element's that the
+ * step's outcome would undo (a session its start-up check found, logged out meanwhile): that one is
+ * heard once the element's steps are done, as the key store then has it. Returns the unsubscribe.
  */
 export function watchSessions(element: WalletLogin, send: (event: LoginEvent, otherTab: boolean) => void, running: () => Promise<unknown> | undefined): () => void {
   return onSessionChange(element.apiBase, async ({ type, accountId, session, revoked }, otherTab) => {
     if (accountId !== element.accountId) return;
     let late: Promise<unknown> | undefined;
     for (let run; !otherTab && (run = running()); ) await (late = run).catch(() => undefined);
-    // (A logout before a session this device holds now, which the steps then found or made, ended another.)
-    if (type === 'logged-out') return void ((late && (await currentSession(element))) || send({ type: 'REMOTE_LOGGED_OUT' }, otherTab));
-    const live = (late ? undefined : session) ?? (await currentSession(element));
+    // Heard late, only a logout counts, and only when this device holds no session of the wallet
+    // now (one there then was found or made after it).
+    if (late && (type !== 'logged-out' || (await keyStore().get(accountId).catch(() => undefined)))) return;
+    if (type === 'logged-out') return send({ type: 'REMOTE_LOGGED_OUT' }, otherTab);
+    const live = session ?? (await currentSession(element));
     // Found ended elsewhere (expired, key lost, revoked upstream): this element's session is gone too.
     if (type === 'ended') return void (live || send({ type: revoked ? 'REVOKED' : 'EXPIRED' }, otherTab));
     if (live && live.sessionId !== element.session?.sessionId) send({ type: type === 'refreshed' ? 'REMOTE_REFRESHED' : 'REMOTE_LOGGED_IN', session: sessionInfo(live) }, otherTab);
