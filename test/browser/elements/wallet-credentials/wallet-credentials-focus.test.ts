@@ -8,9 +8,27 @@ import { expect } from 'chai';
 import '../../../../src/elements/wallet-credentials/wallet-credentials.ts';
 import type { WalletCredentials } from '../../../../src/elements/wallet-credentials/wallet-credentials.ts';
 import { clientFor, walletFor } from '../../../../src/elements/shared/wallet.ts';
-import type { RigAccount } from '../../support/rig.ts';
-import { idle, loginByEmail, otherDevice, removeButton } from './helpers.ts';
-import { focusIn, mount, nextEvent, part, parts, resetPage, shadow, text, useRigAccount, waitFor, waitForState } from '../shared/helpers.ts';
+import { advanceClock, type RigAccount } from '../../support/rig.ts';
+import type { KeyStore } from '../../../../src/core/keystore.ts';
+import { blocked, idle, loginByEmail, otherDevice, removeButton } from './helpers.ts';
+import { focusIn, holdAnswer, mount, nextEvent, part, parts, resetPage, shadow, text, useRigAccount, waitFor, waitForState } from '../shared/helpers.ts';
+
+/** Presses that button with the keyboard's focus on it, answers yes, and waits for the element to settle. */
+async function pressAndConfirm(el: WalletCredentials, button: HTMLButtonElement): Promise<void> {
+  button.focus();
+  button.click();
+  await waitForState(el, 'confirming');
+  part(el, 'confirm')!.querySelector<HTMLButtonElement>('button.danger')!.click();
+  await waitFor(() => !button.isConnected, 'the row gone');
+  await idle(el);
+}
+
+/** The rows of that part (`credential`, `session`): their ids in order, and the button of each by id. */
+function rowsOf(el: WalletCredentials, name: string) {
+  const ids = parts(el, name).map((r) => r.dataset['id']!);
+  const button = (id: string) => shadow(el).querySelector<HTMLButtonElement>(`[part~='${name}'][data-id='${id}'] [part~='revoke-button']`)!;
+  return { ids, button };
+}
 
 /** Presses the Remove of that row with the keyboard's focus on it, and answers yes. */
 async function removeConfirmed(el: WalletCredentials, type: string): Promise<void> {
@@ -77,5 +95,97 @@ describe('<wallet-credentials> keeps the keyboard in the panel', function () {
     await idle(el);
     expect(shadow(el).activeElement === part(el, 'heading'), `focus on the heading, not ${focusIn(el)} (${document.activeElement?.tagName})`).to.equal(true);
     expect((await clientFor().listCredentials(acct.accountId)).map((c) => c.type)).to.deep.equal(['EMAIL_OTP']);
+  });
+});
+
+describe('<wallet-credentials> after a removal, the keyboard goes to the row taking its place', function () {
+  this.timeout(60000);
+  let acct: RigAccount, store: KeyStore;
+  beforeEach(async () => ({ acct, store } = await useRigAccount()));
+  afterEach(resetPage);
+
+  it('sessions: an end of a session puts the focus on the next row\'s button, else the previous one\'s, and the heading once the list is empty', async () => {
+    // Three sessions: two of other devices (their keys are dropped) and this device's.
+    const others: string[] = [];
+    for (let n = 0; n < 2; n++) {
+      const id = await loginByEmail(acct);
+      await store.delete(id);
+      others.push(id);
+      await advanceClock(31_000);
+    }
+    const mine = await loginByEmail(acct);
+    const el = await mount<WalletCredentials>('wallet-credentials', { 'account-id': acct.accountId });
+    await idle(el);
+    let { ids, button } = rowsOf(el, 'session');
+    expect(ids.slice().sort()).to.deep.equal([...others, mine].sort());
+    // A row of another device that has a row after it.
+    let i = ids.findIndex((id, n) => id !== mine && n < ids.length - 1);
+    await pressAndConfirm(el, button(ids[i]!));
+    ({ button } = rowsOf(el, 'session'));
+    expect(shadow(el).activeElement === button(ids[i + 1]!), `focus on the next row's button, not ${focusIn(el)}`).to.equal(true);
+    // The other device's row left: before or after this device's.
+    ids = rowsOf(el, 'session').ids;
+    i = ids.findIndex((id) => id !== mine);
+    await pressAndConfirm(el, button(ids[i]!));
+    ({ button } = rowsOf(el, 'session'));
+    expect(shadow(el).activeElement === button(mine), `focus on "Log out here", not ${focusIn(el)}`).to.equal(true);
+    // The last one (a logout): the list is empty, the heading takes the focus.
+    await pressAndConfirm(el, button(mine));
+    expect(parts(el, 'session')).to.have.length(0);
+    expect(shadow(el).activeElement === part(el, 'heading'), `focus on the heading, not ${focusIn(el)}`).to.equal(true);
+  });
+
+  it('credentials: a removal of the last row puts the focus on the previous row\'s Remove (which now says why it cannot be used)', async () => {
+    await loginByEmail(acct);
+    await walletFor().addCredential({ type: 'SMS_OTP', accountId: acct.accountId });
+    const el = await mount<WalletCredentials>('wallet-credentials', { 'account-id': acct.accountId });
+    await idle(el);
+    const { ids, button } = rowsOf(el, 'credential');
+    expect(ids).to.have.length(2);
+    await pressAndConfirm(el, button(ids[1]!));
+    expect(shadow(el).activeElement === button(ids[0]!), `focus on the previous row's Remove, not ${focusIn(el)}`).to.equal(true);
+    expect(blocked(button(ids[0]!))).to.equal(true);
+  });
+
+  it('credentials: a removal of the first row puts the focus on the next row\'s Remove', async () => {
+    await loginByEmail(acct);
+    const sms = await walletFor().addCredential({ type: 'SMS_OTP', accountId: acct.accountId });
+    // Logged in with both on this device: either can be removed, signed by the other.
+    await advanceClock(31_000);
+    await (await walletFor().startOtpLogin({ credentialId: sms.id, registered: sms })).submit('000000');
+    const el = await mount<WalletCredentials>('wallet-credentials', { 'account-id': acct.accountId });
+    await idle(el);
+    const { ids, button } = rowsOf(el, 'credential');
+    expect(ids).to.have.length(2);
+    await pressAndConfirm(el, button(ids[0]!));
+    expect(shadow(el).activeElement === button(ids[1]!), `focus on the next row's Remove, not ${focusIn(el)}`).to.equal(true);
+  });
+
+  it('the keyboard moved out of the element while the removal ran: the focus is left where the user put it', async () => {
+    await loginByEmail(acct);
+    await walletFor().addCredential({ type: 'SMS_OTP', accountId: acct.accountId });
+    const el = await mount<WalletCredentials>('wallet-credentials', { 'account-id': acct.accountId });
+    await idle(el);
+    const outside = document.createElement('button-x');
+    outside.tabIndex = 0;
+    document.body.append(outside);
+    const { ids, button } = rowsOf(el, 'credential');
+    const hold = holdAnswer('DELETE', /\/auth\/credentials\//, (r) => r.status === 204);
+    try {
+      const gone = button(ids[1]!);
+      gone.focus();
+      gone.click();
+      await waitForState(el, 'confirming');
+      part(el, 'confirm')!.querySelector<HTMLButtonElement>('button.danger')!.click();
+      await hold.arrived;
+      outside.focus();
+      hold.release();
+      await waitFor(() => !gone.isConnected, 'the row gone');
+      await idle(el);
+    } finally {
+      hold.undo();
+    }
+    await new Promise((r) => requestAnimationFrame(() => setTimeout(r)));
+    expect(document.activeElement === outside, `focus left outside, not on ${document.activeElement?.tagName} (${focusIn(el)})`).to.equal(true);
   });
 });
