@@ -329,7 +329,9 @@ export class WalletCredentials extends TemplateElement {
     // under it: another tab's change, a refusal): the heading takes the focus, not the page. So does
     // a button that could be used and now cannot (BLOCKED: it stays focusable, aria-disabled).
     if (this.#had?.matches(':not(:focus),:disabled') || (!this.#hadBlocked && this.#had?.matches(BLOCKED))) this.#focusTarget ??= '#heading';
-    const target = this.#focusTarget && this.renderRoot.querySelector<HTMLElement>(this.#focusTarget);
+    let target = this.#focusTarget && this.renderRoot.querySelector<HTMLElement>(this.#focusTarget);
+    // (One that cannot take it, such as a row's button once logged out: the heading.)
+    if (target && target.matches(':disabled')) target = this.renderRoot.querySelector<HTMLElement>('#heading');
     if (target) {
       this.#focusTarget = undefined;
       target.focus();
@@ -477,7 +479,21 @@ export class WalletCredentials extends TemplateElement {
     // A code form that opens takes the focus, except one resumed after a reload (the page decides).
     if (after.codeFor && !waited && event.type !== 'RESUMED') this.#focusTarget = '#code';
     // (A code form's Cancel goes with its form: updated() hands its focus to the heading.)
-    if (event.type === 'SUCCEEDED' && !after.codeFor) this.#focusTarget = '#heading';
+    // A removal: the keyboard, if still on the removed row, goes to the same button of the row taking
+    // its place (the next, else the previous), else to the heading; from elsewhere it is not taken.
+    const list = ran === 'revoke-session' ? 'sessions' : ran === 'revoke-credential' ? 'credentials' : '';
+    if (event.type === 'SUCCEEDED' && !after.codeFor) {
+      if (!list) this.#focusTarget = '#heading';
+      else {
+        const id = ((before as Ready).running as { id: string }).id;
+        if ((this.renderRoot as ShadowRoot).activeElement?.closest('li')?.dataset.id === id) {
+          const ids: string[] = (before as Ready).view[list].map((x) => x.id);
+          const i = ids.indexOf(id);
+          const to = [...ids.slice(i + 1), ...ids.slice(0, i).reverse()].find((x) => after.view[list].some((y) => y.id === x));
+          this.#focusTarget = to ? `li[data-id="${CSS.escape(to)}"] button` : '#heading';
+        }
+      }
+    }
     // Another change made while a code is awaited: the row whose button had the focus may be gone,
     // and the code is what the user was doing, so the keyboard goes back to it.
     if (event.type === 'SUCCEEDED' && after.codeFor && waited && !ran?.endsWith('-code')) this.#focusTarget = '#code';
