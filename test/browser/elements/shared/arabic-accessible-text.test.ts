@@ -19,6 +19,8 @@ import '../../../../src/elements/agent-actions/index.ts';
 import '../../../../src/locales/ar.ts';
 import { addVirtualAuthenticator, advanceClock, approveAction, fixtures, newAgentAction, newAccount, oidcToken, type RigAccount } from '../../support/rig.ts';
 import { addTextMessageLogin } from '../wallet-login/helpers.ts';
+import type { WalletCredentials } from '../../../../src/elements/wallet-credentials/index.ts';
+import { walkCredentials } from '../wallet-credentials/helpers.ts';
 import { loginByEmail, mountDrawn, nextEvent, part, parts, resetPage, settle, shadow, type, useRig, waitFor, waitForState } from './helpers.ts';
 
 const ATTRIBUTES = ['aria-label', 'aria-description', 'aria-roledescription', 'aria-valuetext', 'title', 'placeholder', 'alt'];
@@ -199,30 +201,16 @@ describe('Arabic: no English left in what elements say, and data isolated in rig
     await loginByEmail(acct);
     const sub = `user-${crypto.randomUUID()}`;
     const email = 'sso.person@example.com';
-    const el = await mountAr<HTMLElement & { oidcTokenProvider: (nonce: string) => Promise<string> }>('wallet-credentials', { 'account-id': acct.accountId, 'customer-id': acct.customerId }, (e) => {
+    const el = await mountAr<WalletCredentials>('wallet-credentials', { 'account-id': acct.accountId, 'customer-id': acct.customerId }, (e) => {
       e.oidcTokenProvider = (nonce) => oidcToken({ sub, email, nonce });
     });
     const nicknames = () => parts(el, 'credential-name').map((n) => n.textContent!.trim()).filter(Boolean);
     const l = new Listener(el, [acct.accountId, acct.customerId, email, sub]);
-    const idle = () => waitFor(() => el.matches(':state(ready)') && !el.matches(':state(busy)'), 'the element to settle');
-    await idle();
-    l.data.push(...nicknames().filter((n) => /[A-Za-z@+]/.test(n)));
-    shadow(el).querySelector<HTMLButtonElement>("[part~='add-button'][data-type='OAUTH']")!.click();
-    await waitFor(() => shadow(el).querySelector("[part~='credential'][data-type='OAUTH']"), 'the single sign-on row');
-    await idle();
-    shadow(el).querySelector<HTMLButtonElement>("[part~='add-button'][data-type='SMS_OTP']")!.click();
-    await waitForState(el, 'code-entry');
-    await idle();
-    l.check('code entry');
-    type(part(el, 'code-input') as HTMLInputElement, '000000');
-    (part(el, 'code-form') as HTMLFormElement).requestSubmit();
-    await waitFor(() => parts(el, 'credential').length === 3, 'three credentials');
-    await idle();
-    l.data.push(...nicknames().filter((n) => /[A-Za-z@+]/.test(n)));
-    l.check('credentials and sessions');
-    shadow(el).querySelector<HTMLButtonElement>("[part~='credential'][data-type='OAUTH'] [part~='revoke-button']")!.click();
-    await waitForState(el, 'confirming');
-    l.check('removal question');
+    await walkCredentials(el, async (screen) => {
+      // The logins' addresses and numbers listed are data (judged once all are known, in done()).
+      l.data.push(...nicknames().filter((n) => /[A-Za-z@+]/.test(n)));
+      l.check(screen);
+    });
     const field = shadow(el).querySelector<HTMLInputElement>("input[name='email']")!;
     type(field, 'not-an-address');
     (part(el, 'email-form') as HTMLFormElement).requestSubmit();

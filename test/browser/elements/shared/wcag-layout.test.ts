@@ -27,6 +27,8 @@ import '../../../../src/elements/delegated-keys/index.ts';
 import '../../../../src/elements/agent-actions/index.ts';
 import '../../../../src/locales/ar.ts';
 import { addVirtualAuthenticator, advanceClock, fixtures, newAccount, oidcToken, type RigAccount } from '../../support/rig.ts';
+import type { WalletCredentials } from '../../../../src/elements/wallet-credentials/index.ts';
+import { walkCredentials } from '../wallet-credentials/helpers.ts';
 import { loginByEmail, mountDrawn, nextEvent, part, parts, resetPage, settle, shadow, type, useRig, waitFor, waitForState } from './helpers.ts';
 
 /** 1280 x 1024 at 400 % and 200 % zoom, and at 100 %: the CSS viewports the checks run in. */
@@ -361,28 +363,18 @@ describe('WCAG 2.2 layout: reflow, text spacing, target size and resize text of 
     await advanceClock(31_000);
     await loginByEmail(acct);
     const sub = `user-${crypto.randomUUID()}`;
-    const el = await mountIn<HTMLElement & { oidcTokenProvider: (nonce: string) => Promise<string> }>('wallet-credentials', { 'account-id': acct.accountId, 'customer-id': acct.customerId }, (e) => {
+    const el = await mountIn<WalletCredentials>('wallet-credentials', { 'account-id': acct.accountId, 'customer-id': acct.customerId }, (e) => {
       e.oidcTokenProvider = (nonce) => oidcToken({ sub, email: 'a-rather-long-address.for-single-sign-on@example.com', nonce });
     });
-    const idle = () => waitFor(() => el.matches(':state(ready)') && !el.matches(':state(busy)'), 'the element to settle');
-    await idle();
-    shadow(el).querySelector<HTMLButtonElement>("[part~='add-button'][data-type='OAUTH']")!.click();
-    await waitFor(() => shadow(el).querySelector("[part~='credential'][data-type='OAUTH']"), 'the single sign-on row');
-    await idle();
-    shadow(el).querySelector<HTMLButtonElement>("[part~='add-button'][data-type='SMS_OTP']")!.click();
-    await waitForState(el, 'code-entry');
-    await idle();
-    const found = await audit(el, 'code entry');
-    type(part(el, 'code-input') as HTMLInputElement, '000000');
-    (part(el, 'code-form') as HTMLFormElement).requestSubmit();
-    await waitFor(() => part(el, 'status')?.textContent?.includes('ready to use'), 'the activation notice');
-    await idle();
-    expect(parts(el, 'credential')).to.have.length(3);
-    expect(parts(el, 'session').length).to.be.at.least(2);
-    found.push(...(await audit(el, 'credentials and sessions')));
-    shadow(el).querySelector<HTMLButtonElement>("[part~='credential'][data-type='OAUTH'] [part~='revoke-button']")!.click();
-    await waitForState(el, 'confirming');
-    found.push(...(await audit(el, 'removal question')));
+    const found: string[] = [];
+    await walkCredentials(el, async (screen) => {
+      if (screen === 'credentials and sessions') {
+        await waitFor(() => part(el, 'status')?.textContent?.includes('ready to use'), 'the activation notice');
+        expect(parts(el, 'credential')).to.have.length(3);
+        expect(parts(el, 'session').length).to.be.at.least(2);
+      }
+      found.push(...(await audit(el, screen)));
+    });
     expect(found.join('\n')).to.equal('');
   });
 

@@ -1,7 +1,7 @@
 /**
  * What the `<wallet-credentials>` browser tests share: a login by the account's email code, the
  * element's buttons by row type and whether one cannot be used and says why, waiting for it to
- * settle, and another device of the same wallet.
+ * settle, another device of the same wallet, and a walk through its main screens.
  */
 import type { WalletCredentials } from '../../../../src/elements/wallet-credentials/wallet-credentials.ts';
 import { walletFor } from '../../../../src/elements/shared/wallet.ts';
@@ -9,7 +9,7 @@ import { createClient } from '../../../../src/core/client.ts';
 import { indexedDbKeyStore } from '../../../../src/core/keystore.ts';
 import { createWallet } from '../../../../src/core/session.ts';
 import { advanceClock, fixtures, type RigAccount } from '../../support/rig.ts';
-import { mount, shadow, waitFor, waitForState } from '../shared/helpers.ts';
+import { mount, part, parts, shadow, type, waitFor, waitForState } from '../shared/helpers.ts';
 
 /** Logs this page's wallet in with the account's email code; resolves to the session id. */
 export async function loginByEmail(acct: RigAccount): Promise<string> {
@@ -55,4 +55,32 @@ export async function smsCodeEntry(acct: RigAccount): Promise<WalletCredentials>
   await waitForState(el, 'code-entry');
   await idle(el);
   return el;
+}
+
+/** The screens walkCredentials stops on. */
+export type CredentialsScreen = 'code entry' | 'credentials and sessions' | 'removal question';
+
+/**
+ * Walks the element (logged in, with an oidcTokenProvider) through its main screens, settled on each
+ * before `onScreen(name)` checks it: single sign-on added, then an SMS login added and waiting for its
+ * code (`code entry`); that code accepted, three credentials listed (`credentials and sessions`);
+ * the question before removing the single sign-on (`removal question`), left open.
+ */
+export async function walkCredentials(el: WalletCredentials, onScreen: (name: CredentialsScreen) => Promise<void>): Promise<void> {
+  await idle(el);
+  addButton(el, 'OAUTH').click();
+  await waitFor(() => shadow(el).querySelector("[part~='credential'][data-type='OAUTH']"), 'the single sign-on row');
+  await idle(el);
+  addButton(el, 'SMS_OTP').click();
+  await waitForState(el, 'code-entry');
+  await idle(el);
+  await onScreen('code entry');
+  type(part(el, 'code-input') as HTMLInputElement, '000000');
+  (part(el, 'code-form') as HTMLFormElement).requestSubmit();
+  await waitFor(() => !el.matches(':state(code-entry)') && parts(el, 'credential').length === 3, 'the SMS login activated, three credentials');
+  await idle(el);
+  await onScreen('credentials and sessions');
+  removeButton(el, 'OAUTH').click();
+  await waitForState(el, 'confirming');
+  await onScreen('removal question');
 }
