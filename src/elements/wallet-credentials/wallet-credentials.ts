@@ -329,9 +329,7 @@ export class WalletCredentials extends TemplateElement {
     // under it: another tab's change, a refusal): the heading takes the focus, not the page. So does
     // a button that could be used and now cannot (BLOCKED: it stays focusable, aria-disabled).
     if (this.#had?.matches(':not(:focus),:disabled') || (!this.#hadBlocked && this.#had?.matches(BLOCKED))) this.#focusTarget ??= '#heading';
-    let target = this.#focusTarget && this.renderRoot.querySelector<HTMLElement>(this.#focusTarget);
-    // (One that cannot take it, such as a row's button once logged out: the heading.)
-    if (target && target.matches(':disabled')) target = this.renderRoot.querySelector<HTMLElement>('#heading');
+    const target = this.#focusTarget && this.renderRoot.querySelector<HTMLElement>(this.#focusTarget);
     if (target) {
       this.#focusTarget = undefined;
       target.focus();
@@ -479,20 +477,14 @@ export class WalletCredentials extends TemplateElement {
     // A code form that opens takes the focus, except one resumed after a reload (the page decides).
     if (after.codeFor && !waited && event.type !== 'RESUMED') this.#focusTarget = '#code';
     // (A code form's Cancel goes with its form: updated() hands its focus to the heading.)
-    // A removal: the keyboard, if still on the removed row, goes to the same button of the row taking
-    // its place (the next, else the previous), else to the heading; from elsewhere it is not taken.
-    const list = ran === 'revoke-session' ? 'sessions' : ran === 'revoke-credential' ? 'credentials' : '';
-    if (event.type === 'SUCCEEDED' && !after.codeFor) {
-      if (!list) this.#focusTarget = '#heading';
-      else {
-        const id = ((before as Ready).running as { id: string }).id;
-        if ((this.renderRoot as ShadowRoot).activeElement?.closest('li')?.dataset.id === id) {
-          const ids: string[] = (before as Ready).view[list].map((x) => x.id);
-          const i = ids.indexOf(id);
-          const to = [...ids.slice(i + 1), ...ids.slice(0, i).reverse()].find((x) => after.view[list].some((y) => y.id === x));
-          this.#focusTarget = to ? `li[data-id="${CSS.escape(to)}"] button` : '#heading';
-        }
-      }
+    // A change done, the heading takes the focus. A removal's only when the keyboard is still on the
+    // row that went, and only if no row takes its place: the same button of the next row, else of the
+    // previous one, does (none after a logout: they are disabled). From elsewhere it is not taken.
+    const kept = (r?: Element | null) => [...after.view.credentials, ...after.view.sessions].some((x) => x.id === (r as HTMLElement)?.dataset.id);
+    const row = (this.renderRoot as ShadowRoot).activeElement?.closest('li');
+    if (event.type === 'SUCCEEDED' && !after.codeFor && (row ? !kept(row) : !ran?.startsWith('revoke'))) {
+      const to = row && after.view.current && [row.nextElementSibling, row.previousElementSibling].find(kept);
+      this.#focusTarget = to ? `li[data-id="${CSS.escape((to as HTMLElement).dataset.id!)}"] button` : '#heading';
     }
     // Another change made while a code is awaited: the row whose button had the focus may be gone,
     // and the code is what the user was doing, so the keyboard goes back to it.
