@@ -9,6 +9,7 @@
  */
 
 import { format } from '../shared/formats.ts';
+import { directionOf } from '../shared/i18n.ts';
 
 /** The currency codes this runtime's Intl knows (ISO 4217), read on first use. */
 let isoCodes: Set<string> | undefined;
@@ -21,7 +22,10 @@ export function formatMinor(amount: number, code: string, locale: string, decima
   isoCodes ??= new Set(Intl.supportedValuesOf?.('currency'));
   const iso = isoCodes.has(code);
   const digits = decimals ?? (iso ? format(Intl.NumberFormat, 'en', { style: 'currency', currency: code }).resolvedOptions().maximumFractionDigits : undefined);
-  if (digits === undefined || !Number.isInteger(amount)) return `${format(Intl.NumberFormat, locale).format(amount)} ${code}`;
+  // In right-to-left text an amount is held whole between isolates (RLI ... PDI): else its digits
+  // and a Latin unit ("BTC", "US$") are reordered with the words and numbers of the sentence around it.
+  const whole = (text: string) => (directionOf(locale) == 'rtl' ? `\u2067${text}\u2069` : text);
+  if (digits === undefined || !Number.isInteger(amount)) return whole(`${format(Intl.NumberFormat, locale).format(amount)} ${code}`);
   // `12345` with 2 digits -> "123.45", as a decimal string: exact for any integer (BigInt writes one
   // beyond 2^53 in digits, not as 1e+21), and Intl.NumberFormat accepts decimal strings and keeps their precision.
   const text = String(BigInt(Math.abs(amount))).padStart(digits + 1, '0');
@@ -33,5 +37,5 @@ export function formatMinor(amount: number, code: string, locale: string, decima
   // the symbol is isolated left-to-right (LRI ... PDI), or the bidi algorithm shows it as "$US".
   const rtl = parts.some((p) => /[\u200f\u061c]/.test(p.value));
   const formatted = parts.map((p) => (rtl && p.type === 'currency' && /[A-Za-z]/.test(p.value) ? `\u2066${p.value}\u2069` : p.value)).join('');
-  return iso ? formatted : `${formatted} ${code}`;
+  return whole(iso ? formatted : `${formatted} ${code}`);
 }

@@ -245,12 +245,14 @@ test('formatMinor places digits exactly and leaves unknown currencies as smalles
   assert.equal(formatMinor(9007199254740991, 'USD', 'en'), '$90,071,992,547,409.91');
   assert.equal(formatMinor(5000, 'USDC', 'en'), '5,000 USDC');
   // Right to left (Arabic): a Latin symbol is isolated left to right, so "US$" never shows as "$US";
-  // a symbol without Latin letters and every left-to-right locale stay as Intl writes them.
+  // the whole amount right to left (RLI ... PDI), so that the sentence around it moves neither its
+  // digits nor its unit; a symbol without Latin letters and every left-to-right locale stay as Intl writes them.
   const ar = formatMinor(147665, 'USD', 'ar');
-  assert.match(ar, /\u2066US\$\u2069/);
-  assert.equal(ar.replace(/[\u2066\u2069]/g, ''), new Intl.NumberFormat('ar', { style: 'currency', currency: 'USD' }).format(1476.65));
-  assert.ok(!/[\u2066\u2069]/.test(formatMinor(100, 'EUR', 'ar')));
-  assert.ok(!/[\u2066\u2069]/.test(formatMinor(100, 'MXN', 'en')));
+  assert.match(ar, /^\u2067[^\u2069]*\u2066US\$\u2069\u2069$/);
+  assert.equal(ar.replace(/[\u2066-\u2069]/g, ''), new Intl.NumberFormat('ar', { style: 'currency', currency: 'USD' }).format(1476.65));
+  assert.equal(formatMinor(100, 'EUR', 'ar'), `\u2067${new Intl.NumberFormat('ar', { style: 'currency', currency: 'EUR' }).format(1)}\u2069`);
+  assert.equal(formatMinor(1250, 'BTC', 'ar', 8), `\u2067${new Intl.NumberFormat('ar', { minimumFractionDigits: 8 }).format(0.0000125)} BTC\u2069`);
+  assert.ok(!/[\u2066-\u2069]/.test(formatMinor(100, 'MXN', 'en')));
   assert.equal(formatMinor(123456789, 'USDC', 'en', 6), '123.456789 USDC');
 });
 

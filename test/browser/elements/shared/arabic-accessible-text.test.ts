@@ -59,6 +59,12 @@ class Listener {
       if (!isolatedHere) this.seen.set(`${where}: "${w}" (${d} not isolated)`, w);
       rest = rest.split(d).join(' ');
     }
+    // An amount with a Latin unit ("12.50 US$", "0.00001250 BTC", "USD 3") is data too: held whole
+    // between isolates, or its digits and its unit change places around the words of the sentence.
+    for (const m of isolated ? w.matchAll(AMOUNT) : []) {
+      const before = w.slice(0, m.index);
+      if (before.split(/[\u2066-\u2068]/).length <= before.split('\u2069').length) this.seen.set(`${where}: "${w}" (${m[0].replace(/[\u200e\u200f\u2066-\u2069]/g, '')} not isolated)`, w);
+    }
     if (/[A-Za-z]{2,}/.test(rest.replace(DATA, ' '))) this.seen.set(`${where}: "${w}"`, w);
   }
   #take(phase: string) {
@@ -78,7 +84,8 @@ class Listener {
     for (let n = walker.nextNode(); n; n = walker.nextNode()) {
       const owner = n.parentElement;
       if (!owner || owner.closest('style')) continue;
-      const isolated = owner.closest('bdi, [dir]') !== null;
+      // The wrapper's `dir` (the element's direction, i18n.ts) isolates nothing from the words around.
+      const isolated = owner.closest('bdi, [dir]:not([part~=base])') !== null;
       if (!owner.closest('bdi')) this.#add(`${screen} text`, n.textContent, owner, !isolated);
     }
   }
@@ -95,6 +102,9 @@ function words(node: Element): string {
   for (const b of copy.querySelectorAll('bdi')) b.replaceWith(' ');
   return copy.textContent ?? '';
 }
+
+/** A number next to a Latin currency code or symbol, either side (isolates and marks between them). */
+const AMOUNT = /[\u200e\u200f-]*\d[\d.,\u066b\u066c]*[\s\u2066\u2069]*[A-Z]{1,5}\$?(?![\w:])|(?<![\w:])[A-Z]{1,5}\$?[\s\u2066\u2069\u200e\u200f]*-?\d[\d.,\u066b\u066c]*/g;
 
 let column: HTMLElement;
 
@@ -120,7 +130,7 @@ describe('Arabic: no English left in what elements say, and data isolated in rig
   it('the listener sees English in an attribute, an announcement and text, a sentence marked English, and an address not isolated', async () => {
     const probe = document.createElement('div');
     const root = probe.attachShadow({ mode: 'open' });
-    root.innerHTML = `<button aria-label="إزالة Remove"></button><p role="status"></p><p>حُفظ a@example.com</p><bdi>b@example.com</bdi><span lang="en">حفظ</span>`;
+    root.innerHTML = `<button aria-label="إزالة Remove"></button><p role="status"></p><p>حُفظ a@example.com</p><bdi>b@example.com</bdi><span lang="en">حفظ</span><div part="base" dir="rtl"><p>بقيمة 0.5 BTC</p><p>بقيمة \u2066‏12.50 \u2066US$\u2069\u2069</p></div>`;
     column.append(probe);
     const l = new Listener(probe, ['a@example.com', 'b@example.com']);
     root.querySelector('p')!.textContent = 'Saved.';
@@ -133,6 +143,8 @@ describe('Arabic: no English left in what elements say, and data isolated in rig
     expect(found).to.match(/text <p>: "حُفظ a@example\.com" \(a@example\.com not isolated\)/);
     expect(found).to.match(/<span lang="en">/);
     expect(found).not.to.match(/b@example/);
+    expect(found).to.match(/text <p>: "بقيمة 0\.5 BTC" \(0\.5 BTC not isolated\)/);
+    expect(found).not.to.match(/12\.50/);
   });
 
   it('<wallet-login>: every method, a text message code sent, a refused code, logged in, and its session ended', async () => {
@@ -284,7 +296,8 @@ describe('Arabic: no English left in what elements say, and data isolated in rig
 
   it('<agent-actions>: its actions, filtered, a new one waiting and its decision said', async () => {
     const el = document.createElement('agent-actions') as HTMLElement & { agentToken: string };
-    el.setAttribute('page-size', '10');
+    // Every type and status of the account's history: quotes in other currencies (BTC among them) and payments in US$.
+    el.setAttribute('page-size', '50');
     el.setAttribute('poll-interval', '150');
     el.setAttribute('poll-max-interval', '400');
     el.agentToken = acct.agentToken;
