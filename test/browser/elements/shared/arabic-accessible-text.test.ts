@@ -17,20 +17,22 @@ import '../../../../src/elements/card-reveal/index.ts';
 import '../../../../src/elements/delegated-keys/index.ts';
 import '../../../../src/elements/agent-actions/index.ts';
 import '../../../../src/locales/ar.ts';
-import { addVirtualAuthenticator, advanceClock, approveAction, fixtures, newAgentAction, newAccount, oidcToken, type RigAccount } from '../../support/rig.ts';
+import { addVirtualAuthenticator, advanceClock, approveAction, fixtures, goOffline, newAgentAction, newAccount, oidcToken, sandboxVariant, type RigAccount } from '../../support/rig.ts';
 import { addTextMessageLogin } from '../wallet-login/helpers.ts';
 import type { WalletCredentials } from '../../../../src/elements/wallet-credentials/index.ts';
 import { walkCredentials } from '../wallet-credentials/helpers.ts';
+import { clientFor, walletFor } from '../../../../src/elements/shared/wallet.ts';
 import { loginByEmail, mountDrawn, nextEvent, part, parts, resetPage, settle, shadow, type, useRig, waitFor, waitForState } from './helpers.ts';
 
 const ATTRIBUTES = ['aria-label', 'aria-description', 'aria-roledescription', 'aria-valuetext', 'title', 'placeholder', 'alt'];
 const LIVE = "[role='status'], [role='alert'], [aria-live]:not([aria-live='off'])";
 
 /**
- * Data in any language: what is held left to right between LRI and PDI (a currency symbol, an example
- * address), ids and keys (a token with a digit), currency codes and the symbols Intl writes (US$, UK£).
+ * Data in any language: what is held between an isolate and PDI (a currency symbol or an example
+ * address left to right, a name or address the service gave in its own direction), ids and keys (a
+ * token with a digit), currency codes and the symbols Intl writes (US$, UK£).
  */
-const DATA = /\u2066[^\u2069]*\u2069|[\w:…-]*\d[\w:…-]*|\b[A-Z]{1,3}[$£€¥]|\b[A-Z]{3,5}\b/g;
+const DATA = /[\u2066-\u2068][^\u2069]*\u2069|[\w:…-]*\d[\w:…-]*|\b[A-Z]{1,3}[$£€¥]|\b[A-Z]{3,5}\b/g;
 
 /**
  * Records every string of an element's shadow root as it changes: its accessible attributes and
@@ -107,6 +109,37 @@ function words(node: Element): string {
 const AMOUNT = /[\u200e\u200f-]*\d[\d.,\u066b\u066c]*[\s\u2066\u2069]*[A-Z]{1,5}\$?(?![\w:])|(?<![\w:])[A-Z]{1,5}\$?[\s\u2066\u2069\u200e\u200f]*-?\d[\d.,\u066b\u066c]*/g;
 
 let column: HTMLElement;
+let fixturesOnce: ReturnType<typeof fixtures>;
+
+/**
+ * Each element that reads from the service, mounted in Arabic for the account `a` (wallet-login's;
+ * the others' is `signedIn`, default `a`'s) and set going: what it says of the failure, checked.
+ */
+async function failures(a: { accountId: string; cardId: string; agentToken: string; processorOrigin: string }, attributes: Record<string, string>, signedIn = a.accountId, login = true): Promise<string[]> {
+  const found: string[] = [];
+  for (const [tag, attrs, act] of [
+    ...(login ? [['wallet-login', { 'account-id': a.accountId, methods: 'email-otp' }, (el: HTMLElement) => shadow(el).querySelector<HTMLButtonElement>("button[data-method='email-otp']")?.click()]] : []),
+    ['wallet-credentials', { 'account-id': signedIn }],
+    ['delegated-keys', { 'card-id': a.cardId, 'account-id': signedIn }],
+    ['card-reveal', { 'card-id': a.cardId, 'allowed-origins': a.processorOrigin }, (el) => (part(el, 'reveal-button') as HTMLButtonElement).click()],
+    ['agent-actions', {}],
+  ] as Array<[string, Record<string, string>, ((el: HTMLElement) => void)?]>) {
+    // Without a session <delegated-keys> reads its list and <card-reveal> shows the card (as the proxy allows): nothing fails.
+    if (!login && tag != 'wallet-credentials' && tag != 'agent-actions') continue;
+    const el = await mountAr<HTMLElement>(tag, { ...attrs, ...attributes }, (e) => Object.assign(e, tag == 'agent-actions' ? { agentToken: a.agentToken } : {}));
+    const l = new Listener(el, [a.accountId, signedIn, a.cardId, a.processorOrigin, a.agentToken]);
+    await new Promise((r) => setTimeout(r, 300));
+    act?.(el);
+    // Without a session, <wallet-credentials> shows its lists with a hint that changes need a login.
+    const said = () => (login ? "[part~='error'], [role='alert']" : "[part~='error'], [role='alert'], [part~='hint']");
+    await waitFor(() => [...shadow(el).querySelectorAll(said())].some((n) => n.textContent!.trim()), `<${tag}> to say the failure`, 10000);
+    await settle(el);
+    l.check(tag);
+    found.push(...l.done());
+    el.remove();
+  }
+  return found;
+}
 
 const mountAr = <T extends HTMLElement>(tag: string, attributes?: Record<string, string>, setup?: (el: T) => void) => mountDrawn<T>(column, tag, attributes, setup);
 
@@ -116,6 +149,7 @@ describe('Arabic: no English left in what elements say, and data isolated in rig
 
   beforeEach(async () => {
     await useRig();
+    fixturesOnce ??= fixtures();
     acct = await newAccount();
     column = document.createElement('div');
     column.setAttribute('lang', 'ar');
@@ -185,6 +219,53 @@ describe('Arabic: no English left in what elements say, and data isolated in rig
     await waitForState(again, 'reauth');
     l2.check('session ended');
     expect([...l0.done(), ...l.done(), ...l2.done()].join('\n')).to.equal('');
+  });
+
+  it('<wallet-login> and <passkey-register>: a passkey login, and passkeys this browser cannot use', async () => {
+    await addVirtualAuthenticator();
+    const nickname = 'Work laptop 2';
+    const wallet = walletFor();
+    await (await wallet.startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000');
+    await wallet.registerPasskey({ accountId: acct.accountId, nickname });
+    await wallet.logout(acct.accountId);
+    const el = await mountAr<HTMLElement>('wallet-login', { 'account-id': acct.accountId, methods: 'passkey email-otp' });
+    const l = new Listener(el, [acct.accountId, nickname]);
+    await waitForState(el, 'choosing');
+    const loggedIn = nextEvent(el, 'wallet-logged-in');
+    shadow(el).querySelector<HTMLButtonElement>("button[data-method='passkey']")!.click();
+    await loggedIn;
+    await waitForState(el, 'logged-in');
+    await settle(el);
+    l.check('passkey login');
+    el.remove();
+    await wallet.logout(acct.accountId);
+    // A browser without WebAuthn (a page over plain http has neither): its check hides the API.
+    const saved = Object.getOwnPropertyDescriptor(window, 'PublicKeyCredential')!;
+    delete (window as { PublicKeyCredential?: unknown }).PublicKeyCredential;
+    Object.defineProperty(navigator, 'credentials', { value: undefined, configurable: true });
+    const found: string[] = [];
+    try {
+      const alone = await mountAr<HTMLElement>('wallet-login', { 'account-id': acct.accountId, methods: 'passkey' });
+      const l2 = new Listener(alone, [acct.accountId]);
+      await waitForState(alone, 'choosing');
+      const error = nextEvent(alone, 'wallet-login-error');
+      shadow(alone).querySelector<HTMLButtonElement>("button[data-method='passkey']")!.click();
+      await error;
+      await waitForState(alone, 'choosing');
+      await settle(alone);
+      l2.check('passkeys unsupported');
+      found.push(...l2.done());
+      const register = await mountAr<HTMLElement>('passkey-register', { 'account-id': acct.accountId });
+      const l3 = new Listener(register, [acct.accountId]);
+      await waitForState(register, 'unsupported');
+      await settle(register);
+      l3.check('passkeys unsupported');
+      found.push(...l3.done());
+    } finally {
+      delete (navigator as { credentials?: unknown }).credentials;
+      Object.defineProperty(window, 'PublicKeyCredential', saved);
+    }
+    expect([...l.done(), ...found].join('\n')).to.equal('');
   });
 
   it('<passkey-register>: log in first, its form, and a passkey named with an address added', async () => {
@@ -323,6 +404,41 @@ describe('Arabic: no English left in what elements say, and data isolated in rig
     await waitForState(el, 'ready');
     await settle(el);
     l.check('failed actions');
+    expect(l.done().join('\n')).to.equal('');
+  });
+
+  it('every element refused by the proxy\'s rate limit (429 with Retry-After), then offline, says so in Arabic', async () => {
+    const v = await sandboxVariant({ rateLimit: { max: 1, windowMs: 60000 } });
+    // The one request the proxy lets through in its window: every element's after it is refused.
+    await clientFor(v.apiBase).listCredentials(v.accountId);
+    const found = await failures(v, { 'api-base': v.apiBase });
+    await loginByEmail(acct);
+    const other = await newAccount();
+    const offline = await goOffline(8000);
+    found.push(...(await failures({ ...acct, accountId: other.accountId, processorOrigin: (await fixturesOnce).processorOrigin }, {}, acct.accountId)));
+    await offline.online();
+    expect(found.join('\n')).to.equal('');
+  });
+
+  it('every element that needs a session, without one, and <agent-actions> with a token the service refuses, says so in Arabic', async () => {
+    const f = await fixturesOnce;
+    const found = await failures({ ...acct, processorOrigin: f.processorOrigin, agentToken: 'not-a-token' }, {}, acct.accountId, false);
+    expect(found.join('\n')).to.equal('');
+  });
+
+  it('<wallet-login>: a new code the service refuses for now (429 with Retry-After), and its wait counted down', async () => {
+    const el = await mountAr<HTMLElement>('wallet-login', { 'account-id': acct.accountId, 'resend-after': '0' });
+    const l = new Listener(el, [acct.accountId]);
+    await waitForState(el, 'choosing');
+    shadow(el).querySelector<HTMLButtonElement>("button[data-method='email-otp']")!.click();
+    await waitForState(el, 'code-entry');
+    const error = nextEvent(el, 'wallet-login-error');
+    // The sandbox sends one code per 30 s: "Send a new code" is answered 429 with Retry-After.
+    [...shadow(el).querySelectorAll('button')].find((b) => b.textContent!.includes('رمزًا جديدًا'))!.click();
+    await error;
+    await waitFor(() => part(el, 'wait')?.textContent?.trim(), 'the wait');
+    await settle(el);
+    l.check('new code refused');
     expect(l.done().join('\n')).to.equal('');
   });
 
