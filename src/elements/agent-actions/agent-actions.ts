@@ -714,9 +714,12 @@ function clampPageSize(n: number): number {
   return Number.isInteger(n) ? Math.min(100, Math.max(1, n)) : 20;
 }
 
-/** `InternalAccount:0b9c…41f2`: the type and enough of the uuid to tell ids apart. */
-function shortId(id: string): string {
-  return id.replace(/[0-9a-f-]{13,}$/i, (uuid) => `${uuid.slice(0, 4)}…${uuid.slice(-4)}`);
+/**
+ * `InternalAccount:0b9c…41f2`: the type and enough of the uuid to tell ids apart, in a `<bdi>` (Latin
+ * data: its own direction in right-to-left text).
+ */
+function shortId(id: string) {
+  return html`<bdi>${id.replace(/[0-9a-f-]{13,}$/i, (uuid) => `${uuid.slice(0, 4)}…${uuid.slice(-4)}`)}</bdi>`;
 }
 
 defineElement('agent-actions', AgentActions);

@@ -63,7 +63,7 @@ class Listener {
     }
     // An amount with a Latin unit ("12.50 US$", "0.00001250 BTC", "USD 3") is data too: held whole
     // between isolates, or its digits and its unit change places around the words of the sentence.
-    for (const m of isolated ? w.matchAll(AMOUNT) : []) {
+    for (const m of isolated ? [...w.matchAll(AMOUNT), ...w.matchAll(ID)] : []) {
       const before = w.slice(0, m.index);
       if (before.split(/[\u2066-\u2068]/).length <= before.split('\u2069').length) this.seen.set(`${where}: "${w}" (${m[0].replace(/[\u200e\u200f\u2066-\u2069]/g, '')} not isolated)`, w);
     }
@@ -104,6 +104,9 @@ function words(node: Element): string {
   for (const b of copy.querySelectorAll('bdi')) b.replaceWith(' ');
   return copy.textContent ?? '';
 }
+
+/** An id of the service written in part ("ExternalAccount:0b9c…41f2"): data, isolated as an amount is. */
+const ID = /\b[A-Z][A-Za-z]+:[\w…-]+/g;
 
 /** A number next to a Latin currency code or symbol, either side (isolates and marks between them). */
 const AMOUNT = /[\u200e\u200f-]*\d[\d.,\u066b\u066c]*[\s\u2066\u2069]*[A-Z]{1,5}\$?(?![\w:])|(?<![\w:])[A-Z]{1,5}\$?[\s\u2066\u2069\u200e\u200f]*-?\d[\d.,\u066b\u066c]*/g;
