@@ -269,7 +269,7 @@ const delegatedKeys: Record<DelegatedKeysStringKey, string> = {
   'delegated-keys.bad-id': badId,
   'delegated-keys.field.required': 'هذا الحقل مطلوب.',
   'delegated-keys.field.too_long': 'استخدم 256 حرفًا أو أقل.',
-  'delegated-keys.field.invalid_currency': 'استخدم رمز عملة من 3 إلى 16 حرفًا أو رقمًا، مثل \u2066USD\u2069.',
+  'delegated-keys.field.invalid_currency': 'استخدم رمز عملة من 3 إلى 16 حرفًا أو رقمًا مثل \u2066USD\u2069.',
   'delegated-keys.field.duplicate_currency': 'لهذه العملة حدّ بالفعل. اكتفِ بحدّ واحد لكل عملة.',
   'delegated-keys.field.invalid_amount': 'أدخل عددًا صحيحًا لا يقل عن 1.',
   'delegated-keys.field.too_large': 'أدخل عددًا لا يزيد على 9007199254740991.',

@@ -21,21 +21,22 @@ let isoCodes: Set<string> | undefined;
 export function formatMinor(amount: number, code: string, locale: string, decimals?: number): string {
   isoCodes ??= new Set(Intl.supportedValuesOf?.('currency'));
   const iso = isoCodes.has(code);
+  const rtl = directionOf(locale) == 'rtl';
   const digits = decimals ?? (iso ? format(Intl.NumberFormat, 'en', { style: 'currency', currency: code }).resolvedOptions().maximumFractionDigits : undefined);
-  // In right-to-left text an amount is held whole between isolates (RLI ... PDI): else its digits
-  // and a Latin unit ("BTC", "US$") are reordered with the words and numbers of the sentence around it.
-  const whole = (text: string) => (directionOf(locale) == 'rtl' ? `\u2067${text}\u2069` : text);
-  if (digits === undefined || !Number.isInteger(amount)) return whole(`${format(Intl.NumberFormat, locale).format(amount)} ${code}`);
-  // `12345` with 2 digits -> "123.45", as a decimal string: exact for any integer (BigInt writes one
-  // beyond 2^53 in digits, not as 1e+21), and Intl.NumberFormat accepts decimal strings and keeps their precision.
-  const text = String(BigInt(Math.abs(amount))).padStart(digits + 1, '0');
-  const split = text.length - digits;
-  const decimal = `${amount < 0 ? '-' : ''}${text.slice(0, split)}${digits ? '.' + text.slice(split) : ''}`;
-  const options: Intl.NumberFormatOptions = { minimumFractionDigits: digits, maximumFractionDigits: digits };
-  const parts = format(Intl.NumberFormat, locale, iso ? { ...options, style: 'currency', currency: code } : options).formatToParts(decimal as unknown as number);
-  // A right-to-left pattern (CLDR marks it with RLM or ALM) around a Latin symbol such as "US$":
-  // the symbol is isolated left-to-right (LRI ... PDI), or the bidi algorithm shows it as "$US".
-  const rtl = parts.some((p) => /[\u200f\u061c]/.test(p.value));
-  const formatted = parts.map((p) => (rtl && p.type === 'currency' && /[A-Za-z]/.test(p.value) ? `\u2066${p.value}\u2069` : p.value)).join('');
-  return whole(iso ? formatted : `${formatted} ${code}`);
+  let shown = `${format(Intl.NumberFormat, locale).format(amount)} ${code}`;
+  if (digits !== undefined && Number.isInteger(amount)) {
+    // `12345` with 2 digits -> "123.45", as a decimal string: exact for any integer (BigInt writes one
+    // beyond 2^53 in digits, not as 1e+21), and Intl.NumberFormat accepts decimal strings and keeps their precision.
+    const text = String(BigInt(Math.abs(amount))).padStart(digits + 1, '0');
+    const split = text.length - digits;
+    const decimal = `${amount < 0 ? '-' : ''}${text.slice(0, split)}${digits ? '.' + text.slice(split) : ''}`;
+    const options: Intl.NumberFormatOptions = { minimumFractionDigits: digits, maximumFractionDigits: digits };
+    const parts = format(Intl.NumberFormat, locale, iso ? { ...options, style: 'currency', currency: code } : options).formatToParts(decimal as unknown as number);
+    // Right to left, a Latin symbol such as "US$" is isolated left to right (LRI ... PDI), or the
+    // bidi algorithm shows it as "$US".
+    shown = parts.map((p) => (rtl && p.type === 'currency' && /[A-Za-z]/.test(p.value) ? `\u2066${p.value}\u2069` : p.value)).join('') + (iso ? '' : ` ${code}`);
+  }
+  // And the whole amount between isolates (RLI ... PDI): else its digits and a Latin unit ("BTC",
+  // "US$") are reordered with the words and numbers of the sentence around it.
+  return rtl ? `\u2067${shown}\u2069` : shown;
 }
