@@ -31,6 +31,9 @@ import type { CreateDelegatedKeyRequest, DelegatedKey } from '../../core/types.t
 import { delegatedKeysStyles } from './delegated-keys.styles.ts';
 import './delegated-keys.strings.ts';
 import { formatMinor } from './money.ts';
+
+/** The numbers of the form's rules, put in their sentences as every number is (written as Intl writes them in the element's language). */
+const RULES = { chars: NICKNAME_MAX, from: 3, to: 16, min: 1, max: Number.MAX_SAFE_INTEGER };
 import {
   MAX_LIMIT_ROWS,
   NICKNAME_MAX,
@@ -442,7 +445,7 @@ export class DelegatedKeys extends TemplateElement {
       // says the error, with its field's name.
       const { field, problem } = verdict.errors[0]!;
       const root = this.renderRoot as ShadowRoot;
-      this.#refusal = root.activeElement?.id === field ? `${root.querySelector(`[for="${field}"]`)!.textContent}: ${this.#i18n.t(`delegated-keys.field.${problem}`)}` : '';
+      this.#refusal = root.activeElement?.id === field ? `${root.querySelector(`[for="${field}"]`)!.textContent}: ${this.#i18n.t(`delegated-keys.field.${problem}`, RULES)}` : '';
       return void (this.#focusTarget = field);
     }
     // Try again (the same nickname after a failure whose key may have been made) keeps the keys
@@ -619,7 +622,7 @@ export class DelegatedKeys extends TemplateElement {
           ?readonly=${submitting}
           @input=${(e: Event) => this.#edit(e, row)}
         />
-        <span class="error" id="${name}-error">${error ? t(`delegated-keys.field.${error.problem}`) : ''}</span>
+        <span class="error" id="${name}-error">${error ? t(`delegated-keys.field.${error.problem}`, RULES) : ''}</span>
       </div>`;
     };
     return html`
@@ -627,7 +630,7 @@ export class DelegatedKeys extends TemplateElement {
         <h3 id="form-title" aria-level=${this.level(1)}>${t('delegated-keys.form-title')}</h3>
         ${hasActiveKey(this.view) && failure !== 'conflict' ? html`<p class="muted">${t('delegated-keys.active-exists')}</p>` : nothing}
         ${field('nickname', 'nickname', this.form.nickname, 'nickname-hint')}
-        <span class="muted" id="nickname-hint">${t('delegated-keys.nickname-hint')}</span>
+        <span class="muted" id="nickname-hint">${t('delegated-keys.nickname-hint', RULES)}</span>
         <fieldset>
           <legend>${t('delegated-keys.limits-legend')}</legend>
           <p class="muted" id="limits-hint">${t('delegated-keys.limits-hint')}</p>

@@ -539,6 +539,47 @@ describe('Arabic: no English left in what elements say, and data isolated in rig
     expect(found.join('\n')).to.equal('');
   });
 
+  it('under lang="ar-EG", the numbers of the length and amount rules are written in the digits Intl writes in the element', async () => {
+    column.setAttribute('lang', 'ar-EG');
+    const n = (x: number) => new Intl.NumberFormat('ar-EG').format(x);
+    // Chromium's Intl writes Arabic-Indic digits for ar-EG (the test means nothing otherwise).
+    expect(n(256)).to.equal('٢٥٦');
+    const western = /[0-9]/;
+    await addVirtualAuthenticator();
+    await loginByEmail(acct);
+    const register = await mountAr<HTMLElement>('passkey-register', { 'account-id': acct.accountId });
+    await waitForState(register, 'ready');
+    type(part(register, 'input') as HTMLInputElement, ' ');
+    (part(register, 'form') as HTMLFormElement).requestSubmit();
+    await waitFor(() => part(register, 'error')?.textContent?.trim(), 'the refused name');
+    const said = [part(register, 'error')!.textContent!.trim()];
+    expect(said[0]).to.include(`${n(1)} إلى ${n(100)}`);
+    register.remove();
+
+    const el = await mountAr<HTMLElement>('delegated-keys', { 'card-id': acct.cardId, 'account-id': acct.accountId });
+    await waitForState(el, 'ready');
+    const input = (name: string, i = 0) => shadow(el).querySelectorAll<HTMLInputElement>(`input[name='${name}']`)[i]!;
+    (part(el, 'new-button') as HTMLButtonElement).click();
+    await settle(el);
+    type(input('nickname'), 'x'.repeat(257));
+    for (const [i, [currency, amount]] of [['U$', '0'], ['USD', '9007199254740992'], ['EUR', '12050']].entries()) {
+      shadow(el).querySelector<HTMLButtonElement>("[data-focus='add-limit']")!.click();
+      await settle(el);
+      type(input('currencyCode', i), currency!);
+      type(input('maxPerTransaction', i), amount!);
+    }
+    (part(el, 'submit-button') as HTMLButtonElement).click();
+    await settle(el);
+    const textOf = (id: string) => shadow(el).getElementById(id)!.textContent!.trim();
+    // An amount Intl wrote in the element: its digits are Arabic-Indic.
+    expect(textOf('limits.2.maxPerTransaction-preview')).to.match(/^= \D*١٢٠٫٥٠\D*$/);
+    const rules = [textOf('nickname-hint'), textOf('nickname-error'), textOf('limits.0.currencyCode-error'), textOf('limits.0.maxPerTransaction-error'), textOf('limits.1.maxPerTransaction-error')];
+    for (const [sentence, numbers] of [[rules[0], [256]], [rules[1], [256]], [rules[2], [3, 16]], [rules[3], [1]], [rules[4], [Number.MAX_SAFE_INTEGER]]] as Array<[string, number[]]>) {
+      for (const x of numbers) expect(sentence, sentence).to.include(n(x));
+    }
+    expect([...said, ...rules].filter((r) => western.test(r))).to.deep.equal([]);
+  });
+
   it('every element refused by the proxy\'s rate limit (429 with Retry-After), then offline, says so in Arabic', async () => {
     const v = await sandboxVariant({ rateLimit: { max: 1, windowMs: 60000 } });
     // The one request the proxy lets through in its window: every element's after it is refused.
