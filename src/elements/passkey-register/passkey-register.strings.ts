@@ -13,7 +13,7 @@ export const passkeyRegisterStrings = {
     'passkey.roaming-only': 'This device has no built-in passkey support. You can still use a security key or your phone.',
     'passkey.nickname.label': 'Name this passkey',
     'passkey.nickname.help': 'A name helps you tell your passkeys apart, for example “Work laptop”.',
-    'passkey.nickname.invalid': 'Give the passkey a name of {min} to {max} characters.',
+    'passkey.nickname.invalid': 'Give the passkey a name of up to {max} characters.',
     'passkey.submit': 'Create passkey',
     'passkey.creating': 'Follow your browser’s prompt to create the passkey…',
     'passkey.waiting': 'Waiting for the passkey being added in another tab or window to finish…',

@@ -288,7 +288,7 @@ export class PasskeyRegister extends TemplateElement {
     const t = this.#i18n.t;
     const s = this.machine;
     const failure = 'failure' in s ? s.failure : undefined;
-    const error = `${failure ? this.#sentence(failure) : this.nicknameInvalid ? t('passkey.nickname.invalid', { min: 1, max: 100 }) : ''} ${this.#kept ? t('error.passkey_kept') : ''}`.trim();
+    const error = `${failure ? this.#sentence(failure) : this.nicknameInvalid ? t('passkey.nickname.invalid', { max: 100 }) : ''} ${this.#kept ? t('error.passkey_kept') : ''}`.trim();
     return html`
       <section part="base" class="panel stack" aria-labelledby="heading">
         <h2 part="heading" id="heading" aria-level=${this.level()}>${t('passkey.heading')}</h2>

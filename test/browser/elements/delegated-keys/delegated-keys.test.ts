@@ -242,7 +242,7 @@ describe('<delegated-keys>', () => {
       expect(input(el, 'maxPerTransaction', 2).getAttribute('aria-invalid')).to.equal('true');
       expect(text(el, 'form')).to.match(/already has a limit/);
       expect(text(el, 'form')).to.match(/256 characters or fewer/);
-      expect(text(el, 'form')).to.match(/whole number of at least 1/);
+      expect(text(el, 'form')).to.match(/whole number above zero/);
       // The first invalid field gets the focus, and its message is tied to it.
       expect(shadow(el).activeElement === input(el, 'nickname'), `focus on the nickname field, not ${focusIn(el)}`).to.equal(true);
       const describedBy = input(el, 'currencyCode', 1).getAttribute('aria-describedby')!.split(' ');
@@ -262,7 +262,7 @@ describe('<delegated-keys>', () => {
       type(input(el, 'maxPerTransaction', 2), '5000');
       await settle(el);
       expect(input(el, 'maxPerTransaction', 2).getAttribute('aria-invalid')).to.equal('false');
-      expect(text(el, 'form')).to.not.match(/whole number of at least 1/);
+      expect(text(el, 'form')).to.not.match(/whole number above zero/);
       expect(input(el, 'currencyCode', 1).getAttribute('aria-invalid')).to.equal('true');
       type(input(el, 'maxPerTransaction', 0), 'x');
       await settle(el);

@@ -553,7 +553,7 @@ describe('Arabic: no English left in what elements say, and data isolated in rig
     (part(register, 'form') as HTMLFormElement).requestSubmit();
     await waitFor(() => part(register, 'error')?.textContent?.trim(), 'the refused name');
     const said = [part(register, 'error')!.textContent!.trim()];
-    expect(said[0]).to.include(`${n(1)} إلى ${n(100)}`);
+    expect(said[0]).to.include(`${n(100)} حرف`);
     register.remove();
 
     const el = await mountAr<HTMLElement>('delegated-keys', { 'card-id': acct.cardId, 'account-id': acct.accountId });
@@ -574,7 +574,7 @@ describe('Arabic: no English left in what elements say, and data isolated in rig
     // An amount Intl wrote in the element: its digits are Arabic-Indic.
     expect(textOf('limits.2.maxPerTransaction-preview')).to.match(/^= \D*١٢٠٫٥٠\D*$/);
     const rules = [textOf('nickname-hint'), textOf('nickname-error'), textOf('limits.0.currencyCode-error'), textOf('limits.0.maxPerTransaction-error'), textOf('limits.1.maxPerTransaction-error')];
-    for (const [sentence, numbers] of [[rules[0], [256]], [rules[1], [256]], [rules[2], [3, 16]], [rules[3], [1]], [rules[4], [Number.MAX_SAFE_INTEGER]]] as Array<[string, number[]]>) {
+    for (const [sentence, numbers] of [[rules[0], [256]], [rules[1], [256]], [rules[2], [3, 16]], [rules[4], [Number.MAX_SAFE_INTEGER]]] as Array<[string, number[]]>) {
       for (const x of numbers) expect(sentence, sentence).to.include(n(x));
     }
     expect([...said, ...rules].filter((r) => western.test(r))).to.deep.equal([]);
