@@ -167,7 +167,7 @@ export interface Wallet {
   refresh(accountId: string, options?: SignalOption): Promise<StoredSession>;
   /**
    * Revokes the account's stored live sessions upstream (404 counts as done), those whose key is lost
-   * here included, and deletes them all locally; signed by the freshest session whose key is here, or,
+   * here included, and deletes the account's records it found (a login's session stored meanwhile stays); signed by the freshest session whose key is here, or,
    * should the service no longer list it, by the next one it lists.
    * Resolves with the ids of the sessions it ended there, the signer last (none without one).
    * A revocation that fails stops it, and so does finding no key here to sign with (`key_missing`):
@@ -720,10 +720,14 @@ export function createWallet(options: WalletOptions): Wallet {
         let failure: unknown;
         let left: string[] = [];
         const ended: string[] = [];
+        // What this logout ends and forgets: a login that stores a session meanwhile (another element,
+        // another tab: logins do not wait for this lock) keeps it, record and key, live upstream.
+        const listed = store.list();
+        listed.catch(() => undefined);
         try {
           // Every live session of the account stored here, its key lost or not: any active session
           // may sign the end of any (reference.md "Sessions"), so one whose key is lost is ended too.
-          left = (await store.list()).filter((s) => s.accountId === accountId && isLive(s)).map((s) => s.sessionId);
+          left = (await listed).filter((s) => s.accountId === accountId && isLive(s)).map((s) => s.sessionId);
           // The freshest session whose key is here signs. Refused because it ended upstream (revoked
           // from another device), the next one the service lists signs instead (`refusal`), and the
           // revocation is picked again, so that the new signer's own still goes last.
@@ -749,7 +753,7 @@ export function createWallet(options: WalletOptions): Wallet {
           failure = e;
         } finally {
           // Keys are deleted even if the service could not be reached: this device is logged out.
-          await store.clear(accountId);
+          await forgetWhere((s) => s.accountId === accountId, listed);
           emit({ type: 'logged-out', accountId });
         }
         // Without a session here, nothing was to be ended; otherwise those left stay live upstream

@@ -328,6 +328,36 @@ describe('session flows against the sandbox through the proxy', () => {
     expect((await client().listSessions(acct.accountId)).map((s) => s.id)).to.deep.equal([live.sessionId]);
   });
 
+  it('a login that stores its session while a logout of the account is under way keeps it: its key record survives and signs, its session is live', async () => {
+    await (await wallet.startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000');
+    await advanceClock(31_000); // past the sandbox's wait between two codes of one credential
+    // Another tab's core on the same key store, and this page's own: each logs in during the logout.
+    const otherTab = createWallet({ client: client(), store: indexedDbKeyStore({ dbName }), otpSigner: f.signerPublicKey });
+    for (const other of [otherTab, wallet]) {
+      const code = await other.startOtpLogin({ credentialId: acct.emailCredentialId });
+      const signer = (await wallet.current(acct.accountId))!;
+      // The revocation reaches the service; its answer is held until the other login is stored.
+      const held = holdAnswer('DELETE', /\/auth\/sessions\//);
+      let second: { sessionId: string } | undefined;
+      try {
+        const out = wallet.logout(acct.accountId);
+        await held.arrived;
+        second = await code.submit('000000');
+        held.release();
+        expect(await out).to.deep.equal([signer.sessionId]);
+      } finally {
+        held.undo();
+      }
+      const stored = await indexedDbKeyStore({ dbName }).get(acct.accountId);
+      expect(stored?.session.sessionId).to.equal(second!.sessionId);
+      expect(stored?.key).not.to.equal(undefined);
+      expect((await client().listSessions(acct.accountId)).map((s) => s.id)).to.deep.equal([second!.sessionId]);
+      const account = await client().setWalletPrivacy(acct.accountId, other === wallet, { stamper: await other.stamper(acct.accountId) });
+      expect(account.privateEnabled).to.equal(other === wallet);
+      await advanceClock(31_000);
+    }
+  });
+
   it('a logout whose newest session lost its key record in IndexedDB ends both sessions upstream, signed by the older one, and forgets both', async () => {
     const first = await (await wallet.startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000');
     await advanceClock(31_000); // past the sandbox's wait between two codes of one credential
