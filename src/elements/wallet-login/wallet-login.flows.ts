@@ -385,9 +385,10 @@ export function watchSessions(element: WalletLogin, send: (event: LoginEvent, ot
     if (accountId !== element.accountId) return;
     let late: Promise<unknown> | undefined;
     for (let run; !otherTab && (run = running()); ) await (late = run).catch(() => undefined);
-    // Heard late, only a logout counts, and only when this device holds no session of the wallet
-    // now (one there then was found or made after it).
-    if (late && (type !== 'logged-out' || (await keyStore().get(accountId).catch(() => undefined)))) return;
+    // Heard late, only a logout counts. A logout counts only when this device holds no session of
+    // the wallet now: one there then was found or made after it (a login stored during the logout).
+    if (late && type !== 'logged-out') return;
+    if (type === 'logged-out' && (await keyStore().get(accountId).catch(() => undefined))) return;
     if (type === 'logged-out') return send({ type: 'REMOTE_LOGGED_OUT' }, otherTab);
     const live = session ?? (await currentSession(element));
     // Found ended elsewhere (expired, key lost, revoked upstream): this element's session is gone too.

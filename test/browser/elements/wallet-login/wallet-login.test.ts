@@ -591,6 +591,38 @@ describe('<wallet-login>', function () {
     expect(text(el, 'status')).to.contain('logged out');
   });
 
+  it('a login stored while another element of the account logs out keeps an element that shows it logged in: its key signs, its session is live', async () => {
+    const a = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId });
+    const first = await loginWithEmail(a);
+    const b = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId });
+    await waitFor(() => b.session?.sessionId === first.sessionId, 'the other element showing the session');
+    await advanceClock(31_000); // the sandbox sends one code per 30 s
+    const code = await walletFor().startOtpLogin({ credentialId: acct.emailCredentialId });
+    // The revocation reaches the service; its answer is held until the page's login is stored.
+    const held = holdAnswer('DELETE', /\/auth\/sessions\//);
+    try {
+      const loggedOut = nextEvent<CustomEvent<LoggedOutDetail>>(a, 'wallet-logged-out');
+      a.logout();
+      await held.arrived;
+      const second = await code.submit('000000');
+      await waitFor(() => b.session?.sessionId === second.sessionId, 'the other element showing the new session');
+      held.release();
+      expect((await loggedOut).detail.reason).to.equal('logout');
+      await waitFor(() => !inState(a, 'busy'), 'the end of the logout');
+      await new Promise((r) => setTimeout(r, 200));
+      expect(inState(b, 'logged-in'), 'still logged in').to.equal(true);
+      expect(b.session?.sessionId).to.equal(second.sessionId);
+      const stored = await store.get(acct.accountId);
+      expect(stored?.session.sessionId).to.equal(second.sessionId);
+      expect(stored?.key).not.to.equal(undefined);
+      expect((await clientFor().listSessions(acct.accountId)).map((s) => s.id)).to.deep.equal([second.sessionId]);
+      const account = await clientFor().setWalletPrivacy(acct.accountId, true, { stamper: await walletFor().stamper(acct.accountId) });
+      expect(account.privateEnabled).to.equal(true);
+    } finally {
+      held.undo();
+    }
+  });
+
   it('logout() during a renewal ends the renewed session, upstream too, once the renewal is done', async () => {
     const el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId });
     await loginWithEmail(el);
