@@ -589,7 +589,9 @@ export class WalletLogin extends TemplateElement {
   }
 
   async #onExpired(session: SessionInfo): Promise<void> {
-    if (this.session !== session || this.machine.kind === 'logging-out') return;
+    // A renewal under way runs to its end, as it does otherwise (cut off, the session the service
+    // made would be lost here): renewed, its session is shown; failed, the timers end the old one.
+    if (this.session !== session || this.machine.kind === 'logging-out' || this.machine.kind === 'refreshing') return;
     this.#flow.abort();
     // Core deletes an expired session's key when asked for it (DESIGN.md: deleted on expiry).
     await flows().then((f) => f.currentSession(this), () => undefined);

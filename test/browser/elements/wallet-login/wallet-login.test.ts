@@ -1455,6 +1455,62 @@ describe('<wallet-login>', function () {
     await walletFor(v.apiBase).logout(v.accountId);
   });
 
+  it('a renewal still under way when the session\'s time is up runs to its end: renewed, the new session is shown, its key kept and signing; nothing is logged out', async function () {
+    this.timeout(60_000);
+    // Sessions of 15 s, renewed 7 s ahead: the renewal starts 8 s in, and its answer (the new
+    // session, made upstream; the old one ended there) is held until the old one's time is up here.
+    const v = await sandboxVariant({ sessionLifetimeMs: 15_000 });
+    const el = await mount<WalletLogin>('wallet-login', { 'account-id': v.accountId, 'api-base': v.apiBase, 'refresh-before': '7' });
+    const ended: string[] = [];
+    el.addEventListener('wallet-logged-out', (e) => ended.push((e as CustomEvent<LoggedOutDetail>).detail.reason));
+    const held = holdAnswer('POST', /\/auth\/sessions\/[^/]+\/refresh$/, (r) => r.status === 201);
+    try {
+      const first = await loginWithEmail(el);
+      await held.arrived;
+      expect(inState(el, 'refreshing'), 'renewing').to.equal(true);
+      const endsAt = el.session!.endsAt;
+      await waitFor(() => Date.now() > endsAt + 500, 'the old session\'s end');
+      await new Promise((r) => setTimeout(r, 100));
+      held.release();
+      await waitFor(() => el.session?.sessionId !== first.sessionId || inState(el, 'choosing'), 'the end of the renewal');
+      await waitForState(el, 'logged-in');
+      expect(ended, 'wallet-logged-out').to.deep.equal([]);
+      const renewed = el.session!.sessionId;
+      expect(renewed).to.not.equal(first.sessionId);
+      const stored = await store.get(v.accountId);
+      expect(stored?.session.sessionId).to.equal(renewed);
+      expect(stored?.key).not.to.equal(undefined);
+      const account = await clientFor(v.apiBase).setWalletPrivacy(v.accountId, true, { stamper: await walletFor(v.apiBase).stamper(v.accountId) });
+      expect(account.privateEnabled).to.equal(true);
+    } finally {
+      held.undo();
+    }
+    el.remove();
+    await walletFor(v.apiBase).logout(v.accountId);
+  });
+
+  it('a renewal still under way when the session\'s time is up, refused as it arrives late, logs out as expired', async function () {
+    this.timeout(60_000);
+    // As above, but the renewal is held before it leaves: it reaches the service after the session's end.
+    const v = await sandboxVariant({ sessionLifetimeMs: 15_000 });
+    const el = await mount<WalletLogin>('wallet-login', { 'account-id': v.accountId, 'api-base': v.apiBase, 'refresh-before': '7' });
+    const held = holdNext('POST', /\/auth\/sessions\/[^/]+\/refresh$/);
+    try {
+      await loginWithEmail(el);
+      await held.arrived;
+      const endsAt = el.session!.endsAt;
+      await waitFor(() => Date.now() > endsAt + 1000, 'the session\'s end');
+      expect(inState(el, 'refreshing'), 'still renewing').to.equal(true);
+      const loggedOut = nextEvent<CustomEvent<LoggedOutDetail>>(el, 'wallet-logged-out');
+      held.release();
+      expect((await loggedOut).detail.reason).to.equal('expired');
+      await waitForState(el, 'reauth');
+      expect(await store.list(), 'its key deleted').to.deep.equal([]);
+    } finally {
+      held.undo();
+    }
+  });
+
   it('a session longer than one timer can wait (2^31-1 ms, 24.8 days) is neither renewed nor ended when that wait is over', async () => {
     // Sessions of 60 days: renewal and end are both further away than a timer can wait, so each
     // waits as long as one can (the browser fires a longer one at once). That wait is over long
@@ -2045,6 +2101,8 @@ describe('<wallet-login>', function () {
       await el.updateComplete;
       shadow(el).querySelector<HTMLButtonElement>('button')!.focus();
       const loggedOut = nextEvent<CustomEvent<LoggedOutDetail>>(el, 'wallet-logged-out');
+      // As the other tab's logout does: its records go, then the channel says so.
+      await otherWallet.logout(acct.accountId);
       otherTab.postMessage({ type: 'logged-out', accountId: acct.accountId });
       expect((await loggedOut).detail.reason).to.equal('elsewhere');
       await waitForState(el, 'choosing');
