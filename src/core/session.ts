@@ -722,8 +722,8 @@ export function createWallet(options: WalletOptions): Wallet {
         const ended: string[] = [];
         // What this logout ends and forgets: a login that stores a session meanwhile (another element,
         // another tab: logins do not wait for this lock) keeps it, record and key, live upstream.
+        // (Awaited at once in the try: a refusal is handled there.)
         const listed = store.list();
-        listed.catch(() => undefined);
         try {
           // Every live session of the account stored here, its key lost or not: any active session
           // may sign the end of any (reference.md "Sessions"), so one whose key is lost is ended too.

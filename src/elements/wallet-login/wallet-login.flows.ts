@@ -387,9 +387,8 @@ export function watchSessions(element: WalletLogin, send: (event: LoginEvent, ot
     for (let run; !otherTab && (run = running()); ) await (late = run).catch(() => undefined);
     // Heard late, only a logout counts. A logout counts only when this device holds no session of
     // the wallet now: one there then was found or made after it (a login stored during the logout).
-    if (late && type !== 'logged-out') return;
-    if (type === 'logged-out' && (await keyStore().get(accountId).catch(() => undefined))) return;
-    if (type === 'logged-out') return send({ type: 'REMOTE_LOGGED_OUT' }, otherTab);
+    if (type === 'logged-out') return void ((await keyStore().get(accountId).catch(() => undefined)) || send({ type: 'REMOTE_LOGGED_OUT' }, otherTab));
+    if (late) return;
     const live = session ?? (await currentSession(element));
     // Found ended elsewhere (expired, key lost, revoked upstream): this element's session is gone too.
     if (type === 'ended') return void (live || send({ type: revoked ? 'REVOKED' : 'EXPIRED' }, otherTab));

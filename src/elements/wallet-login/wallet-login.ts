@@ -589,9 +589,10 @@ export class WalletLogin extends TemplateElement {
   }
 
   async #onExpired(session: SessionInfo): Promise<void> {
-    // A renewal under way runs to its end, as it does otherwise (cut off, the session the service
-    // made would be lost here): renewed, its session is shown; failed, the timers end the old one.
-    if (this.session !== session || this.machine.kind === 'logging-out' || this.machine.kind === 'refreshing') return;
+    // Only on the logged-in screen: a logout or a renewal under way runs to its end, as it does
+    // otherwise (a renewal cut off, the session the service made would be lost here). Renewed, its
+    // session is shown; failed, the timers set again on the old one end it at once.
+    if (this.session !== session || this.machine.kind !== 'logged-in') return;
     this.#flow.abort();
     // Core deletes an expired session's key when asked for it (DESIGN.md: deleted on expiry).
     await flows().then((f) => f.currentSession(this), () => undefined);
