@@ -38,7 +38,7 @@ export const CEILINGS: Readonly<Record<string, number>> = {
   core: 17_350,
   '<agent-actions>': 18_550,
   '<card-reveal>': 26_400,
-  '<delegated-keys>': 33_125,
+  '<delegated-keys>': 33_150,
   '<passkey-register>': 30_275,
   '<wallet-credentials>': 34_750,
   '<wallet-login>': 35_675,

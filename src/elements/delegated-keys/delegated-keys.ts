@@ -33,7 +33,7 @@ import './delegated-keys.strings.ts';
 import { formatMinor } from './money.ts';
 
 /** The numbers of the form's rules, put in their sentences as every number is (written as Intl writes them in the element's language). */
-const RULES = { n: NICKNAME_MAX, from: 3, to: 16, max: 2 ** 53 - 1 };
+const RULES = { chars: NICKNAME_MAX, from: 3, to: 16, max: 2 ** 53 - 1 };
 import {
   MAX_LIMIT_ROWS,
   NICKNAME_MAX,

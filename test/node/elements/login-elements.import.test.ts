@@ -131,6 +131,15 @@ test('Arabic sentences with a count read right at every count (0, 1, 2, 3-10, 11
       assert.doesNotMatch(text.slice(m.index + m[0].length), counted, `${key}: "${text}"`);
     }
   }
+  // A form rule's bound has one value ({chars} 256, {to} 16, {max} 100), so its noun has one form:
+  // the singular accusative after 11-99 ("256 حرفًا", "16 حرفًا"), the singular genitive after a
+  // round hundred ("100 حرف").
+  assert.match(table['delegated-keys.nickname-hint']!, /\{chars\} حرفًا/);
+  assert.match(table['delegated-keys.field.too_long']!, /\{chars\} حرفًا/);
+  assert.match(table['delegated-keys.field.invalid_currency']!, /\{to\} حرفًا/);
+  assert.match(table['passkey.nickname.invalid']!, /\{max\} حرف\./);
+  const { NICKNAME_MAX } = await import('../../../src/elements/delegated-keys/delegated-keys.machine.ts');
+  assert.ok(NICKNAME_MAX % 100 > 10, `${NICKNAME_MAX} takes the form for 11-99`);
 });
 
 test('every failure code has a sentence in both languages', async () => {
