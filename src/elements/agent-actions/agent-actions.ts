@@ -199,6 +199,8 @@ export class AgentActions extends TemplateElement {
       if (isAbort(error)) return;
       const append = this.view.loadingMore;
       const code = errorCodeOf(error);
+      // A 401 on "load more" is one on a poll: polling stops at once and the list gives way to the message.
+      if (append && (code === 'unauthorized' || code === 'session_required')) return this.#refused('load-more', code, error);
       this.#send({ type: 'failed', generation: this.view.generation, code, append });
       this.#reportError(append ? 'load-more' : 'load', code, error);
       if (code === 'unauthorized') this.#stopPolling();
@@ -358,13 +360,16 @@ export class AgentActions extends TemplateElement {
       },
     }).catch((error: unknown) => {
       // Only a 401 ends the poller with an error: the token is no good any more.
-      if (signal.aborted || isAbort(error)) return;
-      const code = errorCodeOf(error);
-      this.#stopPolling();
-      this.#reportError('poll', code, error);
-      this.#send({ type: 'load' });
-      this.#send({ type: 'failed', generation: this.view.generation, code, append: false });
+      if (!signal.aborted && !isAbort(error)) this.#refused('poll', errorCodeOf(error), error);
     });
+  }
+
+  /** A 401 of a poll or "load more": polling stops, and the list fails with its message (and "Try again" when a sign-in can help). */
+  #refused(operation: 'poll' | 'load-more', code: AgentActionsErrorCode, error: unknown): void {
+    this.#stopPolling();
+    this.#reportError(operation, code, error);
+    this.#send({ type: 'load' });
+    this.#send({ type: 'failed', generation: this.view.generation, code, append: false });
   }
 
   /**

@@ -65,4 +65,34 @@ describe('<agent-actions> 401s of an agent route', () => {
     expect(text(el, 'error')).to.match(/access has expired or was revoked/);
     expect(retryButton(el)).to.equal(undefined);
   });
+
+  it('"load more" refused for want of a sign-in stops polling at once, says so as a poll does, and Try again restarts the list and the poller', async () => {
+    signIn();
+    const errors: Array<AgentActionsErrorEvent['detail']> = [];
+    const el = document.createElement('agent-actions') as AgentActions;
+    // Polls every 100 ms: one left running would meet the same 401 before long.
+    for (const [k, v2] of Object.entries({ 'api-base': v.apiBase, 'page-size': '4', 'poll-interval': '100', 'poll-max-interval': '100' })) el.setAttribute(k, v2);
+    el.addEventListener('agent-actions-error', (e) => errors.push((e as AgentActionsErrorEvent).detail));
+    el.agentToken = v.agentToken;
+    document.body.append(el);
+    await waitFor(() => el.matches(':state(ready)') && el.matches(':state(polling)'), 'the list, polling');
+    await el.updateComplete;
+
+    signOut();
+    const refused = new Promise<void>((resolve) => el.addEventListener('agent-actions-error', () => resolve(), { once: true }));
+    (shadow(el).querySelector('[part="load-more-button"]') as HTMLButtonElement).click();
+    await refused;
+    // Stopped as the 401 arrives, not by a poll meeting it later.
+    expect(el.matches(':state(polling)'), 'polling after the refused "load more"').to.equal(false);
+    await new Promise((r) => setTimeout(r, 600));
+    await el.updateComplete;
+    expect(errors.map((e) => [e.operation, e.code, e.status])).to.deep.equal([['load-more', 'session_required', 401]]);
+    expect(el.matches(':state(failed)')).to.equal(true);
+    expect(text(el, 'error')).to.match(/Sign in/);
+
+    signIn();
+    retryButton(el)!.click();
+    await waitFor(() => el.matches(':state(ready)') && el.matches(':state(polling)'), 'the list, polling again');
+    expect(errors).to.have.length(1);
+  });
 });
