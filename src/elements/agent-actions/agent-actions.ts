@@ -164,6 +164,8 @@ export class AgentActions extends TemplateElement {
   #needsLoad = true;
   /** What the poller last saw pending, and decisions whose read failed: read again once decided, shown or not. */
   #wasPending: readonly string[] = [];
+  /** A poll's first page when it is the unfiltered list's first 100, with the poller's signal: its reads of decisions start from it. */
+  #hundred: [AbortSignal | undefined, AgentActionList | false | void] | undefined;
   /** The latest handling of the poller's list (onPending): an earlier one still reading reports nothing. */
   #latestRead: object | undefined;
   /**
@@ -389,13 +391,16 @@ export class AgentActions extends TemplateElement {
     const deepest = Math.max(...watched.map((id) => actions.findIndex((a) => a.id === id)));
     // Its failure fails not the poll (whose decisions are read): the next poll reads it again. A 429
     // still does, for its Retry-After.
+    const limit = Math.min(100, Math.max(clampPageSize(this.pageSize), filter === 'ALL' ? deepest + 1 : 0));
     const firstPage = () =>
-      listAgentActions(send, { ...options, limit: Math.min(100, Math.max(clampPageSize(this.pageSize), filter === 'ALL' ? deepest + 1 : 0)), status: filter === 'ALL' ? undefined : filter }).catch((e) => {
+      listAgentActions(send, { ...options, limit, status: filter === 'ALL' ? undefined : filter }).catch((e) => {
         if (isAbort(e) || (e as { status?: number }).status == 429) throw e;
       });
     // Only actions neither shown nor seen pending come from that page: decisions are read as before.
     const seen = new Set([...actions.map((a) => a.id), ...this.#wasPending]);
     let page = filter === 'ALL' ? await firstPage() : undefined;
+    // The unfiltered list's first 100, as the reads of more than four decisions begin: not asked for again.
+    this.#hundred = [options.signal, limit === 100 && page];
     if (page) {
       const on = new Set<string>(page.data.map((a) => a.id));
       if ((!page.hasMore || page.data.some((a) => seen.has(a.id))) && watched.every((id) => on.has(id))) return yield* page.data;
@@ -452,7 +457,9 @@ export class AgentActions extends TemplateElement {
     let got: Map<string, AgentAction>;
     let limited: unknown;
     try {
-      [got, limited] = await readActions(send, decided, token, signal);
+      const [from, hundred] = this.#hundred ?? [];
+      this.#hundred = undefined;
+      [got, limited] = await readActions(send, decided, token, signal, from === signal ? hundred : undefined);
     } catch {
       return true;
     }
@@ -672,9 +679,10 @@ interface Said {
  * totalCount (a cursor that comes back), ends it. The rest are read one by one, four at a time. A
  * 429, on a list page or a read of one, starts no further read: what is missing is read at the next
  * poll, and the 429 comes back with them (for its Retry-After); another failed list page leaves them
- * all to be read one by one. Throws only when `signal` aborts.
+ * all to be read one by one. `first`, the poll's own first page of that list when it had one, is
+ * that list's first page (not asked for again). Throws only when `signal` aborts.
  */
-async function readActions(send: Send, ids: readonly string[], agentToken: string, signal: AbortSignal): Promise<[Map<string, AgentAction>, unknown]> {
+async function readActions(send: Send, ids: readonly string[], agentToken: string, signal: AbortSignal, first?: AgentActionList | false | void): Promise<[Map<string, AgentAction>, unknown]> {
   const got = new Map<string, AgentAction>();
   // Written out: the manifest's analyzer takes a shorthand `signal` here for a module variable.
   const o = { agentToken: agentToken, signal: signal };
@@ -690,8 +698,10 @@ async function readActions(send: Send, ids: readonly string[], agentToken: strin
     let total = 0;
     try {
       do {
-        const page = await listAgentActions(send, { ...o, limit: 100, cursor });
-        for (const a of page.data) if (wanted.has(a.id)) got.set(a.id, a);
+        const page = first || (await listAgentActions(send, { ...o, limit: 100, cursor }));
+        first = false;
+        // A copy still waiting for approval is older than the pending list that had it decided (a first page given, read before it).
+        for (const a of page.data) if (wanted.has(a.id) && a.status !== 'PENDING_APPROVAL') got.set(a.id, a);
         seen += page.data.length || Infinity;
         total ||= page.totalCount ?? Infinity;
         cursor = page.nextCursor;

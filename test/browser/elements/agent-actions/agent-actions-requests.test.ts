@@ -122,4 +122,26 @@ describe('<agent-actions> requests of a poll', () => {
     // None shown waits any more: a poll reads the first page alone.
     expect(await onePoll(el), 'a poll after').to.deep.equal(['/agents/me/actions?limit=4']);
   });
+
+  it('under "All", a poll whose first page is already the unfiltered list\'s first 100 does not read it again for more than four decisions', async () => {
+    const acct110 = await newAccount({ actions: 110 } as Parameters<typeof newAccount>[0]);
+    const el = document.createElement('agent-actions') as AgentActions;
+    for (const [k, v] of Object.entries({ 'page-size': '100', 'poll-interval': '60000' })) el.setAttribute(k, v);
+    el.agentToken = acct110.agentToken;
+    document.body.append(el);
+    await waitFor(() => el.matches(':state(ready)') && el.matches(':state(polling)'), 'the first page, polling');
+    (parts(el, 'load-more-button')[0] as HTMLButtonElement).click();
+    await waitFor(() => shownIds(el).length === 110, 'all 110 shown');
+    // One waiting for approval beyond the first 100: the poll's first page (100) does not hold it,
+    // so the pending list is read too.
+    expect(statuses(el).slice(100)).to.include('PENDING_APPROVAL');
+    await onePoll(el);
+    const waiting = shownIds(el).filter((_, i) => i < 100 && statuses(el)[i] === 'PENDING_APPROVAL').slice(0, 5);
+    expect(waiting).to.have.length(5);
+    for (const row of waiting) await approveAction(acct110.agentId, row.replace(/^action-AgentAction-/, 'AgentAction:'));
+    const urls = await onePoll(el);
+    await waitFor(() => waiting.every((row) => statuses(el)[shownIds(el).indexOf(row)] !== 'PENDING_APPROVAL'), 'the five decisions shown', 8000);
+    expect(urls.filter((u) => u === '/agents/me/actions?limit=100'), urls.join(' ')).to.have.length(1);
+    expect(urls).to.include('/agents/me/actions?status=PENDING_APPROVAL&limit=100');
+  });
 });
