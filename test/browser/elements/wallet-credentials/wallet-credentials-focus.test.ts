@@ -10,7 +10,7 @@ import type { WalletCredentials } from '../../../../src/elements/wallet-credenti
 import { clientFor, walletFor } from '../../../../src/elements/shared/wallet.ts';
 import { advanceClock, type RigAccount } from '../../support/rig.ts';
 import type { KeyStore } from '../../../../src/core/keystore.ts';
-import { blocked, idle, loginByEmail, otherDevice, removeButton } from './helpers.ts';
+import { addButton, blocked, idle, loginByEmail, otherDevice, removeButton } from './helpers.ts';
 import { focusIn, holdAnswer, mount, nextEvent, part, parts, resetPage, shadow, text, useRigAccount, waitFor, waitForState } from '../shared/helpers.ts';
 
 /** Presses that button with the keyboard's focus on it, answers yes, and waits for the element to settle. */
@@ -188,4 +188,41 @@ describe('<wallet-credentials> after a removal, the keyboard goes to the row tak
     await new Promise((r) => requestAnimationFrame(() => setTimeout(r)));
     expect(document.activeElement === outside, `focus left outside, not on ${document.activeElement?.tagName} (${focusIn(el)})`).to.equal(true);
   });
+  for (const moved of ['outside', 'body'] as const) {
+    it(`a session ended while an activation code is awaited, the keyboard ${moved === 'outside' ? 'moved out of the element meanwhile: the focus is left there' : 'let go meanwhile (on the body): the code field takes it'}`, async () => {
+      // A session of another device (its key is not here), and this device's.
+      const other = await loginByEmail(acct);
+      await advanceClock(31_000);
+      await loginByEmail(acct);
+      await store.delete(other);
+      const el = await mount<WalletCredentials>('wallet-credentials', { 'account-id': acct.accountId, 'customer-id': acct.customerId });
+      await idle(el);
+      addButton(el, 'SMS_OTP').click();
+      await waitForState(el, 'code-entry');
+      await idle(el);
+      const outside = document.createElement('button');
+      outside.textContent = 'Elsewhere';
+      document.body.append(outside);
+      const end = shadow(el).querySelector<HTMLButtonElement>(`[part~='session'][data-id='${other}'] button`)!;
+      const hold = holdAnswer('DELETE', /\/auth\/sessions\//, (r) => r.status === 204);
+      try {
+        end.focus();
+        end.click();
+        await waitForState(el, 'confirming');
+        part(el, 'confirm')!.querySelector<HTMLButtonElement>('button.danger')!.click();
+        await hold.arrived;
+        if (moved === 'outside') outside.focus();
+        else (document.activeElement as HTMLElement).blur();
+        hold.release();
+        await waitFor(() => !end.isConnected, 'the row gone');
+        await idle(el);
+      } finally {
+        hold.undo();
+      }
+      await new Promise((r) => requestAnimationFrame(() => setTimeout(r)));
+      expect(el.matches(':state(code-entry)')).to.equal(true);
+      if (moved === 'outside') expect(document.activeElement === outside, `focus left outside, not on ${document.activeElement?.tagName} (${focusIn(el)})`).to.equal(true);
+      else expect(shadow(el).activeElement === part(el, 'code-input'), `focus in the code field, not ${focusIn(el)}`).to.equal(true);
+    });
+  }
 });
