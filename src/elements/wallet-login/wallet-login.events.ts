@@ -12,7 +12,7 @@ export interface LoggedInDetail {
   credentialType: CredentialType;
   /** ISO 8601. */
   expiresAt: string;
-  /** How the session came: a login here, a session restored from storage, or a login in another tab. */
+  /** How the session came: a login here, a session restored from storage, or a login by another tab or another element of this page. */
   source: 'login' | 'restored' | 'elsewhere';
 }
 
@@ -20,7 +20,8 @@ export interface LoggedOutDetail {
   accountId: string;
   /**
    * A logout here, the session's expiry, the service ending it before its time (revoked from
-   * another device or by the platform), a logout in another tab, or a key storage lost.
+   * another device or by the platform), a logout by another tab or another element of this page, or a
+   * key storage lost.
    */
   reason: 'logout' | 'expired' | 'revoked' | 'elsewhere' | 'key-missing';
 }

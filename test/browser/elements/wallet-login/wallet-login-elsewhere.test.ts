@@ -13,7 +13,7 @@ import { indexedDbKeyStore, type KeyStore } from '../../../../src/core/keystore.
 import { createWallet } from '../../../../src/core/session.ts';
 import { createClient } from '../../../../src/core/client.ts';
 import { addVirtualAuthenticator, advanceClock, fixtures, newAccount, setAutomaticPresence, type RigAccount } from '../../support/rig.ts';
-import { focusIn, holdAnswer, logInByEmail, loginByEmail, mount, part, resetPage, useRigAccount, waitFor, waitForState } from '../shared/helpers.ts';
+import { focusIn, holdAnswer, logInByEmail, loginByEmail, mount, nextEvent, part, resetPage, useRigAccount, waitFor, waitForState } from '../shared/helpers.ts';
 
 describe('<wallet-login> and changes from elsewhere', function () {
   this.timeout(60000);
@@ -158,6 +158,21 @@ describe('<wallet-login> and changes from elsewhere', function () {
     } finally {
       held.undo();
     }
+  });
+
+  it('a login and a logout by another element of the page are told as ones from elsewhere (`elsewhere`), as those of another tab are', async () => {
+    const other = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId });
+    const el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId });
+    await waitForState(el, 'choosing');
+    const loggedIn = nextEvent<CustomEvent<LoggedInDetail>>(el, 'wallet-logged-in');
+    await logInByEmail(other);
+    expect((await loggedIn).detail.source).to.equal('elsewhere');
+    await waitForState(el, 'logged-in');
+    const reasons: string[] = [];
+    el.addEventListener('wallet-logged-out', (ev) => reasons.push((ev as CustomEvent<{ reason: string }>).detail.reason));
+    other.logout();
+    await waitFor(() => reasons.length > 0, "this element's logout");
+    expect(reasons).to.deep.equal(['elsewhere']);
   });
 
   it('a session another element found ended (revoked upstream) leaves the focus where the user is on the page', async () => {
