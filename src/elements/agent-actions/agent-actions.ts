@@ -164,8 +164,8 @@ export class AgentActions extends TemplateElement {
   #needsLoad = true;
   /** What the poller last saw pending, and decisions whose read failed: read again once decided, shown or not. */
   #wasPending: readonly string[] = [];
-  /** A poll's first page when it is the unfiltered list's first 100, with the poller's signal: its reads of decisions start from it. */
-  #hundred: [AbortSignal | undefined, AgentActionList | false | void] | undefined;
+  /** The poll's first page when it is the unfiltered list's first 100 (else false): its reads of decisions start from it. */
+  #hundred: AgentActionList | false | void = false;
   /** The latest handling of the poller's list (onPending): an earlier one still reading reports nothing. */
   #latestRead: object | undefined;
   /**
@@ -202,10 +202,9 @@ export class AgentActions extends TemplateElement {
       const append = this.view.loadingMore;
       const code = errorCodeOf(error);
       // A 401 on "load more" is one on a poll: polling stops at once and the list gives way to the message.
-      if (append && (code === 'unauthorized' || code === 'session_required')) return this.#refused('load-more', code, error);
+      if (append && (error as { status?: number }).status == 401) return this.#refused('load-more', code, error);
       this.#send({ type: 'failed', generation: this.view.generation, code, append });
       this.#reportError(append ? 'load-more' : 'load', code, error);
-      if (code === 'unauthorized') this.#stopPolling();
       // The service said how long to wait (Retry-After; after "load more", 5 s when it did not).
       if (code === 'rate_limited') this.#hold(error, append ? 5 : 0);
     },
@@ -400,7 +399,8 @@ export class AgentActions extends TemplateElement {
     const seen = new Set([...actions.map((a) => a.id), ...this.#wasPending]);
     let page = filter === 'ALL' ? await firstPage() : undefined;
     // The unfiltered list's first 100, as the reads of more than four decisions begin: not asked for again.
-    this.#hundred = [options.signal, limit === 100 && page];
+    // (Not after the poller stopped: a poller started since, another agent's maybe, sets its own.)
+    this.#hundred = !options.signal?.aborted && limit == 100 && page;
     if (page) {
       const on = new Set<string>(page.data.map((a) => a.id));
       if ((!page.hasMore || page.data.some((a) => seen.has(a.id))) && watched.every((id) => on.has(id))) return yield* page.data;
@@ -457,9 +457,8 @@ export class AgentActions extends TemplateElement {
     let got: Map<string, AgentAction>;
     let limited: unknown;
     try {
-      const [from, hundred] = this.#hundred ?? [];
-      this.#hundred = undefined;
-      [got, limited] = await readActions(send, decided, token, signal, from === signal ? hundred : undefined);
+      // (Set by this poll's list, just before: each poll sets it.)
+      [got, limited] = await readActions(send, decided, token, signal, this.#hundred);
     } catch {
       return true;
     }

@@ -160,7 +160,7 @@ export class WalletCredentials extends TemplateElement {
   #focusTarget: string | undefined;
   #had?: Element | null;
   /** Where the keyboard was as the last change was asked for (the page's view: this element when inside it). */
-  #focusFrom: Element | null = null;
+  #focusFrom?: Element | null;
   /** Whether that control was a button that cannot be used (it keeps the focus: its hint says why). */
   #hadBlocked?: boolean;
   /** Back online, lists that failed for want of a connection are read again: a first load, or a reload over the lists shown. */
@@ -492,8 +492,7 @@ export class WalletCredentials extends TemplateElement {
     // Another change made while a code is awaited: the row whose button had the focus may be gone,
     // and the code is what the user was doing, so the keyboard goes back to it: from inside, from
     // nowhere, or from where it was as the change was asked for, not from where the user went meanwhile.
-    const focus = document.activeElement;
-    if (event.type === 'SUCCEEDED' && after.codeFor && waited && !ran?.endsWith('-code') && (this.matches(':focus-within') || !focus || focus === document.body || focus === this.#focusFrom)) this.#focusTarget = '#code';
+    if (event.type === 'SUCCEEDED' && after.codeFor && waited && !ran?.endsWith('-code') && (this.matches(':focus-within') || [document.body, this.#focusFrom].includes(document.activeElement))) this.#focusTarget = '#code';
     // A confirmation answered or dismissed hands the focus back to the button that opened it, which
     // stays (aria-disabled) while the removal runs; its row goes only once the removal succeeded.
     const asked = (before as Ready).confirming;
