@@ -32,8 +32,6 @@ import { delegatedKeysStyles } from './delegated-keys.styles.ts';
 import './delegated-keys.strings.ts';
 import { formatMinor } from './money.ts';
 
-/** The numbers of the form's rules, put in their sentences as every number is (written as Intl writes them in the element's language). */
-const RULES = { chars: NICKNAME_MAX, from: 3, to: 16, max: 2 ** 53 - 1 };
 import {
   MAX_LIMIT_ROWS,
   NICKNAME_MAX,
@@ -55,6 +53,9 @@ import {
   type LimitRow,
 } from './delegated-keys.machine.ts';
 import { DelegatedKeyCreatedEvent, DelegatedKeyRevokedEvent, DelegatedKeysErrorEvent } from './delegated-keys.events.ts';
+
+/** The numbers of the form's rules, put in their sentences as every number is (written as Intl writes them in the element's language). */
+const RULES = { chars: NICKNAME_MAX, from: 3, to: 16, max: 2 ** 53 - 1 };
 
 export { DelegatedKeyCreatedEvent, DelegatedKeyRevokedEvent, DelegatedKeysErrorEvent } from './delegated-keys.events.ts';
 
