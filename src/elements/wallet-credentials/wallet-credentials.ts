@@ -483,16 +483,18 @@ export class WalletCredentials extends TemplateElement {
     // A change done, the heading takes the focus. A removal's only when the keyboard is still on the
     // row that went, and only if no row takes its place: the same button of the next row, else of the
     // previous one, does (none after a logout: they are disabled). From elsewhere it is not taken.
+    // The keyboard is moved only from inside, from nowhere, or from where it was as the change was
+    // asked for, not from where the user went meanwhile (the page's other controls).
+    const ours = event.type === 'SUCCEEDED' && (this.matches(':focus-within') || [document.body, this.#focusFrom].includes(document.activeElement));
     const kept = (r?: Element | null) => [...after.view.credentials, ...after.view.sessions].some((x) => x.id === (r as HTMLElement)?.dataset.id);
     const row = (this.renderRoot as ShadowRoot).activeElement?.closest('li');
-    if (event.type === 'SUCCEEDED' && !after.codeFor && (row ? !kept(row) : !ran?.startsWith('revoke'))) {
+    if (ours && !after.codeFor && (row ? !kept(row) : !ran?.startsWith('revoke'))) {
       const to = row && after.view.current && [row.nextElementSibling, row.previousElementSibling].find(kept);
       this.#focusTarget = to ? `li[data-id="${CSS.escape((to as HTMLElement).dataset.id!)}"] button` : '#heading';
     }
     // Another change made while a code is awaited: the row whose button had the focus may be gone,
-    // and the code is what the user was doing, so the keyboard goes back to it: from inside, from
-    // nowhere, or from where it was as the change was asked for, not from where the user went meanwhile.
-    if (event.type === 'SUCCEEDED' && after.codeFor && waited && !ran?.endsWith('-code') && (this.matches(':focus-within') || [document.body, this.#focusFrom].includes(document.activeElement))) this.#focusTarget = '#code';
+    // and the code is what the user was doing, so the keyboard goes back to it (by the same rule).
+    if (ours && after.codeFor && waited && !ran?.endsWith('-code')) this.#focusTarget = '#code';
     // A confirmation answered or dismissed hands the focus back to the button that opened it, which
     // stays (aria-disabled) while the removal runs; its row goes only once the removal succeeded.
     const asked = (before as Ready).confirming;

@@ -11,7 +11,7 @@ import { clientFor, walletFor } from '../../../../src/elements/shared/wallet.ts'
 import { advanceClock, type RigAccount } from '../../support/rig.ts';
 import type { KeyStore } from '../../../../src/core/keystore.ts';
 import { addButton, blocked, idle, loginByEmail, otherDevice, removeButton } from './helpers.ts';
-import { focusIn, holdAnswer, mount, nextEvent, part, parts, resetPage, shadow, text, useRigAccount, waitFor, waitForState } from '../shared/helpers.ts';
+import { focusIn, holdAnswer, mount, nextEvent, part, parts, resetPage, shadow, text, type, useRigAccount, waitFor, waitForState } from '../shared/helpers.ts';
 
 /** Presses that button with the keyboard's focus on it, answers yes, and waits for the element to settle. */
 async function pressAndConfirm(el: WalletCredentials, button: HTMLButtonElement): Promise<void> {
@@ -223,6 +223,41 @@ describe('<wallet-credentials> after a removal, the keyboard goes to the row tak
       expect(el.matches(':state(code-entry)')).to.equal(true);
       if (moved === 'outside') expect(document.activeElement === outside, `focus left outside, not on ${document.activeElement?.tagName} (${focusIn(el)})`).to.equal(true);
       else expect(shadow(el).activeElement === part(el, 'code-input'), `focus in the code field, not ${focusIn(el)}`).to.equal(true);
+    });
+  }
+});
+
+describe('<wallet-credentials> after a change done, the heading takes the keyboard only if it is still the panel\'s', function () {
+  this.timeout(60000);
+  let acct: RigAccount;
+  beforeEach(async () => ({ acct } = await useRigAccount()));
+  afterEach(resetPage);
+
+  for (const moved of [true, false]) {
+    it(`an email change saved, the keyboard ${moved ? 'moved out of the element meanwhile: the focus is left there' : 'still in the field: the heading takes it'}`, async () => {
+      await loginByEmail(acct);
+      const el = await mount<WalletCredentials>('wallet-credentials', { 'account-id': acct.accountId, 'customer-id': acct.customerId });
+      await idle(el);
+      const outside = document.createElement('button');
+      outside.textContent = 'Elsewhere';
+      document.body.append(outside);
+      const input = part(el, 'input') as HTMLInputElement;
+      input.focus();
+      type(input, `new-${crypto.randomUUID()}@example.com`);
+      const hold = holdAnswer('PATCH', /\/customers\//, (r) => r.ok);
+      try {
+        (part(el, 'email-form') as HTMLFormElement).requestSubmit();
+        await hold.arrived;
+        if (moved) outside.focus();
+        hold.release();
+        await waitFor(() => text(el, 'status').includes('Email address saved'), 'the saved notice');
+        await idle(el);
+      } finally {
+        hold.undo();
+      }
+      await new Promise((r) => requestAnimationFrame(() => setTimeout(r)));
+      if (moved) expect(document.activeElement === outside, `focus left outside, not on ${document.activeElement?.tagName} (${focusIn(el)})`).to.equal(true);
+      else expect(shadow(el).activeElement === part(el, 'heading'), `focus on the heading, not ${focusIn(el)} (${document.activeElement?.tagName})`).to.equal(true);
     });
   }
 });
