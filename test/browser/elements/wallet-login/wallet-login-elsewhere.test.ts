@@ -134,7 +134,7 @@ describe('<wallet-login> and changes from elsewhere', function () {
     }
   });
 
-  it('another element of the page logs out while this one checks its stored session: this one ends on the methods, each login it told followed by a logout', async () => {
+  it('another element of the page logs out while this one checks its stored session: this one ends on the methods, telling neither a login nor a logout', async () => {
     await loginByEmail(acct);
     const other = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId });
     await waitForState(other, 'logged-in');
@@ -154,7 +154,8 @@ describe('<wallet-login> and changes from elsewhere', function () {
       await waitFor(() => !el.matches(':state(restoring)') && !el.matches(':state(busy)'), 'the end of the check');
       await new Promise((r) => setTimeout(r, 300));
       expect([el.matches(':state(choosing)'), el.session], 'on the methods, no session').to.deep.equal([true, null]);
-      expect(told.filter((t) => t === 'in').length, `each login told is followed by a logout: ${told.join(' ')}`).to.equal(told.filter((t) => t !== 'in').length);
+      // The session the check found was logged out before the check ended: no login happened here.
+      expect(told, 'events told').to.deep.equal([]);
     } finally {
       held.undo();
     }
