@@ -291,7 +291,6 @@ async function restore(element: WalletLogin, signal: AbortSignal): Promise<Login
 
 async function storedSession(element: WalletLogin, _signal: AbortSignal): Promise<LoginEvent & { type: 'RESTORED' }> {
   const { accountId } = element;
-  loggedOutMeanwhile.delete(element);
   const found = await keyStore().get(accountId);
   if (!found) return { type: 'RESTORED', session: null };
   const type = found.session.credentialType;
@@ -316,10 +315,9 @@ async function storedSession(element: WalletLogin, _signal: AbortSignal): Promis
     await keyStore().delete(live.sessionId);
     return { type: 'RESTORED', session: null, expired: live.credentialType, revoked: endsLater(live) };
   }
-  // A logout of the page heard meanwhile (another element's, another tab's) that left no session
-  // here: the session found was never this element's, and the page is told neither its login nor
-  // its logout.
-  if (loggedOutMeanwhile.has(element) && !(await keyStore().get(accountId))) return { type: 'RESTORED', session: null };
+  // Its key gone meanwhile (a logout by another element or tab while the list was read): the page
+  // is told neither a login nor a logout of it (watchSessions' late logout then changes nothing).
+  if (!(await keyStore().get(accountId))) return { type: 'RESTORED', session: null };
   return { type: 'RESTORED', session: sessionInfo(live) };
 }
 
@@ -377,9 +375,6 @@ export async function smsCode(signal: AbortSignal): Promise<string | undefined> 
   return (credential as { code?: string } | null)?.code;
 }
 
-/** Elements that heard a logout of their wallet (see `storedSession`). */
-const loggedOutMeanwhile = new WeakSet<WalletLogin>();
-
 /**
  * Session changes of the element's account made elsewhere: in other tabs (BroadcastChannel, whose
  * message says only "look again") and by other elements of this page (Wallet.subscribe). The
@@ -391,7 +386,6 @@ const loggedOutMeanwhile = new WeakSet<WalletLogin>();
 export function watchSessions(element: WalletLogin, send: (event: LoginEvent, otherTab: boolean) => void, running: () => Promise<unknown> | undefined): () => void {
   return onSessionChange(element.apiBase, async ({ type, accountId, session, revoked }, otherTab) => {
     if (accountId !== element.accountId) return;
-    if (type === 'logged-out') loggedOutMeanwhile.add(element);
     let late: Promise<unknown> | undefined;
     for (let run; !otherTab && (run = running()); ) await (late = run).catch(() => undefined);
     // Heard late, only a logout counts. A logout counts only when this device holds no session of
