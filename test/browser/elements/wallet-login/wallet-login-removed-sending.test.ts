@@ -8,7 +8,7 @@ import '../../../../src/elements/wallet-login/wallet-login.ts';
 import type { WalletLogin } from '../../../../src/elements/wallet-login/wallet-login.ts';
 import { advanceClock, newAccount } from '../../support/rig.ts';
 import { holdAnswer, inState, mount, resetPage, text, useRig, waitFor, waitForState } from '../shared/helpers.ts';
-import { buttonNamed, codeScreen, errorCodes, methodButton, typeSandboxCode } from './helpers.ts';
+import { accountWithBothCodes, buttonNamed, codeScreen, errorCodes, methodButton, typeSandboxCode } from './helpers.ts';
 
 describe('<wallet-login> taken off the page while its first code is sent', function () {
   this.timeout(60000);
@@ -44,6 +44,80 @@ describe('<wallet-login> taken off the page while its first code is sent', funct
       expect(challenges(), 'no second code asked for').to.equal(sent);
       const loggedIn = await typeSandboxCode(el);
       expect(loggedIn.detail.credentialType).to.equal('EMAIL_OTP');
+      expect(errors).to.deep.equal([]);
+    });
+  }
+
+  // Taken off while the way's credential is looked up (the code not yet asked for), or with the
+  // service's answer (the code sent) on its way back; a code by email or by text message.
+  for (const [method, at] of [['sms-otp', /\/challenge$/], ['email-otp', /\/auth\/credentials\?/], ['sms-otp', /\/auth\/credentials\?/]] as const) {
+    for (const back of ['after', 'before'] as const) {
+      it(`${method}, taken off as ${at.source.includes('challenge') ? 'the code went' : 'its credential was looked up'}, put back ${back} that answer arrives: the code screen of the code sent, which logs in`, async () => {
+        const acct = await accountWithBothCodes();
+        const challenges = () => performance.getEntriesByType('resource').filter((e) => e.name.includes('/challenge')).length;
+        const el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId, methods: 'email-otp sms-otp' });
+        await waitForState(el, 'choosing');
+        const before = challenges();
+        const held = holdAnswer(at.source.includes('challenge') ? 'POST' : 'GET', at, (r) => r.status === 200);
+        try {
+          methodButton(el, method).click();
+          await held.arrived;
+          expect(inState(el, 'sending-code')).to.equal(true);
+          el.remove();
+          await new Promise((r) => setTimeout(r, 50));
+          if (back === 'before') document.body.append(el);
+          held.release();
+          await held.read.catch(() => undefined);
+        } finally {
+          held.undo();
+        }
+        // Off the page, the code is asked for all the same.
+        await waitFor(() => challenges() > before, 'the code asked for');
+        if (back === 'after') {
+          await new Promise((r) => setTimeout(r, 300));
+          document.body.append(el);
+        }
+        const errors = errorCodes(el);
+        await waitFor(() => (inState(el, 'choosing') || inState(el, 'code-entry')) && !inState(el, 'busy'), 'a screen');
+        expect(inState(el, 'code-entry'), `the code screen, not: ${text(el, 'heading')} ${text(el, 'error')}`).to.equal(true);
+        expect(challenges(), 'one code asked for').to.equal(before + 1);
+        const loggedIn = await typeSandboxCode(el);
+        expect(loggedIn.detail.credentialType).to.equal(method === 'sms-otp' ? 'SMS_OTP' : 'EMAIL_OTP');
+        expect(errors).to.deep.equal([]);
+      });
+    }
+  }
+
+  for (const back of ['after', 'before'] as const) {
+    it(`taken off as its code went, and a new element of the wallet put on the page ${back} the answer arrives: that code’s screen comes, at once or when its way is chosen, with no error, and it logs in`, async () => {
+      const acct = await newAccount();
+      const challenges = () => performance.getEntriesByType('resource').filter((e) => e.name.includes('/challenge')).length;
+      const el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId });
+      await waitForState(el, 'choosing');
+      const held = holdAnswer('POST', /\/challenge$/, (r) => r.status === 200);
+      let again: WalletLogin | undefined;
+      try {
+        methodButton(el, 'email-otp').click();
+        await held.arrived;
+        el.remove();
+        await new Promise((r) => setTimeout(r, 50));
+        if (back === 'before') again = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId });
+        held.release();
+        await held.read.catch(() => undefined);
+      } finally {
+        held.undo();
+      }
+      await new Promise((r) => setTimeout(r, 300));
+      again ??= await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId });
+      const errors = errorCodes(again);
+      await waitFor(() => (inState(again!, 'choosing') || inState(again!, 'code-entry')) && !inState(again!, 'busy'), 'a screen');
+      if (inState(again, 'choosing')) {
+        methodButton(again, 'email-otp').click();
+        await again.updateComplete;
+        await waitFor(() => (inState(again!, 'choosing') || inState(again!, 'code-entry')) && !inState(again!, 'busy'), 'a screen');
+      }
+      expect(inState(again, 'code-entry'), `the code screen, not: ${text(again, 'heading')} ${text(again, 'error')}`).to.equal(true);
+      expect((await typeSandboxCode(again)).detail.credentialType).to.equal('EMAIL_OTP');
       expect(errors).to.deep.equal([]);
     });
   }
