@@ -13,7 +13,7 @@ import { indexedDbKeyStore, type KeyStore } from '../../../../src/core/keystore.
 import { createWallet } from '../../../../src/core/session.ts';
 import { createClient } from '../../../../src/core/client.ts';
 import { addVirtualAuthenticator, advanceClock, fixtures, newAccount, openOtherTab, setAutomaticPresence, type RigAccount } from '../../support/rig.ts';
-import { focusIn, holdAnswer, logInByEmail, loginByEmail, mount, nextEvent, part, resetPage, useRigAccount, waitFor, waitForState } from '../shared/helpers.ts';
+import { focusIn, holdAnswer, holdNext, logInByEmail, loginByEmail, mount, nextEvent, part, resetPage, text, useRigAccount, waitFor, waitForState } from '../shared/helpers.ts';
 
 describe('<wallet-login> and changes from elsewhere', function () {
   this.timeout(60000);
@@ -161,56 +161,60 @@ describe('<wallet-login> and changes from elsewhere', function () {
     }
   });
 
-  it('another tab logs out while this one checks its stored session: this one ends on the methods, tells at most one logout, and signs nothing with the key gone', async () => {
-    await loginByEmail(acct);
-    const { publicKey } = (await store.get(acct.accountId))!.session;
-    // Another tab of the origin (its own document, core and channel; this page's IndexedDB).
-    const tab = await openOtherTab();
-    tab.configureWallet({ apiBase: (await fixtures()).apiBase, environment: 'sandbox', store: tab.core.indexedDbKeyStore({ dbName }) });
-    // This element's check of the stored session: the service's list (the session in it) is on its way back.
-    const held = holdAnswer('GET', /\/auth\/sessions\?/);
-    const channel = new BroadcastChannel(SESSION_CHANNEL_NAME);
-    // The page's requests signed with the session's key once the other tab deleted it.
-    const signedAfter: string[] = [];
-    let gone = false;
-    const fetch = window.fetch;
-    window.fetch = (input, init) => {
-      const signature = new Headers(init?.headers ?? (input instanceof Request ? input.headers : undefined)).get('Service-Wallet-Signature');
-      const signer = signature && JSON.parse(atob(signature.replace(/-/g, '+').replace(/_/g, '/'))).publicKey;
-      if (gone && signer === publicKey) signedAfter.push(`${init?.method ?? 'GET'} ${String(input instanceof Request ? input.url : input)}`);
-      return fetch(input, init);
-    };
-    try {
-      const told: string[] = [];
-      const el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId }, (e) => {
-        e.addEventListener('wallet-logged-in', () => told.push('in'));
-        e.addEventListener('wallet-logged-out', (ev) => told.push((ev as CustomEvent<{ reason: string }>).detail.reason));
-      });
-      await held.arrived;
-      // The other tab's logout, its message heard by this page (a channel of the test's own) before the list comes back.
-      const heard = new Promise<void>((r) => (channel.onmessage = ({ data }) => data?.type === 'logged-out' && r()));
-      await tab.walletFor().logout(acct.accountId);
-      gone = true;
-      expect(await store.get(acct.accountId), 'the key gone from the origin\'s store').to.equal(undefined);
-      await heard;
-      await new Promise((r) => setTimeout(r, 200));
-      expect(el.matches(':state(restoring)'), 'still checking').to.equal(true);
-      held.release();
-      await waitFor(() => !el.matches(':state(restoring)') && !el.matches(':state(busy)'), 'the end of the check');
-      await new Promise((r) => setTimeout(r, 300));
-      expect([el.matches(':state(choosing)'), el.session], 'on the methods, no session').to.deep.equal([true, null]);
-      expect(told.filter((t) => t !== 'in').length, `at most one wallet-logged-out: ${told.join(' ')}`).to.be.at.most(1);
-      expect(told.filter((t) => t === 'in').length, `a login told is followed by its logout: ${told.join(' ')}`).to.equal(told.filter((t) => t !== 'in').length);
-      // A session left shown would renew on its timers: none is left to renew.
-      el.refresh();
-      await new Promise((r) => setTimeout(r, 300));
-      expect(signedAfter, 'requests signed with the key gone').to.deep.equal([]);
-    } finally {
-      held.undo();
-      channel.close();
-      tab.close();
-    }
-  });
+  // The service's list asked for before the logout upstream (its answer, with the session in it, on
+  // its way back) or after it (the request held before it leaves: the list no longer holds it).
+  for (const when of ['answer', 'request'] as const) {
+    it(`another tab logs out while this one checks its stored session (its list's ${when} held): this one ends on the methods, tells at most one logout, and signs nothing with the key gone`, async () => {
+      await loginByEmail(acct);
+      const { publicKey } = (await store.get(acct.accountId))!.session;
+      // Another tab of the origin (its own document, core and channel; this page's IndexedDB).
+      const tab = await openOtherTab();
+      tab.configureWallet({ apiBase: (await fixtures()).apiBase, environment: 'sandbox', store: tab.core.indexedDbKeyStore({ dbName }) });
+      // This element's check of the stored session: the service's list (the session in it) is on its way back.
+      const held = (when === 'answer' ? holdAnswer : holdNext)('GET', /\/auth\/sessions\?/);
+      const channel = new BroadcastChannel(SESSION_CHANNEL_NAME);
+      // The page's requests signed with the session's key once the other tab deleted it.
+      const signedAfter: string[] = [];
+      let gone = false;
+      const fetch = window.fetch;
+      window.fetch = (input, init) => {
+        const signature = new Headers(init?.headers ?? (input instanceof Request ? input.headers : undefined)).get('Service-Wallet-Signature');
+        const signer = signature && JSON.parse(atob(signature.replace(/-/g, '+').replace(/_/g, '/'))).publicKey;
+        if (gone && signer === publicKey) signedAfter.push(`${init?.method ?? 'GET'} ${String(input instanceof Request ? input.url : input)}`);
+        return fetch(input, init);
+      };
+      try {
+        const told: string[] = [];
+        const el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId }, (e) => {
+          e.addEventListener('wallet-logged-in', () => told.push('in'));
+          e.addEventListener('wallet-logged-out', (ev) => told.push((ev as CustomEvent<{ reason: string }>).detail.reason));
+        });
+        await held.arrived;
+        // The other tab's logout, its message heard by this page (a channel of the test's own) before the list comes back.
+        const heard = new Promise<void>((r) => (channel.onmessage = ({ data }) => data?.type === 'logged-out' && r()));
+        await tab.walletFor().logout(acct.accountId);
+        gone = true;
+        expect(await store.get(acct.accountId), 'the key gone from the origin\'s store').to.equal(undefined);
+        await heard;
+        await new Promise((r) => setTimeout(r, 200));
+        expect(el.matches(':state(restoring)'), 'still checking').to.equal(true);
+        held.release();
+        await waitFor(() => !el.matches(':state(restoring)') && !el.matches(':state(busy)'), 'the end of the check');
+        await new Promise((r) => setTimeout(r, 300));
+        expect([el.matches(':state(choosing)'), el.session, text(el, 'intro')], 'on the methods, no session').to.deep.equal([true, null, 'Choose how you want to log in.']);
+        expect(told.filter((t) => t !== 'in').length, `at most one wallet-logged-out: ${told.join(' ')}`).to.be.at.most(1);
+        expect(told.filter((t) => t === 'in').length, `a login told is followed by its logout: ${told.join(' ')}`).to.equal(told.filter((t) => t !== 'in').length);
+        // A session left shown would renew on its timers: none is left to renew.
+        el.refresh();
+        await new Promise((r) => setTimeout(r, 300));
+        expect(signedAfter, 'requests signed with the key gone').to.deep.equal([]);
+      } finally {
+        held.undo();
+        channel.close();
+        tab.close();
+      }
+    });
+  }
 
   it('a login and a logout by another element of the page are told as ones from elsewhere (`elsewhere`), as those of another tab are', async () => {
     const other = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId });
