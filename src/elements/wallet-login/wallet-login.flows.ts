@@ -311,14 +311,16 @@ async function storedSession(element: WalletLogin, _signal: AbortSignal): Promis
   // may not hold it: then it is asked for anew, once.
   const client = clientFor(element.apiBase);
   const listed = async () => (await client.listSessions(accountId)).some((s) => s.id === live.sessionId);
-  const held = (await listed()) || (readsAnew(), await listed());
+  // (Not listed as its key is gone, it was logged out here or in another tab: below.)
+  if (!(await listed()) && !(readsAnew(), await listed()) && (await keyStore().get(accountId))) {
+    await keyStore().delete(live.sessionId);
+    return { type: 'RESTORED', session: null, expired: live.credentialType, revoked: endsLater(live) };
+  }
   // Its key gone meanwhile (a logout by another element or tab while the list was read, which the
-  // list may no longer hold): the page is told neither a login nor a logout of it, nor an end
+  // list may then no longer hold): the page is told neither a login nor a logout of it, nor an end
   // elsewhere (watchSessions' late logout then changes nothing).
   if (!(await keyStore().get(accountId))) return { type: 'RESTORED', session: null };
-  if (held) return { type: 'RESTORED', session: sessionInfo(live) };
-  await keyStore().delete(live.sessionId);
-  return { type: 'RESTORED', session: null, expired: live.credentialType, revoked: endsLater(live) };
+  return { type: 'RESTORED', session: sessionInfo(live) };
 }
 
 /** The page's autofill turn: one conditional request may wait at a time; the elements queue for it. */
