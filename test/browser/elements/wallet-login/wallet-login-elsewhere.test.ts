@@ -1,7 +1,8 @@
 /**
  * <wallet-login> and what happens outside it, in Chromium against the real sandbox through the real
  * proxy at /api: a session change of another tab or element reaching it after the page set another
- * account-id, and the focus when such a change ends its session while the user is elsewhere.
+ * account-id or while it checks its stored session, and the focus when such a change ends its
+ * session while the user is elsewhere.
  */
 import { expect } from 'chai';
 import '../../../../src/elements/wallet-login/wallet-login.ts';
