@@ -570,6 +570,20 @@ test('the README\'s route handler for servers that hand over a Request compiles 
   assert.deepEqual(diagnostics, []);
 });
 
+test('the README\'s ServiceError snippet compiles as written (strict, a browser application) against the published core declarations: what it calls is made in it', () => {
+  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  const snippet = /```js\n(import \{[^}]*\basksLogin\b[^}]*\} from '[^']+';[\s\S]*?)```/.exec(readme)?.[1];
+  assert.ok(snippet, 'the README has a code block that imports asksLogin');
+  const lines = [
+    // What the snippet leaves to the application: the account it shows and its login screen.
+    `declare const accountId: string;`,
+    `declare function showLogin(): void;`,
+    snippet,
+    `export {};`,
+  ];
+  assert.deepEqual(typecheck('readme-service-error', lines, BROWSER_APP), []);
+});
+
 test('the README\'s clientIp, onError and logger options compile as written, each for the entry it names, against the published proxy declarations', () => {
   const readme = readFileSync(join(ROOT, 'README.md'), 'utf8').replace(/\s+/g, ' ');
   const forFetch = /`(clientIp: [^`]*)` for `proxy\.fetch`/.exec(readme)?.[1];
