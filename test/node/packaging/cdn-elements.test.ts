@@ -14,7 +14,7 @@ import type { Metafile } from 'esbuild';
 import { gzipSync } from 'node:zlib';
 import { buildCdn, buildCdnElements } from '../../../scripts/build.ts';
 import { cdnElementSizes, ceilingFailures, elementTags } from '../../../bench/size.ts';
-import { htmlPage, startPageRig, type PageRig } from './page-rig.ts';
+import { STRICT_CSP, htmlPage, startPageRig, type PageRig } from './page-rig.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'cdn-elements-'));
 const elementsDir = join(dir, 'elements');
@@ -38,7 +38,17 @@ const pages: Record<string, string> = {
 <wallet-login lang="ar" account-id="InternalAccount:00000000-0000-4000-8000-000000000001" api-base="/api"></wallet-login>
 <wallet-login id="en" account-id="InternalAccount:00000000-0000-4000-8000-000000000001" api-base="/api"></wallet-login>
 <script type="module" src="/check-two.js"></script>`,
+  // A page below a <base href>: a relative apiBase (and api-base) is read against the document's
+  // base URL, as the browser reads a link, not against where the element's module came from (/cdn/).
+  '/page/base': `<base href="/shop/">
+<script type="module" src="/check-base.js"></script>
+<card-reveal id="configured" card-id="Card:00000000-0000-4000-8000-000000000001"></card-reveal>
+<card-reveal id="attribute" card-id="Card:00000000-0000-4000-8000-000000000002" api-base="../elements-api"></card-reveal>`,
 };
+
+/** The pages whose policy lets a <base> in (STRICT_CSP has `base-uri 'none'`, under which the browser ignores it). */
+const BASE_CSP = STRICT_CSP.replace("base-uri 'none'", "base-uri 'self'");
+const withBase = new Set(['/page/base']);
 
 const scripts: Record<string, string> = {
   '/check-one.js': `const el = document.querySelector('card-reveal');
@@ -55,6 +65,17 @@ await el.updateComplete;
 const error = new Promise((resolve) => el.addEventListener('card-reveal-error', (e) => resolve(e.detail.code), { once: true }));
 el.shadowRoot.querySelector('button').click();
 document.title = 'done ' + JSON.stringify({ code: await error });`,
+  '/check-base.js': `const { configureWallet } = await import('/cdn/elements/card-reveal.js');
+configureWallet({ apiBase: './wallet-api' });
+const codes = [];
+for (const el of document.querySelectorAll('card-reveal')) {
+  await customElements.whenDefined('card-reveal');
+  await el.updateComplete;
+  const error = new Promise((resolve) => el.addEventListener('card-reveal-error', (e) => resolve(e.detail.code), { once: true }));
+  el.shadowRoot.querySelector('button').click();
+  codes.push(await error);
+}
+document.title = 'done ' + JSON.stringify({ codes, baseURI: document.baseURI });`,
   // Modules are instantiated once per URL: the same function from both entries means one
   // configuration and one catalog behind them.
   '/check-two.js': `const reveal = await import('/cdn/elements/card-reveal.js');
@@ -87,7 +108,7 @@ before(async () => {
       hold.held = hold.until();
       hold.asked = [...rig.requested];
     }
-    if (pages[path]) return { type: 'html', body: htmlPage(pages[path]) };
+    if (pages[path]) return { type: 'html', body: htmlPage(pages[path]), ...(withBase.has(path) ? { csp: BASE_CSP } : {}) };
     if (scripts[path]) return { type: 'js', body: scripts[path] };
     const file = normalize(join(dir, path.slice('/cdn/'.length)));
     if (path.startsWith('/cdn/') && file.startsWith(dir + '/') && existsSync(file) && statSync(file).isFile()) return { type: 'js', body: readFileSync(file) };
@@ -187,4 +208,17 @@ test('modules of several elements share one configuration and one catalog, trans
   assert.equal(arabic.dir, 'rtl');
   assert.match(arabic.text, /[\u0600-\u06ff]/, `Arabic heading: ${arabic.text}`);
   assert.equal(result.english, 'Set through card-reveal.js');
+});
+
+test('a relative apiBase and api-base follow the document\'s base URL (a <base href>), as the browser reads a link, not the module\'s address', async () => {
+  const { result, problems } = await rig.open('/page/base');
+  assert.deepEqual(problems, []);
+  assert.equal(result.baseURI, `${rig.origin}/shop/`);
+  // Nothing answers there: the rig's 404 in the service's shape.
+  assert.deepEqual(result.codes, ['not_found', 'not_found']);
+  const calls = rig.requested.filter((path) => !path.startsWith('/cdn/') && !/^\/(page|check|favicon)/.test(path));
+  assert.deepEqual(calls, [
+    '/shop/wallet-api/cards/Card:00000000-0000-4000-8000-000000000001/reveal',
+    '/elements-api/cards/Card:00000000-0000-4000-8000-000000000002/reveal',
+  ]);
 });

@@ -22,7 +22,8 @@ import { PRODUCTION_BUILD, ROOT } from '../../../bench/size.ts';
  */
 export const STRICT_CSP = "default-src 'self'; script-src 'self'; style-src 'self'; object-src 'none'; base-uri 'none'; require-trusted-types-for 'script'; trusted-types lit-html";
 
-export type Answer = { type: 'html' | 'js'; body: string | Uint8Array };
+/** `csp`: a policy of the page's own in place of STRICT_CSP (a page that needs another `base-uri`). */
+export type Answer = { type: 'html' | 'js'; body: string | Uint8Array; csp?: string };
 
 const TYPES = { html: 'text/html; charset=utf-8', js: 'text/javascript' };
 
@@ -68,8 +69,8 @@ export async function startPageRig(route: (path: string) => Answer | undefined |
   const server = createServer(async (req, res) => {
     const path = new URL(req.url ?? '/', 'http://127.0.0.1').pathname;
     requested.push(path);
-    const headers = { 'content-security-policy': STRICT_CSP, 'cache-control': 'no-store' };
     const answer = await route(path);
+    const headers = { 'content-security-policy': answer?.csp ?? STRICT_CSP, 'cache-control': 'no-store' };
     // The elements may ask the proxy for data on connect; there is none here.
     if (!answer) res.writeHead(404, { ...headers, 'content-type': 'application/json' }).end('{"status":404,"code":"NOT_FOUND","message":"none"}');
     else res.writeHead(200, { ...headers, 'content-type': TYPES[answer.type] }).end(answer.body);
