@@ -248,6 +248,17 @@ test('dist/ imports only declared dependencies, and only the React entries reach
   }
 });
 
+test('dependencies take later releases of the same major (^), so an application with its own Lit 3 or undici 7 shares one copy with this package', () => {
+  for (const [name, spec] of Object.entries(pkg.dependencies)) {
+    const range = /^\^(\d+)\.(\d+)\.(\d+)$/.exec(spec);
+    assert.ok(range, `${name}@${spec} is not a ^major.minor.patch range: npm would nest a second copy beside an application's own`);
+    const installed = (JSON.parse(readFileSync(join(ROOT, 'node_modules', name, 'package.json'), 'utf8')) as { version: string }).version.split('.').map(Number);
+    const floor = range.slice(1).map(Number);
+    assert.equal(installed[0], floor[0], `${name} installed ${installed.join('.')} outside ${spec}`);
+    assert.ok(installed[1]! > floor[1]! || (installed[1] === floor[1] && installed[2]! >= floor[2]!), `${name} installed ${installed.join('.')} below ${spec}`);
+  }
+});
+
 test('no dependency asks for a peer of its own, which npm would install for every user (as @lit/react did @types/react)', () => {
   for (const name of Object.keys(pkg.dependencies)) {
     const dep = JSON.parse(readFileSync(join(ROOT, 'node_modules', name, 'package.json'), 'utf8')) as {
