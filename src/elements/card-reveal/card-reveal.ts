@@ -115,8 +115,8 @@ function setChildren(parent: Element, nodes: Node[]): void {
  * @event card-revealed - The details are shown. `detail: { cardId, expiresAt }` (never the URL).
  * @event card-hidden - The details left the screen and the iframe was removed. `detail: { reason }`:
  *   `user`, `expired`, `timeout` (hide-after), `page-hidden`, `disconnected`, `card-changed`,
- *   `logged-out` (require-session: the proven session was logged out or found ended, in this page or
- *   another tab), `account-changed` (require-session: `account-id` now names another wallet) or
+ *   `logged-out` (the wallet session of `account-id`, of any account without it, was logged out or
+ *   found ended, in this page or another tab), `account-changed` (require-session: `account-id` now names another wallet) or
  *   `blocked` (the processor's frame was refused: by the page's Content-Security-Policy, and
  *   `card-reveal-error` with code `frame_blocked` follows; or by `allowed-origins` changed while shown
  *   so that it no longer lists the frame's non-https origin, and `insecure_url` follows).
@@ -188,7 +188,7 @@ export class CardReveal extends ReactiveBase {
    */
   requireSession = false;
 
-  /** The wallet account whose session proves the step-up (with `require-session`; `InternalAccount:<uuid>`). Another (a malformed id) is said on the console and ignored: the element sends nothing, shows only that this attribute is not a valid id, and reports it once per value (`card-reveal-error`, `misconfigured`). */
+  /** The wallet account whose session proves the step-up (with `require-session`; `InternalAccount:<uuid>`), and whose logout hides the details (any wallet's without it). Another (a malformed id) is said on the console and ignored: the element sends nothing, shows only that this attribute is not a valid id, and reports it once per value (`card-reveal-error`, `misconfigured`). */
   accountId: string | undefined;
 
   /**
@@ -276,11 +276,10 @@ export class CardReveal extends ReactiveBase {
     try {
       if (this.requireSession) {
         // The step-up needs the session flows (keys, stamps); a page that never asks for it never
-        // loads them. Details shown on the strength of the session hide when it is logged out
-        // (watched until this request's signal aborts, which every exit from `revealed` does).
+        // loads them.
         const proof = await stepUpProof();
         failureOf = proof.failureOf;
-        await proof.proveSession({ apiBase: this.apiBase, accountId: this.accountId, signal, onLogout: () => this.#send({ type: 'hide', reason: 'logged-out' }) });
+        await proof.proveSession({ apiBase: this.apiBase, accountId: this.accountId, signal });
       }
       // The transport loads on demand, not with the element: a page renders the element (its
       // up-front budget, 9 KB gzip) before any of it is needed. Usually loaded already, on the
@@ -289,6 +288,9 @@ export class CardReveal extends ReactiveBase {
       // (156) keeps one answered with an error failed for the page, and only a reload loads it (`load_failed`).
       const reveal = await revealRequest();
       failureOf = reveal.failureOf;
+      // Details hide when the wallet session is logged out or found ended, proven or not (watched
+      // until this request's signal aborts, which every exit from `revealed` does).
+      reveal.watchSession(this.apiBase, this.accountId, signal, () => this.#send({ type: 'hide', reason: 'logged-out' }));
       const answer = await reveal.requestReveal(this.apiBase, cardId, signal);
       const verdict = checkRevealUrl(answer, this.allowedOrigins, serviceNow(), self.origin);
       signal.throwIfAborted();
