@@ -266,6 +266,7 @@ const delegatedKeys: Record<DelegatedKeysStringKey, string> = {
   'delegated-keys.revoked': 'أُلغي المفتاح «{name}».',
   'delegated-keys.active-exists': 'لهذه البطاقة مفتاح نشط بالفعل. ألغِه قبل إنشاء مفتاح آخر.',
   'delegated-keys.missing-ids': 'لم يتم اختيار بطاقة أو حساب محفظة.',
+  'delegated-keys.sign-in': 'سجّل الدخول إلى محفظتك لإنشاء مفتاح.',
   'delegated-keys.bad-id': badId,
   'delegated-keys.field.required': 'هذا الحقل مطلوب.',
   'delegated-keys.field.too_long': 'استخدم {chars} حرفًا أو أقل.',

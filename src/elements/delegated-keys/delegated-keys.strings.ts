@@ -44,6 +44,8 @@ type Keys =
   | 'delegated-keys.revoked'
   | 'delegated-keys.active-exists'
   | 'delegated-keys.missing-ids'
+  /** Under the list while this device holds no session of the wallet: creating a key needs one. */
+  | 'delegated-keys.sign-in'
   | 'delegated-keys.bad-id'
   /** `too_many` is never shown: the form offers no more rows than allowed. */
   | `delegated-keys.field.${Exclude<FieldProblem, 'too_many'>}`
@@ -89,6 +91,7 @@ const en: Record<Keys, string> & PluralForms<Keys> = {
   'delegated-keys.revoked': 'Key “{name}” revoked.',
   'delegated-keys.active-exists': 'This card already has an active key. Revoke it before creating another.',
   'delegated-keys.missing-ids': 'No card or wallet account is selected.',
+  'delegated-keys.sign-in': 'Sign in to your wallet to create a key.',
   'delegated-keys.bad-id': 'The {attribute} attribute of this element is not a valid id.',
   'delegated-keys.field.required': 'This field is required.',
   'delegated-keys.field.too_long': 'Use {chars} characters or fewer.',

@@ -166,6 +166,30 @@ export class DelegatedKeys extends TemplateElement {
   /** A refresh() asked for: the next read of the list shares no read asked for before it (another element's). */
   #fresh?: boolean;
 
+  /**
+   * Whether this device holds a session of the wallet (undefined until read): without one, a create
+   * (which the session signs) cannot be made, so it is not offered and the panel says to sign in,
+   * as <wallet-credentials> does. Read again at each login or logout, here or in another tab.
+   */
+  #signedIn?: boolean;
+  /** The session read last asked for: an earlier one's answer is not taken after it. */
+  #sessionRead = 0;
+  /** Stops listening for session changes (while on the page). */
+  #unsubscribe?: () => void;
+
+  /** Reads whether this device holds a session of the wallet; a login or logout changes what is offered. */
+  async #readSession(): Promise<void> {
+    const { accountId } = this;
+    const read = ++this.#sessionRead;
+    const { walletFor } = await services();
+    // (A key the browser lost signs nothing: no session either.)
+    const held = !!accountId && (await walletFor(this.apiBase).current(accountId).catch(() => undefined)) !== undefined;
+    if (read === this.#sessionRead && held !== this.#signedIn) {
+      this.#signedIn = held;
+      this.requestUpdate();
+    }
+  }
+
   readonly #listTask = new Task(this, {
     args: () => [this.cardId, this.accountId] as const,
     task: async ([cardId, accountId], { signal }) => {
@@ -292,6 +316,7 @@ export class DelegatedKeys extends TemplateElement {
     this.#attempt = undefined;
     this.#send({ type: 'load', anew: true });
     void this.#listTask.run();
+    void this.#readSession();
   }
 
   protected override willUpdate(changed: PropertyValues): void {
@@ -309,6 +334,12 @@ export class DelegatedKeys extends TemplateElement {
     }
     this.#left = false;
     this.#syncStates();
+    // A login or logout here or in another tab: whether a key can be created follows it.
+    void services().then(({ onSessionChange }) => {
+      if (!this.isConnected || this.#unsubscribe) return;
+      this.#unsubscribe = onSessionChange(this.apiBase, ({ accountId }) => void (accountId === this.accountId && this.#readSession()));
+      void this.#readSession();
+    }, () => undefined);
   }
 
   override disconnectedCallback(): void {
@@ -317,6 +348,8 @@ export class DelegatedKeys extends TemplateElement {
     queueMicrotask(() => {
       if (this.isConnected) return;
       this.#left = true;
+      this.#unsubscribe?.();
+      this.#unsubscribe = undefined;
       this.#listTask.abort();
       // Every change under way, for whichever card: the service may have made it already, and the
       // list read when the element is back shows what the card holds.
@@ -437,7 +470,7 @@ export class DelegatedKeys extends TemplateElement {
   #submit(e: Event): void {
     e.preventDefault();
     const { mode } = this.view;
-    if (mode.kind !== 'editing' || this.#held()) return;
+    if (mode.kind !== 'editing' || this.#held() || this.#signedIn === false) return;
     const verdict = validateKeyForm(this.form, this);
     this.#send({ type: 'submit', verdict });
     if (!verdict.ok) {
@@ -502,16 +535,18 @@ export class DelegatedKeys extends TemplateElement {
     // A malformed id is ignored (its property stays empty): said as not valid rather than as not selected.
     const bad = this.badId(IDS);
     const ready = this.cardId && this.accountId;
+    const signedOut = this.#signedIn === false;
     const alert = list.kind === 'failed' ? list.code : failure;
     return html`
       <section part="base" class="base panel" aria-labelledby="title">
         <div part="header" class="bar">
           <h2 id="title" tabindex="-1" data-focus="title" aria-level=${this.level()}>${t('delegated-keys.title')}</h2>
           ${ready && mode.kind === 'browsing' && list.kind === 'ready'
-            ? html`<button part="new-button" class="primary" type="button" data-focus="new" @click=${this.#openForm}>${t('delegated-keys.new')}</button>`
+            ? html`<button part="new-button" class="primary" type="button" data-focus="new" ?disabled=${signedOut} aria-describedby=${signedOut ? 'sign-in' : nothing} @click=${this.#openForm}>${t('delegated-keys.new')}</button>`
             : nothing}
         </div>
         <p class="muted">${t('delegated-keys.description')}</p>
+        ${ready && signedOut && list.kind === 'ready' && mode.kind === 'browsing' ? html`<p part="hint" id="sign-in">${t('delegated-keys.sign-in')}</p>` : nothing}
         ${mode.kind === 'editing' || mode.kind === 'submitting' ? this.#renderForm() : nothing}
         <div part="error" class="alert" role="alert">${alert
             ? html`<p>${this.#say(alert)}</p>
@@ -601,7 +636,9 @@ export class DelegatedKeys extends TemplateElement {
     const { mode } = this.view;
     const submitting = mode.kind === 'submitting';
     const errors = mode.kind === 'editing' ? mode.errors : [];
-    const failure = mode.kind === 'editing' ? mode.failure : undefined;
+    // Signed out with the form open: it says to sign in, and sends nothing that must fail.
+    const signedOut = this.#signedIn === false && !submitting;
+    const failure = signedOut ? 'session_required' : mode.kind === 'editing' ? mode.failure : undefined;
     const rows = this.form.limits;
     /** An input with its label and the message of its error, tied to it; `row` for a limit's fields. */
     const field = (name: string, label: string, value: string, describedBy: string, row?: number, numeric = false) => {
@@ -666,7 +703,7 @@ export class DelegatedKeys extends TemplateElement {
         </fieldset>
         <div class="alert" role="alert">${failure || this.#refusal ? html`<p>${failure ? this.#say(failure) : this.#refusal}</p>` : nothing}</div>
         <div class="actions">
-          <button part="submit-button" class="primary" type="submit" aria-disabled=${submitting || this.#held()}>
+          <button part="submit-button" class="primary" type="submit" aria-disabled=${submitting || signedOut || this.#held()}>
             ${t(submitting ? 'delegated-keys.creating' : failure && isRetryable(failure) ? 'delegated-keys.retry' : 'delegated-keys.create')}
           </button>
           ${submitting ? nothing : html`<button type="button" @click=${this.#cancel}>${t('delegated-keys.cancel')}</button>`}

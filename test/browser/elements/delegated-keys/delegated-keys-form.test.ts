@@ -10,7 +10,8 @@ import '../../../../src/locales/ar.ts';
 import type { DelegatedKeys } from '../../../../src/elements/delegated-keys/index.ts';
 import type { DelegatedKey } from '../../../../src/core/types.ts';
 import type { RigAccount } from '../../support/rig.ts';
-import { logInByEmail, mount, nextEvent, overflowing, part, pasteForReal, resetPage, shadow, type, useRigAccount, waitFor } from '../shared/helpers.ts';
+import { walletFor } from '../../../../src/elements/shared/wallet.ts';
+import { logInByEmail, loginByEmail, mount, nextEvent, overflowing, part, pasteForReal, resetPage, shadow, type, useRigAccount, waitFor } from '../shared/helpers.ts';
 
 const errorOf = (el: Element, id: string) => shadow(el).getElementById(`${id}-error`)!.textContent!.trim();
 
@@ -37,9 +38,11 @@ describe('<delegated-keys> creation form', () => {
   /** What reaches past the element or scrolls sideways, but a field's own text and the 1-pixel clip of a text for screen readers only. */
   const wide = (el: Element) => overflowing(el).filter((o) => !/^<input|visually-hidden/.test(o));
 
+  /** The form, for a wallet this device holds a session of (creating a key needs one). */
   async function openForm(lang = 'en', rows = 0): Promise<DelegatedKeys> {
+    if (!(await walletFor().current(acct.accountId))) await loginByEmail(acct);
     const el = await mount<DelegatedKeys>('delegated-keys', { 'card-id': acct.cardId, 'account-id': acct.accountId, lang });
-    await waitFor(() => el.matches(':state(ready)'), 'the list');
+    await waitFor(() => el.matches(':state(ready)') && (part(el, 'new-button') as HTMLButtonElement | null)?.disabled === false, 'the list');
     await el.updateComplete;
     (part(el, 'new-button') as HTMLButtonElement).click();
     await el.updateComplete;

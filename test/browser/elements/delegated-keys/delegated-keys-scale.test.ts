@@ -46,6 +46,7 @@ describe('<delegated-keys> with a long list', function () {
   });
 
   it('a keystroke in the creation form renders no key again', async () => {
+    await logIn();
     const el = await listed();
     (part(el, 'new-button') as HTMLButtonElement).click();
     await el.updateComplete;

@@ -999,17 +999,22 @@ describe('<delegated-keys>', () => {
     // A region that announces itself and also takes the focus is read twice (its live change, then
     // the focus on it): the alert speaks, and the focus stays where the user can try again.
     const focused = async () => (await axNodes()).filter((n) => n.properties.focused && n.role !== 'RootWebArea').map((n) => [n.role, n.name]);
+    await login();
     const el = await mountReady();
-    await fillForm(el, 'No session yet', []);
+    await fillForm(el, 'Refused first', []);
     (part(el, 'submit-button') as HTMLButtonElement).focus();
     const refused = nextEvent<CustomEvent>(el, 'delegated-keys-error');
-    await sendKeys({ press: 'Enter' });
-    expect((await refused).detail.code).to.equal('session_required');
+    const undoCreate = failNext('POST', /\/auth\/delegated-keys$/, 400, 1, {}, { status: 400, code: 'INVALID_ARGUMENT', message: 'Refused' });
+    try {
+      await sendKeys({ press: 'Enter' });
+      expect((await refused).detail.code).to.equal('invalid');
+    } finally {
+      undoCreate();
+    }
     await settle(el);
-    expect(text(el, 'form')).to.match(/Sign in to your wallet first/);
+    expect(text(el, 'form')).to.match(/The key couldn’t be created with these details/);
     expect(await focused()).to.deep.equal([['button', 'Create key']]);
 
-    await login();
     button(el, /Create key/).click();
     await waitFor(() => el.matches(':state(ready)') && !part(el, 'form'), 'the key created');
     await settle(el);
@@ -1032,21 +1037,27 @@ describe('<delegated-keys>', () => {
   });
 
   it('its live regions are in the accessibility tree before they have anything to say, taking no room, so that the first message is announced', async () => {
+    await login();
     const el = await mountReady();
     // The panel's alert and its status; with the form open, the form's alert too.
     expect(await axLiveRegions()).to.deep.equal(['alert', 'status']);
     const panel = part(el, 'base')!.getBoundingClientRect().height;
     const { width, height } = part(el, 'error')!.getBoundingClientRect();
     expect([width, height]).to.deep.equal([0, 0]);
-    await fillForm(el, 'No session yet', []);
+    await fillForm(el, 'Refused', []);
     expect(await axLiveRegions()).to.deep.equal(['alert', 'alert', 'status']);
     const formAlert = part(el, 'form')!.querySelector<HTMLElement>('[role=alert]')!;
     expect(formAlert.getBoundingClientRect().height).to.equal(0);
     const form = part(el, 'form')!.getBoundingClientRect().height;
     // Refused: the form's alert takes its room and the form grows.
     const refused = nextEvent(el, 'delegated-keys-error');
-    (part(el, 'submit-button') as HTMLButtonElement).click();
-    await refused;
+    const undo = failNext('POST', /\/auth\/delegated-keys$/, 400, 1, {}, { status: 400, code: 'INVALID_ARGUMENT', message: 'Refused' });
+    try {
+      (part(el, 'submit-button') as HTMLButtonElement).click();
+      await refused;
+    } finally {
+      undo();
+    }
     await settle(el);
     expect(formAlert.getBoundingClientRect().height).to.be.greaterThan(20);
     expect(part(el, 'form')!.getBoundingClientRect().height).to.be.greaterThan(form);
@@ -1101,13 +1112,27 @@ describe('<delegated-keys>', () => {
 
   it('without a wallet session, says to sign in first and sends no signed request', async () => {
     const el = await mountReady();
+    await waitFor(() => text(el, 'hint') !== '', 'the hint to sign in');
+    expect(text(el, 'hint')).to.equal('Sign in to your wallet to create a key.');
+    expect((part(el, 'new-button') as HTMLButtonElement).disabled).to.equal(true);
+    // Logged out (here, through the shared wallet) with the form open: it says so, and Create sends nothing.
+    await login();
+    await waitFor(() => !(part(el, 'new-button') as HTMLButtonElement).disabled, 'New key after the login');
     await fillForm(el, 'No session', []);
-    const failed = nextEvent<CustomEvent>(el, 'delegated-keys-error');
-    (part(el, 'submit-button') as HTMLButtonElement).click();
-    const { detail } = await failed;
-    expect(detail.code).to.equal('session_required');
-    await settle(el);
-    expect(text(el, 'form')).to.match(/Sign in to your wallet first/);
+    await walletFor().logout(acct.accountId);
+    await waitFor(() => /Sign in to your wallet first/.test(text(el, 'form')), 'the form to say to sign in');
+    const posts = countRequests('/auth/delegated-keys', 'POST');
+    const errors: unknown[] = [];
+    el.addEventListener('delegated-keys-error', (e) => errors.push((e as CustomEvent).detail));
+    try {
+      (part(el, 'submit-button') as HTMLButtonElement).click();
+      await new Promise((r) => setTimeout(r, 300));
+      expect(posts.count).to.equal(0);
+    } finally {
+      posts.restore();
+    }
+    expect(errors).to.deep.equal([]);
+    expect(part(el, 'submit-button')!.getAttribute('aria-disabled')).to.equal('true');
   });
 
   it('a form sent with Enter from the very field it refuses says that field’s error once, in a live region (the focus stays, so its description is not read again)', async () => {
@@ -1185,6 +1210,7 @@ describe('<delegated-keys>', () => {
 
   it('speaks Arabic right to left', async () => {
     setLocale('ar');
+    await login();
     const el = await mountReady();
     expect(part(el, 'base')!.getAttribute('dir')).to.equal('rtl');
     expect(shadow(el).querySelector('h2')?.textContent).to.equal('المفاتيح المفوَّضة');
