@@ -167,25 +167,29 @@ export class DelegatedKeys extends TemplateElement {
   #fresh?: boolean;
 
   /**
-   * Whether this device holds a session of the wallet (undefined until read): without one, a create
-   * (which the session signs) cannot be made, so it is not offered and the panel says to sign in,
-   * as <wallet-credentials> does. Read again at each login or logout, here or in another tab.
+   * This device holds no session of the wallet (found so when read): a create (which the session
+   * signs) cannot be made, so it is not offered and the panel says to sign in, as
+   * <wallet-credentials> does. Read again at each login or logout, here or in another tab.
    */
-  #signedIn?: boolean;
+  #signedOut = false;
   /** The session read last asked for: an earlier one's answer is not taken after it. */
   #sessionRead = 0;
   /** Stops listening for session changes (while on the page). */
   #unsubscribe?: () => void;
 
-  /** Reads whether this device holds a session of the wallet; a login or logout changes what is offered. */
+  /**
+   * Reads whether this device holds a session of the wallet, and from then on (while on the page)
+   * again at each login or logout of it, here or in another tab.
+   */
   async #readSession(): Promise<void> {
     const { accountId } = this;
     const read = ++this.#sessionRead;
-    const { walletFor } = await services();
+    const { walletFor, onSessionChange } = await services();
+    if (this.isConnected) this.#unsubscribe ??= onSessionChange(this.apiBase, (change) => void (change.accountId === this.accountId && this.#readSession()));
     // (A key the browser lost signs nothing: no session either.)
-    const held = !!accountId && (await walletFor(this.apiBase).current(accountId).catch(() => undefined)) !== undefined;
-    if (read === this.#sessionRead && held !== this.#signedIn) {
-      this.#signedIn = held;
+    const out = !(accountId && (await walletFor(this.apiBase).current(accountId).catch(() => 0)));
+    if (read === this.#sessionRead && out !== this.#signedOut) {
+      this.#signedOut = out;
       this.requestUpdate();
     }
   }
@@ -334,12 +338,6 @@ export class DelegatedKeys extends TemplateElement {
     }
     this.#left = false;
     this.#syncStates();
-    // A login or logout here or in another tab: whether a key can be created follows it.
-    void services().then(({ onSessionChange }) => {
-      if (!this.isConnected || this.#unsubscribe) return;
-      this.#unsubscribe = onSessionChange(this.apiBase, ({ accountId }) => void (accountId === this.accountId && this.#readSession()));
-      void this.#readSession();
-    }, () => undefined);
   }
 
   override disconnectedCallback(): void {
@@ -470,7 +468,7 @@ export class DelegatedKeys extends TemplateElement {
   #submit(e: Event): void {
     e.preventDefault();
     const { mode } = this.view;
-    if (mode.kind !== 'editing' || this.#held() || this.#signedIn === false) return;
+    if (mode.kind !== 'editing' || this.#held() || this.#signedOut) return;
     const verdict = validateKeyForm(this.form, this);
     this.#send({ type: 'submit', verdict });
     if (!verdict.ok) {
@@ -535,18 +533,18 @@ export class DelegatedKeys extends TemplateElement {
     // A malformed id is ignored (its property stays empty): said as not valid rather than as not selected.
     const bad = this.badId(IDS);
     const ready = this.cardId && this.accountId;
-    const signedOut = this.#signedIn === false;
+    const signedOut = this.#signedOut;
     const alert = list.kind === 'failed' ? list.code : failure;
     return html`
       <section part="base" class="base panel" aria-labelledby="title">
         <div part="header" class="bar">
           <h2 id="title" tabindex="-1" data-focus="title" aria-level=${this.level()}>${t('delegated-keys.title')}</h2>
           ${ready && mode.kind === 'browsing' && list.kind === 'ready'
-            ? html`<button part="new-button" class="primary" type="button" data-focus="new" ?disabled=${signedOut} aria-describedby=${signedOut ? 'sign-in' : nothing} @click=${this.#openForm}>${t('delegated-keys.new')}</button>`
+            ? html`<button part="new-button" class="primary" type="button" data-focus="new" ?disabled=${signedOut} @click=${this.#openForm}>${t('delegated-keys.new')}</button>`
             : nothing}
         </div>
         <p class="muted">${t('delegated-keys.description')}</p>
-        ${ready && signedOut && list.kind === 'ready' && mode.kind === 'browsing' ? html`<p part="hint" id="sign-in">${t('delegated-keys.sign-in')}</p>` : nothing}
+        ${ready && signedOut && list.kind === 'ready' && mode.kind === 'browsing' ? html`<p part="hint">${t('delegated-keys.sign-in')}</p>` : nothing}
         ${mode.kind === 'editing' || mode.kind === 'submitting' ? this.#renderForm() : nothing}
         <div part="error" class="alert" role="alert">${alert
             ? html`<p>${this.#say(alert)}</p>
@@ -637,7 +635,7 @@ export class DelegatedKeys extends TemplateElement {
     const submitting = mode.kind === 'submitting';
     const errors = mode.kind === 'editing' ? mode.errors : [];
     // Signed out with the form open: it says to sign in, and sends nothing that must fail.
-    const signedOut = this.#signedIn === false && !submitting;
+    const signedOut = this.#signedOut && !submitting;
     const failure = signedOut ? 'session_required' : mode.kind === 'editing' ? mode.failure : undefined;
     const rows = this.form.limits;
     /** An input with its label and the message of its error, tied to it; `row` for a limit's fields. */

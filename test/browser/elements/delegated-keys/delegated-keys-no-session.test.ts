@@ -30,7 +30,6 @@ describe('<delegated-keys> without a wallet session', function () {
     const el = await mountReady();
     await waitFor(() => /^Sign in to your wallet to create a key\.$/.test(text(el, 'hint')), 'the hint to log in', 5000);
     expect(newKey(el)?.disabled, 'New key').to.equal(true);
-    expect(newKey(el)!.getAttribute('aria-describedby')).to.equal(part(el, 'hint')!.id);
   });
 
   it('logged out by a <wallet-login> on the same page: "New key" goes, an open form says to sign in and sends nothing; a login brings it back', async () => {
