@@ -84,7 +84,8 @@ type Done = Extract<DelegatedKeysEvent, { type: 'created' | 'revoked' }>;
  *
  * @csspart base - The wrapper of everything.
  * @csspart header - Title and "New key" button.
- * @csspart new-button - The "New key" button.
+ * @csspart new-button - The "New key" button (disabled while this device holds no session of the wallet).
+ * @csspart hint - "Sign in to your wallet to create a key.", under the description while this device holds no session of the wallet.
  * @csspart list - The list of keys.
  * @csspart key - One key.
  * @csspart status - A key's status badge.
