@@ -61,7 +61,7 @@ describe('a client that half-closes its side after its request, in a node:http s
     assert.match(change, /^HTTP\/1\.1 200 [^]*"challenge":"/, `a request with a body: ${JSON.stringify(change.slice(0, 200))}`);
     const refused = await sendAndHalfClose(port, `GET /api/nowhere HTTP/1.1\r\n${host}\r\n`);
     assert.match(refused, /^HTTP\/1\.1 404 [^]*"code":"NOT_FOUND"/, `a refusal: ${JSON.stringify(refused.slice(0, 200))}`);
-    assert.equal(server.httpAllowHalfOpen, false, 'the server\'s own setting is changed');
+    assert.equal((server as { httpAllowHalfOpen?: boolean }).httpAllowHalfOpen, false, 'the server\'s own setting is changed');
     // The integrator's other route keeps Node's default: its connection ends when the client's does.
     assert.equal(await sendAndHalfClose(port, `GET /other HTTP/1.1\r\n${host}\r\n`), '');
   });
