@@ -3,7 +3,8 @@
  * the platform's Basic credentials and relays exactly the routes of routes.ts.
  *
  * Follows DESIGN.md ("How a call travels", "Security rules") and spec/api.md + spec/reference.md:
- *  - the browser never sees the Basic credentials; the proxy never sees a private key: it relays
+ *  - the browser never sees the Basic credentials (an answer that quotes them, or the secret, is
+ *    not relayed: 502); the proxy never sees a private key: it relays
  *    opaque strings and forwards request body BYTES unchanged, because a stamp covers exact bytes
  *    (a parsed copy is only read, by `authorize` and the passkey challenge check);
  *  - upstream headers are built from an allow-list: `Authorization: Basic` (or, on /agents/me, the
@@ -333,6 +334,8 @@ export function createProxy(given: ProxyOptions<never>): ProxyHandler<ProxyReque
   const o = validateOptions(options);
   const upstream = createUpstream(o.upstream, { timeoutMs: o.upstreamTimeoutMs, transport: options.transport });
   const basic = 'Basic ' + Buffer.from(`${o.tokenId}:${o.clientSecret}`, 'utf8').toString('base64');
+  // The secret alone too, unless it is so short that it could be any answer's text.
+  const carriesCredentials = (text: Buffer | string): boolean => text.includes(basic.slice(6)) || (o.clientSecret.length >= 8 && text.includes(o.clientSecret));
   const challengeKey = deriveChallengeKey(options.challengeSecret ?? o.clientSecret);
   const limiter = options.rateLimit === false ? undefined : new RateLimiter(options.rateLimit ?? { windowMs: 60_000, max: 600 });
   const allowedOrigins = new Set(o.allowedOrigins);
@@ -787,6 +790,11 @@ export function createProxy(given: ProxyOptions<never>): ProxyHandler<ProxyReque
     }
     // An error body in the service's shape (checked above) under another label is still JSON.
     if (answer.body.length > 0 && !json) headers['content-type'] = 'application/json; charset=utf-8';
+    // The browser never sees the Basic credentials (DESIGN.md): not even quoted back by the service
+    // or something in between (a gateway or a debug mode echoing the request it got).
+    if (carriesCredentials(answer.body) || Object.values(headers).some((v) => carriesCredentials(String(v)))) {
+      throw new Refusal(502, 'BAD_GATEWAY', 'The service\'s answer carried the proxy\'s credentials; it is not relayed.');
+    }
     if (x.requestId === undefined && headers['request-id'] !== undefined) x.requestId = headers['request-id'] as string;
     if (stepUp) Object.assign(headers, stepUp.grantHeaders(x.route, answer.status, answer.body, x.request, params, answer.headers.date));
     for (const binding of bindings) binding.changed(x.request, x.route, answer.status);

@@ -318,6 +318,38 @@ describe('proxy headers and bytes', () => {
     up.setResponder(okResponder);
   });
 
+  it('never relays an answer that carries its credentials: an echo of the Basic value or the secret, in a body or a relayed header, is a 502', async () => {
+    const encoded = BASIC.slice('Basic '.length);
+    const echoes: Array<[number, (auth: string) => Record<string, string>, (auth: string) => string]> = [
+      // Something between proxy and service (or a service in debug mode) quoting the request it got.
+      [400, () => ({ 'content-type': 'application/json' }), (auth) => JSON.stringify({ status: 400, code: 'BAD_HEADER', message: `Unexpected Authorization: ${auth}` })],
+      [200, () => ({ 'content-type': 'application/json' }), (auth) => JSON.stringify({ data: [], headers: { authorization: auth } })],
+      [200, () => ({ 'content-type': 'application/json' }), () => JSON.stringify({ data: [], clientSecret: CLIENT_SECRET })],
+      [503, () => ({ 'content-type': 'text/html' }), (auth) => `<pre>${auth}</pre>`],
+      [200, (auth) => ({ 'content-type': 'application/json', 'request-id': auth.slice('Basic '.length) }), () => '{}'],
+    ];
+    try {
+      for (const [status, head, body] of echoes) {
+        up.setResponder((req, res) => {
+          const auth = String(req.headers.authorization);
+          res.writeHead(status, head(auth));
+          res.end(body(auth));
+        });
+        const logged = px.logs.length;
+        const r = await getDelegatedKey();
+        const all = JSON.stringify(r.headers) + r.text;
+        assert.ok(!all.includes(encoded) && !all.includes(CLIENT_SECRET), `an answer ${status} carried the credentials: ${all.slice(0, 300)}`);
+        // An error page is replaced whole (UPSTREAM_ERROR); what would be relayed is refused.
+        assert.deepEqual([r.status, r.json.code], status === 503 ? [503, 'UPSTREAM_ERROR'] : [502, 'BAD_GATEWAY'], r.text);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        const lines = JSON.stringify(px.logs.slice(logged));
+        assert.ok(!lines.includes(encoded) && !lines.includes(CLIENT_SECRET), 'a log line carries the credentials');
+      }
+    } finally {
+      up.setResponder(okResponder);
+    }
+  });
+
   it('serves only JSON on the integrator\'s origin: a success that is not JSON is a 502, an error body is labelled JSON', async () => {
     try {
       // A captive portal's or a filter's page, answered 200.
