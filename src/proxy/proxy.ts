@@ -45,8 +45,8 @@
  *    them can be sent cross-origin without a CORS preflight (Fetch standard, "CORS-safelisted
  *    request-header"), which only `allowedOrigins` pass.
  *
- * Mounting: node:http `http.createServer(proxy)` (a client that half-closes its side after its
- * request is answered whatever the server's `httpAllowHalfOpen`: see answerHalfClosed); Express `app.use(proxy)` or `app.use('/api', proxy)`
+ * Mounting: node:http `http.createServer(proxy)`, with `server.httpAllowHalfOpen = true` (else Node
+ * closes the connection of a client that half-closes its side after its request, unanswered); Express `app.use(proxy)` or `app.use('/api', proxy)`
  * (the proxy reads `req.originalUrl`, so basePath is the whole browser path; paths outside
  * `basePath` call `next()`; mount it before any body parser, which would consume the bytes);
  * Fastify `fastify.addHook('onRequest', (rq, rp, done) => rq.url.startsWith('/api/') ?
@@ -400,7 +400,6 @@ export function createProxy(given: ProxyOptions<never>): ProxyHandler<ProxyReque
     };
     // Pipelined behind an answer its connection is still writing.
     if (res.socket === null) closeWithConnection(req.socket, res);
-    answerHalfClosed(req.socket);
     // 'close' fires after the answer or when the client went away, so both are logged.
     if (logger) {
       exchanges.set(res, x);
@@ -1220,25 +1219,6 @@ function closeWithConnection(connection: Socket, res: ServerResponse): void {
   }
   queued.add(res);
   res.once('close', () => queued.delete(res));
-}
-
-/** Connections answerHalfClosed has already seen. */
-const halfOpenWatched = new WeakSet<Socket>();
-
-/**
- * A client may end its side once its request is sent (RFC 9112 section 9.6). Node's server, unless
- * its `httpAllowHalfOpen` is set, ends the connection at once then, the proxy's answer unwritten.
- * So while a connection that carried a request of the proxy's ends, that setting is on, and it is
- * put back right after (Node's own 'end' listener, added when the connection opened, runs between
- * the two): Node then closes the connection once the answer being written is out. The server's
- * other connections, and its other routes', keep its setting.
- */
-function answerHalfClosed(connection: Socket): void {
-  const server = (connection as { server?: { httpAllowHalfOpen?: boolean } }).server;
-  if (!server || server.httpAllowHalfOpen !== false || halfOpenWatched.has(connection)) return;
-  halfOpenWatched.add(connection);
-  connection.prependOnceListener('end', () => (server.httpAllowHalfOpen = true));
-  connection.once('end', () => (server.httpAllowHalfOpen = false));
 }
 
 /** The lower-cased options of a Connection header value (RFC 9110 section 7.6.1: a list of tokens). */
