@@ -9,7 +9,8 @@
  *    (a parsed copy is only read, by `authorize` and the passkey challenge check);
  *  - upstream headers are built from an allow-list: `Authorization: Basic` (or, on /agents/me, the
  *    agent's own Bearer token), Content-Type, Service-Wallet-Signature (renamed to
- *    `signatureHeader`), Request-Id, Accept. Cookie, the browser's Authorization, hop-by-hop and
+ *    `signatureHeader`), Request-Id, Accept, and its own `Accept-Encoding: identity` (an answer in
+ *    a content coding is a 502). Cookie, the browser's Authorization, hop-by-hop and
  *    every other header never go upstream; nor does an allowed header the client named in its
  *    `Connection` header, which makes it hop-by-hop (RFC 9110 section 7.6.1), and likewise back;
  *  - errors are answered in the service's shape `{status, code, message}` (api.md "Errors"), the
@@ -346,7 +347,7 @@ export function createProxy(given: ProxyOptions<never>): ProxyHandler<ProxyReque
 
   /** Reads `{data: [...]}` from the service with the proxy's own credentials (demo binding, passkey list). */
   async function listUpstream(path: string): Promise<Array<Record<string, unknown>>> {
-    const r = await upstream.send({ method: 'GET', path, headers: { authorization: basic, accept: 'application/json' } });
+    const r = await upstream.send({ method: 'GET', path, headers: { authorization: basic, accept: 'application/json', 'accept-encoding': 'identity' } });
     if (r.status !== 200) throw new Refusal(502, 'BAD_GATEWAY', `The service refused a list the proxy needed (status ${r.status}).`);
     let data: unknown;
     try {
@@ -553,7 +554,9 @@ export function createProxy(given: ProxyOptions<never>): ProxyHandler<ProxyReque
     if (route.auth === 'local') return sendRegistrationOptions(x, body);
     if (route.name === 'createCredential' && isObject(body) && body.type === 'PASSKEY') checkPasskeyChallenge(body);
 
-    const headers: Record<string, string> = { accept: 'application/json', authorization: bearer ?? basic };
+    // Without Accept-Encoding any content coding is acceptable (RFC 9110 section 12.5.3), and the
+    // proxy relays bytes without their Content-Encoding: it asks for none.
+    const headers: Record<string, string> = { accept: 'application/json', 'accept-encoding': 'identity', authorization: bearer ?? basic };
     if (bytes.length > 0) headers['content-type'] = contentType!;
     const signature = single(h, 'service-wallet-signature');
     if (signature !== undefined) headers[signatureHeader] = signature;
@@ -765,6 +768,11 @@ export function createProxy(given: ProxyOptions<never>): ProxyHandler<ProxyReque
     const connection = answer.headers.connection;
     if (connection !== undefined && !PLAIN_CONNECTION.has(String(connection))) {
       for (const name of connectionOptions(String(connection))) delete answer.headers[name];
+    }
+    // Bytes in a content coding (asked not to be) are unreadable without its Content-Encoding, which is not relayed.
+    const coding = answer.headers['content-encoding'];
+    if (coding !== undefined && String(coding).toLowerCase() !== 'identity') {
+      throw new Refusal(502, 'BAD_GATEWAY', 'The service answered in a content coding, which the proxy asked it not to use.');
     }
     // reference.md "Errors": every 4xx/5xx body is {status, code, message, details?}. A redirect
     // (never followed) or an error page of something between proxy and service (a load balancer's

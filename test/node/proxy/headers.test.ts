@@ -7,6 +7,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { gzipSync } from 'node:zlib';
 import {
   ACCOUNT,
   AGENT_ACTION,
@@ -77,9 +78,11 @@ describe('proxy headers and bytes', () => {
     assert.equal(seen.method, 'POST');
     assert.equal(seen.url, `/2025-10-13/cards/${CARD}/reveal`);
     assert.equal(seen.headers.authorization, BASIC);
-    for (const h of ['cookie', 'x-hop', 'keep-alive', 'te', 'upgrade', 'proxy-authorization', 'x-forwarded-for', 'x-custom', 'accept-encoding']) {
+    for (const h of ['cookie', 'x-hop', 'keep-alive', 'te', 'upgrade', 'proxy-authorization', 'x-forwarded-for', 'x-custom']) {
       assert.equal(seen.headers[h], undefined, `${h} must not reach upstream`);
     }
+    // The proxy's own, not the browser's gzip: it relays bytes it can read.
+    assert.equal(seen.headers['accept-encoding'], 'identity');
     // A bodiless POST: no content-type upstream, an explicit zero length.
     assert.equal(seen.headers['content-type'], undefined);
     assert.equal(seen.headers['content-length'], '0');
@@ -345,6 +348,30 @@ describe('proxy headers and bytes', () => {
         const lines = JSON.stringify(px.logs.slice(logged));
         assert.ok(!lines.includes(encoded) && !lines.includes(CLIENT_SECRET), 'a log line carries the credentials');
       }
+    } finally {
+      up.setResponder(okResponder);
+    }
+  });
+
+  it('asks the service for answers without a content coding, and does not relay one it codes anyway (RFC 9110 section 12.5.3)', async () => {
+    const answer = { data: [{ id: DELEGATED_KEY }] };
+    // A request without Accept-Encoding accepts any coding (RFC 9110 section 12.5.3): a service or a
+    // CDN in front of it may gzip; one that ignores the request's wish gzips whatever it says.
+    const gzipping = (always: boolean) =>
+      up.setResponder((req, res) => {
+        const accepted = req.headers['accept-encoding'];
+        const gzip = always || accepted === undefined || /\bgzip\b|\*/.test(String(accepted));
+        res.writeHead(200, { 'content-type': 'application/json', ...(gzip ? { 'content-encoding': 'gzip' } : {}) });
+        res.end(gzip ? gzipSync(JSON.stringify(answer)) : JSON.stringify(answer));
+      });
+    try {
+      gzipping(false);
+      let r = await getDelegatedKey();
+      assert.equal(up.requests.at(-1)!.headers['accept-encoding'], 'identity');
+      assert.deepEqual([r.status, r.headers['content-encoding'], r.json], [200, undefined, answer], `relayed: ${r.text.slice(0, 80)}`);
+      gzipping(true);
+      r = await getDelegatedKey();
+      assert.deepEqual([r.status, r.json.code], [502, 'BAD_GATEWAY'], r.text.slice(0, 80));
     } finally {
       up.setResponder(okResponder);
     }
