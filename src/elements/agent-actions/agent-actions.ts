@@ -26,7 +26,7 @@ import { Task } from '../shared/task.ts';
 import { baseStyles, THEME } from '../shared/styles.ts';
 import { API_BASE, API_BASE_HINT } from '../shared/config.ts';
 import { listStyles } from '../shared/list-styles.ts';
-import { errorDetail, formatDate, isAbort, onOnline, syncStates } from '../shared/list.ts';
+import { errorDetail, formatDate, isAbort, onOnline, syncStates, mayFocus } from '../shared/list.ts';
 import { asText, keyedRows } from '../shared/rows.ts';
 import { isolate, LocaleController, localeChanges } from '../shared/i18n.ts';
 import { SlowWatch } from '../shared/slow.ts';
@@ -251,7 +251,7 @@ export class AgentActions extends TemplateElement {
   protected override willUpdate(changed: PropertyValues): void {
     // The first new action of "load more" takes the focus from the element or from nowhere (a click
     // that focuses no button), not from another part of the page it went to meanwhile.
-    if (!this.view.loadingMore && document.activeElement !== document.body && !this.matches(':focus-within')) this.#focusAfterMore = undefined;
+    if (!this.view.loadingMore && !mayFocus(this)) this.#focusAfterMore = undefined;
     if (changed.has('agentToken') || changed.has('status') || changed.has('apiBase') || changed.has('pageSize')) this.#needsLoad = true;
     if (!this.#needsLoad || !this.isConnected) {
       // A new poll interval or ceiling takes effect at once: a running poller starts over with it.

@@ -20,7 +20,7 @@ import { formStyles } from '../shared/form-styles.ts';
 import { isolate, LocaleController } from '../shared/i18n.ts';
 import { failureMessage } from '../shared/strings.ts';
 import { afterFirstPaint, onceAfterFirstPaint } from '../shared/idle.ts';
-import { syncStates } from '../shared/list.ts';
+import { syncStates, mayFocus } from '../shared/list.ts';
 import { defaultNickname, initialState, isBusy, transition, validNickname, type RegisterEvent, type RegisterFailure, type RegisterState, type Support } from './passkey-register.machine.ts';
 import type { Step } from './passkey-register.flows.ts';
 import { PasskeyRegisterErrorEvent, PasskeyRegisteredEvent } from './passkey-register.events.ts';
@@ -134,7 +134,7 @@ export class PasskeyRegister extends TemplateElement {
   #shown = 'checking';
   #focusPending = false;
   /** Where the focus was as the user began the running step. */
-  #focusFrom: Element | null = null;
+  #focusFrom?: Element | null;
   /** The name last sent, offered again when the form is drawn anew ("log in first", then a login); forgotten on RESET (another wallet, "Add another passkey"). */
   #typed = '';
   /**
@@ -238,9 +238,8 @@ export class PasskeyRegister extends TemplateElement {
     // A change moves focus only from inside, or (a step of its own) from nowhere or where it was as
     // the step began: not from where the user went meanwhile, nor for a change from elsewhere (a
     // login, another wallet set by the page).
-    const focus = document.activeElement;
-    if (type === 'START' || type === 'ACTIVATE') this.#focusFrom = focus;
-    if (after.kind !== before.kind && before.kind !== 'checking' && (this.matches(':focus-within') || (!outside && (!focus || focus === document.body || focus === this.#focusFrom)))) this.#focusPending = true;
+    if (type === 'START' || type === 'ACTIVATE') this.#focusFrom = document.activeElement;
+    if (after.kind !== before.kind && before.kind !== 'checking' && mayFocus(this, outside, this.#focusFrom)) this.#focusPending = true;
     // Registering, the status says nothing until core tells whether another registration (another
     // tab's, or this page's: a cancelled one whose passkey is being removed) runs first (no prompt
     // is open then): the waiting text, then the prompt's once its turn comes. Each is said once,

@@ -55,3 +55,13 @@ export function errorDetail<T extends ErrorDetail>(error: unknown, detail: T): T
   const status = (error as { status?: unknown } | undefined)?.status;
   return typeof status === 'number' ? { ...detail, status } : detail;
 }
+
+/**
+ * The elements' focus rule: whether a change of `host` may move the keyboard's focus (to its
+ * heading, a field, the next row). It may from inside `host` (also while another window, a sign-in
+ * or passkey prompt, has the system's focus: `:focus-within` no longer matches then), and, for a
+ * change not made `outside` it (by another element or tab), from nowhere on the page or from `from`,
+ * the control the change was asked from: never from where the user went meanwhile.
+ */
+export const mayFocus = (host: Element, outside?: boolean, from?: Element | null): boolean =>
+  (host.getRootNode() as Document).activeElement === host || (!outside && [null, document.body, from].includes(document.activeElement));

@@ -24,7 +24,7 @@ import { asText, keyedRows } from '../shared/rows.ts';
 import { format } from '../shared/formats.ts';
 import { failureMessage, isCodeProblem } from '../shared/strings.ts';
 import { onceAfterFirstPaint } from '../shared/idle.ts';
-import { isAbort, onOnline, syncStates } from '../shared/list.ts';
+import { isAbort, onOnline, syncStates, mayFocus } from '../shared/list.ts';
 import { codeInput } from '../shared/code-input.ts';
 import { forgetPendingCode, keepPendingCode, storageKey, resumePendingCode } from '../shared/pending-code.ts';
 import {
@@ -485,7 +485,7 @@ export class WalletCredentials extends TemplateElement {
     // previous one, does (none after a logout: they are disabled). From elsewhere it is not taken.
     // The keyboard is moved only from inside, from nowhere, or from where it was as the change was
     // asked for, not from where the user went meanwhile (the page's other controls).
-    const ours = event.type === 'SUCCEEDED' && (this.matches(':focus-within') || [document.body, this.#focusFrom].includes(document.activeElement));
+    const ours = event.type === 'SUCCEEDED' && mayFocus(this, false, this.#focusFrom);
     const kept = (r?: Element | null) => [...after.view.credentials, ...after.view.sessions].some((x) => x.id === (r as HTMLElement)?.dataset.id);
     const row = (this.renderRoot as ShadowRoot).activeElement?.closest('li');
     if (ours && !after.codeFor && (row ? !kept(row) : !ran?.startsWith('revoke'))) {

@@ -22,7 +22,7 @@ import { formStyles } from '../shared/form-styles.ts';
 import { LocaleController } from '../shared/i18n.ts';
 import { failureMessage, isCodeProblem } from '../shared/strings.ts';
 import { afterFirstPaint, onceAfterFirstPaint } from '../shared/idle.ts';
-import { syncStates } from '../shared/list.ts';
+import { syncStates, mayFocus } from '../shared/list.ts';
 import { codeDigits, codeInput } from '../shared/code-input.ts';
 import { ENDS, credentialOf, initialState, offeredMethods, parseMethods, resendSecondsLeft, transition, type LoginEvent, type LoginFailure, type LoginState, type SessionInfo } from './wallet-login.machine.ts';
 import type { Step } from './wallet-login.flows.ts';
@@ -365,14 +365,6 @@ export class WalletLogin extends TemplateElement {
     this.#uncut = step.kind === 'logout' || step.kind === 'refresh' ? run : undefined;
   }
 
-  /**
-   * Whether a new screen may take the focus: it is in this element (also while another window, a
-   * sign-in or passkey prompt, has the system's focus), or (`outside` excepted) on nothing of the page.
-   */
-  #mayFocus(outside?: boolean): boolean {
-    return (this.getRootNode() as Document).activeElement === this || (!outside && document.activeElement === document.body);
-  }
-
   /** `outside`: a session change made elsewhere (another tab or element). */
   #send(event: LoginEvent, outside?: boolean): void {
     const before = this.machine;
@@ -421,7 +413,7 @@ export class WalletLogin extends TemplateElement {
     // A change from elsewhere (a session ended there too) moves focus only from inside this element,
     // where the screen it was on is gone (otherwise the keyboard would fall back to the page's start);
     // one of its own never from a field of the page (a renewal or an end on its timers).
-    if (after.kind !== before.kind && before.kind !== 'restoring' && this.#mayFocus(outside)) this.#focusPending = true;
+    if (after.kind !== before.kind && before.kind !== 'restoring' && mayFocus(this, outside)) this.#focusPending = true;
     if (after.kind !== 'choosing') this.#background?.abort();
     if (after.kind !== 'code-entry' && after.kind !== 'verifying-code') clearInterval(this.#ticker);
     // The code that waited is done with (entered, abandoned, or a session came another way), and so
@@ -442,7 +434,7 @@ export class WalletLogin extends TemplateElement {
         this.#startCodeHelpers(after.method === 'sms-otp');
         if (after.failure) {
           // (Shown by the element put back: only where focus may go.)
-          this.#focusPending = before.kind !== 'restoring' || this.#mayFocus();
+          this.#focusPending = before.kind !== 'restoring' || mayFocus(this);
           // Only a wrong or used-up code is cleared for the next try: after a server or network
           // failure the code may still be good, and the user sends it again as it is.
           if (this.#codeInput && isCodeProblem(after.failure)) this.#codeInput.value = '';
@@ -579,7 +571,7 @@ export class WalletLogin extends TemplateElement {
       // Said once per session, however often the timers are set again.
       if (this.machine.expiring) return;
       // The user must act ("Stay logged in"), so focus moves there (unless the user is elsewhere on the page).
-      this.#focusPending = this.#mayFocus();
+      this.#focusPending = mayFocus(this);
       this.#send({ type: 'EXPIRING' });
       const { sessionId, credentialType, expiresAt } = session;
       this.dispatchEvent(new SessionExpiringEvent({ accountId: this.accountId, sessionId, credentialType, expiresAt }));
