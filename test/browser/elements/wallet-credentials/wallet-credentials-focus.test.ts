@@ -10,7 +10,7 @@ import type { WalletCredentials } from '../../../../src/elements/wallet-credenti
 import { clientFor, walletFor } from '../../../../src/elements/shared/wallet.ts';
 import { advanceClock, type RigAccount } from '../../support/rig.ts';
 import type { KeyStore } from '../../../../src/core/keystore.ts';
-import { addButton, blocked, idle, loginByEmail, otherDevice, removeButton } from './helpers.ts';
+import { addButton, blocked, idle, loginByEmail, otherDevice, removeButton, smsCodeEntry } from './helpers.ts';
 import { focusIn, holdAnswer, mount, nextEvent, part, parts, resetPage, shadow, text, type, useRigAccount, waitFor, waitForState } from '../shared/helpers.ts';
 
 /** Presses that button with the keyboard's focus on it, answers yes, and waits for the element to settle. */
@@ -260,4 +260,46 @@ describe('<wallet-credentials> after a change done, the heading takes the keyboa
       else expect(shadow(el).activeElement === part(el, 'heading'), `focus on the heading, not ${focusIn(el)} (${document.activeElement?.tagName})`).to.equal(true);
     });
   }
+});
+
+describe('<wallet-credentials> after an activation code accepted, the keyboard moves only from the element, from nowhere or from where the code was sent', function () {
+  this.timeout(60000);
+  let acct: RigAccount;
+  beforeEach(async () => ({ acct } = await useRigAccount()));
+  afterEach(resetPage);
+
+  /** Sends the code 000000 from the focused Confirm, does `meanwhile` while the service's answer is held, and waits for the login activated. */
+  async function verify(el: WalletCredentials, meanwhile: () => void): Promise<void> {
+    type(part(el, 'code-input') as HTMLInputElement, '000000');
+    const held = holdAnswer('POST', /\/verify$/);
+    (part(el, 'submit') as HTMLButtonElement).focus();
+    (part(el, 'code-form') as HTMLFormElement).requestSubmit();
+    await held.arrived;
+    meanwhile();
+    held.release();
+    await waitFor(() => !el.matches(':state(code-entry)') && parts(el, 'credential').length === 2, 'the SMS login activated');
+    await idle(el);
+    await new Promise((r) => requestAnimationFrame(() => setTimeout(r)));
+  }
+
+  it('the focus left on Confirm (in the element): the heading takes it', async () => {
+    const el = await smsCodeEntry(acct);
+    await verify(el, () => undefined);
+    expect(shadow(el).activeElement === part(el, 'heading'), `focus on the heading, not ${focusIn(el)} (${document.activeElement?.tagName})`).to.equal(true);
+  });
+
+  it('the focus put on nothing meanwhile: the heading takes it', async () => {
+    const el = await smsCodeEntry(acct);
+    await verify(el, () => (document.activeElement as HTMLElement).blur());
+    expect(shadow(el).activeElement === part(el, 'heading'), `focus on the heading, not ${focusIn(el)} (${document.activeElement?.tagName})`).to.equal(true);
+  });
+
+  it('the focus put on a field of the page meanwhile: it stays there', async () => {
+    const el = await smsCodeEntry(acct);
+    const field = document.createElement('input');
+    document.body.append(field);
+    await verify(el, () => field.focus());
+    expect(document.activeElement === field, `focus on the page's field, not ${focusIn(el)} (${document.activeElement?.tagName})`).to.equal(true);
+    expect(text(el, 'status')).to.contain('ready to use');
+  });
 });
