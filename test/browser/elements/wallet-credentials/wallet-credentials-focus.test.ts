@@ -82,7 +82,7 @@ describe('<wallet-credentials> keeps the keyboard in the panel', function () {
     await elsewhere.logout(acct.accountId);
   });
 
-  it('a row whose Remove has the focus, removed by another element of the page: the focus goes to the heading, not to the page', async () => {
+  it('a row whose Remove has the focus, removed by another element of the page: the focus goes to the Remove of the row taking its place, not to the page', async () => {
     await loginByEmail(acct);
     const sms = await walletFor().addCredential({ type: 'SMS_OTP', accountId: acct.accountId });
     const el = await mount<WalletCredentials>('wallet-credentials', { 'account-id': acct.accountId });
@@ -93,7 +93,9 @@ describe('<wallet-credentials> keeps the keyboard in the panel', function () {
     await walletFor().revokeCredential(acct.accountId, sms.id);
     await waitFor(() => parts(el, 'credential').length === 1, 'the SMS row gone');
     await idle(el);
-    expect(shadow(el).activeElement === part(el, 'heading'), `focus on the heading, not ${focusIn(el)} (${document.activeElement?.tagName})`).to.equal(true);
+    // As after a removal here: the previous row's Remove (which now says why it cannot be used).
+    expect(shadow(el).activeElement === removeButton(el, 'EMAIL_OTP'), `focus on the previous row's Remove, not ${focusIn(el)} (${document.activeElement?.tagName})`).to.equal(true);
+    expect(blocked(removeButton(el, 'EMAIL_OTP'))).to.equal(true);
     expect((await clientFor().listCredentials(acct.accountId)).map((c) => c.type)).to.deep.equal(['EMAIL_OTP']);
   });
 });
@@ -301,5 +303,58 @@ describe('<wallet-credentials> after an activation code accepted, the keyboard m
     await verify(el, () => field.focus());
     expect(document.activeElement === field, `focus on the page's field, not ${focusIn(el)} (${document.activeElement?.tagName})`).to.equal(true);
     expect(text(el, 'status')).to.contain('ready to use');
+  });
+});
+
+describe('<wallet-credentials> a row removed from elsewhere (another element of the page) moves the keyboard only from inside this element', function () {
+  this.timeout(60000);
+  let acct: RigAccount;
+  beforeEach(async () => ({ acct } = await useRigAccount()));
+  afterEach(resetPage);
+
+  /** Two elements of the same account, each listing the email login and a text message login. */
+  async function twoElements(): Promise<[WalletCredentials, WalletCredentials, string]> {
+    await loginByEmail(acct);
+    const sms = await walletFor().addCredential({ type: 'SMS_OTP', accountId: acct.accountId });
+    const a = await mount<WalletCredentials>('wallet-credentials', { 'account-id': acct.accountId });
+    const b = await mount<WalletCredentials>('wallet-credentials', { 'account-id': acct.accountId });
+    await idle(a);
+    await idle(b);
+    return [a, b, sms.id];
+  }
+
+  it('removed with the other element, the keyboard there: this one leaves it there', async () => {
+    const [a, b] = await twoElements();
+    await pressAndConfirm(a, removeButton(a, 'SMS_OTP'));
+    await waitFor(() => parts(b, 'credential').length === 1, 'the SMS row gone from the other element');
+    await idle(b);
+    await new Promise((r) => requestAnimationFrame(() => setTimeout(r)));
+    expect(document.activeElement === a && shadow(a).activeElement === removeButton(a, 'EMAIL_OTP'), `focus on the removing element's Remove, not ${document.activeElement?.tagName} (${focusIn(a)} / ${focusIn(b)})`).to.equal(true);
+  });
+
+  for (const where of ['body', 'a field of the page'] as const) {
+    it(`removed by the page's wallet, the keyboard on ${where}: it stays there`, async () => {
+      const [, b, sms] = await twoElements();
+      const field = document.createElement('input');
+      document.body.append(field);
+      if (where === 'body') (document.activeElement as HTMLElement | null)?.blur();
+      else field.focus();
+      const before = document.activeElement;
+      await walletFor().revokeCredential(acct.accountId, sms);
+      await waitFor(() => parts(b, 'credential').length === 1, 'the SMS row gone');
+      await idle(b);
+      await new Promise((r) => requestAnimationFrame(() => setTimeout(r)));
+      expect(document.activeElement === before, `focus left on ${before?.tagName}, not on ${document.activeElement?.tagName} (${focusIn(b)})`).to.equal(true);
+    });
+  }
+
+  it('removed by the page\'s wallet, the keyboard on that row\'s Remove: the Remove of the row taking its place takes it', async () => {
+    const [, b, sms] = await twoElements();
+    removeButton(b, 'SMS_OTP').focus();
+    await walletFor().revokeCredential(acct.accountId, sms);
+    await waitFor(() => parts(b, 'credential').length === 1, 'the SMS row gone');
+    await idle(b);
+    await new Promise((r) => requestAnimationFrame(() => setTimeout(r)));
+    expect(shadow(b).activeElement === removeButton(b, 'EMAIL_OTP'), `focus on the previous row's Remove, not ${focusIn(b)} (${document.activeElement?.tagName})`).to.equal(true);
   });
 });
