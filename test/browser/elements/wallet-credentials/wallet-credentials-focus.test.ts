@@ -8,7 +8,7 @@ import { expect } from 'chai';
 import '../../../../src/elements/wallet-credentials/wallet-credentials.ts';
 import type { WalletCredentials } from '../../../../src/elements/wallet-credentials/wallet-credentials.ts';
 import { clientFor, walletFor } from '../../../../src/elements/shared/wallet.ts';
-import { advanceClock, type RigAccount } from '../../support/rig.ts';
+import { advanceClock, fixtures, openOtherTab, type OtherTab, type RigAccount } from '../../support/rig.ts';
 import type { KeyStore } from '../../../../src/core/keystore.ts';
 import { addButton, blocked, idle, loginByEmail, otherDevice, removeButton, smsCodeEntry } from './helpers.ts';
 import { focusIn, holdAnswer, mount, nextEvent, part, parts, resetPage, shadow, text, type, useRigAccount, waitFor, waitForState } from '../shared/helpers.ts';
@@ -356,5 +356,56 @@ describe('<wallet-credentials> a row removed from elsewhere (another element of 
     await idle(b);
     await new Promise((r) => requestAnimationFrame(() => setTimeout(r)));
     expect(shadow(b).activeElement === removeButton(b, 'EMAIL_OTP'), `focus on the previous row's Remove, not ${focusIn(b)} (${document.activeElement?.tagName})`).to.equal(true);
+  });
+});
+
+describe('<wallet-credentials> a row removed in another tab moves the keyboard only from inside this element', function () {
+  this.timeout(60000);
+  let acct: RigAccount, dbName: string;
+  beforeEach(async () => ({ acct, dbName } = await useRigAccount()));
+  afterEach(resetPage);
+
+  /** Another tab of this browser with its wallet on this test's key store, for `run` (closed after). */
+  async function inOtherTab(run: (tab: OtherTab) => Promise<void>): Promise<void> {
+    const tab = await openOtherTab();
+    try {
+      tab.configureWallet({ apiBase: (await fixtures()).apiBase, environment: 'sandbox', store: tab.core.indexedDbKeyStore({ dbName }) });
+      await run(tab);
+    } finally {
+      tab.close();
+    }
+  }
+
+  it('removed with that tab\'s element, the keyboard there: this tab\'s focus does not come back to this element', async () => {
+    await loginByEmail(acct);
+    await walletFor().addCredential({ type: 'SMS_OTP', accountId: acct.accountId });
+    const el = await mount<WalletCredentials>('wallet-credentials', { 'account-id': acct.accountId });
+    await idle(el);
+    await inOtherTab(async (tab) => {
+      const there = tab.window.document.createElement('wallet-credentials') as WalletCredentials;
+      there.setAttribute('account-id', acct.accountId);
+      tab.window.document.body.append(there);
+      await waitFor(() => there.matches(':state(ready)') && !there.matches(':state(busy)'), 'the other tab\'s lists');
+      await pressAndConfirm(there, removeButton(there, 'SMS_OTP'));
+      await waitFor(() => parts(el, 'credential').length === 1, 'the SMS row gone here', 10000);
+      await idle(el);
+      await new Promise((r) => requestAnimationFrame(() => setTimeout(r)));
+      expect(document.activeElement?.tagName === 'IFRAME' && shadow(el).activeElement === null, `focus in the other tab, not ${document.activeElement?.tagName} (${focusIn(el)})`).to.equal(true);
+    });
+  });
+
+  it('removed by that tab, the keyboard here on that row\'s Remove: the Remove of the row taking its place takes it', async () => {
+    await loginByEmail(acct);
+    const sms = await walletFor().addCredential({ type: 'SMS_OTP', accountId: acct.accountId });
+    const el = await mount<WalletCredentials>('wallet-credentials', { 'account-id': acct.accountId });
+    await idle(el);
+    await inOtherTab(async (tab) => {
+      removeButton(el, 'SMS_OTP').focus();
+      await tab.walletFor().revokeCredential(acct.accountId, sms.id);
+      await waitFor(() => parts(el, 'credential').length === 1, 'the SMS row gone here', 10000);
+      await idle(el);
+      await new Promise((r) => requestAnimationFrame(() => setTimeout(r)));
+      expect(shadow(el).activeElement === removeButton(el, 'EMAIL_OTP'), `focus on the previous row's Remove, not ${focusIn(el)} (${document.activeElement?.tagName})`).to.equal(true);
+    });
   });
 });
