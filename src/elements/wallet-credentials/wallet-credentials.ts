@@ -58,6 +58,8 @@ const services = onceAfterFirstPaint(() => import('../shared/wallet.ts'));
  * reach why.
  */
 const BLOCKED = '[aria-describedby^=hint]';
+/** The (first) button of the row of that id. */
+const rowButton = (id: string) => `li[data-id="${CSS.escape(id)}"] button`;
 
 /** (What only a ready state has reads undefined in the others: `(s as Ready).running`.) */
 type Ready = Extract<CredentialsState, { kind: 'ready' }>;
@@ -163,6 +165,8 @@ export class WalletCredentials extends TemplateElement {
   #focusFrom?: Element | null;
   /** Whether that control was a button that cannot be used (it keeps the focus: its hint says why). */
   #hadBlocked?: boolean;
+  /** That control's row, and the rows after and before it, when it was the row's button (not its question's). */
+  #near!: (HTMLElement | null | undefined)[];
   /** Back online, lists that failed for want of a connection are read again: a first load, or a reload over the lists shown. */
   readonly #online = onOnline(this, () => {
     const s = this.machine;
@@ -251,6 +255,8 @@ export class WalletCredentials extends TemplateElement {
     // What has the keyboard before the render (updated() sees whether it still may).
     this.#had = (this.renderRoot as ShadowRoot).activeElement;
     this.#hadBlocked = this.#had?.matches(BLOCKED);
+    const row = this.#had?.closest('li');
+    this.#near = row?.querySelector('button') == this.#had ? [row, row?.nextElementSibling as HTMLElement, row?.previousElementSibling as HTMLElement] : [];
     // The lists follow the account and the base path. Another wallet's code form, confirmation or
     // change in progress must not carry over: a code typed there would log into the previous one.
     // Another customer's neither: an address typed for the previous one, or its change's outcome.
@@ -328,9 +334,17 @@ export class WalletCredentials extends TemplateElement {
       'signed-in': !!ready?.view.current,
     });
     // The control the keyboard was on left with its row or became disabled (the lists read again
-    // under it: another tab's change, a refusal): the heading takes the focus, not the page. So does
-    // a button that could be used and now cannot (BLOCKED: it stays focusable, aria-disabled).
-    if (this.#had?.matches(':not(:focus),:disabled') || (!this.#hadBlocked && this.#had?.matches(BLOCKED))) this.#focusTarget ??= '#heading';
+    // under it: another tab's or element's change, a refusal): the heading takes the focus, not the
+    // page. So does a button that could be used and now cannot (BLOCKED: it stays focusable,
+    // aria-disabled). A row gone under its button, as after a removal here, the same button of the
+    // next row takes it, else of the previous one (none logged out: they are disabled); a question
+    // gone with its row leaves it to the heading. (Only from inside: from elsewhere on the page, or
+    // from nowhere, nothing of this element had the keyboard.)
+    if (this.#had?.matches(':not(:focus),:disabled') || (!this.#hadBlocked && this.#had?.matches(BLOCKED))) {
+      const [row, ...near] = this.#near;
+      const to = row && !row.isConnected && ready?.view.current && near.find((r) => r?.isConnected);
+      this.#focusTarget ??= to ? rowButton(to.dataset.id!) : '#heading';
+    }
     const target = this.#focusTarget && this.renderRoot.querySelector<HTMLElement>(this.#focusTarget);
     if (target) {
       this.#focusTarget = undefined;
@@ -481,24 +495,19 @@ export class WalletCredentials extends TemplateElement {
     if (after.codeFor && !waited && event.type !== 'RESUMED') this.#focusTarget = '#code';
     // (A code form's Cancel goes with its form: updated() hands its focus to the heading.)
     // A change done, the heading takes the focus. A removal's only when the keyboard is still on the
-    // row that went, and only if no row takes its place: the same button of the next row, else of the
-    // previous one, does (none after a logout: they are disabled). From elsewhere it is not taken.
-    // The keyboard is moved only from inside, from nowhere, or from where it was as the change was
-    // asked for, not from where the user went meanwhile (the page's other controls).
+    // row that went, where updated() hands it to the row taking its place, as for a row gone by a
+    // change from elsewhere. The keyboard is moved only from inside, from nowhere, or from where it
+    // was as the change was asked for, not from where the user went meanwhile (the page's other controls).
     const ours = event.type === 'SUCCEEDED' && mayFocus(this, false, this.#focusFrom);
-    const kept = (r?: Element | null) => [...after.view.credentials, ...after.view.sessions].some((x) => x.id === (r as HTMLElement)?.dataset.id);
     const row = (this.renderRoot as ShadowRoot).activeElement?.closest('li');
-    if (ours && !after.codeFor && (row ? !kept(row) : !ran?.startsWith('revoke'))) {
-      const to = row && after.view.current && [row.nextElementSibling, row.previousElementSibling].find(kept);
-      this.#focusTarget = to ? `li[data-id="${CSS.escape((to as HTMLElement).dataset.id!)}"] button` : '#heading';
-    }
+    if (ours && !after.codeFor && !row && !ran?.startsWith('revoke')) this.#focusTarget = '#heading';
     // Another change made while a code is awaited: the row whose button had the focus may be gone,
     // and the code is what the user was doing, so the keyboard goes back to it (by the same rule).
     if (ours && after.codeFor && waited && !ran?.endsWith('-code')) this.#focusTarget = '#code';
     // A confirmation answered or dismissed hands the focus back to the button that opened it, which
     // stays (aria-disabled) while the removal runs; its row goes only once the removal succeeded.
     const asked = (before as Ready).confirming;
-    if (asked && 'id' in asked && (event.type === 'CONFIRM' || event.type === 'CANCEL')) this.#focusTarget = `li[data-id="${CSS.escape(asked.id)}"] button`;
+    if (asked && 'id' in asked && (event.type === 'CONFIRM' || event.type === 'CANCEL')) this.#focusTarget = rowButton(asked.id);
   }
 
   // -------------------------------------------------------------------------------------------
