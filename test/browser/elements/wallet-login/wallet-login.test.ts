@@ -171,6 +171,40 @@ async function olderPasskeyOnly(acct: RigAccount): Promise<AuthMethod> {
   return older;
 }
 
+/** How many /challenge requests (codes asked for) the page has made. */
+const challenges = () => performance.getEntriesByType('resource').filter((e) => e.name.includes('/challenge')).length;
+
+/**
+ * On the email code screen (`resend-after` as given), "Use another way", then, with `reload`, a new
+ * element as after a reload; email chosen again: its code screen comes back with no error and its
+ * "new code" button still waiting. Returns that button, how many codes were asked for since the
+ * first, and `logIn`, which types the code and expects the email login and no error event.
+ */
+async function backToEmailCode(acct: RigAccount, resendAfter: string, reload: boolean) {
+  const attrs = { 'account-id': acct.accountId, 'resend-after': resendAfter };
+  let el = await codeScreen(attrs);
+  const sent = challenges();
+  buttonNamed(el, /another way/i).click();
+  await waitForState(el, 'choosing');
+  if (reload) {
+    el.remove();
+    el = await mount<WalletLogin>('wallet-login', attrs);
+    await waitForState(el, 'choosing');
+  }
+  const errors = errorCodes(el);
+  methodButton(el, 'email-otp').click();
+  await waitForState(el, 'code-entry');
+  const asked = challenges() - sent;
+  expect(text(el, 'error')).to.equal('');
+  const resend = buttonNamed(el, /new code/);
+  expect(resend.disabled).to.equal(true);
+  const logIn = async () => {
+    expect((await typeSandboxCode(el)).detail.credentialType).to.equal('EMAIL_OTP');
+    expect(errors).to.deep.equal([]);
+  };
+  return { resend, asked, logIn };
+}
+
 describe('<wallet-login>', function () {
   this.timeout(60000);
   let acct: RigAccount, store: KeyStore, dbName: string;
@@ -423,25 +457,10 @@ describe('<wallet-login>', function () {
   });
 
   it('a code left with "Use another way", then a reload: choosing that way again within its wait brings its screen back, no new code sent, and it logs in', async () => {
-    const challenges = () => performance.getEntriesByType('resource').filter((e) => e.name.includes('/challenge')).length;
-    let el = await codeScreen({ 'account-id': acct.accountId, 'resend-after': '20' });
-    const sent = challenges();
-    buttonNamed(el, /another way/i).click();
-    await waitForState(el, 'choosing');
     // The page reloads: a new element. The user had chosen another way, so the methods show.
-    el.remove();
-    el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId, 'resend-after': '20' });
-    await waitForState(el, 'choosing');
-    const errors = errorCodes(el);
-    methodButton(el, 'email-otp').click();
-    await waitForState(el, 'code-entry');
-    expect(challenges()).to.equal(sent, 'no second code (the service would refuse it within 30 s)');
-    expect(text(el, 'error')).to.equal('');
-    const resend = buttonNamed(el, /new code/);
-    expect(resend.disabled).to.equal(true);
-    const loggedIn = typeSandboxCode(el);
-    expect((await loggedIn).detail.credentialType).to.equal('EMAIL_OTP');
-    expect(errors).to.deep.equal([]);
+    const { asked, logIn } = await backToEmailCode(acct, '20', true);
+    expect(asked).to.equal(0, 'no second code (the service would refuse it within 30 s)');
+    await logIn();
   });
 
   it('a code left with "Use another way" is forgotten once the user logs in another way (a passkey here, a session from another tab)', async () => {
@@ -479,23 +498,10 @@ describe('<wallet-login>', function () {
   });
 
   it('a code left, then a reload, past the element’s wait but within the service’s: the refusal of a new code brings back the code sent, with the service’s wait', async () => {
-    let el = await codeScreen({ 'account-id': acct.accountId, 'resend-after': '0' });
-    buttonNamed(el, /another way/i).click();
-    await waitForState(el, 'choosing');
-    el.remove();
-    el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId, 'resend-after': '0' });
-    await waitForState(el, 'choosing');
-    const errors = errorCodes(el);
     // The sandbox sends one code per 30 s: it answers 429 with Retry-After.
-    methodButton(el, 'email-otp').click();
-    await waitForState(el, 'code-entry');
-    expect(text(el, 'error')).to.equal('');
-    const resend = buttonNamed(el, /new code/);
-    expect(resend.disabled).to.equal(true);
+    const { resend, logIn } = await backToEmailCode(acct, '0', true);
     expect(Number(/in (\d+) s/.exec(resend.textContent ?? '')?.[1])).to.be.within(1, 30);
-    const loggedIn = typeSandboxCode(el);
-    expect((await loggedIn).detail.credentialType).to.equal('EMAIL_OTP');
-    expect(errors).to.deep.equal([]);
+    await logIn();
   });
 
   it('a code left, then a newer one sent in another tab: asked for again within the service’s wait, the newer one is offered (the one that works), not the one left', async () => {
@@ -1201,7 +1207,6 @@ describe('<wallet-login>', function () {
   });
 
   it('comes back to the code screen after a reload, with no new code sent, forgets it once used, and shows the methods after it was left', async () => {
-    const challenges = () => performance.getEntriesByType('resource').filter((e) => e.name.includes('/challenge')).length;
     const kept = () => Object.keys(sessionStorage).filter((k) => k.startsWith('wallet-elements:code:') && k.endsWith(acct.accountId));
     let el = await codeScreen({ 'account-id': acct.accountId, 'resend-after': '20' });
     const sent = challenges();
@@ -1236,22 +1241,10 @@ describe('<wallet-login>', function () {
   });
 
   it('back to the email code just sent, within its wait: its screen again, no new code asked for, and it logs in', async () => {
-    const challenges = () => performance.getEntriesByType('resource').filter((e) => e.name.includes('/challenge')).length;
-    const el = await codeScreen({ 'account-id': acct.accountId, 'resend-after': '20' });
-    const sent = challenges();
-    buttonNamed(el, /another way/i).click();
-    await waitForState(el, 'choosing');
-    const errors = errorCodes(el);
-    methodButton(el, 'email-otp').click();
-    await waitForState(el, 'code-entry');
-    expect(challenges()).to.equal(sent, 'no second code (the service would refuse it within 30 s)');
-    expect(text(el, 'error')).to.equal('');
-    // The wait left of the first code, not a new one.
-    const resend = buttonNamed(el, /new code/);
-    expect(resend.disabled).to.equal(true);
-    const loggedIn = typeSandboxCode(el);
-    expect((await loggedIn).detail.credentialType).to.equal('EMAIL_OTP');
-    expect(errors).to.deep.equal([]);
+    // The wait left of the first code (the button still waiting), not a new one.
+    const { asked, logIn } = await backToEmailCode(acct, '20', false);
+    expect(asked).to.equal(0, 'no second code (the service would refuse it within 30 s)');
+    await logIn();
   });
 
   it('a kept code whose target no longer verifies is dropped: the methods show, nothing is sent', async () => {
