@@ -72,6 +72,37 @@ async function fourMiBAnswers() {
   return { size, big };
 }
 
+/**
+ * An upstream whose GET answers (`size`, 4 MiB - 1 each) stop before their last byte until
+ * `releaseGets`, and whose POST answer (a JSON of about 2 KiB, more than a read of 1 KiB) waits for
+ * `releasePost`; a GET of /auth/credentials is answered at once with about 1 KiB.
+ */
+async function heldAnswers() {
+  const size = 4 * 1024 * 1024 - 1;
+  const piece = Buffer.alloc(64 * 1024, 0x20);
+  const small = JSON.stringify({ data: [], pad: 'x'.repeat(1024) });
+  let releaseGets!: () => void;
+  const getsReleased = new Promise<void>((r) => (releaseGets = r));
+  let releasePost!: () => void;
+  const postReleased = new Promise<void>((r) => (releasePost = r));
+  const big = await startRecorder(async (req, res) => {
+    if (req.method === 'POST') {
+      await postReleased;
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ url: 'https://processor.example/reveal/' + 'x'.repeat(2048) }));
+    } else if (req.url.includes('/auth/credentials')) {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(small);
+    } else {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(size + 1) });
+      for (let sent = 0; sent < size; sent += piece.length) res.write(piece.subarray(0, Math.min(piece.length, size - sent)));
+      await getsReleased;
+      res.end(' ');
+    }
+  });
+  return { big, size, releaseGets, releasePost };
+}
+
 /** Reads what is left of an answer of `size` bytes and ends the connection: 'taken' whole, or 'cut' by the proxy. */
 function readToEnd(socket: net.Socket, size: number): Promise<'taken' | 'cut'> {
   return new Promise((resolve) => {
@@ -353,28 +384,7 @@ describe('proxy bounds', () => {
       it('answers 502 without Retry-After, saying it may have been carried out, when the answer of a state change already sent is dropped for the budget', async () => {
         // GET answers of 4 MiB - 1 that stop before their last byte until released: eight being
         // read fill the budget to 8 B short of 32 MiB, and nothing held by a client can be given up.
-        const size = 4 * 1024 * 1024 - 1;
-        const piece = Buffer.alloc(64 * 1024, 0x20);
-        const small = JSON.stringify({ data: [], pad: 'x'.repeat(1024) });
-        let releaseGets!: () => void;
-        const getsReleased = new Promise<void>((r) => (releaseGets = r));
-        let releasePost!: () => void;
-        const postReleased = new Promise<void>((r) => (releasePost = r));
-        const big = await startRecorder(async (req, res) => {
-          if (req.method === 'POST') {
-            await postReleased;
-            res.writeHead(200, { 'content-type': 'application/json' });
-            res.end(JSON.stringify({ url: 'https://processor.example/reveal/' + 'x'.repeat(2048) }));
-          } else if (req.url.includes('/auth/credentials')) {
-            res.writeHead(200, { 'content-type': 'application/json' });
-            res.end(small);
-          } else {
-            res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(size + 1) });
-            for (let sent = 0; sent < size; sent += piece.length) res.write(piece.subarray(0, Math.min(piece.length, size - sent)));
-            await getsReleased;
-            res.end(' ');
-          }
-        });
+        const { big, size, releaseGets, releasePost } = await heldAnswers();
         const px = await startProxy({ upstream: big.url, transport });
         const path = '/api/auth/delegated-keys/DelegatedKey:66666666-6666-4666-8666-666666666666';
         const gets: Array<Promise<Awaited<ReturnType<typeof raw>>>> = [];
@@ -560,33 +570,15 @@ describe('proxy bounds', () => {
   // 503 with Retry-After tells a client "not done, send it again": true of a read, and of a state
   // change that was never sent, but not of one the service may already have carried out.
   describe('a state change and the 32 MiB of answers being read', () => {
-    const size = 4 * 1024 * 1024 - 1;
-    const piece = Buffer.alloc(64 * 1024, 0x20);
     const GET_PATH = '/api/auth/delegated-keys/DelegatedKey:66666666-6666-4666-8666-666666666666';
     const POST_PATH = `/api/cards/${CARD}/reveal`;
 
     /**
-     * An upstream whose GET answers (4 MiB - 1 each) stop before their last byte until `releaseGets`,
-     * and whose POST answer (a small JSON) waits for `releasePost`; and a proxy on a real undici Pool
-     * that counts the answer bytes handed to the proxy, which are those its budget holds.
+     * The upstream of `heldAnswers`, and a proxy on a real undici Pool that counts the answer bytes
+     * handed to the proxy, which are those its budget holds.
      */
     async function rig() {
-      let releaseGets!: () => void;
-      const getsReleased = new Promise<void>((r) => (releaseGets = r));
-      let releasePost!: () => void;
-      const postReleased = new Promise<void>((r) => (releasePost = r));
-      const big = await startRecorder(async (req, res) => {
-        if (req.method === 'POST') {
-          await postReleased;
-          res.writeHead(200, { 'content-type': 'application/json' });
-          res.end(JSON.stringify({ url: 'https://processor.example/reveal/' + 'x'.repeat(64) }));
-          return;
-        }
-        res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(size + 1) });
-        for (let sent = 0; sent < size; sent += piece.length) res.write(piece.subarray(0, Math.min(piece.length, size - sent)));
-        await getsReleased;
-        res.end(' ');
-      });
+      const { big, size, releaseGets, releasePost } = await heldAnswers();
       const pool = new Pool(new URL(big.url).origin, { connections: 16 });
       const counted = { bytes: 0 };
       const transport = {
