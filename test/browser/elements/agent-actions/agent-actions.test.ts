@@ -13,7 +13,7 @@ import '../../../../src/locales/ar.ts';
 import { createClient } from '../../../../src/core/client.ts';
 import type { AgentAction } from '../../../../src/core/types.ts';
 import { actionExecution, approveAction, axLiveRegions, fixtures, goOffline, newAccount, newAgentAction, politeRegions, rejectAction, type RigAccount, type RigFixtures } from '../../support/rig.ts';
-import { axeViolations, borderContrast, drawnLeftToRight, failNext, failPolls, focusIn, holdNext, nextEvent, part, parts, pollStart, reshapeAnswer, resetPage, shadow, text, useRig, waitFor } from '../shared/helpers.ts';
+import { axeViolations, chooseFilter, borderContrast, drawnLeftToRight, failNext, failPolls, focusIn, holdNext, nextEvent, part, parts, pollStart, reshapeAnswer, resetPage, shadow, text, useRig, waitFor } from '../shared/helpers.ts';
 import { watchLists } from '../shared/scale.ts';
 
 async function mountActions(token: string, attributes: Record<string, string> = {}): Promise<AgentActions> {
@@ -296,9 +296,7 @@ describe('<agent-actions>', () => {
     expect(others).to.deep.equal([]);
     const heard = listen(el);
     try {
-      const select = part(el, 'filter') as HTMLSelectElement;
-      select.value = 'REJECTED';
-      select.dispatchEvent(new Event('change'));
+      chooseFilter(el, 'REJECTED');
       await el.updateComplete;
       await ready(el);
       await pause(300);
@@ -314,9 +312,7 @@ describe('<agent-actions>', () => {
     const few = await newAccount({ actions: 3 } as Parameters<typeof newAccount>[0]);
     const other = await mountActions(few.agentToken, { 'poll-interval': '60000' });
     await ready(other);
-    const select = part(other, 'filter') as HTMLSelectElement;
-    select.value = 'FAILED';
-    select.dispatchEvent(new Event('change'));
+    chooseFilter(other, 'FAILED');
     await other.updateComplete;
     await ready(other);
     expect((await politeRegions()).map((r) => r.text)).to.deep.equal(['No actions to show.']);

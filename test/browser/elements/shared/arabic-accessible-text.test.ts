@@ -22,7 +22,7 @@ import { addTextMessageLogin } from '../wallet-login/helpers.ts';
 import type { WalletCredentials } from '../../../../src/elements/wallet-credentials/index.ts';
 import { walkCredentials } from '../wallet-credentials/helpers.ts';
 import { clientFor, walletFor } from '../../../../src/elements/shared/wallet.ts';
-import { failNext, failPolls, loginByEmail, mountDrawn, nextEvent, part, parts, pollStart, reshapeAnswer, resetPage, settle, shadow, type, useRig, waitFor, waitForState } from './helpers.ts';
+import { chooseFilter, failNext, failPolls, loginByEmail, mountDrawn, nextEvent, part, parts, pollStart, reshapeAnswer, resetPage, settle, shadow, type, useRig, waitFor, waitForState } from './helpers.ts';
 
 const ATTRIBUTES = ['aria-label', 'aria-description', 'aria-roledescription', 'aria-valuetext', 'title', 'placeholder', 'alt'];
 const LIVE = "[role='status'], [role='alert'], [aria-live]:not([aria-live='off'])";
@@ -223,6 +223,22 @@ describe('Arabic: no English left in what elements say, and data isolated in rig
     expect([...l0.done(), ...l.done(), ...l2.done()].join('\n')).to.equal('');
   });
 
+  /**
+   * A <wallet-login> in Arabic with these `methods`, listened to (`data` its own), whose passkey
+   * button is pressed: once it has sent `event` and is in `state`, drawn.
+   */
+  async function passkeyPressed(methods: string, data: string[], event: string, state: string): Promise<[HTMLElement, Listener]> {
+    const el = await mountAr<HTMLElement>('wallet-login', { 'account-id': acct.accountId, methods });
+    const l = new Listener(el, data);
+    await waitForState(el, 'choosing');
+    const sent = nextEvent(el, event);
+    shadow(el).querySelector<HTMLButtonElement>("button[data-method='passkey']")!.click();
+    await sent;
+    await waitForState(el, state);
+    await settle(el);
+    return [el, l];
+  }
+
   it('<wallet-login> and <passkey-register>: a passkey login, and passkeys this browser cannot use', async () => {
     await addVirtualAuthenticator();
     const nickname = 'Work laptop 2';
@@ -230,14 +246,7 @@ describe('Arabic: no English left in what elements say, and data isolated in rig
     await (await wallet.startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000');
     await wallet.registerPasskey({ accountId: acct.accountId, nickname });
     await wallet.logout(acct.accountId);
-    const el = await mountAr<HTMLElement>('wallet-login', { 'account-id': acct.accountId, methods: 'passkey email-otp' });
-    const l = new Listener(el, [acct.accountId, nickname]);
-    await waitForState(el, 'choosing');
-    const loggedIn = nextEvent(el, 'wallet-logged-in');
-    shadow(el).querySelector<HTMLButtonElement>("button[data-method='passkey']")!.click();
-    await loggedIn;
-    await waitForState(el, 'logged-in');
-    await settle(el);
+    const [el, l] = await passkeyPressed('passkey email-otp', [acct.accountId, nickname], 'wallet-logged-in', 'logged-in');
     l.check('passkey login');
     el.remove();
     await wallet.logout(acct.accountId);
@@ -247,14 +256,7 @@ describe('Arabic: no English left in what elements say, and data isolated in rig
     Object.defineProperty(navigator, 'credentials', { value: undefined, configurable: true });
     const found: string[] = [];
     try {
-      const alone = await mountAr<HTMLElement>('wallet-login', { 'account-id': acct.accountId, methods: 'passkey' });
-      const l2 = new Listener(alone, [acct.accountId]);
-      await waitForState(alone, 'choosing');
-      const error = nextEvent(alone, 'wallet-login-error');
-      shadow(alone).querySelector<HTMLButtonElement>("button[data-method='passkey']")!.click();
-      await error;
-      await waitForState(alone, 'choosing');
-      await settle(alone);
+      const [, l2] = await passkeyPressed('passkey', [acct.accountId], 'wallet-login-error', 'choosing');
       l2.check('passkeys unsupported');
       found.push(...l2.done());
       const register = await mountAr<HTMLElement>('passkey-register', { 'account-id': acct.accountId });
@@ -399,9 +401,7 @@ describe('Arabic: no English left in what elements say, and data isolated in rig
     await changed;
     await settle(el);
     l.check('decided');
-    const select = part(el, 'filter') as HTMLSelectElement;
-    select.value = 'FAILED';
-    select.dispatchEvent(new Event('change'));
+    chooseFilter(el, 'FAILED');
     await settle(el);
     await waitForState(el, 'ready');
     await settle(el);

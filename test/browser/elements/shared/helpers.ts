@@ -591,6 +591,13 @@ export function drawnLeftToRight(el: Element, words: string): string {
   throw new Error(`no shown text holds "${words}"`);
 }
 
+/** Chooses `status` in the filter of `el` (an <agent-actions>) as a user does: the select's value, then its change event. */
+export function chooseFilter(el: Element, status: string): void {
+  const select = part(el, 'filter') as HTMLSelectElement;
+  select.value = status;
+  select.dispatchEvent(new Event('change'));
+}
+
 /**
  * The request each poll of <agent-actions> starts with, whatever else that poll sends: under "All"
  * the filter's first page (no status, no cursor; once the element's own first page has loaded, only

@@ -29,7 +29,7 @@ import '../../../../src/locales/ar.ts';
 import { addVirtualAuthenticator, advanceClock, fixtures, newAccount, oidcToken, type RigAccount } from '../../support/rig.ts';
 import type { WalletCredentials } from '../../../../src/elements/wallet-credentials/index.ts';
 import { walkCredentials } from '../wallet-credentials/helpers.ts';
-import { loginByEmail, mountDrawn, nextEvent, part, parts, resetPage, settle, shadow, type, useRig, waitFor, waitForState } from './helpers.ts';
+import { chooseFilter, loginByEmail, mountDrawn, nextEvent, part, parts, resetPage, settle, shadow, type, useRig, waitFor, waitForState } from './helpers.ts';
 
 /** 1280 x 1024 at 400 % and 200 % zoom, and at 100 %: the CSS viewports the checks run in. */
 const ZOOM_400 = { width: 320, height: 256 };
@@ -449,9 +449,7 @@ describe('WCAG 2.2 layout: reflow, text spacing, target size and resize text of 
     await settle(el);
     expect(parts(el, 'action')).to.have.length(10);
     const found = await audit(el, 'actions');
-    const select = part(el, 'filter') as HTMLSelectElement;
-    select.value = 'FAILED';
-    select.dispatchEvent(new Event('change'));
+    chooseFilter(el, 'FAILED');
     await settle(el);
     await waitForState(el, 'ready');
     await settle(el);
