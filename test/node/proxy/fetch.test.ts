@@ -11,12 +11,11 @@ import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
 import { after, before, describe, it } from 'node:test';
 import { createProxy, type FetchProxyHandler, type ProxyLogLine, type ProxyOptions, type ProxyRequest } from '../../../src/proxy/index.ts';
-import { startSandbox, type Sandbox } from '../../../src/sandbox/index.ts';
 import { createClient } from '../../../src/core/client.ts';
 import { createWallet } from '../../../src/core/session.ts';
 import { memoryKeyStore } from '../../../src/core/keystore.ts';
 import { ServiceError } from '../../../src/core/errors.ts';
-import { ACCOUNT, CLIENT_SECRET, SESSION, TOKEN_ID, jarFetch, rawExchange, startRecorder } from './helpers.ts';
+import { ACCOUNT, CLIENT_SECRET, SESSION, TOKEN_ID, jarFetch, rawExchange, sandboxBinding, startRecorder, useSandbox } from './helpers.ts';
 
 type FetchProxy = FetchProxyHandler & { close(): Promise<void> };
 
@@ -301,23 +300,14 @@ describe('proxy.fetch against a recording upstream', () => {
 });
 
 describe('proxy.fetch against the sandbox', () => {
-  let sandbox: Sandbox;
-  before(async () => {
-    sandbox = await startSandbox({ otpResendIntervalMs: 1 });
-  });
-  after(async () => {
-    await sandbox.close();
-  });
+  const sandbox = useSandbox();
 
   /** A proxy.fetch for the sandbox's demo account, with the step-up on. */
   function demoProxy() {
-    const f = sandbox.fixtures;
+    const f = sandbox().fixtures;
     const seen: ProxyRequest[] = [];
     const proxy = createProxy<Request>({
-      upstream: f.baseUrl,
-      tokenId: f.tokenId,
-      clientSecret: f.clientSecret,
-      demoAccount: { customerId: f.customerId, accountId: f.accountId, cardId: f.cardId },
+      ...sandboxBinding(sandbox()),
       stepUp: { ttlSeconds: 30, accountForCard: (cardId, request) => (seen.push(request), cardId === f.cardId ? f.accountId : undefined) },
     });
     return { proxy, seen };
@@ -327,7 +317,7 @@ describe('proxy.fetch against the sandbox', () => {
   const browser = (proxy: FetchProxy) => jarFetch((input, init) => proxy.fetch(new Request(input, init), { clientAddress: '127.0.0.1' }));
 
   it('logs in, refreshes, gets the step-up grant as a Set-Cookie on the Response, reveals the card, and a logout clears the grant', async () => {
-    const f = sandbox.fixtures;
+    const f = sandbox().fixtures;
     const { proxy, seen } = demoProxy();
     try {
       const page = browser(proxy);
@@ -358,7 +348,7 @@ describe('proxy.fetch against the sandbox', () => {
   });
 
   it('marks the grant Secure when the framework\'s URL is https', async () => {
-    const f = sandbox.fixtures;
+    const f = sandbox().fixtures;
     const { proxy } = demoProxy();
     try {
       const page = browser(proxy);
@@ -374,7 +364,7 @@ describe('proxy.fetch against the sandbox', () => {
   });
 
   it('the grant opens the card from any of several Cookie lines, joined with ", " as the Fetch standard\'s Headers does (Deno) or "; " as Node\'s; each Set-Cookie reaches the wire a line of its own', async () => {
-    const f = sandbox.fixtures;
+    const f = sandbox().fixtures;
     const { proxy } = demoProxy();
     // As a framework builds its Request (test-only): each raw header line appended to a Headers.
     // Node's Headers joins repeated Cookie lines with "; "; the Fetch standard's, as in Deno (and
@@ -434,10 +424,10 @@ describe('proxy.fetch against the sandbox', () => {
   });
 
   it('runs behind a node:http server, converting as a framework does: relays a call, an answer byte for byte, the step-up grant\'s Set-Cookie lines there and back, and a 413 reaches the client', async () => {
-    const f = sandbox.fixtures;
+    const f = sandbox().fixtures;
     const basic = 'Basic ' + Buffer.from(`${f.tokenId}:${f.clientSecret}`).toString('base64');
     // An account of its own, without a code credential yet.
-    const made = await fetch(`${sandbox.url}/sandbox/accounts`, {
+    const made = await fetch(`${sandbox().url}/sandbox/accounts`, {
       method: 'POST',
       headers: { authorization: basic, 'content-type': 'application/json' },
       body: JSON.stringify({ email: 'fetch@example.com', emailCredential: false, actions: 0 }),

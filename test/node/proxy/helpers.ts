@@ -5,10 +5,12 @@
  * fetch that keeps cookies as a browser does (the step-up grant).
  */
 import { once } from 'node:events';
+import { after, before } from 'node:test';
 import http from 'node:http';
 import net, { type AddressInfo } from 'node:net';
 import { createProxy, type ProxyHandler, type ProxyLogLine, type ProxyOptions } from '../../../src/proxy/index.ts';
 import { boundedServer } from '../../../src/proxy/server.ts';
+import { startSandbox, type Sandbox } from '../../../src/sandbox/index.ts';
 import { serve } from '@hono/node-server';
 import type { Hono } from 'hono';
 
@@ -237,4 +239,25 @@ export async function listen(app: Hono): Promise<{ origin: string; port: number;
     port,
     close: () => new Promise<void>((r) => (server.closeAllConnections(), server.close(() => r()))),
   };
+}
+
+/**
+ * The real sandbox for the tests of the enclosing describe (a new code may be asked for at once):
+ * started before them and closed after them. Call the function returned inside a test.
+ */
+export function useSandbox(): () => Sandbox {
+  let sandbox: Sandbox | undefined;
+  before(async () => {
+    sandbox = await startSandbox({ otpResendIntervalMs: 1 });
+  });
+  after(async () => {
+    await sandbox?.close();
+  });
+  return () => sandbox!;
+}
+
+/** The proxy options that bind it to `sandbox`: its URL, its Basic credentials and its demo account. */
+export function sandboxBinding(sandbox: Sandbox) {
+  const f = sandbox.fixtures;
+  return { upstream: f.baseUrl, tokenId: f.tokenId, clientSecret: f.clientSecret, demoAccount: { customerId: f.customerId, accountId: f.accountId, cardId: f.cardId } };
 }

@@ -10,17 +10,16 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import { Hono } from 'hono';
 import { mount } from 'hono/mount';
 import { createProxy, type ProxyLogLine, type ProxyOptions } from '../../../src/proxy/index.ts';
-import { startSandbox, type Sandbox } from '../../../src/sandbox/index.ts';
 import { createClient } from '../../../src/core/client.ts';
 import { createWallet } from '../../../src/core/session.ts';
 import { memoryKeyStore } from '../../../src/core/keystore.ts';
 import { ServiceError } from '../../../src/core/errors.ts';
-import { jarFetch, listen, raw } from './helpers.ts';
+import { jarFetch, listen, raw, sandboxBinding, useSandbox } from './helpers.ts';
 
 const README = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
 /** The README's Hono mount, as written (one inline code span). */
@@ -34,24 +33,15 @@ function getFrom(from: string, url: string): Promise<number> {
 }
 
 describe('proxy.fetch mounted in Hono on Node, in front of the sandbox', () => {
-  let sandbox: Sandbox;
-  before(async () => {
-    sandbox = await startSandbox({ otpResendIntervalMs: 1 });
-  });
-  after(async () => {
-    await sandbox.close();
-  });
+  const sandbox = useSandbox();
 
   /** A proxy for the sandbox's demo account with the step-up on, its log lines and onError calls kept. */
   function proxyFor(options: Partial<ProxyOptions<Request>> = {}) {
-    const f = sandbox.fixtures;
+    const f = sandbox().fixtures;
     const logs: ProxyLogLine[] = [];
     const errors: unknown[] = [];
     const proxy = createProxy<Request>({
-      upstream: f.baseUrl,
-      tokenId: f.tokenId,
-      clientSecret: f.clientSecret,
-      demoAccount: { customerId: f.customerId, accountId: f.accountId, cardId: f.cardId },
+      ...sandboxBinding(sandbox()),
       stepUp: { ttlSeconds: 30 },
       logger: (line) => logs.push(line),
       onError: (error) => errors.push(error),
@@ -62,7 +52,7 @@ describe('proxy.fetch mounted in Hono on Node, in front of the sandbox', () => {
 
   /** An email-code login, a card refused until the session is refreshed, the reveal, and a logout, over HTTP at `apiBase`. */
   async function loginAndReveal(apiBase: string): Promise<void> {
-    const f = sandbox.fixtures;
+    const f = sandbox().fixtures;
     const page = jarFetch(fetch);
     const client = createClient({ baseUrl: apiBase, fetch: page.fetch });
     const wallet = createWallet({ client, store: memoryKeyStore(), otpSigner: f.signerPublicKey });
@@ -107,7 +97,7 @@ describe('proxy.fetch mounted in Hono on Node, in front of the sandbox', () => {
     const app = new Hono();
     app.all('/api/*', (c) => proxy.fetch(c.req.raw, { clientAddress: getConnInfo(c).remote.address }));
     const server = await listen(app);
-    const list = `${server.origin}/api/auth/credentials?accountId=${encodeURIComponent(sandbox.fixtures.accountId)}`;
+    const list = `${server.origin}/api/auth/credentials?accountId=${encodeURIComponent(sandbox().fixtures.accountId)}`;
     try {
       assert.deepEqual([await getFrom('127.0.0.1', list), await getFrom('127.0.0.1', list), await getFrom('127.0.0.1', list)], [200, 200, 429]);
       assert.equal(await getFrom('127.0.0.2', list), 200);
@@ -127,7 +117,7 @@ describe('proxy.fetch mounted in Hono on Node, in front of the sandbox', () => {
     const app = new Hono();
     app.all('/api/*', (c) => proxy.fetch(c.req.raw));
     const server = await listen(app);
-    const path = `/api/auth/credentials?accountId=${encodeURIComponent(sandbox.fixtures.accountId)}`;
+    const path = `/api/auth/credentials?accountId=${encodeURIComponent(sandbox().fixtures.accountId)}`;
     const from = async (client: string) => (await raw(server.port, { path, headers: { 'x-client-address': client } })).status;
     try {
       assert.deepEqual([await from('203.0.113.7'), await from('203.0.113.7'), await from('203.0.113.7')], [200, 200, 429]);
@@ -154,7 +144,7 @@ describe('proxy.fetch mounted in Hono on Node, in front of the sandbox', () => {
   });
 
   it('refuses a body over maxBodyBytes with 413, and relays a large answer byte for byte', async () => {
-    const f = sandbox.fixtures;
+    const f = sandbox().fixtures;
     const { proxy } = proxyFor({ maxBodyBytes: 16 * 1024 });
     const app = new Hono();
     app.all('/api/*', (c) => proxy.fetch(c.req.raw, { clientAddress: getConnInfo(c).remote.address }));
@@ -188,7 +178,7 @@ describe('proxy.fetch mounted in Hono on Node, in front of the sandbox', () => {
     app.all('/api/*', mount(proxy.fetch, { replaceRequest: false, optionHandler: (c) => ({ clientAddress: getConnInfo(c).remote.address }) }));
     const server = await listen(app);
     try {
-      const stripped = await raw(server.port, { path: `/stripped/auth/credentials?accountId=${encodeURIComponent(sandbox.fixtures.accountId)}` });
+      const stripped = await raw(server.port, { path: `/stripped/auth/credentials?accountId=${encodeURIComponent(sandbox().fixtures.accountId)}` });
       assert.equal(stripped.status, 404);
       assert.equal(stripped.json.code, 'NOT_FOUND');
       assert.match(stripped.json.message, /outside basePath \/api/);
