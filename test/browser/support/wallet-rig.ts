@@ -19,6 +19,7 @@ import type { ProxyHandler } from '../../../src/proxy/index.ts';
 import type { SandboxFixtures } from '../../../src/core/types.ts';
 import { addVirtualAuthenticator } from '../../support/virtual-authenticator.ts';
 import { testProxy } from '../../support/test-proxy.ts';
+import type { SandboxAccount } from '../../support/sandbox-account.ts';
 
 export interface WalletRigOptions {
   /** Where the proxy is mounted on the test server. Default '/api'. */
@@ -58,16 +59,8 @@ function rigFixtures(f: SandboxFixtures, apiBase: string): RigFixtures {
   return { apiBase, signerPublicKey, processorOrigin, oidcIssuer, customerId, accountId, emailCredentialId, cardId, agentId, agentToken };
 }
 
-/** What `sandbox-new-account` answers: a fresh customer set of its own. */
-export interface RigAccount {
-  customerId: string;
-  accountId: string;
-  emailCredentialId: string;
-  cardId: string;
-  fundingSourceId: string;
-  agentId: string;
-  agentToken: string;
-}
+/** What `sandbox-new-account` answers: a fresh customer set of its own (the sandbox's answer but its platform customer id). */
+export type RigAccount = Omit<SandboxAccount, 'platformCustomerId'>;
 
 export function walletRig(options: WalletRigOptions = {}): {
   plugin: TestRunnerPlugin;

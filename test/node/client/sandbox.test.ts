@@ -16,15 +16,9 @@ import { createWallet, type Wallet } from '../../../src/core/session.ts';
 import { keyStamper, type Stamper } from '../../../src/core/stamp.ts';
 import { generateSigningKey } from '../../../src/core/p256.ts';
 import { ServiceError, WalletError } from '../../../src/core/errors.ts';
+import { createSandboxAccount, type SandboxAccount } from '../../support/sandbox-account.ts';
 
-interface Account {
-  customerId: string;
-  accountId: string;
-  emailCredentialId: string;
-  cardId: string;
-  agentId: string;
-  agentToken: string;
-}
+type Account = SandboxAccount;
 
 async function rejection(p: Promise<unknown>): Promise<unknown> {
   return p.then(
@@ -41,12 +35,7 @@ describe('client and signed retry against the sandbox through the proxy', () => 
   const requests: Array<{ route: string; status: number }> = [];
 
   async function newAccount(): Promise<Account> {
-    const f = sandbox.fixtures;
-    const res = await fetch(`${sandbox.url}/sandbox/accounts`, {
-      method: 'POST',
-      headers: { authorization: 'Basic ' + Buffer.from(`${f.tokenId}:${f.clientSecret}`).toString('base64'), 'content-type': 'application/json' },
-      body: '{}',
-    });
+    const res = await createSandboxAccount(sandbox);
     assert.equal(res.status, 201);
     return (await res.json()) as Account;
   }

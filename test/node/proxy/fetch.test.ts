@@ -15,6 +15,7 @@ import { createClient } from '../../../src/core/client.ts';
 import { createWallet } from '../../../src/core/session.ts';
 import { memoryKeyStore } from '../../../src/core/keystore.ts';
 import { ServiceError } from '../../../src/core/errors.ts';
+import { createSandboxAccount } from '../../support/sandbox-account.ts';
 import { ACCOUNT, CLIENT_SECRET, SESSION, TOKEN_ID, jarFetch, rawExchange, sandboxBinding, startRecorder, useSandbox } from './helpers.ts';
 
 type FetchProxy = FetchProxyHandler & { close(): Promise<void> };
@@ -427,11 +428,7 @@ describe('proxy.fetch against the sandbox', () => {
     const f = sandbox().fixtures;
     const basic = 'Basic ' + Buffer.from(`${f.tokenId}:${f.clientSecret}`).toString('base64');
     // An account of its own, without a code credential yet.
-    const made = await fetch(`${sandbox().url}/sandbox/accounts`, {
-      method: 'POST',
-      headers: { authorization: basic, 'content-type': 'application/json' },
-      body: JSON.stringify({ email: 'fetch@example.com', emailCredential: false, actions: 0 }),
-    });
+    const made = await createSandboxAccount(sandbox(), { email: 'fetch@example.com', emailCredential: false, actions: 0 });
     assert.equal(made.status, 201);
     const set = (await made.json()) as { customerId: string; accountId: string; cardId: string };
     const proxy = createProxy<Request>({
