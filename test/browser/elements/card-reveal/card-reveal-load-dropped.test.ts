@@ -6,17 +6,9 @@
  */
 import { expect } from 'chai';
 import '../../../../src/elements/card-reveal/index.ts';
-import type { CardReveal } from '../../../../src/elements/card-reveal/index.ts';
-import { failNextLoad, fixtures, type RigFixtures } from '../../support/rig.ts';
-import { mount, part, resetPage, shadow, useRig } from '../shared/helpers.ts';
-
-const REVEAL_REQUEST = '/src/elements/card-reveal/reveal-request.ts';
-
-/** Whether the page has asked for a module yet (Resource Timing). */
-const requested = (path: string): boolean => performance.getEntriesByType('resource').some((e) => new URL(e.name).pathname === path);
-
-/** The loads of `path` the test server has failed so far (over the whole run: compare before and after). */
-const failedLoads = async (path: string): Promise<number> => (await failNextLoad(path)).failed;
+import { failNextLoad } from '../../support/rig.ts';
+import { part, shadow } from '../shared/helpers.ts';
+import { REVEAL_REQUEST, failedLoads, mountBeforeRevealCode, useCardRig } from './helpers.ts';
 
 /**
  * Closes the page's idle connections to the test server. Chromium sends a request again by itself
@@ -31,18 +23,10 @@ async function closeIdleConnections(): Promise<void> {
 }
 
 describe('<card-reveal> when the connection of its reveal code drops', () => {
-  let f: RigFixtures;
-
-  before(async () => {
-    f = await fixtures();
-    await useRig();
-  });
-
-  afterEach(resetPage);
+  useCardRig();
 
   it('loads it again at once, unseen, and shows the card', async () => {
-    expect(requested(REVEAL_REQUEST), 'loaded before the test').to.equal(false);
-    const el = await mount<CardReveal>('card-reveal', { 'card-id': f.cardId, 'allowed-origins': f.processorOrigin });
+    const el = await mountBeforeRevealCode();
     await closeIdleConnections();
     const failedBefore = await failedLoads(REVEAL_REQUEST);
     await failNextLoad(REVEAL_REQUEST, 1, true);

@@ -8,34 +8,23 @@
 import { expect } from 'chai';
 import '../../../../src/elements/card-reveal/index.ts';
 import type { CardReveal } from '../../../../src/elements/card-reveal/index.ts';
-import { browserLoadsFailedModulesAgain, failNextLoad, fixtures, type RigFixtures } from '../../support/rig.ts';
-import { mount, nextEvent, part, resetPage, text, useRig } from '../shared/helpers.ts';
+import { browserLoadsFailedModulesAgain, failNextLoad, fixtures } from '../../support/rig.ts';
+import { mount, nextEvent, part, text } from '../shared/helpers.ts';
+import { REVEAL_REQUEST, failedLoads, mountBeforeRevealCode, requested, useCardRig } from './helpers.ts';
 
-const REVEAL_REQUEST = '/src/elements/card-reveal/reveal-request.ts';
 const STEP_UP = '/src/elements/card-reveal/step-up-proof.ts';
 
-/** Whether the page has asked for a module yet (Resource Timing). */
-const requested = (path: string): boolean => performance.getEntriesByType('resource').some((e) => new URL(e.name).pathname === path);
-
-/** The loads of `path` the test server has failed so far (over the whole run: compare before and after). */
-const failedLoads = async (path: string): Promise<number> => (await failNextLoad(path)).failed;
-
 describe('<card-reveal> when its reveal code fails to load', () => {
-  let f: RigFixtures;
   /** Whether this browser loads a module again after a failed load (not Chromium after a 5xx). */
   let retried: boolean;
 
+  useCardRig();
   before(async () => {
-    f = await fixtures();
-    await useRig();
     retried = await browserLoadsFailedModulesAgain();
   });
 
-  afterEach(resetPage);
-
   it('a click whose reveal request module fails to load says to reload the page, and offers no "Try again" that cannot work', async () => {
-    expect(requested(REVEAL_REQUEST), 'loaded before the test').to.equal(false);
-    const el = await mount<CardReveal>('card-reveal', { 'card-id': f.cardId, 'allowed-origins': f.processorOrigin });
+    const el = await mountBeforeRevealCode();
     const failedBefore = await failedLoads(REVEAL_REQUEST);
     // More failures armed than loads asked for: the element asks for a failed load once more, at
     // once (a dropped connection recovers so, card-reveal-load-dropped.test.ts), which Chromium
@@ -90,7 +79,7 @@ describe('<card-reveal> when its reveal code fails to load', () => {
   it('a failed load of the step-up proof (require-session) says the same', async () => {
     expect(requested(STEP_UP), 'loaded before the test').to.equal(false);
     const failedBefore = await failedLoads(STEP_UP);
-    const el = await mount<CardReveal>('card-reveal', { 'card-id': f.cardId, 'require-session': '', 'account-id': 'InternalAccount:00000000-0000-4000-8000-000000000000' });
+    const el = await mount<CardReveal>('card-reveal', { 'card-id': (await fixtures()).cardId, 'require-session': '', 'account-id': 'InternalAccount:00000000-0000-4000-8000-000000000000' });
     await failNextLoad(STEP_UP, 5);
     try {
       const error = nextEvent<CustomEvent>(el, 'card-reveal-error');

@@ -7,27 +7,15 @@
 import { expect } from 'chai';
 import '../../../../src/elements/card-reveal/index.ts';
 import type { CardReveal } from '../../../../src/elements/card-reveal/index.ts';
-import { fixtures, goOffline, type RigFixtures } from '../../support/rig.ts';
-import { mount, nextEvent, part, resetPage, shadow, text, useRig } from '../shared/helpers.ts';
-
-const REVEAL_REQUEST = '/src/elements/card-reveal/reveal-request.ts';
-
-/** Whether the page has asked for a module yet (Resource Timing). */
-const requested = (path: string): boolean => performance.getEntriesByType('resource').some((e) => new URL(e.name).pathname === path);
+import { fixtures, goOffline } from '../../support/rig.ts';
+import { mount, nextEvent, part, shadow, text } from '../shared/helpers.ts';
+import { REVEAL_REQUEST, mountBeforeRevealCode, requested, useCardRig } from './helpers.ts';
 
 describe('<card-reveal> offline', () => {
-  let f: RigFixtures;
-
-  before(async () => {
-    f = await fixtures();
-    await useRig();
-  });
-
-  afterEach(resetPage);
+  useCardRig();
 
   it('says to check the connection and try again, and "Try again" shows the card once back online, with no reload', async () => {
-    expect(requested(REVEAL_REQUEST), 'loaded before the test').to.equal(false);
-    const el = await mount<CardReveal>('card-reveal', { 'card-id': f.cardId, 'allowed-origins': f.processorOrigin });
+    const el = await mountBeforeRevealCode();
     // Long enough for what is checked offline, which asks nothing of the network or the rig.
     const offline = await goOffline(1500);
     // The cardholder's way to the button (the pointer over it), then the click.
@@ -45,12 +33,13 @@ describe('<card-reveal> offline', () => {
     await offline.online();
     const revealed = nextEvent<CustomEvent>(el, 'card-revealed');
     retry!.click();
-    expect((await revealed).detail.cardId).to.equal(f.cardId);
+    expect((await revealed).detail.cardId).to.equal((await fixtures()).cardId);
     expect(shadow(el).querySelector('iframe')).to.not.equal(null);
     expect(el.matches(':state(revealed)')).to.equal(true);
     expect(requested(REVEAL_REQUEST)).to.equal(true);
   });
   it('once its reveal code is loaded, reveals where the browser says it is offline but the proxy is still reached (loopback, a local network)', async () => {
+    const f = await fixtures();
     const el = await mount<CardReveal>('card-reveal', { 'card-id': f.cardId, 'allowed-origins': f.processorOrigin });
     let revealed = nextEvent<CustomEvent>(el, 'card-revealed');
     (part(el, 'reveal-button') as HTMLButtonElement).click();
