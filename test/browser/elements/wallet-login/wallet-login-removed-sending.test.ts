@@ -8,7 +8,47 @@ import '../../../../src/elements/wallet-login/wallet-login.ts';
 import type { WalletLogin } from '../../../../src/elements/wallet-login/wallet-login.ts';
 import { advanceClock, newAccount } from '../../support/rig.ts';
 import { holdAnswer, inState, mount, resetPage, text, useRig, waitFor, waitForState } from '../shared/helpers.ts';
-import { accountWithBothCodes, buttonNamed, codeScreen, errorCodes, methodButton, typeSandboxCode } from './helpers.ts';
+import { accountWithBothCodes, buttonNamed, challenges, codeScreen, errorCodes, methodButton, typeSandboxCode } from './helpers.ts';
+
+/**
+ * Presses (`press`) while the answer `held` holds is on its way back; once it has arrived (then
+ * `arrived`), takes `el` off the page (it stops once it is still off the page after the task that
+ * took it off), runs `whileOff` and lets the answer go on.
+ */
+async function offAsAnswered(el: WalletLogin, held: ReturnType<typeof holdAnswer>, press: () => void, { arrived, whileOff }: { arrived?: () => void; whileOff?: () => unknown } = {}): Promise<void> {
+  try {
+    press();
+    await held.arrived;
+    arrived?.();
+    el.remove();
+    await new Promise((r) => setTimeout(r, 50));
+    await whileOff?.();
+    held.release();
+    await held.read.catch(() => undefined);
+  } finally {
+    held.undo();
+  }
+}
+
+/** Until `el` shows the methods or a code screen, and is not busy. */
+const aScreen = (el: WalletLogin) => waitFor(() => (inState(el, 'choosing') || inState(el, 'code-entry')) && !inState(el, 'busy'), 'a screen');
+
+/** A screen, and if it is the methods, email chosen (within the service's wait of the code sent, it may only bring that code back). */
+async function codeScreenOrEmail(el: WalletLogin): Promise<void> {
+  await aScreen(el);
+  if (inState(el, 'choosing')) {
+    methodButton(el, 'email-otp').click();
+    await el.updateComplete;
+    await aScreen(el);
+  }
+}
+
+/** `el` on its code screen (else a failure naming what it shows), where the sandbox's code logs in with `credentialType`, none of `errors` told. */
+async function logsInOnCodeScreen(el: WalletLogin, errors: string[], credentialType = 'EMAIL_OTP'): Promise<void> {
+  expect(inState(el, 'code-entry'), `the code screen, not: ${text(el, 'heading')} ${text(el, 'error')}`).to.equal(true);
+  expect((await typeSandboxCode(el)).detail.credentialType).to.equal(credentialType);
+  expect(errors).to.deep.equal([]);
+}
 
 describe('<wallet-login> taken off the page while its first code is sent', function () {
   this.timeout(60000);
@@ -18,33 +58,20 @@ describe('<wallet-login> taken off the page while its first code is sent', funct
   for (const back of ['after', 'before'] as const) {
     it(`put back ${back} the service’s answer arrives: the code screen of the code sent, which logs in`, async () => {
       const acct = await newAccount();
-      const challenges = () => performance.getEntriesByType('resource').filter((e) => e.name.includes('/challenge')).length;
       const el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId });
       await waitForState(el, 'choosing');
       // The service sends the code; its answer is on its way back when the element leaves the page.
       const held = holdAnswer('POST', /\/challenge$/, (r) => r.status === 200);
-      try {
-        methodButton(el, 'email-otp').click();
-        await held.arrived;
-        expect(inState(el, 'sending-code')).to.equal(true);
-        el.remove();
-        // (It stops once it is still off the page after the task that took it off.)
-        await new Promise((r) => setTimeout(r, 50));
-        if (back === 'before') document.body.append(el);
-        held.release();
-        await held.read.catch(() => undefined);
-      } finally {
-        held.undo();
-      }
+      await offAsAnswered(el, held, () => methodButton(el, 'email-otp').click(), {
+        arrived: () => expect(inState(el, 'sending-code')).to.equal(true),
+        whileOff: () => back === 'before' && document.body.append(el),
+      });
       if (back === 'after') document.body.append(el);
       const sent = challenges();
       const errors = errorCodes(el);
-      await waitFor(() => (inState(el, 'choosing') || inState(el, 'code-entry')) && !inState(el, 'busy'), 'a screen');
-      expect(inState(el, 'code-entry'), `the code screen, not: ${text(el, 'heading')} ${text(el, 'error')}`).to.equal(true);
+      await aScreen(el);
       expect(challenges(), 'no second code asked for').to.equal(sent);
-      const loggedIn = await typeSandboxCode(el);
-      expect(loggedIn.detail.credentialType).to.equal('EMAIL_OTP');
-      expect(errors).to.deep.equal([]);
+      await logsInOnCodeScreen(el, errors);
     });
   }
 
@@ -54,23 +81,14 @@ describe('<wallet-login> taken off the page while its first code is sent', funct
     for (const back of ['after', 'before'] as const) {
       it(`${method}, taken off as ${at.source.includes('challenge') ? 'the code went' : 'its credential was looked up'}, put back ${back} that answer arrives: the code screen of the code sent, which logs in`, async () => {
         const acct = await accountWithBothCodes();
-        const challenges = () => performance.getEntriesByType('resource').filter((e) => e.name.includes('/challenge')).length;
-        const el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId, methods: 'email-otp sms-otp' });
+          const el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId, methods: 'email-otp sms-otp' });
         await waitForState(el, 'choosing');
         const before = challenges();
         const held = holdAnswer(at.source.includes('challenge') ? 'POST' : 'GET', at, (r) => r.status === 200);
-        try {
-          methodButton(el, method).click();
-          await held.arrived;
-          expect(inState(el, 'sending-code')).to.equal(true);
-          el.remove();
-          await new Promise((r) => setTimeout(r, 50));
-          if (back === 'before') document.body.append(el);
-          held.release();
-          await held.read.catch(() => undefined);
-        } finally {
-          held.undo();
-        }
+        await offAsAnswered(el, held, () => methodButton(el, method).click(), {
+          arrived: () => expect(inState(el, 'sending-code')).to.equal(true),
+          whileOff: () => back === 'before' && document.body.append(el),
+        });
         // Off the page, the code is asked for all the same.
         await waitFor(() => challenges() > before, 'the code asked for');
         if (back === 'after') {
@@ -78,12 +96,9 @@ describe('<wallet-login> taken off the page while its first code is sent', funct
           document.body.append(el);
         }
         const errors = errorCodes(el);
-        await waitFor(() => (inState(el, 'choosing') || inState(el, 'code-entry')) && !inState(el, 'busy'), 'a screen');
-        expect(inState(el, 'code-entry'), `the code screen, not: ${text(el, 'heading')} ${text(el, 'error')}`).to.equal(true);
+        await aScreen(el);
         expect(challenges(), 'one code asked for').to.equal(before + 1);
-        const loggedIn = await typeSandboxCode(el);
-        expect(loggedIn.detail.credentialType).to.equal(method === 'sms-otp' ? 'SMS_OTP' : 'EMAIL_OTP');
-        expect(errors).to.deep.equal([]);
+        await logsInOnCodeScreen(el, errors, method === 'sms-otp' ? 'SMS_OTP' : 'EMAIL_OTP');
       });
     }
   }
@@ -91,34 +106,18 @@ describe('<wallet-login> taken off the page while its first code is sent', funct
   for (const back of ['after', 'before'] as const) {
     it(`taken off as its code went, and a new element of the wallet put on the page ${back} the answer arrives: that code’s screen comes, at once or when its way is chosen, with no error, and it logs in`, async () => {
       const acct = await newAccount();
-      const challenges = () => performance.getEntriesByType('resource').filter((e) => e.name.includes('/challenge')).length;
       const el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId });
       await waitForState(el, 'choosing');
       const held = holdAnswer('POST', /\/challenge$/, (r) => r.status === 200);
       let again: WalletLogin | undefined;
-      try {
-        methodButton(el, 'email-otp').click();
-        await held.arrived;
-        el.remove();
-        await new Promise((r) => setTimeout(r, 50));
-        if (back === 'before') again = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId });
-        held.release();
-        await held.read.catch(() => undefined);
-      } finally {
-        held.undo();
-      }
+      await offAsAnswered(el, held, () => methodButton(el, 'email-otp').click(), {
+        whileOff: async () => back === 'before' && (again = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId })),
+      });
       await new Promise((r) => setTimeout(r, 300));
       again ??= await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId });
       const errors = errorCodes(again);
-      await waitFor(() => (inState(again!, 'choosing') || inState(again!, 'code-entry')) && !inState(again!, 'busy'), 'a screen');
-      if (inState(again, 'choosing')) {
-        methodButton(again, 'email-otp').click();
-        await again.updateComplete;
-        await waitFor(() => (inState(again!, 'choosing') || inState(again!, 'code-entry')) && !inState(again!, 'busy'), 'a screen');
-      }
-      expect(inState(again, 'code-entry'), `the code screen, not: ${text(again, 'heading')} ${text(again, 'error')}`).to.equal(true);
-      expect((await typeSandboxCode(again)).detail.credentialType).to.equal('EMAIL_OTP');
-      expect(errors).to.deep.equal([]);
+      await codeScreenOrEmail(again);
+      await logsInOnCodeScreen(again, errors);
     });
   }
 
@@ -128,30 +127,13 @@ describe('<wallet-login> taken off the page while its first code is sent', funct
     const first = Date.now();
     await advanceClock(31_000); // the sandbox sends one code per 30 s
     const held = holdAnswer('POST', /\/challenge$/, (r) => r.status === 200);
-    try {
-      buttonNamed(el, /new code/).click();
-      await held.arrived;
-      el.remove();
-      await new Promise((r) => setTimeout(r, 50));
-      held.release();
-      await held.read.catch(() => undefined);
-    } finally {
-      held.undo();
-    }
+    await offAsAnswered(el, held, () => buttonNamed(el, /new code/).click());
     // Put back once the tab keeps the new code (as a reload would find it).
     const kept = () => Object.entries(sessionStorage).some(([k, v]) => k.startsWith('wallet-elements:code:') && k.endsWith(acct.accountId) && (JSON.parse(v) as { sentAt: number }).sentAt > first);
     await waitFor(kept, 'the new code kept');
     document.body.append(el);
     const errors = errorCodes(el);
-    await waitFor(() => (inState(el, 'choosing') || inState(el, 'code-entry')) && !inState(el, 'busy'), 'a screen');
-    // (Within the service's wait of the new code, that way chosen again may only bring it back.)
-    if (inState(el, 'choosing')) {
-      methodButton(el, 'email-otp').click();
-      await el.updateComplete;
-      await waitFor(() => (inState(el, 'choosing') || inState(el, 'code-entry')) && !inState(el, 'busy'), 'a screen');
-    }
-    expect(inState(el, 'code-entry'), `the code screen, not: ${text(el, 'heading')} ${text(el, 'error')}`).to.equal(true);
-    expect((await typeSandboxCode(el)).detail.credentialType).to.equal('EMAIL_OTP');
-    expect(errors).to.deep.equal([]);
+    await codeScreenOrEmail(el);
+    await logsInOnCodeScreen(el, errors);
   });
 });

@@ -8,7 +8,7 @@ import type { WalletLogin } from '../../../../src/elements/wallet-login/wallet-l
 import type { LoggedInDetail } from '../../../../src/elements/wallet-login/wallet-login.events.ts';
 import type { RigAccount } from '../../support/rig.ts';
 import { mount, nextEvent, parts, resetPage, text, type, useRig, waitForState } from '../shared/helpers.ts';
-import { accountWithBothCodes, codeInput, methodButton } from './helpers.ts';
+import { accountWithBothCodes, challenges, codeInput, methodButton } from './helpers.ts';
 
 describe('<wallet-login> email and text message codes', function () {
   this.timeout(60000);
@@ -21,7 +21,6 @@ describe('<wallet-login> email and text message codes', function () {
   afterEach(resetPage);
 
   it('an email code left for a text message code, itself left: email chosen again within the wait brings back the email code, no new one asked for, and it logs in', async () => {
-    const challenges = () => performance.getEntriesByType('resource').filter((e) => e.name.includes('/challenge')).length;
     const el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId, methods: 'email-otp sms-otp' });
     await waitForState(el, 'choosing');
     const errors: string[] = [];

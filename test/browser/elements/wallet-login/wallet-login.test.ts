@@ -36,7 +36,7 @@ import {
   type RigAccount,
 } from '../../support/rig.ts';
 import { axeViolations, failNext, focusIn, holdAnswer, holdNext, inState, logInByEmail, loseAnswer, mount, nextEvent, part, parts, paste, refusingKeyStoreDb, reshapeAnswer, resetPage, shadow, shownTexts, text, type, useRigAccount, waitFor, waitForState } from '../shared/helpers.ts';
-import { buttonNamed, codeInput, codeScreen, errorCodes, methodButton, resendRefusedThenType, typeSandboxCode } from './helpers.ts';
+import { buttonNamed, challenges, codeInput, codeScreen, errorCodes, methodButton, resendRefusedThenType, typeSandboxCode } from './helpers.ts';
 
 /**
  * Another tab of the browser asks for a code of the account's email login once the service's wait
@@ -170,9 +170,6 @@ async function olderPasskeyOnly(acct: RigAccount): Promise<AuthMethod> {
   await wallet.logout(acct.accountId);
   return older;
 }
-
-/** How many /challenge requests (codes asked for) the page has made. */
-const challenges = () => performance.getEntriesByType('resource').filter((e) => e.name.includes('/challenge')).length;
 
 /**
  * On the email code screen (`resend-after` as given), "Use another way", then, with `reload`, a new
