@@ -143,6 +143,26 @@ async function failures(a: { accountId: string; cardId: string; agentToken: stri
   return found;
 }
 
+/**
+ * Opens the new key form of a <delegated-keys>, types `nickname` and a limit per [currency, amount],
+ * and submits it; returns the form's inputs by name (and place).
+ */
+async function submitNewKey(el: HTMLElement, nickname: string, limits: Array<[string, string]>): Promise<(name: string, i?: number) => HTMLInputElement> {
+  const input = (name: string, i = 0) => shadow(el).querySelectorAll<HTMLInputElement>(`input[name='${name}']`)[i]!;
+  (part(el, 'new-button') as HTMLButtonElement).click();
+  await settle(el);
+  type(input('nickname'), nickname);
+  for (const [i, [currency, amount]] of limits.entries()) {
+    shadow(el).querySelector<HTMLButtonElement>("[data-focus='add-limit']")!.click();
+    await settle(el);
+    type(input('currencyCode', i), currency);
+    type(input('maxPerTransaction', i), amount);
+  }
+  (part(el, 'submit-button') as HTMLButtonElement).click();
+  await settle(el);
+  return input;
+}
+
 const mountAr = <T extends HTMLElement>(tag: string, attributes?: Record<string, string>, setup?: (el: T) => void) => mountDrawn<T>(column, tag, attributes, setup);
 
 describe('Arabic: no English left in what elements say, and data isolated in right-to-left text', function () {
@@ -347,18 +367,7 @@ describe('Arabic: no English left in what elements say, and data isolated in rig
     const l = new Listener(el, [acct.cardId, acct.accountId, name, 'USD', 'EUR', 'U$']);
     await waitForState(el, 'ready');
     l.check('none');
-    const input = (n: string, i = 0) => shadow(el).querySelectorAll<HTMLInputElement>(`input[name='${n}']`)[i]!;
-    (part(el, 'new-button') as HTMLButtonElement).click();
-    await settle(el);
-    type(input('nickname'), name);
-    for (const [i, [currency, amount]] of [['USD', '12050'], ['U$', '0']].entries()) {
-      shadow(el).querySelector<HTMLButtonElement>("[data-focus='add-limit']")!.click();
-      await settle(el);
-      type(input('currencyCode', i), currency!);
-      type(input('maxPerTransaction', i), amount!);
-    }
-    (part(el, 'submit-button') as HTMLButtonElement).click();
-    await settle(el);
+    const input = await submitNewKey(el, name, [['USD', '12050'], ['U$', '0']]);
     l.check('form refused');
     type(input('currencyCode', 1), 'EUR');
     type(input('maxPerTransaction', 1), '25');
@@ -557,18 +566,7 @@ describe('Arabic: no English left in what elements say, and data isolated in rig
 
     const el = await mountAr<HTMLElement>('delegated-keys', { 'card-id': acct.cardId, 'account-id': acct.accountId });
     await waitForState(el, 'ready');
-    const input = (name: string, i = 0) => shadow(el).querySelectorAll<HTMLInputElement>(`input[name='${name}']`)[i]!;
-    (part(el, 'new-button') as HTMLButtonElement).click();
-    await settle(el);
-    type(input('nickname'), 'x'.repeat(257));
-    for (const [i, [currency, amount]] of [['U$', '0'], ['USD', '9007199254740992'], ['EUR', '12050']].entries()) {
-      shadow(el).querySelector<HTMLButtonElement>("[data-focus='add-limit']")!.click();
-      await settle(el);
-      type(input('currencyCode', i), currency!);
-      type(input('maxPerTransaction', i), amount!);
-    }
-    (part(el, 'submit-button') as HTMLButtonElement).click();
-    await settle(el);
+    await submitNewKey(el, 'x'.repeat(257), [['U$', '0'], ['USD', '9007199254740992'], ['EUR', '12050']]);
     const textOf = (id: string) => shadow(el).getElementById(id)!.textContent!.trim();
     // An amount Intl wrote in the element: its digits are Arabic-Indic.
     expect(textOf('limits.2.maxPerTransaction-preview')).to.match(/^= \D*١٢٠٫٥٠\D*$/);

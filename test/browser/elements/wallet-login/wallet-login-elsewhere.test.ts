@@ -16,6 +16,22 @@ import { createClient } from '../../../../src/core/client.ts';
 import { addVirtualAuthenticator, advanceClock, fixtures, newAccount, openOtherTab, setAutomaticPresence, type RigAccount } from '../../support/rig.ts';
 import { focusIn, holdAnswer, holdNext, logInByEmail, loginByEmail, mount, nextEvent, part, resetPage, text, useRigAccount, waitFor, waitForState } from '../shared/helpers.ts';
 
+/** A <wallet-login> of `acct`, and what it tells from its start: 'in' for a login, a logout's reason. */
+async function mountTelling(acct: RigAccount): Promise<{ el: WalletLogin; told: string[] }> {
+  const told: string[] = [];
+  const el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId }, (e) => {
+    e.addEventListener('wallet-logged-in', () => told.push('in'));
+    e.addEventListener('wallet-logged-out', (ev) => told.push((ev as CustomEvent<{ reason: string }>).detail.reason));
+  });
+  return { el, told };
+}
+
+/** Until the element's check of its stored session has ended, and 300 ms more for what might follow it. */
+async function checkEnded(el: WalletLogin): Promise<void> {
+  await waitFor(() => !el.matches(':state(restoring)') && !el.matches(':state(busy)'), 'the end of the check');
+  await new Promise((r) => setTimeout(r, 300));
+}
+
 describe('<wallet-login> and changes from elsewhere', function () {
   this.timeout(60000);
   let acct: RigAccount, store: KeyStore, dbName: string;
@@ -142,18 +158,13 @@ describe('<wallet-login> and changes from elsewhere', function () {
     // This element's check of the stored session: the service's list (the session in it) is on its way back.
     const held = holdAnswer('GET', /\/auth\/sessions\?/);
     try {
-      const told: string[] = [];
-      const el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId }, (e) => {
-        e.addEventListener('wallet-logged-in', () => told.push('in'));
-        e.addEventListener('wallet-logged-out', (ev) => told.push((ev as CustomEvent<{ reason: string }>).detail.reason));
-      });
+      const { el, told } = await mountTelling(acct);
       await held.arrived;
       other.logout();
       await waitFor(() => other.matches(':state(choosing)') && !other.matches(':state(busy)'), 'the other element logged out');
       expect(await store.get(acct.accountId)).to.equal(undefined);
       held.release();
-      await waitFor(() => !el.matches(':state(restoring)') && !el.matches(':state(busy)'), 'the end of the check');
-      await new Promise((r) => setTimeout(r, 300));
+      await checkEnded(el);
       expect([el.matches(':state(choosing)'), el.session], 'on the methods, no session').to.deep.equal([true, null]);
       // The session the check found was logged out before the check ended: no login happened here.
       expect(told, 'events told').to.deep.equal([]);
@@ -185,11 +196,7 @@ describe('<wallet-login> and changes from elsewhere', function () {
         return fetch(input, init);
       };
       try {
-        const told: string[] = [];
-        const el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId }, (e) => {
-          e.addEventListener('wallet-logged-in', () => told.push('in'));
-          e.addEventListener('wallet-logged-out', (ev) => told.push((ev as CustomEvent<{ reason: string }>).detail.reason));
-        });
+        const { el, told } = await mountTelling(acct);
         await held.arrived;
         // The other tab's logout, its message heard by this page (a channel of the test's own) before the list comes back.
         const heard = new Promise<void>((r) => (channel.onmessage = ({ data }) => data?.type === 'logged-out' && r()));
@@ -200,8 +207,7 @@ describe('<wallet-login> and changes from elsewhere', function () {
         await new Promise((r) => setTimeout(r, 200));
         expect(el.matches(':state(restoring)'), 'still checking').to.equal(true);
         held.release();
-        await waitFor(() => !el.matches(':state(restoring)') && !el.matches(':state(busy)'), 'the end of the check');
-        await new Promise((r) => setTimeout(r, 300));
+        await checkEnded(el);
         expect([el.matches(':state(choosing)'), el.session, text(el, 'intro')], 'on the methods, no session').to.deep.equal([true, null, 'Choose how you want to log in.']);
         expect(told.filter((t) => t !== 'in').length, `at most one wallet-logged-out: ${told.join(' ')}`).to.be.at.most(1);
         expect(told.filter((t) => t === 'in').length, `a login told is followed by its logout: ${told.join(' ')}`).to.equal(told.filter((t) => t !== 'in').length);
