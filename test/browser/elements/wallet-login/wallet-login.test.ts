@@ -171,6 +171,21 @@ async function olderPasskeyOnly(acct: RigAccount): Promise<AuthMethod> {
   return older;
 }
 
+/** A <wallet-login> of `acct` offering a passkey (no autofill request) or an email code, on its methods. */
+async function passkeyOrEmail(acct: RigAccount): Promise<WalletLogin> {
+  const el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId, methods: 'passkey email-otp', 'no-autofill': '' });
+  await waitForState(el, 'choosing');
+  return el;
+}
+
+/** An email login in a <wallet-login> offering `methods`, taken off the page, then the sandbox clock moved past the session's end. */
+async function emailSessionExpired(acct: RigAccount, methods: string): Promise<void> {
+  const el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId, methods });
+  await loginWithEmail(el);
+  el.remove();
+  await advanceClock(16 * 60 * 1000);
+}
+
 /**
  * On the email code screen (`resend-after` as given), "Use another way", then, with `reload`, a new
  * element as after a reload; email chosen again: its code screen comes back with no error and its
@@ -1085,8 +1100,7 @@ describe('<wallet-login>', function () {
   it('logout() while a passkey login is under way stops it: no prompt answered, no session', async () => {
     await passkeyRegistered(acct);
 
-    const el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId, methods: 'passkey email-otp', 'no-autofill': '' });
-    await waitForState(el, 'choosing');
+    const el = await passkeyOrEmail(acct);
     let logins = 0;
     el.addEventListener('wallet-logged-in', () => logins++);
     // The login's challenge is on the wire (the authenticator would answer the prompt at once).
@@ -1142,8 +1156,7 @@ describe('<wallet-login>', function () {
   it('Cancel while a passkey login is being checked returns to the methods at once, not when the service answers; that session is ended once it does', async () => {
     await passkeyRegistered(acct);
 
-    const el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId, methods: 'passkey email-otp', 'no-autofill': '' });
-    await waitForState(el, 'choosing');
+    const el = await passkeyOrEmail(acct);
     let logins = 0;
     el.addEventListener('wallet-logged-in', () => logins++);
     // The check's answer (the session, made upstream) is held for as long as the service could take.
@@ -1260,12 +1273,8 @@ describe('<wallet-login>', function () {
   });
 
   it('after expiry on the sandbox clock asks again for the same credential type only, and re-authenticates', async () => {
-    let el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId, methods: 'passkey email-otp oauth' });
-    await loginWithEmail(el);
-    el.remove();
-    await advanceClock(16 * 60 * 1000);
-
-    el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId, methods: 'passkey email-otp oauth' });
+    await emailSessionExpired(acct, 'passkey email-otp oauth');
+    const el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId, methods: 'passkey email-otp oauth' });
     await waitForState(el, 'reauth');
     expect(text(el, 'intro')).to.contain('Your session has ended');
     const offered = parts(el, 'method-button').map((b) => b.dataset['method']);
@@ -1341,11 +1350,8 @@ describe('<wallet-login>', function () {
 
   it('after expiry offers the methods of the attribute when it leaves the ended session’s type out', async () => {
     // An email session, and a page whose element offers other ways since.
-    let el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId, methods: 'email-otp' });
-    await loginWithEmail(el);
-    el.remove();
-    await advanceClock(16 * 60 * 1000);
-    el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId, methods: 'sms-otp passkey' });
+    await emailSessionExpired(acct, 'email-otp');
+    let el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId, methods: 'sms-otp passkey' });
     await waitForState(el, 'choosing');
     expect(parts(el, 'method-button').map((b) => b.dataset['method'])).to.deep.equal(['sms-otp', 'passkey']);
     expect(inState(el, 'reauth')).to.equal(false);
@@ -1709,8 +1715,7 @@ describe('<wallet-login>', function () {
 
   it('a wallet with several passkeys logs in with the one this device holds, an older one too', async () => {
     const older = await olderPasskeyOnly(acct);
-    const el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId, methods: 'passkey email-otp', 'no-autofill': '' });
-    await waitForState(el, 'choosing');
+    const el = await passkeyOrEmail(acct);
     let errors = 0;
     el.addEventListener('wallet-login-error', () => errors++);
     const loggedIn = nextEvent<CustomEvent<LoggedInDetail>>(el, 'wallet-logged-in');
@@ -1744,8 +1749,7 @@ describe('<wallet-login>', function () {
     const older = await olderPasskeyOnly(acct);
     const prompts = countPrompts();
     const login = async (): Promise<number> => {
-      const el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId, methods: 'passkey email-otp', 'no-autofill': '' });
-      await waitForState(el, 'choosing');
+      const el = await passkeyOrEmail(acct);
       const before = prompts.count;
       methodButton(el, 'passkey').click();
       await el.updateComplete;
@@ -1771,8 +1775,7 @@ describe('<wallet-login>', function () {
       await (await wallet.startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000');
       const newest = await wallet.registerPasskey({ accountId: acct.accountId, nickname: 'New laptop' });
       await wallet.logout(acct.accountId);
-      const el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId, methods: 'passkey email-otp', 'no-autofill': '' });
-      await waitForState(el, 'choosing');
+      const el = await passkeyOrEmail(acct);
       const before = prompts.count;
       methodButton(el, 'passkey').click();
       await waitForState(el, 'logged-in');
@@ -2013,8 +2016,7 @@ describe('<wallet-login>', function () {
     await removeVirtualAuthenticator();
     await advanceClock(31_000); // the sandbox sends one code per 30 s
 
-    const el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId, methods: 'passkey email-otp', 'no-autofill': '' });
-    await waitForState(el, 'choosing');
+    const el = await passkeyOrEmail(acct);
     let errors = 0;
     el.addEventListener('wallet-login-error', () => errors++);
     methodButton(el, 'passkey').click();
