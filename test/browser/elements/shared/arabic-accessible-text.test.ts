@@ -22,7 +22,7 @@ import { addTextMessageLogin } from '../wallet-login/helpers.ts';
 import type { WalletCredentials } from '../../../../src/elements/wallet-credentials/index.ts';
 import { walkCredentials } from '../wallet-credentials/helpers.ts';
 import { clientFor, walletFor } from '../../../../src/elements/shared/wallet.ts';
-import { chooseFilter, failNext, failPolls, loginByEmail, mountDrawn, nextEvent, part, parts, pollStart, reshapeAnswer, resetPage, settle, shadow, type, useRig, waitFor, waitForState } from './helpers.ts';
+import { chooseFilter, failNext, fillKeyForm, failPolls, loginByEmail, mountDrawn, nextEvent, part, parts, pollStart, reshapeAnswer, resetPage, settle, shadow, type, useRig, waitFor, waitForState } from './helpers.ts';
 
 const ATTRIBUTES = ['aria-label', 'aria-description', 'aria-roledescription', 'aria-valuetext', 'title', 'placeholder', 'alt'];
 const LIVE = "[role='status'], [role='alert'], [aria-live]:not([aria-live='off'])";
@@ -141,26 +141,6 @@ async function failures(a: { accountId: string; cardId: string; agentToken: stri
     el.remove();
   }
   return found;
-}
-
-/**
- * Opens the new key form of a <delegated-keys>, types `nickname` and a limit per [currency, amount],
- * and submits it; returns the form's inputs by name (and place).
- */
-async function submitNewKey(el: HTMLElement, nickname: string, limits: Array<[string, string]>): Promise<(name: string, i?: number) => HTMLInputElement> {
-  const input = (name: string, i = 0) => shadow(el).querySelectorAll<HTMLInputElement>(`input[name='${name}']`)[i]!;
-  (part(el, 'new-button') as HTMLButtonElement).click();
-  await settle(el);
-  type(input('nickname'), nickname);
-  for (const [i, [currency, amount]] of limits.entries()) {
-    shadow(el).querySelector<HTMLButtonElement>("[data-focus='add-limit']")!.click();
-    await settle(el);
-    type(input('currencyCode', i), currency);
-    type(input('maxPerTransaction', i), amount);
-  }
-  (part(el, 'submit-button') as HTMLButtonElement).click();
-  await settle(el);
-  return input;
 }
 
 const mountAr = <T extends HTMLElement>(tag: string, attributes?: Record<string, string>, setup?: (el: T) => void) => mountDrawn<T>(column, tag, attributes, setup);
@@ -367,7 +347,9 @@ describe('Arabic: no English left in what elements say, and data isolated in rig
     const l = new Listener(el, [acct.cardId, acct.accountId, name, 'USD', 'EUR', 'U$']);
     await waitForState(el, 'ready');
     l.check('none');
-    const input = await submitNewKey(el, name, [['USD', '12050'], ['U$', '0']]);
+    const input = await fillKeyForm(el, name, [['USD', '12050'], ['U$', '0']]);
+    (part(el, 'submit-button') as HTMLButtonElement).click();
+    await settle(el);
     l.check('form refused');
     type(input('currencyCode', 1), 'EUR');
     type(input('maxPerTransaction', 1), '25');
@@ -566,7 +548,9 @@ describe('Arabic: no English left in what elements say, and data isolated in rig
 
     const el = await mountAr<HTMLElement>('delegated-keys', { 'card-id': acct.cardId, 'account-id': acct.accountId });
     await waitForState(el, 'ready');
-    await submitNewKey(el, 'x'.repeat(257), [['U$', '0'], ['USD', '9007199254740992'], ['EUR', '12050']]);
+    await fillKeyForm(el, 'x'.repeat(257), [['U$', '0'], ['USD', '9007199254740992'], ['EUR', '12050']]);
+    (part(el, 'submit-button') as HTMLButtonElement).click();
+    await settle(el);
     const textOf = (id: string) => shadow(el).getElementById(id)!.textContent!.trim();
     // An amount Intl wrote in the element: its digits are Arabic-Indic.
     expect(textOf('limits.2.maxPerTransaction-preview')).to.match(/^= \D*١٢٠٫٥٠\D*$/);

@@ -591,6 +591,26 @@ export function drawnLeftToRight(el: Element, words: string): string {
   throw new Error(`no shown text holds "${words}"`);
 }
 
+/**
+ * Opens the new key form of a <delegated-keys> and types `nickname` and a limit per [currency,
+ * amount] (its "add a limit" button found by its data-focus, in any language); returns the form's
+ * inputs by name (and place).
+ */
+export async function fillKeyForm(el: Element, nickname: string, limits: Array<[string, string]>): Promise<(name: string, i?: number) => HTMLInputElement> {
+  const input = (name: string, i = 0) => shadow(el).querySelectorAll<HTMLInputElement>(`input[name='${name}']`)[i]!;
+  (part(el, 'new-button') as HTMLButtonElement).click();
+  await settle(el);
+  type(input('nickname'), nickname);
+  for (const [i, [currency, amount]] of limits.entries()) {
+    shadow(el).querySelector<HTMLButtonElement>("[data-focus='add-limit']")!.click();
+    await settle(el);
+    type(input('currencyCode', i), currency);
+    type(input('maxPerTransaction', i), amount);
+  }
+  await settle(el);
+  return input;
+}
+
 /** Chooses `status` in the filter of `el` (an <agent-actions>) as a user does: the select's value, then its change event. */
 export function chooseFilter(el: Element, status: string): void {
   const select = part(el, 'filter') as HTMLSelectElement;

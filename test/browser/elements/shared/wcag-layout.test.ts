@@ -29,7 +29,7 @@ import '../../../../src/locales/ar.ts';
 import { addVirtualAuthenticator, advanceClock, fixtures, newAccount, oidcToken, type RigAccount } from '../../support/rig.ts';
 import type { WalletCredentials } from '../../../../src/elements/wallet-credentials/index.ts';
 import { walkCredentials } from '../wallet-credentials/helpers.ts';
-import { chooseFilter, loginByEmail, mountDrawn, nextEvent, part, parts, resetPage, settle, shadow, type, useRig, waitFor, waitForState } from './helpers.ts';
+import { chooseFilter, fillKeyForm, loginByEmail, mountDrawn, nextEvent, part, parts, resetPage, settle, shadow, type, useRig, waitFor, waitForState } from './helpers.ts';
 
 /** 1280 x 1024 at 400 % and 200 % zoom, and at 100 %: the CSS viewports the checks run in. */
 const ZOOM_400 = { width: 320, height: 256 };
@@ -398,18 +398,8 @@ describe('WCAG 2.2 layout: reflow, text spacing, target size and resize text of 
     const el = await mountIn<HTMLElement>('delegated-keys', { 'card-id': acct.cardId, 'account-id': acct.accountId });
     await waitForState(el, 'ready');
     const found = await audit(el, 'none');
-    const input = (name: string, i = 0) => shadow(el).querySelectorAll<HTMLInputElement>(`input[name='${name}']`)[i]!;
     const create = async (nickname: string, limits: Array<[string, string]>, check?: string) => {
-      (part(el, 'new-button') as HTMLButtonElement).click();
-      await settle(el);
-      type(input('nickname'), nickname);
-      for (const [i, [currency, amount]] of limits.entries()) {
-        shadow(el).querySelector<HTMLButtonElement>("[data-focus='add-limit']")!.click();
-        await settle(el);
-        type(input('currencyCode', i), currency);
-        type(input('maxPerTransaction', i), amount);
-      }
-      await settle(el);
+      const input = await fillKeyForm(el, nickname, limits);
       if (check) {
         // Refused before anything is sent: each limit row shows its errors.
         type(input('currencyCode', 1), 'U$');
