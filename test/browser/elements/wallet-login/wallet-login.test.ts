@@ -171,6 +171,13 @@ async function olderPasskeyOnly(acct: RigAccount): Promise<AuthMethod> {
   return older;
 }
 
+/** A sandbox of its own with `options` (sandboxVariant), and a <wallet-login> of its account there, with `attributes` on top. */
+async function onVariant(options: Parameters<typeof sandboxVariant>[0], attributes: Record<string, string> = {}) {
+  const v = await sandboxVariant(options);
+  const el = await mount<WalletLogin>('wallet-login', { 'account-id': v.accountId, 'api-base': v.apiBase, ...attributes });
+  return { v, el };
+}
+
 /** A <wallet-login> of `acct` offering a passkey (no autofill request) or an email code, on its methods. */
 async function passkeyOrEmail(acct: RigAccount): Promise<WalletLogin> {
   const el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId, methods: 'passkey email-otp', 'no-autofill': '' });
@@ -1439,8 +1446,7 @@ describe('<wallet-login>', function () {
   it('a refresh-before at or above the session\'s lifetime is ignored: the session is renewed halfway through it, not every second', async () => {
     // Sessions of 20 s and refresh-before an hour: taken as it is, each renewal would be due at once
     // (a second at least), a new session made upstream each second for as long as the page is open.
-    const v = await sandboxVariant({ sessionLifetimeMs: 20_000 });
-    const el = await mount<WalletLogin>('wallet-login', { 'account-id': v.accountId, 'api-base': v.apiBase, 'refresh-before': '3600' });
+    const { v, el } = await onVariant({ sessionLifetimeMs: 20_000 }, { 'refresh-before': '3600' });
     const first = await loginWithEmail(el);
     const renewed = await waitFor(() => el.session?.sessionId !== first.sessionId && el.session?.sessionId, 'the renewed session', 15_000);
     await waitForState(el, 'logged-in');
@@ -1455,8 +1461,7 @@ describe('<wallet-login>', function () {
     this.timeout(60_000);
     // Sessions of 15 s, renewed 7 s ahead: the renewal starts 8 s in, and its answer (the new
     // session, made upstream; the old one ended there) is held until the old one's time is up here.
-    const v = await sandboxVariant({ sessionLifetimeMs: 15_000 });
-    const el = await mount<WalletLogin>('wallet-login', { 'account-id': v.accountId, 'api-base': v.apiBase, 'refresh-before': '7' });
+    const { v, el } = await onVariant({ sessionLifetimeMs: 15_000 }, { 'refresh-before': '7' });
     const ended: string[] = [];
     el.addEventListener('wallet-logged-out', (e) => ended.push((e as CustomEvent<LoggedOutDetail>).detail.reason));
     const held = holdAnswer('POST', /\/auth\/sessions\/[^/]+\/refresh$/, (r) => r.status === 201);
@@ -1488,8 +1493,7 @@ describe('<wallet-login>', function () {
   it('a renewal still under way when the session\'s time is up, refused as it arrives late, logs out as expired', async function () {
     this.timeout(60_000);
     // As above, but the renewal is held before it leaves: it reaches the service after the session's end.
-    const v = await sandboxVariant({ sessionLifetimeMs: 15_000 });
-    const el = await mount<WalletLogin>('wallet-login', { 'account-id': v.accountId, 'api-base': v.apiBase, 'refresh-before': '7' });
+    const { v, el } = await onVariant({ sessionLifetimeMs: 15_000 }, { 'refresh-before': '7' });
     const held = holdNext('POST', /\/auth\/sessions\/[^/]+\/refresh$/);
     try {
       await loginWithEmail(el);
@@ -1837,8 +1841,7 @@ describe('<wallet-login>', function () {
   it('a device clock 10 minutes ahead of the service keeps the session live, renews it and logs out upstream', async () => {
     // Sessions, renewals and signed retries are timed on the service's clock (core/clock.ts): on the
     // device's, the session would be dead on arrival and every signed retry's window closed.
-    const v = await sandboxVariant({ clockOffsetMs: -10 * 60_000 });
-    const el = await mount<WalletLogin>('wallet-login', { 'account-id': v.accountId, 'api-base': v.apiBase });
+    const { v, el } = await onVariant({ clockOffsetMs: -10 * 60_000 });
     const first = await loginWithEmail(el);
     // 15 minutes on the service's clock: 5 minutes from now on the device's.
     expect(Date.parse(first.expiresAt)).to.be.below(Date.now() + 6 * 60_000);
