@@ -27,3 +27,10 @@ export function observeServiceDate(header: string | null): void {
  * expiry) would fire at once, so it fires at that limit instead, and the caller checks again then.
  */
 export const later = (then: () => void, ms: number): ReturnType<typeof setTimeout> => setTimeout(then, Math.min(ms, 2 ** 31 - 1));
+
+/**
+ * When a session ends, in ms since the epoch on this device's clock: its `endsAt` (set on its
+ * arrival, in createWallet's `save`), else (a record of an earlier version, or of a key store that
+ * drops the field) its expiresAt on the service's clock as last seen.
+ */
+export const sessionEnd = (s: { expiresAt: string; endsAt?: number }): number => s.endsAt ?? Date.parse(s.expiresAt) - serviceNow() + Date.now();

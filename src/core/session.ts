@@ -18,7 +18,7 @@
  * No secret (code, token, key, stamp) is ever put into an error, an event or a stored record.
  */
 import { WalletError, isServiceError } from './errors.ts';
-import { serviceNow } from './clock.ts';
+import { serviceNow, sessionEnd } from './clock.ts';
 import { bytesToHex, sha256Hex } from './encoding.ts';
 import { compressPublicKey, generateDualKey, generateEncryptionKey, generateSigningKey, type KeyPair } from './p256.ts';
 import { keyStamper, type Stamper } from './stamp.ts';
@@ -214,13 +214,6 @@ export interface Wallet {
 }
 
 const HEX_UNCOMPRESSED = /^04[0-9a-f]{128}$/;
-
-/**
- * When a session ends, in ms since the epoch on this device's clock: its `endsAt` (set on its
- * arrival, in createWallet's `save`), else (a record of an earlier version, or of a key store that
- * drops the field) its expiresAt on the service's clock as last seen (clock.ts).
- */
-const sessionEnd = (s: { expiresAt: string; endsAt?: number }): number => s.endsAt ?? Date.parse(s.expiresAt) - serviceNow() + Date.now();
 
 /** True for the errors that mean "no usable session on this device" (none, expired, key gone). */
 function isNoSession(e: unknown): boolean {

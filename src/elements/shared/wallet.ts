@@ -10,6 +10,7 @@
  * IndexedDB store opens on its first read (idb-keyval opens lazily).
  */
 import { createClient, type WalletClient } from '../../core/client.ts';
+import { later, sessionEnd } from '../../core/clock.ts';
 import { WalletError } from '../../core/errors.ts';
 import { indexedDbKeyStore, type KeyStore } from '../../core/keystore.ts';
 import type { SessionChange, Wallet, WalletOptions } from '../../core/session.ts';
@@ -68,10 +69,37 @@ export function onSessionChange(apiBase: string | null | undefined, listener: (c
   // (A message names the change; the session itself is read from the key store, never taken from it.)
   const offTabs = onSessionBroadcast((message) => listener({ ...message, session: undefined }, true));
   const offPage = walletFor(apiBase).subscribe((change) => listener(change, false));
+  // The first watcher of the page times the sessions' ends, again at each change; the last one stops it.
+  if (!watchers++) (listeners.add(timeEnds), (offTimes = onSessionBroadcast(timeEnds)), timeEnds());
   return () => {
     offTabs();
     offPage();
+    if (!--watchers) (listeners.delete(timeEnds), offTimes(), timeEnds());
   };
+}
+
+/** How many session watchers (onSessionChange) the page has, and the end of the page's own. */
+let watchers = 0;
+let offTimes: () => void;
+/** One timer per stored session, at its end, while the page has a watcher. */
+const ends = new Map<string, ReturnType<typeof setTimeout>>();
+
+/**
+ * Times the end of each stored session that has not ended yet (cleared when none watch): at its
+ * end, the look-up of its account finds it ended, core tells `ended` to this page and the other
+ * tabs, and every element takes it as a logout, whether or not a <wallet-login> is on the page.
+ * A session ended before it was timed is found so by whoever asks for it next, as before. A timer
+ * waits 2^31-1 ms at most (`later`): the look-up then finds it live, and it is timed again.
+ */
+function timeEnds(): void {
+  void (watchers ? keyStore().list() : Promise.resolve([])).then((sessions) => {
+    for (const t of ends.values()) clearTimeout(t);
+    ends.clear();
+    for (const s of watchers ? sessions : []) {
+      const left = sessionEnd(s) - Date.now();
+      if (left > 0) ends.set(s.sessionId, later(() => void walletFor().current(s.accountId).catch(() => undefined).finally(timeEnds), left));
+    }
+  }, () => undefined);
 }
 
 /**

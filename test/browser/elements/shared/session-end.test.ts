@@ -1,0 +1,72 @@
+/**
+ * A wallet session's end by time, told to the elements that depend on it with no <wallet-login> on
+ * the page, in Chromium against a real sandbox whose sessions last seconds, through the real proxy:
+ * at the stored session's end the page's session watch finds it ended, and each element reacts as
+ * to a logout. <delegated-keys> stops offering "New key" and says to sign in, <card-reveal> hides
+ * the card it shows, <wallet-credentials> no longer shows this device as signed in.
+ */
+import { expect } from 'chai';
+import '../../../../src/elements/card-reveal/index.ts';
+import '../../../../src/elements/delegated-keys/index.ts';
+import '../../../../src/elements/wallet-credentials/index.ts';
+import type { CardReveal } from '../../../../src/elements/card-reveal/index.ts';
+import type { DelegatedKeys } from '../../../../src/elements/delegated-keys/index.ts';
+import { walletFor } from '../../../../src/elements/shared/wallet.ts';
+import { sandboxVariant, type RigFixtures } from '../../support/rig.ts';
+import { mount, nextEvent, part, resetPage, text, useRig, waitFor } from './helpers.ts';
+
+/** Sessions of this length: live for core (5 s margin) in their first 5 s, ended at 10 s. */
+const LIFETIME = 10_000;
+
+describe('a session that ends by time, with no <wallet-login> on the page', function () {
+  this.timeout(60000);
+  let v: RigFixtures;
+  let endsAt: number;
+  beforeEach(async () => {
+    await useRig();
+    v = await sandboxVariant({ sessionLifetimeMs: LIFETIME });
+    const session = await (await walletFor(v.apiBase).startOtpLogin({ credentialId: v.emailCredentialId })).submit('000000');
+    endsAt = session.endsAt!;
+  });
+  afterEach(resetPage);
+
+  /** Resolves when `check` holds, or with false once the session's end is `ms` behind. */
+  const after = async (check: () => boolean, ms = 5000): Promise<boolean> => {
+    while (!check()) {
+      if (Date.now() > endsAt + ms) return false;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    return true;
+  };
+
+  it('<delegated-keys> stops offering "New key" and says to sign in', async () => {
+    const el = await mount<DelegatedKeys>('delegated-keys', { 'card-id': v.cardId, 'account-id': v.accountId, 'api-base': v.apiBase });
+    const newKey = () => part(el, 'new-button') as HTMLButtonElement | null;
+    await waitFor(() => el.matches(':state(ready)') && newKey()?.disabled === false, '"New key" offered while the session lives', 4000);
+    expect(Date.now(), 'still within the session').to.be.below(endsAt);
+    expect(await after(() => newKey()?.disabled === true), '"New key" taken away after the session ended').to.equal(true);
+    expect(Date.now(), 'not before the end').to.be.at.least(endsAt - 5000);
+    expect(text(el, 'hint')).to.equal('Sign in to your wallet to create a key.');
+  });
+
+  it('<card-reveal> hides the card shown, as at a logout', async () => {
+    const el = await mount<CardReveal>('card-reveal', { 'card-id': v.cardId, 'account-id': v.accountId, 'api-base': v.apiBase, 'allowed-origins': v.processorOrigin });
+    const shown = Promise.race([nextEvent<CustomEvent>(el, 'card-revealed'), nextEvent<CustomEvent>(el, 'card-reveal-error')]);
+    (part(el, 'reveal-button') as HTMLButtonElement).click();
+    const event = await shown;
+    expect(event.type, JSON.stringify(event.detail)).to.equal('card-revealed');
+    const hidden: string[] = [];
+    el.addEventListener('card-hidden', (e) => hidden.push((e as CustomEvent).detail.reason));
+    expect(await after(() => hidden.length > 0), 'the card hidden after the session ended').to.equal(true);
+    expect(hidden).to.deep.equal(['logged-out']);
+    expect(el.shadowRoot!.querySelector('iframe')).to.equal(null);
+    await el.updateComplete;
+    expect(text(el, 'message')).to.equal('Card details hidden: you logged out.');
+  });
+
+  it('<wallet-credentials> no longer shows this device signed in', async () => {
+    const el = await mount('wallet-credentials', { 'account-id': v.accountId, 'customer-id': v.customerId, 'api-base': v.apiBase });
+    await waitFor(() => el.matches(':state(ready)') && el.matches(':state(signed-in)'), 'the lists, signed in', 4000);
+    expect(await after(() => !el.matches(':state(signed-in)')), 'signed in no more after the session ended').to.equal(true);
+  });
+});
