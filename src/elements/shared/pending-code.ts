@@ -28,6 +28,8 @@ export interface PendingCode extends OtpTarget {
    * comes back only when that way is chosen again (<wallet-login>).
    */
   left?: true;
+  /** What the element adds of its own (<wallet-login>: the session's end that the code logs in again after). */
+  reauth?: unknown;
 }
 
 /** The web-storage key of what an element keeps (a pending code, a remembered passkey id): per kind, base path and account. */
@@ -46,10 +48,10 @@ export function forgetPendingCode(key: string, shared?: boolean): void {
   }
 }
 
-export function keepPendingCode(key: string, otp: OtpLogin, sentAt: number, resendAt = 0, left?: true, shared?: boolean): void {
+export function keepPendingCode(key: string, otp: OtpLogin, sentAt: number, resendAt = 0, left?: true, shared?: boolean, reauth?: unknown): void {
   const { credentialId: id, accountId, type, otpEncryptionTargetBundle } = otp;
   try {
-    const kept = JSON.stringify({ id, accountId, type, otpEncryptionTargetBundle, sentAt, resendAt, left } satisfies PendingCode);
+    const kept = JSON.stringify({ id, accountId, type, otpEncryptionTargetBundle, sentAt, resendAt, left, reauth } satisfies PendingCode);
     sessionStorage.setItem(key, kept);
     if (shared) localStorage.setItem(`${key}:${type}`, kept);
   } catch {

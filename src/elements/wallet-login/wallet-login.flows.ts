@@ -19,11 +19,11 @@ import { beginCeremony } from '../shared/ceremony.ts';
 import { classifyError, isCancellation, type FailureCode } from '../shared/failures.ts';
 import { clientFor, keyStore, onSessionChange, readsAnew, walletFor } from '../shared/wallet.ts';
 import { forgetPendingCode, keepPendingCode, storageKey, resumePendingCode } from '../shared/pending-code.ts';
-import type { LoginEvent, LoginFailure, SessionInfo } from './wallet-login.machine.ts';
+import type { LoginEvent, LoginFailure, ReauthReason, SessionInfo } from './wallet-login.machine.ts';
 import type { WalletLogin } from './wallet-login.ts';
 
 /** One unit of work the machine asked for. */
-export type Step = { kind: 'restore' | 'passkey' | 'oauth' | 'refresh' | 'logout' } | { kind: 'send-code'; type: CredentialType } | { kind: 'verify-code'; code: string };
+export type Step = { kind: 'restore' | 'passkey' | 'oauth' | 'refresh' | 'logout' } | { kind: 'send-code'; type: CredentialType; reauth?: ReauthReason } | { kind: 'verify-code'; code: string };
 
 /** What a 401 means in each step (api.md: 401 for a wrong code, a failed assertion, a stale token). */
 const UNAUTHORIZED: Partial<Record<Step['kind'], FailureCode>> = {
@@ -41,6 +41,8 @@ interface SentCode {
   key: string;
   sentAt: number;
   resendAt: number;
+  /** Sent to log in again after a session ended: the screen says so, back from a reload too. */
+  reauth?: ReauthReason;
 }
 
 /** The code each element sent, between sending and verifying. */
@@ -74,7 +76,7 @@ export function forgetCode(element: WalletLogin, back?: boolean, spent?: boolean
 /** `shared`: a code just sent, which the other tabs may then offer (shared/pending-code.ts). */
 function keepCode(element: WalletLogin, code: SentCode, shared?: boolean): void {
   sentCodes.set(element, code);
-  keepPendingCode(code.key, code.otp, code.sentAt, code.resendAt, undefined, shared);
+  keepPendingCode(code.key, code.otp, code.sentAt, code.resendAt, undefined, shared, code.reauth);
 }
 
 /**
@@ -86,7 +88,7 @@ async function resumeCode(element: WalletLogin, signal: AbortSignal, left?: Cred
   const key = codeKey(element);
   const found = await resumePendingCode(shared ? `${key}:${shared}` : left ? leftKey(key, left) : key, element.accountId, walletFor(element.apiBase), signal, !!shared);
   if (!found || !found.saved.left !== !left) return;
-  return { otp: found.otp, key, sentAt: found.saved.sentAt, resendAt: Number(found.saved.resendAt) || 0 };
+  return { otp: found.otp, key, sentAt: found.saved.sentAt, resendAt: Number(found.saved.resendAt) || 0, reauth: found.saved.reauth as ReauthReason | undefined };
 }
 
 function sessionInfo(s: StoredSession): SessionInfo {
@@ -202,7 +204,7 @@ export async function runStep(element: WalletLogin, step: Step, signal: AbortSig
             code = { ...kept, resendAt: now + (e.retryAfter ?? 0) * 1000 };
           }
         }
-        keepCode(element, code, fresh);
+        keepCode(element, { ...code, reauth: step.reauth }, fresh);
         // (A wait already over is a cooldown below 0: none.)
         return { type: 'CODE_SENT', now, cooldownMs: code.resendAt - now };
       }
@@ -286,7 +288,7 @@ async function restore(element: WalletLogin, signal: AbortSignal): Promise<Login
   const code = await resumeCode(element, signal);
   if (!code) return ended;
   sentCodes.set(element, code);
-  return { ...ended, code: { type: code.otp.type, resendAt: code.resendAt } };
+  return { ...ended, code: { type: code.otp.type, resendAt: code.resendAt }, reauth: code.reauth };
 }
 
 async function storedSession(element: WalletLogin, _signal: AbortSignal): Promise<LoginEvent & { type: 'RESTORED' }> {

@@ -100,7 +100,7 @@ export type LoginEvent =
    * `code`: a code this tab asked for before a reload, still waiting to be entered; `failure`: why
    * it was refused when last checked (the element was off the page then).
    */
-  | { type: 'RESTORED'; session: SessionInfo | null; missingKey?: CredentialType; expired?: CredentialType; revoked?: boolean; code?: { type: CredentialType; resendAt: number }; failure?: LoginFailure }
+  | { type: 'RESTORED'; session: SessionInfo | null; missingKey?: CredentialType; expired?: CredentialType; revoked?: boolean; code?: { type: CredentialType; resendAt: number }; reauth?: ReauthReason; failure?: LoginFailure }
   | { type: 'CHOOSE'; method: LoginMethod }
   /** `cooldownMs`: the page's resend cooldown (default RESEND_COOLDOWN_MS). */
   | { type: 'CODE_SENT'; now: number; cooldownMs?: number }
@@ -205,7 +205,8 @@ function step(state: LoginState, event: LoginEvent): LoginState {
       if (type === 'RESTORED') {
         if (event.session) return loggedIn(event.session);
         const ended = event.missingKey ?? event.expired;
-        const reauth = ended ? { reauth: { why: event.missingKey ? 'key-missing' : event.revoked ? 'revoked' : 'expired', credentialType: ended } as const } : {};
+        // (Or, with the code kept, the end it was sent to log in again after.)
+        const reauth = ended ? { reauth: { why: event.missingKey ? 'key-missing' : event.revoked ? 'revoked' : 'expired', credentialType: ended } as const } : event.reauth ? { reauth: event.reauth } : {};
         // The code screen the page was on before a reload (its code still works).
         if (event.code) return { kind: 'code-entry', method: methodOf(event.code.type) as OtpMethod, resendAt: event.code.resendAt, ...(event.failure && { failure: event.failure }), ...reauth };
         return choosing(reauth);

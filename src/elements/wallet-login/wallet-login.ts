@@ -425,7 +425,7 @@ export class WalletLogin extends TemplateElement {
 
     switch (after.kind) {
       case 'sending-code':
-        this.#start({ kind: 'send-code', type: credentialOf(after.method) });
+        this.#start({ kind: 'send-code', type: credentialOf(after.method), reauth: after.reauth });
         break;
       case 'code-entry':
         // A code just sent, kept over a reload, or refused: the text message, stopped while the

@@ -208,6 +208,8 @@ export function sandboxVariant(options: {
   cardIssuer?: boolean;
   sessionLifetimeMs?: number;
   signedRetryWindowMs?: number;
+  /** How soon the service sends a credential's next code (default 30 s). */
+  otpResendIntervalMs?: number;
   /** A session refresh answers a fresh key sealed to the client (encryptedSessionSigningKey). */
   refreshSealsKey?: boolean;
   credentials?: 'platform' | 'impersonation';

@@ -238,7 +238,7 @@ export function walletRig(options: WalletRigOptions = {}): {
         case 'sandbox-variant': {
           // Another sandbox with its own options (a short reveal lifetime, no card issuer), relayed
           // by its own proxy with the platform pair or the impersonation pair (no attributable actor).
-          const allowed = ['revealLifetimeMs', 'cardIssuer', 'sessionLifetimeMs', 'signedRetryWindowMs', 'refreshSealsKey'];
+          const allowed = ['revealLifetimeMs', 'cardIssuer', 'sessionLifetimeMs', 'signedRetryWindowMs', 'refreshSealsKey', 'otpResendIntervalMs'];
           const sandboxOptions = Object.fromEntries(Object.entries(p).filter(([k]) => allowed.includes(k)));
           // `clockOffsetMs`: the service's clock that far from this machine's (a device clock that is off).
           const offset = typeof p.clockOffsetMs === 'number' ? p.clockOffsetMs : 0;

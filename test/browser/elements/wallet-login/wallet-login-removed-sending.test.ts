@@ -6,7 +6,8 @@
 import { expect } from 'chai';
 import '../../../../src/elements/wallet-login/wallet-login.ts';
 import type { WalletLogin } from '../../../../src/elements/wallet-login/wallet-login.ts';
-import { advanceClock, newAccount } from '../../support/rig.ts';
+import { advanceClock, newAccount, sandboxVariant } from '../../support/rig.ts';
+import { walletFor } from '../../../../src/elements/shared/wallet.ts';
 import { holdAnswer, inState, mount, resetPage, text, useRig, waitFor, waitForState } from '../shared/helpers.ts';
 import { accountWithBothCodes, buttonNamed, challenges, codeScreen, errorCodes, methodButton, typeSandboxCode } from './helpers.ts';
 
@@ -54,6 +55,41 @@ describe('<wallet-login> taken off the page while its first code is sent', funct
   this.timeout(60000);
   beforeEach(useRig);
   afterEach(resetPage);
+
+  for (const how of ['on the page', 'as the element was taken off the page', 'as the element was taken off the page, and shown by a new one (a reload)'] as const) {
+    it(`a session that ended: the code to log in again, sent ${how}, comes with the words to log in again, which "Use another way" shows`, async () => {
+      const off = how !== 'on the page';
+      // Sessions of 4 s, which core takes for ended at once (5 s early): the start-up check finds the session ended.
+      const v = await sandboxVariant({ sessionLifetimeMs: 4000, otpResendIntervalMs: 1 });
+      await (await walletFor(v.apiBase).startOtpLogin({ credentialId: v.emailCredentialId })).submit('000000');
+      let el = await mount<WalletLogin>('wallet-login', { 'account-id': v.accountId, 'api-base': v.apiBase });
+      await waitForState(el, 'reauth');
+      const again = 'Your session has ended. Log in again with your Email code.';
+      expect(text(el, 'intro')).to.equal(again);
+      const held = holdAnswer('POST', /\/challenge$/, (r) => r.status === 200);
+      try {
+        methodButton(el, 'email-otp').click();
+        await held.arrived;
+        if (off) el.remove();
+        await new Promise((r) => setTimeout(r, 50));
+        held.release();
+        await held.read.catch(() => undefined);
+      } finally {
+        held.undo();
+      }
+      if (how.includes('new one')) el = await mount<WalletLogin>('wallet-login', { 'account-id': v.accountId, 'api-base': v.apiBase });
+      else if (off) document.body.append(el);
+      await waitFor(() => inState(el, 'code-entry') && !inState(el, 'busy'), 'the code screen');
+      buttonNamed(el, /^Use another way$/).click();
+      await el.updateComplete;
+      expect(inState(el, 'reauth'), `the methods to log in again, not: ${text(el, 'intro')}`).to.equal(true);
+      expect(text(el, 'intro')).to.equal(again);
+      methodButton(el, 'email-otp').click();
+      await waitFor(() => inState(el, 'code-entry') && !inState(el, 'busy'), 'the code screen again');
+      expect((await typeSandboxCode(el)).detail.credentialType).to.equal('EMAIL_OTP');
+      await walletFor(v.apiBase).logout(v.accountId);
+    });
+  }
 
   for (const back of ['after', 'before'] as const) {
     it(`put back ${back} the service’s answer arrives: the code screen of the code sent, which logs in`, async () => {
