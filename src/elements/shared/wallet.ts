@@ -69,23 +69,23 @@ export function onSessionChange(apiBase: string | null | undefined, listener: (c
   // (A message names the change; the session itself is read from the key store, never taken from it.)
   const offTabs = onSessionBroadcast((message) => listener({ ...message, session: undefined }, true));
   const offPage = walletFor(apiBase).subscribe((change) => listener(change, false));
-  // The first watcher of the page times the sessions' ends, again at each change; the last one stops it.
-  if (!watchers++) (listeners.add(timeEnds), (offTimes = onSessionBroadcast(timeEnds)), timeEnds());
+  // The first watcher of the page times the sessions' ends, again at each change (page or tab);
+  // the last one's end clears the timers (timeEnds stays subscribed, and then sets none).
+  if (!watchers++) (listeners.add(timeEnds), onSessionBroadcast(timeEnds), timeEnds());
   return () => {
     offTabs();
     offPage();
-    if (!--watchers) (listeners.delete(timeEnds), offTimes(), timeEnds());
+    if (!--watchers) timeEnds();
   };
 }
 
-/** How many session watchers (onSessionChange) the page has, and the end of the page's own. */
+/** How many session watchers (onSessionChange) the page has. */
 let watchers = 0;
-let offTimes: () => void;
 /** One timer per stored session, at its end, while the page has a watcher. */
-const ends = new Map<string, ReturnType<typeof setTimeout>>();
+let ends: Array<ReturnType<typeof setTimeout>> = [];
 
 /**
- * Times the end of each stored session that has not ended yet (cleared when none watch): at its
+ * Times the end of each stored session that has not ended yet (none while nothing watches): at its
  * end, the look-up of its account finds it ended, core tells `ended` to this page and the other
  * tabs, and every element takes it as a logout, whether or not a <wallet-login> is on the page.
  * A session ended before it was timed is found so by whoever asks for it next, as before. A timer
@@ -93,12 +93,10 @@ const ends = new Map<string, ReturnType<typeof setTimeout>>();
  */
 function timeEnds(): void {
   void (watchers ? keyStore().list() : Promise.resolve([])).then((sessions) => {
-    for (const t of ends.values()) clearTimeout(t);
-    ends.clear();
-    for (const s of watchers ? sessions : []) {
-      const left = sessionEnd(s) - Date.now();
-      if (left > 0) ends.set(s.sessionId, later(() => void walletFor().current(s.accountId).catch(() => undefined).finally(timeEnds), left));
-    }
+    ends.forEach(clearTimeout);
+    ends = (watchers ? sessions : [])
+      .filter((s) => sessionEnd(s) > Date.now())
+      .map((s) => later(() => void walletFor().current(s.accountId).then(timeEnds, timeEnds), sessionEnd(s) - Date.now()));
   }, () => undefined);
 }
 

@@ -11,7 +11,7 @@
  * code screen instead of sending a new code.
  */
 import { ServiceError, WalletError } from '../../core/errors.ts';
-import { serviceNow } from '../../core/clock.ts';
+import { serviceNow, sessionEnd } from '../../core/clock.ts';
 import type { StoredSession } from '../../core/keystore.ts';
 import type { OtpLogin } from '../../core/session.ts';
 import type { AuthMethod, CredentialType } from '../../core/types.ts';
@@ -92,8 +92,8 @@ async function resumeCode(element: WalletLogin, signal: AbortSignal, left?: Cred
 }
 
 function sessionInfo(s: StoredSession): SessionInfo {
-  // As core times it (session.ts isLive), which is not loaded with this file.
-  const endsAt = s.endsAt ?? Date.parse(s.expiresAt) - serviceNow() + Date.now();
+  // As core times it (session.ts isLive).
+  const endsAt = sessionEnd(s);
   return { sessionId: s.sessionId, credentialType: s.credentialType, expiresAt: s.expiresAt, createdAt: s.createdAt, endsAt };
 }
 
