@@ -3,7 +3,8 @@
  * the page, in Chromium against a real sandbox whose sessions last seconds, through the real proxy:
  * at the stored session's end the page's session watch finds it ended, and each element reacts as
  * to a logout. <delegated-keys> stops offering "New key" and says to sign in, <card-reveal> hides
- * the card it shows, <wallet-credentials> no longer shows this device as signed in.
+ * the card it shows, <wallet-credentials> no longer shows this device as signed in. A session
+ * longer than a timer can wait is timed in steps, neither ended at once nor looked up in a loop.
  */
 import { expect } from 'chai';
 import '../../../../src/elements/card-reveal/index.ts';
@@ -62,6 +63,22 @@ describe('a session that ends by time, with no <wallet-login> on the page', func
     expect(el.shadowRoot!.querySelector('iframe')).to.equal(null);
     await el.updateComplete;
     expect(text(el, 'message')).to.equal('Card details hidden: you logged out.');
+  });
+
+  it('a session longer than a timer can wait (a minute over 2^31 ms, which a timer would take for none) is neither taken for ended nor looked up again and again', async () => {
+    const { store } = await useRig();
+    const long = await sandboxVariant({ sessionLifetimeMs: 2 ** 31 + 60_000 });
+    await (await walletFor(long.apiBase).startOtpLogin({ credentialId: long.emailCredentialId })).submit('000000');
+    let reads = 0;
+    const list = store.list.bind(store);
+    store.list = () => (reads++, list());
+    const el = await mount<DelegatedKeys>('delegated-keys', { 'card-id': long.cardId, 'account-id': long.accountId, 'api-base': long.apiBase });
+    const newKey = () => part(el, 'new-button') as HTMLButtonElement | null;
+    await waitFor(() => el.matches(':state(ready)') && newKey()?.disabled === false, '"New key" offered', 4000);
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(newKey()?.disabled, '"New key" still offered').to.equal(false);
+    expect((await walletFor(long.apiBase).current(long.accountId))?.accountId).to.equal(long.accountId);
+    expect(reads, 'key store reads').to.be.below(5);
   });
 
   it('<wallet-credentials> no longer shows this device signed in', async () => {
