@@ -34,14 +34,14 @@ export const BUDGETS: Readonly<Record<string, number>> = {
  * Budgets are the product's promise; ceilings hold every byte gained on the way to them.
  */
 export const CEILINGS: Readonly<Record<string, number>> = {
-  'wallet-elements (all)': 66_025,
-  core: 17_350,
+  'wallet-elements (all)': 66_150,
+  core: 17_375,
   '<agent-actions>': 18_625,
-  '<card-reveal>': 26_400,
-  '<delegated-keys>': 33_350,
-  '<passkey-register>': 30_300,
-  '<wallet-credentials>': 34_850,
-  '<wallet-login>': 35_700,
+  '<card-reveal>': 26_550,
+  '<delegated-keys>': 33_475,
+  '<passkey-register>': 30_475,
+  '<wallet-credentials>': 35_000,
+  '<wallet-login>': 35_900,
   'locales/ar (optional)': 7_275,
   'cdn/elements/agent-actions.js': 23_850,
   'cdn/elements/card-reveal.js': 31_175,
