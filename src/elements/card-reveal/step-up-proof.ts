@@ -5,7 +5,7 @@
  * refresh succeed (201), grants a short-lived step-up for that account (src/proxy/step-up.ts), which
  * the reveal then needs. The element never sees the grant: it travels as an HttpOnly cookie.
  *
- * The element then watches the session as it does for every reveal (session-watch.ts).
+ * The element then watches the session as it does for every reveal (reveal-request.ts, watchSession).
  *
  * Deliberately not here: any key handling (core/session.ts refreshes and stores the new key).
  */
