@@ -182,8 +182,9 @@ export async function watchForLeaks(options: { apiBase: string }): Promise<Trail
   addEventListener('error', onError);
   addEventListener('unhandledrejection', onRejection);
   // An analytics script's observer, there before the flow.
-  const observer = new PerformanceObserver((list) => add('performance entries (observer)', list.getEntries().map((e) => `${e.entryType} ${e.name}`).join('\n')));
-  observer.observe({ entryTypes: ['resource', 'navigation', 'mark', 'measure'] });
+  // Every entry type the browser has, each entry whole (a long task's attribution carries URLs too).
+  const observer = new PerformanceObserver((list) => add('performance entries (observer)', list.getEntries().map((e) => JSON.stringify(e)).join('\n')));
+  observer.observe({ entryTypes: [...PerformanceObserver.supportedEntryTypes] });
 
   // The marker in each sink.
   const markerUrl = `/test/browser/support/import-probe.ts?${MARK}=${marker}`;
@@ -244,7 +245,7 @@ export async function watchForLeaks(options: { apiBase: string }): Promise<Trail
     add('IndexedDB', `${at}\n${await indexedDbText(problems)}`);
     add('Cache Storage', `${at}\n${await cacheStorageText()}`);
     add('cookies (document.cookie)', `${at}\n${document.cookie}`);
-    add('Resource Timing and other performance entries', `${at}\n${performance.getEntries().map((e) => `${e.entryType} ${e.name}`).join('\n')}`);
+    add('Resource Timing and other performance entries', `${at}\n${performance.getEntries().map((e) => JSON.stringify(e)).join('\n')}`);
     add('URL and history', `${at}\n${location.href}\n${describe(history.state)}\n${history.length}\n${document.referrer}\n${document.title}`);
     add('DOM attributes and text (shadow roots included)', `${at}\n${domText()}`);
     add('element properties', `${at}\n${propertiesText()}`);

@@ -24,16 +24,22 @@ describe('<card-reveal> under a page policy that refuses the processor frame', (
     document.head.append(meta);
 
     const trail = await watchForLeaks({ apiBase: f.apiBase });
+    let token: string | null | undefined;
     const pageFetch = window.fetch;
     window.fetch = async (...args: Parameters<typeof fetch>) => {
       const response = await pageFetch(...args);
       if (new Request(...args).url.endsWith('/reveal')) {
         const url = ((await response.clone().json()) as { panEmbedUrl?: string }).panEmbedUrl;
+        token = url && new URL(url).searchParams.get('token');
         trail.secret('the reveal URL', url);
-        trail.secret('the reveal token', url && new URL(url).searchParams.get('token'));
+        trail.secret('the reveal token', token);
       }
       return response;
     };
+    // What a monitoring script hears of the refusal (what a report-uri would be sent).
+    const violations: string[] = [];
+    const hear = (e: SecurityPolicyViolationEvent) => violations.push(`${e.blockedURI} ${e.documentURI} ${e.sourceFile} ${e.sample}`);
+    document.addEventListener('securitypolicyviolation', hear);
     const el = await mount<CardReveal>('card-reveal', { 'card-id': f.cardId, 'allowed-origins': f.processorOrigin });
     const events: string[] = [];
     for (const name of ['card-revealed', 'card-hidden', 'card-reveal-error']) el.addEventListener(name, (e) => events.push(`${name} ${JSON.stringify((e as CustomEvent).detail)}`));
@@ -53,9 +59,12 @@ describe('<card-reveal> under a page policy that refuses the processor frame', (
     // Nothing of the processor was framed.
     const { frames } = await pageFrames();
     expect(frames.some((x) => x.origin === f.processorOrigin)).to.equal(false);
-    // The refusal says nowhere what it refused: the reveal URL is in no console line (the browser's
-    // own report names the processor's origin only), event, error, storage or log.
+    // The refusal says nowhere what it refused: the reveal URL is in no console line, violation
+    // event (the browser's own report names the processor's origin only), event, error, storage or log.
     window.fetch = pageFetch;
+    document.removeEventListener('securitypolicyviolation', hear);
+    expect(violations.some((v) => v.startsWith(f.processorOrigin)), 'the refusal heard').to.equal(true);
+    expect(violations.join('\n').includes(token!), 'the reveal token in a violation event').to.equal(false);
     const scan = await trail.scan();
     expect([scan.counts['the reveal token'], scan.blind, scan.found]).to.deep.equal([1, [], []]);
   });

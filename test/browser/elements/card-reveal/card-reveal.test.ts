@@ -121,12 +121,12 @@ function recorder(target: EventTarget) {
  * Reveals and returns the URL's token, read from the reveal answer as it reaches the page (the URL
  * is on no attribute, and the processor page drops the token from its own address once loaded).
  */
-async function reveal(el: CardReveal): Promise<{ detail: { cardId: string; expiresAt: string }; token: string }> {
+async function reveal(el: CardReveal): Promise<{ detail: { cardId: string; expiresAt: string }; token: string; url: string }> {
   const original = window.fetch;
-  let answer: Promise<string | null> | undefined;
+  let answer: Promise<string | undefined> | undefined;
   window.fetch = async (...args: Parameters<typeof fetch>) => {
     const response = await original(...args);
-    if (new Request(...args).url.endsWith('/reveal')) answer = response.clone().json().then((b: { panEmbedUrl?: string }) => (b.panEmbedUrl ? new URL(b.panEmbedUrl).searchParams.get('token') : null));
+    if (new Request(...args).url.endsWith('/reveal')) answer = response.clone().json().then((b: { panEmbedUrl?: string }) => b.panEmbedUrl);
     return response;
   };
   try {
@@ -134,9 +134,10 @@ async function reveal(el: CardReveal): Promise<{ detail: { cardId: string; expir
     click(el, 'reveal-button');
     const { detail } = await revealed;
     if (!frameOf(el)) throw new Error('no iframe after card-revealed');
-    const token = await answer;
-    if (!token) throw new Error('the reveal URL carried no token');
-    return { detail, token };
+    const url = await answer;
+    const token = url && new URL(url).searchParams.get('token');
+    if (!url || !token) throw new Error('the reveal URL carried no token');
+    return { detail, token, url };
   } finally {
     window.fetch = original;
   }
@@ -300,6 +301,40 @@ describe('<card-reveal>', () => {
     } finally {
       rec.stop();
       observer.disconnect();
+    }
+  });
+
+  it('gives no performance entry of any type, buffered or observed, the reveal URL, while shown or after; an iframe given a src is reported', async () => {
+    // Chromium reports an iframe's navigation started from its src to the parent's Resource Timing
+    // (initiatorType `iframe`, name the whole URL), where monitoring scripts collect it; the reveal's
+    // frame must never be. Observers of every type the browser has, registered before the reveal;
+    // each entry whole (a long task's or animation frame's attribution carries URLs too).
+    const seen: string[] = [];
+    const observers = PerformanceObserver.supportedEntryTypes.map((type) => {
+      const observer = new PerformanceObserver((list) => seen.push(...list.getEntries().map((e) => JSON.stringify(e))));
+      observer.observe({ type, buffered: true });
+      return observer;
+    });
+    const entries = () => [...seen, ...performance.getEntries().map((e) => JSON.stringify(e))].join('\n');
+    const control = document.createElement('iframe');
+    try {
+      const el = await mount<CardReveal>('card-reveal', { 'card-id': f.cardId, 'allowed-origins': f.processorOrigin });
+      // The processor's page loaded in full (the timing of a frame is reported once it has).
+      let loaded!: Promise<unknown>;
+      el.addEventListener('card-revealed', () => (loaded = new Promise((r) => frameOf(el)!.addEventListener('load', r, { once: true }))), { once: true });
+      const { url, token } = await reveal(el);
+      await loaded;
+      // A frame of the same origin given a src after it: once its entry has come, the reveal's would have too.
+      control.src = `${f.processorOrigin}/processor/card.css?control=${crypto.randomUUID()}`;
+      document.body.append(control);
+      await waitFor(() => seen.some((e) => e.includes(`"name":"${control.src}"`)), 'the entry of the frame given a src');
+      for (const [what, secret] of [['URL', url], ['token', token]] as const) expect(entries().includes(secret), `the reveal ${what} in a performance entry`).to.equal(false);
+      click(el, 'hide-button');
+      expect(frameOf(el)).to.equal(null);
+      expect(entries().includes(token), 'the reveal token in a performance entry after hide').to.equal(false);
+    } finally {
+      control.remove();
+      for (const observer of observers) observer.disconnect();
     }
   });
 
