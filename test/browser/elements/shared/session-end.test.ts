@@ -3,13 +3,15 @@
  * the page, in Chromium against a real sandbox whose sessions last seconds, through the real proxy:
  * at the stored session's end the page's session watch finds it ended, and each element reacts as
  * to a logout. <delegated-keys> stops offering "New key" and says to sign in, <card-reveal> hides
- * the card it shows, <wallet-credentials> no longer shows this device as signed in. A session
+ * the card it shows, <wallet-credentials> no longer shows this device as signed in, <passkey-register>
+ * takes its form away for "log in first". A session
  * longer than a timer can wait is timed in steps, neither ended at once nor looked up in a loop.
  */
 import { expect } from 'chai';
 import '../../../../src/elements/card-reveal/index.ts';
 import '../../../../src/elements/delegated-keys/index.ts';
 import '../../../../src/elements/wallet-credentials/index.ts';
+import '../../../../src/elements/passkey-register/index.ts';
 import type { CardReveal } from '../../../../src/elements/card-reveal/index.ts';
 import type { DelegatedKeys } from '../../../../src/elements/delegated-keys/index.ts';
 import { walletFor } from '../../../../src/elements/shared/wallet.ts';
@@ -85,5 +87,14 @@ describe('a session that ends by time, with no <wallet-login> on the page', func
     const el = await mount('wallet-credentials', { 'account-id': v.accountId, 'customer-id': v.customerId, 'api-base': v.apiBase });
     await waitFor(() => el.matches(':state(ready)') && el.matches(':state(signed-in)'), 'the lists, signed in', 4000);
     expect(await after(() => !el.matches(':state(signed-in)')), 'signed in no more after the session ended').to.equal(true);
+  });
+
+  it('<passkey-register> takes its form away and says to log in first', async () => {
+    const el = await mount('passkey-register', { 'account-id': v.accountId, 'api-base': v.apiBase });
+    await waitFor(() => el.matches(':state(ready)') && part(el, 'submit'), 'the form while the session lives', 4000);
+    expect(Date.now(), 'still within the session').to.be.below(endsAt);
+    expect(await after(() => el.matches(':state(login-required)')), '"log in first" after the session ended').to.equal(true);
+    expect(part(el, 'submit')).to.equal(null);
+    expect(text(el, 'note')).to.match(/^Log in to your wallet first/);
   });
 });

@@ -1,0 +1,111 @@
+/**
+ * <passkey-register> when this device's session of the wallet ends while it is shown, in Chromium
+ * against the real sandbox through the real proxy: a logout from a <wallet-login> on the page or
+ * from another tab takes the form away at once for the "log in first" sentence (the focus on the
+ * form goes to it), as <delegated-keys> stops offering "New key"; a registration whose prompt is
+ * open ends with "your session ended" instead of waiting on the prompt; a login brings the form
+ * back. The end of a session by time is in shared/session-end.test.ts.
+ */
+import { expect } from 'chai';
+import '../../../../src/elements/passkey-register/passkey-register.ts';
+import '../../../../src/elements/wallet-login/wallet-login.ts';
+import type { PasskeyRegister } from '../../../../src/elements/passkey-register/passkey-register.ts';
+import type { WalletLogin } from '../../../../src/elements/wallet-login/wallet-login.ts';
+import { clientFor, walletFor } from '../../../../src/elements/shared/wallet.ts';
+import { advanceClock, fixtures, newAccount, openOtherTab, type RigAccount } from '../../support/rig.ts';
+import { focusIn, loginByEmail, mount, nextEvent, part, resetPage, shadow, text, type, useRigAccount, waitFor, waitForState } from '../shared/helpers.ts';
+
+const LOG_IN_FIRST = 'Log in to your wallet first: adding a passkey to a wallet that already has a login needs your current session.';
+
+describe('<passkey-register> when the session ends', function () {
+  this.timeout(60000);
+  let acct: RigAccount, dbName: string;
+  beforeEach(async () => ({ acct, dbName } = await useRigAccount()));
+  afterEach(resetPage);
+
+  /** The form of the logged-in wallet, with what it reports from then on. */
+  async function loggedInForm(): Promise<{ el: PasskeyRegister; errors: string[] }> {
+    await loginByEmail(acct);
+    const el = await mount<PasskeyRegister>('passkey-register', { 'account-id': acct.accountId });
+    await waitForState(el, 'ready');
+    const errors: string[] = [];
+    el.addEventListener('passkey-register-error', (e) => errors.push(e.detail.code));
+    return { el, errors };
+  }
+
+  /** "Log in first" instead of the form: no button that would fail, nothing reported as a failure. */
+  async function saysLogInFirst(el: PasskeyRegister, errors: string[]): Promise<void> {
+    await waitForState(el, 'login-required', 5000);
+    expect(text(el, 'note')).to.equal(LOG_IN_FIRST);
+    expect(part(el, 'submit'), 'the button to create a passkey').to.equal(null);
+    expect(errors).to.deep.equal([]);
+  }
+
+  it('logged out by a <wallet-login> on the page while its button has the focus: "log in first" at once, the focus on it; a login brings the form back with the name typed', async () => {
+    const { el, errors } = await loggedInForm();
+    const login = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId });
+    await waitForState(login, 'logged-in');
+    type(part(el, 'input') as HTMLInputElement, 'Typed before');
+    (part(el, 'submit') as HTMLButtonElement).focus();
+
+    const out = nextEvent(login, 'wallet-logged-out');
+    login.logout();
+    await out;
+    await saysLogInFirst(el, errors);
+    await waitFor(() => shadow(el).activeElement === part(el, 'note'), `focus on the sentence, not ${focusIn(el)} (page: ${document.activeElement?.tagName})`, 5000);
+
+    // Past the 30 s between two codes of one credential.
+    await advanceClock(31_000);
+    await loginByEmail(acct);
+    await waitForState(el, 'ready');
+    await el.updateComplete;
+    expect((part(el, 'input') as HTMLInputElement).value).to.equal('Typed before');
+    expect((part(el, 'submit') as HTMLButtonElement).disabled).to.equal(false);
+  });
+
+  it('logged out in another tab: "log in first", without taking the focus from the page\'s field', async () => {
+    const { el, errors } = await loggedInForm();
+    const tab = await openOtherTab();
+    const field = document.createElement('input');
+    document.body.append(field);
+    try {
+      tab.configureWallet({ apiBase: (await fixtures()).apiBase, environment: 'sandbox', store: tab.core.indexedDbKeyStore({ dbName }) });
+      field.focus();
+      await tab.walletFor().logout(acct.accountId);
+      await saysLogInFirst(el, errors);
+      expect(document.activeElement === field, `focus on the page's field, not ${focusIn(el)}`).to.equal(true);
+    } finally {
+      field.remove();
+      tab.close();
+    }
+  });
+
+  it('a registration whose prompt is open when a logout ends the session says the session ended at once, and adds nothing', async () => {
+    // No authenticator: the browser's prompt stays open until something ends it.
+    const { el, errors } = await loggedInForm();
+    (part(el, 'submit') as HTMLButtonElement).click();
+    await waitFor(() => text(el, 'status').startsWith('Follow your browser’s prompt'), 'the prompt open', 10000);
+    await walletFor().logout(acct.accountId);
+    await waitForState(el, 'login-required', 5000);
+    expect(text(el, 'note')).to.equal('Your session ended before the passkey was saved. Log in again, then add it.');
+    expect(errors).to.deep.equal(['session_expired']);
+    await waitFor(() => shadow(el).activeElement === part(el, 'note'), `focus on the sentence, not ${focusIn(el)}`, 5000);
+    expect((await clientFor().listCredentials(acct.accountId)).filter((c) => c.type === 'PASSKEY')).to.deep.equal([]);
+  });
+
+  it('a logout of another wallet, or a session of this one that ends while another lives, leaves the form', async () => {
+    const { el, errors } = await loggedInForm();
+    const other = await newAccount();
+    await loginByEmail(other);
+    await walletFor().logout(other.accountId);
+    // A second session of this wallet, then the first one's end: this device still holds one.
+    await advanceClock(31_000);
+    const first = await walletFor().current(acct.accountId);
+    await loginByEmail(acct);
+    await walletFor().revokeSession(acct.accountId, first!.sessionId);
+    await new Promise((r) => setTimeout(r, 500));
+    expect(el.matches(':state(ready)'), 'the form still offered').to.equal(true);
+    expect((part(el, 'submit') as HTMLButtonElement).disabled).to.equal(false);
+    expect(errors).to.deep.equal([]);
+  });
+});
