@@ -2,8 +2,9 @@
  * What `<passkey-register>` does beyond showing its form, loaded with import() once the form is
  * painted: registration and activation through core/session.ts (`registerPasskey`, then
  * `loginWithPasskey`: api.md "Adding a credential", step 4), each turned into the machine event it
- * leads to, failures included; and the sessions that begin elsewhere (a login makes a "log in
- * first" screen usable again). The element never sees the attestation, the challenge or a key.
+ * leads to, failures included; and the sessions that begin or end elsewhere (a login makes a "log
+ * in first" screen usable again, a logout or a session's end takes the form away). The element
+ * never sees the attestation, the challenge or a key.
  */
 import { WalletError } from '../../core/errors.ts';
 import { beginCeremony } from '../shared/ceremony.ts';
@@ -63,12 +64,14 @@ export async function runStep(element: PasskeyRegister, step: Step, signal: Abor
 }
 
 /**
- * Calls `onSession` when a session of the element's account begins or is renewed, in this tab or
- * another; with `missed`, also now if it has one (begun while the element was off the page).
+ * Calls `onChange(true)` when a session of the element's account begins or is renewed, in this tab
+ * or another (with `missed`, also now if it has one: begun while the element was off the page), and
+ * `onChange(false)` when the account has no session here any more: logged out (here, in another
+ * tab), or its session ended (its time, a revocation: core's `ended`). A list changed is neither.
  */
-export function watchSessions(element: PasskeyRegister, onSession: () => void, missed?: boolean): () => void {
-  if (missed) void walletFor(element.apiBase).current(element.accountId).then((s) => s && onSession(), () => undefined);
+export function watchSessions(element: PasskeyRegister, onChange: (live: boolean) => void, missed?: boolean): () => void {
+  if (missed) void walletFor(element.apiBase).current(element.accountId).then((s) => s && onChange(true), () => undefined);
   return onSessionChange(element.apiBase, ({ type, accountId }) => {
-    if (accountId === element.accountId && (type === 'logged-in' || type === 'refreshed')) onSession();
+    if (accountId === element.accountId && type !== 'changed') onChange(type === 'logged-in' || type === 'refreshed');
   });
 }

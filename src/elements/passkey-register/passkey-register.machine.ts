@@ -43,7 +43,8 @@ export type RegisterState =
    */
   | { kind: 'creating'; support: Exclude<Support, 'checking' | 'none'>; waiting?: boolean | 'here' }
   /**
-   * The wallet has credentials and this device has no session to sign with: log in first.
+   * The wallet has credentials and this device has no session to sign with: log in first. Found so
+   * by a registration, or told: the session ended while the form or the success showed.
    * `ended`: there was one as the registration began, and it ended before the passkey was saved.
    */
   | { kind: 'login-required'; support: Exclude<Support, 'checking' | 'none'>; ended?: boolean }
@@ -65,6 +66,12 @@ export type RegisterEvent =
   | { type: 'LOGIN_REQUIRED'; ended?: boolean }
   /** A session appeared (the user logged in elsewhere on the page): the form is usable again. */
   | { type: 'SESSION_AVAILABLE' }
+  /**
+   * This device's session of the wallet ended (a logout here or in another tab, a revocation, its
+   * time): "log in first" instead of a form that would fail; a registration under way ends as one
+   * whose session ended (the element stops it).
+   */
+  | { type: 'SESSION_ENDED' }
   | { type: 'ACTIVATE' }
   | { type: 'FAILED'; failure: Failure }
   | { type: 'CANCELLED' }
@@ -106,6 +113,7 @@ export function transition(state: RegisterState, event: RegisterEvent): Register
     case 'creating':
       // Another wallet (RESET): what runs was for the previous one and is dropped.
       if (type === 'RESET') return state.kind === 'ready' && !state.failure ? state : { kind: 'ready', support };
+      if (type === 'SESSION_ENDED') return { kind: 'login-required', support, ended: state.kind === 'creating' };
       // A step's outcome counts only while it runs: one that ends after a RESET was the previous wallet's.
       if (state.kind === 'ready') return type === 'START' ? { kind: 'creating', support } : type === 'KEPT' ? { kind: 'ready', support, failure: { code: 'passkey_kept' } } : state;
       if (type === 'LOGIN_REQUIRED') return event.ended ? { kind: 'login-required', support, ended: true } : { kind: 'login-required', support };
@@ -130,7 +138,7 @@ export function transition(state: RegisterState, event: RegisterEvent): Register
       return type === 'SESSION_AVAILABLE' || type === 'RESET' ? { kind: 'ready', support } : state;
 
     case 'done':
-      return type === 'RESET' ? { kind: 'ready', support } : state;
+      return type === 'RESET' ? { kind: 'ready', support } : type === 'SESSION_ENDED' ? { kind: 'login-required', support } : state;
   }
 }
 

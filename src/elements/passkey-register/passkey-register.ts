@@ -95,7 +95,7 @@ async function detectSupport(): Promise<Exclude<Support, 'checking'>> {
  * @cssstate unsupported - This browser cannot make a passkey.
  * @cssstate ready - Waiting for the nickname and the main button.
  * @cssstate creating - The passkey is being made and saved.
- * @cssstate login-required - A login is needed first.
+ * @cssstate login-required - A login is needed first (also as soon as this device's session of the wallet ends, logged out here or in another tab or timed out: the form goes).
  * @cssstate activating - The passkey is saved; the activation login is under way.
  * @cssstate registered - The passkey is saved, but the activation login failed or was cancelled.
  * @cssstate done - The passkey is saved and activated.
@@ -135,7 +135,7 @@ export class PasskeyRegister extends TemplateElement {
   #focusPending = false;
   /** Where the focus was as the user began the running step. */
   #focusFrom?: Element | null;
-  /** The name last sent, offered again when the form is drawn anew ("log in first", then a login); forgotten on RESET (another wallet, "Add another passkey"). */
+  /** The name last sent, or in the field as the session ended, offered again when the form is drawn anew ("log in first", then a login); forgotten on RESET (another wallet, "Add another passkey"). */
   #typed = '';
   /**
    * A passkey kept after a cancel (its removal failed) that became known while another registration
@@ -167,14 +167,15 @@ export class PasskeyRegister extends TemplateElement {
     // Moved in the page (a framework connects it again in the same task): it never left.
     if (this.#connection) return;
     // After the first render: the form needs neither the channel nor the flows' code to show.
-    // A login elsewhere on the page or in another tab makes a "log in first" screen usable again.
+    // A login elsewhere on the page or in another tab makes a "log in first" screen usable again;
+    // a logout or the session's end there says "log in first" instead of a form that would fail.
     const connection: { unwatch?: () => void } = (this.#connection = {});
     void this.updateComplete
       .then(afterFirstPaint)
       .then(flows)
       .then((f) => {
         // Back on the page while it asks to log in first: a login made while it was off the page counts too.
-        if (this.#connection === connection) connection.unwatch = f.watchSessions(this, () => this.#send({ type: 'SESSION_AVAILABLE' }, true), this.machine.kind === 'login-required');
+        if (this.#connection === connection) connection.unwatch = f.watchSessions(this, (live) => this.#send({ type: live ? 'SESSION_AVAILABLE' : 'SESSION_ENDED' }, true), this.machine.kind === 'login-required');
       })
       .catch(() => undefined);
     if (this.machine.kind === 'checking') void detectSupport().then((support) => this.#send({ type: 'SUPPORT', support }));
@@ -235,6 +236,9 @@ export class PasskeyRegister extends TemplateElement {
     }
     if (after === before) return;
     this.machine = after;
+    // The session ended: the name in the field is offered again after the next login, and a
+    // registration under way stops (its end said as its own step's), its prompt not left open.
+    if (type === 'SESSION_ENDED') (this.#typed = this.#nicknameInput?.value ?? ''), this.#flow.abort();
     // A change moves focus only from inside, or (a step of its own) from nowhere or where it was as
     // the step began: not from where the user went meanwhile, nor for a change from elsewhere (a
     // login, another wallet set by the page).
@@ -252,7 +256,8 @@ export class PasskeyRegister extends TemplateElement {
     if (after.kind === 'activating') void this.#flow.run([{ kind: 'activate', credentialId: after.passkey.credentialId }]);
     if (after.kind === 'done') this.dispatchEvent(new PasskeyRegisteredEvent({ accountId: this.accountId, ...after.passkey, sessionId: after.sessionId }));
     if ('failure' in after && after.failure) error(after.failure.code, this.#sentence(after.failure), after.failure.status);
-    if (after.kind === 'login-required') error(after.ended ? 'session_expired' : 'login_required', t(`passkey.${after.ended ? 'session-ended' : 'login-required'}`));
+    // (A step's outcome; not a session ended elsewhere while nothing ran.)
+    if (after.kind === 'login-required' && before.kind === 'creating') error(after.ended ? 'session_expired' : 'login_required', t(`passkey.${after.ended ? 'session-ended' : 'login-required'}`));
   }
 
   /**

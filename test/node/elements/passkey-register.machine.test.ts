@@ -111,6 +111,28 @@ test('a session that ended while the passkey was created is told apart from none
   });
 });
 
+test('the session ended elsewhere: the form and the success say "log in first"; a registration under way, that its session ended; a login brings the form back', () => {
+  const ready = run(initialState(), { type: 'SUPPORT', support: 'platform' });
+  const logInFirst: RegisterState = { kind: 'login-required', support: 'platform' };
+  assert.deepEqual(transition(ready, { type: 'SESSION_ENDED' }), { ...logInFirst, ended: false });
+  assert.deepEqual(transition({ kind: 'ready', support: 'platform', failure: { code: 'network' } }, { type: 'SESSION_ENDED' }), { ...logInFirst, ended: false });
+  assert.deepEqual(transition({ kind: 'done', support: 'platform', passkey, sessionId: 'Session:9' }, { type: 'SESSION_ENDED' }), logInFirst);
+  const ended = run(ready, { type: 'START' }, { type: 'WAITING', waiting: false }, { type: 'SESSION_ENDED' });
+  assert.deepEqual(ended, { ...logInFirst, ended: true });
+  // The stopped step's outcome, arriving after, changes nothing; a login makes the form usable again.
+  for (const e of [{ type: 'CANCELLED' }, { type: 'LOGIN_REQUIRED', ended: true }, { type: 'SESSION_ENDED' }] satisfies RegisterEvent[]) assert.equal(transition(ended, e), ended, e.type);
+  assert.deepEqual(transition(ended, { type: 'SESSION_AVAILABLE' }), ready);
+  // A saved passkey's login needs no session of the wallet: it runs on, or is offered, as before.
+  for (const s of [
+    { kind: 'activating', support: 'platform', passkey },
+    { kind: 'registered', support: 'platform', passkey },
+    { kind: 'unsupported' },
+    { kind: 'checking' },
+  ] satisfies RegisterState[]) {
+    assert.equal(transition(s, { type: 'SESSION_ENDED' }), s, s.kind);
+  }
+});
+
 test('"log in first" of a step that ends after another wallet was set (RESET) is dropped: the new wallet keeps its form', () => {
   const s = run(initialState(), { type: 'SUPPORT', support: 'platform' }, { type: 'START' }, { type: 'RESET' });
   assert.equal(transition(s, { type: 'LOGIN_REQUIRED' }), s);

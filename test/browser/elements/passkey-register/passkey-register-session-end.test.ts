@@ -90,6 +90,10 @@ describe('<passkey-register> when the session ends', function () {
     expect(text(el, 'note')).to.equal('Your session ended before the passkey was saved. Log in again, then add it.');
     expect(errors).to.deep.equal(['session_expired']);
     await waitFor(() => shadow(el).activeElement === part(el, 'note'), `focus on the sentence, not ${focusIn(el)}`, 5000);
+    // Stopped, not left on its open prompt: the wallet's registration lock (which a registration in
+    // another tab would wait for) is free again.
+    const lock = `wallet-elements:passkey:${acct.accountId}`;
+    expect(await navigator.locks.request(lock, { signal: AbortSignal.timeout(5000) }, () => 'free').catch((e: Error) => e.name)).to.equal('free');
     expect((await clientFor().listCredentials(acct.accountId)).filter((c) => c.type === 'PASSKEY')).to.deep.equal([]);
   });
 
