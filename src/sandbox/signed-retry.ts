@@ -161,14 +161,13 @@ export class SignedRetryEngine {
       if (publicKey !== spec.requiredPublicKey.toLowerCase()) throw invalid('The wallet signature is not from the required key');
     } else {
       const now = this.now();
-      signer =
-        [...this.store.sessions.values()].find(
-          (s) => s.publicKey === publicKey && isLive(s, now) && pending.accountIds.includes(s.session.accountId),
-        ) ?? null;
-      if (!signer) throw invalid('The signing key is not an active session of this account');
-      if (spec.acceptSession && !spec.acceptSession(signer)) {
-        throw invalid('This session may not authorize this operation');
-      }
+      // One key may be the key of several live sessions: the operation's rule picks among them all.
+      const sessions = [...this.store.sessions.values()].filter(
+        (s) => s.publicKey === publicKey && isLive(s, now) && pending.accountIds.includes(s.session.accountId),
+      );
+      if (sessions.length === 0) throw invalid('The signing key is not an active session of this account');
+      signer = sessions.find((s) => !spec.acceptSession || spec.acceptSession(s)) ?? null;
+      if (!signer) throw invalid('This session may not authorize this operation');
     }
 
     const required = spec.signatures ?? 1;

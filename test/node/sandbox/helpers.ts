@@ -101,8 +101,8 @@ export class Api {
     return r.body;
   }
 
-  /** The full EMAIL_OTP / SMS_OTP login (api.md verify 1) returning the session and its key. */
-  async otpLogin(credentialId: string, opts: { type?: 'EMAIL_OTP' | 'SMS_OTP'; bundle?: string } = {}): Promise<{ session: any; key: KeyPair }> {
+  /** The full EMAIL_OTP / SMS_OTP login (api.md verify 1) returning the session and its key (a fresh one unless `key`). */
+  async otpLogin(credentialId: string, opts: { type?: 'EMAIL_OTP' | 'SMS_OTP'; bundle?: string; key?: KeyPair } = {}): Promise<{ session: any; key: KeyPair }> {
     let bundle = opts.bundle;
     if (!bundle) {
       const ch = await this.call('POST', `/auth/credentials/${credentialId}/challenge`, { body: {} });
@@ -110,7 +110,7 @@ export class Api {
       bundle = ch.body.otpEncryptionTargetBundle as string;
     }
     const targetPublic = await verifyTargetBundle(bundle, this.fx.signerPublicKey);
-    const key = await generateSigningKey();
+    const key = opts.key ?? (await generateSigningKey());
     const encryptedOtpBundle = await encryptOtpBundle({ otpCode: '000000', targetPublic, clientPublicKey: key.publicKey });
     const body = { type: opts.type ?? 'EMAIL_OTP', encryptedOtpBundle };
     const first = await this.challenge('POST', `/auth/credentials/${credentialId}/verify`, body);

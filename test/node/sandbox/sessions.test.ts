@@ -109,6 +109,17 @@ describe('sessions', () => {
     assert.equal((await api.signed('DELETE', `/auth/sessions/${session.id}`, undefined, second.key)).status, 204);
   });
 
+  test('two live sessions under one client key: the later one is refreshed with that key too', async () => {
+    const { acct, session: first, key } = await loggedIn();
+    now += 30_000;
+    const { session: second } = await api.otpLogin(acct.emailCredentialId, { key });
+    const body = { clientPublicKey: bytesToHex((await generateSigningKey()).publicKey) };
+    const r = await api.signed('POST', `/auth/sessions/${second.id}/refresh`, body, key);
+    assert.equal(r.status, 201, r.text);
+    const ids = (await api.call('GET', `/auth/sessions?accountId=${acct.accountId}`)).body.data.map((s: { id: string }) => s.id);
+    assert.deepEqual(new Set(ids), new Set([first.id, r.body.id]));
+  });
+
   test('revoke of an expired or unknown session is 404', async () => {
     const { session } = await loggedIn();
     now += 60_000;
