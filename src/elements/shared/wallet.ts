@@ -69,9 +69,11 @@ export function onSessionChange(apiBase: string | null | undefined, listener: (c
   // (A message names the change; the session itself is read from the key store, never taken from it.)
   const offTabs = onSessionBroadcast((message) => listener({ ...message, session: undefined }, true));
   const offPage = walletFor(apiBase).subscribe((change) => listener(change, false));
-  // The first watcher of the page times the sessions' ends, again at each change (page or tab);
-  // the last one's end clears the timers (timeEnds stays subscribed, and then sets none).
-  if (!watchers++) (listeners.add(timeEnds), onSessionBroadcast(timeEnds), timeEnds());
+  // The first watcher of the page times the sessions' ends, again at each change (page or tab) and
+  // when the page is shown again (a tab brought back, a page restored or woken: timers did not run
+  // while the system slept); the last one's end clears the timers (timeEnds stays subscribed, and
+  // then sets none).
+  if (!watchers++) (listeners.add(timeEnds), onSessionBroadcast(timeEnds), addEventListener('visibilitychange', wake), addEventListener('pageshow', wake), timeEnds());
   return () => {
     offTabs();
     offPage();
@@ -85,20 +87,26 @@ let watchers = 0;
 let ends: Array<ReturnType<typeof setTimeout>> = [];
 
 /**
- * Times the end of each stored session that has not ended yet (none while nothing watches): at its
- * end, the look-up of its account finds it ended, core tells `ended` to this page and the other
- * tabs, and every element takes it as a logout, whether or not a <wallet-login> is on the page.
- * A session ended before it was timed is found so by whoever asks for it next, as before. A timer
+ * Times the end of each stored session (none while nothing watches): at its end, the look-up of its
+ * account finds it ended, core tells `ended` to this page and the other tabs, and every element
+ * takes it as a logout, whether or not a <wallet-login> is on the page. A session that ended before
+ * it was timed (while the page slept, or before the watch began) is looked up at once, and not timed
+ * again: an older record of an account whose newer session lives stays until that one ends. A timer
  * waits 2^31-1 ms at most (`later`): the look-up then finds it live, and it is timed again.
  */
 function timeEnds(): void {
   void (watchers ? keyStore().list() : Promise.resolve([])).then((sessions) => {
     ends.forEach(clearTimeout);
-    ends = (watchers ? sessions : [])
-      .filter((s) => sessionEnd(s) > Date.now())
-      .map((s) => later(() => void walletFor().current(s.accountId).then(timeEnds, timeEnds), sessionEnd(s) - Date.now()));
+    ends = (watchers ? sessions : []).map((s) => {
+      const left = sessionEnd(s) - Date.now();
+      const again = () => left > 0 && timeEnds();
+      return later(() => void walletFor().current(s.accountId).then(again, again), left);
+    });
   }, () => undefined);
 }
+
+/** The page shown again (visibilitychange, pageshow): its sessions' ends timed anew from the clock. */
+const wake = (): void => void (document.hidden || timeEnds());
 
 /**
  * Who hears the session changes of every wallet of the page: the key store is one per page whatever

@@ -6,6 +6,9 @@
  * the card it shows, <wallet-credentials> no longer shows this device as signed in, <passkey-register>
  * takes its form away for "log in first". A session
  * longer than a timer can wait is timed in steps, neither ended at once nor looked up in a loop.
+ * A session found ended when the watch starts (or the page wakes) is told ended at once; with no
+ * watcher left, nothing is timed. What core tells is heard through a wallet subscription of the
+ * test's own, not through the watch.
  */
 import { expect } from 'chai';
 import '../../../../src/elements/card-reveal/index.ts';
@@ -14,7 +17,7 @@ import '../../../../src/elements/wallet-credentials/index.ts';
 import '../../../../src/elements/passkey-register/index.ts';
 import type { CardReveal } from '../../../../src/elements/card-reveal/index.ts';
 import type { DelegatedKeys } from '../../../../src/elements/delegated-keys/index.ts';
-import { walletFor } from '../../../../src/elements/shared/wallet.ts';
+import { onSessionChange, walletFor } from '../../../../src/elements/shared/wallet.ts';
 import { sandboxVariant, type RigFixtures } from '../../support/rig.ts';
 import { mount, nextEvent, part, resetPage, text, useRig, waitFor } from './helpers.ts';
 
@@ -41,6 +44,16 @@ describe('a session that ends by time, with no <wallet-login> on the page', func
     }
     return true;
   };
+
+  /** The `ended` core tells of the session's account, from now on (a subscription of the test's own, not the watch). */
+  const endsTold = (): string[] => {
+    const told: string[] = [];
+    walletFor(v.apiBase).subscribe(({ type, accountId }) => void (type === 'ended' && accountId === v.accountId && told.push(type)));
+    return told;
+  };
+
+  /** Resolves once the session's end is `ms` behind (the end's timer, had one been set, has had its time). */
+  const pastEnd = (ms: number) => new Promise((r) => setTimeout(r, endsAt + ms - Date.now()));
 
   it('<delegated-keys> stops offering "New key" and says to sign in', async () => {
     const el = await mount<DelegatedKeys>('delegated-keys', { 'card-id': v.cardId, 'account-id': v.accountId, 'api-base': v.apiBase });
@@ -96,5 +109,30 @@ describe('a session that ends by time, with no <wallet-login> on the page', func
     expect(await after(() => el.matches(':state(login-required)')), '"log in first" after the session ended').to.equal(true);
     expect(part(el, 'submit')).to.equal(null);
     expect(text(el, 'note')).to.match(/^Log in to your wallet first/);
+  });
+
+  it('a session that ended while nothing timed it is told ended as soon as the page watches again, without an element asking for it', async () => {
+    const told = endsTold();
+    await pastEnd(1000);
+    expect(told, 'told ended with nothing watching').to.deep.equal([]);
+    const off = onSessionChange(v.apiBase, () => undefined);
+    try {
+      await waitFor(() => told.length, 'the ended session told ended by the watch', 5000);
+    } finally {
+      off();
+    }
+    expect(told).to.deep.equal(['ended']);
+  });
+
+  it('once the last watcher is gone, the end of a session is no longer timed: nothing looks it up or tells it ended', async () => {
+    const el = await mount<DelegatedKeys>('delegated-keys', { 'card-id': v.cardId, 'account-id': v.accountId, 'api-base': v.apiBase });
+    await waitFor(() => el.matches(':state(ready)'), 'the element ready, its end timed', 4000);
+    const told = endsTold();
+    el.remove();
+    await pastEnd(2000);
+    expect(told, 'told ended after the last watcher went').to.deep.equal([]);
+    // Asked now, core finds it ended and tells so: what the watch would have done.
+    expect(await walletFor(v.apiBase).current(v.accountId)).to.equal(undefined);
+    expect(told).to.deep.equal(['ended']);
   });
 });
