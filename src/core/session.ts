@@ -105,7 +105,9 @@ export interface Wallet {
    */
   startOtpLogin(options: { credentialId: string; registered?: OtpTarget } & SignalOption): Promise<OtpLogin>;
   /**
-   * OAUTH: `getIdToken(nonce)` must return a fresh OIDC token whose nonce claim is `nonce`. Stopped
+   * OAUTH: `getIdToken(nonce)` must return a fresh OIDC token whose nonce claim is `nonce`.
+   * `credentialId`: the credential, or the account's several (one per provider identity, api.md),
+   * the token going to each in turn until one takes it (a 401 is another identity's). Stopped
    * (`signal`) once its verify is sent, it rejects with `aborted` at once, and the session the
    * service makes is ended when its answer comes (revoked, nothing stored or told); so do
    * loginWithPasskey and an OTP login's `submit`. Unlike that `submit`, a verify whose answer is lost
@@ -114,7 +116,7 @@ export interface Wallet {
    * lasts until its time.
    */
   loginWithOAuth(
-    options: { credentialId: string; getIdToken: (nonce: string, options: SignalOption) => Promise<string> } & SignalOption,
+    options: { credentialId: string | readonly string[]; getIdToken: (nonce: string, options: SignalOption) => Promise<string> } & SignalOption,
   ): Promise<StoredSession>;
   /**
    * PASSKEY: WebAuthn get through the browser (mediation 'conditional' for autofill). `passkeys`:
@@ -559,7 +561,13 @@ export function createWallet(options: WalletOptions): Wallet {
         throw new WalletError('invalid_argument', 'getIdToken must return a JWT.');
       }
       throwIfAborted(signal);
-      return loggedIn(withBundleKey(client.verifyOAuth(credentialId, { oidcToken, clientPublicKey }), receiver), credentialId, signal);
+      // Each identity in turn until one takes the token (the others refuse it: 401).
+      const verify = ([id, ...rest]: readonly string[]): Promise<StoredSession> =>
+        loggedIn(withBundleKey(client.verifyOAuth(id!, { oidcToken, clientPublicKey }), receiver), id!, signal).catch((e) => {
+          if (rest[0] && e?.status == 401) return verify(rest);
+          throw e;
+        });
+      return verify([credentialId].flat());
     },
 
     async loginWithPasskey({ credentialId, passkeys = [], signal, mediation }) {

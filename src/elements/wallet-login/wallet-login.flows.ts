@@ -223,7 +223,8 @@ export async function runStep(element: WalletLogin, step: Step, signal: AbortSig
         }
       }
       case 'oauth': {
-        const id = await credentialId(element, 'OAUTH', signal);
+        // The wallet's identities, the newest first: core tries the token on each in turn.
+        const ids = (await credentials(element, 'OAUTH', signal)).map((c) => c.id);
         const getIdToken = async (nonce: string) => {
           try {
             // Cancel does not wait for the provider (a sign-in window the user left open).
@@ -235,7 +236,7 @@ export async function runStep(element: WalletLogin, step: Step, signal: AbortSig
             throw new WalletError('invalid_argument', 'The page’s oidcTokenProvider gave no token.', { cause: e });
           }
         };
-        return loggedIn(await wallet.loginWithOAuth({ credentialId: id, signal, getIdToken }));
+        return loggedIn(await wallet.loginWithOAuth({ credentialId: ids, signal, getIdToken }));
       }
       case 'refresh':
         return { type: 'REFRESHED', session: sessionInfo(await wallet.refresh(accountId, { signal })) };
