@@ -75,7 +75,8 @@ export function popupTokenProvider(issuer: string, clientId: string): (nonce: st
         const { code, iss, error } = event.data;
         // RFC 9207: an issuer that names itself must be the one asked (mix-up defence).
         if (iss && iss !== issuer) return finish(() => reject(new DOMException('Sign-in answered by another issuer.', 'NotAllowedError')));
-        finish(() => (code ? resolve(code) : reject(new DOMException(`Sign-in failed: ${error ?? 'unknown'}`, 'NotAllowedError'))));
+        // access_denied: the user declined at the provider, a cancellation as closing the window is.
+        finish(() => (code ? resolve(code) : reject(new DOMException(`Sign-in failed: ${error ?? 'unknown'}`, error === 'access_denied' ? 'AbortError' : 'NotAllowedError'))));
       };
       // A window closed without an answer is a cancellation (give a late message a moment).
       const watch = setInterval(() => {

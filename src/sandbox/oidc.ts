@@ -8,7 +8,8 @@
  * Security Best Current Practice (RFC 9700 §2.1.1) asks of browser apps). The implicit flow
  * (`response_type=id_token`) is not offered: RFC 9700 §2.1.2 says clients should not use it.
  *
- * An authorize request must ask `scope` with `openid` (OpenID Connect Core 1.0 §3.1.2.2), else it
+ * The authorize page's "Cancel" (the user declines) answers `error=access_denied` with the `state`
+ * (RFC 6749 §4.1.2.1), as a real provider's does. An authorize request must ask `scope` with `openid` (OpenID Connect Core 1.0 §3.1.2.2), else it
  * is refused with `invalid_scope` (RFC 6749 §3.3). The authorize page has no script at all: a form
  * posts back and the answer is a 303 to the `redirect_uri` with `?code=...&state=...&iss=...` (RFC
  * 6749 §4.1.2, RFC 9207). The code is good once, for 60 s, at the token endpoint, for the client
@@ -398,7 +399,7 @@ export function registerOidcRoutes(router: Router, world: World): void {
       hidden('state', request.state) +
       hidden('code_challenge', request.codeChallenge) +
       hidden('code_challenge_method', 'S256') +
-      `<button type="submit">Sign in as the demo user</button></form>`;
+      `<button type="submit">Sign in as the demo user</button> <button type="submit" name="deny" value="1">Cancel</button></form>`;
     // form-action must also allow the redirect target: browsers apply it to the form's redirect.
     const target = new URL(request.redirectUri).origin;
     const csp = `default-src 'none'; style-src 'self'; base-uri 'none'; form-action 'self' ${target}; frame-ancestors 'none'`;
@@ -406,10 +407,13 @@ export function registerOidcRoutes(router: Router, world: World): void {
   });
 
   router.on('POST', '/oidc/authorize', (ctx: Ctx) => {
-    const outcome = readAuthorizeRequest(world, new URLSearchParams(Buffer.from(ctx.rawBody).toString('utf8')));
+    const form = new URLSearchParams(Buffer.from(ctx.rawBody).toString('utf8'));
+    const outcome = readAuthorizeRequest(world, form);
     if ('page' in outcome) return refusedPage(outcome.page);
     if ('error' in outcome) return redirectWith(outcome.redirectUri, { error: outcome.error, error_description: outcome.description, state: outcome.state, iss: issuerUrl(world) });
     const { request } = outcome;
+    // "Cancel": the user declines, as at a real provider (RFC 6749 §4.1.2.1 access_denied); no code.
+    if (form.has('deny')) return redirectWith(request.redirectUri, { error: 'access_denied', error_description: 'The user declined the sign-in', state: request.state, iss: issuerUrl(world) });
     const now = world.clock.now();
     for (const [code, issued] of codes) {
       if (codes.size < MAX_PENDING_CODES && now - issued.issuedAt <= AUTHORIZATION_CODE_LIFETIME_MS) break;

@@ -149,6 +149,24 @@ describe('README single sign-on, run whole: the provider on a <wallet-login> and
     expect((await clientFor().listCredentials(acct.accountId)).map((c) => c.type).sort()).to.deep.equal(['EMAIL_OTP', 'OAUTH']);
   });
 
+  it('declining at the provider (access_denied) is the user\'s cancellation too: <wallet-login> goes back to its methods without an error', async () => {
+    const { clientId, acct, provider } = await loggedInWithReadmeProvider();
+    await walletFor().addCredential({ type: 'OAUTH', accountId: acct.accountId, oidcToken: await oidcToken({ sub: 'sandbox-demo-user', aud: clientId }) });
+    await walletFor().logout(acct.accountId);
+    const login = await mount('wallet-login', { 'account-id': acct.accountId, methods: 'oauth' }, (e) => {
+      (e as unknown as { oidcTokenProvider: Provider }).oidcTokenProvider = provider;
+    });
+    await waitForState(login, 'choosing');
+    const errors: string[] = [];
+    login.addEventListener('wallet-login-error', (e) => errors.push((e as CustomEvent<{ code: string }>).detail.code));
+    shadow(login).querySelector<HTMLButtonElement>("button[data-method='oauth']")!.click();
+    await oidcSignIn('cancel');
+    await waitFor(() => !login.matches(':state(choosing)') || undefined, 'the login waiting for the provider');
+    await waitForState(login, 'choosing');
+    expect(errors).to.deep.equal([]);
+    expect(shadow(login).querySelector("[part~='error']")?.textContent?.trim() ?? '').to.equal('');
+  });
+
   it('closing the sign-in window: each element does what the README says of it', async () => {
     const { readme, clientId, acct, provider } = await loggedInWithReadmeProvider();
     const flat = readme.replace(/\s+/g, ' ');

@@ -280,10 +280,11 @@ if (typeof beforeEach === 'function') {
 
 /**
  * The user signs in at the sandbox's test issuer: clicks "Sign in" in the sign-in window (at
- * `{oidcIssuer}/authorize`) that the page opened, once it is there (10 s at most).
+ * `{oidcIssuer}/authorize`) that the page opened, once it is there (10 s at most); with `cancel`,
+ * "Cancel" there instead (the user declines: the issuer answers `access_denied`).
  */
-export function oidcSignIn(): Promise<{ signedIn: true }> {
-  return executeServerCommand('oidc-sign-in');
+export function oidcSignIn(cancel?: 'cancel'): Promise<{ signedIn: true }> {
+  return executeServerCommand('oidc-sign-in', { cancel: cancel === 'cancel' });
 }
 
 /**

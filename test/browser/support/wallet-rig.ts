@@ -322,7 +322,7 @@ export function walletRig(options: WalletRigOptions = {}): {
           for (const end = Date.now() + 10_000; ; await new Promise((r) => setTimeout(r, 50))) {
             const popup = page.context().pages().find((w) => w.url().startsWith(authorize));
             if (popup) {
-              await popup.locator('button[type=submit]').click();
+              await popup.locator(p.cancel ? 'button[name=deny]' : 'button[type=submit]:not([name=deny])').click();
               return { signedIn: true };
             }
             if (Date.now() > end) throw new Error(`no window at ${authorize}`);

@@ -245,6 +245,21 @@ describe('test issuer: authorization code flow with PKCE', () => {
     }
   });
 
+  test('the sign-in page offers Cancel: declining answers access_denied with the state and iss, and no code (RFC 6749 §4.1.2.1)', async () => {
+    const { challenge } = pkcePair();
+    const html = await (await fetch(`${api.sandbox.url}/oidc/authorize?${authorizeQuery({ code_challenge: challenge })}`)).text();
+    assert.ok(html.includes('<button type="submit" name="deny" value="1">Cancel</button>'), 'a Cancel button in the form');
+    const q = authorizeQuery({ code_challenge: challenge });
+    q.set('deny', '1');
+    const { status, location } = await authorize(q);
+    assert.equal(status, 303);
+    assert.equal(`${location!.origin}${location!.pathname}`, REDIRECT);
+    assert.equal(location!.searchParams.get('error'), 'access_denied');
+    assert.equal(location!.searchParams.get('state'), 'state-1');
+    assert.equal(location!.searchParams.get('iss'), api.fx.oidcIssuer);
+    assert.equal(location!.searchParams.get('code'), null);
+  });
+
   test('token: the S256 check compares the encoded hash with the challenge as strings (RFC 7636 §4.6)', async () => {
     // The 43rd character of a challenge carries 4 bits of the digest and 2 spare bits: a challenge
     // differing there only in the spare bits decodes to the same digest but is another string.
