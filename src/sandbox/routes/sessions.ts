@@ -52,6 +52,8 @@ export async function sealedSession(world: World, cred: CredentialRecord, client
   const { scalar, publicKey } = freshSessionScalar();
   try {
     const encryptedSessionSigningKey = await sealSessionKeyBundle(scalar, hexToBytes(clientPublicKeyHex));
+    // After the last wait: a credential removed meanwhile (its sessions ended then) makes none.
+    if (cred.revoked) throw notFound('Credential not found');
     const record = startSession(world, cred, publicKey);
     return { ...record.session, encryptedSessionSigningKey };
   } finally {

@@ -7,6 +7,8 @@ import { base64urlDecode, bytesToHex, sha256Hex, utf8Decode, utf8Encode } from '
 import { generateEncryptionKey } from '../../../src/core/p256.ts';
 import { mintIdToken, SANDBOX_OIDC_CLIENT_ID } from '../../../src/sandbox/index.ts';
 import { Api, assertAuthMethod, assertError, assertFieldError, withSandbox } from './helpers.ts';
+import { createStamp, WALLET_SIGNATURE_HEADER } from '../../../src/core/stamp.ts';
+import { REQUEST_ID_HEADER } from '../../../src/core/signed-retry.ts';
 
 let now = Date.parse('2030-01-01T00:00:00Z');
 let api: Api;
@@ -59,6 +61,27 @@ describe('OAUTH credential', () => {
     const acct = await api.newAccount();
     const r = await api.call('POST', '/auth/credentials', { body: { type: 'OAUTH', accountId: acct.accountId, oidcToken: await mintIdToken({ iss: 'https://evil.example' }, { now }) } });
     assertError(r, 401, 'UNAUTHORIZED');
+  });
+
+  test('verify: a credential removed while its verifies are under way leaves no live session of it', async () => {
+    const { credential, acct, email } = await accountWithOauth({ sub: 'g-removed' });
+    const path = `/auth/credentials/${credential.id}`;
+    const ch = await api.challenge('DELETE', path);
+    const removal = { [WALLET_SIGNATURE_HEADER]: await createStamp(ch.payloadToSign, email.key), [REQUEST_ID_HEADER]: ch.requestId };
+    const bodies = [];
+    for (let i = 0; i < 20; i++) {
+      const clientPublicKey = bytesToHex((await generateEncryptionKey()).publicKey);
+      bodies.push({ type: 'OAUTH', oidcToken: await mintIdToken({ sub: 'g-removed', nonce: await sha256Hex(clientPublicKey) }, { now }), clientPublicKey });
+    }
+    // The removal's signed leg sent among the verifies: each verify is answered before it (its
+    // session then ended by it) or after it (404), never with a session that outlives it.
+    const verify = (body: unknown) => api.call('POST', `${path}/verify`, { body });
+    const sent = [...bodies.slice(0, 10).map(verify), api.call('DELETE', path, { headers: removal }), ...bodies.slice(10).map(verify)];
+    const answers = await Promise.all(sent);
+    assert.equal(answers[10]!.status, 204, answers[10]!.text);
+    for (const a of answers) assert.ok([200, 204, 404].includes(a.status), a.text);
+    const sessions = (await api.call('GET', `/auth/sessions?accountId=${acct.accountId}`)).body.data as Array<{ id: string; type: string }>;
+    assert.deepEqual(sessions.filter((s) => s.type === 'OAUTH'), [], answers.map((a) => a.status).join(' '));
   });
 
   test('verify refusals: stale or future iat, expired, wrong nonce, identity mismatch', async () => {
