@@ -49,6 +49,24 @@ async function loggedInWithReadmeProvider(): Promise<{ readme: string; clientId:
   return { readme, clientId, acct, provider };
 }
 
+/**
+ * The account's single sign-on login (the test issuer's user, added through the page's wallet, then
+ * logged out) on a <wallet-login> with `provider`, its button clicked; `errors` lists the codes of
+ * its `wallet-login-error` events.
+ */
+async function ssoLoginClicked(acct: { accountId: string }, clientId: string, provider: Provider): Promise<{ login: HTMLElement; errors: string[] }> {
+  await walletFor().addCredential({ type: 'OAUTH', accountId: acct.accountId, oidcToken: await oidcToken({ sub: 'sandbox-demo-user', aud: clientId }) });
+  await walletFor().logout(acct.accountId);
+  const login = await mount('wallet-login', { 'account-id': acct.accountId, methods: 'oauth' }, (e) => {
+    (e as unknown as { oidcTokenProvider: Provider }).oidcTokenProvider = provider;
+  });
+  await waitForState(login, 'choosing');
+  const errors: string[] = [];
+  login.addEventListener('wallet-login-error', (e) => errors.push((e as CustomEvent<{ code: string }>).detail.code));
+  shadow(login).querySelector<HTMLButtonElement>("button[data-method='oauth']")!.click();
+  return { login, errors };
+}
+
 describe('README single sign-on example (codeFlowProvider)', () => {
   let provider: Provider;
   let opened: Window[];
@@ -151,15 +169,7 @@ describe('README single sign-on, run whole: the provider on a <wallet-login> and
 
   it('declining at the provider (access_denied) is the user\'s cancellation too: <wallet-login> goes back to its methods without an error', async () => {
     const { clientId, acct, provider } = await loggedInWithReadmeProvider();
-    await walletFor().addCredential({ type: 'OAUTH', accountId: acct.accountId, oidcToken: await oidcToken({ sub: 'sandbox-demo-user', aud: clientId }) });
-    await walletFor().logout(acct.accountId);
-    const login = await mount('wallet-login', { 'account-id': acct.accountId, methods: 'oauth' }, (e) => {
-      (e as unknown as { oidcTokenProvider: Provider }).oidcTokenProvider = provider;
-    });
-    await waitForState(login, 'choosing');
-    const errors: string[] = [];
-    login.addEventListener('wallet-login-error', (e) => errors.push((e as CustomEvent<{ code: string }>).detail.code));
-    shadow(login).querySelector<HTMLButtonElement>("button[data-method='oauth']")!.click();
+    const { login, errors } = await ssoLoginClicked(acct, clientId, provider);
     await oidcSignIn('cancel');
     await waitFor(() => !login.matches(':state(choosing)') || undefined, 'the login waiting for the provider');
     await waitForState(login, 'choosing');
@@ -192,15 +202,7 @@ describe('README single sign-on, run whole: the provider on a <wallet-login> and
       expect((await failed).detail.code).to.equal(said);
 
       // <wallet-login> (logged out, the credential added through the wallet): back to its methods, no error.
-      await walletFor().addCredential({ type: 'OAUTH', accountId: acct.accountId, oidcToken: await oidcToken({ sub: 'sandbox-demo-user', aud: clientId! }) });
-      await walletFor().logout(acct.accountId);
-      const login = await mount('wallet-login', { 'account-id': acct.accountId, methods: 'oauth' }, (e) => {
-        (e as unknown as { oidcTokenProvider: Provider }).oidcTokenProvider = provider;
-      });
-      await waitForState(login, 'choosing');
-      const errors: string[] = [];
-      login.addEventListener('wallet-login-error', (e) => errors.push((e as CustomEvent<{ code: string }>).detail.code));
-      shadow(login).querySelector<HTMLButtonElement>("button[data-method='oauth']")!.click();
+      const { login, errors } = await ssoLoginClicked(acct, clientId, provider);
       (await waitFor(() => windows[1], 'the second sign-in window')).close();
       await waitFor(() => !login.matches(':state(choosing)') || undefined, 'the login waiting for the provider');
       await waitForState(login, 'choosing');
