@@ -37,7 +37,6 @@ interface CallbackMessage {
 
 export function popupTokenProvider(issuer: string, clientId: string): (nonce: string, options: { signal: AbortSignal }) => Promise<string> {
   return async (nonce, { signal }) => {
-    signal.throwIfAborted();
     const state = randomBase64url(16);
     const verifier = randomBase64url(32);
     const redirectUri = new URL('/demo/oauth-callback.html', location.href).href;
@@ -52,6 +51,7 @@ export function popupTokenProvider(issuer: string, clientId: string): (nonce: st
       code_challenge: await s256(verifier),
       code_challenge_method: 'S256',
     }).toString();
+    signal.throwIfAborted(); // from here to the abort listener, nothing awaits
     const code = await new Promise<string>((resolve, reject) => {
       const popup = window.open(url.href, 'demo-oidc', 'popup,width=480,height=600');
       if (!popup) {

@@ -111,6 +111,14 @@ describe('README single sign-on example (codeFlowProvider)', () => {
     expect((await result).name).to.equal('AbortError');
     expect(popup.closed).to.equal(true);
   });
+
+  it('ends with an AbortError and opens no window when the element cancels while the challenge is hashed', async () => {
+    const cancel = new AbortController();
+    const result = outcome(provider('0'.repeat(64), { signal: cancel.signal }));
+    cancel.abort(); // the provider is at its first await (the digest)
+    expect((await result).name).to.equal('AbortError');
+    expect(opened).to.deep.equal([]);
+  });
 });
 
 describe('README single sign-on, run whole: the provider on a <wallet-login> and a <wallet-credentials>, the sandbox issuer, the redirect_uri page', () => {
