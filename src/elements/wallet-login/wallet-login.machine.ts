@@ -205,8 +205,13 @@ function step(state: LoginState, event: LoginEvent): LoginState {
       if (type === 'RESTORED') {
         if (event.session) return loggedIn(event.session);
         const ended = event.missingKey ?? event.expired;
-        // (Or, with the code kept, the end it was sent to log in again after.)
-        const reauth = ended ? { reauth: { why: event.missingKey ? 'key-missing' : event.revoked ? 'revoked' : 'expired', credentialType: ended } as const } : event.reauth ? { reauth: event.reauth } : {};
+        // (Or, with the code kept, the end it was sent to log in again after: read back from the
+        // tab's storage, taken only when it is one of the ends and of the code's type.)
+        const reauth = ended
+          ? { reauth: { why: event.missingKey ? 'key-missing' : event.revoked ? 'revoked' : 'expired', credentialType: ended } as const }
+          : Object.values(ENDS).includes(event.reauth?.why!) && event.reauth!.credentialType === event.code?.type
+            ? { reauth: event.reauth! }
+            : {};
         // The code screen the page was on before a reload (its code still works).
         if (event.code) return { kind: 'code-entry', method: methodOf(event.code.type) as OtpMethod, resendAt: event.code.resendAt, ...(event.failure && { failure: event.failure }), ...reauth };
         return choosing(reauth);

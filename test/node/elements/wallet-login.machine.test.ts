@@ -75,6 +75,15 @@ test('start-up: a code asked for before a reload returns to its screen, its rese
   assert.equal(run(initialState(), { type: 'RESTORED', session, code }).kind, 'logged-in');
 });
 
+test('start-up: the end kept with a code, read back from storage, is taken only as kept: one of the ends, of the code\'s type', () => {
+  const code = { type: 'EMAIL_OTP' as const, resendAt: 0 };
+  const restored = (reauth: unknown) => run(initialState(), { type: 'RESTORED', session: null, code, reauth } as LoginEvent);
+  assert.deepEqual(restored({ why: 'revoked', credentialType: 'EMAIL_OTP' }), { kind: 'code-entry', method: 'email-otp', resendAt: 0, reauth: { why: 'revoked', credentialType: 'EMAIL_OTP' } });
+  for (const bad of [{ why: 'expired', credentialType: 'SMS_OTP' }, { why: 'stolen', credentialType: 'EMAIL_OTP' }, { why: 'expired' }, 'expired', null, [1], 7]) {
+    assert.deepEqual(restored(bad), { kind: 'code-entry', method: 'email-otp', resendAt: 0 }, JSON.stringify(bad));
+  }
+});
+
 test('start-up: a code refused when it was checked off the page returns to its screen with that failure', () => {
   const failure = { code: 'wrong_code' as const };
   const code = { type: 'EMAIL_OTP' as const, resendAt: 5_000 };

@@ -1279,6 +1279,35 @@ describe('<wallet-login>', function () {
     expect(text(el, 'error')).to.equal('');
   });
 
+  it('a kept code’s re-login reason (tab storage, written here) of another type or shape is dropped: the code screen, then every method, as with none', async () => {
+    const methods = 'email-otp sms-otp passkey';
+    const first = await codeScreen({ 'account-id': acct.accountId, methods });
+    first.remove();
+    const key = Object.keys(sessionStorage).find((k) => k.startsWith('wallet-elements:code:') && k.endsWith(acct.accountId))!;
+    const saved = JSON.parse(sessionStorage.getItem(key)!) as Record<string, unknown>;
+
+    /** A reload with the email code kept beside `reauth`: its screen, then "Use another way"; what the methods screen shows. */
+    const backFromKept = async (reauth?: unknown) => {
+      for (const k of Object.keys(sessionStorage)) if (k.startsWith('wallet-elements:code:')) sessionStorage.removeItem(k);
+      sessionStorage.setItem(key, JSON.stringify({ ...saved, reauth }));
+      const el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId, methods });
+      await waitForState(el, 'code-entry');
+      buttonNamed(el, /another way/i).click();
+      await waitForState(el, 'choosing');
+      const shown = { reauth: inState(el, 'reauth'), offered: parts(el, 'method-button').map((b) => b.dataset['method']), intro: text(el, 'intro') };
+      el.remove();
+      return shown;
+    };
+
+    const none = await backFromKept();
+    expect(none).to.deep.include({ reauth: false, offered: ['email-otp', 'sms-otp', 'passkey'] });
+    // A reason as the element keeps it narrows the methods to the code's way.
+    expect(await backFromKept({ why: 'expired', credentialType: 'EMAIL_OTP' })).to.deep.include({ reauth: true, offered: ['email-otp'] });
+    for (const bad of [{ why: 'expired', credentialType: 'SMS_OTP' }, { why: 'stolen', credentialType: 'EMAIL_OTP' }, { why: 'revoked' }, 'expired', [1], 7]) {
+      expect(await backFromKept(bad), JSON.stringify(bad)).to.deep.equal(none);
+    }
+  });
+
   it('after expiry on the sandbox clock asks again for the same credential type only, and re-authenticates', async () => {
     await emailSessionExpired(acct, 'passkey email-otp oauth');
     const el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId, methods: 'passkey email-otp oauth' });
