@@ -13,14 +13,39 @@ import type { KeyStore } from '../../../../src/core/keystore.ts';
 import { addButton, blocked, idle, loginByEmail, otherDevice, removeButton, smsCodeEntry } from './helpers.ts';
 import { focusIn, holdAnswer, mount, nextEvent, part, parts, resetPage, shadow, text, type, useRigAccount, waitFor, waitForState } from '../shared/helpers.ts';
 
-/** Presses that button with the keyboard's focus on it, answers yes, and waits for the element to settle. */
-async function pressAndConfirm(el: WalletCredentials, button: HTMLButtonElement): Promise<void> {
+/** Presses that button with the keyboard's focus on it, and answers yes. */
+async function pressYes(el: WalletCredentials, button: HTMLButtonElement): Promise<void> {
   button.focus();
   button.click();
   await waitForState(el, 'confirming');
   part(el, 'confirm')!.querySelector<HTMLButtonElement>('button.danger')!.click();
+}
+
+/** Presses that button with the keyboard's focus on it, answers yes, and waits for the element to settle. */
+async function pressAndConfirm(el: WalletCredentials, button: HTMLButtonElement): Promise<void> {
+  await pressYes(el, button);
   await waitFor(() => !button.isConnected, 'the row gone');
   await idle(el);
+}
+
+/**
+ * Presses that Remove (or End) with the keyboard's focus on it and answers yes; while the answer to
+ * its DELETE of `path` is held, `meanwhile` (the keyboard moves); then lets the answer go and waits
+ * for the row gone, the element settled and a frame drawn.
+ */
+async function removeHeldAtAnswer(el: WalletCredentials, button: HTMLButtonElement, path: RegExp, meanwhile: () => void): Promise<void> {
+  const hold = holdAnswer('DELETE', path, (r) => r.status === 204);
+  try {
+    await pressYes(el, button);
+    await hold.arrived;
+    meanwhile();
+    hold.release();
+    await waitFor(() => !button.isConnected, 'the row gone');
+    await idle(el);
+  } finally {
+    hold.undo();
+  }
+  await new Promise((r) => requestAnimationFrame(() => setTimeout(r)));
 }
 
 /** The rows of that part (`credential`, `session`): their ids in order, and the button of each by id. */
@@ -32,10 +57,7 @@ function rowsOf(el: WalletCredentials, name: string) {
 
 /** Presses the Remove of that row with the keyboard's focus on it, and answers yes. */
 async function removeConfirmed(el: WalletCredentials, type: string): Promise<void> {
-  removeButton(el, type).focus();
-  removeButton(el, type).click();
-  await waitForState(el, 'confirming');
-  part(el, 'confirm')!.querySelector<HTMLButtonElement>('button.danger')!.click();
+  await pressYes(el, removeButton(el, type));
 }
 
 describe('<wallet-credentials> keeps the keyboard in the panel', function () {
@@ -172,22 +194,7 @@ describe('<wallet-credentials> after a removal, the keyboard goes to the row tak
     outside.tabIndex = 0;
     document.body.append(outside);
     const { ids, button } = rowsOf(el, 'credential');
-    const hold = holdAnswer('DELETE', /\/auth\/credentials\//, (r) => r.status === 204);
-    try {
-      const gone = button(ids[1]!);
-      gone.focus();
-      gone.click();
-      await waitForState(el, 'confirming');
-      part(el, 'confirm')!.querySelector<HTMLButtonElement>('button.danger')!.click();
-      await hold.arrived;
-      outside.focus();
-      hold.release();
-      await waitFor(() => !gone.isConnected, 'the row gone');
-      await idle(el);
-    } finally {
-      hold.undo();
-    }
-    await new Promise((r) => requestAnimationFrame(() => setTimeout(r)));
+    await removeHeldAtAnswer(el, button(ids[1]!), /\/auth\/credentials\//, () => outside.focus());
     expect(document.activeElement === outside, `focus left outside, not on ${document.activeElement?.tagName} (${focusIn(el)})`).to.equal(true);
   });
   for (const moved of ['outside', 'body'] as const) {
@@ -206,22 +213,7 @@ describe('<wallet-credentials> after a removal, the keyboard goes to the row tak
       outside.textContent = 'Elsewhere';
       document.body.append(outside);
       const end = shadow(el).querySelector<HTMLButtonElement>(`[part~='session'][data-id='${other}'] button`)!;
-      const hold = holdAnswer('DELETE', /\/auth\/sessions\//, (r) => r.status === 204);
-      try {
-        end.focus();
-        end.click();
-        await waitForState(el, 'confirming');
-        part(el, 'confirm')!.querySelector<HTMLButtonElement>('button.danger')!.click();
-        await hold.arrived;
-        if (moved === 'outside') outside.focus();
-        else (document.activeElement as HTMLElement).blur();
-        hold.release();
-        await waitFor(() => !end.isConnected, 'the row gone');
-        await idle(el);
-      } finally {
-        hold.undo();
-      }
-      await new Promise((r) => requestAnimationFrame(() => setTimeout(r)));
+      await removeHeldAtAnswer(el, end, /\/auth\/sessions\//, () => (moved === 'outside' ? outside.focus() : (document.activeElement as HTMLElement).blur()));
       expect(el.matches(':state(code-entry)')).to.equal(true);
       if (moved === 'outside') expect(document.activeElement === outside, `focus left outside, not on ${document.activeElement?.tagName} (${focusIn(el)})`).to.equal(true);
       else expect(shadow(el).activeElement === part(el, 'code-input'), `focus in the code field, not ${focusIn(el)}`).to.equal(true);
