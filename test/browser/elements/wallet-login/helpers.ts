@@ -16,6 +16,13 @@ export function buttonNamed(el: WalletLogin, label: RegExp): HTMLButtonElement {
   return parts(el, 'button').find((b) => label.test(b.textContent ?? '')) as HTMLButtonElement;
 }
 
+/** Presses that method's button: the code of the `wallet-login-error` event the element then tells. */
+export async function errorOfChoice(el: WalletLogin, method: string): Promise<string> {
+  const error = nextEvent<CustomEvent<{ code: string }>>(el, 'wallet-login-error');
+  methodButton(el, method).click();
+  return (await error).detail.code;
+}
+
 /** The codes of the `wallet-login-error` events the element tells from now on. */
 export function errorCodes(el: WalletLogin): string[] {
   const errors: string[] = [];

@@ -36,7 +36,7 @@ import {
   type RigAccount,
 } from '../../support/rig.ts';
 import { axeViolations, failNext, focusIn, holdAnswer, holdNext, inState, logInByEmail, loseAnswer, mount, nextEvent, part, parts, paste, refusingKeyStoreDb, reshapeAnswer, resetPage, shadow, shownTexts, text, type, useRigAccount, waitFor, waitForState } from '../shared/helpers.ts';
-import { buttonNamed, challenges, codeInput, codeScreen, errorCodes, methodButton, resendRefusedThenType, typeSandboxCode } from './helpers.ts';
+import { buttonNamed, challenges, codeInput, codeScreen, errorCodes, errorOfChoice, methodButton, resendRefusedThenType, typeSandboxCode } from './helpers.ts';
 
 /**
  * Another tab of the browser asks for a code of the account's email login once the service's wait
@@ -159,6 +159,61 @@ function countPrompts(): { readonly count: number; restore(): void } {
     return get.call(this, options);
   };
   return counter;
+}
+
+/**
+ * The passkey prompts (countPrompts) that `logIn` takes: it gives the element once logged in, with
+ * the passkey `credentialId` (checked); the element then goes and the wallet logs out.
+ */
+async function promptsToLogIn(prompts: { readonly count: number }, acct: RigAccount, store: KeyStore, credentialId: string, logIn: () => Promise<WalletLogin>): Promise<number> {
+  const before = prompts.count;
+  const el = await logIn();
+  expect((await store.get(acct.accountId))?.session.credentialId).to.equal(credentialId);
+  el.remove();
+  await walletFor().logout(acct.accountId);
+  return prompts.count - before;
+}
+
+/**
+ * A <wallet-login> of the account whose logout() is called while its start-up check (the stored
+ * session against the service's list) is held on the wire; `held` runs then, before it. The check
+ * then goes on: the element, and its next `wallet-logged-out` event.
+ */
+async function logoutDuringStartupCheck(acct: RigAccount, held?: (el: WalletLogin) => void): Promise<{ el: WalletLogin; loggedOut: Promise<CustomEvent<LoggedOutDetail>> }> {
+  const hold = holdNext('GET', /\/auth\/sessions\?/);
+  try {
+    let loggedOut: Promise<CustomEvent<LoggedOutDetail>> | undefined;
+    const el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId }, (e) => {
+      loggedOut = nextEvent<CustomEvent<LoggedOutDetail>>(e, 'wallet-logged-out');
+    });
+    await hold.arrived;
+    held?.(el);
+    el.logout();
+    hold.release();
+    return { el, loggedOut: loggedOut! };
+  } finally {
+    hold.undo();
+  }
+}
+
+/**
+ * The code screen of a <wallet-login> of the account, the sandbox's code typed there and the answer
+ * of its check (the new session, made upstream) held on its way back: `held` (undo it in a
+ * `finally`); `logins()` counts the `wallet-logged-in` events told since the screen showed.
+ */
+async function codeCheckHeld(acct: RigAccount) {
+  const el = await codeScreen({ 'account-id': acct.accountId });
+  let logins = 0;
+  el.addEventListener('wallet-logged-in', () => logins++);
+  const held = holdAnswer('POST', /\/verify$/, (r) => r.status === 200);
+  try {
+    type(codeInput(el), '000000');
+    await held.arrived;
+  } catch (e) {
+    held.undo();
+    throw e;
+  }
+  return { el, held, logins: () => logins };
 }
 
 /** Two passkeys of the account, of which this page's authenticator holds the older (returned); logged out. */
@@ -687,22 +742,10 @@ describe('<wallet-login>', function () {
     const wallet = walletFor();
     const session = await (await wallet.startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000');
     // The check of the stored session against the service's active list is on the wire.
-    const hold = holdNext('GET', /\/auth\/sessions\?/);
-    try {
-      let loggedOut: Promise<CustomEvent<LoggedOutDetail>> | undefined;
-      const el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId }, (e) => {
-        loggedOut = nextEvent<CustomEvent<LoggedOutDetail>>(e, 'wallet-logged-out');
-      });
-      await hold.arrived;
-      expect(inState(el, 'restoring')).to.equal(true);
-      el.logout();
-      hold.release();
-      await waitFor(() => inState(el, 'choosing') || inState(el, 'logged-in'), 'the end of the start-up check');
-      expect(inState(el, 'choosing'), 'logged out').to.equal(true);
-      expect((await loggedOut!).detail.reason).to.equal('logout');
-    } finally {
-      hold.undo();
-    }
+    const { el, loggedOut } = await logoutDuringStartupCheck(acct, (el) => expect(inState(el, 'restoring')).to.equal(true));
+    await waitFor(() => inState(el, 'choosing') || inState(el, 'logged-in'), 'the end of the start-up check');
+    expect(inState(el, 'choosing'), 'logged out').to.equal(true);
+    expect((await loggedOut).detail.reason).to.equal('logout');
     expect(await store.get(acct.accountId)).to.equal(undefined);
     expect((await clientFor().listSessions(acct.accountId)).map((s) => s.id)).not.to.include(session.sessionId);
   });
@@ -713,23 +756,15 @@ describe('<wallet-login>', function () {
     // The service cannot be reached: the check of the stored session (held on the wire until the
     // page has asked for the logout) fails, and so would a revocation.
     const unreachable = [failNext('GET', /\/auth\/sessions\?/, 503), failNext('DELETE', /\/auth\/sessions\//, 503)];
-    const hold = holdNext('GET', /\/auth\/sessions\?/);
     try {
-      let loggedOut: Promise<CustomEvent<LoggedOutDetail>> | undefined;
-      const el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId }, (e) => {
-        loggedOut = nextEvent<CustomEvent<LoggedOutDetail>>(e, 'wallet-logged-out');
-      });
-      await hold.arrived;
-      el.logout();
-      hold.release();
+      const { el, loggedOut } = await logoutDuringStartupCheck(acct);
       await waitFor(() => !inState(el, 'restoring') && !inState(el, 'busy'), 'the end of the start-up check');
       expect(inState(el, 'choosing'), 'logged out').to.equal(true);
       expect(await store.get(acct.accountId), 'no session or key left on this device').to.equal(undefined);
       expect(text(el, 'status')).to.equal('You’re logged out on this device. The service could not be told, so the session ends by itself when it expires.');
       expect(text(el, 'error')).to.equal('');
-      expect((await loggedOut!).detail.reason).to.equal('logout');
+      expect((await loggedOut).detail.reason).to.equal('logout');
     } finally {
-      hold.undo();
       for (const undo of unreachable.reverse()) undo();
     }
     // The service was never told: it still lists the session, which no key here can sign with.
@@ -777,14 +812,9 @@ describe('<wallet-login>', function () {
   });
 
   it('logout() while a code is being checked: the session the code led to is logged out, upstream too', async () => {
-    const el = await codeScreen({ 'account-id': acct.accountId });
-    let logins = 0;
-    el.addEventListener('wallet-logged-in', () => logins++);
     // The verify retry's answer (the new session, made upstream) is on its way when the page logs out.
-    const held = holdAnswer('POST', /\/verify$/, (r) => r.status === 200);
+    const { el, held, logins } = await codeCheckHeld(acct);
     try {
-      type(codeInput(el), '000000');
-      await held.arrived;
       const loggedOut = nextEvent<CustomEvent<LoggedOutDetail>>(el, 'wallet-logged-out');
       el.logout();
       held.release();
@@ -794,7 +824,7 @@ describe('<wallet-login>', function () {
     } finally {
       held.undo();
     }
-    expect(logins).to.equal(0);
+    expect(logins()).to.equal(0);
     expect(await store.get(acct.accountId)).to.equal(undefined);
     expect((await clientFor().listSessions(acct.accountId)).map((s) => s.id), 'no session of the account left upstream').to.deep.equal([]);
   });
@@ -851,15 +881,10 @@ describe('<wallet-login>', function () {
   // (Taken off the page, the check runs to its end instead: wallet-login-removed-verifying.test.ts.)
   for (const stop of ['cancel()', 'another wallet'] as const) {
     it(`${stop} while a code is being checked: the session the code led to is ended upstream, none kept here`, async () => {
-      const el = await codeScreen({ 'account-id': acct.accountId });
       const other = await newAccount();
-      let logins = 0;
-      el.addEventListener('wallet-logged-in', () => logins++);
       // The verify retry's answer (the new session, made upstream) is on its way when the step stops.
-      const held = holdAnswer('POST', /\/verify$/, (r) => r.status === 200);
+      const { el, held, logins } = await codeCheckHeld(acct);
       try {
-        type(codeInput(el), '000000');
-        await held.arrived;
         if (stop === 'cancel()') el.cancel();
         else el.setAttribute('account-id', other.accountId);
         held.release();
@@ -869,7 +894,7 @@ describe('<wallet-login>', function () {
       }
       // It is ended once its answer is in, after the step was stopped.
       expect(await sessionsUpstream(acct), 'no session of the account left upstream').to.deep.equal([]);
-      expect(logins).to.equal(0);
+      expect(logins()).to.equal(0);
       expect(await store.get(acct.accountId)).to.equal(undefined);
     });
   }
@@ -1606,9 +1631,7 @@ describe('<wallet-login>', function () {
   it('says so when the wallet has no credential of the chosen kind', async () => {
     const el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId, methods: 'sms-otp' });
     await waitForState(el, 'choosing');
-    const error = nextEvent<CustomEvent<{ code: string }>>(el, 'wallet-login-error');
-    methodButton(el, 'sms-otp').click();
-    expect((await error).detail.code).to.equal('no_credential');
+    expect(await errorOfChoice(el, 'sms-otp')).to.equal('no_credential');
     expect(text(el, 'error')).to.contain('no login of that kind');
     expect(methodButton(el, 'sms-otp').disabled).to.equal(false);
   });
@@ -1620,13 +1643,9 @@ describe('<wallet-login>', function () {
     try {
       const el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId, 'api-base': '/not-the-proxy' });
       await waitForState(el, 'choosing');
-      const error = nextEvent<CustomEvent<{ code: string }>>(el, 'wallet-login-error');
-      methodButton(el, 'email-otp').click();
-      expect((await error).detail.code).to.equal('misconfigured');
+      expect(await errorOfChoice(el, 'email-otp')).to.equal('misconfigured');
       expect(text(el, 'error')).to.equal('This page is not set up to reach the wallet service. Contact the site’s support.');
-      const again = nextEvent<CustomEvent<{ code: string }>>(el, 'wallet-login-error');
-      methodButton(el, 'email-otp').click();
-      expect((await again).detail.code).to.equal('misconfigured');
+      expect(await errorOfChoice(el, 'email-otp')).to.equal('misconfigured');
       expect(warnings.filter((w) => !w.includes('Lit is in dev mode'))).to.have.length(1);
       expect(warnings.find((w) => w.includes('/not-the-proxy'))).to.match(/proxy is not at \/not-the-proxy \(apiBase\): .* 404 /);
     } finally {
@@ -1662,15 +1681,11 @@ describe('<wallet-login>', function () {
 
     const el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId, methods: 'oauth' });
     await waitForState(el, 'choosing');
-    let error = nextEvent<CustomEvent<{ code: string }>>(el, 'wallet-login-error');
-    methodButton(el, 'oauth').click();
-    expect((await error).detail.code).to.equal('oauth_unavailable');
+    expect(await errorOfChoice(el, 'oauth')).to.equal('oauth_unavailable');
     expect(text(el, 'error')).to.contain('identity provider is not available');
 
     el.oidcTokenProvider = (nonce) => oidcToken({ sub: 'someone-else', nonce });
-    error = nextEvent<CustomEvent<{ code: string }>>(el, 'wallet-login-error');
-    methodButton(el, 'oauth').click();
-    expect((await error).detail.code).to.equal('oauth_rejected');
+    expect(await errorOfChoice(el, 'oauth')).to.equal('oauth_rejected');
     expect(text(el, 'error')).to.contain('was not accepted');
   });
 
@@ -1694,9 +1709,7 @@ describe('<wallet-login>', function () {
     expect(text(el, 'error')).to.equal('');
     // Any other failure of the provider is still the page's, and says so.
     el.oidcTokenProvider = () => Promise.reject(new Error('identity provider down'));
-    const error = nextEvent<CustomEvent<{ code: string }>>(el, 'wallet-login-error');
-    methodButton(el, 'oauth').click();
-    expect((await error).detail.code).to.not.equal('cancelled');
+    expect(await errorOfChoice(el, 'oauth')).to.not.equal('cancelled');
     expect(text(el, 'error')).to.not.equal('');
   });
 
@@ -1781,18 +1794,16 @@ describe('<wallet-login>', function () {
   it('a device holding an older passkey of the wallet is asked once from its second login on, and twice again when that passkey went', async () => {
     const older = await olderPasskeyOnly(acct);
     const prompts = countPrompts();
-    const login = async (): Promise<number> => {
-      const el = await passkeyOrEmail(acct);
-      const before = prompts.count;
-      methodButton(el, 'passkey').click();
-      await el.updateComplete;
-      await waitFor(() => !inState(el, 'authenticating'), 'the end of the passkey login');
-      expect(inState(el, 'logged-in'), `on ${el.shadowRoot!.textContent}`).to.equal(true);
-      expect((await store.get(acct.accountId))?.session.credentialId).to.equal(older.id);
-      el.remove();
-      await walletFor().logout(acct.accountId);
-      return prompts.count - before;
-    };
+    const login = () =>
+      promptsToLogIn(prompts, acct, store, older.id, async () => {
+        // Without autofill: the element asks for no passkey before the button is pressed.
+        const el = await passkeyOrEmail(acct);
+        methodButton(el, 'passkey').click();
+        await el.updateComplete;
+        await waitFor(() => !inState(el, 'authenticating'), 'the end of the passkey login');
+        expect(inState(el, 'logged-in'), `on ${el.shadowRoot!.textContent}`).to.equal(true);
+        return el;
+      });
     try {
       // The first login offers every passkey over the newest's challenge, then asks again for the older.
       expect(await login(), 'the first login').to.equal(2);
@@ -1822,19 +1833,16 @@ describe('<wallet-login>', function () {
   it('a device holding an older passkey of the wallet logs in from autofill with one prompt from its second login on', async () => {
     const older = await olderPasskeyOnly(acct);
     const prompts = countPrompts();
-    const login = async (): Promise<number> => {
-      const before = prompts.count;
-      // The virtual authenticator answers the conditional request at once with the passkey it holds.
-      let loggedIn: Promise<CustomEvent<LoggedInDetail>> | undefined;
-      const el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId, methods: 'email-otp passkey' }, (e) => {
-        loggedIn = nextEvent<CustomEvent<LoggedInDetail>>(e, 'wallet-logged-in');
+    const login = () =>
+      promptsToLogIn(prompts, acct, store, older.id, async () => {
+        // The virtual authenticator answers the conditional request at once with the passkey it holds.
+        let loggedIn: Promise<CustomEvent<LoggedInDetail>> | undefined;
+        const el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId, methods: 'email-otp passkey' }, (e) => {
+          loggedIn = nextEvent<CustomEvent<LoggedInDetail>>(e, 'wallet-logged-in');
+        });
+        expect((await loggedIn!).detail.credentialType).to.equal('PASSKEY');
+        return el;
       });
-      expect((await loggedIn!).detail.credentialType).to.equal('PASSKEY');
-      expect((await store.get(acct.accountId))?.session.credentialId).to.equal(older.id);
-      el.remove();
-      await walletFor().logout(acct.accountId);
-      return prompts.count - before;
-    };
     try {
       expect(await login(), 'the first login').to.equal(2);
       expect(await login(), 'the second login').to.equal(1);
