@@ -23,6 +23,13 @@ function submit(el: PasskeyRegister): void {
   (part(el, 'submit') as HTMLButtonElement).click();
 }
 
+/** Submits the form: the code of the `passkey-register-error` event the element then tells. */
+async function refusedSubmit(el: PasskeyRegister): Promise<string> {
+  const error = nextEvent<CustomEvent<{ code: string }>>(el, 'passkey-register-error');
+  submit(el);
+  return (await error).detail.code;
+}
+
 /**
  * Submits the form and cancels it once the service's answer to the save with `status` (201 saved,
  * 202 asked for a signature) is on its way back, then lets that answer reach the page; `meanwhile`
@@ -138,9 +145,7 @@ describe('<passkey-register>', function () {
     await addVirtualAuthenticator();
     const el = await mount<PasskeyRegister>('passkey-register', { 'account-id': acct.accountId });
     await waitForState(el, 'ready');
-    const error = nextEvent<CustomEvent<{ code: string }>>(el, 'passkey-register-error');
-    submit(el);
-    expect((await error).detail.code).to.equal('login_required');
+    expect(await refusedSubmit(el)).to.equal('login_required');
     await waitForState(el, 'login-required');
     expect(text(el, 'note')).to.contain('Log in to your wallet first');
     await waitFor(() => shadow(el).activeElement === part(el, 'note'), 'focus on the prompt');
@@ -383,9 +388,7 @@ describe('<passkey-register>', function () {
     await walletFor().registerPasskey({ accountId: acct.accountId, nickname: 'First' });
     const el = await mount<PasskeyRegister>('passkey-register', { 'account-id': acct.accountId });
     await waitForState(el, 'ready');
-    const error = nextEvent<CustomEvent<{ code: string }>>(el, 'passkey-register-error');
-    submit(el);
-    expect((await error).detail.code).to.equal('passkey_exists');
+    expect(await refusedSubmit(el)).to.equal('passkey_exists');
     await waitForState(el, 'ready');
     expect(text(el, 'error')).to.contain('already holds a passkey');
     expect((part(el, 'submit') as HTMLButtonElement).disabled).to.equal(false);
