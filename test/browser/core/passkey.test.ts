@@ -73,6 +73,21 @@ describe('passkeys through the virtual authenticator', () => {
   });
   afterEach(resetPage);
 
+  /** A passkey of the wallet named `nickname`, registered by an email login that then logged out. */
+  async function passkeyLoggedOut(nickname: string) {
+    await (await wallet.startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000');
+    const method = await wallet.registerPasskey({ accountId: acct.accountId, nickname });
+    await wallet.logout(acct.accountId);
+    return method;
+  }
+
+  /** A field of the page that offers saved passkeys (autofill); remove it in a `finally`. */
+  function autofillField(): HTMLInputElement {
+    const input = Object.assign(document.createElement('input'), { autocomplete: 'username webauthn' });
+    document.body.append(input);
+    return input;
+  }
+
   it('registers a passkey (signed by the OTP session), then logs in with it after logout', async () => {
     expect(location.hostname).to.equal('localhost');
     await (await wallet.startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000');
@@ -248,9 +263,7 @@ describe('passkeys through the virtual authenticator', () => {
   });
 
   it('maps a login without a matching authenticator to WalletError webauthn (NotAllowedError)', async () => {
-    await (await wallet.startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000');
-    const method = await wallet.registerPasskey({ accountId: acct.accountId, nickname: 'Gone soon' });
-    await wallet.logout(acct.accountId);
+    const method = await passkeyLoggedOut('Gone soon');
     await removeVirtualAuthenticator();
     await addVirtualAuthenticator(); // a different, empty authenticator
     const e = await rejection(wallet.loginWithPasskey({ credentialId: method.id }));
@@ -277,11 +290,8 @@ describe('passkeys through the virtual authenticator', () => {
 
   it('logs in through a conditional (autofill) request', async function () {
     if (!(await browserSupportsWebAuthnAutofill())) this.skip();
-    await (await wallet.startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000');
-    const method = await wallet.registerPasskey({ accountId: acct.accountId, nickname: 'Autofill' });
-    await wallet.logout(acct.accountId);
-    const input = Object.assign(document.createElement('input'), { autocomplete: 'username webauthn' });
-    document.body.append(input);
+    const method = await passkeyLoggedOut('Autofill');
+    const input = autofillField();
     try {
       // The virtual authenticator answers a conditional request at once (presence simulated).
       const session = await wallet.loginWithPasskey({ credentialId: method.id, mediation: 'conditional' });
@@ -293,11 +303,8 @@ describe('passkeys through the virtual authenticator', () => {
 
   it('a conditional request cancelled during its autofill support check never starts, and a modal one started right after completes', async function () {
     if (!(await browserSupportsWebAuthnAutofill())) this.skip();
-    await (await wallet.startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000');
-    const method = await wallet.registerPasskey({ accountId: acct.accountId, nickname: 'Cancelled autofill' });
-    await wallet.logout(acct.accountId);
-    const input = Object.assign(document.createElement('input'), { autocomplete: 'username webauthn' });
-    document.body.append(input);
+    const method = await passkeyLoggedOut('Cancelled autofill');
+    const input = autofillField();
     const watch = watchCredentialsGet();
     let modal: Promise<unknown> | undefined;
     const controller = new AbortController();
@@ -334,11 +341,8 @@ describe('passkeys through the virtual authenticator', () => {
 
   it('a cancelled autofill login starts no request at all, and a passkey login after it completes', async function () {
     if (!(await browserSupportsWebAuthnAutofill())) this.skip();
-    await (await wallet.startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000');
-    const method = await wallet.registerPasskey({ accountId: acct.accountId, nickname: 'Cancelled login' });
-    await wallet.logout(acct.accountId);
-    const input = Object.assign(document.createElement('input'), { autocomplete: 'username webauthn' });
-    document.body.append(input);
+    const method = await passkeyLoggedOut('Cancelled login');
+    const input = autofillField();
     // No touch: a request that did start would stay open, as an unanswered autofill offer does.
     await setAutomaticPresence(false);
     const watch = watchCredentialsGet();
@@ -367,9 +371,7 @@ describe('passkeys through the virtual authenticator', () => {
   });
 
   it('never runs two ceremonies at once, and the caller\'s signal stops a waiting one', async () => {
-    await (await wallet.startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000');
-    const method = await wallet.registerPasskey({ accountId: acct.accountId, nickname: 'Waiting' });
-    await wallet.logout(acct.accountId);
+    const method = await passkeyLoggedOut('Waiting');
     await setAutomaticPresence(false);
     const watch = watchCredentialsGet();
     const first = wallet.loginWithPasskey({ credentialId: method.id }).then(
@@ -407,9 +409,7 @@ describe('passkeys through the virtual authenticator', () => {
     delete (PublicKeyCredential as { parseCreationOptionsFromJSON?: unknown }).parseCreationOptionsFromJSON;
     delete (PublicKeyCredential.prototype as { toJSON?: unknown }).toJSON;
     try {
-      await (await wallet.startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000');
-      const method = await wallet.registerPasskey({ accountId: acct.accountId, nickname: 'Older browser' });
-      await wallet.logout(acct.accountId);
+      const method = await passkeyLoggedOut('Older browser');
       const session = await wallet.loginWithPasskey({ credentialId: method.id });
       expect(session.credentialType).to.equal('PASSKEY');
       // The excluded authenticator is still refused, with the browser's reason kept.
