@@ -147,6 +147,38 @@ describe('<delegated-keys>', () => {
     return el;
   }
 
+  /** The element, its list answered `status` once (with those headers and that body of the service's shape): failed, settled. */
+  async function mountFailedList(status: number, headers: Record<string, string> = {}, body?: object): Promise<DelegatedKeys> {
+    const undo = failNext('GET', /\/auth\/delegated-keys\?/, status, 1, headers, body);
+    let el: DelegatedKeys;
+    try {
+      el = await mount<DelegatedKeys>('delegated-keys', { 'card-id': acct.cardId, 'account-id': acct.accountId });
+      await waitFor(() => el.matches(':state(failed)'), 'the failed list');
+    } finally {
+      undo();
+    }
+    await settle(el);
+    return el;
+  }
+
+  /** Logged in, a key named `nickname` created and its Revoke pressed: the element (asking to confirm), and the key. */
+  async function atRevoke(nickname: string) {
+    await login();
+    const el = await mountReady();
+    const key = await createKey(el, nickname);
+    (part(el, 'revoke-button') as HTMLButtonElement).click();
+    await settle(el);
+    return { el, key };
+  }
+
+  /** Logged in, the list ready, the form filled: the element, and the error codes and alerts it tells from now on. */
+  async function formFilled(nickname: string, limits: Array<[string, string]>) {
+    await login();
+    const el = await mountReady();
+    await fillForm(el, nickname, limits);
+    return { el, errors: errorCodes(el), ...watchAlerts(el) };
+  }
+
   it('a lang that is no language tag ("x", "en-"), or a language with no strings registered ("fr"), lists the keys as English does: dates and amounts as English writes them', async () => {
     await login();
     await createKey(await mountReady(), 'Groceries', [['USD', '5000']]);
@@ -347,11 +379,7 @@ describe('<delegated-keys>', () => {
   });
 
   it('a key the service created although its answer was lost is shown as created, once, and not created twice, with no failure said or dispatched at any point', async () => {
-    await login();
-    const el = await mountReady();
-    await fillForm(el, 'Lost answer', [['USD', '700']]);
-    const errors = errorCodes(el);
-    const { said, stop } = watchAlerts(el);
+    const { el, errors, said, stop } = await formFilled('Lost answer', [['USD', '700']]);
     const created = nextEvent<CustomEvent>(el, 'delegated-key-created');
     const undo = loseAnswer('POST', /\/auth\/delegated-keys$/, (r) => r.status === 201);
     try {
@@ -376,11 +404,7 @@ describe('<delegated-keys>', () => {
   });
 
   it('a key created as the connection dropped, with its list unreadable too, is shown as created when Try again is pressed, with no other failure said and one key made', async () => {
-    await login();
-    const el = await mountReady();
-    await fillForm(el, 'Coverage lost', []);
-    const errors = errorCodes(el);
-    const { said, stop } = watchAlerts(el);
+    const { el, errors, said, stop } = await formFilled('Coverage lost', []);
     // The key is made, its answer lost, and the list read to check fails as well (still no coverage).
     // The failure is said once the list, read to check, fails too.
     await loseAnswerAndList(el, 'create', errors, () => {
@@ -403,11 +427,7 @@ describe('<delegated-keys>', () => {
   });
 
   it('Try again after a lost answer, with a refresh() between that already lists the key the first try made, says that key created, not a conflict', async () => {
-    await login();
-    const el = await mountReady();
-    await fillForm(el, 'Listed meanwhile', []);
-    const errors = errorCodes(el);
-    const { said, stop } = watchAlerts(el);
+    const { el, errors, said, stop } = await formFilled('Listed meanwhile', []);
     // The key is made, its answer lost, and the list read to check fails too.
     await loseAnswerAndList(el, 'create', errors);
     // Back in coverage, the page reads the list again: it shows the key, the form its failure.
@@ -428,11 +448,7 @@ describe('<delegated-keys>', () => {
   });
 
   it('a revoke the service carried out although its answer was lost shows the key revoked, with no failure said or dispatched at any point', async () => {
-    await login();
-    const el = await mountReady();
-    const key = await createKey(el, 'To revoke');
-    (part(el, 'revoke-button') as HTMLButtonElement).click();
-    await settle(el);
+    const { el, key } = await atRevoke('To revoke');
     const errors = errorCodes(el);
     const { said, stop } = watchAlerts(el);
     const revoked = nextEvent<CustomEvent>(el, 'delegated-key-revoked');
@@ -456,11 +472,7 @@ describe('<delegated-keys>', () => {
   });
 
   it('a revoke whose answer was lost, with the list read to check it failing too, says the failure once that list has failed, and the key can be revoked again', async () => {
-    await login();
-    const el = await mountReady();
-    const key = await createKey(el, 'Unknown');
-    (part(el, 'revoke-button') as HTMLButtonElement).click();
-    await settle(el);
+    const { el, key } = await atRevoke('Unknown');
     const errors = errorCodes(el);
     // Nothing is said while the list, read to check, is on its way.
     await loseAnswerAndList(el, 'revoke', errors, async () => {
@@ -485,11 +497,7 @@ describe('<delegated-keys>', () => {
   });
 
   it('revoking a key already revoked elsewhere (400) shows it revoked, with no error said at any point', async () => {
-    await login();
-    const el = await mountReady();
-    const key = await createKey(el, 'Twice');
-    (part(el, 'revoke-button') as HTMLButtonElement).click();
-    await settle(el);
+    const { el, key } = await atRevoke('Twice');
     // Another tab (or the API) revokes it while this confirmation is open.
     await createClient({ baseUrl: f.apiBase }).revokeDelegatedKey(key.id);
     const errors: string[] = [];
@@ -513,11 +521,7 @@ describe('<delegated-keys>', () => {
   });
 
   it('a revoke refused with 400 while the list still shows the key active is said as a failure', async () => {
-    await login();
-    const el = await mountReady();
-    const key = await createKey(el, 'Still active');
-    (part(el, 'revoke-button') as HTMLButtonElement).click();
-    await settle(el);
+    const { el, key } = await atRevoke('Still active');
     let revokedHere = false;
     el.addEventListener('delegated-key-revoked', () => (revokedHere = true));
     const failed = nextEvent<CustomEvent>(el, 'delegated-keys-error');
@@ -926,15 +930,7 @@ describe('<delegated-keys>', () => {
 
   it('a failed list offers Try again, and the keyboard stays in the panel while it loads again', async () => {
     await login();
-    const undo = failNext('GET', /\/auth\/delegated-keys\?/, 503);
-    let el: DelegatedKeys;
-    try {
-      el = await mount<DelegatedKeys>('delegated-keys', { 'card-id': acct.cardId, 'account-id': acct.accountId });
-      await waitFor(() => el.matches(':state(failed)'), 'the failed list');
-    } finally {
-      undo();
-    }
-    await settle(el);
+    const el = await mountFailedList(503);
     const retry = button(el, /Try again/);
     retry.focus();
     retry.click();
@@ -948,7 +944,7 @@ describe('<delegated-keys>', () => {
     const el = await mountReady();
     await fillForm(el, 'Groceries', []);
     const rateLimited = { status: 429, code: 'RATE_LIMITED', message: 'Too many requests' };
-    let undo = failNext('POST', /\/auth\/delegated-keys$/, 429, 1, { 'Retry-After': '2' }, rateLimited);
+    const undo = failNext('POST', /\/auth\/delegated-keys$/, 429, 1, { 'Retry-After': '2' }, rateLimited);
     const posts = countRequests('/auth/delegated-keys', 'POST');
     try {
       const failed = nextEvent<CustomEvent<{ code: string; message: string; status?: number }>>(el, 'delegated-keys-error');
@@ -975,15 +971,7 @@ describe('<delegated-keys>', () => {
     // The list: its Try again waits as long; the sentence in Arabic names the wait.
     cleanup();
     setLocale('ar');
-    undo = failNext('GET', /\/auth\/delegated-keys\?/, 429, 1, { 'Retry-After': '1' }, rateLimited);
-    let again: DelegatedKeys;
-    try {
-      again = await mount<DelegatedKeys>('delegated-keys', { 'card-id': acct.cardId, 'account-id': acct.accountId });
-      await waitFor(() => again.matches(':state(failed)'), 'the failed list');
-    } finally {
-      undo();
-    }
-    await settle(again);
+    const again = await mountFailedList(429, { 'Retry-After': '1' }, rateLimited);
     expect(text(again, 'error')).to.contain('طلبات كثيرة جدًا. انتظر ثم أعد المحاولة (مدة الانتظار بالثواني: 1).');
     const retry = shadow(again).querySelector<HTMLButtonElement>("[part~='error'] button")!;
     expect(retry.getAttribute('aria-disabled')).to.equal('true');
