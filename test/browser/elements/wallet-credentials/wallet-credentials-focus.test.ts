@@ -10,6 +10,7 @@ import type { WalletCredentials } from '../../../../src/elements/wallet-credenti
 import { clientFor, walletFor } from '../../../../src/elements/shared/wallet.ts';
 import { advanceClock, fixtures, openOtherTab, type OtherTab, type RigAccount } from '../../support/rig.ts';
 import type { KeyStore } from '../../../../src/core/keystore.ts';
+import type { AuthMethod } from '../../../../src/core/types.ts';
 import { addButton, blocked, idle, loginByEmail, otherDevice, removeButton, smsCodeEntry } from './helpers.ts';
 import { focusIn, holdAnswer, mount, nextEvent, part, parts, resetPage, shadow, text, type, useRigAccount, waitFor, waitForState } from '../shared/helpers.ts';
 
@@ -55,9 +56,22 @@ function rowsOf(el: WalletCredentials, name: string) {
   return { ids, button };
 }
 
-/** Presses the Remove of that row with the keyboard's focus on it, and answers yes. */
-async function removeConfirmed(el: WalletCredentials, type: string): Promise<void> {
+/** Presses the Remove of that row with the keyboard's focus on it, answers yes, and waits for the element to settle: the code of the `wallet-credentials-error` it told. */
+async function removalRefused(el: WalletCredentials, type: string): Promise<string> {
+  const failed = nextEvent<CustomEvent<{ code: string }>>(el, 'wallet-credentials-error');
   await pressYes(el, removeButton(el, type));
+  const { code } = (await failed).detail;
+  await idle(el);
+  return code;
+}
+
+/** The account logged in by email, with an SMS login added: its panel, settled, and the SMS login. */
+async function panelWithSms(acct: RigAccount): Promise<{ el: WalletCredentials; sms: AuthMethod }> {
+  await loginByEmail(acct);
+  const sms = await walletFor().addCredential({ type: 'SMS_OTP', accountId: acct.accountId });
+  const el = await mount<WalletCredentials>('wallet-credentials', { 'account-id': acct.accountId });
+  await idle(el);
+  return { el, sms };
 }
 
 describe('<wallet-credentials> keeps the keyboard in the panel', function () {
@@ -67,16 +81,10 @@ describe('<wallet-credentials> keeps the keyboard in the panel', function () {
   afterEach(resetPage);
 
   it('a removal refused as the last login (another device removed the other one): the focus goes to the heading, not to the page', async () => {
-    await loginByEmail(acct);
-    const sms = await walletFor().addCredential({ type: 'SMS_OTP', accountId: acct.accountId });
-    const el = await mount<WalletCredentials>('wallet-credentials', { 'account-id': acct.accountId });
-    await idle(el);
+    const { el, sms } = await panelWithSms(acct);
     const elsewhere = await otherDevice(sms.id);
     await elsewhere.revokeCredential(acct.accountId, acct.emailCredentialId);
-    const failed = nextEvent<CustomEvent<{ code: string }>>(el, 'wallet-credentials-error');
-    await removeConfirmed(el, 'SMS_OTP');
-    expect((await failed).detail.code).to.equal('last_credential');
-    await idle(el);
+    expect(await removalRefused(el, 'SMS_OTP')).to.equal('last_credential');
     // The lists read back make that Remove unusable (the only login left; aria-disabled, described
     // by its hint, still focusable): the keyboard was on it.
     await waitFor(() => removeButton(el, 'SMS_OTP').matches("[aria-disabled='true'][aria-describedby]"), 'the Remove of the only login unusable');
@@ -87,16 +95,10 @@ describe('<wallet-credentials> keeps the keyboard in the panel', function () {
   });
 
   it('a removal refused because another device ended this session: the focus goes to the heading, not to the page', async () => {
-    await loginByEmail(acct);
-    await walletFor().addCredential({ type: 'SMS_OTP', accountId: acct.accountId });
-    const el = await mount<WalletCredentials>('wallet-credentials', { 'account-id': acct.accountId });
-    await idle(el);
+    const { el } = await panelWithSms(acct);
     const elsewhere = await otherDevice(acct.emailCredentialId);
     await elsewhere.revokeSession(acct.accountId, (await walletFor().current(acct.accountId))!.sessionId);
-    const failed = nextEvent<CustomEvent<{ code: string }>>(el, 'wallet-credentials-error');
-    await removeConfirmed(el, 'SMS_OTP');
-    expect((await failed).detail.code).to.equal('session_expired');
-    await idle(el);
+    expect(await removalRefused(el, 'SMS_OTP')).to.equal('session_expired');
     await waitFor(() => !el.matches(':state(signed-in)') && removeButton(el, 'SMS_OTP').disabled, 'the logged-out lists');
     await new Promise((r) => requestAnimationFrame(() => setTimeout(r)));
     expect(shadow(el).activeElement === part(el, 'heading'), `focus on the heading, not ${focusIn(el)} (${document.activeElement?.tagName})`).to.equal(true);
@@ -105,10 +107,7 @@ describe('<wallet-credentials> keeps the keyboard in the panel', function () {
   });
 
   it('a row whose Remove has the focus, removed by another element of the page: the focus goes to the Remove of the row taking its place, not to the page', async () => {
-    await loginByEmail(acct);
-    const sms = await walletFor().addCredential({ type: 'SMS_OTP', accountId: acct.accountId });
-    const el = await mount<WalletCredentials>('wallet-credentials', { 'account-id': acct.accountId });
-    await idle(el);
+    const { el, sms } = await panelWithSms(acct);
     removeButton(el, 'SMS_OTP').focus();
     expect(shadow(el).activeElement).to.equal(removeButton(el, 'SMS_OTP'));
     // The page's wallet tells its elements (and other tabs) of the change: this one reads its lists again.
@@ -160,10 +159,7 @@ describe('<wallet-credentials> after a removal, the keyboard goes to the row tak
   });
 
   it('credentials: a removal of the last row puts the focus on the previous row\'s Remove (which now says why it cannot be used)', async () => {
-    await loginByEmail(acct);
-    await walletFor().addCredential({ type: 'SMS_OTP', accountId: acct.accountId });
-    const el = await mount<WalletCredentials>('wallet-credentials', { 'account-id': acct.accountId });
-    await idle(el);
+    const { el } = await panelWithSms(acct);
     const { ids, button } = rowsOf(el, 'credential');
     expect(ids).to.have.length(2);
     await pressAndConfirm(el, button(ids[1]!));
@@ -186,10 +182,7 @@ describe('<wallet-credentials> after a removal, the keyboard goes to the row tak
   });
 
   it('the keyboard moved out of the element while the removal ran: the focus is left where the user put it', async () => {
-    await loginByEmail(acct);
-    await walletFor().addCredential({ type: 'SMS_OTP', accountId: acct.accountId });
-    const el = await mount<WalletCredentials>('wallet-credentials', { 'account-id': acct.accountId });
-    await idle(el);
+    const { el } = await panelWithSms(acct);
     const outside = document.createElement('button-x');
     outside.tabIndex = 0;
     document.body.append(outside);
@@ -369,10 +362,7 @@ describe('<wallet-credentials> a row removed in another tab moves the keyboard o
   }
 
   it('removed with that tab\'s element, the keyboard there: this tab\'s focus does not come back to this element', async () => {
-    await loginByEmail(acct);
-    await walletFor().addCredential({ type: 'SMS_OTP', accountId: acct.accountId });
-    const el = await mount<WalletCredentials>('wallet-credentials', { 'account-id': acct.accountId });
-    await idle(el);
+    const { el } = await panelWithSms(acct);
     await inOtherTab(async (tab) => {
       const there = tab.window.document.createElement('wallet-credentials') as WalletCredentials;
       there.setAttribute('account-id', acct.accountId);
@@ -387,10 +377,7 @@ describe('<wallet-credentials> a row removed in another tab moves the keyboard o
   });
 
   it('removed by that tab, the keyboard here on that row\'s Remove: the Remove of the row taking its place takes it', async () => {
-    await loginByEmail(acct);
-    const sms = await walletFor().addCredential({ type: 'SMS_OTP', accountId: acct.accountId });
-    const el = await mount<WalletCredentials>('wallet-credentials', { 'account-id': acct.accountId });
-    await idle(el);
+    const { el, sms } = await panelWithSms(acct);
     await inOtherTab(async (tab) => {
       removeButton(el, 'SMS_OTP').focus();
       await tab.walletFor().revokeCredential(acct.accountId, sms.id);
