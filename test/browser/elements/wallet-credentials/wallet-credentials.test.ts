@@ -49,6 +49,24 @@ async function confirm(el: WalletCredentials): Promise<void> {
   part(el, 'confirm')!.querySelector<HTMLButtonElement>('button.danger')!.click();
 }
 
+/**
+ * Ends the session `id` from its row, this device holding another session of the wallet: the
+ * question says so; the `session-revoked` detail told, once the element has settled.
+ */
+async function endHeldSession(el: WalletCredentials, id: string): Promise<SessionRevokedDetail> {
+  const revoked = nextEvent<CustomEvent<SessionRevokedDetail>>(el, 'session-revoked');
+  shadow(el).querySelector<HTMLElement>(`[part~='session'][data-id='${id}'] button`)!.click();
+  await waitForState(el, 'confirming');
+  // Not "the device that holds it will be logged out": this device holds it, and stays logged in.
+  const question = shadow(el).getElementById('confirm-question')!.textContent!;
+  expect(question).not.to.contain('logged out');
+  expect(question).to.contain('This device stays logged in with its other session');
+  await confirm(el);
+  const { detail } = await revoked;
+  await idle(el);
+  return detail;
+}
+
 /** A `<wallet-credentials>` of that account, mounted and settled (its lists loaded). */
 async function settled(accountId: string): Promise<WalletCredentials> {
   const el = await mount<WalletCredentials>('wallet-credentials', { 'account-id': accountId });
@@ -848,6 +866,9 @@ describe('<wallet-credentials>', function () {
    * Another tab of this browser, its wallet on this test's key store, for `run` (closed after);
    * `heard`: what that tab says on the session channel meanwhile.
    */
+  /** What another tab says on the channel after two changes of the account's lists: that they changed, nothing more. */
+  const changedTwice = () => [0, 1].map(() => ({ type: 'changed', accountId: acct.accountId }));
+
   async function inOtherTab(run: (tab: OtherTab, heard: unknown[]) => Promise<void>): Promise<void> {
     const tab = await openOtherTab();
     const heard: unknown[] = [];
@@ -888,10 +909,7 @@ describe('<wallet-credentials>', function () {
       expect(el.matches(':state(confirming)')).to.equal(false);
       expect(text(el, 'status')).to.equal('Removed.');
       // What the other tab said on the channel: which account's lists changed, nothing more.
-      expect(heard).to.deep.equal([
-        { type: 'changed', accountId: acct.accountId },
-        { type: 'changed', accountId: acct.accountId },
-      ]);
+      expect(heard).to.deep.equal(changedTwice());
     });
   });
 
@@ -906,10 +924,7 @@ describe('<wallet-credentials>', function () {
       await waitFor(() => shown('OAUTH'), 'the single sign-on row', 10000);
       await otherTab.addCredential({ type: 'SMS_OTP', accountId: acct.accountId });
       await waitFor(() => shown('SMS_OTP'), 'the SMS row', 10000);
-      expect(heard).to.deep.equal([
-        { type: 'changed', accountId: acct.accountId },
-        { type: 'changed', accountId: acct.accountId },
-      ]);
+      expect(heard).to.deep.equal(changedTwice());
     });
   });
 
@@ -1190,16 +1205,7 @@ describe('<wallet-credentials>', function () {
     const smsSession = (await (await walletFor().startOtpLogin({ credentialId: sms.id, registered: sms })).submit('000000')).sessionId;
     const el = await settled(acct.accountId);
     const sessionRow = (id: string) => shadow(el).querySelector<HTMLElement>(`[part~='session'][data-id='${id}']`);
-    const revoked = nextEvent<CustomEvent<SessionRevokedDetail>>(el, 'session-revoked');
-    sessionRow(emailSession)!.querySelector('button')!.click();
-    await waitForState(el, 'confirming');
-    // Not "the device that holds it will be logged out": this device holds it, and stays logged in.
-    const question = shadow(el).getElementById('confirm-question')!.textContent!;
-    expect(question).not.to.contain('logged out');
-    expect(question).to.contain('This device stays logged in with its other session');
-    await confirm(el);
-    expect((await revoked).detail).to.deep.equal({ accountId: acct.accountId, sessionId: emailSession, current: false });
-    await idle(el);
+    expect(await endHeldSession(el, emailSession)).to.deep.equal({ accountId: acct.accountId, sessionId: emailSession, current: false });
     expect(text(el, 'status')).to.equal('Session ended.');
     expect(text(el, 'error')).to.equal('');
     // Still logged in here with the SMS session, which can change things and log out.
@@ -1224,16 +1230,7 @@ describe('<wallet-credentials>', function () {
     const sessionRow = (id: string) => shadow(el).querySelector<HTMLElement>(`[part~='session'][data-id='${id}']`)!;
     expect(sessionRow(older).querySelector("[part~='badge']")?.textContent, 'the older session marked').to.contain('This device');
     expect(sessionRow(older).querySelector('button')!.textContent!.trim()).to.equal('End session');
-    const revoked = nextEvent<CustomEvent<SessionRevokedDetail>>(el, 'session-revoked');
-    sessionRow(older).querySelector('button')!.click();
-    await waitForState(el, 'confirming');
-    // Not "the device that holds it will be logged out": this device holds it, and stays logged in.
-    const question = shadow(el).getElementById('confirm-question')!.textContent!;
-    expect(question).not.to.contain('logged out');
-    expect(question).to.contain('This device stays logged in with its other session');
-    await confirm(el);
-    expect((await revoked).detail).to.deep.equal({ accountId: acct.accountId, sessionId: older, current: false });
-    await idle(el);
+    expect(await endHeldSession(el, older)).to.deep.equal({ accountId: acct.accountId, sessionId: older, current: false });
     expect(text(el, 'status')).to.equal('Session ended.');
     expect(el.matches(':state(signed-in)')).to.equal(true);
     expect(parts(el, 'session').map((r) => r.dataset['id'])).to.deep.equal([live]);
