@@ -12,6 +12,7 @@ import { setLocale } from '../../../../src/elements/shared/i18n.ts';
 import '../../../../src/locales/ar.ts';
 import { createClient } from '../../../../src/core/client.ts';
 import type { AgentAction } from '../../../../src/core/types.ts';
+import type { AgentActionChangedEvent } from '../../../../src/elements/agent-actions/agent-actions.events.ts';
 import { actionExecution, approveAction, axLiveRegions, fixtures, goOffline, newAccount, newAgentAction, politeRegions, rejectAction, type RigAccount, type RigFixtures } from '../../support/rig.ts';
 import { axeViolations, chooseFilter, borderContrast, drawnLeftToRight, failNext, failPolls, focusIn, holdNext, nextEvent, part, parts, pollStart, reshapeAnswer, resetPage, shadow, text, useRig, waitFor } from '../shared/helpers.ts';
 import { watchLists } from '../shared/scale.ts';
@@ -23,6 +24,13 @@ async function mountActions(token: string, attributes: Record<string, string> = 
   document.body.append(el);
   await el.updateComplete;
   return el;
+}
+
+/** Runs `upstream` (the platform changing an action) and waits, within `ms`, for the element to tell it: the `agent-action-changed` detail. */
+async function toldAfter(el: AgentActions, upstream: () => Promise<unknown>, ms = 10000): Promise<AgentActionChangedEvent['detail']> {
+  const changed = nextEvent<AgentActionChangedEvent>(el, 'agent-action-changed', ms);
+  await upstream();
+  return (await changed).detail;
 }
 
 async function ready(el: AgentActions): Promise<void> {
@@ -426,15 +434,11 @@ describe('<agent-actions>', () => {
     const second = await shownNewAction(el, 'EXECUTE_QUOTE');
     const heard = listen(el);
     try {
-      let changed = nextEvent<CustomEvent>(el, 'agent-action-changed', 10000);
-      await rejectAction(acct.agentId, first.id, 'Not today');
-      await changed;
+      await toldAfter(el, () => rejectAction(acct.agentId, first.id, 'Not today'));
       await el.updateComplete;
       const [before] = await politeRegions();
       expect(before!.text).to.equal('Decision: Currency exchange, Rejected.');
-      changed = nextEvent<CustomEvent>(el, 'agent-action-changed', 10000);
-      await rejectAction(acct.agentId, second.id, 'Not today');
-      expect((await changed).detail.action.id).to.equal(second.id);
+      expect((await toldAfter(el, () => rejectAction(acct.agentId, second.id, 'Not today'))).action.id).to.equal(second.id);
       await el.updateComplete;
       const [after] = await politeRegions();
       expect([after!.id, after!.text]).to.deep.equal([before!.id, before!.text]);
@@ -488,9 +492,7 @@ describe('<agent-actions>', () => {
     expect(parts(el, 'action')[0]!.textContent).to.match(/Payment out/);
     expect(parts(el, 'action')[0]!.textContent).to.match(/Checking for a decision/);
 
-    const changed = nextEvent<CustomEvent>(el, 'agent-action-changed', 10000);
-    await approveAction(acct.agentId, created.id);
-    const { detail } = await changed;
+    const detail = await toldAfter(el, () => approveAction(acct.agentId, created.id));
     expect(detail.action.id).to.equal(created.id);
     expect(detail.previousStatus).to.equal('PENDING_APPROVAL');
     expect(['APPROVED', 'FAILED']).to.include(detail.action.status);
@@ -532,9 +534,7 @@ describe('<agent-actions>', () => {
     const created = await shownNewAction(el, 'TRANSFER_OUT');
     const undoRead = failNext('GET', /\/agents\/me\/actions\/AgentAction:/, 503);
     try {
-      const changed = nextEvent<CustomEvent>(el, 'agent-action-changed', 10000);
-      await approveAction(acct.agentId, created.id);
-      expect((await changed).detail.action.id).to.equal(created.id);
+      expect((await toldAfter(el, () => approveAction(acct.agentId, created.id))).action.id).to.equal(created.id);
     } finally {
       undoRead();
     }
@@ -558,9 +558,7 @@ describe('<agent-actions>', () => {
       return faulted(input, init);
     };
     try {
-      const changed = nextEvent<CustomEvent>(el, 'agent-action-changed', 15000);
-      await approveAction(acct.agentId, created.id);
-      expect((await changed).detail.action.id).to.equal(created.id);
+      expect((await toldAfter(el, () => approveAction(acct.agentId, created.id), 15000)).action.id).to.equal(created.id);
     } finally {
       window.fetch = faulted;
       undo();
@@ -747,9 +745,7 @@ describe('<agent-actions>', () => {
     // Everything the polite status region says from here on, in order.
     const heard = listen(el);
     try {
-      const changed = nextEvent<CustomEvent>(el, 'agent-action-changed', 10000);
-      await rejectAction(acct.agentId, created.id, 'Not today');
-      await changed;
+      await toldAfter(el, () => rejectAction(acct.agentId, created.id, 'Not today'));
       await el.updateComplete;
       const undo = failPolls(el, 503);
       try {
@@ -858,18 +854,14 @@ describe('<agent-actions>', () => {
     const el = await mountActions(acct.agentToken, { status: 'PENDING_APPROVAL', 'page-size': '5', 'poll-interval': '100', 'poll-max-interval': '800' });
     await ready(el);
     const created = await shownNewAction(el, 'TRANSFER_OUT');
-    const approved = nextEvent<CustomEvent>(el, 'agent-action-changed', 10000);
-    await actionExecution(acct.agentId, created.id, 'PENDING');
-    expect((await approved).detail.action.status).to.equal('APPROVED');
+    expect((await toldAfter(el, () => actionExecution(acct.agentId, created.id, 'PENDING'))).action.status).to.equal('APPROVED');
     const reads = countRequests(`/agents/me/actions/${created.id}`);
     try {
       await pause(2500);
       // Backing off from 100 ms to 800 ms: about six reads in 2.5 s; at the shortest delay, twenty or more.
       expect(reads.count).to.be.within(2, 8);
       // Still watched: its execution failing later is shown.
-      const failed = nextEvent<CustomEvent>(el, 'agent-action-changed', 5000);
-      await actionExecution(acct.agentId, created.id, 'FAILED', 'INSUFFICIENT_FUNDS');
-      expect((await failed).detail.action.status).to.equal('FAILED');
+      expect((await toldAfter(el, () => actionExecution(acct.agentId, created.id, 'FAILED', 'INSUFFICIENT_FUNDS'), 5000)).action.status).to.equal('FAILED');
     } finally {
       reads.restore();
     }
@@ -879,15 +871,11 @@ describe('<agent-actions>', () => {
     const el = await pollingActions();
     const created = await shownNewAction(el, 'TRANSFER_OUT');
     // Approved with the execution still in progress (api.md: "execution in progress or complete").
-    const approved = nextEvent<CustomEvent>(el, 'agent-action-changed', 10000);
-    await actionExecution(acct.agentId, created.id, 'PENDING');
-    expect((await approved).detail.action.status).to.equal('APPROVED');
+    expect((await toldAfter(el, () => actionExecution(acct.agentId, created.id, 'PENDING'))).action.status).to.equal('APPROVED');
     await el.updateComplete;
     expect(statuses(el)[0]).to.equal('APPROVED');
     // Then the execution fails (api.md: FAILED is "Approved but execution failed").
-    const failed = nextEvent<CustomEvent>(el, 'agent-action-changed', 5000);
-    await actionExecution(acct.agentId, created.id, 'FAILED', 'INSUFFICIENT_FUNDS');
-    const { detail } = await failed;
+    const detail = await toldAfter(el, () => actionExecution(acct.agentId, created.id, 'FAILED', 'INSUFFICIENT_FUNDS'), 5000);
     expect(detail.action.id).to.equal(created.id);
     expect(detail).to.deep.include({ previousStatus: 'APPROVED' });
     expect(detail.action.status).to.equal('FAILED');
@@ -1025,9 +1013,7 @@ describe('<agent-actions>', () => {
   it('shows the rejection reason of a rejected action', async () => {
     const el = await pollingActions();
     const created = await shownNewAction(el, 'EXECUTE_QUOTE');
-    const changed = nextEvent<CustomEvent>(el, 'agent-action-changed', 10000);
-    await rejectAction(acct.agentId, created.id, 'Over the daily budget (USD).');
-    expect((await changed).detail.action.status).to.equal('REJECTED');
+    expect((await toldAfter(el, () => rejectAction(acct.agentId, created.id, 'Over the daily budget (USD).'))).action.status).to.equal('REJECTED');
     await el.updateComplete;
     const item = parts(el, 'action')[0]!;
     expect(item.textContent).to.match(/Rejected/);
