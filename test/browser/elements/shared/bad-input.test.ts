@@ -36,6 +36,19 @@ async function logInByEmailThenOut(el: WalletLogin): Promise<void> {
   await el.logout();
 }
 
+/**
+ * A <wallet-login> (email codes) of an account of its own (the sandbox sends one code per
+ * credential each 30 s), with `attributes`: the element, and what it warned as it went on the page.
+ */
+async function ownLogin(attributes: Record<string, string>): Promise<{ el: WalletLogin; said: string[] }> {
+  const own = await newAccount();
+  let el!: WalletLogin;
+  const said = await warnings(async () => {
+    el = await mount<WalletLogin>('wallet-login', { 'account-id': own.accountId, ...attributes, methods: 'email-otp' });
+  });
+  return { el, said };
+}
+
 describe('bad input from an integrator', () => {
   let acct: RigAccount;
   before(async () => {
@@ -98,11 +111,7 @@ describe('bad input from an integrator', () => {
 
   it('<wallet-login code-length="abc"> says so and submits a code of the default length', async () => {
     // An account of its own: the sandbox sends one code per credential each 30 s.
-    const own = await newAccount();
-    let el!: WalletLogin;
-    const said = await warnings(async () => {
-      el = await mount<WalletLogin>('wallet-login', { 'account-id': own.accountId, 'code-length': 'abc', methods: 'email-otp' });
-    });
+    const { el, said } = await ownLogin({ 'code-length': 'abc' });
     expect(said).to.include('<wallet-login code-length="abc"> ignored');
     await logInByEmailThenOut(el);
   });
@@ -184,11 +193,7 @@ describe('bad input from an integrator', () => {
       expect(said, good).to.deep.equal([]);
     }
     // Ignored, the configured base (/api, the rig's proxy) takes the element's requests: a login goes through.
-    const own = await newAccount();
-    let el!: WalletLogin;
-    const said = await warnings(async () => {
-      el = await mount<WalletLogin>('wallet-login', { 'account-id': own.accountId, 'api-base': 'localhost:8080/api', methods: 'email-otp' });
-    });
+    const { el, said } = await ownLogin({ 'api-base': 'localhost:8080/api' });
     expect(said).to.include('<wallet-login api-base="localhost:8080/api"> ignored: write a path (/api, ./api) or an http(s):// address');
     await logInByEmailThenOut(el);
   });
@@ -234,11 +239,7 @@ describe('bad input from an integrator', () => {
 
   it('an api-base with spaces around it, as markup templates leave them, is taken without them and without a word, as a browser takes a link\'s address', async () => {
     const padded = ' /api \n';
-    const own = await newAccount();
-    let el!: WalletLogin;
-    const said = await warnings(async () => {
-      el = await mount<WalletLogin>('wallet-login', { 'account-id': own.accountId, 'api-base': padded, methods: 'email-otp' });
-    });
+    const { el, said } = await ownLogin({ 'api-base': padded });
     expect(said).to.deep.equal([]);
     expect(el.apiBase).to.equal('/api');
     // Its requests go to that base: a login goes through.

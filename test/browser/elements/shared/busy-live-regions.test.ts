@@ -26,6 +26,29 @@ function busyAround(el: Element): string[] {
   });
 }
 
+type Drawn = HTMLElement & { updateComplete: Promise<unknown> };
+
+/**
+ * Starts a step (`start`, which gives the element) with its request `method url` held: once that
+ * is on the wire, the element is busy, its status says `status` (when given), and no busy element
+ * is around its live regions; then the request goes. The element.
+ */
+async function busyWhileHeld(method: string, url: RegExp, start: () => Drawn | Promise<Drawn>, status?: string): Promise<Drawn> {
+  const hold = holdNext(method, url);
+  try {
+    const el = await start();
+    await hold.arrived;
+    await el.updateComplete;
+    expect(el.matches(':state(busy)')).to.equal(true);
+    if (status !== undefined) expect(text(el, 'status')).to.equal(status);
+    expect(busyAround(el)).to.deep.equal([]);
+    hold.release();
+    return el;
+  } finally {
+    hold.undo();
+  }
+}
+
 describe('live regions outside busy parts', function () {
   this.timeout(60000);
   let acct: RigAccount;
@@ -36,71 +59,29 @@ describe('live regions outside busy parts', function () {
   it('<wallet-login> sending a code: its status says so, with no busy element around it', async () => {
     const el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId, methods: 'email-otp', 'no-autofill': '' });
     await waitForState(el, 'choosing');
-    const hold = holdNext('POST', /\/challenge$/);
-    try {
-      methodButton(el, 'email-otp').click();
-      await hold.arrived;
-      await el.updateComplete;
-      expect(el.matches(':state(busy)')).to.equal(true);
-      expect(text(el, 'status')).to.equal('Sending your code…');
-      expect(busyAround(el)).to.deep.equal([]);
-      hold.release();
-    } finally {
-      hold.undo();
-    }
+    await busyWhileHeld('POST', /\/challenge$/, () => (methodButton(el, 'email-otp').click(), el), 'Sending your code…');
     await waitForState(el, 'code-entry');
   });
 
   it('<passkey-register> creating a passkey: its status says so, with no busy element around it', async () => {
     await addVirtualAuthenticator();
     await (await walletFor().startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000');
-    const el = await mount<HTMLElement & { updateComplete: Promise<unknown> }>('passkey-register', { 'account-id': acct.accountId, nickname: 'Busy' });
+    const el = await mount<Drawn>('passkey-register', { 'account-id': acct.accountId, nickname: 'Busy' });
     await waitForState(el, 'ready');
-    const hold = holdNext('POST', /\/auth\/credentials$/);
-    try {
-      (part(el, 'submit') as HTMLButtonElement).click();
-      await hold.arrived;
-      await el.updateComplete;
-      expect(el.matches(':state(busy)')).to.equal(true);
-      expect(text(el, 'status')).to.equal('Follow your browser’s prompt to create the passkey…');
-      expect(busyAround(el)).to.deep.equal([]);
-      hold.release();
-    } finally {
-      hold.undo();
-    }
+    await busyWhileHeld('POST', /\/auth\/credentials$/, () => ((part(el, 'submit') as HTMLButtonElement).click(), el), 'Follow your browser’s prompt to create the passkey…');
     await waitForState(el, 'done', 20000);
   });
 
   it('<wallet-credentials> reading the list: its live regions have no busy element around them', async () => {
     await loginByEmail(acct);
-    const hold = holdNext('GET', /\/auth\/credentials\?/);
-    try {
-      const el = await mount<HTMLElement & { updateComplete: Promise<unknown> }>('wallet-credentials', { 'account-id': acct.accountId, 'customer-id': acct.customerId });
-      await hold.arrived;
-      await el.updateComplete;
-      expect(busyAround(el)).to.deep.equal([]);
-      expect(el.matches(':state(busy)')).to.equal(true);
-      hold.release();
-      await waitForState(el, 'ready');
-    } finally {
-      hold.undo();
-    }
+    const el = await busyWhileHeld('GET', /\/auth\/credentials\?/, () => mount<Drawn>('wallet-credentials', { 'account-id': acct.accountId, 'customer-id': acct.customerId }));
+    await waitForState(el, 'ready');
   });
 
   it('<card-reveal> revealing: its live regions have no busy element around them', async () => {
     const f = await fixtures();
-    const el = await mount<HTMLElement & { updateComplete: Promise<unknown> }>('card-reveal', { 'card-id': f.cardId, 'allowed-origins': f.processorOrigin });
-    const hold = holdNext('POST', /\/reveal$/);
-    try {
-      (part(el, 'reveal-button') as HTMLButtonElement).click();
-      await hold.arrived;
-      await el.updateComplete;
-      expect(busyAround(el)).to.deep.equal([]);
-      expect(el.matches(':state(busy)')).to.equal(true);
-      hold.release();
-    } finally {
-      hold.undo();
-    }
+    const el = await mount<Drawn>('card-reveal', { 'card-id': f.cardId, 'allowed-origins': f.processorOrigin });
+    await busyWhileHeld('POST', /\/reveal$/, () => ((part(el, 'reveal-button') as HTMLButtonElement).click(), el));
     await waitForState(el, 'revealed');
     expect(el.matches(':state(busy)')).to.equal(false);
   });

@@ -86,6 +86,14 @@ function move(el: Element): void {
   boxes.at(-1)!.append(el);
 }
 
+/** `el` moved as it loads, moved again once `loaded` holds (`what`), then half a second for what that might start. */
+async function movedAsItLoads(el: Element, loaded: () => boolean, what: string): Promise<void> {
+  move(el);
+  await waitFor(loaded, what);
+  move(el);
+  await pause(500);
+}
+
 /** A `<wallet-login>` of the account on its code screen, the code typed and submitted. */
 async function submitCode(el: WalletLogin): Promise<void> {
   await waitForState(el, 'choosing');
@@ -158,10 +166,7 @@ describe('the elements moved, removed and put back', function () {
     const seen = requests();
     try {
       const el = await mount<DelegatedKeys>('delegated-keys', { 'card-id': acct.cardId, 'account-id': acct.accountId });
-      move(el);
-      await waitFor(() => el.matches(':state(ready)'), 'the list');
-      move(el);
-      await pause(500);
+      await movedAsItLoads(el, () => el.matches(':state(ready)'), 'the list');
       expect(el.matches(':state(ready)')).to.equal(true);
       expect(seen.made.filter((r) => r.includes('/auth/delegated-keys'))).to.have.length(1);
     } finally {
@@ -174,10 +179,7 @@ describe('the elements moved, removed and put back', function () {
     const seen = requests();
     try {
       const el = await mount<WalletCredentials>('wallet-credentials', { 'account-id': acct.accountId });
-      move(el);
-      await waitFor(() => el.matches(':state(ready)') && !el.matches(':state(busy)'), 'the lists');
-      move(el);
-      await pause(500);
+      await movedAsItLoads(el, () => el.matches(':state(ready)') && !el.matches(':state(busy)'), 'the lists');
       const lists = () => seen.made.filter((r) => /\/auth\/(credentials|sessions)\?/.test(r));
       expect(lists(), 'each list once').to.have.length(2);
       // Away from the page, then back and away again in one task (a route that bounces): nothing

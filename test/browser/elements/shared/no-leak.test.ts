@@ -97,6 +97,14 @@ async function revealAndHide(el: CardReveal, trail: Trail, processorOrigin: stri
   await trail.snapshot('card hidden');
 }
 
+/** On its methods screen, presses that method's button: once the element has told its login. */
+async function logInWith(el: WalletLogin, method: string): Promise<void> {
+  await waitForState(el, 'choosing');
+  const loggedIn = nextEvent(el, 'wallet-logged-in');
+  methodButton(el, method).click();
+  await loggedIn;
+}
+
 describe('nothing leaked: the real flows, then every place a secret could land', function () {
   this.timeout(60000);
   let f: RigFixtures;
@@ -166,10 +174,7 @@ describe('nothing leaked: the real flows, then every place a secret could land',
         return token;
       };
     });
-    await waitForState(el, 'choosing');
-    const loggedIn = nextEvent(el, 'wallet-logged-in');
-    methodButton(el, 'oauth').click();
-    await loggedIn;
+    await logInWith(el, 'oauth');
     await t.snapshot('logged in');
     await expectNothingLeaked(t, { 'the OIDC ID token': 1 });
   });
@@ -187,10 +192,7 @@ describe('nothing leaked: the real flows, then every place a secret could land',
     await walletFor().logout(acct.accountId);
     reg.remove();
     const el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId, methods: 'passkey' });
-    await waitForState(el, 'choosing');
-    const loggedIn = nextEvent(el, 'wallet-logged-in');
-    methodButton(el, 'passkey').click();
-    await loggedIn;
+    await logInWith(el, 'passkey');
     await t.snapshot('logged in with the passkey');
     await expectNothingLeaked(t, { 'a passkey\'s private key': 3 });
   });
