@@ -88,12 +88,15 @@ test('<delegated-keys> and <card-reveal> read a 401 as the shared rule does: the
   const keyId = 'DelegatedKey:00000000-0000-4000-8000-000000000000';
 
   // The integrator's hook knows no signed-in user of its site (the proxy's 401, details.reason AUTHORIZE).
+  // The delegated-key calls through that client, named as the element names what it was doing.
+  const keyCalls = (client: ReturnType<typeof createClient>) =>
+    [
+      ['load', () => client.listDelegatedKeys({ accountId: acct.accountId })],
+      ['create', () => client.createDelegatedKey(body, { stamper })],
+      ['revoke', () => client.revokeDelegatedKey(keyId)],
+    ] as const;
   const site = createClient({ baseUrl: signedOut.base });
-  for (const [during, call] of [
-    ['load', () => site.listDelegatedKeys({ accountId: acct.accountId })],
-    ['create', () => site.createDelegatedKey(body, { stamper })],
-    ['revoke', () => site.revokeDelegatedKey(keyId)],
-  ] as const) {
+  for (const [during, call] of keyCalls(site)) {
     const noUser = await refusal(call());
     assert.deepEqual(noUser.details, { reason: 'AUTHORIZE' });
     assert.equal(classifyError(noUser).code, 'signature_rejected');
@@ -104,11 +107,7 @@ test('<delegated-keys> and <card-reveal> read a 401 as the shared rule does: the
 
   // The service refuses the proxy's API credentials (401 UNAUTHORIZED, no details): the page's set-up.
   const off = createClient({ baseUrl: wrong.base });
-  for (const [during, call] of [
-    ['load', () => off.listDelegatedKeys({ accountId: acct.accountId })],
-    ['create', () => off.createDelegatedKey(body, { stamper })],
-    ['revoke', () => off.revokeDelegatedKey(keyId)],
-  ] as const) {
+  for (const [during, call] of keyCalls(off)) {
     const badCredentials = await refusal(call());
     assert.equal(badCredentials.details, undefined);
     assert.equal(classifyError(badCredentials).code, 'misconfigured');
