@@ -62,6 +62,13 @@ describe('pollAgentActions', () => {
   const poll = (options: Omit<PollAgentActionsOptions, 'client' | 'agentToken'>) =>
     pollAgentActions({ client: createClient({ baseUrl: server.url }), agentToken: 't', ...options });
 
+  /** The server answers every poll with one action waiting for approval, noting when (`times`). */
+  const answerOnePending = () =>
+    server.setScript(() => {
+      times.push(performance.now());
+      return { status: 200, body: { data: [action('PENDING_APPROVAL')], hasMore: false } };
+    });
+
   it('backs off exponentially while nothing changes, resets after a change, and stops on abort', async () => {
     let status = 'PENDING_APPROVAL';
     const answered: string[] = [];
@@ -143,10 +150,7 @@ describe('pollAgentActions', () => {
   });
 
   it('holds the next poll for the Retry-After of an error the listener rejects with (a read made for the list refused), and delivers the list again', async () => {
-    server.setScript(() => {
-      times.push(performance.now());
-      return { status: 200, body: { data: [action('PENDING_APPROVAL')], hasMore: false } };
-    });
+    answerOnePending();
     const controller = new AbortController();
     let calls = 0;
     const done = poll({
@@ -167,10 +171,7 @@ describe('pollAgentActions', () => {
   });
 
   it('makes no poll before notBefore (a Retry-After an earlier poller was given), its first one included', async () => {
-    server.setScript(() => {
-      times.push(performance.now());
-      return { status: 200, body: { data: [action('PENDING_APPROVAL')], hasMore: false } };
-    });
+    answerOnePending();
     const controller = new AbortController();
     const start = performance.now();
     const done = poll({ signal: controller.signal, minDelayMs: 20, maxDelayMs: 40, notBefore: Date.now() + 1000, onChange: () => {} });
