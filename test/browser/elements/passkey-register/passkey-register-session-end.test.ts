@@ -80,6 +80,24 @@ describe('<passkey-register> when the session ends', function () {
     }
   });
 
+  it('taken off the page while the form shows and put back after a logout meanwhile (a tab panel kept aside): "log in first", the focus left where it is', async () => {
+    const { el, errors } = await loggedInForm();
+    // By the time a <wallet-login> on the page has found the session, the element has too.
+    const login = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId });
+    await waitForState(login, 'logged-in');
+    el.remove();
+    const out = nextEvent(login, 'wallet-logged-out');
+    login.logout();
+    await out;
+    const field = document.createElement('input');
+    document.body.append(field);
+    field.focus();
+    document.body.append(el);
+    await saysLogInFirst(el, errors);
+    expect(document.activeElement === field, `focus on the page's field, not ${focusIn(el)}`).to.equal(true);
+    field.remove();
+  });
+
   it('a registration whose prompt is open when a logout ends the session says the session ended at once, and adds nothing', async () => {
     // No authenticator: the browser's prompt stays open until something ends it.
     const { el, errors } = await loggedInForm();
