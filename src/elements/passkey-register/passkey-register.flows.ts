@@ -65,12 +65,13 @@ export async function runStep(element: PasskeyRegister, step: Step, signal: Abor
 
 /**
  * Calls `onChange(true)` when a session of the element's account begins or is renewed, in this tab
- * or another (with `missed`, also now if it has one: begun while the element was off the page), and
- * `onChange(false)` when the account has no session here any more: logged out (here, in another
- * tab), or its session ended (its time, a revocation: core's `ended`). A list changed is neither.
+ * or another, and `onChange(false)` when the account has no session here any more: logged out (here,
+ * in another tab), or its session ended (its time, a revocation: core's `ended`). A list changed is
+ * neither. First, `onChange(live, true)`: whether it has one now (begun or ended while the element
+ * was off the page).
  */
-export function watchSessions(element: PasskeyRegister, onChange: (live: boolean) => void, missed?: boolean): () => void {
-  if (missed) void walletFor(element.apiBase).current(element.accountId).then((s) => s && onChange(true), () => undefined);
+export function watchSessions(element: PasskeyRegister, onChange: (live: boolean, now?: true) => void): () => void {
+  void walletFor(element.apiBase).current(element.accountId).then((s) => onChange(!!s, true), () => undefined);
   return onSessionChange(element.apiBase, ({ type, accountId }) => {
     if (accountId === element.accountId && type !== 'changed') onChange(type === 'logged-in' || type === 'refreshed');
   });

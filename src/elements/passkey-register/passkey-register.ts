@@ -95,7 +95,7 @@ async function detectSupport(): Promise<Exclude<Support, 'checking'>> {
  * @cssstate unsupported - This browser cannot make a passkey.
  * @cssstate ready - Waiting for the nickname and the main button.
  * @cssstate creating - The passkey is being made and saved.
- * @cssstate login-required - A login is needed first (also as soon as this device's session of the wallet ends, logged out here or in another tab or timed out: the form goes).
+ * @cssstate login-required - A login is needed first (also as soon as this device's session of the wallet ends, logged out here or in another tab or timed out, or when the element is put back on the page after it ended: the form goes).
  * @cssstate activating - The passkey is saved; the activation login is under way.
  * @cssstate registered - The passkey is saved, but the activation login failed or was cancelled.
  * @cssstate done - The passkey is saved and activated.
@@ -142,6 +142,8 @@ export class PasskeyRegister extends TemplateElement {
    * ran: said in the alert beside what that one shows, until the user starts something else.
    */
   #kept = false;
+  /** Whether the wallet had a session here when last heard of (on the page), so that its end while off the page is noticed. */
+  #live = false;
   /** The session watching of the live connection (undefined while disconnected). */
   #connection: { unwatch?: () => void } | undefined;
 
@@ -174,8 +176,13 @@ export class PasskeyRegister extends TemplateElement {
       .then(afterFirstPaint)
       .then(flows)
       .then((f) => {
-        // Back on the page while it asks to log in first: a login made while it was off the page counts too.
-        if (this.#connection === connection) connection.unwatch = f.watchSessions(this, (live) => this.#send({ type: live ? 'SESSION_AVAILABLE' : 'SESSION_ENDED' }, true), this.machine.kind === 'login-required');
+        // Back on the page, a login or a logout made while it was off the page counts too; none at
+        // all (a wallet with no login may register) takes the form away only where it had one.
+        if (this.#connection === connection)
+          connection.unwatch = f.watchSessions(this, (live, now) => {
+            if (live || !now || this.#live) this.#send({ type: live ? 'SESSION_AVAILABLE' : 'SESSION_ENDED' }, true);
+            this.#live = live;
+          });
       })
       .catch(() => undefined);
     if (this.machine.kind === 'checking') void detectSupport().then((support) => this.#send({ type: 'SUPPORT', support }));
@@ -198,6 +205,7 @@ export class PasskeyRegister extends TemplateElement {
     // as on Cancel). The form is offered again; registering checks for a session first.
     if (changed.get('accountId') !== undefined || changed.get('apiBase') !== undefined) {
       this.#flow.abort();
+      this.#live = false;
       this.#send({ type: 'RESET' }, true);
     }
   }

@@ -175,6 +175,22 @@ describe('<passkey-register>', function () {
     expect(await passkeyNicknames(acct.accountId)).to.deep.equal(['Back again']);
   });
 
+  it('a wallet without any login, its form taken off the page and put back (no session there before or since): the form, which saves the first passkey', async () => {
+    const empty = await newAccount({ emailCredential: false });
+    await addVirtualAuthenticator();
+    const el = await mount<PasskeyRegister>('passkey-register', { 'account-id': empty.accountId, nickname: 'Put back' });
+    await waitForState(el, 'ready');
+    el.remove();
+    await new Promise((r) => setTimeout(r, 200));
+    document.body.append(el);
+    // Long enough for the look-up of the session as it came back.
+    await new Promise((r) => setTimeout(r, 200));
+    expect(el.matches(':state(ready)') && part(el, 'submit'), 'the form, not "log in first"').to.not.equal(false);
+    submit(el);
+    await waitForState(el, 'done', 20000);
+    expect(await passkeyNicknames(empty.accountId)).to.deep.equal(['Put back']);
+  });
+
   for (const [how, end] of [
     ['logged out elsewhere', (a: RigAccount) => walletFor().logout(a.accountId)],
     // The service's clock passes the 15 minutes: the service refuses the stamp, and no longer lists the session.
