@@ -4,7 +4,8 @@
  * from another tab takes the form away at once for the "log in first" sentence (the focus on the
  * form goes to it), as <delegated-keys> stops offering "New key"; a registration whose prompt is
  * open ends with "your session ended" instead of waiting on the prompt; a login brings the form
- * back. The end of a session by time is in shared/session-end.test.ts.
+ * back. Put back on the page after the session ended while it was off, it says "log in first"
+ * too. The end of a session by time is in shared/session-end.test.ts.
  */
 import { expect } from 'chai';
 import '../../../../src/elements/passkey-register/passkey-register.ts';
@@ -12,7 +13,7 @@ import '../../../../src/elements/wallet-login/wallet-login.ts';
 import type { PasskeyRegister } from '../../../../src/elements/passkey-register/passkey-register.ts';
 import type { WalletLogin } from '../../../../src/elements/wallet-login/wallet-login.ts';
 import { clientFor, walletFor } from '../../../../src/elements/shared/wallet.ts';
-import { advanceClock, fixtures, newAccount, openOtherTab, type RigAccount } from '../../support/rig.ts';
+import { addVirtualAuthenticator, advanceClock, fixtures, newAccount, openOtherTab, type RigAccount } from '../../support/rig.ts';
 import { focusIn, loginByEmail, mount, nextEvent, part, resetPage, shadow, text, type, useRigAccount, waitFor, waitForState } from '../shared/helpers.ts';
 
 const LOG_IN_FIRST = 'Log in to your wallet first: adding a passkey to a wallet that already has a login needs your current session.';
@@ -96,6 +97,17 @@ describe('<passkey-register> when the session ends', function () {
     await saysLogInFirst(el, errors);
     expect(document.activeElement === field, `focus on the page's field, not ${focusIn(el)}`).to.equal(true);
     field.remove();
+  });
+
+  it('taken off the page once its passkey is added and put back after a logout meanwhile: "log in first", not the success', async () => {
+    await addVirtualAuthenticator();
+    const { el, errors } = await loggedInForm();
+    (part(el, 'submit') as HTMLButtonElement).click();
+    await waitForState(el, 'done', 20000);
+    el.remove();
+    await walletFor().logout(acct.accountId);
+    document.body.append(el);
+    await saysLogInFirst(el, errors);
   });
 
   it('a registration whose prompt is open when a logout ends the session says the session ended at once, and adds nothing', async () => {
