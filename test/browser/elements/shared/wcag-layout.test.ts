@@ -29,7 +29,7 @@ import '../../../../src/locales/ar.ts';
 import { addVirtualAuthenticator, advanceClock, fixtures, newAccount, oidcToken, type RigAccount } from '../../support/rig.ts';
 import type { WalletCredentials } from '../../../../src/elements/wallet-credentials/index.ts';
 import { walkCredentials } from '../wallet-credentials/helpers.ts';
-import { chooseFilter, fillKeyForm, loginByEmail, mountDrawn, nextEvent, part, parts, resetPage, settle, shadow, type, useRig, waitFor, waitForState } from './helpers.ts';
+import { chooseFilter, fillKeyForm, holdNext, loginByEmail, mountDrawn, nextEvent, part, parts, resetPage, settle, shadow, type, useRig, waitFor, waitForState } from './helpers.ts';
 
 /** 1280 x 1024 at 400 % and 200 % zoom, and at 100 %: the CSS viewports the checks run in. */
 const ZOOM_400 = { width: 320, height: 256 };
@@ -345,9 +345,17 @@ describe('WCAG 2.2 layout: reflow, text spacing, target size and resize text of 
       await loginByEmail(acct);
       const el = await mountIn<HTMLElement>('passkey-register', { 'account-id': acct.accountId, nickname, lang });
       await waitForState(el, 'ready');
-      (part(el, 'submit') as HTMLButtonElement).click();
-      await waitForState(el, 'activating', 20000);
-      (el as HTMLElement & { cancel(): void }).cancel();
+      // The activation is cancelled while it waits at its challenge: the passkey is saved, not yet used.
+      const challenge = holdNext('POST', /\/auth\/credentials\/AuthMethod[^/]+\/challenge$/);
+      try {
+        (part(el, 'submit') as HTMLButtonElement).click();
+        await challenge.arrived;
+        await waitForState(el, 'activating', 20000);
+        (el as HTMLElement & { cancel(): void }).cancel();
+        challenge.release();
+      } finally {
+        challenge.undo();
+      }
       await waitForState(el, 'registered', 20000);
       found.push(...(await audit(el, `${lang}: saved, not logged in`)));
       (part(el, 'submit') as HTMLButtonElement).click();
