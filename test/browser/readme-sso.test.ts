@@ -18,7 +18,7 @@ import { indexedDbKeyStore } from '../../src/core/keystore.ts';
 import { createWallet } from '../../src/core/session.ts';
 
 type Provider = (nonce: string, options: { signal: AbortSignal }) => Promise<string>;
-type CodeFlowProvider = (options: { authorizationEndpoint: string; tokenEndpoint: string; clientId: string; redirectUri: string }) => Provider;
+type CodeFlowProvider = (options: { issuer: string; authorizationEndpoint: string; tokenEndpoint: string; clientId: string; redirectUri: string }) => Provider;
 
 /** The README's example as written, but for its last line (which hands the provider to an element). */
 async function readmeCodeFlowProvider(): Promise<CodeFlowProvider> {
@@ -41,6 +41,7 @@ async function loggedInWithReadmeProvider(): Promise<{ readme: string; clientId:
   await useRig();
   await (await walletFor().startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000');
   const provider = (await readmeCodeFlowProvider())({
+    issuer: f.oidcIssuer,
     authorizationEndpoint: `${f.oidcIssuer}/authorize`,
     tokenEndpoint: `${f.oidcIssuer}/token`,
     clientId,
@@ -70,11 +71,14 @@ async function ssoLoginClicked(acct: { accountId: string }, clientId: string, pr
 describe('README single sign-on example (codeFlowProvider)', () => {
   let provider: Provider;
   let opened: Window[];
+  /** The addresses the provider opened windows at. */
+  let asked: string[];
   const open = window.open;
 
   beforeEach(async () => {
     const { oidcIssuer } = await fixtures();
     provider = (await readmeCodeFlowProvider())({
+      issuer: oidcIssuer,
       authorizationEndpoint: `${oidcIssuer}/authorize`,
       tokenEndpoint: `${oidcIssuer}/token`,
       clientId: 'wallet-elements-sandbox',
@@ -82,7 +86,9 @@ describe('README single sign-on example (codeFlowProvider)', () => {
     });
     // The real window.open; only the windows it gives are kept, to close them as a user would.
     opened = [];
+    asked = [];
     window.open = (...args) => {
+      asked.push(String(args[0]));
       const w = open.apply(window, args);
       if (w) opened.push(w);
       return w;
@@ -110,6 +116,17 @@ describe('README single sign-on example (codeFlowProvider)', () => {
     cancel.abort();
     expect((await result).name).to.equal('AbortError');
     expect(popup.closed).to.equal(true);
+  });
+
+  it('refuses an answer of its own state that names another issuer (RFC 9207), before any code exchange', async () => {
+    const result = outcome(provider('0'.repeat(64), { signal: new AbortController().signal }));
+    await waitFor(() => opened[0], 'the sign-in window');
+    const state = new URL(asked[0]!).searchParams.get('state')!;
+    const forged = new BroadcastChannel('oidc-callback');
+    forged.postMessage(`?${new URLSearchParams({ code: 'forged', state, iss: 'https://issuer.invalid' })}`);
+    forged.close();
+    const e = (await result) as Error;
+    expect([e.name, e.message]).to.deep.equal(['NotAllowedError', 'Answered by another issuer.']);
   });
 
   it('ends with an AbortError and opens no window when the element cancels while the challenge is hashed', async () => {
@@ -143,7 +160,8 @@ describe('README single sign-on, run whole: the provider on a <wallet-login> and
     // callback page of this origin (support/oidc-callback.html runs the README's script for it).
     const block = [...readme.matchAll(/```js\n([\s\S]*?)```/g)].map((m) => m[1]!).find((code) => code.includes('function codeFlowProvider('))!;
     const options = {
-      authorizationEndpoint: `${f.oidcIssuer}/authorize`,
+      issuer: f.oidcIssuer,
+    authorizationEndpoint: `${f.oidcIssuer}/authorize`,
       tokenEndpoint: `${f.oidcIssuer}/token`,
       clientId: clientId!,
       redirectUri: new URL('/test/browser/support/oidc-callback.html', location.href).href,
@@ -178,8 +196,8 @@ describe('README single sign-on, run whole: the provider on a <wallet-login> and
   it('declining at the provider (access_denied) is the user\'s cancellation too: <wallet-login> goes back to its methods without an error', async () => {
     const { clientId, acct, provider } = await loggedInWithReadmeProvider();
     const { login, errors } = await ssoLoginClicked(acct, clientId, provider);
-    await oidcSignIn('cancel');
     await waitFor(() => !login.matches(':state(choosing)') || undefined, 'the login waiting for the provider');
+    await oidcSignIn('cancel');
     await waitForState(login, 'choosing');
     expect(errors).to.deep.equal([]);
     expect(shadow(login).querySelector("[part~='error']")?.textContent?.trim() ?? '').to.equal('');
