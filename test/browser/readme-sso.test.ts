@@ -229,8 +229,9 @@ describe('README single sign-on, run whole: the provider on a <wallet-login> and
 
       // <wallet-login> (logged out, the credential added through the wallet): back to its methods, no error.
       const { login, errors } = await ssoLoginClicked(acct, clientId, provider);
-      (await waitFor(() => windows[1], 'the second sign-in window')).close();
+      const second = await waitFor(() => windows[1], 'the second sign-in window');
       await waitFor(() => !login.matches(':state(choosing)') || undefined, 'the login waiting for the provider');
+      second.close();
       await waitForState(login, 'choosing');
       expect(errors).to.deep.equal([]);
     } finally {
