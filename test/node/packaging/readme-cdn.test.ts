@@ -124,7 +124,7 @@ test('README single sign-on on the CDN page, popup blocker on: a person\'s click
   assert.ok(ssoBlock && callback && clientId && providerFailure, 'the README has its provider, its redirect_uri page, the issuer\'s client id and what a failing provider is');
   const [, callbackPage, callbackScript] = callback!;
   const f = sandbox.fixtures;
-  const options = { authorizationEndpoint: `${f.oidcIssuer}/authorize`, tokenEndpoint: `${f.oidcIssuer}/token`, clientId, redirectUri: `${origin}/${callbackPage}` };
+  const options = { issuer: f.oidcIssuer, authorizationEndpoint: `${f.oidcIssuer}/authorize`, tokenEndpoint: `${f.oidcIssuer}/token`, clientId, redirectUri: `${origin}/${callbackPage}` };
   const provider = ssoBlock!.replace("codeFlowProvider({ /* your provider's */ })", `codeFlowProvider(${JSON.stringify(options)})`);
   assert.notEqual(provider, ssoBlock, 'the README hands the provider to the page\'s <wallet-login>');
   pages.set(`/${callbackPage}`, `<script>${callbackScript}</script>`);
