@@ -1176,28 +1176,42 @@ describe('<agent-actions>', () => {
   });
 
   it('a transaction status the strings have no word for is said in a sentence of the element\'s language, its code isolated', async () => {
-    const listed = /\/agents\/me\/actions/;
+    // Every answer of the list says so, the first page's and the polls' (the first poll goes as
+    // soon as the first page is shown): a service that says it once and then "completed" is a
+    // transaction that moved on, which the element shows.
+    const listed = /\/agents\/me\/actions\?/;
     const withStatus = (body: Record<string, unknown>) => {
       const data = body['data'] as AgentAction[];
       const first = data.find((a) => a.transaction)!;
       (first.transaction as { status: string }).status = 'IN_REVIEW';
       return body;
     };
+    /** Mounts the list and waits for its first page and its first poll to be answered, and shown. */
+    const mounted = async (attributes: Record<string, string>) => {
+      const lists = countRequests(pollStart());
+      try {
+        const el = await mountActions(acct.agentToken, { ...attributes, 'page-size': '23', 'poll-interval': '60000' });
+        await ready(el);
+        await waitFor(() => lists.answered >= 2, 'the first poll');
+        await pause(50);
+        return el;
+      } finally {
+        lists.restore();
+      }
+    };
     /** The transaction fact of the first action that has one. */
     const transaction = (el: AgentActions) => [...shadow(el).querySelectorAll('dd')].find((dd) => dd.querySelector('.mono') && dd.textContent!.includes('·'))!.textContent!.replace(/\s+/g, ' ').trim();
-    const undo = reshapeAnswer('GET', listed, 200, withStatus);
+    const undo = reshapeAnswer('GET', listed, 200, withStatus, Infinity);
     try {
-      const el = await mountActions(acct.agentToken, { 'page-size': '23', 'poll-interval': '60000' });
-      await ready(el);
+      const el = await mounted({});
       expect(transaction(el)).to.match(/ · status: \u2068IN_REVIEW\u2069$/);
       el.remove();
     } finally {
       undo();
     }
-    const undoAr = reshapeAnswer('GET', listed, 200, withStatus);
+    const undoAr = reshapeAnswer('GET', listed, 200, withStatus, Infinity);
     try {
-      const ar = await mountActions(acct.agentToken, { lang: 'ar', 'page-size': '23', 'poll-interval': '60000' });
-      await ready(ar);
+      const ar = await mounted({ lang: 'ar' });
       expect(transaction(ar)).to.match(/ · الحالة: \u2068IN_REVIEW\u2069$/);
     } finally {
       undoAr();

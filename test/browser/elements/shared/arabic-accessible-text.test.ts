@@ -436,14 +436,17 @@ describe('Arabic: no English left in what elements say, and data isolated in rig
     await settle(actions);
     l2.check('unknown failure reason');
     // A transaction status the strings have no word for (api.md leaves them open), in the service's answer.
-    const undoShape = reshapeAnswer('GET', pollStart(), 200, (page) => ({ ...page, data: (page.data as Array<{ transaction?: { status: string } }>).map((a) => (a.transaction ? { ...a, transaction: { ...a.transaction, status: 'ON_HOLD' } } : a)) }));
+    // Every poll's answer says so until the check is done: a poll answered "completed" meanwhile would
+    // show that status again, and the check would read a word the strings have.
+    const undoShape = reshapeAnswer('GET', pollStart(), 200, (page) => ({ ...page, data: (page.data as Array<{ transaction?: { status: string } }>).map((a) => (a.transaction ? { ...a, transaction: { ...a.transaction, status: 'ON_HOLD' } } : a)) }), Infinity);
     try {
       await waitFor(() => shadow(actions).textContent!.includes('ON_HOLD'), 'the unknown status', 5000);
+      await settle(actions);
+      expect(shadow(actions).textContent).to.include('ON_HOLD');
+      l2.check('unknown transaction status');
     } finally {
       undoShape();
     }
-    await settle(actions);
-    l2.check('unknown transaction status');
     expect([...found, ...l2.done()].join('\n')).to.equal('');
   });
 

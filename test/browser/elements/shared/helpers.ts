@@ -356,12 +356,12 @@ export function loseAnswer(method: string, url: RegExp, lost: (r: Response) => b
 }
 
 /**
- * Reshapes the page's next JSON answer to `method url` whose status is `status`: the request
+ * Reshapes the page's next `times` JSON answers to `method url` whose status is `status`: the request
  * reaches the service, which carries it out, and the page reads `reshape(body)` instead of its
  * body (a service answering in another documented shape). Returns the undo.
  */
-export function reshapeAnswer(method: string, url: RegExp, status: number, reshape: (body: Record<string, unknown>) => unknown): () => void {
-  return faultFetch(method, url, 1, async (send) => {
+export function reshapeAnswer(method: string, url: RegExp, status: number, reshape: (body: Record<string, unknown>) => unknown, times = 1): () => void {
+  return faultFetch(method, url, times, async (send) => {
     const response = await send();
     if (response.status !== status) return undefined;
     const body = reshape((await response.clone().json()) as Record<string, unknown>);
