@@ -4,7 +4,8 @@
  * ACTIVE key whose pair the sandbox generates and keeps (the private key is never returned); list
  * by account and/or funding source; get; revoke (no signed retry).
  *
- * Choices where the documents are silent: an ACTIVE key already bound to the funding source is
+ * Choices where the documents are silent: a whitespace-only nickname (length 1..256 is all they say)
+ * is `400 INVALID_INPUT`, as `<delegated-keys>` refuses it; an ACTIVE key already bound to the funding source is
  * `409 DELEGATED_KEY_ALREADY_EXISTS`; revoking a key that is not ACTIVE is `400 INVALID_INPUT`;
  * unknown card, account or binding are `404 NOT_FOUND` with a message saying which. Deliberately not
  * here: spending-limit enforcement (no card authorizations run in the sandbox).
@@ -88,6 +89,7 @@ export function registerDelegatedKeyRoutes(router: Router, world: World): void {
     const cardId = f.id('cardId', 'Card');
     const accountId = f.id('internalAccountId', 'InternalAccount');
     const nickname = f.string('nickname', { max: 256 });
+    if (nickname?.trim() === '') f.fail('nickname', 'must not be blank');
     const spendingLimits = parseLimits(f, body.spendingLimits);
     f.check();
     const binding = bindingOf(cardId!, accountId!);

@@ -90,6 +90,8 @@ describe('delegated keys', () => {
     const base = { cardId: acct.cardId, internalAccountId: acct.accountId, nickname: 'n' };
     const post = (b: Record<string, unknown>) => api.call('POST', '/auth/delegated-keys', { body: { ...base, ...b } });
     assertFieldError(await post({ nickname: '' }), 'nickname');
+    // Blank (whitespace only, as String.prototype.trim sees it): refused as <delegated-keys> refuses it.
+    for (const nickname of [' ', '   ', '\t\n', '\u00a0\u3000']) assertFieldError(await post({ nickname }), 'nickname');
     assertFieldError(await post({ nickname: 'x'.repeat(257) }), 'nickname');
     assert.equal((await post({ nickname: 'x'.repeat(256) })).status, 202);
     assertFieldError(await post({ nickname: 7 }), 'nickname');
