@@ -45,6 +45,7 @@ export const badRequest = (message: string, errors?: FieldError[]): HttpError =>
   new HttpError(400, 'INVALID_INPUT', message, errors ? { errors } : undefined);
 export const invalidField = (field: string, message: string): HttpError =>
   badRequest(`${field}: ${message}`, [{ field, message }]);
+/** 404 NOT_FOUND unless the documents name a code for the resource (api.md "Errors": USER_NOT_FOUND, ...). */
 export const notFound = (message = 'Not found', code = 'NOT_FOUND'): HttpError => new HttpError(404, code, message);
 export const unauthorized = (message: string, code = 'UNAUTHORIZED', details?: Record<string, unknown>): HttpError =>
   new HttpError(401, code, message, details);

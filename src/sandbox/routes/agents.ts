@@ -6,8 +6,10 @@
  *
  * Order: newest `createdAt` first, ties by id. A cursor is the position after the last item sent
  * (`base64url("v1:" createdAtMs ":" id)`), so pages stay stable while actions change status.
- * Choices where the documents are silent: deciding an action that is not PENDING_APPROVAL is
- * `409 ACTION_NOT_PENDING`; an action id of another agent is 404.
+ * Choices where the documents are silent (api.md "Errors" names no 409 code; reference.md gives no
+ * responses for approve and reject): deciding an action that is not PENDING_APPROVAL is
+ * `409 ACTION_NOT_PENDING`; an action id of another agent is 404 (NOT_FOUND: of the documented 404
+ * codes only TRANSACTION_NOT_FOUND names a resource here).
  */
 import { base64urlDecode, base64urlEncode, utf8Decode, utf8Encode } from '../../core/encoding.ts';
 import { AGENT_ACTION_STATUSES, type AgentActionList, type AgentActionStatus } from '../../core/types.ts';

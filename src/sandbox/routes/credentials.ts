@@ -13,7 +13,8 @@
  *   is the lowercase hex SHA-256 of the session-creation request, bound to a Request-Id.
  *
  * Choices where the documents are silent: a second OAUTH credential for the same provider identity
- * is `400 OAUTH_CREDENTIAL_ALREADY_EXISTS`; revoking the last credential is `400 INVALID_INPUT`;
+ * is `400 OAUTH_CREDENTIAL_ALREADY_EXISTS` (reference.md names the code of the other three types
+ * only); revoking the last credential is `400 INVALID_INPUT`;
  * an OTP challenge expires after `otpLifetimeMs`, after 5 wrong codes, and once its code made a session.
  */
 import { randomUUID } from 'node:crypto';

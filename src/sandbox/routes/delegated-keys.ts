@@ -4,11 +4,13 @@
  * ACTIVE key whose pair the sandbox generates and keeps (the private key is never returned); list
  * by account and/or funding source; get; revoke (no signed retry).
  *
- * Choices where the documents are silent: a whitespace-only nickname (length 1..256 is all they say)
- * is `400 INVALID_INPUT`, as `<delegated-keys>` refuses it; an ACTIVE key already bound to the funding source is
- * `409 DELEGATED_KEY_ALREADY_EXISTS`; revoking a key that is not ACTIVE is `400 INVALID_INPUT`;
- * unknown card, account or binding are `404 NOT_FOUND` with a message saying which. Deliberately not
- * here: spending-limit enforcement (no card authorizations run in the sandbox).
+ * Choices where the documents are silent (api.md: "Error responses of the delegated key endpoints: not
+ * shown"; reference.md gives the statuses, no codes, and api.md "Errors" names no 409 code and no 404
+ * code for these resources): a whitespace-only nickname (length 1..256 is all they say) is
+ * `400 INVALID_INPUT`, as `<delegated-keys>` refuses it; an ACTIVE key already bound to the funding
+ * source is `409 DELEGATED_KEY_ALREADY_EXISTS`; revoking a key that is not ACTIVE is
+ * `400 INVALID_INPUT`; unknown card, account or binding are `404 NOT_FOUND` with a message saying
+ * which. Deliberately not here: spending-limit enforcement (no card authorizations run in the sandbox).
  */
 import { randomUUID } from 'node:crypto';
 import { bytesToHex } from '../../core/encoding.ts';

@@ -3,7 +3,8 @@
  * retry"): export of the recovery phrase sealed to a fresh client key in a signed envelope,
  * wallet privacy, and customer contact updates that sync tied OTP credentials (api.md: "the tied
  * credential email is synced with the customer email"). Plain reads of the account and customer
- * are here too, so tests and the demo can see the result.
+ * are here too, so tests and the demo can see the result. An unknown customer is
+ * `404 USER_NOT_FOUND` (api.md "Errors"; USER_NOT_READY is glossed there "customer not ready").
  *
  * Every wallet's recovery phrase is the same published BIP-39 test phrase: it is a test value,
  * worth nothing. Deliberately not here: balances, transfers, KYC.
@@ -82,7 +83,7 @@ export function registerWalletRoutes(router: Router, world: World): void {
   router.on('GET', '/customers/:id', (ctx) => {
     requireBasic(world, ctx);
     const c = store.customers.get(requireId('Customer', ctx.params.id, 'id'));
-    if (!c) throw notFound('Customer not found');
+    if (!c) throw notFound('Customer not found', 'USER_NOT_FOUND');
     return json(200, customerView(c));
   });
 
@@ -103,7 +104,7 @@ export function registerWalletRoutes(router: Router, world: World): void {
     const phone = hasPhone ? f.string('phone', { max: 16, pattern: E164 }) : undefined;
     f.check();
     const customer = store.customers.get(id);
-    if (!customer) throw notFound('Customer not found');
+    if (!customer) throw notFound('Customer not found', 'USER_NOT_FOUND');
     const tiedType = hasEmail ? 'EMAIL_OTP' : 'SMS_OTP';
     const tied = (): ReturnType<typeof store.activeCredentials> =>
       [...store.accounts.values()]

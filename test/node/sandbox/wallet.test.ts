@@ -80,7 +80,10 @@ describe('customer email', () => {
     assertFieldError(await api.call('PATCH', path, { body: { email: 'not-an-email' } }), 'email');
     assertError(await api.call('PATCH', path, { body: { email: 'a@b.co', phone: '+14155550100' } }), 400, 'INVALID_INPUT');
     assertError(await api.call('PATCH', path, { body: {} }), 400, 'INVALID_INPUT');
-    assertError(await api.call('PATCH', '/customers/Customer:00000000-0000-4000-8000-000000000000', { body: { email: 'a@b.co' } }), 404);
+    // api.md "Errors" names 404 USER_NOT_FOUND, and a user is a customer there (USER_NOT_READY: "customer not ready").
+    const unknown = '/customers/Customer:00000000-0000-4000-8000-000000000000';
+    assertError(await api.call('PATCH', unknown, { body: { email: 'a@b.co' } }), 404, 'USER_NOT_FOUND');
+    assertError(await api.call('GET', unknown), 404, 'USER_NOT_FOUND');
   });
 
   test('a session of another customer cannot sign the change', async () => {
