@@ -29,7 +29,8 @@
  *  - every answer carries `Cache-Control: no-store` (reveal URLs are bearer secrets) and
  *    `Referrer-Policy: no-referrer`;
  *  - one JSON log line per request: route name, method, status, duration, Request-Id; never a body,
- *    stamp, credential, token or reveal URL.
+ *    stamp, credential, token or reveal URL. The service's Request-Id is relayed and logged only in
+ *    a safe shape (1 to 128 ASCII id characters), else dropped.
  *
  * Origin and CSRF policy (documented for integrators who authenticate their users with cookies):
  *  - a request whose `Host` or `X-Forwarded-Host` is not a host the proxy answers for
@@ -188,7 +189,7 @@ export interface ProxyLogLine {
   method: string;
   status: number;
   durationMs: number;
-  /** The browser's Request-Id header, else the service's. */
+  /** The browser's Request-Id header, else the service's; only in a safe shape (SAFE_REQUEST_ID). */
   requestId?: string;
   /** The error code, when the proxy itself refused or failed the request. */
   code?: string;
@@ -245,6 +246,11 @@ const CORS_ALLOW_HEADERS = 'Content-Type, Service-Wallet-Signature, Request-Id, 
  * `date` is the service's clock, on which every expiry it sends is written (core/clock.ts).
  */
 const RELAYED_RESPONSE_HEADERS = ['content-type', 'request-id', 'retry-after', 'date'] as const;
+/**
+ * A Request-Id the proxy relays and logs: 1 to 128 letters, digits and `_ . : ~ + / = -`. Any other
+ * (spaces, quotes, markup, non-ASCII, longer) is dropped, not relayed to the page nor put in a log line.
+ */
+const SAFE_REQUEST_ID = /^[\w.:~+/=-]{1,128}$/;
 /** Connection values that name no other header: the common case is read without splitting it. */
 const PLAIN_CONNECTION = new Set(['keep-alive', 'close', 'Keep-Alive', 'Close']);
 /** `application/json`, or a `+json` type (`application/problem+json`), with any parameters. */
@@ -793,7 +799,7 @@ export function createProxy(given: ProxyOptions<never>): ProxyHandler<ProxyReque
     const headers: Record<string, string | string[]> = {};
     for (const name of RELAYED_RESPONSE_HEADERS) {
       const v = answer.headers[name];
-      if (typeof v === 'string') headers[name] = v;
+      if (typeof v === 'string' && (name !== 'request-id' || SAFE_REQUEST_ID.test(v))) headers[name] = v;
     }
     // An error body in the service's shape (checked above) under another label is still JSON.
     if (answer.body.length > 0 && !json) headers['content-type'] = 'application/json; charset=utf-8';
@@ -887,7 +893,8 @@ export function createProxy(given: ProxyOptions<never>): ProxyHandler<ProxyReque
       status: x.res ? (x.res.headersSent ? x.res.statusCode : 499) : (x.response?.status ?? 499),
       durationMs: Math.round((performance.now() - x.start) * 100) / 100,
     };
-    if (x.requestId !== undefined) line.requestId = x.requestId.slice(0, 128);
+    // The browser's is checked only once the request is handled (not on a path outside basePath).
+    if (x.requestId !== undefined && SAFE_REQUEST_ID.test(x.requestId)) line.requestId = x.requestId;
     if (x.code !== undefined) line.code = x.code;
     if (x.message !== undefined) line.message = x.message;
     try {

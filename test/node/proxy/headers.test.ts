@@ -293,6 +293,33 @@ describe('proxy headers and bytes', () => {
     });
   const getDelegatedKey = () => call(px.port, { path: `/api/auth/delegated-keys/${DELEGATED_KEY}` });
 
+  it("relays and logs the service's Request-Id only in a safe shape (visible ASCII id characters, at most 128)", async () => {
+    const id = (value: string) => answer(200, { 'content-type': 'application/json', 'request-id': value }, '{}');
+    const longest = 'Request:' + 'a'.repeat(120);
+    for (const safe of [REQ1, 'req_01HZX-9.abc~d/e+f=', longest]) {
+      id(safe);
+      const r = await getDelegatedKey();
+      assert.equal(r.headers['request-id'], safe);
+      assert.equal(px.logs.at(-1)!.requestId, safe);
+    }
+    const hostile = ['Request:a b', 'Request:a\tb', 'Request:"x"', "Request:'x'", '<script>alert(1)</script>', 'Request:a;b,c', 'Request:\\x', longest + 'a', 'Request:\u00e9', 'Request:\u00c3\u00a9'];
+    for (const bad of hostile) {
+      id(bad);
+      const r = await getDelegatedKey();
+      assert.equal(r.status, 200, bad);
+      assert.equal(r.headers['request-id'], undefined, `relayed: ${bad}`);
+      assert.equal(px.logs.at(-1)!.route, 'getDelegatedKey');
+      assert.equal(px.logs.at(-1)!.requestId, undefined, `logged: ${bad}`);
+    }
+    up.setResponder(okResponder);
+    // Nor the browser's, on a request refused before its Request-Id is checked (a path outside basePath).
+    for (const bad of hostile) {
+      const r = await call(px.port, { path: '/elsewhere', headers: { 'request-id': bad } });
+      assert.equal(r.status, 404);
+      assert.equal(px.logs.at(-1)!.requestId, undefined, `logged: ${bad}`);
+    }
+  });
+
   it('answers upstream errors in the service shape only: an error page or an empty error becomes one, a redirect a 502', async () => {
     answer(502, { 'content-type': 'text/html' }, '<html><body>Bad gateway from the load balancer</body></html>');
     let r = await getDelegatedKey();
