@@ -2,8 +2,11 @@
  * Load time: from `import()` of the element's production bundle to its first render, ours
  * (<wallet-login>) beside Hanko's <hanko-auth>, in the same run. Every sample is a fresh browser
  * context (empty module map, HTTP cache, IndexedDB) loading the page's production build over
- * loopback; the two contenders alternate within each round and the order flips every round.
- * Reported: medians, and the median of the per-round ratios ours / Hanko.
+ * loopback; the contenders alternate within each round, in an order that rotates every round.
+ * Reported: medians, and the median of the per-round ratios ours / Hanko. Measured in the same rounds
+ * and the same way: the floor, a module that renders one node and holds nothing else, for the cost
+ * of any import() here; the ratio with the floor taken from both sides of each round is reported
+ * beside the plain one, to explain it (the target is on the plain one).
  */
 import { build as viteBuild } from 'vite';
 import { join } from 'node:path';
@@ -16,6 +19,7 @@ import type { LoadSample } from './pages/load.ts';
 export const LOAD_CONTENDERS = {
   ours: { url: '/load-ours.js', label: '<wallet-login>' },
   hanko: { url: '/load-hanko.js', label: '@teamhanko/hanko-elements <hanko-auth>' },
+  floor: { url: '/load-floor.js', label: 'a module that renders one node (floor)' },
 } as const;
 type Name = keyof typeof LOAD_CONTENDERS;
 
@@ -30,12 +34,16 @@ export interface LoadResult {
   importMs: Record<Name, number>;
   /** Median over rounds of ours / hanko, first render. */
   ratio: number;
+  /** Medians over rounds of each contender's first render minus the floor's in the same round. */
+  aboveFloorMs: Record<'ours' | 'hanko', number>;
+  /** Median over rounds of (ours - floor) / (hanko - floor), first render. */
+  ratioAboveFloor: number;
   firstMarkup: Record<Name, string>;
 }
 
 /**
- * Builds both contenders' pages with Vite's production build (vite 8: Rolldown, code split at
- * import(), minified, `NODE_ENV=production`), each contender in its own build, as an integrator's
+ * Builds both contenders' pages, and the floor's, with Vite's production build (vite 8: Rolldown,
+ * code split at import(), minified, `NODE_ENV=production`), each in its own build, as an integrator's
  * Vite application serves them. Every module the entry imports statically stays in the entry's own
  * file, so an element's file imports nothing before it can render; what an element loads with
  * import() comes in later chunks. The entry keeps its `mount` export and may export what its lazy
@@ -48,11 +56,12 @@ export interface LoadResult {
  * first render (it measured 0.73-0.98 of Hanko). Not one file without splitting either: the
  * browser then parses what loads after the first paint before it can render (0.49-0.61).
  */
-export async function prepareLoadBench(): Promise<{ ours: string[]; hanko: string[] }> {
+export async function prepareLoadBench(): Promise<Record<Name, string[]>> {
   await bundlePages({ load: 'bench/pages/load.ts' });
   return {
     ours: await vitePage('load-ours', 'bench/pages/load-ours.ts'),
     hanko: await vitePage('load-hanko', 'bench/pages/load-hanko.ts'),
+    floor: await vitePage('load-floor', 'bench/pages/load-floor.ts'),
   };
 }
 
@@ -110,23 +119,42 @@ export async function runLoadBench(browser: Browser, server: StaticServer, opts:
   // Warm-up of the browser process itself (not of any page: every sample gets a fresh context).
   await sample(browser, server, 'ours', attributes);
   await sample(browser, server, 'hanko', attributes);
-  const samples: Record<Name, LoadSample[]> = { ours: [], hanko: [] };
+  await sample(browser, server, 'floor', attributes);
+  const samples: Record<Name, LoadSample[]> = { ours: [], hanko: [], floor: [] };
   const ratios: number[] = [];
+  const above = { ours: [] as number[], hanko: [] as number[], ratios: [] as number[] };
+  // Every order of the three, in turn: each contender runs first, second and third equally often.
+  const orders: Name[][] = [
+    ['ours', 'hanko', 'floor'],
+    ['hanko', 'floor', 'ours'],
+    ['floor', 'ours', 'hanko'],
+    ['hanko', 'ours', 'floor'],
+    ['ours', 'floor', 'hanko'],
+    ['floor', 'hanko', 'ours'],
+  ];
   for (let r = 0; r < rounds; r++) {
-    const order: Name[] = r % 2 === 0 ? ['ours', 'hanko'] : ['hanko', 'ours'];
     const round = {} as Record<Name, LoadSample>;
-    for (const name of order) round[name] = await sample(browser, server, name, attributes);
-    samples.ours.push(round.ours);
-    samples.hanko.push(round.hanko);
-    ratios.push(round.ours.firstRenderMs / round.hanko.firstRenderMs);
+    for (const name of orders[r % orders.length]!) round[name] = await sample(browser, server, name, attributes);
+    for (const name of Object.keys(samples) as Name[]) samples[name].push(round[name]);
+    const [ours, hanko, floor] = [round.ours.firstRenderMs, round.hanko.firstRenderMs, round.floor.firstRenderMs];
+    ratios.push(ours / hanko);
+    above.ours.push(ours - floor);
+    above.hanko.push(hanko - floor);
+    above.ratios.push((ours - floor) / (hanko - floor));
   }
-  const med = (name: Name, k: 'firstRenderMs' | 'importMs') => median(samples[name].map((s) => s[k]));
+  const med = (k: 'firstRenderMs' | 'importMs') => ({
+    ours: median(samples.ours.map((s) => s[k])),
+    hanko: median(samples.hanko.map((s) => s[k])),
+    floor: median(samples.floor.map((s) => s[k])),
+  });
   return {
     rounds,
     criterion: "import() of the element's production bundle until its shadow root first holds an element node (checked every macrotask)",
-    firstRenderMs: { ours: med('ours', 'firstRenderMs'), hanko: med('hanko', 'firstRenderMs') },
-    importMs: { ours: med('ours', 'importMs'), hanko: med('hanko', 'importMs') },
+    firstRenderMs: med('firstRenderMs'),
+    importMs: med('importMs'),
     ratio: median(ratios),
-    firstMarkup: { ours: samples.ours[0]!.firstMarkup, hanko: samples.hanko[0]!.firstMarkup },
+    aboveFloorMs: { ours: median(above.ours), hanko: median(above.hanko) },
+    ratioAboveFloor: median(above.ratios),
+    firstMarkup: { ours: samples.ours[0]!.firstMarkup, hanko: samples.hanko[0]!.firstMarkup, floor: samples.floor[0]!.firstMarkup },
   };
 }
