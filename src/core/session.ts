@@ -107,7 +107,10 @@ export interface Wallet {
   /**
    * OAUTH: `getIdToken(nonce)` must return a fresh OIDC token whose nonce claim is `nonce`.
    * `credentialId`: the credential, or the account's several (one per provider identity, api.md),
-   * the token going to each in turn until one takes it (a 401 is another identity's). Stopped
+   * the token going to each in turn until one takes it (a 401 is another identity's); or a promise
+   * of them, awaited only once the token is in, so that a caller may read them (GET
+   * /auth/credentials) while `getIdToken` runs: a sign-in window opens only within the click's user
+   * activation, which a network wait before it may outlast. Stopped
    * (`signal`) once its verify is sent, it rejects with `aborted` at once, and the session the
    * service makes is ended when its answer comes (revoked, nothing stored or told); so do
    * loginWithPasskey and an OTP login's `submit`. Unlike that `submit`, a verify whose answer is lost
@@ -116,7 +119,7 @@ export interface Wallet {
    * lasts until its time.
    */
   loginWithOAuth(
-    options: { credentialId: string | readonly string[]; getIdToken: (nonce: string, options: SignalOption) => Promise<string> } & SignalOption,
+    options: { credentialId: string | readonly string[] | Promise<string | readonly string[]>; getIdToken: (nonce: string, options: SignalOption) => Promise<string> } & SignalOption,
   ): Promise<StoredSession>;
   /**
    * PASSKEY: WebAuthn get through the browser (mediation 'conditional' for autofill). `passkeys`:
@@ -567,7 +570,7 @@ export function createWallet(options: WalletOptions): Wallet {
           if (rest[0] && e?.status == 401) return verify(rest);
           throw e;
         });
-      return verify([credentialId].flat());
+      return verify([await credentialId].flat());
     },
 
     async loginWithPasskey({ credentialId, passkeys = [], signal, mediation }) {

@@ -125,7 +125,8 @@ async function credentials(element: WalletLogin, type: CredentialType, signal: A
   return found as [AuthMethod, ...AuthMethod[]];
 }
 
-const credentialId = async (element: WalletLogin, type: CredentialType, signal: AbortSignal) => (await credentials(element, type, signal))[0].id;
+/** Their ids, in that order. */
+const credentialIds = async (element: WalletLogin, type: CredentialType, signal: AbortSignal) => (await credentials(element, type, signal)).map((c) => c.id);
 
 /**
  * A passkey login offering each of the wallet's passkeys. The one this device last logged in with
@@ -186,7 +187,7 @@ export async function runStep(element: WalletLogin, step: Step, signal: AbortSig
           try {
             // (The wallet's: the element, taken off the page meanwhile, lets this step run to its end, and may show another by then.)
             const key = codeKey(element);
-            const otp = await wallet.startOtpLogin({ credentialId: await credentialId(element, step.type, signal), signal });
+            const otp = await wallet.startOtpLogin({ credentialId: (await credentialIds(element, step.type, signal))[0]!, signal });
             // Stopped while its answer was checked (a session came from another tab): nothing to keep.
             signal.throwIfAborted();
             now = Date.now();
@@ -223,12 +224,19 @@ export async function runStep(element: WalletLogin, step: Step, signal: AbortSig
         }
       }
       case 'oauth': {
-        // The wallet's identities, the newest first: core tries the token on each in turn.
-        const ids = (await credentials(element, 'OAUTH', signal)).map((c) => c.id);
+        // The provider is called at once, while the wallet's identities (the newest first: core
+        // tries the token on each in turn) are read: its sign-in window opens only within the
+        // click's user activation (Safari's lasts about 1 s), which the list's answer may outlast.
+        // None found (or no answer) while it is open: the provider is told to stop (`stop`), and
+        // the screen says why.
+        const stop = new AbortController();
+        const ids = credentialIds(element, 'OAUTH', signal);
+        ids.catch(() => stop.abort());
+        signal.addEventListener('abort', () => stop.abort());
         const getIdToken = async (nonce: string) => {
           try {
             // Cancel does not wait for the provider (a sign-in window the user left open).
-            return await Promise.race([element.oidcTokenProvider!(nonce, { signal }), new Promise<never>((_, reject) => signal.addEventListener('abort', reject))]);
+            return await Promise.race([element.oidcTokenProvider!(nonce, { signal: stop.signal }), new Promise<never>((_, reject) => stop.signal.addEventListener('abort', reject))]);
           } catch (e) {
             // The user closed the sign-in window: a cancellation, which says nothing.
             if ((e as Error)?.name === 'AbortError') throw e;
@@ -236,7 +244,12 @@ export async function runStep(element: WalletLogin, step: Step, signal: AbortSig
             throw new WalletError('invalid_argument', 'The page’s oidcTokenProvider gave no token.', { cause: e });
           }
         };
-        return loggedIn(await wallet.loginWithOAuth({ credentialId: ids, signal, getIdToken }));
+        // The list's failure first: it is why the provider was stopped.
+        return loggedIn(
+          await wallet.loginWithOAuth({ credentialId: ids, signal, getIdToken }).catch(async (e) => {
+            throw (await ids, e);
+          }),
+        );
       }
       case 'refresh':
         return { type: 'REFRESHED', session: sessionInfo(await wallet.refresh(accountId, { signal })) };

@@ -1722,8 +1722,8 @@ describe('<wallet-login>', function () {
     el.addEventListener('wallet-logged-in', () => logins++);
     methodButton(el, 'oauth').click();
     await waitForState(el, 'authenticating');
-    // The identity provider is asked once the credential is found (a call to the service): Cancel
-    // comes while its window is open, not before.
+    // The identity provider is asked once core's key for the session is made (the wallet's
+    // identities are read meanwhile): Cancel comes while its window is open, not before.
     await waitFor(given, 'the provider asked for a token');
     (parts(el, 'button').find((b) => b.textContent?.includes('Cancel')) as HTMLButtonElement).click();
     await waitForState(el, 'choosing', 10000);
