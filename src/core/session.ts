@@ -101,7 +101,9 @@ export interface Wallet {
    * EMAIL_OTP / SMS_OTP: requests a code and verifies the target bundle; see OtpLogin. `registered`:
    * the answer of that credential's registration; when it carries `otpEncryptionTargetBundle`, the
    * code its registration sent is the one to enter (api.md "Credential endpoints": /challenge only
-   * when it is absent), so no second code is sent.
+   * when it is absent), so no second code is sent; or a challenge answer a page kept for a reload.
+   * One with a target whose `id` is not `credentialId` or whose `type` is not EMAIL_OTP / SMS_OTP
+   * (what a page kept is outside input) is refused with `invalid_argument`, and sends no code.
    */
   startOtpLogin(options: { credentialId: string; registered?: OtpTarget } & SignalOption): Promise<OtpLogin>;
   /**
@@ -524,10 +526,13 @@ export function createWallet(options: WalletOptions): Wallet {
 
   const wallet: Wallet = {
     async startOtpLogin({ credentialId, registered, signal }) {
-      const challenge =
-        registered?.id === credentialId && registered.otpEncryptionTargetBundle && /^(EMAIL|SMS)_OTP$/.test(registered.type)
-          ? (registered as OtpTarget & { otpEncryptionTargetBundle: string })
-          : await client.requestOtpChallenge(credentialId, { signal });
+      // A target given is the code already sent, never one to send anew: one that is not this
+      // credential's OTP answer (a page's kept copy is outside input) is refused.
+      const kept = registered?.otpEncryptionTargetBundle;
+      if (kept && (registered.id !== credentialId || !['EMAIL_OTP', 'SMS_OTP'].includes(registered.type))) {
+        throw new WalletError('invalid_argument', 'registered must be an OTP answer of credentialId.');
+      }
+      const challenge = kept ? (registered as OtpTarget & { otpEncryptionTargetBundle: string }) : await client.requestOtpChallenge(credentialId, { signal });
       // DESIGN.md security rules: the target is trusted only once its signer is the pinned key.
       const targetPublic = await verifyTargetBundle(challenge.otpEncryptionTargetBundle, otpSigner);
       const type = challenge.type as 'EMAIL_OTP' | 'SMS_OTP';

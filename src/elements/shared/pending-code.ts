@@ -9,9 +9,11 @@
  * localStorage (`shared`), per way (`<key>:<type>`), where the tabs find the newest: a new code
  * replaces the one before it upstream, and a tab whose own request is refused as too soon (429)
  * offers that newest one; it goes once a session came or went. Before use the bundle is verified
- * again against the pinned signer, as a fresh one is (core `startOtpLogin({ registered })`).
- * Forgotten after 15 minutes, when the code is used or abandoned, and when the storage cannot be
- * read. Nothing kept is key material: the session key stays in the key store (IndexedDB).
+ * again against the pinned signer, as a fresh one is (core `startOtpLogin({ registered })`), which
+ * refuses one not of the credential's OTP type and sends no code for it. Forgotten after 15
+ * minutes, when the code is used or abandoned, and when the storage cannot be read or holds what
+ * core refuses (another script of the origin, an older version may have written it). Nothing kept
+ * is key material: the session key stays in the key store (IndexedDB).
  */
 import type { OtpLogin, OtpTarget, Wallet } from '../../core/session.ts';
 
@@ -61,8 +63,8 @@ export function keepPendingCode(key: string, otp: OtpLogin, sentAt: number, rese
 
 /**
  * The code this tab was waiting for before a reload (`shared`: the newest any tab sent), for
- * `accountId`, with its target verified again; undefined when there is none. A stale, unreadable
- * or no longer verifying one is forgotten (an aborted check keeps it for the next).
+ * `accountId`, with its target verified again; undefined when there is none. A stale, unreadable,
+ * malformed or no longer verifying one is forgotten (an aborted check keeps it for the next).
  */
 export async function resumePendingCode(
   key: string,

@@ -1304,6 +1304,22 @@ describe('<wallet-login>', function () {
     expect(text(el, 'error')).to.equal('');
   });
 
+  it('a kept code whose type is no code’s (another script of the origin, an older version wrote it) is dropped: the methods show, no new code is sent', async () => {
+    let el = await codeScreen({ 'account-id': acct.accountId });
+    el.remove();
+    const key = Object.keys(sessionStorage).find((k) => k.startsWith('wallet-elements:code:') && k.endsWith(acct.accountId))!;
+    const saved = JSON.parse(sessionStorage.getItem(key)!) as Record<string, unknown>;
+    await advanceClock(31_000); // past the sandbox's one code per 30 s: it would send another now
+    const sent = challenges();
+    for (const bad of ['PASSKEY', 'email_otp', null, 42, ['EMAIL_OTP'], { type: 'EMAIL_OTP' }]) {
+      sessionStorage.setItem(key, JSON.stringify({ ...saved, type: bad }));
+      el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId });
+      const shown = await waitFor(() => (inState(el, 'choosing') && 'methods') || (inState(el, 'code-entry') && 'code screen'), 'the methods or a code screen');
+      expect([shown, sessionStorage.getItem(key), challenges() - sent, text(el, 'error')], JSON.stringify(bad)).to.deep.equal(['methods', null, 0, '']);
+      el.remove();
+    }
+  });
+
   it('a kept code’s re-login reason (tab storage, written here) of another type or shape is dropped: the code screen, then every method, as with none', async () => {
     const methods = 'email-otp sms-otp passkey';
     const first = await codeScreen({ 'account-id': acct.accountId, methods });
