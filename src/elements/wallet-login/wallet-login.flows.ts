@@ -299,6 +299,9 @@ export async function runStep(element: WalletLogin, step: Step, signal: AbortSig
 async function restore(element: WalletLogin, signal: AbortSignal): Promise<LoginEvent> {
   const ended = await storedSession(element, signal);
   if (ended.session) return ended;
+  // The methods come next: core's flows load now, not at the click, whose user activation a single
+  // sign-on's provider needs for its window (Safari's lasts about 1 s). Failed, the click tries again.
+  void import('../../core/session.ts').catch(() => undefined);
   const code = await resumeCode(element, signal);
   if (!code) return ended;
   sentCodes.set(element, code);

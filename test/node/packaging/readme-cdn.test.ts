@@ -13,6 +13,10 @@
  * in a Chromium with its popup blocker on, as a person has it: a person's click opens the sign-in
  * window, a click no person made does not, and the provider's "blocked" failure is reported by
  * either element as the page's provider failing (`oauth_unavailable`), not as the user's Cancel.
+ * And on a fresh page of the per-element CDN modules (dist/cdn/elements/, built and served beside
+ * it), whose `<wallet-login>` loads core's session flows on demand: a click on single sign-on
+ * reaches the provider within its user activation even when that file comes more slowly than the
+ * activation lasts, for the element asks for it before the click.
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -20,10 +24,10 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join, normalize } from 'node:path';
-import { chromium, type Browser } from 'playwright';
+import { basename, join, normalize } from 'node:path';
+import { chromium, type Browser, type Page, type Request } from 'playwright';
 import { ROOT } from '../../../bench/size.ts';
-import { buildCdn } from '../../../scripts/build.ts';
+import { buildCdn, buildCdnElements } from '../../../scripts/build.ts';
 import { startSandbox, type Sandbox } from '../../../src/sandbox/index.ts';
 import { createSandboxAccount } from '../../support/sandbox-account.ts';
 import { testProxy } from '../../support/test-proxy.ts';
@@ -55,10 +59,14 @@ let account: { customerId: string; accountId: string; cardId: string };
 /** Pages besides the README's own: path -> html body. */
 const pages = new Map<string, string>();
 const served: string[] = [];
+/** The file of the per-element CDN modules (dist/cdn/elements/chunks/) that holds core's session flows. */
+let sessionChunk: string;
 
 before(async () => {
   assert.ok(cdn && page && sandboxConfig, 'the README has its page, its CDN import and its sandbox configuration');
   await buildCdn(dir);
+  const outputs = (await buildCdnElements(join(dir, 'elements')))!.outputs;
+  sessionChunk = basename(Object.keys(outputs).find((out) => Object.keys(outputs[out]!.inputs).some((i) => i.endsWith('src/core/session.ts')))!);
   sandbox = await startSandbox({ otpResendIntervalMs: 1 });
   const proxy = testProxy(sandbox.fixtures);
   const made = await createSandboxAccount(sandbox, { email: 'cdn@example.com' });
@@ -120,7 +128,13 @@ test('README page with the CDN import: every element defined from the CDN file, 
   }
 });
 
-test('README single sign-on on the CDN page, popup blocker on: a person\'s click adds it through <wallet-credentials> and another logs in with it (the README\'s redirect_uri page sending the code back); a click no person made is blocked, and each element reports the provider\'s failure', async () => {
+/**
+ * A page of README "Single sign-on": the CDN import `importLine`, the sandbox configuration, the
+ * README's provider (its last line given the sandbox's test issuer and the README's client id) on
+ * the page's `<wallet-login>`, then `script`, then `body`; every event of the elements kept in
+ * `window.seen`. The README's redirect_uri page is served too.
+ */
+function ssoPage(importLine: string, script: string, body: string): string {
   assert.ok(ssoBlock && callback && clientId && providerFailure, 'the README has its provider, its redirect_uri page, the issuer\'s client id and what a failing provider is');
   const [, callbackPage, callbackScript] = callback!;
   const f = sandbox.fixtures;
@@ -128,24 +142,21 @@ test('README single sign-on on the CDN page, popup blocker on: a person\'s click
   const provider = ssoBlock!.replace("codeFlowProvider({ /* your provider's */ })", `codeFlowProvider(${JSON.stringify(options)})`);
   assert.notEqual(provider, ssoBlock, 'the README hands the provider to the page\'s <wallet-login>');
   pages.set(`/${callbackPage}`, `<script>${callbackScript}</script>`);
-  pages.set('/sso', `<script type="module">
-${cdn![1]};
+  return `<script type="module">
+${importLine};
 ${sandboxConfig};
 ${provider}
-document.querySelector('wallet-credentials').oidcTokenProvider = document.querySelector('wallet-login').oidcTokenProvider;
+${script}
 window.seen = [];
 for (const name of ['wallet-logged-in', 'wallet-logged-out', 'wallet-login-error', 'credential-added', 'wallet-credentials-error']) {
   document.addEventListener(name, (e) => window.seen.push({ name, detail: e.detail }));
 }
 </script>
-<wallet-login account-id="${account.accountId}" methods="email-otp oauth"></wallet-login>
-<wallet-credentials account-id="${account.accountId}" customer-id="${account.customerId}"></wallet-credentials>`);
+${body}`;
+}
 
-  const tab = await browser.newPage();
-  const problems: string[] = [];
-  tab.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
-  const popups: string[] = [];
-  tab.on('popup', (p) => popups.push(p.url()));
+/** Asking the page over CDP, and clicking as a person does, in a tab opened on an SSO page (ssoPage). */
+async function ssoTab(tab: Page) {
   /** A person's click on `selector`, then on "Sign in" in the sign-in window it opens. */
   const signInThrough = async (selector: string) => {
     const opened = tab.waitForEvent('popup', { timeout: 10_000 });
@@ -172,13 +183,33 @@ for (const name of ['wallet-logged-in', 'wallet-logged-out', 'wallet-login-error
       assert.ok(Date.now() < end, `timed out waiting for ${what}`);
     }
   };
-  /** The `n`th event of that name the page has seen (the page keeps them all, see /sso). */
+  /** The `n`th event of that name the page has seen (the page keeps them all, see ssoPage). */
   const nth = async (name: string, n = 1) => {
     const events = `window.seen.filter((e) => e.name === ${JSON.stringify(name)})`;
     await until(`${events}.length >= ${n}`, `${name} #${n}`);
     return (await script(`${events}[${n - 1}].detail`)) as Record<string, unknown>;
   };
   const clickByScript = (tag: string, selector: string) => script(`document.querySelector('${tag}').shadowRoot.querySelector(${JSON.stringify(selector)}).click()`);
+  return { signInThrough, script, activationGone, until, nth, clickByScript };
+}
+
+test('README single sign-on on the CDN page, popup blocker on: a person\'s click adds it through <wallet-credentials> and another logs in with it (the README\'s redirect_uri page sending the code back); a click no person made is blocked, and each element reports the provider\'s failure', async () => {
+  pages.set(
+    '/sso',
+    ssoPage(
+      cdn![1]!,
+      "document.querySelector('wallet-credentials').oidcTokenProvider = document.querySelector('wallet-login').oidcTokenProvider;",
+      `<wallet-login account-id="${account.accountId}" methods="email-otp oauth"></wallet-login>
+<wallet-credentials account-id="${account.accountId}" customer-id="${account.customerId}"></wallet-credentials>`,
+    ),
+  );
+
+  const tab = await browser.newPage();
+  const problems: string[] = [];
+  tab.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+  const popups: string[] = [];
+  tab.on('popup', (p) => popups.push(p.url()));
+  const { signInThrough, script, activationGone, until, nth, clickByScript } = await ssoTab(tab);
   try {
     await tab.goto(`${origin}/sso`);
     await until("typeof document.querySelector('wallet-login').oidcTokenProvider === 'function'", 'the README\'s provider on the login');
@@ -210,6 +241,54 @@ for (const name of ['wallet-logged-in', 'wallet-logged-out', 'wallet-login-error
     await clickByScript('wallet-login', "button[data-method='oauth']");
     assert.equal((await nth('wallet-login-error')).code, providerFailure);
     assert.equal(popups.length, 2, 'no window opened without a person\'s click');
+    assert.deepEqual(problems, []);
+  } finally {
+    await tab.close();
+  }
+});
+
+test('single sign-on on a fresh page of the per-element CDN modules (no session, no passkey), popup blocker on: the person\'s click reaches the provider with no file to fetch first, so its sign-in window opens however slowly core\'s session code comes', async () => {
+  // The account's single sign-on identity is the one the test above added.
+  const url = `${origin}${cdn![3]}elements/chunks/${sessionChunk}`;
+  pages.set(
+    '/sso-elements',
+    ssoPage(
+      `import { configureWallet } from '${cdn![3]}elements/wallet-login.js'`,
+      // What the provider's window.open gave it: null is a window the browser blocked.
+      'window.opened = []; const open = window.open; window.open = (...args) => { const w = open.apply(window, args); window.opened.push(!!w); return w; };',
+      `<wallet-login account-id="${account.accountId}" methods="email-otp oauth"></wallet-login>`,
+    ),
+  );
+  const tab = await browser.newPage();
+  const problems: string[] = [];
+  tab.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+  const { script, activationGone, until, nth } = await ssoTab(tab);
+  // A network slower than a click's user activation for that file: asked for while the page has one
+  // (at a click), it comes once that has lapsed. Whether the page had one when it asked, each time:
+  const asked: boolean[] = [];
+  await tab.route(url, async (route) => {
+    asked.push((await script('navigator.userActivation.isActive')) as boolean);
+    await activationGone();
+    await route.continue();
+  });
+  const requests: Request[] = [];
+  tab.on('request', (r) => r.url() === url && requests.push(r));
+  const popup = tab.waitForEvent('popup', { timeout: 15_000 });
+  popup.catch(() => undefined);
+  try {
+    await tab.goto(`${origin}/sso-elements`);
+    await until("document.querySelector('wallet-login').matches(':state(choosing)') && typeof document.querySelector('wallet-login').oidcTokenProvider === 'function'", 'the login\'s methods');
+    // A person reads the methods before choosing: that file, when the page asks for it for them (by
+    // then, or within 2 s), has come by then.
+    if (!requests[0]) await tab.waitForRequest(url, { timeout: 2000 }).catch(() => undefined);
+    await requests[0]?.response();
+    await tab.locator("wallet-login button[data-method='oauth']").click();
+    await until('window.opened.length > 0', 'the provider\'s window.open');
+    assert.deepEqual(await script('window.opened'), [true], `the sign-in window opened (false: blocked, the click's activation over; the page had one when it asked for core's session code: ${asked})`);
+    assert.deepEqual(asked, [false], 'core\'s session code was asked for once, before the click');
+    await (await popup).getByRole('button', { name: 'Sign in as the demo user' }).click();
+    const loggedIn = await nth('wallet-logged-in');
+    assert.deepEqual([loggedIn.accountId, loggedIn.credentialType], [account.accountId, 'OAUTH']);
     assert.deepEqual(problems, []);
   } finally {
     await tab.close();
