@@ -64,15 +64,17 @@ export async function runStep(element: PasskeyRegister, step: Step, signal: Abor
 }
 
 /**
- * Calls `onChange(true)` when a session of the element's account begins or is renewed, in this tab
- * or another, and `onChange(false)` when the account has no session here any more: logged out (here,
- * in another tab), or its session ended (its time, a revocation: core's `ended`). A list changed is
- * neither. First, `onChange(live, true)`: whether it has one now (begun or ended while the element
- * was off the page).
+ * First, `onChange(live, true)`: whether the element's account has a session here now (begun or
+ * ended while the element was off the page, or another account's since). Then, with `connection`
+ * (its `unwatch` set here, once), `onChange(true)` when a session of the account begins or is renewed, in
+ * this tab or another, and `onChange(false)` when the account has no session here any more: logged
+ * out (here, in another tab), or its session ended (its time, a revocation: core's `ended`). A list
+ * changed is neither.
  */
-export function watchSessions(element: PasskeyRegister, onChange: (live: boolean, now?: true) => void): () => void {
+export function watchSessions(element: PasskeyRegister, onChange: (live: boolean, now?: true) => void, connection?: { unwatch?: () => void }): void {
   void walletFor(element.apiBase).current(element.accountId).then((s) => onChange(!!s, true), () => undefined);
-  return onSessionChange(element.apiBase, ({ type, accountId }) => {
-    if (accountId === element.accountId && type !== 'changed') onChange(type === 'logged-in' || type === 'refreshed');
-  });
+  if (connection)
+    connection.unwatch ??= onSessionChange(element.apiBase, ({ type, accountId }) => {
+      if (accountId === element.accountId && type !== 'changed') onChange(type === 'logged-in' || type === 'refreshed');
+    });
 }

@@ -168,24 +168,36 @@ export class PasskeyRegister extends TemplateElement {
     super.connectedCallback();
     // Moved in the page (a framework connects it again in the same task): it never left.
     if (this.#connection) return;
-    // After the first render: the form needs neither the channel nor the flows' code to show.
-    // A login elsewhere on the page or in another tab makes a "log in first" screen usable again;
-    // a logout or the session's end there says "log in first" instead of a form that would fail.
-    const connection: { unwatch?: () => void } = (this.#connection = {});
+    this.#connection = {};
+    this.#lookUp();
+    if (this.machine.kind === 'checking') void detectSupport().then((support) => this.#send({ type: 'SUPPORT', support }));
+  }
+
+  /**
+   * After the first render (the form needs neither the channel nor the flows' code to show): whether
+   * the wallet has a session now, asked on every connection and for every other wallet, and answered
+   * even if the element left the page meanwhile, so that put back it notices one that ended while it
+   * was away. Then, while it is on the page: a login elsewhere on the page or in another tab makes
+   * a "log in first" screen usable again; a logout or the session's end there says "log in first"
+   * instead of a form that would fail.
+   */
+  #lookUp(): void {
     void this.updateComplete
       .then(afterFirstPaint)
       .then(flows)
-      .then((f) => {
+      .then((f) =>
         // Back on the page, a login or a logout made while it was off the page counts too; none at
         // all (a wallet with no login may register) takes the form away only where it had one.
-        if (this.#connection === connection)
-          connection.unwatch = f.watchSessions(this, (live, now) => {
+        f.watchSessions(
+          this,
+          (live, now) => {
             if (live || !now || this.#live) this.#send({ type: live ? 'SESSION_AVAILABLE' : 'SESSION_ENDED' }, true);
             this.#live = live;
-          });
-      })
+          },
+          this.#connection,
+        ),
+      )
       .catch(() => undefined);
-    if (this.machine.kind === 'checking') void detectSupport().then((support) => this.#send({ type: 'SUPPORT', support }));
   }
 
   override disconnectedCallback(): void {
@@ -202,11 +214,13 @@ export class PasskeyRegister extends TemplateElement {
   protected override willUpdate(changed: PropertyValues): void {
     // Another wallet, or another service (api-base): what was said or done was of the previous one
     // ("log in first", "added"), and a running step is stopped (a passkey it saved there is removed
-    // as on Cancel). The form is offered again; registering checks for a session first.
+    // as on Cancel). The form is offered again, and the new wallet's session looked up; registering
+    // checks for a session first.
     if (changed.get('accountId') !== undefined || changed.get('apiBase') !== undefined) {
       this.#flow.abort();
       this.#live = false;
       this.#send({ type: 'RESET' }, true);
+      this.#lookUp();
     }
   }
 

@@ -5,7 +5,8 @@
  * form goes to it), as <delegated-keys> stops offering "New key"; a registration whose prompt is
  * open ends with "your session ended" instead of waiting on the prompt; a login brings the form
  * back. Put back on the page after the session ended while it was off, it says "log in first"
- * too. The end of a session by time is in shared/session-end.test.ts.
+ * too, also when it was taken off before it looked the session up, or after it was switched to
+ * another wallet or api-base. The end of a session by time is in shared/session-end.test.ts.
  */
 import { expect } from 'chai';
 import '../../../../src/elements/passkey-register/passkey-register.ts';
@@ -13,6 +14,7 @@ import '../../../../src/elements/wallet-login/wallet-login.ts';
 import type { PasskeyRegister } from '../../../../src/elements/passkey-register/passkey-register.ts';
 import type { WalletLogin } from '../../../../src/elements/wallet-login/wallet-login.ts';
 import { clientFor, walletFor } from '../../../../src/elements/shared/wallet.ts';
+import { walletConfig } from '../../../../src/elements/shared/config.ts';
 import { addVirtualAuthenticator, advanceClock, fixtures, newAccount, openOtherTab, type RigAccount } from '../../support/rig.ts';
 import { focusIn, loginByEmail, mount, nextEvent, part, resetPage, shadow, text, type, useRigAccount, waitFor, waitForState } from '../shared/helpers.ts';
 
@@ -109,6 +111,54 @@ describe('<passkey-register> when the session ends', function () {
     document.body.append(el);
     await saysLogInFirst(el, errors);
   });
+
+  /**
+   * The element's look-up of the session (an idle period after it renders, with the flows' code) has
+   * had its time, and the key store has answered a read asked for after it.
+   */
+  async function afterLookUp(): Promise<void> {
+    for (let i = 0; i < 3; i++) await new Promise((r) => requestIdleCallback(r));
+    await import('../../../../src/elements/passkey-register/passkey-register.flows.ts');
+    await walletFor().current(acct.accountId);
+  }
+
+  /** A <passkey-register> of `accountId`, with what it reports. */
+  async function mountReporting(accountId: string): Promise<{ el: PasskeyRegister; errors: string[] }> {
+    const errors: string[] = [];
+    const el = await mount<PasskeyRegister>('passkey-register', { 'account-id': accountId }, (e) => e.addEventListener('passkey-register-error', (ev) => errors.push(ev.detail.code)));
+    return { el, errors };
+  }
+
+  /** Taken off the page, the wallet logged out meanwhile, and put back. */
+  async function putBackAfterLogout(el: PasskeyRegister): Promise<void> {
+    el.remove();
+    await afterLookUp();
+    await walletFor().logout(acct.accountId);
+    document.body.append(el);
+  }
+
+  it('taken off the page before it looked the session up, and put back after a logout meanwhile: "log in first"', async () => {
+    await loginByEmail(acct);
+    const { el, errors } = await mountReporting(acct.accountId);
+    await putBackAfterLogout(el);
+    await saysLogInFirst(el, errors);
+  });
+
+  for (const attribute of ['account-id', 'api-base'] as const) {
+    it(`switched (${attribute}) to a wallet whose session lives, then taken off the page and put back after a logout meanwhile: "log in first"`, async () => {
+      await loginByEmail(acct);
+      // Shown first: another wallet, without a session here (account-id); the same one through another base (api-base).
+      const { el, errors } = await mountReporting(attribute === 'account-id' ? (await newAccount()).accountId : acct.accountId);
+      await waitForState(el, 'ready');
+      await afterLookUp();
+      // The same proxy, named by its whole address.
+      el.setAttribute(attribute, attribute === 'account-id' ? acct.accountId : new URL(walletConfig().apiBase, location.href).href);
+      await el.updateComplete;
+      await afterLookUp();
+      await putBackAfterLogout(el);
+      await saysLogInFirst(el, errors);
+    });
+  }
 
   it('a registration whose prompt is open when a logout ends the session says the session ended at once, and adds nothing', async () => {
     // No authenticator: the browser's prompt stays open until something ends it.
