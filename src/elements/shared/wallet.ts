@@ -90,20 +90,24 @@ let ends: Array<ReturnType<typeof setTimeout>> = [];
  * Times the end of each stored session (none while nothing watches): at its end, the look-up of its
  * account finds it ended, core tells `ended` to this page and the other tabs, and every element
  * takes it as a logout, whether or not a <wallet-login> is on the page. A session that ended before
- * it was timed (while the page slept, or before the watch began) is looked up at once, and not timed
- * again: an older record of an account whose newer session lives stays until that one ends. A timer
- * waits 2^31-1 ms at most (`later`): the look-up then finds it live, and it is timed again.
+ * it was timed (while the page slept, or before the watch began) is looked up at once. A session is
+ * looked up once at or after its end, not at every later run: an older record of an account whose
+ * newer session lives stays until that one ends, and is not read again meanwhile. A look-up before
+ * its end (a timer waits 2^31-1 ms at most, `later`; the clock was set back) finds it live, and it
+ * is timed again.
  */
 function timeEnds(): void {
   void (watchers ? keyStore().list() : Promise.resolve([])).then((sessions) => {
     ends.forEach(clearTimeout);
     ends = (watchers ? sessions : []).map((s) => {
-      const left = sessionEnd(s) - Date.now();
-      const again = () => left > 0 && timeEnds();
-      return later(() => void walletFor().current(s.accountId).then(again, again), left);
+      const again = () => (sessionEnd(s) > Date.now() ? timeEnds() : lookedUp.add(s.sessionId));
+      return later(() => lookedUp.has(s.sessionId) || void walletFor().current(s.accountId).then(again, again), sessionEnd(s) - Date.now());
     });
   }, () => undefined);
 }
+
+/** The ids of the stored sessions looked up at or after their end (timeEnds). */
+const lookedUp = new Set<string>();
 
 /** The page shown again (visibilitychange, pageshow): its sessions' ends timed anew from the clock. */
 const wake = (): void => void (document.hidden || timeEnds());

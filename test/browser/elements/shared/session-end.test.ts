@@ -7,8 +7,9 @@
  * takes its form away for "log in first". A session
  * longer than a timer can wait is timed in steps, neither ended at once nor looked up in a loop.
  * A session found ended when the watch starts (or the page wakes) is told ended at once; with no
- * watcher left, nothing is timed. What core tells is heard through a wallet subscription of the
- * test's own, not through the watch.
+ * watcher left, nothing is timed. An ended session kept while a newer one of its account lives is
+ * looked up once, not read again at each run of the watch. What core tells is heard through a wallet
+ * subscription of the test's own, not through the watch.
  */
 import { expect } from 'chai';
 import '../../../../src/elements/card-reveal/index.ts';
@@ -18,8 +19,15 @@ import '../../../../src/elements/passkey-register/index.ts';
 import type { CardReveal } from '../../../../src/elements/card-reveal/index.ts';
 import type { DelegatedKeys } from '../../../../src/elements/delegated-keys/index.ts';
 import { onSessionChange, walletFor } from '../../../../src/elements/shared/wallet.ts';
-import { sandboxVariant, type RigFixtures } from '../../support/rig.ts';
-import { mount, nextEvent, part, resetPage, text, useRig, waitFor } from './helpers.ts';
+import { newAccount, sandboxVariant, type RigFixtures } from '../../support/rig.ts';
+import { loginByEmail, mount, nextEvent, part, resetPage, text, useRig, waitFor } from './helpers.ts';
+
+/** The `ended` core tells of the variant's account, from now on (a subscription of the test's own, not the watch). */
+function endsTold(v: RigFixtures): string[] {
+  const told: string[] = [];
+  walletFor(v.apiBase).subscribe(({ type, accountId }) => void (type === 'ended' && accountId === v.accountId && told.push(type)));
+  return told;
+}
 
 /** Sessions of this length: live for core (5 s margin) in their first 5 s, ended at 10 s. */
 const LIFETIME = 10_000;
@@ -45,12 +53,6 @@ describe('a session that ends by time, with no <wallet-login> on the page', func
     return true;
   };
 
-  /** The `ended` core tells of the session's account, from now on (a subscription of the test's own, not the watch). */
-  const endsTold = (): string[] => {
-    const told: string[] = [];
-    walletFor(v.apiBase).subscribe(({ type, accountId }) => void (type === 'ended' && accountId === v.accountId && told.push(type)));
-    return told;
-  };
 
   /** Resolves once the session's end is `ms` behind (the end's timer, had one been set, has had its time). */
   const pastEnd = (ms: number) => new Promise((r) => setTimeout(r, endsAt + ms - Date.now()));
@@ -112,7 +114,7 @@ describe('a session that ends by time, with no <wallet-login> on the page', func
   });
 
   it('a session that ended while nothing timed it is told ended as soon as the page watches again, without an element asking for it', async () => {
-    const told = endsTold();
+    const told = endsTold(v);
     await pastEnd(1000);
     expect(told, 'told ended with nothing watching').to.deep.equal([]);
     const off = onSessionChange(v.apiBase, () => undefined);
@@ -127,12 +129,60 @@ describe('a session that ends by time, with no <wallet-login> on the page', func
   it('once the last watcher is gone, the end of a session is no longer timed: nothing looks it up or tells it ended', async () => {
     const el = await mount<DelegatedKeys>('delegated-keys', { 'card-id': v.cardId, 'account-id': v.accountId, 'api-base': v.apiBase });
     await waitFor(() => el.matches(':state(ready)'), 'the element ready, its end timed', 4000);
-    const told = endsTold();
+    const told = endsTold(v);
     el.remove();
     await pastEnd(2000);
     expect(told, 'told ended after the last watcher went').to.deep.equal([]);
     // Asked now, core finds it ended and tells so: what the watch would have done.
     expect(await walletFor(v.apiBase).current(v.accountId)).to.equal(undefined);
     expect(told).to.deep.equal(['ended']);
+  });
+});
+
+describe('an ended session of an account whose newer session lives, kept until that one ends', function () {
+  this.timeout(90000);
+  afterEach(resetPage);
+
+  it('is looked up once by the session watch, not read again at each of its runs; the newer one\'s end takes both', async () => {
+    const { store } = await useRig();
+    // Two logins 12 s apart: the first ends (core's 5 s margin included) while the second lives.
+    const v = await sandboxVariant({ sessionLifetimeMs: 24_000, otpResendIntervalMs: 1 });
+    const login = async () => (await walletFor(v.apiBase).startOtpLogin({ credentialId: v.emailCredentialId })).submit('000000');
+    const older = await login();
+    await new Promise((r) => setTimeout(r, older.endsAt! - 12_000 - Date.now()));
+    const newer = await login();
+    expect(Date.now(), 'the second login made while the first lives').to.be.below(older.endsAt! - 5000);
+    // Key-store reads of the variant's account, through the configured (IndexedDB) store; and the
+    // lists of the store the watch has read.
+    let reads = 0;
+    let lists = 0;
+    const get = store.get.bind(store);
+    const list = store.list.bind(store);
+    store.get = (accountId, except) => ((reads += +(accountId === v.accountId)), get(accountId, except));
+    store.list = () => list().then((all) => (lists++, all));
+    const told = endsTold(v);
+    const off = onSessionChange(v.apiBase, () => undefined);
+    try {
+      await new Promise((r) => setTimeout(r, older.endsAt! - Date.now()));
+      await waitFor(() => reads, 'the older session looked up at its end', 5000);
+      const stored = async () => (await list()).filter((s) => s.accountId === v.accountId).map((s) => s.sessionId);
+      expect(await stored(), 'both records kept').to.have.members([older.sessionId, newer.sessionId]);
+      const before = reads;
+      // The watch runs again at each session change of the page: a login and a logout of another wallet.
+      const other = await newAccount();
+      const seen = lists;
+      await loginByEmail(other);
+      await walletFor().logout(other.accountId);
+      await waitFor(() => lists >= seen + 2, 'the watch run at each change', 5000);
+      await new Promise((r) => setTimeout(r, 200));
+      expect(Date.now(), 'the newer session still live').to.be.below(newer.endsAt! - 5000);
+      expect(reads - before, 'reads of the ended record by the watch runs').to.equal(0);
+      expect(told).to.deep.equal([]);
+      // At the newer one's end, both go and the account is told ended.
+      await waitFor(() => told.length, 'the account told ended at the newer session\'s end', newer.endsAt! - Date.now() + 5000);
+      expect(await stored()).to.deep.equal([]);
+    } finally {
+      off();
+    }
   });
 });
