@@ -114,7 +114,7 @@ async function sample(browser: Browser, server: StaticServer, name: Name, attrib
 }
 
 export async function runLoadBench(browser: Browser, server: StaticServer, opts: { rounds?: number; accountId?: string } = {}): Promise<LoadResult> {
-  const rounds = opts.rounds ?? 15;
+  const rounds = opts.rounds ?? 40;
   const attributes: Record<string, string> = opts.accountId ? { 'account-id': opts.accountId } : {};
   // Warm-up of the browser process itself (not of any page: every sample gets a fresh context).
   await sample(browser, server, 'ours', attributes);

@@ -119,7 +119,7 @@ if (browser) {
     load = await part('load to first render', async () => {
       await prepareLoadBench();
       const account = await backend.newAccount();
-      return runLoadBench(browser, server, { rounds: quick ? 3 : 15, accountId: account.accountId });
+      return runLoadBench(browser, server, { rounds: quick ? 3 : 40, accountId: account.accountId });
     });
   }
   await browser.close();
