@@ -144,6 +144,8 @@ export class PasskeyRegister extends TemplateElement {
   #kept = false;
   /** Whether the wallet had a session here when last heard of (on the page), so that its end while off the page is noticed. */
   #live = false;
+  /** Look-ups asked and session changes heard: an answer to an older look-up than the last of these is stale. */
+  #heard = 0;
   /** The session watching of the live connection (undefined while disconnected). */
   #connection: { unwatch?: () => void } | undefined;
 
@@ -182,6 +184,7 @@ export class PasskeyRegister extends TemplateElement {
    * instead of a form that would fail.
    */
   #lookUp(): void {
+    const asked = ++this.#heard;
     void this.updateComplete
       .then(afterFirstPaint)
       .then(flows)
@@ -191,6 +194,9 @@ export class PasskeyRegister extends TemplateElement {
         f.watchSessions(
           this,
           (live, now) => {
+            // Only the latest look-up's answer counts, and none asked for before a change heard since.
+            if (!now) this.#heard++;
+            else if (asked !== this.#heard) return;
             if (live || !now || this.#live) this.#send({ type: live ? 'SESSION_AVAILABLE' : 'SESSION_ENDED' }, true);
             this.#live = live;
           },

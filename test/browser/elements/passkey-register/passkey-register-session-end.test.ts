@@ -6,7 +6,8 @@
  * open ends with "your session ended" instead of waiting on the prompt; a login brings the form
  * back. Put back on the page after the session ended while it was off, it says "log in first"
  * too, also when it was taken off before it looked the session up, or after it was switched to
- * another wallet or api-base. The end of a session by time is in shared/session-end.test.ts.
+ * another wallet or api-base. A look-up answered after a newer one was asked (another wallet) or a
+ * logout heard counts for nothing. The end of a session by time is in shared/session-end.test.ts.
  */
 import { expect } from 'chai';
 import '../../../../src/elements/passkey-register/passkey-register.ts';
@@ -15,6 +16,7 @@ import type { PasskeyRegister } from '../../../../src/elements/passkey-register/
 import type { WalletLogin } from '../../../../src/elements/wallet-login/wallet-login.ts';
 import { clientFor, walletFor } from '../../../../src/elements/shared/wallet.ts';
 import { walletConfig } from '../../../../src/elements/shared/config.ts';
+import type { KeyStore } from '../../../../src/core/keystore.ts';
 import { addVirtualAuthenticator, advanceClock, fixtures, newAccount, openOtherTab, type RigAccount } from '../../support/rig.ts';
 import { focusIn, loginByEmail, mount, nextEvent, part, resetPage, shadow, text, type, useRigAccount, waitFor, waitForState } from '../shared/helpers.ts';
 
@@ -22,8 +24,8 @@ const LOG_IN_FIRST = 'Log in to your wallet first: adding a passkey to a wallet 
 
 describe('<passkey-register> when the session ends', function () {
   this.timeout(60000);
-  let acct: RigAccount, dbName: string;
-  beforeEach(async () => ({ acct, dbName } = await useRigAccount()));
+  let acct: RigAccount, dbName: string, store: KeyStore;
+  beforeEach(async () => ({ acct, dbName, store } = await useRigAccount()));
   afterEach(resetPage);
 
   /** The form of the logged-in wallet, with what it reports from then on. */
@@ -159,6 +161,65 @@ describe('<passkey-register> when the session ends', function () {
       await saysLogInFirst(el, errors);
     });
   }
+
+  /**
+   * The key store's next read of `accountId` (an element's look-up of its session) reads, then
+   * answers at `release()`; `read` resolves once it has read. Call `undo` in a `finally`.
+   */
+  function holdRead(accountId: string): { read: Promise<void>; release: () => void; undo: () => void } {
+    const get = store.get.bind(store);
+    let release: (() => void) | undefined;
+    let read!: () => void;
+    const held = new Promise<void>((r) => (read = r));
+    store.get = (id, except) => {
+      if (id !== accountId) return get(id, except);
+      store.get = get;
+      return get(id, except).then((found) => new Promise((r) => ((release = () => r(found)), read())));
+    };
+    return { read: held, release: () => release?.(), undo: () => ((store.get = get), release?.()) };
+  }
+
+  /** A read of `accountId` asked for after the held one has answered: the element heard the held answer. */
+  async function heard(el: PasskeyRegister, accountId: string): Promise<void> {
+    await walletFor().current(accountId);
+    await el.updateComplete;
+  }
+
+  it('switched to a wallet whose session lives while the previous wallet\'s look-up (no session) is on its way: the form stays, not "log in first"', async () => {
+    await loginByEmail(acct);
+    const other = await newAccount();
+    const hold = holdRead(other.accountId);
+    try {
+      const { el, errors } = await mountReporting(other.accountId);
+      await hold.read;
+      el.setAttribute('account-id', acct.accountId);
+      await el.updateComplete;
+      await afterLookUp();
+      hold.release();
+      await heard(el, other.accountId);
+      expect(el.matches(':state(ready)'), `the form offered, not ${['login-required', 'checking'].filter((s) => el.matches(`:state(${s})`))}`).to.equal(true);
+      expect(part(el, 'submit'), 'the button to create a passkey').to.not.equal(null);
+      expect(errors).to.deep.equal([]);
+    } finally {
+      hold.undo();
+    }
+  });
+
+  it('logged out while its look-up (a live session) is on its way: "log in first" stays', async () => {
+    await loginByEmail(acct);
+    const hold = holdRead(acct.accountId);
+    try {
+      const { el, errors } = await mountReporting(acct.accountId);
+      await hold.read;
+      await walletFor().logout(acct.accountId);
+      await saysLogInFirst(el, errors);
+      hold.release();
+      await heard(el, acct.accountId);
+      await saysLogInFirst(el, errors);
+    } finally {
+      hold.undo();
+    }
+  });
 
   it('a registration whose prompt is open when a logout ends the session says the session ended at once, and adds nothing', async () => {
     // No authenticator: the browser's prompt stays open until something ends it.
