@@ -1304,15 +1304,18 @@ describe('<wallet-login>', function () {
     expect(text(el, 'error')).to.equal('');
   });
 
-  it('a kept code whose type is no code’s (another script of the origin, an older version wrote it) is dropped: the methods show, no new code is sent', async () => {
+  it('a kept code whose type is no code’s or whose id is no id (another script of the origin, an older version wrote it) is dropped: the methods show, no new code is sent', async () => {
     let el = await codeScreen({ 'account-id': acct.accountId });
     el.remove();
     const key = Object.keys(sessionStorage).find((k) => k.startsWith('wallet-elements:code:') && k.endsWith(acct.accountId))!;
     const saved = JSON.parse(sessionStorage.getItem(key)!) as Record<string, unknown>;
     await advanceClock(31_000); // past the sandbox's one code per 30 s: it would send another now
     const sent = challenges();
-    for (const bad of ['PASSKEY', 'email_otp', null, 42, ['EMAIL_OTP'], { type: 'EMAIL_OTP' }]) {
-      sessionStorage.setItem(key, JSON.stringify({ ...saved, type: bad }));
+    const types = ['PASSKEY', 'email_otp', null, 42, ['EMAIL_OTP'], { type: 'EMAIL_OTP' }].map((type) => ({ type }));
+    // Empty, none (undefined: left out of the JSON), or no string.
+    const ids = ['', undefined, null, 42, [saved['id']], { id: saved['id'] }].map((id) => ({ id }));
+    for (const bad of [...types, ...ids]) {
+      sessionStorage.setItem(key, JSON.stringify({ ...saved, ...bad }));
       el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId });
       const shown = await waitFor(() => (inState(el, 'choosing') && 'methods') || (inState(el, 'code-entry') && 'code screen'), 'the methods or a code screen');
       expect([shown, sessionStorage.getItem(key), challenges() - sent, text(el, 'error')], JSON.stringify(bad)).to.deep.equal(['methods', null, 0, '']);
