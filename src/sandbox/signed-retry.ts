@@ -18,7 +18,9 @@
  *   8. the key is not an active session of the account (or not the one key the operation requires)
  *                                              -> WALLET_SIGNATURE_INVALID
  * An operation may take more than one signature (delegated keys take two, reference.md): each
- * valid retry before the last answers another 202 with a fresh payload and request id.
+ * valid retry before the last answers another 202 with a fresh payload and request id, and the
+ * outcome names the operation (`flow`, one id for all its signatures) so that its route can keep
+ * what the signatures so far did (a PENDING delegated key) and finish that at the last.
  * Where api.md says the two headers are "ignored on the first call" (delegated-key creation), a call
  * is the retry only when its Request-Id is one issued for this operation; any other call is a first
  * call, whatever headers it carries, and gets the first 202 (checks 1 and 3 do not apply to it).
@@ -45,6 +47,8 @@ export interface PendingRequest {
   accountIds: string[];
   /** Which signature of the operation this request collects (1-based). */
   step: number;
+  /** The operation, the same for all its signatures. */
+  flow: string;
   consumed: boolean;
 }
 
@@ -77,8 +81,9 @@ export interface GateSpec {
 }
 
 export type GateOutcome =
-  | { done: false; reply: Reply }
-  | { done: true; signer: SessionRecord | null; publicKey: string };
+  /** `flow`: set when a signature before the last was just taken (the operation it belongs to). */
+  | { done: false; reply: Reply; flow?: string }
+  | { done: true; signer: SessionRecord | null; publicKey: string; flow: string };
 
 const MAX_PENDING = 20_000;
 
@@ -117,7 +122,7 @@ export class SignedRetryEngine {
     const pending = requestId === undefined ? undefined : this.pending.get(requestId);
     const issuedHere = pending !== undefined && pending.method === ctx.method && pending.path === ctx.path;
     if ((signature === undefined && requestId === undefined) || (spec.firstCallIgnoresHeaders && !issuedHere)) {
-      return { done: false, reply: await this.issue(ctx, spec, 1) };
+      return { done: false, reply: await this.issue(ctx, spec, 1, randomUUID()) };
     }
     if (requestId === undefined) {
       throw new HttpError(401, 'REQUEST_ID_MISSING', `${REQUEST_ID_HEADER} is required with ${WALLET_SIGNATURE_HEADER}`);
@@ -171,13 +176,14 @@ export class SignedRetryEngine {
     }
 
     const required = spec.signatures ?? 1;
+    const { flow } = pending;
     if (pending.step < required) {
-      return { done: false, reply: await this.issue(ctx, spec, pending.step + 1) };
+      return { done: false, reply: await this.issue(ctx, spec, pending.step + 1, flow), flow };
     }
-    return { done: true, signer, publicKey };
+    return { done: true, signer, publicKey, flow };
   }
 
-  private async issue(ctx: Ctx, spec: GateSpec, step: number): Promise<Reply> {
+  private async issue(ctx: Ctx, spec: GateSpec, step: number, flow: string): Promise<Reply> {
     const now = this.now();
     this.prune(now);
     const requestId = `Request:${randomUUID()}`;
@@ -200,6 +206,7 @@ export class SignedRetryEngine {
       path: ctx.path,
       accountIds: spec.accountIds,
       step,
+      flow,
       consumed: false,
     };
     this.pending.set(requestId, record);

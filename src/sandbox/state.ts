@@ -109,6 +109,8 @@ export interface DelegatedKeyRecord {
   key: DelegatedKey;
   /** Custodied by the sandbox; never returned (api.md "Delegated signing keys"). */
   privateKey: WebCryptoKey;
+  /** The signed retry that made it (signed-retry.ts `flow`), while PENDING: its last signature makes it ACTIVE. */
+  flow?: string;
 }
 
 export interface AgentRecord {

@@ -4,6 +4,17 @@
  * ACTIVE key whose pair the sandbox generates and keeps (the private key is never returned); list
  * by account and/or funding source; get; revoke (no signed retry).
  *
+ * The first signature makes the key (the delegated user, its pair) with status PENDING, listed and
+ * fetched as any other; the second grants its policy and makes that same key (same id) ACTIVE.
+ * A flow abandoned between the two (or whose second signature is refused, or answered 409) leaves
+ * it PENDING: api.md line 106, "The delegated user exists but policy creation never completed. The
+ * key cannot sign." What becomes of it after is not written (api.md line 114: "Transitions from
+ * PENDING and into REVOKED: not shown"), so the sandbox takes the reading of a service that never
+ * tidies up: a PENDING key stays PENDING for good, cannot be revoked (reference.md line 67, DELETE
+ * `400` when the key is not ACTIVE), and blocks nothing: a new create for the same card goes
+ * through (reference.md line 63 gives `409` only "when an ACTIVE key already exists for that card
+ * funding source") and makes a key of its own, the abandoned one staying listed beside it.
+ *
  * Choices where the documents are silent (api.md: "Error responses of the delegated key endpoints: not
  * shown"; reference.md gives the statuses, no codes, and api.md "Errors" names no 409 code and no 404
  * code for these resources): a whitespace-only nickname (length 1..256 is all they say) is
@@ -106,26 +117,40 @@ export function registerDelegatedKeyRoutes(router: Router, world: World): void {
       // api.md: the headers are "only on the signed retry, ignored on the first call".
       firstCallIgnoresHeaders: true,
     });
+    if (!gate.done && !gate.flow) return gate.reply;
+    // The key of this flow, made PENDING by its first signature (see the header).
+    const ofFlow = () => [...store.delegatedKeys.values()].find((r) => r.flow === gate.flow);
+    let record = ofFlow();
+    if (!record) {
+      const pair = await generateSigningKey();
+      record = ofFlow();
+      if (!record) {
+        const t = new Date(world.clock.now()).toISOString();
+        const key: DelegatedKey = {
+          id: `DelegatedKey:${randomUUID()}`,
+          cardId: cardId!,
+          fundingSourceId: binding.id as DelegatedKey['fundingSourceId'],
+          accountId: accountId!,
+          publicKey: bytesToHex(compressPublicKey(pair.publicKey)),
+          nickname: nickname!,
+          status: 'PENDING',
+          ...(spendingLimits && spendingLimits.length > 0 ? { spendingLimits } : {}),
+          createdAt: t,
+          updatedAt: t,
+        };
+        record = { key, privateKey: pair.privateKey, flow: gate.flow };
+        store.delegatedKeys.set(key.id, record);
+      }
+    }
     if (!gate.done) return gate.reply;
-    const pair = await generateSigningKey();
-    // Checked after the last await, with nothing awaited before the key is stored: another creation
-    // for the same funding source may have completed meanwhile (409, not a second ACTIVE key).
+    // Checked after the last await, with nothing awaited before the key turns ACTIVE: another
+    // creation for the same funding source may have completed meanwhile (409, this key staying PENDING).
     bindingOf(cardId!, accountId!);
     noActiveKey(binding.id);
-    const t = new Date(world.clock.now()).toISOString();
-    const key: DelegatedKey = {
-      id: `DelegatedKey:${randomUUID()}`,
-      cardId: cardId!,
-      fundingSourceId: binding.id as DelegatedKey['fundingSourceId'],
-      accountId: accountId!,
-      publicKey: bytesToHex(compressPublicKey(pair.publicKey)),
-      nickname: nickname!,
-      status: 'ACTIVE',
-      ...(spendingLimits && spendingLimits.length > 0 ? { spendingLimits } : {}),
-      createdAt: t,
-      updatedAt: t,
-    };
-    store.delegatedKeys.set(key.id, { key, privateKey: pair.privateKey });
+    const { key } = record;
+    key.status = 'ACTIVE';
+    key.updatedAt = new Date(world.clock.now()).toISOString();
+    delete record.flow;
     return json(201, key);
   });
 

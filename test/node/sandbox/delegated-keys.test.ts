@@ -20,7 +20,7 @@ async function setup() {
 }
 
 describe('delegated keys', () => {
-  test('create takes two signatures: 202, retry, 202 with a new payload, retry, 201 ACTIVE', async () => {
+  test('create takes two signatures: 202, retry, 202 with a new payload (the key PENDING meanwhile), retry, 201 ACTIVE', async () => {
     const { acct, key } = await setup();
     const body = { cardId: acct.cardId, internalAccountId: acct.accountId, nickname: 'Card payments', spendingLimits: [{ currencyCode: 'USD', maxPerTransaction: 50_000 }, { currencyCode: 'USDB', maxPerTransaction: 1 }] };
     const first = await api.challenge('POST', '/auth/delegated-keys', body);
@@ -31,12 +31,23 @@ describe('delegated keys', () => {
     // The first request id cannot be used for the second signature.
     const replay = await api.retry('POST', '/auth/delegated-keys', body, first, key);
     assertError(replay, 401, 'UNAUTHORIZED');
-    // Nothing exists yet.
-    assert.equal((await api.call('GET', `/auth/delegated-keys?accountId=${acct.accountId}`)).body.data.length, 0);
+    // After the first signature the key exists, PENDING: listed, fetched by id, not revocable.
+    const listed = (await api.call('GET', `/auth/delegated-keys?accountId=${acct.accountId}`)).body.data;
+    assert.deepEqual(listed.map((k: { status: string }) => k.status), ['PENDING']);
+    assertDelegatedKey(listed[0]);
+    assert.equal(listed[0].nickname, 'Card payments');
+    assert.deepEqual(listed[0].spendingLimits, body.spendingLimits);
+    assert.deepEqual((await api.call('GET', `/auth/delegated-keys/${listed[0].id}`)).body, listed[0]);
+    assertFieldError(await api.call('DELETE', `/auth/delegated-keys/${listed[0].id}`), 'id');
     const done = await api.retry('POST', '/auth/delegated-keys', body, second.body, key);
     assert.equal(done.status, 201, done.text);
     assertDelegatedKey(done.body);
     assert.equal(done.body.status, 'ACTIVE');
+    // The second signature makes that same key ACTIVE: one key, same id and public key.
+    assert.equal(done.body.id, listed[0].id);
+    assert.equal(done.body.publicKey, listed[0].publicKey);
+    assert.equal(done.body.createdAt, listed[0].createdAt);
+    assert.deepEqual((await api.call('GET', `/auth/delegated-keys?accountId=${acct.accountId}`)).body.data, [done.body]);
     assert.equal(done.body.cardId, acct.cardId);
     assert.equal(done.body.accountId, acct.accountId);
     assert.equal(done.body.fundingSourceId, acct.fundingSourceId);
@@ -82,7 +93,32 @@ describe('delegated keys', () => {
     const done = await Promise.all(seconds.map((ch) => api.retry('POST', '/auth/delegated-keys', body, ch, key)));
     assert.deepEqual(done.map((r) => r.status).sort(), [201, 409], done.map((r) => r.text).join('\n'));
     const keys = (await api.call('GET', `/auth/delegated-keys?accountId=${acct.accountId}`)).body.data;
-    assert.equal(keys.filter((k: { status: string }) => k.status === 'ACTIVE').length, 1);
+    // The one answered 409 stays PENDING.
+    assert.deepEqual(keys.map((k: { status: string }) => k.status).sort(), ['ACTIVE', 'PENDING']);
+  });
+
+  test('a create abandoned after its first signature leaves a PENDING key that stays, cannot be revoked and blocks no new create for the card', async () => {
+    const { acct, key } = await setup();
+    const body = { cardId: acct.cardId, internalAccountId: acct.accountId, nickname: 'Abandoned' };
+    const first = await api.challenge('POST', '/auth/delegated-keys', body);
+    const second = await api.retry('POST', '/auth/delegated-keys', body, first, key);
+    assert.equal(second.status, 202, second.text);
+    const [pending] = (await api.call('GET', `/auth/delegated-keys?fundingSourceId=${acct.fundingSourceId}`)).body.data;
+    assert.equal(pending.status, 'PENDING');
+    const del = await api.call('DELETE', `/auth/delegated-keys/${pending.id}`);
+    assertFieldError(del, 'id');
+    assert.match(del.body.message, /PENDING/);
+    // Coming back later: a new create for the same card (same body) goes through and makes a key of its own.
+    const again = await api.signed('POST', '/auth/delegated-keys', body, key);
+    assert.equal(again.status, 201, again.text);
+    assert.notEqual(again.body.id, pending.id);
+    assert.notEqual(again.body.publicKey, pending.publicKey);
+    const keys = (await api.call('GET', `/auth/delegated-keys?accountId=${acct.accountId}`)).body.data;
+    assert.deepEqual(keys.map((k: { id: string; status: string }) => [k.id, k.status]), [[pending.id, 'PENDING'], [again.body.id, 'ACTIVE']]);
+    assert.deepEqual((await api.call('GET', `/auth/delegated-keys/${pending.id}`)).body, pending);
+    // The abandoned flow's second signature, given now, is answered 409 and the key stays PENDING.
+    assertError(await api.retry('POST', '/auth/delegated-keys', body, second.body, key), 409);
+    assert.equal((await api.call('GET', `/auth/delegated-keys/${pending.id}`)).body.status, 'PENDING');
   });
 
   test('validation: nickname 1..256, currency pattern, integer >= 1, duplicate currency, all with details.errors', async () => {
@@ -154,6 +190,8 @@ describe('delegated keys', () => {
     const body = { cardId: acct.cardId, internalAccountId: acct.accountId, nickname: 'n' };
     const ch = await api.challenge('POST', '/auth/delegated-keys', body);
     assertError(await api.retry('POST', '/auth/delegated-keys', body, ch, other.key), 401, 'WALLET_SIGNATURE_INVALID');
+    // A refused first signature makes no key, not even PENDING.
+    assert.deepEqual((await api.call('GET', `/auth/delegated-keys?accountId=${acct.accountId}`)).body.data, []);
   });
 
   test('list needs accountId or fundingSourceId; filters; get and delete 404 for unknown ids', async () => {
