@@ -237,7 +237,7 @@ const delegatedKeys: Record<DelegatedKeysStringKey, string> = {
   'delegated-keys.new': 'مفتاح جديد',
   'delegated-keys.retry': 'إعادة المحاولة',
   'delegated-keys.status.ACTIVE': 'نشط',
-  'delegated-keys.status.PENDING': 'قيد الانتظار',
+  'delegated-keys.status.PENDING': 'غير مكتمل، لا يمكن استخدامه',
   'delegated-keys.status.REVOKED': 'ملغى',
   'delegated-keys.created-on': 'أُنشئ في {date}',
   'delegated-keys.public-key': 'المفتاح العام',

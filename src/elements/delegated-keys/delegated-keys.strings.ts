@@ -62,7 +62,7 @@ const en: Record<Keys, string> & PluralForms<Keys> = {
   'delegated-keys.new': 'New key',
   'delegated-keys.retry': 'Try again',
   'delegated-keys.status.ACTIVE': 'Active',
-  'delegated-keys.status.PENDING': 'Pending',
+  'delegated-keys.status.PENDING': 'Not finished, can’t be used',
   'delegated-keys.status.REVOKED': 'Revoked',
   'delegated-keys.created-on': 'Created {date}',
   'delegated-keys.public-key': 'Public key',

@@ -99,7 +99,7 @@ type Done = Extract<DelegatedKeysEvent, { type: 'created' | 'revoked' }>;
  * @cssproperty --delegated-keys-gap - Space between parts.
  * @cssproperty --delegated-keys-item-background - Background of a key card.
  * @cssproperty --delegated-keys-active-color - Color of the "Active" badge.
- * @cssproperty --delegated-keys-revoked-color - Color of "Revoked" and "Pending" badges.
+ * @cssproperty --delegated-keys-revoked-color - Color of "Revoked" and "Not finished, can’t be used" (PENDING) badges.
  *
  * @cssstate loading - The keys are being read.
  * @cssstate ready - The keys are shown.

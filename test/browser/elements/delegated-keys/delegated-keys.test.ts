@@ -520,6 +520,48 @@ describe('<delegated-keys>', () => {
     expect(shadow(el).activeElement === part(el, 'new-button'), `focus on "New key", not ${focusIn(el)}`).to.equal(true);
   });
 
+  it('a create whose second signature never arrived leaves a PENDING key: shown as not finished and unusable (not "Pending"), in English and Arabic, with no Revoke; coming back, a new key for the card is made beside it', async () => {
+    const { el, errors } = await formFilled('Groceries', [['USD', '5000']]);
+    // The answer to the first signed retry (the second 202) is lost: the service holds the key PENDING.
+    let legs = 0;
+    const undo = loseAnswer('POST', /\/auth\/delegated-keys$/, () => ++legs === 2);
+    try {
+      (part(el, 'submit-button') as HTMLButtonElement).click();
+      await waitFor(() => errors.length, 'the lost answer');
+    } finally {
+      undo();
+    }
+    const api = createClient({ baseUrl: f.apiBase });
+    const [pending] = await api.listDelegatedKeys({ accountId: acct.accountId });
+    expect(pending!.status).to.equal('PENDING');
+    // Abandoned: the user leaves, and comes back later.
+    cleanup();
+    const back = await mountReady();
+    expect(parts(back, 'key')).to.have.length(1);
+    // Not "Pending", which says to wait: it never becomes ACTIVE (api.md "policy creation never completed. The key cannot sign").
+    expect(text(back, 'status')).to.equal('Not finished, can’t be used');
+    expect(text(back, 'list')).to.not.match(/Limits can’t be changed/);
+    expect(part(back, 'revoke-button'), 'no Revoke the service refuses with 400').to.equal(null);
+    expect(await axeViolations(back)).to.deep.equal([]);
+    // A new key for the card: no "already has an active key", and it is made beside the PENDING one.
+    (part(back, 'new-button') as HTMLButtonElement).click();
+    await settle(back);
+    expect(text(back, 'form')).to.not.match(/active key/);
+    const key = await createKey(back, 'Groceries', [['USD', '5000']]);
+    expect(key.id).to.not.equal(pending!.id);
+    expect(parts(back, 'status').map((s) => s.textContent)).to.deep.equal(['Active', 'Not finished, can’t be used']);
+    expect(parts(back, 'revoke-button')).to.have.length(1);
+    expect(parts(back, 'key')[0]!.contains(part(back, 'revoke-button'))).to.equal(true);
+    expect((await api.listDelegatedKeys({ accountId: acct.accountId })).map((k) => [k.id, k.status])).to.deep.equal([
+      [pending!.id, 'PENDING'],
+      [key.id, 'ACTIVE'],
+    ]);
+    setLocale('ar');
+    await settle(back);
+    expect(parts(back, 'status').map((s) => s.textContent)).to.deep.equal(['نشط', 'غير مكتمل، لا يمكن استخدامه']);
+    expect(await axeViolations(back)).to.deep.equal([]);
+  });
+
   it('a revoke refused with 400 while the list still shows the key active is said as a failure', async () => {
     const { el, key } = await atRevoke('Still active');
     let revokedHere = false;
