@@ -69,6 +69,21 @@ export function setTimeZone(id: string | null): Promise<{ timeZone: string | nul
 }
 
 /**
+ * Playwright's fake clock for the whole browser context of this test file (it cannot be taken off):
+ * `install` it once, then `setSystemTime(ms)` moves Date.now() without firing any timer (as a
+ * system suspend does: timers run on a clock that stopped) and `runFor(ms)` lets time run on,
+ * firing the timers due meanwhile. Mocha keeps the real timers it took at load. The test runner's
+ * wait for a command's answer (20 s) is a page timer too: `runFor` runs in steps of 15 s, each a
+ * command of its own, so that it never fires the wait of the command under way.
+ */
+export async function pageClock(call: 'install' | 'setSystemTime' | 'runFor', arg?: number): Promise<void> {
+  for (let left = arg ?? 0; ; left -= 15_000) {
+    await executeServerCommand('page-clock', { call, arg: call === 'runFor' ? Math.min(left, 15_000) : arg });
+    if (call !== 'runFor' || left <= 15_000) return;
+  }
+}
+
+/**
  * The page's JavaScript heap in bytes after a full garbage collection (CDP HeapProfiler.collectGarbage,
  * then Runtime.getHeapUsage): what the page still holds, for tests of growth over time.
  */

@@ -606,6 +606,16 @@ export function walletRig(options: WalletRigOptions = {}): {
           await cdp.send('Emulation.setTimezoneOverride', { timezoneId: String(p.id) });
           return { timeZone: p.id };
         }
+        case 'page-clock': {
+          // Playwright's fake clock for this test's browser context (page.clock): `install` once
+          // (timers then run in real time), `setSystemTime` (Date jumps, no timer fires: what a
+          // system suspend does to a page), `runFor` (time runs on, firing the timers due).
+          const page = (session.browser as unknown as { getPage(id: string): import('playwright').Page }).getPage(session.id);
+          const call = String(p.call);
+          if (!['install', 'setSystemTime', 'runFor'].includes(call)) throw new Error(`page-clock: no ${call}`);
+          await (page.clock as unknown as Record<string, (arg?: number) => Promise<void>>)[call]!(p.arg as number | undefined);
+          return { call };
+        }
         case 'heap-used': {
           // What the page's heap holds after a full collection (CDP), for tests of growth over time.
           const page = (session.browser as unknown as { getPage(id: string): import('playwright').Page }).getPage(session.id);
