@@ -10,7 +10,7 @@
  * IndexedDB store opens on its first read (idb-keyval opens lazily).
  */
 import { createClient, type WalletClient } from '../../core/client.ts';
-import { later, sessionEnd } from '../../core/clock.ts';
+import { sessionEnd } from '../../core/clock.ts';
 import { WalletError } from '../../core/errors.ts';
 import { indexedDbKeyStore, type KeyStore } from '../../core/keystore.ts';
 import type { SessionChange, Wallet, WalletOptions } from '../../core/session.ts';
@@ -83,8 +83,19 @@ export function onSessionChange(apiBase: string | null | undefined, listener: (c
 
 /** How many session watchers (onSessionChange) the page has. */
 let watchers = 0;
-/** One timer per stored session, at its end, while the page has a watcher. */
+/** One timer per stored session, a step at most before its end, while the page has a watcher. */
 let ends: Array<ReturnType<typeof setTimeout>> = [];
+
+/**
+ * The longest a session's end timer waits before it looks at the wall clock again (<wallet-login>
+ * times its session the same way). In Chromium on Linux and macOS timers run on a clock that stops
+ * while the system sleeps, and a page shown all along (the lid closed on an external display) hears
+ * no visibilitychange on waking: a timer set for the end would fire as late as the sleep was long,
+ * an ended session shown live meanwhile. A minute bounds that lag at little cost: a timer a minute
+ * for each stored session, with no request and no key store read until its end is due (and a page
+ * hidden for long has its timers held to once a minute by Chromium anyway).
+ */
+const STEP = 60_000;
 
 /**
  * Times the end of each stored session (none while nothing watches): at its end, the look-up of its
@@ -92,16 +103,19 @@ let ends: Array<ReturnType<typeof setTimeout>> = [];
  * takes it as a logout, whether or not a <wallet-login> is on the page. A session that ended before
  * it was timed (while the page slept, or before the watch began) is looked up at once. A session is
  * looked up once at or after its end, not at every later run: an older record of an account whose
- * newer session lives stays until that one ends, and is not read again meanwhile. A look-up before
- * its end (a timer waits 2^31-1 ms at most, `later`; the clock was set back) finds it live, and it
- * is timed again.
+ * newer session lives stays until that one ends, and is not read again meanwhile. Each timer waits
+ * a minute at most (STEP: it stops while the system sleeps, the wall clock does not), then waits
+ * again from the wall clock unless the end is due. A look-up before its end (the clock was set
+ * back) finds it live, and it is timed again.
  */
 function timeEnds(): void {
   void (watchers ? keyStore().list() : Promise.resolve([])).then((sessions) => {
     ends.forEach(clearTimeout);
-    ends = (watchers ? sessions : []).map((s) => {
+    ends = (watchers ? sessions : []).map((s, i) => {
       const again = () => (sessionEnd(s) > Date.now() ? timeEnds() : lookedUp.add(s.sessionId));
-      return later(() => lookedUp.has(s.sessionId) || void walletFor().current(s.accountId).then(again, again), sessionEnd(s) - Date.now());
+      // (The first lands in the new array through `map`, the next ones in its place.)
+      const wait = (): ReturnType<typeof setTimeout> => (ends[i] = setTimeout(() => (sessionEnd(s) > Date.now() ? wait() : lookedUp.has(s.sessionId) || void walletFor().current(s.accountId).then(again, again)), Math.min(sessionEnd(s) - Date.now(), STEP)));
+      return wait();
     });
   }, () => undefined);
 }

@@ -545,8 +545,9 @@ export class WalletLogin extends TemplateElement {
     // new session upstream each second): halfway through the lifetime instead. At least a second.
     const lifetime = Date.parse(session.expiresAt) - Date.parse(session.createdAt!);
     const before = this.refreshBefore * 1000;
-    // A timer waits 2^31-1 ms (24.8 days) at most: one due later waits that long, then again.
-    const at = (ms: number, then: () => void) => this.#sessionTimers.push(setTimeout(ms < 2 ** 31 ? then : () => this.#schedule(session, retry), Math.min(ms, 2 ** 31 - 1)));
+    // A timer waits a minute at most (as shared/wallet.ts STEP says: it stops while the system
+    // sleeps, the wall clock does not): one due later waits that long, then both are set again.
+    const at = (ms: number, then: () => void) => this.#sessionTimers.push(setTimeout(ms > 6e4 ? () => this.#schedule(session, retry) : then, Math.min(ms, 6e4)));
     at(Math.max(1000, retry ? Math.min(left / 2, 15_000) : left - (before >= lifetime ? lifetime / 2 : before)), () => this.#onExpiring(session));
     at(Math.max(0, left), () => void this.#onExpired(session));
   }
