@@ -12,6 +12,7 @@ import '../../../../src/elements/wallet-login/index.ts';
 import type { DelegatedKeys } from '../../../../src/elements/delegated-keys/index.ts';
 import type { WalletLogin } from '../../../../src/elements/wallet-login/index.ts';
 import { walletFor } from '../../../../src/elements/shared/wallet.ts';
+import type { KeyStore } from '../../../../src/core/keystore.ts';
 import { pageClock, sandboxVariant, type RigFixtures } from '../../support/rig.ts';
 import { mount, part, resetPage, useRig, waitFor, waitForState } from './helpers.ts';
 
@@ -23,9 +24,10 @@ const AFTER_WAKE = 62_000;
 describe('a session across a sleep of the system, the page shown all along', function () {
   this.timeout(60000);
   let v: RigFixtures;
+  let store: KeyStore;
   before(() => pageClock('install'));
   beforeEach(async () => {
-    await useRig();
+    ({ store } = await useRig());
     v = await sandboxVariant({ sessionLifetimeMs: LIFETIME });
     await (await walletFor(v.apiBase).startOtpLogin({ credentialId: v.emailCredentialId })).submit('000000');
   });
@@ -43,6 +45,20 @@ describe('a session across a sleep of the system, the page shown all along', fun
     await waitFor(() => el.matches(':state(ready)') && newKey()?.disabled === false, '"New key" offered while the session lives', 4000);
     await sleep(LIFETIME);
     await waitFor(() => newKey()?.disabled === true, '"New key" taken away a minute after the wake', 5000);
+  });
+
+  it('not ended: the minutes that pass read no key store and look nothing up, and the session stays live', async () => {
+    const el = await mount<DelegatedKeys>('delegated-keys', { 'card-id': v.cardId, 'account-id': v.accountId, 'api-base': v.apiBase });
+    const newKey = () => part(el, 'new-button') as HTMLButtonElement | null;
+    await waitFor(() => el.matches(':state(ready)') && newKey()?.disabled === false, '"New key" offered while the session lives', 4000);
+    const reads: string[] = [];
+    for (const name of ['get', 'list'] as const) {
+      const read = store[name].bind(store) as (...a: unknown[]) => Promise<never>;
+      (store as unknown as Record<string, unknown>)[name] = (...a: unknown[]) => (reads.push(name), read(...a));
+    }
+    await pageClock('runFor', 3 * AFTER_WAKE);
+    expect(reads, 'key store reads in three minutes').to.deep.equal([]);
+    expect(newKey()?.disabled, '"New key" still offered').to.equal(false);
   });
 
   it('ended during the sleep: <wallet-login> logs out as expired within a minute of the wake', async () => {

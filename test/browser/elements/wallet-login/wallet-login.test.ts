@@ -1584,14 +1584,14 @@ describe('<wallet-login>', function () {
     }
   });
 
-  it('a session longer than one timer can wait (2^31-1 ms, 24.8 days) is neither renewed nor ended when that wait is over', async () => {
-    // Sessions of 60 days: renewal and end are both further away than a timer can wait, so each
-    // waits as long as one can (the browser fires a longer one at once). That wait is over long
-    // before either is due: here it is made to be over at once, as 24.8 days later.
+  it('a session longer than a timer waits (a minute, then it looks at the clock again) is neither renewed nor ended when that wait is over', async () => {
+    // Sessions of 60 days: renewal and end are both far further away than a timer waits (a minute
+    // at most; one set for more than 2^31-1 ms, 24.8 days, would fire at once). Those waits are
+    // over long before either is due: here they are made to be over at once, six times.
     const v = await sandboxVariant({ sessionLifetimeMs: 60 * 86_400_000 });
     const original = window.setTimeout;
     let capped = 0;
-    window.setTimeout = ((fn: TimerHandler, ms?: number, ...rest: unknown[]) => original(fn, (ms ?? 0) >= 2 ** 31 - 1 && capped++ < 2 ? 50 : ms, ...rest)) as typeof window.setTimeout;
+    window.setTimeout = ((fn: TimerHandler, ms?: number, ...rest: unknown[]) => original(fn, ms === 60_000 && capped++ < 6 ? 50 : ms, ...rest)) as typeof window.setTimeout;
     const sent: string[] = [];
     const fetch = window.fetch;
     window.fetch = (input: RequestInfo | URL, init?: RequestInit) => (sent.push(`${init?.method ?? 'GET'} ${String(input instanceof Request ? input.url : input)}`), fetch(input, init));
@@ -1601,7 +1601,7 @@ describe('<wallet-login>', function () {
         e.addEventListener('wallet-logged-out', (ev) => ended.push((ev as CustomEvent<LoggedOutDetail>).detail.reason));
       });
       const first = await loginWithEmail(el);
-      await waitFor(() => capped >= 2, 'the renewal and the end, each waiting as long as a timer can');
+      await waitFor(() => capped >= 6, 'the waits of a minute over, six times');
       await new Promise((r) => original(r, 1000));
       expect(sent.filter((s) => s.includes('/refresh')), 'renewals').to.deep.equal([]);
       expect(ended, 'sessions ended').to.deep.equal([]);
