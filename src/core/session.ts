@@ -78,7 +78,8 @@ export interface SessionChange {
   /**
    * `ended`: the session expired or its key was lost, found when it was next asked for (or when a
    * renewal was refused because the service had ended it); its record is deleted and the account
-   * has no live session here any more. Told once for each end, however many calls find it.
+   * has no live session here any more. Told once for each end, however many calls (of any wallet
+   * of the page) find it.
    * `changed`: a credential of the account was added or removed, another of its sessions ended, or
    * the customer's email (the email login's address) was changed, through this object
    * (addCredential, registerPasskey, revokeCredential, revokeSession, updateEmail): lists of them
@@ -222,6 +223,13 @@ export interface Wallet {
 
 const HEX_UNCOMPRESSED = /^04[0-9a-f]{128}$/;
 
+/**
+ * The sessions whose end was told, by any wallet of the page: two calls that find one end at once
+ * (two refusals of its signature, two look-ups of its expired record, through two wallets over one
+ * key store: the elements' of two base paths) tell it once.
+ */
+const endsTold = new Set<string>();
+
 /** True for the errors that mean "no usable session on this device" (none, expired, key gone). */
 function isNoSession(e: unknown): boolean {
   return e instanceof WalletError && (e.code === 'session_expired' || e.code === 'key_missing');
@@ -289,9 +297,6 @@ export function createWallet(options: WalletOptions): Wallet {
     }
   }
 
-  // The sessions whose end was told: two calls that find one end at once (two refusals of its
-  // signature, two look-ups of its expired record) tell it once.
-  const endsTold = new Set<string>();
   function tellEnded(accountId: string, sessionId: string, revoked?: true): void {
     if (!endsTold.has(sessionId)) emit({ type: 'ended', accountId, revoked });
     endsTold.add(sessionId);

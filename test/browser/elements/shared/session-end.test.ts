@@ -6,7 +6,8 @@
  * the card it shows, <wallet-credentials> no longer shows this device as signed in, <passkey-register>
  * takes its form away for "log in first". A session
  * longer than a timer can wait is timed in steps, neither ended at once nor looked up in a loop.
- * A session found ended when the watch starts (or the page wakes) is told ended at once; with no
+ * A session found ended when the watch starts (or the page wakes) is told ended at once, and once
+ * only when an element of another api-base finds it too; with no
  * watcher left, nothing is timed. An ended session kept while a newer one of its account lives is
  * looked up once, not read again at each run of the watch. What core tells is heard through a wallet
  * subscription of the test's own, not through the watch.
@@ -18,6 +19,7 @@ import '../../../../src/elements/wallet-credentials/index.ts';
 import '../../../../src/elements/passkey-register/index.ts';
 import type { CardReveal } from '../../../../src/elements/card-reveal/index.ts';
 import type { DelegatedKeys } from '../../../../src/elements/delegated-keys/index.ts';
+import { configureWallet } from '../../../../src/elements/shared/config.ts';
 import { onSessionChange, walletFor } from '../../../../src/elements/shared/wallet.ts';
 import { newAccount, sandboxVariant, type RigFixtures } from '../../support/rig.ts';
 import { loginByEmail, mount, nextEvent, part, resetPage, text, useRig, waitFor } from './helpers.ts';
@@ -123,6 +125,22 @@ describe('a session that ends by time, with no <wallet-login> on the page', func
     } finally {
       off();
     }
+    expect(told).to.deep.equal(['ended']);
+  });
+
+  it('found ended as the watch starts, by the watch and by an element whose api-base names the configured proxy otherwise: told ended once, its lists read again once at most', async () => {
+    configureWallet({ apiBase: v.apiBase });
+    await pastEnd(1000);
+    const told = endsTold(v);
+    let lists = 0;
+    const send = window.fetch;
+    window.fetch = (input, init) => ((lists += +String(input).includes('/auth/sessions')), send(input, init));
+    // Both look it up at once: the watch through the configured base's wallet, the element through its own.
+    const el = await mount('wallet-credentials', { 'account-id': v.accountId, 'customer-id': v.customerId, 'api-base': new URL(v.apiBase, location.href).href });
+    await waitFor(() => told.length && el.matches(':state(ready)') && !el.matches(':state(signed-in)'), 'told ended, the lists shown signed out', 5000);
+    // A second notice, had there been one, comes with the first (the two look-ups run together).
+    await new Promise((r) => setTimeout(r, 500));
+    expect(lists, 'reads of the sessions: the first, and one again at most').to.be.within(1, 2);
     expect(told).to.deep.equal(['ended']);
   });
 
