@@ -76,8 +76,9 @@ export async function resumePendingCode(
   try {
     const saved = JSON.parse(storage(shared).getItem(key)!) as PendingCode | null;
     if (!saved) return;
-    // Its id is given as both the credential and the answer's id, which core then finds alike: checked here.
-    if (saved.accountId !== accountId || !(Date.now() - saved.sentAt < PENDING_CODE_MS) || !saved.id || typeof saved.id != 'string') throw new Error('stale');
+    // Its id is given as both the credential and the answer's id, which core then finds alike: checked
+    // here, a string not blank (trim() throws on anything else, which goes the same way).
+    if (saved.accountId !== accountId || !(Date.now() - saved.sentAt < PENDING_CODE_MS) || !saved.id.trim()) throw new Error('stale');
     return { otp: await wallet.startOtpLogin({ credentialId: saved.id, registered: saved, signal }), saved };
   } catch {
     if (!signal.aborted) forgetPendingCode(key, shared);

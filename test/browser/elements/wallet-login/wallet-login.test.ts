@@ -1312,8 +1312,8 @@ describe('<wallet-login>', function () {
     await advanceClock(31_000); // past the sandbox's one code per 30 s: it would send another now
     const sent = challenges();
     const types = ['PASSKEY', 'email_otp', null, 42, ['EMAIL_OTP'], { type: 'EMAIL_OTP' }].map((type) => ({ type }));
-    // Empty, none (undefined: left out of the JSON), or no string.
-    const ids = ['', undefined, null, 42, [saved['id']], { id: saved['id'] }].map((id) => ({ id }));
+    // Empty, blank, none (undefined: left out of the JSON), or no string.
+    const ids = ['', ' \t\n ', undefined, null, 42, [saved['id']], { id: saved['id'] }].map((id) => ({ id }));
     for (const bad of [...types, ...ids]) {
       sessionStorage.setItem(key, JSON.stringify({ ...saved, ...bad }));
       el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId });
