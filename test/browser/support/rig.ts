@@ -14,6 +14,31 @@ export type { HostileRequest, RigAccount, RigFixtures };
 
 let cachedFixtures: Promise<RigFixtures> | undefined;
 
+/** The test now running (set before its own beforeEach hooks): a command its browser cannot carry out skips it. */
+let running: Mocha.Test | undefined;
+if (typeof beforeEach === 'function') {
+  beforeEach(function () {
+    running = this.currentTest;
+  });
+  afterEach(() => {
+    running = undefined;
+  });
+}
+
+/**
+ * A command that only Chromium carries out (wallet-rig.ts CHROMIUM_ONLY: the virtual authenticator,
+ * the accessibility tree, heap figures over CDP): in another browser the server answers
+ * `{unsupported}` and the test that asked is marked pending, from its body or a beforeEach.
+ */
+async function chromiumCommand<T, P = undefined>(command: string, payload?: P): Promise<T> {
+  const answer = await executeServerCommand<T | { unsupported: string }, P>(command, payload);
+  if (answer !== null && typeof answer === 'object' && 'unsupported' in answer) {
+    if (running) running.skip();
+    throw new Error(`${command}: ${answer.unsupported}`);
+  }
+  return answer as T;
+}
+
 /** Ids of the seeded demo customer, account, card and agent, the signer key and the OIDC issuer. */
 export function fixtures(): Promise<RigFixtures> {
   cachedFixtures ??= executeServerCommand<RigFixtures, undefined>('sandbox-fixtures');
@@ -88,12 +113,12 @@ export async function pageClock(call: 'install' | 'setSystemTime' | 'runFor', ar
  * then Runtime.getHeapUsage): what the page still holds, for tests of growth over time.
  */
 export function heapUsed(): Promise<number> {
-  return executeServerCommand<number, undefined>('heap-used');
+  return chromiumCommand<number, undefined>('heap-used');
 }
 
 /** The page's headings as Chromium's accessibility tree has them (name and level), in document order. */
 export function axHeadings(): Promise<Array<{ name: string; level: number }>> {
-  return executeServerCommand<Array<{ name: string; level: number }>, undefined>('ax-headings');
+  return chromiumCommand<Array<{ name: string; level: number }>, undefined>('ax-headings');
 }
 
 /** A node of the page's accessibility tree as Chromium exposes it (ax-nodes). */
@@ -111,7 +136,7 @@ export interface AXNode {
 
 /** The page's accessibility tree (nodes not ignored, in document order), from Chromium over CDP. */
 export function axNodes(): Promise<AXNode[]> {
-  return executeServerCommand<AXNode[], undefined>('ax-nodes');
+  return chromiumCommand<AXNode[], undefined>('ax-nodes');
 }
 
 /**
@@ -139,7 +164,7 @@ export async function politeRegions(): Promise<Array<{ id?: number; text: string
 
 /** Adds a CTAP2 platform authenticator (resident keys, user verified, presence simulated) to this page. */
 export function addVirtualAuthenticator(options: Record<string, unknown> = {}): Promise<{ authenticatorId: string }> {
-  return executeServerCommand<{ authenticatorId: string }, { options: Record<string, unknown> }>('webauthn-add-virtual-authenticator', {
+  return chromiumCommand<{ authenticatorId: string }, { options: Record<string, unknown> }>('webauthn-add-virtual-authenticator', {
     options,
   });
 }
@@ -152,7 +177,7 @@ export function removeVirtualAuthenticator(): Promise<boolean> {
 export function authenticatorCredentials(): Promise<{
   credentials: Array<{ credentialId: string; rpId?: string; signCount: number; isResidentCredential: boolean }>;
 }> {
-  return executeServerCommand('webauthn-credentials');
+  return chromiumCommand('webauthn-credentials');
 }
 
 /**
@@ -160,12 +185,12 @@ export function authenticatorCredentials(): Promise<{
  * authenticator, as if another device held it; the rig keeps it, private key included, out of the page.
  */
 export function takeAuthenticatorCredential(credentialId: string): Promise<boolean> {
-  return executeServerCommand('webauthn-take-credential', { credentialId });
+  return chromiumCommand('webauthn-take-credential', { credentialId });
 }
 
 /** Puts a passkey taken with takeAuthenticatorCredential into the authenticator this page has now. */
 export function putAuthenticatorCredential(credentialId: string): Promise<boolean> {
-  return executeServerCommand('webauthn-put-credential', { credentialId });
+  return chromiumCommand('webauthn-put-credential', { credentialId });
 }
 
 /**
@@ -186,12 +211,12 @@ export async function olderPasskeyHere(wallet: Wallet, accountId: string): Promi
 
 /** Whether the virtual authenticator reports the user as verified (false makes UV-required ceremonies fail). */
 export function setUserVerified(isUserVerified: boolean): Promise<boolean> {
-  return executeServerCommand('webauthn-set-user-verified', { isUserVerified });
+  return chromiumCommand('webauthn-set-user-verified', { isUserVerified });
 }
 
 /** With presence simulation off, ceremonies wait (as for a user who has not touched the key yet). */
 export function setAutomaticPresence(enabled: boolean): Promise<boolean> {
-  return executeServerCommand('webauthn-set-presence', { enabled });
+  return chromiumCommand('webauthn-set-presence', { enabled });
 }
 
 /**
@@ -427,5 +452,5 @@ export interface RoundTripReport {
  * back/forward cache (`null` when restored).
  */
 export function pageRoundTrip(path: string): Promise<{ before: RoundTripReport; after: RoundTripReport; childFrames: number; notRestoredReasons: string; notUsed: string[] }> {
-  return executeServerCommand('page-round-trip', { path });
+  return chromiumCommand('page-round-trip', { path });
 }

@@ -38,6 +38,42 @@ interface VirtualAuthenticator {
   authenticatorId: string;
 }
 
+/**
+ * Commands that only Chromium can carry out (over CDP, through Playwright), with the reason. In
+ * another browser (Firefox through puppeteer-core over WebDriver BiDi, web-test-runner.firefox.config.mjs)
+ * they answer `{unsupported: reason}` and rig.ts marks the test that asked pending.
+ */
+const CHROMIUM_ONLY: Record<string, string> = {
+  'webauthn-add-virtual-authenticator': 'no virtual WebAuthn authenticator (CDP WebAuthn domain)',
+  'webauthn-credentials': 'no virtual WebAuthn authenticator (CDP WebAuthn domain)',
+  'webauthn-take-credential': 'no virtual WebAuthn authenticator (CDP WebAuthn domain)',
+  'webauthn-put-credential': 'no virtual WebAuthn authenticator (CDP WebAuthn domain)',
+  'webauthn-set-user-verified': 'no virtual WebAuthn authenticator (CDP WebAuthn domain)',
+  'webauthn-set-presence': 'no virtual WebAuthn authenticator (CDP WebAuthn domain)',
+  'ax-nodes': 'no accessibility tree (CDP Accessibility.getFullAXTree)',
+  'ax-headings': 'no accessibility tree (CDP Accessibility.getFullAXTree)',
+  'heap-used': 'no heap figures (CDP HeapProfiler and Runtime.getHeapUsage)',
+  'page-round-trip': "no back/forward cache reasons (CDP Page.backForwardCacheNotUsed, Chromium's notRestoredReasons)",
+};
+
+/**
+ * A test page of either launcher: Playwright's (Chromium) or puppeteer-core's (Firefox). The
+ * commands below use what both have (frames, evaluate, console, dialogs); where they differ,
+ * `inContext` gives the browser context's pages and cookies of either.
+ */
+type AnyPage = import('playwright').Page;
+
+function pageOf(session: { id: string; browser: unknown }): AnyPage {
+  return (session.browser as { getPage(id: string): AnyPage }).getPage(session.id);
+}
+
+/** The pages and cookies of the page's browser context, in either launcher's terms. */
+function inContext(page: AnyPage): { pages(): Promise<AnyPage[]>; cookies(): Promise<Array<{ name: string; value: string; path: string; httpOnly: boolean }>> } {
+  if (typeof page.context === 'function') return { pages: async () => page.context().pages(), cookies: () => page.context().cookies() };
+  const context = (page as unknown as { browserContext(): { pages(): Promise<AnyPage[]>; cookies(): Promise<Array<{ name: string; value: string; path: string; httpOnly: boolean }>> } }).browserContext();
+  return { pages: () => context.pages(), cookies: () => context.cookies() };
+}
+
 /** What `sandbox-fixtures` answers: ids and public values only. */
 export interface RigFixtures {
   /** The proxy's base on the test page's origin, e.g. '/api'. */
@@ -230,6 +266,7 @@ export function walletRig(options: WalletRigOptions = {}): {
 
     async executeCommand({ command, payload, session }) {
       const p = (payload ?? {}) as Record<string, unknown>;
+      if (session.browser.type !== 'playwright' && CHROMIUM_ONLY[command]) return { unsupported: `${session.browser.name}: ${CHROMIUM_ONLY[command]}` };
       switch (command) {
         case 'sandbox-fixtures': {
           if (!fixtures) throw new Error('the sandbox is not started');
@@ -317,10 +354,10 @@ export function walletRig(options: WalletRigOptions = {}): {
         case 'oidc-sign-in': {
           // A user's click on "Sign in" in the sandbox issuer's sign-in window, which the page opened
           // (a window of another origin, which the page's script cannot reach).
-          const page = (session.browser as unknown as { getPage(id: string): import('playwright').Page }).getPage(session.id);
+          const page = pageOf(session);
           const authorize = `${sandbox!.fixtures.oidcIssuer}/authorize`;
           for (const end = Date.now() + 10_000; ; await new Promise((r) => setTimeout(r, 50))) {
-            const popup = page.context().pages().find((w) => w.url().startsWith(authorize));
+            const popup = (await inContext(page).pages()).find((w) => w.url().startsWith(authorize));
             if (popup) {
               await popup.locator(p.cancel ? 'button[name=deny]' : 'button[type=submit]:not([name=deny])').click();
               return { signedIn: true };
@@ -329,12 +366,15 @@ export function walletRig(options: WalletRigOptions = {}): {
           }
         }
         case 'go-offline': {
-          // The browser offline for `ms` (Playwright: navigator.onLine false, every request of the
-          // page fails), then back online by the rig itself: offline, the page's WebSocket to the rig
-          // holds every message both ways, so the page could not ask for it.
-          const page = (session.browser as unknown as { getPage(id: string): import('playwright').Page }).getPage(session.id);
-          await page.context().setOffline(true);
-          setTimeout(() => void page.context().setOffline(false).catch(() => undefined), Number(p.ms));
+          // The browser offline for `ms` (Playwright, or puppeteer's WebDriver BiDi offline mode in
+          // Firefox: navigator.onLine false, every request of the page fails), then back online by
+          // the rig itself: offline, the page's WebSocket to the rig holds every message both ways,
+          // so the page could not ask for it.
+          const page = pageOf(session);
+          const setOffline = (offline: boolean) =>
+            typeof page.context === 'function' ? page.context().setOffline(offline) : (page as unknown as { setOfflineMode(on: boolean): Promise<void> }).setOfflineMode(offline);
+          await setOffline(true);
+          setTimeout(() => void setOffline(false).catch(() => undefined), Number(p.ms));
           return { ms: Number(p.ms) };
         }
         case 'sandbox-advance-clock': {
@@ -375,7 +415,7 @@ export function walletRig(options: WalletRigOptions = {}): {
         case 'leak-watch': {
           // From now on: the page's console and uncaught errors (as Chromium reports them over CDP),
           // this process's output, the proxies' log lines and the stamps the page sends.
-          const page = (session.browser as unknown as { getPage(id: string): import('playwright').Page }).getPage(session.id);
+          const page = pageOf(session);
           watch?.stop();
           const lines: string[] = [];
           const errors: string[] = [];
@@ -405,9 +445,9 @@ export function walletRig(options: WalletRigOptions = {}): {
           if (!w) throw new Error('leak-scan needs a leak-watch first');
           watch = undefined;
           w.stop();
-          const page = (session.browser as unknown as { getPage(id: string): import('playwright').Page }).getPage(session.id);
+          const page = pageOf(session);
           const given = p as { haystacks?: Record<string, string>; secrets?: Record<string, string[]>; marker?: string; marked?: string[] };
-          const cookies = await page.context().cookies();
+          const cookies = await inContext(page).cookies();
           const audits: string[] = [];
           for (const s of [sandbox!, ...[...variants.values()].map((v) => v.sandbox)]) {
             const f = s.fixtures as SandboxFixtures;
@@ -466,7 +506,7 @@ export function walletRig(options: WalletRigOptions = {}): {
           // processor iframe is cross-origin to the test page): whether alert() opened a dialog (a
           // frame sandboxed without allow-modals opens none) and the referrer its document got.
           // Origin and path only, never the query.
-          const page = (session.browser as unknown as { getPage(id: string): import('playwright').Page }).getPage(session.id);
+          const page = pageOf(session);
           let dialogs = 0;
           const onDialog = (dialog: import('playwright').Dialog) => {
             dialogs++;
@@ -500,7 +540,7 @@ export function walletRig(options: WalletRigOptions = {}): {
           // its `report()` says `revealed`, it is left for another document and gone back to, as
           // the browser's Back does. Its reports before and after, how many child frames it has
           // after, and Chromium's reasons for not restoring it from the cache (null when restored).
-          const page = (session.browser as unknown as { getPage(id: string): import('playwright').Page }).getPage(session.id);
+          const page = pageOf(session);
           type Report = { events: string[]; frame: boolean; state?: string; shows: boolean[] };
           const report = () => (window as unknown as { report(): Report }).report();
           const other = await page.context().newPage();
@@ -530,7 +570,7 @@ export function walletRig(options: WalletRigOptions = {}): {
         case 'page-frames': {
           // The text of the page's child frames (the processor iframe is cross-origin to the test
           // page): origin and path only, never the query, which may carry a reveal token.
-          const page = (session.browser as unknown as { getPage(id: string): import('playwright').Page }).getPage(session.id);
+          const page = pageOf(session);
           const frames: Array<{ origin: string; pathname: string; text: string }> = [];
           for (const frame of page.frames()) {
             if (frame === page.mainFrame() || frame.parentFrame() === null) continue;
@@ -548,7 +588,7 @@ export function walletRig(options: WalletRigOptions = {}): {
         case 'ax-headings': {
           // The headings of the page as Chromium's accessibility tree exposes them to screen
           // readers (CDP Accessibility.getFullAXTree): name and level, in document order.
-          const page = (session.browser as unknown as { getPage(id: string): import('playwright').Page }).getPage(session.id);
+          const page = pageOf(session);
           const cdp = await page.context().newCDPSession(page);
           try {
             type AXValue = { value?: unknown };
@@ -567,7 +607,7 @@ export function walletRig(options: WalletRigOptions = {}): {
           // Accessibility.getFullAXTree), in document order: each node's role, name, description,
           // depth, its properties (invalid, live, focused, ...) and the DOM node it stands for
           // (so that a test can tell a node replaced from one kept); ignored nodes are left out.
-          const page = (session.browser as unknown as { getPage(id: string): import('playwright').Page }).getPage(session.id);
+          const page = pageOf(session);
           const cdp = await page.context().newCDPSession(page);
           try {
             type AXValue = { value?: unknown };
@@ -596,7 +636,12 @@ export function walletRig(options: WalletRigOptions = {}): {
           // The page's time zone as the operating system's would change under it (CDP
           // Emulation.setTimezoneOverride, a live page's Date and Intl follow at once): held by a
           // CDP session of its own until `id` null puts the system's back.
-          const page = (session.browser as unknown as { getPage(id: string): import('playwright').Page }).getPage(session.id);
+          const page = pageOf(session);
+          if (typeof page.context !== 'function') {
+            // Firefox: WebDriver BiDi's emulation.setTimezoneOverride, through puppeteer.
+            await (page as unknown as { emulateTimezone(id?: string): Promise<void> }).emulateTimezone(p.id == null ? undefined : String(p.id));
+            return { timeZone: p.id ?? null };
+          }
           const held = timeZones.get(session.id);
           timeZones.delete(session.id);
           await held?.detach().catch(() => undefined);
@@ -618,7 +663,7 @@ export function walletRig(options: WalletRigOptions = {}): {
         }
         case 'heap-used': {
           // What the page's heap holds after a full collection (CDP), for tests of growth over time.
-          const page = (session.browser as unknown as { getPage(id: string): import('playwright').Page }).getPage(session.id);
+          const page = pageOf(session);
           const cdp = await page.context().newCDPSession(page);
           try {
             await cdp.send('HeapProfiler.collectGarbage');
@@ -630,7 +675,7 @@ export function walletRig(options: WalletRigOptions = {}): {
         case 'webauthn-add-virtual-authenticator': {
           const existing = authenticators.get(session.id);
           if (existing) return { authenticatorId: existing.authenticatorId };
-          const page = (session.browser as unknown as { getPage(id: string): import('playwright').Page }).getPage(session.id);
+          const page = pageOf(session);
           const { cdp, authenticatorId } = await addVirtualAuthenticator(page, (p.options as Record<string, unknown> | undefined) ?? {});
           authenticators.set(session.id, { cdp, authenticatorId });
           return { authenticatorId };

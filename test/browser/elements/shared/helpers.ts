@@ -211,11 +211,16 @@ export function type(input: HTMLInputElement, value: string): void {
   input.dispatchEvent(new InputEvent('input', { bubbles: true, composed: true, inputType: 'insertText', data: value }));
 }
 
-/** Pastes text onto a target inside the element (a real ClipboardEvent with a DataTransfer). */
+/**
+ * Pastes text onto a target inside the element (a real ClipboardEvent with a DataTransfer). Firefox's
+ * constructor does not keep the `clipboardData` given: it fills one of its own from `dataType` and
+ * `data`, which Chromium ignores.
+ */
 export function paste(target: EventTarget, value: string): void {
   const data = new DataTransfer();
   data.setData('text/plain', value);
-  target.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, composed: true, cancelable: true }));
+  const init = { clipboardData: data, dataType: 'text/plain', data: value, bubbles: true, composed: true, cancelable: true };
+  target.dispatchEvent(new ClipboardEvent('paste', init));
 }
 
 /**
@@ -227,10 +232,23 @@ export async function pasteForReal(input: HTMLInputElement, value: string): Prom
   source.value = value;
   document.body.append(source);
   source.select();
-  await sendKeys({ press: 'Control+C' });
+  await pressWith('Control', 'c');
   source.remove();
   input.focus();
-  await sendKeys({ press: 'Control+V' });
+  await pressWith('Control', 'v');
+}
+
+/**
+ * A key pressed with a modifier held (Ctrl+C, Shift+Tab), as separate key actions: Playwright
+ * (Chromium) takes 'Shift+Tab' in one press, puppeteer (Firefox) does not.
+ */
+export async function pressWith(modifier: 'Control' | 'Shift', key: string): Promise<void> {
+  await sendKeys({ down: modifier });
+  try {
+    await sendKeys({ press: key });
+  } finally {
+    await sendKeys({ up: modifier });
+  }
 }
 
 interface AxeResults {

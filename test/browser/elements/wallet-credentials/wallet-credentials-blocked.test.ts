@@ -11,7 +11,7 @@ import '../../../../src/elements/wallet-credentials/wallet-credentials.ts';
 import type { WalletCredentials } from '../../../../src/elements/wallet-credentials/wallet-credentials.ts';
 import { clientFor, walletFor } from '../../../../src/elements/shared/wallet.ts';
 import { axNodes, type RigAccount } from '../../support/rig.ts';
-import { focusIn, mount, resetPage, shadow, useRigAccount, waitFor } from '../shared/helpers.ts';
+import { focusIn, mount, pressWith, resetPage, shadow, useRigAccount, waitFor } from '../shared/helpers.ts';
 import { addButton, idle, loginByEmail, removeButton } from './helpers.ts';
 
 async function settled(accountId: string): Promise<WalletCredentials> {
@@ -75,7 +75,7 @@ describe('<wallet-credentials> Remove and add buttons that cannot be used', func
     const blocked = removeButton(el, 'EMAIL_OTP');
     // From the SMS row's Remove, Shift+Tab goes back to the email row's.
     removeButton(el, 'SMS_OTP').focus();
-    await sendKeys({ press: 'Shift+Tab' });
+    await pressWith('Shift', 'Tab');
     expect(shadow(el).activeElement === blocked, `focus on the email login's Remove, not ${focusIn(el)}`).to.equal(true);
     const node = await focusedButton();
     expect(node?.name).to.match(/^Remove Email/);
@@ -121,7 +121,7 @@ describe('<wallet-credentials> Remove and add buttons that cannot be used', func
     expect(shadow(el).activeElement === blocked, `focus on the Remove, not ${focusIn(el)}`).to.equal(true);
     // The keyboard goes on from it to the next control and back.
     await sendKeys({ press: 'Tab' });
-    await sendKeys({ press: 'Shift+Tab' });
+    await pressWith('Shift', 'Tab');
     expect(shadow(el).activeElement === blocked, `focus back on the Remove, not ${focusIn(el)}`).to.equal(true);
     const node = await focusedButton();
     expect(node?.name).to.match(/^Remove Email/);

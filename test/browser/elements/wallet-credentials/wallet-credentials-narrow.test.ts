@@ -11,11 +11,15 @@ import { oidcToken, type RigAccount } from '../../support/rig.ts';
 import { addButton, idle, loginByEmail, removeButton } from './helpers.ts';
 import { mount, part, resetPage, shadow, useRigAccount, waitFor, waitForState } from '../shared/helpers.ts';
 
-/** Elements of the panel whose right edge passes the panel's, or that scroll sideways. */
+/**
+ * Elements of the panel whose right edge passes the panel's, or that scroll sideways (boxes that are
+ * not inline: an inline one has no client width, and Firefox gives it the scroll width of its text).
+ */
 function overflowing(el: WalletCredentials): string[] {
   const base = part(el, 'base')!.getBoundingClientRect();
+  const scrolls = (x: HTMLElement) => getComputedStyle(x).display !== 'inline' && x.scrollWidth > x.clientWidth + 1;
   return [...shadow(el).querySelectorAll<HTMLElement>('*')]
-    .filter((x) => x.getBoundingClientRect().right > base.right + 0.5 || x.scrollWidth > x.clientWidth + 1)
+    .filter((x) => x.getBoundingClientRect().right > base.right + 0.5 || scrolls(x))
     .map((x) => `${x.localName}[part=${x.getAttribute('part')}] ${x.textContent?.trim().slice(0, 40)}`);
 }
 
