@@ -1,5 +1,7 @@
-// Browser tests in Firefox: Debian's firefox-esr driven by puppeteer-core over WebDriver BiDi, on
-// the same rig as web-test-runner.config.mjs (the real sandbox and proxy at /api on the page's origin).
+// Browser tests in Firefox: Debian's firefox-esr (FIREFOX_PATH overrides; scripts/firefox.mjs)
+// driven by puppeteer-core over WebDriver BiDi, through @web/test-runner-chrome's launcher, on the
+// same rig as web-test-runner.config.mjs (the real sandbox and proxy at /api on the page's origin).
+// Run with `npm run test:firefox`. What runs here and what does not: test/browser/support/README.md.
 import { chromeLauncher } from '@web/test-runner-chrome';
 import * as puppeteer from 'puppeteer-core';
 import base from './web-test-runner.config.mjs';
@@ -7,10 +9,23 @@ import { findFirefox } from './scripts/firefox.mjs';
 
 export default {
   ...base,
+  files: [
+    ...base.files,
+    // WebOTP (navigator.credentials.get({otp})) is Chromium's alone: the file asserts the browser has it.
+    '!test/browser/elements/wallet-login/wallet-login-webotp.test.ts',
+  ],
   browsers: [
     chromeLauncher({
       puppeteer,
-      launchOptions: { browser: 'firefox', executablePath: findFirefox(), headless: true, extraPrefsFirefox: { 'browser.cache.memory.enable': false, 'browser.cache.disk.enable': false } },
+      launchOptions: {
+        browser: 'firefox',
+        executablePath: findFirefox(),
+        headless: true,
+        // No HTTP cache: each test file's page loads the modules it asks for from the test server,
+        // as Chromium does with the server's `no-cache` (it revalidates), where Firefox would take
+        // them from its cache unasked and a file's `failNextLoad` would never be met.
+        extraPrefsFirefox: { 'browser.cache.memory.enable': false, 'browser.cache.disk.enable': false },
+      },
     }),
   ],
 };

@@ -1,9 +1,11 @@
 // Installs what a fresh clone lacks, so that `npm start` and `npm test` work alone:
-// npm dependencies when node_modules is missing or older than the lock file, and, with
-// --browser, Debian's Chromium (Playwright's own browser download is not reachable here).
+// npm dependencies when node_modules is missing or older than the lock file, with --browser,
+// Debian's Chromium (Playwright's own browser download is not reachable here), and with
+// --firefox, Debian's firefox-esr (driven by puppeteer-core over WebDriver BiDi: `npm run test:firefox`).
 import { existsSync, statSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { findChromium } from './chromium.mjs';
+import { findFirefox } from './firefox.mjs';
 
 const run = (cmd, args) => execFileSync(cmd, args, { stdio: 'inherit' });
 const lock = 'package-lock.json';
@@ -15,12 +17,17 @@ if (!existsSync(marker) || (existsSync(lock) && statSync(lock).mtimeMs > statSyn
   run('npm', ['install', '--no-audit', '--no-fund']);
 }
 
-if (process.argv.includes('--browser') && !findChromium()) {
+/** A browser from Debian's packages when `flag` is given and `find` finds none (as root; otherwise says how). */
+function ensureBrowser(flag, find, name, pkg, envVar) {
+  if (!process.argv.includes(flag) || find()) return;
   if (process.getuid?.() !== 0) {
-    console.error('[ensure] Chromium not found: install it with `sudo apt-get install -y chromium` or set CHROMIUM_PATH');
+    console.error(`[ensure] ${name} not found: install it with \`sudo apt-get install -y ${pkg}\` or set ${envVar}`);
     process.exit(1);
   }
-  console.error('[ensure] installing Debian chromium');
+  console.error(`[ensure] installing Debian ${pkg}`);
   run('apt-get', ['update', '-qq']);
-  run('apt-get', ['install', '-y', '-qq', 'chromium']);
+  run('apt-get', ['install', '-y', '-qq', pkg]);
 }
+
+ensureBrowser('--browser', findChromium, 'Chromium', 'chromium', 'CHROMIUM_PATH');
+ensureBrowser('--firefox', findFirefox, 'Firefox', 'firefox-esr', 'FIREFOX_PATH');

@@ -61,8 +61,9 @@ export const REVEAL_ERROR_CODES = [
   /**
    * The element's reveal code (loaded on demand, on the first reveal) did not load, asked for twice
    * (the second time at once, unseen, which a dropped connection's load recovers by): a module answered
-   * with an error status stays failed for the page in Chromium (Firefox and Safari load it again,
-   * whatwg/html#10327; Chromium does after a dropped connection, which the page cannot tell apart),
+   * with an error status stays failed for the page in Chromium and Firefox 153 (Safari loads it
+   * again, whatwg/html#10327; Chromium does after a dropped connection, which the page cannot tell
+   * apart; Firefox resends a dropped request itself, then keeps the failure),
    * so only a reload of the page surely loads it again.
    */
   'load_failed',

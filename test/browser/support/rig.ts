@@ -3,7 +3,7 @@
  * sandbox, real proxy at `/api` on this page's origin, Chromium's virtual authenticator over CDP),
  * plus small helpers that every wallet test needs. See README.md next to this file.
  */
-import { executeServerCommand } from '@web/test-runner-commands';
+import { emulateMedia, executeServerCommand } from '@web/test-runner-commands';
 import type { HostileRequest, RigAccount, RigFixtures } from './wallet-rig.ts';
 import { createClient } from '../../../src/core/client.ts';
 import { indexedDbKeyStore } from '../../../src/core/keystore.ts';
@@ -14,29 +14,62 @@ export type { HostileRequest, RigAccount, RigFixtures };
 
 let cachedFixtures: Promise<RigFixtures> | undefined;
 
-/** The test now running (set before its own beforeEach hooks): a command its browser cannot carry out skips it. */
-let running: Mocha.Test | undefined;
-if (typeof beforeEach === 'function') {
-  beforeEach(function () {
-    running = this.currentTest;
-  });
-  afterEach(() => {
-    running = undefined;
-  });
+/**
+ * The test or hook now running, as Mocha runs them one at a time (its Runnable's `run`): a command
+ * its browser cannot carry out skips it, as its own `this.skip()` would.
+ */
+let running: Mocha.Runnable | undefined;
+const runnable = (globalThis as { Mocha?: { Runnable: { prototype: Mocha.Runnable } } }).Mocha?.Runnable.prototype;
+if (runnable) {
+  const run = runnable.run;
+  runnable.run = function (this: Mocha.Runnable, fn) {
+    running = this;
+    return run.call(this, fn);
+  };
 }
 
 /**
  * A command that only Chromium carries out (wallet-rig.ts CHROMIUM_ONLY: the virtual authenticator,
  * the accessibility tree, heap figures over CDP): in another browser the server answers
- * `{unsupported}` and the test that asked is marked pending, from its body or a beforeEach.
+ * `{unsupported}` and the test that asked is marked pending (skipRunning).
  */
 async function chromiumCommand<T, P = undefined>(command: string, payload?: P): Promise<T> {
   const answer = await executeServerCommand<T | { unsupported: string }, P>(command, payload);
-  if (answer !== null && typeof answer === 'object' && 'unsupported' in answer) {
-    if (running) running.skip();
-    throw new Error(`${command}: ${answer.unsupported}`);
-  }
+  if (answer !== null && typeof answer === 'object' && 'unsupported' in answer) skipRunning(`${command}: ${answer.unsupported}`);
   return answer as T;
+}
+
+/**
+ * Marks the running test pending, as `this.skip()` there would: from its body or a beforeEach, that
+ * test; from a `before` hook, its suite's.
+ */
+function skipRunning(reason: string): never {
+  running?.skip();
+  throw new Error(reason);
+}
+
+/**
+ * Media emulation (emulateMedia) where the browser has it: Playwright's in Chromium; puppeteer's
+ * goes over CDP, which Firefox lacks. Answers whether it was done.
+ */
+async function emulated(media: Parameters<typeof emulateMedia>[0]): Promise<boolean> {
+  return emulateMedia(media).then(
+    () => true,
+    (error: unknown) => {
+      if (/CDP support is required/.test(String(error))) return false;
+      throw error;
+    },
+  );
+}
+
+/** Forced colours (Windows high contrast) on or off: where they cannot be emulated, on marks the test pending and off does nothing. */
+export async function forcedColors(value: 'active' | 'none'): Promise<void> {
+  if (!(await emulated({ forcedColors: value })) && value === 'active') skipRunning('forced colours: no media emulation in this browser (CDP)');
+}
+
+/** The system's colour scheme for the page: whether this browser could emulate it (not Firefox). */
+export function colorScheme(value: 'dark' | 'light'): Promise<boolean> {
+  return emulated({ colorScheme: value });
 }
 
 /** Ids of the seeded demo customer, account, card and agent, the signer key and the OIDC issuer. */
@@ -343,9 +376,9 @@ export async function goOffline(ms: number): Promise<{ online(): Promise<void> }
 }
 
 /**
- * Whether this browser loads a module again after a load of it failed (whatwg/html#10327: Firefox
- * and Safari do; Chromium 156 does after a dropped connection, but keeps the failure for the page
- * after an error answer), probed with a module of its own (import-probe.ts) whose first load the
+ * Whether this browser loads a module again after a load of it failed (whatwg/html#10327: Safari
+ * does; Chromium 156 does after a dropped connection, but keeps the failure for the page after an
+ * error answer; Firefox 153 keeps it after either), probed with a module of its own (import-probe.ts) whose first load the
  * test server answers 503.
  */
 export async function browserLoadsFailedModulesAgain(): Promise<boolean> {

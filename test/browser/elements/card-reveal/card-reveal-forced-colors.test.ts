@@ -5,7 +5,7 @@
  * media emulation behind @web/test-runner's emulateMedia).
  */
 import { expect } from 'chai';
-import { emulateMedia } from '@web/test-runner-commands';
+import { forcedColors } from '../../support/rig.ts';
 import '../../../../src/elements/card-reveal/index.ts';
 import type { CardReveal } from '../../../../src/elements/card-reveal/index.ts';
 import { mount, part, resetPage, shadow } from '../shared/helpers.ts';
@@ -33,12 +33,12 @@ function systemColor(keyword: string): string {
 
 describe('<card-reveal> in forced colours', () => {
   afterEach(async function () {
-    await emulateMedia({ forcedColors: 'none' });
+    await forcedColors('none');
     await resetPage.call(this);
   });
 
   it('the placeholder card face and its chip keep a visible edge in the text colour once their gradients are gone', async () => {
-    await emulateMedia({ forcedColors: 'active' });
+    await forcedColors('active');
     expect(matchMedia('(forced-colors: active)').matches).to.equal(true);
     const el = await mount<CardReveal>('card-reveal', { 'card-id': 'Card:00000000-0000-4000-8000-000000000001' });
     const face = part(el, 'face')!;

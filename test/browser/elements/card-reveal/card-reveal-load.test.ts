@@ -57,7 +57,7 @@ describe('<card-reveal> when its reveal code fails to load', () => {
     }
   });
 
-  it('why a reload and no "Try again": this browser loads a module again after its connection dropped, but not after an error answer, and import() tells the two apart no further', async () => {
+  it('why a reload and no "Try again": this browser does not load a module again after an error answer (Firefox nor after a dropped connection), and import() tells the two apart no further', async () => {
     const probe = '/test/browser/support/import-probe.ts';
     // Each URL of the probe is a module of its own; the test server fails loads of the path whatever the query.
     const loadTwice = async (url: string, dropped: boolean) => {
@@ -69,11 +69,13 @@ describe('<card-reveal> when its reveal code fails to load', () => {
       const second = await import(url).then(() => 'loaded', (e: unknown) => String(e));
       return [first, second];
     };
-    const failed = (url: string) => `TypeError: Failed to fetch dynamically imported module: ${new URL(url, location.href).href}`;
+    // Each browser's own words, the same for both failures.
+    const firefox = navigator.userAgent.includes('Firefox/');
+    const failed = (url: string) => `TypeError: ${firefox ? 'error loading' : 'Failed to fetch'} dynamically imported module: ${new URL(url, location.href).href}`;
     // An answer of 5xx stays failed for the page: the second import() rejects without asking the server again.
     expect(await loadTwice(`${probe}?answered`, false)).to.deep.equal([failed(`${probe}?answered`), failed(`${probe}?answered`)]);
-    // A connection that dropped is asked for again, and loads.
-    expect(await loadTwice(`${probe}?dropped`, true)).to.deep.equal([failed(`${probe}?dropped`), 'loaded']);
+    // A connection that dropped is asked for again, and loads, in Chromium; Firefox (153) keeps it failed too.
+    expect(await loadTwice(`${probe}?dropped`, true)).to.deep.equal([failed(`${probe}?dropped`), firefox ? failed(`${probe}?dropped`) : 'loaded']);
   });
 
   it('a failed load of the step-up proof (require-session) says the same', async () => {

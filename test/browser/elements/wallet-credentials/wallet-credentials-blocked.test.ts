@@ -6,11 +6,11 @@
  * looks disabled (in forced colours too), and pressing it asks nothing and sends nothing.
  */
 import { expect } from 'chai';
-import { emulateMedia, sendKeys } from '@web/test-runner-commands';
+import { sendKeys } from '@web/test-runner-commands';
 import '../../../../src/elements/wallet-credentials/wallet-credentials.ts';
 import type { WalletCredentials } from '../../../../src/elements/wallet-credentials/wallet-credentials.ts';
 import { clientFor, walletFor } from '../../../../src/elements/shared/wallet.ts';
-import { axNodes, type RigAccount } from '../../support/rig.ts';
+import { axNodes, forcedColors, type RigAccount } from '../../support/rig.ts';
 import { focusIn, mount, pressWith, resetPage, shadow, useRigAccount, waitFor } from '../shared/helpers.ts';
 import { addButton, idle, loginByEmail, removeButton } from './helpers.ts';
 
@@ -92,7 +92,7 @@ describe('<wallet-credentials> Remove and add buttons that cannot be used', func
     await loginByEmail(acct);
     await walletFor().addCredential({ type: 'SMS_OTP', accountId: acct.accountId });
     const el = await settled(acct.accountId);
-    await emulateMedia({ forcedColors: 'active' });
+    await forcedColors('active');
     try {
       expect(matchMedia('(forced-colors: active)').matches).to.equal(true);
       const blocked = removeButton(el, 'EMAIL_OTP');
@@ -109,7 +109,7 @@ describe('<wallet-credentials> Remove and add buttons that cannot be used', func
       await Promise.all(blocked.getAnimations().map((a) => a.finished));
       expect(inks(blocked)).to.deep.equal([gray, gray]);
     } finally {
-      await emulateMedia({ forcedColors: 'none' });
+      await forcedColors('none');
     }
   });
 
