@@ -67,7 +67,8 @@ class LoadFailed extends Error {
  * asked of the user. A second failure ends the reveal with `load_failed`, which asks for a reload
  * of the page rather than offering "Try again": Chromium keeps a module whose load was answered with
  * an error status (a 5xx) failed for the page (the second import() rejects without a request;
- * Firefox and Safari load it again, whatwg/html#10327), a module whose evaluation threw stays failed
+ * Firefox 153 too, and after a dropped connection, which it resends itself first; Safari loads it
+ * again, whatwg/html#10327), a module whose evaluation threw stays failed
  * in every browser, and import() rejects all of these alike with a TypeError, so a "Try again" could
  * not tell whether it can work (card-reveal-load.test.ts shows both).
  * So it is not asked for while the browser knows it is offline, where the load could only fail: the
@@ -100,6 +101,12 @@ const IDS = ['card-id', 'account-id'];
  */
 const revealRequest = loaded(() => import('./reveal-request.ts'));
 const stepUpProof = loaded(() => import('./step-up-proof.ts'));
+
+/**
+ * Whether the keyboard focus is inside the element: its shadow root's focused node, which is the
+ * card frame while the focus is in it (Firefox's `:focus-within` does not match then).
+ */
+const focused = (root: unknown): boolean => !!(root as ShadowRoot).activeElement;
 
 /** Replaces a container's children only when they differ, so that a focused node that stays is never moved. */
 function setChildren(parent: Element, nodes: Node[]): void {
@@ -375,7 +382,7 @@ export class CardReveal extends ReactiveBase {
   protected override willUpdate(): void {
     // Focus follows the flow only when the user was already working inside this element (or
     // inside the card's frame, which `send` may have removed before this update).
-    this.#hadFocus ||= this.matches(':focus-within');
+    this.#hadFocus ||= focused(this.renderRoot);
   }
 
   protected override updated(): void {
@@ -383,7 +390,7 @@ export class CardReveal extends ReactiveBase {
     this.badId(IDS, (attribute) => this.dispatchEvent(new CardRevealErrorEvent({ code: 'misconfigured', message: this.#i18n.t('card-reveal.bad-id', { attribute }) })));
     this.#syncStates();
     // The focused button was replaced (Show -> Hide, Hide -> Show, Show -> Try again): the first button now takes it.
-    if (this.#hadFocus && !this.matches(':focus-within')) this.renderRoot.querySelector('button')?.focus();
+    if (this.#hadFocus && !focused(this.renderRoot)) this.renderRoot.querySelector('button')?.focus();
     this.#hadFocus = false;
   }
 
@@ -412,7 +419,7 @@ export class CardReveal extends ReactiveBase {
     // in flight is dropped (stale).
     this.#request?.abort();
     this.#request = undefined;
-    this.#hadFocus ||= this.matches(':focus-within');
+    this.#hadFocus ||= focused(this.renderRoot);
     this.#unmountFrame();
     if (previous.kind === 'revealed') this.dispatchEvent(new CardHiddenEvent(hideReasonOf(next)!));
     if (next.kind === 'error') {
