@@ -581,6 +581,9 @@ export function walletRig(options: WalletRigOptions = {}): {
               continue;
             }
             const text = await frame.evaluate(() => document.body?.innerText ?? '').catch(() => '');
+            // A frame the page has removed, which puppeteer (Firefox) may list until WebDriver BiDi
+            // says its context is gone: by the failed evaluation, it has said so.
+            if ((frame as unknown as { detached?: boolean }).detached === true || frame.isDetached?.() === true) continue;
             frames.push({ origin: url.origin, pathname: url.pathname, text });
           }
           return { frames };
