@@ -30,9 +30,13 @@ export const cardRevealStyles = css`
     border-radius: var(--card-reveal-card-radius, 14px);
     overflow: hidden;
   }
-  .face {
-    /* The number's size follows the face's own width (cqi below). */
+  /* The number's size follows the card's width (cqi below), which no text size changes. Not the
+     face's: its padding grows with its text, and Firefox (153) keeps a face's cqi from before
+     (text at 200 %), making the number too large for it. */
+  [part=card] {
     container-type: inline-size;
+  }
+  .face {
     display: grid;
     align-content: space-between;
     padding: 1.25em 1.4em;
@@ -66,10 +70,11 @@ export const cardRevealStyles = css`
   }
   /* Card numbers read left to right in every language: dir="ltr" in the markup makes each mask a
      left-to-right block. Its no-break spaces keep it on one line; its 19 characters take about
-     13.7em, so at 7cqi (7% of the face's width) or less that line fits a face of any width, at any
-     text size. Every browser with :state() has container units. */
+     13.7em, so at 7% of the face's inner width (the card's, 100cqi, less the face's padding,
+     2.8em) or less that line fits a face of any width, at any text size. Every browser with
+     :state() has container units. */
   .number {
-    font-size: min(1.25em, 7cqi);
+    font-size: min(1.25em, 7cqi - .2em);
     letter-spacing: 0.12em;
   }
   /* A grid, so that the frame's height is its own and the iframe fills it. */
