@@ -64,7 +64,10 @@ describe('<card-reveal> loads its reveal request ahead of the click', () => {
     if (retried) {
       // The click loads it once more, now served, and the card shows.
       expect(event.type, JSON.stringify(event.detail)).to.equal('card-revealed');
-      expect(moduleLoads()).to.deep.equal([503, 503, 503, 503, 200]);
+      // Where Resource Timing has no responseStatus (WebKit), the server's count above says which failed.
+      const loads = moduleLoads();
+      expect(loads.length).to.equal(5);
+      if (loads[0] !== undefined) expect(loads).to.deep.equal([503, 503, 503, 503, 200]);
     } else {
       // A browser that keeps a failed module failed for the page: the click's own load would have
       // failed the same way; only then is an error shown, asking for a reload of the page (a "Try

@@ -146,6 +146,8 @@ describe('bad input from an integrator', () => {
 
   it('<wallet-login methods> names no method it knows: the unknown names are said and ignored, the known ones offered, none known the default', async () => {
     const offered = (el: Element) => [...shadow(el).querySelectorAll<HTMLButtonElement>('button[data-method]')].map((b) => b.dataset.method);
+    // A browser without WebAuthn (WebKitGTK) leaves passkeys out where another method is offered.
+    const offerable = (methods: string[]) => ('PublicKeyCredential' in globalThis || methods.length < 2 ? methods : methods.filter((m) => m !== 'passkey'));
     const all = ['email-otp', 'sms-otp', 'passkey', 'oauth'];
     const cases: Array<[string, string[], string[]]> = [
       ['email', ['<wallet-login methods="email"> ignored'], all],
@@ -162,14 +164,14 @@ describe('bad input from an integrator', () => {
         await waitForState(el, 'choosing');
       });
       expect(said, methods).to.deep.equal(warned);
-      expect(offered(el), methods).to.deep.equal(shown);
+      expect(offered(el), methods).to.deep.equal(offerable(shown));
       // Set as a property too, as a framework does: said the same way.
       const again = await warnings(async () => {
         el.methods = 'otp';
         await el.updateComplete;
       });
       expect(again, methods).to.deep.equal(['<wallet-login methods="otp"> ignored']);
-      expect(offered(el), methods).to.deep.equal(all);
+      expect(offered(el), methods).to.deep.equal(offerable(all));
       el.remove();
     }
   });

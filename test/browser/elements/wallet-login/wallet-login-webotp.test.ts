@@ -41,7 +41,9 @@ describe('<wallet-login> text message autofill (WebOTP)', function () {
     await resetPage.call(this);
   });
 
-  it('asks for the text message again after a wrong code, and stops asking once the code screen is left', async () => {
+  it('asks for the text message again after a wrong code, and stops asking once the code screen is left', async function () {
+    // WebOTP is Chromium's alone (navigator.userAgentData too): elsewhere there is nothing to ask.
+    if (!('userAgentData' in navigator)) this.skip();
     expect('OTPCredential' in globalThis, 'a browser with WebOTP').to.equal(true);
     webOtp = watchWebOtp();
     const el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId, methods: 'sms-otp email-otp', 'resend-after': '20' });
