@@ -197,10 +197,11 @@ export async function runStep(element: WalletLogin, step: Step, signal: AbortSig
             if (!(e instanceof ServiceError && e.status === 429)) throw e;
             // A new one refused as too soon (the service waits longer than `resend-after`): the
             // code left (or on the screen), its new code offered once the service's wait is over;
-            // or, when another tab sent a newer one since (which replaced it upstream), that one.
-            const mine = same ?? sentCodes.get(element);
-            const newest = mine && (await resumeCode(element, signal, undefined, step.type));
-            const kept = newest && newest.otp.type === step.type && newest.sentAt > mine!.sentAt ? newest : same;
+            // or, when another tab sent a newer one since (which replaced it upstream), or this element
+            // has none (it started before another one's code was kept), that one.
+            const mine = (same ?? sentCodes.get(element))?.sentAt ?? 0;
+            const newest = await resumeCode(element, signal, undefined, step.type);
+            const kept = newest && newest.otp.type === step.type && newest.sentAt > mine ? newest : same;
             if (!kept) throw e;
             code = { ...kept, resendAt: now + (e.retryAfter ?? 0) * 1000 };
           }

@@ -157,6 +157,26 @@ describe('<wallet-login> taken off the page while its first code is sent', funct
     });
   }
 
+  it('taken off as its code went, and a new element of the wallet showing its methods before the code is kept: choosing that way shows that code’s screen, with no error, and it logs in', async () => {
+    const acct = await newAccount();
+    const el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId });
+    await waitForState(el, 'choosing');
+    const held = holdAnswer('POST', /\/challenge$/, (r) => r.status === 200);
+    let again!: WalletLogin;
+    await offAsAnswered(el, held, () => methodButton(el, 'email-otp').click(), {
+      whileOff: async () => {
+        again = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId });
+        await waitForState(again, 'choosing');
+      },
+    });
+    await waitFor(() => Object.keys(sessionStorage).some((k) => k.startsWith('wallet-elements:code:') && k.endsWith(acct.accountId)), 'the code kept');
+    const errors = errorCodes(again);
+    methodButton(again, 'email-otp').click();
+    await again.updateComplete;
+    await aScreen(again);
+    await logsInOnCodeScreen(again, errors);
+  });
+
   it('taken off the page while a new code is sent, which replaced the first upstream: put back, the screen of the new code, which logs in', async () => {
     const acct = await newAccount();
     const el = await codeScreen({ 'account-id': acct.accountId, 'resend-after': '0' });
