@@ -127,7 +127,8 @@ export function setTimeZone(id: string | null): Promise<{ timeZone: string | nul
 }
 
 /**
- * Playwright's fake clock for the whole browser context of this test file (it cannot be taken off):
+ * Playwright's fake clock for the whole browser context of this test file (it cannot be taken off;
+ * Playwright only: elsewhere the test is marked pending):
  * `install` it once, then `setSystemTime(ms)` moves Date.now() without firing any timer (as a
  * system suspend does: timers run on a clock that stopped) and `runFor(ms)` lets time run on,
  * firing the timers due meanwhile. Mocha keeps the real timers it took at load. The test runner's
@@ -136,7 +137,7 @@ export function setTimeZone(id: string | null): Promise<{ timeZone: string | nul
  */
 export async function pageClock(call: 'install' | 'setSystemTime' | 'runFor', arg?: number): Promise<void> {
   for (let left = arg ?? 0; ; left -= 15_000) {
-    await executeServerCommand('page-clock', { call, arg: call === 'runFor' ? Math.min(left, 15_000) : arg });
+    await chromiumCommand('page-clock', { call, arg: call === 'runFor' ? Math.min(left, 15_000) : arg });
     if (call !== 'runFor' || left <= 15_000) return;
   }
 }

@@ -53,6 +53,7 @@ const CHROMIUM_ONLY: Record<string, string> = {
   'ax-nodes': 'no accessibility tree (CDP Accessibility.getFullAXTree)',
   'ax-headings': 'no accessibility tree (CDP Accessibility.getFullAXTree)',
   'heap-used': 'no heap figures (CDP HeapProfiler and Runtime.getHeapUsage)',
+  'page-clock': "no fake page clock (Playwright's page.clock)",
   'page-round-trip': "no back/forward cache reasons (CDP Page.backForwardCacheNotUsed, Chromium's notRestoredReasons)",
 };
 
