@@ -239,10 +239,12 @@ export async function pasteForReal(input: HTMLInputElement, value: string): Prom
 }
 
 /**
- * A key pressed with a modifier held (Ctrl+C, Shift+Tab), as separate key actions: Playwright
- * (Chromium) takes 'Shift+Tab' in one press, puppeteer (Firefox) does not.
+ * A key pressed with a modifier held (Ctrl+C, Shift+Tab): Playwright (Chromium) and WebDriver
+ * (WebKit) take 'Shift+Tab' in one press, and WebDriver takes only presses; puppeteer (Firefox) takes
+ * the chord as separate key actions only.
  */
 export async function pressWith(modifier: 'Control' | 'Shift', key: string): Promise<void> {
+  if (!navigator.userAgent.includes('Firefox/')) return sendKeys({ press: `${modifier}+${key}` });
   await sendKeys({ down: modifier });
   try {
     await sendKeys({ press: key });
