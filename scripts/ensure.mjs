@@ -19,31 +19,21 @@ if (!existsSync(marker) || (existsSync(lock) && statSync(lock).mtimeMs > statSyn
   run('npm', ['install', '--no-audit', '--no-fund']);
 }
 
-/** A browser from Debian's packages when `flag` is given and `find` finds none (as root; otherwise says how). */
-function ensureBrowser(flag, find, name, pkg, envVar) {
-  if (!process.argv.includes(flag) || find()) return;
-  if (process.getuid?.() !== 0) {
-    console.error(`[ensure] ${name} not found: install it with \`sudo apt-get install -y ${pkg}\` or set ${envVar}`);
-    process.exit(1);
-  }
-  console.error(`[ensure] installing Debian ${pkg}`);
-  run('apt-get', ['update', '-qq']);
-  run('apt-get', ['install', '-y', '-qq', pkg]);
-}
-
-ensureBrowser('--browser', findChromium, 'Chromium', 'chromium', 'CHROMIUM_PATH');
-ensureBrowser('--firefox', findFirefox, 'Firefox', 'firefox-esr', 'FIREFOX_PATH');
-
+// The browsers asked for and not found, from Debian's packages: one `apt-get update` for all of
+// them (as root; otherwise says how). WebKit's without the packages they recommend, which it does
+// not need here (a desktop's worth).
+const asked = (flag) => process.argv.includes(flag);
 const webkitPackages = { miniBrowser: 'libwebkit2gtk-4.1-0', driver: 'webkit2gtk-driver', xvfb: 'xvfb' };
-const webkitMissing = process.argv.includes('--webkit')
-  ? Object.entries(findWebKit()).filter(([, p]) => !p).map(([k]) => webkitPackages[k])
-  : [];
-if (webkitMissing.length) {
+const missing = [...(asked('--browser') && !findChromium() ? ['chromium'] : []), ...(asked('--firefox') && !findFirefox() ? ['firefox-esr'] : [])];
+const webkitMissing = asked('--webkit') ? Object.entries(findWebKit()).filter(([, p]) => !p).map(([k]) => webkitPackages[k]) : [];
+if (missing.length || webkitMissing.length) {
+  const all = [...missing, ...webkitMissing];
   if (process.getuid?.() !== 0) {
-    console.error(`[ensure] WebKit not found: install it with \`sudo apt-get install -y --no-install-recommends ${webkitMissing.join(' ')}\``);
+    console.error(`[ensure] not found: ${all.join(', ')}; install with \`sudo apt-get install -y ${all.join(' ')}\` or set CHROMIUM_PATH / FIREFOX_PATH / WEBKIT_MINIBROWSER_PATH and WEBKIT_WEBDRIVER_PATH`);
     process.exit(1);
   }
-  console.error(`[ensure] installing Debian ${webkitMissing.join(', ')}`);
+  console.error(`[ensure] installing Debian ${all.join(', ')}`);
   run('apt-get', ['update', '-qq']);
-  run('apt-get', ['install', '-y', '-qq', '--no-install-recommends', ...webkitMissing]);
+  if (missing.length) run('apt-get', ['install', '-y', '-qq', ...missing]);
+  if (webkitMissing.length) run('apt-get', ['install', '-y', '-qq', '--no-install-recommends', ...webkitMissing]);
 }
