@@ -659,7 +659,7 @@ export function walletRig(options: WalletRigOptions = {}): {
           // Playwright's fake clock for this test's browser context (page.clock): `install` once
           // (timers then run in real time), `setSystemTime` (Date jumps, no timer fires: what a
           // system suspend does to a page), `runFor` (time runs on, firing the timers due).
-          const page = (session.browser as unknown as { getPage(id: string): import('playwright').Page }).getPage(session.id);
+          const page = pageOf(session);
           const call = String(p.call);
           if (!['install', 'setSystemTime', 'runFor'].includes(call)) throw new Error(`page-clock: no ${call}`);
           await (page.clock as unknown as Record<string, (arg?: number) => Promise<void>>)[call]!(p.arg as number | undefined);
