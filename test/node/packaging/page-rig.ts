@@ -30,7 +30,10 @@ const TYPES = { html: 'text/html; charset=utf-8', js: 'text/javascript' };
 export interface PageRig {
   origin: string;
   browser: Browser;
-  /** Paths asked for since the last `open` (or since the start). */
+  /**
+   * Paths the page of the last `open` asked for. A request that a page closed before reaches the
+   * server late is not counted: each page marks its requests with its own header.
+   */
   requested: string[];
   /**
    * `strictConsole`: every console error and warning is a problem too (except the browser's own
@@ -66,9 +69,10 @@ export async function bundleApp(source: string, options: { nodeEnv: 'production'
 /** `route` may answer later (a promise): to hold a file back while the page goes on asking for others. */
 export async function startPageRig(route: (path: string) => Answer | undefined | Promise<Answer | undefined>): Promise<PageRig> {
   const requested: string[] = [];
+  let current = '';
   const server = createServer(async (req, res) => {
     const path = new URL(req.url ?? '/', 'http://127.0.0.1').pathname;
-    requested.push(path);
+    if (req.headers['x-rig-page'] === current) requested.push(path);
     const answer = await route(path);
     const headers = { 'content-security-policy': answer?.csp ?? STRICT_CSP, 'cache-control': 'no-store' };
     // The elements may ask the proxy for data on connect; there is none here.
@@ -78,13 +82,15 @@ export async function startPageRig(route: (path: string) => Answer | undefined |
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const browser = await launchChromium();
+  let opened = 0;
   return {
     origin,
     browser,
     requested,
     async open<T>(path: string, options: { strictConsole?: boolean } = {}) {
       requested.length = 0;
-      const page = await browser.newPage();
+      current = String(++opened);
+      const page = await browser.newPage({ extraHTTPHeaders: { 'x-rig-page': current } });
       const problems: string[] = [];
       page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
       page.on('console', (m) => {
