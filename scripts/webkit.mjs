@@ -108,7 +108,9 @@ class WebKitLauncher {
   async open() {
     const { sessionId, capabilities } = await this.call('POST', `${this.driverUrl}/session`, {
       capabilities: {
-        alwaysMatch: { 'webkitgtk:browserOptions': { binary: this.miniBrowser, args: ['--automation'] } },
+        // Windows opened by a script without a click (window.open), as Playwright's Chromium
+        // (--disable-popup-blocking) and the Firefox run allow them.
+        alwaysMatch: { 'webkitgtk:browserOptions': { binary: this.miniBrowser, args: ['--automation', '--javascript-can-open-windows-automatically=true'] } },
       },
     });
     this.base = `${this.driverUrl}/session/${sessionId}`;

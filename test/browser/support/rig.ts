@@ -30,8 +30,10 @@ if (runnable) {
 
 /**
  * A command that only Chromium carries out (wallet-rig.ts CHROMIUM_ONLY: the virtual authenticator,
- * the accessibility tree, heap figures over CDP): in another browser the server answers
- * `{unsupported}` and the test that asked is marked pending (skipRunning).
+ * the accessibility tree, heap figures over CDP), or that needs a handle on the page that WebKit's
+ * WebDriver classic lacks (PAGE_HANDLE_ONLY: offline mode, console capture, frames, time zone, the
+ * sign-in window): in a browser without it the server answers `{unsupported}` and the test that
+ * asked is marked pending (skipRunning).
  */
 async function chromiumCommand<T, P = undefined>(command: string, payload?: P): Promise<T> {
   const answer = await executeServerCommand<T | { unsupported: string }, P>(command, payload);
@@ -50,16 +52,25 @@ function skipRunning(reason: string): never {
 
 /**
  * Media emulation (emulateMedia) where the browser has it: Playwright's in Chromium; puppeteer's
- * goes over CDP, which Firefox lacks. Answers whether it was done.
+ * goes over CDP, which Firefox lacks, and WebDriver classic (WebKit) has none. Answers whether it was done.
  */
 async function emulated(media: Parameters<typeof emulateMedia>[0]): Promise<boolean> {
   return emulateMedia(media).then(
     () => true,
     (error: unknown) => {
-      if (/CDP support is required/.test(String(error))) return false;
+      // puppeteer over WebDriver BiDi (Firefox) and WebDriver classic (WebKit) have none.
+      if (/CDP support is required|not supported for browser type/.test(String(error))) return false;
       throw error;
     },
   );
+}
+
+/**
+ * For a test that has passkeys offered: marks it pending in a browser without WebAuthn (WebKitGTK
+ * has no PublicKeyCredential), where the elements rightly leave passkeys out.
+ */
+export function needsWebAuthn(): void {
+  if (!('PublicKeyCredential' in globalThis)) skipRunning('no WebAuthn in this browser (PublicKeyCredential)');
 }
 
 /** Forced colours (Windows high contrast) on or off: where they cannot be emulated, on marks the test pending and off does nothing. */
@@ -123,7 +134,8 @@ export function rejectAction(agentId: string, actionId: string, reason?: string)
  * would under a page left open (CDP Emulation.setTimezoneOverride); null puts the system's back.
  */
 export function setTimeZone(id: string | null): Promise<{ timeZone: string | null }> {
-  return executeServerCommand('time-zone', { id });
+  // Putting the system's back (an afterEach's) is nothing to skip where no override could be made.
+  return id === null ? executeServerCommand('time-zone', { id }) : chromiumCommand('time-zone', { id });
 }
 
 /**
@@ -358,7 +370,7 @@ if (typeof beforeEach === 'function') {
  * "Cancel" there instead (the user declines: the issuer answers `access_denied`).
  */
 export function oidcSignIn(cancel?: 'cancel'): Promise<{ signedIn: true }> {
-  return executeServerCommand('oidc-sign-in', { cancel: cancel === 'cancel' });
+  return chromiumCommand('oidc-sign-in', { cancel: cancel === 'cancel' });
 }
 
 /**
@@ -368,11 +380,21 @@ export function oidcSignIn(cancel?: 'cancel'): Promise<{ signedIn: true }> {
  * `online()` once it sees itself online again.
  */
 export async function goOffline(ms: number): Promise<{ online(): Promise<void> }> {
-  void executeServerCommand('go-offline', { ms }).catch(() => undefined);
   const until = async (online: boolean) => {
     while (navigator.onLine !== online) await new Promise((resolve) => setTimeout(resolve, 20));
   };
-  await until(false);
+  // Where the browser can go offline, its answer comes only once it is back online; where it
+  // cannot (WebDriver classic), the answer `{unsupported}` comes at once and marks the test pending.
+  const test = running;
+  const never = new Promise<never>(() => undefined);
+  const skipped = chromiumCommand('go-offline', { ms }).then(
+    () => never,
+    (error: unknown) => {
+      if (test?.isPending()) throw error;
+      return never;
+    },
+  );
+  await Promise.race([until(false), skipped]);
   return { online: () => until(true) };
 }
 
@@ -393,7 +415,7 @@ export async function browserLoadsFailedModulesAgain(): Promise<boolean> {
 }
 
 export function pageFrames(): Promise<{ frames: Array<{ origin: string; pathname: string; text: string }> }> {
-  return executeServerCommand('page-frames');
+  return chromiumCommand('page-frames');
 }
 
 /**
@@ -401,7 +423,7 @@ export function pageFrames(): Promise<{ frames: Array<{ origin: string; pathname
  * sandboxed without allow-modals opens none) and the referrer its document got.
  */
 export function frameProbe(origin: string): Promise<{ frames: Array<{ pathname: string; referrer: string; modal: boolean }> }> {
-  return executeServerCommand('frame-probe', { origin });
+  return chromiumCommand('frame-probe', { origin });
 }
 
 /**
@@ -462,7 +484,7 @@ export interface LeakScan {
 
 /** Starts keeping the page's console and uncaught errors, the proxies' log, this run's output and the stamps sent. */
 export function leakWatch(): Promise<boolean> {
-  return executeServerCommand('leak-watch');
+  return chromiumCommand('leak-watch');
 }
 
 /** Greps what was kept since `leakWatch`, with the page's `haystacks`, for the page's `secrets` and the rig's own. */

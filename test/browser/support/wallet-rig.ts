@@ -58,6 +58,30 @@ const CHROMIUM_ONLY: Record<string, string> = {
 };
 
 /**
+ * Commands that need a handle on the test page: Playwright's (Chromium) or puppeteer's (Firefox, over
+ * WebDriver BiDi). WebKit's launcher (scripts/webkit.mjs) drives its browser over WebDriver classic,
+ * which has none of these: there they answer `{unsupported: reason}` too, and the test is pending.
+ */
+const PAGE_HANDLE_ONLY: Record<string, string> = {
+  'go-offline': 'no offline mode over WebDriver classic',
+  'leak-watch': "no capture of the page's console and errors over WebDriver classic",
+  'frame-probe': 'no dialogs of a child frame over WebDriver classic',
+  'page-frames': 'no text of cross-origin child frames over WebDriver classic',
+  'time-zone': 'no time zone override over WebDriver classic',
+  'oidc-sign-in': 'no handle on the sign-in window over WebDriver classic',
+};
+
+/**
+ * Why this session's browser cannot carry out `command`, or undefined when it can: CHROMIUM_ONLY's
+ * reason outside Playwright, PAGE_HANDLE_ONLY's under WebDriver classic.
+ */
+function unsupported(command: string, browser: { type: string }): string | undefined {
+  if (browser.type !== 'playwright' && CHROMIUM_ONLY[command]) return CHROMIUM_ONLY[command];
+  if (browser.type === 'webdriver') return PAGE_HANDLE_ONLY[command];
+  return undefined;
+}
+
+/**
  * A test page of either launcher: Playwright's (Chromium) or puppeteer-core's (Firefox). The
  * commands below use what both have (frames, evaluate, console, dialogs); where they differ,
  * `inContext` gives the browser context's pages and cookies of either.
@@ -267,7 +291,8 @@ export function walletRig(options: WalletRigOptions = {}): {
 
     async executeCommand({ command, payload, session }) {
       const p = (payload ?? {}) as Record<string, unknown>;
-      if (session.browser.type !== 'playwright' && CHROMIUM_ONLY[command]) return { unsupported: `${session.browser.name}: ${CHROMIUM_ONLY[command]}` };
+      const lacking = unsupported(command, session.browser);
+      if (lacking) return { unsupported: `${session.browser.name}: ${lacking}` };
       switch (command) {
         case 'sandbox-fixtures': {
           if (!fixtures) throw new Error('the sandbox is not started');
