@@ -604,7 +604,9 @@ export function drawnLeftToRight(el: Element, words: string): string {
       const range = document.createRange();
       range.setStart(node, i);
       range.setEnd(node, i + 1);
-      const box = range.getBoundingClientRect();
+      // The character's own box: WebKit adds an empty box at the edge of a bidi isolate (FSI, <bdi>)
+      // to the range of the character beside it, which its bounding box would take in.
+      const box = [...range.getClientRects()].reduce((a, b) => (b.width > a.width ? b : a), new DOMRect());
       const char = node.textContent![i]!;
       if (box.width > 0 && char.trim()) drawn.push([box.left + box.width / 2, char]);
     }
