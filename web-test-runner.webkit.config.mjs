@@ -4,42 +4,33 @@
 import config from './web-test-runner.config.mjs';
 import { webkitLauncher } from './scripts/webkit.mjs';
 
-// Files left out: they use rig commands that need Chromium through Playwright or CDP
-// (test/browser/support/README.md), or commands of @web/test-runner-commands that WebDriver lacks.
-// In the files that run, a test of what only Chromium has (WebAuthn here, WebOTP) skips itself.
+// Files left out: nearly every test of each needs what only Chromium (through Playwright or CDP)
+// has, or a handle on the page that WebDriver classic lacks. In the files that run, a test that
+// asks for such a command is marked pending (wallet-rig.ts CHROMIUM_ONLY and PAGE_HANDLE_ONLY,
+// test/browser/support/README.md), as is one of what only Chromium has (WebOTP, its module map).
 const chromiumOnlyFiles = [
-  // The virtual WebAuthn authenticator (CDP); WebKitGTK has no PublicKeyCredential besides.
+  // Every test starts from a passkey made through the virtual WebAuthn authenticator (CDP).
   'core/passkey',
-  'elements/passkey-register/passkey-register',
-  'elements/passkey-register/passkey-register-session-end',
-  'elements/shared/arabic-accessible-text',
-  'elements/shared/busy-live-regions',
-  'elements/shared/lifecycle',
-  'elements/shared/no-leak',
-  'elements/shared/strict-csp',
-  'elements/shared/wcag-layout',
-  'elements/wallet-credentials/wallet-credentials',
-  'elements/wallet-login/wallet-login',
   'elements/wallet-login/wallet-login-autofill-again',
   'elements/wallet-login/wallet-login-autofill-shared',
-  'elements/wallet-login/wallet-login-elsewhere',
   'elements/wallet-login/wallet-login-other-wallet',
-  // Chromium's accessibility tree (CDP).
-  'elements/agent-actions/agent-actions',
-  'elements/card-reveal/card-reveal',
-  'elements/delegated-keys/delegated-keys',
-  'elements/wallet-credentials/wallet-credentials-blocked',
-  // Playwright's setOffline, emulateMedia, setViewport, back/forward navigation, popup windows; CDP
-  // console capture (leak-watch) and time zone override.
-  'elements/card-reveal/card-reveal-offline',
+  // WebKitGTK has no WebAuthn (no PublicKeyCredential): <passkey-register> rightly shows only that
+  // this browser cannot create passkeys, and every test of these but two starts from its form.
+  'elements/passkey-register/passkey-register',
+  'elements/passkey-register/passkey-register-session-end',
+  // Every test goes offline (Playwright's setOffline).
   'elements/shared/online',
-  'elements/card-reveal/card-reveal-forced-colors',
-  'elements/wallet-credentials/wallet-credentials-narrow',
-  'elements/card-reveal/card-reveal-bfcache',
-  'readme-sso',
+  // Every test watches the page's console (leak-watch: CDP via Playwright).
+  'elements/shared/no-leak',
   'elements/card-reveal/card-reveal-csp',
-  'elements/shared/i18n',
+  // The back/forward cache's round trip and reasons (Playwright goBack, CDP).
+  'elements/card-reveal/card-reveal-bfcache',
+  // The time zone changed under the page (CDP Emulation.setTimezoneOverride).
   'elements/wallet-credentials/wallet-credentials-time-zone',
+  // A viewport 320 px wide (setViewport: Playwright's; MiniBrowser's window, sized over WebDriver,
+  // stays 447 px wide at the least).
+  'elements/shared/wcag-layout',
+  'elements/wallet-credentials/wallet-credentials-narrow',
 ];
 
 export default {
