@@ -452,6 +452,11 @@ export class CardReveal extends ReactiveBase {
     frame.onload = () => {
       frame.onload = null;
       frame.setAttribute('sandbox', 'allow-scripts allow-same-origin');
+      // WebKit reports a frame's first navigation to this page's Resource Timing however it starts,
+      // unless the document it leaves is at another URL than `about:blank` (WebKit's FrameLoader):
+      // there the blank document's URL takes a fragment first. Not elsewhere: Firefox 153 then no
+      // longer takes that document for the frame's first one, and the link adds a history entry.
+      if (navigator.vendor[0] == 'A') frame.contentWindow!.history.replaceState(null, '', 'about:blank#');
       const link = frame.contentDocument!.createElement('a');
       link.href = url;
       link.rel = 'noreferrer';
