@@ -450,25 +450,67 @@ export interface OtherTab {
   close(): void;
 }
 
+/** A same-origin frame of `name`.html in this folder, once its script posted `<name>-ready`: a realm of its own. */
+function openFrame<W>(name: string): Promise<{ window: Window & W; close(): void }> {
+  return new Promise((resolve, reject) => {
+    const frame = document.createElement('iframe');
+    const timer = setTimeout(() => reject(new Error(`${name} did not load`)), 10000);
+    addEventListener('message', function onMessage(ev: MessageEvent) {
+      if (ev.source !== frame.contentWindow || ev.data?.kind !== `${name}-ready`) return;
+      removeEventListener('message', onMessage);
+      clearTimeout(timer);
+      resolve({ window: frame.contentWindow as Window & W, close: () => frame.remove() });
+    });
+    frame.src = `/test/browser/support/${name}.html`;
+    document.body.append(frame);
+  });
+}
+
 /**
  * Opens another tab of this origin, as a same-origin frame: a tab of its own has a virtual
  * authenticator of its own over CDP, where two tabs of one browser share the device's.
  */
-export function openOtherTab(): Promise<OtherTab> {
-  return new Promise((resolve, reject) => {
-    const frame = document.createElement('iframe');
-    const timer = setTimeout(() => reject(new Error('the other tab did not load')), 10000);
-    addEventListener('message', function onMessage(ev: MessageEvent) {
-      if (ev.source !== frame.contentWindow || ev.data?.kind !== 'tab-frame-ready') return;
-      removeEventListener('message', onMessage);
-      clearTimeout(timer);
-      const window = frame.contentWindow as Window & Pick<OtherTab, 'core' | 'configureWallet' | 'walletFor'>;
-      resolve({ core: window.core, configureWallet: window.configureWallet, walletFor: window.walletFor, window, close: () => frame.remove() });
-    });
-    frame.src = '/test/browser/support/tab-frame.html';
-    document.body.append(frame);
-  });
+export async function openOtherTab(): Promise<OtherTab> {
+  const { window, close } = await openFrame<Pick<OtherTab, 'core' | 'configureWallet' | 'walletFor'>>('tab-frame');
+  return { core: window.core, configureWallet: window.configureWallet, walletFor: window.walletFor, window, close };
 }
+
+/** A page of this origin that has asked for no element's on-demand code yet (load-frame.ts), with the elements defined. */
+export interface FreshPage {
+  /** Points that page's elements at the rig's proxy, pinned to the sandbox signer, over the key store of IndexedDB `dbName`. */
+  useRig(apiBase: string, dbName: string): void;
+  /** An import() of `path` in that page. */
+  importAgain(path: string): Promise<unknown>;
+  window: Window;
+  /** Removes its frame. */
+  close(): void;
+}
+
+/**
+ * Opens a FreshPage, as a same-origin frame: its own module map, with this page's storage. The
+ * browser's HTTP cache is emptied first (the test server serves modules cacheable for a year), so
+ * that it asks the test server for each module again, as a page would after a deploy.
+ */
+export async function openFreshPage(): Promise<FreshPage> {
+  await executeServerCommand('clear-browser-cache');
+  const { window, close } = await openFrame<Pick<FreshPage, 'useRig' | 'importAgain'>>('load-frame');
+  return { useRig: window.useRig, importAgain: window.importAgain, window, close };
+}
+
+/**
+ * Closes the page's idle connections to the test server. Chromium sends a request again by itself
+ * when a connection it reused closes without an answer, over each idle one it holds, and gives up
+ * only when a fresh connection does: with none idle, one dropped connection is one failed load.
+ */
+export async function closeIdleConnections(): Promise<void> {
+  const probe = '/test/browser/support/import-probe.ts';
+  await failNextLoad(probe, 20, true);
+  await import(`${probe}?drain`).catch(() => undefined);
+  await failNextLoad(probe, 0);
+}
+
+/** The loads of `path` the test server has failed so far (over the whole run: compare before and after). */
+export const failedLoads = async (path: string): Promise<number> => (await failNextLoad(path)).failed;
 
 /** What `leak-scan` answers (wallet-rig.ts): where a secret was found, by name only. */
 export interface LeakScan {

@@ -690,6 +690,20 @@ export function walletRig(options: WalletRigOptions = {}): {
           await (page.clock as unknown as Record<string, (arg?: number) => Promise<void>>)[call]!(p.arg as number | undefined);
           return { call };
         }
+        case 'clear-browser-cache': {
+          // The browser's HTTP cache emptied (CDP Network.clearBrowserCache), so that a page opened
+          // next asks the test server for every module: it serves them cacheable for a year. Firefox
+          // runs with no HTTP cache (web-test-runner.firefox.config.mjs): nothing to do there.
+          if (session.browser.type !== 'playwright') return { cleared: false };
+          const page = pageOf(session);
+          const cdp = await page.context().newCDPSession(page);
+          try {
+            await cdp.send('Network.clearBrowserCache');
+            return { cleared: true };
+          } finally {
+            await cdp.detach().catch(() => undefined);
+          }
+        }
         case 'heap-used': {
           // What the page's heap holds after a full collection (CDP), for tests of growth over time.
           const page = pageOf(session);

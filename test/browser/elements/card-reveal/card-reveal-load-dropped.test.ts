@@ -6,21 +6,9 @@
  */
 import { expect } from 'chai';
 import '../../../../src/elements/card-reveal/index.ts';
-import { failNextLoad } from '../../support/rig.ts';
+import { closeIdleConnections, failNextLoad } from '../../support/rig.ts';
 import { part, shadow } from '../shared/helpers.ts';
 import { REVEAL_REQUEST, failedLoads, mountBeforeRevealCode, useCardRig } from './helpers.ts';
-
-/**
- * Closes the page's idle connections to the test server. Chromium sends a request again by itself
- * when a connection it reused closes without an answer, over each idle one it holds, and gives up
- * only when a fresh connection does: with none idle, one dropped connection is one failed load.
- */
-async function closeIdleConnections(): Promise<void> {
-  const probe = '/test/browser/support/import-probe.ts';
-  await failNextLoad(probe, 20, true);
-  await import(`${probe}?drain`).catch(() => undefined);
-  await failNextLoad(probe, 0);
-}
 
 describe('<card-reveal> when the connection of its reveal code drops', () => {
   useCardRig();

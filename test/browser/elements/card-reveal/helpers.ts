@@ -4,7 +4,7 @@
  */
 import { expect } from 'chai';
 import type { CardReveal } from '../../../../src/elements/card-reveal/index.ts';
-import { failNextLoad, fixtures } from '../../support/rig.ts';
+import { fixtures } from '../../support/rig.ts';
 import { mount, resetPage, useRig } from '../shared/helpers.ts';
 
 /** The module the element loads on demand to send the reveal request (an import() of its own). */
@@ -13,8 +13,7 @@ export const REVEAL_REQUEST = '/src/elements/card-reveal/reveal-request.ts';
 /** Whether the page has asked for a module yet (Resource Timing). */
 export const requested = (path: string): boolean => performance.getEntriesByType('resource').some((e) => new URL(e.name).pathname === path);
 
-/** The loads of `path` the test server has failed so far (over the whole run: compare before and after). */
-export const failedLoads = async (path: string): Promise<number> => (await failNextLoad(path)).failed;
+export { failedLoads } from '../../support/rig.ts';
 
 /** The suite's rig: the elements pointed at the rig's proxy before its tests, the page reset after each. */
 export function useCardRig(): void {

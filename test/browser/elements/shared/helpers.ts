@@ -11,7 +11,7 @@ import { setLocale } from '../../../../src/elements/shared/i18n.ts';
 import { indexedDbKeyStore, type KeyStore } from '../../../../src/core/keystore.ts';
 import { observeServiceDate } from '../../../../src/core/clock.ts';
 import { walletFor } from '../../../../src/elements/shared/wallet.ts';
-import { colorScheme, fixtures, newAccount, removeVirtualAuthenticator, type RigAccount } from '../../support/rig.ts';
+import { colorScheme, fixtures, newAccount, openFreshPage, removeVirtualAuthenticator, type FreshPage, type RigAccount } from '../../support/rig.ts';
 
 /** The page's own fetch, before any test wrapped it. */
 const pageFetch = window.fetch;
@@ -39,6 +39,30 @@ export async function mount<T extends HTMLElement>(tag: string, attributes: Reco
   for (const [k, v] of Object.entries(attributes)) el.setAttribute(k, v);
   setup?.(el);
   document.body.append(el);
+  await (el as unknown as { updateComplete?: Promise<unknown> }).updateComplete;
+  return el;
+}
+
+/** The pages freshPage opened (resetPage closes them). */
+const freshPages = new Set<FreshPage>();
+
+/**
+ * A page that has asked for no element's on-demand code yet (rig.ts openFreshPage), its elements
+ * pointed at the rig's proxy over IndexedDB `dbName` (useRig's: this page's sessions); resetPage
+ * closes it.
+ */
+export async function freshPage(dbName: string): Promise<FreshPage> {
+  const page = await openFreshPage();
+  freshPages.add(page);
+  page.useRig((await fixtures()).apiBase, dbName);
+  return page;
+}
+
+/** A `tag` with these attributes on that page, once updated. */
+export async function mountIn<T extends HTMLElement>(page: FreshPage, tag: string, attributes: Record<string, string>): Promise<T> {
+  const el = page.window.document.createElement(tag) as T;
+  for (const [k, v] of Object.entries(attributes)) el.setAttribute(k, v);
+  page.window.document.body.append(el);
   await (el as unknown as { updateComplete?: Promise<unknown> }).updateComplete;
   return el;
 }
@@ -79,6 +103,8 @@ export function cleanup(): void {
 export async function resetPage(this: Mocha.Context | void): Promise<void> {
   describeNodes(this?.currentTest?.err);
   cleanup();
+  for (const page of freshPages) page.close();
+  freshPages.clear();
   for (const release of heldNow) release();
   heldNow.clear();
   window.fetch = pageFetch;

@@ -1,0 +1,46 @@
+/**
+ * <passkey-register> when its flows (passkey-register.flows.ts, loaded on demand) fail to load: in
+ * real Chromium, with the module served by the test server, whose failures the rig makes real (503,
+ * or a dropped connection). Each test on a page of its own (shared/load.ts).
+ */
+import { expect } from 'chai';
+import type { PasskeyRegister } from '../../../../src/elements/passkey-register/passkey-register.ts';
+import { addVirtualAuthenticator, browserLoadsFailedModulesAgain, type RigAccount } from '../../support/rig.ts';
+import { loginByEmail, nextEvent, part, resetPage, text, useRigAccount, waitForState } from '../shared/helpers.ts';
+import { droppedLoad, failedLoad } from '../shared/load.ts';
+
+const FLOWS = '/src/elements/passkey-register/passkey-register.flows.ts';
+
+describe('<passkey-register> when its flows fail to load', () => {
+  let acct: RigAccount;
+  let dbName: string;
+  /** Whether this browser loads a module again after a failed load (not Chromium after a 5xx). */
+  let retried: boolean;
+  const subject = () => ({ dbName, tag: 'passkey-register', attributes: { 'account-id': acct.accountId } });
+
+  before(async () => {
+    ({ acct, dbName } = await useRigAccount());
+    // The wallet logged in (in the store the fresh pages share): the form is for registering.
+    await loginByEmail(acct);
+    retried = await browserLoadsFailedModulesAgain();
+  });
+  afterEach(resetPage);
+
+  it('a registration whose flows did not load says to check the connection and reload the page (load_failed)', async () => {
+    await failedLoad<PasskeyRegister>(FLOWS, retried, 'passkey-register-error', subject(), async (el) => {
+      await waitForState(el, 'ready');
+      (part(el, 'submit') as HTMLButtonElement).click();
+    });
+  });
+
+  it('loads them again at once, unseen, after a dropped connection, and registers a passkey', async () => {
+    await addVirtualAuthenticator();
+    const el = await droppedLoad<PasskeyRegister>(FLOWS, 'passkey-register-error', subject(), async (el) => {
+      await waitForState(el, 'ready');
+      const registered = nextEvent(el, 'passkey-registered');
+      (part(el, 'submit') as HTMLButtonElement).click();
+      await registered;
+    });
+    expect(text(el, 'error')).to.equal('');
+  });
+});

@@ -1,0 +1,63 @@
+/**
+ * For the tests of an element whose on-demand code fails to load (the test server fails its loads,
+ * rig.ts failNextLoad): each element on a page of its own (helpers.ts freshPage), as a module
+ * loaded, or failed, is the page's for the rest of it. card-reveal-load*.test.ts show why.
+ */
+import { expect } from 'chai';
+import { closeIdleConnections, failedLoads, failNextLoad, type FreshPage } from '../../support/rig.ts';
+import { freshPage, mountIn, nextEvent, text } from './helpers.ts';
+
+/** What every element but `<card-reveal>` says when its code did not load (`load_failed`). */
+export const RELOAD = 'Part of this page couldn’t load. Check your connection, then reload the page.';
+
+/** An element to put on a fresh page: over IndexedDB `dbName`, a `tag` with these attributes. */
+export interface Subject {
+  dbName: string;
+  tag: string;
+  attributes: Record<string, string>;
+}
+
+/**
+ * The `subject` on a fresh page (`act` then makes it load, if mounting does not) while the loads of
+ * `path` fail (503), more often than asked for: the element asks for it once more at once, which
+ * Chromium answers without a request after a 5xx, and a browser that loads a failed module again
+ * (`retried`) with one; no more. Its `event` says `load_failed`, with the reload sentence in its
+ * `error` part. Once the server serves the file again, a browser that keeps failed modules still
+ * fails its import() on that page: why the sentence asks for a reload.
+ */
+export async function failedLoad<T extends HTMLElement>(path: string, retried: boolean, event: string, subject: Subject, act?: (el: T) => Promise<void>): Promise<{ el: T; page: FreshPage; detail: { code: string; message: string } }> {
+  const page = await freshPage(subject.dbName);
+  const failedBefore = await failedLoads(path);
+  await failNextLoad(path, 5);
+  const el = await mountIn<T>(page, subject.tag, subject.attributes);
+  const error = nextEvent<CustomEvent>(el, event);
+  await act?.(el);
+  const { detail } = await error;
+  expect((await failedLoads(path)) - failedBefore).to.equal(retried ? 2 : 1);
+  expect(detail.code).to.equal('load_failed');
+  expect(text(el, 'error')).to.contain(RELOAD);
+  expect(detail.message).to.equal(RELOAD);
+  await failNextLoad(path, 0);
+  if (!retried) expect(await page.importAgain(path).then(() => 'loaded', () => 'failed')).to.equal('failed');
+  return { el, page, detail };
+}
+
+/**
+ * The `subject` on a fresh page while the connection of the next load of `path` drops (none of the
+ * page's connections idle: one dropped connection is one failed load, which the browser does not
+ * send again by itself): resolves once `ready`, having checked that the load did fail once and the
+ * element told no `event` (an error) meanwhile.
+ */
+export async function droppedLoad<T extends HTMLElement>(path: string, event: string, subject: Subject, ready: (el: T) => Promise<unknown>): Promise<T> {
+  const page = await freshPage(subject.dbName);
+  await closeIdleConnections();
+  const failedBefore = await failedLoads(path);
+  await failNextLoad(path, 1, true);
+  const el = await mountIn<T>(page, subject.tag, subject.attributes);
+  const errors: string[] = [];
+  el.addEventListener(event, (e) => errors.push((e as CustomEvent<{ code: string }>).detail.code));
+  await ready(el);
+  expect((await failedLoads(path)) - failedBefore).to.equal(1);
+  expect(errors).to.deep.equal([]);
+  return el;
+}

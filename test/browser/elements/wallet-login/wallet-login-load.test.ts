@@ -1,0 +1,45 @@
+/**
+ * <wallet-login> when its flows (wallet-login.flows.ts, loaded on demand) fail to load: in real
+ * Chromium, with the module served by the test server, whose failures the rig makes real (503, or a
+ * dropped connection). Each test on a page of its own (shared/load.ts).
+ */
+import { expect } from 'chai';
+import type { WalletLogin } from '../../../../src/elements/wallet-login/wallet-login.ts';
+import { browserLoadsFailedModulesAgain, type RigAccount } from '../../support/rig.ts';
+import { resetPage, text, useRigAccount, waitForState } from '../shared/helpers.ts';
+import { droppedLoad, failedLoad } from '../shared/load.ts';
+import { errorOfChoice, methodButton } from './helpers.ts';
+
+const FLOWS = '/src/elements/wallet-login/wallet-login.flows.ts';
+
+describe('<wallet-login> when its flows fail to load', () => {
+  let acct: RigAccount;
+  let dbName: string;
+  /** Whether this browser loads a module again after a failed load (not Chromium after a 5xx). */
+  let retried: boolean;
+  const subject = () => ({ dbName, tag: 'wallet-login', attributes: { 'account-id': acct.accountId, methods: 'email-otp', 'no-autofill': '' } });
+
+  before(async () => {
+    ({ acct, dbName } = await useRigAccount());
+    retried = await browserLoadsFailedModulesAgain();
+  });
+  afterEach(resetPage);
+
+  it('says to check the connection and reload the page (load_failed), and says so again at a click once the server serves the file again', async () => {
+    const { el } = await failedLoad<WalletLogin>(FLOWS, retried, 'wallet-login-error', subject());
+    await waitForState(el, 'choosing');
+    // Why not "try again": the click cannot load what this page keeps failed (the defect: the same
+    // "could not be reached" at every click, forever).
+    if (!retried) expect(await errorOfChoice(el, 'email-otp')).to.equal('load_failed');
+  });
+
+  it('loads them again at once, unseen, after a dropped connection, and sends a code', async () => {
+    const el = await droppedLoad<WalletLogin>(FLOWS, 'wallet-login-error', subject(), async (el) => {
+      // (The methods show before the flows arrive: the click waits for them.)
+      await waitForState(el, 'choosing');
+      methodButton(el, 'email-otp').click();
+      await waitForState(el, 'code-entry');
+    });
+    expect(text(el, 'error')).to.equal('');
+  });
+});
