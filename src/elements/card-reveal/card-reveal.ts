@@ -25,6 +25,7 @@ import { themeStyles, THEME } from '../shared/styles.ts';
 import { API_BASE, API_BASE_HINT, idMatch } from '../shared/config.ts';
 import { LocaleController } from '../shared/i18n.ts';
 import { later, serviceNow } from '../../core/clock.ts';
+import { LoadFailed, loaded } from '../shared/load.ts';
 import './card-reveal.strings.ts';
 import {
   checkRevealUrl,
@@ -53,43 +54,6 @@ function element(tag: string, attributes: Record<string, string> = {}, ...childr
 /** A placeholder field of the card face: its label (filled in each update) and the masked digits, read left to right. */
 const field = (label: Node, mask: string, attributes?: Record<string, string>) =>
   element('p', {}, label, element('code', { dir: 'ltr', ...attributes }, new Text(mask)));
-
-/** An on-demand module that did not load (`load_failed`), or was not asked for offline (`network`; see `loaded`). */
-class LoadFailed extends Error {
-  constructor(readonly code: RevealErrorCode) {
-    super();
-  }
-}
-
-/**
- * An on-demand module (import()). A failed load is asked for once more at once, unseen: Chromium
- * (156) loads a module whose connection dropped again, so a dropped load recovers with nothing
- * asked of the user. A second failure ends the reveal with `load_failed`, which asks for a reload
- * of the page rather than offering "Try again": Chromium keeps a module whose load was answered with
- * an error status (a 5xx) failed for the page (the second import() rejects without a request;
- * Firefox 153 too, and after a dropped connection, which it resends itself first; Safari loads it
- * again, whatwg/html#10327), a module whose evaluation threw stays failed
- * in every browser, and import() rejects all of these alike with a TypeError, so a "Try again" could
- * not tell whether it can work (card-reveal-load.test.ts shows both).
- * So it is not asked for while the browser knows it is offline, where the load could only fail: the
- * reveal ends with `network` instead ("Check your connection and try again"), and the "Try again"
- * it offers loads the module once the connection is back, in every browser, with no reload.
- */
-const loaded = <T>(load: () => Promise<T>): (() => Promise<T>) => {
-  // Once loaded, a module is the page's: what the browser says of the network no longer matters
-  // (its `onLine` can be false where the proxy is still reached, on loopback or a local network).
-  let module: Promise<T> | undefined;
-  return () =>
-    module ??
-    (navigator.onLine
-      ? (module = load().catch(load).catch(() => {
-          module = undefined;
-          // What failed is not kept: the reveal reports `load_failed` alone (a file that did not
-          // arrive is in the browser's console and network panel).
-          throw new LoadFailed('load_failed');
-        }))
-      : Promise.reject(new LoadFailed('network')));
-};
 
 /** The id attributes: one given malformed (ignored, config.ts idMatch) and the element reveals nothing, and says so. */
 const IDS = ['card-id', 'account-id'];
@@ -291,7 +255,7 @@ export class CardReveal extends ReactiveBase {
       // The transport loads on demand, not with the element: a page renders the element (its
       // up-front budget, 9 KB gzip) before any of it is needed. Usually loaded already, on the
       // cardholder's way to the button (createRenderRoot). A load that failed then is asked for
-      // again here (twice, see `loaded`): browsers that follow whatwg/html#10327 fetch it again; Chromium
+      // again here (twice, see shared/load.ts `loaded`): browsers that follow whatwg/html#10327 fetch it again; Chromium
       // (156) keeps one answered with an error failed for the page, and only a reload loads it (`load_failed`).
       const reveal = await revealRequest();
       failureOf = reveal.failureOf;

@@ -13,6 +13,7 @@
  * (core/session.ts). The machine only knows ids, nicknames, statuses and limits.
  */
 import { asksLogin, ServiceError, WalletError } from '../../core/errors.ts';
+import { LoadFailed } from '../shared/load.ts';
 import type { CreateDelegatedKeyRequest, DelegatedKey, SpendingLimit } from '../../core/types.ts';
 import { asciiDigits } from '../shared/code-input.ts';
 
@@ -125,6 +126,8 @@ export const DELEGATED_KEYS_ERROR_CODES = [
   /** 5xx */
   'server',
   'network',
+  /** Part of the element's code (loaded on demand) did not arrive, asked for twice: a reload of the page loads it (shared/load.ts). */
+  'load_failed',
   /** The signed retry could not complete (expired twice, too many signatures). */
   'retry_exhausted',
   /**
@@ -152,6 +155,7 @@ const BY_STATUS: Record<number, DelegatedKeysErrorCode> = {
 
 /** Maps what core threw to a code; `during` tells a create's 400 from a revoke's 400. */
 export function errorCodeOf(error: unknown, during: 'load' | 'create' | 'revoke'): DelegatedKeysErrorCode {
+  if (error instanceof LoadFailed) return error.code;
   const refused = during === 'revoke' ? 'not_active' : during === 'create' ? 'invalid' : 'unexpected';
   if (error instanceof ServiceError) {
     // The shared reading of a 401 (core/errors.ts asksLogin): a refused signature, or the site's own

@@ -111,6 +111,7 @@ const en: Record<Keys, string> & PluralForms<Keys> = {
   'delegated-keys.error.rate_limited_wait_one': 'Too many requests. Wait {seconds} second, then try again.',
   'delegated-keys.error.server': 'Something went wrong on our side. Try again in a moment.',
   'delegated-keys.error.network': 'We couldn’t reach the server. Check your connection and try again.',
+  'delegated-keys.error.load_failed': 'Part of this page couldn’t load. Check your connection, then reload the page.',
   'delegated-keys.error.retry_exhausted': 'The confirmation took too long. Try again.',
   'delegated-keys.error.misconfigured': 'This page is not set up to reach the wallet service. Contact the site’s support.',
   'delegated-keys.error.unexpected': 'Something unexpected happened. Try again.',

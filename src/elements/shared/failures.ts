@@ -9,6 +9,7 @@
  * messages from lower layers may name values a user should not see.
  */
 import { asksLogin, ServiceError, WalletError } from '../../core/errors.ts';
+import { LoadFailed } from './load.ts';
 
 export const FAILURE_CODES = [
   /**
@@ -61,8 +62,13 @@ export const FAILURE_CODES = [
   'invalid_input',
   /** The page is not allowed to do this (403). */
   'forbidden',
-  /** The proxy or the service could not be reached. */
+  /** The proxy or the service could not be reached; or, offline, the element's code was not asked for (load.ts). */
   'network',
+  /**
+   * Part of the element's code (loaded on demand) did not arrive, asked for twice: a reload of the
+   * page is what loads it (a browser may keep a failed module failed for the page; load.ts).
+   */
+  'load_failed',
   /**
    * The page's settings do not fit the service it reaches: a bundle not signed by the pinned signer
    * key (`environment` of configureWallet: `sandbox` against the sandbox), or an `apiBase` where no
@@ -170,6 +176,7 @@ function serviceCode({ status, code, details }: ServiceError, context: FailureCo
 }
 
 export function classifyError(e: unknown, context: FailureContext = {}): Failure {
+  if (e instanceof LoadFailed) return { code: e.code };
   if (e instanceof ServiceError) {
     const failure: Failure = { code: serviceCode(e, context), status: e.status };
     if (failure.code === 'rate_limited' && e.retryAfter !== undefined) failure.retryAfter = e.retryAfter;

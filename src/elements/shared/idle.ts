@@ -1,3 +1,5 @@
+import { loaded } from './load.ts';
+
 /**
  * `afterFirstPaint()`: resolves once the browser has had the chance to paint what is on the page,
  * at its next idle period (requestIdleCallback, HTML "Cooperative scheduling of background tasks"),
@@ -15,14 +17,16 @@ export function afterFirstPaint(): Promise<void> {
 }
 
 /**
- * `load`, run once the first screen is painted, its promise shared by every caller; a load that
- * failed (the code could not be fetched) runs again on the next call.
+ * `load` (an import()), run once the first screen is painted, its promise shared by every caller,
+ * as load.ts `loaded` runs it: a failed load is asked for once more at once, then rejects with
+ * LoadFailed (`load_failed`; `network` offline, unasked); the next call runs it again.
  */
 export function onceAfterFirstPaint<T>(load: () => Promise<T>): () => Promise<T> {
+  const module = loaded(load);
   let pending: Promise<T> | undefined;
   return () =>
     (pending ??= afterFirstPaint()
-      .then(load)
+      .then(module)
       .catch((e: unknown) => {
         pending = undefined;
         throw e;

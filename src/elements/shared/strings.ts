@@ -35,6 +35,7 @@ export const sharedStrings = {
     'error.invalid_input': 'Some details were not accepted. Check them and try again.',
     'error.forbidden': 'This action is not allowed here.',
     'error.network': 'The wallet service could not be reached. Check your connection and try again.',
+    'error.load_failed': 'Part of this page couldn’t load. Check your connection, then reload the page.',
     'error.misconfigured': 'This page is not set up to reach the wallet service. Contact the site’s support.',
     'error.unexpected': 'Something went wrong. Try again in a moment.',
     'credential.EMAIL_OTP': 'Email code',

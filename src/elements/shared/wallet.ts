@@ -11,13 +11,13 @@
  */
 import { createClient, type WalletClient } from '../../core/client.ts';
 import { sessionEnd } from '../../core/clock.ts';
-import { WalletError } from '../../core/errors.ts';
 import { indexedDbKeyStore, type KeyStore } from '../../core/keystore.ts';
 import type { SessionChange, Wallet, WalletOptions } from '../../core/session.ts';
 import { PRODUCTION_OTP_SIGNER, SANDBOX_SIGNER_PUBLIC_KEY } from '../../core/signers.ts';
 import { walletConfig, type WalletConfig } from './config.ts';
 import { broadcastSessionChange, onSessionBroadcast } from './session-channel.ts';
 import { transportFor } from './send.ts';
+import { loaded } from './load.ts';
 
 /** Before a read the page or the user asked to be fresh: it takes no answer of a read asked for before. */
 export { readsAnew } from '../../core/endpoints.ts';
@@ -133,14 +133,17 @@ const wake = (): void => void (document.hidden || timeEnds());
  */
 const listeners = new Set<(change: SessionChange) => void>();
 
+/** The session flows' code, asked for as every on-demand module is (load.ts `loaded`), for every wallet of the page. */
+const sessionCode = loaded(() => import('../../core/session.ts'));
+
 /**
- * A Wallet whose flows load on the first call. The options are taken now, so that a later
+ * A Wallet whose flows load on the first call (a failed load rejects with LoadFailed). The options are taken now, so that a later
  * configureWallet() does not change a wallet already handed out (it gets a new one instead).
  */
 function deferredWallet(options: WalletOptions): Wallet {
   let loading: Promise<Wallet> | undefined;
   const load = (): Promise<Wallet> =>
-    (loading ??= import('../../core/session.ts').then(
+    (loading ??= sessionCode().then(
       ({ createWallet }) => {
         const wallet = createWallet(options);
         wallet.subscribe((change) => {
@@ -156,9 +159,9 @@ function deferredWallet(options: WalletOptions): Wallet {
         return wallet;
       },
       (e: unknown) => {
-        // The code could not be fetched (offline, a deploy replaced it): the next call tries again.
+        // The code did not arrive (LoadFailed: offline, a deploy replaced it): the next call asks again.
         loading = undefined;
-        throw new WalletError('network', 'Part of the wallet could not be loaded. Check the connection and try again.', { cause: e });
+        throw e;
       },
     ));
   const wallet: Partial<Wallet> = {

@@ -17,6 +17,7 @@ import type { OtpLogin } from '../../core/session.ts';
 import type { AuthMethod, CredentialType } from '../../core/types.ts';
 import { beginCeremony } from '../shared/ceremony.ts';
 import { classifyError, isCancellation, type FailureCode } from '../shared/failures.ts';
+import { loaded } from '../shared/load.ts';
 import { clientFor, keyStore, onSessionChange, readsAnew, walletFor } from '../shared/wallet.ts';
 import { forgetPendingCode, keepPendingCode, storageKey, resumePendingCode } from '../shared/pending-code.ts';
 import type { LoginEvent, LoginFailure, ReauthReason, SessionInfo } from './wallet-login.machine.ts';
@@ -343,6 +344,9 @@ async function storedSession(element: WalletLogin, _signal: AbortSignal): Promis
   return { type: 'RESTORED', session: sessionInfo(live) };
 }
 
+/** WebAuthn's helpers (core/webauthn.ts), asked for as every on-demand module is (load.ts `loaded`). */
+const webauthnCode = loaded(() => import('../../core/webauthn.ts'));
+
 /** The page's autofill turn: one conditional request may wait at a time; the elements queue for it. */
 let turn: Promise<unknown> = Promise.resolve();
 
@@ -354,7 +358,7 @@ let turn: Promise<unknown> = Promise.resolve();
  * asked, each once no passkey prompt runs; one cut off by a prompt (`offer(false)`) asks again.
  */
 export async function autofill(element: WalletLogin, signal: AbortSignal, offer: (shown: boolean) => void): Promise<LoginEvent | undefined> {
-  const webauthn = await import('../../core/webauthn.ts');
+  const webauthn = await webauthnCode();
   const supported = await webauthn.browserSupportsWebAuthnAutofill();
   for (;;) {
     if (!supported || signal.aborted) return;

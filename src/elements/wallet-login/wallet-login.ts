@@ -22,6 +22,7 @@ import { formStyles } from '../shared/form-styles.ts';
 import { LocaleController } from '../shared/i18n.ts';
 import { failureMessage, isCodeProblem } from '../shared/strings.ts';
 import { afterFirstPaint, onceAfterFirstPaint } from '../shared/idle.ts';
+import { LoadFailed } from '../shared/load.ts';
 import { syncStates, mayFocus } from '../shared/list.ts';
 import { codeDigits, codeInput } from '../shared/code-input.ts';
 import { ENDS, credentialOf, initialState, offeredMethods, parseMethods, resendSecondsLeft, transition, type LoginEvent, type LoginFailure, type LoginState, type SessionInfo } from './wallet-login.machine.ts';
@@ -221,7 +222,7 @@ export class WalletLogin extends TemplateElement {
       return nothingDone;
     },
     onComplete: (event) => this.#send(event),
-    onError: () => this.#send({ type: 'FAILED', failure: { code: 'network' }, now: Date.now() }),
+    onError: (e) => this.#send({ type: 'FAILED', failure: { code: e instanceof LoadFailed ? e.code : 'network' }, now: Date.now() }),
   });
 
   /** The live session shown by the element, or null. Never a key. */

@@ -61,3 +61,7 @@ export async function droppedLoad<T extends HTMLElement>(path: string, event: st
   expect(errors).to.deep.equal([]);
   return el;
 }
+
+/** Whether the page of `el` has loaded the module at `path` (Resource Timing: an answer of 200). */
+export const loadedIn = (el: Element, path: string): boolean =>
+  (el.ownerDocument.defaultView!.performance.getEntriesByType('resource') as PerformanceResourceTiming[]).some((e) => new URL(e.name).pathname === path && e.responseStatus === 200);

@@ -1,0 +1,42 @@
+/**
+ * `loaded`: how every element asks for its on-demand code (import()), and `LoadFailed`, what it
+ * rejects with when that code did not arrive. No imports: `<card-reveal>`'s up-front bundle has it.
+ */
+
+/** An on-demand module that did not load (`load_failed`), or was not asked for offline (`network`; see `loaded`). */
+export class LoadFailed extends Error {
+  constructor(readonly code: 'load_failed' | 'network') {
+    super();
+  }
+}
+
+/**
+ * An on-demand module (import()). A failed load is asked for once more at once, unseen: Chromium
+ * (156) loads a module whose connection dropped again, so a dropped load recovers with nothing
+ * asked of the user. A second failure rejects with `load_failed`, which asks for a reload of the
+ * page rather than offering "Try again": Chromium keeps a module whose load was answered with an
+ * error status (a 5xx) failed for the page (the second import() rejects without a request; Firefox
+ * 153 too, and after a dropped connection, which it resends itself first; Safari loads it again,
+ * whatwg/html#10327), a module whose evaluation threw stays failed in every browser, and import()
+ * rejects all of these alike with a TypeError, so a "Try again" could not tell whether it can work
+ * (card-reveal-load.test.ts shows both). The next call asks again all the same (a browser that loads
+ * failed modules again may get it).
+ * So it is not asked for while the browser knows it is offline, where the load could only fail: it
+ * rejects with `network` instead ("Check your connection and try again"), and a "Try again" loads
+ * the module once the connection is back, in every browser, with no reload.
+ */
+export const loaded = <T>(load: () => Promise<T>): (() => Promise<T>) => {
+  // Once loaded, a module is the page's: what the browser says of the network no longer matters
+  // (its `onLine` can be false where the proxy is still reached, on loopback or a local network).
+  let module: Promise<T> | undefined;
+  return () =>
+    module ??
+    (navigator.onLine
+      ? (module = load().catch(load).catch(() => {
+          module = undefined;
+          // What failed is not kept: the element reports `load_failed` alone (a file that did not
+          // arrive is in the browser's console and network panel).
+          throw new LoadFailed('load_failed');
+        }))
+      : Promise.reject(new LoadFailed('network')));
+};
