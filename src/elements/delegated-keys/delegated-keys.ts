@@ -80,7 +80,7 @@ type Done = Extract<DelegatedKeysEvent, { type: 'created' | 'revoked' }>;
  *   refused the revocation because the key had been revoked elsewhere (another tab, the API): the list, read again, shows it revoked. `detail: { keyId }`.
  *   Removing the element aborts every change under way, for whichever card, and reports none:
  *   the service may have made it already; the list, read again when the element is back, shows it.
- * @event delegated-keys-error - Listing, creating or revoking failed. `detail: { code, message, operation, status? }`. `misconfigured` too when `card-id` or `account-id` is malformed (`operation` `load`, once per value given; `message` is the sentence shown, naming the attribute; nothing is sent).
+ * @event delegated-keys-error - Listing, creating or revoking failed. `detail: { code, message, operation, status? }`. `load_failed`: the element's code, loaded on demand, did not arrive (asked for twice); `message` says to check the connection, then reload the page (offline it is not asked for: `network`, whose "Try again" works once online). `misconfigured` too when `card-id` or `account-id` is malformed (`operation` `load`, once per value given; `message` is the sentence shown, naming the attribute; nothing is sent).
  *
  * @csspart base - The wrapper of everything.
  * @csspart header - Title and "New key" button.

@@ -68,7 +68,7 @@ async function detectSupport(): Promise<Exclude<Support, 'checking'>> {
  * @event passkey-registered - Fires twice for one passkey: when it is saved, `{accountId, credentialId,
  *   nickname}`, and again when the activation login finished, with `sessionId` too. A handler that
  *   should run once checks `sessionId` (present: activated) or `credentialId` (seen already).
- * @event passkey-register-error - A step failed: `{code, message, status?}`; `message` is the sentence shown. `passkey_kept`: cancelled, the passkey saved meanwhile could not be removed again and may still be on the wallet (`<wallet-credentials>` lists it, to remove it there). `misconfigured` too when `account-id` is malformed (once per value given; `message` is the sentence shown, naming the attribute; nothing is sent).
+ * @event passkey-register-error - A step failed: `{code, message, status?}`; `message` is the sentence shown. `passkey_kept`: cancelled, the passkey saved meanwhile could not be removed again and may still be on the wallet (`<wallet-credentials>` lists it, to remove it there). `load_failed`: the element's code, loaded on demand, did not arrive (asked for twice); `message` says to check the connection, then reload the page (offline it is not asked for: `network`, whose "Try again" works once online). `misconfigured` too when `account-id` is malformed (once per value given; `message` is the sentence shown, naming the attribute; nothing is sent).
  *   `cancelled`: the browser's prompt ended without a passkey (closed, timed out, the user not verified).
  *
  * @csspart base - The panel.
