@@ -6,6 +6,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ServiceError, WalletError } from '../../../src/core/errors.ts';
 import { classifyError, failureKey, isCancellation } from '../../../src/elements/shared/failures.ts';
+import { LoadFailed } from '../../../src/elements/shared/load.ts';
+import { errorCodeOf } from '../../../src/elements/delegated-keys/delegated-keys.machine.ts';
 
 const service = (status: number, code: string, retryAfter?: number) =>
   new ServiceError({ status, code, message: 'm' }, retryAfter === undefined ? {} : { retryAfter });
@@ -105,4 +107,11 @@ test('a request core timed out is a network failure, not a cancellation (its cau
   assert.equal(classifyError(timedOut).code, 'network');
   // A ceremony's own AbortError, wrapped by core, stays a cancellation.
   assert.equal(isCancellation(new WalletError('webauthn', 'm', { cause: new DOMException('x', 'AbortError') })), true);
+});
+
+test('an element code that did not load: load_failed, or network when it was not asked for offline', () => {
+  assert.deepEqual(classifyError(new LoadFailed('load_failed')), { code: 'load_failed' });
+  assert.deepEqual(classifyError(new LoadFailed('network')), { code: 'network' });
+  assert.deepEqual(errorCodeOf(new LoadFailed('load_failed'), 'load'), 'load_failed');
+  assert.deepEqual(errorCodeOf(new LoadFailed('network'), 'create'), 'network');
 });
