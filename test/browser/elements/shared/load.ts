@@ -62,6 +62,11 @@ export async function droppedLoad<T extends HTMLElement>(path: string, event: st
   return el;
 }
 
-/** Whether the page of `el` has loaded the module at `path` (Resource Timing: an answer of 200). */
-export const loadedIn = (el: Element, path: string): boolean =>
-  (el.ownerDocument.defaultView!.performance.getEntriesByType('resource') as PerformanceResourceTiming[]).some((e) => new URL(e.name).pathname === path && e.responseStatus === 200);
+/** The page of `el`'s asks for the module at `path` (Resource Timing). */
+const asksIn = (el: Element, path: string) => (el.ownerDocument.defaultView!.performance.getEntriesByType('resource') as PerformanceResourceTiming[]).filter((e) => new URL(e.name).pathname === path);
+
+/** Whether the page of `el` has asked for the module at `path`. */
+export const requestedIn = (el: Element, path: string): boolean => asksIn(el, path).length > 0;
+
+/** Whether the page of `el` has loaded the module at `path` (an answer of 200). */
+export const loadedIn = (el: Element, path: string): boolean => asksIn(el, path).some((e) => e.responseStatus === 200);

@@ -5,9 +5,9 @@
  */
 import { expect } from 'chai';
 import type { WalletLogin } from '../../../../src/elements/wallet-login/wallet-login.ts';
-import { browserLoadsFailedModulesAgain, type RigAccount } from '../../support/rig.ts';
-import { resetPage, text, useRigAccount, waitForState } from '../shared/helpers.ts';
-import { droppedLoad, failedLoad } from '../shared/load.ts';
+import { browserLoadsFailedModulesAgain, goOffline, newAccount, type RigAccount } from '../../support/rig.ts';
+import { freshPage, mountIn, nextEvent, resetPage, text, useRigAccount, waitForState } from '../shared/helpers.ts';
+import { droppedLoad, failedLoad, requestedIn } from '../shared/load.ts';
 import { errorOfChoice, methodButton } from './helpers.ts';
 
 const FLOWS = '/src/elements/wallet-login/wallet-login.flows.ts';
@@ -40,6 +40,22 @@ describe('<wallet-login> when its flows fail to load', () => {
       methodButton(el, 'email-otp').click();
       await waitForState(el, 'code-entry');
     });
+    expect(text(el, 'error')).to.equal('');
+  });
+
+  it('offline, asks for nothing and says to check the connection and try again (network); a method chosen once back online works, with no reload', async () => {
+    // An account of its own: the test before sent the other one a code a moment ago.
+    const own = await newAccount();
+    const page = await freshPage(dbName);
+    // Long enough for the start-up, which asks nothing of the network offline.
+    const offline = await goOffline(3000);
+    const el = await mountIn<WalletLogin>(page, 'wallet-login', { ...subject().attributes, 'account-id': own.accountId });
+    const { detail } = await nextEvent<CustomEvent<{ code: string; message: string }>>(el, 'wallet-login-error');
+    expect([detail.code, detail.message]).to.deep.equal(['network', 'The wallet service could not be reached. Check your connection and try again.']);
+    expect(requestedIn(el, FLOWS), 'asked for offline').to.equal(false);
+    await offline.online();
+    methodButton(el, 'email-otp').click();
+    await waitForState(el, 'code-entry');
     expect(text(el, 'error')).to.equal('');
   });
 });
