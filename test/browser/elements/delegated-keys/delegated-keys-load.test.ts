@@ -5,18 +5,14 @@
  */
 import { expect } from 'chai';
 import type { DelegatedKeys } from '../../../../src/elements/delegated-keys/delegated-keys.ts';
-import { browserLoadsFailedModulesAgain } from '../../support/rig.ts';
-import { resetPage, useRigAccount } from '../shared/helpers.ts';
-import { failedLoad } from '../shared/load.ts';
+import { failedLoad, useLoadRig } from '../shared/load.ts';
 
 describe('<delegated-keys> when the wallet’s code fails to load', () => {
-  afterEach(resetPage);
+  const rig = useLoadRig();
 
   it('a read of the keys whose code did not load says to check the connection and reload the page (load_failed, its own code)', async () => {
-    const { acct, dbName } = await useRigAccount();
-    const retried = await browserLoadsFailedModulesAgain();
-    const subject = { dbName, tag: 'delegated-keys', attributes: { 'card-id': acct.cardId, 'account-id': acct.accountId } };
-    const { el, detail } = await failedLoad<DelegatedKeys>('/src/elements/shared/wallet.ts', retried, 'delegated-keys-error', subject);
+    const subject = { dbName: rig.dbName, tag: 'delegated-keys', attributes: { 'card-id': rig.acct.cardId, 'account-id': rig.acct.accountId } };
+    const { el, detail } = await failedLoad<DelegatedKeys>('/src/elements/shared/wallet.ts', rig.retried, 'delegated-keys-error', subject);
     expect((detail as { operation?: string }).operation).to.equal('load');
     expect(el.matches(':state(failed)')).to.equal(true);
   });

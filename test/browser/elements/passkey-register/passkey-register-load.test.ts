@@ -5,30 +5,18 @@
  */
 import { expect } from 'chai';
 import type { PasskeyRegister } from '../../../../src/elements/passkey-register/passkey-register.ts';
-import { browserLoadsFailedModulesAgain, type RigAccount } from '../../support/rig.ts';
-import { loginByEmail, nextEvent, part, resetPage, text, useRigAccount, waitFor, waitForState } from '../shared/helpers.ts';
+import { part, text, waitFor, waitForState } from '../shared/helpers.ts';
 import { walletFor } from '../../../../src/elements/shared/wallet.ts';
-import { droppedLoad, failedLoad, loadedIn } from '../shared/load.ts';
+import { droppedLoad, failedLoad, loadedIn, useLoadRig } from '../shared/load.ts';
 
 const FLOWS = '/src/elements/passkey-register/passkey-register.flows.ts';
 
 describe('<passkey-register> when its flows fail to load', () => {
-  let acct: RigAccount;
-  let dbName: string;
-  /** Whether this browser loads a module again after a failed load (not Chromium after a 5xx). */
-  let retried: boolean;
-  const subject = () => ({ dbName, tag: 'passkey-register', attributes: { 'account-id': acct.accountId } });
-
-  before(async () => {
-    ({ acct, dbName } = await useRigAccount());
-    // The wallet logged in (in the store the fresh pages share): the form is for registering.
-    await loginByEmail(acct);
-    retried = await browserLoadsFailedModulesAgain();
-  });
-  afterEach(resetPage);
+  const rig = useLoadRig('login');
+  const subject = () => ({ dbName: rig.dbName, tag: 'passkey-register', attributes: { 'account-id': rig.acct.accountId } });
 
   it('a registration whose flows did not load says to check the connection and reload the page (load_failed)', async () => {
-    await failedLoad<PasskeyRegister>(FLOWS, retried, 'passkey-register-error', subject(), async (el) => {
+    await failedLoad<PasskeyRegister>(FLOWS, rig.retried, 'passkey-register-error', subject(), async (el) => {
       await waitForState(el, 'ready');
       (part(el, 'submit') as HTMLButtonElement).click();
     });
@@ -41,7 +29,7 @@ describe('<passkey-register> when its flows fail to load', () => {
       // it) takes the form away only once they are loaded. The watch asks core (core/session.ts,
       // loaded on that first call) for the session as it starts listening: by then it listens.
       await waitFor(() => loadedIn(el, '/src/core/session.ts'), 'the session watch to start');
-      await walletFor().logout(acct.accountId);
+      await walletFor().logout(rig.acct.accountId);
       await waitForState(el, 'login-required');
     });
     expect(text(el, 'error')).to.equal('');

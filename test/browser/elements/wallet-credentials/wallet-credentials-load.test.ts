@@ -6,32 +6,20 @@
  */
 import { expect } from 'chai';
 import type { WalletCredentials } from '../../../../src/elements/wallet-credentials/wallet-credentials.ts';
-import { browserLoadsFailedModulesAgain, type RigAccount } from '../../support/rig.ts';
-import { resetPage, text, useRigAccount } from '../shared/helpers.ts';
-import { droppedLoad, failedLoad } from '../shared/load.ts';
-import { idle, loginByEmail } from './helpers.ts';
+import { text } from '../shared/helpers.ts';
+import { droppedLoad, failedLoad, useLoadRig } from '../shared/load.ts';
+import { idle } from './helpers.ts';
 
 const WALLET = '/src/elements/shared/wallet.ts';
 const SESSION = '/src/core/session.ts';
 
 describe('<wallet-credentials> when the wallet’s code fails to load', () => {
-  let acct: RigAccount;
-  let dbName: string;
-  /** Whether this browser loads a module again after a failed load (not Chromium after a 5xx). */
-  let retried: boolean;
-  const subject = () => ({ dbName, tag: 'wallet-credentials', attributes: { 'account-id': acct.accountId } });
-
-  before(async () => {
-    ({ acct, dbName } = await useRigAccount());
-    // The wallet logged in (in the store the fresh pages share): the element lists its logins.
-    await loginByEmail(acct);
-    retried = await browserLoadsFailedModulesAgain();
-  });
-  afterEach(resetPage);
+  const rig = useLoadRig('login');
+  const subject = () => ({ dbName: rig.dbName, tag: 'wallet-credentials', attributes: { 'account-id': rig.acct.accountId } });
 
   for (const path of [WALLET, SESSION]) {
     it(`a read of the lists whose ${path} did not load says to check the connection and reload the page (load_failed)`, async () => {
-      const { el, detail } = await failedLoad<WalletCredentials>(path, retried, 'wallet-credentials-error', subject());
+      const { el, detail } = await failedLoad<WalletCredentials>(path, rig.retried, 'wallet-credentials-error', subject());
       expect((detail as { operation?: string }).operation).to.equal('load');
       expect(el.matches(':state(load-failed)')).to.equal(true);
     });

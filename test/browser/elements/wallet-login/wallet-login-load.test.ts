@@ -5,32 +5,23 @@
  */
 import { expect } from 'chai';
 import type { WalletLogin } from '../../../../src/elements/wallet-login/wallet-login.ts';
-import { browserLoadsFailedModulesAgain, goOffline, newAccount, type RigAccount } from '../../support/rig.ts';
-import { freshPage, mountIn, nextEvent, resetPage, text, useRigAccount, waitForState } from '../shared/helpers.ts';
-import { droppedLoad, failedLoad, requestedIn } from '../shared/load.ts';
+import { goOffline, newAccount } from '../../support/rig.ts';
+import { freshPage, mountIn, nextEvent, text, waitForState } from '../shared/helpers.ts';
+import { droppedLoad, failedLoad, requestedIn, useLoadRig } from '../shared/load.ts';
 import { errorOfChoice, methodButton } from './helpers.ts';
 
 const FLOWS = '/src/elements/wallet-login/wallet-login.flows.ts';
 
 describe('<wallet-login> when its flows fail to load', () => {
-  let acct: RigAccount;
-  let dbName: string;
-  /** Whether this browser loads a module again after a failed load (not Chromium after a 5xx). */
-  let retried: boolean;
-  const subject = () => ({ dbName, tag: 'wallet-login', attributes: { 'account-id': acct.accountId, methods: 'email-otp', 'no-autofill': '' } });
-
-  before(async () => {
-    ({ acct, dbName } = await useRigAccount());
-    retried = await browserLoadsFailedModulesAgain();
-  });
-  afterEach(resetPage);
+  const rig = useLoadRig();
+  const subject = () => ({ dbName: rig.dbName, tag: 'wallet-login', attributes: { 'account-id': rig.acct.accountId, methods: 'email-otp', 'no-autofill': '' } });
 
   it('says to check the connection and reload the page (load_failed), and says so again at a click once the server serves the file again', async () => {
-    const { el } = await failedLoad<WalletLogin>(FLOWS, retried, 'wallet-login-error', subject());
+    const { el } = await failedLoad<WalletLogin>(FLOWS, rig.retried, 'wallet-login-error', subject());
     await waitForState(el, 'choosing');
     // Why not "try again": the click cannot load what this page keeps failed (the defect: the same
     // "could not be reached" at every click, forever).
-    if (!retried) expect(await errorOfChoice(el, 'email-otp')).to.equal('load_failed');
+    if (!rig.retried) expect(await errorOfChoice(el, 'email-otp')).to.equal('load_failed');
   });
 
   it('loads them again at once, unseen, after a dropped connection, and sends a code', async () => {
@@ -46,7 +37,7 @@ describe('<wallet-login> when its flows fail to load', () => {
   it('offline, asks for nothing and says to check the connection and try again (network); a method chosen once back online works, with no reload', async () => {
     // An account of its own: the test before sent the other one a code a moment ago.
     const own = await newAccount();
-    const page = await freshPage(dbName);
+    const page = await freshPage(rig.dbName);
     // Long enough for the start-up, which asks nothing of the network offline.
     const offline = await goOffline(3000);
     const el = await mountIn<WalletLogin>(page, 'wallet-login', { ...subject().attributes, 'account-id': own.accountId });
