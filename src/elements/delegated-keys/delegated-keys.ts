@@ -549,7 +549,7 @@ export class DelegatedKeys extends TemplateElement {
         ${mode.kind === 'editing' || mode.kind === 'submitting' ? this.#renderForm() : nothing}
         <div part="error" class="alert" role="alert">${alert
             ? html`<p>${this.#say(alert)}</p>
-                ${list.kind === 'failed' ? html`<button type="button" aria-disabled=${this.#held()} @click=${this.#retry}>${t('delegated-keys.retry')}</button>` : nothing}`
+                ${list.kind === 'failed' && list.code !== 'load_failed' ? html`<button type="button" aria-disabled=${this.#held()} @click=${this.#retry}>${t('delegated-keys.retry')}</button>` : nothing}`
             : nothing}</div>
         <p part="notice" class="live ${notice ? 'success' : 'muted'}" role="status">${notice
             ? t(`delegated-keys.${notice.kind}`, { name: isolate(notice.nickname) })

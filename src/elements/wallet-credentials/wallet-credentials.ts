@@ -531,7 +531,9 @@ export class WalletCredentials extends TemplateElement {
             ? html`<p class="muted">${t('credentials.loading')}</p>`
             : s.kind === 'load-failed'
               ? html`<p>${t('credentials.load-failed')}</p>
-                  <div class="row"><button part="button" type="button" @click=${() => ((this.#focusTarget = '#heading'), this.reload())}>${t('credentials.reload')}</button></div>`
+                  ${s.failure.code === 'load_failed'
+                    ? nothing
+                    : html`<div class="row"><button part="button" type="button" @click=${() => ((this.#focusTarget = '#heading'), this.reload())}>${t('credentials.reload')}</button></div>`}`
               : this.#ready(s)}
         <p part="error" id="error" class="live ${inRow ? 'visually-hidden' : ''}" role="alert">${failure ? failureMessage(t, failure) : this.emailInvalid ? t('credentials.email.invalid') : ''}</p>
         <p part="status" class="live" role="status">${n

@@ -86,3 +86,6 @@ export const requestedIn = (el: Element, path: string): boolean => asksIn(el, pa
 
 /** Whether the page of `el` has loaded the module at `path` (an answer of 200). */
 export const loadedIn = (el: Element, path: string): boolean => asksIn(el, path).some((e) => e.responseStatus === 200);
+
+/** The texts of the element's buttons. */
+export const shownButtons = (el: Element): string[] => [...el.shadowRoot!.querySelectorAll('button')].map((b) => b.textContent!.trim());
