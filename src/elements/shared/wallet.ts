@@ -133,8 +133,8 @@ const wake = (): void => void (document.hidden || timeEnds());
  */
 const listeners = new Set<(change: SessionChange) => void>();
 
-/** The session flows' code, asked for as every on-demand module is (load.ts `loaded`), for every wallet of the page. */
-const sessionCode = loaded(() => import('../../core/session.ts'));
+/** The session flows' code, asked for as every on-demand module is (load.ts `loaded`), for every wallet of the page (and `<wallet-login>`'s early ask). */
+export const sessionCode = loaded(() => import('../../core/session.ts'));
 
 /**
  * A Wallet whose flows load on the first call (a failed load rejects with LoadFailed). The options are taken now, so that a later

@@ -18,7 +18,7 @@ import type { AuthMethod, CredentialType } from '../../core/types.ts';
 import { beginCeremony } from '../shared/ceremony.ts';
 import { classifyError, isCancellation, type FailureCode } from '../shared/failures.ts';
 import { loaded } from '../shared/load.ts';
-import { clientFor, keyStore, onSessionChange, readsAnew, walletFor } from '../shared/wallet.ts';
+import { clientFor, keyStore, onSessionChange, readsAnew, sessionCode, walletFor } from '../shared/wallet.ts';
 import { forgetPendingCode, keepPendingCode, storageKey, resumePendingCode } from '../shared/pending-code.ts';
 import type { LoginEvent, LoginFailure, ReauthReason, SessionInfo } from './wallet-login.machine.ts';
 import type { WalletLogin } from './wallet-login.ts';
@@ -302,8 +302,9 @@ async function restore(element: WalletLogin, signal: AbortSignal): Promise<Login
   const ended = await storedSession(element, signal);
   if (ended.session) return ended;
   // The methods come next: core's flows load now, not at the click, whose user activation a single
-  // sign-on's provider needs for its window (Safari's lasts about 1 s). Failed, the click tries again.
-  void import('../../core/session.ts').catch(() => undefined);
+  // sign-on's provider needs for its window (Safari's lasts about 1 s). Asked for as the wallet asks
+  // (twice at most, shared/load.ts); failed, the click asks again.
+  void sessionCode().catch(() => undefined);
   const code = await resumeCode(element, signal);
   if (!code) return ended;
   sentCodes.set(element, code);
