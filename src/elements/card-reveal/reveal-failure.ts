@@ -3,7 +3,7 @@
  * `card-reveal-error` (and the service's status), and the sentences of those codes. Used by the
  * modules the element loads on demand (reveal-request.ts, step-up-proof.ts), which are the only ones
  * that can fail so: before one of them is loaded, only a load can fail (`load_failed`, or `network`
- * offline; card-reveal.ts `loaded`). So a page does not load the mapping up front.
+ * offline; shared/load.ts `loaded`). So a page does not load the mapping up front.
  */
 import { asksLogin, ServiceError, WalletError } from '../../core/errors.ts';
 import type { RevealErrorCode } from './card-reveal.machine.ts';
