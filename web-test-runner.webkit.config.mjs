@@ -18,6 +18,7 @@ const chromiumOnlyFiles = [
   // this browser cannot create passkeys, and every test of these but two starts from its form.
   'elements/passkey-register/passkey-register',
   'elements/passkey-register/passkey-register-session-end',
+  'elements/passkey-register/passkey-register-load',
   // Every test goes offline (Playwright's setOffline).
   'elements/shared/online',
   // Every test watches the page's console (leak-watch: CDP via Playwright).

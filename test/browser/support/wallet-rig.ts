@@ -69,6 +69,7 @@ const PAGE_HANDLE_ONLY: Record<string, string> = {
   'page-frames': 'no text of cross-origin child frames over WebDriver classic',
   'time-zone': 'no time zone override over WebDriver classic',
   'oidc-sign-in': 'no handle on the sign-in window over WebDriver classic',
+  'clear-browser-cache': "no emptying of the browser's HTTP cache over WebDriver classic",
 };
 
 /**
