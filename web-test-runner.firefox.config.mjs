@@ -26,9 +26,10 @@ export default {
         browser: 'firefox',
         executablePath: findFirefox(),
         headless: true,
-        // No HTTP cache: each test file's page loads the modules it asks for from the test server,
-        // as Chromium does with the server's `no-cache` (it revalidates), where Firefox would take
-        // them from its cache unasked and a file's `failNextLoad` would never be met.
+        // No HTTP cache: each test file's page loads the modules it asks for from the test server.
+        // The server makes modules cacheable for a year, and this run's pages share one profile
+        // (Chromium's run gives each file's page a browser context, and a cache, of its own): a
+        // module another file loaded would come from the cache and a `failNextLoad` never be met.
         extraPrefsFirefox: { 'browser.cache.memory.enable': false, 'browser.cache.disk.enable': false },
       },
     }),
