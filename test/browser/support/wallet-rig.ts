@@ -20,6 +20,7 @@ import type { SandboxFixtures } from '../../../src/core/types.ts';
 import { addVirtualAuthenticator } from '../../support/virtual-authenticator.ts';
 import { testProxy } from '../../support/test-proxy.ts';
 import type { SandboxAccount } from '../../support/sandbox-account.ts';
+import { childFrames, clickInWindow, type WebDriverClassic } from './webdriver-classic.ts';
 
 export interface WalletRigOptions {
   /** Where the proxy is mounted on the test server. Default '/api'. */
@@ -61,14 +62,13 @@ const CHROMIUM_ONLY: Record<string, string> = {
  * Commands that need a handle on the test page: Playwright's (Chromium) or puppeteer's (Firefox, over
  * WebDriver BiDi). WebKit's launcher (scripts/webkit.mjs) drives its browser over WebDriver classic,
  * which has none of these: there they answer `{unsupported: reason}` too, and the test is pending.
+ * (`page-frames` and `oidc-sign-in` it can do, through the launcher's session: webdriver-classic.ts.)
  */
 const PAGE_HANDLE_ONLY: Record<string, string> = {
   'go-offline': 'no offline mode over WebDriver classic',
   'leak-watch': "no capture of the page's console and errors over WebDriver classic",
   'frame-probe': 'no dialogs of a child frame over WebDriver classic',
-  'page-frames': 'no text of cross-origin child frames over WebDriver classic',
   'time-zone': 'no time zone override over WebDriver classic',
-  'oidc-sign-in': 'no handle on the sign-in window over WebDriver classic',
   'clear-browser-cache': "no emptying of the browser's HTTP cache over WebDriver classic",
 };
 
@@ -381,12 +381,18 @@ export function walletRig(options: WalletRigOptions = {}): {
         case 'oidc-sign-in': {
           // A user's click on "Sign in" in the sandbox issuer's sign-in window, which the page opened
           // (a window of another origin, which the page's script cannot reach).
-          const page = pageOf(session);
           const authorize = `${sandbox!.fixtures.oidcIssuer}/authorize`;
+          const button = p.cancel ? 'button[name=deny]' : 'button[type=submit]:not([name=deny])';
+          if (session.browser.type === 'webdriver') {
+            // WebKit: the session switches to that window, clicks there and comes back.
+            await clickInWindow(session.browser as unknown as WebDriverClassic, authorize, button, 10_000);
+            return { signedIn: true };
+          }
+          const page = pageOf(session);
           for (const end = Date.now() + 10_000; ; await new Promise((r) => setTimeout(r, 50))) {
             const popup = (await inContext(page).pages()).find((w) => w.url().startsWith(authorize));
             if (popup) {
-              await popup.locator(p.cancel ? 'button[name=deny]' : 'button[type=submit]:not([name=deny])').click();
+              await popup.locator(button).click();
               return { signedIn: true };
             }
             if (Date.now() > end) throw new Error(`no window at ${authorize}`);
@@ -597,6 +603,7 @@ export function walletRig(options: WalletRigOptions = {}): {
         case 'page-frames': {
           // The text of the page's child frames (the processor iframe is cross-origin to the test
           // page): origin and path only, never the query, which may carry a reveal token.
+          if (session.browser.type === 'webdriver') return { frames: await childFrames(session.browser as unknown as WebDriverClassic) };
           const page = pageOf(session);
           const frames: Array<{ origin: string; pathname: string; text: string }> = [];
           for (const frame of page.frames()) {
