@@ -2,7 +2,9 @@
 // WebKitWebDriver (package webkit2gtk-driver), on a virtual X display (package xvfb). Playwright's
 // own WebKit build cannot be downloaded here. A launcher of @web/test-runner of type 'webdriver',
 // so that sendKeys and sendMouse of @web/test-runner-commands drive it through WebDriver actions;
-// the rig's commands that need Playwright or CDP are not available (test/browser/support/README.md).
+// the rig reaches its WebDriver session through `command` and `enqueue` for the commands it can carry
+// out over WebDriver classic (test/browser/support/webdriver-classic.ts); those that need Playwright
+// or CDP are not available (test/browser/support/README.md).
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';

@@ -31,8 +31,8 @@ if (runnable) {
 /**
  * A command that only Chromium carries out (wallet-rig.ts CHROMIUM_ONLY: the virtual authenticator,
  * the accessibility tree, heap figures over CDP), or that needs a handle on the page that WebKit's
- * WebDriver classic lacks (PAGE_HANDLE_ONLY: offline mode, console capture, frames, time zone, the
- * sign-in window): in a browser without it the server answers `{unsupported}` and the test that
+ * WebDriver classic lacks (PAGE_HANDLE_ONLY: offline mode, console capture, dialogs of a frame, time
+ * zone, cache emptying): in a browser without it the server answers `{unsupported}` and the test that
  * asked is marked pending (skipRunning).
  */
 async function chromiumCommand<T, P = undefined>(command: string, payload?: P): Promise<T> {
