@@ -14,33 +14,9 @@
  */
 import type { CredentialType } from '../../core/types.ts';
 import type { Failure } from '../shared/failures.ts';
+import { LOGIN_METHODS, credentialOf, methodOf, type LoginMethod, type OtpMethod } from './wallet-login.methods.ts';
 
-export const LOGIN_METHODS = ['email-otp', 'sms-otp', 'passkey', 'oauth'] as const;
-export type LoginMethod = (typeof LOGIN_METHODS)[number];
-export type OtpMethod = Extract<LoginMethod, 'email-otp' | 'sms-otp'>;
-
-/** A method's name is its credential type in lower case with a hyphen (`EMAIL_OTP` is `email-otp`). */
-export function credentialOf(method: LoginMethod): CredentialType {
-  return method.toUpperCase().replace('-', '_') as CredentialType;
-}
-
-function methodOf(type: CredentialType): LoginMethod {
-  return type.toLowerCase().replace('_', '-') as LoginMethod;
-}
-
-/**
- * The `methods` attribute: space-separated method names in the order to offer them. Unknown names
- * are ignored (and put in `unknown`, in lower case), duplicates keep their first place; an empty or
- * missing attribute, or one naming no known method, offers all four.
- */
-export function parseMethods(attribute: string | null | undefined, unknown: string[] = []): LoginMethod[] {
-  const seen = new Set<LoginMethod>();
-  for (const word of (attribute ?? '').toLowerCase().split(/[\s,]+/) as LoginMethod[]) {
-    if (LOGIN_METHODS.includes(word)) seen.add(word);
-    else if (word) unknown.push(word);
-  }
-  return seen.size ? [...seen] : [...LOGIN_METHODS];
-}
+export { LOGIN_METHODS, credentialOf, offeredMethods, parseMethods, type LoginMethod, type OtpMethod } from './wallet-login.methods.ts';
 
 /** What the element shows about a live session; never the key. */
 export interface SessionInfo {
@@ -138,18 +114,6 @@ function choosing(extra: { failure?: LoginFailure; reauth?: ReauthReason } = {})
 
 function loggedIn(session: SessionInfo): LoginState {
   return { kind: 'logged-in', session, expiring: false };
-}
-
-/**
- * The methods to offer on the choosing screen: the configured ones in their order, or on re-auth
- * only the ended session's type (api.md: re-authentication repeats that type's verify flow).
- * `webauthn`: false on a page without WebAuthn (plain http), where passkeys are left out while
- * another way remains; alone, the passkey button stays, and pressed it says why it cannot work.
- */
-export function offeredMethods(state: LoginState, configured: readonly LoginMethod[], webauthn = true): LoginMethod[] {
-  if (state.kind !== 'choosing') return [];
-  // (A re-auth offers one method: it stays.)
-  return state.reauth ? [methodOf(state.reauth.credentialType)] : configured.filter((m) => webauthn || m !== 'passkey' || !configured[1]);
 }
 
 /** Seconds left before "send again" is allowed, rounded up; 0 when allowed. */

@@ -3,31 +3,30 @@
  * passkey or single sign-on (api.md "Verify by credential type"), and keeps a session whose
  * signing key never leaves the browser (DESIGN.md "Security rules").
  *
- * The flow is the machine in wallet-login.machine.ts. This file renders one screen per state and
- * wires browser facilities: timers for expiry, paste for codes. It never calls fetch or IndexedDB
- * and never holds a key; a typed code stays in its input until it is handed to core.
- *
- * The first screen renders before anything else happens: the steps, passkey autofill, the
- * other-tab channel and the session flows (wallet-login.flows.ts, shared/wallet.ts and what they
- * load) come with import() once that screen is on the page, and only then is the stored session
- * looked up. Every screen after the first needs them, so the first screen waits for nothing.
+ * This file is the element: its attributes, properties and public calls, and the screens that need
+ * nothing else: the first one (looking for a session, or what is wrong with `account-id`) and the
+ * methods. The flow is the machine in wallet-login.machine.ts, wired, with every other screen, in
+ * wallet-login.view.ts, which comes with import() once the first screen is on the page, together
+ * with the session flows (wallet-login.flows.ts, shared/wallet.ts and what they load); only then is
+ * the stored session looked up. Every screen after the first needs them, so the first screen waits
+ * for nothing. A call made before they arrive waits for them; when they fail to load, the methods
+ * show with the failure, and a method chosen asks for them again.
  */
 import { html, nothing, type TemplateResult } from 'lit/html.js';
 import { TemplateElement } from '../shared/template.ts';
 import { defineElement, type PropertyValues } from '../shared/reactive.ts';
-import { Task, TaskStatus, initialState as nothingDone } from '../shared/task.ts';
 import { baseStyles, THEME } from '../shared/styles.ts';
 import { API_BASE, API_BASE_HINT, idMatch } from '../shared/config.ts';
 import { formStyles } from '../shared/form-styles.ts';
 import { LocaleController } from '../shared/i18n.ts';
-import { failureMessage, isCodeProblem } from '../shared/strings.ts';
-import { afterFirstPaint, onceAfterFirstPaint } from '../shared/idle.ts';
+import { failureMessage } from '../shared/strings.ts';
+import { onceAfterFirstPaint } from '../shared/idle.ts';
 import { LoadFailed } from '../shared/load.ts';
-import { syncStates, mayFocus } from '../shared/list.ts';
-import { codeDigits, codeInput } from '../shared/code-input.ts';
-import { ENDS, credentialOf, initialState, offeredMethods, parseMethods, resendSecondsLeft, transition, type LoginEvent, type LoginFailure, type LoginState, type SessionInfo } from './wallet-login.machine.ts';
-import type { Step } from './wallet-login.flows.ts';
-import { SessionExpiringEvent, WalletLoggedInEvent, WalletLoggedOutEvent, WalletLoginErrorEvent, type LoggedOutDetail } from './wallet-login.events.ts';
+import { syncStates } from '../shared/list.ts';
+import { offeredMethods, parseMethods, type LoginMethod } from './wallet-login.methods.ts';
+import type { LoginFailure, LoginState, SessionInfo } from './wallet-login.machine.ts';
+import type { LoginView } from './wallet-login.view.ts';
+import { WalletLoginErrorEvent } from './wallet-login.events.ts';
 import { walletLoginStyles } from './wallet-login.styles.ts';
 import './wallet-login.strings.ts';
 
@@ -35,25 +34,8 @@ import './wallet-login.strings.ts';
 // so typings that reach the element alone (the React wrappers) see the event types too.
 export * from './wallet-login.events.ts';
 
-/** The steps, autofill and session watching, loaded once the first screen is painted. */
-/** The screens of a code asked for and not yet used. */
-const CODE_STATES = new Set<LoginState['kind']>(['sending-code', 'code-entry', 'verifying-code']);
-
-/** The abort reason of a passkey autofill stopped by logout(). */
-const LOGOUT = 'logout';
-
-const flows = onceAfterFirstPaint(() => import('./wallet-login.flows.ts'));
-
-/** The polite announcement on entering a state. */
-const NOTICES: Partial<Record<LoginState['kind'], string>> = {
-  'sending-code': 'login.sending',
-  'verifying-code': 'login.code.verifying',
-  refreshing: 'login.session.refreshing',
-  'logging-out': 'login.session.logging-out',
-};
-
-/** Why a session ended, by the event that left the logged-in screens. */
-const LOGOUT_REASONS: Partial<Record<LoginEvent['type'], LoggedOutDetail['reason']>> = { ...ENDS, REMOTE_LOGGED_OUT: 'elsewhere' };
+/** The machine, its wiring and every other screen, with the flows, loaded once the first screen is painted. */
+const rest = onceAfterFirstPaint(() => import('./wallet-login.view.ts'));
 
 /**
  * Logs a user in to their wallet and keeps the session alive. A code asked for survives a reload
@@ -135,9 +117,6 @@ export class WalletLogin extends TemplateElement {
     noAutofill: { type: Boolean, attribute: 'no-autofill' },
     oidcTokenProvider: { attribute: false },
     theme: { reflect: true, match: THEME },
-    machine: { state: true },
-    notice: { state: true },
-    autofill: { state: true },
   };
 
   /** The Embedded Wallet internal account (`InternalAccount:<uuid>`). Another (a malformed id) is said on the console and ignored: the element sends nothing, shows only that this attribute is not a valid id, and reports it once per value (`wallet-login-error`, `misconfigured`). */
@@ -171,63 +150,22 @@ export class WalletLogin extends TemplateElement {
    */
   oidcTokenProvider: ((nonce: string, options: { signal: AbortSignal }) => Promise<string>) | undefined;
 
-  private machine: LoginState = initialState();
-  private notice = '';
-  private autofill = false;
-
   readonly #i18n = new LocaleController(this);
   readonly #internals = this.attachInternals?.();
   /** The screen state last set as a custom state, turned off when the screen changes. */
   #shown = 'restoring';
-  #focusPending = false;
-  #timers: ReturnType<typeof setTimeout>[] = [];
-  /** The session's renewal and end (set again by `schedule`, which leaves the other timers be). */
-  #sessionTimers: ReturnType<typeof setTimeout>[] = [];
-  #ticker: ReturnType<typeof setInterval> | undefined;
-  /** When the failure shown appeared (its rate-limit wait counts from there). */
-  #failureAt = 0;
-  /** Passkey autofill or WebOTP: a request that waits in the background while a screen is shown. */
-  #background: AbortController | undefined;
-  /** The passkey autofill's request while it runs (its answer is this element's own login). */
-  #autofillRun: Promise<void> | undefined;
-  #unwatch: (() => void) | undefined;
-  /**
-   * The element's binding to `accountId|apiBase`: a new object each time it (re)binds, undefined
-   * while disconnected. A step started under an earlier binding reports nothing, even one of the
-   * same account (the element was moved in the page while it ran).
-   */
-  #bound: { key: string } | undefined;
-  /** The run of the latest step. */
-  #run: Promise<void> | undefined;
-  /** The run of the latest step when it is a logout or a renewal, or a code sent or checked as the element went: it runs to its end (see `#unbind`). */
-  #uncut: Promise<void> | undefined;
-  /** A code refused when it was checked off the page, and its wallet (`#bound`'s key). */
-  #refused: { key: string; failure: LoginFailure } | undefined;
-
-  /**
-   * Runs the machine's steps one at a time; a new step aborts the running one, stale results are
-   * dropped, and so is the result of a step started for another account. Steps report failures as
-   * events; only the flows' code failing to load is an error here.
-   */
-  readonly #flow = new Task<[Step], LoginEvent>(this, {
-    task: async ([step], { signal }) => {
-      const bound = this.#bound;
-      const event = await (await flows()).runStep(this, step, signal);
-      const refused = this.#refused;
-      if (step.kind === 'restore') this.#refused = undefined;
-      if (this.#bound === bound) return event.type === 'RESTORED' && event.code && refused?.key === bound?.key ? { ...event, failure: refused!.failure } : event;
-      // A code checked as the element went, and refused: it still waits upstream, and the element
-      // put back for its wallet shows its screen with the failure.
-      if (bound && step.kind === 'verify-code' && event.type === 'FAILED') this.#refused = { key: bound.key, failure: event.failure };
-      return nothingDone;
-    },
-    onComplete: (event) => this.#send(event),
-    onError: (e) => this.#send({ type: 'FAILED', failure: { code: e instanceof LoadFailed ? e.code : 'network' }, now: Date.now() }),
-  });
+  /** The rest of the element, once loaded (`rest`). */
+  #view: LoginView | undefined;
+  /** Its load, while under way. */
+  #loading: Promise<void> | undefined;
+  /** Why it did not load: the methods show, with this failure, until a method chosen loads it. */
+  #failure: LoginFailure | undefined;
+  /** Calls made before it loaded (logout(), refresh(), cancel()), made on it once it is there. */
+  #calls: ((view: LoginView) => void)[] = [];
 
   /** The live session shown by the element, or null. Never a key. */
   get session(): SessionInfo | null {
-    return 'session' in this.machine ? this.machine.session : null;
+    return this.#view?.session ?? null;
   }
 
   /**
@@ -239,15 +177,12 @@ export class WalletLogin extends TemplateElement {
    * session ended.
    */
   logout(): void {
-    // On the methods screen a passkey picked from autofill may be being checked: it stops, as a
-    // passkey login does (a session it still led to is logged out), and autofill is offered again.
-    if (this.machine.kind === 'choosing') this.#background?.abort(LOGOUT);
-    this.#send({ type: 'LOGOUT' });
+    this.#call((view) => view.logout());
   }
 
   /** Renews the session now (with `no-auto-refresh`, in answer to `session-expiring`). */
   refresh(): void {
-    this.#send({ type: 'REFRESH' });
+    this.#call((view) => view.refresh());
   }
 
   /**
@@ -256,34 +191,29 @@ export class WalletLogin extends TemplateElement {
    * renewal runs to its end: cut off, it could leave a session upstream whose key nobody holds.
    */
   cancel(): void {
-    if (!this.#uncut) this.#flow.abort();
+    this.#call((view) => view.cancel());
   }
 
-  /** The code field, while the code screen shows. */
-  get #codeInput(): HTMLInputElement | null {
-    return this.renderRoot.querySelector('#code');
+  /** Makes `call` on the rest of the element, now or once loaded (none after a failed load: nothing runs then). */
+  #call(call: (view: LoginView) => void): void {
+    if (this.#view) call(this.#view);
+    else if (!this.#failure) this.#calls.push(call);
   }
 
-  get #busy(): boolean {
-    return this.#flow.status === TaskStatus.PENDING;
+  /** What the screen shows: the machine's state, or, before it loaded, the first screen or the methods after a failed load. */
+  get #state(): LoginState {
+    return this.#view?.machine ?? (this.#failure ? { kind: 'choosing', failure: this.#failure } : { kind: 'restoring' });
   }
 
   override connectedCallback(): void {
     super.connectedCallback();
-    this.addEventListener('paste', this.#onPaste);
-    document.addEventListener('visibilitychange', this.#onWake);
-    window.addEventListener('pageshow', this.#onWake);
-    this.#bind();
+    if (this.#view) this.#view.connected();
+    else this.#load();
   }
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
-    this.removeEventListener('paste', this.#onPaste);
-    document.removeEventListener('visibilitychange', this.#onWake);
-    window.removeEventListener('pageshow', this.#onWake);
-    // Taken off the page, it stops; moved in it (a framework connects it again in the same task),
-    // it goes on as it was: still bound, `#bind` then keeps the screen and what runs.
-    queueMicrotask(() => this.isConnected || this.#unbind());
+    this.#view?.disconnected();
   }
 
   protected override willUpdate(changed: PropertyValues): void {
@@ -292,516 +222,103 @@ export class WalletLogin extends TemplateElement {
       parseMethods(this.methods, unknown);
       if (unknown[0]) console.warn(`<wallet-login methods="${unknown.join(' ')}"> ignored`);
     }
-    if (changed.has('accountId') || changed.has('apiBase')) this.#bind();
+    if (changed.has('accountId') || changed.has('apiBase')) {
+      if (this.#view) this.#view.bind();
+      else this.#load();
+    }
   }
 
-  /** (Re)starts for the current account: the first screen, then the stored session and the listeners. */
-  #bind(): void {
-    const key = `${this.accountId}|${this.apiBase ?? ''}`;
-    if (!this.isConnected || key === this.#bound?.key) return;
-    this.#unbind();
-    const bound = (this.#bound = { key });
-    this.machine = initialState();
-    // The restoring screen needs none of what follows (code to load, IndexedDB to open, a channel),
-    // so it goes on the page first. A logout or renewal left running when the element went (and
-    // came back) ends first: the check would cut it off, with a session live upstream and no key here;
-    // so does a code being checked, whose session the check then finds.
-    const uncut = this.#uncut;
-    void this.updateComplete.then(() => uncut).then(afterFirstPaint).then(async () => {
-      if (this.#bound !== bound) return;
-      // (A logout asked for before the check began runs instead of it.)
-      if (this.accountId && !('logout' in this.machine)) this.#start({ kind: 'restore' });
-      const loaded = await flows().catch(() => undefined);
-      // A change whose session was still being looked up when the page set another wallet was the previous one's.
-      if (loaded && this.#bound === bound) this.#unwatch = loaded.watchSessions(this, (e, otherTab) => this.#bound === bound && this.#sendRemote(e, otherTab), () => (this.#busy ? this.#run : undefined));
-    });
-  }
-
-  #unbind(): void {
-    const bound = this.#bound;
-    this.#bound = undefined;
-    const m = this.machine;
-    // A logout runs to its end (a page that logs out, then changes route): cut off, it would leave
-    // live upstream the session the user ended here; so does a renewal, which the service may have
-    // made already (the old session ended there): its new session and key are then kept here. The
-    // element reports nothing of either. So does a code being sent, which the service sends all
-    // the same: kept for a reload, its screen comes back with the element (`#bind` waits for it);
-    // and, off the page (not another wallet set, nor a logout asked for), a code being checked, which
-    // the service spends all the same: its session is kept here, and shown by the element put back.
-    const checked = bound && m.kind === 'verifying-code' && !m.logout && !this.isConnected;
-    if (bound && (m.kind === 'sending-code' || checked)) this.#uncut = this.#run;
-    if (!this.#uncut) this.#flow.abort();
-    // A code being checked is spent (stopped, the session it made is ended upstream; or, checked to
-    // its end, on a session, unless refused), and a new code being sent may have replaced the old
-    // one upstream: forgotten (once: not the new one, kept by the time the element is back), so
-    // that the element, back, never shows a code the service refuses.
-    if (bound && (m.kind === 'verifying-code' || (m.kind === 'sending-code' && m.resendAt !== undefined)))
-      void Promise.resolve(checked && this.#uncut)
-        .then(flows)
-        .then((f) => this.#refused?.key === bound.key || f.forgetCode(this, false, true), () => undefined);
-    this.#background?.abort();
-    clearInterval(this.#ticker);
-    this.#clearTimers();
-    this.#unwatch?.();
-    this.#unwatch = undefined;
+  /**
+   * Loads the rest of the element once the first screen is painted, for an account on the page;
+   * `method`: chosen on the methods shown after a failed load, and made once it is there. Failed,
+   * it reports why, as a step that failed does (`load_failed`, or `network` offline), and the
+   * methods show with that failure.
+   */
+  #load(method?: LoginMethod): void {
+    if (!this.accountId || !this.isConnected || this.#loading) return;
+    const failure = method && this.#failure;
+    this.#failure = undefined;
+    this.#loading = rest().then(
+      ({ LoginView }) => {
+        this.#loading = undefined;
+        const view = (this.#view = new LoginView(this, this.#i18n, () => this.level()));
+        // (Off the page meanwhile: it starts when the element is back, connectedCallback.)
+        if (!this.isConnected) return;
+        if (failure) view.resume(failure, method!);
+        else view.connected(true);
+        for (const call of this.#calls.splice(0)) call(view);
+      },
+      (e: unknown) => {
+        this.#loading = undefined;
+        this.#calls = [];
+        if (!this.isConnected) return;
+        const failed: LoginFailure = (this.#failure = { code: e instanceof LoadFailed ? e.code : 'network' });
+        this.requestUpdate();
+        this.dispatchEvent(new WalletLoginErrorEvent({ code: failed.code, message: failureMessage(this.#i18n.t, failed) }));
+      },
+    );
   }
 
   protected override updated(): void {
-    const s = this.machine;
+    const kind = this.#state.kind;
     // A malformed account-id: reported once per value, as a misconfiguration; nothing runs.
     const bad = this.badId(['account-id'], (attribute) => this.dispatchEvent(new WalletLoginErrorEvent({ code: 'misconfigured', message: this.#i18n.t('common.bad-id', { attribute }) })));
-    syncStates(this.#internals, { [this.#shown]: false, [s.kind]: !bad, failed: !!bad, expiring: s.kind === 'logged-in' && s.expiring, reauth: s.kind === 'choosing' && !!s.reauth, busy: this.#busy });
-    this.#shown = s.kind;
-    if (this.#focusPending) {
-      this.#focusPending = false;
-      this.renderRoot.querySelector<HTMLElement>('[data-autofocus]')?.focus();
-    }
+    syncStates(this.#internals, { [this.#shown]: false, [kind]: !bad, failed: !!bad, ...this.#view?.states() });
+    this.#shown = kind;
+    this.#view?.updated();
   }
 
   // -------------------------------------------------------------------------------------------
-  // Machine wiring
-
-  #start(step: Step): void {
-    const run = (this.#run = this.#flow.run([step]));
-    this.#uncut = step.kind === 'logout' || step.kind === 'refresh' ? run : undefined;
-  }
-
-  /** `outside`: a session change made elsewhere (another tab or element). */
-  #send(event: LoginEvent, outside?: boolean): void {
-    const before = this.machine;
-    const after = transition(before, event, parseMethods(this.methods));
-    if (after === before) return;
-    this.machine = after;
-    this.#effects(before, after, event, outside);
-  }
-
-  /**
-   * A session change from elsewhere. A passkey picked from autofill logs in through core, which
-   * tells the page's listeners before the autofill's own answer comes back: a passkey login of
-   * this page heard while autofill runs waits for that answer, which reports it as this element's
-   * (`source: 'login'`, focus moved). It counts as one from elsewhere only if the autofill ends
-   * without it (another passkey request of the page ends a pending autofill).
-   */
-  #sendRemote(event: LoginEvent, otherTab: boolean): void {
-    const run = !otherTab && event.type === 'REMOTE_LOGGED_IN' && event.session.credentialType === 'PASSKEY' && this.#autofillRun;
-    if (!run) return this.#send(event, true);
-    // (Only to the wallet it was heard for: the page may set another one meanwhile.)
-    const bound = this.#bound;
-    void run.then(() => {
-      if (this.#bound === bound && this.session?.sessionId !== event.session.sessionId) this.#send(event, true);
-    });
-  }
-
-  /** What entering a state starts, and what the page is told. */
-  #effects(before: LoginState, after: LoginState, event: LoginEvent, outside?: boolean): void {
-    const t = this.#i18n.t;
-    // A logout asked for while a step runs (the machine keeps it for the step's end): the start-up
-    // check, which only reads, gives way to the logout at once; a login waiting on the user (a
-    // passkey prompt, the identity provider) or a code being sent stops. A code being checked and
-    // a renewal run to their end: cut off, they could leave a session upstream whose key nobody
-    // holds; the session they lead to is logged out.
-    if (event.type === 'LOGOUT') {
-      // (After a logout or renewal left running when the element went: it would be cut off.)
-      const bound = this.#bound;
-      if (after.kind === 'restoring') void Promise.resolve(this.#uncut).then(() => this.#bound === bound && this.#start({ kind: 'logout' }));
-      if (after.kind === 'authenticating' || after.kind === 'sending-code') this.#flow.abort();
-      if (after.kind === before.kind) return;
-    }
-    const remote = event.type.startsWith('REMOTE_');
-    // Another tab logged in or out meanwhile: the step under way (a code being sent, a passkey
-    // prompt, a renewal) belongs to a screen that is gone, and stops before it keeps a code or a key.
-    if (remote) this.#flow.abort();
-    // A change from elsewhere (a session ended there too) moves focus only from inside this element,
-    // where the screen it was on is gone (otherwise the keyboard would fall back to the page's start);
-    // one of its own never from a field of the page (a renewal or an end on its timers).
-    if (after.kind !== before.kind && before.kind !== 'restoring' && mayFocus(this, outside)) this.#focusPending = true;
-    if (after.kind !== 'choosing') this.#background?.abort();
-    if (after.kind !== 'code-entry' && after.kind !== 'verifying-code') clearInterval(this.#ticker);
-    // The code that waited is done with (entered, abandoned, or a session came another way), and so
-    // is one left with "Use another way" once a session came: after it ends, that screen must not
-    // come back with a code the service replaced or closed meanwhile.
-    if (after.kind === 'logged-in' || (CODE_STATES.has(before.kind) && !CODE_STATES.has(after.kind))) void flows().then((f) => f.forgetCode(this, event.type === 'BACK'), () => undefined);
-    let notice = NOTICES[after.kind];
-    let params: Record<string, string> | undefined;
-
-    switch (after.kind) {
-      case 'sending-code':
-        this.#start({ kind: 'send-code', type: credentialOf(after.method), reauth: after.reauth });
-        break;
-      case 'code-entry':
-        // A code just sent, kept over a reload, or refused: the text message, stopped while the
-        // code was checked, is asked for again for the next try.
-        if (before.kind === 'sending-code') notice = 'login.notice.code-sent';
-        this.#startCodeHelpers(after.method === 'sms-otp');
-        if (after.failure) {
-          // (Shown by the element put back: only where focus may go.)
-          this.#focusPending = before.kind !== 'restoring' || mayFocus(this);
-          // Only a wrong or used-up code is cleared for the next try: after a server or network
-          // failure the code may still be good, and the user sends it again as it is.
-          if (this.#codeInput && isCodeProblem(after.failure)) this.#codeInput.value = '';
-        }
-        break;
-      case 'verifying-code':
-        this.#start({ kind: 'verify-code', code: this.#codeInput?.value.replace(/\s+/g, '') ?? '' });
-        break;
-      case 'authenticating':
-        notice = `login.${after.method}.waiting`;
-        this.#start({ kind: after.method });
-        break;
-      case 'refreshing':
-        this.#start({ kind: 'refresh' });
-        break;
-      case 'logging-out':
-        this.#start({ kind: 'logout' });
-        break;
-      case 'logged-in':
-        if (!('session' in before) || event.type === 'REMOTE_LOGGED_IN') {
-          // When focus moves to the heading "You're logged in", the heading says it; the status
-          // line says it to a screen reader (out of sight, render) when it happened without the
-          // user here (another tab, a restore). A session that replaced one (a passkey registered
-          // on the page or in another tab) leaves the screen logged in: nothing to say, and the
-          // element that logged in says it.
-          if (!this.#focusPending && !('session' in before)) notice = 'login.notice.logged-in';
-          const { sessionId, credentialType, expiresAt } = after.session;
-          const source = event.type === 'RESTORED' ? 'restored' : remote ? 'elsewhere' : 'login';
-          this.dispatchEvent(new WalletLoggedInEvent({ accountId: this.accountId, sessionId, credentialType, expiresAt, source }));
-        } else if (before.kind === 'refreshing' && !after.failure) {
-          notice = 'login.notice.refreshed';
-        }
-        // Said, as the focus may stay where the user is on the page.
-        if (event.type === 'EXPIRING') notice = 'login.session.expiring';
-        if (before.kind !== 'logged-in' || before.session !== after.session) this.#schedule(after.session, before.kind === 'refreshing' && !!after.failure);
-        break;
-      case 'choosing':
-        if (event.type === 'LOGGED_OUT') notice = 'login.notice.logged-out';
-        // A session that ended by itself: why, said as the screen shows it.
-        if (after.reauth && 'session' in before) {
-          notice = `login.reauth.${after.reauth.why}`;
-          params = { method: t(`credential.${after.reauth.credentialType}`) };
-        }
-        // (From the start-up check, a logout asked for ran instead of it; the page hears of it
-        // when it ended a session.)
-        const loggedOut = before.kind === 'restoring' && before.logout && !(event.type === 'LOGGED_OUT' && event.noSession);
-        if (event.type === 'FAILED' && (before.kind === 'logging-out' || loggedOut)) notice = 'login.notice.logged-out-here';
-        if ('session' in before || loggedOut) {
-          this.#clearTimers();
-          this.dispatchEvent(new WalletLoggedOutEvent({ accountId: this.accountId, reason: LOGOUT_REASONS[event.type] ?? 'logout' }));
-        }
-        // A failed autofill (the credential list or challenge refused or unreachable) reports once and
-        // is not started again at once: it would fail the same way, hundreds of times a second. The
-        // passkey button still works; autofill is offered again when the login screen is next
-        // entered. One that failed after the user's pick (a passkey of another wallet, an assertion
-        // refused, its check's answer lost), which takes a pick each time, is offered again at once,
-        // in the field kept (the keyboard may be in it).
-        if (event.type !== 'FAILED' || before.kind !== 'choosing') void this.#startAutofill();
-        else if (event.again) void this.#startAutofill(true);
-        break;
-    }
-    this.notice = notice ? t(notice, params) : '';
-    const failure = 'failure' in after ? after.failure : undefined;
-    if (failure && failure !== ('failure' in before ? before.failure : undefined)) {
-      this.notice = '';
-      this.#failureAt = Date.now();
-      // "Wait N seconds" counts down (one render a second) and goes when the wait is over.
-      const wait = failure.retryAfter;
-      if (wait) {
-        const tick = setInterval(() => {
-          this.requestUpdate();
-          if (Date.now() - this.#failureAt >= wait * 1000) clearInterval(tick);
-        }, 1000);
-        this.#timers.push(tick);
-      }
-      this.dispatchEvent(new WalletLoginErrorEvent({ code: failure.code, message: failureMessage(t, failure), ...(failure.status ? { status: failure.status } : {}) }));
-    }
-  }
-
-  /** Seconds left of a rate limit's wait (0 when over or none; only a 429 carries one). */
-  #waitLeft(failure: LoginFailure | undefined): number {
-    return failure?.retryAfter ? Math.max(0, failure.retryAfter - Math.floor((Date.now() - this.#failureAt) / 1000)) : 0;
-  }
-
-  /**
-   * The failure's sentence, for the alert. A rate limit's is said once without the seconds (an
-   * alert whose text changed every second would be read out every second) and goes when the wait
-   * is over; the seconds count down on a line of their own, outside the live regions.
-   */
-  #failureText(failure: LoginFailure): string {
-    if (!failure.retryAfter) return failureMessage(this.#i18n.t, failure);
-    return this.#waitLeft(failure) ? this.#i18n.t(`error.${failure.code}`) : '';
-  }
-
-  // -------------------------------------------------------------------------------------------
-  // Session timers (reference.md: sessions last 15 minutes by default)
-
-  /**
-   * Renewal `refresh-before` seconds ahead of expiry, and the end at expiry, both timed by the
-   * session's lifetime from its arrival (core/session.ts isLive: a device clock minutes off
-   * neither renews too late nor ends too early).
-   * After a failed renewal (`retry`), the next try comes at half the time left, 15 s at most.
-   */
-  #schedule(session: SessionInfo, retry: boolean): void {
-    for (const t of this.#sessionTimers.splice(0)) clearTimeout(t);
-    const left = session.endsAt - Date.now();
-    // A `refresh-before` at or above the session's lifetime would leave no time between renewals (a
-    // new session upstream each second): halfway through the lifetime instead. At least a second.
-    const lifetime = Date.parse(session.expiresAt) - Date.parse(session.createdAt!);
-    const before = this.refreshBefore * 1000;
-    // A timer waits a minute at most (as shared/wallet.ts STEP says: it stops while the system
-    // sleeps, the wall clock does not): one due later waits that long, then both are set again.
-    const at = (ms: number, then: () => void) => this.#sessionTimers.push(setTimeout(ms > 6e4 ? () => this.#schedule(session, retry) : then, Math.min(ms, 6e4)));
-    at(Math.max(1000, retry ? Math.min(left / 2, 15_000) : left - (before >= lifetime ? lifetime / 2 : before)), () => this.#onExpiring(session));
-    at(Math.max(0, left), () => void this.#onExpired(session));
-  }
-
-  /**
-   * The page is shown again (a tab brought back, a page restored from the back/forward cache, a
-   * device woken): timers did not run while the system slept, so they are set again from the clock,
-   * which renews or ends a session whose time came meanwhile at once.
-   */
-  readonly #onWake = (): void => {
-    const m = this.machine;
-    if (m.kind === 'logged-in' && !document.hidden) this.#schedule(m.session, !!m.failure);
-  };
-
-  #clearTimers(): void {
-    for (const t of [...this.#timers.splice(0), ...this.#sessionTimers.splice(0)]) clearTimeout(t);
-  }
-
-  #onExpiring(session: SessionInfo): void {
-    if (this.machine.kind !== 'logged-in' || this.machine.session !== session) return;
-    if (this.noAutoRefresh) {
-      // Said once per session, however often the timers are set again.
-      if (this.machine.expiring) return;
-      // The user must act ("Stay logged in"), so focus moves there (unless the user is elsewhere on the page).
-      this.#focusPending = mayFocus(this);
-      this.#send({ type: 'EXPIRING' });
-      const { sessionId, credentialType, expiresAt } = session;
-      this.dispatchEvent(new SessionExpiringEvent({ accountId: this.accountId, sessionId, credentialType, expiresAt }));
-    } else {
-      this.#send({ type: 'REFRESH' });
-    }
-  }
-
-  async #onExpired(session: SessionInfo): Promise<void> {
-    // Only on the logged-in screen: a logout or a renewal under way runs to its end, as it does
-    // otherwise (a renewal cut off, the session the service made would be lost here). Renewed, its
-    // session is shown; failed, the timers set again on the old one end it at once.
-    if (this.session !== session || this.machine.kind !== 'logged-in') return;
-    this.#flow.abort();
-    // Core deletes an expired session's key when asked for it (DESIGN.md: deleted on expiry).
-    await flows().then((f) => f.currentSession(this), () => undefined);
-    this.#send({ type: 'EXPIRED' });
-  }
-
-  // -------------------------------------------------------------------------------------------
-  // Code entry helpers: resend countdown, paste anywhere, WebOTP
-
-  #startCodeHelpers(sms: boolean): void {
-    clearInterval(this.#ticker);
-    this.#ticker = setInterval(() => {
-      this.requestUpdate();
-      if (resendSecondsLeft(this.machine, Date.now()) === 0) clearInterval(this.#ticker);
-    }, 1000);
-    if (sms) {
-      const { signal } = (this.#background = new AbortController());
-      void flows()
-        .then((f) => f.smsCode(signal))
-        .then((code) => code && !signal.aborted && this.#fillCode(code), () => undefined);
-    }
-  }
-
-  readonly #onPaste = (e: ClipboardEvent): void => {
-    const digits = codeDigits(e.clipboardData?.getData('text') ?? '');
-    if (this.machine.kind !== 'code-entry' || digits.length !== this.codeLength) return;
-    e.preventDefault();
-    this.#fillCode(digits);
-  };
-
-  #fillCode(code: string): void {
-    if (this.machine.kind !== 'code-entry' || !this.#codeInput) return;
-    this.#codeInput.value = code;
-    this.#send({ type: 'SUBMIT_CODE' });
-  }
-
-  #onCodeInput(e: InputEvent): void {
-    // (On the form: the field, codeInput, has kept its digits only.)
-    if ((e.target as HTMLInputElement).value.length === this.codeLength) this.#send({ type: 'SUBMIT_CODE' });
-  }
-
-  #onCodeSubmit(e: SubmitEvent): void {
-    e.preventDefault();
-    const s = this.machine;
-    const typed = this.#codeInput?.value.length;
-    // A code short of digits is not sent: the service would count it as one of its tries.
-    if (typed === this.codeLength) this.#send({ type: 'SUBMIT_CODE' });
-    else {
-      if (typed && s.kind === 'code-entry') this.machine = { ...s, failure: { code: 'code_short' } };
-      this.#codeInput?.focus();
-    }
-  }
-
-  // -------------------------------------------------------------------------------------------
-  // Passkey autofill (WebAuthn conditional mediation), from inside the shadow root
-
-  #offered(s: LoginState) {
-    return offeredMethods(s, parseMethods(this.methods), 'PublicKeyCredential' in globalThis);
-  }
-
-  /** `keep`: the field stays shown while the new request is being made. */
-  async #startAutofill(keep?: boolean): Promise<void> {
-    this.#background?.abort();
-    this.autofill &&= !!keep;
-    if (this.noAutofill || !this.#offered(this.machine).includes('passkey')) return;
-    const { signal } = (this.#background = new AbortController());
-    const bound = this.#bound;
-    const { accountId, apiBase } = this;
-    const run = flows()
-      .then((f) => f.autofill(this, signal, (shown) => (this.autofill = shown)))
-      .then((event) => {
-        if (event && !signal.aborted) this.#send(event);
-        // Stopped by logout() after its session was stored here: that session is logged out; its
-        // own wallet's, when the page set another one meanwhile (the screen is the new wallet's).
-        else if (event?.type === 'LOGGED_IN' && signal.reason === LOGOUT) {
-          if (this.#bound === bound) this.#send({ ...event, logout: true });
-          else void flows().then((f) => f.logoutOf(apiBase, accountId));
-        }
-      }, () => undefined);
-    this.#autofillRun = run;
-    await run;
-    if (this.#autofillRun !== run) return;
-    this.#autofillRun = undefined;
-    // Stopped by logout() and still on the methods: offered again.
-    if (signal.reason === LOGOUT && this.machine.kind === 'choosing') void this.#startAutofill();
-  }
-
-  // -------------------------------------------------------------------------------------------
-  // Rendering: one screen per state
+  // Rendering: the first screen and the methods here, every other screen by the view
 
   protected override render(): TemplateResult {
     const t = this.#i18n.t;
-    const s = this.machine;
-    const failure = 'failure' in s ? s.failure : undefined;
-    const wait = this.#waitLeft(failure);
+    const s = this.#state;
+    const lines = this.#view?.lines() ?? { error: this.#failure ? failureMessage(t, this.#failure) : '', wait: '', notice: '', quiet: false };
     return html`
       <section part="base" class="panel stack" aria-labelledby="heading">
-        ${this.accountId ? this.#screen(s) : html`<p part="intro">${t(this.badId(['account-id']) ? 'common.bad-id' : 'common.missing-account', { attribute: 'account-id' })}</p>`}
-        <p part="error" id="error" class="live" role="alert">${failure ? this.#failureText(failure) : ''}</p>
-        <p part="wait" class="live">${wait ? t('error.wait', { seconds: wait }) : ''}</p>
-        <p part="status" class="live ${this.notice === t('login.notice.logged-in') ? 'visually-hidden' : ''}" role="status">${this.notice}</p>
+        ${this.accountId
+          ? s.kind === 'restoring'
+            ? // The first screen is one template of its own: Lit prepares one template before the first
+              // paint instead of three (measured 0.5-1.4 ms sooner on the page).
+              html`<h2 part="heading" id="heading" tabindex="-1" aria-level=${this.level()}>${t('login.heading')}</h2>
+                <p part="intro" class="muted" id="intro">${t('login.restoring')}</p>`
+            : s.kind === 'choosing'
+              ? this.#choosing(s)
+              : this.#view!.screen()
+          : html`<p part="intro">${t(this.badId(['account-id']) ? 'common.bad-id' : 'common.missing-account', { attribute: 'account-id' })}</p>`}
+        <p part="error" id="error" class="live" role="alert">${lines.error}</p>
+        <p part="wait" class="live">${lines.wait}</p>
+        <p part="status" class="live ${lines.quiet ? 'visually-hidden' : ''}" role="status">${lines.notice}</p>
       </section>
     `;
   }
 
-  /**
-   * A screen: its title, the sentence under it, and what follows. `focusTitle`: focus goes to the
-   * title (a screen whose first control should not take a stray Enter, such as "Log out" right
-   * after a code was typed).
-   */
-  #page(title: string, intro: unknown, body: unknown = nothing, focusTitle = false): TemplateResult {
-    return html`<h2 part="heading" id="heading" tabindex="-1" aria-level=${this.level()} ?data-autofocus=${focusTitle}>${this.#i18n.t(title)}</h2>
-      ${intro}${body}`;
-  }
-
-  #intro(key: string, params?: Record<string, string | number>): TemplateResult {
-    return html`<p part="intro" class="muted" id="intro">${this.#i18n.t(key, params)}</p>`;
-  }
-
-  #screen(s: LoginState): TemplateResult {
-    const t = this.#i18n.t;
-    switch (s.kind) {
-      case 'restoring':
-        // The first screen is one template of its own (what #page and #intro would give): Lit prepares
-        // one template before the first paint instead of three (measured 0.5-1.4 ms sooner on the page).
-        return html`<h2 part="heading" id="heading" tabindex="-1" aria-level=${this.level()}>${t('login.heading')}</h2>
-          <p part="intro" class="muted" id="intro">${t('login.restoring')}</p>`;
-      case 'choosing':
-        return this.#choosing(s);
-      case 'sending-code':
-        // The pressed method button is gone: the heading takes the focus until the code field shows.
-        return this.#page(`login.code.heading.${s.method}`, this.#intro('login.sending'), nothing, true);
-      case 'code-entry':
-      case 'verifying-code':
-        return this.#codeEntry(s);
-      case 'authenticating':
-        return this.#page(
-          'login.heading',
-          this.#intro(`login.${s.method}.waiting`),
-          html`<div class="actions">
-            <button part="button" type="button" data-autofocus @click=${() => this.cancel()}>${t('common.cancel')}</button>
-          </div>`,
-        );
-      default:
-        return this.#loggedIn(s);
-    }
-  }
-
+  /** The methods: a way to log in chosen before the rest of the element is there loads it. */
   #choosing(s: Extract<LoginState, { kind: 'choosing' }>): TemplateResult {
     const t = this.#i18n.t;
-    const offered = this.#offered(s);
+    const view = this.#view;
+    const offered = offeredMethods(s, parseMethods(this.methods), 'PublicKeyCredential' in globalThis);
     const reauth = s.reauth;
-    return this.#page(
-      'login.heading',
-      reauth ? html`<p part="intro">${t(`login.reauth.${reauth.why}`, { method: t(`credential.${reauth.credentialType}`) })}</p>` : this.#intro('login.intro'),
-      html`${this.autofill && offered.includes('passkey')
-          ? html`<div part="autofill" class="field">
-              <label for="autofill">${t('login.autofill.label')}</label>
-              <input id="autofill" name="passkey" type="text" autocomplete="username webauthn" aria-describedby="autofill-hint" />
-              <span id="autofill-hint" class="muted">${t('login.autofill.hint')}</span>
-            </div>`
-          : nothing}
-        <ul part="methods" aria-label=${t('login.methods')}>
-          ${offered.map(
-            (m, i) => html`<li>
-              <button part="method-button" type="button" data-method=${m} ?data-autofocus=${i === 0} @click=${() => this.#send({ type: 'CHOOSE', method: m })}>
-                ${t(`login.method.${m}`)}
-              </button>
-            </li>`,
-          )}
-        </ul>
-        ${reauth ? html`<button part="button" class="link" type="button" @click=${() => this.#send({ type: 'BACK' })}>${t('login.reauth.other')}</button>` : nothing}`,
-    );
-  }
-
-  #codeEntry(s: Extract<LoginState, { kind: 'code-entry' | 'verifying-code' }>): TemplateResult {
-    const t = this.#i18n.t;
-    const wait = resendSecondsLeft(s, Date.now());
-    const verifying = s.kind === 'verifying-code';
-    // A used-up code: the way on is a new one, so "Send a new code" takes the focus, not the field.
-    const renew = !verifying && s.failure?.code === 'code_expired' && wait === 0;
-    return this.#page(
-      `login.code.heading.${s.method}`,
-      this.#intro(`login.code.sent.${s.method}`, { length: this.codeLength }),
-      html`<form part="form" class="stack" @submit=${this.#onCodeSubmit} @input=${this.#onCodeInput} novalidate>
-          <label for="code">${t('login.code.label')}</label>
-          ${codeInput({ length: this.codeLength, invalid: !verifying && isCodeProblem(s.failure), readonly: verifying, describedBy: 'failure' in s && s.failure ? 'intro error' : 'intro', autofocus: !renew })}
-          <div class="actions">
-            <button part="submit" class="primary" type="submit" aria-disabled=${verifying ? 'true' : nothing}>${t(verifying ? 'login.code.verifying' : 'login.code.submit')}</button>
-            <button part="button" type="button" ?disabled=${wait > 0 || verifying} ?data-autofocus=${renew} @click=${() => this.#send({ type: 'RESEND', now: Date.now() })}>
-              ${wait > 0 ? t('login.code.resend-wait', { seconds: wait }) : t('login.code.resend')}
+    return html`<h2 part="heading" id="heading" tabindex="-1" aria-level=${this.level()}>${t('login.heading')}</h2>
+      ${reauth ? html`<p part="intro">${t(`login.reauth.${reauth.why}`, { method: t(`credential.${reauth.credentialType}`) })}</p>` : html`<p part="intro" class="muted" id="intro">${t('login.intro')}</p>`}
+      ${view?.autofill && offered.includes('passkey')
+        ? html`<div part="autofill" class="field">
+            <label for="autofill">${t('login.autofill.label')}</label>
+            <input id="autofill" name="passkey" type="text" autocomplete="username webauthn" aria-describedby="autofill-hint" />
+            <span id="autofill-hint" class="muted">${t('login.autofill.hint')}</span>
+          </div>`
+        : nothing}
+      <ul part="methods" aria-label=${t('login.methods')}>
+        ${offered.map(
+          (m, i) => html`<li>
+            <button part="method-button" type="button" data-method=${m} ?data-autofocus=${i === 0} @click=${() => (view ? view.choose(m) : this.#load(m))}>
+              ${t(`login.method.${m}`)}
             </button>
-          </div>
-        </form>
-        <button part="button" class="link" type="button" aria-disabled=${verifying ? 'true' : nothing} @click=${() => this.#send({ type: 'BACK' })}>${t('login.code.back')}</button>`,
-    );
-  }
-
-  #loggedIn(s: Extract<LoginState, { kind: 'logged-in' | 'refreshing' | 'logging-out' }>): TemplateResult {
-    const t = this.#i18n.t;
-    const busy = s.kind !== 'logged-in';
-    const time = new Intl.DateTimeFormat(this.#i18n.locale, { hour: 'numeric', minute: '2-digit' }).format(s.session.endsAt);
-    const expiring = !busy && s.expiring;
-    return this.#page(
-      'login.session.heading',
-      html`<p part="session">${t('login.session.detail', { method: t(`credential.${s.session.credentialType}`), time })}</p>`,
-      html`${expiring ? html`<p class="muted">${t('login.session.expiring')}</p>` : nothing}
-        <div class="actions">
-          ${expiring
-            ? html`<button part="submit" class="primary" type="button" data-autofocus @click=${() => this.refresh()}>${t('login.session.stay')}</button>`
-            : nothing}
-          <button part="button" type="button" aria-disabled=${busy ? 'true' : nothing} @click=${() => busy || this.logout()}>${t('login.session.logout')}</button>
-        </div>`,
-      !expiring,
-    );
+          </li>`,
+        )}
+      </ul>
+      ${reauth ? html`<button part="button" class="link" type="button" @click=${() => view!.back()}>${t('login.reauth.other')}</button>` : nothing}`;
   }
 }
 
