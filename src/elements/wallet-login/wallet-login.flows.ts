@@ -1,8 +1,8 @@
 /**
- * What `<wallet-login>` does beyond showing its first screen, loaded with import() once that screen
- * is painted: each step of its machine as one core call (core/session.ts through shared/wallet.ts)
+ * What `<wallet-login>` does beyond showing its first screen, loaded with wallet-login.view.ts (which
+ * imports it) once that screen is painted: each step of its machine as one core call (core/session.ts through shared/wallet.ts)
  * turned into the machine event it leads to, failures included; passkey autofill; codes read from
- * text messages; and session changes made in other tabs or by other elements of the page. The element file keeps rendering.
+ * text messages; and session changes made in other tabs or by other elements of the page. The view renders.
  *
  * Follows api.md "Verify by credential type" through core; finds the credential of the chosen type
  * with GET /auth/credentials (reference.md). Holds nothing between calls except the OtpLogin

@@ -136,7 +136,7 @@ function reauthOf(state: LoginState): { reauth?: ReauthReason } {
  */
 export function transition(state: LoginState, event: LoginEvent, methods: readonly LoginMethod[] = LOGIN_METHODS): LoginState {
   // A logout asked for while a step runs is kept until the step ends (the element stops the steps
-  // that can be stopped, wallet-login.ts); whatever the step led to is then undone: a session it
+  // that can be stopped, wallet-login.view.ts); whatever the step led to is then undone: a session it
   // led to is logged out, a code screen is left. Asked again, it is the same logout (a second one
   // would cut the first off mid-revocation after its keys went: the session live upstream).
   if (event.type === 'LOGOUT' && RUNNING.has(state.kind)) return 'logout' in state ? state : ({ ...state, logout: true } as LoginState);

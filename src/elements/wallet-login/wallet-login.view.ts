@@ -239,7 +239,7 @@ export class LoginView {
     // live upstream the session the user ended here; so does a renewal, which the service may have
     // made already (the old session ended there): its new session and key are then kept here. The
     // element reports nothing of either. So does a code being sent, which the service sends all
-    // the same: kept for a reload, its screen comes back with the element (`#bind` waits for it);
+    // the same: kept for a reload, its screen comes back with the element (`bind` waits for it);
     // and, off the page (not another wallet set, nor a logout asked for), a code being checked, which
     // the service spends all the same: its session is kept here, and shown by the element put back.
     const checked = bound && m.kind === 'verifying-code' && !m.logout && !this.#host.isConnected;
