@@ -194,10 +194,13 @@ export class WalletLogin extends TemplateElement {
     this.#call((view) => view.cancel());
   }
 
-  /** Makes `call` on the rest of the element, now or once loaded (none after a failed load: nothing runs then). */
+  /**
+   * Makes `call` on the rest of the element, now or once loaded; none on the methods shown after a
+   * failed load, where the machine would do nothing either, until a method chosen loads it.
+   */
   #call(call: (view: LoginView) => void): void {
     if (this.#view) call(this.#view);
-    else if (!this.#failure) this.#calls.push(call);
+    else if (!this.#failure || this.#loading) this.#calls.push(call);
   }
 
   /** What the screen shows: the machine's state, or, before it loaded, the first screen or the methods after a failed load. */
@@ -237,15 +240,16 @@ export class WalletLogin extends TemplateElement {
   #load(method?: LoginMethod): void {
     if (!this.accountId || !this.isConnected || this.#loading) return;
     const failure = method && this.#failure;
-    this.#failure = undefined;
+    // (Another account: its first screen, until the load ends.)
+    if (!failure) this.#failure = undefined;
     this.#loading = rest().then(
       ({ LoginView }) => {
         this.#loading = undefined;
+        this.#failure = undefined;
         const view = (this.#view = new LoginView(this, this.#i18n, () => this.level()));
-        // (Off the page meanwhile: it starts when the element is back, connectedCallback.)
-        if (!this.isConnected) return;
-        if (failure) view.resume(failure, method!);
-        else view.connected(true);
+        // (Off the page meanwhile, it starts once the element is back: connectedCallback.)
+        if (this.isConnected && failure) view.resume(failure, method!);
+        else if (this.isConnected) view.connected(true);
         for (const call of this.#calls.splice(0)) call(view);
       },
       (e: unknown) => {
