@@ -34,21 +34,21 @@ export const BUDGETS: Readonly<Record<string, number>> = {
  * Budgets are the product's promise; ceilings hold every byte gained on the way to them.
  */
 export const CEILINGS: Readonly<Record<string, number>> = {
-  'wallet-elements (all)': 66_725,
+  'wallet-elements (all)': 68_775,
   core: 17_475,
   '<agent-actions>': 18_625,
   '<card-reveal>': 26_825,
   '<delegated-keys>': 33_825,
   '<passkey-register>': 30_875,
   '<wallet-credentials>': 35_300,
-  '<wallet-login>': 36_300,
+  '<wallet-login>': 37_825,
   'locales/ar (optional)': 7_375,
-  'cdn/elements/agent-actions.js': 23_850,
-  'cdn/elements/card-reveal.js': 31_300,
-  'cdn/elements/delegated-keys.js': 39_175,
-  'cdn/elements/passkey-register.js': 36_500,
-  'cdn/elements/wallet-credentials.js': 40_925,
-  'cdn/elements/wallet-login.js': 42_775,
+  'cdn/elements/agent-actions.js': 23_975,
+  'cdn/elements/card-reveal.js': 31_550,
+  'cdn/elements/delegated-keys.js': 39_700,
+  'cdn/elements/passkey-register.js': 37_100,
+  'cdn/elements/wallet-credentials.js': 41_525,
+  'cdn/elements/wallet-login.js': 44_500,
 };
 
 /** Up front plus on demand: what the entry can make a page download in all. */

@@ -100,7 +100,7 @@ const rest = onceAfterFirstPaint(() => import('./wallet-login.view.ts'));
  * @cssstate logging-out - The session is being ended.
  * @cssstate expiring - Logged in, with the session near its end: `no-auto-refresh` shortly before expiry, or a refresh that failed.
  * @cssstate reauth - Choosing, narrowed to the way of a session that ended.
- * @cssstate busy - A step is under way.
+ * @cssstate busy - A step is under way (from the first screen on, while the element's code loaded on demand arrives).
  * @cssstate failed - Alone, while `account-id` is malformed.
  */
 export class WalletLogin extends TemplateElement {
@@ -242,6 +242,7 @@ export class WalletLogin extends TemplateElement {
     const failure = method && this.#failure;
     // (Another account: its first screen, until the load ends.)
     if (!failure) this.#failure = undefined;
+    this.requestUpdate();
     this.#loading = rest().then(
       ({ LoginView }) => {
         this.#loading = undefined;
@@ -251,6 +252,7 @@ export class WalletLogin extends TemplateElement {
         if (this.isConnected && failure) view.resume(failure, method!);
         else if (this.isConnected) view.connected(true);
         for (const call of this.#calls.splice(0)) call(view);
+        this.requestUpdate();
       },
       (e: unknown) => {
         this.#loading = undefined;
@@ -267,7 +269,8 @@ export class WalletLogin extends TemplateElement {
     const kind = this.#state.kind;
     // A malformed account-id: reported once per value, as a misconfiguration; nothing runs.
     const bad = this.badId(['account-id'], (attribute) => this.dispatchEvent(new WalletLoginErrorEvent({ code: 'misconfigured', message: this.#i18n.t('common.bad-id', { attribute }) })));
-    syncStates(this.#internals, { [this.#shown]: false, [kind]: !bad, failed: !!bad, ...this.#view?.states() });
+    // (Busy too while the rest of the element loads: the start-up check, or the method chosen, waits for it.)
+    syncStates(this.#internals, { [this.#shown]: false, [kind]: !bad, failed: !!bad, busy: !!this.#loading, ...this.#view?.states() });
     this.#shown = kind;
     this.#view?.updated();
   }
