@@ -132,23 +132,23 @@ export class LoginView {
   /**
    * Runs the machine's steps one at a time; a new step aborts the running one, stale results are
    * dropped, and so is the result of a step started for another account. Steps report failures as
-   * events; only code of the flows' failing to load is an error here.
+   * events; only the code they load on demand failing to arrive is an error here.
    */
   #steps(): Task<[Step], LoginEvent> {
     return new Task<[Step], LoginEvent>(this.#host, {
-    task: async ([step], { signal }) => {
-      const bound = this.#bound;
-      const event = await (await flows()).runStep(this.#host, step, signal);
-      const refused = this.#refused;
-      if (step.kind === 'restore') this.#refused = undefined;
-      if (this.#bound === bound) return event.type === 'RESTORED' && event.code && refused?.key === bound?.key ? { ...event, failure: refused!.failure } : event;
-      // A code checked as the element went, and refused: it still waits upstream, and the element
-      // put back for its wallet shows its screen with the failure.
-      if (bound && step.kind === 'verify-code' && event.type === 'FAILED') this.#refused = { key: bound.key, failure: event.failure };
-      return nothingDone;
-    },
-    onComplete: (event) => this.#send(event),
-    onError: (e) => this.#send({ type: 'FAILED', failure: { code: e instanceof LoadFailed ? e.code : 'network' }, now: Date.now() }),
+      task: async ([step], { signal }) => {
+        const bound = this.#bound;
+        const event = await (await flows()).runStep(this.#host, step, signal);
+        const refused = this.#refused;
+        if (step.kind === 'restore') this.#refused = undefined;
+        if (this.#bound === bound) return event.type === 'RESTORED' && event.code && refused?.key === bound?.key ? { ...event, failure: refused!.failure } : event;
+        // A code checked as the element went, and refused: it still waits upstream, and the element
+        // put back for its wallet shows its screen with the failure.
+        if (bound && step.kind === 'verify-code' && event.type === 'FAILED') this.#refused = { key: bound.key, failure: event.failure };
+        return nothingDone;
+      },
+      onComplete: (event) => this.#send(event),
+      onError: (e) => this.#send({ type: 'FAILED', failure: { code: e instanceof LoadFailed ? e.code : 'network' }, now: Date.now() }),
     });
   }
 
