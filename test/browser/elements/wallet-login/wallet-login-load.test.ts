@@ -6,7 +6,7 @@
 import { expect } from 'chai';
 import type { WalletLogin } from '../../../../src/elements/wallet-login/wallet-login.ts';
 import { goOffline, newAccount } from '../../support/rig.ts';
-import { freshPage, mountIn, nextEvent, text, waitForState } from '../shared/helpers.ts';
+import { freshPage, inState, mountIn, nextEvent, text, waitFor, waitForState } from '../shared/helpers.ts';
 import { droppedLoad, failedLoad, requestedIn, useLoadRig } from '../shared/load.ts';
 import { errorOfChoice, methodButton } from './helpers.ts';
 
@@ -16,9 +16,19 @@ describe('<wallet-login> when its flows fail to load', () => {
   const rig = useLoadRig();
   const subject = () => ({ dbName: rig.dbName, tag: 'wallet-login', attributes: { 'account-id': rig.acct.accountId, methods: 'email-otp', 'no-autofill': '' } });
 
+  it('is busy from its first screen until the code it loads after that screen has arrived and the start-up check has ended', async () => {
+    const page = await freshPage(rig.dbName);
+    const el = await mountIn<WalletLogin>(page, 'wallet-login', subject().attributes);
+    expect(requestedIn(el, FLOWS), 'asked for before the first screen was drawn').to.equal(false);
+    expect({ restoring: inState(el, 'restoring'), busy: inState(el, 'busy') }).to.deep.equal({ restoring: true, busy: true });
+    await waitFor(() => inState(el, 'choosing') && !inState(el, 'busy'), 'the methods, no longer busy');
+    expect(requestedIn(el, FLOWS)).to.equal(true);
+  });
+
   it('says to check the connection and reload the page (load_failed), and says so again at a click once the server serves the file again', async () => {
     const { el } = await failedLoad<WalletLogin>(FLOWS, rig.retried, 'wallet-login-error', subject());
     await waitForState(el, 'choosing');
+    expect(inState(el, 'busy'), 'busy once the load failed').to.equal(false);
     // Why not "try again": the click cannot load what this page keeps failed (the defect: the same
     // "could not be reached" at every click, forever).
     if (!rig.retried) expect(await errorOfChoice(el, 'email-otp')).to.equal('load_failed');
