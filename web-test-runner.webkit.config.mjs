@@ -21,9 +21,6 @@ const chromiumOnlyFiles = [
   'elements/passkey-register/passkey-register-load',
   // Every test goes offline (Playwright's setOffline).
   'elements/shared/online',
-  // Every test watches the page's console (leak-watch: CDP via Playwright).
-  'elements/shared/no-leak',
-  'elements/card-reveal/card-reveal-csp',
   // The back/forward cache's round trip and reasons (Playwright goBack, CDP).
   'elements/card-reveal/card-reveal-bfcache',
   // The time zone changed under the page (CDP Emulation.setTimezoneOverride).

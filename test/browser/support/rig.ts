@@ -519,6 +519,8 @@ export interface LeakScan {
   found: string[];
   /** Sinks named as marked in which the marker was not found: sinks the scan does not see. */
   blind: string[];
+  /** The browser's own sinks this browser's run cannot give, left out of the scan (WebKit: its console and uncaught errors). */
+  unseen: string[];
   /** How many values of each secret were looked for. */
   counts: Record<string, number>;
   /** How many characters of each sink were looked at. */

@@ -20,7 +20,7 @@ import type { SandboxFixtures } from '../../../src/core/types.ts';
 import { addVirtualAuthenticator } from '../../support/virtual-authenticator.ts';
 import { testProxy } from '../../support/test-proxy.ts';
 import type { SandboxAccount } from '../../support/sandbox-account.ts';
-import { childFrames, clickInWindow, type WebDriverClassic } from './webdriver-classic.ts';
+import { childFrames, clickInWindow, webDriverCookies, type WebDriverClassic } from './webdriver-classic.ts';
 
 export interface WalletRigOptions {
   /** Where the proxy is mounted on the test server. Default '/api'. */
@@ -62,11 +62,11 @@ const CHROMIUM_ONLY: Record<string, string> = {
  * Commands that need a handle on the test page: Playwright's (Chromium) or puppeteer's (Firefox, over
  * WebDriver BiDi). WebKit's launcher (scripts/webkit.mjs) drives its browser over WebDriver classic,
  * which has none of these: there they answer `{unsupported: reason}` too, and the test is pending.
- * (`page-frames` and `oidc-sign-in` it can do, through the launcher's session: webdriver-classic.ts.)
+ * (`page-frames` and `oidc-sign-in` it can do, through the launcher's session: webdriver-classic.ts;
+ * `leak-watch` all but the page's console and uncaught errors, which `leak-scan` then names unseen.)
  */
 const PAGE_HANDLE_ONLY: Record<string, string> = {
   'go-offline': 'no offline mode over WebDriver classic',
-  'leak-watch': "no capture of the page's console and errors over WebDriver classic",
   'frame-probe': 'no dialogs of a child frame over WebDriver classic',
   'time-zone': 'no time zone override over WebDriver classic',
   'clear-browser-cache': "no emptying of the browser's HTTP cache over WebDriver classic",
@@ -237,6 +237,22 @@ export function walletRig(options: WalletRigOptions = {}): {
     const handler = target;
     await new Promise<void>((resolve) => {
       const res: ServerResponse = ctx.res;
+      if (watch) {
+        // The HttpOnly cookies the proxy sets (the step-up grant): their values, as the page's
+        // cookie jar may not give them (WebDriver classic gives the test page's path's only).
+        const kept = watch.httpOnlySet;
+        const writeHead = res.writeHead;
+        res.writeHead = function (this: ServerResponse, ...args: unknown[]) {
+          const headers = args.find((a) => a && typeof a === 'object' && !Array.isArray(a)) as Record<string, unknown> | undefined;
+          for (const line of [headers?.['set-cookie'] ?? []].flat()) {
+            const [pair = '', ...attrs] = String(line).split(';');
+            const value = pair.slice(pair.indexOf('=') + 1);
+            // A cleared cookie (an empty value) is no secret.
+            if (value && attrs.some((a) => a.trim().toLowerCase() === 'httponly')) kept.add(value);
+          }
+          return (writeHead as (...a: unknown[]) => ServerResponse).apply(this, args);
+        } as ServerResponse['writeHead'];
+      }
       res.once('finish', () => resolve());
       res.once('close', () => resolve());
       handler(ctx.req as IncomingMessage, res, (err?: unknown) => {
@@ -448,8 +464,15 @@ export function walletRig(options: WalletRigOptions = {}): {
         case 'leak-watch': {
           // From now on: the page's console and uncaught errors (as Chromium reports them over CDP),
           // this process's output, the proxies' log lines and the stamps the page sends.
-          const page = pageOf(session);
           watch?.stop();
+          if (session.browser.type === 'webdriver') {
+            // WebKit: no console capture over WebDriver classic, and MiniBrowser's console-to-stdout
+            // setting writes nothing for its automation session (ephemeral): the two sinks are
+            // not kept, and leak-scan names them `unseen` (README.md, In WebKit).
+            watch = { output: [], proxyLog: [], stamps: new Set(), httpOnlySet: new Set(), stop: () => {} };
+            return true;
+          }
+          const page = pageOf(session);
           const lines: string[] = [];
           const errors: string[] = [];
           const onConsole = (m: import('playwright').ConsoleMessage) => void lines.push(`${m.type()}: ${m.text()}`);
@@ -462,6 +485,7 @@ export function walletRig(options: WalletRigOptions = {}): {
             output: [],
             proxyLog: [],
             stamps: new Set(),
+            httpOnlySet: new Set(),
             stop: () => {
               page.off('console', onConsole);
               page.off('pageerror', onError);
@@ -478,9 +502,11 @@ export function walletRig(options: WalletRigOptions = {}): {
           if (!w) throw new Error('leak-scan needs a leak-watch first');
           watch = undefined;
           w.stop();
-          const page = pageOf(session);
           const given = p as { haystacks?: Record<string, string>; secrets?: Record<string, string[]>; marker?: string; marked?: string[] };
-          const cookies = await inContext(page).cookies();
+          const cookies =
+            session.browser.type === 'webdriver'
+              ? await webDriverCookies(session.browser as unknown as WebDriverClassic)
+              : await inContext(pageOf(session)).cookies();
           const audits: string[] = [];
           for (const s of [sandbox!, ...[...variants.values()].map((v) => v.sandbox)]) {
             const f = s.fixtures as SandboxFixtures;
@@ -501,12 +527,14 @@ export function walletRig(options: WalletRigOptions = {}): {
             'the platform\'s Basic credentials': basic,
             'a wallet signature (stamp)': [...w.stamps],
             'a passkey\'s private key': passkeys.flatMap((c) => privateKeyForms(c.privateKey)),
-            'the step-up grant (HttpOnly cookie)': cookies.filter((c) => c.httpOnly).map((c) => c.value),
+            'the step-up grant (HttpOnly cookie)': [...cookies.filter((c) => c.httpOnly).map((c) => c.value), ...w.httpOnlySet],
           };
+          // The browser's own sinks, where this browser's run has them (WebKit's has not).
+          const browserSinks = { 'the browser console (CDP)': w.console, 'uncaught page errors (CDP)': w.errors };
+          const unseen = Object.keys(browserSinks).filter((sink) => !browserSinks[sink as keyof typeof browserSinks]);
           const haystacks: Record<string, string> = {
             ...(given.haystacks ?? {}),
-            'the browser console (CDP)': w.console.join('\n'),
-            'uncaught page errors (CDP)': w.errors.join('\n'),
+            ...Object.fromEntries(Object.entries(browserSinks).flatMap(([sink, lines]) => (lines ? [[sink, lines.join('\n')]] : []))),
             'the proxy log and onError': w.proxyLog.join('\n'),
             'stdout/stderr of the sandbox, proxy and runner': w.output.join(''),
             'the sandbox reveal audit': audits.join('\n'),
@@ -530,6 +558,7 @@ export function walletRig(options: WalletRigOptions = {}): {
           return {
             found: [...new Set(found)],
             blind,
+            unseen,
             counts: Object.fromEntries(Object.entries(secrets).map(([name, values]) => [name, values.length])),
             sizes: Object.fromEntries(Object.entries(haystacks).map(([sink, text]) => [sink, text.length])),
           };
@@ -790,11 +819,14 @@ export function walletRig(options: WalletRigOptions = {}): {
 
 /** What `leak-watch` keeps until `leak-scan`. */
 interface LeakWatch {
-  console: string[];
-  errors: string[];
+  /** Undefined where the browser's run cannot keep them (WebKit). */
+  console?: string[];
+  errors?: string[];
   output: string[];
   proxyLog: string[];
   stamps: Set<string>;
+  /** The values of the HttpOnly cookies the proxies set (the step-up grant). */
+  httpOnlySet: Set<string>;
   stop(): void;
 }
 

@@ -97,3 +97,16 @@ export function clickInWindow(wd: WebDriverClassic, url: string, selector: strin
     }
   });
 }
+
+/** A cookie as WebDriver's Get All Cookies gives it (W3C WebDriver §14.1). */
+interface WebDriverCookie {
+  name: string;
+  value: string;
+  path: string;
+  httpOnly: boolean;
+}
+
+/** The cookies WebDriver gives for the test page (its window, its top frame), HttpOnly ones included. */
+export function webDriverCookies(wd: WebDriverClassic): Promise<WebDriverCookie[]> {
+  return wd.enqueue(async () => ((await wd.command('GET', '/cookie')) as WebDriverCookie[]).map(({ name, value, path, httpOnly }) => ({ name, value, path, httpOnly })));
+}

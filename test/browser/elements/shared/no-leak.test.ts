@@ -126,8 +126,9 @@ describe('nothing leaked: the real flows, then every place a secret could land',
 
   /** Scans, and expects every sink seen and no secret in any. */
   async function expectNothingLeaked(t: Trail, expected: Record<string, number> = {}): Promise<void> {
-    const { found, blind, counts, problems } = await t.scan();
-    expect(blind, 'sinks the scan does not see').to.deep.equal([]);
+    const { found, blind, unseen, counts, problems } = await t.scan();
+    // Blind only where the browser's run gives no sink to look in, and says so (WebKit's console).
+    expect(blind.filter((sink) => !unseen.includes(sink)), 'sinks the scan does not see').to.deep.equal([]);
     for (const [name, least] of Object.entries(expected)) expect(counts[name] ?? 0, `values of ${name} looked for`).to.be.at.least(least);
     expect([...found, ...problems]).to.deep.equal([]);
   }
