@@ -108,17 +108,26 @@ class WebKitLauncher {
    * gives each test file a new browser context.
    */
   async open() {
-    const { sessionId, capabilities } = await this.call('POST', `${this.driverUrl}/session`, {
-      capabilities: {
-        // Windows opened by a script without a click (window.open), as Playwright's Chromium
-        // (--disable-popup-blocking) and the Firefox run allow them.
-        alwaysMatch: { 'webkitgtk:browserOptions': { binary: this.miniBrowser, args: ['--automation', '--javascript-can-open-windows-automatically=true'] } },
-      },
-    });
+    const capabilities = {
+      // Windows opened by a script without a click (window.open), as Playwright's Chromium
+      // (--disable-popup-blocking) and the Firefox run allow them.
+      alwaysMatch: { 'webkitgtk:browserOptions': { binary: this.miniBrowser, args: ['--automation', '--javascript-can-open-windows-automatically=true'] } },
+    };
+    // A browser that did not start (MiniBrowser now and then says "cannot open display" on a
+    // display it used a file before, and the session never comes) is started again, twice at most,
+    // well within the runner's minute for a test page.
+    let session;
+    for (let attempt = 1; !session; attempt++) {
+      session = await this.call('POST', `${this.driverUrl}/session`, { capabilities }, AbortSignal.timeout(15_000)).catch((e) => {
+        if (attempt === 3) throw e;
+        console.error(`webkit launcher: no browser session (${e.message}); starting another`);
+      });
+    }
+    const { sessionId, capabilities: given } = session;
     this.base = `${this.driverUrl}/session/${sessionId}`;
     // The viewport Playwright gives Chromium's pages.
     await this.command('POST', '/window/rect', { width: 800, height: 600 });
-    return capabilities;
+    return given;
   }
 
   async close() {
@@ -127,11 +136,12 @@ class WebKitLauncher {
     if (base) await this.call('DELETE', base);
   }
 
-  async call(method, url, body) {
+  async call(method, url, body, signal) {
     const res = await fetch(url, {
       method,
       headers: { 'content-type': 'application/json' },
       body: body === undefined ? undefined : JSON.stringify(body),
+      signal,
     });
     const { value } = await res.json();
     if (!res.ok) throw new Error(`WebDriver ${method} ${url}: ${value?.error}: ${value?.message}`);
