@@ -20,7 +20,7 @@ import { formStyles } from '../shared/form-styles.ts';
 import { isolate, LocaleController } from '../shared/i18n.ts';
 import { failureMessage } from '../shared/strings.ts';
 import { afterFirstPaint, onceAfterFirstPaint } from '../shared/idle.ts';
-import { LoadFailed } from '../shared/load.ts';
+import { loadFailureCode } from '../shared/load.ts';
 import { syncStates, mayFocus } from '../shared/list.ts';
 import { defaultNickname, initialState, isBusy, transition, validNickname, type RegisterEvent, type RegisterFailure, type RegisterState, type Support } from './passkey-register.machine.ts';
 import type { Step } from './passkey-register.flows.ts';
@@ -154,7 +154,7 @@ export class PasskeyRegister extends TemplateElement {
   readonly #flow = new Task<[Step], RegisterEvent>(this, {
     task: async ([step], { signal }) => (await flows()).runStep(this, step, signal, (event) => this.#send(event)),
     onComplete: (event) => this.#send(event),
-    onError: (e) => this.#send({ type: 'FAILED', failure: { code: e instanceof LoadFailed ? e.code : 'network' } }),
+    onError: (e) => this.#send({ type: 'FAILED', failure: { code: loadFailureCode(e) } }),
   });
 
   /** The nickname field, while the form shows. */

@@ -10,6 +10,9 @@ export class LoadFailed extends Error {
   }
 }
 
+/** The code an element reports for what its on-demand code's load rejected with: LoadFailed's own, or `network`. */
+export const loadFailureCode = (e: unknown): LoadFailed['code'] => (e instanceof LoadFailed ? e.code : 'network');
+
 /**
  * An on-demand module (import()). A failed load is asked for once more at once, unseen: Chromium
  * (156) loads a module whose connection dropped again, so a dropped load recovers with nothing

@@ -21,7 +21,7 @@ import { formStyles } from '../shared/form-styles.ts';
 import { LocaleController } from '../shared/i18n.ts';
 import { failureMessage } from '../shared/strings.ts';
 import { onceAfterFirstPaint } from '../shared/idle.ts';
-import { LoadFailed } from '../shared/load.ts';
+import { loadFailureCode } from '../shared/load.ts';
 import { syncStates } from '../shared/list.ts';
 import { offeredMethods, parseMethods, type LoginMethod } from './wallet-login.methods.ts';
 import type { LoginFailure, LoginState, SessionInfo } from './wallet-login.machine.ts';
@@ -258,7 +258,7 @@ export class WalletLogin extends TemplateElement {
         this.#loading = undefined;
         this.#calls = [];
         if (!this.isConnected) return;
-        const failed: LoginFailure = (this.#failure = { code: e instanceof LoadFailed ? e.code : 'network' });
+        const failed: LoginFailure = (this.#failure = { code: loadFailureCode(e) });
         this.requestUpdate();
         this.dispatchEvent(new WalletLoginErrorEvent({ code: failed.code, message: failureMessage(this.#i18n.t, failed) }));
       },

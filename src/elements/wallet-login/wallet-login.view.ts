@@ -14,7 +14,7 @@ import { Task, TaskStatus, initialState as nothingDone } from '../shared/task.ts
 import type { LocaleController } from '../shared/i18n.ts';
 import { failureMessage, isCodeProblem } from '../shared/strings.ts';
 import { afterFirstPaint } from '../shared/idle.ts';
-import { LoadFailed } from '../shared/load.ts';
+import { loadFailureCode } from '../shared/load.ts';
 import { mayFocus } from '../shared/list.ts';
 import { codeDigits, codeInput } from '../shared/code-input.ts';
 import { ENDS, credentialOf, initialState, offeredMethods, parseMethods, resendSecondsLeft, transition, type LoginEvent, type LoginFailure, type LoginMethod, type LoginState, type SessionInfo } from './wallet-login.machine.ts';
@@ -148,7 +148,7 @@ export class LoginView {
         return nothingDone;
       },
       onComplete: (event) => this.#send(event),
-      onError: (e) => this.#send({ type: 'FAILED', failure: { code: e instanceof LoadFailed ? e.code : 'network' }, now: Date.now() }),
+      onError: (e) => this.#send({ type: 'FAILED', failure: { code: loadFailureCode(e) }, now: Date.now() }),
     });
   }
 
@@ -211,7 +211,7 @@ export class LoginView {
    * listeners. `painted`: the first screen is on the page already (the element waited for it).
    */
   bind(painted?: boolean): void {
-    const key = `${this.#host.accountId}|${this.#host.apiBase ?? ''}`;
+    const key = this.#key;
     if (!this.#host.isConnected || key === this.#bound?.key) return;
     this.#unbind();
     const bound = (this.#bound = { key });
@@ -229,6 +229,11 @@ export class LoginView {
       // A change whose session was still being looked up when the page set another wallet was the previous one's.
       if (loaded && this.#bound === bound) this.#unwatch = loaded.watchSessions(this.#host, (e, otherTab) => this.#bound === bound && this.#sendRemote(e, otherTab), () => (this.busy ? this.#run : undefined));
     });
+  }
+
+  /** The wallet the element is for: its account and where it calls. */
+  get #key(): string {
+    return `${this.#host.accountId}|${this.#host.apiBase ?? ''}`;
   }
 
   #unbind(): void {
@@ -267,7 +272,7 @@ export class LoginView {
    */
   resume(failure: LoginFailure, method: LoginMethod): void {
     this.#listen();
-    this.#bound = { key: `${this.#host.accountId}|${this.#host.apiBase ?? ''}` };
+    this.#bound = { key: this.#key };
     this.#failureAt = Date.now();
     this.#machine = { kind: 'choosing', failure };
     this.#send({ type: 'CHOOSE', method });
