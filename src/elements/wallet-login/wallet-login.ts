@@ -174,10 +174,12 @@ export class WalletLogin extends TemplateElement {
    * sign-on, a code being sent) or, for a code being checked, logs out the session the code leads
    * to; during the start-up check it removes the stored session, and a code kept for a reload, from
    * this device even when the service cannot be told. `wallet-logged-out` follows only when a
-   * session ended.
+   * session ended. After the element's code failed to load (`load_failed`, `network`), it asks for
+   * that code again, as the start-up check never ran: a stored session may be on this device; a
+   * second failure is told again (`wallet-login-error`), and the session stays until a later call.
    */
   logout(): void {
-    this.#call((view) => view.logout());
+    this.#call((view) => view.logout(), true);
   }
 
   /** Renews the session now (with `no-auto-refresh`, in answer to `session-expiring`). */
@@ -195,12 +197,15 @@ export class WalletLogin extends TemplateElement {
   }
 
   /**
-   * Makes `call` on the rest of the element, now or once loaded; none on the methods shown after a
-   * failed load, where the machine would do nothing either, until a method chosen loads it.
+   * Makes `call` on the rest of the element, now or once loaded. On the methods shown after a failed
+   * load, where the machine would do nothing either, none, unless it `loads` that code again first.
    */
-  #call(call: (view: LoginView) => void): void {
+  #call(call: (view: LoginView) => void, loads = false): void {
     if (this.#view) call(this.#view);
-    else if (!this.#failure || this.#loading) this.#calls.push(call);
+    else if (!this.#failure || this.#loading || loads) {
+      this.#calls.push(call);
+      this.#load();
+    }
   }
 
   /** What the screen shows: the machine's state, or, before it loaded, the first screen or the methods after a failed load. */
@@ -281,7 +286,8 @@ export class WalletLogin extends TemplateElement {
   protected override render(): TemplateResult {
     const t = this.#i18n.t;
     const s = this.#state;
-    const lines = this.#view?.lines() ?? { error: this.#failure ? failureMessage(t, this.#failure) : '', wait: '', notice: '', quiet: false };
+    // (The failure goes while its code is asked for again: a second one is then read out again.)
+    const lines = this.#view?.lines() ?? { error: this.#failure && !this.#loading ? failureMessage(t, this.#failure) : '', wait: '', notice: '', quiet: false };
     return html`
       <section part="base" class="panel stack" aria-labelledby="heading">
         ${this.accountId

@@ -4,6 +4,7 @@
  * loaded, or failed, is the page's for the rest of it. card-reveal-load*.test.ts show why.
  */
 import { expect } from 'chai';
+import type { KeyStore } from '../../../../src/core/keystore.ts';
 import { browserLoadsFailedModulesAgain, closeIdleConnections, failedLoads, failNextLoad, type FreshPage, type RigAccount } from '../../support/rig.ts';
 import { freshPage, loginByEmail, mountIn, nextEvent, resetPage, text, useRigAccount } from './helpers.ts';
 
@@ -11,16 +12,16 @@ import { freshPage, loginByEmail, mountIn, nextEvent, resetPage, text, useRigAcc
 export const RELOAD = 'Part of this page couldn’t load. Check your connection, then reload the page.';
 
 /**
- * The suite's rig: an account of its own over a fresh key store (logged in there with `login`: the
- * fresh pages share it), and whether this browser loads a module again after a failed load
+ * The suite's rig: an account of its own over a fresh key store (`store`; logged in there with
+ * `login`: the fresh pages share it), and whether this browser loads a module again after a failed load
  * (`retried`: not Chromium after a 5xx), set before the tests; the page reset after each.
  */
-export function useLoadRig(login?: 'login'): { acct: RigAccount; dbName: string; retried: boolean } {
-  const rig = {} as { acct: RigAccount; dbName: string; retried: boolean };
+export function useLoadRig(login?: 'login'): { acct: RigAccount; dbName: string; store: KeyStore; retried: boolean } {
+  const rig = {} as { acct: RigAccount; dbName: string; store: KeyStore; retried: boolean };
   before(async () => {
-    const { acct, dbName } = await useRigAccount();
+    const { acct, dbName, store } = await useRigAccount();
     if (login) await loginByEmail(acct);
-    Object.assign(rig, { acct, dbName, retried: await browserLoadsFailedModulesAgain() });
+    Object.assign(rig, { acct, dbName, store, retried: await browserLoadsFailedModulesAgain() });
   });
   afterEach(resetPage);
   return rig;

@@ -6,8 +6,8 @@
 import { expect } from 'chai';
 import type { WalletLogin } from '../../../../src/elements/wallet-login/wallet-login.ts';
 import { goOffline, newAccount } from '../../support/rig.ts';
-import { freshPage, inState, mountIn, nextEvent, text, waitFor, waitForState } from '../shared/helpers.ts';
-import { droppedLoad, failedLoad, requestedIn, useLoadRig } from '../shared/load.ts';
+import { freshPage, inState, mountIn, nextEvent, part, text, waitFor, waitForState } from '../shared/helpers.ts';
+import { droppedLoad, failedLoad, RELOAD, requestedIn, useLoadRig } from '../shared/load.ts';
 import { errorOfChoice, methodButton } from './helpers.ts';
 
 const FLOWS = '/src/elements/wallet-login/wallet-login.flows.ts';
@@ -25,13 +25,37 @@ describe('<wallet-login> when its flows fail to load', () => {
     expect(requestedIn(el, FLOWS)).to.equal(true);
   });
 
+  it('asks for none of that code while it has no account-id, and for it once given one', async () => {
+    const page = await freshPage(rig.dbName);
+    const el = await mountIn<WalletLogin>(page, 'wallet-login', { methods: 'email-otp' });
+    // An element with an account on a page beside it, mounted after this one: its code asked for
+    // and the start-up check ended, this one would have asked for its own by then.
+    const beside = await mountIn<WalletLogin>(await freshPage(rig.dbName), 'wallet-login', subject().attributes);
+    await waitFor(() => inState(beside, 'choosing'), 'the methods beside it');
+    expect(requestedIn(el, FLOWS), 'asked for with no account').to.equal(false);
+    expect(text(el, 'intro')).to.contain('account-id');
+    el.accountId = rig.acct.accountId;
+    await waitFor(() => inState(el, 'choosing') && !inState(el, 'busy'), 'the methods, once given an account');
+    expect(requestedIn(el, FLOWS)).to.equal(true);
+  });
+
   it('says to check the connection and reload the page (load_failed), and says so again at a click once the server serves the file again', async () => {
     const { el } = await failedLoad<WalletLogin>(FLOWS, rig.retried, 'wallet-login-error', subject());
     await waitForState(el, 'choosing');
     expect(inState(el, 'busy'), 'busy once the load failed').to.equal(false);
     // Why not "try again": the click cannot load what this page keeps failed (the defect: the same
     // "could not be reached" at every click, forever).
-    if (!rig.retried) expect(await errorOfChoice(el, 'email-otp')).to.equal('load_failed');
+    if (!rig.retried) {
+      // The sentence goes while the code is asked for again (Lit takes its text away) and comes back
+      // with the second failure: a live region whose text never changed would not be read out again.
+      const removed: string[] = [];
+      const watch = new MutationObserver((records) => removed.push(...records.flatMap((r) => [...r.removedNodes].map((n) => n.textContent ?? ''))));
+      watch.observe(part(el, 'error')!, { childList: true, subtree: true });
+      expect(await errorOfChoice(el, 'email-otp')).to.equal('load_failed');
+      await el.updateComplete;
+      watch.disconnect();
+      expect({ removed, now: text(el, 'error') }).to.deep.equal({ removed: [RELOAD], now: RELOAD });
+    }
   });
 
   it('loads them again at once, unseen, after a dropped connection, and sends a code', async () => {
@@ -58,5 +82,32 @@ describe('<wallet-login> when its flows fail to load', () => {
     methodButton(el, 'email-otp').click();
     await waitForState(el, 'code-entry');
     expect(text(el, 'error')).to.equal('');
+  });
+});
+
+describe('<wallet-login> logged in on this device, when its flows fail to load', () => {
+  const rig = useLoadRig('login');
+
+  it('asks for them again at logout(), since the start-up check never ran: the stored session ends where they load, and the failure is told again where they cannot', async () => {
+    const attributes = { 'account-id': rig.acct.accountId, methods: 'email-otp', 'no-autofill': '' };
+    const { el } = await failedLoad<WalletLogin>(FLOWS, rig.retried, 'wallet-login-error', { dbName: rig.dbName, tag: 'wallet-login', attributes });
+    await waitForState(el, 'choosing');
+    expect(await rig.store.list(), 'kept while the element could not check it').to.have.length(1);
+    if (rig.retried) {
+      // (A browser that loads a failed module again: the server serves it again now.)
+      const ended = nextEvent(el, 'wallet-logged-out');
+      el.logout();
+      await ended;
+      await waitFor(() => inState(el, 'choosing') && !inState(el, 'busy'), 'the methods after the logout');
+      expect(await rig.store.list()).to.deep.equal([]);
+    } else {
+      // Before: the call was dropped (the methods showed, and the session stayed, with nothing said).
+      const error = nextEvent<CustomEvent<{ code: string }>>(el, 'wallet-login-error');
+      el.logout();
+      expect((await error).detail.code).to.equal('load_failed');
+      await waitForState(el, 'choosing');
+      expect(text(el, 'error')).to.equal(RELOAD);
+      expect(await rig.store.list(), 'kept: nothing could end it').to.have.length(1);
+    }
   });
 });
