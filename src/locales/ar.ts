@@ -239,6 +239,7 @@ const delegatedKeys: Record<DelegatedKeysStringKey, string> = {
   'delegated-keys.retry': 'إعادة المحاولة',
   'delegated-keys.status.ACTIVE': 'نشط',
   'delegated-keys.status.PENDING': 'غير مكتمل، لا يمكن استخدامه',
+  'delegated-keys.status.making': 'قيد الإنشاء…',
   'delegated-keys.status.REVOKED': 'ملغى',
   'delegated-keys.created-on': 'أُنشئ في {date}',
   'delegated-keys.public-key': 'المفتاح العام',

@@ -16,6 +16,7 @@ type Keys =
   | 'delegated-keys.retry'
   | 'delegated-keys.status.ACTIVE'
   | 'delegated-keys.status.PENDING'
+  | 'delegated-keys.status.making'
   | 'delegated-keys.status.REVOKED'
   | 'delegated-keys.created-on'
   | 'delegated-keys.public-key'
@@ -63,6 +64,7 @@ const en: Record<Keys, string> & PluralForms<Keys> = {
   'delegated-keys.retry': 'Try again',
   'delegated-keys.status.ACTIVE': 'Active',
   'delegated-keys.status.PENDING': 'Not finished, can’t be used',
+  'delegated-keys.status.making': 'Being created…',
   'delegated-keys.status.REVOKED': 'Revoked',
   'delegated-keys.created-on': 'Created {date}',
   'delegated-keys.public-key': 'Public key',

@@ -576,6 +576,10 @@ export class DelegatedKeys extends TemplateElement {
     const asked = 'keyId' in mode && mode.keyId === key.id;
     const revoking = asked && mode.kind === 'revoking';
     const active = key.status === 'ACTIVE';
+    // The key this element's create is making, listed between its two signatures (the list read
+    // meanwhile): PENDING there only until the second, so not "Not finished".
+    const attempt = this.#attempt;
+    const status = key.status === 'PENDING' && mode.kind === 'submitting' && attempt?.nickname === key.nickname && !attempt.before.includes(key.id) ? 'making' : key.status;
     const limits = key.spendingLimits ?? [];
     // (The same for as long as the row is its key's: set once.)
     if (!li.className) {
@@ -586,7 +590,7 @@ export class DelegatedKeys extends TemplateElement {
     return html`
         <div class="item-head">
           <h3 id=${headingId} aria-level=${this.level(1)}><bdi>${key.nickname}</bdi></h3>
-          <span part="status" class="status ${key.status}">${t(`delegated-keys.status.${key.status}`)}</span>
+          <span part="status" class="status ${status}">${t(`delegated-keys.status.${status}`)}</span>
         </div>
         <div class="meta">
           <span>${t('delegated-keys.created-on', { date: formatDate(key.createdAt, locale) })}</span>

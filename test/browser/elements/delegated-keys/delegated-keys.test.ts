@@ -520,6 +520,32 @@ describe('<delegated-keys>', () => {
     expect(shadow(el).activeElement === part(el, 'new-button'), `focus on "New key", not ${focusIn(el)}`).to.equal(true);
   });
 
+  it('the key its own create is making, listed between the two signatures (a refresh() meanwhile), is "Being created…", in English and Arabic, and Active once made', async () => {
+    const { el, errors } = await formFilled('Travel', [['USD', '5000']]);
+    // The answer to the first signed retry (the second 202) waits: the service holds the key PENDING meanwhile.
+    let answers = 0;
+    const held = holdAnswer('POST', /\/auth\/delegated-keys$/, () => ++answers === 2);
+    try {
+      (part(el, 'submit-button') as HTMLButtonElement).click();
+      await held.arrived;
+      el.refresh();
+      await waitFor(() => el.matches(':state(ready)') && parts(el, 'status').length === 1, 'the list read again');
+      await settle(el);
+      // Before: "Not finished, can’t be used", for a key about to be made.
+      expect(text(el, 'status')).to.equal('Being created…');
+      setLocale('ar');
+      await settle(el);
+      expect(text(el, 'status')).to.equal('قيد الإنشاء…');
+      setLocale('en');
+      held.release();
+      await waitFor(() => text(el, 'status') === 'Active', 'the key made');
+    } finally {
+      held.undo();
+      setLocale('en');
+    }
+    expect(errors).to.deep.equal([]);
+  });
+
   it('a create whose second signature never arrived leaves a PENDING key: shown as not finished and unusable (not "Pending"), in English and Arabic, with no Revoke; coming back, a new key for the card is made beside it', async () => {
     const { el, errors } = await formFilled('Groceries', [['USD', '5000']]);
     // The answer to the first signed retry (the second 202) is lost: the service holds the key PENDING.
