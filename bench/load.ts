@@ -11,7 +11,7 @@
 import { build as viteBuild } from 'vite';
 import { join } from 'node:path';
 import type { Browser } from 'playwright';
-import { TMP, bundlePages, median, type StaticServer } from './browser.ts';
+import { TMP, bundlePages, median, quantile, type StaticServer } from './browser.ts';
 import { ROOT } from './size.ts';
 import { minifyTemplates } from '../scripts/minify-literals.ts';
 import type { LoadSample } from './pages/load.ts';
@@ -34,6 +34,8 @@ export interface LoadResult {
   importMs: Record<Name, number>;
   /** Median over rounds of ours / hanko, first render. */
   ratio: number;
+  /** The first and third quartiles of those per-round ratios: how far one round's ratio strays. */
+  ratioQuartiles: [number, number];
   /** Medians over rounds of each contender's first render minus the floor's in the same round. */
   aboveFloorMs: Record<'ours' | 'hanko', number>;
   /** Median over rounds of (ours - floor) / (hanko - floor), first render. */
@@ -153,6 +155,7 @@ export async function runLoadBench(browser: Browser, server: StaticServer, opts:
     firstRenderMs: med('firstRenderMs'),
     importMs: med('importMs'),
     ratio: median(ratios),
+    ratioQuartiles: [quantile(ratios, 0.25), quantile(ratios, 0.75)],
     aboveFloorMs: { ours: median(above.ours), hanko: median(above.hanko) },
     ratioAboveFloor: median(above.ratios),
     firstMarkup: { ours: samples.ours[0]!.firstMarkup, hanko: samples.hanko[0]!.firstMarkup, floor: samples.floor[0]!.firstMarkup },
