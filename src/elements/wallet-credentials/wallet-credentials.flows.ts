@@ -1,6 +1,8 @@
 /**
  * The calls `<wallet-credentials>` makes, through core (client.ts for lists and signed calls,
  * session.ts for the stamper and the activation login). Each returns what the machine needs.
+ * The element loads them with import() once its first screen is painted, and with them the page's
+ * client and session flows (shared/wallet.ts), which they pass on: one load for both.
  *
  * api.md "Adding a credential when another exists" (signed retry, then activation through the
  * credential's own verify flow), "Revoking a credential" (stamped by a session of a different
@@ -13,8 +15,9 @@ import type { OtpLogin, Wallet } from '../../core/session.ts';
 import type { AuthMethodResponse } from '../../core/types.ts';
 import { base64urlDecode, bytesToHex, randomBytes, utf8Decode } from '../../core/encoding.ts';
 import { classifyError, type Failure, type FailureContext } from '../shared/failures.ts';
-import { isAbort } from '../shared/list.ts';
 import type { CredentialsView, CurrentSession } from './wallet-credentials.machine.ts';
+
+export { clientFor, keyStore, onSessionChange, readsAnew, walletFor } from '../shared/wallet.ts';
 
 export interface Services {
   accountId: string;
@@ -133,7 +136,9 @@ export function failureOf(e: unknown, op: string): Failure {
   if (e instanceof WalletError && (e.code === 'session_expired' || e.code === 'key_missing')) return { code: e.cause instanceof ServiceError ? 'session_expired' : 'login_required' };
   // Adding single sign-on, an error neither the service's nor the wallet's is the page's provider's
   // (a blocked sign-in window, the provider's refusal), unless the user gave up there (AbortError).
-  if (op === 'add-oauth' && (e instanceof WalletError ? e.code === 'invalid_argument' : !(e instanceof ServiceError || isAbort(e)))) return { code: 'oauth_unavailable' };
+  // (The name read here, not with shared/list.ts isAbort: that module, loaded up front, would be
+  // split from Lit into a file of its own, one more for every element of the CDN build.)
+  if (op === 'add-oauth' && (e instanceof WalletError ? e.code === 'invalid_argument' : !(e instanceof ServiceError || (e as { name?: unknown } | null)?.name === 'AbortError'))) return { code: 'oauth_unavailable' };
   if (e instanceof LastCredentialError) return { code: 'last_credential', status: 400 };
   const context: FailureContext =
     op === 'revoke-credential' ? { badRequest: 'unexpected' } : op === 'verify-code' ? { unauthorized: 'wrong_code' } : op === 'add-oauth' ? { unauthorized: 'oauth_rejected' } : {};

@@ -7,8 +7,9 @@
  * is tied to it).
  *
  * The rules are wallet-credentials.machine.ts, the calls wallet-credentials.flows.ts; this file
- * renders and wires them. It never calls fetch or IndexedDB and never holds a key. The client and
- * session flows (shared/wallet.ts) load with import() when the lists are first fetched.
+ * renders and wires them. It never calls fetch or IndexedDB and never holds a key. The flows, and
+ * the client and session flows (shared/wallet.ts) they pass on, load with import() once the first
+ * screen is painted.
  */
 import { html, nothing, type TemplateResult } from 'lit/html.js';
 import { TemplateElement } from '../shared/template.ts';
@@ -22,8 +23,10 @@ import { formStyles } from '../shared/form-styles.ts';
 import { LocaleController, localeChanges } from '../shared/i18n.ts';
 import { asText, keyedRows } from '../shared/rows.ts';
 import { format } from '../shared/formats.ts';
+import type { Failure } from '../shared/failures.ts';
 import { failureMessage, isCodeProblem } from '../shared/strings.ts';
 import { onceAfterFirstPaint } from '../shared/idle.ts';
+import { LoadFailed, loadFailureCode } from '../shared/load.ts';
 import { isAbort, onOnline, syncStates, mayFocus } from '../shared/list.ts';
 import { codeInput } from '../shared/code-input.ts';
 import { forgetPendingCode, keepPendingCode, storageKey, resumePendingCode } from '../shared/pending-code.ts';
@@ -39,7 +42,7 @@ import {
   type CredentialsState,
   type Operation,
 } from './wallet-credentials.machine.ts';
-import { addCredential, failureOf, loadView, revokeCredential, revokeSession, sendActivationCode, updateEmail, type Services } from './wallet-credentials.flows.ts';
+import type { Services } from './wallet-credentials.flows.ts';
 import { CredentialAddedEvent, CredentialRevokedEvent, SessionRevokedEvent, WalletCredentialsErrorEvent } from './wallet-credentials.events.ts';
 import { walletCredentialsStyles } from './wallet-credentials.styles.ts';
 import './wallet-credentials.strings.ts';
@@ -48,8 +51,9 @@ import './wallet-credentials.strings.ts';
 // so typings that reach the element alone (the React wrappers) see the event types too.
 export * from './wallet-credentials.events.ts';
 
-/** The page's client and session flows (shared/wallet.ts and what it loads), once the first screen is painted. */
-const services = onceAfterFirstPaint(() => import('../shared/wallet.ts'));
+/** The flows, with the page's client and session flows (shared/wallet.ts) they pass on: one load, once the first screen is painted. */
+const flows = onceAfterFirstPaint(() => import('./wallet-credentials.flows.ts'));
+type Flows = Awaited<ReturnType<typeof flows>>;
 
 /**
  * A button that cannot be used and has a hint of its own (a Remove of the only login, or of the one
@@ -192,7 +196,7 @@ export class WalletCredentials extends TemplateElement {
     task: async (_: readonly [], { signal }) => {
       // Nothing is read while an id is malformed (the account's is then empty), the customer's too.
       if (!this.accountId || this.ignored.has('customer-id')) return taskInitial;
-      const svc = await this.#services(signal);
+      const [svc, { loadView }] = await this.#services(signal);
       const view = await loadView(svc);
       const kept = this.#otp?.accountId === this.accountId ? this.#otp : undefined;
       return { view, otp: kept ?? (await resumePendingCode(this.#codeKey, this.accountId, svc.wallet, signal))?.otp };
@@ -204,7 +208,7 @@ export class WalletCredentials extends TemplateElement {
       this.#send({ type: 'RESUMED', codeFor: otp.credentialId });
     },
     // (Stopped because the element left the page: it reads them again when it is back.)
-    onError: (e) => isAbort(e) || this.#send({ type: 'LOAD_FAILED', failure: failureOf(e, 'load') }),
+    onError: (e) => isAbort(e) || this.#send({ type: 'LOAD_FAILED', failure: this.#failureOf(e, 'load') }),
   });
 
   /**
@@ -229,7 +233,7 @@ export class WalletCredentials extends TemplateElement {
     onError: (e) => {
       const running = (this.machine as Ready).running;
       const op = running?.op === 'add' && running.type === 'OAUTH' ? 'add-oauth' : (running?.op ?? '');
-      this.#send({ type: 'FAILED', failure: failureOf(e, op) });
+      this.#send({ type: 'FAILED', failure: this.#failureOf(e, op) });
       // The service may have made the change all the same (its answer lost, a 5xx), or another
       // device made one (a 409): the lists show what it holds, the failure stays said.
       void this.#loader.run();
@@ -279,7 +283,7 @@ export class WalletCredentials extends TemplateElement {
     }
     const connection: { unsubscribe?: () => void } = (this.#connection = {});
     // After the first render: the lists' screen needs neither the channel nor the flows' code.
-    void this.updateComplete.then(services).then(({ onSessionChange }) => {
+    void this.updateComplete.then(flows).then(({ onSessionChange }) => {
       if (this.#connection !== connection) return;
       // A login or logout here or in another tab: the lists change, unless it is this element's own
       // step (not one of the previous wallet, which a provider not listening to its signal holds up).
@@ -352,10 +356,19 @@ export class WalletCredentials extends TemplateElement {
     }
   }
 
-  async #services(signal: AbortSignal): Promise<Services> {
-    const { clientFor, walletFor, keyStore, readsAnew } = await services();
-    if (this.#fresh) readsAnew(), (this.#fresh = false);
-    return { accountId: this.accountId, customerId: this.customerId, client: clientFor(this.apiBase), wallet: walletFor(this.apiBase), store: keyStore(), signal };
+  /** The flows once this element has them: until then, only their load can have failed. */
+  #flows: Flows | undefined;
+
+  /** The flows (loaded on demand), and what they are given for this element's wallet. */
+  async #services(signal: AbortSignal): Promise<[Services, Flows]> {
+    const f = (this.#flows = await flows());
+    if (this.#fresh) f.readsAnew(), (this.#fresh = false);
+    return [{ accountId: this.accountId, customerId: this.customerId, client: f.clientFor(this.apiBase), wallet: f.walletFor(this.apiBase), store: f.keyStore(), signal }, f];
+  }
+
+  /** What `e` means for `op` (flows.ts failureOf); a load that failed (LoadFailed) is read without the flows, which may be what did not load. */
+  #failureOf(e: unknown, op: string): Failure {
+    return this.#flows && !(e instanceof LoadFailed) ? this.#flows.failureOf(e, op) : { code: loadFailureCode(e) };
   }
 
   #request(operation: Operation, input = ''): void {
@@ -382,7 +395,7 @@ export class WalletCredentials extends TemplateElement {
   }
 
   async #perform(op: Operation, input: string, signal: AbortSignal): Promise<CredentialsEvent> {
-    const svc = await this.#services(signal);
+    const [svc, { addCredential, failureOf, loadView, revokeCredential, revokeSession, sendActivationCode, updateEmail }] = await this.#services(signal);
     const { accountId } = this;
     const codeKey = this.#codeKey;
     const run = this.#run;

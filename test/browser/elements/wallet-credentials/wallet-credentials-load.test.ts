@@ -1,23 +1,33 @@
 /**
- * <wallet-credentials> when the wallet's code (shared/wallet.ts, then core/session.ts behind it,
- * both loaded on demand) fails to load: in real Chromium, with the modules served by the test
- * server, whose failures the rig makes real (503, or a dropped connection). Each test on a page of
- * its own (shared/load.ts): the test page has loaded both already.
+ * <wallet-credentials> when its code loaded on demand (its flows, wallet-credentials.flows.ts, with
+ * shared/wallet.ts beside them, then core/session.ts behind it) fails to load: in real Chromium,
+ * with the modules served by the test server, whose failures the rig makes real (503, or a dropped
+ * connection). Each test on a page of its own (shared/load.ts): the test page has loaded them already.
  */
 import { expect } from 'chai';
 import type { WalletCredentials } from '../../../../src/elements/wallet-credentials/wallet-credentials.ts';
-import { text } from '../shared/helpers.ts';
-import { droppedLoad, failedLoad, shownButtons, useLoadRig } from '../shared/load.ts';
+import { goOffline } from '../../support/rig.ts';
+import { freshPage, inState, mountIn, nextEvent, text } from '../shared/helpers.ts';
+import { droppedLoad, failedLoad, requestedIn, shownButtons, useLoadRig } from '../shared/load.ts';
 import { idle } from './helpers.ts';
 
+const FLOWS = '/src/elements/wallet-credentials/wallet-credentials.flows.ts';
 const WALLET = '/src/elements/shared/wallet.ts';
 const SESSION = '/src/core/session.ts';
 
-describe('<wallet-credentials> when the wallet’s code fails to load', () => {
+describe('<wallet-credentials> when its code fails to load', () => {
   const rig = useLoadRig('login');
   const subject = () => ({ dbName: rig.dbName, tag: 'wallet-credentials', attributes: { 'account-id': rig.acct.accountId } });
 
-  for (const path of [WALLET, SESSION]) {
+  it('asks for its flows only once its first screen is drawn, and lists the logins with them', async () => {
+    const el = await mountIn<WalletCredentials>(await freshPage(rig.dbName), 'wallet-credentials', subject().attributes);
+    expect(requestedIn(el, FLOWS), 'asked for before the first screen was drawn').to.equal(false);
+    expect(inState(el, 'loading')).to.equal(true);
+    await idle(el);
+    expect(requestedIn(el, FLOWS)).to.equal(true);
+  });
+
+  for (const path of [FLOWS, WALLET, SESSION]) {
     it(`a read of the lists whose ${path} did not load says to check the connection and reload the page (load_failed)`, async () => {
       const { el, detail } = await failedLoad<WalletCredentials>(path, rig.retried, 'wallet-credentials-error', subject());
       expect((detail as { operation?: string }).operation).to.equal('load');
@@ -31,4 +41,17 @@ describe('<wallet-credentials> when the wallet’s code fails to load', () => {
       expect(text(el, 'error')).to.equal('');
     });
   }
+
+  it('offline, asks for none of its code and says to check the connection (network); back online, it lists the logins with no reload', async () => {
+    const page = await freshPage(rig.dbName);
+    // Long enough for the first screen, which asks nothing of the network offline.
+    const offline = await goOffline(3000);
+    const el = await mountIn<WalletCredentials>(page, 'wallet-credentials', subject().attributes);
+    const { detail } = await nextEvent<CustomEvent<{ code: string; message: string; operation: string }>>(el, 'wallet-credentials-error');
+    expect([detail.code, detail.operation, detail.message]).to.deep.equal(['network', 'load', 'The wallet service could not be reached. Check your connection and try again.']);
+    expect(requestedIn(el, FLOWS), 'asked for offline').to.equal(false);
+    await offline.online();
+    await idle(el);
+    expect(text(el, 'error')).to.equal('');
+  });
 });
