@@ -151,7 +151,8 @@ async function upFrontBytes(source: string): Promise<number> {
     external: ['react', 'react-dom'],
   });
   const outputs = result.metafile.outputs;
-  const entry = Object.keys(outputs).find((out) => outputs[out]!.entryPoint)!;
+  // (Each chunk an import() loads has an entry point of its own too: the application's is app.ts.)
+  const entry = Object.keys(outputs).find((out) => outputs[out]!.entryPoint === 'app.ts')!;
   const files = new Set<string>();
   const visit = (out: string): void => {
     if (files.has(out)) return;
