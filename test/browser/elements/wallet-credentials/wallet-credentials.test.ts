@@ -636,20 +636,26 @@ describe('<wallet-credentials>', function () {
     expect(parts(el, 'credential').filter((r) => r.dataset['type'] === 'OAUTH')).to.have.length(1);
   });
 
-  it('single sign-on whose provider fails (its sign-in window blocked) says so, not that the user cancelled', async () => {
-    await loginByEmail(acct);
-    // As README's codeFlowProvider fails when the browser blocks its window: a NotAllowedError.
-    const el = await mount<WalletCredentials>('wallet-credentials', { 'account-id': acct.accountId }, (e) => {
-      (e as WalletCredentials).oidcTokenProvider = async () => {
-        throw new DOMException('The sign-in window was blocked.', 'NotAllowedError');
-      };
+  // As README's codeFlowProvider fails when the browser blocks its window (a NotAllowedError), and
+  // when the user gives up (closes the window, declines at the provider: an AbortError).
+  for (const [name, code, title] of [
+    ['NotAllowedError', 'oauth_unavailable', 'fails (its sign-in window blocked) says so, not that the user cancelled'],
+    ['AbortError', 'cancelled', 'was given up by the user (an AbortError) says it was cancelled, not that the provider failed'],
+  ] as const) {
+    it(`single sign-on whose provider ${title}`, async () => {
+      await loginByEmail(acct);
+      const el = await mount<WalletCredentials>('wallet-credentials', { 'account-id': acct.accountId }, (e) => {
+        (e as WalletCredentials).oidcTokenProvider = async () => {
+          throw new DOMException('No token.', name);
+        };
+      });
+      await idle(el);
+      const error = nextEvent<CustomEvent<{ code: string }>>(el, 'wallet-credentials-error');
+      addButton(el, 'OAUTH').click();
+      expect((await error).detail.code).to.equal(code);
+      expect((await clientFor().listCredentials(acct.accountId)).map((c) => c.type)).to.deep.equal(['EMAIL_OTP']);
     });
-    await idle(el);
-    const error = nextEvent<CustomEvent<{ code: string }>>(el, 'wallet-credentials-error');
-    addButton(el, 'OAUTH').click();
-    expect((await error).detail.code).to.equal('oauth_unavailable');
-    expect((await clientFor().listCredentials(acct.accountId)).map((c) => c.type)).to.deep.equal(['EMAIL_OTP']);
-  });
+  }
 
   it('single sign-on whose signed retry starts over after its window asks the provider for a fresh token', async () => {
     await loginByEmail(acct);
