@@ -177,7 +177,7 @@ export class WalletCredentials extends TemplateElement {
     if ((s.kind === 'load-failed' || (s.kind === 'ready' && s.reloadFailed)) && s.failure?.code === 'network') this.reload();
   });
   /** Ends the session listening of the live connection; a token per connection, so a late setup knows it is stale. */
-  #connection: { unsubscribe?: () => void } | undefined;
+  #connection: { unsubscribe?: () => void; asked?: boolean } | undefined;
 
   /** Where this tab keeps the activation code it waits for, across reloads (shared/pending-code.ts). */
   get #codeKey(): string {
@@ -202,6 +202,8 @@ export class WalletCredentials extends TemplateElement {
       return { view, otp: kept ?? (await resumePendingCode(this.#codeKey, this.accountId, svc.wallet, signal))?.otp };
     },
     onComplete: ({ view, otp }) => {
+      // (The flows are here now: the watch starts if they had failed to load when it was asked for.)
+      this.#watch();
       this.#send({ type: 'LOADED', view });
       if (!otp) return;
       this.#otp = otp;
@@ -281,16 +283,31 @@ export class WalletCredentials extends TemplateElement {
       if ((this.machine as Ready).running) this.#restart();
       else void this.#loader.run();
     }
-    const connection: { unsubscribe?: () => void } = (this.#connection = {});
+    this.#connection = {};
     // After the first render: the lists' screen needs neither the channel nor the flows' code.
-    void this.updateComplete.then(flows).then(({ onSessionChange }) => {
-      if (this.#connection !== connection) return;
-      // A login or logout here or in another tab: the lists change, unless it is this element's own
-      // step (not one of the previous wallet, which a provider not listening to its signal holds up).
-      connection.unsubscribe = onSessionChange(this.apiBase, ({ accountId }) => {
-        if (accountId === this.accountId && !(this.machine as Ready).running) void this.#loader.run();
-      });
-    }, () => undefined);
+    void this.updateComplete.then(() => this.#watch());
+  }
+
+  /**
+   * Listens, once the flows are there, for logins and logouts of the wallet while connected: asked
+   * for at connection, and again when the lists load, in case the flows had failed to load then
+   * (offline, say); once per connection.
+   */
+  #watch(): void {
+    const connection = this.#connection;
+    if (!connection || connection.asked) return;
+    connection.asked = true;
+    flows().then(
+      ({ onSessionChange }) => {
+        if (this.#connection !== connection) return;
+        // A login or logout here or in another tab: the lists change, unless it is this element's own
+        // step (not one of the previous wallet, which a provider not listening to its signal holds up).
+        connection.unsubscribe = onSessionChange(this.apiBase, ({ accountId }) => {
+          if (accountId === this.accountId && !(this.machine as Ready).running) void this.#loader.run();
+        });
+      },
+      () => (connection.asked = false),
+    );
   }
 
   override disconnectedCallback(): void {

@@ -6,10 +6,10 @@
  */
 import { expect } from 'chai';
 import type { WalletCredentials } from '../../../../src/elements/wallet-credentials/wallet-credentials.ts';
-import { goOffline } from '../../support/rig.ts';
-import { freshPage, inState, mountIn, nextEvent, text } from '../shared/helpers.ts';
+import { advanceClock, goOffline } from '../../support/rig.ts';
+import { freshPage, inState, mountIn, nextEvent, part, text, waitFor } from '../shared/helpers.ts';
 import { droppedLoad, failedLoad, requestedIn, shownButtons, useLoadRig } from '../shared/load.ts';
-import { idle } from './helpers.ts';
+import { idle, loginByEmail } from './helpers.ts';
 
 const FLOWS = '/src/elements/wallet-credentials/wallet-credentials.flows.ts';
 const WALLET = '/src/elements/shared/wallet.ts';
@@ -53,5 +53,13 @@ describe('<wallet-credentials> when its code fails to load', () => {
     await offline.online();
     await idle(el);
     expect(text(el, 'error')).to.equal('');
+    // Its watch of the wallet's logins starts with the flows, not only when the element connects: a
+    // login in another tab lists its session.
+    const sessions = () => part(el, 'sessions')!.children.length;
+    const before = sessions();
+    // (Past the wait between two codes to one address: the suite logged in with one a moment ago.)
+    await advanceClock(60_000);
+    await loginByEmail(rig.acct);
+    await waitFor(() => sessions() === before + 1, `a session more than ${before} listed`);
   });
 });
