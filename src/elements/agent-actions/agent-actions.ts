@@ -428,7 +428,10 @@ export class AgentActions extends TemplateElement {
     const ms = ((error as { retryAfter?: number }).retryAfter ?? fallback) * 1000;
     this.#notBefore = Math.max(this.#notBefore, Date.now() + ms);
     this.requestUpdate();
-    later(() => this.requestUpdate(), ms);
+    // The button comes back when the clock says the hold is over: a timer can fire before Date.now()
+    // gets there (the two are different clocks, and the wall clock may be set back), so it waits on.
+    const over = () => (Date.now() < this.#notBefore ? later(over, this.#notBefore - Date.now()) : this.requestUpdate());
+    later(over, ms);
     return error;
   }
 

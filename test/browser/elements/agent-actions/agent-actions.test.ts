@@ -229,6 +229,16 @@ describe('<agent-actions>', () => {
     await loadMoreHeld(pollStart(), 'poll', (el) => el.checkNow());
   });
 
+  it('"load more" held by a Retry-After comes back when the page\'s clock says the wait is over, when timers run ahead of that clock', async () => {
+    const now = Date.now;
+    try {
+      // The wall clock set back by 300 ms once the hold began: the timer of its end fires first.
+      await loadMoreHeld(/\/agents\/me\/actions\?.*cursor=/, 'load-more', (el) => (part(el, 'load-more-button') as HTMLButtonElement).click(), () => (Date.now = () => now.call(Date) - 300));
+    } finally {
+      Date.now = now;
+    }
+  });
+
   it('"load more" held by a poll\'s Retry-After says why, by the button and as its description, in the page\'s language; then no more', async () => {
     let why: Element | null = null;
     const el = await loadMoreHeld(pollStart(), 'poll', (el) => el.checkNow(), (el) => {
