@@ -225,10 +225,15 @@ export class LoginView {
       if (this.#bound !== bound) return;
       // (A logout asked for before the check began runs instead of it.)
       if (this.#host.accountId && !('logout' in this.machine)) this.#start({ kind: 'restore' });
-      const loaded = await flows().catch(() => undefined);
-      // A change whose session was still being looked up when the page set another wallet was the previous one's.
-      if (loaded && this.#bound === bound) this.#unwatch = loaded.watchSessions(this.#host, (e, otherTab) => this.#bound === bound && this.#sendRemote(e, otherTab), () => (this.busy ? this.#run : undefined));
+      await this.#watch(bound);
     });
+  }
+
+  /** Follows the wallet's logins and logouts here and in other tabs while `bound`. */
+  async #watch(bound: object): Promise<void> {
+    const loaded = await flows().catch(() => undefined);
+    // A change whose session was still being looked up when the page set another wallet was the previous one's.
+    if (loaded && this.#bound === bound) this.#unwatch = loaded.watchSessions(this.#host, (e, otherTab) => this.#bound === bound && this.#sendRemote(e, otherTab), () => (this.busy ? this.#run : undefined));
   }
 
   /** The wallet the element is for: its account and where it calls. */
@@ -268,14 +273,16 @@ export class LoginView {
   /**
    * After its code failed to load (the element showed the methods and the failure, as the machine
    * would have), it arrived at the user's choice of `method`: that screen, bound, then the choice.
-   * Nothing is looked up, nor watched (a failed load left the screen there).
+   * Nothing is looked up (a failed load left the screen there); from now on, the wallet's sessions
+   * are followed, as after the start-up check.
    */
   resume(failure: LoginFailure, method: LoginMethod): void {
     this.#listen();
-    this.#bound = { key: this.#key };
+    const bound = (this.#bound = { key: this.#key });
     this.#failureAt = Date.now();
     this.#machine = { kind: 'choosing', failure };
     this.#send({ type: 'CHOOSE', method });
+    void this.#watch(bound);
   }
 
   /** The custom states of the screen beside its own. */

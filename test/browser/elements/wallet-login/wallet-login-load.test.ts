@@ -8,7 +8,7 @@ import type { WalletLogin } from '../../../../src/elements/wallet-login/wallet-l
 import { goOffline, newAccount } from '../../support/rig.ts';
 import { freshPage, inState, mountIn, nextEvent, part, text, waitFor, waitForState } from '../shared/helpers.ts';
 import { droppedLoad, failedLoad, RELOAD, requestedIn, useLoadRig } from '../shared/load.ts';
-import { errorOfChoice, methodButton } from './helpers.ts';
+import { errorOfChoice, methodButton, typeSandboxCode } from './helpers.ts';
 
 const FLOWS = '/src/elements/wallet-login/wallet-login.flows.ts';
 
@@ -82,6 +82,13 @@ describe('<wallet-login> when its flows fail to load', () => {
     methodButton(el, 'email-otp').click();
     await waitForState(el, 'code-entry');
     expect(text(el, 'error')).to.equal('');
+    // Logged in so, it follows the wallet's sessions as after any start: ended by another element
+    // of the page, its session is gone here too (before: it stayed logged in, unwatched).
+    await typeSandboxCode(el);
+    const other = await mountIn<WalletLogin>(page, 'wallet-login', { ...subject().attributes, 'account-id': own.accountId });
+    await waitForState(other, 'logged-in');
+    other.logout();
+    await waitForState(el, 'choosing');
   });
 });
 
