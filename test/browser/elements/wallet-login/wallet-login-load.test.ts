@@ -6,7 +6,7 @@
 import { expect } from 'chai';
 import type { WalletLogin } from '../../../../src/elements/wallet-login/wallet-login.ts';
 import { goOffline, newAccount } from '../../support/rig.ts';
-import { freshPage, inState, mountIn, nextEvent, part, text, waitFor, waitForState } from '../shared/helpers.ts';
+import { freshPage, inState, loginByEmail, mountIn, nextEvent, part, text, waitFor, waitForState } from '../shared/helpers.ts';
 import { droppedLoad, failedLoad, RELOAD, requestedIn, useLoadRig } from '../shared/load.ts';
 import { errorOfChoice, methodButton, typeSandboxCode } from './helpers.ts';
 
@@ -79,6 +79,9 @@ describe('<wallet-login> when its flows fail to load', () => {
     expect([detail.code, detail.message]).to.deep.equal(['network', 'The wallet service could not be reached. Check your connection and try again.']);
     expect(requestedIn(el, FLOWS), 'asked for offline').to.equal(false);
     await offline.online();
+    // Back online, it starts again by itself, as on a page just loaded: the methods, nothing said.
+    await waitFor(() => inState(el, 'choosing') && !inState(el, 'busy') && !text(el, 'error'), 'the methods again, with no failure');
+    expect(requestedIn(el, FLOWS)).to.equal(true);
     methodButton(el, 'email-otp').click();
     await waitForState(el, 'code-entry');
     expect(text(el, 'error')).to.equal('');
@@ -116,5 +119,20 @@ describe('<wallet-login> logged in on this device, when its flows fail to load',
       expect(text(el, 'error')).to.equal(RELOAD);
       expect(await rig.store.list(), 'kept: nothing could end it').to.have.length(1);
     }
+  });
+
+  it('offline at the start, shows the session stored here once back online, with no click', async () => {
+    // (An account and session of its own: each test's end empties the key store, and the rig's
+    // account was sent a code a moment ago.)
+    const own = await newAccount();
+    await loginByEmail(own);
+    const page = await freshPage(rig.dbName);
+    const offline = await goOffline(3000);
+    const el = await mountIn<WalletLogin>(page, 'wallet-login', { 'account-id': own.accountId, methods: 'email-otp', 'no-autofill': '' });
+    expect((await nextEvent<CustomEvent<{ code: string }>>(el, 'wallet-login-error')).detail.code).to.equal('network');
+    await offline.online();
+    // Before: the methods and "could not be reached" stayed until a click, the session unchecked.
+    await waitForState(el, 'logged-in');
+    expect(text(el, 'error')).to.equal('');
   });
 });
