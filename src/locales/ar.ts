@@ -351,6 +351,7 @@ const agentActions: Record<AgentActionsStringKey, string> = {
   'agent-actions.error.more-rate-limited': 'طلبات كثيرة جدًا. سيعمل «تحميل المزيد» مجددًا بعد لحظات.',
   'agent-actions.error.server': 'حدث خطأ من جهتنا. أعد المحاولة بعد قليل.',
   'agent-actions.error.network': 'تعذّر الوصول إلى الخادم. تحقّق من اتصالك ثم أعد المحاولة.',
+  'agent-actions.error.load_failed': 'تعذّر تحميل جزء من هذه الصفحة. تحقّق من اتصالك، ثم أعد تحميل الصفحة.',
   'agent-actions.error.misconfigured': 'هذه الصفحة غير مهيّأة للاتصال بخدمة المحفظة. تواصل مع دعم الموقع.',
   'agent-actions.error.unexpected': 'حدث أمر غير متوقع. أعد المحاولة.',
 };

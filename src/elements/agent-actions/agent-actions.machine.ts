@@ -7,9 +7,9 @@
  * APPROVED -> FAILED). Cursors are opaque (reference.md "Agents").
  *
  * Deliberately not here: the agent's token (a property of the element, passed per call and never
- * in this state), HTTP and timers (core/agent.ts polls with backoff).
+ * in this state), HTTP and timers (core/agent.ts polls with backoff), and the reading of the
+ * service's errors (agent-actions.flows.ts `errorCodeOf`, loaded on demand with the calls).
  */
-import { asksLogin, ServiceError, WalletError } from '../../core/errors.ts';
 import type { AgentAction, AgentActionList, AgentActionStatus } from '../../core/types.ts';
 
 export type StatusFilter = AgentActionStatus | 'ALL';
@@ -25,6 +25,8 @@ export const AGENT_ACTIONS_ERROR_CODES = [
   'rate_limited',
   'server',
   'network',
+  /** Part of the element's code (loaded on demand) did not arrive, asked for twice: a reload of the page loads it (shared/load.ts). */
+  'load_failed',
   /**
    * The page's settings do not fit the service: an `api-base` where no proxy is mounted (the page's
    * own server answered; the console names the base), or one refused for its origin (nothing sent).
@@ -191,15 +193,4 @@ export function decidedSince(state: AgentActionsState, stillPending: readonly Ag
   const pending = new Set<string>(stillPending.map((a) => a.id));
   const watched = state.actions.filter((a) => a.status === 'PENDING_APPROVAL' || executing(a)).map((a) => a.id);
   return [...new Set([...watched, ...wasPending])].filter((id) => !pending.has(id));
-}
-
-export function errorCodeOf(error: unknown): AgentActionsErrorCode {
-  if (error instanceof ServiceError) {
-    const { status } = error;
-    // The shared reading of a 401 (core/errors.ts asksLogin): one with details is the proxy's authorize.
-    return status === 401 ? (asksLogin(error.code, error.details) ? 'session_required' : 'unauthorized') : status === 429 ? 'rate_limited' : status >= 500 ? 'server' : 'unexpected';
-  }
-  // invalid_argument: an empty or malformed token never reaches the service.
-  if (error instanceof WalletError && error.code === 'invalid_argument') return 'unauthorized';
-  return error instanceof WalletError && (error.code === 'network' || error.code === 'misconfigured') ? error.code : 'unexpected';
 }

@@ -110,6 +110,7 @@ const en: Record<Keys, string> = {
   'agent-actions.error.more-rate-limited': 'Too many requests. “Load more” works again in a moment.',
   'agent-actions.error.server': 'Something went wrong on our side. Try again in a moment.',
   'agent-actions.error.network': 'We couldn’t reach the server. Check your connection and try again.',
+  'agent-actions.error.load_failed': 'Part of this page couldn’t load. Check your connection, then reload the page.',
   'agent-actions.error.misconfigured': 'This page is not set up to reach the wallet service. Contact the site’s support.',
   'agent-actions.error.unexpected': 'Something unexpected happened. Try again.',
 };

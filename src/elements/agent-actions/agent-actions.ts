@@ -17,6 +17,8 @@
  *
  * The agent's Bearer token is the `agentToken` property, supplied by the integrator: it is passed to
  * core per call and never reflected to an attribute, stored, logged or put into an event.
+ * The calls, the poller and the reading of their failures are agent-actions.flows.ts, loaded with
+ * import() once the first screen (the heading, the filter, the loading state) is painted.
  * Deliberately not here: approving or rejecting (a platform-side call with Basic credentials).
  */
 import { html, nothing } from 'lit/html.js';
@@ -30,19 +32,16 @@ import { errorDetail, formatDate, isAbort, onOnline, syncStates, mayFocus } from
 import { asText, keyedRows } from '../shared/rows.ts';
 import { isolate, LocaleController, localeChanges } from '../shared/i18n.ts';
 import { SlowWatch } from '../shared/slow.ts';
-import { sendFor } from '../shared/send.ts';
+import { onceAfterFirstPaint } from '../shared/idle.ts';
+import { LoadFailed, loadFailureCode } from '../shared/load.ts';
 import type { Send } from '../../core/signed-retry.ts';
-import { pollAgentActions } from '../../core/agent.ts';
-import { later } from '../../core/clock.ts';
-// The three agent endpoints over the bare transport: the element needs no other part of the client.
-import { getAgentAction, iterateAgentActions, listAgentActions } from '../../core/endpoints.ts';
+import type { IterateAgentActionsOptions } from '../../core/client.ts';
 import { AGENT_ACTION_STATUSES, AGENT_ACTION_TYPES, type AgentAction, type AgentActionList, type Currency } from '../../core/types.ts';
 import { formatMinor } from '../delegated-keys/money.ts';
 import { agentActionsStyles } from './agent-actions.styles.ts';
 import './agent-actions.strings.ts';
 import {
   decidedSince,
-  errorCodeOf,
   executing,
   initialState,
   statusChanges,
@@ -56,6 +55,10 @@ import { AgentActionChangedEvent, AgentActionsErrorEvent } from './agent-actions
 import { format } from '../shared/formats.ts';
 
 export { AgentActionChangedEvent, AgentActionsErrorEvent } from './agent-actions.events.ts';
+
+/** The calls to the service (the three agent endpoints, the poller), once the first screen is painted. */
+const flows = onceAfterFirstPaint(() => import('./agent-actions.flows.ts'));
+type Flows = Awaited<ReturnType<typeof flows>>;
 
 const FILTERS: readonly StatusFilter[] = ['ALL', ...AGENT_ACTION_STATUSES];
 
@@ -72,7 +75,7 @@ const positiveOr = (value: number, fallback: number): number => (Number.isFinite
  * @summary Lists an agent's own actions with a status filter and "load more", and polls for approval decisions.
  *
  * @event agent-action-changed - An action's status changed while shown. `detail: { action, previousStatus }`.
- * @event agent-actions-error - Loading, "load more" or polling failed. `detail: { code, message, operation, status? }`.
+ * @event agent-actions-error - Loading, "load more" or polling failed. `detail: { code, message, operation, status? }`. `load_failed`: the element's code, loaded on demand, did not arrive (asked for twice); `message` says to check the connection, then reload the page (offline it is not asked for: `network`, whose "Try again" works once online).
  *
  * @csspart base - The wrapper of everything.
  * @csspart header - Title and filter.
@@ -181,6 +184,8 @@ export class AgentActions extends TemplateElement {
   readonly #pageTask = new Task(this, {
     task: async ([generation, cursor]: readonly [number, string | undefined], { signal }) => {
       const filter = this.view.filter;
+      // (A run stopped while they load reports no failure of theirs: the element left, or another run began.)
+      const { clampPageSize, listAgentActions, sendFor } = (this.#flows = await flows().finally(() => signal.throwIfAborted()));
       // A first page (a reload, Try again, another agent or filter) keeps to the service's last
       // Retry-After as a poller does: it is the same request. (A run replaced meanwhile sends nothing.)
       if (!cursor) await this.#held();
@@ -200,7 +205,7 @@ export class AgentActions extends TemplateElement {
     onError: (error) => {
       if (isAbort(error)) return;
       const append = this.view.loadingMore;
-      const code = errorCodeOf(error);
+      const code = this.#codeOf(error);
       // A 401 on "load more" is one on a poll: polling stops at once and the list gives way to the message.
       if (append && (error as { status?: number }).status == 401) return this.#refused('load-more', code, error);
       this.#send({ type: 'failed', generation: this.view.generation, code, append });
@@ -322,6 +327,14 @@ export class AgentActions extends TemplateElement {
     this.said = { decisions: [], waiting: 0, loaded: false, ...what, n: this.said.n + 1 };
   }
 
+  /** The flows once this element has them: until then, only their load can have failed. */
+  #flows: Flows | undefined;
+
+  /** What `error` means (flows.ts errorCodeOf); a load that failed (LoadFailed) is read without the flows, which may be what did not load. */
+  #codeOf(error: unknown): AgentActionsErrorCode {
+    return this.#flows && !(error instanceof LoadFailed) ? this.#flows.errorCodeOf(error) : loadFailureCode(error);
+  }
+
   #reportError(operation: 'load' | 'load-more' | 'poll', code: AgentActionsErrorCode, error: unknown): void {
     this.dispatchEvent(new AgentActionsErrorEvent(errorDetail(error, { code, operation, message: this.#i18n.t(`agent-actions.error.${code}`) })));
   }
@@ -329,10 +342,12 @@ export class AgentActions extends TemplateElement {
   #startPolling(): void {
     this.#stopPolling();
     const token = this.agentToken;
-    if (!token || !this.isConnected) return;
+    // (Started once a first page came, with the flows that read it.)
+    const f = this.#flows;
+    if (!token || !this.isConnected || !f) return;
     const controller = new AbortController();
     this.#poller = controller;
-    const send = sendFor(this.apiBase);
+    const send = f.sendFor(this.apiBase);
     const signal = controller.signal;
     this.#syncStates();
     // Back online (a phone out of coverage): one poll now, not at the end of the delay its failed polls
@@ -343,25 +358,25 @@ export class AgentActions extends TemplateElement {
     addEventListener('visibilitychange', () => this.checkNow(), { signal });
     // An attribute that is no number ("2s") means the default, not a poller that cannot start.
     const min = Math.max(100, positiveOr(this.pollInterval, 2000));
-    pollAgentActions({
+    f.pollAgentActions({
       // Each poll keeps to the hold as it is when it goes, a later one from "load more" too.
-      client: { iterateAgentActions: (options) => this.#afterHold(send, options) },
+      client: { iterateAgentActions: (options) => this.#afterHold(f, send, options) },
       agentToken: token,
       status: 'PENDING_APPROVAL',
       signal,
       limit: 100,
       minDelayMs: min,
       maxDelayMs: Math.max(min, positiveOr(this.pollMaxInterval, 60000)),
-      onChange: (pending) => this.#onPending(pending, signal, send, token),
+      onChange: (pending) => this.#onPending(f, pending, signal, send, token),
       onError: (error) => {
         if (signal.aborted) return;
         this.#hold(error);
-        if (!this.pollTrouble) this.#reportError('poll', errorCodeOf(error), error);
+        if (!this.pollTrouble) this.#reportError('poll', f.errorCodeOf(error), error);
         this.pollTrouble = true;
       },
     }).catch((error: unknown) => {
       // Only a 401 ends the poller with an error: the token is no good any more.
-      if (!signal.aborted && !isAbort(error)) this.#refused('poll', errorCodeOf(error), error);
+      if (!signal.aborted && !isAbort(error)) this.#refused('poll', f.errorCodeOf(error), error);
     });
   }
 
@@ -383,7 +398,7 @@ export class AgentActions extends TemplateElement {
    * deepest of those shown (up to 100), so that one pushed off the first page by newer ones is still
    * on it at the next poll.
    */
-  async *#afterHold(send: Send, options: Parameters<typeof iterateAgentActions>[1]): AsyncGenerator<AgentAction, void, undefined> {
+  async *#afterHold({ clampPageSize, iterateAgentActions, listAgentActions }: Flows, send: Send, options: IterateAgentActionsOptions): AsyncGenerator<AgentAction, void, undefined> {
     await this.#held();
     const { filter, actions } = this.view;
     const watched = [...actions.filter((a) => a.status === 'PENDING_APPROVAL').map((a) => a.id), ...this.#wasPending];
@@ -415,16 +430,18 @@ export class AgentActions extends TemplateElement {
     for (const a of page?.data ?? []) if (!seen.has(a.id)) yield a;
   }
 
-  /** Resolves once the hold has passed, however long (one timer waits at most 24.8 days), and the page is shown. */
+  /** Resolves once the hold has passed, however long (one timer waits at most 24.8 days), and the page is shown. (Awaited once the flows are here.) */
   async #held(): Promise<void> {
+    const { later } = this.#flows!;
     while (document.hidden || this.#notBefore > Date.now()) await new Promise<void>((r) => (document.hidden ? addEventListener('visibilitychange', r as () => void, { once: true }) : later(r, this.#notBefore - Date.now())));
   }
 
   /**
    * Holds every poll, first page and "load more" for `error`'s Retry-After (else `fallback` s), the
-   * button showing it; returns `error`.
+   * button showing it; returns `error`. (Only for a call's failure: the flows are here.)
    */
   #hold(error: unknown, fallback = 0): unknown {
+    const { later } = this.#flows!;
     const ms = ((error as { retryAfter?: number }).retryAfter ?? fallback) * 1000;
     this.#notBefore = Math.max(this.#notBefore, Date.now() + ms);
     this.requestUpdate();
@@ -448,7 +465,7 @@ export class AgentActions extends TemplateElement {
    * the pending list no longer changes. Rejects with a read's 429, whose Retry-After the poller
    * then keeps to. The reads go with the poller's base and token, as the list did.
    */
-  async #onPending(pending: AgentAction[], signal: AbortSignal, send: Send, token: string): Promise<boolean> {
+  async #onPending({ readActions }: Flows, pending: AgentAction[], signal: AbortSignal, send: Send, token: string): Promise<boolean> {
     const read = (this.#latestRead = {});
     // Back after a failed poll: its message goes, and the decision said before it is not said again.
     if (this.pollTrouble) this.#say();
@@ -554,7 +571,7 @@ export class AgentActions extends TemplateElement {
         </div>
         <div part="error" id="error" class="alert" role="alert">${failure
             ? html`<p>${t(status.kind !== 'failed' && failure === 'rate_limited' ? 'agent-actions.error.more-rate-limited' : `agent-actions.error.${failure}`)}</p>
-                ${status.kind !== 'failed' || failure === 'unauthorized' ? nothing : html`<button type="button" @click=${this.#retry}>${t('agent-actions.retry')}</button>`}`
+                ${status.kind !== 'failed' || failure === 'unauthorized' || failure === 'load_failed' ? nothing : html`<button type="button" @click=${this.#retry}>${t('agent-actions.retry')}</button>`}`
             : nothing}</div>
         <p class="muted live" role="status">${
           // Two templates alike, one for odd and one for even sayings: a new saying replaces the
@@ -671,64 +688,6 @@ interface Said {
   /** What the load brought: "Showing N of M", or that there is nothing to show. */
   readonly loaded: boolean;
   readonly n: number;
-}
-
-/**
- * Fresh copies of the actions `ids`, by id (one whose read failed is missing). More than four are
- * looked for first in the unfiltered list, 100 a page (api.md "Limits"): api.md gives the list no
- * order and no "updated since", so it is read on only while the pages left (by the first page's
- * totalCount) are at most half the ids still missing; an empty page, or as many actions as that
- * totalCount (a cursor that comes back), ends it. The rest are read one by one, four at a time. A
- * 429, on a list page or a read of one, starts no further read: what is missing is read at the next
- * poll, and the 429 comes back with them (for its Retry-After); another failed list page leaves them
- * all to be read one by one. `first`, the poll's own first page of that list when it had one, is
- * that list's first page (not asked for again). Throws only when `signal` aborts.
- */
-async function readActions(send: Send, ids: readonly string[], agentToken: string, signal: AbortSignal, first?: AgentActionList | false | void): Promise<[Map<string, AgentAction>, unknown]> {
-  const got = new Map<string, AgentAction>();
-  // Written out: the manifest's analyzer takes a shorthand `signal` here for a module variable.
-  const o = { agentToken: agentToken, signal: signal };
-  const fail = (error: unknown) => {
-    if (signal.aborted || isAbort(error)) throw error;
-    return errorCodeOf(error) === 'rate_limited' && error;
-  };
-  let stop: unknown;
-  if (ids.length > 4) {
-    const wanted = new Set(ids);
-    let cursor: string | undefined;
-    let seen = 0;
-    let total = 0;
-    try {
-      do {
-        const page = first || (await listAgentActions(send, { ...o, limit: 100, cursor }));
-        first = false;
-        // A copy still waiting for approval is older than the pending list that had it decided (a first page given, read before it).
-        for (const a of page.data) if (wanted.has(a.id) && a.status !== 'PENDING_APPROVAL') got.set(a.id, a);
-        seen += page.data.length || Infinity;
-        total ||= page.totalCount ?? Infinity;
-        cursor = page.nextCursor;
-      } while (cursor && got.size < ids.length && seen < total && Math.ceil((total - seen) / 100) * 2 <= ids.length - got.size);
-    } catch (error) {
-      stop = fail(error);
-    }
-  }
-  const rest = ids.filter((id) => !got.has(id));
-  const reader = async () => {
-    for (let id; !stop && (id = rest.shift()); ) {
-      try {
-        got.set(id, await getAgentAction(send, id, o));
-      } catch (error) {
-        stop ||= fail(error);
-      }
-    }
-  };
-  await Promise.all([reader(), reader(), reader(), reader()]);
-  return [got, stop];
-}
-
-/** Actions per page: 1 to 100 (api.md "Limits"), 20 for anything that is not an integer. */
-function clampPageSize(n: number): number {
-  return Number.isInteger(n) ? Math.min(100, Math.max(1, n)) : 20;
 }
 
 /**

@@ -5,12 +5,12 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   decidedSince,
-  errorCodeOf,
   initialState,
   statusChanges,
   transition,
   type AgentActionsState,
 } from '../../../src/elements/agent-actions/agent-actions.machine.ts';
+import { errorCodeOf } from '../../../src/elements/agent-actions/agent-actions.flows.ts';
 import { ServiceError, WalletError } from '../../../src/core/errors.ts';
 import type { AgentAction, AgentActionStatus } from '../../../src/core/types.ts';
 

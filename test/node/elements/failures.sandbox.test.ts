@@ -14,7 +14,7 @@ import { ServiceError } from '../../../src/core/errors.ts';
 import { classifyError } from '../../../src/elements/shared/failures.ts';
 import { errorCodeOf as keysErrorCodeOf } from '../../../src/elements/delegated-keys/delegated-keys.machine.ts';
 import { errorCodeOf as revealErrorCodeOf } from '../../../src/elements/card-reveal/reveal-failure.ts';
-import { errorCodeOf as agentErrorCodeOf } from '../../../src/elements/agent-actions/agent-actions.machine.ts';
+import { errorCodeOf as agentErrorCodeOf } from '../../../src/elements/agent-actions/agent-actions.flows.ts';
 import { createSandboxAccount } from '../../support/sandbox-account.ts';
 import { startProxy } from '../proxy/helpers.ts';
 
