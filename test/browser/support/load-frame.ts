@@ -11,6 +11,7 @@ import '../../../src/elements/wallet-login/wallet-login.ts';
 import '../../../src/elements/passkey-register/passkey-register.ts';
 import '../../../src/elements/wallet-credentials/wallet-credentials.ts';
 import '../../../src/elements/delegated-keys/delegated-keys.ts';
+import '../../../src/elements/agent-actions/agent-actions.ts';
 
 const useRig = (apiBase: string, dbName: string) => configureWallet({ apiBase, environment: 'sandbox', store: indexedDbKeyStore({ dbName }) });
 Object.assign(window, { useRig, importAgain: (path: string) => import(path) });

@@ -58,10 +58,11 @@ export async function freshPage(dbName: string): Promise<FreshPage> {
   return page;
 }
 
-/** A `tag` with these attributes on that page, once updated. */
-export async function mountIn<T extends HTMLElement>(page: FreshPage, tag: string, attributes: Record<string, string>): Promise<T> {
+/** A `tag` with these attributes (and what `setup` sets, such as a property) on that page, once updated. */
+export async function mountIn<T extends HTMLElement>(page: FreshPage, tag: string, attributes: Record<string, string>, setup?: (el: T) => void): Promise<T> {
   const el = page.window.document.createElement(tag) as T;
   for (const [k, v] of Object.entries(attributes)) el.setAttribute(k, v);
+  setup?.(el);
   page.window.document.body.append(el);
   await (el as unknown as { updateComplete?: Promise<unknown> }).updateComplete;
   return el;

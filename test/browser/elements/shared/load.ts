@@ -27,11 +27,12 @@ export function useLoadRig(login?: 'login'): { acct: RigAccount; dbName: string;
   return rig;
 }
 
-/** An element to put on a fresh page: over IndexedDB `dbName`, a `tag` with these attributes. */
+/** An element to put on a fresh page: over IndexedDB `dbName`, a `tag` with these attributes, and what `setup` sets before it connects (a property). */
 export interface Subject {
   dbName: string;
   tag: string;
   attributes: Record<string, string>;
+  setup?: (el: HTMLElement) => void;
 }
 
 /**
@@ -46,7 +47,7 @@ export async function failedLoad<T extends HTMLElement>(path: string, retried: b
   const page = await freshPage(subject.dbName);
   const failedBefore = await failedLoads(path);
   await failNextLoad(path, 5);
-  const el = await mountIn<T>(page, subject.tag, subject.attributes);
+  const el = await mountIn<T>(page, subject.tag, subject.attributes, subject.setup);
   const error = nextEvent<CustomEvent>(el, event);
   await act?.(el);
   const { detail } = await error;
@@ -70,7 +71,7 @@ export async function droppedLoad<T extends HTMLElement>(path: string, event: st
   await closeIdleConnections();
   const failedBefore = await failedLoads(path);
   await failNextLoad(path, 1, true);
-  const el = await mountIn<T>(page, subject.tag, subject.attributes);
+  const el = await mountIn<T>(page, subject.tag, subject.attributes, subject.setup);
   const errors: string[] = [];
   el.addEventListener(event, (e) => errors.push((e as CustomEvent<{ code: string }>).detail.code));
   await ready(el);
