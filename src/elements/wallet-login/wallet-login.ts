@@ -240,9 +240,10 @@ export class WalletLogin extends TemplateElement {
    * Loads the rest of the element once the first screen is painted, for an account on the page;
    * `method`: chosen on the methods shown after a failed load, and made once it is there. Failed,
    * it reports why, as a step that failed does (`load_failed`, or `network` offline), and the
-   * methods show with that failure.
+   * methods show with that failure. `refocus`: loaded again once back online with the keyboard in
+   * the element, which then goes to the screen the start-up check ends on.
    */
-  #load(method?: LoginMethod): void {
+  #load(method?: LoginMethod, refocus?: boolean): void {
     if (!this.accountId || !this.isConnected || this.#loading) return;
     const failure = method && this.#failure;
     // (Another account: its first screen, until the load ends.)
@@ -255,7 +256,7 @@ export class WalletLogin extends TemplateElement {
         const view = (this.#view = new LoginView(this, this.#i18n, () => this.level()));
         // (Off the page meanwhile, it starts once the element is back: connectedCallback.)
         if (this.isConnected && failure) view.resume(failure, method!);
-        else if (this.isConnected) view.connected(true);
+        else if (this.isConnected) view.connected(true, refocus);
         for (const call of this.#calls.splice(0)) call(view);
         this.requestUpdate();
       },
@@ -266,7 +267,8 @@ export class WalletLogin extends TemplateElement {
         const failed: LoginFailure = (this.#failure = { code: loadFailureCode(e) });
         // Offline, nothing was asked for: back online, it starts as on a page just loaded (a
         // session stored here shows), unless a method chosen meanwhile asked for the code already.
-        if (failed.code === 'network') addEventListener('online', () => this.#failure === failed && this.#load(), { once: true });
+        // (The keyboard on the methods then stays in the element.)
+        if (failed.code === 'network') addEventListener('online', () => this.#failure === failed && this.#load(undefined, (this.getRootNode() as Document).activeElement === this), { once: true });
         this.requestUpdate();
         this.dispatchEvent(new WalletLoginErrorEvent({ code: failed.code, message: failureMessage(this.#i18n.t, failed) }));
       },

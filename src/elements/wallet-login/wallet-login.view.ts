@@ -102,6 +102,8 @@ export class LoginView {
   }
 
   #focusPending = false;
+  /** The keyboard was in the element when its start-up check began again (back online). */
+  #refocus = false;
   #timers: ReturnType<typeof setTimeout>[] = [];
   /** The session's renewal and end (set again by `schedule`, which leaves the other timers be). */
   #sessionTimers: ReturnType<typeof setTimeout>[] = [];
@@ -185,8 +187,12 @@ export class LoginView {
     return this.#flow.status === TaskStatus.PENDING;
   }
 
-  /** The element is on the page. `painted`: its first screen is on it already, the check starts at once. */
-  connected(painted?: boolean): void {
+  /**
+   * The element is on the page. `painted`: its first screen is on it already, the check starts at
+   * once; `refocus`: the keyboard was in the element, and goes to the screen the check ends on.
+   */
+  connected(painted?: boolean, refocus?: boolean): void {
+    this.#refocus = !!refocus;
     this.#listen();
     this.bind(painted);
   }
@@ -210,9 +216,9 @@ export class LoginView {
    * (Re)starts for the current account: the first screen, then the stored session and the
    * listeners. `painted`: the first screen is on the page already (the element waited for it).
    */
-  bind(painted?: boolean): void {
+  bind(painted?: boolean, again?: boolean): void {
     const key = this.#key;
-    if (!this.#host.isConnected || key === this.#bound?.key) return;
+    if (!this.#host.isConnected || (!again && key === this.#bound?.key)) return;
     this.#unbind();
     const bound = (this.#bound = { key });
     this.machine = initialState();
@@ -356,6 +362,20 @@ export class LoginView {
     // where the screen it was on is gone (otherwise the keyboard would fall back to the page's start);
     // one of its own never from a field of the page (a renewal or an end on its timers).
     if (after.kind !== before.kind && before.kind !== 'restoring' && mayFocus(this.#host, outside)) this.#focusPending = true;
+    // (A check run again once online, the keyboard was on the methods: it stays in the element.)
+    if (before.kind === 'restoring' && this.#refocus) [this.#focusPending, this.#refocus] = [true, false];
+    // The stored session could not be checked for want of a connection: back online, the check
+    // runs again, as at the start, unless the screen changed meanwhile.
+    if (before.kind === 'restoring' && after.kind === 'choosing' && after.failure?.code === 'network')
+      addEventListener(
+        'online',
+        () => {
+          if (this.machine !== after || this.#bound?.key !== this.#key) return;
+          this.#refocus = (this.#host.getRootNode() as Document).activeElement === this.#host;
+          this.bind(true, true);
+        },
+        { once: true },
+      );
     if (after.kind !== 'choosing') this.#background?.abort();
     if (after.kind !== 'code-entry' && after.kind !== 'verifying-code') clearInterval(this.#ticker);
     // The code that waited is done with (entered, abandoned, or a session came another way), and so

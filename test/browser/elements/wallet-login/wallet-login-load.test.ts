@@ -130,9 +130,12 @@ describe('<wallet-login> logged in on this device, when its flows fail to load',
     const offline = await goOffline(3000);
     const el = await mountIn<WalletLogin>(page, 'wallet-login', { 'account-id': own.accountId, methods: 'email-otp', 'no-autofill': '' });
     expect((await nextEvent<CustomEvent<{ code: string }>>(el, 'wallet-login-error')).detail.code).to.equal('network');
+    methodButton(el, 'email-otp').focus();
     await offline.online();
     // Before: the methods and "could not be reached" stayed until a click, the session unchecked.
     await waitForState(el, 'logged-in');
     expect(text(el, 'error')).to.equal('');
+    await el.updateComplete;
+    expect(el.shadowRoot!.activeElement, 'the keyboard left the element').to.not.equal(null);
   });
 });

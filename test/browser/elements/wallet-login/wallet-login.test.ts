@@ -25,6 +25,7 @@ import {
   fixtures,
   newAccount,
   advanceClock,
+  goOffline,
   oidcToken,
   addVirtualAuthenticator,
   authenticatorCredentials,
@@ -770,6 +771,23 @@ describe('<wallet-login>', function () {
     }
     // The service was never told: it still lists the session, which no key here can sign with.
     expect((await clientFor().listSessions(acct.accountId)).map((s) => s.id)).to.include(sessionId);
+  });
+
+  it('offline at its start-up check, shows the session stored here once back online, with no click, the keyboard kept in the element', async () => {
+    await (await walletFor().startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000');
+    // Its code on the page already (a page that went offline after loading it): only the check fails.
+    await Promise.all([import('../../../../src/elements/wallet-login/wallet-login.view.ts'), import('../../../../src/elements/wallet-login/wallet-login.flows.ts')]);
+    const offline = await goOffline(3000);
+    const el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId, methods: 'email-otp', 'no-autofill': '' });
+    await waitFor(() => inState(el, 'choosing') && !inState(el, 'busy'), 'the methods, the check failed');
+    expect(text(el, 'error')).to.equal('The wallet service could not be reached. Check your connection and try again.');
+    methodButton(el, 'email-otp').focus();
+    await offline.online();
+    // Before: the methods and the failure stayed, the stored session unchecked until a click.
+    await waitForState(el, 'logged-in');
+    expect(text(el, 'error')).to.equal('');
+    await el.updateComplete;
+    expect(shadow(el).activeElement, 'the keyboard left the element').to.not.equal(null);
   });
 
   it('logout() as the element goes on the page, before its start-up check began, logs out the stored session, upstream too', async () => {
