@@ -8,7 +8,7 @@ import { expect } from 'chai';
 import type { AgentActions } from '../../../../src/elements/agent-actions/agent-actions.ts';
 import { goOffline } from '../../support/rig.ts';
 import { freshPage, inState, mountIn, nextEvent, parts, text, waitForState } from '../shared/helpers.ts';
-import { droppedLoad, failedLoad, requestedIn, shownButtons, useLoadRig } from '../shared/load.ts';
+import { itLoadsAgainOrSaysReload, requestedIn, shownButtons, useLoadRig } from '../shared/load.ts';
 
 const FLOWS = '/src/elements/agent-actions/agent-actions.flows.ts';
 const POLLER = '/src/core/agent.ts';
@@ -39,20 +39,7 @@ describe('<agent-actions> when its code fails to load', () => {
     expect(requestedIn(el, FLOWS)).to.equal(true);
   });
 
-  for (const path of [FLOWS, POLLER]) {
-    it(`a first page whose ${path} did not load says to check the connection and reload the page (load_failed)`, async () => {
-      const { el, detail } = await failedLoad<AgentActions>(path, rig.retried, 'agent-actions-error', subject());
-      expect((detail as { operation?: string }).operation).to.equal('load');
-      expect(inState(el, 'failed')).to.equal(true);
-      // Reloading the page is what works in every browser: no "Try again" beside it.
-      expect(shownButtons(el)).to.not.include('Try again');
-    });
-
-    it(`loads ${path} again at once, unseen, after a dropped connection, and lists the actions`, async () => {
-      const el = await droppedLoad<AgentActions>(path, 'agent-actions-error', subject(), listed);
-      expect(text(el, 'error')).to.equal('');
-    });
-  }
+  itLoadsAgainOrSaysReload<AgentActions>([FLOWS, POLLER], rig, 'agent-actions-error', subject, 'a first page', (el) => inState(el, 'failed'), 'lists the actions', listed);
 
   it('offline, asks for none of its calls and says to check the connection (network) with "Try again"; back online, it lists the actions with no reload', async () => {
     const page = await freshPage(rig.dbName);

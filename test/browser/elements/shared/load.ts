@@ -80,6 +80,29 @@ export async function droppedLoad<T extends HTMLElement>(path: string, event: st
   return el;
 }
 
+/**
+ * The two tests of each of `paths` (modules a list element loads on demand): a `read` (of the list)
+ * whose module did not load says to check the connection and reload the page (`failedLoad`, its
+ * `operation` load, `failed` of the element then, no "Try again" beside it: reloading the page is
+ * what works in every browser); and one whose connection dropped loads it again at once, unseen,
+ * and `shows` what `ready` waits for (`droppedLoad`).
+ */
+export function itLoadsAgainOrSaysReload<T extends HTMLElement>(paths: string[], rig: { retried: boolean }, event: string, subject: () => Subject, read: string, failed: (el: T) => boolean, shows: string, ready: (el: T) => Promise<unknown>): void {
+  for (const path of paths) {
+    it(`${read} whose ${path} did not load says to check the connection and reload the page (load_failed)`, async () => {
+      const { el, detail } = await failedLoad<T>(path, rig.retried, event, subject());
+      expect((detail as { operation?: string }).operation).to.equal('load');
+      expect(failed(el)).to.equal(true);
+      expect(shownButtons(el)).to.not.include('Try again');
+    });
+
+    it(`loads ${path} again at once, unseen, after a dropped connection, and ${shows}`, async () => {
+      const el = await droppedLoad<T>(path, event, subject(), ready);
+      expect(text(el, 'error')).to.equal('');
+    });
+  }
+}
+
 /** The page of `el`'s asks for the module at `path` (Resource Timing). */
 const asksIn = (el: Element, path: string) => (el.ownerDocument.defaultView!.performance.getEntriesByType('resource') as PerformanceResourceTiming[]).filter((e) => new URL(e.name).pathname === path);
 

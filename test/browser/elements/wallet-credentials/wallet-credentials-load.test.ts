@@ -8,7 +8,7 @@ import { expect } from 'chai';
 import type { WalletCredentials } from '../../../../src/elements/wallet-credentials/wallet-credentials.ts';
 import { advanceClock, goOffline } from '../../support/rig.ts';
 import { freshPage, inState, mountIn, nextEvent, part, text, waitFor } from '../shared/helpers.ts';
-import { droppedLoad, failedLoad, requestedIn, shownButtons, useLoadRig } from '../shared/load.ts';
+import { itLoadsAgainOrSaysReload, requestedIn, useLoadRig } from '../shared/load.ts';
 import { idle, loginByEmail } from './helpers.ts';
 
 const FLOWS = '/src/elements/wallet-credentials/wallet-credentials.flows.ts';
@@ -27,20 +27,7 @@ describe('<wallet-credentials> when its code fails to load', () => {
     expect(requestedIn(el, FLOWS)).to.equal(true);
   });
 
-  for (const path of [FLOWS, WALLET, SESSION]) {
-    it(`a read of the lists whose ${path} did not load says to check the connection and reload the page (load_failed)`, async () => {
-      const { el, detail } = await failedLoad<WalletCredentials>(path, rig.retried, 'wallet-credentials-error', subject());
-      expect((detail as { operation?: string }).operation).to.equal('load');
-      expect(el.matches(':state(load-failed)')).to.equal(true);
-      // Reloading the page is what works in every browser: no "Try again" beside it.
-      expect(shownButtons(el)).to.not.include('Try again');
-    });
-
-    it(`loads ${path} again at once, unseen, after a dropped connection, and lists the logins`, async () => {
-      const el = await droppedLoad<WalletCredentials>(path, 'wallet-credentials-error', subject(), idle);
-      expect(text(el, 'error')).to.equal('');
-    });
-  }
+  itLoadsAgainOrSaysReload<WalletCredentials>([FLOWS, WALLET, SESSION], rig, 'wallet-credentials-error', subject, 'a read of the lists', (el) => el.matches(':state(load-failed)'), 'lists the logins', idle);
 
   it('offline, asks for none of its code and says to check the connection (network); back online, it lists the logins with no reload', async () => {
     const page = await freshPage(rig.dbName);
