@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { executeServerCommand } from '@web/test-runner-commands';
-import { failNextLoad } from './support/rig.ts';
+import { failNextLoad, fixtures } from './support/rig.ts';
+import { watchForLeaks } from './support/traces.ts';
 import { failNext } from './elements/shared/helpers.ts';
 
 describe('test rig', () => {
@@ -62,6 +63,23 @@ describe('test rig', () => {
         expect(statuses.filter((s) => s === 200)).to.have.length(3, String(statuses));
       } finally {
         undo();
+      }
+    });
+  });
+
+  describe('leak scan', () => {
+    it('finds a secret a page script writes to the console, in its text or in an object, in every browser', async () => {
+      // In the page's own sink: WebKit's run cannot read the browser's console (support/README.md).
+      const trail = await watchForLeaks({ apiBase: (await fixtures()).apiBase });
+      try {
+        const [inText, inObject] = [`text-${crypto.randomUUID()}`, `object-${crypto.randomUUID()}`];
+        trail.secret('a secret in text', inText);
+        trail.secret("an object's secret", inObject);
+        console.warn(`a page script reports https://pci.example/?token=${inText}`, { url: `https://pci.example/?token=${inObject}` });
+        const { found } = await trail.scan();
+        expect(found.filter((f) => f.endsWith(' in console calls (page)'))).to.have.members(['a secret in text in console calls (page)', "an object's secret in console calls (page)"]);
+      } finally {
+        await trail.stop();
       }
     });
   });

@@ -5,8 +5,9 @@
  * onError, the sandbox's and proxy's stdout/stderr, the sandbox's reveal audit, the cookie jar).
  *
  * Page sinks: every CustomEvent's detail (any element, any shadow root), every BroadcastChannel
- * message (any channel), uncaught errors and rejections, Resource Timing and every other performance
- * entry (buffer and observer), the URL, history and referrer, DOM attributes and text of the
+ * message (any channel), uncaught errors and rejections, the page's console calls (their
+ * arguments), Resource Timing and every other performance entry (buffer and observer), the URL,
+ * history and referrer, DOM attributes and text of the
  * document and of every open shadow root (no exception: the reveal URL reaches the processor's
  * iframe as a navigation inside it, on no attribute), the elements' properties (the integrator's inputs
  * left out), localStorage, sessionStorage, IndexedDB (every database, store, key and value), Cache
@@ -21,6 +22,9 @@ import { leakScan, leakWatch, type LeakScan } from './rig.ts';
 import { SESSION_CHANNEL_NAME } from '../../../src/elements/shared/session-channel.ts';
 
 const MARK = 'leak-canary';
+
+/** The console's writing methods, each wrapped while a watch is on. */
+const CONSOLE_METHODS = ['log', 'info', 'warn', 'error', 'debug', 'trace', 'dir', 'dirxml', 'table', 'assert', 'group', 'groupCollapsed', 'count', 'timeLog'] as const;
 
 /** Inputs the integrator gives an element (a credential of its own, a callback): where they belong. */
 const INTEGRATOR_INPUTS = new Set(['agentToken', 'oidcTokenProvider']);
@@ -181,6 +185,15 @@ export async function watchForLeaks(options: { apiBase: string }): Promise<Trail
   const onRejection = (e: PromiseRejectionEvent) => add('uncaught errors (page)', describe(e.reason));
   addEventListener('error', onError);
   addEventListener('unhandledrejection', onRejection);
+  // What the page's scripts write to the console, as they write it: the only console WebKit's run
+  // can read (the browser's own reports there are unseen: README.md, In WebKit).
+  const consoleCalls = CONSOLE_METHODS.map((name) => [name, console[name]] as const);
+  for (const [name, write] of consoleCalls) {
+    console[name] = (...args: unknown[]) => {
+      add('console calls (page)', `${name}: ${args.map((a) => describe(a)).join(' ')}`);
+      (write as (...a: unknown[]) => void).apply(console, args);
+    };
+  }
   // An analytics script's observer, there before the flow.
   // Every entry type the browser has, each entry whole (a long task's attribution carries URLs too).
   const observer = new PerformanceObserver((list) => add('performance entries (observer)', list.getEntries().map((e) => JSON.stringify(e)).join('\n')));
@@ -228,6 +241,7 @@ export async function watchForLeaks(options: { apiBase: string }): Promise<Trail
     ear.close();
     removeEventListener('error', onError);
     removeEventListener('unhandledrejection', onRejection);
+    for (const [name, write] of consoleCalls) (console as unknown as Record<string, unknown>)[name] = write;
     observer.disconnect();
     localStorage.removeItem(MARK);
     sessionStorage.removeItem(MARK);
@@ -274,6 +288,7 @@ export async function watchForLeaks(options: { apiBase: string }): Promise<Trail
         'DOM attributes and text (shadow roots included)',
         'event details',
         'BroadcastChannel messages',
+        'console calls (page)',
         'the browser console (CDP)',
         'the proxy log and onError',
         'cookies (all, HttpOnly included)',
