@@ -121,17 +121,18 @@ let fixturesOnce: ReturnType<typeof fixtures>;
 async function failures(a: { accountId: string; cardId: string; agentToken: string; processorOrigin: string }, attributes: Record<string, string>, signedIn = a.accountId, login = true): Promise<string[]> {
   const found: string[] = [];
   for (const [tag, attrs, act] of [
-    ...(login ? [['wallet-login', { 'account-id': a.accountId, methods: 'email-otp' }, (el: HTMLElement) => shadow(el).querySelector<HTMLButtonElement>("button[data-method='email-otp']")?.click()]] : []),
+    // Its methods first: while it looks for a stored session (its code loaded after the first paint), there is no button.
+    ...(login ? [['wallet-login', { 'account-id': a.accountId, methods: 'email-otp' }, async (el: HTMLElement) => (await waitForState(el, 'choosing'), shadow(el).querySelector<HTMLButtonElement>("button[data-method='email-otp']")!.click())]] : []),
     ['wallet-credentials', { 'account-id': signedIn }],
     ['delegated-keys', { 'card-id': a.cardId, 'account-id': signedIn }],
     // Without a session, a reveal that asks for its proof (require-session) says to log in.
     ['card-reveal', { 'card-id': a.cardId, 'allowed-origins': a.processorOrigin, ...(login ? {} : { 'account-id': signedIn, 'require-session': '' }) }, (el) => (part(el, 'reveal-button') as HTMLButtonElement).click()],
     ['agent-actions', {}],
-  ] as Array<[string, Record<string, string>, ((el: HTMLElement) => void)?]>) {
+  ] as Array<[string, Record<string, string>, ((el: HTMLElement) => void | Promise<void>)?]>) {
     const el = await mountAr<HTMLElement>(tag, { ...attrs, ...attributes }, (e) => Object.assign(e, tag == 'agent-actions' ? { agentToken: a.agentToken } : {}));
     const l = new Listener(el, [a.accountId, signedIn, a.cardId, a.processorOrigin, a.agentToken]);
     await new Promise((r) => setTimeout(r, 300));
-    act?.(el);
+    await act?.(el);
     // Without a session, <wallet-credentials> and <delegated-keys> show their lists with a hint that changes need a login.
     const said = () => (login ? "[part~='error'], [role='alert']" : "[part~='error'], [role='alert'], [part~='hint']");
     await waitFor(() => [...shadow(el).querySelectorAll(said())].some((n) => n.textContent!.trim()), `<${tag}> to say the failure`, 10000);
