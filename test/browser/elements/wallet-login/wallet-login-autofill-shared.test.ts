@@ -84,6 +84,8 @@ describe('<wallet-login> passkey autofill, several on one page', function () {
       els.push(el);
     }
     await waitFor(() => fields(els).length > 0, 'an autofill field');
+    // Its request follows the field (after the list and the challenge), however late; then a while for any other.
+    await waitFor(() => watch.made > 0, 'the conditional request');
     await settle();
     expect(watch.made, 'conditional requests made').to.equal(1);
     expect(watch.pending).to.equal(1);
@@ -92,6 +94,7 @@ describe('<wallet-login> passkey autofill, several on one page', function () {
     // The owner goes: the next element offers its field over a request of its own.
     els.shift()!.remove();
     await waitFor(() => fields(els).length === 1 && fields(els)[0] === els[0], 'the second element offering autofill');
+    await waitFor(() => watch.made > 1, 'its conditional request');
     await settle();
     expect(watch.made).to.equal(2);
     expect(watch.pending).to.equal(1);
@@ -104,6 +107,7 @@ describe('<wallet-login> passkey autofill, several on one page', function () {
     await waitFor(() => part(first, 'autofill')?.querySelector('input'), 'the first element\'s autofill field');
     const second = await mount<WalletLogin>('wallet-login', { 'account-id': b.accountId, methods: 'passkey email-otp' });
     await waitForState(second, 'choosing');
+    await waitFor(() => watch.made > 0, 'the first element\'s conditional request');
     await settle();
     expect(watch.made).to.equal(1);
     // The first element's passkey button: its autofill ends and the second takes the turn, asking for
@@ -124,6 +128,7 @@ describe('<wallet-login> passkey autofill, several on one page', function () {
     // The prompt cancelled: the second element offers autofill over a request of its own.
     first.cancel();
     await waitFor(() => fields([first, second])[0] === second, 'the second element offering autofill');
+    await waitFor(() => watch.promptsEnded.length > 0 && watch.made > 1, 'the prompt ended and the second element\'s request');
     await settle();
     expect(watch.promptsEnded).to.have.length(1);
     expect([watch.made, watch.pending]).to.deep.equal([2, 1]);
@@ -135,6 +140,7 @@ describe('<wallet-login> passkey autofill, several on one page', function () {
     const first = await mount<WalletLogin>('wallet-login', { 'account-id': a.accountId, methods: 'passkey email-otp' });
     const second = await mount<WalletLogin>('wallet-login', { 'account-id': b.accountId, methods: 'passkey email-otp', 'no-autofill': '' });
     await waitFor(() => part(first, 'autofill')?.querySelector('input'), 'the first element\'s autofill field');
+    await waitFor(() => watch.pending > 0, 'the first element\'s conditional request');
     await settle();
     expect(watch.pending).to.equal(1);
     // The second wallet logs in with its passkey button: its prompt ends the pending autofill
@@ -157,7 +163,7 @@ describe('<wallet-login> passkey autofill, several on one page', function () {
     }
     // The first element asked again once that prompt ended (not during it), and the pick of its
     // wallet's passkey logs it in: its field was not left on a request that was gone.
-    const timeout = new Promise((_, reject) => setTimeout(() => reject(new Error(`no autofill login (made ${watch.made}, ended ${watch.ended.join('; ')})`)), 5000));
+    const timeout = new Promise((_, reject) => setTimeout(() => reject(new Error(`no autofill login (made ${watch.made}, ended ${watch.ended.join('; ')})`)), 15000));
     const { detail } = (await Promise.race([firstIn, timeout])) as CustomEvent<LoggedInDetail>;
     expect([detail.accountId, detail.credentialType, detail.source]).to.deep.equal([a.accountId, 'PASSKEY', 'login']);
     expect(watch.made).to.equal(2);
