@@ -594,7 +594,7 @@ export class DelegatedKeys extends TemplateElement {
         </div>
         <div class="meta">
           <span>${t('delegated-keys.created-on', { date: formatDate(key.createdAt, locale) })}</span>
-          <span>${t('delegated-keys.public-key')}: <span class="mono" title=${key.publicKey}>${key.publicKey.slice(0, 8)}…${key.publicKey.slice(-6)}</span></span>
+          <span>${t('delegated-keys.public-key')}: <bdi class="mono" title=${key.publicKey}>${key.publicKey.slice(0, 8)}…${key.publicKey.slice(-6)}</bdi></span>
         </div>
         <div>
           <span class="visually-hidden">${t('delegated-keys.limits')}: </span>

@@ -360,6 +360,8 @@ describe('Arabic: no English left in what elements say, and data isolated in rig
     await settle(el);
     for (const k of parts(el, 'public-key')) l.data.push(k.textContent!.trim());
     l.check('a key');
+    // The listed key's two slices are data whatever they hold: isolated, or a slice of letters only reads as a word.
+    expect(parts(el, 'key').map((k) => k.querySelector('.mono')?.closest('bdi') != null)).to.deep.equal([true]);
     (part(el, 'revoke-button') as HTMLButtonElement).click();
     await waitFor(() => part(el, 'confirm'), 'the question');
     l.check('revoke question');
