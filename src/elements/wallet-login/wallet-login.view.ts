@@ -18,12 +18,16 @@ import { loadFailureCode } from '../shared/load.ts';
 import { mayFocus } from '../shared/list.ts';
 import { codeDigits, codeInput } from '../shared/code-input.ts';
 import { ENDS, credentialOf, initialState, offeredMethods, parseMethods, resendSecondsLeft, transition, type LoginEvent, type LoginFailure, type LoginMethod, type LoginState, type SessionInfo } from './wallet-login.machine.ts';
-import * as loadedFlows from './wallet-login.flows.ts';
-import type { Step } from './wallet-login.flows.ts';
+import { autofill, currentSession, forgetCode, logoutOf, runStep, smsCode, watchSessions, type Step } from './wallet-login.flows.ts';
 import { SessionExpiringEvent, WalletLoggedInEvent, WalletLoggedOutEvent, WalletLoginErrorEvent, type LoggedOutDetail } from './wallet-login.events.ts';
 import type { WalletLogin } from './wallet-login.ts';
 
-/** The flows, which came with this module; their calls stay asynchronous, as when they loaded on their own. */
+/**
+ * The flows, which came with this module; their calls stay asynchronous, as when they loaded on their
+ * own. (A plain object, not the module's namespace, which a bundler builds with a helper of its own:
+ * in the CDN build a file that every element would fetch up front.)
+ */
+const loadedFlows = { autofill, currentSession, forgetCode, logoutOf, runStep, smsCode, watchSessions };
 const flows = async (): Promise<typeof loadedFlows> => loadedFlows;
 
 /** The screens of a code asked for and not yet used. */
