@@ -271,15 +271,9 @@ export class CardReveal extends ReactiveBase {
         // effective directive `frame-src`, whichever directive supplied it). An enforced refusal of
         // this origin ends the reveal with `frame_blocked` (watched until every exit from
         // `revealed` aborts `signal`).
-        const origin = (this.#origin = new URL(answer.panEmbedUrl).origin) + '/';
-        document.addEventListener(
-          'securitypolicyviolation',
-          (e) => {
-            if (e.disposition === 'enforce' && e.effectiveDirective === 'frame-src' && (e.blockedURI + '/').startsWith(origin)) this.#send({ type: 'failed', code: 'frame_blocked' });
-          },
-          { signal },
-        );
-        this.#mountFrame(answer.panEmbedUrl);
+        // (No frame is up: every exit from `revealed`, and this request's own start, removed it.)
+        this.#origin = new URL(answer.panEmbedUrl).origin;
+        this.#frameBox.append((this.#frame = reveal.cardFrame(answer.panEmbedUrl, this.#i18n.t('card-reveal.frame-title'), signal, () => this.#send({ type: 'failed', code: 'frame_blocked' }))));
       }
       event = verdict.ok
         ? { type: 'revealed', expiresAt: verdict.expiresAt, now: serviceNow(), hideAfterMs: (this.hideAfter ?? 0) * 1000 }
@@ -399,34 +393,6 @@ export class CardReveal extends ReactiveBase {
     states?.add(kind);
     // Not aria-busy on the panel: it would hold back its status and alert lines from screen readers.
     if (kind === 'loading') states?.add('busy');
-  }
-
-  #mountFrame(url: string): void {
-    this.#unmountFrame();
-    // DESIGN.md "Security rules": exactly these attributes, and a title for assistive technology.
-    const frame = (this.#frame = element('iframe', { allow: 'clipboard-write', referrerpolicy: 'no-referrer', title: this.#i18n.t('card-reveal.frame-title') }) as HTMLIFrameElement);
-    // The URL reaches the frame as a link followed inside its first, blank document (whose load
-    // event comes as the frame is put on the page), never as `src`: a navigation that `src` starts
-    // is reported to this page's Resource Timing (W3C Resource Timing: iframe entries), where any
-    // PerformanceObserver (analytics, monitoring) would receive the bearer URL whole; a navigation
-    // from within the frame is not, and the URL is on no attribute. `rel=noreferrer` sends no
-    // Referer; the page's CSP `frame-src` still applies. The sandbox is set here, so that it holds
-    // for the processor's page, and not on the blank document (same-origin with this page: with
-    // `allow-scripts allow-same-origin` the browser would warn that it could escape its sandbox).
-    frame.onload = () => {
-      frame.onload = null;
-      frame.setAttribute('sandbox', 'allow-scripts allow-same-origin');
-      // WebKit reports a frame's first navigation to this page's Resource Timing however it starts,
-      // unless the document it leaves is at another URL than `about:blank` (WebKit's FrameLoader):
-      // there the blank document's URL takes a fragment first. Not elsewhere: Firefox 153 then no
-      // longer takes that document for the frame's first one, and the link adds a history entry.
-      if (navigator.vendor[0] == 'A') frame.contentWindow!.history.replaceState(null, '', 'about:blank#');
-      const link = frame.contentDocument!.createElement('a');
-      link.href = url;
-      link.rel = 'noreferrer';
-      link.click();
-    };
-    this.#frameBox.append(frame);
   }
 
   #unmountFrame(): void {
