@@ -2,7 +2,8 @@
  * Turns whatever a core call threw (a `ServiceError`, a `WalletError`, a WebAuthn `DOMException`,
  * an `AbortError`) into a short closed list of failure codes that an element can show as a sentence
  * and put on its `<tag>-error` event. The sentences live in i18n (`error.<code>`), so every one can
- * be replaced and translated (STYLE.md 6: "a user sees a sentence that says what to do next").
+ * be replaced and translated (STYLE.md 6: "a user sees a sentence that says what to do next"); those
+ * of the failures that only come from here are registered with this module (error-strings.ts).
  *
  * Pure: no DOM, no lit, so the machines and their node tests use it too. It deliberately copies
  * nothing from the thrown error into the result except the service's status, code and Retry-After:
@@ -10,6 +11,8 @@
  */
 import { asksLogin, ServiceError, WalletError } from '../../core/errors.ts';
 import { LoadFailed } from './load.ts';
+// The sentences of the failures classified here, loaded with what fails so (not up front).
+import './error-strings.ts';
 
 export const FAILURE_CODES = [
   /**

@@ -21,6 +21,7 @@ for (const tag of ['wallet-login', 'passkey-register', 'wallet-credentials']) {
 test('the shared element modules import on a server', async () => {
   await import('../../../src/elements/shared/config.ts');
   await import('../../../src/elements/shared/strings.ts');
+  await import('../../../src/elements/shared/error-strings.ts');
   await import('../../../src/elements/shared/session-channel.ts');
   await import('../../../src/elements/shared/ceremony.ts');
   await import('../../../src/locales/ar.ts');
@@ -46,6 +47,7 @@ test('the shared element modules import on a server', async () => {
 });
 
 test('a count picks the sentence of its plural category in the language of the sentence: English "1 second", Arabic "رقمين"; a language without that sentence keeps its own', async () => {
+  await import('../../../src/elements/shared/error-strings.ts');
   await import('../../../src/locales/ar.ts');
   const { setStrings, translate } = await import('../../../src/elements/shared/i18n.ts');
   assert.equal(translate('en', 'error.rate_limited_wait', { seconds: 1 }), 'Too many attempts. Wait 1 second, then try again.');
@@ -85,6 +87,7 @@ test('Arabic (src/locales/ar.ts) covers every English string of every element, w
   const { ar } = await import('../../../src/locales/ar.ts');
   const tables: Array<Record<string, string>> = [
     (await import('../../../src/elements/shared/strings.ts')).sharedStrings.en,
+    (await import('../../../src/elements/shared/error-strings.ts')).sharedErrorStrings.en,
     (await import('../../../src/elements/wallet-login/wallet-login.strings.ts')).walletLoginStrings.en,
     (await import('../../../src/elements/passkey-register/passkey-register.strings.ts')).passkeyRegisterStrings.en,
     (await import('../../../src/elements/wallet-credentials/wallet-credentials.strings.ts')).walletCredentialsStrings.en,
@@ -145,9 +148,11 @@ test('Arabic sentences with a count read right at every count (0, 1, 2, 3-10, 11
 test('every failure code has a sentence in both languages', async () => {
   const { FAILURE_CODES } = await import('../../../src/elements/shared/failures.ts');
   const { sharedStrings } = await import('../../../src/elements/shared/strings.ts');
+  const { sharedErrorStrings } = await import('../../../src/elements/shared/error-strings.ts');
   const { ar } = await import('../../../src/locales/ar.ts');
+  const en: Record<string, string> = { ...sharedStrings.en, ...sharedErrorStrings.en };
   for (const code of FAILURE_CODES) {
-    assert.ok((sharedStrings.en as Record<string, string>)[`error.${code}`], code);
+    assert.ok(en[`error.${code}`], code);
     assert.ok((ar as Record<string, string>)[`error.${code}`], code);
   }
 });
