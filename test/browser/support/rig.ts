@@ -377,9 +377,11 @@ export function oidcSignIn(cancel?: 'cancel'): Promise<{ signedIn: true }> {
  * Takes the browser offline for `ms` (navigator.onLine false, the page's requests fail), after which
  * the rig puts it back online: offline, the page's messages to the rig and its answers are held (in
  * Chromium's WebSocket) until it is online again. Returns once the page sees itself offline;
- * `online()` once it sees itself online again.
+ * `online()` once it sees itself online again. With `listening` (an event type, such as `online`),
+ * `listening()` gives how many listeners of that type the page's window and its frames' windows had
+ * at the end of those `ms`, just before the rig put the page back online (Chromium: CDP).
  */
-export async function goOffline(ms: number): Promise<{ online(): Promise<void> }> {
+export async function goOffline(ms: number, listening?: string): Promise<{ online(): Promise<void>; listening(): Promise<number> }> {
   const until = async (online: boolean) => {
     while (navigator.onLine !== online) await new Promise((resolve) => setTimeout(resolve, 20));
   };
@@ -387,7 +389,8 @@ export async function goOffline(ms: number): Promise<{ online(): Promise<void> }
   // cannot (WebDriver classic), the answer `{unsupported}` comes at once and marks the test pending.
   const test = running;
   const never = new Promise<never>(() => undefined);
-  const skipped = chromiumCommand('go-offline', { ms }).then(
+  const answer = chromiumCommand<{ listening: number }, { ms: number; listening?: string }>('go-offline', { ms, listening });
+  const skipped = answer.then(
     () => never,
     (error: unknown) => {
       if (test?.isPending()) throw error;
@@ -395,7 +398,7 @@ export async function goOffline(ms: number): Promise<{ online(): Promise<void> }
     },
   );
   await Promise.race([until(false), skipped]);
-  return { online: () => until(true) };
+  return { online: () => until(true), listening: async () => (await answer).listening };
 }
 
 /**

@@ -419,12 +419,36 @@ export function walletRig(options: WalletRigOptions = {}): {
           // Firefox: navigator.onLine false, every request of the page fails), then back online by
           // the rig itself: offline, the page's WebSocket to the rig holds every message both ways,
           // so the page could not ask for it.
+          // With `listening` (an event type), the answer waits for the end of those `ms` and counts
+          // the listeners of that type on the page's window and on each of its frames' (CDP
+          // DOMDebugger.getEventListeners) just before it goes back online: what is listening then.
           const page = pageOf(session);
           const setOffline = (offline: boolean) =>
             typeof page.context === 'function' ? page.context().setOffline(offline) : (page as unknown as { setOfflineMode(on: boolean): Promise<void> }).setOfflineMode(offline);
+          if (p.listening && session.browser.type !== 'playwright') return { unsupported: 'no event listeners of the page (CDP DOMDebugger)' };
           await setOffline(true);
-          setTimeout(() => void setOffline(false).catch(() => undefined), Number(p.ms));
-          return { ms: Number(p.ms) };
+          if (!p.listening) {
+            setTimeout(() => void setOffline(false).catch(() => undefined), Number(p.ms));
+            return { ms: Number(p.ms) };
+          }
+          await new Promise((r) => setTimeout(r, Number(p.ms)));
+          const cdp = await page.context().newCDPSession(page);
+          try {
+            // (Each frame's own realm: Runtime.enable names them all at once.)
+            const realms: number[] = [];
+            cdp.on('Runtime.executionContextCreated', ({ context }: { context: { id: number; auxData?: { isDefault?: boolean } } }) => void (context.auxData?.isDefault && realms.push(context.id)));
+            await cdp.send('Runtime.enable');
+            let listening = 0;
+            for (const contextId of realms) {
+              const { result } = (await cdp.send('Runtime.evaluate', { expression: 'window', contextId })) as { result: { objectId: string } };
+              const { listeners } = (await cdp.send('DOMDebugger.getEventListeners', { objectId: result.objectId })) as { listeners: Array<{ type: string }> };
+              listening += listeners.filter((l) => l.type === p.listening).length;
+            }
+            return { ms: Number(p.ms), listening };
+          } finally {
+            await cdp.detach().catch(() => undefined);
+            await setOffline(false).catch(() => undefined);
+          }
         }
         case 'sandbox-advance-clock': {
           const ms = Number(p.ms);
