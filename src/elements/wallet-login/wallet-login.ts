@@ -160,6 +160,8 @@ export class WalletLogin extends TemplateElement {
   #loading: Promise<void> | undefined;
   /** Why it did not load: the methods show, with this failure, until a method chosen loads it. */
   #failure: LoginFailure | undefined;
+  /** Stops the wait for the way back online after a load that failed offline: taken off the page, it waits no more (connectedCallback loads again). */
+  #offline: AbortController | undefined;
   /** Calls made before it loaded (logout(), refresh(), cancel()), made on it once it is there. */
   #calls: ((view: LoginView) => void)[] = [];
 
@@ -221,6 +223,7 @@ export class WalletLogin extends TemplateElement {
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
+    this.#offline?.abort();
     this.#view?.disconnected();
   }
 
@@ -268,7 +271,7 @@ export class WalletLogin extends TemplateElement {
         // Offline, nothing was asked for: back online, it starts as on a page just loaded (a
         // session stored here shows), unless a method chosen meanwhile asked for the code already.
         // (The keyboard on the methods then stays in the element.)
-        if (failed.code === 'network') addEventListener('online', () => this.#failure === failed && this.#load(undefined, (this.getRootNode() as Document).activeElement === this), { once: true });
+        if (failed.code === 'network') addEventListener('online', () => this.#failure === failed && this.#load(undefined, (this.getRootNode() as Document).activeElement === this), { once: true, signal: (this.#offline = new AbortController()).signal });
         this.requestUpdate();
         this.dispatchEvent(new WalletLoginErrorEvent({ code: failed.code, message: failureMessage(this.#i18n.t, failed) }));
       },

@@ -129,6 +129,8 @@ export class LoginView {
   #run: Promise<void> | undefined;
   /** The run of the latest step when it is a logout or a renewal, or a code sent or checked as the element went: it runs to its end (see `#unbind`). */
   #uncut: Promise<void> | undefined;
+  /** Stops the wait for the way back online after a check that could not reach the service: unbound (off the page), it waits no more. */
+  #offline: AbortController | undefined;
   /** A code refused when it was checked off the page, and its wallet (`#bound`'s key). */
   #refused: { key: string; failure: LoginFailure } | undefined;
 
@@ -274,6 +276,7 @@ export class LoginView {
         .then(flows)
         .then((f) => this.#refused?.key === bound.key || f.forgetCode(this.#host, false, true), () => undefined);
     this.#background?.abort();
+    this.#offline?.abort();
     clearInterval(this.#ticker);
     this.#clearTimers();
     this.#unwatch?.();
@@ -369,16 +372,17 @@ export class LoginView {
     // (A check run again once online, the keyboard was on the methods: it stays in the element.)
     if (before.kind === 'restoring' && this.#refocus) [this.#focusPending, this.#refocus] = [true, false];
     // The stored session could not be checked for want of a connection: back online, the check
-    // runs again, as at the start, unless the screen changed meanwhile.
+    // runs again, as at the start, unless the screen changed meanwhile. Unbound (taken off the page,
+    // or another wallet set), the element waits no more.
     if (before.kind === 'restoring' && after.kind === 'choosing' && after.failure?.code === 'network')
       addEventListener(
         'online',
         () => {
-          if (this.machine !== after || this.#bound?.key !== this.#key) return;
+          if (this.machine !== after) return;
           this.#refocus = (this.#host.getRootNode() as Document).activeElement === this.#host;
           this.bind(true, true);
         },
-        { once: true },
+        { once: true, signal: (this.#offline = new AbortController()).signal },
       );
     if (after.kind !== 'choosing') this.#background?.abort();
     if (after.kind !== 'code-entry' && after.kind !== 'verifying-code') clearInterval(this.#ticker);

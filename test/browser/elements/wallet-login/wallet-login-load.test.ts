@@ -80,7 +80,7 @@ describe('<wallet-login> when its flows fail to load', () => {
     expect(requestedIn(el, FLOWS), 'asked for offline').to.equal(false);
     await offline.online();
     // Back online, it starts again by itself, as on a page just loaded: the methods, nothing said.
-    await waitFor(() => inState(el, 'choosing') && !inState(el, 'busy') && !text(el, 'error'), 'the methods again, with no failure');
+    await waitFor(() => inState(el, 'choosing') && !inState(el, 'busy') && !text(el, 'error'), 'the session, with no failure');
     expect(requestedIn(el, FLOWS)).to.equal(true);
     methodButton(el, 'email-otp').click();
     await waitForState(el, 'code-entry');
@@ -92,6 +92,68 @@ describe('<wallet-login> when its flows fail to load', () => {
     await waitForState(other, 'logged-in');
     other.logout();
     await waitForState(el, 'choosing');
+  });
+});
+
+describe('<wallet-login> taken off the page while offline', () => {
+  const rig = useLoadRig();
+  const recovered = (el: WalletLogin) => inState(el, 'logged-in') && !text(el, 'error');
+
+  /**
+   * Offline, two elements of a wallet logged in on this device: `loading` (its code not loaded, on a
+   * fresh page) and `checking` (its code on its page already: only the start-up check fails), each on
+   * the methods with `network`; `meanwhile` is what the page does next, still offline. Then online:
+   * the `online` listeners the pages had at the end.
+   */
+  async function offlineThen(meanwhile: (loading: WalletLogin, checking: WalletLogin) => Promise<void>): Promise<{ loading: WalletLogin; checking: WalletLogin; listening: number }> {
+    // (An account and session of their own: each test's end empties the key store.)
+    const own = await newAccount();
+    await loginByEmail(own);
+    const attributes = { 'account-id': own.accountId, methods: 'email-otp', 'no-autofill': '' };
+    const [first, second] = [await freshPage(rig.dbName), await freshPage(rig.dbName)];
+    // (Its code loaded on that page by an element before it.)
+    const before = await mountIn<WalletLogin>(second, 'wallet-login', attributes);
+    await waitForState(before, 'logged-in');
+    before.remove();
+    const offline = await goOffline(3000, 'online');
+    const loading = await mountIn<WalletLogin>(first, 'wallet-login', attributes);
+    const checking = await mountIn<WalletLogin>(second, 'wallet-login', attributes);
+    for (const el of [loading, checking]) await waitFor(() => inState(el, 'choosing') && text(el, 'error').includes('could not be reached'), 'the methods, with network');
+    await meanwhile(loading, checking);
+    await offline.online();
+    return { loading, checking, listening: await offline.listening() };
+  }
+
+  it('stops listening for the way back online, and asks for nothing then; put back, it starts as on a page just loaded', async () => {
+    const { loading, checking, listening } = await offlineThen(async (loading, checking) => {
+      loading.remove();
+      checking.remove();
+      await new Promise((r) => setTimeout(r));
+    });
+    // Before: 2 (the load's and the check's, each keeping its element until back online).
+    expect(listening, 'online listeners left').to.equal(0);
+    expect(requestedIn(loading, FLOWS), 'asked for off the page').to.equal(false);
+    loading.ownerDocument.body.append(loading);
+    checking.ownerDocument.body.append(checking);
+    for (const el of [loading, checking]) await waitFor(() => recovered(el), 'the session, put back, with no failure');
+    expect(requestedIn(loading, FLOWS)).to.equal(true);
+  });
+
+  it('put back while still offline, listens once, and starts again by itself once back online; moved in the page, it keeps listening', async () => {
+    const { loading, listening } = await offlineThen(async (loading, checking) => {
+      loading.remove();
+      await new Promise((r) => setTimeout(r));
+      const failed = nextEvent<CustomEvent<{ code: string }>>(loading, 'wallet-login-error');
+      loading.ownerDocument.body.append(loading);
+      checking.ownerDocument.body.prepend(checking);
+      expect((await failed).detail.code).to.equal('network');
+    });
+    // One each. Before: 3 (the load's first listener kept beside the one of its load put back).
+    expect(listening, 'online listeners').to.equal(2);
+    // (Not waited for: the moved one's check again. Under the rig's offline emulation the page can
+    // hear `online` before its requests go through, and that check, sent at once, fails again.)
+    await waitFor(() => recovered(loading), 'the session, with no failure');
+    expect(requestedIn(loading, FLOWS)).to.equal(true);
   });
 });
 
