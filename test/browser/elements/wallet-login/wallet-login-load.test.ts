@@ -5,7 +5,7 @@
  */
 import { expect } from 'chai';
 import type { WalletLogin } from '../../../../src/elements/wallet-login/wallet-login.ts';
-import { goOffline, newAccount } from '../../support/rig.ts';
+import { goOffline, newAccount, type RigAccount } from '../../support/rig.ts';
 import { freshPage, inState, loginByEmail, mountIn, nextEvent, part, text, waitFor, waitForState } from '../shared/helpers.ts';
 import { droppedLoad, failedLoad, RELOAD, requestedIn, useLoadRig } from '../shared/load.ts';
 import { errorOfChoice, methodButton, typeSandboxCode } from './helpers.ts';
@@ -106,18 +106,20 @@ describe('<wallet-login> taken off the page while offline', () => {
    * the `online` listeners the pages had at the end.
    */
   async function offlineThen(meanwhile: (loading: WalletLogin, checking: WalletLogin) => Promise<void>): Promise<{ loading: WalletLogin; checking: WalletLogin; listening: number }> {
-    // (An account and session of their own: each test's end empties the key store.)
-    const own = await newAccount();
+    // (Accounts and sessions of their own, one each, so that neither check waits on the other's:
+    // each test's end empties the key store.)
+    const [own, other] = [await newAccount(), await newAccount()];
     await loginByEmail(own);
-    const attributes = { 'account-id': own.accountId, methods: 'email-otp', 'no-autofill': '' };
+    await loginByEmail(other);
+    const attributes = (acct: RigAccount) => ({ 'account-id': acct.accountId, methods: 'email-otp', 'no-autofill': '' });
     const [first, second] = [await freshPage(rig.dbName), await freshPage(rig.dbName)];
     // (Its code loaded on that page by an element before it.)
-    const before = await mountIn<WalletLogin>(second, 'wallet-login', attributes);
+    const before = await mountIn<WalletLogin>(second, 'wallet-login', attributes(other));
     await waitForState(before, 'logged-in');
     before.remove();
     const offline = await goOffline(3000, 'online');
-    const loading = await mountIn<WalletLogin>(first, 'wallet-login', attributes);
-    const checking = await mountIn<WalletLogin>(second, 'wallet-login', attributes);
+    const loading = await mountIn<WalletLogin>(first, 'wallet-login', attributes(own));
+    const checking = await mountIn<WalletLogin>(second, 'wallet-login', attributes(other));
     for (const el of [loading, checking]) await waitFor(() => inState(el, 'choosing') && text(el, 'error').includes('could not be reached'), 'the methods, with network');
     await meanwhile(loading, checking);
     await offline.online();
