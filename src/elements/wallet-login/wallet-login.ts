@@ -22,7 +22,7 @@ import { LocaleController } from '../shared/i18n.ts';
 import { failureMessage } from '../shared/strings.ts';
 import { onceAfterFirstPaint } from '../shared/idle.ts';
 import { loadFailureCode } from '../shared/load.ts';
-import { syncStates } from '../shared/list.ts';
+import { mayFocus, syncStates } from '../shared/list.ts';
 import { offeredMethods, parseMethods, type LoginMethod } from './wallet-login.methods.ts';
 import type { LoginFailure, LoginState, SessionInfo } from './wallet-login.machine.ts';
 import type { LoginView } from './wallet-login.view.ts';
@@ -162,6 +162,10 @@ export class WalletLogin extends TemplateElement {
   #failure: LoginFailure | undefined;
   /** Stops the wait for the way back online after a load that failed offline: taken off the page, it waits no more (connectedCallback loads again). */
   #offline: AbortController | undefined;
+  /** The way to log in chosen on the methods shown after a failed load: while that load is under way, its first step shows. */
+  #chosen: LoginMethod | undefined;
+  /** Focus goes to the screen's `data-autofocus` after the next render (the pressed method button is gone, or back). */
+  #focus = false;
   /** Calls made before it loaded (logout(), refresh(), cancel()), made on it once it is there. */
   #calls: ((view: LoginView) => void)[] = [];
 
@@ -210,9 +214,13 @@ export class WalletLogin extends TemplateElement {
     }
   }
 
-  /** What the screen shows: the machine's state, or, before it loaded, the first screen or the methods after a failed load. */
+  /**
+   * What the screen shows: the machine's state, or, before it loaded, the first screen, the methods
+   * after a failed load, or the first step of a way chosen there (as the machine would go), while it loads.
+   */
   get #state(): LoginState {
-    return this.#view?.machine ?? (this.#failure ? { kind: 'choosing', failure: this.#failure } : { kind: 'restoring' });
+    const m = this.#loading && this.#chosen;
+    return this.#view?.machine ?? (m ? ({ kind: m.endsWith('otp') ? 'sending-code' : 'authenticating', method: m } as LoginState) : this.#failure ? { kind: 'choosing', failure: this.#failure } : { kind: 'restoring' });
   }
 
   override connectedCallback(): void {
@@ -249,6 +257,8 @@ export class WalletLogin extends TemplateElement {
   #load(method?: LoginMethod, refocus?: boolean): void {
     if (!this.accountId || !this.isConnected || this.#loading) return;
     const failure = method && this.#failure;
+    // (The pressed button goes: focus moves to the heading of the step shown instead.)
+    this.#focus = !!(this.#chosen = method) && mayFocus(this);
     // (Another account: its first screen, until the load ends.)
     if (!failure) this.#failure = undefined;
     this.requestUpdate();
@@ -267,6 +277,8 @@ export class WalletLogin extends TemplateElement {
         this.#loading = undefined;
         this.#calls = [];
         if (!this.isConnected) return;
+        // (Back on the methods from a way chosen there, as from its step that failed: on the first.)
+        this.#focus = !!method && mayFocus(this);
         const failed: LoginFailure = (this.#failure = { code: loadFailureCode(e) });
         // Offline, nothing was asked for: back online, it starts as on a page just loaded (a
         // session stored here shows), unless a method chosen meanwhile asked for the code already.
@@ -285,6 +297,10 @@ export class WalletLogin extends TemplateElement {
     // (Busy too while the rest of the element loads: the start-up check, or the method chosen, waits for it.)
     syncStates(this.#internals, { [this.#shown]: false, [kind]: !bad, failed: !!bad, busy: !!this.#loading, ...this.#view?.states() });
     this.#shown = kind;
+    if (this.#focus) {
+      this.#focus = false;
+      this.renderRoot.querySelector<HTMLElement>('[data-autofocus]')?.focus();
+    }
     this.#view?.updated();
   }
 
@@ -295,15 +311,21 @@ export class WalletLogin extends TemplateElement {
     const t = this.#i18n.t;
     const s = this.#state;
     // (The failure goes while its code is asked for again: a second one is then read out again.)
-    const lines = this.#view?.lines() ?? { error: this.#failure && !this.#loading ? failureMessage(t, this.#failure) : '', wait: '', notice: '', quiet: false };
+    // A way chosen on the methods after a failed load, while it loads: its first step, as the rest of
+    // the element shows it (a code being sent, a passkey prompt or the identity provider awaited),
+    // said as it says it.
+    const m = this.#loading && this.#chosen;
+    const code = m && m.endsWith('otp');
+    const step = m ? t(code ? 'login.sending' : `login.${m}.waiting`) : '';
+    const lines = this.#view?.lines() ?? { error: this.#failure && !this.#loading ? failureMessage(t, this.#failure) : '', wait: '', notice: step, quiet: false };
     return html`
       <section part="base" class="panel stack" aria-labelledby="heading">
         ${this.accountId
-          ? s.kind === 'restoring'
+          ? s.kind === 'restoring' || m
             ? // The first screen is one template of its own: Lit prepares one template before the first
               // paint instead of three (measured 0.5-1.4 ms sooner on the page).
-              html`<h2 part="heading" id="heading" tabindex="-1" aria-level=${this.level()}>${t('login.heading')}</h2>
-                <p part="intro" class="muted" id="intro">${t('login.restoring')}</p>`
+              html`<h2 part="heading" id="heading" tabindex="-1" aria-level=${this.level()} ?data-autofocus=${!!m}>${t(code ? `login.code.heading.${m}` : 'login.heading')}</h2>
+                <p part="intro" class="muted" id="intro">${step || t('login.restoring')}</p>`
             : s.kind === 'choosing'
               ? this.#choosing(s)
               : this.#view!.screen()

@@ -6,7 +6,7 @@
 import { expect } from 'chai';
 import type { WalletLogin } from '../../../../src/elements/wallet-login/wallet-login.ts';
 import { goOffline, newAccount, type RigAccount } from '../../support/rig.ts';
-import { freshPage, inState, loginByEmail, mountIn, nextEvent, part, text, waitFor, waitForState } from '../shared/helpers.ts';
+import { freshPage, inState, loginByEmail, mountIn, nextEvent, part, shadow, text, waitFor, waitForState } from '../shared/helpers.ts';
 import { droppedLoad, failedLoad, RELOAD, requestedIn, useLoadRig } from '../shared/load.ts';
 import { errorOfChoice, methodButton, typeSandboxCode } from './helpers.ts';
 
@@ -56,6 +56,30 @@ describe('<wallet-login> when its flows fail to load', () => {
       watch.disconnect();
       expect({ removed, now: text(el, 'error') }).to.deep.equal({ removed: [RELOAD], now: RELOAD });
     }
+  });
+
+  it('shows the first step of a way chosen after the failure while its code is asked for again, as it shows it with that code loaded', async () => {
+    const { el } = await failedLoad<WalletLogin>(FLOWS, rig.retried, 'wallet-login-error', subject());
+    await waitForState(el, 'choosing');
+    methodButton(el, 'email-otp').focus();
+    methodButton(el, 'email-otp').click();
+    await el.updateComplete;
+    // Before: the methods, busy ({ sending: false, heading: 'Log in to your wallet', intro: 'Choose how you want to log in.', … }).
+    expect({ sending: inState(el, 'sending-code'), busy: inState(el, 'busy'), heading: text(el, 'heading'), intro: text(el, 'intro'), status: text(el, 'status'), error: text(el, 'error'), focused: shadow(el).activeElement === part(el, 'heading') }).to.deep.equal({
+      sending: true,
+      busy: true,
+      heading: 'Check your email',
+      intro: 'Sending your code…',
+      status: 'Sending your code…',
+      error: '',
+      focused: true,
+    });
+    if (rig.retried) return waitForState(el, 'code-entry');
+    // Failed again: back on the methods, as from a code that could not be sent, the keyboard on the first.
+    await waitFor(() => inState(el, 'choosing') && !inState(el, 'busy'), 'the methods again');
+    expect(text(el, 'error')).to.equal(RELOAD);
+    await el.updateComplete;
+    expect(shadow(el).activeElement === methodButton(el, 'email-otp'), 'the keyboard on the first method').to.equal(true);
   });
 
   it('loads them again at once, unseen, after a dropped connection, and sends a code', async () => {
