@@ -34,21 +34,21 @@ export const BUDGETS: Readonly<Record<string, number>> = {
  * Budgets are the product's promise; ceilings hold every byte gained on the way to them.
  */
 export const CEILINGS: Readonly<Record<string, number>> = {
-  'wallet-elements (all)': 69_525,
+  'wallet-elements (all)': 69_700,
   core: 17_475,
   '<agent-actions>': 19_850,
   '<card-reveal>': 26_825,
   '<delegated-keys>': 33_875,
   '<passkey-register>': 31_000,
   '<wallet-credentials>': 35_475,
-  '<wallet-login>': 38_025,
+  '<wallet-login>': 38_225,
   'locales/ar (optional)': 7_375,
   'cdn/elements/agent-actions.js': 25_025,
   'cdn/elements/card-reveal.js': 31_550,
   'cdn/elements/delegated-keys.js': 39_750,
   'cdn/elements/passkey-register.js': 37_100,
   'cdn/elements/wallet-credentials.js': 41_975,
-  'cdn/elements/wallet-login.js': 44_550,
+  'cdn/elements/wallet-login.js': 44_700,
 };
 
 /** Up front plus on demand: what the entry can make a page download in all. */

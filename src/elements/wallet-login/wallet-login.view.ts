@@ -131,6 +131,8 @@ export class LoginView {
   #uncut: Promise<void> | undefined;
   /** Stops the wait for the way back online after a check that could not reach the service: unbound (off the page), it waits no more. */
   #offline: AbortController | undefined;
+  /** Checks left to run again, 2 s apart, after one run once back online failed for want of a connection. */
+  #tries = 0;
   /** A code refused when it was checked off the page, and its wallet (`#bound`'s key). */
   #refused: { key: string; failure: LoginFailure } | undefined;
 
@@ -374,16 +376,20 @@ export class LoginView {
     // The stored session could not be checked for want of a connection: back online, the check
     // runs again, as at the start, unless the screen changed meanwhile. Unbound (taken off the page,
     // or another wallet set), the element waits no more.
-    if (before.kind === 'restoring' && after.kind === 'choosing' && after.failure?.code === 'network')
-      addEventListener(
-        'online',
-        () => {
-          if (this.machine !== after) return;
-          this.#refocus = (this.#host.getRootNode() as Document).activeElement === this.#host;
-          this.bind(true, true);
-        },
-        { once: true, signal: (this.#offline = new AbortController()).signal },
-      );
+    if (before.kind === 'restoring' && after.kind === 'choosing' && after.failure?.code === 'network') {
+      const again = () => {
+        if (this.machine !== after) return;
+        this.#refocus = (this.#host.getRootNode() as Document).activeElement === this.#host;
+        this.bind(true, true);
+      };
+      const signal = (this.#offline = new AbortController()).signal;
+      // Just back online, the connection may not carry yet (a network coming up): a check run again
+      // then that fails so is run again 2 s later, three times at most.
+      if (navigator.onLine && this.#tries && this.#tries--) {
+        const timer = setTimeout(again, 2000);
+        signal.addEventListener('abort', () => clearTimeout(timer));
+      } else addEventListener('online', () => ((this.#tries = 3), again()), { once: true, signal });
+    }
     if (after.kind !== 'choosing') this.#background?.abort();
     if (after.kind !== 'code-entry' && after.kind !== 'verifying-code') clearInterval(this.#ticker);
     // The code that waited is done with (entered, abandoned, or a session came another way), and so

@@ -790,6 +790,24 @@ describe('<wallet-login>', function () {
     expect(shadow(el).activeElement, 'the keyboard left the element').to.not.equal(null);
   });
 
+  it('back online, a start-up check the connection does not carry yet (a network coming up) is run again a moment later: the session shows with no click', async () => {
+    await (await walletFor().startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000');
+    await Promise.all([import('../../../../src/elements/wallet-login/wallet-login.view.ts'), import('../../../../src/elements/wallet-login/wallet-login.flows.ts')]);
+    const offline = await goOffline(3000);
+    const el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId, methods: 'email-otp', 'no-autofill': '' });
+    await waitFor(() => inState(el, 'choosing') && !inState(el, 'busy'), 'the methods, the check failed');
+    // The first check once online fails as offline did (its answer lost on the way).
+    const lost = loseAnswer('GET', /\/auth\/sessions\?/);
+    try {
+      await offline.online();
+      // Before: one 'online' event, spent: the methods and the failure stayed until a click.
+      await waitForState(el, 'logged-in');
+    } finally {
+      lost();
+    }
+    expect(text(el, 'error')).to.equal('');
+  });
+
   it('logout() as the element goes on the page, before its start-up check began, logs out the stored session, upstream too', async () => {
     const wallet = walletFor();
     const { sessionId } = await (await wallet.startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000');
