@@ -4,11 +4,18 @@
  * per page, set once with `configureWallet()`; an element's `api-base` attribute overrides the
  * base for that element, on this page's origin or that of `apiBase` only (send.ts says why).
  *
- * It imports nothing, so that every element entry can export `configureWallet` at no cost. The
- * client, the session flows, the key store and the pinned keys are used in wallet.ts; an element
- * that needs a few endpoints (<card-reveal>, <agent-actions>) takes the bare transport from send.ts.
+ * It imports nothing of its own, so that every element entry can export `configureWallet` at no
+ * cost. The client, the session flows, the key store and the pinned keys are used in wallet.ts; an
+ * element that needs a few endpoints (<card-reveal>, <agent-actions>) takes the bare transport from send.ts.
+ *
+ * It does import load.ts and events.ts, which every element has up front anyway, for where a split
+ * build puts them: a bundler makes one chunk of the modules the same entries and import()s reach, and
+ * through these imports whatever reaches this module reaches those two, so the three are one file
+ * (in the per-element CDN modules, one request up front instead of three).
  */
 import type { KeyStore } from '../../core/keystore.ts';
+import './load.ts';
+import './events.ts';
 
 export type Environment = 'production' | 'sandbox';
 

@@ -133,6 +133,21 @@ test('each per-element CDN module stays under its size ceiling (every file it fe
   assert.deepEqual(ceilingFailures(sizes), []);
 });
 
+test('every element fetches the configuration, the on-demand loader and the event base as one file', () => {
+  // Every element imports each of them up front (and its on-demand code imports them again): in files
+  // of their own, they are three requests (and three gzip streams) before any element renders.
+  const outputs = metafile!.outputs;
+  const holding = (module: string) => Object.keys(outputs).filter((out) => Object.keys(outputs[out]!.inputs).some((i) => i.endsWith(`src/elements/shared/${module}`)));
+  const files = ['config.ts', 'load.ts', 'events.ts'].map((module) => [module, holding(module)] as const);
+  for (const [module, outs] of files) assert.equal(outs.length, 1, `${module} is in ${outs.length} files`);
+  assert.equal(new Set(files.map(([, [out]]) => out)).size, 1, `in: ${files.map(([module, [out]]) => `${module} ${out?.slice(out.lastIndexOf('/') + 1)}`).join(', ')}`);
+  const [, [shared]] = files[0]!;
+  for (const tag of elementTags()) {
+    const entry = Object.keys(outputs).find((out) => out.endsWith(`/elements/${tag}.js`))!;
+    assert.ok(outputs[entry]!.imports.some((i) => i.kind === 'import-statement' && i.path === shared), `${tag}.js imports it up front`);
+  }
+});
+
 test('a page that loads card-reveal.js gets <card-reveal> only, and only the files it needs', async () => {
   const { result, problems } = await rig.open('/one');
   assert.deepEqual(result, { defined: ['card-reveal'], rendered: true });
