@@ -21,6 +21,9 @@ import { ENDS, credentialOf, initialState, offeredMethods, parseMethods, resendS
 import { autofill, currentSession, forgetCode, logoutOf, runStep, smsCode, watchSessions, type Step } from './wallet-login.flows.ts';
 import { SessionExpiringEvent, WalletLoggedInEvent, WalletLoggedOutEvent, WalletLoginErrorEvent, type LoggedOutDetail } from './wallet-login.events.ts';
 import type { WalletLogin } from './wallet-login.ts';
+// The strings only this code shows (the methods' autofill field and a session's end too, drawn by
+// wallet-login.ts once this is loaded): registered with it, not up front.
+import './wallet-login.view-strings.ts';
 
 /**
  * The flows, which came with this module; their calls stay asynchronous, as when they loaded on their

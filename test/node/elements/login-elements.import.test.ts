@@ -89,6 +89,7 @@ test('Arabic (src/locales/ar.ts) covers every English string of every element, w
     (await import('../../../src/elements/shared/strings.ts')).sharedStrings.en,
     (await import('../../../src/elements/shared/error-strings.ts')).sharedErrorStrings.en,
     (await import('../../../src/elements/wallet-login/wallet-login.strings.ts')).walletLoginStrings.en,
+    (await import('../../../src/elements/wallet-login/wallet-login.view-strings.ts')).walletLoginViewStrings.en,
     (await import('../../../src/elements/passkey-register/passkey-register.strings.ts')).passkeyRegisterStrings.en,
     (await import('../../../src/elements/wallet-credentials/wallet-credentials.strings.ts')).walletCredentialsStrings.en,
     (await import('../../../src/elements/card-reveal/card-reveal.strings.ts')).cardRevealStrings.en,
