@@ -773,13 +773,21 @@ describe('<wallet-login>', function () {
     expect((await clientFor().listSessions(acct.accountId)).map((s) => s.id)).to.include(sessionId);
   });
 
-  it('offline at its start-up check, shows the session stored here once back online, with no click, the keyboard kept in the element', async () => {
+  /**
+   * A session stored here, and the element put on a page gone offline (3 s) with its code loaded
+   * already (a page that went offline after loading it): only its start-up check fails.
+   */
+  async function offlineAtStartupCheck() {
     await (await walletFor().startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000');
-    // Its code on the page already (a page that went offline after loading it): only the check fails.
     await Promise.all([import('../../../../src/elements/wallet-login/wallet-login.view.ts'), import('../../../../src/elements/wallet-login/wallet-login.flows.ts')]);
     const offline = await goOffline(3000);
     const el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId, methods: 'email-otp', 'no-autofill': '' });
     await waitFor(() => inState(el, 'choosing') && !inState(el, 'busy'), 'the methods, the check failed');
+    return { el, offline };
+  }
+
+  it('offline at its start-up check, shows the session stored here once back online, with no click, the keyboard kept in the element', async () => {
+    const { el, offline } = await offlineAtStartupCheck();
     expect(text(el, 'error')).to.equal('The wallet service could not be reached. Check your connection and try again.');
     methodButton(el, 'email-otp').focus();
     await offline.online();
@@ -791,11 +799,7 @@ describe('<wallet-login>', function () {
   });
 
   it('back online, a start-up check the connection does not carry yet (a network coming up) is run again a moment later: the session shows with no click', async () => {
-    await (await walletFor().startOtpLogin({ credentialId: acct.emailCredentialId })).submit('000000');
-    await Promise.all([import('../../../../src/elements/wallet-login/wallet-login.view.ts'), import('../../../../src/elements/wallet-login/wallet-login.flows.ts')]);
-    const offline = await goOffline(3000);
-    const el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId, methods: 'email-otp', 'no-autofill': '' });
-    await waitFor(() => inState(el, 'choosing') && !inState(el, 'busy'), 'the methods, the check failed');
+    const { el, offline } = await offlineAtStartupCheck();
     // The first check once online fails as offline did (its answer lost on the way).
     const lost = loseAnswer('GET', /\/auth\/sessions\?/);
     try {
