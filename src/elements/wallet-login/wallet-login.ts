@@ -219,8 +219,13 @@ export class WalletLogin extends TemplateElement {
    * after a failed load, or the first step of a way chosen there (as the machine would go), while it loads.
    */
   get #state(): LoginState {
-    const m = this.#loading && this.#chosen;
+    const m = this.#step;
     return this.#view?.machine ?? (m ? ({ kind: m.endsWith('otp') ? 'sending-code' : 'authenticating', method: m } as LoginState) : this.#failure ? { kind: 'choosing', failure: this.#failure } : { kind: 'restoring' });
+  }
+
+  /** A way chosen on the methods after a failed load, while its code loads. */
+  get #step(): LoginMethod | undefined {
+    return this.#loading && this.#chosen;
   }
 
   override connectedCallback(): void {
@@ -314,7 +319,7 @@ export class WalletLogin extends TemplateElement {
     // A way chosen on the methods after a failed load, while it loads: its first step, as the rest of
     // the element shows it (a code being sent, a passkey prompt or the identity provider awaited),
     // said as it says it.
-    const m = this.#loading && this.#chosen;
+    const m = this.#step;
     const code = m && m.endsWith('otp');
     const step = m ? t(code ? 'login.sending' : `login.${m}.waiting`) : '';
     const lines = this.#view?.lines() ?? { error: this.#failure && !this.#loading ? failureMessage(t, this.#failure) : '', wait: '', notice: step, quiet: false };

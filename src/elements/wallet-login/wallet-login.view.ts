@@ -392,7 +392,8 @@ export class LoginView {
         const timer = setTimeout(again, 2000);
         signal.addEventListener('abort', () => clearTimeout(timer));
       } else addEventListener('online', () => ((this.#tries = 3), again()), { once: true, signal });
-    }
+      // A check that got through spends what was left of the tries.
+    } else if (before.kind === 'restoring') this.#tries = 0;
     if (after.kind !== 'choosing') this.#background?.abort();
     if (after.kind !== 'code-entry' && after.kind !== 'verifying-code') clearInterval(this.#ticker);
     // The code that waited is done with (entered, abandoned, or a session came another way), and so
