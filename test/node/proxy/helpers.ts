@@ -4,6 +4,7 @@
  * sends paths and headers exactly as written (fetch would normalise `..`, `%2e` and friends), and a
  * fetch that keeps cookies as a browser does (the step-up grant).
  */
+import assert from 'node:assert/strict';
 import { once } from 'node:events';
 import { after, before } from 'node:test';
 import http from 'node:http';
@@ -11,6 +12,10 @@ import net, { type AddressInfo } from 'node:net';
 import { createProxy, type ProxyHandler, type ProxyLogLine, type ProxyOptions } from '../../../src/proxy/index.ts';
 import { boundedServer } from '../../../src/proxy/server.ts';
 import { startSandbox, type Sandbox } from '../../../src/sandbox/index.ts';
+import { createClient } from '../../../src/core/client.ts';
+import { createWallet } from '../../../src/core/session.ts';
+import { memoryKeyStore } from '../../../src/core/keystore.ts';
+import { ServiceError } from '../../../src/core/errors.ts';
 import { serve } from '@hono/node-server';
 import type { Hono } from 'hono';
 
@@ -260,4 +265,36 @@ export function useSandbox(): () => Sandbox {
 export function sandboxBinding(sandbox: Sandbox) {
   const f = sandbox.fixtures;
   return { upstream: f.baseUrl, tokenId: f.tokenId, clientSecret: f.clientSecret, demoAccount: { customerId: f.customerId, accountId: f.accountId, cardId: f.cardId } };
+}
+
+/**
+ * Through a proxy for `sandbox`'s demo account with the step-up on, at `apiBase`, over HTTP: an
+ * email-code login, the card refused until the session is refreshed (a stamped request), the
+ * step-up grant's two Set-Cookie headers, the reveal, and a logout.
+ */
+export async function loginAndReveal(sandbox: Sandbox, apiBase: string): Promise<void> {
+  const f = sandbox.fixtures;
+  const page = jarFetch(fetch);
+  const client = createClient({ baseUrl: apiBase, fetch: page.fetch });
+  const wallet = createWallet({ client, store: memoryKeyStore(), otpSigner: f.signerPublicKey });
+  const login = await wallet.startOtpLogin({ credentialId: f.emailCredentialId });
+  await login.submit('000000');
+  await assert.rejects(client.revealCard(f.cardId), (e: unknown) => e instanceof ServiceError && e.code === 'STEP_UP_REQUIRED');
+  const { sessionId } = await wallet.refresh(f.accountId);
+  const path = new URL(apiBase).pathname;
+  // Both Set-Cookie headers come through the framework: the refreshed session's grant goes, the new one's comes.
+  assert.equal(page.setCookies.length, 2);
+  assert.match(page.setCookies[0]!, new RegExp(`^wallet_step_up_[0-9a-f-]{36}=; Path=${path}/cards; Max-Age=0;`));
+  assert.match(page.setCookies[1]!, new RegExp(`^wallet_step_up_${sessionId.slice(8)}=[A-Za-z0-9_.-]+; Path=${path}/cards;`));
+  const reveal = await client.revealCard(f.cardId);
+  assert.match(reveal.panEmbedUrl, /\/processor\/card\?token=/);
+  await wallet.logout(f.accountId);
+  assert.equal(page.jar.size, 0);
+}
+
+/** A GET from the local address `from` (a client of its own on loopback); resolves to the status. */
+export function getFrom(from: string, url: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    http.get(url, { localAddress: from, agent: false }, (res) => (res.resume(), resolve(res.statusCode!))).on('error', reject);
+  });
 }

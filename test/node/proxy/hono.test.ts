@@ -9,28 +9,16 @@
  */
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import http from 'node:http';
 import { describe, it } from 'node:test';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import { Hono } from 'hono';
 import { mount } from 'hono/mount';
 import { createProxy, type ProxyLogLine, type ProxyOptions } from '../../../src/proxy/index.ts';
-import { createClient } from '../../../src/core/client.ts';
-import { createWallet } from '../../../src/core/session.ts';
-import { memoryKeyStore } from '../../../src/core/keystore.ts';
-import { ServiceError } from '../../../src/core/errors.ts';
-import { jarFetch, listen, raw, sandboxBinding, useSandbox } from './helpers.ts';
+import { getFrom, listen, loginAndReveal, raw, sandboxBinding, useSandbox } from './helpers.ts';
 
 const README = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
 /** The README's Hono mount, as written (one inline code span). */
 const HONO_LINE = /- Hono: `(app\.all\('\/api\/\*'[^`]*)`/.exec(README)?.[1];
-
-/** A GET from the local address `from` (a client of its own on loopback); resolves to the status. */
-function getFrom(from: string, url: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    http.get(url, { localAddress: from, agent: false }, (res) => (res.resume(), resolve(res.statusCode!))).on('error', reject);
-  });
-}
 
 describe('proxy.fetch mounted in Hono on Node, in front of the sandbox', () => {
   const sandbox = useSandbox();
@@ -50,27 +38,6 @@ describe('proxy.fetch mounted in Hono on Node, in front of the sandbox', () => {
     return { proxy, logs, errors };
   }
 
-  /** An email-code login, a card refused until the session is refreshed, the reveal, and a logout, over HTTP at `apiBase`. */
-  async function loginAndReveal(apiBase: string): Promise<void> {
-    const f = sandbox().fixtures;
-    const page = jarFetch(fetch);
-    const client = createClient({ baseUrl: apiBase, fetch: page.fetch });
-    const wallet = createWallet({ client, store: memoryKeyStore(), otpSigner: f.signerPublicKey });
-    const login = await wallet.startOtpLogin({ credentialId: f.emailCredentialId });
-    await login.submit('000000');
-    await assert.rejects(client.revealCard(f.cardId), (e: unknown) => e instanceof ServiceError && e.code === 'STEP_UP_REQUIRED');
-    const { sessionId } = await wallet.refresh(f.accountId);
-    const path = new URL(apiBase).pathname;
-    // Both Set-Cookie headers come through the framework: the refreshed session's grant goes, the new one's comes.
-    assert.equal(page.setCookies.length, 2);
-    assert.match(page.setCookies[0]!, new RegExp(`^wallet_step_up_[0-9a-f-]{36}=; Path=${path}/cards; Max-Age=0;`));
-    assert.match(page.setCookies[1]!, new RegExp(`^wallet_step_up_${sessionId.slice(8)}=[A-Za-z0-9_.-]+; Path=${path}/cards;`));
-    const reveal = await client.revealCard(f.cardId);
-    assert.match(reveal.panEmbedUrl, /\/processor\/card\?token=/);
-    await wallet.logout(f.accountId);
-    assert.equal(page.jar.size, 0);
-  }
-
   it('the README\'s Hono line, run as written: login, step-up, card reveal and logout; the app\'s own routes stay its own', async () => {
     assert.ok(HONO_LINE, 'the README has no Hono mount');
     const { proxy, logs, errors } = proxyFor();
@@ -79,7 +46,7 @@ describe('proxy.fetch mounted in Hono on Node, in front of the sandbox', () => {
     app.get('/health', (c) => c.json({ ok: true }));
     const server = await listen(app);
     try {
-      await loginAndReveal(`${server.origin}/api`);
+      await loginAndReveal(sandbox(), `${server.origin}/api`);
       assert.deepEqual(errors, []);
       assert.deepEqual(
         logs.filter((l) => l.route === 'revealCard').map((l) => [l.status, l.code]),
@@ -135,7 +102,7 @@ describe('proxy.fetch mounted in Hono on Node, in front of the sandbox', () => {
     app.all('/api/*', (c) => proxy.fetch(c.req.raw, { clientAddress: getConnInfo(c).remote.address }));
     const server = await listen(app);
     try {
-      await loginAndReveal(`${server.origin}/shop/api`);
+      await loginAndReveal(sandbox(), `${server.origin}/shop/api`);
       assert.deepEqual(errors, []);
     } finally {
       await server.close();
@@ -183,7 +150,7 @@ describe('proxy.fetch mounted in Hono on Node, in front of the sandbox', () => {
       assert.equal(stripped.json.code, 'NOT_FOUND');
       assert.match(stripped.json.message, /outside basePath \/api/);
       assert.match(logs.at(-1)!.message!, /outside basePath \/api/);
-      await loginAndReveal(`${server.origin}/api`);
+      await loginAndReveal(sandbox(), `${server.origin}/api`);
     } finally {
       await server.close();
       await proxy.close();
