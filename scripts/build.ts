@@ -215,13 +215,14 @@ function fetchImportsAtOnce(metafile: Metafile, cwd = process.cwd()): void {
   }
 }
 
-async function buildNode(): Promise<Metafile | undefined> {
+/** The Node entries (nodeEntries) into `outdir`: dist/ for the package; elsewhere for a test that runs them in Bun or Deno. */
+export async function buildNode(outdir = DIST): Promise<Metafile | undefined> {
   const entries = nodeEntries();
   if (Object.keys(entries).length === 0) return undefined;
   return (await esbuild({
     ...common,
     entryPoints: toEntryPoints(entries),
-    outdir: DIST,
+    outdir,
     platform: 'node',
     splitting: true,
     chunkNames: 'chunks/node-[name]-[hash]',
