@@ -174,9 +174,11 @@ export interface ProxyOptionFields<R extends ProxyRequest = IncomingMessage> {
    */
   clientIp?: (request: R, address: string | undefined) => string | undefined;
   /**
-   * Upstream transport: `'undici'` (default, an undici Pool the proxy creates and closes), `'node'`
-   * (a keep-alive node:http Agent), or an undici Pool/Agent you created for the upstream origin (you
-   * close it). All are bounded the same way; bench/proxy.ts compares them.
+   * Upstream transport: `'undici'` (an undici Pool the proxy creates and closes; the default under
+   * Node), `'node'` (a keep-alive node:http Agent; the default under Bun, whose `undici` is a
+   * stand-in that cannot carry it, and Deno, where undici needs --allow-env for variables of its
+   * own), or an undici Pool/Agent you created for the upstream origin (you close it). All are
+   * bounded the same way; bench/proxy.ts compares them.
    */
   transport?: UpstreamTransport;
   /** Card reveal only after a fresh wallet-session proof (a relayed session refresh); see step-up.ts. */

@@ -221,15 +221,25 @@ export function createUpstream(base: string, options: { timeoutMs: number; trans
   if (url.username || url.password || url.search || url.hash) throw new TypeError('upstream must not carry credentials, a query or a fragment');
   const basePath = url.pathname.replace(/\/+$/, '');
   const connections = options.connections ?? 64;
-  const transport = options.transport ?? 'undici';
+  const transport = options.transport ?? defaultTransport();
   const budget = new ByteBudget();
   const { send, close } = exchanges(url, basePath, options.timeoutMs, transport, connections, budget);
   return { send, close, hold: (bytes, client, connection, change) => budget.hold(bytes, client, connection, change), taken: (connection) => budget.taken(connection) };
 }
 
+/**
+ * 'undici' under Node; 'node' under Bun, which answers `import 'undici'` with a stand-in of its own
+ * (no `dispatch`), and under Deno, where undici reads environment variables that a server run with
+ * --allow-env for its own settings only may not read (each exchange would fail).
+ */
+function defaultTransport(): 'undici' | 'node' {
+  return process.versions.bun || process.versions.deno ? 'node' : 'undici';
+}
+
 function exchanges(url: URL, basePath: string, timeoutMs: number, transport: UpstreamTransport, connections: number, budget: ByteBudget): Exchanges {
   if (transport === 'node') return nodeUpstream(url, basePath, timeoutMs, connections, budget);
   if (transport === 'undici') {
+    if (typeof Pool.prototype.dispatch !== 'function') throw new TypeError("transport 'undici' cannot run here: this runtime's undici has no Pool.dispatch (Bun puts its own in undici's place); leave transport unset or set it to 'node'");
     // The Pool's own timers bound what the exchange timer already bounds, so that nothing stays
     // queued or connected for longer than one exchange may take.
     const pool = new Pool(url.origin, { connections, connectTimeout: timeoutMs, headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
