@@ -200,6 +200,12 @@ export interface ProxyLogLine {
    * own fixed text (the values it compared stay in the answer's `details`) or an `authorize` hook's.
    */
   message?: string;
+  /**
+   * Why the service could not be reached or its connection failed, as the runtime names it: an
+   * error code (`ECONNREFUSED`, `ENOTFOUND`, `UND_ERR_SOCKET`) or, without one, the error's name
+   * (Deno's `NotCapable` for a permission it was not given). Never the error's message.
+   */
+  cause?: string;
 }
 
 /** What `proxy.fetch` needs besides the request. */
@@ -302,6 +308,7 @@ interface Exchange {
   requestId: string | undefined;
   code: string | undefined;
   message?: string;
+  cause?: string;
   corsOrigin: string | undefined;
   /**
    * The other host the request names, checked as Host is: the Host header of an absolute-form
@@ -868,6 +875,7 @@ export function createProxy(given: ProxyOptions<never>): ProxyHandler<ProxyReque
         : error.kind === 'busy'
           ? new Refusal(503, 'PROXY_BUSY', error.message, { 'retry-after': '1' })
           : new Refusal(502, 'BAD_GATEWAY', error.message);
+      x.cause = causeName(error.cause);
     } else {
       r = new Refusal(500, 'INTERNAL_ERROR', 'The proxy failed to handle the request.');
       if (onError) report(onError, error, x.request);
@@ -899,6 +907,7 @@ export function createProxy(given: ProxyOptions<never>): ProxyHandler<ProxyReque
     if (x.requestId !== undefined && SAFE_REQUEST_ID.test(x.requestId)) line.requestId = x.requestId;
     if (x.code !== undefined) line.code = x.code;
     if (x.message !== undefined) line.message = x.message;
+    if (x.cause !== undefined) line.cause = x.cause;
     try {
       logger(line);
     } catch {
@@ -925,6 +934,21 @@ export function createProxy(given: ProxyOptions<never>): ProxyHandler<ProxyReque
     },
   });
 }
+
+/**
+ * An upstream failure's cause, as a log line may name it: the first error code along its chain of
+ * causes, else the first name more telling than Error or TypeError, in an identifier's shape. A
+ * message could carry anything (an address, a header), so none is taken.
+ */
+function causeName(cause: unknown): string | undefined {
+  for (let c = cause, depth = 0; c !== null && typeof c === 'object' && depth < 4; c = (c as { cause?: unknown }).cause, depth++) {
+    const { code, name } = c as { code?: unknown; name?: unknown };
+    if (typeof code === 'string' && CAUSE_SHAPE.test(code)) return code;
+    if (typeof name === 'string' && name !== 'Error' && name !== 'TypeError' && CAUSE_SHAPE.test(name)) return name;
+  }
+  return undefined;
+}
+const CAUSE_SHAPE = /^[A-Za-z][\w-]{0,63}$/;
 
 /** Every option of ProxyOptions (the type keeps the list complete), for telling a misspelt one. */
 const OPTION_NAMES: Record<keyof ProxyOptionFields, true> = {

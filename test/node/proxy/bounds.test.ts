@@ -256,6 +256,10 @@ describe('proxy bounds', () => {
           const refused = await raw(px.port, { method: 'POST', path: `/api/cards/${CARD}/reveal`, headers: JSON_HEADERS });
           assertErrorShape(refused, 502, 'BAD_GATEWAY');
           assert.equal(refused.json.message, 'The service could not be reached.');
+          // The log line names the runtime's cause, which the answer does not.
+          await waitFor(() => px.logs.length === 1, 'the log line');
+          assert.equal(px.logs[0]!.cause, 'ECONNREFUSED', JSON.stringify(px.logs[0]));
+          assert.doesNotMatch(refused.text, /ECONNREFUSED/);
         } finally {
           await px.close();
         }

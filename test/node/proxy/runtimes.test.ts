@@ -226,6 +226,25 @@ try {
       assert.match(run.stdout, /^TypeError: transport 'undici' cannot run here: .*'node'/, run.stdout + run.stderr);
     });
 
+    // With undici asked for, Deno's undici reads variables of its own, which the README's
+    // --allow-env does not grant: each exchange fails, and the log line says why.
+    if (name === 'deno') it('names, in the log line of a request the undici transport could not carry under the README\'s permissions, the runtime\'s refusal', () => {
+      const f = sandbox().fixtures;
+      const file = join(APP, 'deno-undici.ts');
+      writeFileSync(file, `import { createProxy } from 'wallet-elements/proxy';
+const proxy = createProxy<Request>({
+  upstream: ${JSON.stringify(f.baseUrl)}, tokenId: 't', clientSecret: 's', authorize: () => true, rateLimit: false, transport: 'undici',
+  logger: (line) => console.log(JSON.stringify(line)),
+});
+const answer = await proxy.fetch(new Request('http://127.0.0.1/api/auth/credentials?accountId=${encodeURIComponent(f.accountId)}'));
+console.log(JSON.stringify({ status: answer.status }));
+await proxy.close();
+`);
+      const run = spawnSync(ensureRuntime(name), ['run', ...DENO_FLAGS, file], { cwd: APP, encoding: 'utf8', timeout: 30_000, env: { PATH: process.env.PATH, HOME: process.env.HOME, DENO_DIR: join(CACHE, 'deno-dir'), DENO_NO_UPDATE_CHECK: '1' } });
+      const lines = run.stdout.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as { status: number; code?: string; cause?: string });
+      assert.deepEqual(lines.map((l) => [l.status, l.code, l.cause]), [[502, 'BAD_GATEWAY', 'NotCapable'], [502, undefined, undefined]], run.stdout + run.stderr);
+    });
+
     it('writes neither the client secret nor the Basic credentials anywhere', () => {
       const f = sandbox().fixtures;
       const basic = Buffer.from(`${f.tokenId}:${f.clientSecret}`).toString('base64');
