@@ -162,7 +162,7 @@ export class WalletLogin extends TemplateElement {
   #failure: LoginFailure | undefined;
   /** Stops the wait for the way back online after a load that failed offline: taken off the page, it waits no more (connectedCallback loads again). */
   #offline: AbortController | undefined;
-  /** The way to log in chosen on the methods shown after a failed load: while that load is under way, its first step shows. */
+  /** The way to log in chosen on the methods shown after a failed load: while that load is under way, its first step shows (until a cancel), and goes ahead once loaded. */
   #chosen: LoginMethod | undefined;
   /** Focus goes to the screen's `data-autofocus` after the next render (the pressed method button is gone, or back). */
   #focus = false;
@@ -197,9 +197,14 @@ export class WalletLogin extends TemplateElement {
    * Stops a running step (a passkey prompt, a code being sent) and returns to a usable screen; a
    * code being checked returns to the methods (the service may have used it up). A logout or a
    * renewal runs to its end: cut off, it could leave a session upstream whose key nobody holds.
+   * The first step of a way chosen after the element's code failed to load, shown while that code
+   * loads again, returns to the methods at once, as it does loaded (the failure no longer shown);
+   * the code, once there, goes no further.
    */
   cancel(): void {
-    this.#call((view) => view.cancel());
+    // (Calls made meanwhile were for that step; the keyboard goes to the first method, as loaded.)
+    if (this.#step) (this.#chosen = undefined), (this.#calls = []), (this.#focus = mayFocus(this)), this.requestUpdate();
+    else this.#call((view) => view.cancel());
   }
 
   /**
@@ -254,26 +259,28 @@ export class WalletLogin extends TemplateElement {
 
   /**
    * Loads the rest of the element once the first screen is painted, for an account on the page;
-   * `method`: chosen on the methods shown after a failed load, and made once it is there. Failed,
+   * `method`: chosen on the methods shown after a failed load (again after a cancel, while that load
+   * is still under way), and made once it is there. Failed,
    * it reports why, as a step that failed does (`load_failed`, or `network` offline), and the
    * methods show with that failure. `refocus`: loaded again once back online with the keyboard in
    * the element, which then goes to the screen the start-up check ends on.
    */
   #load(method?: LoginMethod, refocus?: boolean): void {
-    if (!this.accountId || !this.isConnected || this.#loading) return;
+    if (!this.accountId || !this.isConnected || (this.#loading && !method)) return;
     const failure = method && this.#failure;
     // (The pressed button goes: focus moves to the heading of the step shown instead.)
     this.#focus = !!(this.#chosen = method) && mayFocus(this);
     // (Another account: its first screen, until the load ends.)
     if (!failure) this.#failure = undefined;
     this.requestUpdate();
-    this.#loading = rest().then(
+    this.#loading ??= rest().then(
       ({ LoginView }) => {
         this.#loading = undefined;
         this.#failure = undefined;
         const view = (this.#view = new LoginView(this, this.#i18n, () => this.level()));
         // (Off the page meanwhile, it starts once the element is back: connectedCallback.)
-        if (this.isConnected && failure) view.resume(failure, method!);
+        // (The methods, after a cancel: nothing goes ahead.)
+        if (this.isConnected && failure) view.resume(failure, this.#chosen);
         else if (this.isConnected) view.connected(true, refocus);
         for (const call of this.#calls.splice(0)) call(view);
         this.requestUpdate();
@@ -282,8 +289,9 @@ export class WalletLogin extends TemplateElement {
         this.#loading = undefined;
         this.#calls = [];
         if (!this.isConnected) return;
-        // (Back on the methods from a way chosen there, as from its step that failed: on the first.)
-        this.#focus = !!method && mayFocus(this);
+        // (Back on the methods from a way chosen there, as from its step that failed: on the first;
+        // after a cancel, the methods stay as they are.)
+        this.#focus = !!this.#chosen && mayFocus(this);
         const failed: LoginFailure = (this.#failure = { code: loadFailureCode(e) });
         // Offline, nothing was asked for: back online, it starts as on a page just loaded (a
         // session stored here shows), unless a method chosen meanwhile asked for the code already.
@@ -329,8 +337,10 @@ export class WalletLogin extends TemplateElement {
           ? s.kind === 'restoring' || m
             ? // The first screen is one template of its own: Lit prepares one template before the first
               // paint instead of three (measured 0.5-1.4 ms sooner on the page).
-              html`<h2 part="heading" id="heading" tabindex="-1" aria-level=${this.level()} ?data-autofocus=${!!m}>${t(code ? `login.code.heading.${m}` : 'login.heading')}</h2>
-                <p part="intro" class="muted" id="intro">${step || t('login.restoring')}</p>`
+              // Cancel as the rest of the element shows it (the keyboard on it, but for a code: on the title).
+              html`<h2 part="heading" id="heading" tabindex="-1" aria-level=${this.level()} ?data-autofocus=${code}>${t(code ? `login.code.heading.${m}` : 'login.heading')}</h2>
+                <p part="intro" class="muted" id="intro">${step || t('login.restoring')}</p>
+                ${m ? html`<div class="actions"><button part="button" type="button" ?data-autofocus=${!code} @click=${() => this.cancel()}>${t('common.cancel')}</button></div>` : nothing}`
             : s.kind === 'choosing'
               ? this.#choosing(s)
               : this.#view!.screen()

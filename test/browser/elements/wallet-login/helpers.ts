@@ -34,8 +34,8 @@ export function codeInput(el: WalletLogin): HTMLInputElement {
   return part(el, 'code-input') as HTMLInputElement;
 }
 
-/** How many codes the page has asked for so far (its /challenge requests, Resource Timing). */
-export const challenges = (): number => performance.getEntriesByType('resource').filter((e) => e.name.includes('/challenge')).length;
+/** How many codes the page (or the window `of`, a fresh page's) has asked for so far (its /challenge requests, Resource Timing). */
+export const challenges = (of: Window = window): number => of.performance.getEntriesByType('resource').filter((e) => e.name.includes('/challenge')).length;
 
 /** Types the sandbox's code (000000) on the code screen: resolves with the element's next `wallet-logged-in` event. */
 export function typeSandboxCode(el: WalletLogin): Promise<CustomEvent<LoggedInDetail>> {

@@ -5,10 +5,10 @@
  */
 import { expect } from 'chai';
 import type { WalletLogin } from '../../../../src/elements/wallet-login/wallet-login.ts';
-import { goOffline, newAccount, type RigAccount } from '../../support/rig.ts';
-import { freshPage, inState, loginByEmail, mountIn, nextEvent, part, shadow, text, waitFor, waitForState } from '../shared/helpers.ts';
+import { closeIdleConnections, failNextLoad, goOffline, newAccount, type FreshPage, type RigAccount } from '../../support/rig.ts';
+import { freshPage, inState, loginByEmail, mountIn, nextEvent, part, parts, shadow, text, waitFor, waitForState } from '../shared/helpers.ts';
 import { droppedLoad, failedLoad, RELOAD, requestedIn, useLoadRig } from '../shared/load.ts';
-import { errorOfChoice, methodButton, typeSandboxCode } from './helpers.ts';
+import { challenges, errorCodes, errorOfChoice, methodButton, typeSandboxCode } from './helpers.ts';
 
 const FLOWS = '/src/elements/wallet-login/wallet-login.flows.ts';
 
@@ -116,6 +116,107 @@ describe('<wallet-login> when its flows fail to load', () => {
     await waitForState(other, 'logged-in');
     other.logout();
     await waitForState(el, 'choosing');
+  });
+});
+
+/**
+ * Cancel on the first step of a way chosen after the flows failed to load, shown while they load
+ * again. Their loads drop until the element says `load_failed` (each test with an account of its
+ * own: a code one sends would be refused as too soon in the next); then the file is served again.
+ * Chromium asks again for a module whose connection dropped (shared/load.ts), so the choice loads
+ * it, over a real request, after the cancel; Firefox keeps it failed for the page (support/README.md),
+ * so there the load fails again.
+ */
+describe('<wallet-login> cancelled while its flows load again', () => {
+  const rig = useLoadRig();
+  const arrives = !navigator.userAgent.includes('Firefox/');
+
+  /** `<wallet-login methods=…>` on a fresh page, on the methods with `load_failed`, the file served again. */
+  async function failedByDrops(methods: string, setup?: (el: WalletLogin) => void): Promise<{ el: WalletLogin; page: FreshPage }> {
+    const own = await newAccount();
+    const page = await freshPage(rig.dbName);
+    await closeIdleConnections();
+    // (More than the element asks for: the browser sends a load dropped on an idle connection again.)
+    await failNextLoad(FLOWS, 10, true);
+    const el = await mountIn<WalletLogin>(page, 'wallet-login', { 'account-id': own.accountId, methods, 'no-autofill': '' }, setup);
+    expect((await nextEvent<CustomEvent<{ code: string }>>(el, 'wallet-login-error')).detail.code).to.equal('load_failed');
+    await failNextLoad(FLOWS, 0);
+    await waitFor(() => inState(el, 'choosing') && !inState(el, 'busy'), 'the methods, with the failure');
+    return { el, page };
+  }
+
+  it('offers Cancel on "Sending your code…"; pressed, the methods show at once, and the code, once there, sends none', async () => {
+    const { el, page } = await failedByDrops('email-otp');
+    methodButton(el, 'email-otp').focus();
+    methodButton(el, 'email-otp').click();
+    await el.updateComplete;
+    const cancel = parts(el, 'button').find((b) => b.textContent!.trim() === 'Cancel');
+    // Before: no Cancel ({ …, cancel: false }) until the load ended.
+    expect({ sending: inState(el, 'sending-code'), busy: inState(el, 'busy'), intro: text(el, 'intro'), cancel: !!cancel, focused: shadow(el).activeElement === part(el, 'heading') }).to.deep.equal({ sending: true, busy: true, intro: 'Sending your code…', cancel: true, focused: true });
+    cancel!.click();
+    await el.updateComplete;
+    // As the loaded element shows them after a cancel: no failure said, the keyboard on the first method.
+    expect({ choosing: inState(el, 'choosing'), heading: text(el, 'heading'), intro: text(el, 'intro'), error: text(el, 'error'), status: text(el, 'status'), focused: shadow(el).activeElement === methodButton(el, 'email-otp') }).to.deep.equal({
+      choosing: true,
+      heading: 'Log in to your wallet',
+      intro: 'Choose how you want to log in.',
+      error: '',
+      status: '',
+      focused: true,
+    });
+    // The keyboard moved on meanwhile: the end of the load leaves it there.
+    part(el, 'heading')!.focus();
+    const errors = errorCodes(el);
+    await waitFor(() => !inState(el, 'busy'), 'the end of the load');
+    await el.updateComplete;
+    // Where it failed again: the methods as a failure there shows them, and nothing more.
+    expect({ choosing: inState(el, 'choosing'), codes: challenges(page.window), error: text(el, 'error'), errors, focused: shadow(el).activeElement === part(el, 'heading') }).to.deep.equal({
+      choosing: true,
+      codes: 0,
+      error: arrives ? '' : RELOAD,
+      errors: arrives ? [] : ['load_failed'],
+      focused: true,
+    });
+    if (!arrives) return;
+    // A way chosen now goes ahead (the request counted).
+    methodButton(el, 'email-otp').click();
+    await waitForState(el, 'code-entry');
+    expect(challenges(page.window)).to.equal(1);
+  });
+
+  it('goes ahead with a way chosen again after a cancel, while the code still loads', async () => {
+    const { el, page } = await failedByDrops('email-otp');
+    methodButton(el, 'email-otp').click();
+    await el.updateComplete;
+    el.cancel();
+    await el.updateComplete;
+    methodButton(el, 'email-otp').click();
+    await el.updateComplete;
+    // (A click there ignored until the load ends would leave the methods: { sending: false, … }.)
+    expect({ sending: inState(el, 'sending-code'), heading: text(el, 'heading'), focused: shadow(el).activeElement === part(el, 'heading') }).to.deep.equal({ sending: true, heading: 'Check your email', focused: true });
+    if (!arrives) return waitFor(() => inState(el, 'choosing') && text(el, 'error') === RELOAD, 'the methods, failed again');
+    await waitForState(el, 'code-entry');
+    expect(challenges(page.window)).to.equal(1);
+  });
+
+  it('returns to the methods at once at cancel() on the identity provider’s wait, and the code, once there, asks no provider', async () => {
+    const asked: string[] = [];
+    const { el } = await failedByDrops('oauth', (el) => (el.oidcTokenProvider = (nonce) => (asked.push(nonce), new Promise<string>(() => undefined))));
+    methodButton(el, 'oauth').focus();
+    methodButton(el, 'oauth').click();
+    await el.updateComplete;
+    // As the loaded element: the keyboard on Cancel.
+    expect({ authenticating: inState(el, 'authenticating'), intro: text(el, 'intro'), focused: shadow(el).activeElement?.textContent?.trim() }).to.deep.equal({ authenticating: true, intro: 'Waiting for your identity provider…', focused: 'Cancel' });
+    el.cancel();
+    await el.updateComplete;
+    expect({ choosing: inState(el, 'choosing'), error: text(el, 'error'), focused: shadow(el).activeElement === methodButton(el, 'oauth') }).to.deep.equal({ choosing: true, error: '', focused: true });
+    await waitFor(() => !inState(el, 'busy'), 'the end of the load');
+    await el.updateComplete;
+    expect({ choosing: inState(el, 'choosing'), asked, error: text(el, 'error') }).to.deep.equal({ choosing: true, asked: [], error: arrives ? '' : RELOAD });
+    if (!arrives) return;
+    // A way chosen now goes ahead (the provider asked).
+    methodButton(el, 'oauth').click();
+    await waitFor(() => asked.length === 1, 'the identity provider asked');
   });
 });
 
