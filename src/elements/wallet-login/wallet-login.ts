@@ -280,7 +280,7 @@ export class WalletLogin extends TemplateElement {
         const view = (this.#view = new LoginView(this, this.#i18n, () => this.level()));
         // (Off the page meanwhile, it starts once the element is back: connectedCallback.)
         // (The methods, after a cancel: nothing goes ahead.)
-        if (this.isConnected && failure) view.resume(failure, this.#chosen);
+        if (this.isConnected && failure) view.resume(this.#chosen);
         else if (this.isConnected) view.connected(true, refocus);
         for (const call of this.#calls.splice(0)) call(view);
         this.requestUpdate();
@@ -337,10 +337,10 @@ export class WalletLogin extends TemplateElement {
           ? s.kind === 'restoring' || m
             ? // The first screen is one template of its own: Lit prepares one template before the first
               // paint instead of three (measured 0.5-1.4 ms sooner on the page).
-              // Cancel as the rest of the element shows it (the keyboard on it, but for a code: on the title).
-              html`<h2 part="heading" id="heading" tabindex="-1" aria-level=${this.level()} ?data-autofocus=${code}>${t(code ? `login.code.heading.${m}` : 'login.heading')}</h2>
+              // Cancel as the rest of the element shows it on the passkey prompt (the keyboard on the title).
+              html`<h2 part="heading" id="heading" tabindex="-1" aria-level=${this.level()} ?data-autofocus=${!!m}>${t(code ? `login.code.heading.${m}` : 'login.heading')}</h2>
                 <p part="intro" class="muted" id="intro">${step || t('login.restoring')}</p>
-                ${m ? html`<div class="actions"><button part="button" type="button" ?data-autofocus=${!code} @click=${() => this.cancel()}>${t('common.cancel')}</button></div>` : nothing}`
+                ${m ? html`<div class="actions"><button part="button" type="button" @click=${() => this.cancel()}>${t('common.cancel')}</button></div>` : nothing}`
             : s.kind === 'choosing'
               ? this.#choosing(s)
               : this.#view!.screen()

@@ -290,16 +290,15 @@ export class LoginView {
 
   /**
    * After its code failed to load (the element showed the methods and the failure, as the machine
-   * would have), it arrived at the user's choice of `method`: that screen, bound, then the choice;
-   * with none (cancelled meanwhile), the methods, as after a cancel.
-   * Nothing is looked up (a failed load left the screen there); from now on, the wallet's sessions
-   * are followed, as after the start-up check.
+   * would have), it arrived at the user's choice of `method`: the methods, bound, then the choice
+   * (whose step replaces the failure); with none (cancelled meanwhile), the methods, as after a
+   * cancel. Nothing is looked up (a failed load left the screen there); from now on, the wallet's
+   * sessions are followed, as after the start-up check.
    */
-  resume(failure: LoginFailure, method?: LoginMethod): void {
+  resume(method?: LoginMethod): void {
     this.#listen();
     const bound = (this.#bound = { key: this.#key });
-    this.#failureAt = Date.now();
-    this.#machine = { kind: 'choosing', ...(method && { failure }) };
+    this.#machine = { kind: 'choosing' };
     if (method) this.#send({ type: 'CHOOSE', method });
     void this.#watch(bound);
   }
