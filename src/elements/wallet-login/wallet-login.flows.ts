@@ -237,6 +237,9 @@ export async function runStep(element: WalletLogin, step: Step, signal: AbortSig
         signal.addEventListener('abort', () => stop.abort());
         const getIdToken = async (nonce: string) => {
           try {
+            // No window once the list ruled it out (answered before the key was made) or the user
+            // cancelled: the stop below would never come for a signal already aborted.
+            stop.signal.throwIfAborted();
             // Cancel does not wait for the provider (a sign-in window the user left open).
             return await Promise.race([element.oidcTokenProvider!(nonce, { signal: stop.signal }), new Promise<never>((_, reject) => stop.signal.addEventListener('abort', reject))]);
           } catch (e) {

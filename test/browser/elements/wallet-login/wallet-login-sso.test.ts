@@ -131,4 +131,35 @@ describe('<wallet-login> single sign-on: several identities, and the provider ca
       held.undo();
     }
   });
+
+  it('a wallet with no single sign-on identity, the list answered before the provider is due (a slow device): no window is asked for, and a provider that ignores its signal does not hold the step', async () => {
+    // The account has its email code only. The login's key is made only once the list's answer has
+    // been read (and a moment more for its refusal to go through), so the provider would be called after it.
+    const held = holdAnswer('GET', CREDENTIALS);
+    void held.arrived.then(held.release);
+    const generateKey = crypto.subtle.generateKey;
+    const called: boolean[] = [];
+    try {
+      const el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId, methods: 'oauth' }, (e) => {
+        // A provider whose window stays open whatever it is told.
+        (e as WalletLogin).oidcTokenProvider = (_nonce, { signal }) => (called.push(signal.aborted), new Promise<string>(() => {}));
+      });
+      await waitForState(el, 'choosing');
+      crypto.subtle.generateKey = (async (...args: Parameters<SubtleCrypto['generateKey']>) => {
+        await held.read;
+        await new Promise((r) => setTimeout(r, 200));
+        return generateKey.apply(crypto.subtle, args);
+      }) as SubtleCrypto['generateKey'];
+      const result = outcome(el);
+      await press(el);
+      expect(await Promise.race([result, new Promise((r) => setTimeout(r, 10_000, 'no outcome within 10 s'))])).to.equal('error no_credential');
+      expect(text(el, 'error')).to.contain('no login of that kind');
+      // Not asked for a window the list already ruled out (one asked before the refusal was read is told to close).
+      expect(called.filter((aborted) => aborted), 'the provider called with a signal already aborted').to.deep.equal([]);
+      expect(await store.get(acct.accountId)).to.equal(undefined);
+    } finally {
+      crypto.subtle.generateKey = generateKey;
+      held.undo();
+    }
+  });
 });
