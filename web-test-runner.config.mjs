@@ -25,6 +25,10 @@ export default {
   // file is lost, so it stays well above the slowest file (wallet-login, about 30 s alone) with a few
   // of its 60 s test timeouts in it.
   testFramework: { config: { timeout: 20000 } },
+  // The page-wide watch on uncaught errors and rejections (test/browser/support/uncaught.ts) comes
+  // first, before the framework and any test code.
+  testRunnerHtml: (framework) =>
+    `<!DOCTYPE html><html><head></head><body><script type="module" src="/test/browser/support/uncaught.ts"></script><script type="module" src="${framework}"></script></body></html>`,
   browserStartTimeout: 60000,
   testsFinishTimeout: 300000,
   middleware: [rig.middleware],

@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { executeServerCommand } from '@web/test-runner-commands';
 import { failNextLoad, fixtures } from './support/rig.ts';
 import { watchForLeaks } from './support/traces.ts';
+import { expectUncaught } from './support/uncaught.ts';
 import { failNext } from './elements/shared/helpers.ts';
 
 describe('test rig', () => {
@@ -81,6 +82,59 @@ describe('test rig', () => {
       } finally {
         await trail.stop();
       }
+    });
+  });
+
+  describe('uncaught errors and rejections (support/uncaught.ts)', () => {
+    // The first test of each pair leaves what it names; the next one reads the verdict the root
+    // afterEach gave it, then takes that failure back so that the file passes.
+    let left: Mocha.Runnable & { err?: Error };
+    const verdict = (test: typeof left): { state: string | undefined; message: string } => {
+      const seen = { state: test.state, message: test.err?.message ?? '' };
+      test.state = 'passed';
+      delete test.err;
+      return seen;
+    };
+
+    it('(leaves a rejection unawaited)', function () {
+      left = this.test!;
+      void Promise.reject(new Error('left unawaited'));
+    });
+
+    it('a rejection left unawaited fails the test it arrived in, and is named', () => {
+      const { state, message } = verdict(left);
+      expect(state).to.equal('failed');
+      expect(message).to.match(/^Uncaught in this test:\nunhandled rejection: Error: left unawaited/);
+    });
+
+    it('(throws from a timer)', function () {
+      left = this.test!;
+      setTimeout(() => {
+        throw new Error('thrown from a timer');
+      });
+    });
+
+    it('an error thrown from a timer fails the test it arrived in, and is named', () => {
+      const { state, message } = verdict(left);
+      expect(state).to.equal('failed');
+      expect(message).to.match(/^Uncaught in this test:\nuncaught error: Error: thrown from a timer/);
+    });
+
+    it('a rejection the test declares with expectUncaught does not fail it, and is handed to it', async () => {
+      const seen = expectUncaught(/declared on purpose/);
+      void Promise.reject(new Error('declared on purpose'));
+      expect(await seen).to.have.property('message', 'declared on purpose');
+    });
+
+    it('(declares a rejection that never comes)', function () {
+      left = this.test!;
+      void expectUncaught('never comes');
+    });
+
+    it('a declared rejection that never came fails the test that declared it', () => {
+      const { state, message } = verdict(left);
+      expect(state).to.equal('failed');
+      expect(message).to.equal('Uncaught in this test:\nexpected an uncaught error or rejection matching never comes; none arrived');
     });
   });
 });
