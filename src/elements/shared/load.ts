@@ -43,3 +43,26 @@ export const loaded = <T>(load: () => Promise<T>): (() => Promise<T>) => {
         }))
       : Promise.reject(new LoadFailed('network')));
 };
+
+/** Checks left per owner (an element) that may be run again soon after coming back online. */
+const tries = new WeakMap<object, number>();
+
+/**
+ * Runs `again` once the browser is back online, until `signal` aborts. Just back online, the
+ * connection may not carry yet (a network coming up): what then fails again for want of it, while
+ * the browser reads online, runs again 2 s later, three times at most from that `online` event.
+ * The count is `owner`'s, shared by what it runs in turn (<wallet-login>: its code's load, then
+ * its start-up check); `gotThrough(owner)` spends it.
+ */
+export function whenOnline(owner: object, again: () => void, signal: AbortSignal): void {
+  const left = tries.get(owner);
+  if (navigator.onLine && left) {
+    tries.set(owner, left - 1);
+    const timer = setTimeout(again, 2000);
+    signal.addEventListener('abort', () => clearTimeout(timer));
+  } else addEventListener('online', () => (tries.set(owner, 3), again()), { once: true, signal });
+}
+
+/** What `owner` ran got through: no run again of a later failure without a new `online` event. */
+export const gotThrough = (owner: object): void => void tries.delete(owner);
+

@@ -21,7 +21,7 @@ import { formStyles } from '../shared/form-styles.ts';
 import { LocaleController } from '../shared/i18n.ts';
 import { failureMessage } from '../shared/strings.ts';
 import { onceAfterFirstPaint } from '../shared/idle.ts';
-import { loadFailureCode } from '../shared/load.ts';
+import { loadFailureCode, whenOnline } from '../shared/load.ts';
 import { mayFocus, syncStates } from '../shared/list.ts';
 import { offeredMethods, parseMethods, type LoginMethod } from './wallet-login.methods.ts';
 import type { LoginFailure, LoginState, SessionInfo } from './wallet-login.machine.ts';
@@ -295,8 +295,9 @@ export class WalletLogin extends TemplateElement {
         const failed: LoginFailure = (this.#failure = { code: loadFailureCode(e) });
         // Offline, nothing was asked for: back online, it starts as on a page just loaded (a
         // session stored here shows), unless a method chosen meanwhile asked for the code already.
-        // (The keyboard on the methods then stays in the element.)
-        if (failed.code === 'network') addEventListener('online', () => this.#failure === failed && this.#load(undefined, (this.getRootNode() as Document).activeElement === this), { once: true, signal: (this.#offline = new AbortController()).signal });
+        // (The keyboard on the methods then stays in the element.) Just back online, a load the
+        // connection did not carry yet runs again a moment later; otherwise at the next `online`.
+        whenOnline(this, () => this.#failure === failed && this.#load(undefined, (this.getRootNode() as Document).activeElement === this), (this.#offline = new AbortController()).signal);
         this.requestUpdate();
         this.dispatchEvent(new WalletLoginErrorEvent({ code: failed.code, message: failureMessage(this.#i18n.t, failed) }));
       },

@@ -14,7 +14,7 @@ import { Task, TaskStatus, initialState as nothingDone } from '../shared/task.ts
 import type { LocaleController } from '../shared/i18n.ts';
 import { failureMessage, isCodeProblem } from '../shared/strings.ts';
 import { afterFirstPaint } from '../shared/idle.ts';
-import { loadFailureCode } from '../shared/load.ts';
+import { gotThrough, loadFailureCode, whenOnline } from '../shared/load.ts';
 import { mayFocus } from '../shared/list.ts';
 import { codeDigits, codeInput } from '../shared/code-input.ts';
 import { ENDS, credentialOf, initialState, offeredMethods, parseMethods, resendSecondsLeft, transition, type LoginEvent, type LoginFailure, type LoginMethod, type LoginState, type SessionInfo } from './wallet-login.machine.ts';
@@ -134,8 +134,6 @@ export class LoginView {
   #uncut: Promise<void> | undefined;
   /** Stops the wait for the way back online after a check that could not reach the service: unbound (off the page), it waits no more. */
   #offline: AbortController | undefined;
-  /** Checks left to run again, 2 s apart, after one run once back online failed for want of a connection. */
-  #tries = 0;
   /** A code refused when it was checked off the page, and its wallet (`#bound`'s key). */
   #refused: { key: string; failure: LoginFailure } | undefined;
 
@@ -385,15 +383,10 @@ export class LoginView {
         this.#refocus = (this.#host.getRootNode() as Document).activeElement === this.#host;
         this.bind(true, true);
       };
-      const signal = (this.#offline = new AbortController()).signal;
-      // Just back online, the connection may not carry yet (a network coming up): a check run again
-      // then that fails so is run again 2 s later, three times at most.
-      if (navigator.onLine && this.#tries && this.#tries--) {
-        const timer = setTimeout(again, 2000);
-        signal.addEventListener('abort', () => clearTimeout(timer));
-      } else addEventListener('online', () => ((this.#tries = 3), again()), { once: true, signal });
-      // A check that got through spends what was left of the tries.
-    } else if (before.kind === 'restoring') this.#tries = 0;
+      // (Just back online, a check that fails so runs again a moment later: whenOnline; the count
+      // is the element's, so a check after a load made at `online` has it too.)
+      whenOnline(this.#host, again, (this.#offline = new AbortController()).signal);
+    } else if (before.kind === 'restoring') gotThrough(this.#host);
     if (after.kind !== 'choosing') this.#background?.abort();
     if (after.kind !== 'code-entry' && after.kind !== 'verifying-code') clearInterval(this.#ticker);
     // The code that waited is done with (entered, abandoned, or a session came another way), and so
