@@ -9,8 +9,9 @@ import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync } from 'node:fs'
 import { join } from 'node:path';
 import { ROOT } from '../../../bench/size.ts';
 
+/** Bun's baseline build: its default one needs AVX2, which a CI machine's CPU may lack. */
 export const RUNTIMES = {
-  bun: { pkg: '@oven/bun-linux-x64', version: '1.4.5', bin: 'package/bin/bun' },
+  bun: { pkg: '@oven/bun-linux-x64-baseline', version: '1.4.5', bin: 'package/bin/bun' },
   deno: { pkg: '@deno/linux-x64-glibc', version: '2.9.6', bin: 'package/deno' },
 } as const;
 
@@ -29,7 +30,7 @@ export function unsupported(): string | undefined {
 /** The path of `name`'s binary, its package fetched (`npm pack`) and unpacked on first use. */
 export function ensureRuntime(name: RuntimeName): string {
   const { pkg, version, bin } = RUNTIMES[name];
-  const dir = join(CACHE, `${name}-${version}`);
+  const dir = join(CACHE, `${pkg.slice(1).replace(/\W+/g, '-')}-${version}`);
   if (!existsSync(join(dir, bin))) {
     mkdirSync(CACHE, { recursive: true });
     // Unpacked beside, then renamed: a run stopped half-way leaves no half a binary.
