@@ -44,17 +44,20 @@ export const loaded = <T>(load: () => Promise<T>): (() => Promise<T>) => {
       : Promise.reject(new LoadFailed('network')));
 };
 
-/** Checks left per owner (an element) that may be run again soon after coming back online. */
+/** Per owner (an element): the checks left that may run again soon after coming back online, and its wait. */
 const tries = new WeakMap<object, number>();
+const waits = new WeakMap<object, AbortController>();
 
 /**
- * Runs `again` once the browser is back online, until `signal` aborts. Just back online, the
- * connection may not carry yet (a network coming up): what then fails again for want of it, while
- * the browser reads online, runs again 2 s later, three times at most from that `online` event.
- * The count is `owner`'s, shared by what it runs in turn (<wallet-login>: its code's load, then
- * its start-up check); `gotThrough(owner)` spends it.
+ * Runs `again` once the browser is back online, in place of what `owner` waited for before, until
+ * `stopWaiting(owner)`. Just back online, the connection may not carry yet (a network coming up):
+ * what then fails again for want of it, while the browser reads online, runs again 2 s later,
+ * three times at most from that `online` event. The count is `owner`'s, shared by what it runs in
+ * turn (<wallet-login>: its code's load, then its start-up check); `gotThrough(owner)` spends it.
  */
-export function whenOnline(owner: object, again: () => void, signal: AbortSignal): void {
+export function whenOnline(owner: object, again: () => void): void {
+  stopWaiting(owner);
+  const { signal } = waits.set(owner, new AbortController()).get(owner)!;
   const left = tries.get(owner);
   if (navigator.onLine && left) {
     tries.set(owner, left - 1);
@@ -63,6 +66,8 @@ export function whenOnline(owner: object, again: () => void, signal: AbortSignal
   } else addEventListener('online', () => (tries.set(owner, 3), again()), { once: true, signal });
 }
 
+/** `owner` waits no more (taken off the page, or bound to another wallet). */
+export const stopWaiting = (owner: object): void => waits.get(owner)?.abort();
+
 /** What `owner` ran got through: no run again of a later failure without a new `online` event. */
 export const gotThrough = (owner: object): void => void tries.delete(owner);
-

@@ -21,7 +21,7 @@ import { formStyles } from '../shared/form-styles.ts';
 import { LocaleController } from '../shared/i18n.ts';
 import { failureMessage } from '../shared/strings.ts';
 import { onceAfterFirstPaint } from '../shared/idle.ts';
-import { loadFailureCode, whenOnline } from '../shared/load.ts';
+import { loadFailureCode, stopWaiting, whenOnline } from '../shared/load.ts';
 import { mayFocus, syncStates } from '../shared/list.ts';
 import { offeredMethods, parseMethods, type LoginMethod } from './wallet-login.methods.ts';
 import type { LoginFailure, LoginState, SessionInfo } from './wallet-login.machine.ts';
@@ -160,8 +160,6 @@ export class WalletLogin extends TemplateElement {
   #loading: Promise<void> | undefined;
   /** Why it did not load: the methods show, with this failure, until a method chosen loads it. */
   #failure: LoginFailure | undefined;
-  /** Stops the wait for the way back online after a load that failed offline: taken off the page, it waits no more (connectedCallback loads again). */
-  #offline: AbortController | undefined;
   /** The way to log in chosen on the methods shown after a failed load: while that load is under way, its first step shows (until a cancel), and goes ahead once loaded. */
   #chosen: LoginMethod | undefined;
   /** Focus goes to the screen's `data-autofocus` after the next render (the pressed method button is gone, or back). */
@@ -241,8 +239,10 @@ export class WalletLogin extends TemplateElement {
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
-    this.#offline?.abort();
-    this.#view?.disconnected();
+    // (Its code not loaded, it waits no more for the way back online: connectedCallback loads
+    // again. Loaded, the rest of it decides: moved in the page, it goes on waiting.)
+    if (this.#view) this.#view.disconnected();
+    else stopWaiting(this);
   }
 
   protected override willUpdate(changed: PropertyValues): void {
@@ -297,7 +297,7 @@ export class WalletLogin extends TemplateElement {
         // session stored here shows), unless a method chosen meanwhile asked for the code already.
         // (The keyboard on the methods then stays in the element.) Just back online, a load the
         // connection did not carry yet runs again a moment later; otherwise at the next `online`.
-        whenOnline(this, () => this.#failure === failed && this.#load(undefined, (this.getRootNode() as Document).activeElement === this), (this.#offline = new AbortController()).signal);
+        whenOnline(this, () => this.#failure === failed && this.#load(undefined, (this.getRootNode() as Document).activeElement === this));
         this.requestUpdate();
         this.dispatchEvent(new WalletLoginErrorEvent({ code: failed.code, message: failureMessage(this.#i18n.t, failed) }));
       },

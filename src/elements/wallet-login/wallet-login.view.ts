@@ -14,7 +14,7 @@ import { Task, TaskStatus, initialState as nothingDone } from '../shared/task.ts
 import type { LocaleController } from '../shared/i18n.ts';
 import { failureMessage, isCodeProblem } from '../shared/strings.ts';
 import { afterFirstPaint } from '../shared/idle.ts';
-import { gotThrough, loadFailureCode, whenOnline } from '../shared/load.ts';
+import { gotThrough, loadFailureCode, stopWaiting, whenOnline } from '../shared/load.ts';
 import { mayFocus } from '../shared/list.ts';
 import { codeDigits, codeInput } from '../shared/code-input.ts';
 import { ENDS, credentialOf, initialState, offeredMethods, parseMethods, resendSecondsLeft, transition, type LoginEvent, type LoginFailure, type LoginMethod, type LoginState, type SessionInfo } from './wallet-login.machine.ts';
@@ -132,8 +132,6 @@ export class LoginView {
   #run: Promise<void> | undefined;
   /** The run of the latest step when it is a logout or a renewal, or a code sent or checked as the element went: it runs to its end (see `#unbind`). */
   #uncut: Promise<void> | undefined;
-  /** Stops the wait for the way back online after a check that could not reach the service: unbound (off the page), it waits no more. */
-  #offline: AbortController | undefined;
   /** A code refused when it was checked off the page, and its wallet (`#bound`'s key). */
   #refused: { key: string; failure: LoginFailure } | undefined;
 
@@ -279,7 +277,7 @@ export class LoginView {
         .then(flows)
         .then((f) => this.#refused?.key === bound.key || f.forgetCode(this.#host, false, true), () => undefined);
     this.#background?.abort();
-    this.#offline?.abort();
+    stopWaiting(this.#host);
     clearInterval(this.#ticker);
     this.#clearTimers();
     this.#unwatch?.();
@@ -385,7 +383,7 @@ export class LoginView {
       };
       // (Just back online, a check that fails so runs again a moment later: whenOnline; the count
       // is the element's, so a check after a load made at `online` has it too.)
-      whenOnline(this.#host, again, (this.#offline = new AbortController()).signal);
+      whenOnline(this.#host, again);
     } else if (before.kind === 'restoring') gotThrough(this.#host);
     if (after.kind !== 'choosing') this.#background?.abort();
     if (after.kind !== 'code-entry' && after.kind !== 'verifying-code') clearInterval(this.#ticker);
