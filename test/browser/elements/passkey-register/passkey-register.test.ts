@@ -104,9 +104,10 @@ describe('<passkey-register>', function () {
     expect(stored?.key?.privateKey.extractable).to.equal(false);
     expect((await authenticatorCredentials()).credentials).to.have.length(1);
 
-    // Later: log out, then log in with that passkey.
+    // Later: log out, then log in with that passkey, pressing its button (without autofill, which the
+    // virtual authenticator would answer at once, before the press).
     await walletFor().logout(acct.accountId);
-    const login = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId, methods: 'passkey email-otp' });
+    const login = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId, methods: 'passkey email-otp', 'no-autofill': '' });
     await waitForState(login, 'choosing');
     const loggedIn = nextEvent<CustomEvent<LoggedInDetail>>(login, 'wallet-logged-in');
     shadow(login).querySelector<HTMLButtonElement>("button[data-method='passkey']")!.click();

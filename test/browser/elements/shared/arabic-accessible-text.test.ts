@@ -226,10 +226,11 @@ describe('Arabic: no English left in what elements say, and data isolated in rig
 
   /**
    * A <wallet-login> in Arabic with these `methods`, listened to (`data` its own), whose passkey
-   * button is pressed: once it has sent `event` and is in `state`, drawn.
+   * button is pressed: once it has sent `event` and is in `state`, drawn. Without autofill: Chromium's
+   * virtual authenticator answers a conditional request at once, which would log in before the press.
    */
   async function passkeyPressed(methods: string, data: string[], event: string, state: string): Promise<[HTMLElement, Listener]> {
-    const el = await mountAr<HTMLElement>('wallet-login', { 'account-id': acct.accountId, methods });
+    const el = await mountAr<HTMLElement>('wallet-login', { 'account-id': acct.accountId, methods, 'no-autofill': '' });
     const l = new Listener(el, data);
     await waitForState(el, 'choosing');
     const sent = nextEvent(el, event);
