@@ -41,7 +41,7 @@ export const CEILINGS: Readonly<Record<string, number>> = {
   '<delegated-keys>': 33_875,
   '<passkey-register>': 31_000,
   '<wallet-credentials>': 35_475,
-  '<wallet-login>': 38_275,
+  '<wallet-login>': 38_325,
   'locales/ar (optional)': 7_375,
   'cdn/elements/agent-actions.js': 25_025,
   'cdn/elements/card-reveal.js': 31_550,

@@ -687,7 +687,15 @@ export class LoginView {
     switch (s.kind) {
       case 'sending-code':
         // The pressed method button is gone: the heading takes the focus until the code field shows.
-        return this.#page(`login.code.heading.${s.method}`, this.#intro('login.sending'), nothing, true);
+        // Cancel returns to the methods at once (an answer that is slow to come, up to core's 30 s),
+        // as on the screen the element shows while this code loads; a code the service sent all the
+        // same is not kept, and that way again within its wait says a code was just sent.
+        return this.#page(
+          `login.code.heading.${s.method}`,
+          this.#intro('login.sending'),
+          html`<div class="actions"><button part="button" type="button" @click=${() => this.cancel()}>${t('common.cancel')}</button></div>`,
+          true,
+        );
       case 'code-entry':
       case 'verifying-code':
         return this.#codeEntry(s);

@@ -362,7 +362,7 @@ function faultFetch(
   method: string,
   url: RegExp,
   times: number,
-  fault: (send: () => Promise<Response>) => Response | Promise<Response | Error | undefined>,
+  fault: (send: () => Promise<Response>, signal?: AbortSignal) => Response | Promise<Response | Error | undefined>,
 ): () => void {
   const original = window.fetch;
   let left = times;
@@ -371,7 +371,7 @@ function faultFetch(
     const send = () => original(input, init);
     if (left <= 0 || (init?.method ?? 'GET') !== method || !url.test(href)) return send();
     let sent: Promise<Response> | undefined;
-    const answer = fault(() => (sent ??= send()));
+    const answer = fault(() => (sent ??= send()), init?.signal ?? undefined);
     // Awaited only when it is a promise: an await here would let other requests by before the use is counted.
     const faulted = answer instanceof Promise ? await answer : answer;
     if (faulted === undefined) return sent ?? send();
@@ -423,21 +423,29 @@ export function reshapeAnswer(method: string, url: RegExp, status: number, resha
  * the service, which carries it out, and the page gets the answer at `release()` (an abort meanwhile
  * fails its body, as it does a fetch whose answer is on its way). `read` resolves once the page has
  * read that answer's body, or failed to (what it does with the answer then runs without a wait on
- * the network). Call `undo` in a `finally`.
+ * the network). `slow`: the answer has not begun to come, and an abort meanwhile fails the fetch at
+ * once, as it does a fetch still waiting for its answer (`read` resolves then). Call `undo` in a
+ * `finally`.
  */
 export function holdAnswer(
   method: string,
   url: RegExp,
   held: (r: Response) => boolean = () => true,
+  slow = false,
 ): { arrived: Promise<void>; release: () => void; read: Promise<void>; undo: () => void } {
   const { arrived, arrive, release, released } = gate();
   let done!: () => void;
   const read = new Promise<void>((r) => (done = r));
-  const undo = faultFetch(method, url, 1, async (send) => {
+  const undo = faultFetch(method, url, 1, async (send, signal) => {
     const response = await send();
     if (!held(response)) return undefined;
     arrive();
-    await released;
+    const stopped = slow && signal ? new Promise<void>((r) => signal.addEventListener('abort', () => r(), { once: true })) : new Promise<void>(() => undefined);
+    await Promise.race([released, stopped]);
+    if (slow && signal?.aborted) {
+      done();
+      throw signal.reason;
+    }
     const text = response.text.bind(response);
     response.text = () => text().finally(done);
     return response;

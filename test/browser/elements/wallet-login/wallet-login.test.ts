@@ -999,6 +999,37 @@ describe('<wallet-login>', function () {
     });
   }
 
+  it('offers Cancel on "Sending your code…" while the answer is slow: the methods at once, no error; that way again within the service’s wait says a code was just sent', async () => {
+    const el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId, methods: 'email-otp sms-otp', 'no-autofill': '' });
+    await waitForState(el, 'choosing');
+    const errors = errorCodes(el);
+    // The service sent the code; its answer is slow to come, and the user gives up on it.
+    const held = holdAnswer('POST', /\/challenge$/, (r) => r.status === 200, true);
+    try {
+      methodButton(el, 'email-otp').click();
+      await held.arrived;
+      await el.updateComplete;
+      const cancel = parts(el, 'button').find((b) => b.textContent!.trim() === 'Cancel');
+      // Before: no Cancel ({ …, cancel: false }): the screen stayed until the answer came (core's 30 s).
+      expect({ sending: inState(el, 'sending-code'), intro: text(el, 'intro'), cancel: !!cancel, focused: shadow(el).activeElement === part(el, 'heading') }).to.deep.equal({ sending: true, intro: 'Sending your code…', cancel: true, focused: true });
+      cancel!.click();
+      await waitFor(() => inState(el, 'choosing') && !inState(el, 'busy'), 'the methods, usable, while the answer is still on its way');
+      await el.updateComplete;
+      expect({ error: text(el, 'error'), focused: shadow(el).activeElement === methodButton(el, 'email-otp') }).to.deep.equal({ error: '', focused: true });
+      held.release();
+      await held.read.catch(() => undefined);
+    } finally {
+      held.undo();
+    }
+    expect({ choosing: inState(el, 'choosing'), errors }).to.deep.equal({ choosing: true, errors: [] });
+    // The code went out all the same: the service refuses another one for a while, and the screen says why.
+    methodButton(el, 'email-otp').click();
+    await waitFor(() => inState(el, 'choosing') && !inState(el, 'busy') && errors.length > 0, 'the refusal');
+    expect(errors).to.deep.equal(['code_sent_recently']);
+    await advanceClock(31_000); // the sandbox sends one code per 30 s
+    await loginWithEmail(el);
+  });
+
   it('a logout in another tab while this one logs out: they take turns (Web Locks), nothing is left upstream, and this tab ends on the methods, logged out here as asked', async () => {
     const el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId });
     await loginWithEmail(el);
