@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { executeServerCommand } from '@web/test-runner-commands';
-import { failNextLoad, fixtures } from './support/rig.ts';
+import { failNextLoad, fixtures, openOtherTab } from './support/rig.ts';
 import { watchForLeaks } from './support/traces.ts';
 import { expectUncaught } from './support/uncaught.ts';
 import { failNext } from './elements/shared/helpers.ts';
@@ -118,6 +118,29 @@ describe('test rig', () => {
       const { state, message } = verdict(left);
       expect(state).to.equal('failed');
       expect(message).to.match(/^Uncaught in this test:\nuncaught error: Error: thrown from a timer/);
+    });
+
+    /** Runs `code` as a script of another tab of this origin (its own realm), then closes it. */
+    async function inOtherTab(code: string): Promise<void> {
+      const tab = await openOtherTab();
+      const script = tab.window.document.createElement('script');
+      script.textContent = code;
+      tab.window.document.body.append(script);
+      await new Promise((r) => tab.window.setTimeout(r, 50));
+      tab.close();
+    }
+
+    it('(leaves a rejection unawaited and throws from a timer, in another tab)', async function () {
+      left = this.test!;
+      await inOtherTab("Promise.reject(new Error('left in another tab')); setTimeout(() => { throw new TypeError('thrown in another tab'); });");
+    });
+
+    it('what goes uncaught in a frame of the rig (another tab) fails the test it arrived in, and is named', () => {
+      const { state, message } = verdict(left);
+      expect(state).to.equal('failed');
+      expect(message).to.match(/^Uncaught in this test:\n/);
+      expect(message).to.include('unhandled rejection: Error: left in another tab');
+      expect(message).to.include('uncaught error: TypeError: thrown in another tab');
     });
 
     it('a rejection the test declares with expectUncaught does not fail it, and is handed to it', async () => {

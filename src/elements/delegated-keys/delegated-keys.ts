@@ -185,7 +185,10 @@ export class DelegatedKeys extends TemplateElement {
   async #readSession(): Promise<void> {
     const { accountId } = this;
     const read = ++this.#sessionRead;
-    const { walletFor, onSessionChange } = await services();
+    // (Its code not loaded: the list's read, which needs it too, says so; nothing is left unhandled.)
+    const loaded = await services().catch(() => undefined);
+    if (!loaded) return;
+    const { walletFor, onSessionChange } = loaded;
     if (this.isConnected) this.#unsubscribe ??= onSessionChange(this.apiBase, (change) => void (change.accountId === this.accountId && this.#readSession()));
     // (A key the browser lost signs nothing: no session either.)
     const out = !(accountId && (await walletFor(this.apiBase).current(accountId).catch(() => 0)));

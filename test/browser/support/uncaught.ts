@@ -22,6 +22,8 @@ interface Watch {
   arrivals: Arrival[];
   expectations: Expectation[];
   runner?: Mocha.Runner;
+  /** Watches another window of the page (a same-origin frame of the rig: frame-watch.ts) as the page's own. */
+  listen(win: Window): void;
 }
 
 // One watch for the page, should this module be evaluated again under another URL.
@@ -40,11 +42,11 @@ function ownerNow(): Mocha.Runnable | undefined {
   return each ? (watch.runner?.test ?? r) : r;
 }
 
-const textOf = (error: unknown): string => (error instanceof Error ? `${error.name}: ${error.message}` : String(error));
+/** An Error or DOMException, of this realm or a frame's (whose classes are its own). */
+const isError = (error: unknown): error is Error => typeof error === 'object' && error !== null && typeof (error as Error).name === 'string' && typeof (error as Error).message === 'string';
+const textOf = (error: unknown): string => (isError(error) ? `${error.name}: ${error.message}` : String(error));
 
 function install(): Watch {
-  const w: Watch = { arrivals: [], expectations: [] };
-  page[KEY] = w;
   const arrive = (kind: Arrival['kind'], error: unknown) => {
     const owner = ownerNow();
     const text = textOf(error);
@@ -52,8 +54,13 @@ function install(): Watch {
     if (i >= 0) w.expectations.splice(i, 1)[0]!.arrived(error);
     else w.arrivals.push({ kind, error, owner });
   };
-  addEventListener('error', (e) => arrive('uncaught error', e.error ?? e.message));
-  addEventListener('unhandledrejection', (e) => arrive('unhandled rejection', e.reason));
+  const listen = (win: Window) => {
+    win.addEventListener('error', (e) => arrive('uncaught error', e.error ?? e.message));
+    win.addEventListener('unhandledrejection', (e) => arrive('unhandled rejection', e.reason));
+  };
+  const w: Watch = { arrivals: [], expectations: [], listen };
+  page[KEY] = w;
+  listen(window);
 
   // The test framework's script, after this one, defines window.mocha: its run is taken then, and
   // the checks go last among the root hooks, after those every test file adds.
@@ -111,7 +118,7 @@ function check(test: Mocha.Test | undefined): Error | undefined {
   const fail = (owner: Mocha.Runnable | undefined, line: string) => failures.set(owner, [...(failures.get(owner) ?? []), line]);
   for (const { kind, error, owner } of watch.arrivals.splice(0)) {
     const text = textOf(error);
-    const stack = error instanceof Error ? (error.stack ?? '') : '';
+    const stack = isError(error) ? (error.stack ?? '') : '';
     fail(owner, `${kind}: ${stack.startsWith(text) ? stack : `${text}\n${stack}`}`.trimEnd());
   }
   for (const x of [...watch.expectations]) {
