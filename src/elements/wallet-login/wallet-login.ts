@@ -36,6 +36,8 @@ export * from './wallet-login.events.ts';
 
 /** The machine, its wiring and every other screen, with the flows, loaded once the first screen is painted. */
 const rest = onceAfterFirstPaint(() => import('./wallet-login.view.ts'));
+/** logout() on the loaded element, as a call made before it loaded (told apart from the others). */
+const logoutCall = (view: LoginView) => view.logout();
 
 /**
  * Logs a user in to their wallet and keeps the session alive. A code asked for survives a reload
@@ -179,11 +181,12 @@ export class WalletLogin extends TemplateElement {
    * to; during the start-up check it removes the stored session, and a code kept for a reload, from
    * this device even when the service cannot be told. `wallet-logged-out` follows only when a
    * session ended. After the element's code failed to load (`load_failed`, `network`), it asks for
-   * that code again, as the start-up check never ran: a stored session may be on this device; a
-   * second failure is told again (`wallet-login-error`), and the session stays until a later call.
+   * that code again (or waits for the load a way chosen there started, then cancelled), as the
+   * start-up check never ran: a stored session may be on this device; a second failure is told
+   * again (`wallet-login-error`), and the session stays until a later call.
    */
   logout(): void {
-    this.#call((view) => view.logout(), true);
+    this.#call(logoutCall, true);
   }
 
   /** Renews the session now (with `no-auto-refresh`, in answer to `session-expiring`). */
@@ -279,9 +282,12 @@ export class WalletLogin extends TemplateElement {
         this.#failure = undefined;
         const view = (this.#view = new LoginView(this, this.#i18n, () => this.level()));
         // (Off the page meanwhile, it starts once the element is back: connectedCallback.)
-        // (The methods, after a cancel: nothing goes ahead.)
-        if (this.isConnected && failure) view.resume(this.#chosen);
-        else if (this.isConnected) view.connected(true, refocus);
+        // (The methods, after a cancel: nothing goes ahead. But a logout() asked for since then
+        // starts it as on a page just loaded, the logout in place of the start-up check: a session
+        // stored on this device, never looked up, ends too.)
+        const again = !this.#chosen && this.#calls.includes(logoutCall);
+        if (this.isConnected && failure && !again) view.resume(this.#chosen);
+        else if (this.isConnected) view.connected(true, refocus || (again && (this.getRootNode() as Document).activeElement === this));
         for (const call of this.#calls.splice(0)) call(view);
         this.requestUpdate();
       },

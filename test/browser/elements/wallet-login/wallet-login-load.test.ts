@@ -131,9 +131,13 @@ describe('<wallet-login> cancelled while its flows load again', () => {
   const rig = useLoadRig();
   const arrives = !navigator.userAgent.includes('Firefox/');
 
-  /** `<wallet-login methods=…>` on a fresh page, on the methods with `load_failed`, the file served again. */
-  async function failedByDrops(methods: string, setup?: (el: WalletLogin) => void): Promise<{ el: WalletLogin; page: FreshPage }> {
+  /**
+   * `<wallet-login methods=…>` on a fresh page, on the methods with `load_failed`, the file served
+   * again. `stored`: its wallet logged in on this device first (a session it never looked up).
+   */
+  async function failedByDrops(methods: string, setup?: (el: WalletLogin) => void, stored?: 'stored'): Promise<{ el: WalletLogin; page: FreshPage; own: RigAccount }> {
     const own = await newAccount();
+    if (stored) await loginByEmail(own);
     const page = await freshPage(rig.dbName);
     await closeIdleConnections();
     // (More than the element asks for: the browser sends a load dropped on an idle connection again.)
@@ -142,8 +146,26 @@ describe('<wallet-login> cancelled while its flows load again', () => {
     expect((await nextEvent<CustomEvent<{ code: string }>>(el, 'wallet-login-error')).detail.code).to.equal('load_failed');
     await failNextLoad(FLOWS, 0);
     await waitFor(() => inState(el, 'choosing') && !inState(el, 'busy'), 'the methods, with the failure');
-    return { el, page };
+    return { el, page, own };
   }
+
+  it('ends a session stored on this device at a logout() after the cancel, once the code is there (no way goes ahead)', async () => {
+    const { el, page, own } = await failedByDrops('email-otp', undefined, 'stored');
+    const loggedOut: string[] = [];
+    el.addEventListener('wallet-logged-out', (e) => loggedOut.push((e as CustomEvent<{ reason: string }>).detail.reason));
+    methodButton(el, 'email-otp').click();
+    await el.updateComplete;
+    el.cancel();
+    el.logout();
+    await waitFor(() => inState(el, 'choosing') && !inState(el, 'busy'), 'the methods, once the load ended');
+    if (!arrives) {
+      // Failed again: the session stays until a later call (wallet-login.ts logout()).
+      expect([text(el, 'error'), !!(await rig.store.get(own.accountId))]).to.deep.equal([RELOAD, true]);
+      return;
+    }
+    // Before: the methods, the session still stored here and live upstream ({ stored: true, … }).
+    expect({ stored: !!(await rig.store.get(own.accountId)), loggedOut, codes: challenges(page.window), error: text(el, 'error') }).to.deep.equal({ stored: false, loggedOut: ['logout'], codes: 0, error: '' });
+  });
 
   it('offers Cancel on "Sending your code…"; pressed, the methods show at once, and the code, once there, sends none', async () => {
     const { el, page } = await failedByDrops('email-otp');
