@@ -32,13 +32,23 @@ export function isAbort(error: unknown): boolean {
 /**
  * Calls `retry` at each `online` event of the window while `host` is on the page (listening ends as
  * it leaves, and starts again if it is moved or put back): `retry` reads again a list that failed
- * for want of a connection, if it still shows that failure.
+ * for want of a connection, if it still shows that failure. Just back online, the connection may
+ * not carry yet (a network coming up): `retry` is called again 2, 4 and 6 s after the event while
+ * the browser reads online, so a read that failed so is made again with no new `online` event (as
+ * shared/load.ts `whenOnline` does for the elements' code and <wallet-login>'s start-up check).
  */
 export function onOnline(host: ReactiveControllerHost, retry: () => void): ReactiveController {
   let listening: AbortController | undefined;
+  let tries: ReturnType<typeof setTimeout>[] = [];
+  const stop = () => tries.forEach(clearTimeout);
+  const online = () => {
+    stop();
+    retry();
+    tries = [1, 2, 3].map((n) => setTimeout(() => navigator.onLine && retry(), n * 2000));
+  };
   const controller: ReactiveController = {
-    hostConnected: () => addEventListener('online', retry, { signal: (listening = new AbortController()).signal }),
-    hostDisconnected: () => listening?.abort(),
+    hostConnected: () => addEventListener('online', online, { signal: (listening = new AbortController()).signal }),
+    hostDisconnected: () => (listening?.abort(), stop()),
   };
   host.addController(controller);
   return controller;
