@@ -26,9 +26,10 @@ export default {
   // of its 60 s test timeouts in it.
   testFramework: { config: { timeout: 20000 } },
   // The page-wide watch on uncaught errors and rejections (test/browser/support/uncaught.ts) comes
-  // first, before the framework and any test code.
+  // first, before the framework and any test code, with a buffer of resource timings that does not
+  // fill up (timings.ts).
   testRunnerHtml: (framework) =>
-    `<!DOCTYPE html><html><head></head><body><script type="module" src="/test/browser/support/uncaught.ts"></script><script type="module" src="${framework}"></script></body></html>`,
+    `<!DOCTYPE html><html><head></head><body><script type="module" src="/test/browser/support/uncaught.ts"></script><script type="module" src="/test/browser/support/timings.ts"></script><script type="module" src="${framework}"></script></body></html>`,
   browserStartTimeout: 60000,
   testsFinishTimeout: 300000,
   middleware: [rig.middleware],

@@ -195,8 +195,11 @@ export class WalletLogin extends TemplateElement {
   }
 
   /**
-   * Stops a running step (a passkey prompt, a code being sent) and returns to a usable screen; a
-   * code being checked returns to the methods (the service may have used it up). A logout or a
+   * Stops a running step (a passkey prompt, single sign-on) and returns to a usable screen; a code
+   * being checked returns to the methods (the service may have used it up). A code being sent
+   * returns to the methods at once while its request runs on (the service sends the code all the
+   * same): that way chosen again goes to the code's screen, as after "Use another way", rather than
+   * being refused as too soon; another way, or a logout, stops it. A logout or a
    * renewal runs to its end: cut off, it could leave a session upstream whose key nobody holds.
    * The first step of a way chosen after the element's code failed to load, shown while that code
    * loads again, returns to the methods at once, as it does loaded (the failure no longer shown);

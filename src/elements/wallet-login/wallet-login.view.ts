@@ -21,6 +21,7 @@ import { ENDS, credentialOf, initialState, offeredMethods, parseMethods, resendS
 import { autofill, currentSession, forgetCode, logoutOf, runStep, smsCode, watchSessions, type Step } from './wallet-login.flows.ts';
 import { SessionExpiringEvent, WalletLoggedInEvent, WalletLoggedOutEvent, WalletLoginErrorEvent, type LoggedOutDetail } from './wallet-login.events.ts';
 import type { WalletLogin } from './wallet-login.ts';
+import type { CredentialType } from '../../core/types.ts';
 // The strings only this code shows (the methods' autofill field and a session's end too, drawn by
 // wallet-login.ts once this is loaded): registered with it, not up front.
 import './wallet-login.view-strings.ts';
@@ -132,6 +133,12 @@ export class LoginView {
   #run: Promise<void> | undefined;
   /** The run of the latest step when it is a logout or a renewal, or a code sent or checked as the element went: it runs to its end (see `#unbind`). */
   #uncut: Promise<void> | undefined;
+  /**
+   * The way of a code still being sent when Cancel was pressed: the send runs on, uncut (the service
+   * sends the code all the same), its code kept as left with "Use another way", so that the way
+   * chosen again comes back to it (at once, or when it arrives) rather than being refused as too soon.
+   */
+  #setAside: CredentialType | undefined;
   /** A code refused when it was checked off the page, and its wallet (`#bound`'s key). */
   #refused: { key: string; failure: LoginFailure } | undefined;
 
@@ -156,7 +163,13 @@ export class LoginView {
         if (bound && step.kind === 'verify-code' && event.type === 'FAILED') this.#refused = { key: bound.key, failure: event.failure };
         return nothingDone;
       },
-      onComplete: (event) => this.#send(event),
+      onComplete: (event) => {
+        if (!this.#setAside) return this.#send(event);
+        // A code sent after Cancel waits as left (see `#setAside`), while the methods show (else a
+        // session came meanwhile: it goes); what else ends it says nothing: the user left that screen.
+        this.#setAside = undefined;
+        if (event.type === 'CODE_SENT') void flows().then((f) => f.forgetCode(this.#host, this.machine.kind === 'choosing'), () => undefined);
+      },
       onError: (e) => this.#send({ type: 'FAILED', failure: { code: loadFailureCode(e) }, now: Date.now() }),
     });
   }
@@ -170,7 +183,11 @@ export class LoginView {
   logout(): void {
     // On the methods screen a passkey picked from autofill may be being checked: it stops, as a
     // passkey login does (a session it still led to is logged out), and autofill is offered again.
-    if (this.machine.kind === 'choosing') this.#background?.abort(LOGOUT);
+    // So does a code still being sent after Cancel: a logout keeps no code.
+    if (this.machine.kind === 'choosing') {
+      this.#background?.abort(LOGOUT);
+      if (this.#setAside) this.#flow.abort();
+    }
     this.#send({ type: 'LOGOUT' });
   }
 
@@ -181,7 +198,12 @@ export class LoginView {
 
   /** WalletLogin `cancel()`. */
   cancel(): void {
-    if (!this.#uncut) this.#flow.abort();
+    const m = this.machine;
+    if (this.#uncut) return;
+    if (m.kind === 'sending-code' && this.busy) {
+      this.#setAside = credentialOf(m.method);
+      this.#send({ type: 'CANCELLED' });
+    } else this.#flow.abort();
   }
 
   /** The code field, while the code screen shows. */
@@ -189,9 +211,9 @@ export class LoginView {
     return this.#host.renderRoot.querySelector('#code');
   }
 
-  /** A step is under way. */
+  /** A step is under way (not a code being sent after Cancel, whose screen is gone). */
   get busy(): boolean {
-    return this.#flow.status === TaskStatus.PENDING;
+    return this.#flow.status === TaskStatus.PENDING && !this.#setAside;
   }
 
   /**
@@ -317,6 +339,7 @@ export class LoginView {
   // Machine wiring
 
   #start(step: Step): void {
+    this.#setAside = undefined;
     const run = (this.#run = this.#flow.run([step]));
     this.#uncut = step.kind === 'logout' || step.kind === 'refresh' ? run : undefined;
   }
@@ -363,6 +386,9 @@ export class LoginView {
       if (after.kind === before.kind) return;
     }
     const remote = event.type.startsWith('REMOTE_');
+    // A code being sent after Cancel stops once the methods give way to anything but that way's
+    // screen (a login another way, here or elsewhere): its code would be of no use.
+    if (this.#setAside && after.kind !== 'choosing' && after.kind !== 'sending-code') this.#flow.abort();
     // Another tab logged in or out meanwhile: the step under way (a code being sent, a passkey
     // prompt, a renewal) belongs to a screen that is gone, and stops before it keeps a code or a key.
     if (remote) this.#flow.abort();
@@ -396,7 +422,9 @@ export class LoginView {
 
     switch (after.kind) {
       case 'sending-code':
-        this.#start({ kind: 'send-code', type: credentialOf(after.method), reauth: after.reauth });
+        // The way whose code is still being sent after Cancel: that send is this screen's again.
+        if (this.#setAside === credentialOf(after.method)) this.#setAside = undefined;
+        else this.#start({ kind: 'send-code', type: credentialOf(after.method), reauth: after.reauth });
         break;
       case 'code-entry':
         // A code just sent, kept over a reload, or refused: the text message, stopped while the
