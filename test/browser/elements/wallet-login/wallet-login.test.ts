@@ -1040,6 +1040,35 @@ describe('<wallet-login>', function () {
     });
   }
 
+  for (const then of ['logout()', 'another way'] as const) {
+    it(`stops a code being sent after Cancel at ${then}: nothing of it is kept, and its answer says nothing`, async () => {
+      const el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId, methods: 'email-otp sms-otp', 'no-autofill': '' });
+      await waitForState(el, 'choosing');
+      const errors = errorCodes(el);
+      // The email codes this tab keeps (an SMS code's screen keeps its own).
+      const kept = () => Object.entries(sessionStorage).filter(([k, v]) => k.startsWith('wallet-elements:code:') && k.endsWith(acct.accountId) && /EMAIL/.test(k + v));
+      const held = holdAnswer('POST', /\/challenge$/, (r) => r.status === 200, true);
+      try {
+        methodButton(el, 'email-otp').click();
+        await held.arrived;
+        await el.updateComplete;
+        el.cancel();
+        await waitFor(() => inState(el, 'choosing') && !inState(el, 'busy'), 'the methods');
+        if (then === 'logout()') el.logout();
+        else methodButton(el, 'sms-otp').click();
+        // Stopped, the held answer fails as a fetch stopped before its answer does; else it comes now.
+        held.release();
+        await held.read;
+        // (The account has no phone: the text message way ends on the methods, saying so.)
+        await waitFor(() => inState(el, 'choosing') && !inState(el, 'busy') && (then === 'logout()' || errors.length > 0), 'the methods');
+        await new Promise((r) => setTimeout(r, 100));
+      } finally {
+        held.undo();
+      }
+      expect({ kept: kept(), errors, choosing: inState(el, 'choosing') }).to.deep.equal({ kept: [], errors: then === 'logout()' ? [] : ['no_credential'], choosing: true });
+    });
+  }
+
   it('a logout in another tab while this one logs out: they take turns (Web Locks), nothing is left upstream, and this tab ends on the methods, logged out here as asked', async () => {
     const el = await mount<WalletLogin>('wallet-login', { 'account-id': acct.accountId });
     await loginWithEmail(el);
