@@ -203,7 +203,8 @@ export class WalletLogin extends TemplateElement {
    * renewal runs to its end: cut off, it could leave a session upstream whose key nobody holds.
    * The first step of a way chosen after the element's code failed to load, shown while that code
    * loads again, returns to the methods at once, as it does loaded (the failure no longer shown);
-   * the code, once there, goes no further.
+   * the code, once there, goes no further, unless a session is stored on this device: the
+   * start-up check the failed load kept from running then runs, and shows it.
    */
   cancel(): void {
     // (Calls made meanwhile were for that step; the keyboard goes to the first method, as loaded.)

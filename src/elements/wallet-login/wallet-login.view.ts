@@ -310,14 +310,24 @@ export class LoginView {
    * After its code failed to load (the element showed the methods and the failure, as the machine
    * would have), it arrived at the user's choice of `method`: the methods, bound, then the choice
    * (whose step replaces the failure); with none (cancelled meanwhile), the methods, as after a
-   * cancel. Nothing is looked up (a failed load left the screen there); from now on, the wallet's
-   * sessions are followed, as after the start-up check.
+   * cancel. From now on, the wallet's sessions are followed, as after the start-up check; and, on
+   * the methods, a session stored on this device (the start-up check, which the failed load kept
+   * from running, would have shown it) is looked up on the device: one there runs that check, as on
+   * a page just loaded, keeping the keyboard in the element; with none, the methods stay as they are.
    */
   resume(method?: LoginMethod): void {
     this.#listen();
     const bound = (this.#bound = { key: this.#key });
-    this.#machine = { kind: 'choosing' };
+    const methods = (this.#machine = { kind: 'choosing' });
     if (method) this.#send({ type: 'CHOOSE', method });
+    else
+      void flows()
+        .then((f) => f.currentSession(this.#host))
+        .then((stored) => {
+          if (!stored || this.#bound !== bound || this.machine !== methods) return;
+          this.#refocus = (this.#host.getRootNode() as Document).activeElement === this.#host;
+          this.bind(true, true);
+        });
     void this.#watch(bound);
   }
 

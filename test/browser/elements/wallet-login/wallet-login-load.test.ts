@@ -167,6 +167,21 @@ describe('<wallet-login> cancelled while its flows load again', () => {
     expect({ stored: !!(await rig.store.get(own.accountId)), loggedOut, codes: challenges(page.window), error: text(el, 'error') }).to.deep.equal({ stored: false, loggedOut: ['logout'], codes: 0, error: '' });
   });
 
+  it('shows a session stored on this device once the code is there after the cancel (its start-up check runs then), the keyboard kept in the element', async () => {
+    const { el, page, own } = await failedByDrops('email-otp', undefined, 'stored');
+    const stored = (await rig.store.get(own.accountId))!.session.sessionId;
+    methodButton(el, 'email-otp').click();
+    await el.updateComplete;
+    parts(el, 'button').find((b) => b.textContent!.trim() === 'Cancel')!.click();
+    await el.updateComplete;
+    expect(shadow(el).activeElement, 'the keyboard on the first method').to.equal(methodButton(el, 'email-otp'));
+    if (!arrives) return waitFor(() => inState(el, 'choosing') && !inState(el, 'busy') && text(el, 'error') === RELOAD, 'the methods, failed again');
+    // Before: the methods, the session stored here never looked up (shown after a reload only).
+    await waitFor(() => inState(el, 'logged-in') && !text(el, 'error'), 'the session stored here');
+    await el.updateComplete;
+    expect({ session: el.session?.sessionId, codes: challenges(page.window), focused: !!shadow(el).activeElement }).to.deep.equal({ session: stored, codes: 0, focused: true });
+  });
+
   it('offers Cancel on "Sending your code…"; pressed, the methods show at once, and the code, once there, sends none', async () => {
     const { el, page } = await failedByDrops('email-otp');
     methodButton(el, 'email-otp').focus();
