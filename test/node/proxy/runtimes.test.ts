@@ -11,6 +11,8 @@
  * runtime gives; a route and a host refused in the service's shape, no-store; and the child's
  * output free of the credentials. Deno runs with --allow-net=127.0.0.1 and the README's
  * --allow-env (the three settings) only. Under Bun, the undici transport is refused at once.
+ * The same tests run again with the proxy mounted in Hono by the README's Hono line, the client's
+ * address from `getConnInfo` of `hono/bun` and `hono/deno`, as the README says.
  */
 import assert from 'node:assert/strict';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
@@ -35,6 +37,12 @@ const LINES: Record<RuntimeName, string | undefined> = {
 };
 /** The environment Deno may read, as the README says; it listens on and reaches only 127.0.0.1 here. */
 const DENO_ENV = /`(--allow-env=[^`]*)`/.exec(README)?.[1];
+/** The README's Hono mount (an `app.all` line), and how each runtime serves a Hono app (Hono's own documentation). */
+const HONO = /^- Hono: `(app\.all\([^`]*\))`/m.exec(README)?.[1];
+const HONO_SERVE: Record<RuntimeName, string> = {
+  bun: "Bun.serve({ hostname: '127.0.0.1', port: 0, fetch: app.fetch })",
+  deno: "Deno.serve({ hostname: '127.0.0.1', port: 0 }, app.fetch)",
+};
 const DENO_FLAGS = ['--allow-net=127.0.0.1', DENO_ENV!, '--no-prompt', '--no-lock'];
 /** Requests per client per minute: the rate-limit test sends one more from one address. */
 const LIMIT = 20;
@@ -47,20 +55,25 @@ async function installPackage(): Promise<string> {
   mkdirSync(pkg, { recursive: true });
   await buildNode(join(pkg, 'dist'));
   writeFileSync(join(pkg, 'package.json'), readFileSync(join(ROOT, 'package.json')));
-  symlinkSync(join(ROOT, 'node_modules/undici'), join(app, 'node_modules/undici'), 'dir');
-  writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'app', private: true, type: 'module', dependencies: { 'wallet-elements': '*' } }));
+  for (const dependency of ['undici', 'hono']) symlinkSync(join(ROOT, 'node_modules', dependency), join(app, 'node_modules', dependency), 'dir');
+  writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'app', private: true, type: 'module', dependencies: { 'wallet-elements': '*', hono: '*' } }));
   return app;
 }
 
-/** The server a reader writes: the README's createProxy options for the sandbox's demo account, then the README's line. */
-function serverSource(name: RuntimeName, sandbox: Sandbox): string {
+/**
+ * The server a reader writes: the README's createProxy options for the sandbox's demo account, then
+ * the README's line for the runtime; or, `hono`, a Hono app with the README's Hono line, served as
+ * the runtime serves one.
+ */
+function serverSource(name: RuntimeName, sandbox: Sandbox, hono: boolean): string {
   const line = LINES[name];
   assert.ok(line, `the README has no ${name} mount`);
+  assert.ok(HONO, 'the README has no Hono mount');
   assert.ok(DENO_ENV, 'the README names no --allow-env for Deno');
   assert.match(line, /port: 3000/);
   const f = sandbox.fixtures;
   return `import { createProxy } from 'wallet-elements/proxy';
-
+${hono ? `import { Hono } from 'hono';\nimport { getConnInfo } from 'hono/${name}';\n` : ''}
 const proxy = createProxy<Request>({
   upstream: process.env.SERVICE_BASE_URL,
   tokenId: process.env.SERVICE_TOKEN_ID,
@@ -71,7 +84,7 @@ const proxy = createProxy<Request>({
   logger: (line) => console.log(JSON.stringify({ log: line })),
 });
 
-const server = ${line.replace('port: 3000', "hostname: '127.0.0.1', port: 0")};
+${hono ? `const app = new Hono();\n${HONO};\n` : ''}const server = ${hono ? HONO_SERVE[name] : line.replace('port: 3000', "hostname: '127.0.0.1', port: 0")};
 console.log(JSON.stringify({ port: server.port ?? server.addr.port }));
 `;
 }
@@ -87,10 +100,10 @@ interface Child {
 }
 
 /** Starts `name` on the server source with the sandbox's settings in its environment (and nothing else of ours); resolves once it printed its port. */
-async function startServer(name: RuntimeName, sandbox: Sandbox): Promise<Child> {
+async function startServer(name: RuntimeName, sandbox: Sandbox, hono: boolean): Promise<Child> {
   const bin = ensureRuntime(name);
-  const file = join(APP, `${name}-server.ts`);
-  writeFileSync(file, serverSource(name, sandbox));
+  const file = join(APP, `${name}-${hono ? 'hono' : 'server'}.ts`);
+  writeFileSync(file, serverSource(name, sandbox, hono));
   const f = sandbox.fixtures;
   const env = {
     PATH: process.env.PATH,
@@ -145,12 +158,12 @@ after(() => {
   if (APP) rmSync(APP, { recursive: true, force: true });
 });
 
-for (const name of ['bun', 'deno'] as const) {
-  describe(`proxy.fetch under ${name}, mounted as the README says, in front of the sandbox`, { skip, timeout: 120_000 }, () => {
+for (const [name, hono] of [['bun', false], ['bun', true], ['deno', false], ['deno', true]] as const) {
+  describe(`proxy.fetch under ${name}, mounted as the README says${hono ? ' in Hono' : ''}, in front of the sandbox`, { skip, timeout: 120_000 }, () => {
     const sandbox = useSandbox();
     let server: Child;
     before(async () => {
-      server = await startServer(name, sandbox());
+      server = await startServer(name, sandbox(), hono);
     });
     after(async () => {
       await server?.stop();
@@ -212,7 +225,7 @@ for (const name of ['bun', 'deno'] as const) {
     });
 
     // Deno's undici runs, given --allow-env for its own variables.
-    if (name === 'bun') it('refuses at createProxy the undici transport, which Bun cannot carry, saying which it can', () => {
+    if (name === 'bun' && !hono) it('refuses at createProxy the undici transport, which Bun cannot carry, saying which it can', () => {
       const file = join(APP, 'bun-undici.ts');
       writeFileSync(file, `import { createProxy } from 'wallet-elements/proxy';
 try {
@@ -228,7 +241,7 @@ try {
 
     // With undici asked for, Deno's undici reads variables of its own, which the README's
     // --allow-env does not grant: each exchange fails, and the log line says why.
-    if (name === 'deno') it('names, in the log line of a request the undici transport could not carry under the README\'s permissions, the runtime\'s refusal', () => {
+    if (name === 'deno' && !hono) it('names, in the log line of a request the undici transport could not carry under the README\'s permissions, the runtime\'s refusal', () => {
       const f = sandbox().fixtures;
       const file = join(APP, 'deno-undici.ts');
       writeFileSync(file, `import { createProxy } from 'wallet-elements/proxy';
