@@ -66,6 +66,9 @@ export function errorDetail<T extends ErrorDetail>(error: unknown, detail: T): T
   return typeof status === 'number' ? { ...detail, status } : detail;
 }
 
+/** The keyboard is in `host` (on it, or in its shadow root: focus inside a shadow root shows as its host). */
+export const keyboardIn = (host: Element): boolean => (host.getRootNode() as Document).activeElement === host;
+
 /**
  * The elements' focus rule: whether a change of `host` may move the keyboard's focus (to its
  * heading, a field, the next row). It may from inside `host` (also while another window, a sign-in
@@ -74,4 +77,4 @@ export function errorDetail<T extends ErrorDetail>(error: unknown, detail: T): T
  * the control the change was asked from: never from where the user went meanwhile.
  */
 export const mayFocus = (host: Element, outside?: boolean, from?: Element | null): boolean =>
-  (host.getRootNode() as Document).activeElement === host || (!outside && [null, document.body, from].includes(document.activeElement));
+  keyboardIn(host) || (!outside && [null, document.body, from].includes(document.activeElement));

@@ -22,7 +22,7 @@ import { LocaleController } from '../shared/i18n.ts';
 import { failureMessage } from '../shared/strings.ts';
 import { onceAfterFirstPaint } from '../shared/idle.ts';
 import { loadFailureCode, stopWaiting, whenOnline } from '../shared/load.ts';
-import { mayFocus, syncStates } from '../shared/list.ts';
+import { keyboardIn, mayFocus, syncStates } from '../shared/list.ts';
 import { offeredMethods, parseMethods, type LoginMethod } from './wallet-login.methods.ts';
 import type { LoginFailure, LoginState, SessionInfo } from './wallet-login.machine.ts';
 import type { LoginView } from './wallet-login.view.ts';
@@ -291,7 +291,7 @@ export class WalletLogin extends TemplateElement {
         // stored on this device, never looked up, ends too.)
         const again = !this.#chosen && this.#calls.includes(logoutCall);
         if (this.isConnected && failure && !again) view.resume(this.#chosen);
-        else if (this.isConnected) view.connected(true, refocus || (again && (this.getRootNode() as Document).activeElement === this));
+        else if (this.isConnected) view.connected(true, refocus || (again && keyboardIn(this)));
         for (const call of this.#calls.splice(0)) call(view);
         this.requestUpdate();
       },
@@ -307,7 +307,7 @@ export class WalletLogin extends TemplateElement {
         // session stored here shows), unless a method chosen meanwhile asked for the code already.
         // (The keyboard on the methods then stays in the element.) Just back online, a load the
         // connection did not carry yet runs again a moment later; otherwise at the next `online`.
-        whenOnline(this, () => this.#failure === failed && this.#load(undefined, (this.getRootNode() as Document).activeElement === this));
+        whenOnline(this, () => this.#failure === failed && this.#load(undefined, keyboardIn(this)));
         this.requestUpdate();
         this.dispatchEvent(new WalletLoginErrorEvent({ code: failed.code, message: failureMessage(this.#i18n.t, failed) }));
       },

@@ -15,7 +15,7 @@ import type { LocaleController } from '../shared/i18n.ts';
 import { failureMessage, isCodeProblem } from '../shared/strings.ts';
 import { afterFirstPaint } from '../shared/idle.ts';
 import { gotThrough, loadFailureCode, stopWaiting, whenOnline } from '../shared/load.ts';
-import { mayFocus } from '../shared/list.ts';
+import { keyboardIn, mayFocus } from '../shared/list.ts';
 import { codeDigits, codeInput } from '../shared/code-input.ts';
 import { ENDS, credentialOf, initialState, offeredMethods, parseMethods, resendSecondsLeft, transition, type LoginEvent, type LoginFailure, type LoginMethod, type LoginState, type SessionInfo } from './wallet-login.machine.ts';
 import { autofill, currentSession, forgetCode, logoutOf, runStep, smsCode, watchSessions, type Step } from './wallet-login.flows.ts';
@@ -325,7 +325,7 @@ export class LoginView {
         .then((f) => f.currentSession(this.#host))
         .then((stored) => {
           if (!stored || this.#bound !== bound || this.machine !== methods) return;
-          this.#refocus = (this.#host.getRootNode() as Document).activeElement === this.#host;
+          this.#refocus = keyboardIn(this.#host);
           this.bind(true, true);
         });
     void this.#watch(bound);
@@ -414,7 +414,7 @@ export class LoginView {
     if (before.kind === 'restoring' && after.kind === 'choosing' && after.failure?.code === 'network') {
       const again = () => {
         if (this.machine !== after) return;
-        this.#refocus = (this.#host.getRootNode() as Document).activeElement === this.#host;
+        this.#refocus = keyboardIn(this.#host);
         this.bind(true, true);
       };
       // (Just back online, a check that fails so runs again a moment later: whenOnline; the count
