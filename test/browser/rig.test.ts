@@ -120,6 +120,25 @@ describe('test rig', () => {
       expect(message).to.match(/^Uncaught in this test:\nuncaught error: Error: thrown from a timer/);
     });
 
+    it('(throws from a timer, then waits for what the error stopped)', async function () {
+      left = this.test!;
+      this.timeout(10_000);
+      await new Promise((resolve) =>
+        setTimeout(() => {
+          throw new Error('thrown before it could resolve');
+          resolve(undefined);
+        }),
+      );
+    });
+
+    it('an uncaught error ends the test it arrived in at once, not at its timeout', () => {
+      const { state, message } = verdict(left);
+      expect(state).to.equal('failed');
+      expect(message).to.match(/^Uncaught in this test:\nuncaught error: Error: thrown before it could resolve/);
+      expect(message).not.to.include('Timeout');
+      expect(left.duration).to.be.below(5_000);
+    });
+
     /** Runs `code` as a script of another tab of this origin (its own realm), then closes it. */
     async function inOtherTab(code: string): Promise<void> {
       const tab = await openOtherTab();

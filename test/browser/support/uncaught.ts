@@ -45,14 +45,27 @@ function ownerNow(): Mocha.Runnable | undefined {
 /** An Error or DOMException, of this realm or a frame's (whose classes are its own). */
 const isError = (error: unknown): error is Error => typeof error === 'object' && error !== null && typeof (error as Error).name === 'string' && typeof (error as Error).message === 'string';
 const textOf = (error: unknown): string => (isError(error) ? `${error.name}: ${error.message}` : String(error));
+/** An arrival as a failure names it: its kind, `Name: message` and stack. */
+function lineOf({ kind, error }: Arrival): string {
+  const text = textOf(error);
+  const stack = isError(error) ? (error.stack ?? '') : '';
+  return `${kind}: ${stack.startsWith(text) ? stack : `${text}\n${stack}`}`.trimEnd();
+}
 
 function install(): Watch {
   const arrive = (kind: Arrival['kind'], error: unknown) => {
     const owner = ownerNow();
     const text = textOf(error);
     const i = w.expectations.findIndex((x) => x.owner === owner && (typeof x.match === 'string' ? text.includes(x.match) : x.match.test(text)));
-    if (i >= 0) w.expectations.splice(i, 1)[0]!.arrived(error);
-    else w.arrivals.push({ kind, error, owner });
+    if (i >= 0) return w.expectations.splice(i, 1)[0]!.arrived(error);
+    // The test it is charged to still runs (its own code, not a hook of it): it ends now, failed
+    // with it, as Mocha's own handler ended it, rather than wait for its timeout for what the error
+    // stopped. What it leaves running then says nothing more (Mocha's flag for a test that timed out).
+    const test = owner as (Mocha.Test & { timedOut?: boolean; callback?: (e: Error) => void }) | undefined;
+    if (test && test === w.runner?.currentRunnable && test.type === 'test' && test.state === undefined && test.callback) {
+      test.callback(new Error(`Uncaught in this test:\n${lineOf({ kind, error, owner })}`));
+      test.timedOut = true;
+    } else w.arrivals.push({ kind, error, owner });
   };
   const listen = (win: Window) => {
     win.addEventListener('error', (e) => arrive('uncaught error', e.error ?? e.message));
@@ -116,11 +129,7 @@ async function settle(): Promise<void> {
 function check(test: Mocha.Test | undefined): Error | undefined {
   const failures = new Map<Mocha.Runnable | undefined, string[]>();
   const fail = (owner: Mocha.Runnable | undefined, line: string) => failures.set(owner, [...(failures.get(owner) ?? []), line]);
-  for (const { kind, error, owner } of watch.arrivals.splice(0)) {
-    const text = textOf(error);
-    const stack = isError(error) ? (error.stack ?? '') : '';
-    fail(owner, `${kind}: ${stack.startsWith(text) ? stack : `${text}\n${stack}`}`.trimEnd());
-  }
+  for (const arrival of watch.arrivals.splice(0)) fail(arrival.owner, lineOf(arrival));
   for (const x of [...watch.expectations]) {
     if (test && x.owner !== test) continue;
     watch.expectations.splice(watch.expectations.indexOf(x), 1);
