@@ -39,8 +39,16 @@ async function received(): Promise<string[]> {
 /** The address of src/elements/shared/`path`, for an iframe's module to import. */
 const shared = (path: string) => new URL(`../../../../src/elements/shared/${path}`, import.meta.url).href;
 
-/** What an iframe of `srcdoc` (sandboxed as `sandbox` says, if given) posts to this page first; the iframe is removed then. */
+/** The rig's watch on a frame's uncaught errors (support/frame-watch.ts), for a frame of this origin to load first. */
+const frameWatch = new URL('../../support/frame-watch.ts', import.meta.url).href;
+
+/**
+ * What an iframe of `srcdoc` (sandboxed as `sandbox` says, if given) posts to this page first; the
+ * iframe is removed then. Not sandboxed, it is of this origin, and what goes uncaught there fails
+ * the test at once, as the page's own does (frame-watch.ts, loaded before its scripts).
+ */
 async function postedBy(srcdoc: string, sandbox?: string): Promise<unknown> {
+  if (sandbox === undefined) srcdoc = `<script type="module" src="${frameWatch}"></script>${srcdoc}`;
   const frame = Object.assign(document.createElement('iframe'), { srcdoc });
   if (sandbox !== undefined) frame.setAttribute('sandbox', sandbox);
   const answer = new Promise<MessageEvent>((resolve) => addEventListener('message', function on(e) {
