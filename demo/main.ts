@@ -140,7 +140,7 @@ async function decide(actionId: string, verb: 'approve' | 'reject'): Promise<voi
   try {
     await demoCall('POST', `/demo/agent/actions/${actionId}/${verb}`, verb === 'reject' ? { reason: t('demo.console.reason') } : {});
     status.textContent = t(verb === 'approve' ? 'demo.console.approved' : 'demo.console.rejected');
-    (byId('agent') as AgentActions).checkNow();
+    void (byId('agent') as AgentActions).checkNow();
   } catch {
     status.textContent = t('demo.console.failed');
   }
@@ -152,7 +152,7 @@ async function newRequest(): Promise<void> {
   try {
     await demoCall('POST', '/demo/agent/requests', {});
     status.textContent = t('demo.console.created');
-    (byId('agent') as AgentActions).checkNow();
+    void (byId('agent') as AgentActions).checkNow();
   } catch {
     status.textContent = t('demo.console.failed');
   }

@@ -161,6 +161,10 @@ export class AgentActions extends TemplateElement {
   readonly #i18n = new LocaleController(this);
   readonly #internals = this.attachInternals?.();
   #poller: AbortController | undefined;
+  /** What checkNow() calls wait on: the end of the next poll that runs to its end, or of polling. */
+  #checks: (() => void)[] = [];
+  /** The handling of the running poll's list (onPending), once the poller handed it over. */
+  #handling: Promise<unknown> | undefined;
   #focusAfterMore: number | undefined;
   /**
    * The end of the service's last Retry-After for a page, a poll or a decision's read: every poll
@@ -230,10 +234,17 @@ export class AgentActions extends TemplateElement {
   /**
    * Checks for decisions and new actions now instead of at the next (backed-off) poll: for pages
    * that know something changed, such as a back office that has just decided. While a wait the
-   * service asked for (Retry-After) runs, the check is made as soon as it has passed.
+   * service asked for (Retry-After) runs, the check is made as soon as it has passed (and while the
+   * page is hidden, once it is shown). Resolves once that check is done and what it found is shown,
+   * or its failure is (the list says so); at once when no list is shown to check; and when polling
+   * stops first (the element left the page, another agent, filter or a reload). Two calls close
+   * together make one check, which both wait for.
    */
-  checkNow(): void {
-    if (this.#poller && this.view.status.kind === 'ready') this.#startPolling();
+  checkNow(): Promise<void> {
+    if (!this.#poller || this.view.status.kind !== 'ready') return Promise.resolve();
+    const done = new Promise<void>((resolve) => this.#checks.push(resolve));
+    this.#startPolling();
+    return done;
   }
 
   override connectedCallback(): void {
@@ -264,7 +275,7 @@ export class AgentActions extends TemplateElement {
     if (changed.has('agentToken') || changed.has('status') || changed.has('apiBase') || changed.has('pageSize')) this.#needsLoad = true;
     if (!this.#needsLoad || !this.isConnected) {
       // A new poll interval or ceiling takes effect at once: a running poller starts over with it.
-      if (changed.has('pollInterval') || changed.has('pollMaxInterval')) this.checkNow();
+      if (changed.has('pollInterval') || changed.has('pollMaxInterval')) void this.checkNow();
       return;
     }
     this.#needsLoad = false;
@@ -344,11 +355,11 @@ export class AgentActions extends TemplateElement {
   }
 
   #startPolling(): void {
-    this.#stopPolling();
+    this.#stopPolling(true);
     const token = this.agentToken;
     // (Started once a first page came, with the flows that read it.)
     const f = this.#flows;
-    if (!token || !this.isConnected || !f) return;
+    if (!token || !this.isConnected || !f) return this.#checked();
     const controller = new AbortController();
     this.#poller = controller;
     const send = f.sendFor(this.apiBase);
@@ -356,22 +367,22 @@ export class AgentActions extends TemplateElement {
     this.#syncStates();
     // Back online (a phone out of coverage): one poll now, not at the end of the delay its failed polls
     // backed off to; but, as any new poller, not before the end of a wait the service asked for.
-    addEventListener('online', () => this.checkNow(), { signal });
+    addEventListener('online', () => void this.checkNow(), { signal });
     // Nothing is read while the page is hidden (#held): no one is there to see it. Shown again, one
     // poll at once, not at the end of the delay the poller had backed off to.
-    addEventListener('visibilitychange', () => this.checkNow(), { signal });
+    addEventListener('visibilitychange', () => void this.checkNow(), { signal });
     // An attribute that is no number ("2s") means the default, not a poller that cannot start.
     const min = Math.max(100, positiveOr(this.pollInterval, 2000));
     f.pollAgentActions({
       // Each poll keeps to the hold as it is when it goes, a later one from "load more" too.
-      client: { iterateAgentActions: (options) => this.#afterHold(f, send, options) },
+      client: { iterateAgentActions: (options) => this.#polled(this.#afterHold(f, send, options), signal) },
       agentToken: token,
       status: 'PENDING_APPROVAL',
       signal,
       limit: 100,
       minDelayMs: min,
       maxDelayMs: Math.max(min, positiveOr(this.pollMaxInterval, 60000)),
-      onChange: (pending) => this.#onPending(f, pending, signal, send, token),
+      onChange: (pending) => (this.#handling = this.#onPending(f, pending, signal, send, token)),
       onError: (error) => {
         if (signal.aborted) return;
         this.#hold(error);
@@ -456,10 +467,33 @@ export class AgentActions extends TemplateElement {
     return error;
   }
 
-  #stopPolling(): void {
+  /** Polling stops; and, unless it starts again at once (`again`), the checks asked for end with it. */
+  #stopPolling(again = false): void {
     this.#poller?.abort();
     this.#poller = undefined;
     this.#syncStates();
+    if (!again) this.#checked();
+  }
+
+  /** The checks asked for (checkNow) are done. */
+  #checked(): void {
+    for (const resolve of this.#checks.splice(0)) resolve();
+  }
+
+  /**
+   * One poll's list (`list`), as the poller reads it. Once it is read, or its read failed, and what
+   * the poller then handed over (onPending) is handled, the checks asked for are done: each was asked
+   * for before this poll began, since a check starts a new poller, which stops this one (`signal`).
+   * (The poller hands the list over in the same task as the read ends: a task later, it has.)
+   */
+  async *#polled(list: AsyncGenerator<AgentAction, void, undefined>, signal: AbortSignal): AsyncGenerator<AgentAction, void, undefined> {
+    this.#handling = undefined;
+    try {
+      yield* list;
+    } finally {
+      const done = () => signal.aborted || this.#checked();
+      if (!signal.aborted) setTimeout(() => void Promise.resolve(this.#handling).then(done, done));
+    }
   }
 
   /**

@@ -13,7 +13,6 @@ import type { AgentActions } from '../../../../src/elements/agent-actions/index.
 import { approveAction, newAccount, newAgentAction, rejectAction, type RigAccount } from '../../support/rig.ts';
 import { parts, resetPage, useRig, waitFor } from '../shared/helpers.ts';
 
-const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const rowId = (id: string) => `action-${id.replace(/[^A-Za-z0-9-]/g, '-')}`;
 const shownIds = (el: AgentActions) => parts(el, 'action').map((li) => li.getAttribute('aria-labelledby') ?? '');
 const statuses = (el: AgentActions) => parts(el, 'status').map((s) => s.className.replace('status', '').trim());
@@ -31,14 +30,13 @@ function watchRequests() {
   return w;
 }
 
-/** The requests of one poll started by checkNow(): once none has been in flight for a while. */
+/** The requests of one poll started by checkNow(), which resolves once that poll is done and shown. */
 async function onePoll(el: AgentActions): Promise<string[]> {
   const w = watchRequests();
   try {
-    el.checkNow();
-    await waitFor(() => w.urls.length > 0 && w.answered === w.urls.length, 'the poll', 10000);
-    // A second request would leave right after the first answer; give it time, then let it land.
-    await pause(600);
+    await el.checkNow();
+    expect(w.urls, 'the poll').not.to.be.empty;
+    // (Its answers were read: the body's end is counted as they are.)
     await waitFor(() => w.answered === w.urls.length, "the poll's requests", 10000);
     return w.urls;
   } finally {
@@ -62,8 +60,8 @@ describe('<agent-actions> requests of a poll', () => {
       try {
         document.body.append(el);
         await waitFor(() => el.matches(':state(ready)') && el.matches(':state(polling)'), 'the first page, polling');
-        // The first poll, and any read it made, answered.
-        await pause(600);
+        // The first poll done (or stopped by this check, which is then done), any read it made answered.
+        await el.checkNow();
         await waitFor(() => first.answered === first.urls.length, 'the first poll');
       } finally {
         first.restore();

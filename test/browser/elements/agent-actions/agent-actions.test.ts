@@ -616,6 +616,74 @@ describe('<agent-actions>', () => {
     }
   }
 
+  describe('checkNow() resolves', () => {
+    /** The element polling once a minute (only checkNow() polls within the test), its first poll done. */
+    async function quietActions(): Promise<AgentActions> {
+      const el = await mountActions(acct.agentToken, { 'page-size': '5', 'poll-interval': '60000' });
+      await ready(el);
+      await el.checkNow();
+      return el;
+    }
+
+    /** Whether `promise` settled within `ms`. */
+    const settledWithin = (promise: Promise<unknown>, ms: number) => Promise.race([promise.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), ms))]);
+
+    it('once what the check found is shown: a new action, then its decision', async () => {
+      const el = await quietActions();
+      const created = await newAgentAction(acct.agentId, 'TRANSFER_OUT');
+      await el.checkNow();
+      expect(shownIds(el)[0]).to.equal(`action-${created.id.replace(/[^A-Za-z0-9-]/g, '-')}`);
+      expect(statuses(el)[0]).to.equal('PENDING_APPROVAL');
+      await approveAction(acct.agentId, created.id);
+      await el.checkNow();
+      expect(statuses(el)[0]).to.equal('APPROVED');
+    });
+
+    it('both, for two calls close together, once the second one\'s check is shown', async () => {
+      const el = await quietActions();
+      const first = el.checkNow();
+      const created = await newAgentAction(acct.agentId, 'TRANSFER_OUT');
+      const second = el.checkNow();
+      await Promise.all([first, second]);
+      expect(shownIds(el)[0]).to.equal(`action-${created.id.replace(/[^A-Za-z0-9-]/g, '-')}`);
+    });
+
+    it('once a failed check shows its failure', async () => {
+      const el = await quietActions();
+      const told = nextEvent(el, 'agent-actions-error');
+      const undo = failPolls(el, 503);
+      try {
+        await el.checkNow();
+        expect(shadow(el).querySelector('[role=status].live')?.textContent).to.include('Can’t check for updates');
+        expect(await settledWithin(told, 0)).to.equal(true);
+      } finally {
+        undo();
+      }
+    });
+
+    it('at once when no list is shown to check: no agent token, or not on the page', async () => {
+      const bare = document.createElement('agent-actions') as AgentActions;
+      expect(await settledWithin(bare.checkNow(), 100)).to.equal(true);
+      document.body.append(bare);
+      await bare.updateComplete;
+      expect(await settledWithin(bare.checkNow(), 100)).to.equal(true);
+    });
+
+    it('when the element leaves the page while its check waits for an answer', async () => {
+      const el = await quietActions();
+      const held = holdNext('GET', pollStart());
+      try {
+        const check = el.checkNow();
+        await held.arrived;
+        el.remove();
+        expect(await settledWithin(check, 2000)).to.equal(true);
+      } finally {
+        held.release();
+        held.undo();
+      }
+    });
+  });
+
   it('checkNow() while a poll\'s Retry-After runs polls once it has passed, not before', async () => {
     const el = await pollingActions();
     const waited = await nextAfter429(el, 'poll', () => el.checkNow());
@@ -1012,8 +1080,9 @@ describe('<agent-actions>', () => {
       if (decide === 'approved') await approveAction(acct.agentId, created.id);
       else await rejectAction(acct.agentId, created.id, 'Not this one');
       const id = `action-${created.id.replace(/[^A-Za-z0-9-]/g, '-')}`;
-      el.checkNow();
-      await waitFor(() => shownIds(el)[0] === id, 'the decided action on top', 8000);
+      // checkNow() resolves once what the check found is shown: no wait after it.
+      await el.checkNow();
+      expect(shownIds(el)[0]).to.equal(id);
       expect(shownIds(el).slice(1)).to.deep.equal(before);
       expect(statuses(el)[0]).to.equal(decide === 'approved' ? 'APPROVED' : 'REJECTED');
       await el.updateComplete;
