@@ -420,18 +420,16 @@ export function reshapeAnswer(method: string, url: RegExp, status: number, resha
 
 /**
  * Holds the page's next answer to `method url` for which `held(response)` holds: the request reaches
- * the service, which carries it out, and the page gets the answer at `release()` (an abort meanwhile
- * fails its body, as it does a fetch whose answer is on its way). `read` resolves once the page has
- * read that answer's body, or failed to (what it does with the answer then runs without a wait on
- * the network). `slow`: the answer has not begun to come, and an abort meanwhile fails the fetch at
- * once, as it does a fetch still waiting for its answer (`read` resolves then). Call `undo` in a
- * `finally`.
+ * the service, which carries it out, and the page gets the answer at `release()`, as if it were slow
+ * to come. An abort meanwhile fails the page's fetch at once, as it does a fetch still waiting for
+ * its answer. `read` resolves once the page has read that answer's body, or failed to, or its fetch
+ * was aborted (what it does with the answer then runs without a wait on the network). Call `undo`
+ * in a `finally`.
  */
 export function holdAnswer(
   method: string,
   url: RegExp,
   held: (r: Response) => boolean = () => true,
-  slow = false,
 ): { arrived: Promise<void>; release: () => void; read: Promise<void>; undo: () => void } {
   const { arrived, arrive, release, released } = gate();
   let done!: () => void;
@@ -440,9 +438,9 @@ export function holdAnswer(
     const response = await send();
     if (!held(response)) return undefined;
     arrive();
-    const stopped = slow && signal ? new Promise<void>((r) => signal.addEventListener('abort', () => r(), { once: true })) : new Promise<void>(() => undefined);
+    const stopped = signal ? new Promise<void>((r) => signal.addEventListener('abort', () => r(), { once: true })) : new Promise<void>(() => undefined);
     await Promise.race([released, stopped]);
-    if (slow && signal?.aborted) {
+    if (signal?.aborted) {
       done();
       throw signal.reason;
     }

@@ -1006,7 +1006,7 @@ describe('<wallet-login>', function () {
       const errors = errorCodes(el);
       const sent = challenges();
       // The service sent the code; its answer is slow to come, and the user gives up on it.
-      const held = holdAnswer('POST', /\/challenge$/, (r) => r.status === 200, true);
+      const held = holdAnswer('POST', /\/challenge$/, (r) => r.status === 200);
       try {
         methodButton(el, 'email-otp').click();
         await held.arrived;
@@ -1047,7 +1047,7 @@ describe('<wallet-login>', function () {
       const errors = errorCodes(el);
       // The email codes this tab keeps (an SMS code's screen keeps its own).
       const kept = () => Object.entries(sessionStorage).filter(([k, v]) => k.startsWith('wallet-elements:code:') && k.endsWith(acct.accountId) && /EMAIL/.test(k + v));
-      const held = holdAnswer('POST', /\/challenge$/, (r) => r.status === 200, true);
+      const held = holdAnswer('POST', /\/challenge$/, (r) => r.status === 200);
       try {
         methodButton(el, 'email-otp').click();
         await held.arrived;
