@@ -6,10 +6,10 @@
  * The element gives the nonce (the SHA-256 of its session key, DESIGN.md wire format 5); it goes
  * into the authorization request unchanged, so that the ID token carries it. This page keeps a
  * random `state` and `code_verifier` to itself and sends only the verifier's S256 hash; the
- * redirect page (oauth-callback.ts) hands back the code and state over a BroadcastChannel; the
- * state is checked here, then the code and the verifier are exchanged at the token endpoint for
- * the ID token. A code read by anyone else is worthless without the verifier, which never leaves
- * this page. An integrator swaps this for its identity provider's SDK or endpoints.
+ * redirect page (oauth-callback.ts) hands back the code and state over a BroadcastChannel and
+ * closes once this page says it has them; the state is checked here, then the code and the
+ * verifier are exchanged at the token endpoint for the ID token. A code read by anyone else is
+ * worthless without the verifier, which never leaves this page. An integrator swaps this for its identity provider's SDK or endpoints.
  */
 
 const CHANNEL = 'demo-oidc';
@@ -72,6 +72,9 @@ export function popupTokenProvider(issuer: string, clientId: string): (nonce: st
         // An answer to another sign-in (another tab, an older window) is not ours: only the state
         // made for this request is (RFC 6749 §10.12).
         if (event.data?.state !== state) return;
+        // The callback window closes on this receipt, not before: closed at once, it could read
+        // as closed here before its answer came (the watch below), as if the user had given up.
+        channel.postMessage({ received: state });
         const { code, iss, error } = event.data;
         // RFC 9207: an issuer that names itself must be the one asked (mix-up defence).
         if (iss && iss !== issuer) return finish(() => reject(new DOMException('Sign-in answered by another issuer.', 'NotAllowedError')));

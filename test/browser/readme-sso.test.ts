@@ -145,6 +145,26 @@ describe('README single sign-on example (codeFlowProvider)', () => {
     expect([e.name, e.message]).to.deep.equal(['NotAllowedError', 'Answered by another issuer.']);
   });
 
+  it('the callback page stays open until the page that asked says it has the answer, then closes', async () => {
+    const state = `callback-${crypto.randomUUID()}`;
+    const channel = new BroadcastChannel('oidc-callback');
+    const answers: string[] = [];
+    channel.onmessage = ({ data }) => answers.push(String(data));
+    try {
+      const callback = window.open(`/test/browser/support/oidc-callback.html?${new URLSearchParams({ code: 'the-code', state })}`, '_blank', 'popup')!;
+      await waitFor(() => answers[0], 'the callback page\'s answer');
+      expect(Object.fromEntries(new URLSearchParams(answers[0]))).to.deep.equal({ code: 'the-code', state });
+      // Another sign-in's receipt is not this one's; nor is time (the page closed after 100 ms before).
+      channel.postMessage('received=another-state');
+      await new Promise((r) => setTimeout(r, 600));
+      expect(callback.closed, 'the callback page closed before its answer was taken').to.equal(false);
+      channel.postMessage(`received=${state}`);
+      await waitFor(() => callback.closed || undefined, 'the callback page closing on its receipt');
+    } finally {
+      channel.close();
+    }
+  });
+
   it('ends with an AbortError and opens no window when the element cancels while the challenge is hashed', async () => {
     const cancel = new AbortController();
     const result = outcome(provider('0'.repeat(64), { signal: cancel.signal }));
@@ -157,7 +177,9 @@ describe('README single sign-on example (codeFlowProvider)', () => {
 describe('README single sign-on, run whole: the provider on a <wallet-login> and a <wallet-credentials>, the sandbox issuer, the redirect_uri page', () => {
   afterEach(resetPage);
 
-  it('logs in through the code flow: sign-in window, README callback page, code exchange, session', async () => {
+  it('logs in through the code flow: sign-in window, README callback page, code exchange, session', async function () {
+    // A new account, two logins and a window of another origin, each step with its own limit within this one.
+    this.timeout(40000);
     const readme = await (await fetch('/README.md')).text();
     const clientId = /its client id is `([^`]+)`/.exec(readme)?.[1];
     expect(clientId, 'the README names the sandbox issuer\'s client id').to.be.a('string');
@@ -177,7 +199,7 @@ describe('README single sign-on, run whole: the provider on a <wallet-login> and
     const block = [...readme.matchAll(/```js\n([\s\S]*?)```/g)].map((m) => m[1]!).find((code) => code.includes('function codeFlowProvider('))!;
     const options = {
       issuer: f.oidcIssuer,
-    authorizationEndpoint: `${f.oidcIssuer}/authorize`,
+      authorizationEndpoint: `${f.oidcIssuer}/authorize`,
       tokenEndpoint: `${f.oidcIssuer}/token`,
       clientId: clientId!,
       redirectUri: new URL('/test/browser/support/oidc-callback.html', location.href).href,
@@ -185,13 +207,22 @@ describe('README single sign-on, run whole: the provider on a <wallet-login> and
     const run = block.replace('codeFlowProvider({ /* your provider\'s */ })', `codeFlowProvider(${JSON.stringify(options)})`);
     expect(run, 'the README hands the provider to the page\'s <wallet-login>').to.not.equal(block);
     new Function(run)();
-    expect((el as unknown as { oidcTokenProvider?: unknown }).oidcTokenProvider).to.be.a('function');
+    const readmeProvider = (el as unknown as { oidcTokenProvider?: Provider }).oidcTokenProvider;
+    expect(readmeProvider).to.be.a('function');
+    // The README's provider as it is, watched: if it gives up, the test says why at once.
+    let gaveUp!: (e: Error) => void;
+    const providerFailed = new Promise<never>((_, reject) => (gaveUp = reject));
+    (el as unknown as { oidcTokenProvider: Provider }).oidcTokenProvider = (nonce, o) =>
+      readmeProvider!(nonce, o).catch((e: Error) => {
+        gaveUp(new Error(`the README's provider failed: ${e.name}: ${e.message}`));
+        throw e;
+      });
 
     await waitForState(el, 'choosing');
-    const loggedIn = nextEvent<CustomEvent<{ accountId: string; credentialType: string }>>(el, 'wallet-logged-in', 30000);
+    const loggedIn = nextEvent<CustomEvent<{ accountId: string; credentialType: string }>>(el, 'wallet-logged-in', 15000);
     shadow(el).querySelector<HTMLButtonElement>("button[data-method='oauth']")!.click();
-    await oidcSignIn();
-    const { detail } = await loggedIn;
+    await Promise.race([oidcSignIn(), providerFailed]);
+    const { detail } = await Promise.race([loggedIn, providerFailed]);
     expect(detail.accountId).to.equal(acct.accountId);
     expect(detail.credentialType).to.equal('OAUTH');
   });

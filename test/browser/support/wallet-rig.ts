@@ -406,9 +406,13 @@ export function walletRig(options: WalletRigOptions = {}): {
           }
           const page = pageOf(session);
           for (const end = Date.now() + 10_000; ; await new Promise((r) => setTimeout(r, 50))) {
-            const popup = (await inContext(page).pages()).find((w) => w.url().startsWith(authorize));
+            // The newest such window still open: an earlier test's, closing, may still be listed.
+            const popup = (await inContext(page).pages()).filter((w) => !w.isClosed() && w.url().startsWith(authorize)).at(-1);
             if (popup) {
-              await popup.locator(button).click();
+              // Within 8 s, so that a click that cannot land says so before the test's own timeout.
+              let timer: NodeJS.Timeout | undefined;
+              const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`the click on ${button} at ${authorize} did not land within 8 s`)), 8000)));
+              await Promise.race([popup.locator(button).click(), late]).finally(() => clearTimeout(timer));
               return { signedIn: true };
             }
             if (Date.now() > end) throw new Error(`no window at ${authorize}`);
