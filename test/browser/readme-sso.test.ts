@@ -233,7 +233,7 @@ describe('README single sign-on, run whole: the provider on a <wallet-login> and
       (e as unknown as { oidcTokenProvider: Provider }).oidcTokenProvider = provider;
     });
     const add = await waitFor(() => shadow(el).querySelector<HTMLButtonElement>("[part~='add-button'][data-type='OAUTH']:not([disabled])"), 'the single sign-on button');
-    const added = nextEvent<CustomEvent<{ accountId: string; type: string }>>(el, 'credential-added', 30000);
+    const added = nextEvent<CustomEvent<{ accountId: string; type: string }>>(el, 'credential-added', 15000);
     add.click();
     await oidcSignIn();
     expect((await added).detail).to.include({ accountId: acct.accountId, type: 'OAUTH' });
