@@ -57,7 +57,7 @@ const logoutCall = (view: LoginView) => view.logout();
  * @event wallet-logged-in - A session began: `{accountId, sessionId, credentialType, expiresAt, source}`: `source` is `login` (here), `restored` (a session restored from storage) or `elsewhere` (a login by another tab of this browser or another element of this page).
  * @event wallet-logged-out - The session ended: `{accountId, reason}`: `logout` (here), `expired`, `revoked` (the service ended it before its time: revoked from another device or by the platform, found when a call it signed was refused), `elsewhere` (a logout by another tab of this browser or another element of this page), `key-missing` (the browser lost its key).
  * @event session-expiring - With `no-auto-refresh`, shortly before expiry: `{accountId, sessionId, credentialType, expiresAt}`.
- * @event wallet-login-error - A step failed: `{code, message, status?}`; `message` is the sentence shown. `code_sent_recently`: the first code asked for here was refused as too soon (429): one was sent a moment ago (from another tab, or before a reload in a tab that could keep nothing); `rate_limited` is kept for a new code asked for too soon after this element's own, and for the proxy's own limit on requests (no code was sent). `passkey_other_wallet`: the passkey picked from autofill (which offers every passkey of the site) is another wallet's; nothing was sent. After any failure that follows a pick from autofill (that one, `passkey_rejected`, a lost or 5xx answer to its check), and after the prompt that asks again for an older passkey of the wallet is closed (no error then), autofill is offered again in the same field. `load_failed`: the element's code, loaded on demand, did not arrive (asked for twice); `message` says to check the connection, then reload the page (offline it is not asked for: `network`; back online, the element asks for it by itself and starts as on a page just loaded, showing a session stored on this device). `misconfigured` too when `account-id` is malformed (once per value given; `message` is the sentence shown, naming the attribute; nothing is sent).
+ * @event wallet-login-error - A step failed: `{code, message, status?}`; `message` is the sentence shown. `code_sent_recently`: the first code asked for here was refused as too soon (429): one was sent a moment ago (from another tab, or before a reload in a tab that could keep nothing); `rate_limited` is kept for a new code asked for too soon after this element's own, and for the proxy's own limit on requests (no code was sent). `passkey_other_wallet`: the passkey picked from autofill (which offers every passkey of the site) is another wallet's; nothing was sent. After any failure that follows a pick from autofill (that one, `passkey_rejected`, a lost or 5xx answer to its check), and after the prompt that asks again for an older passkey of the wallet is closed (no error then), autofill is offered again in the same field. `load_failed`: the element's code, loaded on demand, did not arrive (asked for twice); `message` says to check the connection, then reload the page (offline it is not asked for: `network`; back online, the element asks for it by itself and starts as on a page just loaded, showing a session stored on this device; a way chosen on the methods shown with the failure asks for it again, and once it is there, a session stored on this device shows in place of that way). `misconfigured` too when `account-id` is malformed (once per value given; `message` is the sentence shown, naming the attribute; nothing is sent).
  *
  * @csspart base - The panel around every screen.
  * @csspart heading - The screen's title.
@@ -281,17 +281,22 @@ export class WalletLogin extends TemplateElement {
     if (!failure) this.#failure = undefined;
     this.requestUpdate();
     this.#loading ??= rest().then(
-      ({ LoginView }) => {
+      async ({ LoginView }) => {
+        const view = new LoginView(this, this.#i18n, () => this.level());
+        // A way chosen after a failed load: a session stored on this device, which the start-up
+        // check the failure kept from running would have shown, comes first, and shows instead
+        // (the way's first step shows while it is looked up; the lookup never fails).
+        const stored = !!failure && !!this.#chosen && (await view.stored());
         this.#loading = undefined;
         this.#failure = undefined;
-        const view = (this.#view = new LoginView(this, this.#i18n, () => this.level()));
+        this.#view = view;
         // (Off the page meanwhile, it starts once the element is back: connectedCallback.)
         // (The methods, after a cancel: nothing goes ahead. But a logout() asked for since then
         // starts it as on a page just loaded, the logout in place of the start-up check: a session
         // stored on this device, never looked up, ends too.)
         const again = !this.#chosen && this.#calls.includes(logoutCall);
-        if (this.isConnected && failure && !again) view.resume(this.#chosen);
-        else if (this.isConnected) view.connected(true, refocus || (again && keyboardIn(this)));
+        if (this.isConnected && failure && !again && !stored) view.resume(this.#chosen);
+        else if (this.isConnected) view.connected(true, refocus || ((again || stored) && keyboardIn(this)));
         for (const call of this.#calls.splice(0)) call(view);
         this.requestUpdate();
       },

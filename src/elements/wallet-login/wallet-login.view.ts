@@ -308,12 +308,14 @@ export class LoginView {
 
   /**
    * After its code failed to load (the element showed the methods and the failure, as the machine
-   * would have), it arrived at the user's choice of `method`: the methods, bound, then the choice
-   * (whose step replaces the failure); with none (cancelled meanwhile), the methods, as after a
-   * cancel. From now on, the wallet's sessions are followed, as after the start-up check; and, on
-   * the methods, a session stored on this device (the start-up check, which the failed load kept
-   * from running, would have shown it) is looked up on the device: one there runs that check, as on
-   * a page just loaded, keeping the keyboard in the element; with none, the methods stay as they are.
+   * would have), it arrived at the user's choice of `method`, with no session stored on this
+   * device (the element looked first: one there is shown through `connected`, the start-up check):
+   * the methods, bound, then the choice (whose step replaces the failure); with none (cancelled
+   * meanwhile), the methods, as after a cancel. From now on, the wallet's sessions are followed, as
+   * after the start-up check; and, on the methods, a session stored on this device (the start-up
+   * check, which the failed load kept from running, would have shown it) is looked up on the device:
+   * one there runs that check, as on a page just loaded, keeping the keyboard in the element; with
+   * none, the methods stay as they are.
    */
   resume(method?: LoginMethod): void {
     this.#listen();
@@ -329,6 +331,13 @@ export class LoginView {
           this.bind(true, true);
         });
     void this.#watch(bound);
+  }
+
+  /** Whether a session of the element's wallet is stored on this device (looked up there only; never fails). */
+  stored(): Promise<boolean> {
+    return flows()
+      .then((f) => f.currentSession(this.#host))
+      .then((session) => !!session);
   }
 
   /** The custom states of the screen beside its own. */

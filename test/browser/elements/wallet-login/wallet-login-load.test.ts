@@ -127,7 +127,7 @@ describe('<wallet-login> when its flows fail to load', () => {
  * it, over a real request, after the cancel; Firefox keeps it failed for the page (support/README.md),
  * so there the load fails again.
  */
-describe('<wallet-login> cancelled while its flows load again', () => {
+describe('<wallet-login> with a way chosen, and perhaps cancelled, while its flows load again', () => {
   const rig = useLoadRig();
   const arrives = !navigator.userAgent.includes('Firefox/');
 
@@ -180,6 +180,22 @@ describe('<wallet-login> cancelled while its flows load again', () => {
     await waitFor(() => inState(el, 'logged-in') && !text(el, 'error'), 'the session stored here');
     await el.updateComplete;
     expect({ session: el.session?.sessionId, codes: challenges(page.window), focused: !!shadow(el).activeElement }).to.deep.equal({ session: stored, codes: 0, focused: true });
+  });
+
+  it('shows a session stored on this device once the code is there, in place of the way chosen (its start-up check runs then), and sends no code', async () => {
+    const { el, page, own } = await failedByDrops('email-otp', undefined, 'stored');
+    const stored = (await rig.store.get(own.accountId))!.session.sessionId;
+    const sources: string[] = [];
+    el.addEventListener('wallet-logged-in', (e) => sources.push((e as CustomEvent<{ source: string }>).detail.source));
+    methodButton(el, 'email-otp').click();
+    await el.updateComplete;
+    expect(inState(el, 'sending-code'), "the way's first step while its code loads").to.equal(true);
+    if (!arrives) return waitFor(() => inState(el, 'choosing') && !inState(el, 'busy') && text(el, 'error') === RELOAD, 'the methods, failed again');
+    // Before: a code asked for (refused here, as too soon after the login's own), the session
+    // stored here never looked up.
+    await waitFor(() => !['sending-code', 'restoring', 'busy'].some((s) => inState(el, s)) || undefined, 'the end of the step');
+    await el.updateComplete;
+    expect({ session: el.session?.sessionId, sources, codes: challenges(page.window), error: text(el, 'error'), focused: !!shadow(el).activeElement }).to.deep.equal({ session: stored, sources: ['restored'], codes: 0, error: '', focused: true });
   });
 
   it('offers Cancel on "Sending your code…"; pressed, the methods show at once, and the code, once there, sends none', async () => {
