@@ -83,6 +83,21 @@ describe('test rig', () => {
         await trail.stop();
       }
     });
+
+    it('finds a secret the page wrote to its console just before the scan in the browser console too (the scan waits for it)', async () => {
+      const trail = await watchForLeaks({ apiBase: (await fixtures()).apiBase });
+      try {
+        const secret = `late-${crypto.randomUUID()}`;
+        trail.secret('a secret written last', secret);
+        console.info(`a page script's last line: ${secret}`);
+        const { found, unseen } = await trail.scan();
+        // (WebKit's run has no browser console: support/README.md.)
+        const sinks = ['console calls (page)', 'the browser console (CDP)'].filter((sink) => !unseen.includes(sink));
+        expect(found).to.have.members(sinks.map((sink) => `a secret written last in ${sink}`));
+      } finally {
+        await trail.stop();
+      }
+    });
   });
 
   describe('uncaught errors and rejections (support/uncaught.ts)', () => {

@@ -535,8 +535,12 @@ export function leakWatch(): Promise<boolean> {
   return chromiumCommand('leak-watch');
 }
 
-/** Greps what was kept since `leakWatch`, with the page's `haystacks`, for the page's `secrets` and the rig's own. */
-export function leakScan(payload: { haystacks: Record<string, string>; secrets: Record<string, string[]>; marker: string; marked: string[] }): Promise<LeakScan> {
+/**
+ * Greps what was kept since `leakWatch`, with the page's `haystacks`, for the page's `secrets` and the
+ * rig's own. `last`: the line the page wrote to its console last; the scan waits (up to 5 s) for the
+ * browser console to hold it, and so all written before it (CDP delivers a page's console in order).
+ */
+export function leakScan(payload: { haystacks: Record<string, string>; secrets: Record<string, string[]>; marker: string; marked: string[]; last?: string }): Promise<LeakScan> {
   return executeServerCommand<LeakScan, typeof payload>('leak-scan', payload);
 }
 

@@ -293,8 +293,11 @@ export async function watchForLeaks(options: { apiBase: string }): Promise<Trail
         'the proxy log and onError',
         'cookies (all, HttpOnly included)',
       ];
-      // The plants stay until the rig has read the cookie jar.
-      const scan = await leakScan({ haystacks, secrets, marker, marked });
+      // The plants stay until the rig has read the cookie jar. The line written last is the one the
+      // rig waits for in the browser console before it reads it.
+      const last = `${MARK} ${marker} end`;
+      console.info(last);
+      const scan = await leakScan({ haystacks, secrets, marker, marked, last });
       await stop();
       return { ...scan, problems };
     },

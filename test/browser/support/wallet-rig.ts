@@ -528,9 +528,12 @@ export function walletRig(options: WalletRigOptions = {}): {
           // found, by name, never with the secret itself.
           const w = watch;
           if (!w) throw new Error('leak-scan needs a leak-watch first');
+          const given = p as { haystacks?: Record<string, string>; secrets?: Record<string, string[]>; marker?: string; marked?: string[]; last?: string };
+          // The console over CDP comes on its own, later than the page's command may: what the page
+          // wrote last is waited for (and with it all it wrote before), or the scan would miss it.
+          for (const end = Date.now() + 5000; w.console && given.last && !w.console.some((l) => l.includes(given.last!)) && Date.now() < end; ) await new Promise((r) => setTimeout(r, 20));
           watch = undefined;
           w.stop();
-          const given = p as { haystacks?: Record<string, string>; secrets?: Record<string, string[]>; marker?: string; marked?: string[] };
           const cookies =
             session.browser.type === 'webdriver'
               ? await webDriverCookies(session.browser as unknown as WebDriverClassic)
