@@ -9,7 +9,8 @@
  * redirect page (oauth-callback.ts) hands back the code and state over a BroadcastChannel and
  * closes once this page says it has them; the state is checked here, then the code and the
  * verifier are exchanged at the token endpoint for the ID token. A code read by anyone else is
- * worthless without the verifier, which never leaves this page. An integrator swaps this for its identity provider's SDK or endpoints.
+ * worthless without the verifier, which never leaves this page. An integrator swaps this for its
+ * identity provider's SDK or endpoints.
  */
 
 const CHANNEL = 'demo-oidc';
