@@ -219,6 +219,18 @@ for (const name of ['lit', '@teamhanko/hanko-elements', '@turnkey/sdk-browser', 
   versions[name] = version(name);
 }
 const date = new Date().toISOString();
+/**
+ * How fast this machine ran, from the floors measured in this run: the absolute rows (login client
+ * time) scale with it, while the ratios, measured side by side, move much less. A run on a slower or
+ * busier machine is read against these figures, not against another machine's.
+ */
+const speed = [
+  stamp ? `a bare WebCrypto P-256 sign ${(1e6 / stamp.opsPerSecond.floor!).toFixed(1)} µs (${stamp.opsPerSecond.floor}/s)` : '',
+  load ? `an empty module's import() to its first node ${load.firstRenderMs.floor.toFixed(1)} ms` : '',
+]
+  .filter(Boolean)
+  .join(', ');
+const speedLine = speed ? `Machine speed in this run: ${speed}; the login times are absolute and grow on a slower or busier machine, the ratios much less.` : '';
 const fmtRatio = (r: number | undefined) => (r === undefined || !Number.isFinite(r) ? '' : r.toFixed(2));
 const verdict = (m: boolean | undefined) => (m === undefined ? '' : m ? 'met' : 'NOT MET');
 
@@ -237,7 +249,7 @@ const summaryMarkdown = table(true);
 console.log(summary);
 for (const [name, message] of Object.entries(errors)) console.log(`${name}: FAILED (${message})`);
 
-const result = { date, machine, versions, quick, durationSec: Math.round((Date.now() - started) / 1000), summary: rows, errors, sizes, stamp, login: loginResult, load, proxy };
+const result = { date, machine, speed, versions, quick, durationSec: Math.round((Date.now() - started) / 1000), summary: rows, errors, sizes, stamp, login: loginResult, load, proxy };
 mkdirSync(join(ROOT, 'bench/results'), { recursive: true });
 writeFileSync(join(ROOT, 'bench/results/latest.json'), JSON.stringify(result, null, 2) + '\n');
 
@@ -266,6 +278,7 @@ Every ratio below compares two things measured side by side in the same run on t
 
 Machine: ${machine.cpuModel}, ${machine.cores} cores, ${machine.memoryGB} GB, ${machine.os}; Node ${machine.node}; Chromium ${machine.chromium};
 1-minute load average ${machine.loadAverage[0]} at the start, ${machine.loadAverage[1]} at the end (above ${machine.cores} the machine was shared and the timings are noisy; the ratios, measured side by side, suffer less).
+${speedLine}
 Versions: ${Object.entries(versions).map(([k, v]) => `${k} ${v}`).join(', ')}.${quick ? '\n\n**Quick run (`--quick`): fewer rounds, figures are indicative only.**' : ''}
 
 ## Summary
@@ -352,7 +365,7 @@ if (existsSync(readmePath)) {
   const readme = readFileSync(readmePath, 'utf8');
   const m = /(<!-- bench:start -->)[\s\S]*?(<!-- bench:end -->)/.exec(readme);
   if (m) {
-    const block = `${m[1]}\nMeasured by \`npm run bench\` on ${date.slice(0, 10)} (${machine.cpuModel}, ${machine.cores} cores, Chromium ${machine.chromium}); details in docs/benchmarks.md.\n\n${summaryMarkdown}\n${m[2]}`;
+    const block = `${m[1]}\nMeasured by \`npm run bench\` on ${date.slice(0, 10)} (${machine.cpuModel}, ${machine.cores} cores, Chromium ${machine.chromium}); details in docs/benchmarks.md.${speedLine ? `\n${speedLine}` : ''}\n\n${summaryMarkdown}\n${m[2]}`;
     writeFileSync(readmePath, readme.replace(m[0], block));
   }
 }
