@@ -32,6 +32,8 @@ export interface LoadResult {
   criterion: string;
   firstRenderMs: Record<Name, number>;
   importMs: Record<Name, number>;
+  /** Medians of each sample's time from import() resolved to its first render: the element created, attached and first rendered. */
+  afterImportMs: Record<Name, number>;
   /** Median over rounds of ours / hanko, first render. */
   ratio: number;
   /** The first and third quartiles of those per-round ratios: how far one round's ratio strays. */
@@ -154,6 +156,11 @@ export async function runLoadBench(browser: Browser, server: StaticServer, opts:
     criterion: "import() of the element's production bundle until its shadow root first holds an element node (checked every macrotask)",
     firstRenderMs: med('firstRenderMs'),
     importMs: med('importMs'),
+    afterImportMs: {
+      ours: median(samples.ours.map((s) => s.firstRenderMs - s.importMs)),
+      hanko: median(samples.hanko.map((s) => s.firstRenderMs - s.importMs)),
+      floor: median(samples.floor.map((s) => s.firstRenderMs - s.importMs)),
+    },
     ratio: median(ratios),
     ratioQuartiles: [quantile(ratios, 0.25), quantile(ratios, 0.75)],
     aboveFloorMs: { ours: median(above.ours), hanko: median(above.hanko) },
