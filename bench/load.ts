@@ -146,21 +146,18 @@ export async function runLoadBench(browser: Browser, server: StaticServer, opts:
     above.hanko.push(hanko - floor);
     above.ratios.push((ours - floor) / (hanko - floor));
   }
-  const med = (k: 'firstRenderMs' | 'importMs') => ({
-    ours: median(samples.ours.map((s) => s[k])),
-    hanko: median(samples.hanko.map((s) => s[k])),
-    floor: median(samples.floor.map((s) => s[k])),
+  /** Each contender's median of `of` over its samples. */
+  const med = (of: (s: LoadSample) => number): Record<Name, number> => ({
+    ours: median(samples.ours.map(of)),
+    hanko: median(samples.hanko.map(of)),
+    floor: median(samples.floor.map(of)),
   });
   return {
     rounds,
     criterion: "import() of the element's production bundle until its shadow root first holds an element node (checked every macrotask)",
-    firstRenderMs: med('firstRenderMs'),
-    importMs: med('importMs'),
-    afterImportMs: {
-      ours: median(samples.ours.map((s) => s.firstRenderMs - s.importMs)),
-      hanko: median(samples.hanko.map((s) => s.firstRenderMs - s.importMs)),
-      floor: median(samples.floor.map((s) => s.firstRenderMs - s.importMs)),
-    },
+    firstRenderMs: med((s) => s.firstRenderMs),
+    importMs: med((s) => s.importMs),
+    afterImportMs: med((s) => s.firstRenderMs - s.importMs),
     ratio: median(ratios),
     ratioQuartiles: [quantile(ratios, 0.25), quantile(ratios, 0.75)],
     aboveFloorMs: { ours: median(above.ours), hanko: median(above.hanko) },
