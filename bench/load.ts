@@ -1,30 +1,34 @@
 /**
  * Load time: from `import()` of the element's production bundle to its first render, ours
- * (<wallet-login>) beside Hanko's <hanko-auth>, in the same run. Every sample is a fresh browser
- * context (empty module map, HTTP cache, IndexedDB) loading the page's production build over
- * loopback; the contenders alternate within each round, in an order that rotates every round.
- * Reported: medians, and the median of the per-round ratios ours / Hanko. Measured in the same rounds
+ * (<wallet-login>) beside Hanko's <hanko-auth>, in the same run; and ours from its CDN module
+ * (dist/cdn/elements/wallet-login.js), what a page without a build step imports. Every sample is a
+ * fresh browser context (empty module map, HTTP cache, IndexedDB) loading the page's production
+ * build over loopback; the contenders alternate within each round, in an order that changes every
+ * round. Reported: medians, and the median of the per-round ratios ours / Hanko. Measured in the same rounds
  * and the same way: the floor, a module that renders one node and holds nothing else, for the cost
  * of any import() here; the ratio with the floor taken from both sides of each round is reported
  * beside the plain one, to explain it (the target is on the plain one).
  */
 import { build as viteBuild } from 'vite';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser } from 'playwright';
 import { TMP, bundlePages, median, quantile, type StaticServer } from './browser.ts';
 import { ROOT } from './size.ts';
 import { minifyTemplates } from '../scripts/minify-literals.ts';
+import { buildCdnElements } from '../scripts/build.ts';
 import type { LoadSample } from './pages/load.ts';
 
 export const LOAD_CONTENDERS = {
   ours: { url: '/load-ours.js', label: '<wallet-login>' },
+  cdn: { url: '/cdn/wallet-login.js', label: '<wallet-login> from its CDN module (dist/cdn/elements/wallet-login.js)' },
   hanko: { url: '/load-hanko.js', label: '@teamhanko/hanko-elements <hanko-auth>' },
   floor: { url: '/load-floor.js', label: 'a module that renders one node (floor)' },
 } as const;
 type Name = keyof typeof LOAD_CONTENDERS;
 
 interface BenchGlobal {
-  bench: { measure(url: string, attributes: Record<string, string>): Promise<LoadSample> };
+  bench: { measure(url: string, attributes: Record<string, string>, tag?: string): Promise<LoadSample> };
 }
 
 export interface LoadResult {
@@ -36,10 +40,14 @@ export interface LoadResult {
   afterImportMs: Record<Name, number>;
   /** Median over rounds of ours / hanko, first render. */
   ratio: number;
+  /** Median over rounds of cdn / hanko, first render: the page without a build step. */
+  ratioCdn: number;
+  /** How many files the CDN module's import() fetches before it resolves: the module and the chunks it imports. */
+  cdnFiles: number;
   /** The first and third quartiles of those per-round ratios: how far one round's ratio strays. */
   ratioQuartiles: [number, number];
   /** Medians over rounds of each contender's first render minus the floor's in the same round. */
-  aboveFloorMs: Record<'ours' | 'hanko', number>;
+  aboveFloorMs: Record<'ours' | 'cdn' | 'hanko', number>;
   /** Median over rounds of (ours - floor) / (hanko - floor), first render. */
   ratioAboveFloor: number;
   firstMarkup: Record<Name, string>;
@@ -62,8 +70,11 @@ export interface LoadResult {
  */
 export async function prepareLoadBench(): Promise<Record<Name, string[]>> {
   await bundlePages({ load: 'bench/pages/load.ts' });
+  // The CDN modules as `npm run build` writes them (dist/cdn/elements/), served at /cdn/.
+  const cdn = await buildCdnElements(join(TMP, 'cdn'));
   return {
     ours: await vitePage('load-ours', 'bench/pages/load-ours.ts'),
+    cdn: Object.keys(cdn?.outputs ?? {}),
     hanko: await vitePage('load-hanko', 'bench/pages/load-hanko.ts'),
     floor: await vitePage('load-floor', 'bench/pages/load-floor.ts'),
   };
@@ -109,8 +120,8 @@ async function sample(browser: Browser, server: StaticServer, name: Name, attrib
     await page.addScriptTag({ url: '/load.js', type: 'module' });
     await page.waitForFunction(() => 'bench' in globalThis);
     return await page.evaluate(
-      ([url, attrs]) => (globalThis as unknown as BenchGlobal).bench.measure(url, attrs),
-      [LOAD_CONTENDERS[name].url, name === 'ours' ? attributes : {}] as const,
+      ([url, attrs, tag]) => (globalThis as unknown as BenchGlobal).bench.measure(url, attrs, tag),
+      [LOAD_CONTENDERS[name].url, name === 'ours' || name === 'cdn' ? attributes : {}, name === 'cdn' ? 'wallet-login' : undefined] as const,
     );
   } finally {
     await context.close();
@@ -121,37 +132,35 @@ export async function runLoadBench(browser: Browser, server: StaticServer, opts:
   const rounds = opts.rounds ?? 40;
   const attributes: Record<string, string> = opts.accountId ? { 'account-id': opts.accountId } : {};
   // Warm-up of the browser process itself (not of any page: every sample gets a fresh context).
-  await sample(browser, server, 'ours', attributes);
-  await sample(browser, server, 'hanko', attributes);
-  await sample(browser, server, 'floor', attributes);
-  const samples: Record<Name, LoadSample[]> = { ours: [], hanko: [], floor: [] };
+  const names = Object.keys(LOAD_CONTENDERS) as Name[];
+  for (const name of names) await sample(browser, server, name, attributes);
+  const samples = Object.fromEntries(names.map((n) => [n, [] as LoadSample[]])) as Record<Name, LoadSample[]>;
   const ratios: number[] = [];
-  const above = { ours: [] as number[], hanko: [] as number[], ratios: [] as number[] };
-  // Every order of the three, in turn: each contender runs first, second and third equally often.
+  const cdnRatios: number[] = [];
+  const above = { ours: [] as number[], cdn: [] as number[], hanko: [] as number[], ratios: [] as number[] };
+  // A balanced Latin square, in turn: each contender runs in each place of a round equally often,
+  // and right after each other one equally often.
   const orders: Name[][] = [
-    ['ours', 'hanko', 'floor'],
-    ['hanko', 'floor', 'ours'],
-    ['floor', 'ours', 'hanko'],
-    ['hanko', 'ours', 'floor'],
-    ['ours', 'floor', 'hanko'],
-    ['floor', 'hanko', 'ours'],
+    ['ours', 'cdn', 'floor', 'hanko'],
+    ['cdn', 'hanko', 'ours', 'floor'],
+    ['hanko', 'floor', 'cdn', 'ours'],
+    ['floor', 'ours', 'hanko', 'cdn'],
   ];
   for (let r = 0; r < rounds; r++) {
     const round = {} as Record<Name, LoadSample>;
     for (const name of orders[r % orders.length]!) round[name] = await sample(browser, server, name, attributes);
-    for (const name of Object.keys(samples) as Name[]) samples[name].push(round[name]);
-    const [ours, hanko, floor] = [round.ours.firstRenderMs, round.hanko.firstRenderMs, round.floor.firstRenderMs];
+    for (const name of names) samples[name].push(round[name]);
+    const [ours, cdn, hanko, floor] = [round.ours.firstRenderMs, round.cdn.firstRenderMs, round.hanko.firstRenderMs, round.floor.firstRenderMs];
     ratios.push(ours / hanko);
+    cdnRatios.push(cdn / hanko);
     above.ours.push(ours - floor);
+    above.cdn.push(cdn - floor);
     above.hanko.push(hanko - floor);
     above.ratios.push((ours - floor) / (hanko - floor));
   }
   /** Each contender's median of `of` over its samples. */
-  const med = (of: (s: LoadSample) => number): Record<Name, number> => ({
-    ours: median(samples.ours.map(of)),
-    hanko: median(samples.hanko.map(of)),
-    floor: median(samples.floor.map(of)),
-  });
+  const med = (of: (s: LoadSample) => number): Record<Name, number> =>
+    Object.fromEntries(names.map((n) => [n, median(samples[n].map(of))])) as Record<Name, number>;
   return {
     rounds,
     criterion: "import() of the element's production bundle until its shadow root first holds an element node (checked every macrotask)",
@@ -159,9 +168,11 @@ export async function runLoadBench(browser: Browser, server: StaticServer, opts:
     importMs: med((s) => s.importMs),
     afterImportMs: med((s) => s.firstRenderMs - s.importMs),
     ratio: median(ratios),
+    ratioCdn: median(cdnRatios),
+    cdnFiles: 1 + (readFileSync(join(TMP, 'cdn/wallet-login.js'), 'utf8').match(/from\s*"\.\/chunks\//g)?.length ?? 0),
     ratioQuartiles: [quantile(ratios, 0.25), quantile(ratios, 0.75)],
-    aboveFloorMs: { ours: median(above.ours), hanko: median(above.hanko) },
+    aboveFloorMs: { ours: median(above.ours), cdn: median(above.cdn), hanko: median(above.hanko) },
     ratioAboveFloor: median(above.ratios),
-    firstMarkup: { ours: samples.ours[0]!.firstMarkup, hanko: samples.hanko[0]!.firstMarkup, floor: samples.floor[0]!.firstMarkup },
+    firstMarkup: Object.fromEntries(names.map((n) => [n, samples[n][0]!.firstMarkup])) as Record<Name, string>,
   };
 }

@@ -6,8 +6,10 @@
  * MessageChannel tick, which is not clamped like setTimeout), so the resolution is a few
  * microseconds and no contender is favoured by a framework's own scheduler.
  */
+/** A load page of the bench (`mount`), or an element's module as a page without a build step imports it. */
 interface Mountable {
-  mount(parent: HTMLElement, attributes: Record<string, string>): Promise<HTMLElement>;
+  mount?(parent: HTMLElement, attributes: Record<string, string>): Promise<HTMLElement>;
+  configureWallet?(config: { apiBase: string; environment: string }): void;
 }
 
 export interface LoadSample {
@@ -28,11 +30,15 @@ const tick = (): Promise<unknown> =>
     channel.port2.postMessage(0);
   });
 
-async function measure(url: string, attributes: Record<string, string> = {}, timeoutMs = 5000): Promise<LoadSample> {
+/**
+ * `tag`: the module is an element's own (a CDN file), with no `mount`: the page's script configures
+ * it and adds the element, as a page's `<script type="module">` does once the import resolved.
+ */
+async function measure(url: string, attributes: Record<string, string> = {}, tag?: string, timeoutMs = 5000): Promise<LoadSample> {
   const t0 = performance.now();
   const mod = (await import(url)) as Mountable;
   const importMs = performance.now() - t0;
-  const el = await mod.mount(document.body, attributes);
+  const el = mod.mount ? await mod.mount(document.body, attributes) : mountTag(mod, tag!, attributes);
   const mountMs = performance.now() - t0;
   for (;;) {
     const root: ParentNode = el.shadowRoot ?? el;
@@ -44,6 +50,14 @@ async function measure(url: string, attributes: Record<string, string> = {}, tim
     if (performance.now() - t0 > timeoutMs) throw new Error(`${url}: nothing rendered within ${timeoutMs} ms`);
     await tick();
   }
+}
+
+function mountTag(mod: Mountable, tag: string, attributes: Record<string, string>): HTMLElement {
+  mod.configureWallet?.({ apiBase: '/api', environment: 'sandbox' });
+  const el = document.createElement(tag);
+  for (const [name, value] of Object.entries(attributes)) el.setAttribute(name, value);
+  document.body.append(el);
+  return el;
 }
 
 Object.assign(globalThis, { bench: { measure } });
