@@ -10,21 +10,24 @@
  * beside the plain one, to explain it (the target is on the plain one).
  */
 import { build as viteBuild } from 'vite';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import type { Browser } from 'playwright';
 import { TMP, bundlePages, median, quantile, type StaticServer } from './browser.ts';
-import { ROOT } from './size.ts';
+import { ROOT, splitOutputs } from './size.ts';
 import { minifyTemplates } from '../scripts/minify-literals.ts';
 import { buildCdnElements } from '../scripts/build.ts';
 import type { LoadSample } from './pages/load.ts';
 
-export const LOAD_CONTENDERS = {
-  ours: { url: '/load-ours.js', label: '<wallet-login>' },
-  cdn: { url: '/cdn/wallet-login.js', label: '<wallet-login> from its CDN module (dist/cdn/elements/wallet-login.js)' },
+/**
+ * `tag`: the module is the element's own entry (it exports `configureWallet`); the page configures it
+ * and adds the element, for the account the run made. Otherwise the module `mount`s its element.
+ */
+export const LOAD_CONTENDERS: Record<'ours' | 'cdn' | 'hanko' | 'floor', { url: string; label: string; tag?: string }> = {
+  ours: { url: '/load-ours.js', label: '<wallet-login>', tag: 'wallet-login' },
+  cdn: { url: '/cdn/wallet-login.js', label: '<wallet-login> from its CDN module (dist/cdn/elements/wallet-login.js)', tag: 'wallet-login' },
   hanko: { url: '/load-hanko.js', label: '@teamhanko/hanko-elements <hanko-auth>' },
   floor: { url: '/load-floor.js', label: 'a module that renders one node (floor)' },
-} as const;
+};
 type Name = keyof typeof LOAD_CONTENDERS;
 
 interface BenchGlobal {
@@ -42,7 +45,7 @@ export interface LoadResult {
   ratio: number;
   /** Median over rounds of cdn / hanko, first render: the page without a build step. */
   ratioCdn: number;
-  /** How many files the CDN module's import() fetches before it resolves: the module and the chunks it imports. */
+  /** How many files the CDN module's import() fetches before it resolves (from the build's metafile). */
   cdnFiles: number;
   /** The first and third quartiles of those per-round ratios: how far one round's ratio strays. */
   ratioQuartiles: [number, number];
@@ -68,16 +71,20 @@ export interface LoadResult {
  * first render (it measured 0.73-0.98 of Hanko). Not one file without splitting either: the
  * browser then parses what loads after the first paint before it can render (0.49-0.61).
  */
-export async function prepareLoadBench(): Promise<Record<Name, string[]>> {
+export async function prepareLoadBench(): Promise<LoadPages> {
   await bundlePages({ load: 'bench/pages/load.ts' });
   // The CDN modules as `npm run build` writes them (dist/cdn/elements/), served at /cdn/.
   const cdn = await buildCdnElements(join(TMP, 'cdn'));
-  return {
-    ours: await vitePage('load-ours', 'bench/pages/load-ours.ts'),
-    cdn: Object.keys(cdn?.outputs ?? {}),
-    hanko: await vitePage('load-hanko', 'bench/pages/load-hanko.ts'),
-    floor: await vitePage('load-floor', 'bench/pages/load-floor.ts'),
-  };
+  if (!cdn) throw new Error('no CDN modules built (src/elements/<tag>/index.ts)');
+  await vitePage('load-ours', 'bench/pages/load-ours.ts');
+  await vitePage('load-hanko', 'bench/pages/load-hanko.ts');
+  await vitePage('load-floor', 'bench/pages/load-floor.ts');
+  return { cdnFiles: splitOutputs(cdn, relative(process.cwd(), join(ROOT, 'src/elements/wallet-login/index.ts'))).initial.length };
+}
+
+export interface LoadPages {
+  /** How many files the CDN module's import() fetches before it resolves: the module and the chunks it imports. */
+  cdnFiles: number;
 }
 
 /** One Vite production build of a load page into TMP as `<name>.js` (+ its chunks); returns the files written. */
@@ -113,6 +120,7 @@ async function vitePage(name: string, input: string): Promise<string[]> {
 }
 
 async function sample(browser: Browser, server: StaticServer, name: Name, attributes: Record<string, string>): Promise<LoadSample> {
+  const { url, tag } = LOAD_CONTENDERS[name];
   const context = await browser.newContext();
   try {
     const page = await context.newPage();
@@ -121,23 +129,20 @@ async function sample(browser: Browser, server: StaticServer, name: Name, attrib
     await page.waitForFunction(() => 'bench' in globalThis);
     return await page.evaluate(
       ([url, attrs, tag]) => (globalThis as unknown as BenchGlobal).bench.measure(url, attrs, tag),
-      [LOAD_CONTENDERS[name].url, name === 'ours' || name === 'cdn' ? attributes : {}, name === 'cdn' ? 'wallet-login' : undefined] as const,
+      [url, tag ? attributes : {}, tag] as const,
     );
   } finally {
     await context.close();
   }
 }
 
-export async function runLoadBench(browser: Browser, server: StaticServer, opts: { rounds?: number; accountId?: string } = {}): Promise<LoadResult> {
+export async function runLoadBench(browser: Browser, server: StaticServer, pages: LoadPages, opts: { rounds?: number; accountId?: string } = {}): Promise<LoadResult> {
   const rounds = opts.rounds ?? 40;
   const attributes: Record<string, string> = opts.accountId ? { 'account-id': opts.accountId } : {};
-  // Warm-up of the browser process itself (not of any page: every sample gets a fresh context).
   const names = Object.keys(LOAD_CONTENDERS) as Name[];
+  // Warm-up of the browser process itself (not of any page: every sample gets a fresh context).
   for (const name of names) await sample(browser, server, name, attributes);
   const samples = Object.fromEntries(names.map((n) => [n, [] as LoadSample[]])) as Record<Name, LoadSample[]>;
-  const ratios: number[] = [];
-  const cdnRatios: number[] = [];
-  const above = { ours: [] as number[], cdn: [] as number[], hanko: [] as number[], ratios: [] as number[] };
   // A balanced Latin square, in turn: each contender runs in each place of a round equally often,
   // and right after each other one equally often.
   const orders: Name[][] = [
@@ -150,17 +155,15 @@ export async function runLoadBench(browser: Browser, server: StaticServer, opts:
     const round = {} as Record<Name, LoadSample>;
     for (const name of orders[r % orders.length]!) round[name] = await sample(browser, server, name, attributes);
     for (const name of names) samples[name].push(round[name]);
-    const [ours, cdn, hanko, floor] = [round.ours.firstRenderMs, round.cdn.firstRenderMs, round.hanko.firstRenderMs, round.floor.firstRenderMs];
-    ratios.push(ours / hanko);
-    cdnRatios.push(cdn / hanko);
-    above.ours.push(ours - floor);
-    above.cdn.push(cdn - floor);
-    above.hanko.push(hanko - floor);
-    above.ratios.push((ours - floor) / (hanko - floor));
   }
   /** Each contender's median of `of` over its samples. */
   const med = (of: (s: LoadSample) => number): Record<Name, number> =>
     Object.fromEntries(names.map((n) => [n, median(samples[n].map(of))])) as Record<Name, number>;
+  /** `of` each round's first renders, in round order. */
+  const perRound = (of: (ms: Record<Name, number>) => number): number[] =>
+    samples.floor.map((_, r) => of(Object.fromEntries(names.map((n) => [n, samples[n][r]!.firstRenderMs])) as Record<Name, number>));
+  const ratios = perRound((ms) => ms.ours / ms.hanko);
+  const above = (name: 'ours' | 'cdn' | 'hanko') => median(perRound((ms) => ms[name] - ms.floor));
   return {
     rounds,
     criterion: "import() of the element's production bundle until its shadow root first holds an element node (checked every macrotask)",
@@ -168,11 +171,11 @@ export async function runLoadBench(browser: Browser, server: StaticServer, opts:
     importMs: med((s) => s.importMs),
     afterImportMs: med((s) => s.firstRenderMs - s.importMs),
     ratio: median(ratios),
-    ratioCdn: median(cdnRatios),
-    cdnFiles: 1 + (readFileSync(join(TMP, 'cdn/wallet-login.js'), 'utf8').match(/from\s*"\.\/chunks\//g)?.length ?? 0),
+    ratioCdn: median(perRound((ms) => ms.cdn / ms.hanko)),
+    cdnFiles: pages.cdnFiles,
     ratioQuartiles: [quantile(ratios, 0.25), quantile(ratios, 0.75)],
-    aboveFloorMs: { ours: median(above.ours), cdn: median(above.cdn), hanko: median(above.hanko) },
-    ratioAboveFloor: median(above.ratios),
+    aboveFloorMs: { ours: above('ours'), cdn: above('cdn'), hanko: above('hanko') },
+    ratioAboveFloor: median(perRound((ms) => (ms.ours - ms.floor) / (ms.hanko - ms.floor))),
     firstMarkup: Object.fromEntries(names.map((n) => [n, samples[n][0]!.firstMarkup])) as Record<Name, string>,
   };
 }

@@ -117,9 +117,9 @@ if (browser) {
       return runLoginBench(browser, server, backend, quick ? { rounds: 3 } : {});
     });
     load = await part('load to first render', async () => {
-      await prepareLoadBench();
+      const pages = await prepareLoadBench();
       const account = await backend.newAccount();
-      return runLoadBench(browser, server, { rounds: quick ? 3 : 40, accountId: account.accountId });
+      return runLoadBench(browser, server, pages, { rounds: quick ? 3 : 40, accountId: account.accountId });
     });
   }
   await browser.close();

@@ -6,7 +6,7 @@
  * MessageChannel tick, which is not clamped like setTimeout), so the resolution is a few
  * microseconds and no contender is favoured by a framework's own scheduler.
  */
-/** A load page of the bench (`mount`), or an element's module as a page without a build step imports it. */
+/** A load page that mounts its element, or an element's own entry (bundled, or its CDN module). */
 interface Mountable {
   mount?(parent: HTMLElement, attributes: Record<string, string>): Promise<HTMLElement>;
   configureWallet?(config: { apiBase: string; environment: string }): void;
@@ -31,14 +31,14 @@ const tick = (): Promise<unknown> =>
   });
 
 /**
- * `tag`: the module is an element's own (a CDN file), with no `mount`: the page's script configures
- * it and adds the element, as a page's `<script type="module">` does once the import resolved.
+ * `tag`: the module is an element's own entry: the page's script configures it and adds the
+ * element, as a page's `<script type="module">` does once the import resolved. Without: its `mount`.
  */
 async function measure(url: string, attributes: Record<string, string> = {}, tag?: string, timeoutMs = 5000): Promise<LoadSample> {
   const t0 = performance.now();
   const mod = (await import(url)) as Mountable;
   const importMs = performance.now() - t0;
-  const el = mod.mount ? await mod.mount(document.body, attributes) : mountTag(mod, tag!, attributes);
+  const el = tag ? mountTag(mod, tag, attributes) : await mod.mount!(document.body, attributes);
   const mountMs = performance.now() - t0;
   for (;;) {
     const root: ParentNode = el.shadowRoot ?? el;
