@@ -9,8 +9,8 @@
  * - dist/cdn/wallet-elements.js: one minified ES module with lit and everything inlined, for a
  *   `<script type="module" src="https://cdn…">` page with no build step; dist/cdn/locales/<locale>.js
  *   beside it, one per translation;
- * - dist/cdn/elements/<tag>.js: the same per element (one split build: shared chunks, one lit), for
- *   a page that shows some elements only; dist/cdn/elements/locales/<locale>.js for their translations;
+ * - dist/cdn/elements/<tag>.js: the same per element (one split build, Rolldown's: shared chunks, one
+ *   lit), for a page that shows some elements only; dist/cdn/elements/locales/<locale>.js for their translations;
  * - dist/locales/<locale>.js: the optional translations (src/locales/), `wallet-elements/locales/<locale>`;
  * - dist/vue.js: the tag list for Vue's template compiler, with the tags typed for vue-tsc (src/vue/);
  * - dist/proxy.js, dist/sandbox.js, dist/bin/{proxy,sandbox}.js: Node ESM; packages outside
@@ -36,7 +36,8 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { ROOT, elementTags, localeNames } from '../bench/size.ts';
-import { minifyLiterals } from './minify-literals.ts';
+import { rolldown, type RolldownOutput } from 'rolldown';
+import { minifyLiterals, minifyTemplates } from './minify-literals.ts';
 
 export const DIST = join(ROOT, 'dist');
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
@@ -153,25 +154,129 @@ export async function buildCdn(outdir = join(DIST, 'cdn')): Promise<Metafile | u
  * exports `configureWallet`, `setStrings` and `setLocale`), so a page with no build step loads only
  * the elements it shows. They come from one split build (lit and everything else inlined, shared code
  * in `<outdir>/chunks/`), so the modules one page loads share one lit, one configuration and one
- * string catalog; `<outdir>/locales/<locale>.js` adds a translation to them. An entry imports every
- * chunk it needs itself (esbuild lists them all), so a page fetches them in one round after it; an
- * import() asks for its module's chunks at once too (fetchImportsAtOnce), so what an element loads on
- * demand arrives in one round as well.
+ * string catalog; `<outdir>/locales/<locale>.js` adds a translation to them. An import() asks for its
+ * module's chunks at once (fetchImportsAtOnce), so what an element loads on demand arrives in one
+ * round as well.
+ *
+ * What the elements share up front sits in two chunks (cdnChunkGroups): `base` (what <card-reveal>
+ * shares with the others) and `ui` (lit-html, templates, strings and form styles, shared by the
+ * other five). A page fetches an element in two rounds either way (its module, then the chunks it
+ * imports), but each file costs a request and a module to parse and link: split by which entries
+ * share each module (esbuild's rule), `wallet-login.js` was 9 files, and its first render took 121 ms
+ * where the 3 files of this build take 75 (0.60, the load bench's harness, both in the same 40 rounds
+ * on a 2-core machine). esbuild has no way to name chunks, so this build is Rolldown's
+ * (`codeSplitting.groups`); its result is returned in esbuild's metafile shape, which the size
+ * report and the tests read.
  */
 export async function buildCdnElements(outdir = join(DIST, 'cdn/elements')): Promise<Metafile | undefined> {
   const tags = elementTags();
   if (tags.length === 0) return undefined;
-  const metafile = (await esbuild({
-    ...CDN,
-    entryPoints: [
-      ...tags.map((tag) => ({ out: tag, in: join(ROOT, `src/elements/${tag}/index.ts`) })),
-      ...localeNames().map((l) => ({ out: `locales/${l}`, in: join(ROOT, `src/locales/${l}.ts`) })),
+  const entry = (tag: string) => join(ROOT, `src/elements/${tag}/index.ts`);
+  const groups = new Map<string, string>();
+  const bundle = await rolldown({
+    cwd: ROOT,
+    input: {
+      ...Object.fromEntries(tags.map((tag) => [tag, entry(tag)])),
+      ...Object.fromEntries(localeNames().map((l) => [`locales/${l}`, join(ROOT, `src/locales/${l}.ts`)])),
+    },
+    platform: 'browser',
+    tsconfig: join(ROOT, 'tsconfig.json'),
+    transform: { target: 'es2022', define: { 'process.env.NODE_ENV': '"production"' } },
+    // An entry exports exactly what its source does (configureWallet, setStrings, ...).
+    preserveEntrySignatures: 'strict',
+    logLevel: 'warn',
+    plugins: [
+      {
+        name: 'minify-lit-literals',
+        transform: { filter: { id: /\.ts$/ }, handler: (code, id) => (id.startsWith(join(ROOT, 'src')) ? { code: minifyTemplates(code, id), map: null } : undefined) },
+      },
+      {
+        name: 'cdn-chunk-groups',
+        buildEnd() {
+          for (const [id, group] of cdnChunkGroups((id) => this.getModuleInfo(id), new Map(tags.map((tag) => [tag, entry(tag)])), entry('card-reveal'))) groups.set(id, group);
+        },
+      },
     ],
-    outdir,
-    splitting: true,
-    chunkNames: 'chunks/[name]-[hash]',
-  })).metafile;
-  if (metafile) fetchImportsAtOnce(metafile);
+  });
+  let output: RolldownOutput['output'];
+  try {
+    ({ output } = await bundle.write({
+      dir: outdir,
+      format: 'es',
+      minify: true,
+      // Module scripts are always decoded as UTF-8 (HTML, "fetch a single module script"): the
+      // translations' letters stay letters instead of six-byte \u escapes.
+      charset: 'utf8',
+      entryFileNames: '[name].js',
+      chunkFileNames: 'chunks/[name]-[hash].js',
+      codeSplitting: { groups: [{ debugName: 'shared up front', name: (id) => groups.get(id) ?? null }] },
+    }));
+  } finally {
+    await bundle.close();
+  }
+  const metafile = asMetafile(output, outdir);
+  fetchImportsAtOnce(metafile);
+  return metafile;
+}
+
+type ModuleInfoOf = (id: string) => { importedIds: readonly string[]; dynamicallyImportedIds: readonly string[]; importers: readonly string[]; dynamicImporters: readonly string[] } | null;
+
+/**
+ * Which chunk each module the elements share up front goes to: the modules an element imports
+ * statically (transitively) that something else imports too (another element, or on-demand code)
+ * go to `base` when <card-reveal> (`base`'s entry) may load them, up front or on demand, and to
+ * `ui` when it never does, so a page with <card-reveal> alone never fetches `ui`. A module only
+ * one element uses stays in that element's file; on-demand code is split as the bundler splits it.
+ */
+function cdnChunkGroups(info: ModuleInfoOf, entries: Map<string, string>, base: string): Map<string, 'base' | 'ui'> {
+  const reach = (from: string, dynamic: boolean): Set<string> => {
+    const seen = new Set<string>();
+    const visit = (id: string): void => {
+      if (seen.has(id)) return;
+      seen.add(id);
+      const m = info(id);
+      for (const next of [...(m?.importedIds ?? []), ...(dynamic ? (m?.dynamicallyImportedIds ?? []) : [])]) visit(next);
+    };
+    visit(from);
+    return seen;
+  };
+  const upFront = new Map([...entries].map(([tag, id]) => [tag, reach(id, false)]));
+  const baseMayLoad = reach(base, true);
+  const users = new Map<string, string[]>();
+  for (const [tag, ids] of upFront) for (const id of ids) users.set(id, [...(users.get(id) ?? []), tag]);
+  const groups = new Map<string, 'base' | 'ui'>();
+  for (const [id, tags] of users) {
+    const m = info(id);
+    const own = upFront.get(tags[0]!)!;
+    const shared = tags.length > 1 || [...(m?.importers ?? []), ...(m?.dynamicImporters ?? [])].some((by) => !own.has(by));
+    if (shared && id !== entries.get(tags[0]!)) groups.set(id, baseMayLoad.has(id) ? 'base' : 'ui');
+  }
+  return groups;
+}
+
+/**
+ * Rolldown's output in the shape of esbuild's metafile (what the size report, fetchImportsAtOnce
+ * and the tests read): each file with its size, the modules in it, what it imports, and the source
+ * of the entry or import() target it was built for; paths relative to the working directory, as
+ * esbuild writes them.
+ */
+function asMetafile(output: RolldownOutput['output'], outdir: string): Metafile {
+  const path = (file: string) => relative(process.cwd(), join(outdir, file)).replace(/\\/g, '/');
+  const source = (id: string) => relative(process.cwd(), id).replace(/\\/g, '/');
+  const metafile: Metafile = { inputs: {}, outputs: {} };
+  for (const chunk of output) {
+    if (chunk.type !== 'chunk') continue;
+    metafile.outputs[path(chunk.fileName)] = {
+      bytes: Buffer.byteLength(chunk.code),
+      inputs: Object.fromEntries(Object.entries(chunk.modules).map(([id, m]) => [source(id), { bytesInOutput: m.renderedLength }])),
+      imports: [
+        ...chunk.imports.map((file) => ({ path: path(file), kind: 'import-statement' as const })),
+        ...chunk.dynamicImports.map((file) => ({ path: path(file), kind: 'dynamic-import' as const })),
+      ],
+      exports: chunk.exports,
+      ...(chunk.facadeModuleId ? { entryPoint: source(chunk.facadeModuleId) } : {}),
+    };
+  }
   return metafile;
 }
 
@@ -197,17 +302,22 @@ function fetchImportsAtOnce(metafile: Metafile, cwd = process.cwd()): void {
     const targets = new Set(imports.filter((i) => i.kind === 'dynamic-import' && !i.external).map((i) => i.path));
     if (targets.size === 0) continue;
     const loaded = staticClosure(out);
+    const file = resolve(cwd, out);
+    let code = readFileSync(file, 'utf8');
     const specifier = (to: string): string => {
       const path = relative(dirname(out), to).replace(/\\/g, '/');
       return JSON.stringify(path.startsWith('.') ? path : `./${path}`);
     };
-    const file = resolve(cwd, out);
-    let code = readFileSync(file, 'utf8');
+    /** The import() of `to` as the bundler wrote it: a string or a template literal with no substitution. */
+    const siteOf = (to: string): string | undefined => {
+      const quoted = specifier(to);
+      return [`import(${quoted})`, `import(\`${quoted.slice(1, -1)}\`)`].find((site) => code.includes(site));
+    };
     for (const target of targets) {
       const needed = [...staticClosure(target)].filter((chunk) => chunk !== target && !loaded.has(chunk));
       if (needed.length === 0) continue;
-      const site = `import(${specifier(target)})`;
-      if (!code.includes(site)) throw new Error(`${out}: no ${site} to add its chunks to (esbuild's output changed?)`);
+      const site = siteOf(target);
+      if (!site) throw new Error(`${out}: no import(${specifier(target)}) to add its chunks to (the bundler's output changed?)`);
       const all = [...needed, target].map((chunk) => `import(${specifier(chunk)})`);
       code = code.replaceAll(site, `Promise.all([${all.join(',')}]).then(m=>m[${needed.length}])`);
     }

@@ -148,6 +148,35 @@ test('every element fetches the configuration, the on-demand loader and the even
   }
 });
 
+test('an element\'s module fetches at most two chunks up front: what every element shares, and what the five beside <card-reveal> share', () => {
+  // Each file is a request and a module to parse and link before the element renders (docs/benchmarks.md):
+  // cut by which elements share each module, <wallet-login>'s import fetched 9 files.
+  const outputs = metafile!.outputs;
+  const upFront = (tag: string) => {
+    const entry = Object.keys(outputs).find((out) => out.endsWith(`/elements/${tag}.js`))!;
+    const seen = new Set<string>();
+    const visit = (out: string): void => {
+      if (seen.has(out)) return;
+      seen.add(out);
+      for (const i of outputs[out]!.imports) if (i.kind === 'import-statement') visit(i.path);
+    };
+    visit(entry);
+    seen.delete(entry);
+    return seen;
+  };
+  const reveal = upFront('card-reveal');
+  assert.equal(reveal.size, 1, `card-reveal.js imports ${[...reveal]}`);
+  const [base] = reveal;
+  const others = elementTags().filter((tag) => tag !== 'card-reveal');
+  const ui = new Set(others.flatMap((tag) => [...upFront(tag)]).filter((out) => out !== base));
+  assert.equal(ui.size, 1, `the other elements import ${[...ui]} besides ${base}`);
+  for (const tag of others) assert.deepEqual([...upFront(tag)].sort(), [base, ...ui].sort(), `${tag}.js up front`);
+  // Lit's templates are in the second: <card-reveal> renders without lit-html.
+  const [second] = ui;
+  assert.ok(Object.keys(outputs[second!]!.inputs).some((i) => i.endsWith('lit-html/lit-html.js')), `${second} holds lit-html`);
+  assert.ok(!Object.keys(outputs[base!]!.inputs).some((i) => i.includes('lit-html')), `${base} holds no lit-html`);
+});
+
 test('a page that loads card-reveal.js gets <card-reveal> only, and only the files it needs', async () => {
   const { result, problems } = await rig.open('/one');
   assert.deepEqual(result, { defined: ['card-reveal'], rendered: true });
