@@ -14,7 +14,7 @@ import { join, relative } from 'node:path';
 import type { Browser } from 'playwright';
 import { TMP, bundlePages, median, quantile, type StaticServer } from './browser.ts';
 import { ROOT, splitOutputs } from './size.ts';
-import { minifyTemplates } from '../scripts/minify-literals.ts';
+import { minifyLiteralsTransform } from '../scripts/minify-literals.ts';
 import { buildCdnElements } from '../scripts/build.ts';
 import type { LoadSample } from './pages/load.ts';
 
@@ -87,22 +87,15 @@ export interface LoadPages {
   cdnFiles: number;
 }
 
-/** One Vite production build of a load page into TMP as `<name>.js` (+ its chunks); returns the files written. */
-async function vitePage(name: string, input: string): Promise<string[]> {
-  const src = join(ROOT, 'src');
-  const result = await viteBuild({
+/** One Vite production build of a load page into TMP as `<name>.js` (+ its chunks). */
+async function vitePage(name: string, input: string): Promise<void> {
+  await viteBuild({
     configFile: false,
     root: ROOT,
     publicDir: false,
     logLevel: 'warn',
     define: { 'process.env.NODE_ENV': '"production"' },
-    plugins: [
-      {
-        name: 'minify-lit-templates',
-        enforce: 'pre',
-        transform: (code, id) => (id.startsWith(src) && id.endsWith('.ts') ? { code: minifyTemplates(code, id), map: null } : undefined),
-      },
-    ],
+    plugins: [{ ...minifyLiteralsTransform(join(ROOT, 'src')), enforce: 'pre' }],
     build: {
       outDir: TMP,
       emptyOutDir: false,
@@ -115,8 +108,6 @@ async function vitePage(name: string, input: string): Promise<string[]> {
       },
     },
   });
-  const outputs = (Array.isArray(result) ? result : [result]) as Array<{ output: Array<{ fileName: string }> }>;
-  return outputs.flatMap((r) => r.output.map((o) => o.fileName));
 }
 
 async function sample(browser: Browser, server: StaticServer, name: Name, attributes: Record<string, string>): Promise<LoadSample> {

@@ -37,7 +37,7 @@ import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { ROOT, elementTags, localeNames } from '../bench/size.ts';
 import { rolldown, type RolldownOutput } from 'rolldown';
-import { minifyLiterals, minifyTemplates } from './minify-literals.ts';
+import { minifyLiterals, minifyLiteralsTransform } from './minify-literals.ts';
 
 export const DIST = join(ROOT, 'dist');
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
@@ -172,7 +172,7 @@ export async function buildCdnElements(outdir = join(DIST, 'cdn/elements')): Pro
   const tags = elementTags();
   if (tags.length === 0) return undefined;
   const entry = (tag: string) => join(ROOT, `src/elements/${tag}/index.ts`);
-  const groups = new Map<string, string>();
+  let groups = new Map<string, string>();
   const bundle = await rolldown({
     cwd: ROOT,
     input: {
@@ -186,14 +186,11 @@ export async function buildCdnElements(outdir = join(DIST, 'cdn/elements')): Pro
     preserveEntrySignatures: 'strict',
     logLevel: 'warn',
     plugins: [
-      {
-        name: 'minify-lit-literals',
-        transform: { filter: { id: /\.ts$/ }, handler: (code, id) => (id.startsWith(join(ROOT, 'src')) ? { code: minifyTemplates(code, id), map: null } : undefined) },
-      },
+      minifyLiteralsTransform(join(ROOT, 'src')),
       {
         name: 'cdn-chunk-groups',
         buildEnd() {
-          for (const [id, group] of cdnChunkGroups((id) => this.getModuleInfo(id), new Map(tags.map((tag) => [tag, entry(tag)])), entry('card-reveal'))) groups.set(id, group);
+          groups = cdnChunkGroups((id) => this.getModuleInfo(id), new Map(tags.map((tag) => [tag, entry(tag)])), entry('card-reveal'));
         },
       },
     ],

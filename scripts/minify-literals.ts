@@ -1,7 +1,8 @@
 /**
  * Minifies the static text of Lit's tagged templates at build time, as an esbuild plugin
  * (`minifyLiterals`) used by the package build (scripts/build.ts) and the size measurement
- * (bench/size.ts, bench/load.ts), so that what is measured is what is shipped.
+ * (bench/size.ts), and as a Rolldown/Vite one (`minifyLiteralsTransform`) used by the per-element
+ * CDN build and the load bench's pages (bench/load.ts), so that what is measured is what is shipped.
  *
  * - css`…`: comments removed, runs of whitespace collapsed to one space, and the space dropped
  *   next to `{ } ; , : >` and `/`, before `}` the last `;` of a block, and around a `*` that
@@ -141,5 +142,16 @@ export function minifyLiterals(): Plugin {
         return { contents: minifyTemplates(code, args.path), loader: 'ts' };
       });
     },
+  };
+}
+
+/**
+ * The same as a Rolldown (and Vite) plugin: a transform of the TypeScript sources under `src`
+ * (not node_modules). Vite runs it first with `enforce: 'pre'`, before its own TypeScript transform.
+ */
+export function minifyLiteralsTransform(src: string): { name: string; transform: (code: string, id: string) => { code: string; map: null } | undefined } {
+  return {
+    name: 'minify-lit-literals',
+    transform: (code, id) => (id.startsWith(src) && id.endsWith('.ts') ? { code: minifyTemplates(code, id), map: null } : undefined),
   };
 }
